@@ -1,0 +1,169 @@
+// Package noise holds privacy-noise channels: Laplace and Gaussian
+// distributions, their decay schedules, and seeded samplers.
+//
+// A channel is one kind of noise an algorithm adds (GT-DP has two: η on
+// the tracker s and ξ on the estimate x). Its scale for agent i at
+// iteration k is base_i · decay(k). A scale of 0 gives exactly 0, and
+// draws nothing from the stream.
+package noise
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"dpsim/core/check"
+	"dpsim/core/num"
+)
+
+// Distributions.
+const (
+	Laplace  = "laplace"  // density exp(−|x|/b)/(2b): scale b, variance 2b²
+	Gaussian = "gaussian" // N(0, σ²): scale σ
+)
+
+// Spec describes one noise channel.
+type Spec struct {
+	// Dist is Laplace or Gaussian.
+	Dist string `json:"dist"`
+	// Scale is the base scale (Laplace b, Gaussian σ) of every agent.
+	Scale float64 `json:"scale"`
+	// Scales, when set, gives each agent its own base scale instead.
+	Scales []float64 `json:"scales,omitempty"`
+	// Decay multiplies the base scale at iteration k (default: constant 1).
+	Decay Schedule `json:"decay"`
+}
+
+// Off returns a channel with no noise.
+func Off(dist string) Spec { return Spec{Dist: dist, Decay: Const(1)} }
+
+// ScaleAt returns agent i's scale at iteration k.
+func (s *Spec) ScaleAt(i, k int) float64 {
+	b := s.Scale
+	if s.Scales != nil {
+		b = s.Scales[i]
+	}
+	if b == 0 {
+		return 0
+	}
+	return b * s.Decay.At(k)
+}
+
+// Base returns agent i's base scale.
+func (s *Spec) Base(i int) float64 {
+	if s.Scales != nil {
+		return s.Scales[i]
+	}
+	return s.Scale
+}
+
+// IsOff reports whether the channel adds no noise at all.
+func (s *Spec) IsOff() bool {
+	if s.Decay.C == 0 {
+		return true
+	}
+	if s.Scales == nil {
+		return s.Scale == 0
+	}
+	for _, b := range s.Scales {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Variance returns the variance of one coordinate at scale b.
+func (s *Spec) Variance(b float64) float64 {
+	if s.Dist == Gaussian {
+		return b * b
+	}
+	return 2 * b * b
+}
+
+// Validate checks the channel for n agents, naming field in errors. An
+// omitted decay becomes the constant 1.
+func (s *Spec) Validate(field string, n int) error {
+	switch s.Dist {
+	case Laplace, Gaussian:
+	case "":
+		return check.Errorf(check.Join(field, "dist"), "is required: %q or %q", Laplace, Gaussian)
+	default:
+		return check.Errorf(check.Join(field, "dist"), "must be %q or %q (got %q)", Laplace, Gaussian, s.Dist)
+	}
+	if err := check.NonNegative(check.Join(field, "scale"), s.Scale); err != nil {
+		return err
+	}
+	if s.Scales != nil {
+		if len(s.Scales) != n {
+			return check.Errorf(check.Join(field, "scales"), "must list one scale per agent: %d, got %d", n, len(s.Scales))
+		}
+		if s.Scale != 0 {
+			return check.Errorf(check.Join(field, "scale"), "give either scale or scales, not both")
+		}
+		for i, b := range s.Scales {
+			if err := check.NonNegative(check.Index(check.Join(field, "scales"), i), b); err != nil {
+				return err
+			}
+		}
+	}
+	if s.Decay.Kind == "" && s.Decay.C == 0 && s.Decay.R == 0 && s.Decay.M == 0 && s.Decay.P == 0 {
+		s.Decay = Const(1)
+	}
+	return s.Decay.Validate(check.Join(field, "decay"))
+}
+
+// Sampler draws one channel's noise from its own seeded stream.
+type Sampler struct {
+	dist string
+	r    *rand.Rand
+}
+
+// NewSampler returns a sampler of dist drawing from r.
+func NewSampler(dist string, r *rand.Rand) *Sampler {
+	return &Sampler{dist: dist, r: r}
+}
+
+// Fill sets every element of dst to an independent draw at scale b.
+// With b = 0 it sets zeros and draws nothing.
+func (s *Sampler) Fill(dst []float64, b float64) {
+	if b == 0 {
+		clear(dst)
+		return
+	}
+	if s.dist == Gaussian {
+		for i := range dst {
+			dst[i] = b * s.normal()
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = b * s.laplace()
+	}
+}
+
+// laplace returns a standard Laplace draw by inversion:
+// u ~ U(−½, ½), x = −sign(u)·ln(1 − 2|u|).
+func (s *Sampler) laplace() float64 {
+	f := s.r.Float64()
+	for f == 0 { // u = −½ would give ln 0
+		f = s.r.Float64()
+	}
+	u := f - 0.5
+	if u < 0 {
+		return num.Log(1 + 2*u)
+	}
+	return -num.Log(1 - 2*u)
+}
+
+// normal returns a standard normal draw (Marsaglia's polar method, which
+// needs only Log and Sqrt and so is portable bit for bit).
+func (s *Sampler) normal() float64 {
+	for {
+		u := 2*s.r.Float64() - 1
+		v := 2*s.r.Float64() - 1
+		q := u*u + v*v
+		if q > 0 && q < 1 {
+			return u * math.Sqrt(-2*num.Log(q)/q)
+		}
+	}
+}

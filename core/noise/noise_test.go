@@ -1,0 +1,108 @@
+package noise
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/rng"
+)
+
+func TestMoments(t *testing.T) {
+	const n = 400000
+	for _, tc := range []struct {
+		dist          string
+		b             float64
+		wantVar, tolV float64
+		wantAbs, tolA float64
+	}{
+		{Laplace, 0.5, 2 * 0.25, 0.01, 0.5, 0.005},              // E|x| = b
+		{Gaussian, 2, 4, 0.05, 2 * math.Sqrt(2/math.Pi), 0.01}, // E|x| = σ√(2/π)
+	} {
+		s := NewSampler(tc.dist, rng.New(3, "test"))
+		xs := make([]float64, n)
+		s.Fill(xs, tc.b)
+		var sum, sq, abs float64
+		for _, x := range xs {
+			sum += x
+			sq += x * x
+			abs += math.Abs(x)
+		}
+		mean := sum / n
+		if math.Abs(mean) > 5*math.Sqrt(tc.wantVar/n) {
+			t.Errorf("%s: mean %g is not 0", tc.dist, mean)
+		}
+		if v := sq/n - mean*mean; math.Abs(v-tc.wantVar) > tc.tolV*tc.wantVar*2 {
+			t.Errorf("%s: variance %g, want %g", tc.dist, v, tc.wantVar)
+		}
+		if a := abs / n; math.Abs(a-tc.wantAbs) > tc.tolA*tc.wantAbs*2 {
+			t.Errorf("%s: mean |x| %g, want %g", tc.dist, a, tc.wantAbs)
+		}
+	}
+}
+
+func TestZeroScaleIsExactlyZeroAndDrawsNothing(t *testing.T) {
+	a := NewSampler(Laplace, rng.New(1, "x"))
+	b := NewSampler(Laplace, rng.New(1, "x"))
+	xs := []float64{1, 2, 3}
+	a.Fill(xs, 0)
+	for _, x := range xs {
+		if x != 0 {
+			t.Fatalf("scale 0 gave %v", xs)
+		}
+	}
+	ya, yb := make([]float64, 4), make([]float64, 4)
+	a.Fill(ya, 1)
+	b.Fill(yb, 1)
+	for i := range ya {
+		if ya[i] != yb[i] {
+			t.Fatal("a zero-scale fill consumed the stream")
+		}
+	}
+}
+
+func TestSchedules(t *testing.T) {
+	for _, tc := range []struct {
+		s    Schedule
+		k    int
+		want float64
+	}{
+		{Const(2), 7, 2},
+		{Geom(1, 0.5), 3, 0.125},
+		{Geom(3, 0), 0, 3}, // 0^0 = 1: noise at k = 0 only
+		{Geom(3, 0), 1, 0},
+		{Poly(2, 1, 1.1), 0, 2},
+		{Poly(1, 1, 0.5), 3, 0.5},
+	} {
+		if got := tc.s.At(tc.k); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("%v at %d = %g, want %g", tc.s, tc.k, got, tc.want)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	bad := []struct {
+		spec  Spec
+		field string
+	}{
+		{Spec{Dist: "cauchy"}, "n.dist"},
+		{Spec{Dist: Laplace, Scale: -1}, "n.scale"},
+		{Spec{Dist: Laplace, Scale: math.NaN()}, "n.scale"},
+		{Spec{Dist: Laplace, Scales: []float64{1}}, "n.scales"},
+		{Spec{Dist: Laplace, Decay: Schedule{Kind: Polynomial, C: 1, M: 0, P: 1}}, "n.decay.m"},
+		{Spec{Dist: Laplace, Decay: Schedule{Kind: "exp", C: 1}}, "n.decay.kind"},
+	}
+	for _, tc := range bad {
+		err := tc.spec.Validate("n", 2)
+		if err == nil {
+			t.Errorf("%+v: no error", tc.spec)
+			continue
+		}
+		if got := err.Error(); len(got) < len(tc.field) || got[:len(tc.field)] != tc.field {
+			t.Errorf("%+v: error %q does not name %s", tc.spec, got, tc.field)
+		}
+	}
+	ok := Spec{Dist: Gaussian, Scale: 1}
+	if err := ok.Validate("n", 3); err != nil || ok.Decay.Kind != Constant {
+		t.Errorf("omitted decay: err %v, decay %+v", err, ok.Decay)
+	}
+}

@@ -1,0 +1,197 @@
+// Package num holds portable elementary functions.
+//
+// On amd64 the standard library computes Exp and Log (and so Pow) in
+// assembly, while js/wasm uses the pure-Go versions; the two can differ in
+// the last bit. dpsim promises the same trace natively and in the browser,
+// so everything that feeds a trace (noise sampling, schedules, losses)
+// uses the functions here, which are the standard library's pure-Go
+// algorithms and give bit-identical results on every architecture.
+//
+// The algorithms are those of Go's math package (FreeBSD msun), BSD
+// licence, copyright The Go Authors.
+package num
+
+import "math"
+
+// Log returns the natural logarithm of x, bit-identical on every
+// architecture. Special cases are those of math.Log.
+func Log(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01 /* 3fe62e42 fee00000 */
+		ln2Lo = 1.90821492927058770002e-10 /* 3dea39ef 35793c76 */
+		l1    = 6.666666666666735130e-01   /* 3FE55555 55555593 */
+		l2    = 3.999999999940941908e-01   /* 3FD99999 9997FA04 */
+		l3    = 2.857142874366239149e-01   /* 3FD24924 94229359 */
+		l4    = 2.222219843214978396e-01   /* 3FCC71C5 1D8E78AF */
+		l5    = 1.818357216161805012e-01   /* 3FC74664 96CB03DE */
+		l6    = 1.531383769920937332e-01   /* 3FC39A09 D078C69F */
+		l7    = 1.479819860511658591e-01   /* 3FC2F112 DF3E5244 */
+	)
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 1):
+		return x
+	case x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
+	}
+	f1, ki := math.Frexp(x)
+	if f1 < math.Sqrt2/2 {
+		f1 *= 2
+		ki--
+	}
+	f := f1 - 1
+	k := float64(ki)
+	s := f / (2 + f)
+	s2 := s * s
+	s4 := s2 * s2
+	t1 := s2 * (l1 + s4*(l3+s4*(l5+s4*l7)))
+	t2 := s4 * (l2 + s4*(l4+s4*l6))
+	r := t1 + t2
+	hfsq := 0.5 * f * f
+	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + k*ln2Lo)) - f)
+}
+
+// Exp returns e**x, bit-identical on every architecture. Special cases are
+// those of math.Exp.
+func Exp(x float64) float64 {
+	const (
+		ln2Hi     = 6.93147180369123816490e-01
+		ln2Lo     = 1.90821492927058770002e-10
+		log2e     = 1.44269504088896338700e+00
+		overflow  = 7.09782712893383973096e+02
+		underflow = -7.45133219101941108420e+02
+		nearZero  = 1.0 / (1 << 28)
+		p1        = 1.66666666666666657415e-01
+		p2        = -2.77777777770155933842e-03
+		p3        = 6.61375632143793436117e-05
+		p4        = -1.65339022054652515390e-06
+		p5        = 4.13813679705723846039e-08
+	)
+	switch {
+	case math.IsNaN(x):
+		return x
+	case x > overflow:
+		return math.Inf(1)
+	case x < underflow:
+		return 0
+	case -nearZero < x && x < nearZero:
+		return 1 + x
+	}
+	var k int
+	switch {
+	case x < 0:
+		k = int(log2e*x - 0.5)
+	case x > 0:
+		k = int(log2e*x + 0.5)
+	}
+	hi := x - float64(k)*ln2Hi
+	lo := float64(k) * ln2Lo
+	r := hi - lo
+	t := r * r
+	c := r - t*(p1+t*(p2+t*(p3+t*(p4+t*p5))))
+	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	return math.Ldexp(y, k)
+}
+
+// Pow returns x**y, bit-identical on every architecture. Special cases are
+// those of math.Pow; in particular Pow(0, 0) = 1.
+func Pow(x, y float64) float64 {
+	switch {
+	case y == 0 || x == 1:
+		return 1
+	case y == 1:
+		return x
+	case math.IsNaN(x) || math.IsNaN(y):
+		return math.NaN()
+	case x == 0:
+		switch {
+		case y < 0:
+			if math.Signbit(x) && isOddInt(y) {
+				return math.Inf(-1)
+			}
+			return math.Inf(1)
+		case y > 0:
+			if math.Signbit(x) && isOddInt(y) {
+				return x
+			}
+			return 0
+		}
+	case math.IsInf(y, 0):
+		switch {
+		case x == -1:
+			return 1
+		case (math.Abs(x) < 1) == math.IsInf(y, 1):
+			return 0
+		default:
+			return math.Inf(1)
+		}
+	case math.IsInf(x, 0):
+		if math.IsInf(x, -1) {
+			return Pow(1/x, -y)
+		}
+		switch {
+		case y < 0:
+			return 0
+		case y > 0:
+			return math.Inf(1)
+		}
+	case y == 0.5:
+		return math.Sqrt(x)
+	case y == -0.5:
+		return 1 / math.Sqrt(x)
+	}
+	yi, yf := math.Modf(math.Abs(y))
+	if yf != 0 && x < 0 {
+		return math.NaN()
+	}
+	if yi >= 1<<63 {
+		switch {
+		case x == -1:
+			return 1
+		case (math.Abs(x) < 1) == (y > 0):
+			return 0
+		default:
+			return math.Inf(1)
+		}
+	}
+	a1 := 1.0
+	ae := 0
+	if yf != 0 {
+		if yf > 0.5 {
+			yf--
+			yi++
+		}
+		a1 = Exp(yf * Log(x))
+	}
+	x1, xe := math.Frexp(x)
+	for i := int64(yi); i != 0; i >>= 1 {
+		if xe < -1<<12 || 1<<12 < xe {
+			ae += xe
+			break
+		}
+		if i&1 == 1 {
+			a1 *= x1
+			ae += xe
+		}
+		x1 *= x1
+		xe <<= 1
+		if x1 < .5 {
+			x1 += x1
+			xe--
+		}
+	}
+	if y < 0 {
+		a1 = 1 / a1
+		ae = -ae
+	}
+	return math.Ldexp(a1, ae)
+}
+
+func isOddInt(x float64) bool {
+	if math.Abs(x) >= (1 << 53) {
+		return false
+	}
+	xi, xf := math.Modf(x)
+	return xf == 0 && int64(xi)&1 == 1
+}

@@ -167,3 +167,13 @@ func (s *Sampler) normal() float64 {
 		}
 	}
 }
+
+// LogScaleAt returns the natural log of ScaleAt(i, k) without underflow
+// (−Inf when the scale is 0).
+func (s *Spec) LogScaleAt(i, k int) float64 {
+	b := s.Base(i)
+	if b == 0 {
+		return math.Inf(-1)
+	}
+	return num.Log(b) + s.Decay.LogAt(k)
+}

@@ -15,7 +15,7 @@ func TestMoments(t *testing.T) {
 		wantVar, tolV float64
 		wantAbs, tolA float64
 	}{
-		{Laplace, 0.5, 2 * 0.25, 0.01, 0.5, 0.005},              // E|x| = b
+		{Laplace, 0.5, 2 * 0.25, 0.01, 0.5, 0.005},             // E|x| = b
 		{Gaussian, 2, 4, 0.05, 2 * math.Sqrt(2/math.Pi), 0.01}, // E|x| = σ√(2/π)
 	} {
 		s := NewSampler(tc.dist, rng.New(3, "test"))

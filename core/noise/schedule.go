@@ -2,6 +2,7 @@ package noise
 
 import (
 	"fmt"
+	"math"
 
 	"dpsim/core/check"
 	"dpsim/core/num"
@@ -118,4 +119,26 @@ func (s Schedule) Summable() bool {
 		return s.C == 0 || s.P > 1
 	}
 	return s.C == 0
+}
+
+// LogAt returns the natural log of At(k) without underflow, so that
+// privacy accountants can divide by scales like r^k at large k. It is −Inf
+// where the schedule is 0.
+func (s Schedule) LogAt(k int) float64 {
+	if s.C == 0 {
+		return math.Inf(-1)
+	}
+	switch s.Kind {
+	case Geometric:
+		if s.R == 0 {
+			if k == 0 {
+				return num.Log(s.C)
+			}
+			return math.Inf(-1)
+		}
+		return num.Log(s.C) + float64(k)*num.Log(s.R)
+	case Polynomial:
+		return num.Log(s.C) - s.P*num.Log(s.M+float64(k))
+	}
+	return num.Log(s.C)
 }

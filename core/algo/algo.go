@@ -1,0 +1,87 @@
+// Package algo holds what every algorithm offers the scenario loader: a
+// Factory that declares the algorithm's noise channels, state variables and
+// parameters, and builds it on a validated environment.
+//
+// Each algorithm lives in its own package (core/gtdp, …) and exports one
+// Factory; the scenario package lists them.
+package algo
+
+import (
+	"dpsim/core/check"
+	"dpsim/core/graph"
+	"dpsim/core/noise"
+	"dpsim/core/privacy"
+	"dpsim/core/problem"
+	"dpsim/core/rng"
+	"dpsim/core/sim"
+	"dpsim/core/weights"
+)
+
+// Env is the validated problem instance an algorithm is built on.
+type Env struct {
+	Graph   *graph.Graph
+	Weights *weights.Matrix
+	// Report is the property analysis of Weights on Graph.
+	Report  weights.Report
+	Problem problem.Problem
+	// Noise holds one validated spec per channel the factory declares.
+	Noise map[string]*noise.Spec
+	Seeds rng.Seeds
+	// Init holds initial states by variable name, one row per agent, each
+	// of length Problem.Dim(); a variable not listed starts at 0.
+	Init map[string][][]float64
+}
+
+// Channel describes one noise channel of an algorithm.
+type Channel struct {
+	Name string
+	// Dist is the distribution the paper uses (noise.Laplace or
+	// noise.Gaussian); the scenario may not change it.
+	Dist        string
+	Description string
+}
+
+// Factory builds one algorithm.
+type Factory struct {
+	// Name is the key in scenario files, e.g. "gt-dp".
+	Name string
+	// Title is the name shown to people.
+	Title string
+	// Paper cites the source.
+	Paper string
+	// Channels lists the noise channels the algorithm adds.
+	Channels []Channel
+	// States lists the per-agent state variables, the estimate first.
+	States []string
+	// NewParams returns a pointer to a parameter struct holding the
+	// defaults; the scenario loader decodes the user's parameters into it
+	// strictly (unknown keys are errors).
+	NewParams func() any
+	// Build validates params against env and builds the algorithm and its
+	// privacy accountant. Errors name fields with check.Errorf.
+	Build func(env *Env, params any) (*Built, []check.Warning, error)
+}
+
+// Built is an algorithm ready to run, with the accountant that keeps its
+// privacy ledger.
+type Built struct {
+	Algorithm  sim.Algorithm
+	Accountant privacy.Accountant
+}
+
+// InitState returns the initial value of variable name as a flat
+// agent-major slice (zeros when the scenario does not pin it).
+func (e *Env) InitState(name string) []float64 {
+	n, d := e.Problem.Agents(), e.Problem.Dim()
+	out := make([]float64, n*d)
+	for i, row := range e.Init[name] {
+		copy(out[i*d:(i+1)*d], row)
+	}
+	return out
+}
+
+// Sampler returns the noise sampler of channel name, drawing from its own
+// stream of the noise seed so that channels never share draws.
+func (e *Env) Sampler(alg, name string) *noise.Sampler {
+	return noise.NewSampler(e.Noise[name].Dist, rng.New(e.Seeds.Noise, alg+"/"+name))
+}

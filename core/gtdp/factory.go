@@ -1,0 +1,154 @@
+package gtdp
+
+import (
+	"math"
+
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/noise"
+	"dpsim/core/problem"
+	"dpsim/core/weights"
+)
+
+// Factory builds GT-DP from a scenario.
+var Factory = algo.Factory{
+	Name:  "gt-dp",
+	Title: "GT-DP",
+	Paper: "Y. Xuan and Y. Wang, Gradient-tracking based differentially private distributed optimization with enhanced optimization accuracy, Algorithm 1",
+	Channels: []algo.Channel{
+		{Name: "eta", Dist: noise.Laplace, Description: "η on the tracker s: scale b_η, decay β_k"},
+		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the estimate x: scale b_ξ, decay β_k"},
+	},
+	States:    []string{"x", "s"},
+	NewParams: func() any { return Defaults() },
+	Build:     build,
+}
+
+// assumption4 lists the weight properties GT-DP's Assumption 4 requires:
+// W nonnegative, symmetric, doubly stochastic, with w_ii > 0 and w_ij > 0
+// exactly on the graph's edges.
+var assumption4 = []string{
+	weights.FindNonnegative, weights.FindSymmetric, weights.FindDoublyStochastic,
+	weights.FindPositiveDiagonal, weights.FindSparsity,
+}
+
+func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	const pf = "algorithm.params"
+	if env.Graph.Directed {
+		return nil, nil, check.Errorf("graph.directed", "GT-DP needs an undirected graph (Assumption 4)")
+	}
+	for _, f := range env.Report.Findings {
+		for _, need := range assumption4 {
+			if f.Name == need && !f.Holds {
+				return nil, nil, check.Errorf("weights", "GT-DP's Assumption 4 needs W %s: %s", f.Name, f.Detail)
+			}
+		}
+	}
+	if err := check.Positive(check.Join(pf, "alpha"), p.Alpha); err != nil {
+		return nil, nil, err
+	}
+	if err := p.Gamma.Validate(check.Join(pf, "gamma")); err != nil {
+		return nil, nil, err
+	}
+	if err := check.NonNegative(check.Join(pf, "gradient_bound"), p.GradientBound); err != nil {
+		return nil, nil, err
+	}
+	eta, xi := env.Noise["eta"], env.Noise["xi"]
+	noisy := !eta.IsOff() || !xi.IsOff()
+	if (noisy || p.ClipGradients) && p.GradientBound == 0 {
+		return nil, nil, check.Errorf(check.Join(pf, "gradient_bound"), "is required (> 0) when noise is on or gradients are clipped: the privacy budget (eq. 18) is computed from C")
+	}
+	var warns []check.Warning
+	warns = append(warns, theoryWarnings(env, p, eta, xi)...)
+
+	n, d := env.Problem.Agents(), env.Problem.Dim()
+	a := New(p, env.Problem, env.Weights, env.Graph.Neighbors, eta, xi,
+		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
+	if noisy && !p.ClipGradients {
+		g := make([]float64, d)
+		x0 := env.InitState("x")
+		for i := range n {
+			env.Problem.Grad(i, x0[i*d:(i+1)*d], g)
+			if nrm := norm(g); nrm > p.GradientBound {
+				warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"),
+					"C = %g does not bound agent %d's gradient at its initial estimate (%.4g): ε is not a guarantee unless C is raised or gradients are clipped", p.GradientBound, i, nrm))
+				break
+			}
+		}
+	}
+	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a)}, warns, nil
+}
+
+// theoryWarnings compares the parameters with the paper's sufficient
+// conditions. They are conservative (the paper's own experiments exceed
+// them), so they warn and never block.
+func theoryWarnings(env *algo.Env, p Params, eta, xi *noise.Spec) []check.Warning {
+	const pf = "algorithm.params"
+	var ws []check.Warning
+	if eta.Decay != xi.Decay {
+		ws = append(ws, check.Warnf("noise", "the paper uses one noise factor β_k for both messages; eta decays as %v and xi as %v (eq. 18 still holds channel by channel)", eta.Decay, xi.Decay))
+	}
+	sm, ok := env.Problem.(problem.Smooth)
+	if !ok {
+		return ws
+	}
+	mu, l := sm.Smoothness()
+	if g0 := p.Gamma.At(0); p.Alpha*g0 >= 2/(mu+l) {
+		ws = append(ws, check.Warnf(check.Join(pf, "alpha"), "α·γ_0 = %.4g is not below 2/(μ+L) = %.4g (Lemma 1)", p.Alpha*g0, 2/(mu+l)))
+	}
+	rhoW := env.Report.RhoW
+	if !env.Report.HasRhoW {
+		rhoW = -1
+	}
+	if p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
+		// Theorem 3 (constant γ_k = β_k = 1), d_I = 1.
+		r2 := rhoW * rhoW
+		d1 := 128 * math.Pow(l, 6) / (mu * (1 - r2) * (1 - r2))
+		d2 := 8*mu*l*l + 128*mu*l*l/((1-r2)*(1-r2))
+		d3 := mu * (1 - r2) * (1 - r2) / 4
+		bound := min(1/(mu+l), (1-r2)/(4*math.Sqrt2*l), math.Sqrt(2*d3/(d2+math.Sqrt(d2*d2+4*d1*d3))))
+		if p.Alpha >= bound {
+			ws = append(ws, check.Warnf(check.Join(pf, "alpha"), "α = %g exceeds Theorem 3's sufficient bound %.3g for linear convergence to a neighbourhood (conservative: the paper's own experiments exceed it)", p.Alpha, bound))
+		}
+	}
+	if case_ := theorem1Case(p.Gamma, eta.Decay); case_ != "" {
+		ws = append(ws, check.Warnf(check.Join(pf, "gamma"), "%s", case_))
+	}
+	return ws
+}
+
+// theorem1Case explains where γ_k = γ/(m+k)^p and β_k = 1/(m+k)^q fall
+// in Theorem 1, when that is worth a warning.
+func theorem1Case(gamma, beta noise.Schedule) string {
+	pExp, qExp := 0.0, 0.0
+	switch gamma.Kind {
+	case noise.Polynomial:
+		pExp = gamma.P
+	case noise.Geometric:
+		return "a geometric γ_k is summable: expect a neighbourhood of x*, not exact convergence (Theorem 1 covers polynomial schedules)"
+	}
+	switch beta.Kind {
+	case noise.Polynomial:
+		qExp = beta.P
+	case noise.Geometric:
+		return ""
+	}
+	switch {
+	case pExp == 0 && qExp > 0, pExp > 0 && pExp <= 1 && qExp > pExp:
+		return ""
+	case pExp == 0 && qExp == 0:
+		return "" // the constant case is Theorem 3's
+	case pExp > 1 && qExp >= pExp/2:
+		return "Theorem 1 case 3 (p > 1): convergence to a neighbourhood of x*, not exact"
+	}
+	return "these schedules fall outside Theorem 1's cases (p = 0 < q; 0 < p ≤ 1 with q > p; p > 1 with q ≥ p/2): no convergence guarantee"
+}
+
+func norm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}

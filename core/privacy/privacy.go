@@ -1,0 +1,192 @@
+// Package privacy holds the privacy ledger: what each agent has spent so
+// far, with the formula that produced each number and every input the
+// formula used, so that a reader can recompute it by hand.
+//
+// Budgets of several papers grow like r^(−K); the Sum type accumulates in
+// linear space and moves to log space before it overflows, so the ledger
+// reports 10^x instead of +Inf.
+package privacy
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"dpsim/core/num"
+	"dpsim/core/sim"
+)
+
+// Input is one input of a formula: a number, or a text (a schedule).
+type Input struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value,omitempty"`
+	Text  string  `json:"text,omitempty"`
+}
+
+// Num returns a numeric input.
+func Num(name string, v float64) Input { return Input{Name: name, Value: v} }
+
+// Text returns a textual input.
+func Text(name, text string) Input { return Input{Name: name, Text: text} }
+
+// Amount is a privacy parameter that may be astronomically large or
+// infinite: Log10 is always set (+Inf when there is no guarantee).
+type Amount struct {
+	Log10 float64
+}
+
+// Of returns the amount v ≥ 0.
+func Of(v float64) Amount {
+	if v == 0 {
+		return Amount{Log10: math.Inf(-1)}
+	}
+	return Amount{Log10: math.Log10(v)}
+}
+
+// Infinite is the amount of a run that gives no guarantee.
+func Infinite() Amount { return Amount{Log10: math.Inf(1)} }
+
+// Value returns the amount as a float64 (+Inf above 1e308).
+func (a Amount) Value() float64 {
+	if math.IsInf(a.Log10, -1) {
+		return 0
+	}
+	return math.Pow(10, a.Log10)
+}
+
+// IsInf reports whether the amount gives no guarantee.
+func (a Amount) IsInf() bool { return math.IsInf(a.Log10, 1) }
+
+// String formats the amount for people: 5.4, 1.2e+07, 10^312.4, ∞.
+func (a Amount) String() string {
+	switch {
+	case a.IsInf():
+		return "∞"
+	case math.IsInf(a.Log10, -1):
+		return "0"
+	case a.Log10 > 300:
+		return fmt.Sprintf("10^%.1f", a.Log10)
+	}
+	return fmt.Sprintf("%.6g", a.Value())
+}
+
+// MarshalJSON writes {"value": v, "log10": l, "text": s}; value is omitted
+// when it is not a finite float64 (JSON has no Inf).
+func (a Amount) MarshalJSON() ([]byte, error) {
+	type out struct {
+		Value *float64 `json:"value,omitempty"`
+		Log10 *float64 `json:"log10,omitempty"`
+		Text  string   `json:"text"`
+	}
+	o := out{Text: a.String()}
+	if v := a.Value(); !math.IsInf(v, 0) {
+		o.Value = &v
+	}
+	if !math.IsInf(a.Log10, 0) {
+		l := a.Log10
+		o.Log10 = &l
+	}
+	return json.Marshal(o)
+}
+
+// Entry is one agent's account.
+type Entry struct {
+	Agent   int    `json:"agent"`
+	Epsilon Amount `json:"epsilon"`
+	// Delta is the δ of (ε, δ)-DP; 0 for pure ε-DP.
+	Delta float64 `json:"delta"`
+	// Reason explains an infinite ε (for example "no noise").
+	Reason string  `json:"reason,omitempty"`
+	Inputs []Input `json:"inputs"`
+}
+
+// Ledger is the privacy account of a run so far.
+type Ledger struct {
+	Algorithm string `json:"algorithm"`
+	// Notion names the guarantee, e.g. "ε-DP (Laplace mechanism)".
+	Notion string `json:"notion"`
+	// Source cites the theorem and equation the numbers come from.
+	Source string `json:"source"`
+	// Formula is the formula, in the paper's notation.
+	Formula string `json:"formula"`
+	// Iterations is how many iterations the ledger accounts for.
+	Iterations int `json:"iterations"`
+	// Inputs common to every agent.
+	Inputs []Input  `json:"inputs"`
+	Agents []Entry  `json:"agents"`
+	Max    Amount   `json:"max_epsilon"`
+	Notes  []string `json:"notes,omitempty"`
+}
+
+// Accountant keeps a ledger up to date from the step stream.
+type Accountant interface {
+	sim.Recorder
+	Ledger() Ledger
+}
+
+// MaxOf returns the largest ε over the entries.
+func MaxOf(es []Entry) Amount {
+	m := Amount{Log10: math.Inf(-1)}
+	for _, e := range es {
+		if e.Epsilon.Log10 > m.Log10 {
+			m = e.Epsilon
+		}
+	}
+	return m
+}
+
+// Sum accumulates nonnegative terms without overflowing: it holds the
+// total in linear space while that is finite and in log space after.
+type Sum struct {
+	lin   float64
+	log   float64 // natural log of the total, valid when inLog
+	inLog bool
+}
+
+// Add adds a finite term v ≥ 0.
+func (s *Sum) Add(v float64) {
+	if !s.inLog {
+		t := s.lin + v
+		if !math.IsInf(t, 0) {
+			s.lin = t
+			return
+		}
+		s.inLog, s.log = true, num.Log(s.lin)
+	}
+	s.AddLog(num.Log(v))
+}
+
+// AddLog adds a term given by its natural logarithm (−Inf for 0).
+func (s *Sum) AddLog(l float64) {
+	if math.IsInf(l, -1) {
+		return
+	}
+	if !s.inLog {
+		if l < 700 {
+			s.Add(num.Exp(l))
+			return
+		}
+		s.inLog = true
+		s.log = math.Inf(-1)
+		if s.lin > 0 {
+			s.log = num.Log(s.lin)
+		}
+	}
+	hi, lo := s.log, l
+	if lo > hi {
+		hi, lo = lo, hi
+	}
+	if math.IsInf(lo, -1) {
+		s.log = hi
+		return
+	}
+	s.log = hi + num.Log(1+num.Exp(lo-hi))
+}
+
+// Amount returns the total.
+func (s *Sum) Amount() Amount {
+	if s.inLog {
+		return Amount{Log10: s.log / math.Ln10}
+	}
+	return Of(s.lin)
+}

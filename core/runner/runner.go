@@ -1,0 +1,227 @@
+// Package runner runs a built scenario: it advances the algorithm, feeds
+// every step to the recorders (metrics, privacy ledger, checkpoints and
+// any the caller adds, such as the renderer), stops a diverging run with a
+// message that says so, and writes the run export.
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"dpsim/core/check"
+	"dpsim/core/metrics"
+	"dpsim/core/privacy"
+	"dpsim/core/scenario"
+	"dpsim/core/sim"
+	"dpsim/core/weights"
+)
+
+// ErrDone is returned by Advance once every planned iteration has run.
+var ErrDone = errors.New("the run is complete")
+
+// Diverged is the error of a run whose estimates left the finite range.
+type Diverged struct {
+	Iter  int
+	Agent int
+	Value float64
+	Hint  string
+}
+
+func (d *Diverged) Error() string {
+	return fmt.Sprintf("the run diverged at iteration %d: agent %d's estimate reached %v; %s", d.Iter, d.Agent, d.Value, d.Hint)
+}
+
+// Limit is the magnitude beyond which an estimate counts as diverged:
+// far beyond any scenario's data, and well before float64 overflows.
+const Limit = 1e150
+
+// Checkpoint is the full state of every agent at one iteration.
+type Checkpoint struct {
+	Iter   int     `json:"iteration"`
+	States []State `json:"states"`
+}
+
+// State is one state variable, one row per agent.
+type State struct {
+	Name   string      `json:"name"`
+	Values [][]float64 `json:"values"`
+}
+
+// Runner runs one built scenario.
+type Runner struct {
+	b         *scenario.Built
+	alg       sim.Algorithm
+	Metrics   *metrics.Recorder
+	recorders []sim.Recorder
+	iter      int
+	err       error
+	points    map[int]bool
+	saved     []Checkpoint
+	started   bool
+}
+
+// New returns a runner for b, at iteration 0. Extra recorders see every
+// step after the runner's own.
+func New(b *scenario.Built, extra ...sim.Recorder) *Runner {
+	s := b.Scenario
+	r := &Runner{
+		b:       b,
+		alg:     b.Algorithm,
+		Metrics: metrics.NewRecorder(b.Env.Problem, s.Record.Every, s.Iterations),
+		points:  map[int]bool{},
+	}
+	for _, k := range s.Record.Checkpoints {
+		r.points[k] = true
+	}
+	r.recorders = append([]sim.Recorder{r.Metrics, b.Accountant}, extra...)
+	return r
+}
+
+// AddRecorder adds a recorder; it sees the initial step at once if the
+// run has started.
+func (r *Runner) AddRecorder(rec sim.Recorder) {
+	r.recorders = append(r.recorders, rec)
+	if r.started {
+		// Late recorders start from the current state.
+		st := r.alg.Initial()
+		st.Iter = r.iter
+		rec.Record(st)
+	}
+}
+
+// Start records the initial state (iteration 0). Advance calls it if
+// needed.
+func (r *Runner) Start() {
+	if r.started {
+		return
+	}
+	r.started = true
+	r.record(r.alg.Initial())
+}
+
+func (r *Runner) record(st *sim.Step) {
+	for _, rec := range r.recorders {
+		rec.Record(st)
+	}
+	if r.points[st.Iter] {
+		r.checkpoint(st.Iter)
+	}
+}
+
+func (r *Runner) checkpoint(k int) {
+	cp := Checkpoint{Iter: k}
+	for _, v := range r.alg.State() {
+		n := len(v.Data) / v.Dim
+		rows := make([][]float64, n)
+		for i := range rows {
+			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
+		}
+		cp.States = append(cp.States, State{Name: v.Name, Values: rows})
+	}
+	r.saved = append(r.saved, cp)
+}
+
+// Advance runs one iteration and returns its step. It returns ErrDone
+// after the last iteration, and a *Diverged error (every later call too)
+// when an estimate stops being finite or exceeds Limit.
+func (r *Runner) Advance() (*sim.Step, error) {
+	r.Start()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.iter >= r.b.Scenario.Iterations {
+		return nil, ErrDone
+	}
+	st := r.alg.Advance()
+	r.iter = st.Iter
+	for idx, v := range st.Estimates {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
+			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v,
+				Hint: "lower the step size or the noise, or check the weight matrix"}
+			return nil, r.err
+		}
+	}
+	r.record(st)
+	return st, nil
+}
+
+// Run runs every remaining iteration. It returns nil when the run
+// completes and the *Diverged error when it stops early.
+func (r *Runner) Run() error {
+	for {
+		if _, err := r.Advance(); err != nil {
+			if errors.Is(err, ErrDone) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// Iter returns the number of iterations run.
+func (r *Runner) Iter() int { return r.iter }
+
+// Err returns the error that stopped the run, if any.
+func (r *Runner) Err() error { return r.err }
+
+// Done reports whether every planned iteration has run.
+func (r *Runner) Done() bool { return r.iter >= r.b.Scenario.Iterations }
+
+// Built returns the scenario the runner runs.
+func (r *Runner) Built() *scenario.Built { return r.b }
+
+// Ledger returns the privacy ledger so far.
+func (r *Runner) Ledger() privacy.Ledger { return r.b.Accountant.Ledger() }
+
+// Export is the record of a run, as the CLI and the page write it.
+type Export struct {
+	Format   string             `json:"format"`
+	Status   string             `json:"status"`
+	Error    string             `json:"error,omitempty"`
+	Iter     int                `json:"iterations_run"`
+	Scenario *scenario.Scenario `json:"scenario"`
+	Warnings []check.Warning    `json:"warnings"`
+	Findings []weights.Finding  `json:"weight_findings"`
+	Optimum  []float64          `json:"optimum,omitempty"`
+	Metrics  *metrics.Series    `json:"metrics"`
+	Ledger   privacy.Ledger     `json:"privacy"`
+	States   []Checkpoint       `json:"checkpoints"`
+}
+
+// FormatVersion names the export format.
+const FormatVersion = "dpsim-run/1"
+
+// Export returns the run's record: the scenario with every random choice
+// pinned, the metrics, the privacy ledger and the checkpoints.
+func (r *Runner) Export() *Export {
+	status := "paused"
+	switch {
+	case r.err != nil:
+		status = "diverged"
+	case r.Done():
+		status = "completed"
+	}
+	e := &Export{
+		Format:   FormatVersion,
+		Status:   status,
+		Iter:     r.iter,
+		Scenario: r.b.Pinned(),
+		Warnings: r.b.Warnings,
+		Findings: r.b.Env.Report.Findings,
+		Optimum:  r.b.Env.Problem.Optimum(),
+		Metrics:  &r.Metrics.Series,
+		Ledger:   r.Ledger(),
+		States:   r.saved,
+	}
+	if e.Warnings == nil {
+		e.Warnings = []check.Warning{}
+	}
+	if e.States == nil {
+		e.States = []Checkpoint{}
+	}
+	if r.err != nil {
+		e.Error = r.err.Error()
+	}
+	return e
+}

@@ -1,0 +1,341 @@
+package scenario
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/graph"
+	"dpsim/core/noise"
+	"dpsim/core/problem"
+	"dpsim/core/rng"
+	"dpsim/core/weights"
+)
+
+// Built is a validated scenario with everything constructed, ready to run.
+type Built struct {
+	// Scenario is the scenario as given (with defaults filled in).
+	Scenario *Scenario
+	Factory  *algo.Factory
+	Env      *algo.Env
+	algo.Built
+	// Warnings are the soft assumptions that do not hold.
+	Warnings []check.Warning
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// Build validates s and constructs its graph, weights, problem, noise
+// channels and algorithm. The first broken rule is returned as an error
+// that names its field.
+func Build(s *Scenario) (*Built, error) {
+	if !nameRE.MatchString(s.Name) {
+		return nil, check.Errorf("name", "must be 1–64 letters, digits, '-', '_' or '.', starting with a letter or digit (got %q)", s.Name)
+	}
+	if err := check.IntRange("iterations", s.Iterations, 1, MaxIterations); err != nil {
+		return nil, err
+	}
+	if s.Record.Every == 0 {
+		s.Record.Every = 1
+	}
+	if err := check.IntRange("record.every", s.Record.Every, 1, MaxIterations); err != nil {
+		return nil, err
+	}
+	if len(s.Record.Checkpoints) > MaxCheckpoints {
+		return nil, check.Errorf("record.checkpoints", "at most %d checkpoints (got %d)", MaxCheckpoints, len(s.Record.Checkpoints))
+	}
+	for i, k := range s.Record.Checkpoints {
+		if err := check.IntRange(check.Index("record.checkpoints", i), k, 0, s.Iterations); err != nil {
+			return nil, err
+		}
+	}
+	f, ok := factories[s.Algorithm.Kind]
+	if !ok {
+		return nil, check.Errorf("algorithm.kind", "must be one of %v (got %q)", AlgorithmNames(), s.Algorithm.Kind)
+	}
+	var warns []check.Warning
+
+	g, err := buildGraph(&s.Graph, s.Seeds)
+	if err != nil {
+		return nil, err
+	}
+	w, err := buildWeights(&s.Weights, g)
+	if err != nil {
+		return nil, err
+	}
+	report := weights.Analyze(w, g)
+	prob, err := buildProblem(&s.Problem, g.N, s.Seeds)
+	if err != nil {
+		return nil, err
+	}
+	if int64(g.N)*int64(prob.Dim())*int64(len(s.Record.Checkpoints)+4) > MaxStateFloats {
+		return nil, check.Errorf("problem.dim", "agents × dimension × (checkpoints + 4) must stay below %d", MaxStateFloats)
+	}
+
+	// Noise: exactly the algorithm's channels, each validated.
+	chans := map[string]*noise.Spec{}
+	for _, c := range f.Channels {
+		field := check.Join("noise", c.Name)
+		spec, ok := s.Noise[c.Name]
+		if !ok || spec == nil {
+			return nil, check.Errorf(field, "is required: %s (%s noise; use \"scale\": 0 for none)", c.Description, c.Dist)
+		}
+		if err := spec.Validate(field, g.N); err != nil {
+			return nil, err
+		}
+		if spec.Dist != c.Dist {
+			return nil, check.Errorf(check.Join(field, "dist"), "%s uses %s noise on this channel (got %q)", f.Title, c.Dist, spec.Dist)
+		}
+		chans[c.Name] = spec
+	}
+	for _, name := range sortedKeys(s.Noise) {
+		if _, ok := chans[name]; !ok {
+			return nil, check.Errorf(check.Join("noise", name), "unknown channel: %s has channels %v", f.Title, channelNames(f))
+		}
+	}
+
+	// Initial states: known variables, one finite row of length dim per agent.
+	for _, name := range sortedKeys(s.Init) {
+		field := check.Join("init", name)
+		if !slices.Contains(f.States, name) {
+			return nil, check.Errorf(field, "unknown state variable: %s has %v", f.Title, f.States)
+		}
+		rows := s.Init[name]
+		if len(rows) != g.N {
+			return nil, check.Errorf(field, "must have one row per agent: %d, got %d", g.N, len(rows))
+		}
+		for i, r := range rows {
+			if len(r) != prob.Dim() {
+				return nil, check.Errorf(check.Index(field, i), "must have %d entries (the problem's dimension), got %d", prob.Dim(), len(r))
+			}
+			if err := check.AllFinite(check.Index(field, i), r); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	params := f.NewParams()
+	if len(s.Algorithm.Params) > 0 {
+		if err := decodeStrict(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+			return nil, err
+		}
+	}
+	env := &algo.Env{Graph: g, Weights: w, Report: report, Problem: prob, Noise: chans, Seeds: s.Seeds, Init: s.Init}
+	built, aw, err := f.Build(env, params)
+	if err != nil {
+		return nil, err
+	}
+	warns = append(warns, aw...)
+	return &Built{Scenario: s, Factory: f, Env: env, Built: *built, Warnings: warns}, nil
+}
+
+func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
+	tries := gs.Tries
+	if tries == 0 {
+		tries = 100
+	}
+	if err := check.IntRange("graph.tries", tries, 1, MaxTries); err != nil {
+		return nil, err
+	}
+	needN := func(lo int) error { return check.IntRange("graph.n", gs.N, lo, graph.MaxAgents) }
+	r := rng.New(seeds.Graph, "graph")
+	var g *graph.Graph
+	var err error
+	switch gs.Kind {
+	case "ring":
+		if err := needN(2); err != nil {
+			return nil, err
+		}
+		g, err = graph.Ring(gs.N)
+	case "path":
+		if err := needN(1); err != nil {
+			return nil, err
+		}
+		g, err = graph.Path(gs.N)
+	case "star":
+		if err := needN(1); err != nil {
+			return nil, err
+		}
+		g, err = graph.Star(gs.N)
+	case "complete":
+		if err := check.IntRange("graph.n", gs.N, 1, 1000); err != nil {
+			return nil, err
+		}
+		g, err = graph.Complete(gs.N)
+	case "grid":
+		if err := check.IntRange("graph.rows", gs.Rows, 1, graph.MaxAgents); err != nil {
+			return nil, err
+		}
+		if err := check.IntRange("graph.cols", gs.Cols, 1, graph.MaxAgents/gs.Rows); err != nil {
+			return nil, err
+		}
+		g, err = graph.Grid(gs.Rows, gs.Cols)
+	case "random-geometric":
+		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
+			return nil, err
+		}
+		if !(gs.Radius > 0 && gs.Radius <= 2) {
+			return nil, check.Errorf("graph.radius", "must be in (0, 2] (got %v)", gs.Radius)
+		}
+		g, err = graph.RandomGeometric(gs.N, gs.Radius, tries, r)
+	case "erdos-renyi":
+		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
+			return nil, err
+		}
+		if !(gs.P > 0 && gs.P <= 1) {
+			return nil, check.Errorf("graph.p", "must be in (0, 1] (got %v)", gs.P)
+		}
+		g, err = graph.ErdosRenyi(gs.N, gs.P, tries, r)
+	case "edges":
+		if err := needN(1); err != nil {
+			return nil, err
+		}
+		es := make([]graph.Edge, len(gs.Edges))
+		for i, e := range gs.Edges {
+			es[i] = graph.Edge{From: e[0], To: e[1]}
+		}
+		g, err = graph.New(gs.N, es, gs.Directed)
+		if err != nil {
+			return nil, check.Errorf("graph.edges", "%v", err)
+		}
+	case "":
+		return nil, check.Errorf("graph.kind", "is required: one of %v", GraphKinds())
+	default:
+		return nil, check.Errorf("graph.kind", "must be one of %v (got %q)", GraphKinds(), gs.Kind)
+	}
+	if err != nil {
+		return nil, check.Errorf("graph", "%v", err)
+	}
+	if gs.Kind != "edges" && (gs.Directed || gs.Edges != nil) {
+		return nil, check.Errorf("graph.edges", "\"edges\" and \"directed\" belong to kind \"edges\" only")
+	}
+	if gs.Positions != nil {
+		if len(gs.Positions) != g.N {
+			return nil, check.Errorf("graph.positions", "must list one position per node: %d, got %d", g.N, len(gs.Positions))
+		}
+		for i, p := range gs.Positions {
+			if err := check.AllFinite(check.Index("graph.positions", i), p[:]); err != nil {
+				return nil, err
+			}
+		}
+		g.Pos = gs.Positions
+	}
+	if g.Directed {
+		if !g.StronglyConnected() {
+			return nil, check.Errorf("graph", "the directed graph is not strongly connected: some agent can never hear from another")
+		}
+	} else if !g.Connected() {
+		return nil, check.Errorf("graph", "the graph is not connected: it has %d components, and agents in different components can never agree", g.Components())
+	}
+	return g, nil
+}
+
+func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
+	if ws.Kind == "" {
+		return nil, check.Errorf("weights.kind", "is required: one of %v", weightKinds())
+	}
+	if ws.Kind != "matrix" && ws.Matrix != nil {
+		return nil, check.Errorf("weights.matrix", "belongs to kind \"matrix\" only")
+	}
+	if ws.Kind == "matrix" {
+		if len(ws.Matrix) != g.N {
+			return nil, check.Errorf("weights.matrix", "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
+		}
+		for i, r := range ws.Matrix {
+			if len(r) != g.N {
+				return nil, check.Errorf(check.Index("weights.matrix", i), "must have %d entries, got %d", g.N, len(r))
+			}
+			if err := check.AllFinite(check.Index("weights.matrix", i), r); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := check.Finite("weights.c", ws.C); err != nil {
+		return nil, err
+	}
+	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
+	if err != nil {
+		return nil, check.Errorf("weights", "%v", err)
+	}
+	return m, nil
+}
+
+func buildProblem(ps *Problem, n int, seeds rng.Seeds) (problem.Problem, error) {
+	switch ps.Kind {
+	case "rendezvous":
+	case "":
+		return nil, check.Errorf("problem.kind", "is required: one of %v", ProblemKinds())
+	default:
+		return nil, check.Errorf("problem.kind", "must be one of %v (got %q)", ProblemKinds(), ps.Kind)
+	}
+	if err := check.IntRange("problem.dim", ps.Dim, 1, MaxDim); err != nil {
+		return nil, err
+	}
+	if int64(n)*int64(ps.Dim) > MaxStateFloats {
+		return nil, check.Errorf("problem.dim", "agents × dimension must stay below %d (got %d × %d)", MaxStateFloats, n, ps.Dim)
+	}
+	if ps.Box == 0 {
+		ps.Box = 1
+	}
+	if err := check.Positive("problem.box", ps.Box); err != nil {
+		return nil, err
+	}
+	targets := ps.Targets
+	if targets == nil {
+		r := rng.New(seeds.Data, "rendezvous/targets")
+		count := n
+		if ps.CommonTarget {
+			count = 1
+		}
+		targets = problem.RandomTargets(count, ps.Dim, ps.Box, r)
+		if ps.CommonTarget {
+			for len(targets) < n {
+				targets = append(targets, append([]float64(nil), targets[0]...))
+			}
+		}
+	} else if len(targets) != n {
+		return nil, check.Errorf("problem.targets", "must list one target per agent: %d, got %d", n, len(targets))
+	}
+	for i, t := range targets {
+		if len(t) != ps.Dim {
+			return nil, check.Errorf(check.Index("problem.targets", i), "must have %d coordinates (problem.dim), got %d", ps.Dim, len(t))
+		}
+	}
+	return problem.NewRendezvous(targets)
+}
+
+// GraphKinds lists the graph kinds a scenario may name.
+func GraphKinds() []string {
+	return []string{"ring", "path", "star", "complete", "grid", "random-geometric", "erdos-renyi", "edges"}
+}
+
+// ProblemKinds lists the problem kinds a scenario may name.
+func ProblemKinds() []string { return []string{"rendezvous"} }
+
+func weightKinds() []string {
+	var ks []string
+	for _, k := range weights.Kinds() {
+		ks = append(ks, k.Kind)
+	}
+	return ks
+}
+
+func channelNames(f *algo.Factory) []string {
+	var ns []string
+	for _, c := range f.Channels {
+		ns = append(ns, c.Name)
+	}
+	return ns
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+

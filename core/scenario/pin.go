@@ -1,0 +1,41 @@
+package scenario
+
+import (
+	"maps"
+
+	"dpsim/core/problem"
+)
+
+// Pinned returns the scenario with every random or derived choice written
+// out: the edge list (and node positions, if any), the weight matrix, the
+// problem data and the initial state of every variable. Running the pinned
+// scenario gives the same trace as running the original; another
+// implementation can replay it without dpsim's random streams (except the
+// noise, which follows the seeds).
+func (b *Built) Pinned() *Scenario {
+	s := *b.Scenario
+	g := b.Env.Graph
+	edges := make([][2]int, len(g.Edges))
+	for i, e := range g.Edges {
+		edges[i] = [2]int{e.From, e.To}
+	}
+	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Edges: edges, Positions: g.Pos}
+	s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
+	if rv, ok := b.Env.Problem.(*problem.Rendezvous); ok {
+		s.Problem = Problem{Kind: "rendezvous", Dim: rv.Dim(), Targets: rv.Targets()}
+	}
+	s.Init = maps.Clone(s.Init)
+	if s.Init == nil {
+		s.Init = map[string][][]float64{}
+	}
+	n, d := b.Env.Problem.Agents(), b.Env.Problem.Dim()
+	for _, name := range b.Factory.States {
+		flat := b.Env.InitState(name)
+		rows := make([][]float64, n)
+		for i := range rows {
+			rows[i] = flat[i*d : (i+1)*d]
+		}
+		s.Init[name] = rows
+	}
+	return &s
+}

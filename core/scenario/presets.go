@@ -1,0 +1,63 @@
+package scenario
+
+import (
+	"embed"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed presets/*.json
+var presetFS embed.FS
+
+// DefaultPreset is the scenario the page opens on.
+const DefaultPreset = "gtdp-rendezvous"
+
+// Preset is a built-in scenario.
+type Preset struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
+// Presets lists the built-in scenarios, sorted by name.
+func Presets() []Preset {
+	entries, _ := presetFS.ReadDir("presets")
+	var ps []Preset
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".json")
+		s, err := PresetScenario(name)
+		title := name
+		if err == nil && s.Title != "" {
+			title = s.Title
+		}
+		ps = append(ps, Preset{Name: name, Title: title})
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+	return ps
+}
+
+// PresetJSON returns the text of a built-in scenario.
+func PresetJSON(name string) ([]byte, error) {
+	if strings.ContainsAny(name, "/\\") {
+		return nil, fmt.Errorf("no preset named %q", name)
+	}
+	data, err := presetFS.ReadFile(path.Join("presets", name+".json"))
+	if err != nil {
+		var names []string
+		for _, p := range Presets() {
+			names = append(names, p.Name)
+		}
+		return nil, fmt.Errorf("no preset named %q; the presets are %v", name, names)
+	}
+	return data, nil
+}
+
+// PresetScenario parses a built-in scenario.
+func PresetScenario(name string) (*Scenario, error) {
+	data, err := PresetJSON(name)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}

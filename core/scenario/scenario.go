@@ -1,0 +1,135 @@
+// Package scenario holds dpsim's scenario files: a JSON document that
+// describes a run completely (graph, weights, problem, algorithm and its
+// parameters, noise, seeds, iterations, what to record), its strict
+// validation, and the built-in presets.
+//
+// Every random choice can be pinned explicitly (edge list, weight matrix,
+// problem data, initial states), and Pinned returns the scenario with all
+// of them pinned, so that another implementation can replay exactly the
+// same problem. The format is documented in docs/scenario.md.
+package scenario
+
+import (
+	"encoding/json"
+
+	"dpsim/core/noise"
+	"dpsim/core/rng"
+)
+
+// Limits that keep a mistyped scenario from exhausting memory or time.
+const (
+	MaxIterations  = 10_000_000
+	MaxDim         = 100_000
+	MaxStateFloats = 20_000_000 // agents × dimension
+	MaxCheckpoints = 1000
+	MaxTries       = 1000
+)
+
+// Scenario is a complete description of a run.
+type Scenario struct {
+	// Name is a short identifier (letters, digits, - and _).
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Seeds of the four random streams: problem data, graph, privacy noise,
+	// algorithm-internal randomness.
+	Seeds     rng.Seeds              `json:"seeds"`
+	Graph     Graph                  `json:"graph"`
+	Weights   Weights                `json:"weights"`
+	Problem   Problem                `json:"problem"`
+	Algorithm Algorithm              `json:"algorithm"`
+	Noise     map[string]*noise.Spec `json:"noise"`
+	// Init pins initial states by variable name (e.g. "x", "s"), one row
+	// per agent; variables not listed start at 0.
+	Init       map[string][][]float64 `json:"init,omitempty"`
+	Iterations int                    `json:"iterations"`
+	Record     Record                 `json:"record"`
+}
+
+// Graph describes the communication network.
+type Graph struct {
+	// Kind is one of ring, path, star, complete, grid, random-geometric,
+	// erdos-renyi, edges.
+	Kind string `json:"kind"`
+	// N is the number of agents (all kinds but grid).
+	N int `json:"n,omitempty"`
+	// Rows and Cols size a grid.
+	Rows int `json:"rows,omitempty"`
+	Cols int `json:"cols,omitempty"`
+	// Radius links random-geometric nodes within this distance.
+	Radius float64 `json:"radius,omitempty"`
+	// P is the Erdős–Rényi link probability.
+	P float64 `json:"p,omitempty"`
+	// Tries bounds the redraws until a random graph is connected
+	// (default 100).
+	Tries int `json:"tries,omitempty"`
+	// Directed makes an edge list directed: [from, to] carries messages
+	// from → to.
+	Directed bool `json:"directed,omitempty"`
+	// Edges is the explicit edge list of kind "edges".
+	Edges [][2]int `json:"edges,omitempty"`
+	// Positions optionally pins node coordinates in [0,1]² for drawing.
+	Positions [][2]float64 `json:"positions,omitempty"`
+}
+
+// Weights describes the weight (mixing) matrix.
+type Weights struct {
+	// Kind is one of weights.Kinds(), or "matrix" for an explicit matrix.
+	Kind string `json:"kind"`
+	// C is the edge weight of "ldp-laplacian" (W = −c·L).
+	C float64 `json:"c,omitempty"`
+	// Matrix is the explicit matrix of kind "matrix", one row per agent.
+	Matrix [][]float64 `json:"matrix,omitempty"`
+}
+
+// Problem describes the agents' private objectives.
+type Problem struct {
+	// Kind is "rendezvous": f_i(x) = ‖x − a_i‖².
+	Kind string `json:"kind"`
+	// Dim is the dimension of the decision variable.
+	Dim int `json:"dim"`
+	// Box draws random targets uniformly in [−box, box]^dim (default 1).
+	Box float64 `json:"box,omitempty"`
+	// CommonTarget gives every agent the same target (the GT-DP paper's
+	// literal setting, where x* = a is trivial).
+	CommonTarget bool `json:"common_target,omitempty"`
+	// Targets pins the targets a_i, one row per agent.
+	Targets [][]float64 `json:"targets,omitempty"`
+}
+
+// Algorithm names the algorithm and holds its parameters, decoded strictly
+// by the algorithm's own parameter struct.
+type Algorithm struct {
+	Kind   string          `json:"kind"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// Record says what to record.
+type Record struct {
+	// Every records the metrics every this many iterations (default 1);
+	// iteration 0 and the last iteration are always recorded.
+	Every int `json:"every,omitempty"`
+	// Checkpoints lists iterations at which the full state of every agent
+	// is saved.
+	Checkpoints []int `json:"checkpoints,omitempty"`
+}
+
+// Parse decodes and validates a scenario's JSON text. It does not build
+// anything; Build does.
+func Parse(data []byte) (*Scenario, error) {
+	var s Scenario
+	if err := decodeStrict(data, &s, ""); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// JSON returns the scenario as indented JSON.
+func (s *Scenario) JSON() []byte {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		// Every field is plain data validated to be finite.
+		panic("scenario: " + err.Error())
+	}
+	return b
+}

@@ -176,12 +176,18 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
 			return nil, err
 		}
+		if tries, err = redraws(gs); err != nil {
+			return nil, err
+		}
 		if !(gs.Radius > 0 && gs.Radius <= 2) {
 			return nil, check.Errorf("graph.radius", "must be in (0, 2] (got %v)", gs.Radius)
 		}
 		g, err = graph.RandomGeometric(gs.N, gs.Radius, tries, r)
 	case "erdos-renyi":
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
+			return nil, err
+		}
+		if tries, err = redraws(gs); err != nil {
 			return nil, err
 		}
 		if !(gs.P > 0 && gs.P <= 1) {
@@ -230,6 +236,24 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		return nil, check.Errorf("graph", "the graph is not connected: it has %d components, and agents in different components can never agree", g.Components())
 	}
 	return g, nil
+}
+
+// MaxPairDraws bounds the work of drawing a random graph: redraws × node
+// pairs, so that a scenario cannot ask for minutes of retries.
+const MaxPairDraws = 50_000_000
+
+// redraws returns how many times a random graph may be redrawn until it is
+// connected: graph.tries, or by default 100, within MaxPairDraws.
+func redraws(gs *Graph) (int, error) {
+	pairs := max(gs.N*(gs.N-1)/2, 1)
+	limit := max(MaxPairDraws/pairs, 1)
+	if gs.Tries == 0 {
+		return min(100, limit), nil
+	}
+	if gs.Tries > limit {
+		return 0, check.Errorf("graph.tries", "at most %d redraws for %d nodes (redraws × node pairs ≤ %d); got %d", limit, gs.N, MaxPairDraws, gs.Tries)
+	}
+	return gs.Tries, nil
 }
 
 func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {

@@ -164,6 +164,7 @@ func pathOf(stack []frame) string {
 // the path at that point.
 func walk(data []byte, visit func(path string, end int64, key string) bool) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // so that out-of-range numbers do not stop the walk
 	var stack []frame
 	for {
 		// Before reading a value inside an array, advance its index.

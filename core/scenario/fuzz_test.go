@@ -1,0 +1,46 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzScenario drives decoding, validation and building with arbitrary
+// bytes: no input may panic, and none may take long (the limits on sizes
+// keep every build small). .ci/run runs it for 60 s.
+func FuzzScenario(f *testing.F) {
+	f.Add([]byte(base))
+	for _, p := range Presets() {
+		js, _ := PresetJSON(p.Name)
+		f.Add(js)
+	}
+	f.Add([]byte(`{"name":"x","graph":{"kind":"random-geometric","n":30,"radius":0.1,"tries":3}}`))
+	f.Add([]byte(`{"name":"x","graph":{"kind":"edges","n":3,"directed":true,"edges":[[0,1],[1,2],[2,0]]},"weights":{"kind":"column-stochastic"}}`))
+	f.Add([]byte(strings.Replace(base, `"metropolis"`, `"matrix","matrix":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]`, 1)))
+	f.Add([]byte(`{"a": [[1, 2], [3, NaN]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		start := time.Now()
+		s, err := Parse(data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an empty error message")
+			}
+			return
+		}
+		b, err := Build(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), ":") && !strings.Contains(err.Error(), " ") {
+				t.Fatalf("an error that explains nothing: %q", err)
+			}
+			return
+		}
+		// A valid scenario can be pinned and re-parsed.
+		if _, err := Parse(b.Pinned().JSON()); err != nil {
+			t.Fatalf("the pinned form of a valid scenario does not parse: %v", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("building took %v", d)
+		}
+	})
+}

@@ -1,0 +1,189 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// base is a valid scenario that the rejection cases edit.
+const base = `{
+ "name": "t",
+ "graph": {"kind": "ring", "n": 4},
+ "weights": {"kind": "metropolis"},
+ "problem": {"kind": "rendezvous", "dim": 2},
+ "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 10}},
+ "noise": {"eta": {"dist": "laplace", "scale": 1}, "xi": {"dist": "laplace", "scale": 1}},
+ "iterations": 10
+}`
+
+func load(text string) (*Built, error) {
+	s, err := Parse([]byte(text))
+	if err != nil {
+		return nil, err
+	}
+	return Build(s)
+}
+
+func TestBaseIsValid(t *testing.T) {
+	if _, err := load(base); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPresetsAreValid(t *testing.T) {
+	ps := Presets()
+	if len(ps) < 3 {
+		t.Fatalf("only %d presets", len(ps))
+	}
+	found := false
+	for _, p := range ps {
+		s, err := PresetScenario(p.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if s.Name != p.Name {
+			t.Errorf("preset file %s holds scenario %q", p.Name, s.Name)
+		}
+		if _, err := Build(s); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
+		found = found || p.Name == DefaultPreset
+	}
+	if !found {
+		t.Errorf("the default preset %q is missing", DefaultPreset)
+	}
+	if _, err := PresetJSON("../go.mod"); err == nil {
+		t.Error("a preset name escaped the presets folder")
+	}
+}
+
+// Every rejection names the field it is about.
+func TestRejections(t *testing.T) {
+	cases := []struct {
+		name, from, to, field, rule string
+	}{
+		{"disconnected graph", `"graph": {"kind": "ring", "n": 4}`,
+			`"graph": {"kind": "edges", "n": 4, "edges": [[0,1],[2,3]]}`, "graph", "not connected"},
+		{"not doubly stochastic", `"weights": {"kind": "metropolis"}`,
+			`"weights": {"kind": "matrix", "matrix": [[0.5,0.5,0,0],[0.5,0.4,0.1,0],[0,0.1,0.5,0.5],[0,0,0.5,0.5]]}`, "weights", "doubly-stochastic"},
+		{"Laplacian weights for GT-DP", `"weights": {"kind": "metropolis"}`,
+			`"weights": {"kind": "laplacian"}`, "weights", "Assumption 4"},
+		{"negative step size", `"alpha": 0.1`, `"alpha": -0.1`, "algorithm.params.alpha", "must be > 0"},
+		{"NaN in the problem data", `"dim": 2}`,
+			`"dim": 2, "targets": [[0,0],[1,1],[2,NaN],[3,3]]}`, "problem.targets[2][1]", "NaN"},
+		{"unknown key", `"iterations": 10`, `"iterations": 10, "speed": 3`, "", `unknown key "speed"`},
+		{"unknown nested key", `"kind": "ring", "n": 4`, `"kind": "ring", "n": 4, "radius2": 1`, "graph", `unknown key "radius2"`},
+		{"unknown parameter", `"alpha": 0.1`, `"alpha": 0.1, "beta": 2`, "algorithm.params", `unknown key "beta"`},
+		{"unknown key in a noise channel", `"eta": {"dist": "laplace", "scale": 1}`,
+			`"eta": {"dist": "laplace", "scale": 1, "sigma": 2}`, "noise.eta", `unknown key "sigma"`},
+		{"wrong type", `"n": 4`, `"n": "four"`, "graph.n", "expected a whole number"},
+		{"wrong type in a list", `"dim": 2}`, `"dim": 2, "targets": [[0,0],[1,1],[2,"x"],[3,3]]}`, "problem.targets[2][1]", "expected a number"},
+		{"number out of range", `"scale": 1}, "xi"`, `"scale": 1e400}, "xi"`, "noise.eta.scale", "out of range"},
+		{"fractional count", `"iterations": 10`, `"iterations": 10.5`, "iterations", "whole number"},
+		{"zero iterations", `"iterations": 10`, `"iterations": 0`, "iterations", "from 1"},
+		{"missing noise channel", `, "xi": {"dist": "laplace", "scale": 1}`, ``, "noise.xi", "required"},
+		{"extra noise channel", `"xi": {"dist": "laplace", "scale": 1}`, `"xi": {"dist": "laplace", "scale": 1}, "zeta": {"dist": "laplace", "scale": 1}`, "noise.zeta", "unknown channel"},
+		{"Gaussian noise for GT-DP", `"eta": {"dist": "laplace"`, `"eta": {"dist": "gaussian"`, "noise.eta.dist", "laplace"},
+		{"negative noise scale", `"scale": 1}, "xi"`, `"scale": -1}, "xi"`, "noise.eta.scale", "≥ 0"},
+		{"unknown algorithm", `"kind": "gt-dp"`, `"kind": "gt-dpp"`, "algorithm.kind", "must be one of"},
+		{"unknown graph", `"kind": "ring"`, `"kind": "torus"`, "graph.kind", "must be one of"},
+		{"tiny ring", `"n": 4`, `"n": 1`, "graph.n", "from 2"},
+		{"huge graph", `"n": 4`, `"n": 4000000`, "graph.n", "from 2 to 5000"},
+		{"missing gradient bound", `, "gradient_bound": 10`, ``, "algorithm.params.gradient_bound", "required"},
+		{"init with the wrong shape", `"iterations": 10`, `"iterations": 10, "init": {"x": [[0,0],[1,1]]}`, "init.x", "one row per agent"},
+		{"init of an unknown variable", `"iterations": 10`, `"iterations": 10, "init": {"q": [[0,0],[1,1],[0,0],[1,1]]}`, "init.q", "unknown state variable"},
+		{"checkpoint beyond the run", `"iterations": 10`, `"iterations": 10, "record": {"checkpoints": [11]}`, "record.checkpoints[0]", "from 0 to 10"},
+		{"syntax error", `"iterations": 10`, `"iterations": 10,`, "", "line"},
+		{"trailing data", base, base + "{}", "", "after the end"},
+		{"empty", base, "", "", "empty"},
+		{"bad name", `"name": "t"`, `"name": "a b"`, "name", "letters"},
+		{"directed edges for GT-DP", `"graph": {"kind": "ring", "n": 4}`,
+			`"graph": {"kind": "edges", "n": 4, "directed": true, "edges": [[0,1],[1,2],[2,3],[3,0]]}`, "", ""},
+	}
+	for _, c := range cases {
+		text := strings.Replace(base, c.from, c.to, 1)
+		if text == base && c.from != base {
+			t.Fatalf("%s: the edit did not apply", c.name)
+		}
+		_, err := load(text)
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		msg := err.Error()
+		if c.field != "" && !strings.HasPrefix(msg, c.field+": ") {
+			t.Errorf("%s: %q does not start with the field %q", c.name, msg, c.field)
+		}
+		if !strings.Contains(msg, c.rule) {
+			t.Errorf("%s: %q does not say %q", c.name, msg, c.rule)
+		}
+	}
+}
+
+func TestWarningsAreShown(t *testing.T) {
+	b, err := load(strings.Replace(base, `"gradient_bound": 10`, `"gradient_bound": 0.5`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range b.Warnings {
+		found = found || (w.Field == "algorithm.params.gradient_bound" && strings.Contains(w.Message, "does not bound"))
+	}
+	if !found {
+		t.Errorf("no warning about C below the initial gradient: %v", b.Warnings)
+	}
+}
+
+// The pinned scenario replays the same problem: same graph, weights,
+// targets and initial states, hence the same trace.
+func TestPinnedReplays(t *testing.T) {
+	s, _ := PresetScenario("gtdp-rendezvous-rgg")
+	b, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Pinned()
+	js := p.JSON()
+	s2, err := Parse(js)
+	if err != nil {
+		t.Fatalf("the pinned scenario does not parse: %v\n%s", err, js)
+	}
+	b2, err := Build(s2)
+	if err != nil {
+		t.Fatalf("the pinned scenario does not build: %v", err)
+	}
+	for k := range 50 {
+		x1, x2 := b.Algorithm.Advance().Estimates, b2.Algorithm.Advance().Estimates
+		for i := range x1 {
+			if x1[i] != x2[i] {
+				t.Fatalf("iteration %d: the pinned scenario's trace differs", k+1)
+			}
+		}
+	}
+	if !bytes.Equal(js, b2.Pinned().JSON()) {
+		t.Error("pinning a pinned scenario changed it")
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(js, &generic); err != nil {
+		t.Fatal(err)
+	}
+	if g := generic["graph"].(map[string]any); g["kind"] != "edges" || g["positions"] == nil {
+		t.Errorf("the pinned graph is not an explicit edge list with positions: %v", g["kind"])
+	}
+}
+
+func TestDecodePaths(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`{"a": {"b": [1, 2, {"c": NaN}]}}`, "a.b[2].c"},
+		{`{"a": [[1, 2], [3, x]]}`, "a[1][1]"},
+		{`{"a": 1, "b": tru}`, "b"},
+	} {
+		var v any
+		err := decodeStrict([]byte(c.text), &v, "")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want+": ") {
+			t.Errorf("%s: error %v, want it to start with %q", c.text, err, c.want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) P
 // Series is the recorded metrics, one slice per quantity (JSON-friendly;
 // non-finite values are written as null).
 type Series struct {
-	Iter       []int     `json:"iteration"`
+	Iter       []int  `json:"iteration"`
 	Optimality Floats `json:"optimality"`
 	Consensus  Floats `json:"consensus"`
 	Objective  Floats `json:"objective"`

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"sort"
@@ -281,6 +282,10 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	}
 	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
 	if err != nil {
+		var ce *check.Error
+		if errors.As(err, &ce) {
+			return nil, err // already names its field
+		}
 		return nil, check.Errorf("weights", "%v", err)
 	}
 	return m, nil

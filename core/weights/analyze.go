@@ -1,0 +1,683 @@
+package weights
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"dpsim/core/check"
+	"dpsim/core/graph"
+)
+
+// Tol is the absolute tolerance of the property tests: a row sums to 1 if
+// it is within Tol of 1, a matrix is symmetric if |m_ij − m_ji| ≤ Tol for
+// every pair, an off-diagonal entry is nonnegative if it is ≥ −Tol.
+const Tol = 1e-9
+
+// Names of the findings of a Report, in the order Analyze lists them.
+// Properties (the first eight) hold or fail; measurements (the rest) hold
+// when they were computed.
+const (
+	// FindNonnegative: every off-diagonal entry is ≥ 0. Value: the
+	// smallest off-diagonal entry.
+	FindNonnegative = "nonnegative"
+	// FindSymmetric: m_ij = m_ji. Value: the largest |m_ij − m_ji|.
+	FindSymmetric = "symmetric"
+	// FindRowStochastic: entries ≥ 0 and every row sums to 1. Value: the
+	// largest |row sum − 1|.
+	FindRowStochastic = "row-stochastic"
+	// FindColumnStochastic: entries ≥ 0 and every column sums to 1. Value:
+	// the largest |column sum − 1|.
+	FindColumnStochastic = "column-stochastic"
+	// FindDoublyStochastic: both of the above. Value: the larger of their
+	// values.
+	FindDoublyStochastic = "doubly-stochastic"
+	// FindPositiveDiagonal: every w_ii > 0. Value: the smallest w_ii.
+	FindPositiveDiagonal = "positive-diagonal"
+	// FindSparsity: for i ≠ j, entry (i, j) is nonzero exactly when node i
+	// receives from node j (g.HasLink(j, i)). Value: the number of entries
+	// that disagree with the graph.
+	FindSparsity = "sparsity"
+	// FindZeroRowSums: every row sums to 0 (L·1 = 0), as for
+	// Laplacian-type matrices. Value: the largest |row sum|.
+	FindZeroRowSums = "zero-row-sums"
+	// FindEigenMin: the smallest eigenvalue of a symmetric matrix.
+	FindEigenMin = "eigenvalue-min"
+	// FindEigenMax: the largest eigenvalue of a symmetric matrix.
+	FindEigenMax = "eigenvalue-max"
+	// FindRhoW: ρ_w = ρ(W − 11ᵀ/n), the spectral radius of W deflated by
+	// the average.
+	FindRhoW = "rho-w"
+	// FindRhoWo: ρ(W_o), the spectral radius of W with its diagonal
+	// zeroed.
+	FindRhoWo = "rho-wo"
+	// FindPerronLeft: the left Perron vector π of a row-stochastic matrix
+	// (πᵀR = πᵀ, Σπ = 1). Value: its smallest entry.
+	FindPerronLeft = "perron-left"
+	// FindPerronRight: the right Perron vector π of a column-stochastic
+	// matrix (Cπ = π, Σπ = 1). Value: its smallest entry.
+	FindPerronRight = "perron-right"
+)
+
+// Finding is one checked property or computed quantity, worded for a user.
+// It is always JSON-encodable: Value is finite, and meaningful only when
+// HasValue is set.
+type Finding struct {
+	// Name is one of the Find constants.
+	Name string `json:"name"`
+	// Holds reports that the property holds (or the quantity was
+	// computed).
+	Holds bool `json:"holds"`
+	// Skipped reports that the finding was not evaluated (not applicable,
+	// or the matrix is too large); then Holds is false.
+	Skipped bool `json:"skipped"`
+	// HasValue reports whether Value carries a number.
+	HasValue bool    `json:"hasValue"`
+	Value    float64 `json:"value"`
+	// Detail explains the result; when a property fails it names the
+	// worst offender, e.g. "row 3 sums to 0.9 (must be 1)".
+	Detail string `json:"detail"`
+}
+
+// String formats f on one line: status, name and detail.
+func (f Finding) String() string {
+	status := "ok"
+	switch {
+	case f.Skipped:
+		status = "skipped"
+	case !f.Holds:
+		status = "fails"
+	}
+	return fmt.Sprintf("%-7s %-17s %s", status, f.Name, f.Detail)
+}
+
+func (f *Finding) setValue(v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		f.HasValue, f.Value = false, 0
+		return
+	}
+	f.HasValue, f.Value = true, v
+}
+
+// Report is the analysis of a weight matrix. The typed fields repeat the
+// findings for programs; Findings lists them for people, in the order of
+// the Find constants. A Report is JSON-encodable (no NaN or Inf).
+type Report struct {
+	N int `json:"n"`
+	// Finite reports that every entry is a finite number; when it is false
+	// nothing else was checked.
+	Finite           bool `json:"finite"`
+	Nonnegative      bool `json:"nonnegative"`
+	Symmetric        bool `json:"symmetric"`
+	RowStochastic    bool `json:"rowStochastic"`
+	ColumnStochastic bool `json:"columnStochastic"`
+	DoublyStochastic bool `json:"doublyStochastic"`
+	PositiveDiagonal bool `json:"positiveDiagonal"`
+	// SparsityMatches is false also when no graph was given.
+	SparsityMatches bool `json:"sparsityMatches"`
+	ZeroRowSums     bool `json:"zeroRowSums"`
+
+	// EigenMin and EigenMax are the extreme eigenvalues, set when
+	// HasEigenRange (symmetric matrices with n ≤ MaxEigenN).
+	HasEigenRange bool    `json:"hasEigenRange"`
+	EigenMin      float64 `json:"eigenMin"`
+	EigenMax      float64 `json:"eigenMax"`
+	// RhoW is ρ(W − 11ᵀ/n), set when HasRhoW.
+	HasRhoW bool    `json:"hasRhoW"`
+	RhoW    float64 `json:"rhoW"`
+	// RhoWo is ρ(W_o), W with its diagonal zeroed, set when HasRhoWo.
+	HasRhoWo bool    `json:"hasRhoWo"`
+	RhoWo    float64 `json:"rhoWo"`
+	// PerronLeft is the left Perron vector of a row-stochastic matrix
+	// (π_R), PerronRight the right Perron vector of a column-stochastic
+	// one (π_C); nil when not computed.
+	PerronLeft  []float64 `json:"perronLeft,omitempty"`
+	PerronRight []float64 `json:"perronRight,omitempty"`
+
+	Findings []Finding `json:"findings"`
+}
+
+// Failed returns the findings that were evaluated and do not hold.
+func (r Report) Failed() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if !f.Holds && !f.Skipped {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Find returns the finding with the given name.
+func (r Report) Find(name string) (Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+// String formats the findings one per line.
+func (r Report) String() string {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Analyze checks the properties of m and computes its spectral quantities.
+// The graph g may be nil; then the sparsity finding is skipped. Eigenvalues
+// are computed for symmetric matrices up to n = MaxEigenN and for others up
+// to n = MaxGeneralEigenN; above that the spectral findings are skipped,
+// so Analyze returns in seconds even for n = graph.MaxAgents. It panics if
+// m is nil or malformed.
+func Analyze(m *Matrix, g *graph.Graph) Report {
+	m.valid()
+	r := Report{N: m.N}
+	if i, j, ok := nonFinite(m); ok {
+		detail := fmt.Sprintf("row %d, column %d is %v, so nothing can be checked", i, j, m.At(i, j))
+		for k, name := range findingNames {
+			f := Finding{Name: name, Detail: detail}
+			if k >= firstMeasurement {
+				f.Skipped = true
+			}
+			r.Findings = append(r.Findings, f)
+		}
+		return r
+	}
+	r.Finite = true
+
+	nonneg := nonnegative(m)
+	sym := symmetric(m)
+	row := rowStochastic(m)
+	col := columnStochastic(m)
+	dbl := Finding{Name: FindDoublyStochastic, Holds: row.Holds && col.Holds}
+	dbl.setValue(max(row.Value, col.Value))
+	switch {
+	case dbl.Holds:
+		dbl.Detail = "every row and every column sums to 1 and no entry is negative"
+	case !row.Holds && !col.Holds && row.Detail != col.Detail:
+		dbl.Detail = row.Detail + "; " + col.Detail
+	case !row.Holds:
+		dbl.Detail = row.Detail
+	default:
+		dbl.Detail = col.Detail
+	}
+	r.Findings = append(r.Findings, nonneg, sym, row, col, dbl,
+		positiveDiagonal(m), sparsity(m, g), zeroRowSums(m))
+	r.Findings = append(r.Findings, spectral(m, sym.Holds)...)
+	r.Findings = append(r.Findings,
+		perronFinding(m, FindPerronLeft, row.Holds, &r.PerronLeft),
+		perronFinding(m, FindPerronRight, col.Holds, &r.PerronRight))
+
+	for _, f := range r.Findings {
+		switch f.Name {
+		case FindNonnegative:
+			r.Nonnegative = f.Holds
+		case FindSymmetric:
+			r.Symmetric = f.Holds
+		case FindRowStochastic:
+			r.RowStochastic = f.Holds
+		case FindColumnStochastic:
+			r.ColumnStochastic = f.Holds
+		case FindDoublyStochastic:
+			r.DoublyStochastic = f.Holds
+		case FindPositiveDiagonal:
+			r.PositiveDiagonal = f.Holds
+		case FindSparsity:
+			r.SparsityMatches = f.Holds
+		case FindZeroRowSums:
+			r.ZeroRowSums = f.Holds
+		case FindEigenMin:
+			r.HasEigenRange, r.EigenMin = f.Holds && f.HasValue, f.Value
+		case FindEigenMax:
+			r.HasEigenRange, r.EigenMax = r.HasEigenRange && f.Holds && f.HasValue, f.Value
+		case FindRhoW:
+			r.HasRhoW, r.RhoW = f.Holds && f.HasValue, f.Value
+		case FindRhoWo:
+			r.HasRhoWo, r.RhoWo = f.Holds && f.HasValue, f.Value
+		}
+	}
+	return r
+}
+
+// findingNames lists the findings in report order; those from
+// firstMeasurement on are measurements.
+var findingNames = []string{
+	FindNonnegative, FindSymmetric, FindRowStochastic, FindColumnStochastic,
+	FindDoublyStochastic, FindPositiveDiagonal, FindSparsity, FindZeroRowSums,
+	FindEigenMin, FindEigenMax, FindRhoW, FindRhoWo, FindPerronLeft, FindPerronRight,
+}
+
+const firstMeasurement = 8
+
+func nonFinite(m *Matrix) (i, j int, ok bool) {
+	for k, v := range m.Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return k / m.N, k % m.N, true
+		}
+	}
+	return 0, 0, false
+}
+
+// rule returns the rule of a *check.Error, without its field, for a
+// detail.
+func rule(err error) string {
+	var ce *check.Error
+	if errors.As(err, &ce) {
+		return ce.Rule
+	}
+	return err.Error()
+}
+
+// num formats a number for a detail: six significant digits, with
+// round-off below 1e-12 shown as 0.
+func num(v float64) string {
+	if math.Abs(v) < 1e-12 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// numVs formats v with enough digits to tell it from ref.
+func numVs(v, ref float64) string {
+	for p := 6; p < 17; p++ {
+		if s := strconv.FormatFloat(v, 'g', p, 64); s != strconv.FormatFloat(ref, 'g', p, 64) {
+			return s
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func nonnegative(m *Matrix) Finding {
+	f := Finding{Name: FindNonnegative, Holds: true}
+	n := m.N
+	if n < 2 {
+		f.Detail = "there are no off-diagonal entries"
+		return f
+	}
+	wi, wj, low := -1, -1, math.Inf(1)
+	for i := range n {
+		for j := range n {
+			if v := m.Data[i*n+j]; i != j && v < low {
+				wi, wj, low = i, j, v
+			}
+		}
+	}
+	f.setValue(low)
+	if low >= -Tol {
+		f.Detail = fmt.Sprintf("every off-diagonal entry is ≥ 0 (the smallest is %s)", num(low))
+		return f
+	}
+	f.Holds = false
+	f.Detail = fmt.Sprintf("row %d, column %d is %s (off-diagonal entries must be ≥ 0)", wi, wj, num(low))
+	return f
+}
+
+func symmetric(m *Matrix) Finding {
+	f := Finding{Name: FindSymmetric}
+	i, j, diff := asymmetry(m)
+	f.setValue(diff)
+	if i < 0 {
+		f.Holds = true
+		f.Detail = "w_ij = w_ji for every pair"
+		if diff > 0 {
+			f.Detail += fmt.Sprintf(" (to within %s)", num(diff))
+		}
+		return f
+	}
+	a, b := m.At(i, j), m.At(j, i)
+	f.Detail = fmt.Sprintf("row %d, column %d is %s but row %d, column %d is %s (must be equal)",
+		i, j, numVs(a, b), j, i, numVs(b, a))
+	return f
+}
+
+// stochastic checks that no entry is negative and that the rows (or
+// columns) sum to 1.
+func stochastic(m *Matrix, cols bool) Finding {
+	n := m.N
+	name, line := FindRowStochastic, "row"
+	if cols {
+		name, line = FindColumnStochastic, "column"
+	}
+	f := Finding{Name: name}
+	sums := make([]float64, n)
+	for i := range n {
+		if cols {
+			for j, v := range m.Row(i) {
+				sums[j] += v
+			}
+		} else {
+			for _, v := range m.Row(i) {
+				sums[i] += v
+			}
+		}
+	}
+	worst, worstSum, dev := -1, 0.0, -1.0
+	for a, s := range sums {
+		if d := math.Abs(s - 1); d > dev {
+			worst, worstSum, dev = a, s, d
+		}
+	}
+	f.setValue(dev)
+	if dev > Tol {
+		f.Detail = fmt.Sprintf("%s %d sums to %s (must be 1)", line, worst, numVs(worstSum, 1))
+		return f
+	}
+	lowK, low := 0, math.Inf(1)
+	for k, v := range m.Data {
+		if v < low {
+			lowK, low = k, v
+		}
+	}
+	if low < -Tol {
+		f.Detail = fmt.Sprintf("row %d, column %d is %s (a stochastic matrix has no negative entries)", lowK/n, lowK%n, num(low))
+		return f
+	}
+	f.Holds = true
+	f.Detail = fmt.Sprintf("every %s sums to 1 and no entry is negative", line)
+	return f
+}
+
+func rowStochastic(m *Matrix) Finding    { return stochastic(m, false) }
+func columnStochastic(m *Matrix) Finding { return stochastic(m, true) }
+
+func positiveDiagonal(m *Matrix) Finding {
+	f := Finding{Name: FindPositiveDiagonal}
+	n := m.N
+	wi, low := 0, math.Inf(1)
+	for i := range n {
+		if v := m.Data[i*n+i]; v < low {
+			wi, low = i, v
+		}
+	}
+	f.setValue(low)
+	if low > 0 {
+		f.Holds = true
+		f.Detail = fmt.Sprintf("every diagonal entry is > 0 (the smallest is %s, row %d)", num(low), wi)
+		return f
+	}
+	f.Detail = fmt.Sprintf("row %d, column %d (the diagonal) is %s (must be > 0)", wi, wi, num(low))
+	return f
+}
+
+func sparsity(m *Matrix, g *graph.Graph) Finding {
+	f := Finding{Name: FindSparsity}
+	n := m.N
+	if g == nil {
+		f.Skipped = true
+		f.Detail = "skipped: no graph given"
+		return f
+	}
+	if g.N != n {
+		f.Detail = fmt.Sprintf("the matrix is %d×%d but the graph has %d nodes", n, n, g.N)
+		return f
+	}
+	// Prefer to name a weight on a missing link (the largest), else the
+	// first link without weight.
+	bad := 0
+	si, sj, spurious := -1, -1, 0.0
+	ui, uj := -1, -1
+	for i := range n {
+		in := g.In(i)
+		p := 0
+		for j := range n {
+			if i == j {
+				continue
+			}
+			for p < len(in) && in[p] < j {
+				p++
+			}
+			link := p < len(in) && in[p] == j
+			v := m.Data[i*n+j]
+			switch {
+			case v != 0 && !link:
+				bad++
+				if math.Abs(v) > spurious {
+					si, sj, spurious = i, j, math.Abs(v)
+				}
+			case v == 0 && link:
+				bad++
+				if ui < 0 {
+					ui, uj = i, j
+				}
+			}
+		}
+	}
+	f.setValue(float64(bad))
+	entries := "entries disagree"
+	if bad == 1 {
+		entries = "entry disagrees"
+	}
+	switch {
+	case bad == 0:
+		f.Holds = true
+		f.Detail = fmt.Sprintf("the nonzero off-diagonal entries are exactly the graph's %d links", g.Links())
+	case si >= 0:
+		f.Detail = fmt.Sprintf("row %d, column %d is %s but node %d does not receive from node %d (%d %s with the graph)",
+			si, sj, num(m.At(si, sj)), si, sj, bad, entries)
+	default:
+		f.Detail = fmt.Sprintf("row %d, column %d is 0 but node %d receives from node %d, so the link carries no weight (%d %s with the graph)",
+			ui, uj, ui, uj, bad, entries)
+	}
+	return f
+}
+
+func zeroRowSums(m *Matrix) Finding {
+	f := Finding{Name: FindZeroRowSums}
+	n := m.N
+	worst, worstSum, dev := 0, 0.0, -1.0
+	for i := range n {
+		s := 0.0
+		for _, v := range m.Row(i) {
+			s += v
+		}
+		if math.Abs(s) > dev {
+			worst, worstSum, dev = i, s, math.Abs(s)
+		}
+	}
+	f.setValue(dev)
+	if dev <= Tol {
+		f.Holds = true
+		f.Detail = "every row sums to 0 (L·1 = 0)"
+		return f
+	}
+	f.Detail = fmt.Sprintf("row %d sums to %s (a Laplacian-type matrix needs 0)", worst, numVs(worstSum, 0))
+	return f
+}
+
+// spectral returns the eigenvalue-min, eigenvalue-max, rho-w and rho-wo
+// findings.
+func spectral(m *Matrix, sym bool) []Finding {
+	n := m.N
+	fmin := Finding{Name: FindEigenMin}
+	fmax := Finding{Name: FindEigenMax}
+	frw := Finding{Name: FindRhoW}
+	fro := Finding{Name: FindRhoWo}
+	all := []*Finding{&fmin, &fmax, &frw, &fro}
+	skip := func(fs []*Finding, why string) {
+		for _, f := range fs {
+			f.Skipped, f.Detail = true, "skipped: "+why
+		}
+	}
+	out := func() []Finding { return []Finding{fmin, fmax, frw, fro} }
+
+	// wo is W with its diagonal zeroed; deflated is W − 11ᵀ/n.
+	wo := func() *Matrix {
+		a := m.Clone()
+		for i := range n {
+			a.Data[i*n+i] = 0
+		}
+		return a
+	}
+	deflated := func() *Matrix {
+		a := m.Clone()
+		for k := range a.Data {
+			a.Data[k] -= 1 / float64(n)
+		}
+		return a
+	}
+	rhoWDetail := func(rho float64) string {
+		return fmt.Sprintf("ρ(W − 11ᵀ/n) = %s", num(rho))
+	}
+	rhoWoDetail := func(rho float64) string {
+		return fmt.Sprintf("ρ(W_o) = %s, with W_o = W without its diagonal", num(rho))
+	}
+
+	if !sym {
+		skip([]*Finding{&fmin, &fmax}, "the matrix is not symmetric, so its eigenvalues may be complex")
+		if n > MaxGeneralEigenN {
+			skip([]*Finding{&frw, &fro}, fmt.Sprintf("n = %d is above %d, the size limit for eigenvalues of a nonsymmetric matrix", n, MaxGeneralEigenN))
+			return out()
+		}
+		for _, c := range []struct {
+			f      *Finding
+			a      *Matrix
+			detail func(float64) string
+		}{{&frw, deflated(), rhoWDetail}, {&fro, wo(), rhoWoDetail}} {
+			rho, err := SpectralRadius(c.a)
+			if err != nil {
+				skip([]*Finding{c.f}, rule(err))
+				continue
+			}
+			c.f.Holds = true
+			c.f.setValue(rho)
+			c.f.Detail = c.detail(rho)
+		}
+		return out()
+	}
+
+	if n > MaxEigenN {
+		skip(all, fmt.Sprintf("n = %d is above %d, the size limit for eigenvalues", n, MaxEigenN))
+		return out()
+	}
+	vals, err := symEigen(m)
+	if err != nil {
+		skip(all, rule(err))
+		return out()
+	}
+	lo, hi := vals[0], vals[n-1]
+	fmin.Holds, fmax.Holds = true, true
+	fmin.setValue(lo)
+	fmax.setValue(hi)
+	fmin.Detail = fmt.Sprintf("the smallest eigenvalue is %s (all lie in [%s, %s])", num(lo), num(lo), num(hi))
+	fmax.Detail = fmt.Sprintf("the largest eigenvalue is %s (all lie in [%s, %s])", num(hi), num(lo), num(hi))
+
+	// ρ_w: when W1 = c1, 1 is an eigenvector and W − 11ᵀ/n has the
+	// eigenvalues of W with one c replaced by c − 1, so no second
+	// decomposition is needed.
+	sums := make([]float64, n)
+	mean := 0.0
+	for i := range n {
+		for _, v := range m.Row(i) {
+			sums[i] += v
+		}
+		mean += sums[i] / float64(n)
+	}
+	constant := true
+	for _, s := range sums {
+		constant = constant && math.Abs(s-mean) <= Tol
+	}
+	var rhoW float64
+	if constant {
+		shifted := append([]float64(nil), vals...)
+		shifted[nearest(shifted, mean)] = mean - 1
+		rhoW = maxAbs(shifted)
+	} else if dv, err := symEigen(deflated()); err == nil {
+		rhoW = maxAbs(dv)
+	} else {
+		skip([]*Finding{&frw}, rule(err))
+	}
+	if !frw.Skipped {
+		frw.Holds = true
+		frw.setValue(rhoW)
+		frw.Detail = rhoWDetail(rhoW)
+	}
+
+	// ρ(W_o): with a constant diagonal a, W_o = W − aI.
+	dlo, dhi := math.Inf(1), math.Inf(-1)
+	for i := range n {
+		d := m.Data[i*n+i]
+		dlo, dhi = min(dlo, d), max(dhi, d)
+	}
+	var rhoWo float64
+	if dhi-dlo <= 1e-12 {
+		a := (dlo + dhi) / 2
+		for _, v := range vals {
+			rhoWo = max(rhoWo, math.Abs(v-a))
+		}
+	} else if ov, err := symEigen(wo()); err == nil {
+		rhoWo = maxAbs(ov)
+	} else {
+		skip([]*Finding{&fro}, rule(err))
+	}
+	if !fro.Skipped {
+		fro.Holds = true
+		fro.setValue(rhoWo)
+		fro.Detail = rhoWoDetail(rhoWo)
+	}
+	return out()
+}
+
+// perronFinding computes a Perron vector when the matrix is stochastic on
+// the matching side, storing it in *dst.
+func perronFinding(m *Matrix, name string, stochastic bool, dst *[]float64) Finding {
+	f := Finding{Name: name}
+	left := name == FindPerronLeft
+	kind := "row"
+	if !left {
+		kind = "column"
+	}
+	switch {
+	case !stochastic:
+		f.Skipped = true
+		f.Detail = fmt.Sprintf("skipped: the matrix is not %s-stochastic", kind)
+		return f
+	case m.N > MaxEigenN:
+		f.Skipped = true
+		f.Detail = fmt.Sprintf("skipped: n = %d is above %d, the size limit for Perron vectors", m.N, MaxEigenN)
+		return f
+	}
+	pi, err := perron(m, left)
+	if err != nil {
+		f.Detail = rule(err)
+		return f
+	}
+	for _, v := range pi {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			f.Detail = "the Perron vector could not be computed (the linear system is singular)"
+			return f
+		}
+	}
+	f.Holds = true
+	*dst = pi
+	lo, hi := 0, 0
+	for i, v := range pi {
+		if v < pi[lo] {
+			lo = i
+		}
+		if v > pi[hi] {
+			hi = i
+		}
+	}
+	f.setValue(pi[lo])
+	eq := "πᵀW = πᵀ"
+	if !left {
+		eq = "Wπ = π"
+	}
+	if len(pi) <= 8 {
+		parts := make([]string, len(pi))
+		for i, v := range pi {
+			parts[i] = num(v)
+		}
+		f.Detail = fmt.Sprintf("π = (%s), with %s and Σπ = 1", strings.Join(parts, ", "), eq)
+	} else {
+		f.Detail = fmt.Sprintf("π ranges from %s (node %d) to %s (node %d), with %s and Σπ = 1", num(pi[lo]), lo, num(pi[hi]), hi, eq)
+	}
+	return f
+}

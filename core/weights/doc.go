@@ -1,0 +1,29 @@
+// Package weights builds and inspects the mixing matrices with which the
+// agents of a network combine their neighbours' values: Metropolis–Hastings
+// weights, Laplacians, uniform row- and column-stochastic (pull and push)
+// matrices, random-walk transitions, the negative Laplacian of the LDP
+// paper, and explicit matrices.
+//
+// # Index convention
+//
+// Entry (i, j) is the weight node i gives to the value it receives from
+// node j, so in a sparse matrix it may be nonzero only when the graph has a
+// link j → i (g.HasLink(j, i)); for undirected graphs the direction does
+// not matter. Nodes, rows and columns are numbered from 0, like the
+// agents.
+//
+// # Errors
+//
+// Builders return a *check.Error whose Field is "weights.kind" when the
+// chosen kind does not suit the graph, "weights.c" for a bad parameter
+// and "weights.matrix[i][j]" for a bad entry of an explicit matrix (the
+// fields of a scenario's weights section).
+//
+// # Analysis
+//
+// Analyze checks the properties the algorithms' theorems assume
+// (stochasticity, symmetry, positive diagonal, sparsity, zero row sums)
+// and computes the spectral quantities they use (eigenvalue range, ρ_w,
+// ρ(W_o), Perron vectors). It is meant to run once per scenario, not in
+// an iteration loop; the solvers' loops use the CSR view Sparse.
+package weights

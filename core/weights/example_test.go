@@ -1,0 +1,47 @@
+package weights_test
+
+import (
+	"fmt"
+
+	"dpsim/core/graph"
+	"dpsim/core/weights"
+)
+
+func Example_metropolis() {
+	// Metropolis–Hastings weights on a ring of 4 agents: every agent has
+	// two neighbours, so every weight is 1/(1+2) = 1/3.
+	g, _ := graph.Ring(4)
+	w, err := weights.Metropolis(g)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := range w.N {
+		fmt.Printf("%.3f\n", w.Row(i))
+	}
+	r := weights.Analyze(w, g)
+	fmt.Println("doubly stochastic:", r.DoublyStochastic)
+	fmt.Printf("ρ_w = %.4f, ρ(W_o) = %.4f\n", r.RhoW, r.RhoWo)
+	fmt.Print(r)
+	// Output:
+	// [0.333 0.333 0.000 0.333]
+	// [0.333 0.333 0.333 0.000]
+	// [0.000 0.333 0.333 0.333]
+	// [0.333 0.000 0.333 0.333]
+	// doubly stochastic: true
+	// ρ_w = 0.3333, ρ(W_o) = 0.6667
+	// ok      nonnegative       every off-diagonal entry is ≥ 0 (the smallest is 0)
+	// ok      symmetric         w_ij = w_ji for every pair
+	// ok      row-stochastic    every row sums to 1 and no entry is negative
+	// ok      column-stochastic every column sums to 1 and no entry is negative
+	// ok      doubly-stochastic every row and every column sums to 1 and no entry is negative
+	// ok      positive-diagonal every diagonal entry is > 0 (the smallest is 0.333333, row 0)
+	// ok      sparsity          the nonzero off-diagonal entries are exactly the graph's 8 links
+	// fails   zero-row-sums     row 0 sums to 1 (a Laplacian-type matrix needs 0)
+	// ok      eigenvalue-min    the smallest eigenvalue is -0.333333 (all lie in [-0.333333, 1])
+	// ok      eigenvalue-max    the largest eigenvalue is 1 (all lie in [-0.333333, 1])
+	// ok      rho-w             ρ(W − 11ᵀ/n) = 0.333333
+	// ok      rho-wo            ρ(W_o) = 0.666667, with W_o = W without its diagonal
+	// ok      perron-left       π = (0.25, 0.25, 0.25, 0.25), with πᵀW = πᵀ and Σπ = 1
+	// ok      perron-right      π = (0.25, 0.25, 0.25, 0.25), with Wπ = π and Σπ = 1
+}

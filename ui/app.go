@@ -1,0 +1,396 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"syscall/js"
+
+	"github.com/norunners/vert"
+
+	"dpsim/core/check"
+	"dpsim/core/problem"
+	"dpsim/core/rng"
+	"dpsim/core/runner"
+	"dpsim/core/scenario"
+	"dpsim/render"
+	"dpsim/render/scene"
+)
+
+// MaxSeed is the largest seed the page accepts: JavaScript numbers hold
+// integers exactly up to 2^53.
+const MaxSeed = 1 << 53
+
+// App is the running lab: the current scenario, its runner, the player
+// that paces it and the model the view draws.
+type App struct {
+	game     *render.Game
+	scen     *scenario.Scenario // as loaded, before any seed override
+	seed     int64              // −1: the scenario's own seeds
+	built    *scenario.Built
+	run      *runner.Runner
+	player   *scene.Player
+	speed    float64
+	warnings []string
+	lastErr  string
+	state    State
+}
+
+// State is what window.dpsimState holds (docs/bridge.md).
+type State struct {
+	Ready      bool     `js:"ready"`
+	Draws      int      `js:"draws"`
+	Running    bool     `js:"running"`
+	Iter       int      `js:"iter"`
+	Iterations int      `js:"iterations"`
+	Optimality float64  `js:"optimality"`
+	Consensus  float64  `js:"consensus"`
+	Epsilon    float64  `js:"epsilon"`
+	Status     string   `js:"status"`
+	Error      string   `js:"error"`
+	Scenario   string   `js:"scenario"`
+	Title      string   `js:"title"`
+	Algorithm  string   `js:"algorithm"`
+	Nodes      int      `js:"nodes"`
+	Links      int      `js:"links"`
+	Packets    int      `js:"packets"`
+	Speed      float64  `js:"speed"`
+	Seed       float64  `js:"seed"`
+	Warnings   []string `js:"warnings"`
+	Channels   []string `js:"channels"`
+}
+
+// New returns an app with nothing loaded yet.
+func New() *App {
+	a := &App{seed: -1, speed: 4}
+	a.game = render.NewGame(nil, nil, a.onFrame)
+	return a
+}
+
+// Game returns the ebiten game to run.
+func (a *App) Game() *render.Game { return a.game }
+
+// Load validates s and makes it the current scenario, at iteration 0 and
+// paused. On error nothing changes.
+func (a *App) Load(s *scenario.Scenario) error {
+	cp := *s
+	if a.seed >= 0 {
+		cp.Seeds = rng.FromOne(uint64(a.seed))
+	}
+	b, err := scenario.Build(&cp)
+	if err != nil {
+		return err
+	}
+	a.scen = s
+	a.install(b)
+	return nil
+}
+
+func (a *App) install(b *scenario.Built) {
+	var plane *scene.Plane
+	if pl, ok := b.Env.Problem.(problem.Planar); ok && b.Env.Problem.Dim() == 2 {
+		opt := b.Env.Problem.Optimum()
+		plane = &scene.Plane{Targets: pl.Points(), Optimum: [2]float64{opt[0], opt[1]}}
+	}
+	model := scene.NewModel(b.Env.Graph, plane)
+	run := runner.New(b, model)
+	run.Start()
+	player := scene.NewPlayer(run)
+	player.SetSpeed(a.speed)
+	a.built, a.run, a.player = b, run, player
+	a.warnings = a.warnings[:0]
+	for _, w := range b.Warnings {
+		a.warnings = append(a.warnings, w.String())
+	}
+	a.lastErr = ""
+	a.game.Set(player, model)
+	a.publish()
+}
+
+// reset rebuilds the current scenario from its seeds.
+func (a *App) reset() error {
+	if a.scen == nil {
+		return errors.New("no scenario is loaded")
+	}
+	return a.Load(a.scen)
+}
+
+// LoadText parses and loads a scenario's JSON text.
+func (a *App) LoadText(text []byte) error {
+	s, err := scenario.Parse(text)
+	if err != nil {
+		return err
+	}
+	return a.Load(s)
+}
+
+// LoadPreset loads a built-in scenario.
+func (a *App) LoadPreset(name string) error {
+	s, err := scenario.PresetScenario(name)
+	if err != nil {
+		return err
+	}
+	return a.Load(s)
+}
+
+// SetSeed derives all four seeds from n and resets; n < 0 restores the
+// scenario's own seeds.
+func (a *App) SetSeed(n float64) error {
+	if math.IsNaN(n) || n != math.Trunc(n) || n < 0 || n > MaxSeed {
+		return check.Errorf("seed", "must be a whole number from 0 to %d (got %v)", int64(MaxSeed), n)
+	}
+	old := a.seed
+	a.seed = int64(n)
+	if err := a.reset(); err != nil {
+		a.seed = old
+		return err
+	}
+	return nil
+}
+
+func (a *App) onFrame() {
+	a.state.Draws = a.game.Draws()
+	if a.state.Draws <= 3 || a.state.Draws%4 == 0 {
+		a.publish()
+	}
+}
+
+// publish replaces window.dpsimState.
+func (a *App) publish() {
+	st := &a.state
+	st.Ready = st.Draws > 0
+	st.Draws = a.game.Draws()
+	st.Speed = a.speed
+	st.Seed = float64(a.seed)
+	st.Warnings = a.warnings
+	if a.built != nil {
+		b := a.built
+		st.Scenario, st.Title, st.Algorithm = b.Scenario.Name, b.Scenario.Title, b.Factory.Title
+		st.Iterations = b.Scenario.Iterations
+		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
+		st.Iter = a.run.Iter()
+		last := a.run.Metrics.Latest
+		st.Optimality, st.Consensus = last.Optimality, last.Consensus
+		st.Epsilon = a.run.Ledger().Max.Value()
+		st.Running = a.player.Running()
+		if m := a.game.Model(); m != nil {
+			st.Packets = len(m.Packets())
+			st.Channels = m.Channels()
+		}
+		st.Status, st.Error = "paused", a.lastErr
+		switch err := a.run.Err(); {
+		case err != nil:
+			st.Status, st.Error = "diverged", err.Error()
+		case a.run.Done():
+			st.Status = "done"
+		case st.Running:
+			st.Status = "running"
+		case st.Iter == 0:
+			st.Status = "ready"
+		}
+	}
+	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
+}
+
+// result is what load, loadPreset and setSeed return to the page.
+type result struct {
+	OK       bool     `js:"ok"`
+	Error    string   `js:"error"`
+	Warnings []string `js:"warnings"`
+}
+
+func (a *App) result(err error) any {
+	r := result{OK: err == nil, Warnings: []string{}}
+	if err != nil {
+		r.Error = err.Error()
+		a.lastErr = r.Error
+	} else {
+		r.Warnings = append(r.Warnings, a.warnings...)
+	}
+	a.publish()
+	return vert.ValueOf(r).JSValue()
+}
+
+// Register installs window.dpsim, then announces readiness. Call it
+// before ebiten.RunGame, which never returns in the browser.
+func (a *App) Register() {
+	api := js.Global().Get("Object").New()
+	fn := func(name string, f func(args []js.Value) any) {
+		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+			// A Go panic would stop the program for good: report it instead.
+			defer func() {
+				if r := recover(); r != nil {
+					a.lastErr = fmt.Sprintf("internal error in %s: %v", name, r)
+					out = js.Global().Get("Error").New(a.lastErr)
+				}
+			}()
+			return f(args)
+		}))
+	}
+	fn("play", func([]js.Value) any {
+		if a.player != nil {
+			a.player.Play()
+		}
+		a.publish()
+		return nil
+	})
+	fn("pause", func([]js.Value) any {
+		if a.player != nil {
+			a.player.Pause()
+		}
+		a.publish()
+		return nil
+	})
+	fn("step", func([]js.Value) any {
+		if a.player != nil {
+			a.player.StepOnce()
+		}
+		a.publish()
+		return nil
+	})
+	fn("reset", func([]js.Value) any { return a.result(a.reset()) })
+	fn("setSpeed", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			v := args[0].Float()
+			if !math.IsNaN(v) {
+				a.speed = math.Min(math.Max(v, scene.MinSpeed), scene.MaxSpeed)
+				if a.player != nil {
+					a.player.SetSpeed(a.speed)
+				}
+			}
+		}
+		a.publish()
+		return nil
+	})
+	fn("setSeed", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeNumber {
+			return a.result(check.Errorf("seed", "must be a whole number from 0 to %d", int64(MaxSeed)))
+		}
+		return a.result(a.SetSeed(args[0].Float()))
+	})
+	fn("load", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return a.result(errors.New("load needs the scenario's JSON text"))
+		}
+		return a.result(a.LoadText([]byte(args[0].String())))
+	})
+	fn("loadPreset", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return a.result(errors.New("loadPreset needs a preset name"))
+		}
+		return a.result(a.LoadPreset(args[0].String()))
+	})
+	fn("presets", func([]js.Value) any {
+		arr := js.Global().Get("Array").New()
+		for _, p := range scenario.Presets() {
+			o := js.Global().Get("Object").New()
+			o.Set("name", p.Name)
+			o.Set("title", p.Title)
+			arr.Call("push", o)
+		}
+		return arr
+	})
+	fn("scenario", func([]js.Value) any {
+		if a.built == nil {
+			return ""
+		}
+		return string(a.built.Scenario.JSON())
+	})
+	fn("metrics", func(args []js.Value) any {
+		from := 0
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			from = max(args[0].Int(), 0)
+		}
+		o := js.Global().Get("Object").New()
+		var it, opt, cons, obj []float64
+		if a.run != nil {
+			s := &a.run.Metrics.Series
+			for i := from; i < s.Len(); i++ {
+				it = append(it, float64(s.Iter[i]))
+			}
+			if from < s.Len() {
+				opt, cons, obj = s.Optimality[from:], s.Consensus[from:], s.Objective[from:]
+			}
+		}
+		o.Set("iter", float64sToJS(it))
+		o.Set("optimality", float64sToJS(opt))
+		o.Set("consensus", float64sToJS(cons))
+		o.Set("objective", float64sToJS(obj))
+		return o
+	})
+	fn("ledger", func([]js.Value) any {
+		if a.run == nil {
+			return ""
+		}
+		js, _ := json.Marshal(a.run.Ledger())
+		return string(js)
+	})
+	fn("exportJSON", func([]js.Value) any {
+		if a.run == nil {
+			return nil
+		}
+		data, err := json.MarshalIndent(a.run.Export(), "", " ")
+		if err != nil {
+			a.lastErr = "export: " + err.Error()
+			return nil
+		}
+		download(a.built.Scenario.Name+"-run.json", "application/json", append(data, '\n'))
+		return nil
+	})
+	fn("exportCSV", func([]js.Value) any {
+		if a.run == nil {
+			return nil
+		}
+		var buf bytes.Buffer
+		_ = a.run.Metrics.Series.WriteCSV(&buf)
+		download(a.built.Scenario.Name+"-metrics.csv", "text/csv", buf.Bytes())
+		return nil
+	})
+	js.Global().Set("dpsim", api)
+	a.publish()
+	js.Global().Set("dpsimReady", true)
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("dpsim-ready"))
+}
+
+// ApplyQuery reads ?preset=NAME&seed=N&speed=X from the page's URL. A bad
+// value is reported in dpsimState.error and otherwise ignored.
+func (a *App) ApplyQuery() {
+	q := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search"))
+	var errs []string
+	if v := q.Call("get", "seed"); !v.IsNull() {
+		n, err := strconv.ParseFloat(v.String(), 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("URL parameter seed: must be a whole number from 0 to %d (got %q)", int64(MaxSeed), v.String()))
+		} else if err := a.SetSeed(n); err != nil {
+			errs = append(errs, "URL parameter "+err.Error())
+		}
+	}
+	if v := q.Call("get", "preset"); !v.IsNull() {
+		if err := a.LoadPreset(v.String()); err != nil {
+			errs = append(errs, "URL parameter preset: "+err.Error())
+		}
+	}
+	if v := q.Call("get", "speed"); !v.IsNull() {
+		s, err := strconv.ParseFloat(v.String(), 64)
+		if err != nil || !(s >= scene.MinSpeed && s <= scene.MaxSpeed) {
+			errs = append(errs, fmt.Sprintf("URL parameter speed: must be a number from %g to %d iterations per second (got %q)", scene.MinSpeed, scene.MaxSpeed, v.String()))
+		} else {
+			a.speed = s
+			if a.player != nil {
+				a.player.SetSpeed(s)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		a.lastErr = errs[0]
+		for _, e := range errs[1:] {
+			a.lastErr += "; " + e
+		}
+	}
+	a.publish()
+}

@@ -1,0 +1,30 @@
+//go:build js && wasm
+
+// Command app is the browser program of dpsim (public/dpsim.wasm): the
+// ebiten view of the network and the JS bridge the page's controls call.
+package main
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"dpsim/core/scenario"
+	"dpsim/ui"
+)
+
+func main() {
+	app := ui.New()
+	if err := app.LoadPreset(scenario.DefaultPreset); err != nil {
+		// The embedded default is tested; this would be a build error.
+		panic(fmt.Sprintf("the default scenario does not load: %v", err))
+	}
+	app.Register()
+	app.ApplyQuery()
+	ebiten.SetRunnableOnUnfocused(true)
+	ebiten.SetWindowTitle("dpsim")
+	// The page keeps keyboard focus on its controls (docs/bridge.md).
+	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
+		panic(err)
+	}
+}

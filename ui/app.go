@@ -15,7 +15,6 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/problem"
-	"dpsim/core/rng"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render"
@@ -31,7 +30,7 @@ const MaxSeed = 1 << 53
 type App struct {
 	game     *render.Game
 	scen     *scenario.Scenario // as loaded, before any seed override
-	seed     int64              // −1: the scenario's own seeds
+	seed     int64              // −1: the scenario's own four seeds
 	built    *scenario.Built
 	run      *runner.Runner
 	player   *scene.Player
@@ -80,13 +79,17 @@ func (a *App) Game() *render.Game { return a.game }
 func (a *App) Load(s *scenario.Scenario) error {
 	cp := *s
 	if a.seed >= 0 {
-		cp.Seeds = rng.FromOne(uint64(a.seed))
+		seed := uint64(a.seed)
+		cp.Seed, cp.Seeds = &seed, nil
 	}
 	b, err := scenario.Build(&cp)
 	if err != nil {
 		return err
 	}
 	a.scen = s
+	if a.seed < 0 && s.Seed != nil {
+		a.seed = int64(*s.Seed)
+	}
 	a.install(b)
 	return nil
 }
@@ -126,7 +129,18 @@ func (a *App) LoadText(text []byte) error {
 	if err != nil {
 		return err
 	}
-	return a.Load(s)
+	return a.loadNew(s)
+}
+
+// loadNew loads another scenario with its own seed.
+func (a *App) loadNew(s *scenario.Scenario) error {
+	old := a.seed
+	a.seed = -1
+	if err := a.Load(s); err != nil {
+		a.seed = old
+		return err
+	}
+	return nil
 }
 
 // LoadPreset loads a built-in scenario.
@@ -135,11 +149,11 @@ func (a *App) LoadPreset(name string) error {
 	if err != nil {
 		return err
 	}
-	return a.Load(s)
+	return a.loadNew(s)
 }
 
-// SetSeed derives all four seeds from n and resets; n < 0 restores the
-// scenario's own seeds.
+// SetSeed sets the scenario's seed to n (the four stream seeds derive from
+// it, as for "seed": n in a scenario file) and resets.
 func (a *App) SetSeed(n float64) error {
 	if math.IsNaN(n) || n != math.Trunc(n) || n < 0 || n > MaxSeed {
 		return check.Errorf("seed", "must be a whole number from 0 to %d (got %v)", int64(MaxSeed), n)

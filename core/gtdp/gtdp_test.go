@@ -35,7 +35,7 @@ func build(t testing.TB, js string) *scenario.Built {
 
 // pair is GT-DP on two agents with self-weight w, dimension 1.
 func pair(w, alpha float64, gamma, beta string, bEta, bXi float64, iters int) string {
-	return fmt.Sprintf(`{"name":"pair","graph":{"kind":"ring","n":2},
+	return fmt.Sprintf(`{"name":"pair","seed":1,"graph":{"kind":"ring","n":2},
 	 "weights":{"kind":"matrix","matrix":[[%[1]v,%[2]v],[%[2]v,%[1]v]]},
 	 "problem":{"kind":"rendezvous","dim":1,"targets":[[0],[1]]},
 	 "algorithm":{"kind":"gt-dp","params":{"alpha":%[3]v,"gamma":%[4]s,"gradient_bound":1}},

@@ -52,13 +52,24 @@ func Build(s *Scenario) (*Built, error) {
 			return nil, err
 		}
 	}
+	switch {
+	case s.Seed != nil && s.Seeds != nil:
+		return nil, check.Errorf("seed", "give either seed (one number) or seeds (four), not both")
+	case s.Seed != nil:
+		if *s.Seed > 1<<53 {
+			return nil, check.Errorf("seed", "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, *s.Seed)
+		}
+	case s.Seeds == nil:
+		return nil, check.Errorf("seed", "is required: a whole number (or \"seeds\": {\"data\", \"graph\", \"noise\", \"algorithm\"})")
+	}
 	f, ok := factories[s.Algorithm.Kind]
 	if !ok {
 		return nil, check.Errorf("algorithm.kind", "must be one of %v (got %q)", AlgorithmNames(), s.Algorithm.Kind)
 	}
 	var warns []check.Warning
 
-	g, err := buildGraph(&s.Graph, s.Seeds)
+	seeds := s.StreamSeeds()
+	g, err := buildGraph(&s.Graph, seeds)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +78,7 @@ func Build(s *Scenario) (*Built, error) {
 		return nil, err
 	}
 	report := weights.Analyze(w, g)
-	prob, err := buildProblem(&s.Problem, g.N, s.Seeds)
+	prob, err := buildProblem(&s.Problem, g.N, seeds)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +134,7 @@ func Build(s *Scenario) (*Built, error) {
 			return nil, err
 		}
 	}
-	env := &algo.Env{Graph: g, Weights: w, Report: report, Problem: prob, Noise: chans, Seeds: s.Seeds, Init: s.Init}
+	env := &algo.Env{Graph: g, Weights: w, Report: report, Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
 		return nil, err

@@ -31,9 +31,12 @@ type Scenario struct {
 	Name        string `json:"name"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Seed derives the four stream seeds (rng.FromOne) when Seeds is not
+	// given; the page's seed box sets it.
+	Seed *uint64 `json:"seed,omitempty"`
 	// Seeds of the four random streams: problem data, graph, privacy noise,
 	// algorithm-internal randomness.
-	Seeds     rng.Seeds              `json:"seeds"`
+	Seeds     *rng.Seeds             `json:"seeds,omitempty"`
 	Graph     Graph                  `json:"graph"`
 	Weights   Weights                `json:"weights"`
 	Problem   Problem                `json:"problem"`
@@ -132,4 +135,16 @@ func (s *Scenario) JSON() []byte {
 		panic("scenario: " + err.Error())
 	}
 	return b
+}
+
+// StreamSeeds returns the four stream seeds: Seeds if given, else derived
+// from Seed.
+func (s *Scenario) StreamSeeds() rng.Seeds {
+	if s.Seeds != nil {
+		return *s.Seeds
+	}
+	if s.Seed != nil {
+		return rng.FromOne(*s.Seed)
+	}
+	return rng.Seeds{}
 }

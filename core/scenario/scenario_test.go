@@ -10,6 +10,7 @@ import (
 // base is a valid scenario that the rejection cases edit.
 const base = `{
  "name": "t",
+ "seed": 5,
  "graph": {"kind": "ring", "n": 4},
  "weights": {"kind": "metropolis"},
  "problem": {"kind": "rendezvous", "dim": 2},

@@ -12,7 +12,8 @@ import (
 // Size limits of the dense spectral computations, which cost O(n³) time.
 // Measured natively, a symmetric eigenvalue decomposition of n = 1500
 // takes about 2.5 s and a general one of n = 500 about 0.4 s; js/wasm is
-// three to six times slower.
+// three to six times slower. The page analyses every scenario it loads,
+// so the limits keep that below a second or two in a browser.
 const (
 	// MaxEigenN is the largest n for which symmetric eigenvalues and
 	// Perron vectors are computed.

@@ -1,0 +1,137 @@
+//go:build js && wasm
+
+package render
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"dpsim/render/scene"
+)
+
+// UpdateBudget is the wall-clock time Update spends running iterations
+// per tick, so the page never freezes.
+const UpdateBudget = 6 * time.Millisecond
+
+// MaxPixelRatio caps the device scale factor used for the canvas: beyond
+// 2 the extra pixels cost more than they show.
+const MaxPixelRatio = 2
+
+// Game is the ebiten.Game of the lab: Update plays the run, Draw draws the
+// model at the player's phase. The player and model can be swapped at any
+// time (Set), for instance when the page loads another scenario.
+type Game struct {
+	mu      sync.Mutex
+	player  *scene.Player
+	model   *scene.Model
+	onFrame func()
+	view    View
+	frame   *scene.Frame
+	last    time.Time
+	ratio   float64
+	draws   int
+}
+
+// NewGame returns a game playing p and drawing m. onFrame (may be nil) is
+// called after every frame is drawn; the bridge uses it to count frames
+// and publish the state.
+func NewGame(p *scene.Player, m *scene.Model, onFrame func()) *Game {
+	return &Game{player: p, model: m, onFrame: onFrame, ratio: 1}
+}
+
+// Set swaps the player and the model (either may be nil: nothing plays or
+// nothing is drawn but the background).
+func (g *Game) Set(p *scene.Player, m *scene.Model) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.player, g.model, g.frame = p, m, nil
+}
+
+// Player returns the current player.
+func (g *Game) Player() *scene.Player {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.player
+}
+
+// Model returns the current model.
+func (g *Game) Model() *scene.Model {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.model
+}
+
+// Frame returns the last frame drawn (nil before the first, or right
+// after Set). It is reused by the next Draw: read it in onFrame.
+func (g *Game) Frame() *scene.Frame {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.frame
+}
+
+// Draws returns the number of frames drawn.
+func (g *Game) Draws() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.draws
+}
+
+// View returns the game's view (for its AntiAlias switch and counters).
+func (g *Game) View() *View { return &g.view }
+
+// Update implements ebiten.Game: it advances the player by the wall-clock
+// time since the previous Update, within UpdateBudget.
+func (g *Game) Update() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := time.Now()
+	var dt time.Duration
+	if !g.last.IsZero() {
+		dt = now.Sub(g.last)
+	}
+	g.last = now
+	if g.player != nil {
+		g.player.Update(dt, UpdateBudget)
+	}
+	return nil
+}
+
+// Draw implements ebiten.Game.
+func (g *Game) Draw(screen *ebiten.Image) {
+	g.mu.Lock()
+	b := screen.Bounds()
+	if g.model != nil {
+		g.model.PixelRatio = g.ratio
+		phase := 1.0
+		if g.player != nil {
+			phase = g.player.Phase()
+		}
+		g.frame = g.model.Frame(phase, b.Dx(), b.Dy())
+		g.view.Draw(screen, g.frame)
+	} else {
+		screen.Fill(scene.Background)
+	}
+	g.draws++
+	onFrame := g.onFrame
+	g.mu.Unlock()
+	if onFrame != nil {
+		onFrame()
+	}
+}
+
+// Layout implements ebiten.Game: the canvas has the outside size times
+// the device scale factor (capped at MaxPixelRatio), for crisp lines.
+func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	s := 1.0
+	if m := ebiten.Monitor(); m != nil {
+		s = m.DeviceScaleFactor()
+	}
+	s = min(MaxPixelRatio, max(1, s))
+	g.mu.Lock()
+	g.ratio = s
+	g.mu.Unlock()
+	return max(1, int(math.Ceil(float64(outsideWidth)*s))), max(1, int(math.Ceil(float64(outsideHeight)*s)))
+}

@@ -1,0 +1,415 @@
+package scene
+
+import (
+	"image/color"
+	"math"
+)
+
+// Rect is an axis-aligned rectangle in canvas pixels.
+type Rect struct{ X, Y, W, H float64 }
+
+// Contains reports whether (x, y) lies in r (borders included).
+func (r Rect) Contains(x, y float64) bool {
+	return x >= r.X && x <= r.X+r.W && y >= r.Y && y <= r.Y+r.H
+}
+
+// Disc is a filled circle with an optional outline of width LineW drawn
+// outside radius R.
+type Disc struct {
+	X, Y, R float64
+	Fill    color.RGBA
+	Line    color.RGBA
+	LineW   float64
+}
+
+// Segment is a straight line of width W.
+type Segment struct {
+	X0, Y0, X1, Y1, W float64
+	Color             color.RGBA
+}
+
+// Star is a five-pointed star of outer radius R with an outline.
+type Star struct {
+	X, Y, R float64
+	Fill    color.RGBA
+	Line    color.RGBA
+	LineW   float64
+}
+
+// LegendTick marks where a ratio sits on the legend ramp.
+type LegendTick struct {
+	X     float64
+	Ratio float64
+}
+
+// Legend is the colour ramp of the noise ratio, drawn left (RatioLow) to
+// right (RatioHigh) in Rect. The page writes the labels under the ticks.
+type Legend struct {
+	Rect
+	Ticks []LegendTick
+}
+
+// View is the window of the plane view, in data coordinates; it maps onto
+// Frame.PlaneBox with y pointing up.
+type View struct{ X0, Y0, X1, Y1 float64 }
+
+// Frame is one picture as plain data, in canvas pixels with y down. The
+// renderer draws the lists in this order: panels, Edges, Packets, Rings,
+// Nodes, the legend, then Grid, Targets, Trails, Estimates, Optimum.
+type Frame struct {
+	W, H       int
+	Background color.RGBA
+
+	NetPanel Rect
+	Edges    []Segment // links, with arrowheads for directed graphs
+	Rings    []Disc    // halos around the active agents (when not all are)
+	Nodes    []Disc
+	// Packets holds one disc per Model.Packets entry, in the same order.
+	// Packets outside their round's time window are fully transparent.
+	Packets []Disc
+	// InFlight counts the packets drawn with non-zero opacity.
+	InFlight int
+	Legend   Legend
+
+	HasPlane   bool
+	PlanePanel Rect
+	PlaneBox   Rect // the square plotting area
+	View       View
+	Grid       []Segment // grid lines, axes and the box
+	Targets    []Segment // a cross per target
+	Trails     []Segment
+	Optimum    Star
+	Estimates  []Disc
+}
+
+// MaxTrailSegments bounds the trail segments of a frame, roughly: with
+// many agents each trail is shorter than TrailLen.
+const MaxTrailSegments = 2400
+
+// NetSplit is the share of the width the network panel takes when the
+// plane view is shown.
+const NetSplit = 0.58
+
+func (f *Frame) reset(w, h int) {
+	*f = Frame{
+		W: w, H: h, Background: Background,
+		Edges: f.Edges[:0], Rings: f.Rings[:0], Nodes: f.Nodes[:0], Packets: f.Packets[:0],
+		Legend:  Legend{Ticks: f.Legend.Ticks[:0]},
+		Grid:    f.Grid[:0],
+		Targets: f.Targets[:0], Trails: f.Trails[:0], Estimates: f.Estimates[:0],
+	}
+}
+
+// Frame lays out the current picture for a w×h canvas with the latest
+// iteration's packets at phase (0 at their senders, 1 at their receivers;
+// eased). The returned Frame is owned by the model and reused by the next
+// call.
+func (m *Model) Frame(phase float64, w, h int) *Frame {
+	f := &m.frame
+	w, h = max(w, 1), max(h, 1)
+	f.reset(w, h)
+	u := m.PixelRatio
+	if !(u > 0) {
+		u = 1
+	}
+	W, H := float64(w), float64(h)
+	mg := min(10*u, 0.04*min(W, H))
+	if m.plane != nil {
+		split := math.Round(W * NetSplit)
+		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
+		f.HasPlane = true
+		f.PlanePanel = Rect{split + 0.5*mg, mg, W - split - 1.5*mg, H - 2*mg}
+	} else {
+		f.NetPanel = Rect{mg, mg, W - 2*mg, H - 2*mg}
+	}
+	m.network(f, phase, u)
+	if f.HasPlane {
+		m.planeView(f, u)
+	}
+	return f
+}
+
+// network fills the network panel: edges, nodes, packets and the legend.
+func (m *Model) network(f *Frame, phase, u float64) {
+	p := f.NetPanel
+	pad := min(12*u, 0.06*min(p.W, p.H))
+
+	// The legend sits at the bottom left; the page puts labels under it.
+	lh := min(8*u, 0.04*p.H)
+	lw := min(220*u, p.W-2*pad)
+	labels := min(18*u, 0.08*p.H)
+	f.Legend.Rect = Rect{p.X + pad, p.Y + p.H - pad - labels - lh, max(lw, 0), lh}
+	for _, r := range []float64{0.01, 0.1, 1, 10, 100} {
+		f.Legend.Ticks = append(f.Legend.Ticks, LegendTick{X: f.Legend.X + RatioT(r)*f.Legend.W, Ratio: r})
+	}
+
+	// The graph area above the legend, as a centred square.
+	area := Rect{p.X + pad, p.Y + pad, p.W - 2*pad, f.Legend.Y - 4*u - p.Y - pad}
+	area.H = max(area.H, 1)
+	side0 := max(1, min(area.W, area.H))
+	n := m.g.N
+	// Sizes follow the drawn side of the layout square; the square shrinks
+	// so that nodes and offset packets keep inside: fit once with the
+	// sizes for side0, then size again for the smaller side.
+	var r, pr, lane float64
+	sizes := func(side float64) (inset float64) {
+		r = min(16*u, max(2.5*u, 0.36*m.spacing*side), max(1, 0.08*side))
+		pr = min(5*u, max(min(2*u, r), 0.4*r)) // packet base radius
+		lane = 2 * pr
+		return r + 1.5*u + 1.6*pr + lane*float64(max(1, len(m.channels)))
+	}
+	side := max(1, min(side0, (side0/2-sizes(side0))/(0.5-LayoutMargin)))
+	sizes(side)
+	ox := area.X + (area.W-side)/2
+	oy := area.Y + (area.H-side)/2
+	at := func(i int) (float64, float64) { return ox + m.pos[i][0]*side, oy + m.pos[i][1]*side }
+
+	// Edges: thinner and lighter as they get many.
+	ne := float64(len(m.g.Edges))
+	ew := u * min(1.6, max(0.7, 1.6*math.Sqrt(60/max(ne, 1))))
+	ec := withAlpha(EdgeColor, min(1, max(0.3, math.Sqrt(300/max(ne, 1)))))
+	for _, e := range m.g.Edges {
+		ax, ay := at(e.From)
+		bx, by := at(e.To)
+		f.Edges = append(f.Edges, Segment{ax, ay, bx, by, ew, ec})
+		if m.g.Directed {
+			dx, dy := bx-ax, by-ay
+			d := math.Hypot(dx, dy)
+			if d > 2*r+8*u {
+				dx, dy = dx/d, dy/d
+				tx, ty := bx-dx*(r+2*u), by-dy*(r+2*u) // tip, just outside the node
+				l, s := 6*u, 3.5*u
+				ac := withAlpha(EdgeColor, 1)
+				f.Edges = append(f.Edges,
+					Segment{tx, ty, tx - dx*l - dy*s, ty - dy*l + dx*s, ew * 1.2, ac},
+					Segment{tx, ty, tx - dx*l + dy*s, ty - dy*l - dx*s, ew * 1.2, ac})
+			}
+		}
+	}
+
+	lw2 := max(1, 1.3*u)
+	if r < 4*u {
+		lw2 = max(0.6, 0.8*u)
+	}
+	for i := range n {
+		x, y := at(i)
+		if m.hasActive && m.active[i] {
+			f.Rings = append(f.Rings, Disc{X: x, Y: y, R: r + 2*u, Line: ActiveRing, LineW: 3 * u})
+		}
+		f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
+	}
+
+	// Packets travel centre to centre, eased, offset sideways by their
+	// channel's lane; the two directions of a link use opposite sides.
+	phase = min(1, max(0, phase))
+	if math.IsNaN(phase) {
+		phase = 1
+	}
+	rounds := float64(max(1, m.rounds))
+	for _, pk := range m.packets {
+		ax, ay := at(pk.From)
+		bx, by := at(pk.To)
+		// The normal of the link's canonical direction (low → high index).
+		lo, hi := min(pk.From, pk.To), max(pk.From, pk.To)
+		lx, ly := at(lo)
+		hx, hy := at(hi)
+		dx, dy := hx-lx, hy-ly
+		d := math.Hypot(dx, dy)
+		nx, ny := 0.0, 0.0
+		if d > 0 {
+			nx, ny = -dy/d, dx/d
+		}
+		off := (float64(pk.lane) + 0.5) * lane
+		if pk.From > pk.To {
+			off = -off
+		}
+		t := phase*rounds - float64(pk.Round)
+		alpha := 1.0
+		if t < 0 || t > 1 {
+			alpha = 0
+		} else if t > 0.88 {
+			alpha = (1 - t) / 0.12 // fade out on arrival
+		}
+		t = min(1, max(0, t))
+		e := t * t * (3 - 2*t)
+		x := ax + (bx-ax)*e + nx*off
+		y := ay + (by-ay)*e + ny*off
+		c := RatioColor(pk.Ratio)
+		f.Packets = append(f.Packets, Disc{
+			X: x, Y: y, R: pr * RatioSize(pk.Ratio),
+			Fill: withAlpha(c, alpha), Line: withAlpha(PacketHalo, alpha), LineW: max(1, 1.2*u),
+		})
+		if alpha > 0 {
+			f.InFlight++
+		}
+	}
+}
+
+// planeView fills the plane panel: the plotting square, its grid, the
+// targets, the optimum, and the agents' estimates with their trails.
+func (m *Model) planeView(f *Frame, u float64) {
+	p := f.PlanePanel
+	pad := min(14*u, 0.08*min(p.W, p.H))
+	side := max(1, min(p.W, p.H)-2*pad)
+	box := Rect{p.X + (p.W-side)/2, p.Y + (p.H-side)/2, side, side}
+	f.PlaneBox = box
+
+	// The window: the targets and the optimum with some room, grown to
+	// take in the recent estimates, but at most 4× as large, square.
+	pl := m.plane
+	lo, hi := pl.Optimum, pl.Optimum
+	for _, t := range pl.Targets {
+		if finite2(t) {
+			lo = [2]float64{min(lo[0], t[0]), min(lo[1], t[1])}
+			hi = [2]float64{max(hi[0], t[0]), max(hi[1], t[1])}
+		}
+	}
+	c := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	if !finite2(c) {
+		c = [2]float64{0, 0}
+	}
+	half := max(hi[0]-lo[0], hi[1]-lo[1]) / 2 * 1.2
+	if !(half > 0) || math.IsInf(half, 0) {
+		half = max(1, 0.1*math.Max(math.Abs(c[0]), math.Abs(c[1])))
+	}
+	half = max(half, 1e-9*math.Max(math.Abs(c[0]), math.Abs(c[1])))
+	base := half
+	n := m.g.N
+	for k := range m.trailCount {
+		for _, q := range m.trail[k*n : (k+1)*n] {
+			if finite2(q) {
+				half = max(half, 1.08*math.Max(math.Abs(q[0]-c[0]), math.Abs(q[1]-c[1])))
+			}
+		}
+	}
+	half = min(half, 4*base)
+	// Snap the window to the grid step, so grid lines meet the box
+	// evenly, and keep it square.
+	step := niceStep(2 * half / 5)
+	v := View{c[0] - half, c[1] - half, c[0] + half, c[1] + half}
+	if step > 0 && step < half {
+		v = View{
+			math.Floor(v.X0/step) * step, math.Floor(v.Y0/step) * step,
+			math.Ceil(v.X1/step) * step, math.Ceil(v.Y1/step) * step,
+		}
+		wx, wy := v.X1-v.X0, v.Y1-v.Y0
+		if wx < wy {
+			v.X0 -= math.Floor((wy-wx)/step/2+1e-9) * step
+			v.X1 = v.X0 + wy
+		} else {
+			v.Y0 -= math.Floor((wx-wy)/step/2+1e-9) * step
+			v.Y1 = v.Y0 + wx
+		}
+	}
+	f.View = v
+	to := func(q [2]float64) (float64, float64) {
+		x := box.X + (q[0]-v.X0)/(v.X1-v.X0)*box.W
+		y := box.Y + box.H - (q[1]-v.Y0)/(v.Y1-v.Y0)*box.H
+		if math.IsNaN(x) || math.IsNaN(y) {
+			return box.X + box.W/2, box.Y + box.H/2
+		}
+		return min(box.X+box.W, max(box.X, x)), min(box.Y+box.H, max(box.Y, y))
+	}
+
+	// Grid lines at the step, the axes through 0, and the box.
+	gw := max(1, u)
+	near := 4 * u // grid lines this close to the box are left out
+	for k, g := 0, math.Ceil(v.X0/step)*step; g <= v.X1 && step > 0 && k < 40; k, g = k+1, g+step {
+		if x, _ := to([2]float64{g, v.Y0}); x > box.X+near && x < box.X+box.W-near {
+			f.Grid = append(f.Grid, Segment{x, box.Y, x, box.Y + box.H, gw, GridColor})
+		}
+	}
+	for k, g := 0, math.Ceil(v.Y0/step)*step; g <= v.Y1 && step > 0 && k < 40; k, g = k+1, g+step {
+		if _, y := to([2]float64{v.X0, g}); y > box.Y+near && y < box.Y+box.H-near {
+			f.Grid = append(f.Grid, Segment{box.X, y, box.X + box.W, y, gw, GridColor})
+		}
+	}
+	ax, ay := to([2]float64{0, 0})
+	if v.X0 < 0 && v.X1 > 0 && ax > box.X+near && ax < box.X+box.W-near {
+		f.Grid = append(f.Grid, Segment{ax, box.Y, ax, box.Y + box.H, gw, AxisColor})
+	}
+	if v.Y0 < 0 && v.Y1 > 0 && ay > box.Y+near && ay < box.Y+box.H-near {
+		f.Grid = append(f.Grid, Segment{box.X, ay, box.X + box.W, ay, gw, AxisColor})
+	}
+	bw := max(1, 1.2*u)
+	x0, y0, x1, y1 := box.X+bw/2, box.Y+bw/2, box.X+box.W-bw/2, box.Y+box.H-bw/2
+	f.Grid = append(f.Grid,
+		Segment{x0 - bw/2, y0, x1 + bw/2, y0, bw, AxisColor},
+		Segment{x0 - bw/2, y1, x1 + bw/2, y1, bw, AxisColor},
+		Segment{x0, y0, x0, y1, bw, AxisColor},
+		Segment{x1, y0, x1, y1, bw, AxisColor})
+
+	cs, cw := 4.5*u, max(1, 1.6*u)
+	for _, t := range pl.Targets {
+		if !finite2(t) {
+			continue
+		}
+		x, y := to(t)
+		f.Targets = append(f.Targets,
+			Segment{x - cs, y - cs, x + cs, y + cs, cw, TargetInk},
+			Segment{x - cs, y + cs, x + cs, y - cs, cw, TargetInk})
+	}
+
+	// Trails, oldest first, fading in towards the newest point; shorter
+	// when there are many agents (about MaxTrailSegments in all).
+	tw := max(1, 1.4*u)
+	tl := min(m.trailCount, max(4, MaxTrailSegments/max(n, 1)+1))
+	if tl > 1 {
+		for i := range n {
+			col := NodeColor(i)
+			var px, py float64
+			first := true
+			for a := range tl {
+				row := (m.trailHead - tl + a + TrailLen) % TrailLen
+				q := m.trail[row*n+i]
+				if !finite2(q) {
+					continue
+				}
+				x, y := to(q)
+				if !first {
+					age := float64(a) / float64(tl-1)
+					f.Trails = append(f.Trails, Segment{px, py, x, y, tw, withAlpha(col, 0.05+0.55*age)})
+				}
+				px, py, first = x, y, false
+			}
+		}
+	}
+
+	ox, oy := to(pl.Optimum)
+	f.Optimum = Star{X: ox, Y: oy, R: 9 * u, Fill: OptimumInk, Line: NodeLine, LineW: max(1, 1.2*u)}
+
+	er := min(4.5*u, max(2*u, 0.02*side*math.Sqrt(8/float64(max(n, 8)))))
+	if m.trailCount > 0 {
+		row := (m.trailHead - 1 + TrailLen) % TrailLen
+		for i := range n {
+			q := m.trail[row*n+i]
+			if !finite2(q) {
+				continue
+			}
+			x, y := to(q)
+			f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: NodeColor(i), Line: NodeLine, LineW: max(0.8, u)})
+		}
+	}
+}
+
+func finite2(q [2]float64) bool {
+	return !math.IsNaN(q[0]) && !math.IsNaN(q[1]) && !math.IsInf(q[0], 0) && !math.IsInf(q[1], 0)
+}
+
+// niceStep rounds x > 0 to a nearby number of the form 1, 2 or 5 × 10^k.
+func niceStep(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return 0
+	}
+	e := math.Pow(10, math.Floor(math.Log10(x)))
+	switch f := x / e; {
+	case f < 1.5:
+		return e
+	case f < 3.5:
+		return 2 * e
+	case f < 7.5:
+		return 5 * e
+	default:
+		return 10 * e
+	}
+}

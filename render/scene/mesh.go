@@ -1,0 +1,271 @@
+package scene
+
+import (
+	"image/color"
+	"math"
+)
+
+// Vertex is one mesh vertex: a position in canvas pixels and an
+// alpha-premultiplied colour with components in [0, 1].
+type Vertex struct {
+	X, Y       float32
+	R, G, B, A float32
+}
+
+// Span is one draw call's share of a Mesh: Vertices[V0:V1] and
+// Indices[I0:I1], whose values count from V0.
+type Span struct{ V0, V1, I0, I1 int }
+
+// DefaultBatch is the default number of vertices per draw call.
+const DefaultBatch = 1<<16 - 1
+
+// Mesh is a Frame tessellated into triangles, in drawing order, split into
+// spans of at most MaxBatch vertices (DefaultBatch when zero). The slices
+// are reused by the next Build.
+type Mesh struct {
+	MaxBatch int
+	Vertices []Vertex
+	Indices  []uint32
+	Spans    []Span
+}
+
+// Build replaces the mesh's contents with f's picture.
+func (m *Mesh) Build(f *Frame) {
+	m.Vertices, m.Indices, m.Spans = m.Vertices[:0], m.Indices[:0], m.Spans[:0]
+	W, H := float64(f.W), float64(f.H)
+	m.rect(Rect{0, 0, W, H}, f.Background)
+	m.panel(f.NetPanel)
+	if f.HasPlane {
+		m.panel(f.PlanePanel)
+	}
+	for _, s := range f.Edges {
+		m.segment(s)
+	}
+	for _, d := range f.Packets { // under the nodes: they leave and enter them
+		m.disc(d)
+	}
+	for _, d := range f.Rings {
+		m.disc(d)
+	}
+	for _, d := range f.Nodes {
+		m.disc(d)
+	}
+	m.legend(f.Legend)
+	if f.HasPlane {
+		for _, s := range f.Grid {
+			m.segment(s)
+		}
+		for _, s := range f.Targets {
+			m.segment(s)
+		}
+		for _, s := range f.Trails {
+			m.segment(s)
+		}
+		for _, d := range f.Estimates {
+			m.disc(d)
+		}
+		m.star(f.Optimum) // on top: the estimates gather there
+	}
+	m.close()
+}
+
+// reserve makes room for k more vertices in the current span, starting a
+// new span when needed, and returns the index the first of them will have
+// within its span.
+func (m *Mesh) reserve(k int) uint32 {
+	limit := m.MaxBatch
+	if limit <= 0 {
+		limit = DefaultBatch
+	}
+	if len(m.Spans) == 0 {
+		m.Spans = append(m.Spans, Span{})
+	}
+	s := &m.Spans[len(m.Spans)-1]
+	if n := len(m.Vertices) - s.V0; n > 0 && n+k > limit {
+		m.close()
+		m.Spans = append(m.Spans, Span{V0: len(m.Vertices), V1: len(m.Vertices), I0: len(m.Indices), I1: len(m.Indices)})
+		s = &m.Spans[len(m.Spans)-1]
+	}
+	return uint32(len(m.Vertices) - s.V0)
+}
+
+// close sets the current span's ends.
+func (m *Mesh) close() {
+	if len(m.Spans) == 0 {
+		return
+	}
+	s := &m.Spans[len(m.Spans)-1]
+	s.V1, s.I1 = len(m.Vertices), len(m.Indices)
+}
+
+// fcolor is a colour as vertex components.
+type fcolor struct{ r, g, b, a float32 }
+
+func fc(c color.RGBA) fcolor {
+	return fcolor{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255, float32(c.A) / 255}
+}
+
+func (m *Mesh) vertex(x, y float64, c fcolor) {
+	m.Vertices = append(m.Vertices, Vertex{X: float32(x), Y: float32(y), R: c.r, G: c.g, B: c.b, A: c.a})
+}
+
+func (m *Mesh) quad(x0, y0, x1, y1, x2, y2, x3, y3 float64, col color.RGBA) {
+	b := m.reserve(4)
+	c := fc(col)
+	m.vertex(x0, y0, c)
+	m.vertex(x1, y1, c)
+	m.vertex(x2, y2, c)
+	m.vertex(x3, y3, c)
+	m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3)
+}
+
+func (m *Mesh) rect(r Rect, c color.RGBA) {
+	if c.A == 0 || r.W <= 0 || r.H <= 0 {
+		return
+	}
+	m.quad(r.X, r.Y, r.X+r.W, r.Y, r.X+r.W, r.Y+r.H, r.X, r.Y+r.H, c)
+}
+
+// panel is a white card with a hairline border.
+func (m *Mesh) panel(r Rect) {
+	m.rect(r, PanelLine)
+	m.rect(Rect{r.X + 1, r.Y + 1, r.W - 2, r.H - 2}, PanelFill)
+}
+
+func (m *Mesh) segment(s Segment) {
+	dx, dy := s.X1-s.X0, s.Y1-s.Y0
+	d := math.Hypot(dx, dy)
+	if s.Color.A == 0 || d == 0 || !(s.W > 0) {
+		return
+	}
+	nx, ny := -dy/d*s.W/2, dx/d*s.W/2
+	m.quad(s.X0+nx, s.Y0+ny, s.X1+nx, s.Y1+ny, s.X1-nx, s.Y1-ny, s.X0-nx, s.Y0-ny, s.Color)
+}
+
+// Circles have between minSides and maxSides rim vertices, about one per
+// 3.5 pixels of circumference.
+const (
+	minSides = 6
+	maxSides = 64
+)
+
+// unit holds cos and sin of 2πi/k for every k up to maxSides.
+var unit = func() (t [maxSides + 1][][2]float64) {
+	for k := minSides; k <= maxSides; k++ {
+		t[k] = make([][2]float64, k)
+		for i := range k {
+			s, c := math.Sincos(2 * math.Pi * float64(i) / float64(k))
+			t[k][i] = [2]float64{c, s}
+		}
+	}
+	return t
+}()
+
+// sides is the number of rim vertices for a circle of radius r pixels.
+func sides(r float64) int {
+	return min(maxSides, max(minSides, int(math.Ceil(2*math.Pi*r/3.5))))
+}
+
+// disc draws the outline, then the fill. Over an opaque fill the outline
+// is a larger disc underneath; under a translucent one it is an annulus.
+func (m *Mesh) disc(d Disc) {
+	fill := d.Fill.A > 0 && d.R > 0
+	if d.LineW > 0 && d.Line.A > 0 {
+		if d.Fill.A == 0xff && fill {
+			m.fan(d.X, d.Y, d.R+d.LineW, d.Line)
+		} else {
+			m.annulus(d.X, d.Y, d.R, d.R+d.LineW, d.Line)
+		}
+	}
+	if fill {
+		m.fan(d.X, d.Y, d.R, d.Fill)
+	}
+}
+
+func (m *Mesh) fan(x, y, r float64, col color.RGBA) {
+	k := sides(r)
+	b := m.reserve(k + 1)
+	c := fc(col)
+	m.vertex(x, y, c)
+	for _, u := range unit[k] {
+		m.vertex(x+r*u[0], y+r*u[1], c)
+	}
+	for j := range uint32(k) {
+		m.Indices = append(m.Indices, b, b+1+j, b+1+(j+1)%uint32(k))
+	}
+}
+
+func (m *Mesh) annulus(x, y, r0, r1 float64, col color.RGBA) {
+	if col.A == 0 || !(r1 > r0) {
+		return
+	}
+	r0 = max(r0, 0)
+	k := sides(r1)
+	b := m.reserve(2 * k)
+	c := fc(col)
+	for _, u := range unit[k] {
+		m.vertex(x+r0*u[0], y+r0*u[1], c)
+		m.vertex(x+r1*u[0], y+r1*u[1], c)
+	}
+	n := uint32(2 * k)
+	for j := uint32(0); j < n; j += 2 {
+		m.Indices = append(m.Indices, b+j, b+j+1, b+(j+2)%n, b+j+1, b+(j+3)%n, b+(j+2)%n)
+	}
+}
+
+// star draws a five-pointed star (inner radius 0.45 R) over a larger one
+// in the outline colour.
+func (m *Mesh) star(s Star) {
+	if !(s.R > 0) {
+		return
+	}
+	if s.LineW > 0 && s.Line.A > 0 {
+		m.starFill(s.X, s.Y, s.R+1.6*s.LineW, s.Line)
+	}
+	m.starFill(s.X, s.Y, s.R, s.Fill)
+}
+
+func (m *Mesh) starFill(x, y, r float64, col color.RGBA) {
+	if col.A == 0 {
+		return
+	}
+	c := fc(col)
+	b := m.reserve(11)
+	m.vertex(x, y, c)
+	for i := range 10 {
+		rr := r
+		if i%2 == 1 {
+			rr = 0.45 * r
+		}
+		s, co := math.Sincos(-math.Pi/2 + math.Pi*float64(i)/5)
+		m.vertex(x+rr*co, y+rr*s, c)
+		j := uint32(i)
+		m.Indices = append(m.Indices, b, b+1+j, b+1+(j+1)%10)
+	}
+}
+
+// legend draws the ramp as one quad per pair of stops (the ramp is linear
+// in t between stops, so vertex colours reproduce it exactly), a hairline
+// frame and the ticks.
+func (m *Mesh) legend(l Legend) {
+	if !(l.W > 0 && l.H > 0) {
+		return
+	}
+	m.rect(Rect{l.X - 1, l.Y - 1, l.W + 2, l.H + 2}, PanelLine)
+	k := len(ratioStops) - 1
+	for i := range k {
+		xa := l.X + l.W*float64(i)/float64(k)
+		xb := l.X + l.W*float64(i+1)/float64(k)
+		ca, cb := fc(ratioStops[i]), fc(ratioStops[i+1])
+		b := m.reserve(4)
+		m.vertex(xa, l.Y, ca)
+		m.vertex(xb, l.Y, cb)
+		m.vertex(xb, l.Y+l.H, cb)
+		m.vertex(xa, l.Y+l.H, ca)
+		m.Indices = append(m.Indices, b, b+1, b+2, b, b+2, b+3)
+	}
+	tl := max(3, 0.5*l.H)
+	for _, t := range l.Ticks {
+		m.segment(Segment{t.X, l.Y + l.H + 1, t.X, l.Y + l.H + 1 + tl, 1, TargetInk})
+	}
+}

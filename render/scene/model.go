@@ -1,0 +1,225 @@
+package scene
+
+import (
+	"math"
+	"slices"
+
+	"dpsim/core/graph"
+	"dpsim/core/sim"
+)
+
+// TrailLen is the number of recorded positions kept per agent for the
+// plane view's trails.
+const TrailLen = 40
+
+// Plane is the extra data of a problem whose decision variable is 2-D: the
+// agents' targets (drawn as crosses) and the optimum (a star).
+type Plane struct {
+	Targets [][2]float64
+	Optimum [2]float64
+}
+
+// Packet is one message of the latest recorded iteration, as drawn.
+type Packet struct {
+	From, To int
+	Channel  string
+	Round    int
+	// Ratio is ‖Noise‖/‖Payload−Noise‖: the privacy noise relative to the
+	// clean signal, 0 without noise, capped at RatioCap (which a zero
+	// signal with non-zero noise also gets).
+	Ratio float64
+
+	lane int // the channel's lane, for the sideways offset
+}
+
+// Model is what the picture needs from the step stream. It is a
+// sim.Recorder: Record copies what it keeps, so the step's buffers may be
+// reused by the algorithm afterwards.
+type Model struct {
+	// PixelRatio is the number of canvas pixels per CSS pixel; line widths
+	// and radii scale with it. Zero counts as 1.
+	PixelRatio float64
+
+	g       *graph.Graph
+	pos     [][2]float64
+	plane   *Plane
+	spacing float64 // typical nearest-neighbour distance in the layout
+
+	iter      int
+	dim       int
+	est       []float64 // latest estimates, agent-major
+	active    []bool    // which agents computed in the latest step
+	hasActive bool      // false: all of them (Step.Active was nil)
+
+	trail      [][2]float64 // ring of TrailLen rows of N points (plane only)
+	trailHead  int          // the row the next record goes to
+	trailCount int
+
+	packets  []Packet
+	rounds   int
+	channels map[string]int
+
+	frame Frame
+}
+
+// NewModel returns an empty model of g, laid out with Layout. plane is nil
+// unless the problem is 2-D.
+func NewModel(g *graph.Graph, plane *Plane) *Model {
+	m := &Model{g: g, pos: Layout(g), plane: plane, channels: map[string]int{}}
+	m.spacing = spacing(m.pos)
+	if plane != nil {
+		m.trail = make([][2]float64, TrailLen*g.N)
+	}
+	return m
+}
+
+// spacing returns the 20th percentile of the nodes' nearest-neighbour
+// distances (1 for a single node): node sizes follow it, so a few close
+// pairs do not shrink every node.
+func spacing(pos [][2]float64) float64 {
+	if len(pos) < 2 {
+		return 1
+	}
+	nn := make([]float64, len(pos))
+	for i := range pos {
+		nn[i] = math.Inf(1)
+		for j := range pos {
+			if j != i {
+				nn[i] = min(nn[i], math.Hypot(pos[i][0]-pos[j][0], pos[i][1]-pos[j][1]))
+			}
+		}
+	}
+	slices.Sort(nn)
+	return max(nn[len(nn)/5], 1e-3)
+}
+
+// Graph returns the model's network.
+func (m *Model) Graph() *graph.Graph { return m.g }
+
+// Positions returns the layout (in [0,1]²); it must not be modified.
+func (m *Model) Positions() [][2]float64 { return m.pos }
+
+// Plane returns the plane data, nil for problems that are not 2-D.
+func (m *Model) Plane() *Plane { return m.plane }
+
+// Iter returns the Iter of the latest recorded step.
+func (m *Model) Iter() int { return m.iter }
+
+// Estimates returns the latest recorded estimates, agent-major, and their
+// dimension. The slice must not be modified.
+func (m *Model) Estimates() (dim int, data []float64) { return m.dim, m.est }
+
+// Packets returns the messages of the latest recorded iteration. The slice
+// is reused by the next Record and must not be modified.
+func (m *Model) Packets() []Packet { return m.packets }
+
+// Channels returns the channel names seen so far, in order of first
+// appearance (which is also their lane order).
+func (m *Model) Channels() []string {
+	out := make([]string, len(m.channels))
+	for name, k := range m.channels {
+		out[k] = name
+	}
+	return out
+}
+
+// Record implements sim.Recorder. It keeps copies of the estimates, one
+// trail point per agent (plane problems) and one Packet per message.
+func (m *Model) Record(s *sim.Step) {
+	if s.Iter < m.iter {
+		m.trailHead, m.trailCount = 0, 0 // the run was reset
+	}
+	m.iter = s.Iter
+	m.dim = s.Dim
+	m.est = append(m.est[:0], s.Estimates...)
+
+	m.hasActive = s.Active != nil
+	if m.hasActive {
+		if cap(m.active) < m.g.N {
+			m.active = make([]bool, m.g.N)
+		}
+		m.active = m.active[:m.g.N]
+		clear(m.active)
+		for _, i := range s.Active {
+			if i >= 0 && i < m.g.N {
+				m.active[i] = true
+			}
+		}
+	}
+
+	if m.plane != nil && s.Dim >= 2 {
+		n := min(m.g.N, s.Agents())
+		row := m.trail[m.trailHead*m.g.N : (m.trailHead+1)*m.g.N]
+		for i := range n {
+			row[i] = [2]float64{s.Estimates[i*s.Dim], s.Estimates[i*s.Dim+1]}
+		}
+		for i := n; i < m.g.N; i++ {
+			row[i] = [2]float64{math.NaN(), math.NaN()}
+		}
+		m.trailHead = (m.trailHead + 1) % TrailLen
+		m.trailCount = min(m.trailCount+1, TrailLen)
+	}
+
+	m.packets = m.packets[:0]
+	m.rounds = 0
+	for k := range s.Messages {
+		msg := &s.Messages[k]
+		if msg.From < 0 || msg.From >= m.g.N || msg.To < 0 || msg.To >= m.g.N || msg.From == msg.To {
+			continue
+		}
+		lane, ok := m.channels[msg.Channel]
+		if !ok {
+			lane = len(m.channels)
+			m.channels[msg.Channel] = lane
+		}
+		m.packets = append(m.packets, Packet{
+			From: msg.From, To: msg.To, Channel: msg.Channel, Round: max(0, msg.Round),
+			Ratio: Ratio(msg.Payload, msg.Noise), lane: lane,
+		})
+		m.rounds = max(m.rounds, max(0, msg.Round)+1)
+	}
+}
+
+// Ratio returns ‖noise‖/‖payload−noise‖ (Euclidean norms): 0 when the
+// noise is zero or empty, RatioCap when the signal is zero but the noise
+// is not, and at most RatioCap otherwise (NaN and infinities included).
+// Where noise is shorter than payload the rest of payload is signal.
+func Ratio(payload, noise []float64) float64 {
+	nn := scaledNorm(len(noise), func(i int) float64 { return noise[i] })
+	if nn == 0 {
+		return 0
+	}
+	sn := scaledNorm(len(payload), func(i int) float64 {
+		if i < len(noise) {
+			return payload[i] - noise[i]
+		}
+		return payload[i]
+	})
+	r := nn / sn
+	if !(r < RatioCap) { // NaN, +Inf, zero signal, or just large
+		return RatioCap
+	}
+	return r
+}
+
+// scaledNorm is the Euclidean norm of x(0..n−1), computed without
+// overflow or underflow for finite values; NaN gives NaN, ±Inf gives +Inf.
+func scaledNorm(n int, x func(int) float64) float64 {
+	scale := 0.0
+	for i := range n {
+		v := math.Abs(x(i))
+		if math.IsNaN(v) {
+			return math.NaN()
+		}
+		scale = max(scale, v)
+	}
+	if scale == 0 || math.IsInf(scale, 1) {
+		return scale
+	}
+	ss := 0.0
+	for i := range n {
+		v := x(i) / scale
+		ss += v * v
+	}
+	return scale * math.Sqrt(ss)
+}

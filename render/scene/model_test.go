@@ -1,0 +1,452 @@
+package scene
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"dpsim/core/graph"
+	"dpsim/core/sim"
+)
+
+func TestRatio(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		payload, noise []float64
+		want           float64
+	}{
+		{"no noise slice", []float64{1, 2}, nil, 0},
+		{"zero noise", []float64{1, 2}, []float64{0, 0}, 0},
+		{"zero noise zero signal", []float64{0, 0}, []float64{0, 0}, 0},
+		{"zero signal", []float64{0.5, -1}, []float64{0.5, -1}, RatioCap},
+		{"tenth", []float64{3.3, 4.4}, []float64{0.3, 0.4}, 0.1},
+		{"equal", []float64{6, 8}, []float64{3, 4}, 1},
+		{"longer payload", []float64{3.3, 4.4, 12}, []float64{0.3, 0.4}, 0.5 / 13},
+		{"huge but finite", []float64{2e300, 0}, []float64{1e300, 0}, 1},
+		{"tiny", []float64{2e-300, 0}, []float64{1e-300, 0}, 1},
+		{"large ratio capped", []float64{1e9 + 1e-6, 0}, []float64{1e9, 0}, RatioCap},
+		{"inf noise", []float64{math.Inf(1), 0}, []float64{math.Inf(1), 0}, RatioCap},
+		{"nan", []float64{math.NaN(), 1}, []float64{1, 1}, RatioCap},
+	} {
+		got := Ratio(c.payload, c.noise)
+		if math.Abs(got-c.want) > 1e-9*math.Max(1, c.want) {
+			t.Errorf("%s: Ratio = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func ring(t *testing.T, n int) *graph.Graph {
+	t.Helper()
+	g, err := graph.Ring(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func planeFor(n int) *Plane {
+	p := &Plane{Optimum: [2]float64{0.2, -0.1}}
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		p.Targets = append(p.Targets, [2]float64{math.Cos(a), math.Sin(a)})
+	}
+	return p
+}
+
+// stepFor makes a 2-D step on a ring of n: every agent sends channel "x"
+// to both neighbours, and channel "s" to the next one.
+func stepFor(n, iter int) *sim.Step {
+	s := &sim.Step{Iter: iter, Dim: 2, Estimates: make([]float64, 2*n)}
+	for i := range n {
+		s.Estimates[2*i] = math.Cos(float64(i+iter)) * 1.5
+		s.Estimates[2*i+1] = math.Sin(float64(i + iter))
+		for _, j := range []int{(i + 1) % n, (i + n - 1) % n} {
+			s.Messages = append(s.Messages, sim.Message{
+				From: i, To: j, Channel: "x",
+				Payload: []float64{1 + 0.1*float64(i), 2}, Noise: []float64{0.1 * float64(i), 0},
+			})
+		}
+		s.Messages = append(s.Messages, sim.Message{
+			From: i, To: (i + 1) % n, Channel: "s",
+			Payload: []float64{5, 5}, Noise: []float64{4, 4},
+		})
+	}
+	return s
+}
+
+func TestRecordCopies(t *testing.T) {
+	const n = 6
+	m := NewModel(ring(t, n), planeFor(n))
+	s := stepFor(n, 1)
+	m.Record(s)
+	f := m.Frame(0.5, 800, 500)
+	est := append([]Disc(nil), f.Estimates...)
+	pk := append([]Disc(nil), f.Packets...)
+	_, data := m.Estimates()
+	data0 := append([]float64(nil), data...)
+	packets := append([]Packet(nil), m.Packets()...)
+
+	// The algorithm reuses its buffers.
+	for i := range s.Estimates {
+		s.Estimates[i] = 1e6
+	}
+	for k := range s.Messages {
+		s.Messages[k].Payload[0] = 77
+		s.Messages[k].Noise[0] = 99
+		s.Messages[k].From, s.Messages[k].To = 0, 1
+	}
+	s.Messages = s.Messages[:1]
+
+	_, data = m.Estimates()
+	for i := range data0 {
+		if data[i] != data0[i] {
+			t.Fatalf("estimate %d changed from %v to %v", i, data0[i], data[i])
+		}
+	}
+	if len(m.Packets()) != len(packets) {
+		t.Fatalf("packets %d, want %d", len(m.Packets()), len(packets))
+	}
+	for k, p := range m.Packets() {
+		if p != packets[k] {
+			t.Fatalf("packet %d changed: %+v → %+v", k, packets[k], p)
+		}
+	}
+	f = m.Frame(0.5, 800, 500)
+	for i := range est {
+		if f.Estimates[i] != est[i] {
+			t.Fatalf("estimate disc %d moved", i)
+		}
+	}
+	for i := range pk {
+		if f.Packets[i] != pk[i] {
+			t.Fatalf("packet disc %d moved", i)
+		}
+	}
+	if len(packets) != 3*n {
+		t.Errorf("%d packets, want %d", len(packets), 3*n)
+	}
+	if got := packets[2]; got.Channel != "s" || got.Ratio != 4.0/1 {
+		t.Errorf("third packet %+v, want channel s ratio 4", got)
+	}
+	if ch := m.Channels(); len(ch) != 2 || ch[0] != "x" || ch[1] != "s" {
+		t.Errorf("channels %v", ch)
+	}
+}
+
+func TestTrailRing(t *testing.T) {
+	const n = 3
+	m := NewModel(ring(t, n), planeFor(n))
+	for it := range TrailLen + 15 {
+		m.Record(stepFor(n, it))
+	}
+	f := m.Frame(0, 600, 400)
+	if got, want := len(f.Trails), n*(TrailLen-1); got != want {
+		t.Errorf("%d trail segments, want %d", got, want)
+	}
+	// The newest trail segment of agent 0 ends at its estimate dot.
+	last := f.Trails[TrailLen-2]
+	if e := f.Estimates[0]; math.Abs(last.X1-e.X) > 1e-9 || math.Abs(last.Y1-e.Y) > 1e-9 {
+		t.Errorf("trail ends at (%v, %v), estimate at (%v, %v)", last.X1, last.Y1, e.X, e.Y)
+	}
+	if !(f.Trails[0].Color.A < last.Color.A) {
+		t.Errorf("trail does not fade: oldest alpha %d, newest %d", f.Trails[0].Color.A, last.Color.A)
+	}
+	// A reset (Iter going back) clears the trail.
+	m.Record(stepFor(n, 0))
+	if f = m.Frame(0, 600, 400); len(f.Trails) != 0 {
+		t.Errorf("%d trail segments after a reset", len(f.Trails))
+	}
+}
+
+func checkFrameInside(t *testing.T, name string, f *Frame) {
+	t.Helper()
+	canvas := Rect{0, 0, float64(f.W), float64(f.H)}
+	inDisc := func(r Rect, d Disc, what string, i int) {
+		t.Helper()
+		e := d.R + d.LineW
+		if !r.Contains(d.X-e, d.Y-e) || !r.Contains(d.X+e, d.Y+e) {
+			t.Errorf("%s %dx%d: %s %d at (%.1f, %.1f) r %.1f leaves %+v", name, f.W, f.H, what, i, d.X, d.Y, e, r)
+		}
+	}
+	for _, r := range []Rect{f.NetPanel, f.PlanePanel, f.Legend.Rect} {
+		if r.W > 0 && (!canvas.Contains(r.X, r.Y) || !canvas.Contains(r.X+r.W, r.Y+r.H)) {
+			t.Errorf("%s %dx%d: rect %+v leaves the canvas", name, f.W, f.H, r)
+		}
+	}
+	for i, d := range f.Nodes {
+		inDisc(f.NetPanel, d, "node", i)
+	}
+	for i, d := range f.Packets {
+		inDisc(f.NetPanel, d, "packet", i)
+	}
+	if !f.NetPanel.Contains(f.Legend.X, f.Legend.Y) || !f.NetPanel.Contains(f.Legend.X+f.Legend.W, f.Legend.Y+f.Legend.H) {
+		t.Errorf("%s %dx%d: legend %+v leaves the network panel", name, f.W, f.H, f.Legend.Rect)
+	}
+	for i, s := range f.Edges {
+		if !f.NetPanel.Contains(s.X0, s.Y0) || !f.NetPanel.Contains(s.X1, s.Y1) {
+			t.Errorf("%s: edge %d leaves the panel", name, i)
+		}
+	}
+	if !f.HasPlane {
+		return
+	}
+	if f.PlaneBox.X < f.PlanePanel.X || f.PlaneBox.X+f.PlaneBox.W > f.PlanePanel.X+f.PlanePanel.W+1e-9 {
+		t.Errorf("%s: plane box %+v outside its panel %+v", name, f.PlaneBox, f.PlanePanel)
+	}
+	if f.PlanePanel.X < f.NetPanel.X+f.NetPanel.W {
+		t.Errorf("%s: panels overlap", name)
+	}
+	for _, list := range [][]Segment{f.Grid, f.Targets, f.Trails} {
+		for i, s := range list {
+			if !f.PlanePanel.Contains(s.X0, s.Y0) || !f.PlanePanel.Contains(s.X1, s.Y1) {
+				t.Errorf("%s: plane segment %d leaves the panel", name, i)
+			}
+		}
+	}
+	for i, d := range f.Estimates {
+		if !f.PlaneBox.Contains(d.X, d.Y) {
+			t.Errorf("%s: estimate %d outside the plot", name, i)
+		}
+	}
+	if !f.PlaneBox.Contains(f.Optimum.X, f.Optimum.Y) {
+		t.Errorf("%s: optimum outside the plot", name)
+	}
+}
+
+func TestFrameInsideCanvas(t *testing.T) {
+	rgg, err := graph.RandomGeometric(200, 0.15, 100, rand.New(rand.NewPCG(7, 8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, _ := graph.Complete(30)
+	star, _ := graph.Star(12)
+	path, _ := graph.Path(50)
+	dir, _ := graph.New(4, edges(0, 1, 1, 2, 2, 3, 3, 0, 1, 0), true)
+	sizes := [][2]int{{100, 100}, {100, 400}, {400, 100}, {160, 120}, {800, 600}, {1000, 600}, {1920, 1080}, {3000, 1200}}
+	for _, c := range []struct {
+		name  string
+		g     *graph.Graph
+		plane bool
+	}{
+		{"ring8", ring(t, 8), true}, {"ring8-flat", ring(t, 8), false}, {"rgg200", rgg, true},
+		{"complete30", cmp, false}, {"star12", star, true}, {"path50", path, false}, {"directed", dir, true},
+	} {
+		var pl *Plane
+		if c.plane {
+			pl = planeFor(c.g.N)
+		}
+		for _, ratio := range []float64{1, 2} {
+			m := NewModel(c.g, pl)
+			m.PixelRatio = ratio
+			// Messages on every link both ways, two channels, wild ratios.
+			s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 2*c.g.N)}
+			for i := range c.g.N {
+				s.Estimates[2*i] = float64(i%5) * 3 // far outside the targets
+				s.Estimates[2*i+1] = math.Inf(1)
+			}
+			s.Estimates[1] = -1e9
+			for _, e := range c.g.Edges {
+				for _, ch := range []string{"y", "z"} {
+					s.Messages = append(s.Messages,
+						sim.Message{From: e.From, To: e.To, Channel: ch, Payload: []float64{1, 1}, Noise: []float64{1, 1}},
+						sim.Message{From: e.To, To: e.From, Channel: ch, Round: 1, Payload: []float64{1, 1}, Noise: []float64{0, 0}})
+				}
+			}
+			m.Record(s)
+			for _, wh := range sizes {
+				for _, ph := range []float64{0, 0.3, 0.5, 0.77, 1} {
+					f := m.Frame(ph, wh[0], wh[1])
+					checkFrameInside(t, c.name, f)
+					if len(f.Nodes) != c.g.N || len(f.Packets) != len(s.Messages) || f.HasPlane != c.plane {
+						t.Fatalf("%s: %d nodes, %d packets, plane %v", c.name, len(f.Nodes), len(f.Packets), f.HasPlane)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestPacketTravelsSenderToReceiver(t *testing.T) {
+	g := ring(t, 8)
+	m := NewModel(g, nil)
+	s := &sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 8), Messages: []sim.Message{
+		{From: 2, To: 3, Channel: "x", Payload: []float64{1}, Noise: []float64{0.5}},
+		{From: 3, To: 2, Channel: "x", Payload: []float64{1}, Noise: []float64{0.5}},
+		{From: 2, To: 3, Channel: "s", Payload: []float64{1}, Noise: []float64{0.5}},
+	}}
+	m.Record(s)
+	const w, h = 900, 600
+	f := m.Frame(0, w, h)
+	n2, n3 := f.Nodes[2], f.Nodes[3]
+	edgeLen := math.Hypot(n3.X-n2.X, n3.Y-n2.Y)
+	maxOff := 0.0
+	check := func(ph float64, k int, at Disc, what string) {
+		t.Helper()
+		f := m.Frame(ph, w, h)
+		p := f.Packets[k]
+		d := math.Hypot(p.X-at.X, p.Y-at.Y)
+		maxOff = max(maxOff, d)
+		if d > 0.25*edgeLen {
+			t.Errorf("phase %v packet %d is %.1f px from its %s (edge %.1f px)", ph, k, d, what, edgeLen)
+		}
+	}
+	check(0, 0, n2, "sender")
+	check(1, 0, n3, "receiver")
+	check(0, 1, n3, "sender")
+	check(1, 1, n2, "receiver")
+	check(0, 2, n2, "sender")
+	check(1, 2, n3, "receiver")
+	if maxOff == 0 {
+		t.Error("packets are not offset sideways")
+	}
+
+	// Half-way: the three packets are distinct; the two directions on
+	// opposite sides of the link, the two channels on the same side.
+	f = m.Frame(0.5, w, h)
+	side := func(p Disc) float64 { return (n3.X-n2.X)*(p.Y-n2.Y) - (n3.Y-n2.Y)*(p.X-n2.X) }
+	a, b, c := f.Packets[0], f.Packets[1], f.Packets[2]
+	if side(a)*side(b) >= 0 {
+		t.Errorf("the two directions are on the same side: %v %v", side(a), side(b))
+	}
+	if side(a)*side(c) <= 0 || math.Hypot(a.X-c.X, a.Y-c.Y) < a.R {
+		t.Errorf("the two channels are not in separate lanes: %+v %+v", a, c)
+	}
+	// Easing: at phase ¼ the packet has gone less than ¼ of the way.
+	f = m.Frame(0.25, w, h)
+	p := f.Packets[0]
+	along := ((p.X-n2.X)*(n3.X-n2.X) + (p.Y-n2.Y)*(n3.Y-n2.Y)) / (edgeLen * edgeLen)
+	if !(along > 0 && along < 0.25) {
+		t.Errorf("at phase 0.25 the packet is %.3f of the way", along)
+	}
+	if f.InFlight != 3 {
+		t.Errorf("InFlight %d, want 3", f.InFlight)
+	}
+}
+
+func TestRoundsShareThePhase(t *testing.T) {
+	m := NewModel(ring(t, 4), nil)
+	m.Record(&sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 4), Messages: []sim.Message{
+		{From: 0, To: 1, Channel: "y", Round: 0, Payload: []float64{1}, Noise: []float64{0}},
+		{From: 1, To: 2, Channel: "z", Round: 1, Payload: []float64{1}, Noise: []float64{0}},
+	}})
+	f := m.Frame(0.25, 600, 400)
+	if f.Packets[0].Fill.A == 0 || f.Packets[1].Fill.A != 0 || f.InFlight != 1 {
+		t.Errorf("phase 0.25: round 0 alpha %d, round 1 alpha %d", f.Packets[0].Fill.A, f.Packets[1].Fill.A)
+	}
+	f = m.Frame(0.75, 600, 400)
+	if f.Packets[0].Fill.A != 0 || f.Packets[1].Fill.A == 0 || f.InFlight != 1 {
+		t.Errorf("phase 0.75: round 0 alpha %d, round 1 alpha %d", f.Packets[0].Fill.A, f.Packets[1].Fill.A)
+	}
+}
+
+func TestColourRampMonotone(t *testing.T) {
+	prev := RatioColor(0)
+	prevSize := RatioSize(0)
+	for e := -4.0; e <= 4; e += 0.05 {
+		r := math.Pow(10, e)
+		c := RatioColor(r)
+		if c.R < prev.R {
+			t.Fatalf("red falls from %d to %d at ratio %g", prev.R, c.R, r)
+		}
+		if s := RatioSize(r); s < prevSize {
+			t.Fatalf("size falls at ratio %g", r)
+		}
+		prev, prevSize = c, RatioSize(r)
+	}
+	low, mid, high := RatioColor(0.001), RatioColor(1), RatioColor(1000)
+	if low != RatioColor(0) || low != RatioColor(RatioLow) || high != RatioColor(RatioCap) || high != RatioColor(math.NaN()) {
+		t.Error("the ramp is not clamped at its ends")
+	}
+	if !(low.B > low.R && low.G > low.R) {
+		t.Errorf("low ratio colour %v is not blue-green", low)
+	}
+	if !(mid.R > 200 && mid.G > 120 && mid.B < 80) {
+		t.Errorf("ratio 1 colour %v is not amber", mid)
+	}
+	if !(high.R > 200 && high.G < 80) {
+		t.Errorf("high ratio colour %v is not red", high)
+	}
+	if !(low.R < mid.R && mid.R <= high.R) {
+		t.Errorf("red does not grow: %d %d %d", low.R, mid.R, high.R)
+	}
+	if RatioSize(RatioCap) <= RatioSize(0) {
+		t.Error("size does not grow with the ratio")
+	}
+}
+
+func TestMeshSpans(t *testing.T) {
+	g, _ := graph.Complete(40)
+	m := NewModel(g, planeFor(40))
+	s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 80)}
+	for _, e := range g.Edges {
+		s.Messages = append(s.Messages, sim.Message{From: e.From, To: e.To, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{0.1, 0}})
+	}
+	m.Record(s)
+	f := m.Frame(0.4, 1000, 600)
+	for _, limit := range []int{0, 1000, 100} {
+		var mesh Mesh
+		mesh.MaxBatch = limit
+		mesh.Build(f)
+		if limit == 0 {
+			limit = DefaultBatch
+		}
+		if len(mesh.Spans) == 0 || mesh.Spans[0].V0 != 0 || mesh.Spans[len(mesh.Spans)-1].V1 != len(mesh.Vertices) ||
+			mesh.Spans[len(mesh.Spans)-1].I1 != len(mesh.Indices) {
+			t.Fatalf("limit %d: spans %v do not cover the mesh", limit, mesh.Spans)
+		}
+		for k, sp := range mesh.Spans {
+			if k > 0 && (sp.V0 != mesh.Spans[k-1].V1 || sp.I0 != mesh.Spans[k-1].I1) {
+				t.Fatalf("span %d is not contiguous", k)
+			}
+			if sp.V1-sp.V0 > limit {
+				t.Fatalf("span %d holds %d vertices, limit %d", k, sp.V1-sp.V0, limit)
+			}
+			if (sp.I1-sp.I0)%3 != 0 {
+				t.Fatalf("span %d has %d indices", k, sp.I1-sp.I0)
+			}
+			for _, ix := range mesh.Indices[sp.I0:sp.I1] {
+				if int(ix) >= sp.V1-sp.V0 {
+					t.Fatalf("span %d: index %d out of %d vertices", k, ix, sp.V1-sp.V0)
+				}
+			}
+		}
+		for i, v := range mesh.Vertices {
+			if v.X < -0.01 || v.Y < -0.01 || v.X > 1000.01 || v.Y > 600.01 || v.A < 0 || v.A > 1 || v.R > v.A+1e-6 {
+				t.Fatalf("vertex %d %+v is off the canvas or not premultiplied", i, v)
+			}
+		}
+		if limit == 100 && len(mesh.Spans) < 10 {
+			t.Errorf("only %d spans at limit 100 for %d vertices", len(mesh.Spans), len(mesh.Vertices))
+		}
+	}
+	// Reuse: a second Build with the same frame gives the same mesh.
+	var a, b Mesh
+	a.Build(f)
+	b.Build(f)
+	b.Build(f)
+	if len(a.Vertices) != len(b.Vertices) || len(a.Indices) != len(b.Indices) || len(b.Spans) != 1 {
+		t.Errorf("rebuilding changed the mesh: %d/%d vertices, %d spans", len(a.Vertices), len(b.Vertices), len(b.Spans))
+	}
+}
+
+func BenchmarkFrameAndMesh(b *testing.B) {
+	g, _ := graph.RandomGeometric(200, 0.15, 100, rand.New(rand.NewPCG(7, 8)))
+	m := NewModel(g, planeFor(200))
+	for it := range TrailLen {
+		s := &sim.Step{Iter: it + 1, Dim: 2, Estimates: make([]float64, 400)}
+		for i := range s.Estimates {
+			s.Estimates[i] = math.Sin(float64(i * it))
+		}
+		for _, e := range g.Edges {
+			s.Messages = append(s.Messages,
+				sim.Message{From: e.From, To: e.To, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{0.1, 0}},
+				sim.Message{From: e.To, To: e.From, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{3, 0}})
+		}
+		m.Record(s)
+	}
+	var mesh Mesh
+	b.ReportAllocs()
+	for b.Loop() {
+		mesh.Build(m.Frame(0.5, 1000, 600))
+	}
+}

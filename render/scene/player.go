@@ -1,0 +1,187 @@
+package scene
+
+import (
+	"math"
+	"time"
+
+	"dpsim/core/sim"
+)
+
+// Stepper is what the Player drives: one call runs one iteration. An error
+// means the run cannot go on (it is done or it diverged); the Player then
+// stops and keeps the error for display.
+type Stepper interface {
+	Advance() (*sim.Step, error)
+}
+
+// Speed limits, in iterations per second.
+const (
+	MinSpeed = 0.25
+	MaxSpeed = 2000
+	// AnimSpeed is the highest speed at which one iteration's packets
+	// travel their edge during exactly that iteration's time slot. Above
+	// it the packets of the latest iteration are drawn at a phase that
+	// cycles at CyclePerSecond, so the motion stays visible.
+	AnimSpeed = 20
+	// CyclePerSecond is the phase frequency above AnimSpeed.
+	CyclePerSecond = 1.25
+	// Backlog bounds the iterations owed, in seconds of play: after a
+	// stall the player catches up at most this much.
+	Backlog = 0.25
+	// StepOnceDuration is how long the packets of a single step (StepOnce)
+	// take to travel, at most.
+	StepOnceDuration = 600 * time.Millisecond
+)
+
+// Player is the playback logic, independent of drawing: it owes
+// iterations at the chosen speed, runs them within a wall-clock budget,
+// passes every step to its recorders, and tracks the animation phase of
+// the latest iteration.
+//
+// Playback is deterministic given the sequence of dt values passed to
+// Update (the budget only decides how much of the owed work is done now).
+type Player struct {
+	stepper   Stepper
+	recorders []sim.Recorder
+
+	speed   float64
+	running bool
+	owed    float64 // iterations due but not yet run
+	steps   int
+	err     error
+
+	phase   float64 // animation phase of the latest iteration, in [0, 1]
+	cycle   float64 // free-running phase at high speed
+	oneshot float64 // StepOnce: seconds of animation left (< 0: none)
+
+	now func() time.Time // the clock for the budget (tests replace it)
+}
+
+// NewPlayer returns a paused player at 10 iterations per second that
+// passes every step it runs to recs, in order. It does not record the
+// run's initial step: the caller records it before playing.
+func NewPlayer(s Stepper, recs ...sim.Recorder) *Player {
+	return &Player{stepper: s, recorders: recs, speed: 10, phase: 1, oneshot: -1, now: time.Now}
+}
+
+// AddRecorder appends r to the recorders.
+func (p *Player) AddRecorder(r sim.Recorder) { p.recorders = append(p.recorders, r) }
+
+// Play starts or resumes playback. The first iteration is due at once.
+// It does nothing once the stepper has failed.
+func (p *Player) Play() {
+	if p.err != nil || p.running {
+		return
+	}
+	p.running = true
+	p.oneshot = -1
+	p.owed = max(p.owed, 1)
+}
+
+// Pause stops playback; owed iterations are dropped.
+func (p *Player) Pause() {
+	p.running = false
+	p.owed = 0
+}
+
+// StepOnce pauses and runs exactly one iteration, whose packets then
+// travel over min(1/speed, StepOnceDuration).
+func (p *Player) StepOnce() {
+	p.Pause()
+	if p.err != nil {
+		return
+	}
+	if p.advance() {
+		p.phase = 0
+		p.oneshot = min(1/p.speed, StepOnceDuration.Seconds())
+	}
+}
+
+// SetSpeed sets the speed in iterations per second, clamped to
+// [MinSpeed, MaxSpeed]; NaN is ignored.
+func (p *Player) SetSpeed(itersPerSec float64) {
+	if math.IsNaN(itersPerSec) {
+		return
+	}
+	p.speed = min(MaxSpeed, max(MinSpeed, itersPerSec))
+	p.owed = min(p.owed, p.maxOwed())
+}
+
+// Speed returns the speed in iterations per second.
+func (p *Player) Speed() float64 { return p.speed }
+
+// Running reports whether the player is playing.
+func (p *Player) Running() bool { return p.running }
+
+// Steps returns the number of iterations the player has run.
+func (p *Player) Steps() int { return p.steps }
+
+// Err returns the error that stopped the run, or nil.
+func (p *Player) Err() error { return p.err }
+
+// Phase returns the animation phase of the latest iteration's packets in
+// [0, 1]: 0 at their senders, 1 at their receivers.
+func (p *Player) Phase() float64 { return p.phase }
+
+// maxOwed bounds the backlog: speed·Backlog iterations, but at least 2 so
+// that at frame rates below the speed the fractional progress (the phase)
+// survives the cap.
+func (p *Player) maxOwed() float64 { return max(2, p.speed*Backlog) }
+
+// Update advances playback by dt of wall-clock time. While playing it owes
+// dt·speed more iterations (at most max(2, speed·Backlog)) and runs the whole ones, stopping early once budget of
+// wall-clock time is used; at least one owed iteration runs per call, so a
+// zero budget still makes progress. Negative dt counts as zero.
+func (p *Player) Update(dt, budget time.Duration) {
+	sec := max(0, dt.Seconds())
+	p.cycle = math.Mod(p.cycle+sec*CyclePerSecond, 1)
+	if !p.running {
+		if p.oneshot > 0 {
+			p.phase = min(1, p.phase+sec/p.oneshot)
+			if p.phase >= 1 {
+				p.oneshot = -1
+			}
+		}
+		return
+	}
+	p.owed = min(p.owed+sec*p.speed, p.maxOwed())
+	start := p.now()
+	for ran := 0; p.owed >= 1 && p.running; ran++ {
+		if ran > 0 && p.now().Sub(start) >= budget {
+			break
+		}
+		p.owed--
+		if !p.advance() {
+			break
+		}
+	}
+	if !p.running { // the stepper failed: keep the picture as it was
+		return
+	}
+	if p.speed <= AnimSpeed {
+		// The fraction of the current iteration's slot that has elapsed;
+		// a backlog (owed ≥ 1) leaves the packets at their receivers.
+		p.phase = min(1, max(0, p.owed))
+	} else {
+		p.phase = p.cycle
+	}
+}
+
+// advance runs one iteration and records it; it reports false (and stops
+// playback) when the stepper fails.
+func (p *Player) advance() bool {
+	s, err := p.stepper.Advance()
+	if err != nil {
+		p.err = err
+		p.running = false
+		p.owed = 0
+		return false
+	}
+	p.steps++
+	if s != nil {
+		for _, r := range p.recorders {
+			r.Record(s)
+		}
+	}
+	return true
+}

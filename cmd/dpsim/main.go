@@ -130,6 +130,20 @@ func oneArg(fs *flag.FlagSet, stderr io.Writer) (string, error) {
 	return fs.Arg(0), nil
 }
 
+// parseAndLoad parses a command's flags and its one SCENARIO argument,
+// and builds the scenario.
+func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer) (*scenario.Built, string, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return nil, "", err
+	}
+	arg, err := oneArg(fs, stderr)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := load(arg, stdin)
+	return b, arg, err
+}
+
 const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
 
 Runs the scenario and writes the run export (JSON: the scenario with every
@@ -144,14 +158,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	arg, err := oneArg(fs, stderr)
-	if err != nil {
-		return err
-	}
-	b, err := load(arg, stdin)
+	b, _, err := parseAndLoad(fs, args, stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -203,14 +210,7 @@ as warnings, and the weight matrix's properties are listed.
 
 func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", validateHelp, stderr)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	arg, err := oneArg(fs, stderr)
-	if err != nil {
-		return err
-	}
-	b, err := load(arg, stdin)
+	b, _, err := parseAndLoad(fs, args, stdin, stderr)
 	if err != nil {
 		return err
 	}

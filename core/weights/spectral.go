@@ -212,13 +212,18 @@ func SigmaR(r *Matrix, phi float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := r.N
+	return lazyDeflatedRadius(r, phi, func(i, j int) float64 { return pi[j] })
+}
+
+// lazyDeflatedRadius returns ρ((1−t)I + t·M − P) with P_ij = p(i, j).
+func lazyDeflatedRadius(m *Matrix, t float64, p func(i, j int) float64) (float64, error) {
+	n := m.N
 	a := New(n)
 	for i := range n {
 		for j := range n {
-			a.Data[i*n+j] = phi*r.Data[i*n+j] - pi[j]
+			a.Data[i*n+j] = t*m.Data[i*n+j] - p(i, j)
 		}
-		a.Data[i*n+i] += 1 - phi
+		a.Data[i*n+i] += 1 - t
 	}
 	return SpectralRadius(a)
 }
@@ -231,15 +236,7 @@ func SigmaC(c *Matrix, gamma float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := c.N
-	a := New(n)
-	for i := range n {
-		for j := range n {
-			a.Data[i*n+j] = gamma*c.Data[i*n+j] - pi[i]
-		}
-		a.Data[i*n+i] += 1 - gamma
-	}
-	return SpectralRadius(a)
+	return lazyDeflatedRadius(c, gamma, func(i, j int) float64 { return pi[i] })
 }
 
 // nearest returns the index of the entry of xs closest to v.

@@ -132,16 +132,15 @@ func oneArg(fs *flag.FlagSet, stderr io.Writer) (string, error) {
 
 // parseAndLoad parses a command's flags and its one SCENARIO argument,
 // and builds the scenario.
-func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer) (*scenario.Built, string, error) {
+func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer) (*scenario.Built, error) {
 	if err := parseFlags(fs, args); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	arg, err := oneArg(fs, stderr)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	b, err := load(arg, stdin)
-	return b, arg, err
+	return load(arg, stdin)
 }
 
 const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
@@ -158,7 +157,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
-	b, _, err := parseAndLoad(fs, args, stdin, stderr)
+	b, err := parseAndLoad(fs, args, stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -210,7 +209,7 @@ as warnings, and the weight matrix's properties are listed.
 
 func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", validateHelp, stderr)
-	b, _, err := parseAndLoad(fs, args, stdin, stderr)
+	b, err := parseAndLoad(fs, args, stdin, stderr)
 	if err != nil {
 		return err
 	}

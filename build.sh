@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# build.sh — build every wasm/* main package into public/, with wasm_exec.js
+# and fresh precompressed sidecars.
+#
+#   wasm/app    -> public/dpsim.wasm   (the page's program)
+#   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
+#
+# Runs from any working directory. Old sidecars are always deleted first, so a
+# stale .wasm.br/.wasm.gz can never be served beside a new .wasm.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+root=$PWD
+out=$root/public
+
+goroot=$(go env GOROOT)
+wasm_exec=$goroot/lib/wasm/wasm_exec.js
+[[ -f $wasm_exec ]] || wasm_exec=$goroot/misc/wasm/wasm_exec.js   # Go < 1.24
+cp "$wasm_exec" "$out/wasm_exec.js"
+
+have_brotli=1
+if ! command -v brotli >/dev/null 2>&1; then
+  have_brotli=0
+  echo "build.sh: brotli not found (apt-get install brotli); writing gzip sidecars only" >&2
+fi
+
+size() { stat -c %s "$1"; }
+human() { numfmt --to=iec-i --suffix=B --format='%.2f' "$1" 2>/dev/null || echo "$1 B"; }
+
+built=0
+for d in wasm/*/; do
+  d=${d%/}
+  [[ -d $d ]] || continue
+  # Only main packages; skip directories with no Go files for js/wasm.
+  name=$(GOOS=js GOARCH=wasm go list -f '{{.Name}}' "./$d" 2>/dev/null || true)
+  if [[ $name != main ]]; then
+    echo "build.sh: skipping $d (not a main package for js/wasm)"
+    continue
+  fi
+  base=$(basename "$d")
+  [[ $base == app ]] && base=dpsim
+  target=$out/$base.wasm
+
+  rm -f "$target.gz" "$target.br"
+  echo "build.sh: GOOS=js GOARCH=wasm go build ./$d -> public/$base.wasm"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$target" "./$d"
+
+  gzip -9 -n -c "$target" > "$target.gz.tmp" && mv "$target.gz.tmp" "$target.gz"
+  if (( have_brotli )); then
+    # Through stdout: "brotli -o" would copy the .wasm's mtime truncated to
+    # whole seconds, making the sidecar look older than the .wasm (stale).
+    brotli -q 11 -c "$target" > "$target.br.tmp" && mv "$target.br.tmp" "$target.br"
+  fi
+  # The sidecars are written after the .wasm, so they are never older than
+  # it (serve ignores a sidecar older than its .wasm).
+
+  raw=$(size "$target"); gz=$(size "$target.gz")
+  if (( have_brotli )); then
+    br=$(size "$target.br")
+    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli %10s (%s)\n' "$base.wasm" \
+      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")" "$br" "$(human "$br")"
+  else
+    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli: skipped (no brotli)\n' "$base.wasm" \
+      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")"
+  fi
+  built=$((built + 1))
+done
+
+if (( built == 0 )); then
+  echo "build.sh: no wasm/* main package found" >&2
+  exit 1
+fi
+echo "build.sh: built $built wasm file(s) into public/"

@@ -1,0 +1,383 @@
+'use strict';
+// End-to-end smoke test: the built site (./build.sh) in headless Chromium.
+//
+//   node --test e2e/            (from the repository root; ./test.sh does it)
+//
+// It builds nothing but the small static server: public/ must already hold
+// dpsim.wasm and wasm_exec.js. Environment:
+//   CHROMIUM      browser binary (default /usr/bin/chromium)
+//   DPSIM_SITE    directory to serve (default public/)
+//   E2E_TIMEOUT   ms to wait for frames / iterations (default 120000)
+//
+// Waits are on frame counters and state (window.dpsimState), never on
+// wall-clock time: headless Chromium renders WebGL in software and can be slow.
+const { describe, test, before, after, beforeEach } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { chromium } = require('playwright-core');
+const { decodePNG, pixelStats } = require('./png.js');
+
+const ROOT = path.resolve(__dirname, '..');
+const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
+const OUT = path.join(__dirname, 'out');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
+
+// Flags measured in shared/spec/browser-recipes.md. --enable-unsafe-swiftshader
+// gives WebGL2 through SwiftShader without the deprecated automatic fallback.
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--enable-unsafe-swiftshader',
+];
+const VIEWPORT = { width: 1280, height: 800 };
+// Console text that means the Go program died.
+const FATAL_CONSOLE = /panic|fatal error|exit code/i;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-'));
+let server = null;
+let baseURL = '';
+
+function preflight() {
+  const missing = [];
+  if (!fs.existsSync(CHROMIUM)) missing.push(`${CHROMIUM} (apt-get install chromium)`);
+  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
+    if (!fs.existsSync(path.join(SITE, f))) missing.push(path.join(SITE, f) + (f.endsWith('.html') || f === 'page.js' ? '' : ' (run ./build.sh)'));
+  }
+  if (missing.length) throw new Error('e2e prerequisites missing:\n  ' + missing.join('\n  '));
+}
+
+// startServer builds ./serve once and runs it on a free loopback port; the
+// server prints "serving <dir> at http://127.0.0.1:PORT/".
+async function startServer() {
+  const bin = path.join(tmp, 'serve');
+  execFileSync('go', ['build', '-o', bin, './serve'], { cwd: ROOT, stdio: 'inherit' });
+  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-dir', SITE], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stderr.on('data', (d) => process.stderr.write('[serve] ' + d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited early with code ${code}`)); });
+    readline.createInterface({ input: proc.stdout }).on('line', (line) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+  // It answers before we go on.
+  const r = await fetch(url);
+  assert.equal(r.status, 200, 'server answers /');
+  return { proc, url };
+}
+
+async function launch(extraArgs = []) {
+  const userDataDir = fs.mkdtempSync(path.join(tmp, 'profile-'));
+  const ctx = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: VIEWPORT,
+    deviceScaleFactor: 1,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
+  const page = ctx.pages()[0] || await ctx.newPage();
+  const log = [];
+  let reject = null;
+  const crashed = new Promise((_, r) => { reject = r; });
+  crashed.catch(() => {});
+  const b = { ctx, page, log, crashed, wasm: [], fatal: null };
+  const failWith = (err) => { if (!b.fatal) b.fatal = err; reject(err); };
+  const note = (kind, text) => {
+    log.push(`${kind}: ${text}`);
+    if (FATAL_CONSOLE.test(text)) failWith(new Error(`Go program died (${kind}): ${text}\n--- console ---\n${log.slice(-30).join('\n')}`));
+  };
+  page.on('console', (m) => note(m.type(), m.text()));
+  page.on('pageerror', (e) => note('pageerror', e.message));
+  page.on('crash', () => failWith(new Error('the page crashed')));
+  page.on('response', async (r) => {
+    if (/\.wasm(\?|$)/.test(r.url())) b.wasm.push({ url: r.url(), status: r.status(), headers: await r.allHeaders().catch(() => ({})) });
+  });
+  return b;
+}
+
+// waitFor waits for fn(arg) to be truthy in the page, polling every frame,
+// and fails at once if the console reports a Go panic or exit.
+async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
+  try {
+    return await Promise.race([
+      b.page.waitForFunction(fn, arg, { timeout, polling: 'raf' }),
+      b.crashed,
+    ]);
+  } catch (e) {
+    const state = await b.page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
+    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${state}\n  console tail:\n    ${b.log.slice(-15).join('\n    ')}`);
+  }
+}
+
+const state = (page) => page.evaluate(() => ({ ...window.dpsimState }));
+
+// waitFrames waits until at least n more frames are drawn.
+async function waitFrames(b, n) {
+  const d0 = await b.page.evaluate(() => window.dpsimState.draws);
+  await waitFor(b, `${n} more frames`, ([d, k]) => window.dpsimState && window.dpsimState.draws >= d + k, [d0, n]);
+}
+
+function assertNoFatal(b) {
+  const bad = b.log.filter((l) => FATAL_CONSOLE.test(l));
+  assert.deepEqual(bad, [], 'console shows that the Go program died');
+}
+
+before(async () => {
+  preflight();
+  fs.mkdirSync(OUT, { recursive: true });
+  ({ proc: server, url: baseURL } = await startServer());
+});
+
+after(() => {
+  if (server) server.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('dpsim page with WebGL2', () => {
+  let b;
+  before(async () => { b = await launch(); });
+  after(async () => { if (b) await b.ctx.close(); });
+  // Once the Go program has died, every later test fails at once instead of
+  // waiting for its timeout.
+  beforeEach(() => { if (b && b.fatal) throw new Error('the Go program already died: ' + b.fatal.message.split('\n')[0]); });
+
+  test('loads and draws frames', async () => {
+    const resp = await b.page.goto(baseURL);
+    assert.equal(resp.status(), 200);
+    assert.equal(await b.page.title(), 'dpsim — differentially private decentralized optimization');
+    await waitFor(b, 'dpsimReady', () => window.dpsimReady === true && typeof window.dpsim === 'object');
+    await waitFor(b, 'more than 20 frames', () => window.dpsimState && window.dpsimState.draws > 20);
+    await b.page.screenshot({ path: path.join(OUT, 'initial.png') });
+    assertNoFatal(b);
+
+    // The server sent the wasm with the right type, precompressed if it can.
+    const w = b.wasm.find((r) => r.url.endsWith('/dpsim.wasm'));
+    assert.ok(w, 'dpsim.wasm was fetched');
+    assert.equal(w.status, 200);
+    assert.match(w.headers['content-type'] || '', /^application\/wasm/);
+    if (fs.existsSync(path.join(SITE, 'dpsim.wasm.br'))) {
+      assert.equal(w.headers['content-encoding'], 'br', 'the brotli sidecar was served');
+    }
+  });
+
+  test('page hosts the ebiten canvas in #view and keeps its own look', async () => {
+    const info = await b.page.evaluate(() => {
+      const c = document.querySelector('#view canvas');
+      const bodyCanvases = [...document.body.children].filter((e) => e.tagName === 'CANVAS').length;
+      const r = c && c.getBoundingClientRect();
+      return {
+        found: !!c,
+        bodyCanvases,
+        tabIndex: c && c.tabIndex,
+        pointerEvents: c && getComputedStyle(c).pointerEvents,
+        width: r && r.width, height: r && r.height,
+        bodyBg: getComputedStyle(document.body).backgroundColor,
+        htmlBg: getComputedStyle(document.documentElement).backgroundColor,
+        viewMsgHidden: document.getElementById('view-msg').hidden,
+        controlsDisabled: document.getElementById('controls').disabled,
+        presets: document.querySelectorAll('#preset option').length,
+        h1: document.querySelector('h1').textContent.trim(),
+      };
+    });
+    assert.ok(info.found, 'a canvas inside #view');
+    assert.equal(info.bodyCanvases, 0, 'no canvas left directly in <body>');
+    assert.equal(info.tabIndex, -1);
+    assert.equal(info.pointerEvents, 'none');
+    assert.ok(info.width >= 300 && info.height >= 200, `canvas is ${info.width}×${info.height}`);
+    assert.notEqual(info.bodyBg, 'rgb(0, 0, 0)', 'body background is not black');
+    assert.notEqual(info.htmlBg, 'rgb(0, 0, 0)', 'html background is not black');
+    assert.equal(info.viewMsgHidden, true, 'loading message is gone');
+    assert.equal(info.controlsDisabled, false, 'controls are enabled');
+    assert.ok(info.presets >= 1, 'preset list is filled');
+    assert.equal(info.h1, 'dpsim — differentially private decentralized optimization');
+  });
+
+  test('the network is drawn (pixels of the #view canvas)', async () => {
+    const png = await b.page.locator('#view canvas').screenshot({ path: path.join(OUT, 'view.png') });
+    const st = pixelStats(decodePNG(png));
+    const s = await state(b.page);
+    assert.ok(st.foregroundFraction >= 0.02,
+      `only ${(100 * st.foregroundFraction).toFixed(2)}% non-background pixels (background ${st.background}); nodes=${s.nodes} links=${s.links}`);
+    assert.ok(st.colours >= 8, `only ${st.colours} distinct colours`);
+  });
+
+  test('play runs the solver and the error falls 100-fold', async () => {
+    // Start from iteration 0.
+    await b.page.click('#reset');
+    await waitFor(b, 'iteration 0 after reset', () => window.dpsimState.iter === 0 && !window.dpsimState.running);
+    await waitFrames(b, 2);
+    const s0 = await state(b.page);
+    const e0 = s0.optimality;
+    assert.ok(Number.isFinite(e0) && e0 > 0, `initial optimality ${e0}`);
+
+    // About 200 it/s through the slider (log scale 0.25 … 2000).
+    const pos = Math.round(1000 * (Math.log10(200) - Math.log10(0.25)) / (Math.log10(2000) - Math.log10(0.25)));
+    await b.page.locator('#speed').fill(String(pos));
+    await waitFor(b, 'speed ≈ 200 it/s', () => Math.abs(window.dpsimState.speed - 200) < 20);
+    assert.match(await b.page.textContent('#speed-value'), /it\/s/);
+
+    await b.page.click('#play');
+    await waitFor(b, 'running', () => window.dpsimState.running === true || window.dpsimState.iter > 0);
+    assert.equal(await b.page.getAttribute('#play', 'aria-pressed'), 'true');
+    const target = Math.min(200, s0.iterations || 200);
+    await waitFor(b, `iteration ≥ ${target}`, (t) => window.dpsimState.iter >= t, target);
+    const s1 = await state(b.page);
+    assert.ok(s1.optimality < e0 / 100,
+      `optimality ${s1.optimality} at iteration ${s1.iter} is not below e0/100 = ${e0 / 100}`);
+    await b.page.screenshot({ path: path.join(OUT, 'running.png') });
+    assertNoFatal(b);
+  });
+
+  test('the error plot is drawn', async () => {
+    await waitFor(b, 'plot points', () => Number(document.getElementById('plot').dataset.points) > 10);
+    await waitFrames(b, 2);
+    const st = await b.page.evaluate(() => {
+      const c = document.getElementById('plot');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      // Series colours, as in page.js / style.css.
+      const series = [[0x2f, 0x6f, 0xdd], [0xe4, 0x57, 0x2e]];
+      const hits = [0, 0];
+      // The legend sits in the top 22 CSS pixels; count curve pixels below it.
+      const top = Math.ceil(22 * c.height / c.getBoundingClientRect().height);
+      let nonBg = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const r = d[i], g = d[i + 1], bl = d[i + 2];
+        if (r + g + bl < 3 * 250) nonBg++;
+        if (i / 4 < top * c.width) continue;
+        series.forEach(([sr, sg, sb], k) => {
+          if (Math.abs(r - sr) + Math.abs(g - sg) + Math.abs(bl - sb) < 60) hits[k]++;
+        });
+      }
+      return { nonBg, hits, total: d.length / 4 };
+    });
+    await b.page.locator('#plot').screenshot({ path: path.join(OUT, 'plot.png') });
+    assert.ok(st.nonBg > 0.01 * st.total, `plot has only ${st.nonBg} non-background pixels`);
+    assert.ok(st.hits[0] > 20, `optimality curve: ${st.hits[0]} pixels`);
+    assert.ok(st.hits[1] > 20, `consensus curve: ${st.hits[1]} pixels`);
+  });
+
+  test('step advances exactly one iteration when paused', async () => {
+    await b.page.evaluate(() => window.dpsim.pause());
+    await waitFor(b, 'paused', () => window.dpsimState.running === false);
+    await waitFrames(b, 3);
+    const i0 = (await state(b.page)).iter;
+    await b.page.click('#step');
+    await waitFor(b, 'the step', (i) => window.dpsimState.iter !== i, i0);
+    await waitFrames(b, 10);
+    const s = await state(b.page);
+    assert.equal(s.iter, i0 + 1, `step went from ${i0} to ${s.iter}`);
+    assert.equal(s.running, false, 'still paused after step');
+    assert.equal(await b.page.getAttribute('#play', 'aria-pressed'), 'false');
+  });
+
+  test('controls keep keyboard focus; Space toggles play', async () => {
+    await b.page.click('#step');
+    const active = () => b.page.evaluate(() => {
+      const a = document.activeElement;
+      return { id: a && a.id, tag: a && a.tagName, inView: !!(a && a.closest && a.closest('#view')) };
+    });
+    let a = await active();
+    assert.equal(a.id, 'step', 'the clicked button has focus');
+    assert.notEqual(a.tag, 'CANVAS');
+
+    await b.page.keyboard.press('Space');
+    await waitFor(b, 'Space → running', () => window.dpsimState.running === true);
+    await b.page.keyboard.press('Space');
+    await waitFor(b, 'Space → paused', () => window.dpsimState.running === false);
+
+    // A click on the animation must not move focus onto ebiten's canvas.
+    const box = await b.page.locator('#view').boundingBox();
+    await b.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    a = await active();
+    assert.notEqual(a.tag, 'CANVAS', 'ebiten canvas took focus after a click');
+    assert.equal(a.inView, false);
+    await b.page.keyboard.press('Space');
+    await waitFor(b, 'Space after clicking the view → running', () => window.dpsimState.running === true);
+    await b.page.keyboard.press('Space');
+    await waitFor(b, 'paused again', () => window.dpsimState.running === false);
+
+    // Typing in a field is not a shortcut.
+    await b.page.click('#seed');
+    await b.page.keyboard.press('Space');
+    await waitFrames(b, 5);
+    assert.equal((await state(b.page)).running, false, 'Space in the seed field toggled play');
+    await b.page.keyboard.press('Escape');
+  });
+
+  test('load rejects an unknown key and changes nothing', async () => {
+    const before = await state(b.page);
+    const res = await b.page.evaluate(() => {
+      const r = window.dpsim.load('{"bogus":1}');
+      return { ok: r.ok, error: String(r.error), warnings: r.warnings ? Array.from(r.warnings) : null };
+    });
+    assert.equal(res.ok, false);
+    assert.match(res.error, /bogus/, `error does not name the key: ${res.error}`);
+    await waitFrames(b, 3);
+    const after = await state(b.page);
+    assert.equal(after.scenario, before.scenario);
+    assert.equal(after.iter, before.iter);
+
+    // The same through the page's scenario box.
+    await b.page.click('#scenario-box summary');
+    await b.page.fill('#scenario-text', '{"bogus":1}');
+    await b.page.click('#scenario-load');
+    assert.match(await b.page.textContent('#scenario-msg'), /bogus/);
+    assert.match(await b.page.textContent('#messages'), /bogus/);
+  });
+
+  test('export CSV downloads a CSV with a header', async () => {
+    const [dl] = await Promise.all([
+      b.page.waitForEvent('download', { timeout: 30000 }),
+      b.page.click('#export-csv'),
+    ]);
+    assert.match(dl.suggestedFilename(), /\.csv$/, 'a .csv file');
+    const file = path.join(OUT, 'dpsim-metrics.csv');
+    await dl.saveAs(file);
+    const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+    assert.ok(lines.length >= 2, 'header plus at least one row');
+    const header = lines[0].split(',').map((s) => s.trim());
+    assert.ok(header.length >= 2, `header has ${header.length} column(s): ${lines[0]}`);
+    for (const h of header) {
+      assert.ok(h !== '' && !Number.isFinite(Number(h)), `header field ${JSON.stringify(h)} looks like data`);
+    }
+    assert.match(lines[0], /iter/i, 'header names the iteration column');
+    assert.equal(lines[1].split(',').length, header.length, 'first row has as many fields as the header');
+  });
+
+  test('no Go panic or exit in the console', () => {
+    assertNoFatal(b);
+  });
+});
+
+describe('dpsim page without WebGL', () => {
+  let b;
+  const requests = [];
+  before(async () => {
+    b = await launch(['--disable-webgl', '--disable-3d-apis']);
+    b.page.on('request', (r) => requests.push(r.url()));
+  });
+  after(async () => { if (b) await b.ctx.close(); });
+
+  test('shows the WebGL2 message, not a black page', async () => {
+    await b.page.goto(baseURL);
+    await b.page.waitForSelector('#view-msg:not([hidden])', { timeout: 30000 });
+    await waitFor(b, 'the WebGL2 message', () => /needs WebGL2/.test(document.getElementById('view-msg').textContent), undefined, 30000);
+    const png = await b.page.screenshot({ path: path.join(OUT, 'nowebgl.png') });
+    const text = await b.page.textContent('#view-msg');
+    assert.match(text, /This page needs WebGL2, which this browser has turned off or lacks/);
+    const st = pixelStats(decodePNG(png));
+    assert.ok(st.darkFraction < 0.05, `${(100 * st.darkFraction).toFixed(1)}% of the page is black`);
+    const bg = await b.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(bg, 'rgb(0, 0, 0)');
+    assert.equal(await b.page.evaluate(() => document.getElementById('controls').disabled), true);
+    assert.ok(!requests.some((u) => /\.wasm(\?|$)/.test(u)), 'dpsim.wasm must not be fetched without WebGL2');
+    assertNoFatal(b);
+  });
+});

@@ -1,0 +1,323 @@
+// Command serve is the development web server for the dpsim page.
+//
+// It serves one directory (public/ by default) on the loopback interface:
+//
+//	go run ./serve                    # http://127.0.0.1:8080/
+//	go run ./serve -addr 127.0.0.1:0  # any free port; the URL is printed
+//
+// Every response carries Cache-Control: no-store. A request for a .wasm file is
+// answered with Content-Type application/wasm and, when the client accepts it,
+// with a precompressed sidecar (name.wasm.br, then name.wasm.gz) that is at
+// least as new as the .wasm itself; a stale sidecar is ignored. All files are
+// opened through an os.Root, so no request can reach outside the directory,
+// whether by "..", an encoded "%2e%2e", an absolute path or a symlink.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	dir := flag.String("dir", "public", "directory to serve")
+	flag.Parse()
+
+	h, err := NewHandler(*dir)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	defer h.Close()
+	if _, err := h.root.Stat("index.html"); err != nil {
+		log.Printf("serve: warning: %s has no index.html", *dir)
+	}
+	if _, err := h.root.Stat("dpsim.wasm"); err != nil {
+		log.Printf("serve: warning: %s/dpsim.wasm is missing; run ./build.sh first", *dir)
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	srv := &http.Server{
+		Handler:           logRequests(h),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	abs, _ := filepath.Abs(*dir)
+	// The e2e harness reads this line to learn the port; keep its shape.
+	fmt.Printf("serving %s at http://%s/\n", abs, ln.Addr())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatalf("serve: %v", err)
+	}
+}
+
+// logRequests logs failed requests only, so a normal page load stays quiet.
+func logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		if sw.status >= 400 {
+			log.Printf("%d %s %s", sw.status, r.Method, r.URL.RequestURI())
+		}
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// contentTypes pins the types the page needs, independent of the host's
+// mime.types.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".wasm": "application/wasm",
+	".png":  "image/png",
+	".svg":  "image/svg+xml",
+	".ico":  "image/x-icon",
+	".txt":  "text/plain; charset=utf-8",
+	".csv":  "text/csv; charset=utf-8",
+}
+
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// Handler serves the files under one directory. Create it with NewHandler.
+type Handler struct {
+	root *os.Root
+
+	mu     sync.Mutex
+	warned map[string]bool
+}
+
+// warnStale logs, once per file, that a sidecar is ignored.
+func (h *Handler) warnStale(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.warned[name] {
+		return
+	}
+	if h.warned == nil {
+		h.warned = map[string]bool{}
+	}
+	h.warned[name] = true
+	log.Printf("serve: ignoring %s: older than the .wasm beside it (rerun ./build.sh)", name)
+}
+
+// NewHandler opens dir as an os.Root and returns a handler serving it.
+func NewHandler(dir string) (*Handler, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Handler{root: root}, nil
+}
+
+// Close releases the directory handle.
+func (h *Handler) Close() error { return h.root.Close() }
+
+// cleanName turns a URL path into a name relative to the root. It refuses
+// (ok=false) any path with a ".." segment, a backslash or a NUL byte, before
+// or after cleaning; os.Root additionally refuses symlinks that lead outside.
+func cleanName(urlPath string) (name string, ok bool) {
+	if urlPath == "" {
+		urlPath = "/"
+	}
+	if !strings.HasPrefix(urlPath, "/") {
+		return "", false
+	}
+	if strings.ContainsAny(urlPath, "\\\x00") {
+		return "", false
+	}
+	for _, seg := range strings.Split(urlPath, "/") {
+		if seg == ".." {
+			return "", false
+		}
+	}
+	name = strings.TrimPrefix(path.Clean(urlPath), "/")
+	if name == "" {
+		name = "."
+	}
+	if !fs.ValidPath(name) {
+		return "", false
+	}
+	return name, true
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	// r.URL.Path is already percent-decoded, so "%2e%2e" arrives as "..".
+	name, ok := cleanName(r.URL.Path)
+	if !ok || strings.Contains(strings.ToLower(r.URL.RawPath), "%2f") {
+		http.Error(w, "bad path", http.StatusBadRequest)
+		return
+	}
+
+	f, fi, err := h.open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+
+	if fi.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			// Relative links in index.html need the trailing slash.
+			http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+			return
+		}
+		f.Close()
+		name = path.Join(name, "index.html")
+		f, fi, err = h.open(name)
+		if err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		defer f.Close()
+	}
+	if !fi.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+
+	w.Header().Set("Content-Type", contentType(name))
+	var content io.ReadSeeker = f
+	modTime := fi.ModTime()
+	if strings.HasSuffix(name, ".wasm") {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if sf, enc := h.sidecar(name, fi, r.Header.Get("Accept-Encoding")); sf != nil {
+			defer sf.Close()
+			w.Header().Set("Content-Encoding", enc)
+			content = sf
+		}
+	}
+	// ServeContent keeps the Content-Type set above and handles HEAD and
+	// Range; with Content-Encoding set, ranges apply to the encoded bytes,
+	// as they should.
+	http.ServeContent(w, r, name, modTime, content)
+}
+
+// open opens name under the root and stats it.
+func (h *Handler) open(name string) (*os.File, fs.FileInfo, error) {
+	f, err := h.root.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// sidecar returns an open precompressed variant of the .wasm file name and its
+// encoding token, or nil. A sidecar is used only if the client accepts its
+// encoding and it is a regular file no older than the .wasm.
+func (h *Handler) sidecar(name string, wasm fs.FileInfo, acceptEncoding string) (*os.File, string) {
+	accepted := parseAcceptEncoding(acceptEncoding)
+	for _, c := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !accepted[c.enc] {
+			continue
+		}
+		f, fi, err := h.open(name + c.ext)
+		if err != nil {
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			f.Close()
+			continue
+		}
+		if fi.ModTime().Before(wasm.ModTime()) {
+			f.Close()
+			h.warnStale(name + c.ext)
+			continue
+		}
+		return f, c.enc
+	}
+	return nil, ""
+}
+
+// parseAcceptEncoding returns the codings the client accepts (q > 0).
+// "*" is taken to mean br and gzip.
+func parseAcceptEncoding(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		fields := strings.Split(part, ";")
+		coding := strings.ToLower(strings.TrimSpace(fields[0]))
+		if coding == "" {
+			continue
+		}
+		q := 1.0
+		for _, p := range fields[1:] {
+			p = strings.TrimSpace(p)
+			if v, ok := strings.CutPrefix(strings.ToLower(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if coding == "x-gzip" {
+			coding = "gzip"
+		}
+		if coding == "*" {
+			for _, c := range []string{"br", "gzip"} {
+				if _, set := out[c]; !set {
+					out[c] = q > 0
+				}
+			}
+			continue
+		}
+		out[coding] = q > 0
+	}
+	return out
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# test.sh — the one command that runs every dpsim test.
+#
+#   ./test.sh                 everything (about 10–20 min on 2 cores)
+#   FUZZTIME=10s ./test.sh    shorter fuzzing
+#
+# Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)
+#        (e) go test under js/wasm (node)  (f) fuzz  (g) benchmark native vs wasm
+#        (h) ./build.sh  (i) end-to-end test in headless Chromium
+# Exits non-zero on the first failure.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+
+FUZZTIME=${FUZZTIME:-60s}
+WASM_RATIO_MAX=${WASM_RATIO_MAX:-5}
+
+t_start=$SECONDS
+current=""
+t_step=0
+step() {
+  if [[ -n $current ]]; then
+    printf '    (%ds)\n' $((SECONDS - t_step))
+  fi
+  current=$1
+  t_step=$SECONDS
+  printf '\n==> %s\n' "$1"
+}
+trap 'rc=$?; echo; echo "test.sh: FAILED in step: ${current:-setup} (exit $rc)" >&2; exit $rc' ERR
+
+# ---------------------------------------------------------------- (a)
+step "(a) dependencies"
+missing=()
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing with apt-get: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "test.sh: missing ${missing[*]}; install them first, e.g.: sudo apt-get install -y ${missing[*]}" >&2
+    false
+  fi
+fi
+for tool in go node npm git gzip; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "test.sh: '$tool' is not installed" >&2
+    false
+  fi
+done
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if ((node_major < 20)); then
+  echo "test.sh: node $(node --version) is too old; the e2e test needs node >= 20" >&2
+  false
+fi
+if [[ ! -d e2e/node_modules/playwright-core ]]; then
+  echo "npm ci --prefix e2e"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix e2e --no-audit --no-fund
+fi
+echo "go: $(go version | cut -d' ' -f3-)  node: $(node --version)  $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+
+GOROOT_DIR=$(go env GOROOT)
+export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
+
+# ---------------------------------------------------------------- (b)
+step "(b) gofmt"
+mapfile -t gofiles < <(git ls-files --cached --others --exclude-standard -- '*.go' 2>/dev/null || true)
+if ((${#gofiles[@]} == 0)); then
+  mapfile -t gofiles < <(find . -name '*.go' -not -path './e2e/node_modules/*' -not -path './.git/*')
+fi
+existing=()
+for f in "${gofiles[@]}"; do [[ -f $f ]] && existing+=("$f"); done
+unformatted=""
+((${#existing[@]} == 0)) || unformatted=$(gofmt -l "${existing[@]}")
+if [[ -n $unformatted ]]; then
+  echo "gofmt wants changes in:" >&2
+  echo "$unformatted" >&2
+  echo "fix with: gofmt -w <files>" >&2
+  false
+fi
+echo "${#existing[@]} Go files formatted"
+
+# ---------------------------------------------------------------- (c)
+step "(c) go vet ./..."
+go vet ./...
+
+# ---------------------------------------------------------------- (d)
+step "(d) go test ./... (native)"
+go test ./...
+
+# ---------------------------------------------------------------- (e)
+step "(e) go test under js/wasm (node): core/... and render/scene/..."
+patterns=(./core/...)
+[[ -d render/scene ]] && patterns+=(./render/scene/...)
+mapfile -t wasm_pkgs < <(GOOS=js GOARCH=wasm go list "${patterns[@]}" 2>/dev/null || true)
+if ((${#wasm_pkgs[@]} == 0)); then
+  echo "no packages under ${patterns[*]}; skipped"
+else
+  GOOS=js GOARCH=wasm go test "${wasm_pkgs[@]}"
+fi
+
+# has_test DIR REGEX: DIR holds a test, fuzz target or benchmark matching
+# REGEX. A missing package is "no"; a package that does not compile fails.
+has_test() {
+  local dir=$1 re=$2 out
+  compgen -G "$dir/*_test.go" >/dev/null || return 1
+  if ! out=$(go test -list "$re" "./$dir" 2>&1); then
+    echo "$out" >&2
+    echo "test.sh: go test -list failed for ./$dir" >&2
+    exit 1
+  fi
+  grep -Eq "$re" <<<"$out"
+}
+
+# ---------------------------------------------------------------- (f)
+step "(f) fuzz FuzzScenario for $FUZZTIME"
+if has_test core/scenario '^FuzzScenario$'; then
+  go test ./core/scenario -run '^$' -fuzz '^FuzzScenario$' -fuzztime "$FUZZTIME"
+else
+  echo "skipped: core/scenario has no FuzzScenario yet"
+fi
+
+# ---------------------------------------------------------------- (g)
+step "(g) benchmark BenchmarkIteration: native vs js/wasm (limit ${WASM_RATIO_MAX}x)"
+# min_ns prints "name min_ns_per_op" per benchmark (GOMAXPROCS suffix dropped).
+min_ns() {
+  awk '/^Benchmark/ && / ns\/op/ {
+         name = $1; sub(/-[0-9]+$/, "", name)
+         for (i = 2; i <= NF; i++) if ($i == "ns/op") v = $(i-1) + 0
+         if (!(name in m) || v < m[name]) m[name] = v
+       }
+       END { for (n in m) print n, m[n] }' | sort
+}
+if has_test core/gtdp '^BenchmarkIteration'; then
+  bench_args=(./core/gtdp -run '^$' -bench 'BenchmarkIteration' -benchtime 3000x -count 3)
+  echo "native:"
+  if ! native_out=$(go test "${bench_args[@]}" 2>&1); then echo "$native_out" >&2; false; fi
+  echo "$native_out" | grep -E '^(Benchmark|ok|FAIL)' || true
+  echo "js/wasm (node):"
+  if ! wasm_out=$(GOOS=js GOARCH=wasm go test "${bench_args[@]}" 2>&1); then echo "$wasm_out" >&2; false; fi
+  echo "$wasm_out" | grep -E '^(Benchmark|ok|FAIL)' || true
+  native_min=$(echo "$native_out" | min_ns)
+  wasm_min=$(echo "$wasm_out" | min_ns)
+  if [[ -z $native_min || -z $wasm_min ]]; then
+    echo "test.sh: could not read ns/op from the benchmark output" >&2
+    false
+  fi
+  join <(echo "$native_min") <(echo "$wasm_min") | awk -v max="$WASM_RATIO_MAX" '
+    { r = $3 / $2
+      printf "  %-40s native %12.0f ns/op   wasm %12.0f ns/op   wasm/native %.2fx\n", $1, $2, $3, r
+      n++
+      if (r > max) { bad++; printf "  %s: wasm/native %.2f > %s\n", $1, r, max > "/dev/stderr" } }
+    END { if (n == 0) { print "no benchmark in both runs" > "/dev/stderr"; exit 1 }
+          exit (bad > 0) }'
+else
+  echo "skipped: core/gtdp has no BenchmarkIteration yet"
+fi
+
+# ---------------------------------------------------------------- (h)
+step "(h) ./build.sh"
+./build.sh
+
+# ---------------------------------------------------------------- (i)
+step "(i) end-to-end: node --test e2e/"
+node --test e2e/
+
+printf '    (%ds)\n' $((SECONDS - t_step))
+trap - ERR
+echo
+echo "test.sh: all steps passed in $((SECONDS - t_start))s"

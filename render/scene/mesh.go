@@ -61,10 +61,12 @@ func (m *Mesh) Build(f *Frame) {
 		for _, s := range f.Trails {
 			m.segment(s)
 		}
+		// The estimates go over the optimum, so that agents meeting
+		// there stay visible.
+		m.star(f.Optimum)
 		for _, d := range f.Estimates {
 			m.disc(d)
 		}
-		m.star(f.Optimum) // on top: the estimates gather there
 	}
 	m.close()
 }

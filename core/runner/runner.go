@@ -78,18 +78,6 @@ func New(b *scenario.Built, extra ...sim.Recorder) *Runner {
 	return r
 }
 
-// AddRecorder adds a recorder; it sees the initial step at once if the
-// run has started.
-func (r *Runner) AddRecorder(rec sim.Recorder) {
-	r.recorders = append(r.recorders, rec)
-	if r.started {
-		// Late recorders start from the current state.
-		st := r.alg.Initial()
-		st.Iter = r.iter
-		rec.Record(st)
-	}
-}
-
 // Start records the initial state (iteration 0). Advance calls it if
 // needed.
 func (r *Runner) Start() {

@@ -1,0 +1,52 @@
+package privacy
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// A budget like DPP²'s c̃·Σ r^{−k} overflows float64 long before a run
+// ends; Sum must carry it in log space without losing precision.
+func TestSumOverflowsIntoLogSpace(t *testing.T) {
+	var s Sum
+	const r, K = 0.5, 2000
+	for k := 1; k <= K; k++ {
+		s.AddLog(float64(k) * math.Log(1/r)) // r^{−k}
+	}
+	// Σ_{k=1..K} 2^k = 2^{K+1} − 2, so log10 ≈ (K+1)·log10 2.
+	want := float64(K+1) * math.Log10(2)
+	if got := s.Amount().Log10; math.Abs(got-want) > 1e-9 {
+		t.Errorf("log10 = %.12f, want %.12f", got, want)
+	}
+	if txt := s.Amount().String(); !strings.HasPrefix(txt, "10^602.") {
+		t.Errorf("shown as %q", txt)
+	}
+	var small Sum
+	small.Add(2.2)
+	small.Add(3.2)
+	if v := small.Amount().Value(); math.Abs(v-5.4) > 1e-15 {
+		t.Errorf("5.4 became %v", v)
+	}
+}
+
+func TestAmountJSON(t *testing.T) {
+	for _, c := range []struct {
+		a    Amount
+		want string
+	}{
+		{Of(5.4), `{"value":5.4,"log10":0.7323937598229685,"text":"5.4"}`},
+		{Infinite(), `{"text":"∞"}`},
+		{Of(0), `{"value":0,"text":"0"}`},
+		{Amount{Log10: 400}, `{"log10":400,"text":"10^400.0"}`},
+	} {
+		js, err := json.Marshal(c.a)
+		if err != nil || string(js) != c.want {
+			t.Errorf("%v: %s (%v), want %s", c.a, js, err, c.want)
+		}
+	}
+	if m := MaxOf([]Entry{{Epsilon: Of(3)}, {Epsilon: Infinite()}, {Epsilon: Of(7)}}); !m.IsInf() {
+		t.Errorf("max with an infinite entry = %v", m)
+	}
+}

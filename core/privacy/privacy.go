@@ -30,48 +30,60 @@ func Num(name string, v float64) Input { return Input{Name: name, Value: v} }
 func Text(name, text string) Input { return Input{Name: name, Text: text} }
 
 // Amount is a privacy parameter that may be astronomically large or
-// infinite: Log10 is always set (+Inf when there is no guarantee).
+// infinite. It keeps the exact value while that fits in a float64, and its
+// base-10 logarithm always (+Inf when there is no guarantee), computed
+// with the portable functions of core/num so that exports are the same
+// natively and in the browser.
 type Amount struct {
-	Log10 float64
+	v     float64 // the value; +Inf when infinite or beyond float64
+	log10 float64
 }
 
 // Of returns the amount v ≥ 0.
 func Of(v float64) Amount {
 	if v == 0 {
-		return Amount{Log10: math.Inf(-1)}
+		return Amount{v: 0, log10: math.Inf(-1)}
 	}
-	return Amount{Log10: math.Log10(v)}
+	return Amount{v: v, log10: num.Log(v) / math.Ln10}
+}
+
+// OfLog10 returns the amount 10^l.
+func OfLog10(l float64) Amount {
+	v := math.Inf(1)
+	if l < 308 {
+		v = num.Exp(l * math.Ln10)
+	}
+	return Amount{v: v, log10: l}
 }
 
 // Infinite is the amount of a run that gives no guarantee.
-func Infinite() Amount { return Amount{Log10: math.Inf(1)} }
+func Infinite() Amount { return Amount{v: math.Inf(1), log10: math.Inf(1)} }
 
 // Value returns the amount as a float64 (+Inf above 1e308).
-func (a Amount) Value() float64 {
-	if math.IsInf(a.Log10, -1) {
-		return 0
-	}
-	return math.Pow(10, a.Log10)
-}
+func (a Amount) Value() float64 { return a.v }
+
+// Log10 returns the base-10 logarithm of the amount.
+func (a Amount) Log10() float64 { return a.log10 }
 
 // IsInf reports whether the amount gives no guarantee.
-func (a Amount) IsInf() bool { return math.IsInf(a.Log10, 1) }
+func (a Amount) IsInf() bool { return math.IsInf(a.log10, 1) }
 
 // String formats the amount for people: 5.4, 1.2e+07, 10^312.4, ∞.
 func (a Amount) String() string {
 	switch {
 	case a.IsInf():
 		return "∞"
-	case math.IsInf(a.Log10, -1):
+	case a.v == 0:
 		return "0"
-	case a.Log10 > 300:
-		return fmt.Sprintf("10^%.1f", a.Log10)
+	case math.IsInf(a.v, 1):
+		return fmt.Sprintf("10^%.1f", a.log10)
 	}
-	return fmt.Sprintf("%.6g", a.Value())
+	return fmt.Sprintf("%.6g", a.v)
 }
 
 // MarshalJSON writes {"value": v, "log10": l, "text": s}; value is omitted
-// when it is not a finite float64 (JSON has no Inf).
+// when it is not a finite float64 (JSON has no Inf), log10 when it is
+// infinite.
 func (a Amount) MarshalJSON() ([]byte, error) {
 	type out struct {
 		Value *float64 `json:"value,omitempty"`
@@ -79,11 +91,10 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 		Text  string   `json:"text"`
 	}
 	o := out{Text: a.String()}
-	if v := a.Value(); !math.IsInf(v, 0) {
+	if v := a.v; !math.IsInf(v, 0) {
 		o.Value = &v
 	}
-	if !math.IsInf(a.Log10, 0) {
-		l := a.Log10
+	if l := a.log10; !math.IsInf(l, 0) {
 		o.Log10 = &l
 	}
 	return json.Marshal(o)
@@ -126,9 +137,9 @@ type Accountant interface {
 
 // MaxOf returns the largest ε over the entries.
 func MaxOf(es []Entry) Amount {
-	m := Amount{Log10: math.Inf(-1)}
+	m := Of(0)
 	for _, e := range es {
-		if e.Epsilon.Log10 > m.Log10 {
+		if e.Epsilon.log10 > m.log10 {
 			m = e.Epsilon
 		}
 	}
@@ -186,7 +197,7 @@ func (s *Sum) AddLog(l float64) {
 // Amount returns the total.
 func (s *Sum) Amount() Amount {
 	if s.inLog {
-		return Amount{Log10: s.log / math.Ln10}
+		return OfLog10(s.log / math.Ln10)
 	}
 	return Of(s.lin)
 }

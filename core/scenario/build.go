@@ -9,6 +9,7 @@ import (
 	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/graph"
+	"dpsim/core/jsonstrict"
 	"dpsim/core/noise"
 	"dpsim/core/problem"
 	"dpsim/core/rng"
@@ -130,7 +131,7 @@ func Build(s *Scenario) (*Built, error) {
 
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
-		if err := decodeStrict(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
 			return nil, err
 		}
 	}

@@ -12,9 +12,15 @@ package scenario
 import (
 	"encoding/json"
 
+	"dpsim/core/check"
+	"dpsim/core/jsonstrict"
+
 	"dpsim/core/noise"
 	"dpsim/core/rng"
 )
+
+// MaxBytes bounds the size of a scenario file.
+const MaxBytes = 16 << 20
 
 // Limits that keep a mistyped scenario from exhausting memory or time.
 const (
@@ -120,8 +126,11 @@ type Record struct {
 // Parse decodes and validates a scenario's JSON text. It does not build
 // anything; Build does.
 func Parse(data []byte) (*Scenario, error) {
+	if len(data) > MaxBytes {
+		return nil, check.Errorf("", "the scenario is %d bytes; the limit is %d", len(data), MaxBytes)
+	}
 	var s Scenario
-	if err := decodeStrict(data, &s, ""); err != nil {
+	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
 	}
 	return &s, nil

@@ -174,17 +174,3 @@ func TestPinnedReplays(t *testing.T) {
 		t.Errorf("the pinned graph is not an explicit edge list with positions: %v", g["kind"])
 	}
 }
-
-func TestDecodePaths(t *testing.T) {
-	for _, c := range []struct{ text, want string }{
-		{`{"a": {"b": [1, 2, {"c": NaN}]}}`, "a.b[2].c"},
-		{`{"a": [[1, 2], [3, x]]}`, "a[1][1]"},
-		{`{"a": 1, "b": tru}`, "b"},
-	} {
-		var v any
-		err := decodeStrict([]byte(c.text), &v, "")
-		if err == nil || !strings.HasPrefix(err.Error(), c.want+": ") {
-			t.Errorf("%s: error %v, want it to start with %q", c.text, err, c.want)
-		}
-	}
-}

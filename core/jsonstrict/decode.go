@@ -1,4 +1,9 @@
-package scenario
+// Package jsonstrict decodes JSON documents strictly — unknown keys,
+// trailing data and mistyped values are errors — and explains every error
+// in the user's words, naming the field path (and line and column for
+// syntax errors) so that a scenario or experiment file can be fixed
+// without reading code.
+package jsonstrict
 
 import (
 	"bytes"
@@ -11,16 +16,10 @@ import (
 	"dpsim/core/check"
 )
 
-// MaxBytes bounds the size of a scenario file.
-const MaxBytes = 16 << 20
-
-// decodeStrict decodes data into v, refusing unknown keys, trailing data
-// and mistyped values. Every error names the JSON path it is about,
-// prefixed by prefix.
-func decodeStrict(data []byte, v any, prefix string) error {
-	if len(data) > MaxBytes {
-		return check.Errorf(prefix, "the scenario is %d bytes; the limit is %d", len(data), MaxBytes)
-	}
+// Decode decodes data into v, refusing unknown keys, trailing data and
+// mistyped values. Every error names the JSON path it is about, prefixed
+// by prefix.
+func Decode(data []byte, v any, prefix string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)

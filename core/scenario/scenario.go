@@ -42,7 +42,8 @@ type Scenario struct {
 	Seed *uint64 `json:"seed,omitempty"`
 	// Seeds of the four random streams: problem data, graph, privacy noise,
 	// algorithm-internal randomness.
-	Seeds     *rng.Seeds             `json:"seeds,omitempty"`
+	// All four must be given: a missing one would silently be 0.
+	Seeds     *rng.Seeds             `json:"seeds,omitempty" jsonstrict:"allkeys"`
 	Graph     Graph                  `json:"graph"`
 	Weights   Weights                `json:"weights"`
 	Problem   Problem                `json:"problem"`
@@ -53,6 +54,10 @@ type Scenario struct {
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
+
+	// paramsAt is where algorithm.params starts in the text Parse read, so
+	// that Build's errors about the parameters give the file's lines.
+	paramsAt jsonstrict.Pos
 }
 
 // Graph describes the communication network.
@@ -132,6 +137,9 @@ func Parse(data []byte) (*Scenario, error) {
 	var s Scenario
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
+	}
+	if len(s.Algorithm.Params) > 0 {
+		s.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
 	}
 	return &s, nil
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonstrict"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
@@ -103,9 +104,11 @@ func load(arg string, stdin io.Reader) (*scenario.Built, error) {
 	case strings.HasPrefix(arg, "preset:"):
 		data, err = scenario.PresetJSON(strings.TrimPrefix(arg, "preset:"))
 	case arg == "-":
-		data, err = io.ReadAll(io.LimitReader(stdin, scenario.MaxBytes+1))
+		data, err = jsonstrict.ReadAll(stdin, "standard input", scenario.MaxBytes)
 	default:
-		data, err = os.ReadFile(arg)
+		// Not os.ReadFile: /dev/zero or a huge file would exhaust memory,
+		// and a named pipe would block forever.
+		data, err = jsonstrict.ReadFile(arg, scenario.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -161,6 +164,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A run may take minutes: find out now, not after it, that an output
+	// cannot be written.
+	if err := checkOutputs(map[string]string{"--out": *out, "--csv": *csv}); err != nil {
+		return err
+	}
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
@@ -176,7 +184,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if _, err := stdout.Write(js); err != nil {
 			return err
 		}
-	} else if err := os.WriteFile(*out, js, 0o644); err != nil {
+	} else if err := writeFile("--out", *out, js); err != nil {
 		return err
 	}
 	if *csv != "" {
@@ -184,7 +192,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := r.Metrics.Series.WriteCSV(&buf); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*csv, buf.Bytes(), 0o644); err != nil {
+		if err := writeFile("--csv", *csv, buf.Bytes()); err != nil {
 			return err
 		}
 	}

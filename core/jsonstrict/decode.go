@@ -137,6 +137,9 @@ func (d *decoder) document(t reflect.Type) error {
 }
 
 func (d *decoder) documentInfo(ti *typeInfo) error {
+	if bytes.HasPrefix(d.data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(d.data, []byte{0xFE, 0xFF}) {
+		return d.failAt(-1, "the text is UTF-16; save it as UTF-8")
+	}
 	d.skipSpace()
 	if d.pos == len(d.data) {
 		return d.failAt(-1, "the text is empty: expected %s", describe(ti))
@@ -253,6 +256,9 @@ func (d *decoder) object(ti *typeInfo, start int) error {
 			if c == '\'' {
 				return d.fail("keys need double quotes (\"), not single quotes")
 			}
+			if d.comment() {
+				return d.fail("comments are not allowed in JSON")
+			}
 			return d.fail("expected a key in double quotes, found %s", d.found1(d.pos))
 		}
 		keyAt := d.pos
@@ -330,6 +336,9 @@ func (d *decoder) object(ti *typeInfo, start int) error {
 			break
 		}
 		if d.data[d.pos] != ',' {
+			if d.comment() {
+				return d.fail("comments are not allowed in JSON")
+			}
 			hint := ""
 			if d.data[d.pos] == '"' {
 				hint = " (a comma missing?)"
@@ -417,6 +426,9 @@ func (d *decoder) array(ti *typeInfo, start int) error {
 			break
 		}
 		if d.data[d.pos] != ',' {
+			if d.comment() {
+				return d.fail("comments are not allowed in JSON")
+			}
 			return d.fail("expected ',' or ']' after a list entry, found %s", d.found1(d.pos))
 		}
 		d.pos++
@@ -557,6 +569,11 @@ func (d *decoder) literal() (string, bool) {
 	return "", false
 }
 
+// comment reports whether a // or /* comment starts at d.pos.
+func (d *decoder) comment() bool {
+	return d.pos+1 < len(d.data) && d.data[d.pos] == '/' && (d.data[d.pos+1] == '/' || d.data[d.pos+1] == '*')
+}
+
 // wordAt reports whether a letter, digit or '_' is at i: "truex" is not true.
 func (d *decoder) wordAt(i int) bool {
 	if i >= len(d.data) {
@@ -615,7 +632,7 @@ func (d *decoder) number(ti *typeInfo, start int) error {
 	case wInt, wUint:
 		lo, hi := ti.intRange()
 		if !whole {
-			return d.failAt(start, "must be a whole number from %s to %s, written without a decimal point or exponent (got %s)", lo, hi, clip(lit))
+			return d.failAt(start, "must be a whole number, written without a decimal point or exponent (got %s)", clip(lit))
 		}
 		var err error
 		if ti.want == wInt {
@@ -715,6 +732,9 @@ func (d *decoder) unknownKey(ti *typeInfo, key []byte, at int) error {
 // mismatch reports a value of the wrong kind at start.
 func (d *decoder) mismatch(ti *typeInfo, start int, member bool) error {
 	got := d.describeValue(start)
+	if got == "null" && ti.want == wRaw {
+		return d.failAt(start, "must not be null; leave the key out to use the default")
+	}
 	if got == "null" {
 		hint := ""
 		if member {
@@ -733,7 +753,7 @@ func (d *decoder) badValue(start int) error {
 		return d.failAt(start, "NaN and Infinity are not numbers in JSON; every value must be a finite number")
 	case c == '\'':
 		return d.failAt(start, "strings need double quotes (\"), not single quotes")
-	case c == '/':
+	case d.comment():
 		return d.failAt(start, "comments are not allowed in JSON")
 	case c == '}' || c == ']':
 		return d.failAt(start, "expected a value, found %s", d.found1(start))

@@ -63,7 +63,7 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	warns = append(warns, theoryWarnings(env, p, eta, xi)...)
 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
-	a := New(p, env.Problem, env.Weights, env.Graph.Neighbors, eta, xi,
+	a := New(p, env.Problem, env.Weights, eta, xi,
 		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
 	if noisy && !p.ClipGradients {
 		g := make([]float64, d)

@@ -25,17 +25,17 @@ import (
 // described the same way.
 type Params struct {
 	// Alpha is the step size α.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" doc:"step size α" range:"(0, 1e6]"`
 	// Gamma is the gradient weight γ_k = γ/(m+k)^p (constant 1 in the
 	// paper's Theorem 3).
-	Gamma noise.Schedule `json:"gamma"`
+	Gamma noise.Schedule `json:"gamma" doc:"gradient weight γ_k = γ/(m+k)^p"`
 	// GradientBound is C of Assumption 2: ‖∇f_i(x)‖₂ ≤ C on the domain. The
 	// privacy budget (eq. 18) holds only where it does.
-	GradientBound float64 `json:"gradient_bound"`
+	GradientBound float64 `json:"gradient_bound" doc:"C, a bound on ‖∇f_i‖₂ (Assumption 2); the privacy budget is computed from it" range:"[0, 1e100]"`
 	// ClipGradients clips every gradient to norm C before use, so that
 	// Assumption 2 holds by construction. A modification of the paper,
 	// suggested by its remark after Assumption 2; off by default.
-	ClipGradients bool `json:"clip_gradients"`
+	ClipGradients bool `json:"clip_gradients" doc:"clip every gradient to norm C (a modification of the paper)"`
 }
 
 // Defaults returns the parameters of the paper's Fig. 2 setting (α = 0.1,

@@ -37,7 +37,7 @@ func build(t testing.TB, js string) *scenario.Built {
 func pair(w, alpha float64, gamma, beta string, bEta, bXi float64, iters int) string {
 	return fmt.Sprintf(`{"name":"pair","seed":1,"graph":{"kind":"ring","n":2},
 	 "weights":{"kind":"matrix","matrix":[[%[1]v,%[2]v],[%[2]v,%[1]v]]},
-	 "problem":{"kind":"rendezvous","dim":1,"targets":[[0],[1]]},
+	 "problem":{"kind":"rendezvous", "params": {"dim":1,"targets":[[0],[1]]}},
 	 "algorithm":{"kind":"gt-dp","params":{"alpha":%[3]v,"gamma":%[4]s,"gradient_bound":1}},
 	 "noise":{"eta":{"dist":"laplace","scale":%[6]v,"decay":%[5]s},"xi":{"dist":"laplace","scale":%[7]v,"decay":%[5]s}},
 	 "iterations":%[8]d}`, w, 1-w, alpha, gamma, beta, bEta, bXi, iters)
@@ -394,7 +394,7 @@ func TestGoldenTraces(t *testing.T) {
 func BenchmarkIteration(b *testing.B) {
 	bl := build(b, `{"name":"bench","seeds":{"graph":5,"data":6,"noise":7},
 	 "graph":{"kind":"random-geometric","n":50,"radius":0.3},"weights":{"kind":"metropolis"},
-	 "problem":{"kind":"rendezvous","dim":10,"box":10},
+	 "problem":{"kind":"rendezvous", "params": {"dim":10,"box":10}},
 	 "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
 	 "noise":{"eta":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}},
 	          "xi":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}}},
@@ -414,7 +414,7 @@ var _ = gtdp.Formula
 func BenchmarkIterationNoiseFree(b *testing.B) {
 	bl := build(b, `{"name":"bench","seeds":{"graph":5,"data":6,"noise":7},
 	 "graph":{"kind":"random-geometric","n":50,"radius":0.3},"weights":{"kind":"metropolis"},
-	 "problem":{"kind":"rendezvous","dim":10,"box":10},
+	 "problem":{"kind":"rendezvous", "params": {"dim":10,"box":10}},
 	 "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
 	 "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},
 	 "iterations":10000000}`)

@@ -16,6 +16,7 @@ import (
 	"dpsim/core/jsonstrict"
 
 	"dpsim/core/noise"
+	"dpsim/core/problem"
 	"dpsim/core/rng"
 )
 
@@ -26,7 +27,7 @@ const MaxBytes = 16 << 20
 const (
 	MaxIterations  = 10_000_000
 	MaxDim         = 100_000
-	MaxStateFloats = 20_000_000 // agents × dimension
+	MaxStateFloats = problem.MaxFloats // agents × dimension
 	MaxCheckpoints = 1000
 	MaxTries       = 1000
 )
@@ -54,10 +55,6 @@ type Scenario struct {
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
-
-	// paramsAt is where algorithm.params starts in the text Parse read, so
-	// that Build's errors about the parameters give the file's lines.
-	paramsAt jsonstrict.Pos
 }
 
 // Graph describes the communication network.
@@ -96,19 +93,15 @@ type Weights struct {
 	Matrix [][]float64 `json:"matrix,omitempty"`
 }
 
-// Problem describes the agents' private objectives.
+// Problem names the problem kind and holds its parameters, decoded
+// strictly by the problem's own parameter struct (see core/problem).
 type Problem struct {
-	// Kind is "rendezvous": f_i(x) = ‖x − a_i‖².
-	Kind string `json:"kind"`
-	// Dim is the dimension of the decision variable.
-	Dim int `json:"dim"`
-	// Box draws random targets uniformly in [−box, box]^dim (default 1).
-	Box float64 `json:"box,omitempty"`
-	// CommonTarget gives every agent the same target (the GT-DP paper's
-	// literal setting, where x* = a is trivial).
-	CommonTarget bool `json:"common_target,omitempty"`
-	// Targets pins the targets a_i, one row per agent.
-	Targets [][]float64 `json:"targets,omitempty"`
+	Kind   string          `json:"kind"`
+	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Algorithm names the algorithm and holds its parameters, decoded strictly
@@ -116,6 +109,10 @@ type Problem struct {
 type Algorithm struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Record says what to record.
@@ -139,7 +136,10 @@ func Parse(data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	if len(s.Algorithm.Params) > 0 {
-		s.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
+		s.Algorithm.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
+	}
+	if len(s.Problem.Params) > 0 {
+		s.Problem.paramsAt, _ = jsonstrict.Locate(data, "problem", "params")
 	}
 	return &s, nil
 }

@@ -1,0 +1,50 @@
+package rendezvous
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRendezvous(t *testing.T) {
+	p, err := New([][]float64{{0, 0}, {2, 0}, {1, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := p.Optimum()
+	if math.Abs(opt[0]-1) > 1e-15 || math.Abs(opt[1]-1) > 1e-15 {
+		t.Errorf("optimum %v, want [1 1]", opt)
+	}
+	g := make([]float64, 2)
+	// The average gradient vanishes at the optimum.
+	sum := []float64{0, 0}
+	for i := range 3 {
+		p.Grad(i, opt, g)
+		sum[0] += g[0]
+		sum[1] += g[1]
+	}
+	if math.Hypot(sum[0], sum[1]) > 1e-14 {
+		t.Errorf("Σ∇f_i(x*) = %v", sum)
+	}
+	if got := p.Value(1, []float64{0, 0}); got != 4 {
+		t.Errorf("f_1(0) = %v, want 4", got)
+	}
+	if got, want := p.Objective(opt), (2.0+2+4)/3; math.Abs(got-want) > 1e-14 {
+		t.Errorf("objective %v, want %v", got, want)
+	}
+	if len(p.Points()) != 3 {
+		t.Error("a 2-D rendezvous must be Planar")
+	}
+}
+
+func TestRendezvousRejects(t *testing.T) {
+	for _, targets := range [][][]float64{
+		nil,
+		{{0, 0}, {1}},
+		{{0, math.NaN()}},
+		{{math.Inf(1), 0}},
+	} {
+		if _, err := New(targets); err == nil {
+			t.Errorf("%v: no error", targets)
+		}
+	}
+}

@@ -7,8 +7,10 @@ import (
 )
 
 // FuzzScenario drives decoding, validation and building with arbitrary
-// bytes: no input may panic, and none may take long (the limits on sizes
-// keep every build small). .ci/run runs it for 60 s.
+// bytes: no input may panic, none may take long to decode (1 s; the pass
+// is linear and depth-limited) or to build (5 s; the limits on sizes keep
+// every build small). It starts from the presets and the bad corpus.
+// test.sh fuzzes it with the other fuzz targets.
 func FuzzScenario(f *testing.F) {
 	f.Add([]byte(base))
 	for _, p := range Presets() {
@@ -19,9 +21,15 @@ func FuzzScenario(f *testing.F) {
 	f.Add([]byte(`{"name":"x","graph":{"kind":"edges","n":3,"directed":true,"edges":[[0,1],[1,2],[2,0]]},"weights":{"kind":"column-stochastic"}}`))
 	f.Add([]byte(strings.Replace(base, `"metropolis"`, `"matrix","matrix":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]`, 1)))
 	f.Add([]byte(`{"a": [[1, 2], [3, NaN]]}`))
+	for _, c := range loadBadCorpus(f) {
+		f.Add(c.data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()
 		s, err := Parse(data)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("decoding %d bytes took %v", len(data), d)
+		}
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("an empty error message")

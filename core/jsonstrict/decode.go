@@ -600,7 +600,8 @@ func (d *decoder) number(ti *typeInfo, start int) error {
 		return i - j
 	}
 	intStart := i
-	if n := digits(); n == 0 {
+	intDigits := digits()
+	if n := intDigits; n == 0 {
 		return d.failAt(start, "invalid number %q: a digit must follow '-'", d.word(start))
 	} else if n > 1 && d.data[intStart] == '0' {
 		return d.failAt(start, "invalid number %q: a number cannot start with 0 followed by more digits", d.word(start))
@@ -613,9 +614,10 @@ func (d *decoder) number(ti *typeInfo, start int) error {
 			return d.failAt(start, "invalid number %q: digits must follow the decimal point", d.word(start))
 		}
 	}
+	hasExp := false
 	if i < len(d.data) && (d.data[i] == 'e' || d.data[i] == 'E') {
 		i++
-		whole = false
+		whole, hasExp = false, true
 		if i < len(d.data) && (d.data[i] == '+' || d.data[i] == '-') {
 			i++
 		}
@@ -634,6 +636,9 @@ func (d *decoder) number(ti *typeInfo, start int) error {
 		if !whole {
 			return d.failAt(start, "must be a whole number, written without a decimal point or exponent (got %s)", clip(lit))
 		}
+		if ti.bits == 64 && intDigits <= 18 && (ti.want == wInt || d.data[start] != '-') {
+			return nil // fits whatever its sign; spares a parse per number
+		}
 		var err error
 		if ti.want == wInt {
 			_, err = strconv.ParseInt(lit, 10, ti.bits)
@@ -646,6 +651,9 @@ func (d *decoder) number(ti *typeInfo, start int) error {
 			return d.failAt(start, "must be a whole number from %s to %s (got %s)", lo, hi, clip(lit))
 		}
 	case wFloat, wAny:
+		if !hasExp && intDigits <= 38 {
+			return nil // below 1e38 even for a float32; spares a parse per number
+		}
 		bits := ti.bits
 		if ti.want == wAny {
 			bits = 64 // encoding/json reads numbers into an interface as float64

@@ -108,3 +108,28 @@ func BenchmarkRejectCorpus(b *testing.B) {
 		b.Errorf("%s allocates %.0f MB; the target is 50 MB", hungriest, worstBytes/1e6)
 	}
 }
+
+// Row 10 of the robustness issue: a UTF-8 byte order mark, which some
+// editors write, was "invalid character 'ï'"; it is skipped.
+func TestByteOrderMarkIsSkipped(t *testing.T) {
+	if _, err := load("\xef\xbb\xbf" + base); err != nil {
+		t.Errorf("a scenario after a BOM: %v", err)
+	}
+}
+
+// Row 8: errors about algorithm and problem parameters, decoded after the
+// scenario, give lines and columns in the scenario's text.
+func TestParameterErrorsGiveFilePositions(t *testing.T) {
+	for _, c := range []struct{ from, to, want string }{
+		{`"alpha": 0.1`, `"alpha": "0.1"`, `algorithm.params.alpha: must be a number, not the string "0.1" (line 7, column 53)`},
+		{`"dim": 2`, `"dim": 2, "targets": [[0, 0], [1, 1], [2, null], [3, 3]]`, "problem.params.targets[2][1]: must be a number, not null (line 6, column 89)"},
+	} {
+		text := strings.Replace(base, c.from, c.to, 1)
+		if text == base {
+			t.Fatalf("%q is not in base", c.from)
+		}
+		if _, err := load(text); err == nil || err.Error() != c.want {
+			t.Errorf("got  %v\nwant %s", err, c.want)
+		}
+	}
+}

@@ -292,7 +292,7 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if err := check.Finite("weights.c", ws.C); err != nil {
 		return nil, err
 	}
-	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
+	m, err := weights.Build(weights.Spec{Kind: ws.Kind, C: ws.C, Rows: ws.Matrix}, g)
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {

@@ -188,7 +188,7 @@ func (a *App) publish() {
 		st.Iterations = b.Scenario.Iterations
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
-		last := a.run.Metrics.Latest
+		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
 		st.Epsilon = a.run.Ledger().Max.Value()
 		st.Running = a.player.Running()

@@ -80,10 +80,10 @@ func TestValidate(t *testing.T) {
 		t.Errorf("exit %d, output %q", code, out)
 	}
 	bad := `{"name":"x","seed":1,"graph":{"kind":"ring","n":3},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"rendezvous","dim":2},"algorithm":{"kind":"gt-dp","params":{"alpha":-1}},
+	  "problem":{"kind":"rendezvous", "params": {"dim":2}},"algorithm":{"kind":"gt-dp","params":{"alpha":-1}},
 	  "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},"iterations":5}`
 	code, _, errs := dpsim(t, bad, "validate", "-")
-	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "algorithm.params.alpha: must be > 0") {
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "algorithm.params.alpha: must be in (0, 1e6]") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
@@ -119,7 +119,7 @@ func TestErrorsAndHelp(t *testing.T) {
 
 func TestDivergingRunStopsAndSaysSo(t *testing.T) {
 	js := `{"name":"boom","seed":1,"graph":{"kind":"ring","n":4},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"rendezvous","dim":2,"box":5},"algorithm":{"kind":"gt-dp","params":{"alpha":3}},
+	  "problem":{"kind":"rendezvous", "params": {"dim":2,"box":5}},"algorithm":{"kind":"gt-dp","params":{"alpha":3}},
 	  "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},"iterations":5000}`
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.json")
@@ -138,7 +138,7 @@ func TestDivergingRunStopsAndSaysSo(t *testing.T) {
 // ringScenario is GT-DP on a ring of n agents for one iteration.
 func ringScenario(n int) string {
 	return fmt.Sprintf(`{"name":"ring%d","seed":1,"graph":{"kind":"ring","n":%d},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"rendezvous","dim":2},"algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gradient_bound":10}},
+	  "problem":{"kind":"rendezvous","params":{"dim":2}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gradient_bound":10}},
 	  "noise":{"eta":{"dist":"laplace","scale":1},"xi":{"dist":"laplace","scale":1}},"iterations":1}`, n, n)
 }
 
@@ -201,7 +201,7 @@ func TestLargeExportsReload(t *testing.T) {
 func portabilityScenarios() map[string]string {
 	mk := func(name, graph, weights string) string {
 		return fmt.Sprintf(`{"name":"%s","seed":7,"graph":%s,"weights":%s,
-		  "problem":{"kind":"rendezvous","dim":3},"algorithm":{"kind":"gt-dp","params":{"alpha":0.05,"gradient_bound":10}},
+		  "problem":{"kind":"rendezvous","params":{"dim":3}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.05,"gradient_bound":10}},
 		  "noise":{"eta":{"dist":"laplace","scale":0.3},"xi":{"dist":"laplace","scale":0.3}},
 		  "iterations":20,"record":{"checkpoints":[0,20]}}`, name, graph, weights)
 	}

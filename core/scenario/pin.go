@@ -1,9 +1,9 @@
 package scenario
 
 import (
+	"encoding/json"
 	"maps"
 
-	"dpsim/core/problem"
 	"dpsim/core/weights"
 )
 
@@ -34,9 +34,11 @@ func (b *Built) Pinned() *Scenario {
 		triples[k] = t
 	}
 	s.Weights = Weights{Kind: weights.KindEntries, Entries: triples}
-	if rv, ok := b.Env.Problem.(*problem.Rendezvous); ok {
-		s.Problem = Problem{Kind: "rendezvous", Dim: rv.Dim(), Targets: rv.Targets()}
+	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
+	if err != nil {
+		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite
 	}
+	s.Problem = Problem{Kind: b.Scenario.Problem.Kind, Params: pinned}
 	s.Init = maps.Clone(s.Init)
 	if s.Init == nil {
 		s.Init = map[string][][]float64{}

@@ -103,9 +103,13 @@ func tridiagonalize(a []float64, n int, d, e []float64) {
 			row := a[j*n : j*n+j+1]
 			uj := u[j]
 			s := 0.0
-			for k, v := range row[:j] {
-				s += v * u[k]
-				p[k] += v * uj
+			// Equal-length reslices let the compiler drop the bounds
+			// checks of the inner loops.
+			rj, uk, pk := row[:j], u[:j], p[:j]
+			uk, pk = uk[:len(rj)], pk[:len(rj)]
+			for k, v := range rj {
+				s += v * uk[k]
+				pk[k] += v * uj
 			}
 			p[j] += s + row[j]*uj
 		}
@@ -122,8 +126,9 @@ func tridiagonalize(a []float64, n int, d, e []float64) {
 		for j := 0; j <= l; j++ {
 			row := a[j*n : j*n+j+1]
 			uj, qj := u[j], p[j]
+			pk, uk := p[:len(row)], u[:len(row)]
 			for k := range row {
-				row[k] -= uj*p[k] + qj*u[k]
+				row[k] -= uj*pk[k] + qj*uk[k]
 			}
 		}
 	}
@@ -284,6 +289,7 @@ func hessenberg(a []float64, n int) {
 			a[i*n+m-1] = 0
 			if yi != 0 {
 				row := a[i*n+m : i*n+n]
+				row = row[:len(rowM)]
 				for j, v := range rowM {
 					row[j] -= yi * v
 				}
@@ -292,6 +298,7 @@ func hessenberg(a []float64, n int) {
 		ys := y[m+1 : n]
 		for j := range n {
 			row := a[j*n+m+1 : j*n+n]
+			row = row[:len(ys)]
 			s := 0.0
 			for k, v := range row {
 				s += ys[k] * v

@@ -578,6 +578,9 @@ func zeroRowSums(m *Matrix) Finding {
 	return f
 }
 
+// overflowed explains a spectral finding skipped for a non-finite result.
+const overflowed = "the computation overflowed (entries near the largest float64, 1.8e308)"
+
 // spectral returns the eigenvalue-min, eigenvalue-max, rho-w and rho-wo
 // findings.
 func spectral(m *Matrix, sym bool) []Finding {
@@ -592,7 +595,17 @@ func spectral(m *Matrix, sym bool) []Finding {
 			f.Skipped, f.Detail = true, "skipped: "+why
 		}
 	}
-	out := func() []Finding { return []Finding{fmin, fmax, frw, fro} }
+	out := func() []Finding {
+		fs := []Finding{fmin, fmax, frw, fro}
+		for k, f := range fs {
+			// setValue drops an infinite or NaN result, which only
+			// entries near the float64 limit produce.
+			if f.Holds && !f.HasValue {
+				fs[k] = Finding{Name: f.Name, Skipped: true, Detail: "skipped: " + overflowed}
+			}
+		}
+		return fs
+	}
 
 	// wo is W with its diagonal zeroed; deflated is W − 11ᵀ/n.
 	// Both are dense n×n, built only within the size limits.
@@ -648,6 +661,12 @@ func spectral(m *Matrix, sym bool) []Finding {
 	if err != nil {
 		skip(all, rule(err))
 		return out()
+	}
+	for _, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			skip(all, overflowed)
+			return out()
+		}
 	}
 	lo, hi := vals[0], vals[n-1]
 	fmin.Holds, fmax.Holds = true, true

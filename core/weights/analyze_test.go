@@ -421,3 +421,26 @@ func TestLargeSkipsSpectral(t *testing.T) {
 		}
 	}
 }
+
+// Entries near the float64 limit overflow the spectral computations; the
+// findings say so instead of claiming a NaN.
+func TestSpectralOverflow(t *testing.T) {
+	for _, rows := range [][][]float64{
+		{{1e308, 1e308}, {1e308, 1e308}},
+		{{1e308, 1e308, 0}, {-1e308, 1e308, 1e308}, {1e308, 0, -1e308}},
+	} {
+		m, err := FromRows(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Analyze(m, nil)
+		for _, f := range r.Findings[firstMeasurement:] {
+			if f.Holds && (!f.HasValue || strings.Contains(f.Detail, "NaN") || strings.Contains(f.Detail, "Inf")) {
+				t.Errorf("%v: %v", rows, f)
+			}
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -309,8 +309,8 @@ func hessenberg(a []float64, n int) {
 }
 
 // hessenbergQR finds the eigenvalues of the upper Hessenberg matrix a by
-// the Francis double-shift QR algorithm (EISPACK's hqr), with exceptional
-// shifts after 10 and 20 fruitless sweeps. It destroys a and reports
+// the Francis double-shift QR algorithm (EISPACK's hqr), with an
+// exceptional shift after every 10 fruitless sweeps. It destroys a and reports
 // false if an eigenvalue needs more than maxQRIterations sweeps.
 func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 	anorm := 0.0
@@ -364,7 +364,7 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 			if its == maxQRIterations {
 				return false
 			}
-			if its == 10 || its == 20 { // exceptional shift
+			if its > 0 && its%10 == 0 { // exceptional shift
 				t += x
 				for i := 0; i <= nn; i++ {
 					a[i*n+i] -= x

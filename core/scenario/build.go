@@ -281,10 +281,13 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if ws.Kind == "" {
 		return nil, check.Errorf("weights.kind", "is required: one of %v", weightKinds())
 	}
-	if ws.Kind != "matrix" && ws.Matrix != nil {
-		return nil, check.Errorf("weights.matrix", "belongs to kind \"matrix\" only")
+	if ws.Kind != weights.KindMatrix && ws.Matrix != nil {
+		return nil, check.Errorf("weights.matrix", "belongs to kind %q only", weights.KindMatrix)
 	}
-	if ws.Kind == "matrix" {
+	if ws.Kind != weights.KindEntries && ws.Entries != nil {
+		return nil, check.Errorf("weights.entries", "belongs to kind %q only", weights.KindEntries)
+	}
+	if ws.Kind == weights.KindMatrix {
 		if len(ws.Matrix) != g.N {
 			return nil, check.Errorf("weights.matrix", "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
 		}
@@ -300,7 +303,9 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if err := check.Finite("weights.c", ws.C); err != nil {
 		return nil, err
 	}
-	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
+	// weights.Build checks the entries (arity, whole indices in range,
+	// finite weights, no duplicates), naming weights.entries[k].
+	m, err := weights.Build(weights.Spec{Kind: ws.Kind, C: ws.C, Rows: ws.Matrix, Entries: ws.Entries}, g)
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {

@@ -83,11 +83,18 @@ type Graph struct {
 
 // Weights describes the weight (mixing) matrix.
 type Weights struct {
-	// Kind is one of weights.Kinds(), or "matrix" for an explicit matrix.
+	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
+	// for an explicit matrix.
 	Kind string `json:"kind"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
-	// Matrix is the explicit matrix of kind "matrix", one row per agent.
+	// Entries is the explicit matrix of kind "entries": every nonzero
+	// entry, diagonal included, as [i, j, w] with i and j whole numbers
+	// from 0 to n−1. Its size grows with the links, not with n², so it is
+	// the form pinned scenarios and exports write.
+	Entries [][]float64 `json:"entries,omitempty"`
+	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
+	// per agent; still read, for small hand-written matrices.
 	Matrix [][]float64 `json:"matrix,omitempty"`
 }
 

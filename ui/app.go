@@ -420,12 +420,12 @@ func (a *App) Register() {
 		if a.run == nil {
 			return nil
 		}
-		data, err := json.MarshalIndent(a.run.Export(), "", " ")
-		if err != nil {
+		var buf bytes.Buffer
+		if err := a.run.WriteExport(&buf); err != nil {
 			a.lastErr = "export: " + err.Error()
 			return nil
 		}
-		download(a.built.Scenario.Name+"-run.json", "application/json", append(data, '\n'))
+		download(a.built.Scenario.Name+"-run.json", "application/json", buf.Bytes())
 		return nil
 	})
 	fn("exportCSV", func([]js.Value) any {

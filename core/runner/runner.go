@@ -129,13 +129,24 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v,
-				Hint: "lower the step size or the noise, or check the weight matrix"}
+			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
 	}
 	r.record(st)
 	return st, nil
+}
+
+// hint explains a divergence. Data, initial states and noise scales are
+// bounded at validation (scenario.MaxMagnitude), so they cannot overflow
+// by themselves: what is left is growing noise or an unstable iteration.
+func (r *Runner) hint() string {
+	for _, name := range r.b.Factory.Channels {
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
+			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+		}
+	}
+	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"
 }
 
 // Run runs every remaining iteration. It returns nil when the run

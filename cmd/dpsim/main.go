@@ -9,8 +9,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -173,26 +172,29 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
 	r := runner.New(b)
-	runErr := r.Run()
-	ex := r.Export()
-	js, err := json.MarshalIndent(ex, "", " ")
+	// Metrics beyond the first scenario.SpillKeep points wait in a temporary file, so
+	// that a long run recorded at every iteration keeps memory flat.
+	spill, err := os.CreateTemp("", "dpsim-metrics-*")
 	if err != nil {
-		return fmt.Errorf("encoding the export: %w", err)
+		return fmt.Errorf("creating a temporary file for the metrics: %w", err)
 	}
-	js = append(js, '\n')
+	defer os.Remove(spill.Name())
+	defer spill.Close()
+	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
+	runErr := r.Run()
 	if *out == "" {
-		if _, err := stdout.Write(js); err != nil {
+		bw := bufio.NewWriter(stdout)
+		if err := r.WriteExport(bw); err != nil {
 			return err
 		}
-	} else if err := writeFile("--out", *out, js); err != nil {
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	} else if err := writeFile("--out", *out, r.WriteExport); err != nil {
 		return err
 	}
 	if *csv != "" {
-		var buf bytes.Buffer
-		if err := r.Metrics.Series.WriteCSV(&buf); err != nil {
-			return err
-		}
-		if err := writeFile("--csv", *csv, buf.Bytes()); err != nil {
+		if err := writeFile("--csv", *csv, r.Metrics.Series.WriteCSV); err != nil {
 			return err
 		}
 	}
@@ -202,7 +204,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !*quiet {
 		last := r.Metrics.Latest()
 		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
-			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, ex.Ledger.Max)
+			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, r.Ledger().Max)
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -76,21 +78,23 @@ func createTemp(flag, path string) (*os.File, error) {
 	return nil, fmt.Errorf("%s %s: cannot write in the folder %s: %v", flag, path, dir, err)
 }
 
-// writeFile writes data to path through a temporary file in the same folder
-// and a rename, so that path is either its old self or complete, never half
-// written. A character device (/dev/null) is written directly.
-func writeFile(flag, path string, data []byte) error {
+// writeFile writes path with write (buffered) through a temporary file in
+// the same folder and a rename, so that path is either its old self or
+// complete, never half written. A character device (/dev/null) is written
+// directly.
+func writeFile(flag, path string, write func(io.Writer) error) error {
+	fail := func(err error) error { return fmt.Errorf("%s %s: %v", flag, path, err) }
 	if fi, err := os.Stat(path); err == nil && fi.Mode()&fs.ModeCharDevice != 0 {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
-			return fmt.Errorf("%s %s: %v", flag, path, err)
+			return fail(err)
 		}
-		_, err = f.Write(data)
+		err = writeBuffered(f, write)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return fmt.Errorf("%s %s: %v", flag, path, err)
+			return fail(err)
 		}
 		return nil
 	}
@@ -98,7 +102,7 @@ func writeFile(flag, path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(data)
+	err = writeBuffered(tmp, write)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -111,7 +115,15 @@ func writeFile(flag, path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("%s %s: %v", flag, path, err)
+		return fail(err)
 	}
 	return nil
+}
+
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriter(w)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

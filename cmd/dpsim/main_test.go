@@ -401,3 +401,24 @@ func firstDiff(a, b string) string {
 	}
 	return fmt.Sprintf("native has %d lines, js/wasm %d", len(la), len(lb))
 }
+
+// --out through a symlink replaces the file the link points to.
+func TestOutputThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(real, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Skip(err)
+	}
+	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", link, "preset:gtdp-rendezvous"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"format"`) {
+		t.Errorf("the linked file holds %.40q", data)
+	}
+}

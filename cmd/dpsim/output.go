@@ -45,7 +45,7 @@ func checkOutputs(paths map[string]string) error {
 				return fmt.Errorf("%s %s: is not a regular file", flag, path)
 			}
 		}
-		tmp, err := createTemp(flag, path)
+		tmp, err := createTemp(flag, target(path))
 		if err != nil {
 			return err
 		}
@@ -53,6 +53,15 @@ func checkOutputs(paths map[string]string) error {
 		os.Remove(tmp.Name())
 	}
 	return nil
+}
+
+// target is where writing path lands: a symlink's destination, so that the
+// rename replaces the file it points to, not the link.
+func target(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // createTemp creates a temporary file in path's folder, so that renaming it
@@ -98,7 +107,7 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		}
 		return nil
 	}
-	tmp, err := createTemp(flag, path)
+	tmp, err := createTemp(flag, target(path))
 	if err != nil {
 		return err
 	}
@@ -111,7 +120,7 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		err = os.Chmod(tmp.Name(), 0o644)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		err = os.Rename(tmp.Name(), target(path))
 	}
 	if err != nil {
 		os.Remove(tmp.Name())

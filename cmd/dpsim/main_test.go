@@ -74,10 +74,10 @@ func TestValidate(t *testing.T) {
 		t.Errorf("exit %d, output %q", code, out)
 	}
 	bad := `{"name":"x","seed":1,"graph":{"kind":"ring","n":3},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"rendezvous","dim":2},"algorithm":{"kind":"gt-dp","params":{"alpha":-1}},
+	  "problem":{"kind":"rendezvous", "params": {"dim":2}},"algorithm":{"kind":"gt-dp","params":{"alpha":-1}},
 	  "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},"iterations":5}`
 	code, _, errs := dpsim(t, bad, "validate", "-")
-	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "algorithm.params.alpha: must be > 0") {
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "algorithm.params.alpha: must be in (0, 1e6]") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
@@ -113,7 +113,7 @@ func TestErrorsAndHelp(t *testing.T) {
 
 func TestDivergingRunStopsAndSaysSo(t *testing.T) {
 	js := `{"name":"boom","seed":1,"graph":{"kind":"ring","n":4},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"rendezvous","dim":2,"box":5},"algorithm":{"kind":"gt-dp","params":{"alpha":3}},
+	  "problem":{"kind":"rendezvous", "params": {"dim":2,"box":5}},"algorithm":{"kind":"gt-dp","params":{"alpha":3}},
 	  "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},"iterations":5000}`
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.json")

@@ -1,9 +1,8 @@
 package scenario
 
 import (
+	"encoding/json"
 	"maps"
-
-	"dpsim/core/problem"
 )
 
 // Pinned returns the scenario with every random or derived choice written
@@ -21,9 +20,11 @@ func (b *Built) Pinned() *Scenario {
 	}
 	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Edges: edges, Positions: g.Pos}
 	s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
-	if rv, ok := b.Env.Problem.(*problem.Rendezvous); ok {
-		s.Problem = Problem{Kind: "rendezvous", Dim: rv.Dim(), Targets: rv.Targets()}
+	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
+	if err != nil {
+		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite
 	}
+	s.Problem = Problem{Kind: b.Scenario.Problem.Kind, Params: pinned}
 	s.Init = maps.Clone(s.Init)
 	if s.Init == nil {
 		s.Init = map[string][][]float64{}

@@ -91,19 +91,11 @@ type Weights struct {
 	Matrix [][]float64 `json:"matrix,omitempty"`
 }
 
-// Problem describes the agents' private objectives.
+// Problem names the problem kind and holds its parameters, decoded
+// strictly by the problem's own parameter struct (see core/problem).
 type Problem struct {
-	// Kind is "rendezvous": f_i(x) = ‖x − a_i‖².
-	Kind string `json:"kind"`
-	// Dim is the dimension of the decision variable.
-	Dim int `json:"dim"`
-	// Box draws random targets uniformly in [−box, box]^dim (default 1).
-	Box float64 `json:"box,omitempty"`
-	// CommonTarget gives every agent the same target (the GT-DP paper's
-	// literal setting, where x* = a is trivial).
-	CommonTarget bool `json:"common_target,omitempty"`
-	// Targets pins the targets a_i, one row per agent.
-	Targets [][]float64 `json:"targets,omitempty"`
+	Kind   string          `json:"kind"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // Algorithm names the algorithm and holds its parameters, decoded strictly

@@ -14,6 +14,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
+	"dpsim/core/noise"
 	"dpsim/core/privacy"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
@@ -179,17 +180,21 @@ func (r *Runner) Ledger() privacy.Ledger { return r.b.Accountant.Ledger() }
 
 // Export is the record of a run, as the CLI and the page write it.
 type Export struct {
-	Format   string             `json:"format"`
-	Status   string             `json:"status"`
-	Error    string             `json:"error,omitempty"`
-	Iter     int                `json:"iterations_run"`
-	Scenario *scenario.Scenario `json:"scenario"`
-	Warnings []check.Warning    `json:"warnings"`
-	Findings []weights.Finding  `json:"weight_findings"`
-	Optimum  []float64          `json:"optimum,omitempty"`
-	Metrics  *metrics.Series    `json:"metrics"`
-	Ledger   privacy.Ledger     `json:"privacy"`
-	States   []Checkpoint       `json:"checkpoints"`
+	Format string `json:"format"`
+	// NoiseStream names the generator and sampler that drew the noise
+	// (noise.StreamVersion): an export made by another version replays
+	// with other draws.
+	NoiseStream string             `json:"noise_stream"`
+	Status      string             `json:"status"`
+	Error       string             `json:"error,omitempty"`
+	Iter        int                `json:"iterations_run"`
+	Scenario    *scenario.Scenario `json:"scenario"`
+	Warnings    []check.Warning    `json:"warnings"`
+	Findings    []weights.Finding  `json:"weight_findings"`
+	Optimum     []float64          `json:"optimum,omitempty"`
+	Metrics     *metrics.Series    `json:"metrics"`
+	Ledger      privacy.Ledger     `json:"privacy"`
+	States      []Checkpoint       `json:"checkpoints"`
 }
 
 // WriteExport streams the run's export as indented JSON: exactly the
@@ -238,16 +243,17 @@ func (r *Runner) Export() *Export {
 		status = "completed"
 	}
 	e := &Export{
-		Format:   FormatVersion,
-		Status:   status,
-		Iter:     r.iter,
-		Scenario: r.b.Pinned(),
-		Warnings: r.b.Warnings,
-		Findings: r.b.Env.Report.Findings,
-		Optimum:  r.b.Env.Problem.Optimum(),
-		Metrics:  &r.Metrics.Series,
-		Ledger:   r.Ledger(),
-		States:   r.saved,
+		Format:      FormatVersion,
+		NoiseStream: noise.StreamVersion,
+		Status:      status,
+		Iter:        r.iter,
+		Scenario:    r.b.Pinned(),
+		Warnings:    r.b.Warnings,
+		Findings:    r.b.Env.Report.Findings,
+		Optimum:     r.b.Env.Problem.Optimum(),
+		Metrics:     &r.Metrics.Series,
+		Ledger:      r.Ledger(),
+		States:      r.saved,
 	}
 	if e.Warnings == nil {
 		e.Warnings = []check.Warning{}

@@ -9,6 +9,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/jsonstrict"
+	"dpsim/core/scenario"
 )
 
 // FormatVersion names the experiment file format.
@@ -272,6 +273,11 @@ func (e *Experiment) validate() error {
 		return check.Errorf("base", "give a scenario preset (\"preset\": NAME) or an inline scenario (\"scenario\": {…})")
 	case e.Base.Preset != "" && len(e.Base.Scenario) != 0:
 		return check.Errorf("base", "give either \"preset\" or \"scenario\", not both")
+	}
+	if e.Base.Preset != "" {
+		if _, err := scenario.PresetJSON(e.Base.Preset); err != nil {
+			return check.Errorf("base.preset", "%v", err)
+		}
 	}
 	if err := e.Set.validate("set"); err != nil {
 		return err

@@ -91,9 +91,12 @@ step "(d) go test ./... (native)"
 go test ./...
 
 # ---------------------------------------------------------------- (e)
-step "(e) go test under js/wasm (node): core/... and render/scene/..."
+step "(e) go test under js/wasm (node): core/..., render/scene/... and render/figure/..."
 patterns=(./core/...)
 [[ -d render/scene ]] && patterns+=(./render/scene/...)
+# render/figure's golden SVG and PNG, checked in the browser's arithmetic:
+# the page's figure downloads are the CLI's files.
+[[ -d render/figure ]] && patterns+=(./render/figure/...)
 mapfile -t wasm_pkgs < <(GOOS=js GOARCH=wasm go list "${patterns[@]}" 2>/dev/null || true)
 if ((${#wasm_pkgs[@]} == 0)); then
   echo "no packages under ${patterns[*]}; skipped"

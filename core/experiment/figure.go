@@ -19,8 +19,13 @@ type FigureData struct {
 	XLog     bool   `json:"x_log"`
 	YLabel   string `json:"y_label"`
 	YLog     bool   `json:"y_log"`
-	Y2Label  string `json:"y2_label,omitempty"`
-	Y2Log    bool   `json:"y2_log,omitempty"`
+	// YNote defines the left axis's metric in words and symbols.
+	YNote   string `json:"y_note,omitempty"`
+	Y2Label string `json:"y2_label,omitempty"`
+	Y2Log   bool   `json:"y2_log,omitempty"`
+	// Markers marks each point (a sweep); the iteration axis draws lines
+	// only.
+	Markers bool `json:"markers"`
 	// Statistic is the line (StatMean or StatMedian); Band says what the
 	// shaded band is.
 	Statistic string          `json:"statistic"`
@@ -71,7 +76,15 @@ func (p *Plan) Figure(r *Result) FigureData {
 		XLabel: AxisTitle(e.X.Label, e.X.Unit), XLog: e.X.Scale == "log",
 		YLabel: AxisTitle(e.Figure.Y.Label, e.Figure.Y.Unit), YLog: e.Figure.Y.Scale == "log",
 		Statistic: e.Statistic, Partial: r.Partial, Finished: r.Finished, Tasks: r.Tasks,
-		Verdicts: []FigureVerdict{},
+		Verdicts: []FigureVerdict{}, Markers: e.X.Kind != XIteration,
+	}
+	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
+		f.YNote = "y: " + metricDefs[m.Name].Title
+		if m.Reduce == ReduceTailMean {
+			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
+		} else if e.X.Kind != XIteration {
+			f.YNote += ", at the last iteration of each run"
+		}
 	}
 	if e.Reproduces != nil {
 		f.Subtitle = e.Reproduces.Paper + ", " + e.Reproduces.Figure

@@ -5,6 +5,7 @@
 // builds natively and for js/wasm and is tested in both places.
 //
 // The data flows one way: an algorithm (sim.Algorithm) advances one
-// iteration and reports a sim.Step holding the agents' estimates and every
-// message it sent; recorders (sim.Recorder) consume that step.
+// iteration and reports a sim.Step holding the agents' estimates and what
+// each agent released (sim.Release); recorders (sim.Recorder) consume that
+// step.
 package core

@@ -202,7 +202,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return runErr
 	}
 	if !*quiet {
-		last := r.Metrics.Latest
+		last := r.Metrics.Latest()
 		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
 			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, ex.Ledger.Max)
 	}

@@ -156,7 +156,7 @@ func TestSweepErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, []string{bad}, "bad.json: series[0] (a): scenario field algorithm.params.alpha: must be > 0"},
+		{nil, []string{bad}, "bad.json: series[0] (a): scenario field algorithm.params.alpha: must be in (0, 1e6]"},
 		{nil, []string{"preset:gtdp-rendezvous"}, `no experiment preset named "gtdp-rendezvous"`},
 		{nil, []string{"--out", "x.csv", "preset:gtdp-error-bands"}, `--out "x.csv": name a .json file`},
 		{nil, []string{"--shard", "3/3", "preset:gtdp-error-bands"}, "--shard: shard \"3/3\": write i/n with 0 ≤ i < n"},

@@ -19,7 +19,7 @@ var benchCases = []struct {
 }{
 	{"ring8-d2", `{"preset":"gtdp-rendezvous"}`, 1000},
 	{"rgg50-d10", `{"scenario":{"name":"bench","seed":5,"graph":{"kind":"random-geometric","n":50,"radius":0.3},
-	  "weights":{"kind":"metropolis"},"problem":{"kind":"rendezvous","dim":10,"box":10},
+	  "weights":{"kind":"metropolis"},"problem":{"kind":"rendezvous","params":{"dim":10,"box":10}},
 	  "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
 	  "noise":{"eta":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}},
 	           "xi":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}}},

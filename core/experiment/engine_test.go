@@ -39,7 +39,7 @@ var small = map[string]string{
 	 "expectations":[{"claim":"falls","kind":"decreasing","series":"hi"},{"claim":"lo below hi","kind":"below","series":"lo","than":"hi"}]}`,
 	"derived": `{"format":"dpsim-experiment/1","name":"small-derived","title":"T",
 	 "base":{"scenario":{"name":"inline","seed":1,"graph":{"kind":"random-geometric","n":6,"radius":0.6},
-	   "weights":{"kind":"metropolis"},"problem":{"kind":"rendezvous","dim":2,"box":2},
+	   "weights":{"kind":"metropolis"},"problem":{"kind":"rendezvous","params":{"dim":2,"box":2}},
 	   "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gradient_bound":20}},
 	   "noise":{"eta":{"dist":"laplace","scale":1},"xi":{"dist":"laplace","scale":1}},"iterations":80}},
 	 "series":[{"name":"g","sweep":{"fields":["noise.eta.scale","noise.xi.scale"],"values":[1,10]}}],

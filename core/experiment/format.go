@@ -117,7 +117,7 @@ type Base struct {
 }
 
 // Overrides maps a scenario field path ("algorithm.params.alpha",
-// "noise.eta.scale", "problem.targets[0]") to the JSON value it takes.
+// "noise.eta.scale", "problem.params.targets[0]") to the JSON value it takes.
 type Overrides map[string]json.RawMessage
 
 // Series is one curve: a name and the overrides that make it.

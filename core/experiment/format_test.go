@@ -91,9 +91,9 @@ func TestPlanErrors(t *testing.T) {
 		want        string
 	}{
 		{"series[1].set", `{"algorithm.params.alpah":0.1}`, `series[1] (b), x value 1: scenario field algorithm.params: unknown key "alpah"`},
-		{"series[0].set", `{"algorithm.params.alpha":-1}`, `series[0] (a), x value 1: scenario field algorithm.params.alpha: must be > 0`},
+		{"series[0].set", `{"algorithm.params.alpha":-1}`, `series[0] (a), x value 1: scenario field algorithm.params.alpha: must be in (0, 1e6]`},
 		{"series[0].set", `{"graph.n.k":3}`, `series[0] (a), x value 1: series.set["graph.n.k"]: scenario field "graph.n" is not an object`},
-		{"series[0].set", `{"problem.targets[0]":[1,2]}`, `series[0] (a), x value 1: series.set["problem.targets[0]"]: scenario field "problem.targets" does not exist`},
+		{"series[0].set", `{"problem.params.targets[0]":[1,2]}`, `series[0] (a), x value 1: series.set["problem.params.targets[0]"]: scenario field "problem.params.targets" does not exist`},
 		{"x.values", `[1,-2]`, `series[0] (a), x value -2: scenario field noise.eta.scale: must be`},
 		{"set", `{"iterations":0}`, `series[0] (a), x value 1: scenario field iterations: must be`},
 	} {

@@ -11,7 +11,7 @@ import (
 
 // A field path names one field of a scenario: object keys joined by dots,
 // with [i] for a list element: "algorithm.params.alpha",
-// "noise.eta.decay.p", "problem.targets[0][1]".
+// "noise.eta.decay.p", "problem.params.targets[0][1]".
 
 // step is one element of a path: a key, or an index when key is "".
 type step struct {

@@ -6,6 +6,7 @@ import (
 	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/noise"
+	"dpsim/core/param"
 	"dpsim/core/problem"
 	"dpsim/core/weights"
 )
@@ -45,13 +46,10 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 			}
 		}
 	}
-	if err := check.Positive(check.Join(pf, "alpha"), p.Alpha); err != nil {
+	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err
 	}
 	if err := p.Gamma.Validate(check.Join(pf, "gamma")); err != nil {
-		return nil, nil, err
-	}
-	if err := check.NonNegative(check.Join(pf, "gradient_bound"), p.GradientBound); err != nil {
 		return nil, nil, err
 	}
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
@@ -63,7 +61,7 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	warns = append(warns, theoryWarnings(env, p, eta, xi)...)
 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
-	a := New(p, env.Problem, env.Weights, env.Graph.Neighbors, eta, xi,
+	a := New(p, env.Problem, env.Weights, eta, xi,
 		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
 	if noisy && !p.ClipGradients {
 		g := make([]float64, d)

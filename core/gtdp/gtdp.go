@@ -25,17 +25,17 @@ import (
 // described the same way.
 type Params struct {
 	// Alpha is the step size α.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" doc:"step size α" range:"(0, 1e6]"`
 	// Gamma is the gradient weight γ_k = γ/(m+k)^p (constant 1 in the
 	// paper's Theorem 3).
-	Gamma noise.Schedule `json:"gamma"`
+	Gamma noise.Schedule `json:"gamma" doc:"gradient weight γ_k = γ/(m+k)^p"`
 	// GradientBound is C of Assumption 2: ‖∇f_i(x)‖₂ ≤ C on the domain. The
 	// privacy budget (eq. 18) holds only where it does.
-	GradientBound float64 `json:"gradient_bound"`
+	GradientBound float64 `json:"gradient_bound" doc:"C, a bound on ‖∇f_i‖₂ (Assumption 2); the privacy budget is computed from it" range:"[0, 1e100]"`
 	// ClipGradients clips every gradient to norm C before use, so that
 	// Assumption 2 holds by construction. A modification of the paper,
 	// suggested by its remark after Assumption 2; off by default.
-	ClipGradients bool `json:"clip_gradients"`
+	ClipGradients bool `json:"clip_gradients" doc:"clip every gradient to norm C (a modification of the paper)"`
 }
 
 // Defaults returns the parameters of the paper's Fig. 2 setting (α = 0.1,
@@ -50,54 +50,64 @@ type Algorithm struct {
 	prob problem.Problem
 	n, d int
 
-	// Mixing weights: self weights and, per agent, its neighbours and
-	// w_ij (= w_ji, W is symmetric).
-	self  []float64
-	nbr   [][]int
-	wgt   [][]float64
-	eta   *noise.Spec
-	xi    *noise.Spec
-	sEta  *noise.Sampler
-	sXi   *noise.Sampler
-	x, s  []float64 // x_k, s_k, agent-major
-	xn    []float64 // x_{k+1} under construction
-	sn    []float64 // s_{k+1} under construction
-	nEta  []float64 // β_k·η_{i,k} for every agent
-	nXi   []float64 // β_k·ξ_{i,k}
+	// W as CSR: self weights, and per agent its neighbours j with w_ij
+	// (= w_ji, W is symmetric). The receivers of agent i's releases alias
+	// row i, so reporting an iteration copies nothing per link.
+	diag  []float64
+	start []int
+	col   []int
+	val   []float64
+
+	eta, xi   *noise.Spec
+	sEta, sXi *noise.Sampler
+	x, s      []float64 // x_k, s_k, agent-major
+	xn, sn    []float64 // x_{k+1}, s_{k+1} under construction
+	nEta, nXi []float64 // β_k·η_{i,k}, β_k·ξ_{i,k} for every agent
+	// out holds agent i's released vectors s_{i,k} + β_k η_{i,k} and
+	// x_{i,k} + β_k ξ_{i,k} side by side in out[2id : 2(i+1)d].
+	out   []float64
+	acc   []float64 // one row's mixing sums, s then x
 	grad  []float64
 	k     int
-	arena []float64 // message payloads and noises
 	step  sim.Step
-	gmax  float64 // largest gradient norm seen (before clipping)
+	gmax2 float64 // largest squared gradient norm seen (before clipping)
 }
 
 // New returns GT-DP on prob with mixing matrix w (symmetric, doubly
 // stochastic; the caller validates Assumption 4), noise channels eta (on
 // s) and xi (on x) with their samplers, and initial states x0, s0
 // (agent-major, copied).
-func New(p Params, prob problem.Problem, w *weights.Matrix, nbrs func(i int) []int,
+func New(p Params, prob problem.Problem, w *weights.Matrix,
 	eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0, s0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
+	sp := w // weights.Matrix is CSR itself (Diag, Start, Col, Val); read only here
 	a := &Algorithm{
 		p: p, prob: prob, n: n, d: d,
-		self: make([]float64, n), nbr: make([][]int, n), wgt: make([][]float64, n),
+		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
 		eta: eta, xi: xi, sEta: sEta, sXi: sXi,
 		x: append([]float64(nil), x0...), s: append([]float64(nil), s0...),
 		xn: make([]float64, n*d), sn: make([]float64, n*d),
-		nEta: make([]float64, n*d), nXi: make([]float64, n*d), grad: make([]float64, d),
+		nEta: make([]float64, n*d), nXi: make([]float64, n*d),
+		out: make([]float64, 2*n*d), acc: make([]float64, 2*d),
+		grad: make([]float64, d),
 	}
-	links := 0
-	for i := range n {
-		a.self[i] = w.At(i, i)
-		for _, j := range nbrs(i) {
-			a.nbr[i] = append(a.nbr[i], j)
-			a.wgt[i] = append(a.wgt[i], w.At(i, j))
+	// Two releases per agent, s then x, fixed for the whole run: the
+	// buffers they alias are overwritten in place every iteration.
+	a.step.Releases = make([]sim.Release, 0, 2*n)
+	for ch, c := range []struct {
+		name  string
+		noise []float64
+	}{{"s", a.nEta}, {"x", a.nXi}} {
+		for i := range n {
+			lo, hi := a.start[i], a.start[i+1]
+			o := (2*i + ch) * d
+			a.step.Releases = append(a.step.Releases, sim.Release{
+				From: i, Channel: c.name,
+				Sent: a.out[o : o+d : o+d], Noise: c.noise[i*d : (i+1)*d : (i+1)*d],
+				To: a.col[lo:hi:hi], Factor: a.val[lo:hi:hi],
+			})
 		}
-		links += len(a.nbr[i])
 	}
-	// Two messages (s and x) per directed link, each with payload and noise.
-	a.arena = make([]float64, 4*links*d)
-	a.step.Messages = make([]sim.Message, 2*links)
 	a.step.Dim = d
 	a.step.Estimates = a.x
 	return a
@@ -114,52 +124,65 @@ func (a *Algorithm) Initial() *sim.Step {
 // Advance implements sim.Algorithm: one iteration of Algorithm 1.
 //
 //	a) agent i draws η_{i,k} ~ Lap(β_k b_η)^r, ξ_{i,k} ~ Lap(β_k b_ξ)^r and
-//	   sends w_ji(s_{i,k} + β_k η_{i,k}) and w_ji(x_{i,k} + β_k ξ_{i,k}) to
-//	   each neighbour j;
+//	   releases s_{i,k} + β_k η_{i,k} and x_{i,k} + β_k ξ_{i,k}; neighbour j
+//	   receives them weighted by w_ji;
 //	b) s_{i,k+1} = w_ii s_{i,k} + Σ_{j≠i} w_ij(s_{j,k} + β_k η_{j,k}) + γ_k ∇f_i(x_{i,k})
 //	   x_{i,k+1} = w_ii x_{i,k} + Σ_{j≠i} w_ij(x_{j,k} + β_k ξ_{j,k}) − α(s_{i,k+1} − s_{i,k})
 //
 // (Algorithm 1, compact form eq. 4.) The noise is drawn already scaled:
-// the channel's scale at iteration k is b·β_k.
+// the channel's scale at iteration k is b_i·β_k, with β_k evaluated once.
 func (a *Algorithm) Advance() *sim.Step {
 	n, d, k := a.n, a.d, a.k
-	for i := range n {
-		a.sEta.Fill(a.nEta[i*d:(i+1)*d], a.eta.ScaleAt(i, k))
-		a.sXi.Fill(a.nXi[i*d:(i+1)*d], a.xi.ScaleAt(i, k))
-	}
-	// a) messages, as transmitted: the receiver's weight times the noisy copy.
-	m, off := 0, 0
-	for i := range n {
-		si, xi := a.s[i*d:(i+1)*d], a.x[i*d:(i+1)*d]
-		ei, qi := a.nEta[i*d:(i+1)*d], a.nXi[i*d:(i+1)*d]
-		for t, j := range a.nbr[i] {
-			w := a.wgt[i][t] // w_ji = w_ij
-			m = a.message(m, &off, i, j, "s", w, si, ei)
-			m = a.message(m, &off, i, j, "x", w, xi, qi)
-		}
-	}
-	// b) updates; a node mixes its own clean state (the W_o form).
+	a.draw(a.sEta, a.eta, a.nEta, a.s, 0)
+	a.draw(a.sXi, a.xi, a.nXi, a.x, d)
+
+	// b) updates; a node mixes its own clean state (the W_o form) and the
+	// neighbours' released copies. out holds agent j's two released
+	// vectors side by side, so one pass over a row mixes both channels.
 	gk := a.p.Gamma.At(k)
+	alpha := a.p.Alpha
+	d2 := 2 * d
+	acc := a.acc[:d2]
 	for i := range n {
-		sn, xn := a.sn[i*d:(i+1)*d], a.xn[i*d:(i+1)*d]
-		si, xi := a.s[i*d:(i+1)*d], a.x[i*d:(i+1)*d]
-		for c := range d {
-			sn[c] = a.self[i] * si[c]
-			xn[c] = a.self[i] * xi[c]
+		lo, hi := i*d, (i+1)*d
+		si, xi := a.s[lo:hi], a.x[lo:hi]
+		wii := a.diag[i]
+		for c := range si {
+			acc[c] = wii * si[c]
 		}
-		for t, j := range a.nbr[i] {
-			w := a.wgt[i][t]
-			sj, ej := a.s[j*d:(j+1)*d], a.nEta[j*d:(j+1)*d]
-			xj, qj := a.x[j*d:(j+1)*d], a.nXi[j*d:(j+1)*d]
-			for c := range d {
-				sn[c] += w * (sj[c] + ej[c])
-				xn[c] += w * (xj[c] + qj[c])
+		for c := range xi {
+			acc[d+c] = wii * xi[c]
+		}
+		e, end := a.start[i], a.start[i+1]
+		// Four neighbours per pass cut the loads and stores of acc.
+		for ; e+3 < end; e += 4 {
+			j1, j2, j3, j4 := a.col[e], a.col[e+1], a.col[e+2], a.col[e+3]
+			w1, w2, w3, w4 := a.val[e], a.val[e+1], a.val[e+2], a.val[e+3]
+			o1 := a.out[j1*d2 : (j1+1)*d2]
+			o2 := a.out[j2*d2 : (j2+1)*d2]
+			o3 := a.out[j3*d2 : (j3+1)*d2]
+			o4 := a.out[j4*d2 : (j4+1)*d2]
+			o1, o2, o3, o4 = o1[:len(acc)], o2[:len(acc)], o3[:len(acc)], o4[:len(acc)]
+			for c := range acc {
+				acc[c] += (w1*o1[c] + w2*o2[c]) + (w3*o3[c] + w4*o4[c])
 			}
 		}
-		a.gradient(i, xi)
-		for c := range d {
-			sn[c] += gk * a.grad[c]
-			xn[c] -= a.p.Alpha * (sn[c] - si[c])
+		for ; e < end; e++ {
+			j, w := a.col[e], a.val[e]
+			o := a.out[j*d2 : (j+1)*d2]
+			o = o[:len(acc)]
+			for c := range acc {
+				acc[c] += w * o[c]
+			}
+		}
+		g := a.gradient(i, xi)
+		sn, xn := a.sn[lo:hi], a.xn[lo:hi]
+		sn, xn, g, si = sn[:len(xi)], xn[:len(xi)], g[:len(xi)], si[:len(xi)]
+		as, ax := acc[:len(xi)], acc[d:d+len(xi)]
+		for c := range xi {
+			v := as[c] + gk*g[c]
+			sn[c] = v
+			xn[c] = ax[c] - alpha*(v-si[c])
 		}
 	}
 	a.x, a.xn = a.xn, a.x
@@ -170,37 +193,46 @@ func (a *Algorithm) Advance() *sim.Step {
 	return &a.step
 }
 
-// message records one transmission w·(v + e) with noise part w·e.
-func (a *Algorithm) message(m int, off *int, from, to int, ch string, w float64, v, e []float64) int {
+// draw fills nz with channel spec's noise at iteration k (scale b_i·β_k,
+// β_k computed once) and writes the released vectors v + nz into the
+// channel's half (off = 0 for s, d for x) of every agent's block of a.out.
+func (a *Algorithm) draw(smp *noise.Sampler, spec *noise.Spec, nz, v []float64, off int) {
 	d := a.d
-	pay := a.arena[*off : *off+d : *off+d]
-	nz := a.arena[*off+d : *off+2*d : *off+2*d]
-	*off += 2 * d
-	for c := range d {
-		pay[c] = w * (v[c] + e[c])
-		nz[c] = w * e[c]
+	f := spec.Decay.At(a.k)
+	for i := range a.n {
+		b := spec.Base(i)
+		if b != 0 { // 0·β_k stays 0 even where β_k overflows
+			b *= f
+		}
+		z := nz[i*d : (i+1)*d]
+		smp.Fill(z, b)
+		o := a.out[2*i*d+off : 2*i*d+off+d]
+		vi := v[i*d : (i+1)*d]
+		o, vi = o[:len(z)], vi[:len(z)]
+		for c := range z {
+			o[c] = vi[c] + z[c]
+		}
 	}
-	a.step.Messages[m] = sim.Message{From: from, To: to, Channel: ch, Payload: pay, Noise: nz}
-	return m + 1
 }
 
-// gradient writes ∇f_i(x) into a.grad, clipped to norm C when asked.
-func (a *Algorithm) gradient(i int, x []float64) {
+// gradient returns ∇f_i(x) in a.grad, clipped to norm C when asked.
+func (a *Algorithm) gradient(i int, x []float64) []float64 {
 	a.prob.Grad(i, x, a.grad)
-	norm := 0.0
+	sq := 0.0
 	for _, g := range a.grad {
-		norm += g * g
+		sq += g * g
 	}
-	norm = math.Sqrt(norm)
-	if norm > a.gmax {
-		a.gmax = norm
+	// Squared norms: a square root per agent per iteration is measurable.
+	if sq > a.gmax2 {
+		a.gmax2 = sq
 	}
-	if a.p.ClipGradients && norm > a.p.GradientBound {
-		f := a.p.GradientBound / norm
+	if c := a.p.GradientBound; a.p.ClipGradients && sq > c*c {
+		f := c / math.Sqrt(sq)
 		for c := range a.grad {
 			a.grad[c] *= f
 		}
 	}
+	return a.grad
 }
 
 // State implements sim.Algorithm: the estimates x and trackers s.
@@ -213,4 +245,4 @@ func (a *Algorithm) State() []sim.Var {
 
 // MaxGradientNorm returns the largest ‖∇f_i(x_{i,k})‖ seen so far, before
 // clipping: the privacy budget holds only if C is at least this.
-func (a *Algorithm) MaxGradientNorm() float64 { return a.gmax }
+func (a *Algorithm) MaxGradientNorm() float64 { return math.Sqrt(a.gmax2) }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"dpsim/core/gtdp"
 	"dpsim/core/num"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -37,7 +36,7 @@ func build(t testing.TB, js string) *scenario.Built {
 func pair(w, alpha float64, gamma, beta string, bEta, bXi float64, iters int) string {
 	return fmt.Sprintf(`{"name":"pair","seed":1,"graph":{"kind":"ring","n":2},
 	 "weights":{"kind":"matrix","matrix":[[%[1]v,%[2]v],[%[2]v,%[1]v]]},
-	 "problem":{"kind":"rendezvous","dim":1,"targets":[[0],[1]]},
+	 "problem":{"kind":"rendezvous", "params": {"dim":1,"targets":[[0],[1]]}},
 	 "algorithm":{"kind":"gt-dp","params":{"alpha":%[3]v,"gamma":%[4]s,"gradient_bound":1}},
 	 "noise":{"eta":{"dist":"laplace","scale":%[6]v,"decay":%[5]s},"xi":{"dist":"laplace","scale":%[7]v,"decay":%[5]s}},
 	 "iterations":%[8]d}`, w, 1-w, alpha, gamma, beta, bEta, bXi, iters)
@@ -191,9 +190,9 @@ func TestTrackingInvariant(t *testing.T) {
 				prob.Grad(i, xk[i*d:(i+1)*d], g)
 				rhs += gamma * g[c]
 			}
-			for _, m := range st.Messages {
+			for m := range st.Messages() {
 				if m.Channel == "s" {
-					rhs += m.Noise[c]
+					rhs += m.Factor * m.Noise[c]
 				}
 			}
 			if math.Abs(lhs-rhs) > 1e-9*(1+math.Abs(lhs)) {
@@ -221,7 +220,7 @@ func TestCompactForm(t *testing.T) {
 		before := alg.State()
 		x, sv := before[0].Data, before[1].Data
 		st := alg.Advance()
-		eta, xi := noiseOf(st, W.At, n, d)
+		eta, xi := noiseOf(st, n, d)
 		after := alg.State()
 		g := make([]float64, d)
 		for i := range n {
@@ -246,18 +245,68 @@ func TestCompactForm(t *testing.T) {
 	}
 }
 
-func noiseOf(st *sim.Step, w func(i, j int) float64, n, d int) (eta, xi []float64) {
+// noiseOf returns β_k η_i and β_k ξ_i of every agent from its releases.
+func noiseOf(st *sim.Step, n, d int) (eta, xi []float64) {
 	eta, xi = make([]float64, n*d), make([]float64, n*d)
-	for _, m := range st.Messages {
+	for _, r := range st.Releases {
 		dst := eta
-		if m.Channel == "x" {
+		if r.Channel == "x" {
 			dst = xi
 		}
-		for c := range d {
-			dst[m.From*d+c] = m.Noise[c] / w(m.To, m.From)
-		}
+		copy(dst[r.From*d:(r.From+1)*d], r.Noise)
 	}
 	return eta, xi
+}
+
+// Every agent releases s_i + β_k η_i and x_i + β_k ξ_i once per
+// iteration; the per-link view carries w_ji times that to each neighbour
+// j, and nothing else travels.
+func TestReleasesAndLinkView(t *testing.T) {
+	s, _ := scenario.PresetScenario("gtdp-rendezvous-rgg")
+	b, err := scenario.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg, g, W := b.Algorithm, b.Env.Graph, b.Env.Weights
+	n, d := g.N, b.Env.Problem.Dim()
+	for range 3 {
+		before := alg.State()
+		st := alg.Advance()
+		if len(st.Releases) != 2*n {
+			t.Fatalf("%d releases, want 2 per agent (%d)", len(st.Releases), 2*n)
+		}
+		for _, r := range st.Releases {
+			clean := before[0].Data[r.From*d : (r.From+1)*d] // x
+			if r.Channel == "s" {
+				clean = before[1].Data[r.From*d : (r.From+1)*d]
+			}
+			for c := range d {
+				if r.Sent[c]-r.Noise[c] != clean[c] && math.Abs(r.Sent[c]-r.Noise[c]-clean[c]) > 1e-12*(1+math.Abs(clean[c])) {
+					t.Fatalf("agent %d channel %s: sent − noise = %v, state %v", r.From, r.Channel, r.Sent[c]-r.Noise[c], clean[c])
+				}
+			}
+		}
+		links := 0
+		var pay []float64
+		for m := range st.Messages() {
+			links++
+			if !g.HasLink(m.From, m.To) || m.From == m.To {
+				t.Fatalf("message %d→%d on no link", m.From, m.To)
+			}
+			if m.Factor != W.At(m.To, m.From) {
+				t.Fatalf("message %d→%d has factor %v, w_ji = %v", m.From, m.To, m.Factor, W.At(m.To, m.From))
+			}
+			pay = m.Payload(pay)
+			for c := range d {
+				if pay[c] != m.Factor*m.Sent[c] {
+					t.Fatalf("payload %v ≠ factor·sent", pay)
+				}
+			}
+		}
+		if want := 2 * g.Links(); links != want || st.Links() != want {
+			t.Fatalf("%d per-link messages (Links() = %d), want 2 per directed link = %d", links, st.Links(), want)
+		}
+	}
 }
 
 // trace is what the golden files hold: metrics and final states.
@@ -337,24 +386,49 @@ func TestGoldenTraces(t *testing.T) {
 	}
 }
 
-// BenchmarkIteration is one GT-DP iteration with noise at N = 50 agents,
-// dimension 10, on a random geometric graph (about 250 edges, like the
-// papers' experiments). Run it natively and under js/wasm; .ci/run checks
-// that wasm stays within 5× of native.
+// BenchmarkIteration is one GT-DP iteration at dimension 10: at N = 50 on
+// a random geometric graph (574 directed links, like the papers'
+// experiments), with and without noise, and at N = 1000 on a ring and on
+// a random geometric graph (≈ 13 k links), so that the cost per link and
+// dimension can be seen to stay flat as N grows (ns/link·dim). Run it
+// natively and under js/wasm; ./test.sh checks the wasm/native ratio, and
+// bench/gtdp compares it with a vectorised NumPy iteration.
 func BenchmarkIteration(b *testing.B) {
-	bl := build(b, `{"name":"bench","seeds":{"graph":5,"data":6,"noise":7},
-	 "graph":{"kind":"random-geometric","n":50,"radius":0.3},"weights":{"kind":"metropolis"},
-	 "problem":{"kind":"rendezvous","dim":10,"box":10},
-	 "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
-	 "noise":{"eta":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}},
-	          "xi":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}}},
-	 "iterations":10000000}`)
-	alg := bl.Algorithm
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		alg.Advance()
+	for _, c := range []struct {
+		name  string
+		graph scenario.Graph
+		scale float64
+	}{
+		{"rgg50", scenario.Graph{Kind: "random-geometric", N: 50, Radius: 0.3}, 0.1},
+		{"rgg50-noisefree", scenario.Graph{Kind: "random-geometric", N: 50, Radius: 0.3}, 0},
+		{"ring1000", scenario.Graph{Kind: "ring", N: 1000}, 0.1},
+		{"rgg1000", scenario.Graph{Kind: "random-geometric", N: 1000, Radius: 0.066}, 0.1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			// The scenario bench/gtdp's NumPy reference also reads.
+			js, err := os.ReadFile("../../bench/gtdp/rgg50.json")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := scenario.Parse(js)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Graph = c.graph
+			s.Noise["eta"].Scale, s.Noise["xi"].Scale = c.scale, c.scale
+			bl, err := scenario.Build(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			alg := bl.Algorithm
+			links := bl.Env.Graph.Links()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				alg.Advance()
+			}
+			b.ReportMetric(float64(links), "links")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(links*10), "ns/link·dim")
+		})
 	}
 }
-
-var _ = gtdp.Formula

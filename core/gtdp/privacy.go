@@ -57,7 +57,7 @@ func NewAccountant(alg *Algorithm) *Accountant {
 	ac := &Accountant{alg: alg, eta: alg.eta, xi: alg.xi,
 		pre: 2 * math.Sqrt(float64(alg.d)) * alg.p.GradientBound}
 	for i := range alg.n {
-		w := alg.self[i]
+		w := alg.diag[i]
 		var neg []float64
 		// c(j) = w^{j−2}((j−1) − j·w) is negative for j < 1/(1−w).
 		for j := 1; j < 1<<20; j++ {

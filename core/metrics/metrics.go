@@ -126,7 +126,8 @@ func (s *Series) add(p Point) {
 }
 
 // Recorder records the metrics every Every iterations, at iteration 0 and
-// at the last iteration.
+// at the last iteration. It computes nothing on the other iterations, so a
+// long run recorded sparsely costs only the algorithm's own work.
 type Recorder struct {
 	prob   problem.Problem
 	opt    []float64
@@ -134,8 +135,10 @@ type Recorder struct {
 	last   int
 	mean   []float64
 	Series Series
-	// Latest is the metrics of the last step seen, recorded or not.
-	Latest Point
+
+	step     *sim.Step // the last step seen, valid until the next Advance
+	latest   Point
+	latestOK bool
 }
 
 // NewRecorder returns a recorder for prob that keeps a point every every
@@ -146,10 +149,20 @@ func NewRecorder(prob problem.Problem, every, last int) *Recorder {
 
 // Record implements sim.Recorder.
 func (r *Recorder) Record(s *sim.Step) {
-	r.Latest = Compute(r.prob, r.opt, s, r.mean)
+	r.step, r.latestOK = s, false
 	if s.Iter%r.every == 0 || s.Iter == r.last {
-		r.Series.add(r.Latest)
+		r.Series.add(r.Latest())
 	}
+}
+
+// Latest returns the metrics of the last step recorded, computing them if
+// that step was not kept. Call it before the algorithm advances again.
+func (r *Recorder) Latest() Point {
+	if !r.latestOK && r.step != nil {
+		r.latest = Compute(r.prob, r.opt, r.step, r.mean)
+		r.latestOK = true
+	}
+	return r.latest
 }
 
 // WriteCSV writes the series as CSV with a header line; non-finite values

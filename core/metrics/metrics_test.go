@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"dpsim/core/problem"
+	"dpsim/core/rendezvous"
 	"dpsim/core/sim"
 )
 
 func TestCompute(t *testing.T) {
-	p, _ := problem.NewRendezvous([][]float64{{0, 0}, {2, 0}})
+	p, _ := rendezvous.New([][]float64{{0, 0}, {2, 0}})
 	s := &sim.Step{Iter: 3, Dim: 2, Estimates: []float64{1, 1, 1, -1}}
 	got := Compute(p, p.Optimum(), s, make([]float64, 2))
 	// x* = (1,0): errors 1 and 1 → 1; mean (1,0): disagreements 1 and 1 → 1.
@@ -25,7 +25,7 @@ func TestCompute(t *testing.T) {
 }
 
 func TestRecorderAndExports(t *testing.T) {
-	p, _ := problem.NewRendezvous([][]float64{{0, 0}, {2, 0}})
+	p, _ := rendezvous.New([][]float64{{0, 0}, {2, 0}})
 	r := NewRecorder(p, 2, 5)
 	for k := range 6 {
 		r.Record(&sim.Step{Iter: k, Dim: 2, Estimates: []float64{1, 0, 1, 0}})

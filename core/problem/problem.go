@@ -1,7 +1,15 @@
-// Package problem holds the optimization problems agents solve together:
-// each agent i holds a private objective f_i, and the network minimises
-// the aggregate the problem's paper defines (a sum or an average).
+// Package problem holds the contract of the optimization problems agents
+// solve together — each agent i holds a private objective f_i, and the
+// network minimises the aggregate the problem's paper defines (a sum or an
+// average) — and the Factory by which a problem kind plugs into scenario
+// files. Problem kinds live in their own packages (core/rendezvous, …).
 package problem
+
+import (
+	"dpsim/core/check"
+	"dpsim/core/graph"
+	"dpsim/core/rng"
+)
 
 // Problem is a decentralized problem over R^Dim with one private
 // objective per agent.
@@ -35,4 +43,40 @@ type Planar interface {
 // size against their theorems (warnings only).
 type Smooth interface {
 	Smoothness() (mu, l float64)
+}
+
+// Env is what a problem is built on: the network (some problems place
+// data on particular agents) and the data seed, from which every random
+// draw of the problem's data comes.
+type Env struct {
+	Graph *graph.Graph
+	// Seeds are the run's stream seeds; problems draw from
+	// rng.New(Seeds.Data, label) with a label of their own.
+	Seeds rng.Seeds
+}
+
+// Agents returns the number of agents, one private objective each.
+func (e *Env) Agents() int { return e.Graph.N }
+
+// Factory builds one kind of problem from the scenario's "problem"
+// section: {"kind": Name, "params": {…}}. Each problem kind lives in its
+// own package exporting a Factory, registered in one line in
+// core/scenario/registry.go.
+type Factory struct {
+	// Name is the key in scenario files, e.g. "rendezvous".
+	Name string
+	// Title is the name shown to people.
+	Title string
+	// Source cites where the problem comes from.
+	Source string
+	// NewParams returns a pointer to a parameter struct holding the
+	// defaults; the scenario loader decodes the user's parameters into it
+	// strictly (unknown keys are errors) and checks its param tags.
+	NewParams func() any
+	// Build validates params (naming fields as problem.params.…) and
+	// builds the problem on env.
+	Build func(env *Env, params any) (Problem, []check.Warning, error)
+	// Pinned returns parameters that rebuild p exactly without drawing
+	// anything: every random choice written out.
+	Pinned func(p Problem, params any) any
 }

@@ -21,7 +21,11 @@ type Built struct {
 	// Scenario is the scenario as given (with defaults filled in).
 	Scenario *Scenario
 	Factory  *algo.Factory
-	Env      *algo.Env
+	// ProblemFactory built the problem from ProblemParams (decoded, with
+	// defaults filled in).
+	ProblemFactory *problem.Factory
+	ProblemParams  any
+	Env            *algo.Env
 	algo.Built
 	// Warnings are the soft assumptions that do not hold.
 	Warnings []check.Warning
@@ -64,6 +68,9 @@ func Build(s *Scenario) (*Built, error) {
 		return nil, check.Errorf("seed", "is required: a whole number (or \"seeds\": {\"data\", \"graph\", \"noise\", \"algorithm\"})")
 	}
 	f, ok := factories[s.Algorithm.Kind]
+	if s.Algorithm.Kind == "" {
+		return nil, check.Errorf("algorithm.kind", "is required: one of %v", AlgorithmNames())
+	}
 	if !ok {
 		return nil, check.Errorf("algorithm.kind", "must be one of %v (got %q)", AlgorithmNames(), s.Algorithm.Kind)
 	}
@@ -79,12 +86,13 @@ func Build(s *Scenario) (*Built, error) {
 		return nil, err
 	}
 	report := weights.Analyze(w, g)
-	prob, err := buildProblem(&s.Problem, g.N, seeds)
+	prob, pf, pparams, pw, err := buildProblem(&s.Problem, g, seeds)
 	if err != nil {
 		return nil, err
 	}
+	warns = append(warns, pw...)
 	if int64(g.N)*int64(prob.Dim())*int64(len(s.Record.Checkpoints)+4) > MaxStateFloats {
-		return nil, check.Errorf("problem.dim", "agents × dimension × (checkpoints + 4) must stay below %d", MaxStateFloats)
+		return nil, check.Errorf("problem.params.dim", "agents × dimension × (checkpoints + 4) must stay below %d", MaxStateFloats)
 	}
 
 	// Noise: exactly the algorithm's channels, each validated.
@@ -141,7 +149,7 @@ func Build(s *Scenario) (*Built, error) {
 		return nil, err
 	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, Env: env, Built: *built, Warnings: warns}, nil
+	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns}, nil
 }
 
 func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
@@ -273,10 +281,13 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if ws.Kind == "" {
 		return nil, check.Errorf("weights.kind", "is required: one of %v", weightKinds())
 	}
-	if ws.Kind != "matrix" && ws.Matrix != nil {
-		return nil, check.Errorf("weights.matrix", "belongs to kind \"matrix\" only")
+	if ws.Kind != weights.KindMatrix && ws.Matrix != nil {
+		return nil, check.Errorf("weights.matrix", "belongs to kind %q only", weights.KindMatrix)
 	}
-	if ws.Kind == "matrix" {
+	if ws.Kind != weights.KindEntries && ws.Entries != nil {
+		return nil, check.Errorf("weights.entries", "belongs to kind %q only", weights.KindEntries)
+	}
+	if ws.Kind == weights.KindMatrix {
 		if len(ws.Matrix) != g.N {
 			return nil, check.Errorf("weights.matrix", "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
 		}
@@ -292,7 +303,9 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if err := check.Finite("weights.c", ws.C); err != nil {
 		return nil, err
 	}
-	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
+	// weights.Build checks the entries (arity, whole indices in range,
+	// finite weights, no duplicates), naming weights.entries[k].
+	m, err := weights.Build(weights.Spec{Kind: ws.Kind, C: ws.C, Rows: ws.Matrix, Entries: ws.Entries}, g)
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {
@@ -303,57 +316,37 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	return m, nil
 }
 
-func buildProblem(ps *Problem, n int, seeds rng.Seeds) (problem.Problem, error) {
-	switch ps.Kind {
-	case "rendezvous":
-	case "":
-		return nil, check.Errorf("problem.kind", "is required: one of %v", ProblemKinds())
-	default:
-		return nil, check.Errorf("problem.kind", "must be one of %v (got %q)", ProblemKinds(), ps.Kind)
+func buildProblem(ps *Problem, g *graph.Graph, seeds rng.Seeds) (problem.Problem, *problem.Factory, any, []check.Warning, error) {
+	f, ok := problems[ps.Kind]
+	switch {
+	case ps.Kind == "":
+		return nil, nil, nil, nil, check.Errorf("problem.kind", "is required: one of %v", ProblemKinds())
+	case !ok:
+		return nil, nil, nil, nil, check.Errorf("problem.kind", "must be one of %v (got %q)", ProblemKinds(), ps.Kind)
 	}
-	if err := check.IntRange("problem.dim", ps.Dim, 1, MaxDim); err != nil {
-		return nil, err
-	}
-	if int64(n)*int64(ps.Dim) > MaxStateFloats {
-		return nil, check.Errorf("problem.dim", "agents × dimension must stay below %d (got %d × %d)", MaxStateFloats, n, ps.Dim)
-	}
-	if ps.Box == 0 {
-		ps.Box = 1
-	}
-	if err := check.Positive("problem.box", ps.Box); err != nil {
-		return nil, err
-	}
-	targets := ps.Targets
-	if targets == nil {
-		r := rng.New(seeds.Data, "rendezvous/targets")
-		count := n
-		if ps.CommonTarget {
-			count = 1
-		}
-		targets = problem.RandomTargets(count, ps.Dim, ps.Box, r)
-		if ps.CommonTarget {
-			for len(targets) < n {
-				targets = append(targets, append([]float64(nil), targets[0]...))
-			}
-		}
-	} else if len(targets) != n {
-		return nil, check.Errorf("problem.targets", "must list one target per agent: %d, got %d", n, len(targets))
-	}
-	for i, t := range targets {
-		if len(t) != ps.Dim {
-			return nil, check.Errorf(check.Index("problem.targets", i), "must have %d coordinates (problem.dim), got %d", ps.Dim, len(t))
+	params := f.NewParams()
+	if len(ps.Params) > 0 {
+		if err := jsonstrict.Decode(ps.Params, params, "problem.params"); err != nil {
+			return nil, nil, nil, nil, err
 		}
 	}
-	return problem.NewRendezvous(targets)
+	prob, warns, err := f.Build(&problem.Env{Graph: g, Seeds: seeds}, params)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if prob.Agents() != g.N {
+		return nil, nil, nil, nil, check.Errorf("problem", "%s has %d private objectives for %d agents", f.Title, prob.Agents(), g.N)
+	}
+	if int64(g.N)*int64(prob.Dim()) > MaxStateFloats {
+		return nil, nil, nil, nil, check.Errorf("problem.params.dim", "agents × dimension must stay below %d (got %d × %d)", MaxStateFloats, g.N, prob.Dim())
+	}
+	return prob, f, params, warns, nil
 }
 
 // GraphKinds lists the graph kinds a scenario may name.
 func GraphKinds() []string {
 	return []string{"ring", "path", "star", "complete", "grid", "random-geometric", "erdos-renyi", "edges"}
 }
-
-// ProblemKinds lists the problem kinds a scenario may name.
-func ProblemKinds() []string { return []string{"rendezvous"} }
 
 func weightKinds() []string {
 	var ks []string

@@ -83,27 +83,26 @@ type Graph struct {
 
 // Weights describes the weight (mixing) matrix.
 type Weights struct {
-	// Kind is one of weights.Kinds(), or "matrix" for an explicit matrix.
+	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
+	// for an explicit matrix.
 	Kind string `json:"kind"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
-	// Matrix is the explicit matrix of kind "matrix", one row per agent.
+	// Entries is the explicit matrix of kind "entries": every nonzero
+	// entry, diagonal included, as [i, j, w] with i and j whole numbers
+	// from 0 to n−1. Its size grows with the links, not with n², so it is
+	// the form pinned scenarios and exports write.
+	Entries [][]float64 `json:"entries,omitempty"`
+	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
+	// per agent; still read, for small hand-written matrices.
 	Matrix [][]float64 `json:"matrix,omitempty"`
 }
 
-// Problem describes the agents' private objectives.
+// Problem names the problem kind and holds its parameters, decoded
+// strictly by the problem's own parameter struct (see core/problem).
 type Problem struct {
-	// Kind is "rendezvous": f_i(x) = ‖x − a_i‖².
-	Kind string `json:"kind"`
-	// Dim is the dimension of the decision variable.
-	Dim int `json:"dim"`
-	// Box draws random targets uniformly in [−box, box]^dim (default 1).
-	Box float64 `json:"box,omitempty"`
-	// CommonTarget gives every agent the same target (the GT-DP paper's
-	// literal setting, where x* = a is trivial).
-	CommonTarget bool `json:"common_target,omitempty"`
-	// Targets pins the targets a_i, one row per agent.
-	Targets [][]float64 `json:"targets,omitempty"`
+	Kind   string          `json:"kind"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // Algorithm names the algorithm and holds its parameters, decoded strictly

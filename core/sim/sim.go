@@ -1,31 +1,119 @@
 // Package sim holds the contract between algorithms and everything that
 // watches them: the Step an algorithm reports after each iteration, the
-// Messages inside it, and the Algorithm and Recorder interfaces.
+// Releases inside it, and the Algorithm and Recorder interfaces.
 //
 // An algorithm does no I/O and no drawing. It advances one iteration and
 // reports what happened; metrics, the privacy ledger, the renderer and the
 // exporter are recorders that consume the report.
+//
+// # Releases, not per-link copies
+//
+// What leaks privacy is what an agent releases: a vector with noise in it.
+// A Release is one such vector — one record per (sender, channel, round)
+// — with the list of receivers and, per receiver, the factor the
+// transmission carries. The algorithm fills its releases in place, in
+// buffers it reuses, so reporting an iteration costs nothing per link.
+// Per-link messages (what travels on each edge) are a view computed on
+// demand (Step.Messages) for the recorders that want them: the animation,
+// an eavesdropper view, an exporter. Sweeps run with none of them and do
+// no per-link work at all.
+//
+// # How the five papers' message patterns map onto releases
+//
+//   - Broadcast with receiver weights — GT-DP (Xuan & Wang, Alg. 1): agent
+//     i releases s_i + β_k η_i (channel "s") and x_i + β_k ξ_i (channel
+//     "x") once per iteration; the receivers are its neighbours j, each
+//     with factor w_ji, because the paper's message to j is
+//     w_ji·(s_i + β_k η_i). The LDP online algorithm (Chen & Wang) is the
+//     same pattern with one channel, y_i = θ_i + ϑ_i, factor w_ji.
+//   - Two rounds per iteration — DPP² (Ou et al., Alg. 1): y_i (round 0)
+//     then z_i (round 1), each broadcast to all neighbours with factor 1
+//     (the receiver applies its own p_ij).
+//   - Directed push and pull with different matrices — DP-DGT (Huo et
+//     al., Alg. 1): the push release s_i + ξ_i goes to the out-neighbours
+//     l in G_C with factor C_li; the pull release w̃_i + ζ_i is read by the
+//     out-neighbours l in G_R, with factor 1 (the puller weighs it by its
+//     own R_li). Two channels, one round, different receiver lists.
+//   - One baton message per iteration — DP-RECAL (Wang et al., Alg. 1):
+//     only the active agent releases (ũ, x), to the one neighbour the
+//     random walk picks, factor 1; Step.Active names the active agent.
+//
+// An agent's own value is never a message: a Release's receivers exclude
+// the sender even where the sender mixes its own noisy copy (DP-DGT).
 package sim
 
-// Message is one transmission from one agent to another during an
-// iteration. Payload is exactly what the sender transmitted (noise
-// included); Noise is the part of Payload that is privacy noise, so
-// Payload − Noise is the clean signal. A broadcast to k neighbours is k
-// messages.
+import "iter"
+
+// Release is what one agent released in one communication round of an
+// iteration, on one channel.
 //
-// Payload and Noise may alias buffers owned by the algorithm: they are
-// valid until the algorithm's next Step. A recorder that keeps them must
-// copy them.
-type Message struct {
-	From, To int
+// Sent and Noise may alias buffers owned by the algorithm, and To and
+// Factor may alias its weight matrix: all are valid until the algorithm's
+// next Advance. A recorder that keeps them must copy them.
+type Release struct {
+	// From is the sender.
+	From int
 	// Channel names the quantity carried, as the algorithm's paper names
 	// it (e.g. "s" or "x" for GT-DP, "y" or "z" for DPP²).
 	Channel string
 	// Round is the communication round within the iteration, from 0.
-	// Algorithms with two rounds per iteration (DPP²) use 0 and 1.
-	Round   int
-	Payload []float64
-	Noise   []float64
+	Round int
+	// Sent is the vector as released, noise included.
+	Sent []float64
+	// Noise is the privacy-noise part of Sent, so Sent − Noise is the
+	// clean signal. Nil means no noise.
+	Noise []float64
+	// To lists the receivers; it never contains From.
+	To []int
+	// Factor[k] multiplies Sent on its way to To[k] (GT-DP's w_ji,
+	// DP-DGT's C_li). Nil means 1 for every receiver.
+	Factor []float64
+}
+
+// FactorAt returns the factor of the transmission to To[k].
+func (r *Release) FactorAt(k int) float64 {
+	if r.Factor == nil {
+		return 1
+	}
+	return r.Factor[k]
+}
+
+// Message is one transmission on one link: a view of a Release for one
+// receiver. The payload as transmitted is Factor·Sent, its noise part
+// Factor·Noise.
+type Message struct {
+	From, To int
+	Channel  string
+	Round    int
+	Factor   float64
+	// Sent and Noise are the release's vectors (not scaled by Factor),
+	// with the release's lifetime.
+	Sent, Noise []float64
+}
+
+// Payload writes Factor·Sent into dst (grown as needed) and returns it.
+func (m *Message) Payload(dst []float64) []float64 {
+	dst = dst[:0]
+	for _, v := range m.Sent {
+		dst = append(dst, m.Factor*v)
+	}
+	return dst
+}
+
+// NoisePart writes Factor·Noise into dst (zeros when the release had no
+// noise) and returns it.
+func (m *Message) NoisePart(dst []float64) []float64 {
+	dst = dst[:0]
+	if m.Noise == nil {
+		for range m.Sent {
+			dst = append(dst, 0)
+		}
+		return dst
+	}
+	for _, v := range m.Noise {
+		dst = append(dst, m.Factor*v)
+	}
+	return dst
 }
 
 // Step is an algorithm's report of one iteration.
@@ -38,9 +126,9 @@ type Step struct {
 	// Estimates holds the agents' decision variables after the iteration,
 	// agent-major: agent i's estimate is Estimates[i*Dim : (i+1)*Dim].
 	Estimates []float64
-	// Messages lists every message sent during the iteration, in the order
-	// they were sent.
-	Messages []Message
+	// Releases lists what the agents released during the iteration, in
+	// the order it was sent (round by round).
+	Releases []Release
 	// Active lists the agents that computed during the iteration; nil
 	// means all of them (DP-RECAL activates one agent per iteration).
 	Active []int
@@ -59,6 +147,32 @@ func (s *Step) Agents() int {
 	return len(s.Estimates) / s.Dim
 }
 
+// Messages returns the per-link view of the step's releases: one Message
+// per (release, receiver), in release order. Nothing is allocated.
+func (s *Step) Messages() iter.Seq[Message] {
+	return func(yield func(Message) bool) {
+		for i := range s.Releases {
+			r := &s.Releases[i]
+			for k, to := range r.To {
+				m := Message{From: r.From, To: to, Channel: r.Channel, Round: r.Round,
+					Factor: r.FactorAt(k), Sent: r.Sent, Noise: r.Noise}
+				if !yield(m) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Links returns the number of per-link messages of the step.
+func (s *Step) Links() int {
+	n := 0
+	for i := range s.Releases {
+		n += len(s.Releases[i].To)
+	}
+	return n
+}
+
 // Var is one named state variable of every agent, agent-major like
 // Step.Estimates (for example GT-DP's tracker "s").
 type Var struct {
@@ -73,7 +187,7 @@ type Algorithm interface {
 	// Name is the algorithm's short name, e.g. "gt-dp".
 	Name() string
 	// Initial reports the state before the first iteration (Iter = 0, no
-	// messages).
+	// releases).
 	Initial() *Step
 	// Advance runs one iteration and reports it. The returned Step and
 	// everything it points to stay valid until the next call to Advance.

@@ -206,7 +206,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		phase = 1
 	}
 	rounds := float64(max(1, m.rounds))
-	for _, pk := range m.packets {
+	for _, pk := range m.Packets() {
 		ax, ay := at(pk.From)
 		bx, by := at(pk.To)
 		// The normal of the link's canonical direction (low → high index).

@@ -55,7 +55,13 @@ type Model struct {
 	trailHead  int          // the row the next record goes to
 	trailCount int
 
+	// The latest step's releases, summarised when recorded (one ratio per
+	// release, receivers copied into to), and expanded into packets only
+	// when the picture asks for them.
+	rels     []release
+	to       []int
 	packets  []Packet
+	expanded bool
 	rounds   int
 	channels map[string]int
 
@@ -109,9 +115,31 @@ func (m *Model) Iter() int { return m.iter }
 // dimension. The slice must not be modified.
 func (m *Model) Estimates() (dim int, data []float64) { return m.dim, m.est }
 
-// Packets returns the messages of the latest recorded iteration. The slice
-// is reused by the next Record and must not be modified.
-func (m *Model) Packets() []Packet { return m.packets }
+// release is what the model keeps of one sim.Release.
+type release struct {
+	from, round, lane int
+	channel           string
+	ratio             float64
+	to0, to1          int // receivers: m.to[to0:to1]
+}
+
+// Packets returns the messages of the latest recorded iteration, one per
+// (release, receiver). The slice is reused by the next call after a
+// Record and must not be modified.
+func (m *Model) Packets() []Packet {
+	if m.expanded {
+		return m.packets
+	}
+	m.packets = m.packets[:0]
+	for _, r := range m.rels {
+		for _, to := range m.to[r.to0:r.to1] {
+			m.packets = append(m.packets, Packet{From: r.from, To: to, Channel: r.channel,
+				Round: r.round, Ratio: r.ratio, lane: r.lane})
+		}
+	}
+	m.expanded = true
+	return m.packets
+}
 
 // Channels returns the channel names seen so far, in order of first
 // appearance (which is also their lane order).
@@ -160,23 +188,31 @@ func (m *Model) Record(s *sim.Step) {
 		m.trailCount = min(m.trailCount+1, TrailLen)
 	}
 
-	m.packets = m.packets[:0]
+	// The noise-to-signal ratio does not change with a receiver's factor,
+	// so it is computed once per release, not once per link.
+	m.rels, m.to = m.rels[:0], m.to[:0]
+	m.expanded = false
 	m.rounds = 0
-	for k := range s.Messages {
-		msg := &s.Messages[k]
-		if msg.From < 0 || msg.From >= m.g.N || msg.To < 0 || msg.To >= m.g.N || msg.From == msg.To {
+	for k := range s.Releases {
+		r := &s.Releases[k]
+		if r.From < 0 || r.From >= m.g.N {
 			continue
 		}
-		lane, ok := m.channels[msg.Channel]
+		lane, ok := m.channels[r.Channel]
 		if !ok {
 			lane = len(m.channels)
-			m.channels[msg.Channel] = lane
+			m.channels[r.Channel] = lane
 		}
-		m.packets = append(m.packets, Packet{
-			From: msg.From, To: msg.To, Channel: msg.Channel, Round: max(0, msg.Round),
-			Ratio: Ratio(msg.Payload, msg.Noise), lane: lane,
-		})
-		m.rounds = max(m.rounds, max(0, msg.Round)+1)
+		to0 := len(m.to)
+		for _, j := range r.To {
+			if j >= 0 && j < m.g.N && j != r.From {
+				m.to = append(m.to, j)
+			}
+		}
+		round := max(0, r.Round)
+		m.rels = append(m.rels, release{from: r.From, round: round, lane: lane, channel: r.Channel,
+			ratio: Ratio(r.Sent, r.Noise), to0: to0, to1: len(m.to)})
+		m.rounds = max(m.rounds, round+1)
 	}
 }
 
@@ -185,6 +221,30 @@ func (m *Model) Record(s *sim.Step) {
 // is not, and at most RatioCap otherwise (NaN and infinities included).
 // Where noise is shorter than payload the rest of payload is signal.
 func Ratio(payload, noise []float64) float64 {
+	noise = noise[:min(len(noise), len(payload))]
+	nn, sn := 0.0, 0.0
+	for i, z := range noise {
+		v := payload[i] - z
+		nn += z * z
+		sn += v * v
+	}
+	for _, v := range payload[len(noise):] {
+		sn += v * v
+	}
+	// Plain sums of squares are exact enough; only when one overflowed or
+	// underflowed does the slower scaled norm decide.
+	if !(nn > 1e-290 && nn < 1e290 && sn > 1e-290 && sn < 1e290) {
+		return ratioScaled(payload, noise)
+	}
+	r := math.Sqrt(nn / sn)
+	if !(r < RatioCap) {
+		return RatioCap
+	}
+	return r
+}
+
+// ratioScaled is Ratio with norms that cannot overflow or underflow.
+func ratioScaled(payload, noise []float64) float64 {
 	nn := scaledNorm(len(noise), func(i int) float64 { return noise[i] })
 	if nn == 0 {
 		return 0

@@ -53,6 +53,11 @@ func planeFor(n int) *Plane {
 	return p
 }
 
+// link is a release with one receiver.
+func link(from, to int, ch string, round int, sent, noise []float64) sim.Release {
+	return sim.Release{From: from, Channel: ch, Round: round, Sent: sent, Noise: noise, To: []int{to}}
+}
+
 // stepFor makes a 2-D step on a ring of n: every agent sends channel "x"
 // to both neighbours, and channel "s" to the next one.
 func stepFor(n, iter int) *sim.Step {
@@ -61,15 +66,9 @@ func stepFor(n, iter int) *sim.Step {
 		s.Estimates[2*i] = math.Cos(float64(i+iter)) * 1.5
 		s.Estimates[2*i+1] = math.Sin(float64(i + iter))
 		for _, j := range []int{(i + 1) % n, (i + n - 1) % n} {
-			s.Messages = append(s.Messages, sim.Message{
-				From: i, To: j, Channel: "x",
-				Payload: []float64{1 + 0.1*float64(i), 2}, Noise: []float64{0.1 * float64(i), 0},
-			})
+			s.Releases = append(s.Releases, link(i, j, "x", 0, []float64{1 + 0.1*float64(i), 2}, []float64{0.1 * float64(i), 0}))
 		}
-		s.Messages = append(s.Messages, sim.Message{
-			From: i, To: (i + 1) % n, Channel: "s",
-			Payload: []float64{5, 5}, Noise: []float64{4, 4},
-		})
+		s.Releases = append(s.Releases, link(i, (i+1)%n, "s", 0, []float64{5, 5}, []float64{4, 4}))
 	}
 	return s
 }
@@ -90,12 +89,12 @@ func TestRecordCopies(t *testing.T) {
 	for i := range s.Estimates {
 		s.Estimates[i] = 1e6
 	}
-	for k := range s.Messages {
-		s.Messages[k].Payload[0] = 77
-		s.Messages[k].Noise[0] = 99
-		s.Messages[k].From, s.Messages[k].To = 0, 1
+	for k := range s.Releases {
+		s.Releases[k].Sent[0] = 77
+		s.Releases[k].Noise[0] = 99
+		s.Releases[k].From, s.Releases[k].To[0] = 0, 1
 	}
-	s.Messages = s.Messages[:1]
+	s.Releases = s.Releases[:1]
 
 	_, data = m.Estimates()
 	for i := range data0 {
@@ -247,9 +246,9 @@ func TestFrameInsideCanvas(t *testing.T) {
 			s.Estimates[1] = -1e9
 			for _, e := range c.g.Edges {
 				for _, ch := range []string{"y", "z"} {
-					s.Messages = append(s.Messages,
-						sim.Message{From: e.From, To: e.To, Channel: ch, Payload: []float64{1, 1}, Noise: []float64{1, 1}},
-						sim.Message{From: e.To, To: e.From, Channel: ch, Round: 1, Payload: []float64{1, 1}, Noise: []float64{0, 0}})
+					s.Releases = append(s.Releases,
+						link(e.From, e.To, ch, 0, []float64{1, 1}, []float64{1, 1}),
+						link(e.To, e.From, ch, 1, []float64{1, 1}, []float64{0, 0}))
 				}
 			}
 			m.Record(s)
@@ -257,7 +256,7 @@ func TestFrameInsideCanvas(t *testing.T) {
 				for _, ph := range []float64{0, 0.3, 0.5, 0.77, 1} {
 					f := m.Frame(ph, wh[0], wh[1])
 					checkFrameInside(t, c.name, f)
-					if len(f.Nodes) != c.g.N || len(f.Packets) != len(s.Messages) || f.HasPlane != c.plane {
+					if len(f.Nodes) != c.g.N || len(f.Packets) != s.Links() || f.HasPlane != c.plane {
 						t.Fatalf("%s: %d nodes, %d packets, plane %v", c.name, len(f.Nodes), len(f.Packets), f.HasPlane)
 					}
 				}
@@ -269,10 +268,10 @@ func TestFrameInsideCanvas(t *testing.T) {
 func TestPacketTravelsSenderToReceiver(t *testing.T) {
 	g := ring(t, 8)
 	m := NewModel(g, nil)
-	s := &sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 8), Messages: []sim.Message{
-		{From: 2, To: 3, Channel: "x", Payload: []float64{1}, Noise: []float64{0.5}},
-		{From: 3, To: 2, Channel: "x", Payload: []float64{1}, Noise: []float64{0.5}},
-		{From: 2, To: 3, Channel: "s", Payload: []float64{1}, Noise: []float64{0.5}},
+	s := &sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 8), Releases: []sim.Release{
+		link(2, 3, "x", 0, []float64{1}, []float64{0.5}),
+		link(3, 2, "x", 0, []float64{1}, []float64{0.5}),
+		link(2, 3, "s", 0, []float64{1}, []float64{0.5}),
 	}}
 	m.Record(s)
 	const w, h = 900, 600
@@ -325,9 +324,9 @@ func TestPacketTravelsSenderToReceiver(t *testing.T) {
 
 func TestRoundsShareThePhase(t *testing.T) {
 	m := NewModel(ring(t, 4), nil)
-	m.Record(&sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 4), Messages: []sim.Message{
-		{From: 0, To: 1, Channel: "y", Round: 0, Payload: []float64{1}, Noise: []float64{0}},
-		{From: 1, To: 2, Channel: "z", Round: 1, Payload: []float64{1}, Noise: []float64{0}},
+	m.Record(&sim.Step{Iter: 1, Dim: 1, Estimates: make([]float64, 4), Releases: []sim.Release{
+		link(0, 1, "y", 0, []float64{1}, []float64{0}),
+		link(1, 2, "z", 1, []float64{1}, []float64{0}),
 	}})
 	f := m.Frame(0.25, 600, 400)
 	if f.Packets[0].Fill.A == 0 || f.Packets[1].Fill.A != 0 || f.InFlight != 1 {
@@ -379,7 +378,7 @@ func TestMeshSpans(t *testing.T) {
 	m := NewModel(g, planeFor(40))
 	s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 80)}
 	for _, e := range g.Edges {
-		s.Messages = append(s.Messages, sim.Message{From: e.From, To: e.To, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{0.1, 0}})
+		s.Releases = append(s.Releases, link(e.From, e.To, "x", 0, []float64{1, 2}, []float64{0.1, 0}))
 	}
 	m.Record(s)
 	f := m.Frame(0.4, 1000, 600)
@@ -438,9 +437,9 @@ func BenchmarkFrameAndMesh(b *testing.B) {
 			s.Estimates[i] = math.Sin(float64(i * it))
 		}
 		for _, e := range g.Edges {
-			s.Messages = append(s.Messages,
-				sim.Message{From: e.From, To: e.To, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{0.1, 0}},
-				sim.Message{From: e.To, To: e.From, Channel: "x", Payload: []float64{1, 2}, Noise: []float64{3, 0}})
+			s.Releases = append(s.Releases,
+				link(e.From, e.To, "x", 0, []float64{1, 2}, []float64{0.1, 0}),
+				link(e.To, e.From, "x", 0, []float64{1, 2}, []float64{3, 0}))
 		}
 		m.Record(s)
 	}
@@ -448,5 +447,23 @@ func BenchmarkFrameAndMesh(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		mesh.Build(m.Frame(0.5, 1000, 600))
+	}
+}
+
+// A broadcast release becomes one packet per receiver, all with the
+// release's ratio: the receiver's factor scales signal and noise alike.
+func TestBroadcastReleaseExpands(t *testing.T) {
+	m := NewModel(ring(t, 5), nil)
+	m.Record(&sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 10), Releases: []sim.Release{{
+		From: 0, Channel: "x", Sent: []float64{4, 3}, Noise: []float64{1, 0},
+		To: []int{1, 4}, Factor: []float64{0.25, 0.5},
+	}}})
+	pk := m.Packets()
+	want := Ratio([]float64{4, 3}, []float64{1, 0})
+	if len(pk) != 2 || pk[0].To != 1 || pk[1].To != 4 || pk[0].Ratio != want || pk[1].Ratio != want {
+		t.Fatalf("packets %+v, want two (to 1 and 4) with ratio %v", pk, want)
+	}
+	if math.Abs(want-1/math.Sqrt(9+9)) > 1e-15 {
+		t.Errorf("ratio %v, want ‖(1,0)‖/‖(3,3)‖", want)
 	}
 }

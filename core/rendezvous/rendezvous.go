@@ -1,9 +1,12 @@
-package problem
+// Package rendezvous holds the optimal rendezvous problem of the GT-DP
+// paper (Sec. 5.1, after Huang, Mitra and Vaidya 2015) and its factory.
+package rendezvous
 
 import (
 	"math/rand/v2"
 
 	"dpsim/core/check"
+	"dpsim/core/problem"
 )
 
 // Rendezvous is the optimal rendezvous problem of the GT-DP paper
@@ -20,22 +23,25 @@ type Rendezvous struct {
 	opt     []float64
 }
 
-// NewRendezvous returns the problem with the given targets (one row per
-// agent, all of the same length).
-func NewRendezvous(targets [][]float64) (*Rendezvous, error) {
+// field names the targets in errors.
+const field = "problem.params.targets"
+
+// New returns the problem with the given targets (one row per agent, all
+// of the same length).
+func New(targets [][]float64) (*Rendezvous, error) {
 	if len(targets) == 0 {
-		return nil, check.Errorf("problem.targets", "must list one target per agent (got none)")
+		return nil, check.Errorf(field, "must list one target per agent (got none)")
 	}
 	d := len(targets[0])
 	if d < 1 {
-		return nil, check.Errorf("problem.targets[0]", "must have at least one coordinate")
+		return nil, check.Errorf(check.Index(field, 0), "must have at least one coordinate")
 	}
 	p := &Rendezvous{dim: d, targets: make([]float64, 0, len(targets)*d), opt: make([]float64, d)}
 	for i, a := range targets {
 		if len(a) != d {
-			return nil, check.Errorf(check.Index("problem.targets", i), "has %d coordinates; every target must have %d", len(a), d)
+			return nil, check.Errorf(check.Index(field, i), "has %d coordinates; every target must have %d", len(a), d)
 		}
-		if err := check.AllFinite(check.Index("problem.targets", i), a); err != nil {
+		if err := check.AllFinite(check.Index(field, i), a); err != nil {
 			return nil, err
 		}
 		p.targets = append(p.targets, a...)
@@ -61,13 +67,13 @@ func RandomTargets(n, dim int, half float64, r *rand.Rand) [][]float64 {
 	return t
 }
 
-// Kind implements Problem.
+// Kind implements problem.Problem.
 func (p *Rendezvous) Kind() string { return "rendezvous" }
 
-// Agents implements Problem.
+// Agents implements problem.Problem.
 func (p *Rendezvous) Agents() int { return len(p.targets) / p.dim }
 
-// Dim implements Problem.
+// Dim implements problem.Problem.
 func (p *Rendezvous) Dim() int { return p.dim }
 
 // Target returns agent i's target a_i.
@@ -82,7 +88,7 @@ func (p *Rendezvous) Targets() [][]float64 {
 	return out
 }
 
-// Value implements Problem: f_i(x) = ‖x − a_i‖².
+// Value implements problem.Problem: f_i(x) = ‖x − a_i‖².
 func (p *Rendezvous) Value(i int, x []float64) float64 {
 	a := p.Target(i)
 	s := 0.0
@@ -93,7 +99,7 @@ func (p *Rendezvous) Value(i int, x []float64) float64 {
 	return s
 }
 
-// Grad implements Problem: ∇f_i(x) = 2(x − a_i).
+// Grad implements problem.Problem: ∇f_i(x) = 2(x − a_i).
 func (p *Rendezvous) Grad(i int, x, out []float64) {
 	a := p.Target(i)
 	for j, v := range x {
@@ -101,7 +107,7 @@ func (p *Rendezvous) Grad(i int, x, out []float64) {
 	}
 }
 
-// Objective implements Problem: (1/n)·Σ_i ‖x − a_i‖².
+// Objective implements problem.Problem: (1/n)·Σ_i ‖x − a_i‖².
 func (p *Rendezvous) Objective(x []float64) float64 {
 	n := p.Agents()
 	s := 0.0
@@ -111,14 +117,14 @@ func (p *Rendezvous) Objective(x []float64) float64 {
 	return s / float64(n)
 }
 
-// Optimum implements Problem: the centroid of the targets.
+// Optimum implements problem.Problem: the centroid of the targets.
 func (p *Rendezvous) Optimum() []float64 { return append([]float64(nil), p.opt...) }
 
 // Smoothness returns L = μ = 2: every f_i is 2-strongly convex and
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
 
-// Points implements Planar when Dim = 2.
+// Points implements problem.Planar when Dim = 2.
 func (p *Rendezvous) Points() [][2]float64 {
 	if p.dim != 2 {
 		return nil
@@ -130,3 +136,9 @@ func (p *Rendezvous) Points() [][2]float64 {
 	}
 	return pts
 }
+
+var (
+	_ problem.Problem = (*Rendezvous)(nil)
+	_ problem.Smooth  = (*Rendezvous)(nil)
+	_ problem.Planar  = (*Rendezvous)(nil)
+)

@@ -1,4 +1,4 @@
-package problem
+package rendezvous
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestRendezvous(t *testing.T) {
-	p, err := NewRendezvous([][]float64{{0, 0}, {2, 0}, {1, 3}})
+	p, err := New([][]float64{{0, 0}, {2, 0}, {1, 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestRendezvousRejects(t *testing.T) {
 		{{0, math.NaN()}},
 		{{math.Inf(1), 0}},
 	} {
-		if _, err := NewRendezvous(targets); err == nil {
+		if _, err := New(targets); err == nil {
 			t.Errorf("%v: no error", targets)
 		}
 	}

@@ -1,0 +1,79 @@
+package rendezvous
+
+import (
+	"dpsim/core/check"
+	"dpsim/core/param"
+	"dpsim/core/problem"
+	"dpsim/core/rng"
+)
+
+// MaxCoordinate bounds every target coordinate and the box, so that
+// squared distances (the metrics, the gradients' norms) stay far inside
+// float64's range.
+const MaxCoordinate = 1e12
+
+// Params are the scenario's parameters of the rendezvous problem.
+type Params struct {
+	Dim int `json:"dim" doc:"dimension of the decision variable" range:"[1, 100000]"`
+	// Box is the half-width of the box random targets are drawn in.
+	Box float64 `json:"box" doc:"random targets are drawn uniformly in [−box, box]^dim" range:"(0, 1e12]"`
+	// CommonTarget gives every agent the same target: the GT-DP paper's
+	// literal setting, where x* = a is trivial.
+	CommonTarget bool `json:"common_target,omitempty" doc:"every agent gets the same target (the paper's literal setting; x* = a)"`
+	// Targets pins the targets a_i, one row per agent.
+	Targets [][]float64 `json:"targets,omitempty" doc:"pinned targets a_i, one row of dim numbers per agent"`
+}
+
+// Factory builds the rendezvous problem from a scenario.
+var Factory = problem.Factory{
+	Name:   "rendezvous",
+	Title:  "Rendezvous: f_i(x) = ‖x − a_i‖²",
+	Source: "Xuan & Wang, GT-DP, Sec. 5.1 (after Huang, Mitra and Vaidya 2015, example 1)",
+	NewParams: func() any {
+		return &Params{Dim: 2, Box: 1}
+	},
+	Build: build,
+	Pinned: func(p problem.Problem, params any) any {
+		q := *params.(*Params)
+		q.Targets = p.(*Rendezvous).Targets()
+		q.CommonTarget = false // the pinned targets say it all
+		return &q
+	},
+}
+
+func build(env *problem.Env, params any) (problem.Problem, []check.Warning, error) {
+	p := params.(*Params)
+	if err := param.Validate("problem.params", p); err != nil {
+		return nil, nil, err
+	}
+	n := env.Agents()
+	targets := p.Targets
+	if targets == nil {
+		r := rng.New(env.Seeds.Data, "rendezvous/targets")
+		count := n
+		if p.CommonTarget {
+			count = 1
+		}
+		targets = RandomTargets(count, p.Dim, p.Box, r)
+		for len(targets) < n {
+			targets = append(targets, append([]float64(nil), targets[0]...))
+		}
+	} else if len(targets) != n {
+		return nil, nil, check.Errorf(field, "must list one target per agent: %d, got %d", n, len(targets))
+	}
+	for i, t := range targets {
+		if len(t) != p.Dim {
+			return nil, nil, check.Errorf(check.Index(field, i), "must have %d coordinates (problem.params.dim), got %d", p.Dim, len(t))
+		}
+		for j, v := range t {
+			if !(v >= -MaxCoordinate && v <= MaxCoordinate) {
+				return nil, nil, check.Errorf(check.Index(check.Index(field, i), j), "must be a number in [−1e12, 1e12] so that squared distances stay finite (got %v)", v)
+			}
+		}
+	}
+	prob, err := New(targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	return prob, nil, nil
+}

@@ -1,0 +1,77 @@
+package scenario
+
+import (
+	"sort"
+
+	"dpsim/core/algo"
+	"dpsim/core/gtdp"
+	"dpsim/core/problem"
+	"dpsim/core/rendezvous"
+)
+
+// The plug-ins a scenario may name. A new algorithm or problem is a new
+// package exporting a Factory, plus one line here; nothing else changes.
+var (
+	factories = registry(
+		&gtdp.Factory,
+	)
+	problems = registry(
+		&rendezvous.Factory,
+	)
+)
+
+// named is what the registry needs of a factory.
+type named interface {
+	*algo.Factory | *problem.Factory
+}
+
+func registry[F named](fs ...F) map[string]F {
+	m := map[string]F{}
+	for _, f := range fs {
+		m[nameOf(f)] = f
+	}
+	return m
+}
+
+func nameOf[F named](f F) string {
+	switch f := any(f).(type) {
+	case *algo.Factory:
+		return f.Name
+	case *problem.Factory:
+		return f.Name
+	}
+	return ""
+}
+
+func sortedNames[F named](m map[string]F) []string {
+	ns := make([]string, 0, len(m))
+	for n := range m {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// AlgorithmNames lists the algorithms a scenario may name.
+func AlgorithmNames() []string { return sortedNames(factories) }
+
+// Factories returns the algorithm factories, sorted by name.
+func Factories() []*algo.Factory {
+	var fs []*algo.Factory
+	for _, n := range AlgorithmNames() {
+		fs = append(fs, factories[n])
+	}
+	return fs
+}
+
+// ProblemKinds lists the problem kinds a scenario may name.
+func ProblemKinds() []string { return sortedNames(problems) }
+
+// Problems returns the problem factories, sorted by name.
+func Problems() []*problem.Factory {
+	var fs []*problem.Factory
+	for _, n := range ProblemKinds() {
+		fs = append(fs, problems[n])
+	}
+	return fs
+}

@@ -47,6 +47,8 @@ type account struct {
 	negC      []float64
 	logBEta   float64 // ln b_η of the agent (−Inf when 0), so that ln(b·β_k) costs one add
 	logBXi    float64
+	invBEta   float64 // 1/b_η and 1/b_ξ, for the linear-space terms
+	invBXi    float64
 	sum       privacy.Sum
 	infinite  bool
 	infReason string
@@ -67,7 +69,8 @@ func NewAccountant(alg *Algorithm) *Accountant {
 			}
 			neg = append(neg, c)
 		}
-		ac.agents = append(ac.agents, account{w: w, negC: neg, logBEta: logBase(alg.eta, i), logBXi: logBase(alg.xi, i)})
+		ac.agents = append(ac.agents, account{w: w, negC: neg, logBEta: logBase(alg.eta, i), logBXi: logBase(alg.xi, i),
+			invBEta: 1 / alg.eta.Base(i), invBXi: 1 / alg.xi.Base(i)})
 	}
 	switch {
 	case alg.eta.IsOff() && alg.xi.IsOff():
@@ -115,6 +118,11 @@ func (ac *Accountant) advance() {
 	// ln(b_i·β_k) = ln b_i + ln β_k, as noise.Spec.LogScaleAt adds them;
 	// ln β_k is the same for every agent.
 	dEta, dXi := ac.eta.Decay.LogAt(k), ac.xi.Decay.LogAt(k)
+	// 1/β_k, once per iteration: the terms are then products, with no
+	// logarithm per agent (the ledger is a sweep's largest cost after the
+	// algorithm). Where 1/β_k or a term overflows, the term is added in log
+	// space as before.
+	invEta, invXi := num.Exp(-dEta), num.Exp(-dXi)
 	for i := range ac.agents {
 		a := &ac.agents[i]
 		// Move from (S_{k−1}, Q_{k−1}) to (S_k, Q_k).
@@ -139,10 +147,18 @@ func (ac *Accountant) advance() {
 			continue
 		}
 		if a.s > 0 {
-			a.sum.AddLog(num.Log(ac.pre*a.s) - le)
+			if v := ac.pre * a.s * a.invBEta * invEta; v <= math.MaxFloat64 {
+				a.sum.Add(v)
+			} else {
+				a.sum.AddLog(num.Log(ac.pre*a.s) - le)
+			}
 		}
 		if t > 0 {
-			a.sum.AddLog(num.Log(ac.pre*ac.alg.p.Alpha*t) - lx)
+			if v := ac.pre * ac.alg.p.Alpha * t * a.invBXi * invXi; v <= math.MaxFloat64 {
+				a.sum.Add(v)
+			} else {
+				a.sum.AddLog(num.Log(ac.pre*ac.alg.p.Alpha*t) - lx)
+			}
 		}
 	}
 	ac.k = k

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -138,14 +139,32 @@ func reduce(m Metric, iters []int, vals []float64, last int) float64 {
 	return sum / float64(n) // n ≥ 1: the last iteration is always recorded
 }
 
+// RunMajor returns tasks reordered run by run (run 0 of every series and
+// point, then run 1, …), the order Execute and the page run them in: a
+// sweep stopped early then has a few runs at every point, not all the runs
+// of the first points. The order never changes a result, which is keyed by
+// task index.
+func (p *Plan) RunMajor(tasks []int) []int {
+	out := append([]int(nil), tasks...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := p.Task(out[i]), p.Task(out[j])
+		if a.Run != b.Run {
+			return a.Run < b.Run
+		}
+		return a.Index < b.Index
+	})
+	return out
+}
+
 // Execute runs tasks on workers goroutines, each pulling the next task
-// index, and returns the records of the tasks that finished, in task
-// order. progress, if not nil, is called (never concurrently) after each
+// (in RunMajor order), and returns the records of the tasks that
+// finished, in task order. progress, if not nil, is called (never concurrently) after each
 // task with the number finished. When ctx is cancelled no new task starts,
 // running tasks stop within cancelEvery iterations, and Execute returns
 // what finished with ctx's error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
 	workers = max(1, min(workers, len(tasks)))
+	tasks = p.RunMajor(tasks)
 	recs := make([]RunRecord, len(tasks))
 	ok := make([]bool, len(tasks))
 	var next atomic.Int64
@@ -187,6 +206,7 @@ func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress f
 			out = append(out, recs[i])
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Task < out[j].Task })
 	if firstErr == nil {
 		firstErr = ctx.Err()
 	}

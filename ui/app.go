@@ -91,7 +91,7 @@ func (a *App) Load(s *scenario.Scenario) error {
 		seed := uint64(a.seed)
 		cp.Seed, cp.Seeds = &seed, nil
 	}
-	b, err := scenario.Build(&cp)
+	b, err := scenario.BuildFor(&cp, scenario.Page)
 	if err != nil {
 		return err
 	}
@@ -420,12 +420,12 @@ func (a *App) Register() {
 		if a.run == nil {
 			return nil
 		}
-		data, err := json.MarshalIndent(a.run.Export(), "", " ")
-		if err != nil {
+		var buf bytes.Buffer
+		if err := a.run.WriteExport(&buf); err != nil {
 			a.lastErr = "export: " + err.Error()
 			return nil
 		}
-		download(a.built.Scenario.Name+"-run.json", "application/json", append(data, '\n'))
+		download(a.built.Scenario.Name+"-run.json", "application/json", buf.Bytes())
 		return nil
 	})
 	fn("exportCSV", func([]js.Value) any {

@@ -5,12 +5,16 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
+	"dpsim/core/noise"
 	"dpsim/core/privacy"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
@@ -42,10 +46,11 @@ type Checkpoint struct {
 	States []State `json:"states"`
 }
 
-// State is one state variable, one row per agent.
+// State is one state variable, one row per agent; non-finite values are
+// written as null, so a checkpoint always encodes.
 type State struct {
-	Name   string      `json:"name"`
-	Values [][]float64 `json:"values"`
+	Name   string           `json:"name"`
+	Values []metrics.Floats `json:"values"`
 }
 
 // Runner runs one built scenario.
@@ -101,7 +106,7 @@ func (r *Runner) checkpoint(k int) {
 	cp := Checkpoint{Iter: k}
 	for _, v := range r.alg.State() {
 		n := len(v.Data) / v.Dim
-		rows := make([][]float64, n)
+		rows := make([]metrics.Floats, n)
 		for i := range rows {
 			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}
@@ -125,13 +130,24 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v,
-				Hint: "lower the step size or the noise, or check the weight matrix"}
+			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
 	}
 	r.record(st)
 	return st, nil
+}
+
+// hint explains a divergence. Data, initial states and noise scales are
+// bounded at validation (scenario.MaxMagnitude), so they cannot overflow
+// by themselves: what is left is growing noise or an unstable iteration.
+func (r *Runner) hint() string {
+	for _, name := range r.b.Factory.Channels {
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
+			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+		}
+	}
+	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"
 }
 
 // Run runs every remaining iteration. It returns nil when the run
@@ -164,17 +180,53 @@ func (r *Runner) Ledger() privacy.Ledger { return r.b.Accountant.Ledger() }
 
 // Export is the record of a run, as the CLI and the page write it.
 type Export struct {
-	Format   string             `json:"format"`
-	Status   string             `json:"status"`
-	Error    string             `json:"error,omitempty"`
-	Iter     int                `json:"iterations_run"`
-	Scenario *scenario.Scenario `json:"scenario"`
-	Warnings []check.Warning    `json:"warnings"`
-	Findings []weights.Finding  `json:"weight_findings"`
-	Optimum  []float64          `json:"optimum,omitempty"`
-	Metrics  *metrics.Series    `json:"metrics"`
-	Ledger   privacy.Ledger     `json:"privacy"`
-	States   []Checkpoint       `json:"checkpoints"`
+	Format string `json:"format"`
+	// NoiseStream names the generator and sampler that drew the noise
+	// (noise.StreamVersion): an export made by another version replays
+	// with other draws.
+	NoiseStream string             `json:"noise_stream"`
+	Status      string             `json:"status"`
+	Error       string             `json:"error,omitempty"`
+	Iter        int                `json:"iterations_run"`
+	Scenario    *scenario.Scenario `json:"scenario"`
+	Warnings    []check.Warning    `json:"warnings"`
+	Findings    []weights.Finding  `json:"weight_findings"`
+	Optimum     []float64          `json:"optimum,omitempty"`
+	Metrics     *metrics.Series    `json:"metrics"`
+	Ledger      privacy.Ledger     `json:"privacy"`
+	States      []Checkpoint       `json:"checkpoints"`
+}
+
+// WriteExport streams the run's export as indented JSON: exactly the
+// bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
+// metrics are written point by point (read back from disk when they were
+// spilled), so a long run's export never has to fit in memory. The page
+// and the CLI both write exports with it.
+func (r *Runner) WriteExport(w io.Writer) error {
+	e := r.Export()
+	series := e.Metrics
+	e.Metrics = nil
+	js, err := json.MarshalIndent(e, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding the export: %w", err)
+	}
+	// A JSON string never holds a raw newline, so this finds the field.
+	const mark = "\n \"metrics\": null"
+	i := bytes.Index(js, []byte(mark))
+	if i < 0 {
+		return errors.New("encoding the export: no metrics field")
+	}
+	if _, err := w.Write(js[:i+len(mark)-len("null")]); err != nil {
+		return err
+	}
+	if err := series.WriteJSON(w, " ", " "); err != nil {
+		return err
+	}
+	if _, err := w.Write(js[i+len(mark):]); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
+	return err
 }
 
 // FormatVersion names the export format.
@@ -191,16 +243,17 @@ func (r *Runner) Export() *Export {
 		status = "completed"
 	}
 	e := &Export{
-		Format:   FormatVersion,
-		Status:   status,
-		Iter:     r.iter,
-		Scenario: r.b.Pinned(),
-		Warnings: r.b.Warnings,
-		Findings: r.b.Env.Report.Findings,
-		Optimum:  r.b.Env.Problem.Optimum(),
-		Metrics:  &r.Metrics.Series,
-		Ledger:   r.Ledger(),
-		States:   r.saved,
+		Format:      FormatVersion,
+		NoiseStream: noise.StreamVersion,
+		Status:      status,
+		Iter:        r.iter,
+		Scenario:    r.b.Pinned(),
+		Warnings:    r.b.Warnings,
+		Findings:    r.b.Env.Report.Findings,
+		Optimum:     r.b.Env.Problem.Optimum(),
+		Metrics:     &r.Metrics.Series,
+		Ledger:      r.Ledger(),
+		States:      r.saved,
 	}
 	if e.Warnings == nil {
 		e.Warnings = []check.Warning{}

@@ -82,7 +82,7 @@ func TestFigureContents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Figure test", "noise scale b (units of x)", "final error ((units of x)²)",
-		"series a", "series b", "ε (nats) (dashed)", "[holds] error grows with b", "Test paper, Fig. 0", "<path"} {
+		"series a", "series b", "ε (nats) (dashed)", "] error grows with b — ", "Test paper, Fig. 0", "<path"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("the SVG lacks %q", want)
 		}

@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"dpsim/core/metrics"
 	"dpsim/core/rng"
+	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
 
@@ -265,4 +268,35 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestProblemMetric: a metric the problem records itself is read from the
+// series' extra columns by name.
+func TestProblemMetric(t *testing.T) {
+	p := plan(t, small["iteration"])
+	sc, err := p.Scenario(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scenario.Build(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(b)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	s := &r.Metrics.Series
+	col := make(metrics.Floats, s.Len())
+	for i := range col {
+		col[i] = float64(10 * i)
+	}
+	s.ExtraNames, s.Extra = []string{"mismatch"}, []metrics.Floats{col}
+	iters, vals := problemMetric("mismatch").Curve(&Run{Built: b, Runner: r})
+	if len(iters) != s.Len() || vals[2] != 20 || iters[2] != s.At(2).Iter {
+		t.Fatalf("problem metric: %v %v", iters, vals)
+	}
+	if _, vals := problemMetric("absent").Curve(&Run{Built: b, Runner: r}); !math.IsNaN(vals[0]) {
+		t.Fatal("an absent problem metric is not missing")
+	}
 }

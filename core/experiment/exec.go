@@ -85,7 +85,7 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 		rec.Curves = map[string]Fs{}
 	}
 	for _, m := range e.Metrics {
-		iters, vals := metricDefs[m.Name].Curve(run)
+		iters, vals := metricDef(m.Name).Curve(run)
 		if e.X.Kind == XIteration {
 			c, err := onGrid(iters, vals, pp.grid)
 			if err != nil {

@@ -79,7 +79,7 @@ func (p *Plan) Figure(r *Result) FigureData {
 		Verdicts: []FigureVerdict{}, Markers: e.X.Kind != XIteration,
 	}
 	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
-		f.YNote = "y: " + metricDefs[m.Name].Title
+		f.YNote = "y: " + metricDef(m.Name).Title
 		if m.Reduce == ReduceTailMean {
 			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
 		} else if e.X.Kind != XIteration {

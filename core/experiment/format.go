@@ -447,8 +447,10 @@ func (e *Experiment) validateMetrics() error {
 	ids := map[string]bool{}
 	for i, m := range e.Metrics {
 		f := check.Index("metrics", i)
-		if _, ok := metricDefs[m.Name]; !ok {
-			return check.Errorf(check.Join(f, "name"), "must be one of the metrics %q (got %q)", MetricNames(), m.Name)
+		// A name outside the registry may be the problem's own metric:
+		// NewPlan checks it against the built scenario.
+		if !nameRE.MatchString(m.Name) {
+			return check.Errorf(check.Join(f, "name"), "must be a metric name: one of %q or one the problem records (got %q)", MetricNames(), m.Name)
 		}
 		if m.ID != "" && !nameRE.MatchString(m.ID) {
 			return check.Errorf(check.Join(f, "id"), "must be 1–64 letters, digits, '-', '_' or '.' (got %q)", m.ID)

@@ -59,7 +59,7 @@ func TestValidation(t *testing.T) {
 		{"series[0].set", `{"seed":3}`, `series[0].set["seed"]: the engine sets`},
 		{"series[0].hook", `{"name":"calibrate"}`, `series[0].hook.name: must be one of the registered hooks`},
 		{"metrics", `[]`, "metrics: must list 1–16 metrics"},
-		{"metrics[0].name", `"regret"`, `metrics[0].name: must be one of the metrics`},
+		{"metrics[0].name", `"re gret"`, `metrics[0].name: must be a metric name`},
 		{"metrics[1].id", `"optimality"`, `metrics[1].id: "optimality" names two metrics`},
 		{"metrics[1].last", `0`, `metrics[1].last: must be`},
 		{"metrics[0].reduce", `"max"`, `metrics[0].reduce: must be one of`},
@@ -96,6 +96,7 @@ func TestPlanErrors(t *testing.T) {
 		{"series[0].set", `{"problem.params.targets[0]":[1,2]}`, `series[0] (a), x value 1: series.set["problem.params.targets[0]"]: scenario field "problem.params.targets" does not exist`},
 		{"x.values", `[1,-2]`, `series[0] (a), x value -2: scenario field noise.eta.scale: must be`},
 		{"set", `{"iterations":0}`, `series[0] (a), x value 1: scenario field iterations: must be`},
+		{"metrics[1].name", `"regret"`, `series[0] (a), x value 1: metrics[1].name: must be one of the metrics ["consensus" "objective" "optimality"] or one the problem records [] (got "regret")`},
 	} {
 		e, err := Parse([]byte(edit(t, c.path, c.value)))
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +85,11 @@ func NewPlan(e *Experiment) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			if _, err := p.build(pp.template, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi)); err != nil {
+			b, err := p.build(pp.template, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			if err := checkMetrics(e, b); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			sp.points = append(sp.points, pp)
@@ -97,6 +102,28 @@ func NewPlan(e *Experiment) (*Plan, error) {
 	}
 	p.tasks = total
 	return p, nil
+}
+
+// checkMetrics checks that every metric is registered or recorded by the
+// scenario's problem.
+func checkMetrics(e *Experiment, b *scenario.Built) error {
+	own := problemMetricNames(b)
+	for i, m := range e.Metrics {
+		if _, ok := metricDefs[m.Name]; ok || slices.Contains(own, m.Name) {
+			continue
+		}
+		return check.Errorf(check.Join(check.Index("metrics", i), "name"), "must be one of the metrics %q or one the problem records %q (got %q)", MetricNames(), own, m.Name)
+	}
+	return nil
+}
+
+// metricDef returns the definition of metric name: registered, or the
+// problem's own.
+func metricDef(name string) MetricDef {
+	if d, ok := metricDefs[name]; ok {
+		return d
+	}
+	return problemMetric(name)
 }
 
 func dedupe(xs []string) []string {

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
+	"dpsim/core/metrics"
+	"dpsim/core/problem"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
@@ -17,8 +20,9 @@ type Run struct {
 }
 
 // MetricDef is a named metric: a curve over the recorded iterations of a
-// run. Algorithms and problems that record more than the three basic
-// metrics register their own with RegisterMetric.
+// run. Besides the registered ones, an experiment may name any metric the
+// scenario's problem records itself (problem.Measured); anything else is
+// registered with RegisterMetric.
 type MetricDef struct {
 	Name  string
 	Title string
@@ -96,16 +100,51 @@ func MetricInfo(name string) (MetricDef, bool) { m, ok := metricDefs[name]; retu
 // QuantityInfo returns the registered quantity name.
 func QuantityInfo(name string) (QuantityDef, bool) { q, ok := quantities[name]; return q, ok }
 
-func init() {
-	series := func(pick func(*Run) []float64) func(*Run) ([]int, []float64) {
-		return func(r *Run) ([]int, []float64) { return r.Runner.Metrics.Series.Iter, pick(r) }
+// seriesCurve reads one column of the run's recorded metrics through
+// Series.At, so that points a long run spilled to disk are included.
+func seriesCurve(pick func(p metrics.Point) float64) func(*Run) ([]int, []float64) {
+	return func(r *Run) ([]int, []float64) {
+		s := &r.Runner.Metrics.Series
+		iters, vals := make([]int, s.Len()), make([]float64, s.Len())
+		for i := range iters {
+			p := s.At(i)
+			iters[i], vals[i] = p.Iter, pick(p)
+		}
+		return iters, vals
 	}
+}
+
+// problemMetric is a metric the problem records itself (problem.Measured):
+// any name the built scenario's problem lists, such as the supply–demand
+// mismatch of a resource-allocation problem, without registration.
+func problemMetric(name string) MetricDef {
+	return MetricDef{Name: name, Title: name + " (the problem's own metric)",
+		Curve: func(r *Run) ([]int, []float64) {
+			k := slices.Index(r.Runner.Metrics.Series.ExtraNames, name)
+			return seriesCurve(func(p metrics.Point) float64 {
+				if k < 0 || k >= len(p.Extra) {
+					return math.NaN()
+				}
+				return p.Extra[k]
+			})(r)
+		}}
+}
+
+// problemMetricNames lists the metrics b's problem records itself.
+func problemMetricNames(b *scenario.Built) []string {
+	if m, ok := b.Env.Problem.(problem.Measured); ok {
+		return m.MetricNames()
+	}
+	return nil
+}
+
+func init() {
 	RegisterMetric(MetricDef{Name: "optimality", Title: "optimality error (1/n)·Σ‖x_i − x*‖²",
-		Curve: series(func(r *Run) []float64 { return r.Runner.Metrics.Series.Optimality })})
+		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Optimality })})
 	RegisterMetric(MetricDef{Name: "consensus", Title: "consensus error (1/n)·Σ‖x_i − x̄‖²",
-		Curve: series(func(r *Run) []float64 { return r.Runner.Metrics.Series.Consensus })})
+		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Consensus })})
 	RegisterMetric(MetricDef{Name: "objective", Title: "global objective at the average estimate",
-		Curve: series(func(r *Run) []float64 { return r.Runner.Metrics.Series.Objective })})
+		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Objective })})
 
 	RegisterQuantity(QuantityDef{Name: "epsilon", Title: "ε spent by the most exposed agent (the ledger's maximum)",
 		Value: func(r *Run) float64 { return r.Runner.Ledger().Max.Value() }})

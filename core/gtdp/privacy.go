@@ -117,12 +117,18 @@ func (ac *Accountant) advance() {
 	k++
 	// ln(b_i·β_k) = ln b_i + ln β_k, as noise.Spec.LogScaleAt adds them;
 	// ln β_k is the same for every agent.
-	dEta, dXi := ac.eta.Decay.LogAt(k), ac.xi.Decay.LogAt(k)
-	// 1/β_k, once per iteration: the terms are then products, with no
+	// 1/β_k, once per iteration (and once for both channels when they
+	// share β_k, as in the paper): the terms are then products, with no
 	// logarithm per agent (the ledger is a sweep's largest cost after the
 	// algorithm). Where 1/β_k or a term overflows, the term is added in log
 	// space as before.
-	invEta, invXi := num.Exp(-dEta), num.Exp(-dXi)
+	dEta := ac.eta.Decay.LogAt(k)
+	invEta := num.Exp(-dEta)
+	dXi, invXi := dEta, invEta
+	if ac.xi.Decay != ac.eta.Decay {
+		dXi = ac.xi.Decay.LogAt(k)
+		invXi = num.Exp(-dXi)
+	}
 	for i := range ac.agents {
 		a := &ac.agents[i]
 		// Move from (S_{k−1}, Q_{k−1}) to (S_k, Q_k).

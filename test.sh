@@ -171,6 +171,12 @@ fi
 # ---------------------------------------------------------------- (h)
 step "(h) ./build.sh"
 ./build.sh
+# The page's ebiten program stays free of the figure code (gonum/plot lives
+# in wasm/solver, which the page loads only for experiments).
+if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; then
+  echo "test.sh: wasm/app depends on gonum.org/v1/plot; keep render/figure in wasm/solver only" >&2
+  false
+fi
 
 # ---------------------------------------------------------------- (i)
 step "(i) end-to-end: node --test e2e/"

@@ -445,13 +445,19 @@
   }
   function logAxis(axis, log) {
     if (!log) return { ...axis, values: (u, vals) => vals.map((v) => (v == null ? '' : fmt(v))) };
-    const keep = (u, splits) => {
-      const decades = splits.filter(isDecade).length;
-      return decades >= 2 ? splits.map((v) => (isDecade(v) ? v : null)) : splits;
+    // Splits at the powers of ten in range (every second or third one over
+    // many decades), or the range's ends when it holds fewer than two.
+    const decades = (u, i, min, max) => {
+      const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
+      if (!(k1 - k0 >= 1)) return null;
+      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
+      const out = [];
+      for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
+      return out;
     };
     return {
       ...axis,
-      filter: keep,
+      splits: (u, i, min, max) => decades(u, i, min, max) || [min, max],
       values: (u, vals) => vals.map((v) => (v == null ? '' : isDecade(v) ? tickLabel(v) : fmt(v))),
     };
   }

@@ -178,30 +178,36 @@ func (ac *Accountant) k() int {
 // for every agent, O(1) each.
 func (ac *Accountant) advance() {
 	for i := range ac.agents {
-		a := &ac.agents[i]
-		k := a.ser.k
-		g := ac.gamma.At(int(k))
-		gl := 0.0
-		if l := a.ser.lag(); l >= 0 {
-			gl = ac.gamma.At(int(l))
-		}
-		s, t := a.ser.next(g, gl)
-		if a.infinite || ac.off != "" {
-			continue
-		}
-		k++
-		le, lx := ac.eta.LogScaleAt(i, int(k)), ac.xi.LogScaleAt(i, int(k))
-		if math.IsInf(le, -1) || math.IsInf(lx, -1) {
-			a.infinite = true
-			a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
-			continue
-		}
-		if s > 0 {
-			a.sum.AddLog(num.Log(ac.pre*s) - le)
-		}
-		if t > 0 {
-			a.sum.AddLog(num.Log(ac.pre*ac.alpha*t) - lx)
-		}
+		ac.advanceAgent(i, i)
+	}
+}
+
+// advanceAgent moves account slot by one iteration with the noise scales
+// of agent i.
+func (ac *Accountant) advanceAgent(slot, i int) {
+	a := &ac.agents[slot]
+	k := a.ser.k
+	g := ac.gamma.At(int(k))
+	gl := 0.0
+	if l := a.ser.lag(); l >= 0 {
+		gl = ac.gamma.At(int(l))
+	}
+	s, t := a.ser.next(g, gl)
+	if a.infinite || ac.off != "" {
+		return
+	}
+	k++
+	le, lx := ac.eta.LogScaleAt(i, int(k)), ac.xi.LogScaleAt(i, int(k))
+	if math.IsInf(le, -1) || math.IsInf(lx, -1) {
+		a.infinite = true
+		a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
+		return
+	}
+	if s > 0 {
+		a.sum.AddLog(num.Log(ac.pre*s) - le)
+	}
+	if t > 0 {
+		a.sum.AddLog(num.Log(ac.pre*ac.alpha*t) - lx)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"dpsim/core/graph"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/noise"
+	"dpsim/core/privacy"
 	"dpsim/core/problem"
 	"dpsim/core/rng"
 	"dpsim/core/weights"
@@ -29,6 +30,9 @@ type Built struct {
 	algo.Built
 	// Warnings are the soft assumptions that do not hold.
 	Warnings []check.Warning
+	// Calibration records the equal-privacy calibration, when the
+	// scenario asked for one; Env.Noise then holds the calibrated scales.
+	Calibration *privacy.Calibration
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -148,8 +152,71 @@ func Build(s *Scenario) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	var cal *privacy.Calibration
+	if s.Calibrate != nil {
+		if built, aw, cal, err = calibrate(s, f, env, built); err != nil {
+			return nil, err
+		}
+	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns}, nil
+	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal}, nil
+}
+
+// calibrate solves for the common noise factor that meets the scenario's
+// target ε (privacy.Calibrate), rescales every channel of env and builds
+// the algorithm again on the rescaled channels.
+func calibrate(s *Scenario, f *algo.Factory, env *algo.Env, built *algo.Built) (*algo.Built, []check.Warning, *privacy.Calibration, error) {
+	c := s.Calibrate
+	if c.Iterations == 0 {
+		c.Iterations = s.Iterations
+	}
+	if err := check.IntRange("calibrate.iterations", c.Iterations, 1, MaxIterations); err != nil {
+		return nil, nil, nil, err
+	}
+	pred, ok := built.Accountant.(privacy.Predictor)
+	if !ok {
+		return nil, nil, nil, check.Errorf("calibrate", "%s's accountant cannot predict ε before running, so it cannot be calibrated", f.Title)
+	}
+	cal, err := privacy.Calibrate(pred, c.Iterations, c.Epsilon, "calibrate.epsilon")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	scaled := map[string]*noise.Spec{}
+	for _, ch := range f.Channels {
+		old := env.Noise[ch.Name]
+		sp := *old
+		sp.Scale *= cal.Factor
+		sp.Scales = nil
+		if old.Scales != nil {
+			sp.Scales = make([]float64, len(old.Scales))
+			for i, b := range old.Scales {
+				sp.Scales[i] = b * cal.Factor
+			}
+		}
+		scaled[ch.Name] = &sp
+		cal.Channels = append(cal.Channels, privacy.ChannelScale{Channel: ch.Name, Before: baseScales(old), After: baseScales(&sp)})
+	}
+	env.Noise = scaled
+	params := f.NewParams()
+	if len(s.Algorithm.Params) > 0 {
+		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	again, warns, err := f.Build(env, params)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// What the rebuilt accountant itself predicts at its own scales.
+	cal.After = again.Accountant.(privacy.Predictor).PredictEpsilon(c.Iterations, 1)
+	return again, warns, &cal, nil
+}
+
+func baseScales(s *noise.Spec) []float64 {
+	if s.Scales != nil {
+		return append([]float64(nil), s.Scales...)
+	}
+	return []float64{s.Scale}
 }
 
 func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {

@@ -53,6 +53,23 @@ type Scenario struct {
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
+	// Calibrate, when set, multiplies every noise scale by the one factor
+	// that makes the algorithm's own accountant report a target ε: the
+	// equal-privacy comparison of the papers.
+	Calibrate *Calibrate `json:"calibrate,omitempty"`
+}
+
+// Calibrate asks for equal-privacy calibration: every noise channel's
+// scale is multiplied by the factor λ at which the algorithm's accountant
+// predicts ε = Epsilon for its most exposed agent after Iterations
+// iterations. The scales written in the scenario are the starting point;
+// only their common factor changes.
+type Calibrate struct {
+	// Epsilon is the target ε.
+	Epsilon float64 `json:"epsilon"`
+	// Iterations is the horizon the target holds at (default: the
+	// scenario's iterations).
+	Iterations int `json:"iterations,omitempty"`
 }
 
 // Graph describes the communication network.

@@ -367,6 +367,12 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if err := check.Finite("weights.c", ws.C); err != nil {
 		return nil, err
 	}
+	if ws.Kind == weights.KindRingRD {
+		return ringRD(ws, g)
+	}
+	if ws.R != 0 || ws.D != 0 || ws.RhoW != 0 {
+		return nil, check.Errorf("weights.r", "r, d and rho_w belong to kind %q only", weights.KindRingRD)
+	}
 	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
 	if err != nil {
 		var ce *check.Error
@@ -415,6 +421,7 @@ func weightKinds() []string {
 	for _, k := range weights.Kinds() {
 		ks = append(ks, k.Kind)
 	}
+	ks = append(ks, weights.RingRDInfo.Kind)
 	return ks
 }
 
@@ -433,4 +440,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// ringRD builds the GT-DP paper's W(r, d) from r and either d or a
+// target ρ_w.
+func ringRD(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
+	d := ws.D
+	switch {
+	case ws.D != 0 && ws.RhoW != 0:
+		return nil, check.Errorf("weights.d", "give either d or rho_w, not both")
+	case ws.RhoW != 0:
+		var err error
+		if d, err = weights.RingRDForRhoW(ws.R, ws.RhoW); err != nil {
+			return nil, err
+		}
+	case ws.D == 0:
+		return nil, check.Errorf("weights.d", "is required for kind %q (or give rho_w, and d = (1 − ρ_w)/(2r))", weights.KindRingRD)
+	}
+	return weights.RingRD(g, ws.R, d)
 }

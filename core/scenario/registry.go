@@ -7,6 +7,7 @@ import (
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
 	"dpsim/core/rendezvous"
+	"dpsim/core/ridge"
 )
 
 // The plug-ins a scenario may name. A new algorithm or problem is a new
@@ -17,6 +18,7 @@ var (
 	)
 	problems = registry(
 		&rendezvous.Factory,
+		&ridge.Factory,
 	)
 )
 

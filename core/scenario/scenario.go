@@ -106,6 +106,12 @@ type Weights struct {
 	C float64 `json:"c,omitempty"`
 	// Matrix is the explicit matrix of kind "matrix", one row per agent.
 	Matrix [][]float64 `json:"matrix,omitempty"`
+	// R, and D or RhoW, are the parameters of kind "ring-rd", the GT-DP
+	// paper's W(r, d): ρ(W_o) = r, and ρ_w = 1 − 2r·min(d, 1−d), so a
+	// target RhoW sets d = (1 − ρ_w)/(2r).
+	R    float64 `json:"r,omitempty"`
+	D    float64 `json:"d,omitempty"`
+	RhoW float64 `json:"rho_w,omitempty"`
 }
 
 // Problem names the problem kind and holds its parameters, decoded

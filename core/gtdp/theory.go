@@ -308,7 +308,14 @@ func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.S
 		pe.Reason = fmt.Sprintf("ρ(A) = %.6g ≥ 1, so eq. (30) bounds nothing: α = %g exceeds what Theorem 3 covers here (its sufficient bound is %.3g)", rho, a, Theorem3StepBound(mu, l, rhoW))
 		return pe
 	}
-	th, ok := solve3(A, B)
+	var ia [3][3]float64 // I − A
+	for i := range 3 {
+		for j := range 3 {
+			ia[i][j] = -A[i][j]
+		}
+		ia[i][i]++
+	}
+	th, ok := solve3(ia, B)
 	if !ok {
 		pe.Reason = "I − A is singular"
 		return pe

@@ -54,10 +54,20 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	}
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
+	var warns []check.Warning
+	if b, ok := env.Problem.(problem.Bounded); ok && p.GradientBound == 0 {
+		// The problem's domain gives C for every admissible f_i; GT-DP
+		// does not project, so only clipping makes it hold on the iterates.
+		if c, ok := b.Domain(); ok {
+			p.GradientBound = c
+			if noisy && !p.ClipGradients {
+				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", c))
+			}
+		}
+	}
 	if (noisy || p.ClipGradients) && p.GradientBound == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "gradient_bound"), "is required (> 0) when noise is on or gradients are clipped: the privacy budget (eq. 18) is computed from C")
 	}
-	var warns []check.Warning
 	warns = append(warns, theoryWarnings(env, p, eta, xi)...)
 
 	n, d := env.Problem.Agents(), env.Problem.Dim()

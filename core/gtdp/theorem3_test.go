@@ -3,6 +3,7 @@ package gtdp_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"dpsim/core/runner"
@@ -34,7 +35,7 @@ func TestTheorem3BoundHoldsOverSeeds(t *testing.T) {
 		}
 		pred = pe.PerAgent
 		for _, in := range pe.Inputs {
-			if in.Name[0] == 0xCE /* θ */ && in.Value < 0 {
+			if strings.HasPrefix(in.Name, "θ") && in.Value < 0 {
 				t.Fatalf("%s = %v < 0: (I − A)⁻¹B is nonnegative when ρ(A) < 1", in.Name, in.Value)
 			}
 		}

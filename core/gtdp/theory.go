@@ -128,15 +128,14 @@ func InfiniteHorizon(p Params, dim int, diag []float64, eta, xi *noise.Spec) alg
 	}
 	q := qe
 	m := mg
-	if q != 0 && me != mg {
+	switch {
+	case p.Gamma.Kind == noise.Constant && q != 0:
+		m = me // γ_k = γ/(m+k)^0 for any m
+	case p.Gamma.Kind == noise.Constant:
+		m = 1
+	case q != 0 && me != mg:
 		b.Reason = fmt.Sprintf("Corollary 3 takes the same m in γ_k and β_k; γ_k has m = %g and β_k has m = %g", mg, me)
 		return b
-	}
-	if p.Gamma.Kind == noise.Constant {
-		m = 1 // γ_k = γ/(m+k)^0 for any m; Z then only needs some m > 0
-		if q != 0 {
-			m = me
-		}
 	}
 	if !(q < pg-2) {
 		b.Reason = fmt.Sprintf("Corollary 3 needs q < p − 2 (so that Σγ_k < ∞); here p = %g and q = %g. Every exact case of Theorem 1 has p ≤ 1, so its ε grows without bound with K (spec §5.5)", pg, q)

@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"dpsim/core/algo"
+	"dpsim/core/diadsp"
+	"dpsim/core/dpop"
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
 	"dpsim/core/rendezvous"
@@ -15,6 +17,8 @@ import (
 var (
 	factories = registry(
 		&gtdp.Factory,
+		&dpop.Factory,
+		&diadsp.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

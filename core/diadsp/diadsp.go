@@ -85,7 +85,7 @@ type Algorithm struct {
 // tracker starts at y^0 = ∇F(x^0).
 func New(p Params, prob problem.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w.Sparse()
+	sp := w // CSR itself: Diag, Start, Col, Val (read only)
 	a := &Algorithm{p: p, prob: prob, n: n, d: d,
 		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
 		eta: eta, xi: xi, sEta: sEta, sXi: sXi,

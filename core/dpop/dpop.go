@@ -72,7 +72,7 @@ type Algorithm struct {
 // estimates x0 (agent-major, copied, projected onto X).
 func New(p Params, prob problem.Problem, dom problem.Bounded, w *weights.Matrix, eta *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w.Sparse()
+	sp := w // CSR itself: Diag, Start, Col, Val (read only)
 	a := &Algorithm{p: p, prob: prob, dom: dom, n: n, d: d,
 		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
 		eta: eta, smp: smp,

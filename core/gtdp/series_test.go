@@ -75,14 +75,16 @@ func longAccountant(tb testing.TB, n int) *Accountant {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := weights.New(n)
-	for i := range n {
-		w.Set(i, i, 1-1/float64(n))
-	}
-	w.Set(0, 0, 1/float64(n))
+	// Centre 0 with w_00 = 1/n, leaves with w_ii = 1 − 1/n.
+	var es []weights.Entry
+	es = append(es, weights.Entry{I: 0, J: 0, W: 1 / float64(n)})
 	for i := 1; i < n; i++ {
-		w.Set(0, i, 1/float64(n))
-		w.Set(i, 0, 1/float64(n))
+		es = append(es, weights.Entry{I: i, J: i, W: 1 - 1/float64(n)},
+			weights.Entry{I: 0, J: i, W: 1 / float64(n)}, weights.Entry{I: i, J: 0, W: 1 / float64(n)})
+	}
+	w, err := weights.FromEntries(n, es)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	eta := &noise.Spec{Dist: noise.Laplace, Scale: 1, Decay: noise.Poly(1, 1, 0.8)}
 	xi := &noise.Spec{Dist: noise.Laplace, Scale: 1, Decay: noise.Poly(1, 1, 0.8)}

@@ -87,10 +87,28 @@ type Factory struct {
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors) and checks its param tags.
 	NewParams func() any
+	// Size returns the dimension of the decision variable and the bytes
+	// of data the problem will hold for agents agents, from the decoded
+	// params alone — the scenario's memory estimate calls it before
+	// anything is built. Params that Build would reject may give any
+	// answer here.
+	Size func(params any, agents int) (dim int, dataBytes int64)
 	// Build validates params (naming fields as problem.params.…) and
 	// builds the problem on env.
 	Build func(env *Env, params any) (Problem, []check.Warning, error)
 	// Pinned returns parameters that rebuild p exactly without drawing
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
+}
+
+// Measured is implemented by problems with metrics of their own beyond
+// the generic optimality, consensus and objective (for example the
+// supply–demand mismatch of a resource-allocation problem). The runner
+// records them beside the generic ones, under these names.
+type Measured interface {
+	// MetricNames names the extra metrics (JSON keys: lower case, '_').
+	MetricNames() []string
+	// Measure writes one value per name into out, from the agents'
+	// estimates (agent-major, dim values each).
+	Measure(estimates []float64, dim int, out []float64)
 }

@@ -5,8 +5,11 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"dpsim/core/algo"
@@ -43,10 +46,11 @@ type Checkpoint struct {
 	States []State `json:"states"`
 }
 
-// State is one state variable, one row per agent.
+// State is one state variable, one row per agent; non-finite values are
+// written as null, so a checkpoint always encodes.
 type State struct {
-	Name   string      `json:"name"`
-	Values [][]float64 `json:"values"`
+	Name   string           `json:"name"`
+	Values []metrics.Floats `json:"values"`
 }
 
 // Runner runs one built scenario.
@@ -102,7 +106,7 @@ func (r *Runner) checkpoint(k int) {
 	cp := Checkpoint{Iter: k}
 	for _, v := range r.alg.State() {
 		n := len(v.Data) / v.Dim
-		rows := make([][]float64, n)
+		rows := make([]metrics.Floats, n)
 		for i := range rows {
 			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}
@@ -126,13 +130,24 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v,
-				Hint: "lower the step size or the noise, or check the weight matrix"}
+			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
 	}
 	r.record(st)
 	return st, nil
+}
+
+// hint explains a divergence. Data, initial states and noise scales are
+// bounded at validation (scenario.MaxMagnitude), so they cannot overflow
+// by themselves: what is left is growing noise or an unstable iteration.
+func (r *Runner) hint() string {
+	for _, name := range r.b.Factory.Channels {
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
+			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+		}
+	}
+	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"
 }
 
 // Run runs every remaining iteration. It returns nil when the run
@@ -198,9 +213,9 @@ func (r *Runner) SteadyState() SteadyState {
 	lo := n - max(n/4, 1)
 	sum := 0.0
 	for i := lo; i < n; i++ {
-		sum += ser.Optimality[i]
+		sum += ser.At(i).Optimality // At reads spilled points back
 	}
-	st.From = ser.Iter[lo]
+	st.From = ser.At(lo).Iter
 	st.Measured = sum / float64(n-lo)
 	return st
 }
@@ -225,6 +240,38 @@ type Export struct {
 	Steady SteadyState `json:"steady_state"`
 	// Calibration records the equal-privacy calibration, if any.
 	Calibration *privacy.Calibration `json:"calibration,omitempty"`
+}
+
+// WriteExport streams the run's export as indented JSON: exactly the
+// bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
+// metrics are written point by point (read back from disk when they were
+// spilled), so a long run's export never has to fit in memory. The page
+// and the CLI both write exports with it.
+func (r *Runner) WriteExport(w io.Writer) error {
+	e := r.Export()
+	series := e.Metrics
+	e.Metrics = nil
+	js, err := json.MarshalIndent(e, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding the export: %w", err)
+	}
+	// A JSON string never holds a raw newline, so this finds the field.
+	const mark = "\n \"metrics\": null"
+	i := bytes.Index(js, []byte(mark))
+	if i < 0 {
+		return errors.New("encoding the export: no metrics field")
+	}
+	if _, err := w.Write(js[:i+len(mark)-len("null")]); err != nil {
+		return err
+	}
+	if err := series.WriteJSON(w, " ", " "); err != nil {
+		return err
+	}
+	if _, err := w.Write(js[i+len(mark):]); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
+	return err
 }
 
 // FormatVersion names the export format.

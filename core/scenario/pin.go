@@ -3,11 +3,14 @@ package scenario
 import (
 	"encoding/json"
 	"maps"
+
+	"dpsim/core/weights"
 )
 
 // Pinned returns the scenario with every random or derived choice written
-// out: the edge list (and node positions, if any), the weight matrix, the
-// problem data and the initial state of every variable. Running the pinned
+// out: the edge list (and node positions, if any), the weight matrix (its
+// nonzero entries, kind "entries"), the problem data and the initial
+// state of every variable. Running the pinned
 // scenario gives the same trace as running the original; another
 // implementation can replay it without dpsim's random streams (except the
 // noise, which follows the seeds).
@@ -25,7 +28,18 @@ func (b *Built) Pinned() *Scenario {
 		edges[i] = [2]int{e.From, e.To}
 	}
 	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Edges: edges, Positions: g.Pos}
-	s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
+	// The nonzero entries, not the dense rows: n² numbers would make the
+	// export of a few thousand agents hundreds of megabytes, beyond what
+	// Parse reads back.
+	es := b.Env.Weights.Entries()
+	triples := make([][]float64, len(es))
+	flat := make([]float64, 3*len(es))
+	for k, e := range es {
+		t := flat[3*k : 3*k+3 : 3*k+3]
+		t[0], t[1], t[2] = float64(e.I), float64(e.J), e.W
+		triples[k] = t
+	}
+	s.Weights = Weights{Kind: weights.KindEntries, Entries: triples}
 	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
 	if err != nil {
 		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite

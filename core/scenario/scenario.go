@@ -24,9 +24,11 @@ const MaxBytes = 16 << 20
 
 // Limits that keep a mistyped scenario from exhausting memory or time.
 const (
-	MaxIterations  = 10_000_000
-	MaxDim         = 100_000
-	MaxStateFloats = 20_000_000 // agents × dimension
+	MaxIterations = 10_000_000
+	MaxDim        = 100_000
+	// MaxMagnitude bounds initial states and noise scales: squared
+	// distances and sums over agents must stay far from float64's 1.8e308.
+	MaxMagnitude   = 1e12
 	MaxCheckpoints = 1000
 	MaxTries       = 1000
 )
@@ -100,11 +102,18 @@ type Graph struct {
 
 // Weights describes the weight (mixing) matrix.
 type Weights struct {
-	// Kind is one of weights.Kinds(), or "matrix" for an explicit matrix.
+	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
+	// for an explicit matrix.
 	Kind string `json:"kind"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
-	// Matrix is the explicit matrix of kind "matrix", one row per agent.
+	// Entries is the explicit matrix of kind "entries": every nonzero
+	// entry, diagonal included, as [i, j, w] with i and j whole numbers
+	// from 0 to n−1. Its size grows with the links, not with n², so it is
+	// the form pinned scenarios and exports write.
+	Entries [][]float64 `json:"entries,omitempty"`
+	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
+	// per agent; still read, for small hand-written matrices.
 	Matrix [][]float64 `json:"matrix,omitempty"`
 	// R, and D or RhoW, are the parameters of kind "ring-rd", the GT-DP
 	// paper's W(r, d): ρ(W_o) = r, and ρ_w = 1 − 2r·min(d, 1−d), so a

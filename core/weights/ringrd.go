@@ -50,19 +50,13 @@ func RingRD(g *graph.Graph, r, d float64) (*Matrix, error) {
 	if !(d > 0 && d < 1) {
 		return nil, check.Errorf(fieldRingD, "must be in (0, 1) so that every ring link carries weight (got %v)", d)
 	}
-	m := New(4)
-	for i := range 4 {
-		m.Set(i, i, 1-r)
-	}
-	for k, e := range ring {
-		w := r * d
-		if k%2 == 1 {
-			w = r * (1 - d)
-		}
-		m.Set(e[0], e[1], w)
-		m.Set(e[1], e[0], w)
-	}
-	return m, nil
+	a, b := r*d, r*(1-d)
+	return FromRows([][]float64{
+		{1 - r, a, 0, b},
+		{a, 1 - r, b, 0},
+		{0, b, 1 - r, a},
+		{b, 0, a, 1 - r},
+	})
 }
 
 // RingRDSpectrum returns ρ(W_o) = r and ρ_w = ρ(W − 11ᵀ/4) =

@@ -143,6 +143,12 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		if spec.Dist != c.Dist {
 			return nil, check.Errorf(check.Join(field, "dist"), "%s uses %s noise on this channel (got %q)", f.Title, c.Dist, spec.Dist)
 		}
+		// A variance becomes the scale it means (a copy: the scenario
+		// keeps the variance the user wrote).
+		spec, err := spec.Resolve(field, prob.Dim())
+		if err != nil {
+			return nil, err
+		}
 		for i := range g.N {
 			if b := spec.Base(i); b > MaxMagnitude {
 				sf := check.Join(field, "scale")
@@ -239,6 +245,11 @@ func calibrate(s *Scenario, f *algo.Factory, env *algo.Env, built *algo.Built) (
 			sp.Scales = make([]float64, len(old.Scales))
 			for i, b := range old.Scales {
 				sp.Scales[i] = b * cal.Factor
+			}
+		}
+		for i := range env.Graph.N {
+			if b := sp.Base(i); b > MaxMagnitude {
+				return nil, nil, nil, check.Errorf("calibrate.epsilon", "ε = %g needs the %s noise scale %g, beyond %g (a smaller noise would break float64's range): ask for a larger ε", c.Epsilon, ch.Name, b, MaxMagnitude)
 			}
 		}
 		scaled[ch.Name] = &sp

@@ -91,5 +91,5 @@ func (e *Env) InitState(name string) []float64 {
 // Sampler returns the noise sampler of channel name, drawing from its own
 // stream of the noise seed so that channels never share draws.
 func (e *Env) Sampler(alg, name string) *noise.Sampler {
-	return noise.NewSampler(e.Noise[name].Dist, rng.New(e.Seeds.Noise, alg+"/"+name))
+	return noise.NewSampler(e.Noise[name].Dist, rng.NewStream(e.Seeds.Noise, alg+"/"+name))
 }

@@ -88,7 +88,7 @@ func longAccountant(tb testing.TB, n int) *Accountant {
 	}
 	eta := &noise.Spec{Dist: noise.Laplace, Scale: 1, Decay: noise.Poly(1, 1, 0.8)}
 	xi := &noise.Spec{Dist: noise.Laplace, Scale: 1, Decay: noise.Poly(1, 1, 0.8)}
-	smp := noise.NewSampler(noise.Laplace, rng.New(1, "t"))
+	smp := noise.NewSampler(noise.Laplace, rng.NewStream(1, "t"))
 	p := Params{Alpha: 0.1, Gamma: noise.Const(1), GradientBound: 1}
 	a := New(p, prob, w, eta, xi, smp, smp, make([]float64, n), make([]float64, n))
 	return NewAccountant(a)

@@ -78,7 +78,7 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 func Draw(n, dim int, sd float64, env *problem.Env) ([][]float64, []float64) {
 	r := rng.New(env.Seeds.Data, "ridge/samples")
 	zeta := make([]float64, n)
-	noise.NewSampler(noise.Gaussian, rng.New(env.Seeds.Data, "ridge/output-noise")).Fill(zeta, sd)
+	noise.NewSampler(noise.Gaussian, rng.NewStream(env.Seeds.Data, "ridge/output-noise")).Fill(zeta, sd)
 	feats := make([][]float64, n)
 	outs := make([]float64, n)
 	for i := range n {

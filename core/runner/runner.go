@@ -15,6 +15,7 @@ import (
 	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/metrics"
+	"dpsim/core/noise"
 	"dpsim/core/privacy"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
@@ -222,17 +223,21 @@ func (r *Runner) SteadyState() SteadyState {
 
 // Export is the record of a run, as the CLI and the page write it.
 type Export struct {
-	Format   string             `json:"format"`
-	Status   string             `json:"status"`
-	Error    string             `json:"error,omitempty"`
-	Iter     int                `json:"iterations_run"`
-	Scenario *scenario.Scenario `json:"scenario"`
-	Warnings []check.Warning    `json:"warnings"`
-	Findings []weights.Finding  `json:"weight_findings"`
-	Optimum  []float64          `json:"optimum,omitempty"`
-	Metrics  *metrics.Series    `json:"metrics"`
-	Ledger   privacy.Ledger     `json:"privacy"`
-	States   []Checkpoint       `json:"checkpoints"`
+	Format string `json:"format"`
+	// NoiseStream names the generator and sampler that drew the noise
+	// (noise.StreamVersion): an export made by another version replays
+	// with other draws.
+	NoiseStream string             `json:"noise_stream"`
+	Status      string             `json:"status"`
+	Error       string             `json:"error,omitempty"`
+	Iter        int                `json:"iterations_run"`
+	Scenario    *scenario.Scenario `json:"scenario"`
+	Warnings    []check.Warning    `json:"warnings"`
+	Findings    []weights.Finding  `json:"weight_findings"`
+	Optimum     []float64          `json:"optimum,omitempty"`
+	Metrics     *metrics.Series    `json:"metrics"`
+	Ledger      privacy.Ledger     `json:"privacy"`
+	States      []Checkpoint       `json:"checkpoints"`
 	// Theory is what the algorithm's source proves about this
 	// configuration (predicted error, infinite-horizon budget).
 	Theory *algo.Theory `json:"theory,omitempty"`
@@ -288,19 +293,19 @@ func (r *Runner) Export() *Export {
 		status = "completed"
 	}
 	e := &Export{
-		Format:   FormatVersion,
-		Status:   status,
-		Iter:     r.iter,
-		Scenario: r.b.Pinned(),
-		Warnings: r.b.Warnings,
-		Findings: r.b.Env.Report.Findings,
-		Optimum:  r.b.Env.Problem.Optimum(),
-		Metrics:  &r.Metrics.Series,
-		Ledger:   r.Ledger(),
-		States:   r.saved,
-		Theory:   r.b.Theory,
-		Steady:   r.SteadyState(),
-
+		Format:      FormatVersion,
+		NoiseStream: noise.StreamVersion,
+		Status:      status,
+		Iter:        r.iter,
+		Scenario:    r.b.Pinned(),
+		Warnings:    r.b.Warnings,
+		Findings:    r.b.Env.Report.Findings,
+		Optimum:     r.b.Env.Problem.Optimum(),
+		Metrics:     &r.Metrics.Series,
+		Ledger:      r.Ledger(),
+		States:      r.saved,
+		Theory:      r.b.Theory,
+		Steady:      r.SteadyState(),
 		Calibration: r.b.Calibration,
 	}
 	if e.Warnings == nil {

@@ -87,6 +87,17 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		}
 	case s.Seeds == nil:
 		return nil, check.Errorf("seed", "is required: a whole number (or \"seeds\": {\"data\", \"graph\", \"noise\", \"algorithm\"})")
+	default:
+		// The same bound as seed, for the same reason: the export repeats
+		// the seeds, and a reader in JavaScript must get them exactly.
+		for _, sd := range []struct {
+			key string
+			v   uint64
+		}{{"data", s.Seeds.Data}, {"graph", s.Seeds.Graph}, {"noise", s.Seeds.Noise}, {"algorithm", s.Seeds.Algorithm}} {
+			if sd.v > 1<<53 {
+				return nil, check.Errorf("seeds."+sd.key, "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, sd.v)
+			}
+		}
 	}
 	f, ok := factories[s.Algorithm.Kind]
 	if s.Algorithm.Kind == "" {
@@ -197,7 +208,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
-		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+		if err := jsonstrict.DecodeAt(s.Algorithm.Params, params, "algorithm.params", s.Algorithm.paramsAt); err != nil {
 			return nil, err
 		}
 	}
@@ -345,9 +356,9 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		if err := needN(1); err != nil {
 			return nil, err
 		}
-		es := make([]graph.Edge, len(gs.Edges))
-		for i, e := range gs.Edges {
-			es[i] = graph.Edge{From: e[0], To: e[1]}
+		es, err := checkEdges(gs)
+		if err != nil {
+			return nil, err
 		}
 		g, err = graph.New(gs.N, es, gs.Directed)
 		if err != nil {
@@ -369,8 +380,16 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 			return nil, check.Errorf("graph.positions", "must list one position per node: %d, got %d", g.N, len(gs.Positions))
 		}
 		for i, p := range gs.Positions {
-			if err := check.AllFinite(check.Index("graph.positions", i), p[:]); err != nil {
-				return nil, err
+			for j, x := range p {
+				// The page maps [0,1]² onto the drawing; a point outside
+				// would be drawn off the canvas.
+				field := check.Index(check.Index("graph.positions", i), j)
+				if err := check.Finite(field, x); err != nil {
+					return nil, err
+				}
+				if x < 0 || x > 1 {
+					return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
+				}
 			}
 		}
 		g.Pos = gs.Positions
@@ -390,6 +409,39 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		return nil, check.Errorf("graph", "the graph is not connected: it has %d components, and agents in different components can never agree", g.Components())
 	}
 	return g, nil
+}
+
+// checkEdges checks an explicit edge list — endpoints are nodes, no
+// self-loops, no edge given twice — naming the entry that breaks a rule, and
+// returns it as graph edges.
+func checkEdges(gs *Graph) ([]graph.Edge, error) {
+	es := make([]graph.Edge, len(gs.Edges))
+	first := make(map[graph.Edge]int, len(gs.Edges))
+	for i, e := range gs.Edges {
+		field := check.Index("graph.edges", i)
+		for j, v := range e {
+			if v < 0 || v >= gs.N {
+				return nil, check.Errorf(check.Index(field, j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
+			}
+		}
+		if e[0] == e[1] {
+			return nil, check.Errorf(field, "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
+		}
+		key := graph.Edge{From: e[0], To: e[1]}
+		if !gs.Directed && key.From > key.To {
+			key.From, key.To = key.To, key.From
+		}
+		if k, dup := first[key]; dup {
+			how := ""
+			if !gs.Directed {
+				how = " (an undirected edge links both ways)"
+			}
+			return nil, check.Errorf(field, "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
+		}
+		first[key] = i
+		es[i] = graph.Edge{From: e[0], To: e[1]}
+	}
+	return es, nil
 }
 
 // MaxPairDraws bounds the work of drawing a random graph: redraws × node
@@ -466,7 +518,7 @@ func decodeProblem(ps *Problem) (*problem.Factory, any, error) {
 	}
 	params := f.NewParams()
 	if len(ps.Params) > 0 {
-		if err := jsonstrict.Decode(ps.Params, params, "problem.params"); err != nil {
+		if err := jsonstrict.DecodeAt(ps.Params, params, "problem.params", ps.paramsAt); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -44,7 +44,8 @@ type Scenario struct {
 	Seed *uint64 `json:"seed,omitempty"`
 	// Seeds of the four random streams: problem data, graph, privacy noise,
 	// algorithm-internal randomness.
-	Seeds     *rng.Seeds             `json:"seeds,omitempty"`
+	// All four must be given: a missing one would silently be 0.
+	Seeds     *rng.Seeds             `json:"seeds,omitempty" jsonstrict:"allkeys"`
 	Graph     Graph                  `json:"graph"`
 	Weights   Weights                `json:"weights"`
 	Problem   Problem                `json:"problem"`
@@ -128,6 +129,10 @@ type Weights struct {
 type Problem struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Algorithm names the algorithm and holds its parameters, decoded strictly
@@ -135,6 +140,10 @@ type Problem struct {
 type Algorithm struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Record says what to record.
@@ -156,6 +165,12 @@ func Parse(data []byte) (*Scenario, error) {
 	var s Scenario
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
+	}
+	if len(s.Algorithm.Params) > 0 {
+		s.Algorithm.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
+	}
+	if len(s.Problem.Params) > 0 {
+		s.Problem.paramsAt, _ = jsonstrict.Locate(data, "problem", "params")
 	}
 	return &s, nil
 }

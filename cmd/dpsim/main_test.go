@@ -163,9 +163,9 @@ func TestBadInputsAndOutputs(t *testing.T) {
 	}{
 		{"deep lists", "", []string{"validate", deep}, "deep.json: the document must be an object {…}, not a list (line 1, column 1)"},
 		{"deep parameters", "", []string{"validate", deepParams}, "algorithm.params" + strings.Repeat("[0]", 62) + ": the JSON is nested more than 64 levels deep"},
-		{"a huge file", "", []string{"validate", sparse}, "sparse.json: is 1024 MiB (1073741824 bytes); the limit is 16 MiB"},
+		{"a huge file", "", []string{"validate", sparse}, "sparse.json: is 1024 MiB (1073741824 bytes); the limit is 64 MiB"},
 		{"a folder", "", []string{"validate", dir}, "is a folder, not a JSON file"},
-		{"huge standard input", strings.Repeat(" ", 16<<20+1), []string{"validate", "-"}, "standard input: holds more than 16 MiB (16777216 bytes)"},
+		{"huge standard input", strings.Repeat(" ", 64<<20+1), []string{"validate", "-"}, "standard input: holds more than 64 MiB (67108864 bytes)"},
 		{"out in a missing folder", "", []string{"run", "--out", filepath.Join(dir, "missing/x.json"), "preset:gtdp-rendezvous"}, "--out " + filepath.Join(dir, "missing/x.json") + ": the folder " + filepath.Join(dir, "missing") + " does not exist"},
 		{"out is a folder", "", []string{"run", "--out", dir, "preset:gtdp-rendezvous"}, "is a folder; give a file name"},
 		{"out and csv the same", "", []string{"run", "--out", filepath.Join(dir, "a"), "--csv", filepath.Join(dir, "a"), "preset:gtdp-rendezvous"}, "--csv and --out name the same file"},
@@ -461,5 +461,26 @@ func TestOutputThroughASymlink(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"format"`) {
 		t.Errorf("the linked file holds %.40q", data)
+	}
+}
+
+// sweep --epsilon calibrates every series of an experiment to one ε: the
+// result embeds the experiment with the calibrate section, and every
+// run's ledger (the quantity "epsilon") reports it.
+func TestSweepEpsilonCalibratesEverySeries(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "fig2.json")
+	code, _, errs := dpsim(t, "", "sweep", "--quiet", "--workers", "1", "--runs", "2", "--epsilon", "500", "--out", out, "preset:gtdp-fig2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"calibrate":{"epsilon":500}`) {
+		t.Errorf("the result's experiment does not carry calibrate ε = 500")
+	}
+	if code, _, errs := dpsim(t, "", "sweep", "--quiet", "--runs", "1", "--epsilon", "-2", "--out", out, "preset:gtdp-fig2"); code == 0 || !strings.Contains(errs, "calibrate.epsilon") {
+		t.Errorf("--epsilon -2: exit %d, %q", code, errs)
 	}
 }

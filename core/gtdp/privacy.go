@@ -33,6 +33,7 @@ type Accountant struct {
 	// scales would give the same numbers, but n accounts of a few words
 	// each cost nothing next to the algorithm's own state.
 	agents []account
+	k      int // last iteration whose messages are accounted
 	iters  int // iterations recorded
 	off    string
 }
@@ -40,6 +41,10 @@ type Accountant struct {
 // account is one agent's running eq. (18).
 type account struct {
 	ser       series
+	logBEta   float64 // ln b_η of the agent (−Inf when 0), so that ln(b·β_k) costs one add
+	logBXi    float64
+	invBEta   float64 // 1/b_η and 1/b_ξ, for the linear-space terms
+	invBXi    float64
 	sum       privacy.Sum
 	infinite  bool
 	infReason string
@@ -139,10 +144,27 @@ func NewAccountant(alg *Algorithm) *Accountant {
 	ac := &Accountant{alg: alg, eta: alg.eta, xi: alg.xi,
 		pre: 2 * math.Sqrt(float64(alg.d)) * alg.p.GradientBound, alpha: alg.p.Alpha, gamma: alg.p.Gamma}
 	for i := range alg.n {
-		ac.agents = append(ac.agents, account{ser: newSeries(alg.diag[i])})
+		ac.agents = append(ac.agents, newAccount(alg.diag[i], alg.eta, alg.xi, i))
 	}
 	ac.off = offReason(alg.eta, alg.xi)
 	return ac
+}
+
+// newAccount returns agent i's account at k = 0, with self-weight w and
+// the channels' scales.
+func newAccount(w float64, eta, xi *noise.Spec, i int) account {
+	return account{ser: newSeries(w), logBEta: logBase(eta, i), logBXi: logBase(xi, i),
+		invBEta: 1 / eta.Base(i), invBXi: 1 / xi.Base(i)}
+}
+
+// logBase returns ln b of agent i's base scale on channel s, exactly as
+// noise.Spec.LogScaleAt computes it (−Inf for no noise).
+func logBase(s *noise.Spec, i int) float64 {
+	b := s.Base(i)
+	if b == 0 {
+		return math.Inf(-1)
+	}
+	return num.Log(b)
 }
 
 func offReason(eta, xi *noise.Spec) string {
@@ -158,61 +180,101 @@ func offReason(eta, xi *noise.Spec) string {
 }
 
 // Record implements sim.Recorder. A step with Iter = n means the messages
-// of iteration n − 1 have been sent.
+// of iteration n − 1 have been sent. The sums catch up when the ledger is
+// read, so that a run whose budget nobody reads (a Monte Carlo sweep of
+// the error alone) pays nothing for it; the arithmetic, and so every bit
+// of ε, is the same either way.
 func (ac *Accountant) Record(st *sim.Step) {
 	ac.iters = st.Iter
-	for ac.k() < st.Iter-1 {
+}
+
+// catchUp accounts for every message sent so far.
+func (ac *Accountant) catchUp() {
+	for ac.k < ac.iters-1 {
 		ac.advance()
 	}
 }
 
-// k is the last iteration whose messages are accounted.
-func (ac *Accountant) k() int {
-	if len(ac.agents) == 0 {
-		return ac.iters - 1
+// iterScale is what one iteration's terms share across agents: ln β_k of
+// each channel and its inverse 1/β_k.
+type iterScale struct{ dEta, invEta, dXi, invXi float64 }
+
+// scalesAt returns β_k's logarithm and inverse for both channels, once
+// per iteration (once for both when they share β_k, as in the paper):
+// the terms are then products, with no logarithm per agent.
+func (ac *Accountant) scalesAt(k int) iterScale {
+	var sc iterScale
+	sc.dEta = ac.eta.Decay.LogAt(k)
+	sc.invEta = num.Exp(-sc.dEta)
+	sc.dXi, sc.invXi = sc.dEta, sc.invEta
+	if ac.xi.Decay != ac.eta.Decay {
+		sc.dXi = ac.xi.Decay.LogAt(k)
+		sc.invXi = num.Exp(-sc.dXi)
 	}
-	return int(ac.agents[0].ser.k)
+	return sc
 }
 
 // advance accounts for the messages of iteration k+1: eq. (18)'s term k+1
 // for every agent, O(1) each.
 func (ac *Accountant) advance() {
+	k := ac.k
+	g := ac.gamma.At(k) // γ_k
+	sc := ac.scalesAt(k + 1)
+	// Agents with the same w_ii share the lag J and so the lagged γ:
+	// a one-entry memo saves a power per agent on regular graphs.
+	memo := lagMemo{at: -1}
 	for i := range ac.agents {
-		ac.advanceAgent(i, i)
+		ac.step(&ac.agents[i], k+1, g, sc, &memo)
 	}
+	ac.k = k + 1
 }
 
-// advanceAgent moves account slot by one iteration with the noise scales
-// of agent i.
-func (ac *Accountant) advanceAgent(slot, i int) {
-	a := &ac.agents[slot]
-	k := a.ser.k
-	g := ac.gamma.At(int(k))
+// lagMemo remembers the last lagged γ read from the schedule.
+type lagMemo struct {
+	at int64
+	g  float64
+}
+
+// step moves account a from iteration k−1 to k: γ_{k−1} = g, and the
+// scales of iteration k in sc.
+func (ac *Accountant) step(a *account, k int, g float64, sc iterScale, memo *lagMemo) {
 	gl := 0.0
 	if l := a.ser.lag(); l >= 0 {
-		gl = ac.gamma.At(int(l))
+		if l != memo.at {
+			memo.at, memo.g = l, ac.gamma.At(int(l))
+		}
+		gl = memo.g
 	}
 	s, t := a.ser.next(g, gl)
 	if a.infinite || ac.off != "" {
 		return
 	}
-	k++
-	le, lx := ac.eta.LogScaleAt(i, int(k)), ac.xi.LogScaleAt(i, int(k))
+	le, lx := a.logBEta+sc.dEta, a.logBXi+sc.dXi
 	if math.IsInf(le, -1) || math.IsInf(lx, -1) {
 		a.infinite = true
 		a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
 		return
 	}
+	// Where 1/β_k or a term overflows, the term is added in log space.
 	if s > 0 {
-		a.sum.AddLog(num.Log(ac.pre*s) - le)
+		if v := ac.pre * s * a.invBEta * sc.invEta; v <= math.MaxFloat64 {
+			a.sum.Add(v)
+		} else {
+			a.sum.AddLog(num.Log(ac.pre*s) - le)
+		}
 	}
 	if t > 0 {
-		a.sum.AddLog(num.Log(ac.pre*ac.alpha*t) - lx)
+		if v := ac.pre * ac.alpha * t * a.invBXi * sc.invXi; v <= math.MaxFloat64 {
+			a.sum.Add(v)
+		} else {
+			a.sum.AddLog(num.Log(ac.pre*ac.alpha*t) - lx)
+		}
 	}
 }
 
 // Ledger implements privacy.Accountant.
 func (ac *Accountant) Ledger() privacy.Ledger {
+	ac.catchUp()
 	p := ac.alg.p
 	l := privacy.Ledger{
 		Algorithm:  "gt-dp",
@@ -227,7 +289,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 			privacy.Text("γ_k", p.Gamma.String()),
 			privacy.Text("β_k on s (eta decay)", ac.eta.Decay.String()),
 			privacy.Text("β_k on x (xi decay)", ac.xi.Decay.String()),
-			privacy.Num("K (last message round accounted)", float64(max(ac.k(), 0))),
+			privacy.Num("K (last message round accounted)", float64(ac.k)),
 		},
 	}
 	for i, a := range ac.agents {

@@ -51,7 +51,7 @@ func (ac *Accountant) NoiseScaleFor(iterations int, target float64) (float64, er
 		xi:  &noise.Spec{Dist: ac.xi.Dist, Scale: 1, Decay: ac.xi.Decay}}
 	one.agents = make([]account, len(ac.agents))
 	for i := range ac.agents {
-		one.agents[i] = account{ser: newSeries(ac.agents[i].ser.w)}
+		one.agents[i] = newAccount(ac.agents[i].ser.w, one.eta, one.xi, i)
 	}
 	one.off = offReason(one.eta, one.xi)
 	return one.FactorFor(iterations, target)
@@ -75,15 +75,13 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		seen[k] = true
 		idx = append(idx, i)
 	}
-	// Distinct agents only; advance uses the agent's index for its scales,
-	// so keep a map from slot to agent.
 	best := privacy.Of(0)
 	for _, i := range idx {
-		cp.agents = []account{{ser: newSeries(ac.agents[i].ser.w)}}
-		for range iterations - 1 {
-			cp.advanceAgent(0, i)
+		a := newAccount(ac.agents[i].ser.w, ac.eta, ac.xi, i)
+		for k := 1; k < iterations; k++ {
+			memo := lagMemo{at: -1}
+			cp.step(&a, k, cp.gamma.At(k-1), cp.scalesAt(k), &memo)
 		}
-		a := cp.agents[0]
 		if a.infinite {
 			return privacy.Infinite()
 		}

@@ -120,12 +120,10 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if place == Page {
 		budget, where = PageBudget, "in the browser"
 	}
-	if err := checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where); err != nil {
-		return nil, err
-	}
-
 	seeds := s.StreamSeeds()
-	g, err := buildGraph(&s.Graph, seeds)
+	g, err := buildGraph(&s.Graph, seeds, func() error {
+		return checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +287,10 @@ func baseScales(s *noise.Spec) []float64 {
 	return []float64{s.Scale}
 }
 
-func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
+// buildGraph checks the graph section's fields, then calls before (the
+// memory estimate: nothing is allocated until every field is known to be
+// in range), then builds the network.
+func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, error) {
 	tries := gs.Tries
 	if tries == 0 {
 		tries = 100
@@ -299,29 +300,28 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 	}
 	needN := func(lo int) error { return check.IntRange("graph.n", gs.N, lo, graph.MaxAgents) }
 	r := rng.New(seeds.Graph, "graph")
-	var g *graph.Graph
-	var err error
+	var mk func() (*graph.Graph, error)
 	switch gs.Kind {
 	case "ring":
 		if err := needN(2); err != nil {
 			return nil, err
 		}
-		g, err = graph.Ring(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Ring(gs.N) }
 	case "path":
 		if err := needN(1); err != nil {
 			return nil, err
 		}
-		g, err = graph.Path(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Path(gs.N) }
 	case "star":
 		if err := needN(1); err != nil {
 			return nil, err
 		}
-		g, err = graph.Star(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Star(gs.N) }
 	case "complete":
 		if err := check.IntRange("graph.n", gs.N, 1, 1000); err != nil {
 			return nil, err
 		}
-		g, err = graph.Complete(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Complete(gs.N) }
 	case "grid":
 		if err := check.IntRange("graph.rows", gs.Rows, 1, graph.MaxAgents); err != nil {
 			return nil, err
@@ -329,29 +329,31 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		if err := check.IntRange("graph.cols", gs.Cols, 1, graph.MaxAgents/gs.Rows); err != nil {
 			return nil, err
 		}
-		g, err = graph.Grid(gs.Rows, gs.Cols)
+		mk = func() (*graph.Graph, error) { return graph.Grid(gs.Rows, gs.Cols) }
 	case "random-geometric":
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
 			return nil, err
 		}
+		var err error
 		if tries, err = redraws(gs); err != nil {
 			return nil, err
 		}
 		if !(gs.Radius > 0 && gs.Radius <= 2) {
 			return nil, check.Errorf("graph.radius", "must be in (0, 2] (got %v)", gs.Radius)
 		}
-		g, err = graph.RandomGeometric(gs.N, gs.Radius, tries, r)
+		mk = func() (*graph.Graph, error) { return graph.RandomGeometric(gs.N, gs.Radius, tries, r) }
 	case "erdos-renyi":
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
 			return nil, err
 		}
+		var err error
 		if tries, err = redraws(gs); err != nil {
 			return nil, err
 		}
 		if !(gs.P > 0 && gs.P <= 1) {
 			return nil, check.Errorf("graph.p", "must be in (0, 1] (got %v)", gs.P)
 		}
-		g, err = graph.ErdosRenyi(gs.N, gs.P, tries, r)
+		mk = func() (*graph.Graph, error) { return graph.ErdosRenyi(gs.N, gs.P, tries, r) }
 	case "edges":
 		if err := needN(1); err != nil {
 			return nil, err
@@ -360,14 +362,25 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		if err != nil {
 			return nil, err
 		}
-		g, err = graph.New(gs.N, es, gs.Directed)
-		if err != nil {
-			return nil, check.Errorf("graph.edges", "%v", err)
+		mk = func() (*graph.Graph, error) {
+			g, err := graph.New(gs.N, es, gs.Directed)
+			if err != nil {
+				return nil, check.Errorf("graph.edges", "%v", err)
+			}
+			return g, nil
 		}
 	case "":
 		return nil, check.Errorf("graph.kind", "is required: one of %v", GraphKinds())
 	default:
 		return nil, check.Errorf("graph.kind", "must be one of %v (got %q)", GraphKinds(), gs.Kind)
+	}
+	if err := before(); err != nil {
+		return nil, err
+	}
+	g, err := mk()
+	var ce *check.Error
+	if errors.As(err, &ce) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, check.Errorf("graph", "%v", err)

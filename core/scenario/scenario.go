@@ -19,8 +19,10 @@ import (
 	"dpsim/core/rng"
 )
 
-// MaxBytes bounds the size of a scenario file.
-const MaxBytes = 16 << 20
+// MaxBytes bounds the size of a scenario file. It is large enough for the
+// pinned scenario of any export the memory estimate lets through (a
+// complete graph of 1000 agents pins about 40 MB of weight entries).
+const MaxBytes = 64 << 20
 
 // Limits that keep a mistyped scenario from exhausting memory or time.
 const (

@@ -63,7 +63,7 @@ type Model struct {
 	packets  []Packet
 	expanded bool
 	rounds   int
-	channels map[string]int
+	channels []string // lane k carries channels[k]; a handful, so a scan beats a map
 
 	frame Frame
 }
@@ -71,7 +71,7 @@ type Model struct {
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
 // unless the problem is 2-D.
 func NewModel(g *graph.Graph, plane *Plane) *Model {
-	m := &Model{g: g, pos: Layout(g), plane: plane, channels: map[string]int{}}
+	m := &Model{g: g, pos: Layout(g), plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
 		m.trail = make([][2]float64, TrailLen*g.N)
@@ -144,11 +144,7 @@ func (m *Model) Packets() []Packet {
 // Channels returns the channel names seen so far, in order of first
 // appearance (which is also their lane order).
 func (m *Model) Channels() []string {
-	out := make([]string, len(m.channels))
-	for name, k := range m.channels {
-		out[k] = name
-	}
-	return out
+	return append([]string(nil), m.channels...)
 }
 
 // Record implements sim.Recorder. It keeps copies of the estimates, one
@@ -198,11 +194,7 @@ func (m *Model) Record(s *sim.Step) {
 		if r.From < 0 || r.From >= m.g.N {
 			continue
 		}
-		lane, ok := m.channels[r.Channel]
-		if !ok {
-			lane = len(m.channels)
-			m.channels[r.Channel] = lane
-		}
+		lane := m.lane(r.Channel)
 		to0 := len(m.to)
 		for _, j := range r.To {
 			if j >= 0 && j < m.g.N && j != r.From {
@@ -214,6 +206,17 @@ func (m *Model) Record(s *sim.Step) {
 			ratio: Ratio(r.Sent, r.Noise), to0: to0, to1: len(m.to)})
 		m.rounds = max(m.rounds, round+1)
 	}
+}
+
+// lane returns the lane of channel ch, giving a new channel the next one.
+func (m *Model) lane(ch string) int {
+	for k, c := range m.channels {
+		if c == ch {
+			return k
+		}
+	}
+	m.channels = append(m.channels, ch)
+	return len(m.channels) - 1
 }
 
 // Ratio returns ‖noise‖/‖payload−noise‖ (Euclidean norms): 0 when the

@@ -400,6 +400,40 @@ describe('dpsim page with WebGL2', () => {
     assertNoFatal(b);
   });
 
+  test('theory card: measured error beside Theorem 3, ρ values, source', async () => {
+    await b.page.selectOption('#preset', 'gtdp-theorem3');
+    await waitFor(b, 'gtdp-theorem3 loaded', () => window.dpsimState.scenario === 'gtdp-theorem3');
+    await waitFor(b, 'a predicted error', () => /≤/.test(document.getElementById('th-pred').textContent));
+    assert.match(await b.page.textContent('#th-rhowo'), /^0\.666/);
+    assert.match(await b.page.textContent('#th-rhow'), /^0\.666/);
+    assert.match(await b.page.textContent('#th-src'), /Xuan/);
+    await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+    await waitFor(b, 'the run done', () => window.dpsimState.status === 'done', undefined, 120000);
+    await waitFor(b, 'a measured error', () => /from iteration/.test(document.getElementById('th-measured').textContent));
+    const measured = parseFloat(await b.page.textContent('#th-measured'));
+    const predicted = parseFloat((await b.page.textContent('#th-pred')).replace('≤', ''));
+    assert.ok(measured > 0 && measured < predicted, `measured ${measured} not below predicted ${predicted}`);
+    await b.page.locator('#theory-card').screenshot({ path: path.join(OUT, 'theory.png') });
+  });
+
+  test('target ε calibrates the noise; baselines show their confidence', async () => {
+    await b.page.selectOption('#preset', 'dpop-fig1');
+    await waitFor(b, 'dpop-fig1 loaded', () => window.dpsimState.scenario === 'dpop-fig1');
+    await waitFor(b, 'the confidence', () => /confidence medium-high/.test(document.getElementById('th-src').textContent));
+    await b.page.fill('#target-eps', '50');
+    await b.page.click('#target-apply');
+    await waitFor(b, 'calibrated to 50', () => /ε = 50(\.0+)? after 500/.test(document.getElementById('th-cal').textContent));
+    await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+    await waitFor(b, 'the run done', () => window.dpsimState.status === 'done', undefined, 60000);
+    const eps = await b.page.evaluate(() => window.dpsimState.epsilon);
+    assert.ok(Math.abs(eps - 50) < 1e-6 * 50, `ε after the calibrated run: ${eps}`);
+    await b.page.fill('#target-eps', '-1');
+    await b.page.click('#target-apply');
+    assert.match(await b.page.textContent('#target-error'), /ε > 0/);
+    await b.page.screenshot({ path: path.join(OUT, 'calibrated.png') });
+    await b.page.evaluate(() => window.dpsim.setFast(false));
+  });
+
   test('no Go panic or exit in the console', () => {
     assertNoFatal(b);
   });

@@ -304,6 +304,7 @@
       addMessage('warn', 'The run diverged: the iterates are no longer finite.');
     }
     if (presetsFilled) syncPreset(s.scenario);
+    if (ready) refreshTheory(s, !lastState || lastState.scenario !== s.scenario || s.iter < lastState.iter);
   }
 
   let firstFrameShown = false;
@@ -525,6 +526,81 @@
     presetSel.value = '';
   }
 
+  // ------------------------------------------------- equal privacy, theory
+
+  const targetIn = document.getElementById('target-eps');
+  const targetApply = document.getElementById('target-apply');
+  const targetErr = document.getElementById('target-error');
+  const th = {
+    cal: document.getElementById('th-cal'), rhowo: document.getElementById('th-rhowo'),
+    rhow: document.getElementById('th-rhow'), measured: document.getElementById('th-measured'),
+    pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
+    conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
+  };
+  let theoryAt = 0, theoryKey = '';
+  let targetDirty = false;
+
+  // refreshTheory fills the theory card from window.dpsim.theory(): the
+  // calibration, ρ(W_o), ρ_w, the measured steady-state error beside the
+  // predicted one, the infinite-horizon budget, the convergence case and
+  // the source with its confidence. Throttled: the measured error moves
+  // while the run plays.
+  function refreshTheory(s, force) {
+    if (!window.dpsim || typeof window.dpsim.theory !== 'function') return;
+    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}`;
+    const now = performance.now();
+    if (!force && (key === theoryKey || now - theoryAt < 400)) return;
+    theoryAt = now; theoryKey = key;
+    let v;
+    try { v = JSON.parse(window.dpsim.theory() || 'null'); } catch (e) { return; }
+    if (!v) return;
+    const c = v.calibration;
+    th.cal.textContent = c
+      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} iterations: noise scales ×${fmtNum(c.factor)} (${c.method})`
+      : 'none (the scenario\'s own noise scales)';
+    th.rhowo.textContent = v.rho_wo == null ? 'n/a' : fmtNum(v.rho_wo);
+    th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
+    const st = v.steady_state || {};
+    th.measured.textContent = Number.isFinite(st.measured)
+      ? `${fmtNum(st.measured)} (mean of (1/n)Σ‖x_i − x*‖² from iteration ${st.from_iteration})` : '—';
+    const t = v.theory || {};
+    const pe = t.predicted_error;
+    if (!pe) th.pred.textContent = 'the source gives none';
+    else if (pe.available) th.pred.textContent = `≤ ${fmtNum(pe.per_agent)} (ρ(A) = ${fmtNum(pe.rate)}; ${pe.source})`;
+    else th.pred.textContent = `unavailable: ${pe.reason}`;
+    const ih = t.infinite_horizon;
+    if (!ih) th.inf.textContent = '—';
+    else if (ih.available) th.inf.textContent = `${ih.epsilon.text} (${ih.source})`;
+    else th.inf.textContent = `unavailable: ${ih.reason}`;
+    th.conv.textContent = t.convergence || '—';
+    th.src.textContent = v.paper || '—';
+    if (!targetDirty && document.activeElement !== targetIn) {
+      targetIn.value = v.target_epsilon > 0 ? String(v.target_epsilon) : '';
+    }
+  }
+
+  function applyTarget() {
+    targetErr.textContent = '';
+    const text = targetIn.value.trim();
+    const n = text === '' ? 0 : Number(text);
+    if (!Number.isFinite(n) || n < 0) {
+      targetErr.textContent = 'enter ε > 0, or leave empty for none';
+      return;
+    }
+    const res = call('calibrate', n);
+    if (!res) return;
+    if (!showResult(res, null, 'calibrated')) {
+      targetErr.textContent = res.error || 'cannot calibrate';
+      return;
+    }
+    targetDirty = false;
+    plotClear();
+    refreshTheory(window.dpsimState, true);
+  }
+  targetIn.addEventListener('input', () => { targetDirty = true; targetErr.textContent = ''; });
+  targetIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); applyTarget(); } });
+  targetApply.addEventListener('click', applyTarget);
+
   function onReady() {
     if (ready || dead) return;
     if (!window.dpsim) {
@@ -533,6 +609,8 @@
     }
     ready = true;
     controls.disabled = false;
+    targetIn.disabled = false;
+    targetApply.disabled = false;
     fillPresets();
     if (!speedSynced) speedOut.textContent = fmtSpeed(sliderToSpeed(Number(speedIn.value)));
     showViewMessage('Starting…', '', { progress: false });

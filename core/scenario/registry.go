@@ -2,9 +2,12 @@ package scenario
 
 import (
 	"dpsim/core/algo"
+	"dpsim/core/diadsp"
+	"dpsim/core/dpop"
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
 	"dpsim/core/rendezvous"
+	"dpsim/core/ridge"
 )
 
 // The plug-ins a scenario may name. A new algorithm or problem is a new
@@ -12,9 +15,12 @@ import (
 var (
 	factories = registry(
 		&gtdp.Factory,
+		&dpop.Factory,
+		&diadsp.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,
+		&ridge.Factory,
 	)
 )
 

@@ -43,9 +43,11 @@ type App struct {
 	history  *metrics.History
 	histFrom int // next Metrics.Series index to feed the history
 	rate     rateMeter
-	warnings []string
-	lastErr  string
-	state    State
+	// published is when window.dpsimState was last replaced.
+	published time.Time
+	warnings  []string
+	lastErr   string
+	state     State
 }
 
 // State is what window.dpsimState holds (docs/bridge.md).
@@ -228,15 +230,22 @@ func (a *App) SetSeed(n float64) error {
 	return nil
 }
 
+// PublishEvery is how often, at most, a frame republishes the state: vert
+// builds the JS object by reflection, a few milliseconds each time, which
+// fast-forward would rather spend on iterations. Calls from the page
+// publish at once.
+const PublishEvery = 100 * time.Millisecond
+
 func (a *App) onFrame() {
 	a.state.Draws = a.game.Draws()
-	if a.state.Draws <= 3 || a.state.Draws%4 == 0 {
+	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
 		a.publish()
 	}
 }
 
 // publish replaces window.dpsimState.
 func (a *App) publish() {
+	a.published = time.Now()
 	st := &a.state
 	st.Ready = st.Draws > 0
 	st.Draws = a.game.Draws()
@@ -258,7 +267,7 @@ func (a *App) publish() {
 		st.Epsilon = a.run.Ledger().Max.Value()
 		st.Running = a.player.Running()
 		if m := a.game.Model(); m != nil {
-			st.Packets = len(m.Packets())
+			st.Packets = m.PacketCount()
 			st.Channels = m.Channels()
 		}
 		st.Status, st.Error = "paused", a.lastErr

@@ -106,6 +106,7 @@ func (f *Frame) reset(w, h int) {
 // eased). The returned Frame is owned by the model and reused by the next
 // call.
 func (m *Model) Frame(phase float64, w, h int) *Frame {
+	m.summarise()
 	f := &m.frame
 	w, h = max(w, 1), max(h, 1)
 	f.reset(w, h)

@@ -62,8 +62,12 @@ type Model struct {
 	to       []int
 	packets  []Packet
 	expanded bool
-	rounds   int
-	channels []string // lane k carries channels[k]; a handful, so a scan beats a map
+	// last is the latest step; its releases are read (summarised) when a
+	// frame needs them, before the algorithm's next Advance.
+	last       *sim.Step
+	summarised bool
+	rounds     int
+	channels   []string // lane k carries channels[k]; a handful, so a scan beats a map
 
 	frame Frame
 }
@@ -130,6 +134,7 @@ func (m *Model) Packets() []Packet {
 	if m.expanded {
 		return m.packets
 	}
+	m.summarise()
 	m.packets = m.packets[:0]
 	for _, r := range m.rels {
 		for _, to := range m.to[r.to0:r.to1] {
@@ -141,14 +146,23 @@ func (m *Model) Packets() []Packet {
 	return m.packets
 }
 
+// PacketCount returns len(Packets()) without building them.
+func (m *Model) PacketCount() int {
+	m.summarise()
+	return len(m.to)
+}
+
 // Channels returns the channel names seen so far, in order of first
 // appearance (which is also their lane order).
 func (m *Model) Channels() []string {
+	m.summarise()
 	return append([]string(nil), m.channels...)
 }
 
-// Record implements sim.Recorder. It keeps copies of the estimates, one
-// trail point per agent (plane problems) and one Packet per message.
+// Record implements sim.Recorder. It keeps copies of the estimates and one
+// trail point per agent (plane problems), and a reference to the step,
+// whose releases become packets when a frame is drawn: a renderer draws
+// between the algorithm's steps, while the step's buffers are valid.
 func (m *Model) Record(s *sim.Step) {
 	if s.Iter < m.iter {
 		m.trailHead, m.trailCount = 0, 0 // the run was reset
@@ -184,10 +198,35 @@ func (m *Model) Record(s *sim.Step) {
 		m.trailCount = min(m.trailCount+1, TrailLen)
 	}
 
-	// The noise-to-signal ratio does not change with a receiver's factor,
-	// so it is computed once per release, not once per link.
+	// The releases are summarised when a frame asks for them, not here:
+	// fast-forward records hundreds of steps per frame and draws one.
+	m.last, m.expanded, m.summarised = s, false, false
+
+}
+
+// lane returns the lane of channel ch, giving a new channel the next one.
+func (m *Model) lane(ch string) int {
+	for k, c := range m.channels {
+		if c == ch {
+			return k
+		}
+	}
+	m.channels = append(m.channels, ch)
+	return len(m.channels) - 1
+}
+
+// summarise turns the latest step's releases into what the picture needs:
+// one ratio per release (the noise-to-signal ratio does not change with a
+// receiver's factor, so not one per link) and the receivers. It runs
+// before the algorithm advances again, as sim's contract asks: Frame is
+// drawn between Record and the next step.
+func (m *Model) summarise() {
+	if m.summarised || m.last == nil {
+		return
+	}
+	m.summarised = true
+	s := m.last
 	m.rels, m.to = m.rels[:0], m.to[:0]
-	m.expanded = false
 	m.rounds = 0
 	for k := range s.Releases {
 		r := &s.Releases[k]
@@ -206,17 +245,6 @@ func (m *Model) Record(s *sim.Step) {
 			ratio: Ratio(r.Sent, r.Noise), to0: to0, to1: len(m.to)})
 		m.rounds = max(m.rounds, round+1)
 	}
-}
-
-// lane returns the lane of channel ch, giving a new channel the next one.
-func (m *Model) lane(ch string) int {
-	for k, c := range m.channels {
-		if c == ch {
-			return k
-		}
-	}
-	m.channels = append(m.channels, ch)
-	return len(m.channels) - 1
 }
 
 // Ratio returns ‖noise‖/‖payload−noise‖ (Euclidean norms): 0 when the

@@ -473,3 +473,19 @@ func TestBroadcastReleaseExpands(t *testing.T) {
 		t.Errorf("ratio %v, want ‖(1,0)‖/‖(3,3)‖", want)
 	}
 }
+
+// Fast-forward records many steps per frame: the packets are those of the
+// last step recorded, summarised once, when the frame asks.
+func TestPacketsFollowTheLastStep(t *testing.T) {
+	m := NewModel(ring(t, 4), nil)
+	for k := 1; k <= 3; k++ {
+		m.Record(&sim.Step{Iter: k, Dim: 1, Estimates: make([]float64, 4), Releases: []sim.Release{
+			link(k%4, (k+1)%4, "x", 0, []float64{1}, []float64{float64(k)}),
+		}})
+	}
+	f := m.Frame(0.5, 400, 300)
+	pk := m.Packets()
+	if len(pk) != 1 || pk[0].From != 3 || pk[0].To != 0 || pk[0].Ratio != 1.5 || len(f.Packets) != 1 {
+		t.Fatalf("packets %+v, want the last step's one packet 3→0", pk)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"dpsim/core/problem"
 	"dpsim/core/sim"
@@ -26,9 +27,32 @@ type Point struct {
 	Objective float64
 }
 
+// Measurer is implemented by problems whose metrics are not distances to
+// one common optimum, such as resource allocation, where agent i has its
+// own w_i*. Measure returns the point of step s; Iter is set by Compute.
+// The problem documents what its three numbers mean.
+type Measurer interface {
+	Measure(s *sim.Step) Point
+}
+
+// Extras is implemented by problems that record series of their own
+// beside the three metrics, at the same iterations (resource allocation:
+// the total allocation, the supply–demand gap, every agent's allocation).
+type Extras interface {
+	// ExtraNames names the series, in order; it must not change.
+	ExtraNames() []string
+	// Extras writes the series' values at step s into dst, one per name.
+	Extras(s *sim.Step, dst []float64)
+}
+
 // Compute returns the metrics of step s on prob, with opt the optimum (or
 // nil). mean is scratch space of length s.Dim.
 func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) Point {
+	if m, ok := prob.(Measurer); ok {
+		p := m.Measure(s)
+		p.Iter = s.Iter
+		return p
+	}
 	n, d := s.Agents(), s.Dim
 	clear(mean)
 	for i := range n {
@@ -67,6 +91,24 @@ type Series struct {
 	Optimality Floats `json:"optimality"`
 	Consensus  Floats `json:"consensus"`
 	Objective  Floats `json:"objective"`
+	// Extra holds the problem's own series (Extras), in its order.
+	Extra []Extra `json:"extra,omitempty"`
+}
+
+// Extra is one problem-defined series, recorded at Series.Iter.
+type Extra struct {
+	Name   string `json:"name"`
+	Values Floats `json:"values"`
+}
+
+// ExtraSeries returns the problem-defined series called name, or nil.
+func (s *Series) ExtraSeries(name string) Floats {
+	for _, e := range s.Extra {
+		if e.Name == name {
+			return e.Values
+		}
+	}
+	return nil
 }
 
 // Floats is a []float64 whose JSON form writes non-finite values as null
@@ -134,6 +176,8 @@ type Recorder struct {
 	every  int
 	last   int
 	mean   []float64
+	extras Extras    // nil unless the problem records its own series
+	xbuf   []float64 // one value per extra series
 	Series Series
 
 	step     *sim.Step // the last step seen, valid until the next Advance
@@ -144,7 +188,16 @@ type Recorder struct {
 // NewRecorder returns a recorder for prob that keeps a point every every
 // iterations and at iteration last.
 func NewRecorder(prob problem.Problem, every, last int) *Recorder {
-	return &Recorder{prob: prob, opt: prob.Optimum(), every: max(every, 1), last: last, mean: make([]float64, prob.Dim())}
+	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(every, 1), last: last, mean: make([]float64, prob.Dim())}
+	if x, ok := prob.(Extras); ok {
+		r.extras = x
+		names := x.ExtraNames()
+		r.xbuf = make([]float64, len(names))
+		for _, n := range names {
+			r.Series.Extra = append(r.Series.Extra, Extra{Name: n, Values: Floats{}})
+		}
+	}
+	return r
 }
 
 // Record implements sim.Recorder.
@@ -152,6 +205,12 @@ func (r *Recorder) Record(s *sim.Step) {
 	r.step, r.latestOK = s, false
 	if s.Iter%r.every == 0 || s.Iter == r.last {
 		r.Series.add(r.Latest())
+		if r.extras != nil {
+			r.extras.Extras(s, r.xbuf)
+			for k, v := range r.xbuf {
+				r.Series.Extra[k].Values = append(r.Series.Extra[k].Values, v)
+			}
+		}
 	}
 }
 
@@ -168,7 +227,11 @@ func (r *Recorder) Latest() Point {
 // WriteCSV writes the series as CSV with a header line; non-finite values
 // are written as NaN, +Inf or -Inf, which spreadsheet programs read.
 func (s *Series) WriteCSV(w io.Writer) error {
-	if _, err := fmt.Fprintln(w, "iteration,optimality,consensus,objective"); err != nil {
+	head := "iteration,optimality,consensus,objective"
+	for _, e := range s.Extra {
+		head += "," + csvField(e.Name)
+	}
+	if _, err := fmt.Fprintln(w, head); err != nil {
 		return err
 	}
 	buf := make([]byte, 0, 96)
@@ -178,10 +241,22 @@ func (s *Series) WriteCSV(w io.Writer) error {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		}
+		for _, e := range s.Extra {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, e.Values[i], 'g', -1, 64)
+		}
 		buf = append(buf, '\n')
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// csvField quotes a header name when it holds a comma or a quote.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

@@ -126,6 +126,12 @@ type Step struct {
 	// Estimates holds the agents' decision variables after the iteration,
 	// agent-major: agent i's estimate is Estimates[i*Dim : (i+1)*Dim].
 	Estimates []float64
+	// Prices holds, for algorithms that solve a resource-allocation
+	// problem through its dual (DP-DGT and its baselines), every agent's
+	// local price estimate — the multiplier of the coupling constraint
+	// Σ w_i = Σ d_i — agent-major like Estimates, which then holds the
+	// allocations w_i. Nil for every other algorithm.
+	Prices []float64
 	// Releases lists what the agents released during the iteration, in
 	// the order it was sent (round by round).
 	Releases []Release

@@ -171,10 +171,14 @@ type Export struct {
 	Scenario *scenario.Scenario `json:"scenario"`
 	Warnings []check.Warning    `json:"warnings"`
 	Findings []weights.Finding  `json:"weight_findings"`
-	Optimum  []float64          `json:"optimum,omitempty"`
-	Metrics  *metrics.Series    `json:"metrics"`
-	Ledger   privacy.Ledger     `json:"privacy"`
-	States   []Checkpoint       `json:"checkpoints"`
+	// RoleFindings holds the findings of every weight matrix by role, for
+	// algorithms that mix with several (then Findings repeats the first
+	// role's).
+	RoleFindings map[string][]weights.Finding `json:"weight_findings_by_role,omitempty"`
+	Optimum      []float64                    `json:"optimum,omitempty"`
+	Metrics      *metrics.Series              `json:"metrics"`
+	Ledger       privacy.Ledger               `json:"privacy"`
+	States       []Checkpoint                 `json:"checkpoints"`
 }
 
 // FormatVersion names the export format.
@@ -201,6 +205,12 @@ func (r *Runner) Export() *Export {
 		Metrics:  &r.Metrics.Series,
 		Ledger:   r.Ledger(),
 		States:   r.saved,
+	}
+	if rs := r.b.Env.Reports; rs != nil {
+		e.RoleFindings = map[string][]weights.Finding{}
+		for role, rep := range rs {
+			e.RoleFindings[role] = rep.Findings
+		}
 	}
 	if e.Warnings == nil {
 		e.Warnings = []check.Warning{}

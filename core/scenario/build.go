@@ -2,9 +2,11 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"dpsim/core/algo"
 	"dpsim/core/check"
@@ -77,15 +79,14 @@ func Build(s *Scenario) (*Built, error) {
 	var warns []check.Warning
 
 	seeds := s.StreamSeeds()
-	g, err := buildGraph(&s.Graph, seeds)
+	g, err := buildGraph(&s.Graph, seeds, f.RootedDigraphs)
 	if err != nil {
 		return nil, err
 	}
-	w, err := buildWeights(&s.Weights, g)
+	w, report, mats, reports, err := buildAllWeights(&s.Weights, g, f)
 	if err != nil {
 		return nil, err
 	}
-	report := weights.Analyze(w, g)
 	prob, pf, pparams, pw, err := buildProblem(&s.Problem, g, seeds)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,8 @@ func Build(s *Scenario) (*Built, error) {
 			return nil, err
 		}
 	}
-	env := &algo.Env{Graph: g, Weights: w, Report: report, Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+	env := &algo.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
+		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
 		return nil, err
@@ -152,7 +154,10 @@ func Build(s *Scenario) (*Built, error) {
 	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns}, nil
 }
 
-func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
+// buildGraph builds the network. A directed graph must be strongly
+// connected unless rooted is set (the algorithm checks a spanning-tree
+// condition itself); then it must still be weakly connected.
+func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 	tries := gs.Tries
 	if tries == 0 {
 		tries = 100
@@ -219,9 +224,20 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		if err := needN(1); err != nil {
 			return nil, err
 		}
+		switch gs.Reading {
+		case "", ReadFromTo, ReadToFrom:
+		default:
+			return nil, check.Errorf("graph.reading", "must be %q ([a, b] is a link a → b) or %q ([a, b] is a link b → a, the DP-DGT paper's convention) (got %q)", ReadFromTo, ReadToFrom, gs.Reading)
+		}
+		if gs.Reading != "" && !gs.Directed {
+			return nil, check.Errorf("graph.reading", "applies to directed edge lists only (set \"directed\": true)")
+		}
 		es := make([]graph.Edge, len(gs.Edges))
 		for i, e := range gs.Edges {
 			es[i] = graph.Edge{From: e[0], To: e[1]}
+			if gs.Reading == ReadToFrom {
+				es[i] = graph.Edge{From: e[1], To: e[0]}
+			}
 		}
 		g, err = graph.New(gs.N, es, gs.Directed)
 		if err != nil {
@@ -235,8 +251,8 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 	if err != nil {
 		return nil, check.Errorf("graph", "%v", err)
 	}
-	if gs.Kind != "edges" && (gs.Directed || gs.Edges != nil) {
-		return nil, check.Errorf("graph.edges", "\"edges\" and \"directed\" belong to kind \"edges\" only")
+	if gs.Kind != "edges" && (gs.Directed || gs.Edges != nil || gs.Reading != "") {
+		return nil, check.Errorf("graph.edges", "\"edges\", \"directed\" and \"reading\" belong to kind \"edges\" only")
 	}
 	if gs.Positions != nil {
 		if len(gs.Positions) != g.N {
@@ -249,7 +265,7 @@ func buildGraph(gs *Graph, seeds rng.Seeds) (*graph.Graph, error) {
 		}
 		g.Pos = gs.Positions
 	}
-	if g.Directed {
+	if g.Directed && !rooted {
 		if !g.StronglyConnected() {
 			return nil, check.Errorf("graph", "the directed graph is not strongly connected: some agent can never hear from another")
 		}
@@ -277,36 +293,102 @@ func redraws(gs *Graph) (int, error) {
 	return gs.Tries, nil
 }
 
-func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
+// buildAllWeights builds the scenario's weight matrix and its analysis, or,
+// for an algorithm that declares roles, one matrix per role (the first
+// role's also returned as the single matrix, for what reads only one).
+func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Matrix, weights.Report, map[string]*weights.Matrix, map[string]weights.Report, error) {
+	var none weights.Report
+	if len(f.Matrices) == 0 {
+		for _, role := range Roles() {
+			if ws.Role(role) != nil {
+				return nil, none, nil, nil, check.Errorf(check.Join("weights", role), "%s mixes with one matrix: give its kind directly (\"weights\": {\"kind\": …}), not a %q section", f.Title, role)
+			}
+		}
+		w, err := buildWeights(ws, g, "weights")
+		if err != nil {
+			return nil, none, nil, nil, err
+		}
+		return w, weights.Analyze(w, g), nil, nil, nil
+	}
+	var names []string
+	for _, r := range f.Matrices {
+		names = append(names, r.Role)
+	}
+	if ws.Kind != "" || ws.C != 0 || ws.Matrix != nil {
+		return nil, none, nil, nil, check.Errorf("weights.kind", "%s mixes with %d matrices, one per role: give them as sections %v (each optional; the defaults are %s)", f.Title, len(names), names, roleDefaults(f))
+	}
+	for _, role := range Roles() {
+		if ws.Role(role) != nil && !slices.Contains(names, role) {
+			return nil, none, nil, nil, check.Errorf(check.Join("weights", role), "%s has no %q matrix: its roles are %v", f.Title, role, names)
+		}
+	}
+	mats := map[string]*weights.Matrix{}
+	reports := map[string]weights.Report{}
+	for _, r := range f.Matrices {
+		sec := ws.Role(r.Role)
+		if sec == nil {
+			sec = &Weights{Kind: r.Default}
+		}
+		field := check.Join("weights", r.Role)
+		if sec.Pull != nil || sec.Push != nil {
+			return nil, none, nil, nil, check.Errorf(field, "a role's section holds one matrix (kind, c, matrix), not further roles")
+		}
+		w, err := buildWeights(sec, g, field)
+		if err != nil {
+			return nil, none, nil, nil, err
+		}
+		mats[r.Role], reports[r.Role] = w, weights.Analyze(w, g)
+	}
+	first := f.Matrices[0].Role
+	return mats[first], reports[first], mats, reports, nil
+}
+
+func roleDefaults(f *algo.Factory) string {
+	var parts []string
+	for _, r := range f.Matrices {
+		parts = append(parts, fmt.Sprintf("%s: %s", r.Role, r.Default))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// buildWeights builds one matrix from its section; field names the
+// section in errors ("weights", or "weights.pull" for a role).
+func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, error) {
 	if ws.Kind == "" {
-		return nil, check.Errorf("weights.kind", "is required: one of %v", weightKinds())
+		return nil, check.Errorf(check.Join(field, "kind"), "is required: one of %v", weightKinds())
 	}
 	if ws.Kind != "matrix" && ws.Matrix != nil {
-		return nil, check.Errorf("weights.matrix", "belongs to kind \"matrix\" only")
+		return nil, check.Errorf(check.Join(field, "matrix"), "belongs to kind \"matrix\" only")
 	}
 	if ws.Kind == "matrix" {
+		mf := check.Join(field, "matrix")
 		if len(ws.Matrix) != g.N {
-			return nil, check.Errorf("weights.matrix", "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
+			return nil, check.Errorf(mf, "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
 		}
 		for i, r := range ws.Matrix {
 			if len(r) != g.N {
-				return nil, check.Errorf(check.Index("weights.matrix", i), "must have %d entries, got %d", g.N, len(r))
+				return nil, check.Errorf(check.Index(mf, i), "must have %d entries, got %d", g.N, len(r))
 			}
-			if err := check.AllFinite(check.Index("weights.matrix", i), r); err != nil {
+			if err := check.AllFinite(check.Index(mf, i), r); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := check.Finite("weights.c", ws.C); err != nil {
+	if err := check.Finite(check.Join(field, "c"), ws.C); err != nil {
 		return nil, err
 	}
 	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {
-			return nil, err // already names its field
+			// The weights package names the fields of a section called
+			// "weights"; a role's section has its own name.
+			if rest, ok := strings.CutPrefix(ce.Field, "weights"); ok {
+				return nil, &check.Error{Field: field + rest, Rule: ce.Rule}
+			}
+			return nil, err
 		}
-		return nil, check.Errorf("weights", "%v", err)
+		return nil, check.Errorf(field, "%v", err)
 	}
 	return m, nil
 }

@@ -14,12 +14,28 @@ import (
 func (b *Built) Pinned() *Scenario {
 	s := *b.Scenario
 	g := b.Env.Graph
+	// A directed edge list keeps the reading the scenario chose, so that
+	// the export says which convention its pairs follow.
+	reading := ""
+	if g.Directed {
+		reading = b.Scenario.Graph.Reading
+	}
 	edges := make([][2]int, len(g.Edges))
 	for i, e := range g.Edges {
 		edges[i] = [2]int{e.From, e.To}
+		if reading == ReadToFrom {
+			edges[i] = [2]int{e.To, e.From}
+		}
 	}
-	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Edges: edges, Positions: g.Pos}
-	s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
+	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Reading: reading, Edges: edges, Positions: g.Pos}
+	if b.Env.Matrices == nil {
+		s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
+	} else {
+		s.Weights = Weights{}
+		for _, r := range b.Factory.Matrices {
+			s.Weights.setRole(r.Role, &Weights{Kind: "matrix", Matrix: b.Env.Matrices[r.Role].Rows()})
+		}
+	}
 	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
 	if err != nil {
 		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite

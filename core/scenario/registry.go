@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"dpsim/core/algo"
+	"dpsim/core/dispatch"
+	"dpsim/core/dpdgt"
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
 	"dpsim/core/rendezvous"
@@ -14,9 +16,11 @@ import (
 var (
 	factories = registry(
 		&gtdp.Factory,
+		&dpdgt.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,
+		&dispatch.Factory,
 	)
 )
 

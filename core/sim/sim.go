@@ -68,6 +68,11 @@ type Release struct {
 	// Factor[k] multiplies Sent on its way to To[k] (GT-DP's w_ji,
 	// DP-DGT's C_li). Nil means 1 for every receiver.
 	Factor []float64
+	// Pull reports that the receivers fetch the value rather than the
+	// sender delivering it (DP-DGT's w̃_i + ζ_i, which its out-neighbours in
+	// G_R pull); views draw pulled and pushed messages differently. What
+	// leaks is the same either way.
+	Pull bool
 }
 
 // FactorAt returns the factor of the transmission to To[k].
@@ -86,6 +91,8 @@ type Message struct {
 	Channel  string
 	Round    int
 	Factor   float64
+	// Pull is the release's Pull.
+	Pull bool
 	// Sent and Noise are the release's vectors (not scaled by Factor),
 	// with the release's lifetime.
 	Sent, Noise []float64
@@ -161,7 +168,7 @@ func (s *Step) Messages() iter.Seq[Message] {
 			r := &s.Releases[i]
 			for k, to := range r.To {
 				m := Message{From: r.From, To: to, Channel: r.Channel, Round: r.Round,
-					Factor: r.FactorAt(k), Sent: r.Sent, Noise: r.Noise}
+					Factor: r.FactorAt(k), Pull: r.Pull, Sent: r.Sent, Noise: r.Noise}
 				if !yield(m) {
 					return
 				}

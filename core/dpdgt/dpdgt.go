@@ -1,0 +1,270 @@
+// Package dpdgt implements DP-DGT, the differentially private dual
+// gradient tracking of Huo, Chen, Huang, Johansson and Shi ("Differentially
+// private dual gradient tracking for distributed resource allocation"),
+// Algorithm 1, with its privacy accounting (Theorem 3, Corollary 2 and the
+// sensitivity recursion (31) of its proof).
+//
+// The agents solve a resource-allocation problem min Σ F_i(w_i) s.t.
+// Σ w_i = Σ d_i on its dual, over a directed network with two matrices:
+// agent i pushes C_li·(s_i + ξ_i) to its out-neighbours l in G_C (s is
+// its estimate of the cumulative supply–demand deviation) and exposes its
+// local price w̃_i + ζ_i, which its out-neighbours in G_R pull and weigh
+// by their own R_li. Both noises are Laplace with geometrically decaying
+// scales; the step size α_k is summable.
+package dpdgt
+
+import (
+	"dpsim/core/noise"
+	"dpsim/core/problem"
+	"dpsim/core/pushpull"
+	"dpsim/core/sim"
+)
+
+// Params are DP-DGT's parameters in the paper's notation. The noise
+// scales θ_ξ,k = θ_ξ0·q_ξ^k and θ_ζ,k = θ_ζ0·q_ζ^k are the scenario's noise
+// channels "xi" and "zeta" (scale θ_0, geometric decay with ratio q_θ).
+type Params struct {
+	// Alpha is the step size α_k; the paper's α_0·q^k is a geometric
+	// schedule with c = α_0 and r = q.
+	Alpha noise.Schedule `json:"alpha" doc:"step size α_k; the paper's α_0·q^k is {\"kind\": \"geometric\", \"c\": α_0, \"r\": q}"`
+	// Gamma is γ, the weight of the pushed mixture in the s update (12a).
+	Gamma float64 `json:"gamma" doc:"γ, weight of the pushed mixture in the s update (12a)" range:"(0, 1]"`
+	// Phi is φ, the weight of the pulled mixture in the w̃ update (12c).
+	Phi float64 `json:"phi" doc:"φ, weight of the pulled mixture in the price update (12c)" range:"(0, 1]"`
+	// Delta is δ of Definition 2: adjacent problems differ in one cost
+	// whose gradient moves by at most δ. ε is proportional to it; the
+	// paper gives no value.
+	Delta float64 `json:"delta" doc:"δ, the adjacency bound ‖∇F_i − ∇F′_i‖ ≤ δ of the privacy guarantee (ε is proportional to δ)" range:"(0, 1e100]"`
+	// Mu is μ of Assumption 1 for the privacy bound; 0 derives it from
+	// the costs (the smallest strong convexity among agents with a real
+	// cost, 2·min a_i for quadratics).
+	Mu float64 `json:"mu" doc:"μ, the strong convexity of the costs used by the privacy bound; 0 derives it from the problem (2·min a_i)" range:"[0, 1e100]"`
+}
+
+// Defaults returns the parameters of the paper's Sec. 6.1: α_k =
+// 0.015·0.991^k, γ = 0.8, φ = 0.7, with δ = 1 (so that ε reads in units
+// of δ) and μ from the costs.
+func Defaults() *Params {
+	return &Params{Alpha: noise.Geom(0.015, 0.991), Gamma: 0.8, Phi: 0.7, Delta: 1}
+}
+
+// Algorithm is DP-DGT running on one problem instance.
+type Algorithm struct {
+	p    Params
+	prob problem.Allocation
+	resp *pushpull.Responder
+	n, d int
+
+	r, c   *pushpull.Mix // pull R (row i: whom i pulls from), push C (row i: who pushes to i)
+	d0     []float64     // demands, agent-major
+	xi, ze *noise.Spec
+	sXi    *noise.Sampler
+	sZe    *noise.Sampler
+	// The schedules, tabulated: α_k and the noise decays are shared by
+	// every run of a sweep and evaluated once.
+	alphaT, decXi, decZe *noise.Table
+
+	s, wt, w []float64 // s_k, w̃_k, w_k, agent-major
+	sn, wtn  []float64 // s_{k+1}, w̃_{k+1} under construction
+	nXi, nZe []float64 // ξ_k, ζ_k
+	outS     []float64 // s_k + ξ_k: what agent i pushes (before C_li)
+	outW     []float64 // w̃_k + ζ_k: what agent i exposes to be pulled
+	acc      []float64 // one row's mixing sums
+	k        int
+	step     sim.Step
+}
+
+// New returns DP-DGT on prob with pull matrix r (row-stochastic) and push
+// matrix c (column-stochastic) — the caller validates Assumptions 2 and 3
+// — noise channels xi (on s) and zeta (on w̃) with their samplers, and
+// initial states w0, s0, wt0 (agent-major, copied).
+func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
+	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, w0, s0, wt0 []float64) *Algorithm {
+	n, d := prob.Agents(), prob.Dim()
+	a := &Algorithm{
+		p: p, prob: prob, resp: pushpull.NewResponder(prob), n: n, d: d,
+		r: r, c: c, xi: xi, ze: zeta, sXi: sXi, sZe: sZeta,
+		d0: make([]float64, n*d),
+		s:  append([]float64(nil), s0...), wt: append([]float64(nil), wt0...), w: append([]float64(nil), w0...),
+		sn: make([]float64, n*d), wtn: make([]float64, n*d),
+		nXi: make([]float64, n*d), nZe: make([]float64, n*d),
+		outS: make([]float64, n*d), outW: make([]float64, n*d),
+		acc:    make([]float64, d),
+		alphaT: noise.Tabulate(p.Alpha), decXi: noise.Tabulate(xi.Decay), decZe: noise.Tabulate(zeta.Decay),
+	}
+	for i := range n {
+		copy(a.d0[i*d:(i+1)*d], prob.Demand(i))
+	}
+	// Two releases per agent, fixed for the run: the push of s_i + ξ_i to
+	// its out-neighbours in G_C (factor C_li), and the exposure of
+	// w̃_i + ζ_i, pulled by its out-neighbours in G_R (factor 1: each
+	// puller weighs it by its own R_li).
+	push, pull := c.Out(), r.Out()
+	a.step.Releases = make([]sim.Release, 0, 2*n)
+	for i := range n {
+		to, fac := push.Receivers(i)
+		a.step.Releases = append(a.step.Releases, sim.Release{
+			From: i, Channel: "s", Sent: a.outS[i*d : (i+1)*d : (i+1)*d], Noise: a.nXi[i*d : (i+1)*d : (i+1)*d],
+			To: to, Factor: fac,
+		})
+	}
+	for i := range n {
+		to, _ := pull.Receivers(i)
+		a.step.Releases = append(a.step.Releases, sim.Release{
+			From: i, Channel: "w̃", Sent: a.outW[i*d : (i+1)*d : (i+1)*d], Noise: a.nZe[i*d : (i+1)*d : (i+1)*d],
+			To: to, Pull: true,
+		})
+	}
+	a.step.Dim = d
+	a.step.Estimates = a.w
+	a.step.Prices = a.wt
+	return a
+}
+
+// Name implements sim.Algorithm.
+func (a *Algorithm) Name() string { return "dp-dgt" }
+
+// Initial implements sim.Algorithm.
+func (a *Algorithm) Initial() *sim.Step {
+	return &sim.Step{Iter: 0, Dim: a.d, Estimates: a.w, Prices: a.wt}
+}
+
+// Advance implements sim.Algorithm: one iteration of Algorithm 1, in the
+// order s → w̃ → w (the paper lists (12b) before (12c), but (12b) needs
+// w̃_{k+1}):
+//
+//	ξ_{i,k} ~ Lap(θ_ξ,k)^m, ζ_{i,k} ~ Lap(θ_ζ,k)^m; i pushes C_li(s_{i,k} + ξ_{i,k}), exposes w̃_{i,k} + ζ_{i,k}
+//	s_{i,k+1} = (1−γ)s_{i,k} + γ Σ_j C_ij(s_{j,k} + ξ_{j,k}) − α_k(w_{i,k} − d_i)       (12a)
+//	w̃_{i,k+1} = (1−φ)w̃_{i,k} + φ Σ_j R_ij(w̃_{j,k} + ζ_{j,k}) + (s_{i,k+1} − s_{i,k})  (12c)
+//	w_{i,k+1} = argmin_{w∈W_i} F_i(w) − w̃_{i,k+1}ᵀw                                    (12b)
+//
+// Both sums include j = i with the agent's own noisy value: that is what
+// makes the noise cancel from the deviation tracker, 1ᵀ(s_{k+1} − s_k) =
+// −α_k(Σ_i w_{i,k} − Σ_i d_i) + γ1ᵀξ_k (eq. 14). The scales θ_k and α_k
+// are evaluated once per iteration.
+func (a *Algorithm) Advance() *sim.Step {
+	k := a.k
+	alpha := a.alphaT.At(k)
+	draw(a.sXi, a.xi, a.decXi.At(k), a.nXi, a.s, a.outS, a.d)
+	draw(a.sZe, a.ze, a.decZe.At(k), a.nZe, a.wt, a.outW, a.d)
+	if a.d == 1 && a.resp.Fast() {
+		a.advanceScalar(alpha)
+	} else {
+		a.advanceVector(alpha)
+	}
+	a.s, a.sn = a.sn, a.s
+	a.wt, a.wtn = a.wtn, a.wt
+	a.k++
+	a.step.Iter = a.k
+	a.step.Estimates = a.w
+	a.step.Prices = a.wt
+	return &a.step
+}
+
+// advanceScalar is the update for m = 1 with quadratic costs (the
+// economic-dispatch case): plain loops over the CSR rows, the best
+// response inline.
+func (a *Algorithm) advanceScalar(alpha float64) {
+	g, phi := a.p.Gamma, a.p.Phi
+	g1, p1 := 1-g, 1-phi
+	cs, cc, cv, cd := a.c.Start, a.c.Col, a.c.Val, a.c.Diag
+	rs, rc, rv, rd := a.r.Start, a.r.Col, a.r.Val, a.r.Diag
+	outS, outW := a.outS, a.outW
+	s, wt, w, dem := a.s, a.wt, a.w, a.d0
+	sn, wtn := a.sn, a.wtn
+	_, _, _, _ = s[len(sn)-1], wt[len(sn)-1], w[len(sn)-1], dem[len(sn)-1]
+	_, _ = outS[len(sn)-1], outW[len(sn)-1]
+	for i := range sn {
+		ms := cd[i] * outS[i]
+		for e := cs[i]; e < cs[i+1]; e++ {
+			ms += cv[e] * outS[cc[e]]
+		}
+		si := s[i]
+		v := g1*si + g*ms - alpha*(w[i]-dem[i])
+		sn[i] = v
+		mw := rd[i] * outW[i]
+		for e := rs[i]; e < rs[i+1]; e++ {
+			mw += rv[e] * outW[rc[e]]
+		}
+		p := p1*wt[i] + phi*mw + (v - si)
+		wtn[i] = p
+		w[i] = a.resp.Scalar(i, p)
+	}
+}
+
+// advanceVector is the update for any dimension and any cost.
+func (a *Algorithm) advanceVector(alpha float64) {
+	d := a.d
+	g, phi := a.p.Gamma, a.p.Phi
+	acc := a.acc
+	for i := range a.n {
+		lo, hi := i*d, (i+1)*d
+		mixInto(acc, a.c, i, a.outS, d)
+		si, wi, di := a.s[lo:hi], a.w[lo:hi], a.d0[lo:hi]
+		sn := a.sn[lo:hi]
+		for c := range sn {
+			sn[c] = (1-g)*si[c] + g*acc[c] - alpha*(wi[c]-di[c])
+		}
+		mixInto(acc, a.r, i, a.outW, d)
+		wt, wtn := a.wt[lo:hi], a.wtn[lo:hi]
+		for c := range wtn {
+			wtn[c] = (1-phi)*wt[c] + phi*acc[c] + (sn[c] - si[c])
+		}
+		a.resp.Respond(i, wtn, wi)
+	}
+}
+
+// mixInto sets acc = Σ_j M_ij·out_j over row i of m, the diagonal included.
+func mixInto(acc []float64, m *pushpull.Mix, i int, out []float64, d int) {
+	oi := out[i*d : (i+1)*d]
+	for c := range acc {
+		acc[c] = m.Diag[i] * oi[c]
+	}
+	for e := m.Start[i]; e < m.Start[i+1]; e++ {
+		j, v := m.Col[e], m.Val[e]
+		oj := out[j*d : (j+1)*d]
+		for c := range acc {
+			acc[c] += v * oj[c]
+		}
+	}
+}
+
+// draw fills nz with channel spec's noise at the iteration whose decay
+// factor is f (agent i's scale is θ_i·f; one Fill for all agents when they
+// share a scale) and writes the released vectors v + nz into out.
+func draw(smp *noise.Sampler, spec *noise.Spec, f float64, nz, v, out []float64, d int) {
+	if spec.Scales == nil {
+		b := spec.Scale
+		if b != 0 { // 0·decay stays 0 even where the decay overflows
+			b *= f
+		}
+		smp.Fill(nz, b)
+	} else {
+		for i, b := range spec.Scales {
+			if b != 0 {
+				b *= f
+			}
+			smp.Fill(nz[i*d:(i+1)*d], b)
+		}
+	}
+	out, v = out[:len(nz)], v[:len(nz)]
+	for c, z := range nz {
+		out[c] = v[c] + z
+	}
+}
+
+// State implements sim.Algorithm: the allocations w, the deviation
+// trackers s and the prices w̃ (named "price").
+func (a *Algorithm) State() []sim.Var {
+	return []sim.Var{
+		{Name: "w", Dim: a.d, Data: append([]float64(nil), a.w...)},
+		{Name: "s", Dim: a.d, Data: append([]float64(nil), a.s...)},
+		{Name: "price", Dim: a.d, Data: append([]float64(nil), a.wt...)},
+	}
+}
+
+// Params returns the parameters the algorithm runs with.
+func (a *Algorithm) Params() Params { return a.p }
+
+// Iter returns the number of iterations run.
+func (a *Algorithm) Iter() int { return a.k }

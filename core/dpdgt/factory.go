@@ -1,0 +1,126 @@
+package dpdgt
+
+import (
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/noise"
+	"dpsim/core/param"
+	"dpsim/core/pushpull"
+	"dpsim/core/weights"
+)
+
+// Factory builds DP-DGT from a scenario.
+var Factory = algo.Factory{
+	Name:  "dp-dgt",
+	Title: "DP-DGT",
+	Paper: "W. Huo, X. Chen, L. Huang, K. H. Johansson and L. Shi, Differentially private dual gradient tracking for distributed resource allocation, Algorithm 1",
+	Channels: []algo.Channel{
+		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed deviation tracker s: scale θ_ξ0, decay q_ξ^k"},
+		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃: scale θ_ζ0, decay q_ζ^k"},
+	},
+	States: []string{"w", "s", "price"},
+	Matrices: []algo.MatrixRole{
+		{Role: algo.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j from its in-neighbours j and weighs it by R_ij"},
+		{Role: algo.RolePush, Default: weights.KindColumnStochastic, Description: "C, column-stochastic: agent i pushes C_li·(s_i + ξ_i) to each out-neighbour l"},
+	},
+	RootedDigraphs: true,
+	NewParams:      func() any { return Defaults() },
+	Build:          build,
+}
+
+func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	const pf = "algorithm.params"
+	if err := param.Validate(pf, &p); err != nil {
+		return nil, nil, err
+	}
+	if err := p.Alpha.Validate(check.Join(pf, "alpha")); err != nil {
+		return nil, nil, err
+	}
+	prob, err := pushpull.Allocation(env, "DP-DGT")
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := pushpull.CheckStochastic(env, "DP-DGT"); err != nil {
+		return nil, nil, err
+	}
+	if _, err := pushpull.CheckRoots(env, "DP-DGT"); err != nil {
+		return nil, nil, err
+	}
+	mu, muSrc := p.Mu, "given"
+	if mu == 0 {
+		mu, muSrc = prob.StrongConvexity(), "derived from the costs"
+	}
+	sp := spectral(env, p)
+	xi, ze := env.Noise["xi"], env.Noise["zeta"]
+	warns := theoryWarnings(env, p, mu, sp, xi, ze)
+
+	r := pushpull.NewMix(env.Matrices[algo.RolePull])
+	c := pushpull.NewMix(env.Matrices[algo.RolePush])
+	a := New(p, prob, r, c, xi, ze, env.Sampler("dp-dgt", "xi"), env.Sampler("dp-dgt", "zeta"),
+		env.InitState("w"), env.InitState("s"), env.InitState("price"))
+	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a, mu, muSrc, sp)}, warns, nil
+}
+
+// spectral computes q_R, q_C and π_Cᵀπ_R, when the network is small enough
+// for the dense eigen-solvers.
+func spectral(env *algo.Env, p Params) Spectral {
+	rep := env.Reports
+	piR, piC := rep[algo.RolePull].PerronLeft, rep[algo.RolePush].PerronRight
+	sR, errR := weights.SigmaR(env.Matrices[algo.RolePull], p.Phi)
+	sC, errC := weights.SigmaC(env.Matrices[algo.RolePush], p.Gamma)
+	if errR != nil || errC != nil || piR == nil || piC == nil {
+		return Spectral{}
+	}
+	dot := 0.0
+	for i := range piR {
+		dot += piR[i] * piC[i]
+	}
+	return Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
+}
+
+// theoryWarnings compares the parameters with the paper's conditions:
+// Theorems 1–2 (convergence to a neighbourhood of w*), Corollary 2 (the
+// closed form (37)) and Theorem 3 (π_Cᵀπ_R < 1/2). The run goes ahead
+// either way; the ledger then reports the recursion (31) alone.
+func theoryWarnings(env *algo.Env, p Params, mu float64, sp Spectral, xi, ze *noise.Spec) []check.Warning {
+	const pf = "algorithm.params"
+	var ws []check.Warning
+	if !p.Alpha.Summable() {
+		ws = append(ws, check.Warnf(check.Join(pf, "alpha"), "α_k = %s is not summable: Theorems 1–3 need Σα_k < ∞, and with Laplace noise no ε-DP holds over an infinite horizon (Huang et al. 2024); the recursion's ε grows without bound", p.Alpha))
+	}
+	for _, ch := range []struct {
+		name string
+		spec *noise.Spec
+	}{{"xi", xi}, {"zeta", ze}} {
+		if ch.spec.IsOff() {
+			ws = append(ws, check.Warnf(check.Join("noise", ch.name), "no noise on this channel: θ_0 = 0 gives no privacy guarantee (ε = ∞)"))
+			continue
+		}
+		if !ch.spec.Decay.Summable() {
+			ws = append(ws, check.Warnf(check.Join(check.Join("noise", ch.name), "decay"), "the noise scale does not decay (%s): Theorem 1 needs Σθ_k² < ∞ and Σθ_k²/α_k < ∞, so expect no convergence to a neighbourhood of w*", ch.spec.Decay))
+		}
+	}
+	// Corollary 2's conditions, for the first agent with a real cost (the
+	// paper gives every agent the same scales).
+	prob := env.Problem
+	for i := range prob.Agents() {
+		if xi.IsOff() || ze.IsOff() {
+			break // the warnings above say it: no guarantee at all
+		}
+		if f, ok := prob.(interface{ Fixed(int) bool }); ok && f.Fixed(i) {
+			continue
+		}
+		if fails := Conditions(p, mu, xi, ze, xi.Base(i), ze.Base(i), sp); len(fails) > 0 {
+			ws = append(ws, check.Warnf(pf, "Corollary 2's conditions fail, so its closed form (37) of ε does not apply (the ledger reports the recursion (31), a numerical bound): %s", joinSemi(fails)))
+		}
+		break
+	}
+	if sp.OK && !(sp.PiCPiR < 0.5) {
+		ws = append(ws, check.Warnf("weights", "Theorem 3 assumes π_Cᵀπ_R < 1/2; here π_Cᵀπ_R = %.4g", sp.PiCPiR))
+	}
+	if a0, q, ok := Geometric(p.Alpha); ok && sp.OK && p.Alpha.Kind == noise.Geometric && a0 > 0 && !(q > max(sp.QR, sp.QC)) {
+		ws = append(ws, check.Warnf(check.Join(pf, "alpha.r"), "Theorem 1 needs α_k to decay no faster than λ^k for some λ > max(q_R, q_C) = %.4g; q = %g decays faster, so the dual iterates may stop short of consensus", max(sp.QR, sp.QC), q))
+	}
+	return ws
+}

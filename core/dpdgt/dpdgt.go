@@ -145,8 +145,8 @@ func (a *Algorithm) Initial() *sim.Step {
 func (a *Algorithm) Advance() *sim.Step {
 	k := a.k
 	alpha := a.alphaT.At(k)
-	draw(a.sXi, a.xi, a.decXi.At(k), a.nXi, a.s, a.outS, a.d)
-	draw(a.sZe, a.ze, a.decZe.At(k), a.nZe, a.wt, a.outW, a.d)
+	pushpull.Draw(a.sXi, a.xi, a.decXi.At(k), a.nXi, a.s, a.outS, a.d)
+	pushpull.Draw(a.sZe, a.ze, a.decZe.At(k), a.nZe, a.wt, a.outW, a.d)
 	if a.d == 1 && a.resp.Fast() {
 		a.advanceScalar(alpha)
 	} else {
@@ -199,57 +199,18 @@ func (a *Algorithm) advanceVector(alpha float64) {
 	acc := a.acc
 	for i := range a.n {
 		lo, hi := i*d, (i+1)*d
-		mixInto(acc, a.c, i, a.outS, d)
+		a.c.MixRow(acc, i, a.outS, d)
 		si, wi, di := a.s[lo:hi], a.w[lo:hi], a.d0[lo:hi]
 		sn := a.sn[lo:hi]
 		for c := range sn {
 			sn[c] = (1-g)*si[c] + g*acc[c] - alpha*(wi[c]-di[c])
 		}
-		mixInto(acc, a.r, i, a.outW, d)
+		a.r.MixRow(acc, i, a.outW, d)
 		wt, wtn := a.wt[lo:hi], a.wtn[lo:hi]
 		for c := range wtn {
 			wtn[c] = (1-phi)*wt[c] + phi*acc[c] + (sn[c] - si[c])
 		}
 		a.resp.Respond(i, wtn, wi)
-	}
-}
-
-// mixInto sets acc = Σ_j M_ij·out_j over row i of m, the diagonal included.
-func mixInto(acc []float64, m *pushpull.Mix, i int, out []float64, d int) {
-	oi := out[i*d : (i+1)*d]
-	for c := range acc {
-		acc[c] = m.Diag[i] * oi[c]
-	}
-	for e := m.Start[i]; e < m.Start[i+1]; e++ {
-		j, v := m.Col[e], m.Val[e]
-		oj := out[j*d : (j+1)*d]
-		for c := range acc {
-			acc[c] += v * oj[c]
-		}
-	}
-}
-
-// draw fills nz with channel spec's noise at the iteration whose decay
-// factor is f (agent i's scale is θ_i·f; one Fill for all agents when they
-// share a scale) and writes the released vectors v + nz into out.
-func draw(smp *noise.Sampler, spec *noise.Spec, f float64, nz, v, out []float64, d int) {
-	if spec.Scales == nil {
-		b := spec.Scale
-		if b != 0 { // 0·decay stays 0 even where the decay overflows
-			b *= f
-		}
-		smp.Fill(nz, b)
-	} else {
-		for i, b := range spec.Scales {
-			if b != 0 {
-				b *= f
-			}
-			smp.Fill(nz[i*d:(i+1)*d], b)
-		}
-	}
-	out, v = out[:len(nz)], v[:len(nz)]
-	for c, z := range nz {
-		out[c] = v[c] + z
 	}
 }
 

@@ -14,7 +14,10 @@ import (
 	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/graph"
+	"dpsim/core/noise"
+	"dpsim/core/privacy"
 	"dpsim/core/problem"
+	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
 
@@ -28,6 +31,22 @@ type Mix struct {
 	Start []int
 	Col   []int
 	Val   []float64
+}
+
+// MixRow sets acc = Σ_j M_ij·out_j over row i, the diagonal included,
+// for agent-major out with d entries per agent.
+func (m *Mix) MixRow(acc []float64, i int, out []float64, d int) {
+	oi := out[i*d : (i+1)*d]
+	for c := range acc {
+		acc[c] = m.Diag[i] * oi[c]
+	}
+	for e := m.Start[i]; e < m.Start[i+1]; e++ {
+		j, v := m.Col[e], m.Val[e]
+		oj := out[j*d : (j+1)*d]
+		for c := range acc {
+			acc[c] += v * oj[c]
+		}
+	}
 }
 
 // Out is the transpose of a Mix without its diagonal: for agent j, the
@@ -207,4 +226,59 @@ func Describe(roots []int, n int) string {
 		return "every node"
 	}
 	return fmt.Sprint(roots)
+}
+
+// Draw fills nz with channel spec's noise at the iteration whose decay
+// factor is f (agent i's scale is its base scale times f; one Fill for all
+// agents when they share a scale) and writes the released vectors v + nz
+// into out. All slices are agent-major with d entries per agent.
+func Draw(smp *noise.Sampler, spec *noise.Spec, f float64, nz, v, out []float64, d int) {
+	if spec.Scales == nil {
+		b := spec.Scale
+		if b != 0 { // 0·decay stays 0 even where the decay overflows
+			b *= f
+		}
+		smp.Fill(nz, b)
+	} else {
+		for i, b := range spec.Scales {
+			if b != 0 {
+				b *= f
+			}
+			smp.Fill(nz[i*d:(i+1)*d], b)
+		}
+	}
+	out, v = out[:len(nz)], v[:len(nz)]
+	for c, z := range nz {
+		out[c] = v[c] + z
+	}
+}
+
+// NoLedger is the accountant of a baseline that runs with privacy noise
+// but has no privacy analysis in dpsim: every agent's ε is reported as
+// unknown (+Inf, no guarantee claimed), with the reason.
+type NoLedger struct {
+	// Algorithm, Source and Reason fill the ledger.
+	Algorithm, Source, Reason string
+	iters                     int
+	n                         int
+}
+
+// NewNoLedger returns the accountant of n agents.
+func NewNoLedger(n int, algorithm, source, reason string) *NoLedger {
+	return &NoLedger{Algorithm: algorithm, Source: source, Reason: reason, n: n}
+}
+
+// Record implements sim.Recorder.
+func (l *NoLedger) Record(st *sim.Step) { l.iters = st.Iter }
+
+// Ledger implements privacy.Accountant.
+func (l *NoLedger) Ledger() privacy.Ledger {
+	led := privacy.Ledger{Algorithm: l.Algorithm, Notion: "none claimed", Source: l.Source,
+		Formula: "—", Iterations: l.iters, Inputs: []privacy.Input{}}
+	for i := range l.n {
+		led.Agents = append(led.Agents, privacy.Entry{Agent: i, Epsilon: privacy.Infinite(), Reason: l.Reason, Inputs: []privacy.Input{}})
+	}
+	led.Max = privacy.MaxOf(led.Agents)
+	led.Notes = []string{l.Reason}
+	return led
 }

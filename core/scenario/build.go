@@ -15,6 +15,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/problem"
 	"dpsim/core/rng"
+	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
 
@@ -31,6 +32,10 @@ type Built struct {
 	algo.Built
 	// Warnings are the soft assumptions that do not hold.
 	Warnings []check.Warning
+	// initial is every state variable before the first iteration, as the
+	// algorithm set it up (some derive a variable from others: DDGT's
+	// z_0 = −ι(w_0 − d)), for Pinned.
+	initial []sim.Var
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -151,7 +156,8 @@ func Build(s *Scenario) (*Built, error) {
 		return nil, err
 	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns}, nil
+	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns,
+		initial: built.Algorithm.State()}, nil
 }
 
 // buildGraph builds the network. A directed graph must be strongly

@@ -45,14 +45,13 @@ func (b *Built) Pinned() *Scenario {
 	if s.Init == nil {
 		s.Init = map[string][][]float64{}
 	}
-	n, d := b.Env.Problem.Agents(), b.Env.Problem.Dim()
-	for _, name := range b.Factory.States {
-		flat := b.Env.InitState(name)
+	n := b.Env.Problem.Agents()
+	for _, v := range b.initial {
 		rows := make([][]float64, n)
 		for i := range rows {
-			rows[i] = flat[i*d : (i+1)*d]
+			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}
-		s.Init[name] = rows
+		s.Init[v.Name] = rows
 	}
 	return &s
 }

@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"dpsim/core/algo"
+	"dpsim/core/ddgt"
+	"dpsim/core/diffdradt"
 	"dpsim/core/dispatch"
 	"dpsim/core/dpdgt"
 	"dpsim/core/gtdp"
@@ -17,6 +19,8 @@ var (
 	factories = registry(
 		&gtdp.Factory,
 		&dpdgt.Factory,
+		&ddgt.Factory,
+		&diffdradt.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

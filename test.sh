@@ -5,7 +5,8 @@
 #   FUZZTIME=10s ./test.sh    shorter fuzzing
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)
-#        (e) go test under js/wasm (node)  (f) fuzz  (g) benchmark native vs wasm
+#        (e) go test under js/wasm (node)  (e2) exports native vs js/wasm
+#        (f) fuzz  (g) benchmark native vs wasm
 #        (h) ./build.sh  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -100,6 +101,12 @@ if ((${#wasm_pkgs[@]} == 0)); then
 else
   GOOS=js GOARCH=wasm go test "${wasm_pkgs[@]}"
 fi
+
+# ---------------------------------------------------------------- (e2)
+step "(e2) exports byte-identical natively and under js/wasm (node)"
+# Builds cmd/dpsim for js/wasm and compares its exports of every preset and
+# of every graph kind with the native ones, byte for byte (about 30 s).
+DPSIM_WASM_EXPORTS=1 go test -count=1 ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 
 # has_test DIR REGEX: DIR holds a test, fuzz target or benchmark matching
 # REGEX. A missing package is "no"; a package that does not compile fails.

@@ -16,6 +16,7 @@
   const controls = $('controls');
   const playBtn = $('play');
   const stepBtn = $('step');
+  const fastBtn = $('fast');
   const resetBtn = $('reset');
   const speedIn = $('speed');
   const speedOut = $('speed-value');
@@ -34,7 +35,7 @@
   const messages = $('messages');
   const stat = {
     iter: $('stat-iter'), opt: $('stat-opt'), cons: $('stat-cons'),
-    eps: $('stat-eps'), status: $('stat-status'),
+    eps: $('stat-eps'), rate: $('stat-rate'), status: $('stat-status'),
   };
 
   const WASM_URL = 'dpsim.wasm';
@@ -187,7 +188,7 @@
   const plot = {
     ctx: plotCanvas.getContext('2d'),
     iter: [], opt: [], cons: [],
-    from: 0,          // next metrics index to ask for
+    rev: -1,          // history revision drawn
     dirty: true,
     cssW: 0, cssH: 0, dpr: 0,
     xMax: 0,
@@ -197,37 +198,23 @@
 
   function plotClear() {
     plot.iter = []; plot.opt = []; plot.cons = [];
-    plot.from = 0;
+    plot.rev = -1;
     plot.dirty = true;
     plotCanvas.dataset.points = '0';
   }
 
-  function pushMetrics(m) {
-    if (!m || !m.iter) return 0;
-    const n = m.iter.length;
-    for (let i = 0; i < n; i++) {
-      plot.iter.push(m.iter[i]);
-      plot.opt.push(m.optimality ? m.optimality[i] : NaN);
-      plot.cons.push(m.consensus ? m.consensus[i] : NaN);
-    }
-    if (n > 0) {
-      plot.from += n;
-      plot.dirty = true;
-      plotCanvas.dataset.points = String(plot.iter.length);
-    }
-    return n;
-  }
-
+  // pollMetrics fetches the decimated history (Go keeps at most about two
+  // thousand points per series, however long the run) when it changed.
   function pollMetrics(state) {
-    if (!window.dpsim || typeof window.dpsim.metrics !== 'function') return;
-    // The run was reset or replaced by something other than this page.
-    if (state && plot.iter.length && typeof state.iter === 'number' &&
-        state.iter < plot.iter[plot.iter.length - 1]) {
-      plotClear();
-    }
+    if (!window.dpsim || typeof window.dpsim.history !== 'function' || !state) return;
+    if (state.historyRev === plot.rev) return;
     let m;
-    try { m = window.dpsim.metrics(plot.from); } catch (e) { onBridgeError(e); return; }
-    pushMetrics(m);
+    try { m = window.dpsim.history(); } catch (e) { onBridgeError(e); return; }
+    if (!m || !m.iter) return;
+    plot.iter = m.iter; plot.opt = m.optimality; plot.cons = m.consensus;
+    plot.rev = typeof m.rev === 'number' ? m.rev : state.historyRev;
+    plot.dirty = true;
+    plotCanvas.dataset.points = String(plot.iter.length);
   }
 
   function resizePlot() {
@@ -416,10 +403,12 @@
     stat.opt.textContent = fmtNum(s.optimality);
     stat.cons.textContent = fmtNum(s.consensus);
     stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
+    stat.rate.textContent = s.running && s.rate > 0 ? fmtSpeed(s.rate) : '—';
     if (!dead) setStatus(s.status || (s.running ? 'running' : 'paused'));
 
     const running = !!s.running;
     playBtn.setAttribute('aria-pressed', String(running));
+    fastBtn.setAttribute('aria-pressed', String(!!s.fast));
     playBtn.querySelector('.lbl').textContent = running ? 'Pause' : 'Play';
 
     if (!speedSynced && typeof s.speed === 'number' && s.speed > 0) {
@@ -499,10 +488,18 @@
     if (s && s.running) call('pause'); else call('play');
   }
   function doStep() { call('step'); }
+  // Fast-forward runs as many iterations as fit between frames, ignoring
+  // the speed slider, and starts playing.
+  function toggleFast() {
+    const on = !(lastState && lastState.fast);
+    call('setFast', on);
+    if (on && !(lastState && lastState.running)) call('play');
+  }
   function doReset() { call('reset'); plotClear(); }
 
   playBtn.addEventListener('click', togglePlay);
   stepBtn.addEventListener('click', doStep);
+  fastBtn.addEventListener('click', toggleFast);
   resetBtn.addEventListener('click', doReset);
 
   speedIn.addEventListener('input', () => {
@@ -591,6 +588,9 @@
     } else if (k === 'r' || k === 'R') {
       e.preventDefault();
       if (!e.repeat) doReset();
+    } else if (k === 'f' || k === 'F') {
+      e.preventDefault();
+      if (!e.repeat) toggleFast();
     }
   });
   document.addEventListener('keyup', (e) => {

@@ -10,10 +10,12 @@ import (
 	"math"
 	"strconv"
 	"syscall/js"
+	"time"
 
 	"github.com/norunners/vert"
 
 	"dpsim/core/check"
+	"dpsim/core/metrics"
 	"dpsim/core/problem"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -35,6 +37,10 @@ type App struct {
 	run      *runner.Runner
 	player   *scene.Player
 	speed    float64
+	fast     bool
+	history  *metrics.History
+	histFrom int // next Metrics.Series index to feed the history
+	rate     rateMeter
 	warnings []string
 	lastErr  string
 	state    State
@@ -59,6 +65,9 @@ type State struct {
 	Links      int      `js:"links"`
 	Packets    int      `js:"packets"`
 	Speed      float64  `js:"speed"`
+	Fast       bool     `js:"fast"`
+	Rate       float64  `js:"rate"`
+	HistoryRev int      `js:"historyRev"`
 	Seed       float64  `js:"seed"`
 	Warnings   []string `js:"warnings"`
 	Channels   []string `js:"channels"`
@@ -105,7 +114,10 @@ func (a *App) install(b *scenario.Built) {
 	run.Start()
 	player := scene.NewPlayer(run)
 	player.SetSpeed(a.speed)
+	player.SetFast(a.fast)
 	a.built, a.run, a.player = b, run, player
+	a.history, a.histFrom = metrics.NewHistory(HistoryBuckets), 0
+	a.rate = rateMeter{}
 	a.warnings = a.warnings[:0]
 	for _, w := range b.Warnings {
 		a.warnings = append(a.warnings, w.String())
@@ -180,6 +192,7 @@ func (a *App) publish() {
 	st.Ready = st.Draws > 0
 	st.Draws = a.game.Draws()
 	st.Speed = a.speed
+	st.Fast = a.fast
 	st.Seed = float64(a.seed)
 	st.Warnings = a.warnings
 	if a.built != nil {
@@ -188,6 +201,9 @@ func (a *App) publish() {
 		st.Iterations = b.Scenario.Iterations
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
+		a.feedHistory()
+		st.HistoryRev = a.history.Revision
+		st.Rate = a.rate.update(st.Iter)
 		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
 		st.Epsilon = a.run.Ledger().Max.Value()
@@ -209,6 +225,38 @@ func (a *App) publish() {
 		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
+}
+
+// HistoryBuckets bounds the live plot's history: at most twice this many
+// points per series reach the page, however long the run.
+const HistoryBuckets = 1024
+
+// feedHistory adds the metrics recorded since the last call to the
+// decimated history the live plot draws.
+func (a *App) feedHistory() {
+	s := &a.run.Metrics.Series
+	for ; a.histFrom < s.Len(); a.histFrom++ {
+		a.history.Add(s.At(a.histFrom))
+	}
+}
+
+// rateMeter measures iterations per second over about the last second.
+type rateMeter struct {
+	t0   time.Time
+	it0  int
+	rate float64
+}
+
+func (r *rateMeter) update(iter int) float64 {
+	now := time.Now()
+	switch {
+	case r.t0.IsZero() || iter < r.it0:
+		r.t0, r.it0, r.rate = now, iter, 0
+	case now.Sub(r.t0) >= time.Second:
+		r.rate = float64(iter-r.it0) / now.Sub(r.t0).Seconds()
+		r.t0, r.it0 = now, iter
+	}
+	return r.rate
 }
 
 // result is what load, loadPreset and setSeed return to the page.
@@ -281,6 +329,30 @@ func (a *App) Register() {
 		a.publish()
 		return nil
 	})
+	fn("setFast", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			a.fast = args[0].Bool()
+			if a.player != nil {
+				a.player.SetFast(a.fast)
+			}
+		}
+		a.publish()
+		return nil
+	})
+	fn("history", func([]js.Value) any {
+		o := js.Global().Get("Object").New()
+		var it, opt, cons, obj []float64
+		if a.history != nil {
+			a.feedHistory()
+			it, opt, cons, obj = a.history.Points()
+			o.Set("rev", a.history.Revision)
+		}
+		o.Set("iter", float64sToJS(it))
+		o.Set("optimality", float64sToJS(opt))
+		o.Set("consensus", float64sToJS(cons))
+		o.Set("objective", float64sToJS(obj))
+		return o
+	})
 	fn("setSeed", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return a.result(check.Errorf("seed", "must be a whole number from 0 to %d", int64(MaxSeed)))
@@ -348,12 +420,12 @@ func (a *App) Register() {
 		if a.run == nil {
 			return nil
 		}
-		data, err := json.MarshalIndent(a.run.Export(), "", " ")
-		if err != nil {
+		var buf bytes.Buffer
+		if err := a.run.WriteExport(&buf); err != nil {
 			a.lastErr = "export: " + err.Error()
 			return nil
 		}
-		download(a.built.Scenario.Name+"-run.json", "application/json", append(data, '\n'))
+		download(a.built.Scenario.Name+"-run.json", "application/json", buf.Bytes())
 		return nil
 	})
 	fn("exportCSV", func([]js.Value) any {

@@ -9,8 +9,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -166,26 +165,50 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
 	r := runner.New(b)
-	runErr := r.Run()
-	ex := r.Export()
-	js, err := json.MarshalIndent(ex, "", " ")
+	// Metrics beyond the first 65 536 points wait in a temporary file, so
+	// that a long run recorded at every iteration keeps memory flat.
+	spill, err := os.CreateTemp("", "dpsim-metrics-*")
 	if err != nil {
-		return fmt.Errorf("encoding the export: %w", err)
+		return fmt.Errorf("creating a temporary file for the metrics: %w", err)
 	}
-	js = append(js, '\n')
-	if *out == "" {
-		if _, err := stdout.Write(js); err != nil {
+	defer os.Remove(spill.Name())
+	defer spill.Close()
+	r.Metrics.Series.Spill(spill, 1<<16)
+	runErr := r.Run()
+	var dst io.Writer = stdout
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
 			return err
 		}
-	} else if err := os.WriteFile(*out, js, 0o644); err != nil {
+		dst = file
+	}
+	bw := bufio.NewWriter(dst)
+	if err := r.WriteExport(bw); err != nil {
 		return err
 	}
-	if *csv != "" {
-		var buf bytes.Buffer
-		if err := r.Metrics.Series.WriteCSV(&buf); err != nil {
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if file != nil {
+		if err := file.Close(); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*csv, buf.Bytes(), 0o644); err != nil {
+	}
+	if *csv != "" {
+		f, err := os.Create(*csv)
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriter(f)
+		err = r.Metrics.Series.WriteCSV(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -195,7 +218,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !*quiet {
 		last := r.Metrics.Latest()
 		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
-			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, ex.Ledger.Max)
+			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, r.Ledger().Max)
 	}
 	return nil
 }

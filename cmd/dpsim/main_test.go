@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"dpsim/core/scenario"
 )
 
 func dpsim(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -127,4 +133,164 @@ func TestDivergingRunStopsAndSaysSo(t *testing.T) {
 	if ex.Status != "diverged" || ex.Error == "" {
 		t.Errorf("the export of a diverged run says %q / %q", ex.Status, ex.Error)
 	}
+}
+
+// ringScenario is GT-DP on a ring of n agents for one iteration.
+func ringScenario(n int) string {
+	return fmt.Sprintf(`{"name":"ring%d","seed":1,"graph":{"kind":"ring","n":%d},"weights":{"kind":"metropolis"},
+	  "problem":{"kind":"rendezvous","params":{"dim":2}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gradient_bound":10}},
+	  "noise":{"eta":{"dist":"laplace","scale":1},"xi":{"dist":"laplace","scale":1}},"iterations":1}`, n, n)
+}
+
+// The export writes W as its nonzero entries, so a ring of the largest
+// size allowed exports in a few megabytes (dense rows made 203 MB), and
+// the export's scenario reads back (the ring of 2500 used to exceed
+// scenario.MaxBytes) and replays to the same bytes.
+func TestLargeExportsReload(t *testing.T) {
+	for _, tc := range []struct {
+		n        int
+		maxBytes int
+	}{{2500, 4 << 20}, {5000, 8 << 20}} {
+		code, out, errs := dpsim(t, ringScenario(tc.n), "run", "--quiet", "-")
+		if code != 0 {
+			t.Fatalf("ring %d: exit %d: %s", tc.n, code, errs)
+		}
+		t.Logf("ring %d: the export is %d bytes", tc.n, len(out))
+		if len(out) > tc.maxBytes {
+			t.Errorf("ring %d: the export is %d bytes, want at most %d", tc.n, len(out), tc.maxBytes)
+		}
+		var ex struct {
+			Scenario json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(out), &ex); err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			Weights struct {
+				Kind    string
+				Entries [][]float64
+			}
+		}
+		if err := json.Unmarshal(ex.Scenario, &w); err != nil {
+			t.Fatal(err)
+		}
+		if w.Weights.Kind != "entries" || len(w.Weights.Entries) != 3*tc.n {
+			t.Errorf("ring %d: pinned weights of kind %q with %d entries, want \"entries\" with %d",
+				tc.n, w.Weights.Kind, len(w.Weights.Entries), 3*tc.n)
+		}
+		if len(ex.Scenario) > scenario.MaxBytes {
+			t.Errorf("ring %d: the pinned scenario is %d bytes, above the %d a scenario may have", tc.n, len(ex.Scenario), scenario.MaxBytes)
+		}
+		code, vout, errs := dpsim(t, string(ex.Scenario), "validate", "-")
+		if code != 0 || !strings.Contains(vout, "valid") {
+			t.Fatalf("ring %d: validating the export's scenario: exit %d: %s", tc.n, code, errs)
+		}
+		code, again, errs := dpsim(t, string(ex.Scenario), "run", "--quiet", "-")
+		if code != 0 {
+			t.Fatalf("ring %d: replaying the export's scenario: exit %d: %s", tc.n, code, errs)
+		}
+		if again != out {
+			t.Errorf("ring %d: replaying the export's scenario gave another export", tc.n)
+		}
+	}
+}
+
+// portabilityScenarios are small runs of every graph kind, for
+// TestExportsNativeAndWasm; with the presets they cover what the page
+// and the CLI can export.
+func portabilityScenarios() map[string]string {
+	mk := func(name, graph, weights string) string {
+		return fmt.Sprintf(`{"name":"%s","seed":7,"graph":%s,"weights":%s,
+		  "problem":{"kind":"rendezvous","params":{"dim":3}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.05,"gradient_bound":10}},
+		  "noise":{"eta":{"dist":"laplace","scale":0.3},"xi":{"dist":"laplace","scale":0.3}},
+		  "iterations":20,"record":{"checkpoints":[0,20]}}`, name, graph, weights)
+	}
+	mh := `{"kind":"metropolis"}`
+	return map[string]string{
+		"ring":             mk("ring", `{"kind":"ring","n":30}`, mh),
+		"path":             mk("path", `{"kind":"path","n":25}`, mh),
+		"star":             mk("star", `{"kind":"star","n":20}`, mh),
+		"complete":         mk("complete", `{"kind":"complete","n":15}`, mh),
+		"grid":             mk("grid", `{"kind":"grid","rows":5,"cols":7}`, mh),
+		"random-geometric": mk("rgg", `{"kind":"random-geometric","n":50,"radius":0.3}`, mh),
+		"erdos-renyi":      mk("er", `{"kind":"erdos-renyi","n":40,"p":0.15}`, mh),
+		"edges":            mk("edges", `{"kind":"edges","n":6,"edges":[[0,1],[1,2],[2,3],[3,4],[4,5],[5,0],[0,3]]}`, mh),
+		// GT-DP refuses digraphs, so this compares the error; the spectral
+		// findings of nonsymmetric matrices are compared bit for bit by
+		// core/weights' TestSpectralBits, which ./test.sh runs under
+		// js/wasm too.
+		"directed-edges": mk("digraph", `{"kind":"edges","n":4,"directed":true,"edges":[[0,1],[1,2],[2,3],[3,0],[0,2]]}`, `{"kind":"row-stochastic"}`),
+		"entries": mk("entries", `{"kind":"ring","n":4}`,
+			`{"kind":"entries","entries":[[0,0,0.7],[0,1,0.15],[0,3,0.15],[1,0,0.15],[1,1,0.7],[1,2,0.15],[2,1,0.15],[2,2,0.7],[2,3,0.15],[3,0,0.15],[3,2,0.15],[3,3,0.7]]}`),
+		"matrix": mk("matrix", `{"kind":"ring","n":4}`,
+			`{"kind":"matrix","matrix":[[0.5,0.25,0,0.25],[0.25,0.5,0.25,0],[0,0.25,0.5,0.25],[0.25,0,0.25,0.5]]}`),
+	}
+}
+
+// The README promises byte-identical exports natively and in the browser.
+// This builds the CLI for js/wasm, runs every preset and a scenario of
+// every graph kind in node and natively (in this process), and compares
+// the bytes written, standard error included. It needs node and takes
+// some 30 s, so it runs only when DPSIM_WASM_EXPORTS=1, as ./test.sh sets.
+func TestExportsNativeAndWasm(t *testing.T) {
+	if os.Getenv("DPSIM_WASM_EXPORTS") != "1" {
+		t.Skip("set DPSIM_WASM_EXPORTS=1 to compare exports with js/wasm in node (./test.sh does)")
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	execWasm := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is not installed; it runs the js/wasm build")
+	}
+	dir := t.TempDir()
+	wasm := filepath.Join(dir, "dpsim.wasm")
+	build := exec.Command("go", "build", "-o", wasm, ".")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building for js/wasm: %v\n%s", err, out)
+	}
+	args := map[string]string{}
+	for _, p := range scenario.Presets() {
+		args["preset "+p.Name] = "preset:" + p.Name
+	}
+	for kind, js := range portabilityScenarios() {
+		file := filepath.Join(dir, kind+".json")
+		if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args["graph "+kind] = file
+	}
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		arg := args[name]
+		_, nOut, nErr := dpsim(t, "", "run", "--quiet", arg)
+		cmd := exec.Command(execWasm, wasm, "run", "--quiet", arg)
+		var wOut, wErr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &wOut, &wErr
+		if err := cmd.Run(); err != nil && nErr == "" {
+			t.Errorf("%s: js/wasm: %v\n%s", name, err, wErr.String())
+			continue
+		}
+		if nOut != wOut.String() {
+			t.Errorf("%s: the js/wasm export differs from the native one: %s", name, firstDiff(nOut, wOut.String()))
+		}
+		if nErr != wErr.String() {
+			t.Errorf("%s: standard error differs: native %q, js/wasm %q", name, nErr, wErr.String())
+		}
+		if nOut == "" && nErr == "" {
+			t.Errorf("%s: no output", name)
+		}
+	}
+}
+
+// firstDiff describes the first line where a and b differ.
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d: native %q, js/wasm %q", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("native has %d lines, js/wasm %d", len(la), len(lb))
 }

@@ -258,22 +258,22 @@ func (p *Dispatch) TotalCost(w []float64) float64 {
 	return s
 }
 
-// Measure implements metrics.Measurer. For resource allocation the three
-// metrics are
+// GenericMetrics implements metrics.Generic. For resource allocation the
+// three generic metrics are
 //
 //   - optimality: ‖w − w*‖² = Σ_i (w_i − w_i*)², the DP-DGT paper's error
 //     (Figs. 4 and 5; agents without a generator contribute 0);
 //   - consensus: (1/n)·Σ_i (p_i − p̄)², the disagreement of the agents'
 //     prices (NaN when the step reports none);
 //   - objective: Σ_i F_i(w_i), the total cost of the allocation.
-func (p *Dispatch) Measure(s *sim.Step) metrics.Point {
-	pt := metrics.Point{Consensus: math.NaN()}
+func (p *Dispatch) GenericMetrics(s *sim.Step) (optimality, consensus, objective float64) {
 	w := s.Estimates
 	for i := range p.n {
 		e := w[i] - p.wOpt[i]
-		pt.Optimality += e * e
+		optimality += e * e
 	}
-	pt.Objective = p.TotalCost(w)
+	objective = p.TotalCost(w)
+	consensus = math.NaN()
 	if pr := s.Prices; len(pr) == p.n {
 		mean := 0.0
 		for _, v := range pr {
@@ -284,59 +284,47 @@ func (p *Dispatch) Measure(s *sim.Step) metrics.Point {
 		for _, v := range pr {
 			c += (v - mean) * (v - mean)
 		}
-		pt.Consensus = c / float64(p.n)
+		consensus = c / float64(p.n)
 	}
-	return pt
+	return optimality, consensus, objective
 }
 
-// Extra series, beside the three metrics (metrics.Extras).
+// Extra metrics (problem.Measured), beside the three generic ones.
 const (
-	// ExtraGeneration is Σ_i w_i, the total output (the paper's Fig. 3).
-	ExtraGeneration = "generation"
-	// ExtraImbalance is Σ_i w_i − Σ_i d_i: supply minus demand.
-	ExtraImbalance = "imbalance"
-	// ExtraPriceError is max_i |p_i − λ*|, how far the worst agent's
-	// price is from the optimal one (NaN without prices).
-	ExtraPriceError = "price_error"
+	// MetricGeneration is Σ_i w_i, the total output (the paper's Fig. 3).
+	MetricGeneration = "generation"
+	// MetricImbalance is Σ_i w_i − Σ_i d_i: supply minus demand.
+	MetricImbalance = "imbalance"
 )
 
-// OutputSeries names the extra series of agent i's output w_i (the
-// paper's Fig. 2 plots them for the generators).
-func OutputSeries(i int) string { return fmt.Sprintf("w[%d]", i) }
+// OutputMetric names the extra metric of agent i's output w_i (the
+// paper's Fig. 2 plots those of the generators).
+func OutputMetric(i int) string { return fmt.Sprintf("w_%d", i) }
 
-// ExtraNames implements metrics.Extras: generation, imbalance, price
-// error, then each generator's output.
-func (p *Dispatch) ExtraNames() []string {
-	names := []string{ExtraGeneration, ExtraImbalance, ExtraPriceError}
+// MetricNames implements problem.Measured: generation, imbalance, then
+// each generator's output.
+func (p *Dispatch) MetricNames() []string {
+	names := []string{MetricGeneration, MetricImbalance}
 	for _, i := range p.gens {
-		names = append(names, OutputSeries(i))
+		names = append(names, OutputMetric(i))
 	}
 	return names
 }
 
-// Extras implements metrics.Extras.
-func (p *Dispatch) Extras(s *sim.Step, dst []float64) {
-	w := s.Estimates
+// Measure implements problem.Measured.
+func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 	tot := 0.0
 	for _, v := range w[:p.n] {
 		tot += v
 	}
-	dst[0], dst[1] = tot, tot-p.dTot
-	dst[2] = math.NaN()
-	if pr := s.Prices; len(pr) == p.n {
-		e := 0.0
-		for _, v := range pr {
-			e = max(e, math.Abs(v-p.price))
-		}
-		dst[2] = e
-	}
+	out[0], out[1] = tot, tot-p.dTot
 	for k, i := range p.gens {
-		dst[3+k] = w[i]
+		out[2+k] = w[i]
 	}
 }
 
 var (
 	_ problem.Allocation = (*Dispatch)(nil)
-	_ metrics.Measurer   = (*Dispatch)(nil)
-	_ metrics.Extras     = (*Dispatch)(nil)
+	_ problem.Measured   = (*Dispatch)(nil)
+	_ metrics.Generic    = (*Dispatch)(nil)
 )

@@ -119,14 +119,17 @@ func TestMeasureAndExtras(t *testing.T) {
 	if math.Abs(pt.Consensus-wantCons) > 1e-12 {
 		t.Errorf("consensus %v, want %v", pt.Consensus, wantCons)
 	}
-	names := p.ExtraNames()
+	names := p.MetricNames()
 	dst := make([]float64, len(names))
-	p.Extras(s, dst)
-	if names[0] != ExtraGeneration || math.Abs(dst[0]-362) > 1e-9 || math.Abs(dst[1]-1) > 1e-9 || math.Abs(dst[2]-2) > 1e-12 {
+	p.Measure(s.Estimates, 1, dst)
+	if names[0] != MetricGeneration || math.Abs(dst[0]-362) > 1e-9 || math.Abs(dst[1]-1) > 1e-9 {
 		t.Errorf("extras %v = %v", names, dst)
 	}
-	if names[3] != "w[0]" || names[7] != "w[7]" || dst[3] != w[0] {
+	if names[2] != "w_0" || names[6] != "w_7" || dst[2] != w[0] || dst[6] != w[7] {
 		t.Errorf("output series %v = %v", names, dst)
+	}
+	if len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] {
+		t.Errorf("Compute's extras %v, want %v", pt.Extra, dst)
 	}
 }
 

@@ -115,7 +115,7 @@ func TestNoiseFreeResidual(t *testing.T) {
 				if err := r.Run(); err != nil {
 					t.Fatal(err)
 				}
-				gen := r.Metrics.Series.ExtraSeries(dispatch.ExtraGeneration)
+				gen := r.Metrics.Series.ExtraColumn(dispatch.MetricGeneration)
 				return r.Metrics.Latest().Optimality, gen[len(gen)-1]
 			}
 			res, gen := run(3000)

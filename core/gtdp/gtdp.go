@@ -80,7 +80,7 @@ type Algorithm struct {
 func New(p Params, prob problem.Problem, w *weights.Matrix,
 	eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0, s0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w.Sparse()
+	sp := w // weights.Matrix is CSR itself (Diag, Start, Col, Val); read only here
 	a := &Algorithm{
 		p: p, prob: prob, n: n, d: d,
 		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"dpsim/core/gtdp"
 	"dpsim/core/num"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -387,41 +386,49 @@ func TestGoldenTraces(t *testing.T) {
 	}
 }
 
-// BenchmarkIteration is one GT-DP iteration with noise at N = 50 agents,
-// dimension 10, on a random geometric graph (about 250 edges, like the
-// papers' experiments). Run it natively and under js/wasm; .ci/run checks
-// that wasm stays within 5× of native.
+// BenchmarkIteration is one GT-DP iteration at dimension 10: at N = 50 on
+// a random geometric graph (574 directed links, like the papers'
+// experiments), with and without noise, and at N = 1000 on a ring and on
+// a random geometric graph (≈ 13 k links), so that the cost per link and
+// dimension can be seen to stay flat as N grows (ns/link·dim). Run it
+// natively and under js/wasm; ./test.sh checks the wasm/native ratio, and
+// bench/gtdp compares it with a vectorised NumPy iteration.
 func BenchmarkIteration(b *testing.B) {
-	bl := build(b, `{"name":"bench","seeds":{"graph":5,"data":6,"noise":7},
-	 "graph":{"kind":"random-geometric","n":50,"radius":0.3},"weights":{"kind":"metropolis"},
-	 "problem":{"kind":"rendezvous", "params": {"dim":10,"box":10}},
-	 "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
-	 "noise":{"eta":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}},
-	          "xi":{"dist":"laplace","scale":0.1,"decay":{"kind":"polynomial","c":1,"m":1,"p":0.8}}},
-	 "iterations":10000000}`)
-	alg := bl.Algorithm
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		alg.Advance()
-	}
-}
-
-var _ = gtdp.Formula
-
-// BenchmarkIterationNoiseFree is BenchmarkIteration with both noise
-// scales 0: the mixing and gradient cost alone.
-func BenchmarkIterationNoiseFree(b *testing.B) {
-	bl := build(b, `{"name":"bench","seeds":{"graph":5,"data":6,"noise":7},
-	 "graph":{"kind":"random-geometric","n":50,"radius":0.3},"weights":{"kind":"metropolis"},
-	 "problem":{"kind":"rendezvous", "params": {"dim":10,"box":10}},
-	 "algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"gamma":{"kind":"constant","c":1},"gradient_bound":100}},
-	 "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},
-	 "iterations":10000000}`)
-	alg := bl.Algorithm
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		alg.Advance()
+	for _, c := range []struct {
+		name  string
+		graph scenario.Graph
+		scale float64
+	}{
+		{"rgg50", scenario.Graph{Kind: "random-geometric", N: 50, Radius: 0.3}, 0.1},
+		{"rgg50-noisefree", scenario.Graph{Kind: "random-geometric", N: 50, Radius: 0.3}, 0},
+		{"ring1000", scenario.Graph{Kind: "ring", N: 1000}, 0.1},
+		{"rgg1000", scenario.Graph{Kind: "random-geometric", N: 1000, Radius: 0.066}, 0.1},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			// The scenario bench/gtdp's NumPy reference also reads.
+			js, err := os.ReadFile("../../bench/gtdp/rgg50.json")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := scenario.Parse(js)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Graph = c.graph
+			s.Noise["eta"].Scale, s.Noise["xi"].Scale = c.scale, c.scale
+			bl, err := scenario.Build(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			alg := bl.Algorithm
+			links := bl.Env.Graph.Links()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				alg.Advance()
+			}
+			b.ReportMetric(float64(links), "links")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(links*10), "ns/link·dim")
+		})
 	}
 }

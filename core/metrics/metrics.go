@@ -1,15 +1,18 @@
 // Package metrics records the error curves of a run: the distance of the
-// agents' estimates to the central optimum, their disagreement, and the
-// objective at their average.
+// agents' estimates to the central optimum, their disagreement, the
+// objective at their average, and whatever extra quantities the problem
+// measures (problem.Measured).
 package metrics
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"dpsim/core/problem"
 	"dpsim/core/sim"
@@ -25,32 +28,29 @@ type Point struct {
 	Consensus float64
 	// Objective is the problem's global objective at x̄.
 	Objective float64
+	// Extra holds the problem's own metrics (problem.Measured), in the
+	// order of its MetricNames; nil when it has none.
+	Extra []float64
 }
 
-// Measurer is implemented by problems whose metrics are not distances to
-// one common optimum, such as resource allocation, where agent i has its
-// own w_i*. Measure returns the point of step s; Iter is set by Compute.
-// The problem documents what its three numbers mean.
-type Measurer interface {
-	Measure(s *sim.Step) Point
-}
-
-// Extras is implemented by problems that record series of their own
-// beside the three metrics, at the same iterations (resource allocation:
-// the total allocation, the supply–demand gap, every agent's allocation).
-type Extras interface {
-	// ExtraNames names the series, in order; it must not change.
-	ExtraNames() []string
-	// Extras writes the series' values at step s into dst, one per name.
-	Extras(s *sim.Step, dst []float64)
+// Generic is implemented by problems whose generic metrics are not
+// distances to one common optimum — resource allocation, where agent i
+// has its own w_i* and the prices travel in sim.Step.Prices. The problem
+// documents what its three numbers mean.
+type Generic interface {
+	GenericMetrics(s *sim.Step) (optimality, consensus, objective float64)
 }
 
 // Compute returns the metrics of step s on prob, with opt the optimum (or
 // nil). mean is scratch space of length s.Dim.
 func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) Point {
-	if m, ok := prob.(Measurer); ok {
-		p := m.Measure(s)
-		p.Iter = s.Iter
+	if g, ok := prob.(Generic); ok {
+		p := Point{Iter: s.Iter}
+		p.Optimality, p.Consensus, p.Objective = g.GenericMetrics(s)
+		if m, ok := prob.(problem.Measured); ok {
+			p.Extra = make([]float64, len(m.MetricNames()))
+			m.Measure(s.Estimates, s.Dim, p.Extra)
+		}
 		return p
 	}
 	n, d := s.Agents(), s.Dim
@@ -81,34 +81,40 @@ func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) P
 		p.Optimality = optE / float64(n)
 	}
 	p.Objective = prob.Objective(mean)
+	if m, ok := prob.(problem.Measured); ok {
+		p.Extra = make([]float64, len(m.MetricNames()))
+		m.Measure(s.Estimates, s.Dim, p.Extra)
+	}
 	return p
 }
 
 // Series is the recorded metrics, one slice per quantity (JSON-friendly;
-// non-finite values are written as null).
+// non-finite values are written as null). The problem's extra metrics
+// follow the three generic ones, by name.
+//
+// A long run can spill its older points to a file (Spill), so that memory
+// stays flat; the slices then hold only the points not yet spilled, and
+// Len, At, Each, WriteCSV and WriteJSON see them all.
 type Series struct {
 	Iter       []int  `json:"iteration"`
 	Optimality Floats `json:"optimality"`
 	Consensus  Floats `json:"consensus"`
 	Objective  Floats `json:"objective"`
-	// Extra holds the problem's own series (Extras), in its order.
-	Extra []Extra `json:"extra,omitempty"`
+	// ExtraNames names the problem's extra metrics; Extra[k] is the
+	// column of ExtraNames[k].
+	ExtraNames []string `json:"-"`
+	Extra      []Floats `json:"-"`
+
+	spill   SpillFile
+	spilled int // points in the spill file
+	keep    int // points held in memory before spilling
+	err     error
 }
 
-// Extra is one problem-defined series, recorded at Series.Iter.
-type Extra struct {
-	Name   string `json:"name"`
-	Values Floats `json:"values"`
-}
-
-// ExtraSeries returns the problem-defined series called name, or nil.
-func (s *Series) ExtraSeries(name string) Floats {
-	for _, e := range s.Extra {
-		if e.Name == name {
-			return e.Values
-		}
-	}
-	return nil
+// SpillFile is where a Series spills points: a temporary file, say.
+type SpillFile interface {
+	io.Writer
+	io.ReaderAt
 }
 
 // Floats is a []float64 whose JSON form writes non-finite values as null
@@ -126,11 +132,7 @@ func (f Floats) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			buf = append(buf, "null"...)
-			continue
-		}
-		buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+		buf = appendFloat(buf, v)
 	}
 	return append(buf, ']'), nil
 }
@@ -153,18 +155,275 @@ func (f *Floats) UnmarshalJSON(b []byte) error {
 }
 
 // Len returns the number of recorded points.
-func (s *Series) Len() int { return len(s.Iter) }
+func (s *Series) Len() int { return s.spilled + len(s.Iter) }
+
+// columns is the number of values per point, the iteration included.
+func (s *Series) columns() int { return 4 + len(s.ExtraNames) }
 
 // At returns point i.
 func (s *Series) At(i int) Point {
-	return Point{Iter: s.Iter[i], Optimality: s.Optimality[i], Consensus: s.Consensus[i], Objective: s.Objective[i]}
+	if i < s.spilled {
+		row := make([]float64, s.columns())
+		s.readRow(i, row)
+		return rowPoint(row)
+	}
+	i -= s.spilled
+	p := Point{Iter: s.Iter[i], Optimality: s.Optimality[i], Consensus: s.Consensus[i], Objective: s.Objective[i]}
+	if len(s.Extra) > 0 {
+		p.Extra = make([]float64, len(s.Extra))
+		for k, col := range s.Extra {
+			p.Extra[k] = col[i]
+		}
+	}
+	return p
 }
+
+func rowPoint(row []float64) Point {
+	p := Point{Iter: int(row[0]), Optimality: row[1], Consensus: row[2], Objective: row[3]}
+	if len(row) > 4 {
+		p.Extra = append([]float64(nil), row[4:]...)
+	}
+	return p
+}
+
+// Spill makes the series write its points to f whenever keep of them are
+// held in memory, so that memory stays bounded however long the run. Call
+// it before the first point is added.
+func (s *Series) Spill(f SpillFile, keep int) {
+	s.spill, s.keep = f, max(1, keep)
+}
+
+// Err returns the first error writing or reading the spill file.
+func (s *Series) Err() error { return s.err }
 
 func (s *Series) add(p Point) {
 	s.Iter = append(s.Iter, p.Iter)
 	s.Optimality = append(s.Optimality, p.Optimality)
 	s.Consensus = append(s.Consensus, p.Consensus)
 	s.Objective = append(s.Objective, p.Objective)
+	for k := range s.Extra {
+		v := math.NaN()
+		if k < len(p.Extra) {
+			v = p.Extra[k]
+		}
+		s.Extra[k] = append(s.Extra[k], v)
+	}
+	if s.spill != nil && len(s.Iter) >= s.keep {
+		s.flush()
+	}
+}
+
+// flush appends the points held in memory to the spill file, as rows of
+// little-endian float64s (the iteration first; exact below 2^53).
+func (s *Series) flush() {
+	if s.err != nil {
+		return
+	}
+	m := s.columns()
+	buf := make([]byte, 0, len(s.Iter)*m*8)
+	for i := range s.Iter {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(s.Iter[i])))
+		for _, col := range append([]Floats{s.Optimality, s.Consensus, s.Objective}, s.Extra...) {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(col[i]))
+		}
+	}
+	if _, err := s.spill.Write(buf); err != nil {
+		s.err = fmt.Errorf("metrics: spilling to disk: %w", err)
+		return
+	}
+	s.spilled += len(s.Iter)
+	s.Iter, s.Optimality, s.Consensus, s.Objective = s.Iter[:0], s.Optimality[:0], s.Consensus[:0], s.Objective[:0]
+	for k := range s.Extra {
+		s.Extra[k] = s.Extra[k][:0]
+	}
+}
+
+func (s *Series) readRow(i int, row []float64) {
+	m := len(row)
+	b := make([]byte, m*8)
+	if _, err := s.spill.ReadAt(b, int64(i)*int64(m)*8); err != nil && s.err == nil {
+		s.err = fmt.Errorf("metrics: reading the spilled points: %w", err)
+	}
+	for k := range row {
+		row[k] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:]))
+	}
+}
+
+// Each calls fn with every point in order, reading spilled points in
+// blocks; it stops at the first error fn returns.
+func (s *Series) Each(fn func(p Point) error) error {
+	m := s.columns()
+	const block = 4096
+	row := make([]float64, m)
+	buf := make([]byte, block*m*8)
+	for i := 0; i < s.spilled; i += block {
+		k := min(block, s.spilled-i)
+		if _, err := s.spill.ReadAt(buf[:k*m*8], int64(i)*int64(m)*8); err != nil {
+			return fmt.Errorf("metrics: reading the spilled points: %w", err)
+		}
+		for r := range k {
+			for c := range row {
+				row[c] = math.Float64frombits(binary.LittleEndian.Uint64(buf[(r*m+c)*8:]))
+			}
+			if err := fn(rowPoint(row)); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range s.Iter {
+		if err := fn(s.At(s.spilled + i)); err != nil {
+			return err
+		}
+	}
+	return s.err
+}
+
+// ExtraColumn returns the recorded values of the extra metric called
+// name (those held in memory: all of them unless the series spilled), or
+// nil.
+func (s *Series) ExtraColumn(name string) Floats {
+	for k, n := range s.ExtraNames {
+		if n == name {
+			return s.Extra[k]
+		}
+	}
+	return nil
+}
+
+// Names returns the names of the value columns: optimality, consensus,
+// objective, then the problem's extra metrics.
+func (s *Series) Names() []string {
+	return append([]string{"optimality", "consensus", "objective"}, s.ExtraNames...)
+}
+
+// MarshalJSON writes {"iteration": […], "optimality": […], …, extras…}.
+func (s *Series) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := s.WriteJSON(&b, "", ""); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (extras in key order).
+func (s *Series) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("metrics: a series is a JSON object")
+	}
+	*s = Series{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key := t.(string)
+		if key == "iteration" {
+			if err := dec.Decode(&s.Iter); err != nil {
+				return err
+			}
+			continue
+		}
+		var col Floats
+		if err := dec.Decode(&col); err != nil {
+			return err
+		}
+		switch key {
+		case "optimality":
+			s.Optimality = col
+		case "consensus":
+			s.Consensus = col
+		case "objective":
+			s.Objective = col
+		default:
+			s.ExtraNames = append(s.ExtraNames, key)
+			s.Extra = append(s.Extra, col)
+		}
+	}
+	return nil
+}
+
+// WriteJSON streams the series as one JSON object; with indent != "" in
+// exactly the layout json.MarshalIndent(v, prefix, indent) gives, prefix
+// being the indentation of the line the object starts on. Spilled points
+// are read back column by column, so memory stays flat.
+func (s *Series) WriteJSON(w io.Writer, prefix, indent string) error {
+	bw := &errWriter{w: w}
+	nl, in1, in2 := "", "", ""
+	colon := ":"
+	if indent != "" {
+		nl, in1, in2, colon = "\n", prefix+indent, prefix+indent+indent, ": "
+	}
+	bw.str("{")
+	names := append([]string{"iteration"}, s.Names()...)
+	buf := make([]byte, 0, 64)
+	for c, name := range names {
+		if c > 0 {
+			bw.str(",")
+		}
+		bw.str(nl + in1 + strconv.Quote(name) + colon + "[")
+		n := 0
+		err := s.Each(func(p Point) error {
+			if n > 0 {
+				bw.str(",")
+			}
+			bw.str(nl + in2)
+			buf = buf[:0]
+			switch c {
+			case 0:
+				buf = strconv.AppendInt(buf, int64(p.Iter), 10)
+			case 1:
+				buf = appendFloat(buf, p.Optimality)
+			case 2:
+				buf = appendFloat(buf, p.Consensus)
+			case 3:
+				buf = appendFloat(buf, p.Objective)
+			default:
+				buf = appendFloat(buf, p.Extra[c-4])
+			}
+			bw.bytes(buf)
+			n++
+			return bw.err
+		})
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			bw.str(nl + in1)
+		}
+		bw.str("]")
+	}
+	if len(names) > 0 {
+		bw.str(nl + prefix)
+	}
+	bw.str("}")
+	return bw.err
+}
+
+// appendFloat writes v in JSON: the shortest round-trip decimal, or null
+// for NaN and infinities (JSON has neither).
+func appendFloat(buf []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(buf, "null"...)
+	}
+	return strconv.AppendFloat(buf, v, 'g', -1, 64)
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) str(s string) {
+	if e.err == nil {
+		_, e.err = io.WriteString(e.w, s)
+	}
+}
+
+func (e *errWriter) bytes(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
 }
 
 // Recorder records the metrics every Every iterations, at iteration 0 and
@@ -176,8 +435,6 @@ type Recorder struct {
 	every  int
 	last   int
 	mean   []float64
-	extras Extras    // nil unless the problem records its own series
-	xbuf   []float64 // one value per extra series
 	Series Series
 
 	step     *sim.Step // the last step seen, valid until the next Advance
@@ -189,13 +446,9 @@ type Recorder struct {
 // iterations and at iteration last.
 func NewRecorder(prob problem.Problem, every, last int) *Recorder {
 	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(every, 1), last: last, mean: make([]float64, prob.Dim())}
-	if x, ok := prob.(Extras); ok {
-		r.extras = x
-		names := x.ExtraNames()
-		r.xbuf = make([]float64, len(names))
-		for _, n := range names {
-			r.Series.Extra = append(r.Series.Extra, Extra{Name: n, Values: Floats{}})
-		}
+	if m, ok := prob.(problem.Measured); ok {
+		r.Series.ExtraNames = m.MetricNames()
+		r.Series.Extra = make([]Floats, len(r.Series.ExtraNames))
 	}
 	return r
 }
@@ -205,12 +458,6 @@ func (r *Recorder) Record(s *sim.Step) {
 	r.step, r.latestOK = s, false
 	if s.Iter%r.every == 0 || s.Iter == r.last {
 		r.Series.add(r.Latest())
-		if r.extras != nil {
-			r.extras.Extras(s, r.xbuf)
-			for k, v := range r.xbuf {
-				r.Series.Extra[k].Values = append(r.Series.Extra[k].Values, v)
-			}
-		}
 	}
 }
 
@@ -227,36 +474,22 @@ func (r *Recorder) Latest() Point {
 // WriteCSV writes the series as CSV with a header line; non-finite values
 // are written as NaN, +Inf or -Inf, which spreadsheet programs read.
 func (s *Series) WriteCSV(w io.Writer) error {
-	head := "iteration,optimality,consensus,objective"
-	for _, e := range s.Extra {
-		head += "," + csvField(e.Name)
+	header := "iteration"
+	for _, n := range s.Names() {
+		header += "," + n
 	}
-	if _, err := fmt.Fprintln(w, head); err != nil {
+	if _, err := fmt.Fprintln(w, header); err != nil {
 		return err
 	}
-	buf := make([]byte, 0, 96)
-	for i := range s.Iter {
-		buf = strconv.AppendInt(buf[:0], int64(s.Iter[i]), 10)
-		for _, v := range []float64{s.Optimality[i], s.Consensus[i], s.Objective[i]} {
+	buf := make([]byte, 0, 128)
+	return s.Each(func(p Point) error {
+		buf = strconv.AppendInt(buf[:0], int64(p.Iter), 10)
+		for _, v := range append([]float64{p.Optimality, p.Consensus, p.Objective}, p.Extra...) {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		}
-		for _, e := range s.Extra {
-			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, e.Values[i], 'g', -1, 64)
-		}
 		buf = append(buf, '\n')
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// csvField quotes a header name when it holds a comma or a quote.
-func csvField(s string) string {
-	if !strings.ContainsAny(s, ",\"\n") {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+		_, err := w.Write(buf)
+		return err
+	})
 }

@@ -71,6 +71,8 @@ func (a Amount) IsInf() bool { return math.IsInf(a.log10, 1) }
 // String formats the amount for people: 5.4, 1.2e+07, 10^312.4, ∞.
 func (a Amount) String() string {
 	switch {
+	case math.IsNaN(a.v) || math.IsNaN(a.log10):
+		return "undefined (a formula's inputs overflowed)"
 	case a.IsInf():
 		return "∞"
 	case a.v == 0:
@@ -90,11 +92,13 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 		Log10 *float64 `json:"log10,omitempty"`
 		Text  string   `json:"text"`
 	}
+	// Only finite numbers: an export must always write, even when a
+	// formula overflowed (the text then says what happened).
 	o := out{Text: a.String()}
-	if v := a.v; !math.IsInf(v, 0) {
+	if v := a.v; !math.IsInf(v, 0) && !math.IsNaN(v) {
 		o.Value = &v
 	}
-	if l := a.log10; !math.IsInf(l, 0) {
+	if l := a.log10; !math.IsInf(l, 0) && !math.IsNaN(l) {
 		o.Log10 = &l
 	}
 	return json.Marshal(o)

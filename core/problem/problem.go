@@ -113,3 +113,15 @@ type Factory struct {
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
 }
+
+// Measured is implemented by problems with metrics of their own beyond
+// the generic optimality, consensus and objective (for example the
+// supply–demand mismatch of a resource-allocation problem). The runner
+// records them beside the generic ones, under these names.
+type Measured interface {
+	// MetricNames names the extra metrics (JSON keys: lower case, '_').
+	MetricNames() []string
+	// Measure writes one value per name into out, from the agents'
+	// estimates (agent-major, dim values each).
+	Measure(estimates []float64, dim int, out []float64)
+}

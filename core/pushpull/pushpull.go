@@ -58,10 +58,9 @@ type Out struct {
 	Fac   []float64
 }
 
-// NewMix returns the flat form of m.
+// NewMix returns the flat form of m (it aliases m's CSR arrays).
 func NewMix(m *weights.Matrix) *Mix {
-	sp := m.Sparse()
-	return &Mix{N: sp.N, Diag: sp.Diag, Start: sp.Start, Col: sp.Col, Val: sp.Val}
+	return &Mix{N: m.N, Diag: m.Diag, Start: m.Start, Col: m.Col, Val: m.Val}
 }
 
 // Out returns the receiver lists of m's columns.

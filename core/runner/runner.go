@@ -5,8 +5,11 @@
 package runner
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"dpsim/core/check"
@@ -42,10 +45,11 @@ type Checkpoint struct {
 	States []State `json:"states"`
 }
 
-// State is one state variable, one row per agent.
+// State is one state variable, one row per agent; non-finite values are
+// written as null, so a checkpoint always encodes.
 type State struct {
-	Name   string      `json:"name"`
-	Values [][]float64 `json:"values"`
+	Name   string           `json:"name"`
+	Values []metrics.Floats `json:"values"`
 }
 
 // Runner runs one built scenario.
@@ -101,7 +105,7 @@ func (r *Runner) checkpoint(k int) {
 	cp := Checkpoint{Iter: k}
 	for _, v := range r.alg.State() {
 		n := len(v.Data) / v.Dim
-		rows := make([][]float64, n)
+		rows := make([]metrics.Floats, n)
 		for i := range rows {
 			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}
@@ -179,6 +183,38 @@ type Export struct {
 	Metrics      *metrics.Series              `json:"metrics"`
 	Ledger       privacy.Ledger               `json:"privacy"`
 	States       []Checkpoint                 `json:"checkpoints"`
+}
+
+// WriteExport streams the run's export as indented JSON: exactly the
+// bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
+// metrics are written point by point (read back from disk when they were
+// spilled), so a long run's export never has to fit in memory. The page
+// and the CLI both write exports with it.
+func (r *Runner) WriteExport(w io.Writer) error {
+	e := r.Export()
+	series := e.Metrics
+	e.Metrics = nil
+	js, err := json.MarshalIndent(e, "", " ")
+	if err != nil {
+		return fmt.Errorf("encoding the export: %w", err)
+	}
+	// A JSON string never holds a raw newline, so this finds the field.
+	const mark = "\n \"metrics\": null"
+	i := bytes.Index(js, []byte(mark))
+	if i < 0 {
+		return errors.New("encoding the export: no metrics field")
+	}
+	if _, err := w.Write(js[:i+len(mark)-len("null")]); err != nil {
+		return err
+	}
+	if err := series.WriteJSON(w, " ", " "); err != nil {
+		return err
+	}
+	if _, err := w.Write(js[i+len(mark):]); err != nil {
+		return err
+	}
+	_, err = w.Write([]byte{'\n'})
+	return err
 }
 
 // FormatVersion names the export format.

@@ -320,7 +320,7 @@ func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Mat
 	for _, r := range f.Matrices {
 		names = append(names, r.Role)
 	}
-	if ws.Kind != "" || ws.C != 0 || ws.Matrix != nil {
+	if ws.Kind != "" || ws.C != 0 || ws.Matrix != nil || ws.Entries != nil {
 		return nil, none, nil, nil, check.Errorf("weights.kind", "%s mixes with %d matrices, one per role: give them as sections %v (each optional; the defaults are %s)", f.Title, len(names), names, roleDefaults(f))
 	}
 	for _, role := range Roles() {
@@ -337,7 +337,7 @@ func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Mat
 		}
 		field := check.Join("weights", r.Role)
 		if sec.Pull != nil || sec.Push != nil {
-			return nil, none, nil, nil, check.Errorf(field, "a role's section holds one matrix (kind, c, matrix), not further roles")
+			return nil, none, nil, nil, check.Errorf(field, "a role's section holds one matrix (kind, c, entries or matrix), not further roles")
 		}
 		w, err := buildWeights(sec, g, field)
 		if err != nil {
@@ -363,10 +363,13 @@ func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, e
 	if ws.Kind == "" {
 		return nil, check.Errorf(check.Join(field, "kind"), "is required: one of %v", weightKinds())
 	}
-	if ws.Kind != "matrix" && ws.Matrix != nil {
-		return nil, check.Errorf(check.Join(field, "matrix"), "belongs to kind \"matrix\" only")
+	if ws.Kind != weights.KindMatrix && ws.Matrix != nil {
+		return nil, check.Errorf(check.Join(field, "matrix"), "belongs to kind %q only", weights.KindMatrix)
 	}
-	if ws.Kind == "matrix" {
+	if ws.Kind != weights.KindEntries && ws.Entries != nil {
+		return nil, check.Errorf(check.Join(field, "entries"), "belongs to kind %q only", weights.KindEntries)
+	}
+	if ws.Kind == weights.KindMatrix {
 		mf := check.Join(field, "matrix")
 		if len(ws.Matrix) != g.N {
 			return nil, check.Errorf(mf, "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
@@ -383,7 +386,9 @@ func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, e
 	if err := check.Finite(check.Join(field, "c"), ws.C); err != nil {
 		return nil, err
 	}
-	m, err := weights.Build(ws.Kind, g, ws.C, ws.Matrix)
+	// weights.Build checks the entries (arity, whole indices in range,
+	// finite weights, no duplicates), naming weights.entries[k].
+	m, err := weights.Build(weights.Spec{Kind: ws.Kind, C: ws.C, Rows: ws.Matrix, Entries: ws.Entries}, g)
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {

@@ -18,6 +18,7 @@ func FuzzScenario(f *testing.F) {
 	f.Add([]byte(`{"name":"x","graph":{"kind":"random-geometric","n":30,"radius":0.1,"tries":3}}`))
 	f.Add([]byte(`{"name":"x","graph":{"kind":"edges","n":3,"directed":true,"edges":[[0,1],[1,2],[2,0]]},"weights":{"kind":"column-stochastic"}}`))
 	f.Add([]byte(strings.Replace(base, `"metropolis"`, `"matrix","matrix":[[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]`, 1)))
+	f.Add([]byte(strings.Replace(base, `"metropolis"`, `"entries","entries":[[0,0,0.5],[0,1,0.5],[1,1,0.5],[1,0,0.5],[2,2,1],[3,3,1]]`, 1)))
 	f.Add([]byte(`{"a": [[1, 2], [3, NaN]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()

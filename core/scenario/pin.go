@@ -3,11 +3,14 @@ package scenario
 import (
 	"encoding/json"
 	"maps"
+
+	"dpsim/core/weights"
 )
 
 // Pinned returns the scenario with every random or derived choice written
-// out: the edge list (and node positions, if any), the weight matrix, the
-// problem data and the initial state of every variable. Running the pinned
+// out: the edge list (and node positions, if any), the weight matrix (its
+// nonzero entries, kind "entries"), the problem data and the initial
+// state of every variable. Running the pinned
 // scenario gives the same trace as running the original; another
 // implementation can replay it without dpsim's random streams (except the
 // noise, which follows the seeds).
@@ -29,11 +32,12 @@ func (b *Built) Pinned() *Scenario {
 	}
 	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Reading: reading, Edges: edges, Positions: g.Pos}
 	if b.Env.Matrices == nil {
-		s.Weights = Weights{Kind: "matrix", Matrix: b.Env.Weights.Rows()}
+		s.Weights = pinWeights(b.Env.Weights)
 	} else {
 		s.Weights = Weights{}
 		for _, r := range b.Factory.Matrices {
-			s.Weights.setRole(r.Role, &Weights{Kind: "matrix", Matrix: b.Env.Matrices[r.Role].Rows()})
+			w := pinWeights(b.Env.Matrices[r.Role])
+			s.Weights.setRole(r.Role, &w)
 		}
 	}
 	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
@@ -54,4 +58,19 @@ func (b *Built) Pinned() *Scenario {
 		s.Init[v.Name] = rows
 	}
 	return &s
+}
+
+// pinWeights writes m as its nonzero entries, not its dense rows: n²
+// numbers would make the export of a few thousand agents hundreds of
+// megabytes, beyond what Parse reads back.
+func pinWeights(m *weights.Matrix) Weights {
+	es := m.Entries()
+	triples := make([][]float64, len(es))
+	flat := make([]float64, 3*len(es))
+	for k, e := range es {
+		t := flat[3*k : 3*k+3 : 3*k+3]
+		t[0], t[1], t[2] = float64(e.I), float64(e.J), e.W
+		triples[k] = t
+	}
+	return Weights{Kind: weights.KindEntries, Entries: triples}
 }

@@ -98,11 +98,18 @@ const (
 // Weights describes the weight (mixing) matrix, or, for an algorithm that
 // mixes with several (algo.Factory.Matrices), one matrix per role.
 type Weights struct {
-	// Kind is one of weights.Kinds(), or "matrix" for an explicit matrix.
+	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
+	// for an explicit matrix. Empty for an algorithm with roles.
 	Kind string `json:"kind,omitempty"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
-	// Matrix is the explicit matrix of kind "matrix", one row per agent.
+	// Entries is the explicit matrix of kind "entries": every nonzero
+	// entry, diagonal included, as [i, j, w] with i and j whole numbers
+	// from 0 to n−1. Its size grows with the links, not with n², so it is
+	// the form pinned scenarios and exports write.
+	Entries [][]float64 `json:"entries,omitempty"`
+	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
+	// per agent; still read, for small hand-written matrices.
 	Matrix [][]float64 `json:"matrix,omitempty"`
 	// Pull and Push are the sections of the roles algo.RolePull (DP-DGT's
 	// R) and algo.RolePush (its C), for algorithms that declare them; a

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,67 @@ func TestPinnedReplays(t *testing.T) {
 	}
 	if g := generic["graph"].(map[string]any); g["kind"] != "edges" || g["positions"] == nil {
 		t.Errorf("the pinned graph is not an explicit edge list with positions: %v", g["kind"])
+	}
+}
+
+// The three ways of writing W — a builder, its nonzero entries, dense
+// rows — give the same matrix, the pinned form is the entries, and a bad
+// entry is an error naming weights.entries[k] and the rule.
+func TestWeightsForms(t *testing.T) {
+	// Metropolis on a ring of 4: 1/3 off the diagonal, 1 − 2/3 on it.
+	const third, diag = `0.3333333333333333`, `0.33333333333333337`
+	entries := `"weights": {"kind": "entries", "entries": [
+	  [3,3,` + diag + `],[3,2,` + third + `],[3,0,` + third + `],[2,3,` + third + `],[2,2,` + diag + `],[2,1,` + third + `],
+	  [1,2,` + third + `],[1,1,` + diag + `],[1,0,` + third + `],[0,3,` + third + `],[0,1,` + third + `],[0,0,` + diag + `]]}`
+	matrix := `"weights": {"kind": "matrix", "matrix": [[` + diag + `,` + third + `,0,` + third + `],[` + third + `,` + diag + `,` + third + `,0],
+	  [0,` + third + `,` + diag + `,` + third + `],[` + third + `,0,` + third + `,` + diag + `]]}`
+	mh := `"weights": {"kind": "metropolis"}`
+	var want [][]float64
+	for _, form := range []string{mh, entries, matrix} {
+		b, err := load(strings.Replace(base, mh, form, 1))
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		got := b.Env.Weights.Rows()
+		if want == nil {
+			want = got
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: W = %v, want %v", form, got, want)
+		}
+		p := b.Pinned()
+		if p.Weights.Kind != "entries" || p.Weights.Matrix != nil || len(p.Weights.Entries) != 12 {
+			t.Errorf("%s: pinned weights %+v", form, p.Weights)
+		}
+	}
+
+	edit := func(list string) string {
+		return strings.Replace(base, mh, `"weights": {"kind": "entries", "entries": `+list+`}`, 1)
+	}
+	for _, c := range []struct{ name, text, field, rule string }{
+		{"pair", edit(`[[0,0,1],[1,1]]`), "weights.entries[1]", "exactly three numbers"},
+		{"empty triple", edit(`[[]]`), "weights.entries[0]", "(got 0)"},
+		{"fractional index", edit(`[[0,0.5,1]]`), "weights.entries[0]", "column index must be a whole number from 0 to 3 (got 0.5)"},
+		{"index beyond the agents", edit(`[[0,0,1],[4,0,1]]`), "weights.entries[1]", "row index must be a whole number from 0 to 3 (got 4)"},
+		{"negative index", edit(`[[-1,0,1]]`), "weights.entries[0]", "row index"},
+		{"duplicate", edit(`[[0,0,1],[1,1,1],[0,0,1]]`), "weights.entries[2]", "listed twice, here and at weights.entries[0]"},
+		{"not a number", edit(`[[0,0,"1"]]`), "weights.entries[0][2]", "expected a number"},
+		{"not a list", edit(`[1, 2, 3]`), "weights.entries[0]", ""},
+		{"no entries", edit(`[]`), "weights.entries", "is required"},
+		{"entries for a builder", strings.Replace(base, mh, `"weights": {"kind": "metropolis", "entries": [[0,0,1]]}`, 1),
+			"weights.entries", `belongs to kind "entries" only`},
+		{"rows for entries", strings.Replace(base, mh, `"weights": {"kind": "entries", "matrix": [[1]]}`, 1),
+			"weights.matrix", `belongs to kind "matrix" only`},
+		// A valid matrix that breaks GT-DP's assumptions: the diagonal only.
+		{"identity", edit(`[[0,0,1],[1,1,1],[2,2,1],[3,3,1]]`), "weights", "sparsity"},
+	} {
+		_, err := load(c.text)
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, c.field+": ") || !strings.Contains(msg, c.rule) {
+			t.Errorf("%s: %q, want field %q and a rule containing %q", c.name, msg, c.field, c.rule)
+		}
 	}
 }

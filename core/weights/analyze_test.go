@@ -20,6 +20,22 @@ func gtdpW(r, d float64) [][]float64 {
 	}
 }
 
+// with returns m with the given entries set (0 removes one).
+func with(t *testing.T, m *Matrix, set ...Entry) *Matrix {
+	t.Helper()
+	var es []Entry
+	for _, e := range m.Entries() {
+		if !slices.ContainsFunc(set, func(s Entry) bool { return s.I == e.I && s.J == e.J }) {
+			es = append(es, e)
+		}
+	}
+	w, err := FromEntries(m.N, append(es, set...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 func mustFind(t *testing.T, r Report, name string) Finding {
 	t.Helper()
 	f, ok := r.Find(name)
@@ -183,10 +199,9 @@ func TestStochasticDigraph(t *testing.T) {
 	}
 }
 
-// DP-DGT's uniform R and C on the IEEE-14 digraph (spec §4.3, §8.3):
-// π_Cᵀπ_R = 0.0726, σ_R = 0.853 (φ = 0.7), σ_C = 0.804 (γ = 0.8).
-func TestIEEE14PushPull(t *testing.T) {
-	const tol = 5e-4 // the spec quotes three or four decimals
+// ieee14Links returns the links of DP-DGT's IEEE-14 digraph (spec §2.1),
+// numbered from 0.
+func ieee14Links() []graph.Edge {
 	var es []graph.Edge
 	link := func(i, j int) { es = append(es, graph.Edge{From: j - 1, To: i - 1}) } // (i, j): i receives from j
 	for i := 1; i <= 12; i++ {
@@ -196,7 +211,14 @@ func TestIEEE14PushPull(t *testing.T) {
 	for _, p := range [][2]int{{13, 14}, {13, 1}, {14, 1}, {1, 7}, {2, 8}, {3, 2}, {3, 9}, {4, 10}, {5, 2}, {5, 11}, {6, 12}} {
 		link(p[0], p[1])
 	}
-	g := digraph(t, 14, es...)
+	return es
+}
+
+// DP-DGT's uniform R and C on the IEEE-14 digraph (spec §4.3, §8.3):
+// π_Cᵀπ_R = 0.0726, σ_R = 0.853 (φ = 0.7), σ_C = 0.804 (γ = 0.8).
+func TestIEEE14PushPull(t *testing.T) {
+	const tol = 5e-4 // the spec quotes three or four decimals
+	g := digraph(t, 14, ieee14Links()...)
 	if len(g.Edges) != 35 || !g.StronglyConnected() {
 		t.Fatalf("IEEE-14 digraph: %d links, strongly connected %v", len(g.Edges), g.StronglyConnected())
 	}
@@ -254,11 +276,8 @@ func TestPerronNotUnique(t *testing.T) {
 func TestFindingDetails(t *testing.T) {
 	g4 := ring(t, 4)
 	mh4, _ := Metropolis(g4)
-	spurious := mh4.Clone()
-	spurious.Set(0, 2, 0.1) // 0 and 2 are not neighbours in the ring of 4
-	spurious.Set(1, 3, 0.05)
-	unused := mh4.Clone()
-	unused.Set(2, 1, 0)
+	spurious := with(t, mh4, Entry{0, 2, 0.1}, Entry{1, 3, 0.05}) // 0 and 2 are not neighbours in the ring of 4
+	unused := with(t, mh4, Entry{2, 1, 0})
 	for _, tc := range []struct {
 		name    string
 		rows    [][]float64
@@ -322,7 +341,7 @@ func TestReportShapeAndJSON(t *testing.T) {
 	mh, _ := Metropolis(g)
 	rw, _ := RandomWalk(g)
 	bad := mh.Clone()
-	bad.Set(1, 2, math.Inf(1))
+	bad.Val[slices.Index(bad.Col[bad.Start[1]:bad.Start[2]], 2)+bad.Start[1]] = math.Inf(1)
 	one := Identity(1)
 	for _, tc := range []struct {
 		name string
@@ -399,6 +418,29 @@ func TestLargeSkipsSpectral(t *testing.T) {
 			if len(r.PerronLeft) != tc.n || math.Abs(r.PerronLeft[7]-1/float64(tc.n)) > 1e-12 {
 				t.Errorf("%s: π_R not computed", tc.name)
 			}
+		}
+	}
+}
+
+// Entries near the float64 limit overflow the spectral computations; the
+// findings say so instead of claiming a NaN.
+func TestSpectralOverflow(t *testing.T) {
+	for _, rows := range [][][]float64{
+		{{1e308, 1e308}, {1e308, 1e308}},
+		{{1e308, 1e308, 0}, {-1e308, 1e308, 1e308}, {1e308, 0, -1e308}},
+	} {
+		m, err := FromRows(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Analyze(m, nil)
+		for _, f := range r.Findings[firstMeasurement:] {
+			if f.Holds && (!f.HasValue || strings.Contains(f.Detail, "NaN") || strings.Contains(f.Detail, "Inf")) {
+				t.Errorf("%v: %v", rows, f)
+			}
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -19,14 +19,14 @@ const (
 	KindColumnStochastic       = "column-stochastic"        // uniform push weights
 	KindRandomWalk             = "random-walk"              // D⁻¹A
 	KindLDPLaplacian           = "ldp-laplacian"            // −c·L
-	KindMatrix                 = "matrix"                   // explicit rows
+	KindMatrix                 = "matrix"                   // explicit dense rows
+	KindEntries                = "entries"                  // explicit nonzero entries
 )
 
-// Fields named by the errors of this package.
+// Fields named by the errors of this package's builders.
 const (
 	fieldKind = "weights.kind"
 	fieldC    = "weights.c"
-	fieldRows = "weights.matrix"
 )
 
 // KindInfo describes one kind of weight matrix, for --help and the page.
@@ -37,8 +37,10 @@ type KindInfo struct {
 	Directed bool `json:"directed"`
 	// NeedsC reports whether the kind uses the parameter c.
 	NeedsC bool `json:"needsC"`
-	// NeedsRows reports whether the kind takes an explicit matrix.
+	// NeedsRows reports whether the kind takes an explicit dense matrix.
 	NeedsRows bool `json:"needsRows"`
+	// NeedsEntries reports whether the kind takes a list of entries.
+	NeedsEntries bool `json:"needsEntries"`
 }
 
 var kinds = []KindInfo{
@@ -51,6 +53,7 @@ var kinds = []KindInfo{
 	{Kind: KindRandomWalk, Description: "random-walk transition P = D⁻¹A, P_ij = 1/deg_i, no self-loops; DP-RECAL (undirected, no isolated nodes)"},
 	{Kind: KindLDPLaplacian, Description: "negative Laplacian −c·L: c on edges, −c·deg_i on the diagonal; LDP online (undirected, needs c > 0)", NeedsC: true},
 	{Kind: KindMatrix, Description: "an explicit n×n matrix given row by row", Directed: true, NeedsRows: true},
+	{Kind: KindEntries, Description: "an explicit matrix given as its nonzero entries [i, j, w], diagonal included", Directed: true, NeedsEntries: true},
 }
 
 // Kinds lists the kinds Build accepts, with one-line descriptions, in a
@@ -67,13 +70,26 @@ func kindNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Build returns the weight matrix of the given kind on g. The parameter c
-// is used only by KindLDPLaplacian and rows only by KindMatrix; for
-// KindMatrix, g may be nil, and when it is not the matrix must have one row
-// per node.
-func Build(kind string, g *graph.Graph, c float64, rows [][]float64) (*Matrix, error) {
-	if kind == KindMatrix {
-		m, err := FromRows(rows)
+// Spec chooses a weight matrix: its kind and the parameters that kind
+// uses. It mirrors a scenario's weights section.
+type Spec struct {
+	Kind string
+	// C is the edge weight of KindLDPLaplacian.
+	C float64
+	// Rows is the dense matrix of KindMatrix, one row per node.
+	Rows [][]float64
+	// Entries lists the nonzero entries of KindEntries as triples
+	// [i, j, w] (FromTriples).
+	Entries [][]float64
+}
+
+// Build returns the weight matrix that s describes on g. For KindMatrix,
+// g may be nil, and when it is not the matrix must have one row per node;
+// every other kind needs g.
+func Build(s Spec, g *graph.Graph) (*Matrix, error) {
+	switch s.Kind {
+	case KindMatrix:
+		m, err := FromRows(s.Rows)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +97,13 @@ func Build(kind string, g *graph.Graph, c float64, rows [][]float64) (*Matrix, e
 			return nil, check.Errorf(fieldRows, "the matrix is %d×%d but the graph has %d nodes", m.N, m.N, g.N)
 		}
 		return m, nil
-	}
-	switch kind {
+	case KindEntries:
+		// The entries leave the size open (trailing rows may be all
+		// zero), so it comes from the graph.
+		if g == nil {
+			return nil, check.Errorf(fieldKind, "%q weights need a graph, which gives the size of the matrix", KindEntries)
+		}
+		return FromTriples(g.N, s.Entries)
 	case KindMetropolis:
 		return Metropolis(g)
 	case KindLaplacian:
@@ -98,11 +119,11 @@ func Build(kind string, g *graph.Graph, c float64, rows [][]float64) (*Matrix, e
 	case KindRandomWalk:
 		return RandomWalk(g)
 	case KindLDPLaplacian:
-		return LDPLaplacian(g, c)
+		return LDPLaplacian(g, s.C)
 	case "":
 		return nil, check.Errorf(fieldKind, "is required: one of %s", kindNames())
 	}
-	return nil, check.Errorf(fieldKind, "must be one of %s (got %q)", kindNames(), kind)
+	return nil, check.Errorf(fieldKind, "must be one of %s (got %q)", kindNames(), s.Kind)
 }
 
 // needGraph reports an error when g is nil, or directed and the kind needs
@@ -128,6 +149,35 @@ func noIsolated(g *graph.Graph, name string) error {
 	return nil
 }
 
+// onLinks returns the matrix that is zero off the links: row i has
+// weight(i, j) at every j node i receives from (g.In(i), ascending) and
+// diag(i) on the diagonal. It takes O(n + links) time and memory, which is
+// why every builder goes through it.
+func onLinks(g *graph.Graph, weight func(i, j int) float64, diag func(i int) float64) *Matrix {
+	links := g.Links()
+	m := &Matrix{N: g.N, Diag: make([]float64, g.N), Start: make([]int, g.N+1),
+		Col: make([]int, 0, links), Val: make([]float64, 0, links)}
+	for i := range g.N {
+		for _, j := range g.In(i) {
+			m.Col = append(m.Col, j)
+			m.Val = append(m.Val, weight(i, j))
+		}
+		m.Start[i+1] = len(m.Col)
+		m.Diag[i] = diag(i)
+	}
+	return m
+}
+
+// rowSumOff returns Σ_{j≠i} w_ij in ascending j.
+func (m *Matrix) rowSumOff(i int) float64 {
+	_, vals := m.Row(i)
+	s := 0.0
+	for _, v := range vals {
+		s += v
+	}
+	return s
+}
+
 // Metropolis returns the Metropolis–Hastings weights of an undirected
 // graph: w_ij = 1/(1+max(deg_i, deg_j)) on edges and w_ii = 1 − Σ_{j≠i} w_ij.
 // The matrix is symmetric and doubly stochastic with eigenvalues in
@@ -136,16 +186,10 @@ func Metropolis(g *graph.Graph) (*Matrix, error) {
 	if err := needGraph(g, "Metropolis–Hastings", true); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		sum := 0.0
-		for _, j := range g.Neighbors(i) {
-			w := 1 / float64(1+max(g.Degree(i), g.Degree(j)))
-			row[j] = w
-			sum += w
-		}
-		row[i] = 1 - sum
+	m := onLinks(g, func(i, j int) float64 { return 1 / float64(1+max(g.Degree(i), g.Degree(j))) },
+		func(int) float64 { return 0 })
+	for i := range m.N {
+		m.Diag[i] = 1 - m.rowSumOff(i)
 	}
 	return m, nil
 }
@@ -156,15 +200,8 @@ func Laplacian(g *graph.Graph) (*Matrix, error) {
 	if err := needGraph(g, "Laplacian", true); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		for _, j := range g.Neighbors(i) {
-			row[j] = -1
-		}
-		row[i] = float64(g.Degree(i))
-	}
-	return m, nil
+	return onLinks(g, func(int, int) float64 { return -1 },
+		func(i int) float64 { return float64(g.Degree(i)) }), nil
 }
 
 // NormalizedLaplacian returns I − W_MH, with W_MH the Metropolis–Hastings
@@ -179,16 +216,12 @@ func NormalizedLaplacian(g *graph.Graph) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, v := range m.Data {
-		m.Data[i] = -v
+	for k, v := range m.Val {
+		m.Val[k] = -v
 	}
 	for i := range m.N {
 		// 1 − w_ii = Σ_{j≠i} w_ij, summed afresh for an exact zero row sum.
-		sum := 0.0
-		for _, j := range g.Neighbors(i) {
-			sum -= m.Data[i*m.N+j]
-		}
-		m.Data[i*m.N+i] = sum
+		m.Diag[i] = -m.rowSumOff(i)
 	}
 	return m, nil
 }
@@ -204,14 +237,10 @@ func SymNormalizedLaplacian(g *graph.Graph) (*Matrix, error) {
 	if err := noIsolated(g, name); err != nil {
 		return nil, err
 	}
-	m := Identity(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		for _, j := range g.Neighbors(i) {
-			row[j] = -1 / math.Sqrt(float64(g.Degree(i))*float64(g.Degree(j)))
-		}
-	}
-	return m, nil
+	// math.Sqrt is correctly rounded on every architecture, so the
+	// weights are the same bits natively and in the browser.
+	return onLinks(g, func(i, j int) float64 { return -1 / math.Sqrt(float64(g.Degree(i))*float64(g.Degree(j))) },
+		func(int) float64 { return 1 }), nil
 }
 
 // RowStochastic returns the uniform pull weights of a graph (directed or
@@ -221,16 +250,8 @@ func RowStochastic(g *graph.Graph) (*Matrix, error) {
 	if err := needGraph(g, "row-stochastic", false); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		w := 1 / float64(len(g.In(i))+1)
-		for _, j := range g.In(i) {
-			row[j] = w
-		}
-		row[i] = w
-	}
-	return m, nil
+	w := func(i int) float64 { return 1 / float64(len(g.In(i))+1) }
+	return onLinks(g, func(i, _ int) float64 { return w(i) }, w), nil
 }
 
 // ColumnStochastic returns the uniform push weights of a graph (directed
@@ -240,15 +261,8 @@ func ColumnStochastic(g *graph.Graph) (*Matrix, error) {
 	if err := needGraph(g, "column-stochastic", false); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for j := range g.N {
-		w := 1 / float64(len(g.Out(j))+1)
-		for _, i := range g.Out(j) {
-			m.Data[i*m.N+j] = w
-		}
-		m.Data[j*m.N+j] = w
-	}
-	return m, nil
+	w := func(j int) float64 { return 1 / float64(len(g.Out(j))+1) }
+	return onLinks(g, func(_, j int) float64 { return w(j) }, w), nil
 }
 
 // RandomWalk returns the transition matrix P = D⁻¹A of the simple random
@@ -262,15 +276,8 @@ func RandomWalk(g *graph.Graph) (*Matrix, error) {
 	if err := noIsolated(g, name); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		w := 1 / float64(g.Degree(i))
-		for _, j := range g.Neighbors(i) {
-			row[j] = w
-		}
-	}
-	return m, nil
+	return onLinks(g, func(i, _ int) float64 { return 1 / float64(g.Degree(i)) },
+		func(int) float64 { return 0 }), nil
 }
 
 // LDPLaplacian returns W = −c·L of an undirected graph, the mixing matrix
@@ -284,41 +291,6 @@ func LDPLaplacian(g *graph.Graph, c float64) (*Matrix, error) {
 	if err := check.Positive(fieldC, c); err != nil {
 		return nil, err
 	}
-	m := New(g.N)
-	for i := range g.N {
-		row := m.Row(i)
-		for _, j := range g.Neighbors(i) {
-			row[j] = c
-		}
-		row[i] = -c * float64(g.Degree(i))
-	}
-	return m, nil
-}
-
-// FromRows returns the matrix with the given rows, copied. It reports an
-// error, naming the row and column, unless rows is a non-empty square
-// array of finite numbers with at most graph.MaxAgents rows.
-func FromRows(rows [][]float64) (*Matrix, error) {
-	n := len(rows)
-	if n == 0 {
-		return nil, check.Errorf(fieldRows, "the matrix needs at least one row")
-	}
-	if n > graph.MaxAgents {
-		return nil, check.Errorf(fieldRows, "the matrix may have at most %d rows (got %d)", graph.MaxAgents, n)
-	}
-	m := New(n)
-	for i, r := range rows {
-		if len(r) != n {
-			return nil, check.Errorf(check.Index(fieldRows, i),
-				"row %d has %d entries but there are %d rows; the matrix must be square", i, len(r), n)
-		}
-		for j, v := range r {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, check.Errorf(check.Index(check.Index(fieldRows, i), j),
-					"row %d, column %d is %v; every entry must be a finite number", i, j, v)
-			}
-		}
-		copy(m.Row(i), r)
-	}
-	return m, nil
+	return onLinks(g, func(int, int) float64 { return c },
+		func(i int) float64 { return -c * float64(g.Degree(i)) }), nil
 }

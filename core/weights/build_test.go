@@ -3,6 +3,8 @@ package weights
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,15 @@ import (
 func ring(t *testing.T, n int) *graph.Graph {
 	t.Helper()
 	g, err := graph.Ring(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func mustRGG(t *testing.T, n int, radius float64, seed uint64) *graph.Graph {
+	t.Helper()
+	g, err := graph.RandomGeometric(n, radius, 100, rand.New(rand.NewPCG(seed, seed)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,30 +56,47 @@ func equalMatrix(t *testing.T, name string, got *Matrix, want [][]float64, tol f
 	}
 }
 
+// The CSR accessors agree with the dense picture, and indices out of
+// range panic.
 func TestMatrixBasics(t *testing.T) {
-	m := Identity(3)
-	m.Set(0, 2, 5)
-	if m.At(0, 2) != 5 || m.At(1, 1) != 1 || m.At(2, 0) != 0 {
-		t.Errorf("At/Set: %v", m.Data)
+	m, err := FromEntries(3, []Entry{{2, 0, 4}, {0, 2, 5}, {1, 1, 1}, {0, 0, 1}, {2, 2, 1}, {0, 1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{1, 0, 5}, {0, 1, 0}, {4, 0, 1}}
+	equalMatrix(t, "FromEntries", m, want, 0)
+	if got := m.Rows(); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("Rows = %v", got)
+	}
+	if m.NNZ() != 2 {
+		t.Errorf("NNZ = %d, want 2 (the explicit 0 at (0, 1) is not stored)", m.NNZ())
+	}
+	if cols, vals := m.Row(0); !slices.Equal(cols, []int{2}) || !slices.Equal(vals, []float64{5}) {
+		t.Errorf("Row(0) = %v, %v", cols, vals)
+	}
+	wantEntries := []Entry{{0, 0, 1}, {0, 2, 5}, {1, 1, 1}, {2, 0, 4}, {2, 2, 1}}
+	if got := m.Entries(); !slices.Equal(got, wantEntries) {
+		t.Errorf("Entries = %v, want %v", got, wantEntries)
 	}
 	c := m.Clone()
-	c.Set(0, 2, 7)
+	c.Val[0] = 7
 	if m.At(0, 2) != 5 {
 		t.Error("Clone shares data with the original")
 	}
-	m.Row(1)[0] = 4
-	if m.At(1, 0) != 4 {
-		t.Error("Row does not alias the matrix")
+	id := Identity(3)
+	if id.At(1, 1) != 1 || id.At(0, 1) != 0 || id.NNZ() != 0 {
+		t.Errorf("Identity: %v", id.Rows())
 	}
-	if got := m.Rows(); got[0][2] != 5 || len(got) != 3 {
-		t.Errorf("Rows = %v", got)
+	for _, bad := range []func(){func() { m.At(0, 3) }, func() { m.At(-1, 0) }, func() { m.Row(3) }} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("an index out of range did not panic")
+				}
+			}()
+			bad()
+		}()
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("At out of range did not panic")
-		}
-	}()
-	m.At(0, 3)
 }
 
 func TestBuilders(t *testing.T) {
@@ -169,7 +197,7 @@ func TestBuildErrors(t *testing.T) {
 		{"infinite entry", KindMatrix, nil, 0, [][]float64{{math.Inf(-1)}}, "weights.matrix[0][0]", "row 0, column 0 is -Inf"},
 		{"size mismatch", KindMatrix, r4, 0, [][]float64{{1}}, "weights.matrix", "the matrix is 1×1 but the graph has 4 nodes"},
 	} {
-		m, err := Build(tc.kind, tc.g, tc.c, tc.rows)
+		m, err := Build(Spec{Kind: tc.kind, C: tc.c, Rows: tc.rows}, tc.g)
 		if err == nil {
 			t.Errorf("%s: no error (got %v)", tc.name, m)
 			continue
@@ -197,7 +225,7 @@ func TestBuildEveryKind(t *testing.T) {
 			t.Errorf("kind %q listed twice", k.Kind)
 		}
 		seen[k.Kind] = true
-		m, err := Build(k.Kind, g, 0.3, rows)
+		m, err := Build(Spec{Kind: k.Kind, C: 0.3, Rows: rows, Entries: [][]float64{{0, 0, 1}, {1, 1, 1}, {2, 2, 1}, {3, 3, 1}, {4, 4, 1}}}, g)
 		if err != nil {
 			t.Errorf("Build(%q): %v", k.Kind, err)
 			continue
@@ -206,7 +234,7 @@ func TestBuildEveryKind(t *testing.T) {
 			t.Errorf("Build(%q): n = %d", k.Kind, m.N)
 		}
 	}
-	if len(seen) != 9 {
-		t.Errorf("Kinds lists %d kinds, want 9", len(seen))
+	if len(seen) != 10 {
+		t.Errorf("Kinds lists %d kinds, want 10", len(seen))
 	}
 }

@@ -4,6 +4,14 @@
 // matrices, random-walk transitions, the negative Laplacian of the LDP
 // paper, and explicit matrices.
 //
+// # Storage
+//
+// A Matrix is sparse: its diagonal, and its off-diagonal nonzeros by rows
+// (CSR). Building, checking and mixing cost time and memory in proportion
+// to n plus the links, so networks of graph.MaxAgents agents stay cheap;
+// MulVec is the solvers' mixing loop. Only the spectral analysis is dense,
+// within size limits (MaxEigenN, MaxGeneralEigenN).
+//
 // # Index convention
 //
 // Entry (i, j) is the weight node i gives to the value it receives from
@@ -15,9 +23,10 @@
 // # Errors
 //
 // Builders return a *check.Error whose Field is "weights.kind" when the
-// chosen kind does not suit the graph, "weights.c" for a bad parameter
-// and "weights.matrix[i][j]" for a bad entry of an explicit matrix (the
-// fields of a scenario's weights section).
+// chosen kind does not suit the graph, "weights.c" for a bad parameter,
+// "weights.matrix[i][j]" for a bad entry of a dense matrix and
+// "weights.entries[k]" for a bad item of an entry list (the fields of a
+// scenario's weights section).
 //
 // # Analysis
 //
@@ -25,5 +34,7 @@
 // (stochasticity, symmetry, positive diagonal, sparsity, zero row sums)
 // and computes the spectral quantities they use (eigenvalue range, ρ_w,
 // ρ(W_o), Perron vectors). It is meant to run once per scenario, not in
-// an iteration loop; the solvers' loops use the CSR view Sparse.
+// an iteration loop. The spectral quantities are computed by portable
+// routines (eigen.go) and are the same bits natively and under js/wasm,
+// so run exports that carry them are byte-identical.
 package weights

@@ -16,18 +16,26 @@ func Example_metropolis() {
 		fmt.Println(err)
 		return
 	}
-	for i := range w.N {
-		fmt.Printf("%.3f\n", w.Row(i))
+	for _, e := range w.Entries() {
+		fmt.Printf("(%d, %d) = %.3f\n", e.I, e.J, e.W)
 	}
 	r := weights.Analyze(w, g)
 	fmt.Println("doubly stochastic:", r.DoublyStochastic)
 	fmt.Printf("ρ_w = %.4f, ρ(W_o) = %.4f\n", r.RhoW, r.RhoWo)
 	fmt.Print(r)
 	// Output:
-	// [0.333 0.333 0.000 0.333]
-	// [0.333 0.333 0.333 0.000]
-	// [0.000 0.333 0.333 0.333]
-	// [0.333 0.000 0.333 0.333]
+	// (0, 0) = 0.333
+	// (0, 1) = 0.333
+	// (0, 3) = 0.333
+	// (1, 0) = 0.333
+	// (1, 1) = 0.333
+	// (1, 2) = 0.333
+	// (2, 1) = 0.333
+	// (2, 2) = 0.333
+	// (2, 3) = 0.333
+	// (3, 0) = 0.333
+	// (3, 2) = 0.333
+	// (3, 3) = 0.333
 	// doubly stochastic: true
 	// ρ_w = 0.3333, ρ(W_o) = 0.6667
 	// ok      nonnegative       every off-diagonal entry is ≥ 0 (the smallest is 0)

@@ -2,18 +2,15 @@ package weights
 
 import (
 	"math"
-	"math/cmplx"
-
-	"gonum.org/v1/gonum/mat"
+	"slices"
 
 	"dpsim/core/check"
 )
 
-// Size limits of the dense spectral computations, which cost O(n³) time.
-// Measured natively, a symmetric eigenvalue decomposition of n = 1500
-// takes about 2.5 s and a general one of n = 500 about 0.4 s; js/wasm is
-// three to six times slower. The page analyses every scenario it loads,
-// so the limits keep that below a second or two in a browser.
+// Size limits of the dense spectral computations, which cost O(n³) time
+// and n² memory; nothing else in this package is dense. The page analyses
+// every scenario it loads, so the limits keep that below a second or two
+// in a browser (see BenchmarkSpectral for the measured times).
 const (
 	// MaxEigenN is the largest n for which symmetric eigenvalues and
 	// Perron vectors are computed.
@@ -26,98 +23,78 @@ const (
 // fieldSpectral is the field of errors from the spectral functions.
 const fieldSpectral = "weights"
 
-// symEigen returns the eigenvalues of the symmetric part (m+mᵀ)/2 of m in
-// ascending order.
-func symEigen(m *Matrix) ([]float64, error) {
+// dense returns m as a row-major n×n slice, for the spectral routines;
+// they run only within the size limits above.
+func (m *Matrix) dense() []float64 {
 	n := m.N
+	d := make([]float64, n*n)
+	for i := range n {
+		d[i*n+i] = m.Diag[i]
+		cols, vals := m.Row(i)
+		for k, j := range cols {
+			d[i*n+j] = vals[k]
+		}
+	}
+	return d
+}
+
+// symEigen returns the eigenvalues of the symmetric part (a+aᵀ)/2 of the
+// n×n row-major matrix a in ascending order.
+func symEigen(a []float64, n int) ([]float64, error) {
 	if n > MaxEigenN {
 		return nil, check.Errorf(fieldSpectral, "eigenvalues are computed only for n ≤ %d (got n = %d)", MaxEigenN, n)
 	}
-	d := make([]float64, n*n)
+	s := make([]float64, n*n)
 	for i := range n {
-		for j := i; j < n; j++ {
-			v := 0.5 * (m.Data[i*n+j] + m.Data[j*n+i])
-			d[i*n+j], d[j*n+i] = v, v
+		for j := 0; j <= i; j++ {
+			s[i*n+j] = 0.5 * (a[i*n+j] + a[j*n+i])
 		}
 	}
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, d), false) {
+	vals, ok := symEigenvalues(s, n)
+	if !ok {
 		return nil, check.Errorf(fieldSpectral, "the symmetric eigenvalue computation did not converge")
 	}
-	return es.Values(nil), nil
+	return vals, nil
 }
 
-// genEigen returns the (complex) eigenvalues of m.
-func genEigen(m *Matrix) ([]complex128, error) {
-	n := m.N
-	if n > MaxGeneralEigenN {
-		return nil, check.Errorf(fieldSpectral, "eigenvalues of a nonsymmetric matrix are computed only for n ≤ %d (got n = %d)", MaxGeneralEigenN, n)
-	}
-	var e mat.Eigen
-	if !e.Factorize(mat.NewDense(n, n, append([]float64(nil), m.Data...)), mat.EigenNone) {
-		return nil, check.Errorf(fieldSpectral, "the eigenvalue computation did not converge")
-	}
-	return e.Values(nil), nil
-}
-
-// SymEigenvalues returns the eigenvalues of a symmetric matrix in
-// ascending order. It reports an error if m is not symmetric to within
-// Tol, or n > MaxEigenN.
-func SymEigenvalues(m *Matrix) ([]float64, error) {
-	m.valid()
-	if i, j, _ := asymmetry(m); i >= 0 {
-		return nil, check.Errorf(fieldSpectral, "the matrix is not symmetric: row %d, column %d is %s but row %d, column %d is %s",
-			i, j, num(m.At(i, j)), j, i, num(m.At(j, i)))
-	}
-	return symEigen(m)
-}
-
-// SpectralRadius returns ρ(m) = max |λ| over the eigenvalues of m. A
-// matrix symmetric to within Tol goes through the symmetric solver (n ≤
-// MaxEigenN), any other through the general one (n ≤ MaxGeneralEigenN);
-// larger matrices give an error.
-func SpectralRadius(m *Matrix) (float64, error) {
-	m.valid()
-	if i, _, _ := asymmetry(m); i < 0 {
-		vals, err := symEigen(m)
+// spectralRadius returns max |λ| over the eigenvalues of the n×n
+// row-major matrix a, through the symmetric solver when a is symmetric to
+// within Tol (n ≤ MaxEigenN) and the general one otherwise (n ≤
+// MaxGeneralEigenN).
+func spectralRadius(a []float64, n int) (float64, error) {
+	if i, _, _ := denseAsymmetry(a, n); i < 0 {
+		vals, err := symEigen(a, n)
 		if err != nil {
 			return 0, err
 		}
 		return maxAbs(vals), nil
 	}
-	vals, err := genEigen(m)
-	if err != nil {
-		return 0, err
+	if n > MaxGeneralEigenN {
+		return 0, check.Errorf(fieldSpectral, "eigenvalues of a nonsymmetric matrix are computed only for n ≤ %d (got n = %d)", MaxGeneralEigenN, n)
+	}
+	re, im, ok := genEigenvalues(slices.Clone(a), n)
+	if !ok {
+		return 0, check.Errorf(fieldSpectral, "the eigenvalue computation did not converge")
 	}
 	r := 0.0
-	for _, v := range vals {
-		r = max(r, cmplx.Abs(v))
+	for k := range re {
+		r = max(r, hypot(re[k], im[k]))
 	}
 	return r, nil
 }
 
-func maxAbs(xs []float64) float64 {
-	r := 0.0
-	for _, x := range xs {
-		r = max(r, math.Abs(x))
-	}
-	return r
-}
-
-// asymmetry returns the pair (i, j), i < j, with the largest |m_ij − m_ji|
-// and that difference; i = −1 when the largest difference is ≤ Tol.
-func asymmetry(m *Matrix) (i, j int, diff float64) {
-	n := m.N
+// denseAsymmetry is asymmetry for a row-major n×n slice.
+func denseAsymmetry(a []float64, n int) (i, j int, diff float64) {
 	i, j = -1, -1
 	wi, wj := -1, -1
 	// Blocks of rows and columns keep both accesses in cache.
 	const bs = 64
 	for a0 := 0; a0 < n; a0 += bs {
 		for b0 := a0; b0 < n; b0 += bs {
-			for a := a0; a < min(a0+bs, n); a++ {
-				for b := max(b0, a+1); b < min(b0+bs, n); b++ {
-					if d := math.Abs(m.Data[a*n+b] - m.Data[b*n+a]); d > diff {
-						diff, wi, wj = d, a, b
+			for r := a0; r < min(a0+bs, n); r++ {
+				for c := max(b0, r+1); c < min(b0+bs, n); c++ {
+					if d := math.Abs(a[r*n+c] - a[c*n+r]); d > diff {
+						diff, wi, wj = d, r, c
 					}
 				}
 			}
@@ -127,6 +104,43 @@ func asymmetry(m *Matrix) (i, j int, diff float64) {
 		i, j = wi, wj
 	}
 	return i, j, diff
+}
+
+// SymEigenvalues returns the eigenvalues of a symmetric matrix in
+// ascending order. It reports an error if m is not symmetric to within
+// Tol, or n > MaxEigenN. The result is the same bits on every platform
+// (see eigen.go).
+func SymEigenvalues(m *Matrix) ([]float64, error) {
+	m.valid()
+	if i, j, _ := asymmetry(m); i >= 0 {
+		return nil, check.Errorf(fieldSpectral, "the matrix is not symmetric: row %d, column %d is %s but row %d, column %d is %s",
+			i, j, num(m.At(i, j)), j, i, num(m.At(j, i)))
+	}
+	if m.N > MaxEigenN {
+		return nil, check.Errorf(fieldSpectral, "eigenvalues are computed only for n ≤ %d (got n = %d)", MaxEigenN, m.N)
+	}
+	return symEigen(m.dense(), m.N)
+}
+
+// SpectralRadius returns ρ(m) = max |λ| over the eigenvalues of m. A
+// matrix symmetric to within Tol goes through the symmetric solver (n ≤
+// MaxEigenN), any other through the general one (n ≤ MaxGeneralEigenN);
+// larger matrices give an error. The result is the same bits on every
+// platform (see eigen.go).
+func SpectralRadius(m *Matrix) (float64, error) {
+	m.valid()
+	if m.N > max(MaxEigenN, MaxGeneralEigenN) {
+		return 0, check.Errorf(fieldSpectral, "eigenvalues are computed only for n ≤ %d (got n = %d)", max(MaxEigenN, MaxGeneralEigenN), m.N)
+	}
+	return spectralRadius(m.dense(), m.N)
+}
+
+func maxAbs(xs []float64) float64 {
+	r := 0.0
+	for _, x := range xs {
+		r = max(r, math.Abs(x))
+	}
+	return r
 }
 
 // PerronLeft returns the left Perron vector π of a row-stochastic matrix
@@ -161,45 +175,36 @@ func perron(m *Matrix, left bool) ([]float64, error) {
 	if n > MaxEigenN {
 		return nil, check.Errorf(fieldSpectral, "Perron vectors are computed only for n ≤ %d (got n = %d)", MaxEigenN, n)
 	}
-	a := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			v := m.Data[i*n+j]
-			if left {
-				v = m.Data[j*n+i]
+	a := m.dense()
+	if left {
+		for i := range n {
+			for j := range i {
+				a[i*n+j], a[j*n+i] = a[j*n+i], a[i*n+j]
 			}
-			if i == j {
-				v--
-			}
-			a.Set(i, j, v)
 		}
 	}
-	for j := range n {
-		a.Set(n-1, j, 1)
+	for i := range n {
+		a[i*n+i]--
 	}
-	b := mat.NewVecDense(n, nil)
-	b.SetVec(n-1, 1)
-	var lu mat.LU
-	lu.Factorize(a)
+	for j := range n {
+		a[(n-1)*n+j] = 1
+	}
+	b := make([]float64, n)
+	b[n-1] = 1
+	f := factorLU(a, n)
 	side := "right"
 	if left {
 		side = "left"
 	}
-	if c := lu.Cond(); c > 1e12 || math.IsNaN(c) {
+	if c := f.cond(); c > 1e12 || math.IsNaN(c) {
 		return nil, check.Errorf(fieldSpectral,
 			"the %s Perron vector is not unique: no single group of nodes reaches all others (the graph needs a spanning tree)", side)
 	}
-	var x mat.VecDense
-	if err := lu.SolveVecTo(&x, false, b); err != nil {
-		return nil, check.Errorf(fieldSpectral, "the %s Perron vector could not be computed: %v", side, err)
-	}
-	pi := make([]float64, n)
-	for i := range pi {
-		v := x.AtVec(i)
+	pi := f.solve(b, false)
+	for i, v := range pi {
 		if v < 0 && v > -Tol {
-			v = 0 // round-off around a node outside the root class
+			pi[i] = 0 // round-off around a node outside the root class
 		}
-		pi[i] = v
 	}
 	return pi, nil
 }
@@ -218,14 +223,17 @@ func SigmaR(r *Matrix, phi float64) (float64, error) {
 // lazyDeflatedRadius returns ρ((1−t)I + t·M − P) with P_ij = p(i, j).
 func lazyDeflatedRadius(m *Matrix, t float64, p func(i, j int) float64) (float64, error) {
 	n := m.N
-	a := New(n)
+	if n > MaxGeneralEigenN {
+		return 0, check.Errorf(fieldSpectral, "eigenvalues of a nonsymmetric matrix are computed only for n ≤ %d (got n = %d)", MaxGeneralEigenN, n)
+	}
+	a := m.dense()
 	for i := range n {
 		for j := range n {
-			a.Data[i*n+j] = t*m.Data[i*n+j] - p(i, j)
+			a[i*n+j] = t*a[i*n+j] - p(i, j)
 		}
-		a.Data[i*n+i] += 1 - t
+		a[i*n+i] += 1 - t
 	}
-	return SpectralRadius(a)
+	return spectralRadius(a, n)
 }
 
 // SigmaC returns σ_C = ρ(C_γ − π_C1ᵀ) with C_γ = (1−γ)I + γC, the

@@ -31,6 +31,11 @@ const (
 	// StepOnceDuration is how long the packets of a single step (StepOnce)
 	// take to travel, at most.
 	StepOnceDuration = 600 * time.Millisecond
+	// FastBudget is the wall-clock time an Update spends running
+	// iterations in fast-forward, which ignores the speed and runs as many
+	// iterations as fit: long enough to amortise a frame, short enough that
+	// no task comes near 100 ms.
+	FastBudget = 12 * time.Millisecond
 )
 
 // Player is the playback logic, independent of drawing: it owes
@@ -45,6 +50,7 @@ type Player struct {
 	recorders []sim.Recorder
 
 	speed   float64
+	fast    bool // fast-forward: as many iterations as fit in FastBudget
 	running bool
 	owed    float64 // iterations due but not yet run
 	steps   int
@@ -107,6 +113,19 @@ func (p *Player) SetSpeed(itersPerSec float64) {
 	p.owed = min(p.owed, p.maxOwed())
 }
 
+// SetFast turns fast-forward on or off. While on, each Update runs as many
+// iterations as fit in FastBudget, whatever the speed, and the packets of
+// the latest iteration cycle like at high speed.
+func (p *Player) SetFast(on bool) {
+	p.fast = on
+	if !on {
+		p.owed = min(p.owed, p.maxOwed())
+	}
+}
+
+// Fast reports whether fast-forward is on.
+func (p *Player) Fast() bool { return p.fast }
+
 // Speed returns the speed in iterations per second.
 func (p *Player) Speed() float64 { return p.speed }
 
@@ -141,6 +160,25 @@ func (p *Player) Update(dt, budget time.Duration) {
 			if p.phase >= 1 {
 				p.oneshot = -1
 			}
+		}
+		return
+	}
+	if p.fast {
+		// Owe exactly what the budget can run; reading the clock every
+		// few iterations keeps its cost out of cheap iterations.
+		budget = max(budget, FastBudget)
+		start := p.now()
+		for ran := 0; p.running; ran++ {
+			if ran&7 == 0 && ran > 0 && p.now().Sub(start) >= budget {
+				break
+			}
+			if !p.advance() {
+				break
+			}
+		}
+		p.owed = 0
+		if p.running {
+			p.phase = p.cycle
 		}
 		return
 	}

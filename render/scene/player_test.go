@@ -314,3 +314,36 @@ func TestDeterministicGivenDts(t *testing.T) {
 		}
 	}
 }
+
+// Fast-forward runs as many iterations as fit in FastBudget per Update,
+// whatever the speed, stops at a failure, and goes back to the paced
+// speed when turned off.
+func TestFastForward(t *testing.T) {
+	f := &fakeStepper{cost: 100 * time.Microsecond}
+	p := newTestPlayer(f)
+	p.SetSpeed(1)
+	p.SetFast(true)
+	p.Play()
+	p.Update(16*ms, 6*ms)
+	// 12 ms at 0.1 ms each, the clock read every 8 iterations.
+	if f.n < 120 || f.n > 128 {
+		t.Fatalf("one fast Update ran %d iterations, want about 120", f.n)
+	}
+	if ph := p.Phase(); ph < 0 || ph > 1 {
+		t.Errorf("phase %v", ph)
+	}
+	p.SetFast(false)
+	n := f.n
+	p.Update(500*ms, 6*ms) // 1 it/s: half an iteration owed
+	if f.n-n > 1 {
+		t.Errorf("after fast-forward, a paced Update ran %d iterations at 1 it/s", f.n-n)
+	}
+	f2 := &fakeStepper{cost: time.Microsecond, failAt: 50}
+	p2 := newTestPlayer(f2)
+	p2.SetFast(true)
+	p2.Play()
+	p2.Update(16*ms, 6*ms)
+	if f2.n != 50 || p2.Running() || p2.Err() == nil {
+		t.Errorf("fast-forward past a failure: %d iterations, running %v, err %v", f2.n, p2.Running(), p2.Err())
+	}
+}

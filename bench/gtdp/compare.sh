@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# compare.sh — one GT-DP iteration (N = 50, d = 10, 574 directed links,
+# noise on): dpsim natively, dpsim under js/wasm (node), and the vectorised
+# NumPy reference, interleaved over several rounds on the same machine;
+# prints every round and the median ratios.
+#
+#   bench/gtdp/compare.sh [ROUNDS]        (default 5)
+#
+# Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
+# -y python3-numpy). The targets: native ≥ 3× faster than NumPy, wasm ≤ 2.5×
+# native (docs/performance.md).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+rounds=${1:-5}
+py=/usr/bin/python3
+"$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
+export PATH="$PATH:$(go env GOROOT)/lib/wasm"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The pinned export gives NumPy exactly dpsim's graph, weights and targets.
+"$py" - bench/gtdp/rgg50.json "$tmp/one.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["iterations"] = 1; s["record"] = {"every": 1}
+json.dump(s, open(sys.argv[2], "w"))
+PY
+go run ./cmd/dpsim run --quiet --out "$tmp/export.json" "$tmp/one.json"
+go test -c -o "$tmp/native.test" ./core/gtdp
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/gtdp
+
+bench() { # prints ns/op of BenchmarkIteration/rgg50
+  (cd core/gtdp && "$@" -test.run '^$' -test.bench 'Iteration/rgg50$' -test.benchtime 20000x) |
+    awk '/^BenchmarkIteration\/rgg50/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }'
+}
+printf '%-6s %14s %14s %14s %10s %10s\n' round native_µs wasm_µs numpy_µs numpy/nat wasm/nat
+ratios=()
+for r in $(seq "$rounds"); do
+  nat=$(bench "$tmp/native.test")
+  wasm=$(bench go_js_wasm_exec "$tmp/wasm.test")
+  np=$("$py" bench/gtdp/numpy_iteration.py "$tmp/export.json" --iters 20000 | awk '{print $2}')
+  line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" 'BEGIN {
+    printf "%-6s %14.2f %14.2f %14.2f %10.2f %10.2f", r, n/1000, w/1000, p, p*1000/n, w/n }')
+  echo "$line"
+  ratios+=("$line")
+done
+printf '%s\n' "${ratios[@]}" | awk '{ a[NR] = $5; b[NR] = $6; n[NR] = $2; p[NR] = $4 }
+  function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+                                   return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+  END { printf "median: native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3), wasm/native %.2fx (target ≤ 2.5)\n", med(n, NR), med(p, NR), med(a, NR), med(b, NR) }'

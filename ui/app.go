@@ -71,6 +71,16 @@ type State struct {
 	Seed       float64  `js:"seed"`
 	Warnings   []string `js:"warnings"`
 	Channels   []string `js:"channels"`
+	// Key describes the packets: each channel, pushed or pulled.
+	Key string `js:"key"`
+	// Allocation is true for a resource-allocation problem (the
+	// allocation panel is drawn); Reading says how the scenario's directed
+	// edge list reads ("" for other graphs).
+	Allocation bool   `js:"allocation"`
+	Reading    string `js:"reading"`
+	// Labels are the texts to write over the canvas (positions as
+	// fractions of its size, sizes in CSS pixels).
+	Labels []LabelJS `js:"labels"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -110,6 +120,7 @@ func (a *App) install(b *scenario.Built) {
 		plane = &scene.Plane{Targets: pl.Points(), Optimum: [2]float64{opt[0], opt[1]}}
 	}
 	model := scene.NewModel(b.Env.Graph, plane)
+	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
 	run := runner.New(b, model)
 	run.Start()
 	player := scene.NewPlayer(run)
@@ -211,7 +222,15 @@ func (a *App) publish() {
 		if m := a.game.Model(); m != nil {
 			st.Packets = len(m.Packets())
 			st.Channels = m.Channels()
+			st.Key = packetKey(m)
+			st.Allocation = m.Allocation() != nil
 		}
+		st.Reading = readingText(b)
+		ratio := 1.0
+		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
 		st.Status, st.Error = "paused", a.lastErr
 		switch err := a.run.Err(); {
 		case err != nil:
@@ -479,4 +498,59 @@ func (a *App) ApplyQuery() {
 		}
 	}
 	a.publish()
+}
+
+// LabelJS is one label of window.dpsimState.labels: X and Y are fractions
+// of the canvas's width and height, Size a font size in CSS pixels.
+type LabelJS struct {
+	X      float64 `js:"x"`
+	Y      float64 `js:"y"`
+	Text   string  `js:"text"`
+	Align  string  `js:"align"`
+	Valign string  `js:"valign"`
+	Size   float64 `js:"size"`
+	Class  string  `js:"cls"`
+}
+
+// labelsOf converts the frame's labels for the page (none before the
+// first frame): the frame is in canvas pixels, ratio of them per CSS
+// pixel.
+func labelsOf(f *scene.Frame, ratio float64, dst []LabelJS) []LabelJS {
+	if f == nil || f.W <= 0 || f.H <= 0 {
+		return dst
+	}
+	for _, l := range f.Labels {
+		dst = append(dst, LabelJS{X: l.X / float64(f.W), Y: l.Y / float64(f.H), Text: l.Text,
+			Align: l.Align, Valign: l.Valign, Size: l.Size / ratio, Class: l.Class})
+	}
+	return dst
+}
+
+// packetKey describes the packets of the latest iteration: which channels
+// travel, pushed (filled) or pulled (hollow).
+func packetKey(m *scene.Model) string {
+	out := ""
+	for _, c := range m.Channels() {
+		if out != "" {
+			out += " · "
+		}
+		if m.Pulled(c) {
+			out += c + " pulled (hollow)"
+		} else {
+			out += c + " sent (filled)"
+		}
+	}
+	return out
+}
+
+// readingText says which reading of the edge list is in force.
+func readingText(b *scenario.Built) string {
+	g := b.Scenario.Graph
+	if !b.Env.Graph.Directed || g.Kind != "edges" {
+		return ""
+	}
+	if g.Reading == scenario.ReadToFrom {
+		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
+	}
+	return "edge list read \"from-to\": [a, b] is a link a → b"
 }

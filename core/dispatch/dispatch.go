@@ -34,6 +34,7 @@ type Dispatch struct {
 	d    []float64 // demands
 	dTot float64
 	name []string
+	unit string
 
 	price float64   // λ*
 	wOpt  []float64 // w*
@@ -245,6 +246,9 @@ func (p *Dispatch) Quadratic(i int) (a, b, lo, hi float64, ok bool) {
 
 // Generators returns the agents with a generator, in increasing order.
 func (p *Dispatch) Generators() []int { return append([]int(nil), p.gens...) }
+
+// Unit returns the unit of outputs and demands ("" when not given).
+func (p *Dispatch) Unit() string { return p.unit }
 
 // Names returns every agent's label ("bus 3" in the IEEE case).
 func (p *Dispatch) Names() []string { return append([]string(nil), p.name...) }

@@ -34,6 +34,8 @@ type Params struct {
 	Demands []float64 `json:"demands,omitempty" doc:"every agent's local demand d_i"`
 	// Names labels the agents in the view and the exports.
 	Names []string `json:"names,omitempty" doc:"a label per agent (e.g. bus 1); default agent 0, agent 1, …"`
+	// Unit names the unit of outputs and demands, for display.
+	Unit string `json:"unit,omitempty" doc:"the unit of outputs and demands, for display (ieee14: MW)"`
 }
 
 // Factory builds the dispatch problem from a scenario.
@@ -47,7 +49,7 @@ var Factory = problem.Factory{
 	Build: build,
 	Pinned: func(pr problem.Problem, params any) any {
 		p := pr.(*Dispatch)
-		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names()}
+		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit}
 		for _, i := range p.gens {
 			out.Generators = append(out.Generators, Generator{Agent: i, A: p.a[i], B: p.b[i], C: p.c[i], Min: p.lo[i], Max: p.hi[i]})
 		}
@@ -68,6 +70,7 @@ func IEEE14() *Params {
 			{Agent: 7, A: 0.04, B: 2.5, Min: 0, Max: 80},
 		},
 		Demands: []float64{0, 9, 56, 55, 27, 27, 0, 0, 8, 24, 53, 46, 16, 40},
+		Unit:    "MW",
 	}
 	for k := 1; k <= 14; k++ {
 		p.Names = append(p.Names, "bus "+strconv.Itoa(k))
@@ -83,7 +86,7 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 	}
 	n := env.Agents()
 	if p.Case == "ieee14" {
-		if p.Generators != nil || p.Demands != nil || p.Names != nil {
+		if p.Generators != nil || p.Demands != nil || p.Names != nil || p.Unit != "" {
 			return nil, nil, check.Errorf(check.Join(pf, "case"), "\"ieee14\" brings its own generators, demands and names: leave those out, or drop case and give them all")
 		}
 		if n != 14 {
@@ -123,6 +126,7 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 	if err != nil {
 		return nil, nil, err
 	}
+	prob.unit = p.Unit
 	var warns []check.Warning
 	// Slater's condition (Assumption 1): the demand strictly inside the
 	// range the generators can produce.

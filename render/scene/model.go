@@ -28,6 +28,9 @@ type Packet struct {
 	// clean signal, 0 without noise, capped at RatioCap (which a zero
 	// signal with non-zero noise also gets).
 	Ratio float64
+	// Pull reports a pulled message (sim.Release.Pull): drawn hollow,
+	// where pushed and broadcast ones are filled.
+	Pull bool
 
 	lane int // the channel's lane, for the sideways offset
 }
@@ -55,6 +58,12 @@ type Model struct {
 	trailHead  int          // the row the next record goes to
 	trailCount int
 
+	alloc      *Allocation // nil unless the problem allocates resources
+	prices     []float64   // latest prices (sim.Step.Prices)
+	priceHist  []float64   // ring of PriceLen rows of N prices (alloc only)
+	priceHead  int
+	priceCount int
+
 	// The latest step's releases, summarised when recorded (one ratio per
 	// release, receivers copied into to), and expanded into packets only
 	// when the picture asks for them.
@@ -64,6 +73,7 @@ type Model struct {
 	expanded bool
 	rounds   int
 	channels map[string]int
+	pulled   map[string]bool
 
 	frame Frame
 }
@@ -71,7 +81,7 @@ type Model struct {
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
 // unless the problem is 2-D.
 func NewModel(g *graph.Graph, plane *Plane) *Model {
-	m := &Model{g: g, pos: Layout(g), plane: plane, channels: map[string]int{}}
+	m := &Model{g: g, pos: Layout(g), plane: plane, channels: map[string]int{}, pulled: map[string]bool{}}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
 		m.trail = make([][2]float64, TrailLen*g.N)
@@ -120,6 +130,7 @@ type release struct {
 	from, round, lane int
 	channel           string
 	ratio             float64
+	pull              bool
 	to0, to1          int // receivers: m.to[to0:to1]
 }
 
@@ -134,12 +145,16 @@ func (m *Model) Packets() []Packet {
 	for _, r := range m.rels {
 		for _, to := range m.to[r.to0:r.to1] {
 			m.packets = append(m.packets, Packet{From: r.from, To: to, Channel: r.channel,
-				Round: r.round, Ratio: r.ratio, lane: r.lane})
+				Round: r.round, Ratio: r.ratio, Pull: r.pull, lane: r.lane})
 		}
 	}
 	m.expanded = true
 	return m.packets
 }
+
+// Pulled reports whether the messages of channel name are pulled by their
+// receivers (drawn hollow) rather than pushed to them.
+func (m *Model) Pulled(name string) bool { return m.pulled[name] }
 
 // Channels returns the channel names seen so far, in order of first
 // appearance (which is also their lane order).
@@ -156,6 +171,10 @@ func (m *Model) Channels() []string {
 func (m *Model) Record(s *sim.Step) {
 	if s.Iter < m.iter {
 		m.trailHead, m.trailCount = 0, 0 // the run was reset
+		m.priceHead, m.priceCount = 0, 0
+	}
+	if s.Prices != nil || m.alloc != nil {
+		m.recordPrices(s.Prices, s.Dim)
 	}
 	m.iter = s.Iter
 	m.dim = s.Dim
@@ -202,6 +221,7 @@ func (m *Model) Record(s *sim.Step) {
 		if !ok {
 			lane = len(m.channels)
 			m.channels[r.Channel] = lane
+			m.pulled[r.Channel] = r.Pull
 		}
 		to0 := len(m.to)
 		for _, j := range r.To {
@@ -211,7 +231,7 @@ func (m *Model) Record(s *sim.Step) {
 		}
 		round := max(0, r.Round)
 		m.rels = append(m.rels, release{from: r.From, round: round, lane: lane, channel: r.Channel,
-			ratio: Ratio(r.Sent, r.Noise), to0: to0, to1: len(m.to)})
+			ratio: Ratio(r.Sent, r.Noise), pull: r.Pull, to0: to0, to1: len(m.to)})
 		m.rounds = max(m.rounds, round+1)
 	}
 }

@@ -101,7 +101,7 @@ func (a *App) Load(s *scenario.Scenario) error {
 		seed := uint64(a.seed)
 		cp.Seed, cp.Seeds = &seed, nil
 	}
-	b, err := scenario.Build(&cp)
+	b, err := scenario.BuildFor(&cp, scenario.Page)
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
 	r := runner.New(b)
-	// Metrics beyond the first 65 536 points wait in a temporary file, so
+	// Metrics beyond the first scenario.SpillKeep points wait in a temporary file, so
 	// that a long run recorded at every iteration keeps memory flat.
 	spill, err := os.CreateTemp("", "dpsim-metrics-*")
 	if err != nil {
@@ -173,7 +173,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer os.Remove(spill.Name())
 	defer spill.Close()
-	r.Metrics.Series.Spill(spill, 1<<16)
+	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
 	runErr := r.Run()
 	var dst io.Writer = stdout
 	var file *os.File

@@ -96,6 +96,11 @@ type Factory struct {
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors).
 	NewParams func() any
+	// Footprint, if set, returns the bytes the algorithm allocates for
+	// agents agents, links directed links and dimension dim; the scenario's
+	// memory estimate calls it before anything is built. When nil, the
+	// estimate assumes 2·len(States)+4 vectors per agent.
+	Footprint func(agents, links, dim int) int64
 	// Build validates params against env and builds the algorithm and its
 	// privacy accountant. Errors name fields with check.Errorf.
 	Build func(env *Env, params any) (*Built, []check.Warning, error)
@@ -122,5 +127,5 @@ func (e *Env) InitState(name string) []float64 {
 // Sampler returns the noise sampler of channel name, drawing from its own
 // stream of the noise seed so that channels never share draws.
 func (e *Env) Sampler(alg, name string) *noise.Sampler {
-	return noise.NewSampler(e.Noise[name].Dist, rng.New(e.Seeds.Noise, alg+"/"+name))
+	return noise.NewSampler(e.Noise[name].Dist, rng.NewStream(e.Seeds.Noise, alg+"/"+name))
 }

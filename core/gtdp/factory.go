@@ -22,6 +22,8 @@ var Factory = algo.Factory{
 	},
 	States:    []string{"x", "s"},
 	NewParams: func() any { return Defaults() },
+	// x, s, their successors, the two noises and the released pair.
+	Footprint: func(agents, _, dim int) int64 { return 8 * 8 * int64(agents) * int64(dim) },
 	Build:     build,
 }
 

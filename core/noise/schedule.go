@@ -136,9 +136,11 @@ func (s Schedule) LogAt(k int) float64 {
 			}
 			return math.Inf(-1)
 		}
-		return num.Log(s.C) + float64(k)*num.Log(s.R)
+		// float64(…) keeps the product from fusing with the sum (as in
+		// core/num), so budgets are the same bits on every build.
+		return num.Log(s.C) + float64(float64(k)*num.Log(s.R))
 	case Polynomial:
-		return num.Log(s.C) - s.P*num.Log(s.M+float64(k))
+		return num.Log(s.C) - float64(s.P*num.Log(s.M+float64(k)))
 	}
 	return num.Log(s.C)
 }

@@ -7,6 +7,13 @@
 // uses the functions here, which are the standard library's pure-Go
 // algorithms and give bit-identical results on every architecture.
 //
+// Go lets a compiler fuse x*y + z into one multiply-add with a single
+// rounding, and it does so on arm64, ppc64le, s390x, riscv64 and on amd64
+// built with GOAMD64=v3. Every product here that feeds an addition is
+// therefore wrapped in an explicit float64(…) conversion, which the
+// language defines as a rounding and so forbids the fusion; code elsewhere
+// that must be bit-identical across builds needs the same care.
+//
 // The algorithms are those of Go's math package (FreeBSD msun), BSD
 // licence, copyright The Go Authors.
 package num
@@ -45,11 +52,15 @@ func Log(x float64) float64 {
 	s := f / (2 + f)
 	s2 := s * s
 	s4 := s2 * s2
-	t1 := s2 * (l1 + s4*(l3+s4*(l5+s4*l7)))
-	t2 := s4 * (l2 + s4*(l4+s4*l6))
+	// Every product that meets an addition is wrapped in float64(…): an
+	// explicit conversion rounds, so the compiler may not fuse the pair
+	// into one multiply-add (it does on arm64 and with GOAMD64=v3, which
+	// would change the last bit).
+	t1 := float64(s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7)))))))
+	t2 := float64(s4 * (l2 + float64(s4*(l4+float64(s4*l6)))))
 	r := t1 + t2
-	hfsq := 0.5 * f * f
-	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + k*ln2Lo)) - f)
+	hfsq := float64(0.5 * f * f)
+	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
 // Exp returns e**x, bit-identical on every architecture. Special cases are
@@ -81,16 +92,18 @@ func Exp(x float64) float64 {
 	var k int
 	switch {
 	case x < 0:
-		k = int(log2e*x - 0.5)
+		k = int(float64(log2e*x) - 0.5)
 	case x > 0:
-		k = int(log2e*x + 0.5)
+		k = int(float64(log2e*x) + 0.5)
 	}
-	hi := x - float64(k)*ln2Hi
-	lo := float64(k) * ln2Lo
+	// Products are wrapped in float64(…) so that no multiply-add is fused
+	// (see Log).
+	hi := x - float64(float64(k)*ln2Hi)
+	lo := float64(float64(k) * ln2Lo)
 	r := hi - lo
-	t := r * r
-	c := r - t*(p1+t*(p2+t*(p3+t*(p4+t*p5))))
-	y := 1 - ((lo - (r*c)/(2-c)) - hi)
+	t := float64(r * r)
+	c := r - float64(t*(p1+float64(t*(p2+float64(t*(p3+float64(t*(p4+float64(t*p5)))))))))
+	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
 	return math.Ldexp(y, k)
 }
 
@@ -174,7 +187,7 @@ func Pow(x, y float64) float64 {
 			a1 *= x1
 			ae += xe
 		}
-		x1 *= x1
+		x1 = float64(x1 * x1) // not fused with the doubling below
 		xe <<= 1
 		if x1 < .5 {
 			x1 += x1

@@ -106,6 +106,12 @@ type Factory struct {
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors) and checks its param tags.
 	NewParams func() any
+	// Size returns the dimension of the decision variable and the bytes
+	// of data the problem will hold for agents agents, from the decoded
+	// params alone — the scenario's memory estimate calls it before
+	// anything is built. Params that Build would reject may give any
+	// answer here.
+	Size func(params any, agents int) (dim int, dataBytes int64)
 	// Build validates params (naming fields as problem.params.…) and
 	// builds the problem on env.
 	Build func(env *Env, params any) (Problem, []check.Warning, error)

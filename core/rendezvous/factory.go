@@ -32,6 +32,11 @@ var Factory = problem.Factory{
 	NewParams: func() any {
 		return &Params{Dim: 2, Box: 1}
 	},
+	Size: func(params any, agents int) (int, int64) {
+		p := params.(*Params)
+		// The targets, and their copy in the pinned export.
+		return p.Dim, 2 * 8 * int64(agents) * int64(max(p.Dim, 0))
+	},
 	Build: build,
 	Pinned: func(p problem.Problem, params any) any {
 		q := *params.(*Params)

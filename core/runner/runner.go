@@ -14,6 +14,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
+	"dpsim/core/noise"
 	"dpsim/core/privacy"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
@@ -129,13 +130,24 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v,
-				Hint: "lower the step size or the noise, or check the weight matrix"}
+			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
 	}
 	r.record(st)
 	return st, nil
+}
+
+// hint explains a divergence. Data, initial states and noise scales are
+// bounded at validation (scenario.MaxMagnitude), so they cannot overflow
+// by themselves: what is left is growing noise or an unstable iteration.
+func (r *Runner) hint() string {
+	for _, name := range r.b.Factory.Channels {
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
+			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+		}
+	}
+	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"
 }
 
 // Run runs every remaining iteration. It returns nil when the run
@@ -168,13 +180,17 @@ func (r *Runner) Ledger() privacy.Ledger { return r.b.Accountant.Ledger() }
 
 // Export is the record of a run, as the CLI and the page write it.
 type Export struct {
-	Format   string             `json:"format"`
-	Status   string             `json:"status"`
-	Error    string             `json:"error,omitempty"`
-	Iter     int                `json:"iterations_run"`
-	Scenario *scenario.Scenario `json:"scenario"`
-	Warnings []check.Warning    `json:"warnings"`
-	Findings []weights.Finding  `json:"weight_findings"`
+	Format string `json:"format"`
+	// NoiseStream names the generator and sampler that drew the noise
+	// (noise.StreamVersion): an export made by another version replays
+	// with other draws.
+	NoiseStream string             `json:"noise_stream"`
+	Status      string             `json:"status"`
+	Error       string             `json:"error,omitempty"`
+	Iter        int                `json:"iterations_run"`
+	Scenario    *scenario.Scenario `json:"scenario"`
+	Warnings    []check.Warning    `json:"warnings"`
+	Findings    []weights.Finding  `json:"weight_findings"`
 	// RoleFindings holds the findings of every weight matrix by role, for
 	// algorithms that mix with several (then Findings repeats the first
 	// role's).
@@ -231,16 +247,17 @@ func (r *Runner) Export() *Export {
 		status = "completed"
 	}
 	e := &Export{
-		Format:   FormatVersion,
-		Status:   status,
-		Iter:     r.iter,
-		Scenario: r.b.Pinned(),
-		Warnings: r.b.Warnings,
-		Findings: r.b.Env.Report.Findings,
-		Optimum:  r.b.Env.Problem.Optimum(),
-		Metrics:  &r.Metrics.Series,
-		Ledger:   r.Ledger(),
-		States:   r.saved,
+		Format:      FormatVersion,
+		NoiseStream: noise.StreamVersion,
+		Status:      status,
+		Iter:        r.iter,
+		Scenario:    r.b.Pinned(),
+		Warnings:    r.b.Warnings,
+		Findings:    r.b.Env.Report.Findings,
+		Optimum:     r.b.Env.Problem.Optimum(),
+		Metrics:     &r.Metrics.Series,
+		Ledger:      r.Ledger(),
+		States:      r.saved,
 	}
 	if rs := r.b.Env.Reports; rs != nil {
 		e.RoleFindings = map[string][]weights.Finding{}

@@ -3,10 +3,14 @@ package runner_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
+	"strings"
 	"testing"
 
 	"dpsim/core/metrics"
+	"dpsim/core/noise"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
@@ -61,4 +65,66 @@ func TestCheckpointNonFiniteEncodes(t *testing.T) {
 	if err != nil || string(js) != `{"name":"x","values":[[1,null],[null,2]]}` {
 		t.Fatalf("%s, %v", js, err)
 	}
+}
+
+// A diverging run says why: growing noise, or an unstable step.
+func TestDivergenceHints(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*scenario.Scenario)
+		want string
+	}{
+		{"large step", func(s *scenario.Scenario) {
+			s.Algorithm.Params = json.RawMessage(`{"alpha": 50, "gradient_bound": 60}`)
+		}, "lower the step size"},
+		{"growing noise", func(s *scenario.Scenario) {
+			for _, ch := range []string{"eta", "xi"} {
+				s.Noise[ch].Decay = noise.Geom(1, 10)
+			}
+		}, "the noise grows with k"},
+	} {
+		r := runner.New(built(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+			c.edit(s)
+			s.Record.Checkpoints = nil
+		}))
+		err := r.Run()
+		var d *runner.Diverged
+		if !errors.As(err, &d) || !strings.Contains(d.Error(), c.want) {
+			t.Errorf("%s: %v, want a divergence saying %q", c.name, err, c.want)
+		}
+		var buf bytes.Buffer
+		if err := r.WriteExport(&buf); err != nil {
+			t.Errorf("%s: the export of a diverged run: %v", c.name, err)
+		}
+	}
+}
+
+// FuzzRun builds whatever scenario validates, runs a few iterations and
+// writes its export: the export must always write, and nothing may panic.
+func FuzzRun(f *testing.F) {
+	for _, p := range scenario.Presets() {
+		js, _ := scenario.PresetJSON(p.Name)
+		f.Add(js)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := scenario.Parse(data)
+		if err != nil {
+			return
+		}
+		// Keep each input to milliseconds: small networks, few iterations.
+		if s.Graph.N > 200 || s.Graph.Rows*s.Graph.Cols > 200 || len(s.Graph.Edges) > 2000 || s.Graph.Tries > 5 {
+			return
+		}
+		s.Iterations = min(max(s.Iterations, 1), 20)
+		s.Record.Checkpoints = nil
+		b, err := scenario.Build(s)
+		if err != nil {
+			return
+		}
+		r := runner.New(b)
+		_ = r.Run() // a divergence is a valid outcome
+		if err := r.WriteExport(io.Discard); err != nil {
+			t.Fatalf("the export did not write: %v", err)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -40,10 +41,26 @@ type Built struct {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
-// Build validates s and constructs its graph, weights, problem, noise
-// channels and algorithm. The first broken rule is returned as an error
-// that names its field.
-func Build(s *Scenario) (*Built, error) {
+// Place is where a scenario runs: its memory budget and recording differ.
+type Place int
+
+// Places.
+const (
+	// CLI: dpsim run, validate and sweep (CLIBudget; metrics spill to disk).
+	CLI Place = iota
+	// Page: the browser (PageBudget; metrics and animation in memory).
+	Page
+)
+
+// Build validates s for the CLI and constructs its graph, weights,
+// problem, noise channels and algorithm. The first broken rule is returned
+// as an error that names its field.
+func Build(s *Scenario) (*Built, error) { return BuildFor(s, CLI) }
+
+// BuildFor is Build for a place: a scenario whose memory estimate
+// (EstimateOf) exceeds the place's budget is refused before anything is
+// allocated.
+func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if !nameRE.MatchString(s.Name) {
 		return nil, check.Errorf("name", "must be 1–64 letters, digits, '-', '_' or '.', starting with a letter or digit (got %q)", s.Name)
 	}
@@ -83,6 +100,22 @@ func Build(s *Scenario) (*Built, error) {
 	}
 	var warns []check.Warning
 
+	pf, pparams, err := decodeProblem(&s.Problem)
+	if err != nil {
+		return nil, err
+	}
+	dim, dataBytes := 1, int64(0)
+	if pf.Size != nil {
+		dim, dataBytes = pf.Size(pparams, max(s.Graph.N, s.Graph.Rows*s.Graph.Cols))
+	}
+	budget, where := int64(CLIBudget), "in the CLI"
+	if place == Page {
+		budget, where = PageBudget, "in the browser"
+	}
+	if err := checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where); err != nil {
+		return nil, err
+	}
+
 	seeds := s.StreamSeeds()
 	g, err := buildGraph(&s.Graph, seeds, f.RootedDigraphs)
 	if err != nil {
@@ -92,14 +125,11 @@ func Build(s *Scenario) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	prob, pf, pparams, pw, err := buildProblem(&s.Problem, g, seeds)
+	prob, pw, err := buildProblem(pf, pparams, g, seeds)
 	if err != nil {
 		return nil, err
 	}
 	warns = append(warns, pw...)
-	if int64(g.N)*int64(prob.Dim())*int64(len(s.Record.Checkpoints)+4) > MaxStateFloats {
-		return nil, check.Errorf("problem.params.dim", "agents × dimension × (checkpoints + 4) must stay below %d", MaxStateFloats)
-	}
 
 	// Noise: exactly the algorithm's channels, each validated.
 	chans := map[string]*noise.Spec{}
@@ -114,6 +144,19 @@ func Build(s *Scenario) (*Built, error) {
 		}
 		if spec.Dist != c.Dist {
 			return nil, check.Errorf(check.Join(field, "dist"), "%s uses %s noise on this channel (got %q)", f.Title, c.Dist, spec.Dist)
+		}
+		for i := range g.N {
+			if b := spec.Base(i); b > MaxMagnitude {
+				sf := check.Join(field, "scale")
+				if spec.Scales != nil {
+					sf = check.Index(check.Join(field, "scales"), i)
+				}
+				return nil, check.Errorf(sf, "must be at most %g, so that noisy messages and their squares stay far inside float64's range (got %g)", MaxMagnitude, b)
+			}
+		}
+		if !spec.Decay.Decays() && !spec.IsOff() {
+			warns = append(warns, check.Warnf(check.Join(field, "decay"),
+				"the noise grows with k (%v): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", spec.Decay))
 		}
 		chans[c.Name] = spec
 	}
@@ -139,6 +182,11 @@ func Build(s *Scenario) (*Built, error) {
 			}
 			if err := check.AllFinite(check.Index(field, i), r); err != nil {
 				return nil, err
+			}
+			for j, v := range r {
+				if math.Abs(v) > MaxMagnitude {
+					return nil, check.Errorf(check.Index(check.Index(field, i), j), "must be in [−%g, %g], so that squared distances stay far inside float64's range (got %g)", MaxMagnitude, MaxMagnitude, v)
+				}
 			}
 		}
 	}
@@ -270,6 +318,13 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 			}
 		}
 		g.Pos = gs.Positions
+	}
+	if g.N < 2 {
+		field := "graph.n"
+		if gs.Kind == "grid" {
+			field = "graph.rows"
+		}
+		return nil, check.Errorf(field, "a network needs at least 2 agents: with one, nothing is exchanged, so there is nothing decentralized to simulate and no privacy to account (got %d)", g.N)
 	}
 	if g.Directed && !rooted {
 		if !g.StronglyConnected() {
@@ -404,31 +459,33 @@ func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, e
 	return m, nil
 }
 
-func buildProblem(ps *Problem, g *graph.Graph, seeds rng.Seeds) (problem.Problem, *problem.Factory, any, []check.Warning, error) {
+// decodeProblem finds the problem's factory and decodes its params.
+func decodeProblem(ps *Problem) (*problem.Factory, any, error) {
 	f, ok := problems[ps.Kind]
 	switch {
 	case ps.Kind == "":
-		return nil, nil, nil, nil, check.Errorf("problem.kind", "is required: one of %v", ProblemKinds())
+		return nil, nil, check.Errorf("problem.kind", "is required: one of %v", ProblemKinds())
 	case !ok:
-		return nil, nil, nil, nil, check.Errorf("problem.kind", "must be one of %v (got %q)", ProblemKinds(), ps.Kind)
+		return nil, nil, check.Errorf("problem.kind", "must be one of %v (got %q)", ProblemKinds(), ps.Kind)
 	}
 	params := f.NewParams()
 	if len(ps.Params) > 0 {
 		if err := jsonstrict.Decode(ps.Params, params, "problem.params"); err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, err
 		}
 	}
+	return f, params, nil
+}
+
+func buildProblem(f *problem.Factory, params any, g *graph.Graph, seeds rng.Seeds) (problem.Problem, []check.Warning, error) {
 	prob, warns, err := f.Build(&problem.Env{Graph: g, Seeds: seeds}, params)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, err
 	}
 	if prob.Agents() != g.N {
-		return nil, nil, nil, nil, check.Errorf("problem", "%s has %d private objectives for %d agents", f.Title, prob.Agents(), g.N)
+		return nil, nil, check.Errorf("problem", "%s has %d private objectives for %d agents", f.Title, prob.Agents(), g.N)
 	}
-	if int64(g.N)*int64(prob.Dim()) > MaxStateFloats {
-		return nil, nil, nil, nil, check.Errorf("problem.params.dim", "agents × dimension must stay below %d (got %d × %d)", MaxStateFloats, g.N, prob.Dim())
-	}
-	return prob, f, params, warns, nil
+	return prob, warns, nil
 }
 
 // GraphKinds lists the graph kinds a scenario may name.

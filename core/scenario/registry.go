@@ -1,8 +1,6 @@
 package scenario
 
 import (
-	"sort"
-
 	"dpsim/core/algo"
 	"dpsim/core/ddgt"
 	"dpsim/core/diffdradt"
@@ -51,17 +49,8 @@ func nameOf[F named](f F) string {
 	return ""
 }
 
-func sortedNames[F named](m map[string]F) []string {
-	ns := make([]string, 0, len(m))
-	for n := range m {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
 // AlgorithmNames lists the algorithms a scenario may name.
-func AlgorithmNames() []string { return sortedNames(factories) }
+func AlgorithmNames() []string { return sortedKeys(factories) }
 
 // Factories returns the algorithm factories, sorted by name.
 func Factories() []*algo.Factory {
@@ -73,7 +62,7 @@ func Factories() []*algo.Factory {
 }
 
 // ProblemKinds lists the problem kinds a scenario may name.
-func ProblemKinds() []string { return sortedNames(problems) }
+func ProblemKinds() []string { return sortedKeys(problems) }
 
 // Problems returns the problem factories, sorted by name.
 func Problems() []*problem.Factory {

@@ -25,9 +25,11 @@ const MaxBytes = 16 << 20
 
 // Limits that keep a mistyped scenario from exhausting memory or time.
 const (
-	MaxIterations  = 10_000_000
-	MaxDim         = 100_000
-	MaxStateFloats = 20_000_000 // agents × dimension
+	MaxIterations = 10_000_000
+	MaxDim        = 100_000
+	// MaxMagnitude bounds initial states and noise scales: squared
+	// distances and sums over agents must stay far from float64's 1.8e308.
+	MaxMagnitude   = 1e12
 	MaxCheckpoints = 1000
 	MaxTries       = 1000
 )

@@ -1,0 +1,179 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/weights"
+)
+
+// Memory budgets: a scenario whose estimate exceeds the budget of the
+// place it runs in is refused before anything is allocated. The page's is
+// smaller because a browser tab shares the machine's memory with
+// everything else and a WebAssembly instance cannot grow past 4 GiB.
+const (
+	CLIBudget  = 4 << 30   // bytes, for dpsim run, validate and sweep
+	PageBudget = 512 << 20 // bytes, for the browser page
+)
+
+// SpillKeep is the number of metric points a CLI run holds in memory;
+// older points wait in a temporary file (metrics.Series.Spill).
+const SpillKeep = 1 << 16
+
+// Estimate is a scenario's memory footprint, computed from the scenario
+// alone, before any graph, matrix, problem or algorithm is built.
+type Estimate struct {
+	// Agents and Links are the expected network size (for random graphs
+	// an upper bound from the radius or the link probability).
+	Agents, Links int64
+	Dim           int64
+	// Parts lists the footprint's parts, largest first.
+	Parts []Part
+	// Total is the sum of the parts, in bytes.
+	Total int64
+}
+
+// Part is one part of an estimate: what it is, the scenario fields that
+// drive it, and its size in bytes.
+type Part struct {
+	What   string
+	Fields []string
+	Bytes  int64
+}
+
+// String lists the parts: "12.0 MB: agents' states (graph.n × problem.params.dim); …".
+func (e Estimate) String() string {
+	var b strings.Builder
+	for i, p := range e.Parts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s (%s)", Bytes(p.Bytes), p.What, strings.Join(p.Fields, " × "))
+	}
+	return b.String()
+}
+
+// Bytes formats a byte count for people: 512 B, 3.2 MB, 16.3 GB.
+func Bytes(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1e6:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	case n < 1e9:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}
+
+// EstimateOf estimates the memory a run of s needs: in the CLI (inPage
+// false: metrics spill to disk beyond SpillKeep points) or in the page
+// (metrics held, animation buffers per link). The algorithm's factory and
+// the problem's parameters must already be known.
+func EstimateOf(s *Scenario, f *algo.Factory, dim int, dataBytes int64, inPage bool) Estimate {
+	e := Estimate{Dim: int64(max(dim, 1))}
+	e.Agents, e.Links = networkSize(&s.Graph)
+	n, l, d := e.Agents, e.Links, e.Dim
+	nd := n * d
+	add := func(what string, bytes int64, fields ...string) {
+		if bytes > 0 {
+			e.Parts = append(e.Parts, Part{What: what, Fields: fields, Bytes: bytes})
+		}
+	}
+	graphFields := graphSizeFields(&s.Graph)
+	add("network and weights", 48*(n+l), graphFields...)
+	if n <= weights.MaxEigenN {
+		add("spectral analysis", 48*n*n, "graph.n²")
+	}
+	add("problem data", dataBytes, "problem.params")
+	states := int64(2*len(f.States) + 4)
+	if f.Footprint != nil {
+		add("algorithm state", f.Footprint(int(n), int(l), int(d)), append(graphFields, "problem.params.dim")...)
+	} else {
+		add("algorithm state", 8*states*nd, append(graphFields, "problem.params.dim")...)
+	}
+	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
+	if !inPage {
+		points = min(points, SpillKeep)
+	}
+	// Five columns of float64, with room for the slices' growth.
+	add("recorded metrics", 60*points, "iterations", "1/record.every")
+	// A checkpoint is held as floats and written as text (≈ 25 B each).
+	add("checkpoints", int64(len(s.Record.Checkpoints))*int64(len(f.States))*nd*(8+25), "record.checkpoints", "graph.n", "problem.params.dim")
+	// The pinned scenario in the export: the weight entries as text.
+	add("export", 40*(n+l)+25*nd*int64(len(f.States)), graphFields...)
+	if inPage {
+		// Packets, discs and mesh vertices for every link.
+		add("animation", 1200*l, graphFields...)
+	}
+	sort.SliceStable(e.Parts, func(i, j int) bool { return e.Parts[i].Bytes > e.Parts[j].Bytes })
+	for _, p := range e.Parts {
+		e.Total = satAdd(e.Total, p.Bytes)
+	}
+	return e
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// networkSize returns the number of agents and an upper bound on the
+// directed links of the graph s describes, without building it.
+func networkSize(g *Graph) (agents, links int64) {
+	n := int64(max(g.N, 0))
+	pairs := n * max(n-1, 0)
+	switch g.Kind {
+	case "ring":
+		return n, 2 * n
+	case "path", "star":
+		return n, 2 * max(n-1, 0)
+	case "complete":
+		return n, pairs
+	case "grid":
+		r, c := int64(max(g.Rows, 0)), int64(max(g.Cols, 0))
+		return r * c, 4 * r * c
+	case "random-geometric":
+		p := math.Min(1, math.Pi*g.Radius*g.Radius)
+		return n, int64(math.Ceil(float64(pairs) * p))
+	case "erdos-renyi":
+		return n, int64(math.Ceil(float64(pairs) * math.Min(1, math.Max(0, g.P))))
+	case "edges":
+		if g.Directed {
+			return n, int64(len(g.Edges))
+		}
+		return n, 2 * int64(len(g.Edges))
+	}
+	return n, 0
+}
+
+func graphSizeFields(g *Graph) []string {
+	switch g.Kind {
+	case "grid":
+		return []string{"graph.rows", "graph.cols"}
+	case "edges":
+		return []string{"graph.edges"}
+	case "random-geometric":
+		return []string{"graph.n", "graph.radius"}
+	case "erdos-renyi":
+		return []string{"graph.n", "graph.p"}
+	}
+	return []string{"graph.n"}
+}
+
+// checkBudget refuses an estimate above budget with an error naming the
+// fields behind the largest part.
+func checkBudget(e Estimate, budget int64, where string) error {
+	if e.Total <= budget {
+		return nil
+	}
+	big := e.Parts[0]
+	return check.Errorf(big.Fields[0], "this scenario needs about %s of memory, more than the %s a run %s may use; the largest part is %s for %s (%s). Estimate: %s",
+		Bytes(e.Total), Bytes(budget), where, Bytes(big.Bytes), big.What, strings.Join(big.Fields, " × "), e)
+}

@@ -1,6 +1,10 @@
 package dpdgt
 
 import (
+	"encoding/binary"
+	"math"
+	"sync"
+
 	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/noise"
@@ -63,20 +67,65 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 }
 
 // spectral computes q_R, q_C and π_Cᵀπ_R, when the network is small enough
-// for the dense eigen-solvers.
+// for the dense eigen-solvers. A sweep builds the same matrices thousands
+// of times, so the results are remembered by the matrices' entries and φ,
+// γ (spectralMemo).
 func spectral(env *algo.Env, p Params) Spectral {
+	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
+	key := spectralKey(r, c, p.Phi, p.Gamma)
+	spectralMu.Lock()
+	sp, ok := spectralMemo[key]
+	spectralMu.Unlock()
+	if ok {
+		return sp
+	}
 	rep := env.Reports
 	piR, piC := rep[algo.RolePull].PerronLeft, rep[algo.RolePush].PerronRight
-	sR, errR := weights.SigmaR(env.Matrices[algo.RolePull], p.Phi)
-	sC, errC := weights.SigmaC(env.Matrices[algo.RolePush], p.Gamma)
-	if errR != nil || errC != nil || piR == nil || piC == nil {
-		return Spectral{}
+	sR, errR := weights.SigmaR(r, p.Phi)
+	sC, errC := weights.SigmaC(c, p.Gamma)
+	if errR == nil && errC == nil && piR != nil && piC != nil {
+		dot := 0.0
+		for i := range piR {
+			dot += piR[i] * piC[i]
+		}
+		sp = Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
 	}
-	dot := 0.0
-	for i := range piR {
-		dot += piR[i] * piC[i]
+	spectralMu.Lock()
+	if len(spectralMemo) >= 64 {
+		clear(spectralMemo)
 	}
-	return Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
+	spectralMemo[key] = sp
+	spectralMu.Unlock()
+	return sp
+}
+
+var (
+	spectralMu   sync.Mutex
+	spectralMemo = map[string]Spectral{}
+)
+
+// spectralKey encodes both matrices and the two weights exactly.
+func spectralKey(r, c *weights.Matrix, phi, gamma float64) string {
+	var b []byte
+	u := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
+	for _, m := range []*weights.Matrix{r, c} {
+		u(uint64(m.N))
+		for _, v := range m.Diag {
+			u(math.Float64bits(v))
+		}
+		for _, v := range m.Start {
+			u(uint64(v))
+		}
+		for _, v := range m.Col {
+			u(uint64(v))
+		}
+		for _, v := range m.Val {
+			u(math.Float64bits(v))
+		}
+	}
+	u(math.Float64bits(phi))
+	u(math.Float64bits(gamma))
+	return string(b)
 }
 
 // theoryWarnings compares the parameters with the paper's conditions:

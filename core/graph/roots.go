@@ -125,25 +125,6 @@ func (g *Graph) SpanningRoots() (roots []int, apart [2]int) {
 	return roots, [2]int{-1, -1}
 }
 
-// FromSupport returns the directed graph on n nodes with a link j → i for
-// every pair i ≠ j with nonzero(i, j): the graph a matrix induces under the
-// convention that entry (i, j) weighs what node i receives from node j.
-func FromSupport(n int, nonzero func(i, j int) bool) *Graph {
-	var es []Edge
-	for i := range n {
-		for j := range n {
-			if i != j && nonzero(i, j) {
-				es = append(es, Edge{From: j, To: i})
-			}
-		}
-	}
-	g, err := New(n, es, true)
-	if err != nil {
-		panic("graph: " + err.Error()) // endpoints are in range and distinct by construction
-	}
-	return g
-}
-
 // RootError explains why two directed graphs have no common spanning-tree
 // root, naming a node that breaks the condition.
 type RootError struct {

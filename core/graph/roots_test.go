@@ -57,16 +57,6 @@ func TestStrongComponentsLongPath(t *testing.T) {
 	}
 }
 
-func TestFromSupport(t *testing.T) {
-	// Entry (i, j) nonzero means i receives from j: a link j → i.
-	m := [][]bool{{true, false, true}, {true, true, false}, {false, false, true}}
-	g := FromSupport(3, func(i, j int) bool { return m[i][j] })
-	want := []Edge{{0, 1}, {2, 0}}
-	if !slices.Equal(g.Edges, want) {
-		t.Fatalf("edges %v, want %v", g.Edges, want)
-	}
-}
-
 func TestCommonRoots(t *testing.T) {
 	path := mustNew(t, 3, []Edge{{0, 1}, {1, 2}}, true) // root 0
 	back := mustNew(t, 3, []Edge{{2, 1}, {1, 0}}, true) // root 2

@@ -182,9 +182,9 @@ func CheckStochastic(env *algo.Env, title string) error {
 		}
 		m, g := env.Matrices[c.role], env.Graph
 		for i := range m.N {
-			for j := range m.N {
-				if i != j && m.At(i, j) != 0 && !g.HasLink(j, i) {
-					return check.Errorf(field, "entry (%d, %d) is %g, but there is no link %d → %d for it to weigh: the %s matrix may use only the graph's links", i, j, m.At(i, j), j, i, c.role)
+			for e := m.Start[i]; e < m.Start[i+1]; e++ {
+				if j := m.Col[e]; m.Val[e] != 0 && !g.HasLink(j, i) {
+					return check.Errorf(field, "entry (%d, %d) is %g, but there is no link %d → %d for it to weigh: the %s matrix may use only the graph's links", i, j, m.Val[e], j, i, c.role)
 				}
 			}
 		}
@@ -201,9 +201,26 @@ func CheckStochastic(env *algo.Env, title string) error {
 // needed.
 func CheckRoots(env *algo.Env, title string) ([]int, error) {
 	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
-	n := r.N
-	gR := graph.FromSupport(n, func(i, j int) bool { return r.At(i, j) != 0 })
-	gCT := graph.FromSupport(n, func(i, j int) bool { return c.At(j, i) != 0 })
+	// G_R: a link j → i for every stored R_ij ≠ 0; G_Cᵀ: a link i → j for
+	// every stored C_ij ≠ 0 (the transpose's entry (j, i)).
+	var eR, eC []graph.Edge
+	for i := range r.N {
+		for e := r.Start[i]; e < r.Start[i+1]; e++ {
+			if r.Val[e] != 0 {
+				eR = append(eR, graph.Edge{From: r.Col[e], To: i})
+			}
+		}
+		for e := c.Start[i]; e < c.Start[i+1]; e++ {
+			if c.Val[e] != 0 {
+				eC = append(eC, graph.Edge{From: i, To: c.Col[e]})
+			}
+		}
+	}
+	gR, err1 := graph.New(r.N, eR, true)
+	gCT, err2 := graph.New(c.N, eC, true)
+	if err := check.First(err1, err2); err != nil {
+		return nil, err // CSR columns are in range and off the diagonal
+	}
 	roots, err := graph.CommonRoots(gR, gCT)
 	var re *graph.RootError
 	if !errors.As(err, &re) {

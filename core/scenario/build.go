@@ -369,7 +369,7 @@ func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Mat
 		if err != nil {
 			return nil, none, nil, nil, err
 		}
-		return w, weights.Analyze(w, g), nil, nil, nil
+		return w, weights.AnalyzeShared(w, g), nil, nil, nil
 	}
 	var names []string
 	for _, r := range f.Matrices {
@@ -398,7 +398,7 @@ func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Mat
 		if err != nil {
 			return nil, none, nil, nil, err
 		}
-		mats[r.Role], reports[r.Role] = w, weights.Analyze(w, g)
+		mats[r.Role], reports[r.Role] = w, weights.AnalyzeShared(w, g)
 	}
 	first := f.Matrices[0].Role
 	return mats[first], reports[first], mats, reports, nil

@@ -113,14 +113,18 @@ type quadratic interface {
 // the problem's own formula clip((p − b)/(2a), lo, hi), so the results
 // are the same bits as the problem's Respond without a call per agent.
 type Responder struct {
-	prob problem.Allocation
-	d    int
-	fast bool
-	gen  []bool
-	twoA []float64
-	b    []float64
-	lo   []float64
-	hi   []float64
+	prob  problem.Allocation
+	d     int
+	fast  bool
+	units []unit
+}
+
+// unit is one agent's quadratic cost and box, together in memory: the
+// update loop reads them once per agent and iteration.
+type unit struct {
+	gen     bool
+	twoA, b float64
+	lo, hi  float64
 }
 
 // NewResponder returns the best-response kernel of prob.
@@ -132,11 +136,10 @@ func NewResponder(prob problem.Allocation) *Responder {
 	}
 	n := prob.Agents()
 	r.fast = true
-	r.gen = make([]bool, n)
-	r.twoA, r.b, r.lo, r.hi = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	r.units = make([]unit, n)
 	for i := range n {
 		a, b, lo, hi, g := q.Quadratic(i)
-		r.gen[i], r.twoA[i], r.b[i], r.lo[i], r.hi[i] = g, 2*a, b, lo, hi
+		r.units[i] = unit{gen: g, twoA: 2 * a, b: b, lo: lo, hi: hi}
 	}
 	return r
 }
@@ -157,10 +160,11 @@ func (r *Responder) Fast() bool { return r.fast }
 // Scalar returns agent i's best response to the scalar price p; only when
 // Fast.
 func (r *Responder) Scalar(i int, p float64) float64 {
-	if !r.gen[i] {
+	u := &r.units[i]
+	if !u.gen {
 		return 0
 	}
-	return min(max((p-r.b[i])/r.twoA[i], r.lo[i]), r.hi[i])
+	return min(max((p-u.b)/u.twoA, u.lo), u.hi)
 }
 
 // CheckStochastic checks Assumption 3 of push–pull methods: the pull

@@ -89,6 +89,7 @@ describe('the DP-DGT economic-dispatch view', () => {
     assert.ok(labels.some((l) => /^load 55/.test(l)), 'bus 4 shows its load');
     assert.ok(labels.some((l) => /^0 \/ 76\.7\*$/.test(l)), 'bus 1 shows its output and optimum');
     assert.match(await page.textContent('#view-note'), /paper's reading/);
+    assert.match(await page.textContent('#stat-epsinf'), /ε∞ ≤ 50653\.5 by the recursion \(31\); 49327\.3 by the closed form \(37\)/);
   });
 
   test('messages travel: pushed s filled, pulled w̃ hollow', async () => {

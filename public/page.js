@@ -407,6 +407,9 @@
     stat.opt.textContent = fmtNum(s.optimality);
     stat.cons.textContent = fmtNum(s.consensus);
     stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
+    const epsInf = $('stat-epsinf');
+    epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
+    epsInf.textContent = s.epsilonNote || '';
     stat.rate.textContent = s.running && s.rate > 0 ? fmtSpeed(s.rate) : '—';
     if (!dead) setStatus(s.status || (s.running ? 'running' : 'paused'));
 

@@ -48,29 +48,32 @@ type App struct {
 
 // State is what window.dpsimState holds (docs/bridge.md).
 type State struct {
-	Ready      bool     `js:"ready"`
-	Draws      int      `js:"draws"`
-	Running    bool     `js:"running"`
-	Iter       int      `js:"iter"`
-	Iterations int      `js:"iterations"`
-	Optimality float64  `js:"optimality"`
-	Consensus  float64  `js:"consensus"`
-	Epsilon    float64  `js:"epsilon"`
-	Status     string   `js:"status"`
-	Error      string   `js:"error"`
-	Scenario   string   `js:"scenario"`
-	Title      string   `js:"title"`
-	Algorithm  string   `js:"algorithm"`
-	Nodes      int      `js:"nodes"`
-	Links      int      `js:"links"`
-	Packets    int      `js:"packets"`
-	Speed      float64  `js:"speed"`
-	Fast       bool     `js:"fast"`
-	Rate       float64  `js:"rate"`
-	HistoryRev int      `js:"historyRev"`
-	Seed       float64  `js:"seed"`
-	Warnings   []string `js:"warnings"`
-	Channels   []string `js:"channels"`
+	Ready      bool    `js:"ready"`
+	Draws      int     `js:"draws"`
+	Running    bool    `js:"running"`
+	Iter       int     `js:"iter"`
+	Iterations int     `js:"iterations"`
+	Optimality float64 `js:"optimality"`
+	Consensus  float64 `js:"consensus"`
+	Epsilon    float64 `js:"epsilon"`
+	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
+	// the accountant offers one (DP-DGT); "" otherwise.
+	EpsilonNote string   `js:"epsilonNote"`
+	Status      string   `js:"status"`
+	Error       string   `js:"error"`
+	Scenario    string   `js:"scenario"`
+	Title       string   `js:"title"`
+	Algorithm   string   `js:"algorithm"`
+	Nodes       int      `js:"nodes"`
+	Links       int      `js:"links"`
+	Packets     int      `js:"packets"`
+	Speed       float64  `js:"speed"`
+	Fast        bool     `js:"fast"`
+	Rate        float64  `js:"rate"`
+	HistoryRev  int      `js:"historyRev"`
+	Seed        float64  `js:"seed"`
+	Warnings    []string `js:"warnings"`
+	Channels    []string `js:"channels"`
 	// Key describes the packets: each channel, pushed or pulled.
 	Key string `js:"key"`
 	// Allocation is true for a resource-allocation problem (the
@@ -218,6 +221,10 @@ func (a *App) publish() {
 		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
 		st.Epsilon = a.run.Ledger().Max.Value()
+		st.EpsilonNote = ""
+		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
+			st.EpsilonNote = sm.Summary()
+		}
 		st.Running = a.player.Running()
 		if m := a.game.Model(); m != nil {
 			st.Packets = len(m.Packets())

@@ -333,3 +333,16 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+func TestSummary(t *testing.T) {
+	b := preset(t, nil)
+	if got := b.Accountant.(*dpdgt.Accountant).Summary(); got != "ε∞ ≤ 50653.5 by the recursion (31); 49327.3 by the closed form (37)" {
+		t.Errorf("Sec. 6.1 summary %q", got)
+	}
+	b = preset(t, func(s *scenario.Scenario) {
+		s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.034, "r": 0.99}, "gamma": 0.8, "phi": 0.7, "delta": 1}`)
+	})
+	if got := b.Accountant.(*dpdgt.Accountant).Summary(); !strings.Contains(got, "closed form (37) not applicable") || !strings.HasPrefix(got, "ε∞ ≤ 2.9") {
+		t.Errorf("Sec. 6.3 summary %q", got)
+	}
+}

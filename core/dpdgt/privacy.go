@@ -389,3 +389,29 @@ func (ac *Accountant) Sens() *Sensitivity {
 	ac.catchUp()
 	return ac.sens
 }
+
+// Summary is one line for people: the infinite-horizon budgets of the
+// most exposed agent, by the recursion and, when it applies, the closed
+// form.
+func (ac *Accountant) Summary() string {
+	for i := range ac.alg.n {
+		if ac.alg.prob.Fixed(i) {
+			continue
+		}
+		b := ac.Infinite(i)
+		if b.Recursion.IsInf() {
+			return "ε∞ = ∞: a message carries no noise"
+		}
+		out := "ε∞ ≤ " + b.Recursion.String() + " by the recursion (31)"
+		if !b.RecursionOK {
+			out = "ε∞ ≥ " + b.Recursion.String() + " (the recursion (31) had not converged)"
+		}
+		if len(b.Failures) == 0 {
+			out += fmt.Sprintf("; %.6g by the closed form (37)", b.Closed)
+		} else {
+			out += "; closed form (37) not applicable"
+		}
+		return out
+	}
+	return "no agent allocates: ε = 0"
+}

@@ -254,6 +254,9 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	for _, r := range b.Factory.Matrices {
 		list("weights."+r.Role, b.Env.Reports[r.Role].Findings)
 	}
+	if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
+		fmt.Fprintf(stdout, "  privacy: %s\n", sm.Summary())
+	}
 	fmt.Fprint(stdout, check.Warnings(b.Warnings))
 	return nil
 }

@@ -113,12 +113,12 @@ func (s *Spec) Validate(field string, n int) error {
 }
 
 // StreamVersion names the generator and the sampling method that turn a
-// noise seed into draws: SplitMix64 streams (core/rng) and 256-layer
+// noise seed into draws: SplitMix64 streams (core/rng) and 1024-layer
 // ziggurats for the Laplace and normal distributions (ziggurat.go). A run
 // export records it, so that an old export says which generator made its
 // noise; any change to the draws (generator, stream derivation, tables or
 // algorithm) must change it, and the golden tests fail until it does.
-const StreamVersion = "splitmix64+ziggurat256/1"
+const StreamVersion = "splitmix64+ziggurat1024/1"
 
 // Sampler draws one channel's noise from its own seeded stream.
 type Sampler struct {
@@ -135,7 +135,7 @@ func NewSampler(dist string, s *rng.Stream) *Sampler {
 // Fill sets every element of dst to an independent draw at scale b (Laplace
 // b, or Gaussian σ = b). With b = 0 it sets zeros and draws nothing.
 //
-// A draw takes one 64-bit word on the common path (more in about 2 % of
+// A draw takes one 64-bit word on the common path (more in under 1 % of
 // draws), so the number of words a Fill consumes depends on the draws;
 // filling in several calls gives the same values as filling at once.
 func (s *Sampler) Fill(dst []float64, b float64) {

@@ -51,8 +51,8 @@ var normalLaw = law{
 	dist: Gaussian,
 	eval: normalEval,
 	even: [4]float64{1, 3, 15, 105}, // (2k−1)!!
-	// P(|Z| > t) = erfc(t/√2): 0.046, 2.7e-3 and 6.3e-5.
-	tails:    []float64{2, 3, 4},
+	// P(|Z| > t) = erfc(t/√2): 0.046, 2.7e-3 and 4.1e-5.
+	tails:    []float64{2, 3, 4.1},
 	twoSided: func(t float64) float64 { return math.Erfc(t / math.Sqrt2) },
 	r:        normR,
 }
@@ -219,6 +219,9 @@ func TestDistributions(t *testing.T) {
 		{normalLaw, 1},
 		{normalLaw, 2.5},
 	} {
+		if last := tc.l.tails[len(tc.l.tails)-1]; last <= tc.l.r {
+			t.Fatalf("%s: the last tail threshold %g must lie beyond r = %g", tc.l.dist, last, tc.l.r)
+		}
 		s := NewSampler(tc.l.dist, rng.NewStream(11, fmt.Sprint("stat/", tc.l.dist, tc.b)))
 		for _, f := range battery(draw(s.Fill, tc.b), tc.b, tc.l) {
 			if f.failed() {
@@ -291,6 +294,9 @@ func TestBrokenSamplersFail(t *testing.T) {
 // under js/wasm. A change to the draws must come with a new StreamVersion
 // (exports name it) and a new entry here.
 var goldenHashes = map[string][2]uint64{
+	"splitmix64+ziggurat1024/1": {0x374bc3cfad534e16, 0xfb158ac7f137af69},
+	// Earlier versions, for the record (the code no longer draws them):
+	// 256 layers, sign in bit 8.
 	"splitmix64+ziggurat256/1": {0xb751adc9aeed10c3, 0x44a88f68ce458f63},
 }
 
@@ -344,7 +350,7 @@ func TestFillInPiecesIsFillAtOnce(t *testing.T) {
 }
 
 // The layers must have equal areas v (else some layers are sampled too
-// often), and the common path must accept about 98 % of words.
+// often), and the common path must accept over 99 % of words.
 func TestZigguratTables(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -354,8 +360,8 @@ func TestZigguratTables(t *testing.T) {
 		tail    float64 // ∫_r^∞ f
 		minFast float64
 	}{
-		{"exponential", &expZig, expR, expV, expDensity, math.Exp(-expR), 0.977},
-		{"half-normal", &normZig, normR, normV, normDensity, math.Sqrt(math.Pi/2) * math.Erfc(normR/math.Sqrt2), 0.985},
+		{"exponential", &expZig, expR, expV, expDensity, math.Exp(-expR), 0.993},
+		{"half-normal", &normZig, normR, normV, normDensity, math.Sqrt(math.Pi/2) * math.Erfc(normR/math.Sqrt2), 0.995},
 	} {
 		if base := tc.r*tc.f(tc.r) + tc.tail; math.Abs(base-tc.v) > 1e-15*tc.v {
 			t.Errorf("%s: base strip area %.17g, want v = %.17g", tc.name, base, tc.v)
@@ -368,7 +374,7 @@ func TestZigguratTables(t *testing.T) {
 			}
 			if i > 0 {
 				area := x * (tc.z.f[i+1] - tc.z.f[i])
-				if math.Abs(area-tc.v) > 1e-12*tc.v {
+				if math.Abs(area-tc.v) > 1e-11*tc.v {
 					t.Errorf("%s: layer %d has area %.17g, want v = %.17g", tc.name, i, area, tc.v)
 				}
 				if tc.z.f[i] != tc.f(x) {

@@ -12,21 +12,27 @@ import (
 // of Go's math/rand ExpFloat64 and NormFloat64 (BSD licence, copyright The
 // Go Authors), rebuilt on 64-bit words and float64 tables:
 //
-//   - one 64-bit word per draw on the common path: bits 0–7 pick one of
-//     256 layers, bit 8 is the sign (Laplace and normal are symmetric, so
+//   - one 64-bit word per draw on the common path: bits 0–9 pick one of
+//     1024 layers, bit 10 is the sign (Laplace and normal are symmetric, so
 //     the ziggurat samples the magnitude), bits 11–63 are a 53-bit uniform
 //     j, and the draw is j·x_i/2⁵³ — a full-precision grid where Go's
 //     tables give 32 bits, and float64 tables where Go's are float32 (its
 //     layers have equal areas only to about 10⁻⁷);
+//   - 1024 layers rather than Go's 256 or 128: the common path then takes
+//     99.4 % (exponential) and 99.6 % (normal) of words instead of 97.8 %
+//     and 98.5 %, and the rare path with its exp and mispredicted branch
+//     cost about 1 ns per draw on average at 256 layers (measured: 3.2 ns
+//     against 2.4 ns per Laplace draw); the common path's tables are 16 KB
+//     per distribution;
 //   - no logarithm anywhere: the exponential's tail beyond r is r plus a
 //     fresh exponential draw (the exponential is memoryless), and the
 //     normal's tail uses Marsaglia's 1964 method with exponential draws in
-//     place of −ln U. Only the rare wedge test (about 2 % of draws)
+//     place of −ln U. Only the rare wedge test (under 1 % of draws)
 //     evaluates exp, with num.Exp so that it is the same everywhere.
 //
 // The method is exact: a draw is accepted with probability proportional to
 // the density, with no approximation beyond the 2⁻⁵³ grid of the uniforms
-// and the float64 rounding of the tables (the layers' areas agree to 10⁻¹²).
+// and the float64 rounding of the tables (the layers' areas agree to 10⁻¹¹).
 //
 // Bit-identity: the tables are computed at init from the constants below
 // with num's portable Exp and Log and correctly rounded operations, and every
@@ -34,29 +40,34 @@ import (
 // compiler to fuse a multiply-add (it does on arm64 and with GOAMD64=v3).
 
 const (
-	zigLayers = 256
+	// zigBits is the number of a word's low bits that pick the layer; bit
+	// zigBits is the sign and bits 11–63 the 53-bit uniform, so zigBits
+	// can be at most 10 (the constant below overflows otherwise).
+	zigBits   = 10
+	_         = uint(10 - zigBits)
+	zigLayers = 1 << zigBits
 	zigMask   = zigLayers - 1
 
 	// expR and expV define the exponential ziggurat: x_1 = r is the start
 	// of the tail and v the area of every layer, v = r·e^(−r) + e^(−r),
-	// solved (bisection, float64) so that the 255th layer closes at x = 0.
-	expR = 7.6971174701310501
-	expV = 0.0039496598225815562
+	// solved (bisection, float64) so that the last layer closes at x = 0.
+	expR = 9.2561645442655447
+	expV = 0.00097967899066201997
 	// normR and normV define the ziggurat of the half-normal density
 	// exp(−x²/2), v = r·f(r) + √(π/2)·erfc(r/√2).
-	normR = 3.6541528853610088
-	normV = 0.004928673233974658
+	normR = 4.0388498461095041
+	normV = 0.0012263246463530893
 )
 
-// ziggurat holds one density's layers. With x_1 = r > x_2 > … > x_255 >
-// x_256 = 0, layer i ≥ 1 is the rectangle [0, x_i] × [f(x_i), f(x_{i+1})],
+// ziggurat holds one density's layers. With x_1 = r > x_2 > … > x_1023 >
+// x_1024 = 0, layer i ≥ 1 is the rectangle [0, x_i] × [f(x_i), f(x_{i+1})],
 // of area v; layer 0 is the base strip [0, r] × [0, f(r)] and the tail
 // x > r, given the pseudo-width x_0 = v/f(r).
 type ziggurat struct {
 	// layer holds what the common path reads, side by side so that one
 	// cache line serves a draw.
 	layer [zigLayers]layer
-	// f[i] = f(x_i) for i ≥ 1 and f[256] = f(0) = 1, for the wedge test.
+	// f[i] = f(x_i) for i ≥ 1 and f[1024] = f(0) = 1, for the wedge test.
 	f [zigLayers + 1]float64
 }
 
@@ -103,7 +114,7 @@ func newZiggurat(r, v float64, f, finv func(float64) float64) ziggurat {
 // times b times an exponential draw. The common path is inlined here so
 // that a draw costs one generator step, two table loads and a multiply.
 func fillLaplace(dst []float64, b float64, s *rng.Stream) {
-	// bs[bit 8 of the draw's first word] is b with a random sign; IEEE
+	// bs[bit zigBits of the draw's first word] is b with a random sign; IEEE
 	// multiplication is symmetric, so x·(−b) is exactly −(x·b).
 	bs := [2]float64{b, -b}
 	for n := range dst {
@@ -113,7 +124,7 @@ func fillLaplace(dst []float64, b float64, s *rng.Stream) {
 		if j >= l.k {
 			x = expFrom(s, u)
 		}
-		dst[n] = x * bs[u>>8&1]
+		dst[n] = x * bs[u>>zigBits&1]
 	}
 }
 
@@ -127,7 +138,7 @@ func fillGaussian(dst []float64, b float64, s *rng.Stream) {
 		if j >= l.k {
 			x = halfNormalFrom(s, u)
 		}
-		dst[n] = x * bs[u>>8&1]
+		dst[n] = x * bs[u>>zigBits&1]
 	}
 }
 

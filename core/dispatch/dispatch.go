@@ -297,20 +297,32 @@ func (p *Dispatch) GenericMetrics(s *sim.Step) (optimality, consensus, objective
 const (
 	// MetricGeneration is Σ_i w_i, the total output (the paper's Fig. 3).
 	MetricGeneration = "generation"
+	// MetricDemand is Σ_i d_i, constant: the line Fig. 3 draws the total
+	// generation against.
+	MetricDemand = "demand"
 	// MetricImbalance is Σ_i w_i − Σ_i d_i: supply minus demand.
 	MetricImbalance = "imbalance"
+	// MetricAbsImbalance is |Σ_i w_i − Σ_i d_i|.
+	MetricAbsImbalance = "abs_imbalance"
 )
 
 // OutputMetric names the extra metric of agent i's output w_i (the
 // paper's Fig. 2 plots those of the generators).
 func OutputMetric(i int) string { return fmt.Sprintf("w_%d", i) }
 
-// MetricNames implements problem.Measured: generation, imbalance, then
-// each generator's output.
+// DeviationMetric names the extra metric |w_i − w_i*| of generator i.
+func DeviationMetric(i int) string { return fmt.Sprintf("dev_%d", i) }
+
+// MetricNames implements problem.Measured: generation, demand, imbalance
+// and its magnitude, then each generator's output w_i and its distance
+// |w_i − w_i*| to the optimum.
 func (p *Dispatch) MetricNames() []string {
-	names := []string{MetricGeneration, MetricImbalance}
+	names := []string{MetricGeneration, MetricDemand, MetricImbalance, MetricAbsImbalance}
 	for _, i := range p.gens {
 		names = append(names, OutputMetric(i))
+	}
+	for _, i := range p.gens {
+		names = append(names, DeviationMetric(i))
 	}
 	return names
 }
@@ -321,9 +333,11 @@ func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 	for _, v := range w[:p.n] {
 		tot += v
 	}
-	out[0], out[1] = tot, tot-p.dTot
+	out[0], out[1], out[2], out[3] = tot, p.dTot, tot-p.dTot, math.Abs(tot-p.dTot)
+	g := len(p.gens)
 	for k, i := range p.gens {
-		out[2+k] = w[i]
+		out[4+k] = w[i]
+		out[4+g+k] = math.Abs(w[i] - p.wOpt[i])
 	}
 }
 

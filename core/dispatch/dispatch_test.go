@@ -122,14 +122,15 @@ func TestMeasureAndExtras(t *testing.T) {
 	names := p.MetricNames()
 	dst := make([]float64, len(names))
 	p.Measure(s.Estimates, 1, dst)
-	if names[0] != MetricGeneration || math.Abs(dst[0]-362) > 1e-9 || math.Abs(dst[1]-1) > 1e-9 {
-		t.Errorf("extras %v = %v", names, dst)
+	want := map[string]float64{"generation": 362, "demand": 361, "imbalance": 1, "abs_imbalance": 1,
+		"w_0": w[0], "w_7": w[7], "dev_0": 1, "dev_7": 0}
+	for k, name := range names {
+		if v, ok := want[name]; ok && math.Abs(dst[k]-v) > 1e-9 {
+			t.Errorf("%s = %v, want %v", name, dst[k], v)
+		}
 	}
-	if names[2] != "w_0" || names[6] != "w_7" || dst[2] != w[0] || dst[6] != w[7] {
-		t.Errorf("output series %v = %v", names, dst)
-	}
-	if len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] {
-		t.Errorf("Compute's extras %v, want %v", pt.Extra, dst)
+	if len(names) != 4+2*5 || len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] {
+		t.Errorf("extras %v = %v; Compute's %v", names, dst, pt.Extra)
 	}
 }
 

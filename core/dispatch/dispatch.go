@@ -25,16 +25,17 @@ import (
 // Dispatch is an economic-dispatch instance with one decision variable
 // per agent (Dim = 1).
 type Dispatch struct {
-	n    int
-	gen  []bool    // whether agent i has a generator
-	a, b []float64 // cost coefficients (0 without a generator)
-	c    []float64
-	lo   []float64 // output bounds (0 without a generator)
-	hi   []float64
-	d    []float64 // demands
-	dTot float64
-	name []string
-	unit string
+	n     int
+	gen   []bool    // whether agent i has a generator
+	a, b  []float64 // cost coefficients (0 without a generator)
+	c     []float64
+	lo    []float64 // output bounds (0 without a generator)
+	hi    []float64
+	d     []float64 // demands
+	dTot  float64
+	name  []string
+	unit  string
+	watch int // index of the metric "watched" repeats (−1: none)
 
 	price float64   // λ*
 	wOpt  []float64 // w*
@@ -58,7 +59,7 @@ func New(units []*Unit, demands []float64, names []string) (*Dispatch, error) {
 		return nil, check.Errorf(fieldDemands, "must list one demand per agent (got %d demands for %d agents)", n, len(units))
 	}
 	p := &Dispatch{n: n, gen: make([]bool, n), a: make([]float64, n), b: make([]float64, n), c: make([]float64, n),
-		lo: make([]float64, n), hi: make([]float64, n), d: append([]float64(nil), demands...), mu: math.Inf(1)}
+		lo: make([]float64, n), hi: make([]float64, n), d: append([]float64(nil), demands...), mu: math.Inf(1), watch: -1}
 	for i, u := range units {
 		if err := check.Finite(check.Index(fieldDemands, i), demands[i]); err != nil {
 			return nil, err
@@ -304,6 +305,9 @@ const (
 	MetricImbalance = "imbalance"
 	// MetricAbsImbalance is |Σ_i w_i − Σ_i d_i|.
 	MetricAbsImbalance = "abs_imbalance"
+	// MetricWatched repeats the metric the parameter watch names (NaN
+	// when none): figures that draw one metric give each series its own.
+	MetricWatched = "watched"
 )
 
 // OutputMetric names the extra metric of agent i's output w_i (the
@@ -314,8 +318,8 @@ func OutputMetric(i int) string { return fmt.Sprintf("w_%d", i) }
 func DeviationMetric(i int) string { return fmt.Sprintf("dev_%d", i) }
 
 // MetricNames implements problem.Measured: generation, demand, imbalance
-// and its magnitude, then each generator's output w_i and its distance
-// |w_i − w_i*| to the optimum.
+// and its magnitude, each generator's output w_i, each generator's
+// distance |w_i − w_i*| to the optimum, and watched.
 func (p *Dispatch) MetricNames() []string {
 	names := []string{MetricGeneration, MetricDemand, MetricImbalance, MetricAbsImbalance}
 	for _, i := range p.gens {
@@ -324,7 +328,7 @@ func (p *Dispatch) MetricNames() []string {
 	for _, i := range p.gens {
 		names = append(names, DeviationMetric(i))
 	}
-	return names
+	return append(names, MetricWatched)
 }
 
 // Measure implements problem.Measured.
@@ -338,6 +342,10 @@ func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 	for k, i := range p.gens {
 		out[4+k] = w[i]
 		out[4+g+k] = math.Abs(w[i] - p.wOpt[i])
+	}
+	out[4+2*g] = math.NaN()
+	if p.watch >= 0 {
+		out[4+2*g] = out[p.watch]
 	}
 }
 

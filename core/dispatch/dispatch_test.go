@@ -129,7 +129,7 @@ func TestMeasureAndExtras(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, dst[k], v)
 		}
 	}
-	if len(names) != 4+2*5 || len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] {
+	if len(names) != 4+2*5+1 || len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] || !math.IsNaN(dst[len(dst)-1]) {
 		t.Errorf("extras %v = %v; Compute's %v", names, dst, pt.Extra)
 	}
 }
@@ -191,5 +191,30 @@ func TestPinnedRebuilds(t *testing.T) {
 	}
 	if q.(*Dispatch).price != p.price || q.(*Dispatch).Names()[13] != "bus 14" {
 		t.Errorf("pinned %s rebuilds with λ* %v (want %v)", js, q.(*Dispatch).price, p.price)
+	}
+}
+
+func TestWatch(t *testing.T) {
+	g, _ := graph.Ring(14)
+	pr, _, err := Factory.Build(&problem.Env{Graph: g}, &Params{Case: "ieee14"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pr.(*Dispatch)
+	pinned := Factory.Pinned(p, &Params{Case: "ieee14"}).(*Params)
+	pr, _, err = Factory.Build(&problem.Env{Graph: g}, &Params{Case: "ieee14", Watch: "w_7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Allocation()
+	out := make([]float64, len(pr.(*Dispatch).MetricNames()))
+	pr.(*Dispatch).Measure(w, 1, out)
+	if out[len(out)-1] != w[7] {
+		t.Errorf("watched = %v, want w_7 = %v", out[len(out)-1], w[7])
+	}
+	pinned.Watch = "w_4"
+	_, _, err = Factory.Build(&problem.Env{Graph: g}, pinned)
+	if ce, ok := err.(*check.Error); !ok || ce.Field != "problem.params.watch" || !strings.Contains(ce.Rule, "w_7") {
+		t.Errorf("watch w_4 (no generator): %v", err)
 	}
 }

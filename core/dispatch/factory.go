@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"dpsim/core/check"
@@ -36,6 +37,10 @@ type Params struct {
 	Names []string `json:"names,omitempty" doc:"a label per agent (e.g. bus 1); default agent 0, agent 1, …"`
 	// Unit names the unit of outputs and demands, for display.
 	Unit string `json:"unit,omitempty" doc:"the unit of outputs and demands, for display (ieee14: MW)"`
+	// Watch names one of the problem's metrics that the metric "watched"
+	// repeats, so that a figure drawing one metric can give each series
+	// its own quantity (the paper's Fig. 2: one generator per series).
+	Watch string `json:"watch,omitempty" doc:"a metric of this problem (e.g. w_0, generation, demand) that the metric watched repeats, for figures with one quantity per series; it changes nothing in the run"`
 }
 
 // Factory builds the dispatch problem from a scenario.
@@ -48,8 +53,8 @@ var Factory = problem.Factory{
 	},
 	Build: build,
 	Pinned: func(pr problem.Problem, params any) any {
-		p := pr.(*Dispatch)
-		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit}
+		p, q := pr.(*Dispatch), params.(*Params)
+		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit, Watch: q.Watch}
 		for _, i := range p.gens {
 			out.Generators = append(out.Generators, Generator{Agent: i, A: p.a[i], B: p.b[i], C: p.c[i], Min: p.lo[i], Max: p.hi[i]})
 		}
@@ -92,7 +97,9 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 		if n != 14 {
 			return nil, nil, check.Errorf(check.Join(pf, "case"), "the IEEE 14-bus case has 14 buses, one per agent, but the graph has %d agents", n)
 		}
+		watch := p.Watch
 		*p = *IEEE14()
+		p.Watch = watch
 	}
 	if len(p.Demands) != n {
 		return nil, nil, check.Errorf(fieldDemands, "must list one demand per agent: %d, got %d", n, len(p.Demands))
@@ -127,6 +134,14 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 		return nil, nil, err
 	}
 	prob.unit = p.Unit
+	if p.Watch != "" {
+		names := prob.MetricNames()
+		k := slices.Index(names, p.Watch)
+		if k < 0 || p.Watch == MetricWatched {
+			return nil, nil, check.Errorf(check.Join(pf, "watch"), "must name one of the problem's metrics %v (got %q)", names[:len(names)-1], p.Watch)
+		}
+		prob.watch = k
+	}
 	var warns []check.Warning
 	// Slater's condition (Assumption 1): the demand strictly inside the
 	// range the generators can produce.

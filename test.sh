@@ -6,7 +6,7 @@
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)
 #        (e) go test under js/wasm (node)  (e2) exports native vs js/wasm
-#        (f) fuzz  (g) benchmark native vs wasm
+#        (f) fuzz every target  (g) benchmark native vs wasm
 #        (h) ./build.sh  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -122,11 +122,38 @@ has_test() {
 }
 
 # ---------------------------------------------------------------- (f)
-step "(f) fuzz FuzzScenario for $FUZZTIME"
-if has_test core/scenario '^FuzzScenario$'; then
-  go test ./core/scenario -run '^$' -fuzz '^FuzzScenario$' -fuzztime "$FUZZTIME"
+# Every fuzz target in the module shares FUZZTIME: 60s over three targets is
+# 20s each. FUZZTIME is seconds (60s, 2m, 1h) or iterations per target (500x).
+step "(f) fuzz every target, $FUZZTIME in total"
+if ! fuzz_list=$(go test -list '^Fuzz' ./... 2>&1); then
+  echo "$fuzz_list" >&2
+  echo "test.sh: go test -list failed" >&2
+  false
+fi
+mapfile -t fuzz_targets < <(awk '
+  /^Fuzz/ { names[++n] = $1; next }
+  /^ok/   { for (i = 1; i <= n; i++) print $2, names[i]; n = 0 }' <<<"$fuzz_list")
+if ((${#fuzz_targets[@]} == 0)); then
+  echo "no fuzz targets; skipped"
 else
-  echo "skipped: core/scenario has no FuzzScenario yet"
+  if [[ $FUZZTIME =~ ^[0-9]+x$ ]]; then
+    per=$FUZZTIME
+  elif [[ $FUZZTIME =~ ^([0-9]+)(s|m|h)?$ ]]; then
+    total=${BASH_REMATCH[1]}
+    case ${BASH_REMATCH[2]} in m) total=$((total * 60)) ;; h) total=$((total * 3600)) ;; esac
+    per=$((total / ${#fuzz_targets[@]}))
+    ((per >= 1)) || per=1
+    per=${per}s
+  else
+    echo "test.sh: FUZZTIME must be like 60s, 2m or 500x (got $FUZZTIME)" >&2
+    false
+  fi
+  echo "${#fuzz_targets[@]} targets, $per each"
+  for target in "${fuzz_targets[@]}"; do
+    read -r pkg name <<<"$target"
+    echo "--- $name ($pkg)"
+    go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "$per"
+  done
 fi
 
 # ---------------------------------------------------------------- (g)

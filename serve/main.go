@@ -5,6 +5,10 @@
 //	go run ./serve                    # http://127.0.0.1:8080/
 //	go run ./serve -addr 127.0.0.1:0  # any free port; the URL is printed
 //
+// Only regular files are served (a named pipe, a device or a socket in the
+// directory is a 404, answered at once), and the server closes connections
+// that stall or idle (see the timeouts below).
+//
 // Every response carries Cache-Control: no-store. A request for a .wasm file is
 // answered with Content-Type application/wasm and, when the client accepts it,
 // with a precompressed sidecar (name.wasm.br, then name.wasm.gz) that is at
@@ -56,10 +60,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("serve: %v", err)
 	}
-	srv := &http.Server{
-		Handler:           logRequests(h),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := newServer(logRequests(h))
 	abs, _ := filepath.Abs(*dir)
 	// The e2e harness reads this line to learn the port; keep its shape.
 	fmt.Printf("serving %s at http://%s/\n", abs, ln.Addr())
@@ -74,6 +75,29 @@ func main() {
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("serve: %v", err)
+	}
+}
+
+// Timeouts of the server. Without them a client that connects and says
+// nothing, or keeps an idle keep-alive connection, holds a goroutine and a
+// file descriptor for ever. The write timeout leaves a slow link time to
+// fetch the multi-megabyte .wasm.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 2 * time.Minute
+	idleTimeout       = 30 * time.Second
+)
+
+// newServer returns the HTTP server for h, with every timeout set.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
 	}
 }
 
@@ -246,13 +270,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, name, modTime, content)
 }
 
-// open opens name under the root and stats it.
+// errNotServed refuses what is neither a regular file nor a folder.
+var errNotServed = errors.New("not a regular file or folder")
+
+// open opens name under the root and stats it. Only regular files and
+// folders are opened: opening a named pipe blocks until a writer appears
+// (each such request held a thread for ever), and a device such as
+// /dev/zero never ends. The kind is checked before opening, the file is
+// opened non-blocking in case it was swapped meanwhile, and checked again.
 func (h *Handler) open(name string) (*os.File, fs.FileInfo, error) {
-	f, err := h.root.Open(name)
+	fi, err := h.root.Stat(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, nil, errNotServed
+	}
+	f, err := h.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err = f.Stat()
+	if err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		err = errNotServed
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"syscall/js"
 	"time"
 
@@ -21,11 +20,12 @@ import (
 	"dpsim/core/scenario"
 	"dpsim/render"
 	"dpsim/render/scene"
+	"dpsim/ui/query"
 )
 
 // MaxSeed is the largest seed the page accepts: JavaScript numbers hold
 // integers exactly up to 2^53.
-const MaxSeed = 1 << 53
+const MaxSeed = query.MaxSeed
 
 // App is the running lab: the current scenario, its runner, the player
 // that paces it and the model the view draws.
@@ -469,40 +469,30 @@ func (a *App) Register() {
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("dpsim-ready"))
 }
 
-// ApplyQuery reads ?preset=NAME&seed=N&speed=X from the page's URL. A bad
-// value is reported in dpsimState.error and otherwise ignored.
+// ApplyQuery reads ?preset=NAME&seed=N&speed=X from the page's URL (parsed
+// by package query). The preset applies first, so that a seed given with
+// it applies to it. A bad value is reported in dpsimState.error and
+// otherwise ignored.
 func (a *App) ApplyQuery() {
-	q := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search"))
-	var errs []string
-	if v := q.Call("get", "seed"); !v.IsNull() {
-		n, err := strconv.ParseFloat(v.String(), 64)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("URL parameter seed: must be a whole number from 0 to %d (got %q)", int64(MaxSeed), v.String()))
-		} else if err := a.SetSeed(n); err != nil {
-			errs = append(errs, "URL parameter "+err.Error())
+	q, errs := query.Parse(js.Global().Get("location").Get("search").String())
+	if q.Preset != "" {
+		if err := a.LoadPreset(q.Preset); err != nil {
+			errs = append(errs, check.Errorf("URL parameter preset", "%v", err))
 		}
 	}
-	if v := q.Call("get", "preset"); !v.IsNull() {
-		if err := a.LoadPreset(v.String()); err != nil {
-			errs = append(errs, "URL parameter preset: "+err.Error())
+	if q.Seed != nil {
+		if err := a.SetSeed(float64(*q.Seed)); err != nil {
+			errs = append(errs, check.Errorf("URL parameter seed", "%v", err))
 		}
 	}
-	if v := q.Call("get", "speed"); !v.IsNull() {
-		s, err := strconv.ParseFloat(v.String(), 64)
-		if err != nil || !(s >= scene.MinSpeed && s <= scene.MaxSpeed) {
-			errs = append(errs, fmt.Sprintf("URL parameter speed: must be a number from %g to %d iterations per second (got %q)", scene.MinSpeed, scene.MaxSpeed, v.String()))
-		} else {
-			a.speed = s
-			if a.player != nil {
-				a.player.SetSpeed(s)
-			}
+	if q.Speed != nil {
+		a.speed = *q.Speed
+		if a.player != nil {
+			a.player.SetSpeed(a.speed)
 		}
 	}
 	if len(errs) > 0 {
-		a.lastErr = errs[0]
-		for _, e := range errs[1:] {
-			a.lastErr += "; " + e
-		}
+		a.lastErr = query.Describe(errs)
 	}
 	a.publish()
 }

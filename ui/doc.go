@@ -4,5 +4,6 @@
 // publishes window.dpsimState for the page and the end-to-end tests.
 // docs/bridge.md is the contract.
 //
-// Everything here builds only for js/wasm.
+// Everything here builds only for js/wasm, except package query (the URL
+// parameters), which is pure Go and tested natively.
 package ui

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonstrict"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/core/weights"
@@ -103,9 +104,11 @@ func load(arg string, stdin io.Reader) (*scenario.Built, error) {
 	case strings.HasPrefix(arg, "preset:"):
 		data, err = scenario.PresetJSON(strings.TrimPrefix(arg, "preset:"))
 	case arg == "-":
-		data, err = io.ReadAll(io.LimitReader(stdin, scenario.MaxBytes+1))
+		data, err = jsonstrict.ReadAll(stdin, "standard input", scenario.MaxBytes)
 	default:
-		data, err = os.ReadFile(arg)
+		// Not os.ReadFile: /dev/zero or a huge file would exhaust memory,
+		// and a named pipe would block forever.
+		data, err = jsonstrict.ReadFile(arg, scenario.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -161,6 +164,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A run may take minutes: find out now, not after it, that an output
+	// cannot be written.
+	if err := checkOutputs(map[string]string{"--out": *out, "--csv": *csv}); err != nil {
+		return err
+	}
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
@@ -175,40 +183,19 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer spill.Close()
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
 	runErr := r.Run()
-	var dst io.Writer = stdout
-	var file *os.File
-	if *out != "" {
-		if file, err = os.Create(*out); err != nil {
+	if *out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := r.WriteExport(bw); err != nil {
 			return err
 		}
-		dst = file
-	}
-	bw := bufio.NewWriter(dst)
-	if err := r.WriteExport(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if file != nil {
-		if err := file.Close(); err != nil {
+		if err := bw.Flush(); err != nil {
 			return err
 		}
+	} else if err := writeFile("--out", *out, r.WriteExport); err != nil {
+		return err
 	}
 	if *csv != "" {
-		f, err := os.Create(*csv)
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriter(f)
-		err = r.Metrics.Series.WriteCSV(bw)
-		if err == nil {
-			err = bw.Flush()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeFile("--csv", *csv, r.Metrics.Series.WriteCSV); err != nil {
 			return err
 		}
 	}

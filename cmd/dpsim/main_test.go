@@ -135,6 +135,113 @@ func TestDivergingRunStopsAndSaysSo(t *testing.T) {
 	}
 }
 
+// Rows 1, 2 and 15 of the robustness issue: every bad input or output is
+// refused at once with a message naming it.
+func TestBadInputsAndOutputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	deep := write("deep.json", strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000))
+	deepParams := write("deep-params.json", `{"algorithm": {"kind": "gt-dp", "params": `+strings.Repeat("[", 100_000))
+	sparse := filepath.Join(dir, "sparse.json")
+	if f, err := os.Create(sparse); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Truncate(1 << 30) // 1 GiB that reads as zeros
+		f.Close()
+	}
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"deep lists", "", []string{"validate", deep}, "deep.json: the document must be an object {…}, not a list (line 1, column 1)"},
+		{"deep parameters", "", []string{"validate", deepParams}, "algorithm.params" + strings.Repeat("[0]", 62) + ": the JSON is nested more than 64 levels deep"},
+		{"a huge file", "", []string{"validate", sparse}, "sparse.json: is 1024 MiB (1073741824 bytes); the limit is 64 MiB"},
+		{"a folder", "", []string{"validate", dir}, "is a folder, not a JSON file"},
+		{"huge standard input", strings.Repeat(" ", 64<<20+1), []string{"validate", "-"}, "standard input: holds more than 64 MiB (67108864 bytes)"},
+		{"out in a missing folder", "", []string{"run", "--out", filepath.Join(dir, "missing/x.json"), "preset:gtdp-rendezvous"}, "--out " + filepath.Join(dir, "missing/x.json") + ": the folder " + filepath.Join(dir, "missing") + " does not exist"},
+		{"out is a folder", "", []string{"run", "--out", dir, "preset:gtdp-rendezvous"}, "is a folder; give a file name"},
+		{"out and csv the same", "", []string{"run", "--out", filepath.Join(dir, "a"), "--csv", filepath.Join(dir, "a"), "preset:gtdp-rendezvous"}, "--csv and --out name the same file"},
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases = append(cases, struct {
+			name  string
+			stdin string
+			args  []string
+			want  string
+		}{"/dev/zero", "", []string{"validate", "/dev/zero"}, "dpsim: /dev/zero: is a device, not a regular file\n"})
+	}
+	for _, c := range cases {
+		code, out, errs := dpsim(t, c.stdin, c.args...)
+		if code != 1 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want it to say %q", c.name, code, out, errs, c.want)
+		}
+	}
+}
+
+// Row 15: a failed run leaves no file behind, not even a first one.
+func TestOutputsAreCheckedBeforeTheRun(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.json")
+	code, _, errs := dpsim(t, "", "run", "--out", out, "--csv", filepath.Join(dir, "no/x.csv"), "preset:gtdp-rendezvous")
+	if code != 1 || !strings.Contains(errs, "--csv") || strings.Contains(errs, "iterations;") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("the failed run left %v", entries)
+	}
+	// A good run leaves exactly its two files, readable by others.
+	csv := filepath.Join(dir, "x.csv")
+	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", out, "--csv", csv, "preset:gtdp-rendezvous"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	entries, _ = os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("the run left %v", entries)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("export: %v %v", fi, err)
+	}
+	// /dev/null takes an export directly.
+	if _, err := os.Stat("/dev/null"); err == nil {
+		if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", "/dev/null", "preset:gtdp-rendezvous"); code != 0 {
+			t.Errorf("--out /dev/null: exit %d: %s", code, errs)
+		}
+	}
+}
+
+// Row 15: the README's own run example must not leave files in the
+// repository, so every file it writes is outside it.
+func TestReadmeExamplesWriteOutsideTheRepository(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		fields := strings.Fields(line)
+		for i, f := range fields {
+			if (f == "--out" || f == "--csv") && i+1 < len(fields) {
+				found++
+				if p := fields[i+1]; !filepath.IsAbs(p) {
+					t.Errorf("README: %s %s writes into the current folder (the repository): %q", f, p, line)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("README has no run example with --out")
+	}
+}
+
 // ringScenario is GT-DP on a ring of n agents for one iteration.
 func ringScenario(n int) string {
 	return fmt.Sprintf(`{"name":"ring%d","seed":1,"graph":{"kind":"ring","n":%d},"weights":{"kind":"metropolis"},
@@ -293,4 +400,25 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("native has %d lines, js/wasm %d", len(la), len(lb))
+}
+
+// --out through a symlink replaces the file the link points to.
+func TestOutputThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(real, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Skip(err)
+	}
+	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", link, "preset:gtdp-rendezvous"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"format"`) {
+		t.Errorf("the linked file holds %.40q", data)
+	}
 }

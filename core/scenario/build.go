@@ -90,6 +90,17 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		}
 	case s.Seeds == nil:
 		return nil, check.Errorf("seed", "is required: a whole number (or \"seeds\": {\"data\", \"graph\", \"noise\", \"algorithm\"})")
+	default:
+		// The same bound as seed, for the same reason: the export repeats
+		// the seeds, and a reader in JavaScript must get them exactly.
+		for _, sd := range []struct {
+			key string
+			v   uint64
+		}{{"data", s.Seeds.Data}, {"graph", s.Seeds.Graph}, {"noise", s.Seeds.Noise}, {"algorithm", s.Seeds.Algorithm}} {
+			if sd.v > 1<<53 {
+				return nil, check.Errorf("seeds."+sd.key, "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, sd.v)
+			}
+		}
 	}
 	f, ok := factories[s.Algorithm.Kind]
 	if s.Algorithm.Kind == "" {
@@ -112,12 +123,10 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if place == Page {
 		budget, where = PageBudget, "in the browser"
 	}
-	if err := checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where); err != nil {
-		return nil, err
-	}
-
 	seeds := s.StreamSeeds()
-	g, err := buildGraph(&s.Graph, seeds, f.RootedDigraphs)
+	g, err := buildGraph(&s.Graph, seeds, f.RootedDigraphs, func() error {
+		return checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +202,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
-		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+		if err := jsonstrict.DecodeAt(s.Algorithm.Params, params, "algorithm.params", s.Algorithm.paramsAt); err != nil {
 			return nil, err
 		}
 	}
@@ -208,10 +217,12 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		initial: built.Algorithm.State()}, nil
 }
 
-// buildGraph builds the network. A directed graph must be strongly
+// buildGraph checks the graph section's fields, then calls before (the
+// memory estimate: nothing is allocated until every field is known to be
+// in range), then builds the network. A directed graph must be strongly
 // connected unless rooted is set (the algorithm checks a spanning-tree
 // condition itself); then it must still be weakly connected.
-func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
+func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool, before func() error) (*graph.Graph, error) {
 	tries := gs.Tries
 	if tries == 0 {
 		tries = 100
@@ -221,29 +232,28 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 	}
 	needN := func(lo int) error { return check.IntRange("graph.n", gs.N, lo, graph.MaxAgents) }
 	r := rng.New(seeds.Graph, "graph")
-	var g *graph.Graph
-	var err error
+	var mk func() (*graph.Graph, error)
 	switch gs.Kind {
 	case "ring":
 		if err := needN(2); err != nil {
 			return nil, err
 		}
-		g, err = graph.Ring(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Ring(gs.N) }
 	case "path":
 		if err := needN(1); err != nil {
 			return nil, err
 		}
-		g, err = graph.Path(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Path(gs.N) }
 	case "star":
 		if err := needN(1); err != nil {
 			return nil, err
 		}
-		g, err = graph.Star(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Star(gs.N) }
 	case "complete":
 		if err := check.IntRange("graph.n", gs.N, 1, 1000); err != nil {
 			return nil, err
 		}
-		g, err = graph.Complete(gs.N)
+		mk = func() (*graph.Graph, error) { return graph.Complete(gs.N) }
 	case "grid":
 		if err := check.IntRange("graph.rows", gs.Rows, 1, graph.MaxAgents); err != nil {
 			return nil, err
@@ -251,29 +261,31 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 		if err := check.IntRange("graph.cols", gs.Cols, 1, graph.MaxAgents/gs.Rows); err != nil {
 			return nil, err
 		}
-		g, err = graph.Grid(gs.Rows, gs.Cols)
+		mk = func() (*graph.Graph, error) { return graph.Grid(gs.Rows, gs.Cols) }
 	case "random-geometric":
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
 			return nil, err
 		}
+		var err error
 		if tries, err = redraws(gs); err != nil {
 			return nil, err
 		}
 		if !(gs.Radius > 0 && gs.Radius <= 2) {
 			return nil, check.Errorf("graph.radius", "must be in (0, 2] (got %v)", gs.Radius)
 		}
-		g, err = graph.RandomGeometric(gs.N, gs.Radius, tries, r)
+		mk = func() (*graph.Graph, error) { return graph.RandomGeometric(gs.N, gs.Radius, tries, r) }
 	case "erdos-renyi":
 		if err := check.IntRange("graph.n", gs.N, 1, 2000); err != nil {
 			return nil, err
 		}
+		var err error
 		if tries, err = redraws(gs); err != nil {
 			return nil, err
 		}
 		if !(gs.P > 0 && gs.P <= 1) {
 			return nil, check.Errorf("graph.p", "must be in (0, 1] (got %v)", gs.P)
 		}
-		g, err = graph.ErdosRenyi(gs.N, gs.P, tries, r)
+		mk = func() (*graph.Graph, error) { return graph.ErdosRenyi(gs.N, gs.P, tries, r) }
 	case "edges":
 		if err := needN(1); err != nil {
 			return nil, err
@@ -286,21 +298,34 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 		if gs.Reading != "" && !gs.Directed {
 			return nil, check.Errorf("graph.reading", "applies to directed edge lists only (set \"directed\": true)")
 		}
-		es := make([]graph.Edge, len(gs.Edges))
-		for i, e := range gs.Edges {
-			es[i] = graph.Edge{From: e[0], To: e[1]}
-			if gs.Reading == ReadToFrom {
-				es[i] = graph.Edge{From: e[1], To: e[0]}
+		es, err := checkEdges(gs)
+		if err != nil {
+			return nil, err
+		}
+		if gs.Reading == ReadToFrom {
+			for i, e := range es {
+				es[i] = graph.Edge{From: e.To, To: e.From}
 			}
 		}
-		g, err = graph.New(gs.N, es, gs.Directed)
-		if err != nil {
-			return nil, check.Errorf("graph.edges", "%v", err)
+		mk = func() (*graph.Graph, error) {
+			g, err := graph.New(gs.N, es, gs.Directed)
+			if err != nil {
+				return nil, check.Errorf("graph.edges", "%v", err)
+			}
+			return g, nil
 		}
 	case "":
 		return nil, check.Errorf("graph.kind", "is required: one of %v", GraphKinds())
 	default:
 		return nil, check.Errorf("graph.kind", "must be one of %v (got %q)", GraphKinds(), gs.Kind)
+	}
+	if err := before(); err != nil {
+		return nil, err
+	}
+	g, err := mk()
+	var ce *check.Error
+	if errors.As(err, &ce) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, check.Errorf("graph", "%v", err)
@@ -313,8 +338,16 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 			return nil, check.Errorf("graph.positions", "must list one position per node: %d, got %d", g.N, len(gs.Positions))
 		}
 		for i, p := range gs.Positions {
-			if err := check.AllFinite(check.Index("graph.positions", i), p[:]); err != nil {
-				return nil, err
+			for j, x := range p {
+				// The page maps [0,1]² onto the drawing; a point outside
+				// would be drawn off the canvas.
+				field := check.Index(check.Index("graph.positions", i), j)
+				if err := check.Finite(field, x); err != nil {
+					return nil, err
+				}
+				if x < 0 || x > 1 {
+					return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
+				}
 			}
 		}
 		g.Pos = gs.Positions
@@ -334,6 +367,39 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool) (*graph.Graph, error) {
 		return nil, check.Errorf("graph", "the graph is not connected: it has %d components, and agents in different components can never agree", g.Components())
 	}
 	return g, nil
+}
+
+// checkEdges checks an explicit edge list — endpoints are nodes, no
+// self-loops, no edge given twice — naming the entry that breaks a rule, and
+// returns it as graph edges.
+func checkEdges(gs *Graph) ([]graph.Edge, error) {
+	es := make([]graph.Edge, len(gs.Edges))
+	first := make(map[graph.Edge]int, len(gs.Edges))
+	for i, e := range gs.Edges {
+		field := check.Index("graph.edges", i)
+		for j, v := range e {
+			if v < 0 || v >= gs.N {
+				return nil, check.Errorf(check.Index(field, j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
+			}
+		}
+		if e[0] == e[1] {
+			return nil, check.Errorf(field, "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
+		}
+		key := graph.Edge{From: e[0], To: e[1]}
+		if !gs.Directed && key.From > key.To {
+			key.From, key.To = key.To, key.From
+		}
+		if k, dup := first[key]; dup {
+			how := ""
+			if !gs.Directed {
+				how = " (an undirected edge links both ways)"
+			}
+			return nil, check.Errorf(field, "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
+		}
+		first[key] = i
+		es[i] = graph.Edge{From: e[0], To: e[1]}
+	}
+	return es, nil
 }
 
 // MaxPairDraws bounds the work of drawing a random graph: redraws × node
@@ -470,7 +536,7 @@ func decodeProblem(ps *Problem) (*problem.Factory, any, error) {
 	}
 	params := f.NewParams()
 	if len(ps.Params) > 0 {
-		if err := jsonstrict.Decode(ps.Params, params, "problem.params"); err != nil {
+		if err := jsonstrict.DecodeAt(ps.Params, params, "problem.params", ps.paramsAt); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -35,6 +35,19 @@ type Estimate struct {
 	Parts []Part
 	// Total is the sum of the parts, in bytes.
 	Total int64
+	// Pinned is the size of the pinned scenario the export will hold.
+	Pinned int64
+
+	pinnedLinks, pinnedData int64
+	graphFields             []string
+}
+
+// pinnedBytes estimates the pinned scenario's text: about 40 bytes per
+// edge and weight entry, and 24 per number of the initial states and
+// problem data (dataBytes counts the problem's data twice: held and
+// pinned).
+func pinnedBytes(agents, links, nd, states, dataBytes int64) (network, data int64) {
+	return 40*(agents+links) + 4096, 24 * (nd*states + dataBytes/16)
 }
 
 // Part is one part of an estimate: what it is, the scenario fields that
@@ -57,17 +70,18 @@ func (e Estimate) String() string {
 	return b.String()
 }
 
-// Bytes formats a byte count for people: 512 B, 3.2 MB, 16.3 GB.
+// Bytes formats a byte count for people, in binary units like the
+// budgets: 512 B, 3.2 MiB, 16.0 GiB.
 func Bytes(n int64) string {
 	switch {
-	case n < 1000:
+	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
-	case n < 1e6:
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	case n < 1e9:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }
 
 // EstimateOf estimates the memory a run of s needs: in the CLI (inPage
@@ -104,8 +118,16 @@ func EstimateOf(s *Scenario, f *algo.Factory, dim int, dataBytes int64, inPage b
 	add("recorded metrics", 60*points, "iterations", "1/record.every")
 	// A checkpoint is held as floats and written as text (≈ 25 B each).
 	add("checkpoints", int64(len(s.Record.Checkpoints))*int64(len(f.States))*nd*(8+25), "record.checkpoints", "graph.n", "problem.params.dim")
-	// The pinned scenario in the export: the weight entries as text.
-	add("export", 40*(n+l)+25*nd*int64(len(f.States)), graphFields...)
+	// The pinned scenario in the export: weight entries, initial states
+	// and problem data as text.
+	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), dataBytes)
+	e.Pinned = e.pinnedLinks + e.pinnedData
+	e.graphFields = graphFields
+	if e.pinnedData > e.pinnedLinks {
+		add("export", e.Pinned, "graph.n", "problem.params.dim")
+	} else {
+		add("export", e.Pinned, graphFields...)
+	}
 	if inPage {
 		// Packets, discs and mesh vertices for every link.
 		add("animation", 1200*l, graphFields...)
@@ -168,12 +190,21 @@ func graphSizeFields(g *Graph) []string {
 }
 
 // checkBudget refuses an estimate above budget with an error naming the
-// fields behind the largest part.
+// fields behind the largest part, and a run whose export could not be
+// replayed because its pinned scenario would exceed MaxBytes.
 func checkBudget(e Estimate, budget int64, where string) error {
-	if e.Total <= budget {
-		return nil
+	if e.Total > budget {
+		big := e.Parts[0]
+		return check.Errorf(big.Fields[0], "this scenario needs about %s of memory, more than the %s a run %s may use; the largest part is %s for %s (%s). Estimate: %s",
+			Bytes(e.Total), Bytes(budget), where, Bytes(big.Bytes), big.What, strings.Join(big.Fields, " × "), e)
 	}
-	big := e.Parts[0]
-	return check.Errorf(big.Fields[0], "this scenario needs about %s of memory, more than the %s a run %s may use; the largest part is %s for %s (%s). Estimate: %s",
-		Bytes(e.Total), Bytes(budget), where, Bytes(big.Bytes), big.What, strings.Join(big.Fields, " × "), e)
+	if e.Pinned > MaxBytes {
+		field, what := "problem.params.dim", "initial states and problem data: graph.n × problem.params.dim numbers"
+		if e.pinnedLinks > e.pinnedData {
+			field, what = e.graphFields[0], "edges and weight entries: "+strings.Join(e.graphFields, ", ")
+		}
+		return check.Errorf(field, "the run's export would pin a scenario of about %s (mostly %s), over the %s a scenario file may have, so it could not be replayed: make the network or the problem smaller",
+			Bytes(e.Pinned), what, Bytes(MaxBytes))
+	}
+	return nil
 }

@@ -60,3 +60,21 @@ func TestEstimateParts(t *testing.T) {
 		t.Errorf("String() = %q", e)
 	}
 }
+
+// The fuzzer's find: a valid scenario whose pinned copy would be too big
+// to read back is refused, so every export can be replayed.
+func TestPinnedScenarioMustBeReplayable(t *testing.T) {
+	s, _ := PresetScenario(DefaultPreset)
+	s.Graph = Graph{Kind: "ring", N: 20}
+	s.Problem.Params = []byte(`{"dim": 100000}`)
+	s.Init = nil
+	s.Record.Checkpoints = nil
+	_, err := Build(s)
+	if err == nil || !strings.Contains(err.Error(), "could not be replayed") {
+		t.Fatalf("error %v, want the replay limit", err)
+	}
+	s.Problem.Params = []byte(`{"dim": 10000}`)
+	if _, err := Build(s); err != nil {
+		t.Fatalf("dim 10 000 on 5 agents: %v", err)
+	}
+}

@@ -20,8 +20,10 @@ import (
 	"dpsim/core/rng"
 )
 
-// MaxBytes bounds the size of a scenario file.
-const MaxBytes = 16 << 20
+// MaxBytes bounds the size of a scenario file. It is large enough for the
+// pinned scenario of any export the memory estimate lets through (a
+// complete graph of 1000 agents pins about 40 MB of weight entries).
+const MaxBytes = 64 << 20
 
 // Limits that keep a mistyped scenario from exhausting memory or time.
 const (
@@ -45,7 +47,8 @@ type Scenario struct {
 	Seed *uint64 `json:"seed,omitempty"`
 	// Seeds of the four random streams: problem data, graph, privacy noise,
 	// algorithm-internal randomness.
-	Seeds     *rng.Seeds             `json:"seeds,omitempty"`
+	// All four must be given: a missing one would silently be 0.
+	Seeds     *rng.Seeds             `json:"seeds,omitempty" jsonstrict:"allkeys"`
 	Graph     Graph                  `json:"graph"`
 	Weights   Weights                `json:"weights"`
 	Problem   Problem                `json:"problem"`
@@ -152,6 +155,10 @@ func Roles() []string { return []string{algo.RolePull, algo.RolePush} }
 type Problem struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Algorithm names the algorithm and holds its parameters, decoded strictly
@@ -159,6 +166,10 @@ type Problem struct {
 type Algorithm struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+
+	// paramsAt is where params starts in the text Parse read, so that
+	// errors about the parameters give the file's lines and columns.
+	paramsAt jsonstrict.Pos
 }
 
 // Record says what to record.
@@ -180,6 +191,12 @@ func Parse(data []byte) (*Scenario, error) {
 	var s Scenario
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
+	}
+	if len(s.Algorithm.Params) > 0 {
+		s.Algorithm.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
+	}
+	if len(s.Problem.Params) > 0 {
+		s.Problem.paramsAt, _ = jsonstrict.Locate(data, "problem", "params")
 	}
 	return &s, nil
 }

@@ -1,0 +1,138 @@
+// Package query parses the page's URL parameters,
+// ?preset=NAME&seed=N&speed=X. It is pure Go, apart from the browser
+// bridge in package ui (which builds only for js/wasm), so that it is
+// tested and fuzzed natively.
+package query
+
+import (
+	"math"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"dpsim/core/check"
+	"dpsim/render/scene"
+)
+
+// MaxSeed is the largest seed the page accepts: JavaScript numbers hold
+// integers exactly up to 2^53.
+const MaxSeed = 1 << 53
+
+// Params are the parameters given in the URL.
+type Params struct {
+	// Preset names a built-in scenario; "" when not given. Whether it
+	// exists is for the caller to find out.
+	Preset string
+	// Seed, when not nil, is in 0…MaxSeed.
+	Seed *uint64
+	// Speed, when not nil, is in scene.MinSpeed…scene.MaxSpeed iterations
+	// per second.
+	Speed *float64
+}
+
+// Keys are the parameters the page takes, in the order they apply: the
+// preset first, so that a seed given with it applies to it.
+var Keys = []string{"preset", "seed", "speed"}
+
+var (
+	presetRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	seedRE   = regexp.MustCompile(`^[0-9]{1,16}$`)
+	// Plain decimal notation: strconv.ParseFloat alone would also take
+	// "inf", "nan", hexadecimal and underscores.
+	speedRE = regexp.MustCompile(`^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?$`)
+)
+
+// Parse reads the query part of a URL (location.search, with or without
+// its leading "?"). Every bad parameter — malformed, unknown, repeated or
+// out of range — is an error naming it, and is otherwise ignored; the good
+// ones are returned.
+func Parse(search string) (Params, []error) {
+	var p Params
+	var errs []error
+	values, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
+	if err != nil {
+		// ParseQuery keeps what it could read; report the rest.
+		errs = append(errs, check.Errorf("URL", "the query is malformed: %s", clip(strings.TrimPrefix(err.Error(), "invalid URL escape "))))
+	}
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, check.Errorf("URL parameter "+clip(key), format, args...))
+	}
+	for _, key := range Keys {
+		vs, ok := values[key]
+		if !ok {
+			continue
+		}
+		if len(vs) > 1 {
+			bad(key, "is given %d times; give it once", len(vs))
+			continue
+		}
+		v := vs[0]
+		switch key {
+		case "preset":
+			if !presetRE.MatchString(v) {
+				bad(key, "must be a preset name: letters, digits, '-', '_' and '.' (got %q)", clip(v))
+				continue
+			}
+			p.Preset = v
+		case "seed":
+			n, err := strconv.ParseUint(v, 10, 64)
+			if !seedRE.MatchString(v) || err != nil || n > MaxSeed {
+				bad(key, "must be a whole number from 0 to %d (got %q)", uint64(MaxSeed), clip(v))
+				continue
+			}
+			p.Seed = &n
+		case "speed":
+			s, err := strconv.ParseFloat(v, 64)
+			if !speedRE.MatchString(v) || err != nil || math.IsNaN(s) || s < scene.MinSpeed || s > scene.MaxSpeed {
+				bad(key, "must be a number from %g to %g iterations per second (got %q)", scene.MinSpeed, float64(scene.MaxSpeed), clip(v))
+				continue
+			}
+			p.Speed = &s
+		}
+	}
+	var unknown []string
+	for key := range values {
+		if !known(key) {
+			unknown = append(unknown, key)
+		}
+	}
+	sort.Strings(unknown)
+	for _, key := range unknown {
+		bad(key, "is unknown; the page takes %s", strings.Join(Keys, ", "))
+	}
+	return p, errs
+}
+
+func known(key string) bool {
+	for _, k := range Keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// clip keeps a message short whatever the URL holds.
+func clip(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	if len(s) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return s[:cut] + "…"
+	}
+	return s
+}
+
+// Describe joins errors into one line, for dpsimState.error.
+func Describe(errs []error) string {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}

@@ -9,6 +9,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/metrics"
+	"dpsim/core/param"
 	"dpsim/core/problem"
 	"dpsim/core/sim"
 )
@@ -216,5 +217,18 @@ func TestWatch(t *testing.T) {
 	_, _, err = Factory.Build(&problem.Env{Graph: g}, pinned)
 	if ce, ok := err.(*check.Error); !ok || ce.Field != "problem.params.watch" || !strings.Contains(ce.Rule, "w_7") {
 		t.Errorf("watch w_4 (no generator): %v", err)
+	}
+}
+
+// plainValid must agree with the range tags it stands in for.
+func TestPlainValidMatchesTags(t *testing.T) {
+	for _, g := range []Generator{
+		{Agent: 0, A: 1}, {Agent: 4999, A: 1e12, B: -1e12, C: 1e12, Min: -1e12, Max: 1e12},
+		{Agent: -1, A: 1}, {Agent: 5000, A: 1}, {A: 0}, {A: 2e12}, {A: 1, B: 2e12}, {A: 1, C: -2e12},
+		{A: 1, Min: -2e12}, {A: 1, Max: 2e12}, {A: math.NaN()}, {A: 1, B: math.Inf(1)},
+	} {
+		if got, want := plainValid(g), param.Validate("g", &g) == nil; got != want {
+			t.Errorf("%+v: plainValid %v, param.Validate accepts %v", g, got, want)
+		}
 	}
 }

@@ -48,14 +48,15 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	if err := pushpull.CheckStochastic(env, "DP-DGT"); err != nil {
 		return nil, nil, err
 	}
-	if _, err := pushpull.CheckRoots(env, "DP-DGT"); err != nil {
-		return nil, nil, err
+	net := networkOf(env, p)
+	if net.rootsErr != nil {
+		return nil, nil, net.rootsErr
 	}
+	sp := net.spectral
 	mu, muSrc := p.Mu, "given"
 	if mu == 0 {
 		mu, muSrc = prob.StrongConvexity(), "derived from the costs"
 	}
-	sp := spectral(env, p)
 	xi, ze := env.Noise["xi"], env.Noise["zeta"]
 	warns := theoryWarnings(env, p, mu, sp, xi, ze)
 
@@ -66,47 +67,59 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a, mu, muSrc, sp)}, warns, nil
 }
 
-// spectral computes q_R, q_C and π_Cᵀπ_R, when the network is small enough
-// for the dense eigen-solvers. A sweep builds the same matrices thousands
-// of times, so the results are remembered by the matrices' entries and φ,
-// γ (spectralMemo).
-func spectral(env *algo.Env, p Params) Spectral {
+// network is what DP-DGT derives from its two matrices alone: whether
+// Assumption 2 holds (the error naming the nodes if not) and the spectral
+// quantities of its conditions.
+type network struct {
+	rootsErr error
+	spectral Spectral
+}
+
+// networkOf checks Assumption 2 and computes q_R, q_C and π_Cᵀπ_R (when
+// the network is small enough for the dense eigen-solvers). A sweep builds
+// the same matrices thousands of times, so the results are remembered by
+// the matrices' entries and φ, γ.
+func networkOf(env *algo.Env, p Params) network {
 	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
 	key := spectralKey(r, c, p.Phi, p.Gamma)
-	spectralMu.Lock()
-	sp, ok := spectralMemo[key]
-	spectralMu.Unlock()
+	networkMu.Lock()
+	net, ok := networkMemo[key]
+	networkMu.Unlock()
 	if ok {
-		return sp
+		return net
 	}
-	rep := env.Reports
-	piR, piC := rep[algo.RolePull].PerronLeft, rep[algo.RolePush].PerronRight
-	sR, errR := weights.SigmaR(r, p.Phi)
-	sC, errC := weights.SigmaC(c, p.Gamma)
-	if errR == nil && errC == nil && piR != nil && piC != nil {
-		dot := 0.0
-		for i := range piR {
-			dot += piR[i] * piC[i]
+	if _, err := pushpull.CheckRoots(env, "DP-DGT"); err != nil {
+		net.rootsErr = err
+	} else {
+		rep := env.Reports
+		piR, piC := rep[algo.RolePull].PerronLeft, rep[algo.RolePush].PerronRight
+		sR, errR := weights.SigmaR(r, p.Phi)
+		sC, errC := weights.SigmaC(c, p.Gamma)
+		if errR == nil && errC == nil && piR != nil && piC != nil {
+			dot := 0.0
+			for i := range piR {
+				dot += piR[i] * piC[i]
+			}
+			net.spectral = Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
 		}
-		sp = Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
 	}
-	spectralMu.Lock()
-	if len(spectralMemo) >= 64 {
-		clear(spectralMemo)
+	networkMu.Lock()
+	if len(networkMemo) >= 64 {
+		clear(networkMemo)
 	}
-	spectralMemo[key] = sp
-	spectralMu.Unlock()
-	return sp
+	networkMemo[key] = net
+	networkMu.Unlock()
+	return net
 }
 
 var (
-	spectralMu   sync.Mutex
-	spectralMemo = map[string]Spectral{}
+	networkMu   sync.Mutex
+	networkMemo = map[string]network{}
 )
 
 // spectralKey encodes both matrices and the two weights exactly.
 func spectralKey(r, c *weights.Matrix, phi, gamma float64) string {
-	var b []byte
+	b := make([]byte, 0, 8*(4+2*(r.N+len(r.Start)+2*len(r.Col))))
 	u := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
 	for _, m := range []*weights.Matrix{r, c} {
 		u(uint64(m.N))

@@ -3,6 +3,7 @@ package dpdgt
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"dpsim/core/noise"
 	"dpsim/core/num"
@@ -251,9 +252,84 @@ func NewAccountant(alg *Algorithm, mu float64, muSrc string, sp Spectral) *Accou
 func (ac *Accountant) Record(st *sim.Step) { ac.iters = st.Iter }
 
 func (ac *Accountant) catchUp() {
+	if ac.sens.Rounds() == ac.iters {
+		return
+	}
+	if ac.sens.Rounds() == 0 {
+		// A sweep reads the ledger of thousands of runs with the same
+		// schedules at the same K: the sums are computed once.
+		if s, ok := sensAt(ac.sens.key(), ac.iters); ok {
+			*ac.sens = s
+			return
+		}
+	}
 	for ac.sens.Rounds() < ac.iters {
 		ac.sens.Step()
 	}
+	storeSens(*ac.sens)
+}
+
+// sensKey is everything the recursion depends on, and the round.
+type sensKey struct {
+	alpha, decXi, decZe   noise.Schedule
+	gamma, phi, mu, delta float64
+	rounds                int
+}
+
+func (s *Sensitivity) key() sensKey {
+	return sensKey{alpha: s.Alpha, decXi: s.decayXi, decZe: s.decayZe,
+		gamma: s.Gamma, phi: s.Phi, mu: s.Mu, delta: s.Delta}
+}
+
+// The memo of the recursion's states, by parameters and round (−1: the
+// infinite-horizon run, with whether it converged).
+var (
+	sensMu   sync.Mutex
+	sensMemo = map[sensKey]sensEntry{}
+)
+
+type sensEntry struct {
+	s  Sensitivity
+	ok bool
+}
+
+func sensAt(k sensKey, rounds int) (Sensitivity, bool) {
+	k.rounds = rounds
+	sensMu.Lock()
+	defer sensMu.Unlock()
+	e, ok := sensMemo[k]
+	return e.s, ok
+}
+
+func storeSens(s Sensitivity) {
+	k := s.key()
+	k.rounds = s.Rounds()
+	storeEntry(k, sensEntry{s: s, ok: true})
+}
+
+func storeEntry(k sensKey, e sensEntry) {
+	sensMu.Lock()
+	defer sensMu.Unlock()
+	if len(sensMemo) >= 256 {
+		clear(sensMemo)
+	}
+	sensMemo[k] = e
+}
+
+// shared returns the infinite-horizon run of the recursion with these
+// parameters, computed once per parameter set.
+func (s *Sensitivity) shared() (Sensitivity, bool) {
+	k := s.key()
+	k.rounds = -1
+	sensMu.Lock()
+	e, ok := sensMemo[k]
+	sensMu.Unlock()
+	if ok {
+		return e.s, e.ok
+	}
+	inf, conv := s.fresh().Infinite()
+	storeEntry(k, sensEntry{s: inf, ok: conv})
+	return inf, conv
 }
 
 // Bounds are one agent's infinite-horizon budgets.
@@ -271,7 +347,7 @@ type Bounds struct {
 // Infinite returns agent i's infinite-horizon budgets.
 func (ac *Accountant) Infinite(i int) Bounds {
 	if ac.inf == nil {
-		s, ok := ac.sens.fresh().Infinite()
+		s, ok := ac.sens.shared()
 		ac.inf, ac.infOK = &s, ok
 	}
 	xi, ze := ac.alg.xi, ac.alg.ze

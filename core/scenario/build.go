@@ -376,14 +376,16 @@ func checkEdges(gs *Graph) ([]graph.Edge, error) {
 	es := make([]graph.Edge, len(gs.Edges))
 	first := make(map[graph.Edge]int, len(gs.Edges))
 	for i, e := range gs.Edges {
-		field := check.Index("graph.edges", i)
+		// The field's name is formatted only for an error: sweeps check
+		// the same edge list thousands of times.
+		field := func() string { return check.Index("graph.edges", i) }
 		for j, v := range e {
 			if v < 0 || v >= gs.N {
-				return nil, check.Errorf(check.Index(field, j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
+				return nil, check.Errorf(check.Index(field(), j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
 			}
 		}
 		if e[0] == e[1] {
-			return nil, check.Errorf(field, "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
+			return nil, check.Errorf(field(), "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
 		}
 		key := graph.Edge{From: e[0], To: e[1]}
 		if !gs.Directed && key.From > key.To {
@@ -394,7 +396,7 @@ func checkEdges(gs *Graph) ([]graph.Edge, error) {
 			if !gs.Directed {
 				how = " (an undirected edge links both ways)"
 			}
-			return nil, check.Errorf(field, "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
+			return nil, check.Errorf(field(), "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
 		}
 		first[key] = i
 		es[i] = graph.Edge{From: e[0], To: e[1]}

@@ -61,8 +61,8 @@ func New(units []*Unit, demands []float64, names []string) (*Dispatch, error) {
 	p := &Dispatch{n: n, gen: make([]bool, n), a: make([]float64, n), b: make([]float64, n), c: make([]float64, n),
 		lo: make([]float64, n), hi: make([]float64, n), d: append([]float64(nil), demands...), mu: math.Inf(1), watch: -1}
 	for i, u := range units {
-		if err := check.Finite(check.Index(fieldDemands, i), demands[i]); err != nil {
-			return nil, err
+		if math.IsNaN(demands[i]) || math.IsInf(demands[i], 0) {
+			return nil, check.Finite(check.Index(fieldDemands, i), demands[i])
 		}
 		p.dTot += demands[i]
 		if u == nil {

@@ -341,13 +341,14 @@ func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool, before func() error) (*
 			for j, x := range p {
 				// The page maps [0,1]² onto the drawing; a point outside
 				// would be drawn off the canvas.
+				if x >= 0 && x <= 1 {
+					continue // the common case, without formatting a field name
+				}
 				field := check.Index(check.Index("graph.positions", i), j)
 				if err := check.Finite(field, x); err != nil {
 					return nil, err
 				}
-				if x < 0 || x > 1 {
-					return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
-				}
+				return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
 			}
 		}
 		g.Pos = gs.Positions

@@ -92,9 +92,12 @@ step "(d) go test ./... (native)"
 go test ./...
 
 # ---------------------------------------------------------------- (e)
-step "(e) go test under js/wasm (node): core/... and render/scene/..."
+step "(e) go test under js/wasm (node): core/..., render/scene/... and render/figure/..."
 patterns=(./core/...)
 [[ -d render/scene ]] && patterns+=(./render/scene/...)
+# render/figure's golden SVG and PNG, checked in the browser's arithmetic:
+# the page's figure downloads are the CLI's files.
+[[ -d render/figure ]] && patterns+=(./render/figure/...)
 mapfile -t wasm_pkgs < <(GOOS=js GOARCH=wasm go list "${patterns[@]}" 2>/dev/null || true)
 if ((${#wasm_pkgs[@]} == 0)); then
   echo "no packages under ${patterns[*]}; skipped"
@@ -195,6 +198,12 @@ fi
 # ---------------------------------------------------------------- (h)
 step "(h) ./build.sh"
 ./build.sh
+# The page's ebiten program stays free of the figure code (gonum/plot lives
+# in wasm/solver, which the page loads only for experiments).
+if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; then
+  echo "test.sh: wasm/app depends on gonum.org/v1/plot; keep render/figure in wasm/solver only" >&2
+  false
+fi
 
 # ---------------------------------------------------------------- (i)
 step "(i) end-to-end: node --test e2e/"

@@ -3,6 +3,8 @@
 //	dpsim run [--out FILE] [--csv FILE] SCENARIO
 //	dpsim validate SCENARIO
 //	dpsim presets
+//	dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] EXPERIMENT
+//	dpsim merge --out NAME.json PART.json...
 //
 // SCENARIO is a JSON file, "-" for standard input, or preset:NAME.
 // Errors go to standard error as one line, with a non-zero exit status.
@@ -30,9 +32,13 @@ Usage:
   dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
   dpsim validate SCENARIO
   dpsim presets
+  dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
+  dpsim merge --out NAME.json PART.json...
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
 input, or preset:NAME for a built-in scenario (see "dpsim presets").
+EXPERIMENT is a Monte Carlo sweep (docs/experiments.md), a file, "-" or
+preset:NAME.
 "dpsim COMMAND --help" describes a command.
 `
 
@@ -54,11 +60,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdValidate(args[1:], stdin, stdout, stderr)
 	case "presets":
 		err = cmdPresets(args[1:], stdout, stderr)
+	case "sweep":
+		err = cmdSweep(args[1:], stdin, stdout, stderr)
+	case "merge":
+		err = cmdMerge(args[1:], stdout, stderr)
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q; the commands are run, validate and presets", args[0])
+		err = fmt.Errorf("unknown command %q; the commands are run, validate, presets, sweep and merge", args[0])
 	}
 	switch {
 	case err == nil:
@@ -250,7 +260,8 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
 const presetsHelp = `Usage: dpsim presets
 
-Lists the built-in scenarios; run one with "dpsim run preset:NAME".
+Lists the built-in scenarios (run one with "dpsim run preset:NAME") and
+experiments (run one with "dpsim sweep preset:NAME").
 
 `
 
@@ -264,7 +275,8 @@ func cmdPresets(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	for _, p := range scenario.Presets() {
-		fmt.Fprintf(stdout, "%-30s %s\n", p.Name, p.Title)
+		fmt.Fprintf(stdout, "%-30s %-11s %s\n", p.Name, "scenario", p.Title)
 	}
+	listExperiments(stdout)
 	return nil
 }

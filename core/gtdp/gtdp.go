@@ -67,7 +67,7 @@ type Algorithm struct {
 	// x_{i,k} + β_k ξ_{i,k} side by side in out[2id : 2(i+1)d].
 	out   []float64
 	acc   []float64 // one row's mixing sums, s then x
-	grad  []float64
+	grads []float64 // ∇f_i(x_i) of every agent, agent-major
 	k     int
 	step  sim.Step
 	gmax2 float64 // largest squared gradient norm seen (before clipping)
@@ -89,7 +89,7 @@ func New(p Params, prob problem.Problem, w *weights.Matrix,
 		xn: make([]float64, n*d), sn: make([]float64, n*d),
 		nEta: make([]float64, n*d), nXi: make([]float64, n*d),
 		out: make([]float64, 2*n*d), acc: make([]float64, 2*d),
-		grad: make([]float64, d),
+		grads: make([]float64, n*d),
 	}
 	// Two releases per agent, s then x, fixed for the whole run: the
 	// buffers they alias are overwritten in place every iteration.
@@ -143,42 +143,24 @@ func (a *Algorithm) Advance() *sim.Step {
 	alpha := a.p.Alpha
 	d2 := 2 * d
 	acc := a.acc[:d2]
+	// Locals, not fields: the compiler cannot keep a field in a register
+	// across the stores into acc, and under wasm every reload costs.
+	out, start, col, val := a.out, a.start, a.col, a.val
+	grads := a.gradients()
 	for i := range n {
 		lo, hi := i*d, (i+1)*d
-		si, xi := a.s[lo:hi], a.x[lo:hi]
+		si, xi, g := a.s[lo:hi], a.x[lo:hi], grads[lo:hi]
+		si, g = si[:len(xi)], g[:len(xi)]
 		wii := a.diag[i]
-		for c := range si {
-			acc[c] = wii * si[c]
-		}
-		for c := range xi {
-			acc[d+c] = wii * xi[c]
-		}
-		e, end := a.start[i], a.start[i+1]
-		// Four neighbours per pass cut the loads and stores of acc.
-		for ; e+3 < end; e += 4 {
-			j1, j2, j3, j4 := a.col[e], a.col[e+1], a.col[e+2], a.col[e+3]
-			w1, w2, w3, w4 := a.val[e], a.val[e+1], a.val[e+2], a.val[e+3]
-			o1 := a.out[j1*d2 : (j1+1)*d2]
-			o2 := a.out[j2*d2 : (j2+1)*d2]
-			o3 := a.out[j3*d2 : (j3+1)*d2]
-			o4 := a.out[j4*d2 : (j4+1)*d2]
-			o1, o2, o3, o4 = o1[:len(acc)], o2[:len(acc)], o3[:len(acc)], o4[:len(acc)]
-			for c := range acc {
-				acc[c] += (w1*o1[c] + w2*o2[c]) + (w3*o3[c] + w4*o4[c])
-			}
-		}
-		for ; e < end; e++ {
-			j, w := a.col[e], a.val[e]
-			o := a.out[j*d2 : (j+1)*d2]
-			o = o[:len(acc)]
-			for c := range acc {
-				acc[c] += w * o[c]
-			}
-		}
-		g := a.gradient(i, xi)
-		sn, xn := a.sn[lo:hi], a.xn[lo:hi]
-		sn, xn, g, si = sn[:len(xi)], xn[:len(xi)], g[:len(xi)], si[:len(xi)]
 		as, ax := acc[:len(xi)], acc[d:d+len(xi)]
+		for c := range xi {
+			as[c] = wii * si[c]
+			ax[c] = wii * xi[c]
+		}
+		lo2, hi2 := start[i], start[i+1]
+		mixRow(acc, out, col[lo2:hi2], val[lo2:hi2])
+		sn, xn := a.sn[lo:hi], a.xn[lo:hi]
+		sn, xn = sn[:len(xi)], xn[:len(xi)]
 		for c := range xi {
 			v := as[c] + gk*g[c]
 			sn[c] = v
@@ -193,20 +175,64 @@ func (a *Algorithm) Advance() *sim.Step {
 	return &a.step
 }
 
+// mixRow adds Σ_e val[e]·out[col[e]] to acc, where out holds a block of
+// len(acc) values per agent. Four neighbours per pass halve the loads and
+// stores of acc (and, natively, let the products overlap); the grouping
+// (w1·o1 + w2·o2) + (w3·o3 + w4·o4) is the summation order. A function of
+// its own, on slices passed in: under WebAssembly the small function keeps
+// its values in locals, where the same loop inside Advance runs slower.
+func mixRow(acc, out []float64, col []int, val []float64) {
+	d2 := len(acc)
+	val = val[:len(col)]
+	e := 0
+	for ; e+3 < len(col); e += 4 {
+		j1, j2, j3, j4 := col[e], col[e+1], col[e+2], col[e+3]
+		w1, w2, w3, w4 := val[e], val[e+1], val[e+2], val[e+3]
+		o1 := out[j1*d2 : (j1+1)*d2]
+		o2 := out[j2*d2 : (j2+1)*d2]
+		o3 := out[j3*d2 : (j3+1)*d2]
+		o4 := out[j4*d2 : (j4+1)*d2]
+		o1, o2, o3, o4 = o1[:len(acc)], o2[:len(acc)], o3[:len(acc)], o4[:len(acc)]
+		for c := range acc {
+			acc[c] += (w1*o1[c] + w2*o2[c]) + (w3*o3[c] + w4*o4[c])
+		}
+	}
+	for ; e < len(col); e++ {
+		j, w := col[e], val[e]
+		o := out[j*d2 : (j+1)*d2]
+		o = o[:len(acc)]
+		for c := range acc {
+			acc[c] += w * o[c]
+		}
+	}
+}
+
 // draw fills nz with channel spec's noise at iteration k (scale b_i·β_k,
 // β_k computed once) and writes the released vectors v + nz into the
 // channel's half (off = 0 for s, d for x) of every agent's block of a.out.
+// With one scale for every agent the noise is drawn in one call: filling
+// in pieces or at once gives the same draws.
 func (a *Algorithm) draw(smp *noise.Sampler, spec *noise.Spec, nz, v []float64, off int) {
 	d := a.d
 	f := spec.Decay.At(a.k)
-	for i := range a.n {
+	scale := func(i int) float64 {
 		b := spec.Base(i)
 		if b != 0 { // 0·β_k stays 0 even where β_k overflows
 			b *= f
 		}
+		return b
+	}
+	if spec.Scales == nil {
+		smp.Fill(nz, scale(0))
+	} else {
+		for i := range a.n {
+			smp.Fill(nz[i*d:(i+1)*d], scale(i))
+		}
+	}
+	out := a.out
+	for i := range a.n {
 		z := nz[i*d : (i+1)*d]
-		smp.Fill(z, b)
-		o := a.out[2*i*d+off : 2*i*d+off+d]
+		o := out[2*i*d+off : 2*i*d+off+d]
 		vi := v[i*d : (i+1)*d]
 		o, vi = o[:len(z)], vi[:len(z)]
 		for c := range z {
@@ -215,24 +241,37 @@ func (a *Algorithm) draw(smp *noise.Sampler, spec *noise.Spec, nz, v []float64, 
 	}
 }
 
-// gradient returns ∇f_i(x) in a.grad, clipped to norm C when asked.
-func (a *Algorithm) gradient(i int, x []float64) []float64 {
-	a.prob.Grad(i, x, a.grad)
-	sq := 0.0
-	for _, g := range a.grad {
-		sq += g * g
-	}
-	// Squared norms: a square root per agent per iteration is measurable.
-	if sq > a.gmax2 {
-		a.gmax2 = sq
-	}
-	if c := a.p.GradientBound; a.p.ClipGradients && sq > c*c {
-		f := c / math.Sqrt(sq)
-		for c := range a.grad {
-			a.grad[c] *= f
+// gradients returns ∇f_i(x_i) of every agent (agent-major, in a.grads),
+// each clipped to norm C when asked, and tracks the largest norm seen.
+func (a *Algorithm) gradients() []float64 {
+	d, gs := a.d, a.grads
+	if b, ok := a.prob.(problem.Batch); ok {
+		b.GradAll(a.x, gs)
+	} else {
+		for i := range a.n {
+			a.prob.Grad(i, a.x[i*d:(i+1)*d], gs[i*d:(i+1)*d])
 		}
 	}
-	return a.grad
+	c := a.p.GradientBound
+	for i := range a.n {
+		g := gs[i*d : (i+1)*d]
+		sq := 0.0
+		for _, v := range g {
+			sq += v * v
+		}
+		// Squared norms: a square root per agent per iteration is
+		// measurable.
+		if sq > a.gmax2 {
+			a.gmax2 = sq
+		}
+		if a.p.ClipGradients && sq > c*c {
+			f := c / math.Sqrt(sq)
+			for k := range g {
+				g[k] *= f
+			}
+		}
+	}
+	return gs
 }
 
 // State implements sim.Algorithm: the estimates x and trackers s.

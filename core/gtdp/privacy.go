@@ -45,6 +45,10 @@ type account struct {
 	w         float64
 	s, q, q1  float64 // S_k, Q_k, Q_{k−1}
 	negC      []float64
+	logBEta   float64 // ln b_η of the agent (−Inf when 0), so that ln(b·β_k) costs one add
+	logBXi    float64
+	invBEta   float64 // 1/b_η and 1/b_ξ, for the linear-space terms
+	invBXi    float64
 	sum       privacy.Sum
 	infinite  bool
 	infReason string
@@ -65,7 +69,8 @@ func NewAccountant(alg *Algorithm) *Accountant {
 			}
 			neg = append(neg, c)
 		}
-		ac.agents = append(ac.agents, account{w: w, negC: neg})
+		ac.agents = append(ac.agents, account{w: w, negC: neg, logBEta: logBase(alg.eta, i), logBXi: logBase(alg.xi, i),
+			invBEta: 1 / alg.eta.Base(i), invBXi: 1 / alg.xi.Base(i)})
 	}
 	switch {
 	case alg.eta.IsOff() && alg.xi.IsOff():
@@ -78,11 +83,28 @@ func NewAccountant(alg *Algorithm) *Accountant {
 	return ac
 }
 
+// logBase returns ln b of agent i's base scale on channel s, exactly as
+// noise.Spec.LogScaleAt computes it (−Inf for no noise).
+func logBase(s *noise.Spec, i int) float64 {
+	b := s.Base(i)
+	if b == 0 {
+		return math.Inf(-1)
+	}
+	return num.Log(b)
+}
+
 // Record implements sim.Recorder. A step with Iter = n means the messages
-// of iteration n − 1 have been sent.
+// of iteration n − 1 have been sent. The sums catch up when the ledger is
+// read, so that a run whose budget nobody reads (a Monte Carlo sweep of
+// the error alone) pays nothing for it; the arithmetic, and so every bit
+// of ε, is the same either way.
 func (ac *Accountant) Record(st *sim.Step) {
 	ac.iters = st.Iter
-	for ac.k < st.Iter-1 {
+}
+
+// catchUp accounts for every message sent so far.
+func (ac *Accountant) catchUp() {
+	for ac.k < ac.iters-1 {
 		ac.advance()
 	}
 }
@@ -93,6 +115,20 @@ func (ac *Accountant) advance() {
 	g := ac.alg.p.Gamma.At(k)
 	ac.gammas = append(ac.gammas, g) // γ_k
 	k++
+	// ln(b_i·β_k) = ln b_i + ln β_k, as noise.Spec.LogScaleAt adds them;
+	// ln β_k is the same for every agent.
+	// 1/β_k, once per iteration (and once for both channels when they
+	// share β_k, as in the paper): the terms are then products, with no
+	// logarithm per agent (the ledger is a sweep's largest cost after the
+	// algorithm). Where 1/β_k or a term overflows, the term is added in log
+	// space as before.
+	dEta := ac.eta.Decay.LogAt(k)
+	invEta := num.Exp(-dEta)
+	dXi, invXi := dEta, invEta
+	if ac.xi.Decay != ac.eta.Decay {
+		dXi = ac.xi.Decay.LogAt(k)
+		invXi = num.Exp(-dXi)
+	}
 	for i := range ac.agents {
 		a := &ac.agents[i]
 		// Move from (S_{k−1}, Q_{k−1}) to (S_k, Q_k).
@@ -110,17 +146,25 @@ func (ac *Accountant) advance() {
 			}
 			t -= 2 * c * ac.gammas[k-(j+1)]
 		}
-		le, lx := ac.eta.LogScaleAt(i, k), ac.xi.LogScaleAt(i, k)
+		le, lx := a.logBEta+dEta, a.logBXi+dXi
 		if math.IsInf(le, -1) || math.IsInf(lx, -1) {
 			a.infinite = true
 			a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
 			continue
 		}
 		if a.s > 0 {
-			a.sum.AddLog(num.Log(ac.pre*a.s) - le)
+			if v := ac.pre * a.s * a.invBEta * invEta; v <= math.MaxFloat64 {
+				a.sum.Add(v)
+			} else {
+				a.sum.AddLog(num.Log(ac.pre*a.s) - le)
+			}
 		}
 		if t > 0 {
-			a.sum.AddLog(num.Log(ac.pre*ac.alg.p.Alpha*t) - lx)
+			if v := ac.pre * ac.alg.p.Alpha * t * a.invBXi * invXi; v <= math.MaxFloat64 {
+				a.sum.Add(v)
+			} else {
+				a.sum.AddLog(num.Log(ac.pre*ac.alg.p.Alpha*t) - lx)
+			}
 		}
 	}
 	ac.k = k
@@ -128,6 +172,7 @@ func (ac *Accountant) advance() {
 
 // Ledger implements privacy.Accountant.
 func (ac *Accountant) Ledger() privacy.Ledger {
+	ac.catchUp()
 	p := ac.alg.p
 	l := privacy.Ledger{
 		Algorithm:  "gt-dp",

@@ -32,6 +32,13 @@ type Problem interface {
 	Optimum() []float64
 }
 
+// Batch is implemented by problems that compute every agent's gradient
+// in one call: ∇f_i(x_i) for all i, agent-major. Hot loops prefer it to
+// n calls of Grad (a call costs under WebAssembly).
+type Batch interface {
+	GradAll(x, out []float64)
+}
+
 // Planar is implemented by problems whose agents hold a point in the plane
 // (Dim = 2) worth drawing, like the rendezvous targets.
 type Planar interface {

@@ -107,6 +107,16 @@ func (p *Rendezvous) Grad(i int, x, out []float64) {
 	}
 }
 
+// GradAll implements problem.Batch: ∇f_i(x_i) = 2(x_i − a_i) for every
+// agent at once.
+func (p *Rendezvous) GradAll(x, out []float64) {
+	a := p.targets[:len(x)]
+	out = out[:len(x)]
+	for j, v := range x {
+		out[j] = 2 * (v - a[j])
+	}
+}
+
 // Objective implements problem.Problem: (1/n)·Σ_i ‖x − a_i‖².
 func (p *Rendezvous) Objective(x []float64) float64 {
 	n := p.Agents()
@@ -141,4 +151,5 @@ var (
 	_ problem.Problem = (*Rendezvous)(nil)
 	_ problem.Smooth  = (*Rendezvous)(nil)
 	_ problem.Planar  = (*Rendezvous)(nil)
+	_ problem.Batch   = (*Rendezvous)(nil)
 )

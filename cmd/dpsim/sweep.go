@@ -1,0 +1,354 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"dpsim/core/experiment"
+	"dpsim/render/figure"
+)
+
+const sweepHelp = `Usage: dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--runs N] [--quiet] EXPERIMENT
+
+Runs a Monte Carlo sweep (docs/experiments.md): every series, every x
+point, every seeded run, on N workers (default: every core), and writes
+NAME.json (per series and x the statistics, the expectations' verdicts and
+every run's final metrics), NAME.csv (tidy statistics) and the figure as
+NAME.svg, NAME.png and NAME.pdf. The JSON is byte-identical for any worker
+count, and for shards merged with "dpsim merge".
+
+EXPERIMENT is an experiment file, "-" for standard input, or preset:NAME
+(see "dpsim presets"). A progress bar with the time left goes to standard
+error. Ctrl-C stops handing out runs, lets the running ones stop, and
+writes what finished, marked "partial": true.
+
+On a cluster, --shard i/n (0 ≤ i < n) runs every n-th run from the i-th and
+writes only the JSON (default NAME.part-i-of-n.json); without --shard the
+shard is read from JOB_COMPLETION_INDEX and DPSIM_SHARDS (Kubernetes
+Indexed Job) or SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT and
+SLURM_ARRAY_TASK_MIN (Slurm array). See docs/cluster.md.
+
+`
+
+// sweepEnv is what the sweep command takes from the process, so tests can
+// give their own.
+type sweepEnv struct {
+	getenv func(string) string
+	// ctx is cancelled on Ctrl-C.
+	ctx context.Context
+	// isTTY says whether standard error is a terminal (a redrawn bar) or
+	// not (a line now and then).
+	isTTY bool
+}
+
+func processEnv() (sweepEnv, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	tty := false
+	if fi, err := os.Stderr.Stat(); err == nil {
+		tty = fi.Mode()&os.ModeCharDevice != 0
+	}
+	// After the first Ctrl-C, a second one kills at once.
+	go func() { <-ctx.Done(); stop() }()
+	return sweepEnv{getenv: os.Getenv, ctx: ctx, isTTY: tty}, stop
+}
+
+func cmdSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	env, stop := processEnv()
+	defer stop()
+	return sweep(env, args, stdin, stdout, stderr)
+}
+
+func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("sweep", sweepHelp, stderr)
+	workers := fs.Int("workers", runtime.NumCPU(), "run `N` runs at a time")
+	out := fs.String("out", "", "write `NAME.json` and, beside it, NAME.csv, .svg, .png and .pdf (default: the experiment's name)")
+	shardFlag := fs.String("shard", "", "run only shard `i/n` of the runs (0 ≤ i < n)")
+	runs := fs.Int("runs", 0, "replace the experiment's runs per point by `N` (recorded in the output)")
+	quiet := fs.Bool("quiet", false, "no progress bar and no summary on standard error")
+	task := fs.Int("print-task", -1, "print the scenario of run number `T` (with its seeds) instead of sweeping; \"dpsim run\" replays it")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "dpsim sweep: give exactly one EXPERIMENT (a file, - or preset:NAME)")
+		fs.Usage()
+		return errUsage
+	}
+	if *workers < 1 {
+		return fmt.Errorf("--workers must be at least 1 (got %d)", *workers)
+	}
+	e, err := loadExperiment(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	if *runs != 0 {
+		e.Runs = *runs
+		if e, err = experiment.Parse(e.JSON()); err != nil {
+			return fmt.Errorf("--runs: %w", err)
+		}
+	}
+	plan, err := experiment.NewPlan(e)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	if *task >= 0 {
+		sc, err := plan.Scenario(*task)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append(sc.JSON(), '\n'))
+		return err
+	}
+
+	var shard *experiment.Shard
+	if *shardFlag != "" {
+		sh, err := experiment.ParseShard(*shardFlag)
+		if err != nil {
+			return fmt.Errorf("--shard: %w", err)
+		}
+		shard = &sh
+	} else if sh, ok, err := experiment.ShardFromEnv(env.getenv); err != nil {
+		return err
+	} else if ok {
+		shard = &sh
+	}
+	tasks := plan.AllTasks()
+	name := e.Name
+	if shard != nil {
+		tasks = plan.ShardTasks(*shard)
+		name = fmt.Sprintf("%s.part-%d-of-%d", e.Name, shard.Index, shard.Count)
+	}
+	base, err := outBase(*out, name)
+	if err != nil {
+		return err
+	}
+
+	bar := newProgress(stderr, len(tasks), *quiet, env.isTTY)
+	t0 := time.Now()
+	recs, runErr := plan.Execute(env.ctx, tasks, *workers, bar.update)
+	bar.finish()
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	res, err := experiment.Assemble(plan, recs, shard)
+	if err != nil {
+		return err
+	}
+	written, err := writeResult(plan, res, base, shard == nil)
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "%s: %d of %d runs in %s on %d workers; wrote %s\n", e.Name, len(recs), len(tasks),
+			time.Since(t0).Round(time.Millisecond), min(*workers, max(len(tasks), 1)), strings.Join(written, ", "))
+		if shard == nil {
+			printVerdicts(stderr, res)
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("interrupted: %d of %d runs finished; %s.json is marked \"partial\": true", len(recs), len(tasks), base)
+	}
+	return nil
+}
+
+func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error) {
+	var data []byte
+	var err error
+	switch {
+	case strings.HasPrefix(arg, "preset:"):
+		data, err = experiment.PresetJSON(strings.TrimPrefix(arg, "preset:"))
+	case arg == "-":
+		data, err = io.ReadAll(io.LimitReader(stdin, experiment.MaxBytes+1))
+	default:
+		data, err = os.ReadFile(arg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e, err := experiment.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	return e, nil
+}
+
+func outBase(out, name string) (string, error) {
+	if out == "" {
+		return name, nil
+	}
+	if !strings.HasSuffix(out, ".json") || out == ".json" {
+		return "", fmt.Errorf("--out %q: name a .json file (the CSV and figures go beside it)", out)
+	}
+	return strings.TrimSuffix(out, ".json"), nil
+}
+
+// writeResult writes base.json and, for a whole sweep, base.csv and the
+// figures. It returns the files written.
+func writeResult(plan *experiment.Plan, res *experiment.Result, base string, figures bool) ([]string, error) {
+	files := []struct {
+		ext  string
+		data func() ([]byte, error)
+	}{{"json", func() ([]byte, error) { return res.JSON(), nil }}}
+	if figures {
+		fd := plan.Figure(res)
+		files = append(files, struct {
+			ext  string
+			data func() ([]byte, error)
+		}{"csv", func() ([]byte, error) { return plan.CSV(res), nil }})
+		for _, f := range []string{figure.SVG, figure.PNG, figure.PDF} {
+			files = append(files, struct {
+				ext  string
+				data func() ([]byte, error)
+			}{f, func() ([]byte, error) { return figure.Bytes(fd, f) }})
+		}
+	}
+	var written []string
+	for _, f := range files {
+		data, err := f.data()
+		if err != nil {
+			return written, fmt.Errorf("%s.%s: %w", base, f.ext, err)
+		}
+		path := base + "." + f.ext
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+func printVerdicts(w io.Writer, res *experiment.Result) {
+	for _, x := range res.Expectations {
+		fmt.Fprintf(w, "  %-13s %s\n                %s\n", x.Verdict, x.Claim, x.Summary)
+	}
+}
+
+const mergeHelp = `Usage: dpsim merge --out NAME.json PART.json...
+
+Combines the outputs of "dpsim sweep --shard" (or any results of the same
+experiment) into exactly what one unsharded sweep writes: NAME.json, with
+NAME.csv and the figures beside it when every run is present.
+
+`
+
+func cmdMerge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", mergeHelp, stderr)
+	out := fs.String("out", "", "write `NAME.json` (required)")
+	quiet := fs.Bool("quiet", false, "no summary on standard error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "dpsim merge: give --out NAME.json and at least one PART.json")
+		fs.Usage()
+		return errUsage
+	}
+	base, err := outBase(*out, "")
+	if err != nil {
+		return err
+	}
+	var parts [][]byte
+	for _, p := range fs.Args() {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, data)
+	}
+	res, err := experiment.Merge(parts)
+	if err != nil {
+		return err
+	}
+	_, plan, err := experiment.ReadResult(res.JSON())
+	if err != nil {
+		return err
+	}
+	written, err := writeResult(plan, res, base, !res.Partial)
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "merged %d parts: %d of %d runs; wrote %s\n", len(parts), res.Finished, res.Tasks, strings.Join(written, ", "))
+		if res.Partial {
+			fmt.Fprintf(stderr, "  partial: %d runs are missing, so no CSV or figure was written\n", res.Tasks-res.Finished)
+		} else {
+			printVerdicts(stderr, res)
+		}
+	}
+	return nil
+}
+
+// progress draws "[#####.....] 123/2800 runs  4.4 %  ETA 2m31s" on standard
+// error: redrawn in place at most ten times a second on a terminal, a line
+// every 10 % otherwise.
+type progress struct {
+	w          io.Writer
+	total      int
+	quiet, tty bool
+	start      time.Time
+	mu         sync.Mutex
+	last       time.Time
+	lastDecile int
+	drawn      bool
+}
+
+func newProgress(w io.Writer, total int, quiet, tty bool) *progress {
+	return &progress{w: w, total: total, quiet: quiet, tty: tty, start: time.Now()}
+}
+
+func (p *progress) update(done int) {
+	if p.quiet {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if p.tty {
+		if now.Sub(p.last) < 100*time.Millisecond && done < p.total {
+			return
+		}
+		p.last, p.drawn = now, true
+		fmt.Fprintf(p.w, "\r%s", p.line(done, now))
+		return
+	}
+	if d := done * 10 / max(p.total, 1); d > p.lastDecile || done == p.total {
+		p.lastDecile = d
+		fmt.Fprintln(p.w, p.line(done, now))
+	}
+}
+
+func (p *progress) line(done int, now time.Time) string {
+	const width = 30
+	frac := float64(done) / float64(max(p.total, 1))
+	n := int(frac * width)
+	el := now.Sub(p.start)
+	eta := "ETA —"
+	if done > 0 && done < p.total {
+		eta = "ETA " + (time.Duration(float64(el) / frac * (1 - frac))).Round(time.Second).String()
+	} else if done == p.total {
+		eta = "done in " + el.Round(100*time.Millisecond).String()
+	}
+	return fmt.Sprintf("[%s%s] %d/%d runs %5.1f %%  %s   ", strings.Repeat("#", n), strings.Repeat(".", width-n), done, p.total, 100*frac, eta)
+}
+
+func (p *progress) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// listExperiments prints the experiment presets for "dpsim presets".
+func listExperiments(w io.Writer) {
+	for _, p := range experiment.Presets() {
+		fmt.Fprintf(w, "%-30s %-11s %s\n", p.Name, "experiment", p.Title)
+	}
+}

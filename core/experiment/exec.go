@@ -1,0 +1,214 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"dpsim/core/runner"
+)
+
+// Run statuses.
+const (
+	StatusCompleted = "completed" // every planned iteration ran
+	StatusDiverged  = "diverged"  // the estimates left the finite range; no final values
+	StatusFailed    = "failed"    // the scenario did not build with this run's seeds (e.g. no connected random graph)
+)
+
+// RunRecord is what one task leaves: its final metrics and quantities
+// (missing, as NaN, unless the run completed) and, on the iteration axis,
+// its metric curves at the series' recorded iterations.
+type RunRecord struct {
+	Task   int    `json:"task"`
+	Series int    `json:"series"`
+	Point  int    `json:"point"`
+	Run    int    `json:"run"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// Iterations is the number of iterations run.
+	Iterations int           `json:"iterations"`
+	Metrics    map[string]F  `json:"metrics"`
+	Quantities map[string]F  `json:"quantities,omitempty"`
+	Curves     map[string]Fs `json:"curves,omitempty"`
+}
+
+// cancelEvery is how many iterations a run goes between looks at its
+// context: often enough that Ctrl-C stops a long run within milliseconds,
+// rarely enough to cost nothing.
+const cancelEvery = 256
+
+// RunTask runs task t and returns its record. The error is non-nil only
+// when ctx is cancelled first; a run that diverges or fails to build is a
+// record with that status.
+func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
+	k := p.Task(t)
+	e := p.Exp
+	s := e.Series[k.Series]
+	sp := p.series[k.Series]
+	pp := sp.points[k.Point]
+	rec := RunRecord{Task: t, Series: k.Series, Point: k.Point, Run: k.Run, Metrics: map[string]F{}}
+	nan := F(math.NaN())
+	for _, m := range e.Metrics {
+		rec.Metrics[m.id()] = nan
+	}
+	if len(p.Quantities) > 0 {
+		rec.Quantities = map[string]F{}
+		for _, q := range p.Quantities {
+			rec.Quantities[q] = nan
+		}
+	}
+	b, err := p.build(pp.template, sp.hook, s, RunSeeds(e.Seed, k.Run, s.Name, k.Point))
+	if err != nil {
+		rec.Status, rec.Error = StatusFailed, err.Error()
+		return rec, nil
+	}
+	r := runner.New(b)
+	rec.Status = StatusCompleted
+	for i := 0; ; i++ {
+		if i%cancelEvery == 0 && ctx.Err() != nil {
+			return RunRecord{}, ctx.Err()
+		}
+		if _, err := r.Advance(); err != nil {
+			if !errors.Is(err, runner.ErrDone) {
+				rec.Status, rec.Error = StatusDiverged, err.Error()
+			}
+			break
+		}
+	}
+	rec.Iterations = r.Iter()
+	run := &Run{Built: b, Runner: r}
+	if e.X.Kind == XIteration {
+		rec.Curves = map[string]Fs{}
+	}
+	for _, m := range e.Metrics {
+		iters, vals := metricDef(m.Name).Curve(run)
+		if e.X.Kind == XIteration {
+			c, err := onGrid(iters, vals, pp.grid)
+			if err != nil {
+				return RunRecord{}, fmt.Errorf("task %d, metric %s: %w", t, m.id(), err)
+			}
+			rec.Curves[m.id()] = c
+		}
+		if rec.Status == StatusCompleted {
+			rec.Metrics[m.id()] = F(canon(reduce(m, iters, vals, r.Iter())))
+		}
+	}
+	if rec.Status == StatusCompleted {
+		for _, q := range p.Quantities {
+			rec.Quantities[q] = F(canon(quantities[q].Value(run)))
+		}
+	}
+	return rec, nil
+}
+
+// onGrid checks that a run recorded a prefix of the series' grid (all of
+// it unless it diverged) and returns its values there.
+func onGrid(iters []int, vals []float64, grid []int) (Fs, error) {
+	if len(iters) > len(grid) {
+		return nil, fmt.Errorf("the run recorded %d points; the plan expects %d", len(iters), len(grid))
+	}
+	out := make(Fs, len(iters))
+	for i, k := range iters {
+		if grid[i] != k {
+			return nil, fmt.Errorf("the run recorded iteration %d where the plan expects %d", k, grid[i])
+		}
+		out[i] = canon(vals[i])
+	}
+	return out, nil
+}
+
+// reduce turns one run's curve into one number.
+func reduce(m Metric, iters []int, vals []float64, last int) float64 {
+	if len(vals) == 0 {
+		return math.NaN()
+	}
+	if m.Reduce != ReduceTailMean {
+		return vals[len(vals)-1]
+	}
+	sum, n := 0.0, 0
+	for i, k := range iters {
+		if k > last-m.Last {
+			sum += vals[i]
+			n++
+		}
+	}
+	return sum / float64(n) // n ≥ 1: the last iteration is always recorded
+}
+
+// RunMajor returns tasks reordered run by run (run 0 of every series and
+// point, then run 1, …), the order Execute and the page run them in: a
+// sweep stopped early then has a few runs at every point, not all the runs
+// of the first points. The order never changes a result, which is keyed by
+// task index.
+func (p *Plan) RunMajor(tasks []int) []int {
+	out := append([]int(nil), tasks...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := p.Task(out[i]), p.Task(out[j])
+		if a.Run != b.Run {
+			return a.Run < b.Run
+		}
+		return a.Index < b.Index
+	})
+	return out
+}
+
+// Execute runs tasks on workers goroutines, each pulling the next task
+// (in RunMajor order), and returns the records of the tasks that
+// finished, in task order. progress, if not nil, is called (never concurrently) after each
+// task with the number finished. When ctx is cancelled no new task starts,
+// running tasks stop within cancelEvery iterations, and Execute returns
+// what finished with ctx's error.
+func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
+	workers = max(1, min(workers, len(tasks)))
+	tasks = p.RunMajor(tasks)
+	recs := make([]RunRecord, len(tasks))
+	ok := make([]bool, len(tasks))
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(tasks) || ctx.Err() != nil {
+					return
+				}
+				rec, err := p.RunTask(ctx, tasks[i])
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				recs[i], ok[i] = rec, true
+				done++
+				if progress != nil {
+					progress(done)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	out := make([]RunRecord, 0, done)
+	for i := range recs {
+		if ok[i] {
+			out = append(out, recs[i])
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Task < out[j].Task })
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return out, firstErr
+}

@@ -1,0 +1,187 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// FigureData is what a figure of a result shows, computed once so that the
+// CLI's figure (render/figure), the page's interactive plot and the
+// downloads all show the same numbers.
+type FigureData struct {
+	Name     string `json:"name"`
+	Title    string `json:"title"`
+	Subtitle string `json:"subtitle"`
+	XLabel   string `json:"x_label"`
+	XLog     bool   `json:"x_log"`
+	YLabel   string `json:"y_label"`
+	YLog     bool   `json:"y_log"`
+	// YNote defines the left axis's metric in words and symbols.
+	YNote   string `json:"y_note,omitempty"`
+	Y2Label string `json:"y2_label,omitempty"`
+	Y2Log   bool   `json:"y2_log,omitempty"`
+	// Markers marks each point (a sweep); the iteration axis draws lines
+	// only.
+	Markers bool `json:"markers"`
+	// Statistic is the line (StatMean or StatMedian); Band says what the
+	// shaded band is.
+	Statistic string          `json:"statistic"`
+	Band      string          `json:"band"`
+	Series    []FigureSeries  `json:"series"`
+	Verdicts  []FigureVerdict `json:"verdicts"`
+	// Partial is true when the figure shows only some of the runs.
+	Partial  bool `json:"partial"`
+	Finished int  `json:"finished"`
+	Tasks    int  `json:"tasks"`
+}
+
+// FigureSeries is one curve, its points in increasing x. A missing value
+// is NaN.
+type FigureSeries struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	X     Fs     `json:"x"`
+	Y     Fs     `json:"y"`
+	Lo    Fs     `json:"lo"`
+	Hi    Fs     `json:"hi"`
+	// Y2 is the right axis's value (its mean), when the figure has one.
+	Y2 Fs `json:"y2,omitempty"`
+	// N is the number of runs behind each point.
+	N []int `json:"n"`
+}
+
+// FigureVerdict is one expectation as the figure states it.
+type FigureVerdict struct {
+	Claim   string `json:"claim"`
+	Verdict string `json:"verdict"`
+	Summary string `json:"summary"`
+}
+
+// AxisTitle joins a label and its unit: "noise scale b (units of x)".
+func AxisTitle(label, unit string) string {
+	if unit == "" {
+		return label
+	}
+	return label + " (" + unit + ")"
+}
+
+// Figure returns what the figure of r shows.
+func (p *Plan) Figure(r *Result) FigureData {
+	e := p.Exp
+	f := FigureData{
+		Name: e.Name, Title: e.Figure.Title,
+		XLabel: AxisTitle(e.X.Label, e.X.Unit), XLog: e.X.Scale == "log",
+		YLabel: AxisTitle(e.Figure.Y.Label, e.Figure.Y.Unit), YLog: e.Figure.Y.Scale == "log",
+		Statistic: e.Statistic, Partial: r.Partial, Finished: r.Finished, Tasks: r.Tasks,
+		Verdicts: []FigureVerdict{}, Markers: e.X.Kind != XIteration,
+	}
+	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
+		f.YNote = "y: " + metricDef(m.Name).Title
+		if m.Reduce == ReduceTailMean {
+			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
+		} else if e.X.Kind != XIteration {
+			f.YNote += ", at the last iteration of each run"
+		}
+	}
+	if e.Reproduces != nil {
+		f.Subtitle = e.Reproduces.Paper + ", " + e.Reproduces.Figure
+	}
+	stat := "mean"
+	f.Band = "95 % confidence interval of the mean"
+	if e.Statistic == StatMedian {
+		stat = "median"
+		f.Band = "10–90 % of runs"
+	}
+	f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%s of %d runs per point; band: %s", stat, e.Runs, f.Band))
+	y2 := e.Figure.Y2
+	if y2 != nil {
+		f.Y2Label, f.Y2Log = AxisTitle(y2.Label, y2.Unit), y2.Scale == "log"
+	}
+	for si, sr := range r.Series {
+		fs := FigureSeries{Name: sr.Name, Label: sr.Label}
+		for _, pi := range p.xOrder(r, si) {
+			pt := sr.Points[pi]
+			st := pt.Metrics[e.Figure.Y.Metric]
+			fs.X = append(fs.X, float64(pt.X))
+			fs.N = append(fs.N, st.N)
+			if e.Statistic == StatMedian {
+				fs.Y, fs.Lo, fs.Hi = append(fs.Y, float64(st.Median)), append(fs.Lo, float64(st.P10)), append(fs.Hi, float64(st.P90))
+			} else {
+				fs.Y, fs.Lo, fs.Hi = append(fs.Y, float64(st.Mean)), append(fs.Lo, float64(st.CI95[0])), append(fs.Hi, float64(st.CI95[1]))
+			}
+			if y2 != nil {
+				v := math.NaN()
+				switch {
+				case y2.Metric != "":
+					v = float64(pt.Metrics[y2.Metric].Mean)
+				case y2.Quantity != "":
+					v = float64(pt.Quantities[y2.Quantity].Mean)
+				}
+				fs.Y2 = append(fs.Y2, v)
+			}
+		}
+		f.Series = append(f.Series, fs)
+	}
+	for _, x := range r.Expectations {
+		f.Verdicts = append(f.Verdicts, FigureVerdict{Claim: x.Claim, Verdict: x.Verdict, Summary: x.Summary})
+	}
+	return f
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " — " + b
+}
+
+// CSV returns the result's statistics as tidy CSV: one row per series, x
+// point and variable (a metric or a quantity). Missing values are empty.
+func (p *Plan) CSV(r *Result) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write([]string{"experiment", "series", "label", "point", "x", "value", "variable", "kind",
+		"n", "missing", "mean", "sd", "se", "ci95_lo", "ci95_hi", "median", "p10", "p90", "min", "max"})
+	num := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	row := func(sr SeriesResult, point, x, value, variable, kind string, st Stats) {
+		_ = w.Write([]string{p.Exp.Name, sr.Name, sr.Label, point, x, value, variable, kind,
+			strconv.Itoa(st.N), strconv.Itoa(st.Missing), num(float64(st.Mean)), num(float64(st.SD)), num(float64(st.SE)),
+			num(float64(st.CI95[0])), num(float64(st.CI95[1])), num(float64(st.Median)), num(float64(st.P10)),
+			num(float64(st.P90)), num(float64(st.Min)), num(float64(st.Max))})
+	}
+	for _, sr := range r.Series {
+		for _, q := range p.Quantities {
+			if st, ok := sr.Quantities[q]; ok {
+				row(sr, "", "", "", q, "quantity", st)
+			}
+		}
+		for pi, pt := range sr.Points {
+			value := ""
+			if pt.Value != nil {
+				value = num(float64(*pt.Value))
+			}
+			x := num(float64(pt.X))
+			for _, m := range p.Exp.Metrics {
+				row(sr, strconv.Itoa(pi), x, value, m.id(), "metric", pt.Metrics[m.id()])
+			}
+			for _, q := range p.Quantities {
+				if st, ok := pt.Quantities[q]; ok {
+					row(sr, strconv.Itoa(pi), x, value, q, "quantity", st)
+				}
+			}
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}

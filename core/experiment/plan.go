@@ -1,0 +1,390 @@
+package experiment
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"dpsim/core/check"
+	"dpsim/core/rng"
+	"dpsim/core/scenario"
+)
+
+// Task is one run of the plan: run Run of series Series at point Point.
+type Task struct {
+	Index, Series, Point, Run int
+}
+
+// Plan is an experiment made concrete: the scenario of every (series,
+// point), checked to build, and the list of tasks in a fixed order —
+// series by series, point by point, run by run — so that a task's index
+// names the same run on every machine, for every worker count and shard.
+type Plan struct {
+	Exp *Experiment
+	// Quantities are the per-run quantities recorded: the experiment's,
+	// then those the axes use, each once.
+	Quantities []string
+	canon      []byte
+	series     []seriesPlan
+	tasks      int
+}
+
+type seriesPlan struct {
+	first  int // index of the series' first task
+	points []pointPlan
+	hook   HookFunc
+}
+
+type pointPlan struct {
+	value    float64 // the swept value; NaN on the iteration axis
+	template []byte  // the scenario with every override, without seeds
+	grid     []int   // recorded iterations (iteration axis)
+}
+
+// NewPlan resolves the base scenario, applies the overrides of every
+// series and point, and builds each resulting scenario once (with run 0's
+// seeds) so that a broken override fails now, naming the series and the
+// field, rather than in the middle of a sweep.
+func NewPlan(e *Experiment) (*Plan, error) {
+	base, err := baseJSON(e.Base)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Exp: e, canon: e.JSON()}
+	p.Quantities = append(p.Quantities, e.Quantities...)
+	if e.X.Kind == XDerived {
+		p.Quantities = append(p.Quantities, e.X.Quantity)
+	}
+	if y2 := e.Figure.Y2; y2 != nil && y2.Quantity != "" {
+		p.Quantities = append(p.Quantities, y2.Quantity)
+	}
+	p.Quantities = dedupe(p.Quantities)
+	total := 0
+	for si, s := range e.Series {
+		sp := seriesPlan{first: total}
+		if s.Hook != nil {
+			sp.hook = hooks[s.Hook.Name]
+		}
+		fields, values := e.X.Fields, e.X.Values
+		if s.Sweep != nil {
+			fields, values = s.Sweep.Fields, s.Sweep.Values
+		}
+		if e.X.Kind == XIteration {
+			fields, values = nil, []float64{math.NaN()}
+		}
+		for pi, v := range values {
+			where := fmt.Sprintf("series[%d] (%s)", si, s.Name)
+			if e.X.Kind != XIteration {
+				where += fmt.Sprintf(", x value %v", v)
+			}
+			pp, err := p.point(base, s, fields, v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			b, err := p.build(pp.template, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			if err := checkMetrics(e, b); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			sp.points = append(sp.points, pp)
+		}
+		total += len(sp.points) * e.Runs
+		if total > MaxTasks {
+			return nil, check.Errorf("runs", "the experiment asks for more than %d runs in all", MaxTasks)
+		}
+		p.series = append(p.series, sp)
+	}
+	p.tasks = total
+	return p, nil
+}
+
+// checkMetrics checks that every metric is registered or recorded by the
+// scenario's problem.
+func checkMetrics(e *Experiment, b *scenario.Built) error {
+	own := problemMetricNames(b)
+	for i, m := range e.Metrics {
+		if _, ok := metricDefs[m.Name]; ok || slices.Contains(own, m.Name) {
+			continue
+		}
+		return check.Errorf(check.Join(check.Index("metrics", i), "name"), "must be one of the metrics %q or one the problem records %q (got %q)", MetricNames(), own, m.Name)
+	}
+	return nil
+}
+
+// metricDef returns the definition of metric name: registered, or the
+// problem's own.
+func metricDef(name string) MetricDef {
+	if d, ok := metricDefs[name]; ok {
+		return d
+	}
+	return problemMetric(name)
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func baseJSON(b Base) ([]byte, error) {
+	if b.Preset != "" {
+		data, err := scenario.PresetJSON(b.Preset)
+		if err != nil {
+			return nil, check.Errorf("base.preset", "%v", err)
+		}
+		return data, nil
+	}
+	return b.Scenario, nil
+}
+
+// point applies the overrides (experiment, series, then the swept fields)
+// and the engine's own settings to the base scenario.
+func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPlan, error) {
+	t, err := decodeTree(base)
+	if err != nil {
+		return pointPlan{}, check.Errorf("base", "is not a JSON object: %v", err)
+	}
+	for _, level := range []struct {
+		field string
+		set   Overrides
+	}{{"set", p.Exp.Set}, {"series.set", s.Set}} {
+		for _, path := range level.set.sortedPaths() {
+			if err := setPath(t, path, level.set[path]); err != nil {
+				return pointPlan{}, check.Errorf(fmt.Sprintf("%s[%q]", level.field, path), "%v", err)
+			}
+		}
+	}
+	for _, f := range fields {
+		val, _ := json.Marshal(v)
+		if err := setPath(t, f, val); err != nil {
+			return pointPlan{}, check.Errorf(fmt.Sprintf("x.fields %q", f), "%v", err)
+		}
+	}
+	// The engine's settings: no checkpoints (no per-run state copies), no
+	// single seed (the seed rule sets all four).
+	delete(t, "seed")
+	delete(t, "seeds")
+	if rec, ok := t["record"].(map[string]any); ok {
+		delete(rec, "checkpoints")
+	}
+	data, err := json.Marshal(t)
+	if err != nil {
+		return pointPlan{}, err
+	}
+	sc, err := parseScenario(data)
+	if err != nil {
+		return pointPlan{}, err
+	}
+	every := sc.Record.Every
+	if every == 0 {
+		every = 1
+	}
+	if p.Exp.X.Kind != XIteration && p.onlyFinal() {
+		// Only the last iteration is needed: record nothing else.
+		every = max(sc.Iterations, 1)
+		rec, _ := t["record"].(map[string]any)
+		if rec == nil {
+			rec = map[string]any{}
+			t["record"] = rec
+		}
+		rec["every"] = every
+		if data, err = json.Marshal(t); err != nil {
+			return pointPlan{}, err
+		}
+	}
+	pp := pointPlan{value: v, template: data}
+	if p.Exp.X.Kind == XIteration {
+		pp.grid = recordGrid(sc.Iterations, every)
+	}
+	return pp, nil
+}
+
+func (p *Plan) onlyFinal() bool {
+	for _, m := range p.Exp.Metrics {
+		if m.Reduce == ReduceTailMean {
+			return false
+		}
+	}
+	return true
+}
+
+// recordGrid lists the iterations a run records: 0, every multiple of
+// every, and the last.
+func recordGrid(iterations, every int) []int {
+	var g []int
+	for k := 0; k <= iterations; k += every {
+		g = append(g, k)
+	}
+	if g[len(g)-1] != iterations {
+		g = append(g, iterations)
+	}
+	return g
+}
+
+// parseScenario parses a scenario, naming it as such in errors.
+func parseScenario(data []byte) (*scenario.Scenario, error) {
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		return nil, scenarioErr(err)
+	}
+	return sc, nil
+}
+
+func scenarioErr(err error) error {
+	var ce *check.Error
+	if errors.As(err, &ce) {
+		return check.Errorf("scenario field "+ce.Field, "%s", ce.Rule)
+	}
+	return fmt.Errorf("scenario: %w", err)
+}
+
+// build builds a template with seeds and applies the series hook.
+func (p *Plan) build(template []byte, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
+	sc, err := parseScenario(template)
+	if err != nil {
+		return nil, err
+	}
+	sc.Seed, sc.Seeds = nil, &seeds
+	b, err := scenario.Build(sc)
+	if err != nil {
+		return nil, scenarioErr(err)
+	}
+	if hook != nil {
+		if b, err = hook(b, s.Hook.Args); err != nil {
+			return nil, check.Errorf(fmt.Sprintf("hook %q", s.Hook.Name), "%v", err)
+		}
+	}
+	return b, nil
+}
+
+// Tasks returns the number of tasks (runs) in the plan.
+func (p *Plan) Tasks() int { return p.tasks }
+
+// Points returns the number of x points of series s.
+func (p *Plan) Points(s int) int { return len(p.series[s].points) }
+
+// Task returns task t.
+func (p *Plan) Task(t int) Task {
+	s := sort.Search(len(p.series), func(i int) bool { return p.series[i].first > t }) - 1
+	off := t - p.series[s].first
+	return Task{Index: t, Series: s, Point: off / p.Exp.Runs, Run: off % p.Exp.Runs}
+}
+
+// TaskIndex returns the index of run r of series s at point pt.
+func (p *Plan) TaskIndex(s, pt, r int) int { return p.series[s].first + pt*p.Exp.Runs + r }
+
+// Scenario returns the scenario task t runs, with its seeds: it can be
+// saved and replayed with "dpsim run" (before the series hook, if any).
+func (p *Plan) Scenario(t int) (*scenario.Scenario, error) {
+	if t < 0 || t >= p.tasks {
+		return nil, fmt.Errorf("task %d does not exist: the plan has tasks 0 to %d", t, p.tasks-1)
+	}
+	k := p.Task(t)
+	sc, err := parseScenario(p.series[k.Series].points[k.Point].template)
+	if err != nil {
+		return nil, err
+	}
+	seeds := RunSeeds(p.Exp.Seed, k.Run, p.Exp.Series[k.Series].Name, k.Point)
+	sc.Seed, sc.Seeds = nil, &seeds
+	return sc, nil
+}
+
+// Shard is one slice of a plan's tasks: those whose index is Index modulo
+// Count, so that every shard gets a fair share of every series and point.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// ParseShard reads "i/n" (0 ≤ i < n).
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	var sh Shard
+	if ok {
+		_, err1 := fmt.Sscanf(a, "%d", &sh.Index)
+		_, err2 := fmt.Sscanf(b, "%d", &sh.Count)
+		ok = err1 == nil && err2 == nil && fmt.Sprintf("%d/%d", sh.Index, sh.Count) == s
+	}
+	if !ok || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+		return Shard{}, fmt.Errorf("shard %q: write i/n with 0 ≤ i < n, e.g. 0/3", s)
+	}
+	return sh, nil
+}
+
+// ShardFromEnv reads the shard from a cluster's environment: a Kubernetes
+// Indexed Job's JOB_COMPLETION_INDEX with the count in DPSIM_SHARDS (set it
+// to the Job's completions), or a Slurm array's SLURM_ARRAY_TASK_ID,
+// SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN (the index is
+// SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, so "--array=1-8" works as
+// well as "--array=0-7"). ok is false when neither is set.
+func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
+	num := func(name string) (int, error) {
+		var v int
+		s := getenv(name)
+		if _, err := fmt.Sscanf(s, "%d", &v); err != nil || fmt.Sprint(v) != s {
+			return 0, fmt.Errorf("%s=%q is not a whole number", name, s)
+		}
+		return v, nil
+	}
+	switch {
+	case getenv("JOB_COMPLETION_INDEX") != "":
+		i, err := num("JOB_COMPLETION_INDEX")
+		if err != nil {
+			return Shard{}, true, err
+		}
+		if getenv("DPSIM_SHARDS") == "" {
+			return Shard{}, true, fmt.Errorf("JOB_COMPLETION_INDEX is set but DPSIM_SHARDS is not: set it to the Job's completions")
+		}
+		n, err := num("DPSIM_SHARDS")
+		if err != nil {
+			return Shard{}, true, err
+		}
+		sh = Shard{Index: i, Count: n}
+	case getenv("SLURM_ARRAY_TASK_ID") != "":
+		id, err := num("SLURM_ARRAY_TASK_ID")
+		if err != nil {
+			return Shard{}, true, err
+		}
+		n, err := num("SLURM_ARRAY_TASK_COUNT")
+		if err != nil {
+			return Shard{}, true, err
+		}
+		lo := 0
+		if getenv("SLURM_ARRAY_TASK_MIN") != "" {
+			if lo, err = num("SLURM_ARRAY_TASK_MIN"); err != nil {
+				return Shard{}, true, err
+			}
+		}
+		sh = Shard{Index: id - lo, Count: n}
+	default:
+		return Shard{}, false, nil
+	}
+	if sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+		return Shard{}, true, fmt.Errorf("shard %d of %d from the environment is out of range (0 ≤ index < count)", sh.Index, sh.Count)
+	}
+	return sh, true, nil
+}
+
+// ShardTasks returns the tasks of shard sh, in order.
+func (p *Plan) ShardTasks(sh Shard) []int {
+	var ts []int
+	for t := sh.Index; t < p.tasks; t += sh.Count {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// AllTasks returns every task index, in order.
+func (p *Plan) AllTasks() []int { return p.ShardTasks(Shard{Index: 0, Count: 1}) }

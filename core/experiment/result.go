@@ -1,0 +1,319 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"dpsim/core/check"
+	"dpsim/core/jsonstrict"
+)
+
+// ResultFormat names the result format.
+const ResultFormat = "dpsim-sweep/1"
+
+// Result is a sweep's output: per series and x point the statistics of
+// every metric and quantity, the expectations' verdicts, and every run's
+// record. It depends only on the experiment and on which tasks finished —
+// not on the worker count, the shard split or the machine — so that its
+// JSON is byte-identical however it was computed.
+type Result struct {
+	Format     string          `json:"format"`
+	Experiment json.RawMessage `json:"experiment"`
+	// Partial is true when some tasks did not finish (a cancelled sweep, or
+	// one shard of several).
+	Partial bool   `json:"partial"`
+	Shard   *Shard `json:"shard,omitempty"`
+	// Tasks is the number of runs the plan has; Finished how many are here.
+	Tasks        int                 `json:"tasks"`
+	Finished     int                 `json:"finished"`
+	SeedRule     string              `json:"seed_rule"`
+	Series       []SeriesResult      `json:"series"`
+	Expectations []ExpectationResult `json:"expectations"`
+	Runs         []RunRecord         `json:"runs"`
+}
+
+// SeriesResult is one curve.
+type SeriesResult struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	// Quantities holds the per-run quantities' statistics on the
+	// iteration axis (on the other axes each point has its own).
+	Quantities map[string]Stats `json:"quantities,omitempty"`
+	Points     []PointResult    `json:"points"`
+}
+
+// PointResult is one x point of a series.
+type PointResult struct {
+	// X is the point's position: the iteration, the swept value, or the
+	// mean of the derived quantity over the point's runs.
+	X F `json:"x"`
+	// Value is the swept value (absent on the iteration axis).
+	Value      *F               `json:"value,omitempty"`
+	Metrics    map[string]Stats `json:"metrics"`
+	Quantities map[string]Stats `json:"quantities,omitempty"`
+}
+
+// ExpectationResult is an expectation with its verdict.
+type ExpectationResult struct {
+	Expectation
+	Verdict string `json:"verdict"`
+	// Summary says in words what the tests found.
+	Summary     string       `json:"summary"`
+	Comparisons []Comparison `json:"comparisons"`
+}
+
+// Assemble computes the result of the finished runs recs (any order, each
+// task at most once) of plan p. shard, if not nil, marks the result as
+// one shard's.
+func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
+	recs = append([]RunRecord(nil), recs...)
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Task < recs[j].Task })
+	for i, r := range recs {
+		if r.Task < 0 || r.Task >= p.tasks {
+			return nil, fmt.Errorf("run record for task %d: the plan has tasks 0 to %d", r.Task, p.tasks-1)
+		}
+		if k := p.Task(r.Task); k.Series != r.Series || k.Point != r.Point || k.Run != r.Run {
+			return nil, fmt.Errorf("run record for task %d names series %d, point %d, run %d; the plan has series %d, point %d, run %d there",
+				r.Task, r.Series, r.Point, r.Run, k.Series, k.Point, k.Run)
+		}
+		if i > 0 && recs[i-1].Task == r.Task {
+			return nil, fmt.Errorf("task %d appears twice", r.Task)
+		}
+	}
+	res := &Result{
+		Format: ResultFormat, Experiment: p.canon, Shard: shard,
+		Tasks: p.tasks, Finished: len(recs), Partial: len(recs) < p.tasks,
+		SeedRule: SeedRule, Runs: recs, Expectations: []ExpectationResult{},
+	}
+	g := p.group(recs)
+	e := p.Exp
+	for si, s := range e.Series {
+		sr := SeriesResult{Name: s.Name, Label: s.Label}
+		if sr.Label == "" {
+			sr.Label = s.Name
+		}
+		if e.X.Kind == XIteration {
+			sr.Quantities = p.quantityStats(g.runs[si][0])
+			grid := p.series[si].points[0].grid
+			for gi, k := range grid {
+				pt := PointResult{X: F(k), Metrics: map[string]Stats{}}
+				for _, m := range e.Metrics {
+					pt.Metrics[m.id()] = Summarize(g.curveAt(si, m.id(), gi))
+				}
+				sr.Points = append(sr.Points, pt)
+			}
+		} else {
+			for pi, pp := range p.series[si].points {
+				v := F(pp.value)
+				pt := PointResult{X: v, Value: &v, Metrics: map[string]Stats{}, Quantities: p.quantityStats(g.runs[si][pi])}
+				for _, m := range e.Metrics {
+					pt.Metrics[m.id()] = Summarize(g.final(si, pi, m.id()))
+				}
+				if e.X.Kind == XDerived {
+					pt.X = pt.Quantities[e.X.Quantity].Mean
+				}
+				sr.Points = append(sr.Points, pt)
+			}
+		}
+		res.Series = append(res.Series, sr)
+	}
+	for i := range e.Expectations {
+		res.Expectations = append(res.Expectations, p.evaluate(i, res, g))
+	}
+	return res, nil
+}
+
+// groups indexes the records by series, point and run.
+type groups struct {
+	p    *Plan
+	runs [][][]*RunRecord // [series][point][run], nil where missing
+}
+
+func (p *Plan) group(recs []RunRecord) *groups {
+	g := &groups{p: p, runs: make([][][]*RunRecord, len(p.series))}
+	for si, sp := range p.series {
+		g.runs[si] = make([][]*RunRecord, len(sp.points))
+		for pi := range sp.points {
+			g.runs[si][pi] = make([]*RunRecord, p.Exp.Runs)
+		}
+	}
+	for i := range recs {
+		r := &recs[i]
+		g.runs[r.Series][r.Point][r.Run] = r
+	}
+	return g
+}
+
+// final returns metric id's final values at (s, pt), indexed by run (NaN
+// where missing), so that two samples pair by run.
+func (g *groups) final(s, pt int, id string) []float64 {
+	out := make([]float64, g.p.Exp.Runs)
+	for r, rec := range g.runs[s][pt] {
+		out[r] = math.NaN()
+		if rec != nil {
+			out[r] = float64(rec.Metrics[id])
+		}
+	}
+	return out
+}
+
+// curveAt returns metric id's values at grid index gi of series s
+// (iteration axis), indexed by run.
+func (g *groups) curveAt(s int, id string, gi int) []float64 {
+	out := make([]float64, g.p.Exp.Runs)
+	for r, rec := range g.runs[s][0] {
+		out[r] = math.NaN()
+		if rec != nil {
+			if c := rec.Curves[id]; gi < len(c) {
+				out[r] = c[gi]
+			}
+		}
+	}
+	return out
+}
+
+func (p *Plan) quantityStats(runs []*RunRecord) map[string]Stats {
+	if len(p.Quantities) == 0 {
+		return nil
+	}
+	out := map[string]Stats{}
+	for _, q := range p.Quantities {
+		xs := make([]float64, len(runs))
+		for r, rec := range runs {
+			xs[r] = math.NaN()
+			if rec != nil {
+				xs[r] = float64(rec.Quantities[q])
+			}
+		}
+		out[q] = Summarize(xs)
+	}
+	return out
+}
+
+// JSON writes the result: one key per line at the top, one point, one
+// expectation and one run per line below, compact within a line.
+func (r *Result) JSON() []byte {
+	var b bytes.Buffer
+	line := func(v any) []byte {
+		js, err := json.Marshal(v)
+		if err != nil {
+			panic("experiment: " + err.Error()) // plain data
+		}
+		return js
+	}
+	b.WriteString("{\n")
+	fmt.Fprintf(&b, "  \"format\": %s,\n", line(r.Format))
+	fmt.Fprintf(&b, "  \"experiment\": %s,\n", line(r.Experiment))
+	fmt.Fprintf(&b, "  \"partial\": %t,\n", r.Partial)
+	if r.Shard != nil {
+		fmt.Fprintf(&b, "  \"shard\": %s,\n", line(r.Shard))
+	}
+	fmt.Fprintf(&b, "  \"tasks\": %d,\n  \"finished\": %d,\n", r.Tasks, r.Finished)
+	fmt.Fprintf(&b, "  \"seed_rule\": %s,\n", line(r.SeedRule))
+	b.WriteString("  \"series\": [")
+	for i, s := range r.Series {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n    {\"name\": %s, \"label\": %s,", line(s.Name), line(s.Label))
+		if s.Quantities != nil {
+			fmt.Fprintf(&b, " \"quantities\": %s,", line(s.Quantities))
+		}
+		b.WriteString(" \"points\": [")
+		for j, pt := range s.Points {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n      ")
+			b.Write(line(pt))
+		}
+		b.WriteString("\n    ]}")
+	}
+	b.WriteString("\n  ],\n  \"expectations\": [")
+	for i, x := range r.Expectations {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(line(x))
+	}
+	b.WriteString("\n  ],\n  \"runs\": [")
+	for i, run := range r.Runs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(line(run))
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes()
+}
+
+// ReadResult reads a result (or one shard's) and the plan of its
+// experiment. The statistics in the file are not trusted: Merge recomputes
+// them from the runs.
+func ReadResult(data []byte) (*Result, *Plan, error) {
+	var r Result
+	if err := jsonstrict.Decode(data, &r, ""); err != nil {
+		return nil, nil, err
+	}
+	if r.Format != ResultFormat {
+		return nil, nil, check.Errorf("format", "must be %q (got %q)", ResultFormat, r.Format)
+	}
+	e, err := Parse(r.Experiment)
+	if err != nil {
+		return nil, nil, fmt.Errorf("experiment: %w", err)
+	}
+	p, err := NewPlan(e)
+	if err != nil {
+		return nil, nil, fmt.Errorf("experiment: %w", err)
+	}
+	if !bytes.Equal(p.canon, r.Experiment) {
+		return nil, nil, check.Errorf("experiment", "is not in canonical form; was the file edited?")
+	}
+	return &r, p, nil
+}
+
+// Merge combines results of the same experiment (typically the shards of
+// one sweep) into the result one unsharded sweep writes: the union of
+// their runs, with every statistic and verdict recomputed. A task present
+// in two parts must have the same record in both.
+func Merge(parts [][]byte) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("nothing to merge")
+	}
+	var plan *Plan
+	var canon []byte
+	byTask := map[int]RunRecord{}
+	var raw = map[int][]byte{}
+	for i, data := range parts {
+		r, p, err := ReadResult(data)
+		if err != nil {
+			return nil, fmt.Errorf("part %d: %w", i+1, err)
+		}
+		if plan == nil {
+			plan, canon = p, r.Experiment
+		} else if !bytes.Equal(canon, r.Experiment) {
+			return nil, fmt.Errorf("part %d is a different experiment from part 1", i+1)
+		}
+		for _, rec := range r.Runs {
+			js, _ := json.Marshal(rec)
+			if old, dup := raw[rec.Task]; dup {
+				if !bytes.Equal(old, js) {
+					return nil, fmt.Errorf("part %d: task %d has a different record in an earlier part", i+1, rec.Task)
+				}
+				continue
+			}
+			raw[rec.Task] = js
+			byTask[rec.Task] = rec
+		}
+	}
+	recs := make([]RunRecord, 0, len(byTask))
+	for _, rec := range byTask {
+		recs = append(recs, rec)
+	}
+	return Assemble(plan, recs, nil)
+}

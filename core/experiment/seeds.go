@@ -1,0 +1,60 @@
+package experiment
+
+import (
+	"hash/fnv"
+
+	"dpsim/core/rng"
+)
+
+// The seed rule. Run r of an experiment with master seed m uses, in every
+// series and at every point,
+//
+//	data      = fold(fold(mix(m), 1), r)
+//	graph     = fold(fold(mix(m), 2), r)
+//	algorithm = fold(fold(mix(m), 4), r)
+//
+// so the problem data, the graph and the algorithm's internal randomness
+// are common random numbers: curves differ by the algorithm and its
+// parameters, not by the problem instance. Its privacy noise is fresh for
+// every series and point:
+//
+//	noise     = fold(fold(fold(fold(mix(m), 3), r), fnv1a64(series name)), point)
+//
+// where point is the index of the x value in the series' sweep (0 for the
+// iteration axis), mix is SplitMix64's finaliser, and
+// fold(h, v) = mix(h + 0x9e3779b97f4a7c15·(v+1)) in 64-bit arithmetic.
+// Each seed is then cut to its low 53 bits, so that it can be written in
+// a scenario's "seeds" and read exactly by any language. Hashing the series
+// name (not its position) keeps a series' numbers unchanged when another
+// series is added to the experiment.
+const SeedRule = "run r, series named S, point p (index in the sweep), master seed m: " +
+	"data = fold(fold(mix(m),1),r), graph = fold(fold(mix(m),2),r), algorithm = fold(fold(mix(m),4),r), " +
+	"noise = fold(fold(fold(fold(mix(m),3),r),fnv1a64(S)),p); mix = SplitMix64 finaliser, " +
+	"fold(h,v) = mix(h + 0x9e3779b97f4a7c15*(v+1)) mod 2^64; each seed keeps its low 53 bits"
+
+const golden = 0x9e3779b97f4a7c15
+
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func fold(h, v uint64) uint64 { return mix(h + golden*(v+1)) }
+
+const seedMask = 1<<53 - 1
+
+// RunSeeds returns the four stream seeds of run r of the series named
+// series at point index point, by the seed rule above.
+func RunSeeds(master uint64, run int, series string, point int) rng.Seeds {
+	m := mix(master)
+	r := uint64(run)
+	h := fnv.New64a()
+	h.Write([]byte(series))
+	return rng.Seeds{
+		Data:      fold(fold(m, 1), r) & seedMask,
+		Graph:     fold(fold(m, 2), r) & seedMask,
+		Noise:     fold(fold(fold(fold(m, 3), r), h.Sum64()), uint64(point)) & seedMask,
+		Algorithm: fold(fold(m, 4), r) & seedMask,
+	}
+}

@@ -1,0 +1,328 @@
+package experiment
+
+import (
+	"math"
+	"sort"
+)
+
+// Stats summarises one sample: the values of one metric (or derived
+// quantity) over the runs at one point of one series. Non-finite values
+// are missing: they are counted in Missing and left out of every
+// statistic.
+type Stats struct {
+	// N is the number of finite values; Missing the number left out.
+	N       int `json:"n"`
+	Missing int `json:"missing"`
+	Mean    F   `json:"mean"`
+	// SD is the sample standard deviation (divisor N−1), SE = SD/√N.
+	SD F `json:"sd"`
+	SE F `json:"se"`
+	// CI95 is the 95 % confidence interval of the mean: mean ± t·SE with
+	// t the 0.975 quantile of Student's t with N−1 degrees of freedom.
+	CI95 [2]F `json:"ci95"`
+	// Median, P10 and P90 are sample quantiles by linear interpolation
+	// between order statistics (Hyndman & Fan type 7, the default of R
+	// and NumPy).
+	Median F `json:"median"`
+	P10    F `json:"p10"`
+	P90    F `json:"p90"`
+	Min    F `json:"min"`
+	Max    F `json:"max"`
+}
+
+// Summarize returns the statistics of xs (in any order; xs is not
+// modified). With no finite value every statistic is NaN; with one, SD,
+// SE and the interval are NaN.
+func Summarize(xs []float64) Stats {
+	v := finite(xs)
+	s := Stats{N: len(v), Missing: len(xs) - len(v)}
+	nan := F(math.NaN())
+	s.Mean, s.SD, s.SE, s.CI95 = nan, nan, nan, [2]F{nan, nan}
+	s.Median, s.P10, s.P90, s.Min, s.Max = nan, nan, nan, nan, nan
+	if len(v) == 0 {
+		return s
+	}
+	m, sd := meanSD(v)
+	s.Mean = F(m)
+	sort.Float64s(v)
+	s.Median, s.P10, s.P90 = F(Quantile(v, 0.5)), F(Quantile(v, 0.1)), F(Quantile(v, 0.9))
+	s.Min, s.Max = F(v[0]), F(v[len(v)-1])
+	if len(v) > 1 {
+		se := sd / math.Sqrt(float64(len(v)))
+		t := TQuantile975(len(v) - 1)
+		s.SD, s.SE = F(sd), F(se)
+		s.CI95 = [2]F{F(m - t*se), F(m + t*se)}
+	}
+	return s
+}
+
+// finite returns a new slice of the finite values of xs, in order.
+func finite(xs []float64) []float64 {
+	v := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			v = append(v, x)
+		}
+	}
+	return v
+}
+
+// meanSD returns the mean and the sample standard deviation (NaN for one
+// value) by two passes in the given order, so the result depends only on
+// the values and their order.
+func meanSD(v []float64) (float64, float64) {
+	sum := 0.0
+	for _, x := range v {
+		sum += x
+	}
+	m := sum / float64(len(v))
+	if len(v) < 2 {
+		return m, math.NaN()
+	}
+	ss := 0.0
+	for _, x := range v {
+		d := x - m
+		ss += d * d
+	}
+	return m, math.Sqrt(ss / float64(len(v)-1))
+}
+
+// Quantile returns the p-quantile of sorted (ascending, finite, non-empty)
+// by linear interpolation between order statistics: with h = (n−1)·p,
+// sorted[⌊h⌋] + (h − ⌊h⌋)·(sorted[⌊h⌋+1] − sorted[⌊h⌋]).
+func Quantile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	h := float64(n-1) * p
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// t975 holds the 0.975 quantile of Student's t for 1…30 degrees of
+// freedom (standard tables, 9 decimals).
+var t975 = [...]float64{
+	12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836,
+	2.446911851, 2.364624252, 2.306004135, 2.262157163, 2.228138852,
+	2.200985160, 2.178812830, 2.160368656, 2.144786688, 2.131449546,
+	2.119905299, 2.109815578, 2.100922040, 2.093024054, 2.085963447,
+	2.079613845, 2.073873068, 2.068657610, 2.063898562, 2.059538553,
+	2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456,
+}
+
+// z975 is the 0.975 quantile of the standard normal distribution.
+const z975 = 1.959963984540054
+
+// TQuantile975 returns the 0.975 quantile of Student's t with df degrees
+// of freedom: the table for df ≤ 30, and beyond it the Cornish–Fisher
+// expansion in 1/df to the fourth order (error below 1e-7 for df > 30).
+// Only polynomial arithmetic is used, so the value is the same natively
+// and in the browser.
+func TQuantile975(df int) float64 {
+	if df < 1 {
+		return math.NaN()
+	}
+	if df <= len(t975) {
+		return t975[df-1]
+	}
+	z := z975
+	z2 := z * z
+	g1 := (z2 + 1) * z / 4
+	g2 := ((5*z2+16)*z2 + 3) * z / 96
+	g3 := (((3*z2+19)*z2+17)*z2 - 15) * z / 384
+	g4 := ((((79*z2+776)*z2+1482)*z2-1920)*z2 - 945) * z / 92160
+	v := float64(df)
+	return z + g1/v + g2/(v*v) + g3/(v*v*v) + g4/(v*v*v*v)
+}
+
+// Comparison is the outcome of one one-sided test of "b is greater than
+// a" (or, for a threshold, "the sample is below the value").
+type Comparison struct {
+	// What names the two groups compared, for people.
+	What string `json:"what"`
+	// Test is "paired-mean", "rank" or "sign" (see docs/experiments.md).
+	Test string `json:"test"`
+	// N is the number of pairs (paired-mean), or of values in each group
+	// (rank: Na and Nb), or of values (sign).
+	N  int `json:"n"`
+	Na int `json:"na,omitempty"`
+	Nb int `json:"nb,omitempty"`
+	// Diff is the estimated difference in the claimed direction: the mean
+	// paired difference, the rank-biserial U/(na·nb) − ½, or the mean
+	// distance below the threshold.
+	Diff F `json:"diff"`
+	// Z is the test statistic in standard errors: positive supports the
+	// claim.
+	Z F `json:"z"`
+	// Verdict is Holds, Fails or Inconclusive at the expectation's margin.
+	Verdict string `json:"verdict"`
+}
+
+// Verdicts of a comparison and of an expectation.
+const (
+	Holds        = "holds"
+	Fails        = "does not hold"
+	Inconclusive = "inconclusive"
+)
+
+func verdict(z, margin float64) string {
+	switch {
+	case math.IsNaN(z):
+		return Inconclusive
+	case z > margin:
+		return Holds
+	case z < -margin:
+		return Fails
+	}
+	return Inconclusive
+}
+
+// PairedMean tests "b > a" on paired samples (a[r], b[r] from the same run
+// r, which shares its problem data and graph across series and points):
+// with d_r = b_r − a_r over the pairs where both are finite, Z = d̄/SE(d).
+// A zero spread gives Z = ±Inf when d̄ ≠ 0 (a deterministic difference).
+func PairedMean(a, b []float64, margin float64) Comparison {
+	var d []float64
+	for r := range min(len(a), len(b)) {
+		if isFinite(a[r]) && isFinite(b[r]) {
+			d = append(d, b[r]-a[r])
+		}
+	}
+	c := Comparison{Test: "paired-mean", N: len(d), Diff: F(math.NaN()), Z: F(math.NaN())}
+	if len(d) < 2 {
+		c.Verdict = Inconclusive
+		if len(d) == 1 {
+			c.Diff = F(d[0])
+		}
+		return c
+	}
+	m, sd := meanSD(d)
+	c.Diff = F(m)
+	se := sd / math.Sqrt(float64(len(d)))
+	switch {
+	case se > 0:
+		c.Z = F(m / se)
+	case m > 0:
+		c.Z = F(math.Inf(1))
+	case m < 0:
+		c.Z = F(math.Inf(-1))
+	}
+	c.Verdict = verdict(float64(c.Z), margin)
+	return c
+}
+
+// RankTest tests "b > a" with the one-sided Mann–Whitney U test on the
+// finite values (unpaired): U counts the pairs (a_i, b_j) with b_j > a_i
+// (ties count ½); Z = (U − na·nb/2 − ½·sign)/σ_U with the tie-corrected
+// σ_U² = na·nb/12·((n+1) − Σ(t³−t)/(n(n−1))) and a continuity correction
+// of ½ towards zero. Diff is U/(na·nb) − ½.
+func RankTest(a, b []float64, margin float64) Comparison {
+	fa, fb := finite(a), finite(b)
+	na, nb := len(fa), len(fb)
+	c := Comparison{Test: "rank", Na: na, Nb: nb, N: na + nb, Diff: F(math.NaN()), Z: F(math.NaN())}
+	if na < 2 || nb < 2 {
+		c.Verdict = Inconclusive
+		return c
+	}
+	type obs struct {
+		v float64
+		b bool
+	}
+	all := make([]obs, 0, na+nb)
+	for _, v := range fa {
+		all = append(all, obs{v, false})
+	}
+	for _, v := range fb {
+		all = append(all, obs{v, true})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].v < all[j].v })
+	n := len(all)
+	rb, ties := 0.0, 0.0
+	for i := 0; i < n; {
+		j := i
+		for j < n && all[j].v == all[i].v {
+			j++
+		}
+		rank := float64(i+j+1) / 2 // average of ranks i+1 … j
+		for k := i; k < j; k++ {
+			if all[k].b {
+				rb += rank
+			}
+		}
+		t := float64(j - i)
+		ties += t*t*t - t
+		i = j
+	}
+	u := rb - float64(nb)*float64(nb+1)/2
+	nab := float64(na) * float64(nb)
+	c.Diff = F(u/nab - 0.5)
+	mu := nab / 2
+	v := nab / 12 * (float64(n+1) - ties/(float64(n)*float64(n-1)))
+	if v <= 0 {
+		c.Verdict = Inconclusive
+		return c
+	}
+	d := u - mu
+	switch {
+	case d > 0.5:
+		d -= 0.5
+	case d < -0.5:
+		d += 0.5
+	default:
+		d = 0
+	}
+	c.Z = F(d / math.Sqrt(v))
+	c.Verdict = verdict(float64(c.Z), margin)
+	return c
+}
+
+// BelowMean tests "the mean of xs is below value": Z = (value − x̄)/SE.
+func BelowMean(xs []float64, value, margin float64) Comparison {
+	v := finite(xs)
+	c := Comparison{Test: "paired-mean", N: len(v), Diff: F(math.NaN()), Z: F(math.NaN())}
+	if len(v) < 2 {
+		c.Verdict = Inconclusive
+		return c
+	}
+	m, sd := meanSD(v)
+	c.Diff = F(value - m)
+	se := sd / math.Sqrt(float64(len(v)))
+	switch {
+	case se > 0:
+		c.Z = F((value - m) / se)
+	case m < value:
+		c.Z = F(math.Inf(1))
+	case m > value:
+		c.Z = F(math.Inf(-1))
+	}
+	c.Verdict = verdict(float64(c.Z), margin)
+	return c
+}
+
+// SignTest tests "the median of xs is below value": with k of the n
+// finite values not equal to value lying below it, Z = (k − n/2)/(√n/2).
+// Diff is k/n − ½.
+func SignTest(xs []float64, value, margin float64) Comparison {
+	k, n := 0, 0
+	for _, x := range xs {
+		if !isFinite(x) || x == value {
+			continue
+		}
+		n++
+		if x < value {
+			k++
+		}
+	}
+	c := Comparison{Test: "sign", N: n, Diff: F(math.NaN()), Z: F(math.NaN())}
+	if n < 2 {
+		c.Verdict = Inconclusive
+		return c
+	}
+	c.Diff = F(float64(k)/float64(n) - 0.5)
+	c.Z = F((float64(k) - float64(n)/2) / (math.Sqrt(float64(n)) / 2))
+	c.Verdict = verdict(float64(c.Z), margin)
+	return c
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

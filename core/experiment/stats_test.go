@@ -1,0 +1,126 @@
+package experiment
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestSummarizeKnownValues(t *testing.T) {
+	// 1…10: mean 5.5, sd √(82.5/9), type-7 quantiles 1.9, 5.5, 9.1.
+	xs := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1, math.NaN(), math.Inf(1)}
+	s := Summarize(xs)
+	sd := math.Sqrt(82.5 / 9)
+	se := sd / math.Sqrt(10)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{
+		{"n", float64(s.N), 10, 0},
+		{"missing", float64(s.Missing), 2, 0},
+		{"mean", float64(s.Mean), 5.5, 1e-15},
+		{"sd", float64(s.SD), sd, 1e-15},
+		{"se", float64(s.SE), se, 1e-15},
+		{"ci lo", float64(s.CI95[0]), 5.5 - 2.262157163*se, 1e-9},
+		{"ci hi", float64(s.CI95[1]), 5.5 + 2.262157163*se, 1e-9},
+		{"median", float64(s.Median), 5.5, 1e-15},
+		{"p10", float64(s.P10), 1.9, 1e-15},
+		{"p90", float64(s.P90), 9.1, 1e-15},
+		{"min", float64(s.Min), 1, 0},
+		{"max", float64(s.Max), 10, 0},
+	} {
+		if !near(c.got, c.want, c.tol) {
+			t.Errorf("%s = %v, want %v (±%g)", c.name, c.got, c.want, c.tol)
+		}
+	}
+	if xs[0] != 10 {
+		t.Error("Summarize sorted its input")
+	}
+}
+
+func TestSummarizeDegenerate(t *testing.T) {
+	if s := Summarize(nil); s.N != 0 || !math.IsNaN(float64(s.Mean)) {
+		t.Errorf("empty: %+v", s)
+	}
+	s := Summarize([]float64{3})
+	if s.N != 1 || s.Mean != 3 || s.Median != 3 || !math.IsNaN(float64(s.SD)) || !math.IsNaN(float64(s.CI95[0])) {
+		t.Errorf("one value: %+v", s)
+	}
+}
+
+func TestTQuantile975(t *testing.T) {
+	// Reference values: standard tables (R's qt(0.975, df)).
+	for _, c := range []struct {
+		df   int
+		want float64
+	}{
+		{1, 12.706204736}, {2, 4.302652730}, {10, 2.228138852}, {30, 2.042272456},
+		{31, 2.039513446}, {40, 2.021075390}, {60, 2.000297822}, {120, 1.979930405},
+		{199, 1.971956544}, {1000, 1.962339081}, {1 << 30, 1.959963985},
+	} {
+		if got := TQuantile975(c.df); !near(got, c.want, 1e-7) {
+			t.Errorf("t(0.975, %d) = %.10f, want %.10f (±1e-7)", c.df, got, c.want)
+		}
+	}
+	if !math.IsNaN(TQuantile975(0)) {
+		t.Error("df 0 must be NaN")
+	}
+}
+
+func TestRankTestKnownValue(t *testing.T) {
+	// a = 1,2,3,4 ; b = 3,5,6,7,8. Ranks of the pooled sample (ties at 3
+	// share 3.5): b's ranks 3.5, 6, 7, 8, 9 sum to 33.5, so
+	// U_b = 33.5 − 15 = 18.5 of 20 pairs. σ² = 20/12·(10 − 6/72).
+	a := []float64{1, 2, 3, 4, math.NaN()}
+	b := []float64{3, 5, 6, 7, 8}
+	c := RankTest(a, b, 3)
+	sigma := math.Sqrt(20.0 / 12 * (10 - 6.0/72))
+	wantZ := (18.5 - 10 - 0.5) / sigma
+	if c.Na != 4 || c.Nb != 5 || !near(float64(c.Z), wantZ, 1e-12) || !near(float64(c.Diff), 18.5/20-0.5, 1e-15) {
+		t.Errorf("RankTest = %+v, want z %v", c, wantZ)
+	}
+	if c.Verdict != Inconclusive { // z ≈ 1.97 < 3
+		t.Errorf("verdict %q, want inconclusive", c.Verdict)
+	}
+	if r := RankTest(b, a, 1.5); float64(r.Z) != -wantZ || r.Verdict != Fails {
+		t.Errorf("reversed: %+v", r)
+	}
+}
+
+func TestPairedMean(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		a, b    []float64
+		z       float64
+		verdict string
+	}{
+		// d = 1, 2, 3, 4 (NaN pair dropped): mean 2.5, sd √(5/3), se sd/2.
+		{"differences", []float64{0, 0, 0, 0, math.NaN()}, []float64{1, 2, 3, 4, 9}, 2.5 / (math.Sqrt(5.0/3) / 2), Holds},
+		{"deterministic up", []float64{1, 2}, []float64{2, 3}, math.Inf(1), Holds},
+		{"deterministic down", []float64{2, 3}, []float64{1, 2}, math.Inf(-1), Fails},
+		{"equal", []float64{1, 2}, []float64{1, 2}, math.NaN(), Inconclusive},
+		{"too few", []float64{1}, []float64{2}, math.NaN(), Inconclusive},
+	} {
+		got := PairedMean(c.a, c.b, 3)
+		z := float64(got.Z)
+		if !(z == c.z || near(z, c.z, 1e-12) || math.IsNaN(z) && math.IsNaN(c.z)) || got.Verdict != c.verdict {
+			t.Errorf("%s: z = %v (%s), want %v (%s)", c.name, z, got.Verdict, c.z, c.verdict)
+		}
+	}
+}
+
+func TestThresholdTests(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if c := BelowMean(xs, 20, 3); c.Verdict != Holds {
+		t.Errorf("mean 5.5 below 20: %+v", c)
+	}
+	if c := BelowMean(xs, 1, 3); c.Verdict != Fails {
+		t.Errorf("mean 5.5 below 1: %+v", c)
+	}
+	// Sign test: 10 of 10 below 11 gives z = (10 − 5)/(√10/2) ≈ 3.16.
+	if c := SignTest(xs, 11, 3); c.Verdict != Holds || !near(float64(c.Z), 5/(math.Sqrt(10)/2), 1e-12) {
+		t.Errorf("sign test: %+v", c)
+	}
+}

@@ -1,0 +1,550 @@
+// experiments.js — the Experiments panel: Monte Carlo sweeps in Web
+// Workers, one per core, each running solver.wasm (wasm/solver). The
+// panel lists the experiment presets the solver knows (a new preset file
+// appears here without page changes), runs a sweep with a progress bar
+// and a Cancel button, draws the figure with uPlot (bands, hover
+// readouts), shows the expectations' verdicts, and offers the JSON, CSV,
+// SVG and PNG — the bytes "dpsim sweep" writes.
+//
+// Nothing here runs on the page's thread but bookkeeping: the runs, the
+// statistics and the figures are computed in the workers. Tests read
+// window.dpsimSweepState (docs/experiments.md, "The page").
+(() => {
+  'use strict';
+
+  const $ = (id) => document.getElementById(id);
+  const box = $('exp-box');
+  const sel = $('exp-preset');
+  const runBtn = $('exp-run');
+  const cancelBtn = $('exp-cancel');
+  const desc = $('exp-desc');
+  const bar = $('exp-progress');
+  const progText = $('exp-progress-text');
+  const fig = $('exp-figure');
+  const figTitle = $('exp-fig-title');
+  const figSub = $('exp-fig-sub');
+  const readout = $('exp-readout');
+  const legend = $('exp-legend');
+  const verdicts = $('exp-verdicts');
+  const msg = $('exp-msg');
+  const dl = { json: $('exp-dl-json'), csv: $('exp-dl-csv'), svg: $('exp-dl-svg'), png: $('exp-dl-png') };
+
+  const MAX_WORKERS = 8;
+  const CHUNK = 2; // runs per request: small, so progress is smooth and Cancel is prompt
+  const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+
+  const state = {
+    status: 'idle', // idle, loading, ready, running, assembling, done, cancelled, error
+    experiment: '', done: 0, total: 0, workers: 0, running: 0,
+    etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0,
+    partial: false, verdicts: [], presets: [], error: '', figureDrawn: false,
+  };
+  window.dpsimSweepState = state;
+
+  // timed wraps a callback of this panel to keep the longest time it held
+  // the page's thread (state.maxHandlerMs): the sweep's own cost to the
+  // page, whatever else the page runs (on index.html, ebiten's frames).
+  state.maxHandlerMs = 0;
+  state.maxHandler = '';
+  const timed = (f, name = f.name) => function (...args) {
+    const t0 = performance.now();
+    try {
+      return f.apply(this, args);
+    } finally {
+      const d = Math.round(performance.now() - t0);
+      if (d > state.maxHandlerMs) { state.maxHandlerMs = d; state.maxHandler = name; }
+    }
+  };
+
+  // ------------------------------------------------------------ workers
+
+  let modulePromise = null;
+  function solverModule() {
+    if (!modulePromise) {
+      modulePromise = (async () => {
+        const resp = await fetch('solver.wasm');
+        if (!resp.ok) throw new Error(`solver.wasm: HTTP ${resp.status} (run ./build.sh)`);
+        try {
+          return await WebAssembly.compileStreaming(resp.clone());
+        } catch (e) {
+          return WebAssembly.compile(await resp.arrayBuffer());
+        }
+      })();
+      modulePromise.catch(() => { modulePromise = null; });
+    }
+    return modulePromise;
+  }
+
+  class SolverWorker {
+    constructor() {
+      this.w = new Worker('sweep-worker.js');
+      this.seq = 0;
+      this.pending = new Map();
+      this.dead = false;
+      this.w.onmessage = timed(function onWorkerMessage(e) {
+        const m = e.data;
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        if (m.progress) { p.onProgress && p.onProgress(m.progress); return; }
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.value); else p.reject(new Error(m.error));
+      }.bind(this));
+      this.w.onerror = (e) => this.fail(new Error('worker: ' + (e.message || 'failed')));
+    }
+    request(cmd, data = {}, onProgress = null) {
+      if (this.dead) return Promise.reject(new Error('worker terminated'));
+      const id = ++this.seq;
+      return new Promise((resolve, reject) => {
+        this.pending.set(id, { resolve, reject, onProgress });
+        this.w.postMessage({ id, cmd, ...data });
+      });
+    }
+    fail(err) {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    }
+    terminate() {
+      this.dead = true;
+      this.w.terminate();
+      this.fail(new Error('cancelled'));
+    }
+  }
+
+  async function spawn() {
+    const module = await solverModule();
+    const w = new SolverWorker();
+    await w.request('init', { module });
+    return w;
+  }
+
+  let helper = null; // lists presets, assembles results, draws figures
+  async function getHelper() {
+    if (!helper || helper.dead) helper = await spawn();
+    return helper;
+  }
+
+  // ----------------------------------------------------------- the panel
+
+  function setMsg(text, kind = '') {
+    msg.textContent = text;
+    msg.className = 'exp-msg ' + kind;
+  }
+
+  function fmtSeconds(s) {
+    if (s == null || !isFinite(s)) return '—';
+    if (s < 60) return Math.max(0, Math.round(s)) + ' s';
+    const m = Math.floor(s / 60);
+    return `${m} min ${Math.round(s - 60 * m)} s`;
+  }
+
+  // showProgress redraws the bar at most once a frame, however many runs
+  // finish in between.
+  let progressQueued = false;
+  function showProgress() {
+    if (progressQueued) return;
+    progressQueued = true;
+    requestAnimationFrame(() => { progressQueued = false; drawProgress(); });
+  }
+  function drawProgress() {
+    bar.max = Math.max(state.total, 1);
+    bar.value = state.done;
+    const pct = state.total ? (100 * state.done / state.total).toFixed(1) : '0.0';
+    let t = `${state.done} / ${state.total} runs (${pct} %)`;
+    if (state.status === 'running') t += ` · ${state.running} workers · ETA ${fmtSeconds(state.etaSeconds)}`;
+    else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)}`;
+    else if (state.status === 'cancelled') t += ' · cancelled';
+    progText.textContent = t;
+  }
+
+  let loaded = false;
+  async function loadPanel() {
+    if (loaded) return;
+    loaded = true;
+    state.status = 'loading';
+    setMsg('Loading the solver…');
+    try {
+      const h = await getHelper();
+      const list = await h.request('presets');
+      state.presets = list.map((p) => p.name);
+      sel.replaceChildren();
+      for (const p of list) {
+        const o = document.createElement('option');
+        o.value = p.name;
+        o.textContent = `${p.name} — ${p.title}`;
+        sel.append(o);
+      }
+      const want = new URLSearchParams(location.search).get('experiment');
+      if (want && state.presets.includes(want)) sel.value = want;
+      sel.disabled = false;
+      runBtn.disabled = false;
+      state.status = 'ready';
+      setMsg('');
+      await describe();
+    } catch (e) {
+      loaded = false;
+      fail(e);
+    }
+  }
+
+  async function describe() {
+    const h = await getHelper();
+    const p = await h.request('plan', { name: sel.value });
+    const n = workerCount(p.tasks);
+    desc.textContent = `${p.description} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.`;
+    return p;
+  }
+
+  function workerCount(tasks) {
+    return Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, tasks));
+  }
+
+  function fail(e) {
+    state.status = 'error';
+    state.error = String(e && e.message || e);
+    setMsg(state.error, 'error');
+    runBtn.disabled = false;
+    cancelBtn.disabled = true;
+  }
+
+  // ------------------------------------------------------------ sweeping
+
+  let sweep = null; // {name, workers, records, cancelled, t0}
+
+  async function run() {
+    if (sweep) return;
+    const name = sel.value;
+    runBtn.disabled = true;
+    cancelBtn.disabled = false;
+    sel.disabled = true;
+    for (const b of Object.values(dl)) b.disabled = true;
+    result = null;
+    Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
+      etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false });
+    setMsg('');
+    const s = { name, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
+    sweep = s;
+    startStallMonitor();
+    try {
+      const h = await getHelper();
+      const p = await h.request('plan', { name });
+      if (s.cancelled) return;
+      state.total = p.tasks;
+      // Run by run (run 0 of every series and point, then run 1, …), as
+      // the CLI does: a cancelled sweep has a few runs at every point.
+      s.order = [];
+      for (let r = 0; r < p.runs; r++) {
+        for (const se of p.series) for (let pt = 0; pt < se.points; pt++) s.order.push(se.first + pt * p.runs + r);
+      }
+      s.records = new Array(p.tasks);
+      showProgress();
+      const n = workerCount(p.tasks);
+      // The helper is worker 0; the others start in parallel.
+      s.workers = [h, ...await Promise.all(Array.from({ length: n - 1 }, spawn))];
+      if (s.cancelled) { for (const w of s.workers) w.terminate(); return; }
+      state.workers = state.running = s.workers.length;
+      showProgress();
+      await Promise.all(s.workers.map((w) => drive(s, w, p.tasks)));
+      if (s.cancelled) return;
+      state.status = 'assembling';
+      state.elapsedSeconds = (performance.now() - s.t0) / 1000;
+      await assemble(s, false);
+    } catch (e) {
+      if (!s.cancelled) fail(e);
+    } finally {
+      if (sweep === s && !s.cancelled) {
+        // Keep the helper (it draws the figures); the others go.
+        for (const w of s.workers) if (w !== helper) w.terminate();
+        finish();
+      }
+    }
+  }
+
+  async function drive(s, w, total) {
+    while (!s.cancelled && s.next < total) {
+      const tasks = [];
+      while (tasks.length < CHUNK && s.next < total) tasks.push(s.order[s.next++]);
+      await w.request('run', { name: s.name, tasks }, (pr) => {
+        if (s.cancelled || s.records[pr.task] !== undefined) return;
+        s.records[pr.task] = pr.record;
+        state.done++;
+        const el = (performance.now() - s.t0) / 1000;
+        state.elapsedSeconds = el;
+        state.etaSeconds = state.done ? el / state.done * (total - state.done) : null;
+        showProgress();
+      });
+    }
+    state.running = Math.max(0, state.running - 1);
+  }
+
+  function finish() {
+    sweep = null;
+    stopStallMonitor();
+    runBtn.disabled = false;
+    cancelBtn.disabled = true;
+    sel.disabled = false;
+    state.running = 0;
+    showProgress();
+  }
+
+  function cancel() {
+    const s = sweep;
+    if (!s) return;
+    s.cancelled = true;
+    // Terminating a worker stops its run at once; the helper was one of
+    // them, so a fresh one assembles what finished.
+    for (const w of s.workers) w.terminate();
+    if (helper && helper.dead) helper = null;
+    state.running = 0;
+    state.status = 'cancelled';
+    state.elapsedSeconds = (performance.now() - s.t0) / 1000;
+    finish();
+    const finished = s.records.filter((r) => r !== undefined).length;
+    setMsg(`Cancelled: ${finished} of ${state.total} runs finished.`);
+    if (finished > 0) {
+      assemble(s, true).catch((e) => setMsg('Cancelled; the partial result could not be assembled: ' + e.message, 'error'));
+    }
+  }
+
+  // ------------------------------------------------------------- results
+
+  let result = null; // {name, json, csv, figure}
+
+  async function assemble(s, partial) {
+    const recs = s.records.filter((r) => r !== undefined);
+    const h = await getHelper();
+    const r = await h.request('assemble', { name: s.name, records: '[' + recs.join(',') + ']' });
+    result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
+    state.partial = partial;
+    state.verdicts = result.figure.verdicts.map((v) => ({ claim: v.claim, verdict: v.verdict }));
+    if (!partial) state.status = 'done';
+    draw(result.figure);
+    showVerdicts(result.figure);
+    for (const b of Object.values(dl)) b.disabled = false;
+    if (partial) setMsg(`Cancelled: the figure and downloads show the ${recs.length} of ${state.total} runs that finished (marked partial).`);
+    showProgress();
+  }
+
+  function download(name, mime, data) {
+    const url = URL.createObjectURL(new Blob([data], { type: mime }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+
+  async function downloadFigure(format) {
+    if (!result) return;
+    try {
+      const h = await getHelper();
+      const data = await h.request('figure', { result: result.json, format });
+      download(`${result.name}.${format}`, format === 'svg' ? 'image/svg+xml' : 'image/png', data);
+    } catch (e) {
+      setMsg(`${format.toUpperCase()}: ${e.message}`, 'error');
+    }
+  }
+
+  // -------------------------------------------------------------- figure
+
+  let plot = null;
+
+  function fmt(v) {
+    if (v == null || !isFinite(v)) return '—';
+    const a = Math.abs(v);
+    if (a !== 0 && (a < 1e-3 || a >= 1e5)) return Number(v.toPrecision(4)).toExponential();
+    return Number(v.toPrecision(4)).toString();
+  }
+
+  const draw = timed(drawFigure);
+  function drawFigure(fd) {
+    figTitle.textContent = fd.title;
+    figSub.textContent = fd.subtitle + (fd.y_note ? ' · ' + fd.y_note : '') + (fd.partial ? ` · PARTIAL: ${fd.finished} of ${fd.tasks} runs` : '');
+    const ok = (v, log) => v != null && isFinite(v) && (!log || v > 0);
+    // uPlot aligns every series on one x array: the union of the x values.
+    const xs = [...new Set(fd.series.flatMap((s) => s.x.filter((x) => ok(x, fd.x_log))))].sort((a, b) => a - b);
+    const at = new Map(xs.map((x, i) => [x, i]));
+    let floor = Infinity;
+    if (fd.y_log) for (const s of fd.series) for (const a of [s.y, s.lo, s.hi]) for (const v of a) if (v > 0 && v < floor) floor = v;
+    floor = isFinite(floor) ? floor / 3 : 1;
+    const data = [xs];
+    const series = [{ label: fd.x_label }];
+    const bands = [];
+    const y2 = !!fd.y2_label;
+    fd.series.forEach((s, k) => {
+      const col = COLORS[k % COLORS.length];
+      const y = new Array(xs.length).fill(null);
+      const lo = new Array(xs.length).fill(null);
+      const hi = new Array(xs.length).fill(null);
+      const y2v = new Array(xs.length).fill(null);
+      s.x.forEach((x, i) => {
+        if (!at.has(x)) return;
+        const j = at.get(x);
+        if (ok(s.y[i], fd.y_log)) y[j] = s.y[i];
+        let l = s.lo[i];
+        if (fd.y_log && l != null && !(l > 0)) l = floor;
+        if (ok(l, fd.y_log) && ok(s.hi[i], fd.y_log)) { lo[j] = l; hi[j] = s.hi[i]; }
+        if (y2 && s.y2 && ok(s.y2[i], fd.y2_log)) y2v[j] = s.y2[i];
+      });
+      const base = data.length;
+      data.push(y, hi, lo);
+      series.push(
+        { label: s.label, stroke: col, width: 2, spanGaps: true, points: { show: fd.markers, size: 6, fill: col } },
+        { label: s.label + ' (band top)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
+        { label: s.label + ' (band bottom)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
+      );
+      bands.push({ series: [base + 1, base + 2], fill: col + '33' });
+      if (y2) {
+        data.push(y2v);
+        series.push({ label: s.label + ' (right axis)', stroke: col, width: 1.5, dash: [6, 4], spanGaps: true, scale: 'y2', points: { show: false } });
+      }
+    });
+    const axes = [
+      logAxis({ label: fd.x_label, stroke: '#333', grid: { stroke: '#eceef2' } }, fd.x_log),
+      logAxis({ label: fd.y_label, stroke: '#333', grid: { stroke: '#eceef2' }, size: 70 }, fd.y_log),
+    ];
+    const scales = { x: { time: false, distr: fd.x_log ? 3 : 1 }, y: { distr: fd.y_log ? 3 : 1 } };
+    if (y2) {
+      axes.push(logAxis({ scale: 'y2', side: 1, label: fd.y2_label + ' (dashed)', stroke: '#333', grid: { show: false }, size: 70 }, fd.y2_log));
+      scales.y2 = { distr: fd.y2_log ? 3 : 1 };
+    }
+    const width = Math.max(320, fig.clientWidth || 720);
+    const opts = {
+      width, height: 380, scales, axes, series, bands,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false } },
+      hooks: { setCursor: [(u) => showReadout(u, fd, xs)] },
+    };
+    if (plot) plot.destroy();
+    fig.replaceChildren();
+    plot = new uPlot(opts, data, fig);
+    legend.replaceChildren();
+    fd.series.forEach((s, k) => {
+      const li = document.createElement('li');
+      const sw = document.createElement('span');
+      sw.className = 'exp-swatch';
+      sw.style.background = COLORS[k % COLORS.length];
+      li.append(sw, document.createTextNode(s.label));
+      legend.append(li);
+    });
+    const note = document.createElement('li');
+    note.className = 'exp-band-note';
+    note.textContent = `line: ${fd.statistic}; band: ${fd.band}`;
+    legend.append(note);
+    readout.textContent = 'Hover over the figure to read the values.';
+    state.figureDrawn = true;
+  }
+
+  // On a log axis, grid lines and labels at powers of ten only (uPlot
+  // also splits at 2…9 × 10^k), labelled like the CLI's figure.
+  const isDecade = (v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+  function tickLabel(v) {
+    const k = Math.round(Math.log10(v));
+    return k >= -3 && k <= 4 ? String(Number(v.toPrecision(1))) : '1e' + k;
+  }
+  function logAxis(axis, log) {
+    if (!log) return { ...axis, values: (u, vals) => vals.map((v) => (v == null ? '' : fmt(v))) };
+    // Splits at the powers of ten in range (every second or third one over
+    // many decades), or the range's ends when it holds fewer than two.
+    const decades = (u, i, min, max) => {
+      const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
+      if (!(k1 - k0 >= 1)) return null;
+      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
+      const out = [];
+      for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
+      return out;
+    };
+    return {
+      ...axis,
+      splits: (u, i, min, max) => decades(u, i, min, max) || [min, max],
+      values: (u, vals) => vals.map((v) => (v == null ? '' : isDecade(v) ? tickLabel(v) : fmt(v))),
+    };
+  }
+
+  function showReadout(u, fd, xs) {
+    const i = u.cursor.idx;
+    if (i == null) { readout.textContent = 'Hover over the figure to read the values.'; return; }
+    const x = xs[i];
+    const parts = [`${fd.x_label}: ${fmt(x)}`];
+    fd.series.forEach((s) => {
+      const j = s.x.indexOf(x);
+      if (j < 0) return;
+      parts.push(`${s.label}: ${fmt(s.y[j])} [${fmt(s.lo[j])}, ${fmt(s.hi[j])}] (${s.n[j]} runs)` +
+        (s.y2 ? ` · right axis ${fmt(s.y2[j])}` : ''));
+    });
+    readout.textContent = parts.join('  ·  ');
+  }
+
+  function showVerdicts(fd) {
+    verdicts.replaceChildren();
+    for (const v of fd.verdicts) {
+      const li = document.createElement('li');
+      const b = document.createElement('span');
+      b.className = 'exp-verdict ' + (v.verdict === 'holds' ? 'holds' : v.verdict === 'does not hold' ? 'fails' : 'inconclusive');
+      b.textContent = v.verdict;
+      const claim = document.createElement('span');
+      claim.textContent = ' ' + v.claim + ' — ';
+      const sum = document.createElement('span');
+      sum.className = 'muted';
+      sum.textContent = v.summary;
+      li.append(b, claim, sum);
+      verdicts.append(li);
+    }
+  }
+
+  // ------------------------------------------------- main-thread stalls
+
+  // state.maxStallMs is the longest task the page's thread ran during the
+  // sweep, whoever ran it (the Long Tasks API reports tasks over 50 ms; as
+  // a fallback, the lateness of a 10 ms heartbeat). On index.html that
+  // includes ebiten's frames, which in headless Chromium's software WebGL
+  // exceed 100 ms with no sweep at all; experiments.html has no ebiten.
+  let observer = null;
+  let beat = null;
+  function startStallMonitor() {
+    if (observer) observer.disconnect();
+    if (beat) clearInterval(beat);
+    state.maxStallMs = 0;
+    if ('PerformanceObserver' in window && PerformanceObserver.supportedEntryTypes?.includes('longtask')) {
+      observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) state.maxStallMs = Math.max(state.maxStallMs, Math.round(e.duration));
+      });
+      observer.observe({ type: 'longtask' });
+    } else {
+      let last = performance.now();
+      beat = setInterval(() => {
+        const now = performance.now();
+        state.maxStallMs = Math.max(state.maxStallMs, Math.round(now - last - 10));
+        last = now;
+      }, 10);
+    }
+  }
+  // The Long Tasks API reports a task after it ends: keep listening a
+  // moment so that the task that drew the figure is counted too.
+  function stopStallMonitor() {
+    const o = observer, bt = beat;
+    observer = beat = null;
+    setTimeout(() => {
+      if (o) o.disconnect();
+      if (bt) clearInterval(bt);
+    }, 1000);
+  }
+
+  // -------------------------------------------------------------- wiring
+
+  box.addEventListener('toggle', () => { if (box.open) loadPanel(); });
+  sel.addEventListener('change', () => describe().catch(fail));
+  runBtn.addEventListener('click', timed(run));
+  cancelBtn.addEventListener('click', timed(cancel));
+  dl.json.addEventListener('click', () => result && download(`${result.name}.json`, 'application/json', result.json));
+  dl.csv.addEventListener('click', () => result && download(`${result.name}.csv`, 'text/csv', result.csv));
+  dl.svg.addEventListener('click', () => downloadFigure('svg'));
+  dl.png.addEventListener('click', () => downloadFigure('png'));
+  window.addEventListener('resize', () => { if (plot && result) plot.setSize({ width: Math.max(320, fig.clientWidth), height: 380 }); });
+  if (new URLSearchParams(location.search).has('experiment')) {
+    box.open = true;
+    box.scrollIntoView();
+  }
+  if (box.open) loadPanel();
+})();

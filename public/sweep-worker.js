@@ -1,0 +1,72 @@
+// sweep-worker.js — one Web Worker of the experiments panel: runs
+// solver.wasm (wasm/solver: the experiment engine and the figure code, no
+// ebiten) and answers the page's requests. Every request is
+// {id, cmd, ...}; every answer is {id, ok, value | error}, and a "run"
+// request also streams {id, progress: {task, record}} for each run.
+//
+// The page compiles solver.wasm once and sends the WebAssembly.Module in
+// the "init" request, so N workers cost one download and one compilation.
+'use strict';
+importScripts('wasm_exec.js');
+
+let solver = null;
+
+function waitForSolver() {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    (function poll() {
+      if (self.dpsimSolver) return resolve(self.dpsimSolver);
+      if (Date.now() - t0 > 30000) return reject(new Error('solver.wasm did not start within 30 s'));
+      setTimeout(poll, 5);
+    })();
+  });
+}
+
+function check(v) {
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array) && typeof v.error === 'string') throw new Error(v.error);
+  return v;
+}
+
+async function handle(msg) {
+  switch (msg.cmd) {
+    case 'init': {
+      const go = new Go();
+      const inst = await WebAssembly.instantiate(msg.module, go.importObject);
+      go.run(inst); // runs until the worker is terminated
+      solver = await waitForSolver();
+      return true;
+    }
+    case 'presets':
+      return JSON.parse(check(solver.presets()));
+    case 'plan':
+      return JSON.parse(check(solver.plan(msg.name)));
+    case 'run': {
+      // A chunk of tasks, one after another; the page hands out the next
+      // chunk when this one is done, and cancels by terminating us.
+      for (const t of msg.tasks) {
+        const rec = check(solver.runTask(msg.name, t));
+        self.postMessage({ id: msg.id, progress: { task: t, record: rec } });
+      }
+      return msg.tasks.length;
+    }
+    case 'assemble': {
+      const r = check(solver.assemble(msg.name, msg.records));
+      return { json: r.json, csv: r.csv, figure: r.figure };
+    }
+    case 'figure': {
+      const v = check(solver.figure(msg.result, msg.format));
+      return v;
+    }
+  }
+  throw new Error('unknown request ' + msg.cmd);
+}
+
+self.onmessage = async (e) => {
+  const msg = e.data;
+  try {
+    const value = await handle(msg);
+    self.postMessage({ id: msg.id, ok: true, value });
+  } catch (err) {
+    self.postMessage({ id: msg.id, ok: false, error: String(err && err.message || err) });
+  }
+};

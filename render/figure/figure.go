@@ -1,0 +1,360 @@
+// Package figure draws an experiment's figure with gonum.org/v1/plot: the
+// series' lines (mean or median) with their bands, log scales where the
+// experiment asks, a legend, an optional right axis, and the expectations'
+// verdicts under the plot.
+//
+// It is shared by the CLI (dpsim sweep writes SVG, PNG and PDF) and the
+// solver wasm (the page's SVG and PNG downloads), so a figure from the
+// page and one from the CLI are the same file. For that, every number
+// that places a mark is computed with core/num's portable logarithm or
+// with exact arithmetic: the axes' scales and ticks here replace gonum's,
+// which use math.Log (assembly on amd64, pure Go in the browser).
+package figure
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"dpsim/core/experiment"
+)
+
+// Formats a figure can be written in.
+const (
+	SVG = "svg"
+	PNG = "png"
+	PDF = "pdf" // natively only: the browser offers SVG and PNG
+)
+
+// Size of every figure, and the resolution of PNGs.
+const (
+	Width      = 8 * vg.Inch
+	PlotHeight = 5 * vg.Inch
+	DPI        = 110
+)
+
+const (
+	noteSize   = 9 * vg.Length(1)
+	noteLine   = 13 * vg.Length(1)
+	y2Margin   = 0.75 * vg.Inch
+	axisTitle  = 20 * vg.Length(1)
+	bandAlpha  = 0x38
+	lineWidth  = 1.6
+	markRadius = 2.4
+)
+
+// Palette is Okabe and Ito's colour-blind-safe palette (yellow left out:
+// too light on white), in the order series take it.
+var Palette = []color.NRGBA{
+	{0x00, 0x72, 0xB2, 0xff}, // blue
+	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	{0xE6, 0x9F, 0x00, 0xff}, // orange
+	{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	{0x00, 0x00, 0x00, 0xff}, // black
+}
+
+// Bytes returns the figure of fd in format.
+func Bytes(fd experiment.FigureData, format string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := Write(&b, fd, format); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Write writes the figure of fd in format to w.
+func Write(w io.Writer, fd experiment.FigureData, format string) error {
+	notes := noteLines(fd)
+	h := PlotHeight + vg.Length(len(notes))*noteLine + noteLine/2
+	var c vg.CanvasWriterTo
+	switch format {
+	case SVG:
+		c = vgsvg.NewWith(vgsvg.UseWH(Width, h))
+	case PNG:
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))}
+	case PDF:
+		var err error
+		if c, err = pdfCanvas(Width, h); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("figure format %q: must be svg, png or pdf", format)
+	}
+	if err := draw1(draw.New(c), fd, notes); err != nil {
+		return err
+	}
+	_, err := c.WriteTo(w)
+	return err
+}
+
+type note struct {
+	text  string
+	color color.Color
+}
+
+func noteLines(fd experiment.FigureData) []note {
+	grey := color.Gray{0x55}
+	ns := []note{{fd.Subtitle, grey}}
+	if fd.YNote != "" {
+		ns = append(ns, note{fd.YNote, grey})
+	}
+	if fd.Partial {
+		ns = append(ns, note{fmt.Sprintf("PARTIAL: %d of %d runs finished", fd.Finished, fd.Tasks), Palette[1]})
+	}
+	for _, v := range fd.Verdicts {
+		c := color.Color(grey)
+		mark := "?"
+		switch v.Verdict {
+		case experiment.Holds:
+			c, mark = color.NRGBA{0x00, 0x7a, 0x4d, 0xff}, "holds"
+		case experiment.Fails:
+			c, mark = color.NRGBA{0xb0, 0x1c, 0x1c, 0xff}, "DOES NOT HOLD"
+		case experiment.Inconclusive:
+			c, mark = color.NRGBA{0x8a, 0x5a, 0x00, 0xff}, "inconclusive"
+		}
+		for i, l := range wrap(fmt.Sprintf("[%s] %s — %s", mark, v.Claim, v.Summary), noteWidth) {
+			if i > 0 {
+				l = "      " + l
+			}
+			ns = append(ns, note{l, c})
+		}
+	}
+	return ns
+}
+
+// noteWidth is how many characters of 9-point text fit across a figure.
+const noteWidth = 140
+
+// wrap breaks s at spaces into lines of at most n runes (a longer word
+// gets a line of its own).
+func wrap(s string, n int) []string {
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		rw := []rune(w)
+		if len(cur) > 0 && len(cur)+1+len(rw) > n {
+			lines = append(lines, string(cur))
+			cur = nil
+		}
+		if len(cur) > 0 {
+			cur = append(cur, ' ')
+		}
+		cur = append(cur, rw...)
+	}
+	if len(cur) > 0 || len(lines) == 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
+}
+
+func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
+	// White background for SVG and PDF too.
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+
+	notesH := vg.Length(len(notes))*noteLine + noteLine/2
+	right := vg.Length(0)
+	if fd.Y2Label != "" {
+		right = y2Margin
+	}
+	// The axis titles are drawn here, not by gonum: its layout places a
+	// title at the axis's linear midpoint, which on a log axis pads the
+	// plot by half the title's length.
+	full := draw.Crop(dc, 0, -right, notesH, -6)
+	area := draw.Crop(full, axisTitle, 0, axisTitle, 0)
+
+	p := plot.New()
+	p.Title.Text = fd.Title
+	p.Title.TextStyle.Font.Size = 13
+	p.Legend.TextStyle.Font.Size = 10
+	p.Add(plotter.NewGrid())
+
+	floor := logFloor(fd)
+	var ext extent
+	for i, s := range fd.Series {
+		col := Palette[i%len(Palette)]
+		line, band, marks := seriesXYs(fd, s, floor)
+		thumbs := []plot.Thumbnailer{}
+		if len(band) > 2 {
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return err
+			}
+			fill := col
+			fill.A = bandAlpha
+			poly.Color = fill
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+			thumbs = append(thumbs, poly)
+			for _, q := range band {
+				ext.add(q.X, q.Y)
+			}
+		}
+		if len(line) > 0 {
+			l, err := plotter.NewLine(line)
+			if err != nil {
+				return err
+			}
+			l.Color, l.Width = col, lineWidth
+			p.Add(l)
+			thumbs = append(thumbs, l)
+			if fd.Markers {
+				sc, err := plotter.NewScatter(marks)
+				if err != nil {
+					return err
+				}
+				sc.GlyphStyle.Color, sc.GlyphStyle.Radius = col, markRadius
+				sc.GlyphStyle.Shape = draw.CircleGlyph{}
+				p.Add(sc)
+			}
+			for _, q := range line {
+				ext.add(q.X, q.Y)
+			}
+		}
+		p.Legend.Add(s.Label, thumbs...)
+	}
+	if !ext.ok() {
+		ext = extent{1, 10, 1, 10, true}
+	}
+	setAxis(&p.X, ext.x0, ext.x1, fd.XLog)
+	setAxis(&p.Y, ext.y0, ext.y1, fd.YLog)
+	p.Legend.Top = true
+	p.Legend.Left = legendLeft(fd, floor, p)
+	p.Legend.XOffs, p.Legend.YOffs = 0, 0
+	if p.Legend.Left {
+		p.Legend.XOffs = 6
+	} else {
+		p.Legend.XOffs = -6
+	}
+	p.Legend.YOffs = -6
+	p.Draw(area)
+	da := p.DataCanvas(area)
+	titleSty := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12), Handler: p.Title.TextStyle.Handler,
+		XAlign: draw.XCenter, YAlign: draw.YBottom}
+	full.FillText(titleSty, vg.Point{X: (da.Min.X + da.Max.X) / 2, Y: full.Min.Y + 4}, fd.XLabel)
+	titleSty.Rotation, titleSty.YAlign = math.Pi/2, draw.YTop
+	full.FillText(titleSty, vg.Point{X: full.Min.X + 4, Y: (da.Min.Y + da.Max.Y) / 2}, fd.YLabel)
+	if fd.Y2Label != "" {
+		if err := drawY2(area, p, fd); err != nil {
+			return err
+		}
+	}
+
+	sty := draw.TextStyle{Font: font.From(plot.DefaultFont, noteSize), Handler: p.Title.TextStyle.Handler}
+	for i, n := range notes {
+		sty.Color = n.color
+		y := notesH - noteLine*vg.Length(i+1)
+		dc.FillText(sty, vg.Point{X: 0.3 * vg.Inch, Y: dc.Min.Y + y}, n.text)
+	}
+	return nil
+}
+
+type extent struct {
+	x0, x1, y0, y1 float64
+	set            bool
+}
+
+func (e *extent) add(x, y float64) {
+	if !e.set {
+		*e = extent{x, x, y, y, true}
+		return
+	}
+	e.x0, e.x1 = math.Min(e.x0, x), math.Max(e.x1, x)
+	e.y0, e.y1 = math.Min(e.y0, y), math.Max(e.y1, y)
+}
+
+func (e extent) ok() bool { return e.set }
+
+// logFloor is where a band whose lower end is not positive stops on a log
+// axis: a third of the smallest positive value drawn. (A mean's confidence
+// interval can reach below zero although every run's error is positive; the
+// band then runs to the bottom of the axis.)
+func logFloor(fd experiment.FigureData) float64 {
+	if !fd.YLog {
+		return math.Inf(-1)
+	}
+	m := math.Inf(1)
+	for _, s := range fd.Series {
+		for _, vs := range []experiment.Fs{s.Y, s.Lo, s.Hi} {
+			for _, v := range vs {
+				if v > 0 && v < m {
+					m = v
+				}
+			}
+		}
+	}
+	if math.IsInf(m, 1) {
+		return 1
+	}
+	return m / 3
+}
+
+func valid(v float64, log bool) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (!log || v > 0)
+}
+
+// seriesXYs returns a series' line, its band (upper edge forward, lower
+// edge back) and its markers, leaving out what an axis cannot show.
+func seriesXYs(fd experiment.FigureData, s experiment.FigureSeries, floor float64) (line, band, marks plotter.XYs) {
+	var lo plotter.XYs
+	for i, x := range s.X {
+		if !valid(x, fd.XLog) {
+			continue
+		}
+		if y := s.Y[i]; valid(y, fd.YLog) {
+			line = append(line, plotter.XY{X: x, Y: y})
+		}
+		l, h := s.Lo[i], s.Hi[i]
+		if fd.YLog && !(l > 0) && !math.IsNaN(l) {
+			l = floor
+		}
+		if valid(l, fd.YLog) && valid(h, fd.YLog) {
+			band = append(band, plotter.XY{X: x, Y: h})
+			lo = append(lo, plotter.XY{X: x, Y: l})
+		}
+	}
+	for i := len(lo) - 1; i >= 0; i-- {
+		band = append(band, lo[i])
+	}
+	return line, band, line
+}
+
+// legendLeft puts the legend in the top corner with fewer points under it.
+func legendLeft(fd experiment.FigureData, floor float64, p *plot.Plot) bool {
+	left, right := 0, 0
+	for _, s := range fd.Series {
+		for i, x := range s.X {
+			y := s.Hi[i]
+			if !valid(y, fd.YLog) {
+				y = s.Y[i]
+			}
+			if !valid(x, fd.XLog) || !valid(y, fd.YLog) {
+				continue
+			}
+			nx := p.X.Scale.Normalize(p.X.Min, p.X.Max, x)
+			ny := p.Y.Scale.Normalize(p.Y.Min, p.Y.Max, y)
+			if ny > 0.6 {
+				if nx < 0.45 {
+					left++
+				}
+				if nx > 0.55 {
+					right++
+				}
+			}
+		}
+	}
+	return left < right
+}

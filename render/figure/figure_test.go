@@ -1,0 +1,134 @@
+package figure
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"dpsim/core/experiment"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden figures in testdata/")
+
+// small is a two-series sweep with a right axis, cut short to run fast.
+const small = `{"format":"dpsim-experiment/1","name":"fig-test","title":"Figure test",
+ "reproduces":{"paper":"Test paper","figure":"Fig. 0"},
+ "base":{"preset":"gtdp-rendezvous"},"set":{"iterations":150},
+ "series":[{"name":"a","label":"series a"},{"name":"b","label":"series b","set":{"algorithm.params.alpha":0.05}}],
+ "x":{"kind":"field","fields":["noise.eta.scale","noise.xi.scale"],"values":[0.1,1,10],"label":"noise scale b","unit":"units of x","scale":"log"},
+ "runs":8,"seed":4,"metrics":[{"name":"optimality"}],"statistic":"mean",
+ "figure":{"title":"Figure test","y":{"metric":"optimality","label":"final error","unit":"(units of x)²","scale":"log"},
+   "y2":{"quantity":"epsilon","label":"ε","unit":"nats","scale":"log"}},
+ "expectations":[{"claim":"error grows with b","kind":"increasing","series":"a"}]}`
+
+func figureData(t *testing.T) experiment.FigureData {
+	t.Helper()
+	e, err := experiment.Parse([]byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := experiment.NewPlan(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := experiment.Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Figure(r)
+}
+
+// TestGoldenFigures pins the SVG and PNG byte for byte; under GOOS=js the
+// same files prove that the page's downloads equal the CLI's. Regenerate
+// with go test ./render/figure -update (and look at the PNG).
+func TestGoldenFigures(t *testing.T) {
+	fd := figureData(t)
+	for _, f := range []string{SVG, PNG} {
+		got, err := Bytes(fd, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", "small."+f)
+		if *update {
+			os.WriteFile(path, got, 0o644)
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s (%d vs %d bytes)", f, path, len(got), len(want))
+		}
+	}
+}
+
+// TestFigureContents: the SVG has its title, axis titles with units, a
+// legend, the right axis and the verdicts; the PNG is a real image.
+func TestFigureContents(t *testing.T) {
+	fd := figureData(t)
+	svg, err := Bytes(fd, SVG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Figure test", "noise scale b (units of x)", "final error ((units of x)²)",
+		"series a", "series b", "ε (nats) (dashed)", "] error grows with b — ", "Test paper, Fig. 0", "<path"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	pngData, err := Bytes(fd, PNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != int(Width/vg.Inch*DPI) || b.Dy() < int(PlotHeight/vg.Inch*DPI) {
+		t.Errorf("PNG is %v", b)
+	}
+	// Coloured pixels: the series and bands were drawn.
+	coloured := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if max(r, g, bl)-min(r, g, bl) > 0x3000 {
+				coloured++
+			}
+		}
+	}
+	if coloured < 500 {
+		t.Errorf("only %d coloured pixels: is the figure blank?", coloured)
+	}
+	if _, err := Bytes(fd, "gif"); err == nil {
+		t.Error("an unknown format was accepted")
+	}
+}
+
+func TestWrap(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want []string
+	}{
+		{"a bb ccc dddd", 6, []string{"a bb", "ccc", "dddd"}},
+		{"", 5, []string{""}},
+		{"toolongword x", 4, []string{"toolongword", "x"}},
+	} {
+		if got := wrap(c.in, c.n); strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("wrap(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

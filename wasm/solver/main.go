@@ -1,0 +1,168 @@
+//go:build js && wasm
+
+// Command solver is the page's sweep engine (public/solver.wasm): the
+// experiment engine and the figure code, without ebiten, run in Web
+// Workers (public/sweep-worker.js), one per core. It produces the same
+// JSON, CSV, SVG and PNG bytes as "dpsim sweep".
+//
+// It sets self.dpsimSolver, an object of synchronous functions (a worker
+// may block: the page's thread never waits on it):
+//
+//	presets()                  JSON [{name, title, reproduces}]
+//	plan(name)                 JSON {name, title, description, tasks, runs, series: [{name, label, first, points}]}
+//	runTask(name, t)           JSON of task t's run record
+//	assemble(name, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
+//	figure(resultJSON, format) "svg" → string, "png" → Uint8Array
+//
+// Errors are returned as {error: "..."}.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+
+	"dpsim/core/experiment"
+	"dpsim/render/figure"
+)
+
+var plans = map[string]*experiment.Plan{}
+
+func plan(name string) (*experiment.Plan, error) {
+	if p, ok := plans[name]; ok {
+		return p, nil
+	}
+	e, err := experiment.PresetExperiment(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := experiment.NewPlan(e)
+	if err != nil {
+		return nil, err
+	}
+	plans[name] = p
+	return p, nil
+}
+
+func errValue(err error) js.Value {
+	o := js.Global().Get("Object").New()
+	o.Set("error", err.Error())
+	return o
+}
+
+func jsonString(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errValue(err)
+	}
+	return string(b)
+}
+
+func bytesToJS(b []byte) js.Value {
+	u8 := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u8, b)
+	return u8
+}
+
+// fn wraps f so that a panic becomes an {error} value rather than killing
+// the worker's Go program.
+func fn(f func(args []js.Value) any) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = errValue(fmt.Errorf("solver: %v", r))
+			}
+		}()
+		return f(args)
+	})
+}
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("presets", fn(func([]js.Value) any { return jsonString(experiment.Presets()) }))
+	api.Set("plan", fn(func(a []js.Value) any {
+		p, err := plan(a[0].String())
+		if err != nil {
+			return errValue(err)
+		}
+		type series struct {
+			Name  string `json:"name"`
+			Label string `json:"label"`
+			// First is the series' first task; Points its x points.
+			First  int `json:"first"`
+			Points int `json:"points"`
+		}
+		info := struct {
+			Name        string   `json:"name"`
+			Title       string   `json:"title"`
+			Description string   `json:"description"`
+			Tasks       int      `json:"tasks"`
+			Runs        int      `json:"runs"`
+			Series      []series `json:"series"`
+		}{Name: p.Exp.Name, Title: p.Exp.Title, Description: p.Exp.Description, Tasks: p.Tasks(), Runs: p.Exp.Runs}
+		for i, s := range p.Exp.Series {
+			l := s.Label
+			if l == "" {
+				l = s.Name
+			}
+			info.Series = append(info.Series, series{s.Name, l, p.TaskIndex(i, 0, 0), p.Points(i)})
+		}
+		return jsonString(info)
+	}))
+	api.Set("runTask", fn(func(a []js.Value) any {
+		p, err := plan(a[0].String())
+		if err != nil {
+			return errValue(err)
+		}
+		t := a[1].Int()
+		if t < 0 || t >= p.Tasks() {
+			return errValue(fmt.Errorf("task %d does not exist (0 to %d)", t, p.Tasks()-1))
+		}
+		rec, err := p.RunTask(context.Background(), t)
+		if err != nil {
+			return errValue(err)
+		}
+		return jsonString(rec)
+	}))
+	api.Set("assemble", fn(func(a []js.Value) any {
+		p, err := plan(a[0].String())
+		if err != nil {
+			return errValue(err)
+		}
+		var recs []experiment.RunRecord
+		if err := json.Unmarshal([]byte(a[1].String()), &recs); err != nil {
+			return errValue(err)
+		}
+		res, err := experiment.Assemble(p, recs, nil)
+		if err != nil {
+			return errValue(err)
+		}
+		fd, err := json.Marshal(p.Figure(res))
+		if err != nil {
+			return errValue(err)
+		}
+		o := js.Global().Get("Object").New()
+		o.Set("json", string(res.JSON()))
+		o.Set("csv", string(p.CSV(res)))
+		o.Set("figure", string(fd))
+		return o
+	}))
+	api.Set("figure", fn(func(a []js.Value) any {
+		res, p, err := experiment.ReadResult([]byte(a[0].String()))
+		if err != nil {
+			return errValue(err)
+		}
+		format := a[1].String()
+		b, err := figure.Bytes(p.Figure(res), format)
+		if err != nil {
+			return errValue(err)
+		}
+		if format == figure.SVG {
+			return string(b)
+		}
+		return bytesToJS(b)
+	}))
+	js.Global().Set("dpsimSolver", api)
+	select {}
+}

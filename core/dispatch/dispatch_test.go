@@ -123,14 +123,14 @@ func TestMeasureAndExtras(t *testing.T) {
 	names := p.MetricNames()
 	dst := make([]float64, len(names))
 	p.Measure(s.Estimates, 1, dst)
-	want := map[string]float64{"generation": 362, "demand": 361, "imbalance": 1, "abs_imbalance": 1,
+	want := map[string]float64{"generation": 362, "demand": 361, "imbalance": 1, "abs_imbalance": 1, "allocation_error": 1,
 		"w_0": w[0], "w_7": w[7], "dev_0": 1, "dev_7": 0}
 	for k, name := range names {
 		if v, ok := want[name]; ok && math.Abs(dst[k]-v) > 1e-9 {
 			t.Errorf("%s = %v, want %v", name, dst[k], v)
 		}
 	}
-	if len(names) != 4+2*5+1 || len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] || !math.IsNaN(dst[len(dst)-1]) {
+	if len(names) != 5+2*5+1 || len(pt.Extra) != len(names) || pt.Extra[0] != dst[0] || !math.IsNaN(dst[len(dst)-1]) {
 		t.Errorf("extras %v = %v; Compute's %v", names, dst, pt.Extra)
 	}
 }

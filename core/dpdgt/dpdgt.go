@@ -14,7 +14,6 @@
 package dpdgt
 
 import (
-	"maps"
 	"slices"
 
 	"dpsim/core/noise"
@@ -67,16 +66,18 @@ type Algorithm struct {
 	// every run of a sweep and evaluated once.
 	alphaT, decXi, decZe *noise.Table
 
-	s, wt, w []float64  // s_k, w̃_k, w_k, agent-major
-	sn, wtn  []float64  // s_{k+1}, w̃_{k+1} under construction
-	nXi, nZe []float64  // ξ_k, ζ_k
-	outS     []float64  // s_k + ξ_k: what agent i pushes (before C_li)
-	outW     []float64  // w̃_k + ζ_k: what agent i exposes to be pulled
-	acc      []float64  // one row's mixing sums
-	shared   bool       // R and C have the same pattern (Start and Col)
-	byLen    []rowGroup // the agents grouped by row length (shared only)
-	k        int
-	step     sim.Step
+	s, wt, w []float64 // s_k, w̃_k, w_k, agent-major
+	sn, wtn  []float64 // s_{k+1}, w̃_{k+1} under construction
+	nXi, nZe []float64 // ξ_k, ζ_k
+	outS     []float64 // s_k + ξ_k: what agent i pushes (before C_li)
+	outW     []float64 // w̃_k + ζ_k: what agent i exposes to be pulled
+	acc      []float64 // one row's mixing sums
+	// kernel lists, for the scalar quadratic case with R and C of the same
+	// pattern, everything the update reads of one agent, the agents in
+	// order of their row's length (nil otherwise).
+	kernel []kernelAgent
+	k      int
+	step   sim.Step
 }
 
 // New returns DP-DGT on prob with pull matrix r (row-stochastic) and push
@@ -100,16 +101,8 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 	for i := range n {
 		copy(a.d0[i*d:(i+1)*d], prob.Demand(i))
 	}
-	a.shared = slices.Equal(r.Start, c.Start) && slices.Equal(r.Col, c.Col)
-	if a.shared {
-		byLen := map[int][]int{}
-		for i := range n {
-			k := r.Start[i+1] - r.Start[i]
-			byLen[k] = append(byLen[k], i)
-		}
-		for _, k := range slices.Sorted(maps.Keys(byLen)) {
-			a.byLen = append(a.byLen, rowGroup{n: k, agents: byLen[k]})
-		}
+	if d == 1 && a.resp.Fast() && slices.Equal(r.Start, c.Start) && slices.Equal(r.Col, c.Col) {
+		a.kernel = newKernel(r, c, a.resp, a.d0)
 	}
 	// Two releases per agent, fixed for the run: the push of s_i + ξ_i to
 	// its out-neighbours in G_C (factor C_li), and the exposure of
@@ -137,10 +130,31 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 	return a
 }
 
-// rowGroup is the agents whose mixing rows have n off-diagonal entries.
-type rowGroup struct {
-	n      int
-	agents []int
+// kernelAgent is what one iteration reads of agent i besides the shared
+// vectors: its row of R and C (entries e0..e1−1 off the diagonal; R and C
+// have the same pattern), both diagonals, its demand and its quadratic
+// cost and box. One record per agent keeps them together in memory.
+type kernelAgent struct {
+	i, e0, e1       int
+	cd, rd, dem     float64
+	gen             bool
+	twoA, b, lo, hi float64
+}
+
+// newKernel returns the agents' records in order of their row's length,
+// so that the inner loop runs the same number of times agent after agent
+// and its exit is predicted (rows of 1 to 4 entries in turn cost a
+// mispredicted branch per agent). Agents are independent within an
+// iteration, so the order changes no bit.
+func newKernel(r, c *pushpull.Mix, resp *pushpull.Responder, dem []float64) []kernelAgent {
+	ks := make([]kernelAgent, r.N)
+	for i := range ks {
+		u := resp.Unit(i)
+		ks[i] = kernelAgent{i: i, e0: r.Start[i], e1: r.Start[i+1], cd: c.Diag[i], rd: r.Diag[i], dem: dem[i],
+			gen: u.Gen, twoA: u.TwoA, b: u.B, lo: u.Lo, hi: u.Hi}
+	}
+	slices.SortStableFunc(ks, func(x, y kernelAgent) int { return (x.e1 - x.e0) - (y.e1 - y.e0) })
+	return ks
 }
 
 // Name implements sim.Algorithm.
@@ -200,31 +214,35 @@ func (a *Algorithm) advanceScalar(alpha float64) {
 	s, wt, w, dem, outS, outW = s[:n], wt[:n], w[:n], dem[:n], outS[:n], outW[:n]
 	cd, rd = cd[:n], rd[:n]
 	wtn = wtn[:n]
-	if a.shared {
+	if a.kernel != nil {
 		cv = cv[:len(cc)]
 		rv = rv[:len(cc)]
-		// Agents in order of their row's length, so that the inner loop
-		// runs the same number of times for agent after agent and its exit
-		// is predicted (rows of 1 to 4 entries in turn cost a mispredicted
-		// branch per agent, the most expensive instruction here). Agents
-		// are independent within an iteration, so the order changes no bit.
-		for _, grp := range a.byLen {
-			for _, i := range grp.agents {
-				ms := cd[i] * outS[i]
-				mw := rd[i] * outW[i]
-				e0 := cs[i]
-				for e := e0; e < e0+grp.n; e++ {
-					j := cc[e]
-					ms += cv[e] * outS[j]
-					mw += rv[e] * outW[j]
-				}
-				si := s[i]
-				v := g1*si + g*ms - alpha*(w[i]-dem[i])
-				sn[i] = v
-				p := p1*wt[i] + phi*mw + (v - si)
-				wtn[i] = p
-				w[i] = a.resp.Scalar(i, p)
+		for k := range a.kernel {
+			ka := &a.kernel[k]
+			i := ka.i
+			ms := ka.cd * outS[i]
+			mw := ka.rd * outW[i]
+			for e := ka.e0; e < ka.e1; e++ {
+				j := cc[e]
+				ms += cv[e] * outS[j]
+				mw += rv[e] * outW[j]
 			}
+			si := s[i]
+			v := g1*si + g*ms - alpha*(w[i]-ka.dem)
+			sn[i] = v
+			p := p1*wt[i] + phi*mw + (v - si)
+			wtn[i] = p
+			// The best response, as pushpull.Responder.Scalar computes it.
+			x := 0.0
+			if ka.gen {
+				x = (p - ka.b) / ka.twoA
+				if x < ka.lo {
+					x = ka.lo
+				} else if x > ka.hi {
+					x = ka.hi
+				}
+			}
+			w[i] = x
 		}
 		return
 	}

@@ -154,6 +154,20 @@ func (r *Responder) Respond(i int, p, w []float64) {
 	r.prob.Respond(i, p, w)
 }
 
+// Unit is agent i's quadratic cost and box as the fast path uses them:
+// Gen is false for an agent that allocates nothing; TwoA is 2a.
+type Unit struct {
+	Gen     bool
+	TwoA, B float64
+	Lo, Hi  float64
+}
+
+// Unit returns agent i's record; only when Fast.
+func (r *Responder) Unit(i int) Unit {
+	u := r.units[i]
+	return Unit{Gen: u.gen, TwoA: u.twoA, B: u.b, Lo: u.lo, Hi: u.hi}
+}
+
 // Fast reports whether Scalar may be used (Dim = 1, quadratic costs).
 func (r *Responder) Fast() bool { return r.fast }
 
@@ -164,7 +178,14 @@ func (r *Responder) Scalar(i int, p float64) float64 {
 	if !u.gen {
 		return 0
 	}
-	return min(max((p-u.b)/u.twoA, u.lo), u.hi)
+	// The same formula and clip as dispatch.Dispatch.Respond, inline.
+	x := (p - u.b) / u.twoA
+	if x < u.lo {
+		return u.lo
+	} else if x > u.hi {
+		return u.hi
+	}
+	return x
 }
 
 // CheckStochastic checks Assumption 3 of push–pull methods: the pull

@@ -97,7 +97,7 @@ func (r *Runner) record(st *sim.Step) {
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
-	if r.points[st.Iter] {
+	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
 	}
 }
@@ -129,7 +129,8 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	st := r.alg.Advance()
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
+		// One comparison per value: NaN and ±Inf fail it too.
+		if !(math.Abs(v) <= Limit) {
 			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}

@@ -201,6 +201,52 @@ func Parse(data []byte) (*Scenario, error) {
 	return &s, nil
 }
 
+// Clone returns a copy of s that Build may change without touching s:
+// Build fills in defaults (the record interval, the noise decays), so the
+// parts it writes are copied; the rest (edge lists, positions, raw
+// parameters, initial states), which it only reads, is shared. A sweep
+// parses its template once and builds a clone per run instead of parsing
+// the JSON thousands of times.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	if s.Seed != nil {
+		v := *s.Seed
+		c.Seed = &v
+	}
+	if s.Seeds != nil {
+		v := *s.Seeds
+		c.Seeds = &v
+	}
+	if s.Noise != nil {
+		c.Noise = make(map[string]*noise.Spec, len(s.Noise))
+		for k, v := range s.Noise {
+			if v == nil {
+				c.Noise[k] = nil
+				continue
+			}
+			spec := *v
+			c.Noise[k] = &spec
+		}
+	}
+	c.Record.Checkpoints = append([]int(nil), s.Record.Checkpoints...)
+	c.Weights = s.Weights.clone()
+	return &c
+}
+
+// clone copies the weights section's structure (its role sections are
+// pointers that Build reads, but a copy keeps every Scenario its own).
+func (w Weights) clone() Weights {
+	if w.Pull != nil {
+		p := w.Pull.clone()
+		w.Pull = &p
+	}
+	if w.Push != nil {
+		p := w.Push.clone()
+		w.Push = &p
+	}
+	return w
+}
+
 // JSON returns the scenario as indented JSON.
 func (s *Scenario) JSON() []byte {
 	b, err := json.MarshalIndent(s, "", "  ")

@@ -235,8 +235,9 @@ type Accountant struct {
 	sens  *Sensitivity
 	iters int
 
-	inf   *Sensitivity // the infinite-horizon run, computed once when asked
-	infOK bool
+	inf    *Sensitivity // the infinite-horizon run, computed once when asked
+	infOK  bool
+	bounds map[[2]float64]Bounds // by the agents' (θ_ξ0, θ_ζ0)
 }
 
 // NewAccountant returns the ledger keeper of alg, with μ (and where it
@@ -344,12 +345,28 @@ type Bounds struct {
 	Failures []string
 }
 
-// Infinite returns agent i's infinite-horizon budgets.
+// Infinite returns agent i's infinite-horizon budgets. They depend on the
+// agent only through its two noise scales, so agents that share them
+// (the paper gives all the same) share one computation.
 func (ac *Accountant) Infinite(i int) Bounds {
 	if ac.inf == nil {
 		s, ok := ac.sens.shared()
 		ac.inf, ac.infOK = &s, ok
 	}
+	xi, ze := ac.alg.xi, ac.alg.ze
+	key := [2]float64{xi.Base(i), ze.Base(i)}
+	if b, ok := ac.bounds[key]; ok {
+		return b
+	}
+	b := ac.infinite(i)
+	if ac.bounds == nil {
+		ac.bounds = map[[2]float64]Bounds{}
+	}
+	ac.bounds[key] = b
+	return b
+}
+
+func (ac *Accountant) infinite(i int) Bounds {
 	xi, ze := ac.alg.xi, ac.alg.ze
 	b := Bounds{Recursion: ac.inf.Epsilon(xi.Base(i), ze.Base(i)), RecursionOK: ac.infOK}
 	b.Failures = Conditions(ac.alg.p, ac.mu, xi, ze, xi.Base(i), ze.Base(i), ac.spec)

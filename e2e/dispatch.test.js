@@ -127,4 +127,18 @@ describe('the DP-DGT economic-dispatch view', () => {
     assert.ok(s.consensus < 1e-3, `price disagreement ${s.consensus}`);
     await page.screenshot({ path: path.join(OUT, 'dispatch-page.png'), fullPage: true });
   });
+
+  test('the Fig. 5 experiment runs in the page and its claims hold', async () => {
+    await page.goto(baseURL + '?preset=dpdgt-ieee14&experiment=dpdgt-fig5');
+    await waitFor('the solver', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
+    const presets = await page.evaluate(() => [...window.dpsimSweepState.presets]);
+    for (const p of ['dpdgt-fig2', 'dpdgt-fig3', 'dpdgt-fig4', 'dpdgt-fig5']) assert.ok(presets.includes(p), `experiment ${p} listed`);
+    await page.click('#exp-run');
+    await waitFor('the sweep to end', () => ['done', 'error'].includes(window.dpsimSweepState.status));
+    const st = await page.evaluate(() => ({ ...window.dpsimSweepState, verdicts: [...window.dpsimSweepState.verdicts].map((v) => ({ ...v })) }));
+    assert.equal(st.status, 'done', st.error);
+    assert.deepEqual(st.verdicts.map((v) => v.verdict), ['holds', 'holds']);
+    assert.ok(st.figureDrawn, 'the figure was drawn');
+    await (await page.$('section.experiments')).screenshot({ path: path.join(OUT, 'dispatch-fig5-page.png') });
+  });
 });

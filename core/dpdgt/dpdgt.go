@@ -72,10 +72,9 @@ type Algorithm struct {
 	outS     []float64 // s_k + ξ_k: what agent i pushes (before C_li)
 	outW     []float64 // w̃_k + ζ_k: what agent i exposes to be pulled
 	acc      []float64 // one row's mixing sums
-	// kernel lists, for the scalar quadratic case with R and C of the same
-	// pattern, everything the update reads of one agent, the agents in
-	// order of their row's length (nil otherwise).
-	kernel []kernelAgent
+	// kernel is the update of the scalar quadratic case with R and C of
+	// the same pattern (nil otherwise).
+	kernel *kernel
 	k      int
 	step   sim.Step
 }
@@ -91,17 +90,17 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 		p: p, prob: prob, resp: pushpull.NewResponder(prob), n: n, d: d,
 		r: r, c: c, xi: xi, ze: zeta, sXi: sXi, sZe: sZeta,
 		d0: make([]float64, n*d),
-		s:  append([]float64(nil), s0...), wt: append([]float64(nil), wt0...), w: append([]float64(nil), w0...),
-		sn: make([]float64, n*d), wtn: make([]float64, n*d),
+		s:  vec(s0, n*d), wt: vec(wt0, n*d), w: vec(w0, n*d),
+		sn: vec(nil, n*d), wtn: vec(nil, n*d),
 		nXi: make([]float64, n*d), nZe: make([]float64, n*d),
-		outS: make([]float64, n*d), outW: make([]float64, n*d),
+		outS: vec(nil, n*d), outW: vec(nil, n*d),
 		acc:    make([]float64, d),
 		alphaT: noise.Tabulate(p.Alpha), decXi: noise.Tabulate(xi.Decay), decZe: noise.Tabulate(zeta.Decay),
 	}
 	for i := range n {
 		copy(a.d0[i*d:(i+1)*d], prob.Demand(i))
 	}
-	if d == 1 && a.resp.Fast() && slices.Equal(r.Start, c.Start) && slices.Equal(r.Col, c.Col) {
+	if d == 1 && n <= kernelMax && a.resp.Fast() && slices.Equal(r.Start, c.Start) && slices.Equal(r.Col, c.Col) {
 		a.kernel = newKernel(r, c, a.resp, a.d0)
 	}
 	// Two releases per agent, fixed for the run: the push of s_i + ξ_i to
@@ -130,31 +129,141 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 	return a
 }
 
-// kernelAgent is what one iteration reads of agent i besides the shared
-// vectors: its row of R and C (entries e0..e1−1 off the diagonal; R and C
-// have the same pattern), both diagonals, its demand and its quadratic
-// cost and box. One record per agent keeps them together in memory.
-type kernelAgent struct {
-	i, e0, e1       int
-	cd, rd, dem     float64
+// kernel is the update of the scalar quadratic case with R and C of the
+// same pattern on at most kernelMax agents (the economic dispatch of the
+// paper): the sweep's inner loop, written so that nothing in it is
+// checked or branched on that need not be.
+//
+//   - Agents and columns are bytes and every vector has room for
+//     kernelMax entries, so indexing them needs no bounds check.
+//   - Rows of up to 4 entries are held in fixed arrays, grouped by length,
+//     and each length has its own straight-line code: no loop exit to
+//     mispredict per agent.
+//
+// Agents are independent within an iteration and every sum adds its
+// terms in the row's order, so the bits are those of the plain loops.
+type kernel struct {
+	short [kernelRow + 1][]kernelRowRec // rows by length 0..kernelRow
+	long  []int                         // agents with longer rows (CSR loops)
+	units []kernelUnit                  // by agent
+	ms    [kernelMax]float64            // this iteration's mixtures, by agent
+	mw    [kernelMax]float64
+}
+
+// kernelRow is the longest row held in a fixed array.
+const kernelRow = 4
+
+// kernelMax is the largest network the kernel serves.
+const kernelMax = 256
+
+// kernelRowRec is one agent's row of C and R: the diagonals and up to
+// kernelRow entries off it.
+type kernelRowRec struct {
+	i      uint8
+	col    [kernelRow]uint8
+	cv, rv [kernelRow]float64
+	cd, rd float64
+}
+
+// kernelUnit is one agent's demand and best response.
+type kernelUnit struct {
+	dem             float64
 	gen             bool
 	twoA, b, lo, hi float64
 }
 
-// newKernel returns the agents' records in order of their row's length,
-// so that the inner loop runs the same number of times agent after agent
-// and its exit is predicted (rows of 1 to 4 entries in turn cost a
-// mispredicted branch per agent). Agents are independent within an
-// iteration, so the order changes no bit.
-func newKernel(r, c *pushpull.Mix, resp *pushpull.Responder, dem []float64) []kernelAgent {
-	ks := make([]kernelAgent, r.N)
-	for i := range ks {
+func newKernel(r, c *pushpull.Mix, resp *pushpull.Responder, dem []float64) *kernel {
+	k := &kernel{units: make([]kernelUnit, r.N)}
+	for i := range r.N {
 		u := resp.Unit(i)
-		ks[i] = kernelAgent{i: i, e0: r.Start[i], e1: r.Start[i+1], cd: c.Diag[i], rd: r.Diag[i], dem: dem[i],
-			gen: u.Gen, twoA: u.TwoA, b: u.B, lo: u.Lo, hi: u.Hi}
+		k.units[i] = kernelUnit{dem: dem[i], gen: u.Gen, twoA: u.TwoA, b: u.B, lo: u.Lo, hi: u.Hi}
+		n := r.Start[i+1] - r.Start[i]
+		if n > kernelRow {
+			k.long = append(k.long, i)
+			continue
+		}
+		rec := kernelRowRec{i: uint8(i), cd: c.Diag[i], rd: r.Diag[i]}
+		for e := range n {
+			x := r.Start[i] + e
+			rec.col[e], rec.cv[e], rec.rv[e] = uint8(r.Col[x]), c.Val[x], r.Val[x]
+		}
+		k.short[n] = append(k.short[n], rec)
 	}
-	slices.SortStableFunc(ks, func(x, y kernelAgent) int { return (x.e1 - x.e0) - (y.e1 - y.e0) })
-	return ks
+	return k
+}
+
+// advance runs one iteration of (12a), (12c), (12b) on a's state.
+func (k *kernel) advance(a *Algorithm, alpha float64) {
+	oS, oW := (*[kernelMax]float64)(a.outS[:kernelMax]), (*[kernelMax]float64)(a.outW[:kernelMax])
+	ms, mw := &k.ms, &k.mw
+	for j := range k.short[0] {
+		x := &k.short[0][j] // a pointer: ranging by value copies the record
+		ms[x.i], mw[x.i] = x.cd*oS[x.i], x.rd*oW[x.i]
+	}
+	for j := range k.short[1] {
+		x := &k.short[1][j] // a pointer: ranging by value copies the record
+		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]]
+		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]]
+	}
+	for j := range k.short[2] {
+		x := &k.short[2][j] // a pointer: ranging by value copies the record
+		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]]
+		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]]
+	}
+	for j := range k.short[3] {
+		x := &k.short[3][j] // a pointer: ranging by value copies the record
+		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]] + x.cv[2]*oS[x.col[2]]
+		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]] + x.rv[2]*oW[x.col[2]]
+	}
+	for j := range k.short[4] {
+		x := &k.short[4][j] // a pointer: ranging by value copies the record
+		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]] + x.cv[2]*oS[x.col[2]] + x.cv[3]*oS[x.col[3]]
+		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]] + x.rv[2]*oW[x.col[2]] + x.rv[3]*oW[x.col[3]]
+	}
+	for _, i := range k.long {
+		s, w := a.c.Diag[i]*a.outS[i], a.r.Diag[i]*a.outW[i]
+		for e := a.c.Start[i]; e < a.c.Start[i+1]; e++ {
+			j := a.c.Col[e]
+			s += a.c.Val[e] * a.outS[j]
+			w += a.r.Val[e] * a.outW[j]
+		}
+		ms[i], mw[i] = s, w
+	}
+	g, phi := a.p.Gamma, a.p.Phi
+	g1, p1 := 1-g, 1-phi
+	units := k.units
+	n := len(units)
+	// Equal lengths let the compiler drop the bounds checks below.
+	s, wt, w := a.s[:n], a.wt[:n], a.w[:n]
+	sn, wtn := a.sn[:n], a.wtn[:n]
+	msn, mwn := ms[:n], mw[:n]
+	for i := range units {
+		u := &units[i]
+		si := s[i]
+		v := g1*si + g*msn[i] - alpha*(w[i]-u.dem)
+		sn[i] = v
+		p := p1*wt[i] + phi*mwn[i] + (v - si)
+		wtn[i] = p
+		// The best response, as pushpull.Responder.Scalar computes it.
+		x := 0.0
+		if u.gen {
+			x = (p - u.b) / u.twoA
+			if x < u.lo {
+				x = u.lo
+			} else if x > u.hi {
+				x = u.hi
+			}
+		}
+		w[i] = x
+	}
+}
+
+// vec returns a vector of length n holding init (zeros if nil), with room
+// for kernelMax entries so that the kernel can view it as an array.
+func vec(init []float64, n int) []float64 {
+	v := make([]float64, n, max(n, kernelMax))
+	copy(v, init)
+	return v
 }
 
 // Name implements sim.Algorithm.
@@ -203,6 +312,10 @@ func (a *Algorithm) Advance() *sim.Step {
 // builders on one graph) one loop walks both rows; each sum still adds
 // its terms in the same order, so the bits are those of two loops.
 func (a *Algorithm) advanceScalar(alpha float64) {
+	if a.kernel != nil {
+		a.kernel.advance(a, alpha)
+		return
+	}
 	g, phi := a.p.Gamma, a.p.Phi
 	g1, p1 := 1-g, 1-phi
 	cs, cc, cv, cd := a.c.Start, a.c.Col, a.c.Val, a.c.Diag
@@ -214,38 +327,6 @@ func (a *Algorithm) advanceScalar(alpha float64) {
 	s, wt, w, dem, outS, outW = s[:n], wt[:n], w[:n], dem[:n], outS[:n], outW[:n]
 	cd, rd = cd[:n], rd[:n]
 	wtn = wtn[:n]
-	if a.kernel != nil {
-		cv = cv[:len(cc)]
-		rv = rv[:len(cc)]
-		for k := range a.kernel {
-			ka := &a.kernel[k]
-			i := ka.i
-			ms := ka.cd * outS[i]
-			mw := ka.rd * outW[i]
-			for e := ka.e0; e < ka.e1; e++ {
-				j := cc[e]
-				ms += cv[e] * outS[j]
-				mw += rv[e] * outW[j]
-			}
-			si := s[i]
-			v := g1*si + g*ms - alpha*(w[i]-ka.dem)
-			sn[i] = v
-			p := p1*wt[i] + phi*mw + (v - si)
-			wtn[i] = p
-			// The best response, as pushpull.Responder.Scalar computes it.
-			x := 0.0
-			if ka.gen {
-				x = (p - ka.b) / ka.twoA
-				if x < ka.lo {
-					x = ka.lo
-				} else if x > ka.hi {
-					x = ka.hi
-				}
-			}
-			w[i] = x
-		}
-		return
-	}
 	for i := range sn {
 		ms := cd[i] * outS[i]
 		for e := cs[i]; e < cs[i+1]; e++ {

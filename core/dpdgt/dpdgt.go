@@ -90,10 +90,10 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 		p: p, prob: prob, resp: pushpull.NewResponder(prob), n: n, d: d,
 		r: r, c: c, xi: xi, ze: zeta, sXi: sXi, sZe: sZeta,
 		d0: make([]float64, n*d),
-		s:  vec(s0, n*d), wt: vec(wt0, n*d), w: vec(w0, n*d),
-		sn: vec(nil, n*d), wtn: vec(nil, n*d),
+		s:  append([]float64(nil), s0...), wt: append([]float64(nil), wt0...), w: append([]float64(nil), w0...),
+		sn: make([]float64, n*d), wtn: make([]float64, n*d),
 		nXi: make([]float64, n*d), nZe: make([]float64, n*d),
-		outS: vec(nil, n*d), outW: vec(nil, n*d),
+		outS: vec(n * d), outW: vec(n * d),
 		acc:    make([]float64, d),
 		alphaT: noise.Tabulate(p.Alpha), decXi: noise.Tabulate(xi.Decay), decZe: noise.Tabulate(zeta.Decay),
 	}
@@ -134,8 +134,9 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 // paper): the sweep's inner loop, written so that nothing in it is
 // checked or branched on that need not be.
 //
-//   - Agents and columns are bytes and every vector has room for
-//     kernelMax entries, so indexing them needs no bounds check.
+//   - Columns are bytes and the released vectors have room for
+//     kernelMax entries, so reading a neighbour's value needs no bounds
+//     check.
 //   - Rows of up to 4 entries are held in fixed arrays, grouped by length,
 //     and each length has its own straight-line code: no loop exit to
 //     mispredict per agent.
@@ -143,11 +144,10 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 // Agents are independent within an iteration and every sum adds its
 // terms in the row's order, so the bits are those of the plain loops.
 type kernel struct {
-	short [kernelRow + 1][]kernelRowRec // rows by length 0..kernelRow
-	long  []int                         // agents with longer rows (CSR loops)
-	units []kernelUnit                  // by agent
-	ms    [kernelMax]float64            // this iteration's mixtures, by agent
-	mw    [kernelMax]float64
+	short  [kernelRow + 1][]kernelRowRec // rows by length 0..kernelRow
+	long   []int                         // agents with longer rows (CSR loops)
+	units  []kernelUnit                  // by agent
+	ms, mw []float64                     // this iteration's mixtures, by agent
 }
 
 // kernelRow is the longest row held in a fixed array.
@@ -173,7 +173,7 @@ type kernelUnit struct {
 }
 
 func newKernel(r, c *pushpull.Mix, resp *pushpull.Responder, dem []float64) *kernel {
-	k := &kernel{units: make([]kernelUnit, r.N)}
+	k := &kernel{units: make([]kernelUnit, r.N), ms: make([]float64, r.N), mw: make([]float64, r.N)}
 	for i := range r.N {
 		u := resp.Unit(i)
 		k.units[i] = kernelUnit{dem: dem[i], gen: u.Gen, twoA: u.TwoA, b: u.B, lo: u.Lo, hi: u.Hi}
@@ -195,7 +195,7 @@ func newKernel(r, c *pushpull.Mix, resp *pushpull.Responder, dem []float64) *ker
 // advance runs one iteration of (12a), (12c), (12b) on a's state.
 func (k *kernel) advance(a *Algorithm, alpha float64) {
 	oS, oW := (*[kernelMax]float64)(a.outS[:kernelMax]), (*[kernelMax]float64)(a.outW[:kernelMax])
-	ms, mw := &k.ms, &k.mw
+	ms, mw := k.ms, k.mw
 	for j := range k.short[0] {
 		x := &k.short[0][j] // a pointer: ranging by value copies the record
 		ms[x.i], mw[x.i] = x.cd*oS[x.i], x.rd*oW[x.i]
@@ -258,13 +258,9 @@ func (k *kernel) advance(a *Algorithm, alpha float64) {
 	}
 }
 
-// vec returns a vector of length n holding init (zeros if nil), with room
-// for kernelMax entries so that the kernel can view it as an array.
-func vec(init []float64, n int) []float64 {
-	v := make([]float64, n, max(n, kernelMax))
-	copy(v, init)
-	return v
-}
+// vec returns a zero vector of length n with room for kernelMax entries,
+// so that the kernel can view it as an array indexed by bytes.
+func vec(n int) []float64 { return make([]float64, n, max(n, kernelMax)) }
 
 // Name implements sim.Algorithm.
 func (a *Algorithm) Name() string { return "dp-dgt" }

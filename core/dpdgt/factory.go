@@ -1,8 +1,8 @@
 package dpdgt
 
 import (
-	"encoding/binary"
 	"math"
+	"slices"
 	"sync"
 
 	"dpsim/core/algo"
@@ -78,16 +78,19 @@ type network struct {
 // networkOf checks Assumption 2 and computes q_R, q_C and π_Cᵀπ_R (when
 // the network is small enough for the dense eigen-solvers). A sweep builds
 // the same matrices thousands of times, so the results are remembered by
-// the matrices' entries and φ, γ.
+// the matrices' entries and φ, γ; a lookup allocates nothing.
 func networkOf(env *algo.Env, p Params) network {
 	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
-	key := spectralKey(r, c, p.Phi, p.Gamma)
+	h := networkHash(r, c, p.Phi, p.Gamma)
 	networkMu.Lock()
-	net, ok := networkMemo[key]
-	networkMu.Unlock()
-	if ok {
-		return net
+	for _, e := range networkMemo[h] {
+		if e.phi == p.Phi && e.gamma == p.Gamma && sameMatrix(e.r, r) && sameMatrix(e.c, c) {
+			networkMu.Unlock()
+			return e.net
+		}
 	}
+	networkMu.Unlock()
+	var net network
 	if _, err := pushpull.CheckRoots(env, "DP-DGT"); err != nil {
 		net.rootsErr = err
 	} else {
@@ -104,41 +107,65 @@ func networkOf(env *algo.Env, p Params) network {
 		}
 	}
 	networkMu.Lock()
-	if len(networkMemo) >= 64 {
+	if networkN >= 64 {
 		clear(networkMemo)
+		networkN = 0
 	}
-	networkMemo[key] = net
+	networkMemo[h] = append(networkMemo[h], networkEntry{r: r.Clone(), c: c.Clone(), phi: p.Phi, gamma: p.Gamma, net: net})
+	networkN++
 	networkMu.Unlock()
 	return net
 }
 
+// networkEntry is a remembered network with the inputs it is for.
+type networkEntry struct {
+	r, c       *weights.Matrix
+	phi, gamma float64
+	net        network
+}
+
 var (
 	networkMu   sync.Mutex
-	networkMemo = map[string]network{}
+	networkMemo = map[uint64][]networkEntry{}
+	networkN    int
 )
 
-// spectralKey encodes both matrices and the two weights exactly.
-func spectralKey(r, c *weights.Matrix, phi, gamma float64) string {
-	b := make([]byte, 0, 8*(4+2*(r.N+len(r.Start)+2*len(r.Col))))
-	u := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
-	for _, m := range []*weights.Matrix{r, c} {
-		u(uint64(m.N))
-		for _, v := range m.Diag {
-			u(math.Float64bits(v))
+// sameMatrix compares two matrices entry by entry, bit for bit.
+func sameMatrix(a, b *weights.Matrix) bool {
+	eq := func(x, y []float64) bool {
+		if len(x) != len(y) {
+			return false
 		}
-		for _, v := range m.Start {
-			u(uint64(v))
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.N == b.N && slices.Equal(a.Start, b.Start) && slices.Equal(a.Col, b.Col) && eq(a.Diag, b.Diag) && eq(a.Val, b.Val)
+}
+
+// networkHash mixes both matrices and the two weights (FNV-1a over 64-bit
+// words).
+func networkHash(r, c *weights.Matrix, phi, gamma float64) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	for _, m := range []*weights.Matrix{r, c} {
+		mix(uint64(m.N))
+		for _, v := range m.Diag {
+			mix(math.Float64bits(v))
 		}
 		for _, v := range m.Col {
-			u(uint64(v))
+			mix(uint64(v))
 		}
 		for _, v := range m.Val {
-			u(math.Float64bits(v))
+			mix(math.Float64bits(v))
 		}
 	}
-	u(math.Float64bits(phi))
-	u(math.Float64bits(gamma))
-	return string(b)
+	mix(math.Float64bits(phi))
+	mix(math.Float64bits(gamma))
+	return h
 }
 
 // theoryWarnings compares the parameters with the paper's conditions:

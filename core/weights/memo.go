@@ -1,8 +1,8 @@
 package weights
 
 import (
-	"encoding/binary"
 	"math"
+	"slices"
 	"sync"
 
 	"dpsim/core/graph"
@@ -24,69 +24,105 @@ const memoMaxEntries = 64
 
 var (
 	memoMu sync.Mutex
-	memo   = map[string]Report{}
+	memo   = map[uint64][]memoEntry{}
+	memoN  int
 )
 
+// memoEntry is a remembered report with the inputs it is for, compared
+// in full on a hash match (a hash alone could collide).
+type memoEntry struct {
+	m      *Matrix
+	n      int
+	dir    bool
+	edges  []graph.Edge
+	report Report
+}
+
 // AnalyzeShared returns Analyze(m, g), remembering the report of small
-// matrices under a key made of every entry of m and every link of g, so
-// that equal inputs — bit for bit — share one analysis. The report's
-// slices are shared between callers and must not be modified.
+// matrices, so that equal inputs — every entry of m and every link of g,
+// bit for bit — share one analysis. Looking a report up allocates
+// nothing. The report's slices are shared between callers and must not
+// be modified.
 func AnalyzeShared(m *Matrix, g *graph.Graph) Report {
 	m.valid()
 	if len(m.Col) > memoMaxNNZ || m.N > MaxEigenN {
 		return Analyze(m, g)
 	}
-	k := memoKey(m, g)
+	h := memoHash(m, g)
 	memoMu.Lock()
-	r, ok := memo[k]
+	for _, e := range memo[h] {
+		if e.matches(m, g) {
+			memoMu.Unlock()
+			return e.report
+		}
+	}
 	memoMu.Unlock()
-	if ok {
-		return r
+	r := Analyze(m, g)
+	e := memoEntry{m: m.Clone(), report: r, n: -1}
+	if g != nil {
+		e.n, e.dir, e.edges = g.N, g.Directed, slices.Clone(g.Edges)
 	}
-	r = Analyze(m, g)
 	memoMu.Lock()
-	if len(memo) >= memoMaxEntries {
+	if memoN >= memoMaxEntries {
 		clear(memo)
+		memoN = 0
 	}
-	memo[k] = r
+	memo[h] = append(memo[h], e)
+	memoN++
 	memoMu.Unlock()
 	return r
 }
 
-// memoKey encodes m's layout and values and g's links exactly.
-func memoKey(m *Matrix, g *graph.Graph) string {
-	n := 8 * (3 + len(m.Diag) + len(m.Start) + 2*len(m.Col))
-	if g != nil {
-		n += 8 * (2 + 2*len(g.Edges))
+func (e *memoEntry) matches(m *Matrix, g *graph.Graph) bool {
+	if g == nil {
+		if e.n != -1 {
+			return false
+		}
+	} else if e.n != g.N || e.dir != g.Directed || !slices.Equal(e.edges, g.Edges) {
+		return false
 	}
-	b := make([]byte, 0, n)
-	u := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
-	u(uint64(m.N))
+	a := e.m
+	return a.N == m.N && slices.Equal(a.Start, m.Start) && slices.Equal(a.Col, m.Col) &&
+		bitsEqual(a.Diag, m.Diag) && bitsEqual(a.Val, m.Val)
+}
+
+// bitsEqual compares two float slices bit for bit (so that NaN equals
+// itself and −0 differs from +0).
+func bitsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// memoHash mixes m's layout and values and g's links (FNV-1a over 64-bit
+// words).
+func memoHash(m *Matrix, g *graph.Graph) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * 1099511628211 }
+	mix(uint64(m.N))
 	for _, v := range m.Diag {
-		u(math.Float64bits(v))
+		mix(math.Float64bits(v))
 	}
 	for _, v := range m.Start {
-		u(uint64(v))
+		mix(uint64(v))
 	}
 	for _, v := range m.Col {
-		u(uint64(v))
+		mix(uint64(v))
 	}
 	for _, v := range m.Val {
-		u(math.Float64bits(v))
+		mix(math.Float64bits(v))
 	}
-	if g == nil {
-		u(math.MaxUint64)
-		return string(b)
+	if g != nil {
+		mix(uint64(g.N))
+		for _, e := range g.Edges {
+			mix(uint64(e.From)<<32 | uint64(uint32(e.To)))
+		}
 	}
-	u(uint64(g.N))
-	if g.Directed {
-		u(1)
-	} else {
-		u(0)
-	}
-	for _, e := range g.Edges {
-		u(uint64(e.From))
-		u(uint64(e.To))
-	}
-	return string(b)
+	return h
 }

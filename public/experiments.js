@@ -13,6 +13,7 @@
   'use strict';
 
   const $ = (id) => document.getElementById(id);
+  const { fmt, logAxis } = window.dpsimPlot;
   const box = $('exp-box');
   const sel = $('exp-preset');
   const runBtn = $('exp-run');
@@ -350,12 +351,7 @@
 
   let plot = null;
 
-  function fmt(v) {
-    if (v == null || !isFinite(v)) return '—';
-    const a = Math.abs(v);
-    if (a !== 0 && (a < 1e-3 || a >= 1e5)) return Number(v.toPrecision(4)).toExponential();
-    return Number(v.toPrecision(4)).toString();
-  }
+
 
   const draw = timed(drawFigure);
   function drawFigure(fd) {
@@ -434,32 +430,6 @@
     legend.append(note);
     readout.textContent = 'Hover over the figure to read the values.';
     state.figureDrawn = true;
-  }
-
-  // On a log axis, grid lines and labels at powers of ten only (uPlot
-  // also splits at 2…9 × 10^k), labelled like the CLI's figure.
-  const isDecade = (v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
-  function tickLabel(v) {
-    const k = Math.round(Math.log10(v));
-    return k >= -3 && k <= 4 ? String(Number(v.toPrecision(1))) : '1e' + k;
-  }
-  function logAxis(axis, log) {
-    if (!log) return { ...axis, values: (u, vals) => vals.map((v) => (v == null ? '' : fmt(v))) };
-    // Splits at the powers of ten in range (every second or third one over
-    // many decades), or the range's ends when it holds fewer than two.
-    const decades = (u, i, min, max) => {
-      const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
-      if (!(k1 - k0 >= 1)) return null;
-      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
-      const out = [];
-      for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
-      return out;
-    };
-    return {
-      ...axis,
-      splits: (u, i, min, max) => decades(u, i, min, max) || [min, max],
-      values: (u, vals) => vals.map((v) => (v == null ? '' : isDecade(v) ? tickLabel(v) : fmt(v))),
-    };
   }
 
   function showReadout(u, fd, xs) {

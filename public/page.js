@@ -31,7 +31,7 @@
   const scenarioMsg = $('scenario-msg');
   const exportJSON = $('export-json');
   const exportCSV = $('export-csv');
-  const plotCanvas = $('plot');
+  const plotBox = $('plot');
   const viewLabels = $('view-labels');
   const viewKeyText = $('view-key-text');
   const viewNote = $('view-note');
@@ -189,210 +189,88 @@
 
   // ------------------------------------------------------------------ plot
 
+  // The live error plot, drawn with uPlot from the decimated history Go
+  // keeps (at most about two thousand points per series however long the
+  // run), redrawn at most PLOT_HZ times a second so that fast-forward
+  // spends its frames on the simulation.
+  const PLOT_HZ = 8;
+  const COLORS = { opt: '#2f6fdd', cons: '#e4572e' };
   const plot = {
-    ctx: plotCanvas.getContext('2d'),
-    iter: [], opt: [], cons: [],
+    u: null,
     rev: -1,          // history revision drawn
-    dirty: true,
-    cssW: 0, cssH: 0, dpr: 0,
+    pending: null,    // history fetched but not drawn yet
+    last: 0,          // time of the last redraw
     xMax: 0,
+    width: 0,
   };
-  const MAX_DECADES = 18;
-  const COLORS = { opt: '#2f6fdd', cons: '#e4572e', axis: '#98a2b3', grid: '#edf0f4', text: '#475467', bg: '#ffffff' };
 
-  function plotClear() {
-    plot.iter = []; plot.opt = []; plot.cons = [];
-    plot.rev = -1;
-    plot.dirty = true;
-    plotCanvas.dataset.points = '0';
+  // positive keeps what a log axis can draw: non-positive or non-finite
+  // values become gaps.
+  function positive(a) {
+    const out = new Array(a.length);
+    for (let i = 0; i < a.length; i++) out[i] = a[i] > 0 && a[i] < Infinity ? a[i] : null;
+    return out;
   }
 
-  // pollMetrics fetches the decimated history (Go keeps at most about two
-  // thousand points per series, however long the run) when it changed.
+  function makePlot() {
+    const { logAxis } = window.dpsimPlot;
+    const width = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
+    plot.width = width;
+    plot.u = new uPlot({
+      width, height: 250,
+      scales: { x: { time: false, range: () => [0, plot.xMax || 10] }, y: { distr: 3 } },
+      axes: [
+        logAxis({ label: 'iteration', stroke: '#475467', grid: { stroke: '#edf0f4' }, size: 40 }, false),
+        logAxis({ stroke: '#475467', grid: { stroke: '#edf0f4' }, size: 56 }, true),
+      ],
+      series: [
+        { label: 'iteration', value: (u, v) => (v == null ? '—' : String(Math.round(v))) },
+        { label: 'optimality', stroke: COLORS.opt, width: 1.6, spanGaps: false, points: { show: false },
+          value: (u, v) => window.dpsimPlot.fmt(v) },
+        { label: 'consensus', stroke: COLORS.cons, width: 1.6, spanGaps: false, points: { show: false },
+          value: (u, v) => window.dpsimPlot.fmt(v) },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    }, [[], [], []], plotBox);
+  }
+
+  function plotClear() {
+    plot.rev = -1;
+    plot.pending = { iter: [], optimality: [], consensus: [] };
+    plotBox.dataset.points = '0';
+  }
+
+  // pollMetrics fetches the decimated history when it changed.
   function pollMetrics(state) {
     if (!window.dpsim || typeof window.dpsim.history !== 'function' || !state) return;
     if (state.historyRev === plot.rev) return;
     let m;
     try { m = window.dpsim.history(); } catch (e) { onBridgeError(e); return; }
     if (!m || !m.iter) return;
-    plot.iter = m.iter; plot.opt = m.optimality; plot.cons = m.consensus;
+    plot.pending = m;
     plot.rev = typeof m.rev === 'number' ? m.rev : state.historyRev;
-    plot.dirty = true;
-    plotCanvas.dataset.points = String(plot.iter.length);
-  }
-
-  function resizePlot() {
-    const r = plotCanvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(r.width)), h = Math.max(1, Math.round(r.height));
-    if (w === plot.cssW && h === plot.cssH && dpr === plot.dpr) return;
-    plot.cssW = w; plot.cssH = h; plot.dpr = dpr;
-    plotCanvas.width = Math.round(w * dpr);
-    plotCanvas.height = Math.round(h * dpr);
-    plot.dirty = true;
-  }
-
-  function niceStep(range, target) {
-    const raw = range / Math.max(1, target);
-    const p = 10 ** Math.floor(Math.log10(raw));
-    const f = raw / p;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
-  }
-  function fmtIter(x) {
-    if (x >= 1e6) return (x / 1e6) + 'M';
-    if (x >= 1e4) return (x / 1e3) + 'k';
-    return String(x);
   }
 
   function drawPlot(state) {
-    resizePlot();
+    if (typeof uPlot !== 'function' || !window.dpsimPlot) return;
+    if (!plot.u) makePlot();
     const K = state && state.iterations > 0 ? state.iterations : 0;
-    const lastIter = plot.iter.length ? plot.iter[plot.iter.length - 1] : 0;
-    const xMax = Math.max(K, lastIter, 10);
-    if (xMax !== plot.xMax) { plot.xMax = xMax; plot.dirty = true; }
-    if (!plot.dirty) return;
-    plot.dirty = false;
-
-    const { ctx, cssW: W, cssH: H, dpr } = plot;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = COLORS.bg;
-    ctx.fillRect(0, 0, W, H);
-    ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-
-    const L = 46, R = 12, T = 26, B = 30;
-    const pw = W - L - R, ph = H - T - B;
-    if (pw < 20 || ph < 20) return;
-
-    // y range in decades, over positive finite values of both series.
-    let lo = Infinity, hi = -Infinity;
-    for (const s of [plot.opt, plot.cons]) {
-      for (let i = 0; i < s.length; i++) {
-        const v = s[i];
-        if (v > 0 && v < Infinity) {
-          if (v < lo) lo = v;
-          if (v > hi) hi = v;
-        }
-      }
-    }
-    let dLo, dHi;
-    if (lo === Infinity) { dLo = -4; dHi = 1; } else {
-      dLo = Math.floor(Math.log10(lo));
-      dHi = Math.ceil(Math.log10(hi));
-      if (dHi - dLo < 1) dHi = dLo + 1;
-      // Below ~1e-18 of the top it is rounding noise: do not squash the
-      // interesting part of the plot for it.
-      if (dHi - dLo > MAX_DECADES) dLo = dHi - MAX_DECADES;
-    }
-    const xOf = (x) => L + (x / xMax) * pw;
-    const yOfLog = (lv) => T + (1 - (lv - dLo) / (dHi - dLo)) * ph;
-
-    // Grid and decade labels.
-    const decades = dHi - dLo;
-    const every = Math.max(1, Math.ceil(decades / 6));
-    ctx.lineWidth = 1;
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (let d = dHi; d >= dLo; d -= every) {
-      const y = Math.round(yOfLog(d)) + 0.5;
-      ctx.strokeStyle = COLORS.grid;
-      ctx.beginPath(); ctx.moveTo(L, y); ctx.lineTo(L + pw, y); ctx.stroke();
-      ctx.fillStyle = COLORS.text;
-      ctx.fillText('1e' + d, L - 6, y);
-    }
-    // x ticks.
-    const step = niceStep(xMax, 5);
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    for (let x = 0; x <= xMax + 1e-9; x += step) {
-      const px = Math.round(xOf(x)) + 0.5;
-      ctx.strokeStyle = COLORS.grid;
-      ctx.beginPath(); ctx.moveTo(px, T); ctx.lineTo(px, T + ph); ctx.stroke();
-      ctx.fillStyle = COLORS.text;
-      const label = fmtIter(Math.round(x));
-      const half = ctx.measureText(label).width / 2;
-      ctx.textAlign = px + half > W - 1 ? 'right' : 'center';
-      ctx.fillText(label, ctx.textAlign === 'right' ? W - 1 : px, T + ph + 5);
-    }
-    ctx.fillStyle = COLORS.text;
-    ctx.textAlign = 'right';
-    ctx.fillText('iteration', L + pw, T + ph + 17);
-    // Axes.
-    ctx.strokeStyle = COLORS.axis;
-    ctx.beginPath();
-    ctx.moveTo(L + 0.5, T); ctx.lineTo(L + 0.5, T + ph + 0.5); ctx.lineTo(L + pw, T + ph + 0.5);
-    ctx.stroke();
-
-    // Series, clipped to the plot area. Non-finite or non-positive values
-    // break the line.
-    ctx.save();
-    ctx.beginPath(); ctx.rect(L, T - 1, pw + 1, ph + 2); ctx.clip();
-    ctx.lineWidth = 1.6;
-    ctx.lineJoin = 'round';
-    for (const [s, color] of [[plot.cons, COLORS.cons], [plot.opt, COLORS.opt]]) {
-      ctx.strokeStyle = color;
-      ctx.beginPath();
-      let pen = false;
-      // Draw at most about two points per pixel column: keep the min and max
-      // of each column, so long runs stay cheap to redraw.
-      const n = s.length;
-      const decimate = n > 2 * pw;
-      let col = -1, cMin = 0, cMax = 0, cFirst = 0, cLast = 0;
-      const flush = () => {
-        if (col < 0) return;
-        const x = L + col;
-        const a = yOfLog(Math.log10(cFirst)), b = yOfLog(Math.log10(cMin));
-        const c = yOfLog(Math.log10(cMax)), d = yOfLog(Math.log10(cLast));
-        if (!pen) { ctx.moveTo(x, a); pen = true; } else ctx.lineTo(x, a);
-        ctx.lineTo(x, b); ctx.lineTo(x, c); ctx.lineTo(x, d);
-      };
-      for (let i = 0; i < n; i++) {
-        const v = s[i];
-        if (!(v > 0 && v < Infinity)) {
-          if (decimate) { flush(); col = -1; }
-          pen = false;
-          continue;
-        }
-        const x = xOf(plot.iter[i]);
-        if (!decimate) {
-          const y = yOfLog(Math.log10(v));
-          if (!pen) { ctx.moveTo(x, y); pen = true; } else ctx.lineTo(x, y);
-          continue;
-        }
-        const c = Math.floor(x - L);
-        if (c !== col) {
-          flush();
-          col = c; cMin = cMax = cFirst = cLast = v;
-        } else {
-          if (v < cMin) cMin = v;
-          if (v > cMax) cMax = v;
-          cLast = v;
-        }
-      }
-      if (decimate) flush();
-      ctx.stroke();
-      // A single point would draw nothing: mark it.
-      if (n === 1 && s[0] > 0 && s[0] < Infinity) {
-        ctx.fillStyle = color;
-        ctx.beginPath();
-        ctx.arc(xOf(plot.iter[0]), yOfLog(Math.log10(s[0])), 2.5, 0, 2 * Math.PI);
-        ctx.fill();
-      }
-    }
-    ctx.restore();
-
-    // Legend.
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    let lx = L + 4;
-    for (const [label, color] of [['optimality', COLORS.opt], ['consensus', COLORS.cons]]) {
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 2.5;
-      ctx.beginPath(); ctx.moveTo(lx, 12); ctx.lineTo(lx + 16, 12); ctx.stroke();
-      ctx.fillStyle = COLORS.text;
-      ctx.fillText(label, lx + 21, 12);
-      lx += 21 + ctx.measureText(label).width + 16;
-    }
+    const now = performance.now();
+    if (!plot.pending || now - plot.last < 1000 / PLOT_HZ) return;
+    const m = plot.pending;
+    plot.pending = null;
+    plot.last = now;
+    const n = m.iter.length;
+    plot.xMax = Math.max(K, n ? m.iter[n - 1] : 0, 10);
+    plot.u.setData([Array.from(m.iter), positive(m.optimality), positive(m.consensus)]);
+    plotBox.dataset.points = String(n);
   }
+
+  window.addEventListener('resize', () => {
+    if (!plot.u) return;
+    const w = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
+    if (w !== plot.width) { plot.width = w; plot.u.setSize({ width: w, height: 250 }); }
+  });
 
   // ----------------------------------------------------------------- state
 
@@ -433,6 +311,7 @@
       addMessage('warn', 'The run diverged: the iterates are no longer finite.');
     }
     if (presetsFilled) syncPreset(s.scenario);
+    if (ready) refreshTheory(s, !lastState || lastState.scenario !== s.scenario || s.iter < lastState.iter);
   }
 
   // ------------------------------------------------------ canvas labels
@@ -704,6 +583,81 @@
     presetSel.value = '';
   }
 
+  // ------------------------------------------------- equal privacy, theory
+
+  const targetIn = document.getElementById('target-eps');
+  const targetApply = document.getElementById('target-apply');
+  const targetErr = document.getElementById('target-error');
+  const th = {
+    cal: document.getElementById('th-cal'), rhowo: document.getElementById('th-rhowo'),
+    rhow: document.getElementById('th-rhow'), measured: document.getElementById('th-measured'),
+    pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
+    conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
+  };
+  let theoryAt = 0, theoryKey = '';
+  let targetDirty = false;
+
+  // refreshTheory fills the theory card from window.dpsim.theory(): the
+  // calibration, ρ(W_o), ρ_w, the measured steady-state error beside the
+  // predicted one, the infinite-horizon budget, the convergence case and
+  // the source with its confidence. Throttled: the measured error moves
+  // while the run plays.
+  function refreshTheory(s, force) {
+    if (!window.dpsim || typeof window.dpsim.theory !== 'function') return;
+    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}`;
+    const now = performance.now();
+    if (!force && (key === theoryKey || now - theoryAt < 400)) return;
+    theoryAt = now; theoryKey = key;
+    let v;
+    try { v = JSON.parse(window.dpsim.theory() || 'null'); } catch (e) { return; }
+    if (!v) return;
+    const c = v.calibration;
+    th.cal.textContent = c
+      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} iterations: noise scales ×${fmtNum(c.factor)} (${c.method})`
+      : 'none (the scenario\'s own noise scales)';
+    th.rhowo.textContent = v.rho_wo == null ? 'n/a' : fmtNum(v.rho_wo);
+    th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
+    const st = v.steady_state || {};
+    th.measured.textContent = Number.isFinite(st.measured)
+      ? `${fmtNum(st.measured)} (mean of (1/n)Σ‖x_i − x*‖² from iteration ${st.from_iteration})` : '—';
+    const t = v.theory || {};
+    const pe = t.predicted_error;
+    if (!pe) th.pred.textContent = 'the source gives none';
+    else if (pe.available) th.pred.textContent = `≤ ${fmtNum(pe.per_agent)} (ρ(A) = ${fmtNum(pe.rate)}; ${pe.source})`;
+    else th.pred.textContent = `unavailable: ${pe.reason}`;
+    const ih = t.infinite_horizon;
+    if (!ih) th.inf.textContent = '—';
+    else if (ih.available) th.inf.textContent = `${ih.epsilon.text} (${ih.source})`;
+    else th.inf.textContent = `unavailable: ${ih.reason}`;
+    th.conv.textContent = t.convergence || '—';
+    th.src.textContent = v.paper || '—';
+    if (!targetDirty && document.activeElement !== targetIn) {
+      targetIn.value = v.target_epsilon > 0 ? String(v.target_epsilon) : '';
+    }
+  }
+
+  function applyTarget() {
+    targetErr.textContent = '';
+    const text = targetIn.value.trim();
+    const n = text === '' ? 0 : Number(text);
+    if (!Number.isFinite(n) || n < 0) {
+      targetErr.textContent = 'enter ε > 0, or leave empty for none';
+      return;
+    }
+    const res = call('calibrate', n);
+    if (!res) return;
+    if (!showResult(res, null, 'calibrated')) {
+      targetErr.textContent = res.error || 'cannot calibrate';
+      return;
+    }
+    targetDirty = false;
+    plotClear();
+    refreshTheory(window.dpsimState, true);
+  }
+  targetIn.addEventListener('input', () => { targetDirty = true; targetErr.textContent = ''; });
+  targetIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); applyTarget(); } });
+  targetApply.addEventListener('click', applyTarget);
+
   function onReady() {
     if (ready || dead) return;
     if (!window.dpsim) {
@@ -712,6 +666,8 @@
     }
     ready = true;
     controls.disabled = false;
+    targetIn.disabled = false;
+    targetApply.disabled = false;
     fillPresets();
     if (!speedSynced) speedOut.textContent = fmtSpeed(sliderToSpeed(Number(speedIn.value)));
     showViewMessage('Starting…', '', { progress: false });

@@ -13,8 +13,10 @@ import (
 
 	"github.com/norunners/vert"
 
+	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/metrics"
+	"dpsim/core/privacy"
 	"dpsim/core/problem"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -41,9 +43,11 @@ type App struct {
 	history  *metrics.History
 	histFrom int // next Metrics.Series index to feed the history
 	rate     rateMeter
-	warnings []string
-	lastErr  string
-	state    State
+	// published is when window.dpsimState was last replaced.
+	published time.Time
+	warnings  []string
+	lastErr   string
+	state     State
 }
 
 // State is what window.dpsimState holds (docs/bridge.md).
@@ -178,6 +182,53 @@ func (a *App) LoadPreset(name string) error {
 	return a.loadNew(s)
 }
 
+// Calibrate sets the current scenario's equal-privacy target: every noise
+// scale is multiplied by the factor that makes the algorithm's own
+// accountant report ε = eps after the scenario's iterations. eps = 0 (or
+// not a number) removes the calibration. On error nothing changes.
+func (a *App) Calibrate(eps float64) error {
+	if a.scen == nil {
+		return errors.New("no scenario is loaded")
+	}
+	cp := *a.scen
+	cp.Calibrate = nil
+	if eps != 0 && !math.IsNaN(eps) {
+		cp.Calibrate = &scenario.Calibrate{Epsilon: eps}
+	}
+	return a.Load(&cp)
+}
+
+// TheoryView is what the page's theory card shows (window.dpsim.theory()).
+type TheoryView struct {
+	Algorithm string `json:"algorithm"`
+	// Paper cites the algorithm's source, with its confidence for the
+	// baselines.
+	Paper       string               `json:"paper"`
+	Theory      *algo.Theory         `json:"theory,omitempty"`
+	Steady      runner.SteadyState   `json:"steady_state"`
+	Calibration *privacy.Calibration `json:"calibration,omitempty"`
+	Target      float64              `json:"target_epsilon"`
+	RhoW        *float64             `json:"rho_w"`
+	RhoWo       *float64             `json:"rho_wo"`
+	Epsilon     privacy.Amount       `json:"epsilon"`
+}
+
+func (a *App) theoryView() TheoryView {
+	b := a.built
+	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
+		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+	if c := b.Scenario.Calibrate; c != nil {
+		v.Target = c.Epsilon
+	}
+	if r := b.Env.Report; r.HasRhoW {
+		v.RhoW = &r.RhoW
+	}
+	if r := b.Env.Report; r.HasRhoWo {
+		v.RhoWo = &r.RhoWo
+	}
+	return v
+}
+
 // SetSeed sets the scenario's seed to n (the four stream seeds derive from
 // it, as for "seed": n in a scenario file) and resets.
 func (a *App) SetSeed(n float64) error {
@@ -193,15 +244,22 @@ func (a *App) SetSeed(n float64) error {
 	return nil
 }
 
+// PublishEvery is how often, at most, a frame republishes the state: vert
+// builds the JS object by reflection, a few milliseconds each time, which
+// fast-forward would rather spend on iterations. Calls from the page
+// publish at once.
+const PublishEvery = 100 * time.Millisecond
+
 func (a *App) onFrame() {
 	a.state.Draws = a.game.Draws()
-	if a.state.Draws <= 3 || a.state.Draws%4 == 0 {
+	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
 		a.publish()
 	}
 }
 
 // publish replaces window.dpsimState.
 func (a *App) publish() {
+	a.published = time.Now()
 	st := &a.state
 	st.Ready = st.Draws > 0
 	st.Draws = a.game.Draws()
@@ -227,7 +285,7 @@ func (a *App) publish() {
 		}
 		st.Running = a.player.Running()
 		if m := a.game.Model(); m != nil {
-			st.Packets = len(m.Packets())
+			st.Packets = m.PacketCount()
 			st.Channels = m.Channels()
 			st.Key = packetKey(m)
 			st.Allocation = m.Allocation() != nil
@@ -440,6 +498,20 @@ func (a *App) Register() {
 			return ""
 		}
 		js, _ := json.Marshal(a.run.Ledger())
+		return string(js)
+	})
+	fn("calibrate", func(args []js.Value) any {
+		eps := 0.0
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			eps = args[0].Float()
+		}
+		return a.result(a.Calibrate(eps))
+	})
+	fn("theory", func([]js.Value) any {
+		if a.run == nil {
+			return ""
+		}
+		js, _ := json.Marshal(a.theoryView())
 		return string(js)
 	})
 	fn("exportJSON", func([]js.Value) any {

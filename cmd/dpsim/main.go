@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -106,8 +107,39 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// calibration holds the --epsilon and --horizon flags, which ask for
+// equal-privacy calibration as a scenario's "calibrate" section does.
+type calibration struct {
+	epsilon *float64
+	horizon *int
+}
+
+func calibFlags(fs *flag.FlagSet) *calibration {
+	return &calibration{
+		epsilon: fs.Float64("epsilon", 0, "calibrate every noise scale so that the algorithm's own accountant reports this `ε` (replaces the scenario's calibrate section)"),
+		horizon: fs.Int("horizon", 0, "the iteration count `K` the --epsilon target holds at (default: the scenario's iterations)"),
+	}
+}
+
+// apply writes the flags into the scenario.
+func (c *calibration) apply(s *scenario.Scenario) error {
+	if c == nil || (*c.epsilon == 0 && *c.horizon == 0) {
+		return nil
+	}
+	if *c.epsilon == 0 {
+		return fmt.Errorf("--horizon needs --epsilon")
+	}
+	s.Calibrate = &scenario.Calibrate{Epsilon: *c.epsilon, Iterations: *c.horizon}
+	return nil
+}
+
 // load reads and builds a scenario from a file, stdin or a preset.
 func load(arg string, stdin io.Reader) (*scenario.Built, error) {
+	return loadWith(arg, stdin, nil)
+}
+
+// loadWith is load with the calibration flags applied before building.
+func loadWith(arg string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
 	var data []byte
 	var err error
 	switch {
@@ -127,6 +159,9 @@ func load(arg string, stdin io.Reader) (*scenario.Built, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	if err := cal.apply(s); err != nil {
+		return nil, err
+	}
 	b, err := scenario.Build(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
@@ -144,8 +179,8 @@ func oneArg(fs *flag.FlagSet, stderr io.Writer) (string, error) {
 }
 
 // parseAndLoad parses a command's flags and its one SCENARIO argument,
-// and builds the scenario.
-func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer) (*scenario.Built, error) {
+// and builds the scenario (calibrated when cal's flags ask).
+func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer, cal ...*calibration) (*scenario.Built, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -153,15 +188,22 @@ func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Wr
 	if err != nil {
 		return nil, err
 	}
-	return load(arg, stdin)
+	var c *calibration
+	if len(cal) > 0 {
+		c = cal[0]
+	}
+	return loadWith(arg, stdin, c)
 }
 
-const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
+const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] SCENARIO
 
 Runs the scenario and writes the run export (JSON: the scenario with every
 random choice pinned, warnings, weight-matrix findings, metrics per recorded
 iteration, the privacy ledger, and the states at the checkpoints).
 The same scenario and seeds always give byte-identical files.
+--epsilon calibrates every noise scale by one factor so that the
+algorithm's own accountant reports ε = E after K iterations (equal-privacy
+comparisons); the export records what calibration did.
 
 `
 
@@ -170,7 +212,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
-	b, err := parseAndLoad(fs, args, stdin, stderr)
+	cal := calibFlags(fs)
+	b, err := parseAndLoad(fs, args, stdin, stderr, cal)
 	if err != nil {
 		return err
 	}
@@ -216,24 +259,35 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		last := r.Metrics.Latest()
 		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
 			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, r.Ledger().Max)
+		if st := r.SteadyState(); !math.IsNaN(st.Predicted[0]) {
+			fmt.Fprintf(stderr, "steady-state error (mean from iteration %d) %.4g; the theory predicts ≤ %.4g\n", st.From, st.Measured, st.Predicted[0])
+		}
+		if c := b.Calibration; c != nil {
+			fmt.Fprintf(stderr, "calibrated: %s\n", c)
+		}
 	}
 	return nil
 }
 
-const validateHelp = `Usage: dpsim validate SCENARIO
+const validateHelp = `Usage: dpsim validate [--epsilon E [--horizon K]] SCENARIO
 
 Checks the scenario without running it. Broken rules are errors (exit 1,
 one line naming the field); soft assumptions that do not hold are printed
-as warnings, and the weight matrix's properties are listed.
+as warnings, and the weight matrix's properties are listed, followed by
+the calibration (with --epsilon or a calibrate section: the noise scales
+that meet ε) and what the algorithm's source proves: the convergence
+case, the predicted steady-state error, the infinite-horizon budget.
 
 `
 
 func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", validateHelp, stderr)
-	b, err := parseAndLoad(fs, args, stdin, stderr)
+	cal := calibFlags(fs)
+	b, err := parseAndLoad(fs, args, stdin, stderr, cal)
 	if err != nil {
 		return err
 	}
+	defer printTheory(stdout, b)
 	fmt.Fprintf(stdout, "%s: valid (%s, %d agents, dimension %d, %d iterations)\n",
 		b.Scenario.Name, b.Factory.Title, b.Env.Problem.Agents(), b.Env.Problem.Dim(), b.Scenario.Iterations)
 	list := func(label string, fs []weights.Finding) {
@@ -279,4 +333,35 @@ func cmdPresets(args []string, stdout, stderr io.Writer) error {
 	}
 	listExperiments(stdout)
 	return nil
+}
+
+// printTheory lists the calibration and what the algorithm's source
+// proves about the scenario: convergence case, predicted error,
+// infinite-horizon budget.
+func printTheory(w io.Writer, b *scenario.Built) {
+	if c := b.Calibration; c != nil {
+		fmt.Fprintf(w, "  calibration: %s; ε predicted after: %s\n", c, c.After)
+		for _, ch := range c.Channels {
+			fmt.Fprintf(w, "    noise.%s scale: %v → %v\n", ch.Channel, ch.Before, ch.After)
+		}
+	}
+	th := b.Theory
+	if th == nil {
+		return
+	}
+	fmt.Fprintf(w, "  theory (%s): %s\n", th.Source, th.Convergence)
+	if pe := th.Error; pe != nil {
+		if pe.Available {
+			fmt.Fprintf(w, "  predicted steady-state error: (1/n)·E‖x − 1x*‖² ≤ %.4g (ρ(A) = %.6g; %s)\n", pe.PerAgent, pe.Rate, pe.Source)
+		} else {
+			fmt.Fprintf(w, "  predicted steady-state error: unavailable: %s\n", pe.Reason)
+		}
+	}
+	if ih := th.InfiniteHorizon; ih != nil {
+		if ih.Available {
+			fmt.Fprintf(w, "  infinite-horizon ε: %s (agent %d; %s)\n", ih.Epsilon, ih.Agent, ih.Source)
+		} else {
+			fmt.Fprintf(w, "  infinite-horizon ε: unavailable: %s\n", ih.Reason)
+		}
+	}
 }

@@ -402,6 +402,47 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("native has %d lines, js/wasm %d", len(la), len(lb))
 }
 
+// --epsilon calibrates every algorithm to the same ε: the export of each
+// records the calibration, and its ledger reports the target; validate
+// prints the calibrated scales and the theory.
+func TestEpsilonFlagCalibrates(t *testing.T) {
+	for _, preset := range []string{"gtdp-fig1", "dpop-fig1", "gtdp-fig2", "diadsp-fig2"} {
+		code, out, errs := dpsim(t, "", "run", "--quiet", "--epsilon", "42", "preset:"+preset)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", preset, code, errs)
+		}
+		var ex struct {
+			Privacy struct {
+				MaxEpsilon struct{ Value float64 } `json:"max_epsilon"`
+			}
+			Calibration *struct {
+				Factor float64
+				Target float64 `json:"target_epsilon"`
+			}
+			Scenario map[string]any
+		}
+		if err := json.Unmarshal([]byte(out), &ex); err != nil {
+			t.Fatal(err)
+		}
+		if ex.Calibration == nil || ex.Calibration.Target != 42 {
+			t.Fatalf("%s: calibration %+v", preset, ex.Calibration)
+		}
+		if v := ex.Privacy.MaxEpsilon.Value; v < 42*(1-1e-9) || v > 42*(1+1e-9) {
+			t.Errorf("%s: ledger ε = %v, want 42", preset, v)
+		}
+		if _, ok := ex.Scenario["calibrate"]; ok {
+			t.Errorf("%s: the pinned scenario keeps its calibrate section; it should carry the calibrated scales", preset)
+		}
+	}
+	code, out, _ := dpsim(t, "", "validate", "--epsilon", "42", "preset:gtdp-fig1")
+	if code != 0 || !strings.Contains(out, "calibration: noise scales ×") || !strings.Contains(out, "infinite-horizon ε: unavailable") {
+		t.Errorf("validate --epsilon: exit %d, output:\n%s", code, out)
+	}
+	if code, _, errs := dpsim(t, "", "run", "--epsilon", "-3", "preset:gtdp-fig1"); code != 1 || !strings.Contains(errs, "calibrate.epsilon") {
+		t.Errorf("--epsilon -3: exit %d, %q", code, errs)
+	}
+}
+
 // --out through a symlink replaces the file the link points to.
 func TestOutputThroughASymlink(t *testing.T) {
 	dir := t.TempDir()
@@ -420,5 +461,26 @@ func TestOutputThroughASymlink(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"format"`) {
 		t.Errorf("the linked file holds %.40q", data)
+	}
+}
+
+// sweep --epsilon calibrates every series of an experiment to one ε: the
+// result embeds the experiment with the calibrate section, and every
+// run's ledger (the quantity "epsilon") reports it.
+func TestSweepEpsilonCalibratesEverySeries(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "fig2.json")
+	code, _, errs := dpsim(t, "", "sweep", "--quiet", "--workers", "1", "--runs", "2", "--epsilon", "500", "--out", out, "preset:gtdp-fig2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"calibrate":{"epsilon":500}`) {
+		t.Errorf("the result's experiment does not carry calibrate ε = 500")
+	}
+	if code, _, errs := dpsim(t, "", "sweep", "--quiet", "--runs", "1", "--epsilon", "-2", "--out", out, "preset:gtdp-fig2"); code == 0 || !strings.Contains(errs, "calibrate.epsilon") {
+		t.Errorf("--epsilon -2: exit %d, %q", code, errs)
 	}
 }

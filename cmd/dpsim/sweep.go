@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,7 +20,7 @@ import (
 	"dpsim/render/figure"
 )
 
-const sweepHelp = `Usage: dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--runs N] [--quiet] EXPERIMENT
+const sweepHelp = `Usage: dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--runs N] [--epsilon E] [--quiet] EXPERIMENT
 
 Runs a Monte Carlo sweep (docs/experiments.md): every series, every x
 point, every seeded run, on N workers (default: every core), and writes
@@ -83,6 +85,7 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the runs (0 ≤ i < n)")
 	runs := fs.Int("runs", 0, "replace the experiment's runs per point by `N` (recorded in the output)")
 	quiet := fs.Bool("quiet", false, "no progress bar and no summary on standard error")
+	eps := fs.Float64("epsilon", 0, "calibrate every series to `ε`: each run's noise is scaled so that its algorithm's own accountant reports ε after the run's iterations (sets calibrate in the experiment's set)")
 	task := fs.Int("print-task", -1, "print the scenario of run number `T` (with its seeds) instead of sweeping; \"dpsim run\" replays it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -103,6 +106,21 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		e.Runs = *runs
 		if e, err = experiment.Parse(e.JSON()); err != nil {
 			return fmt.Errorf("--runs: %w", err)
+		}
+	}
+	if *eps != 0 {
+		// Equal privacy for every series: one calibrate section in the
+		// experiment's set, replacing any calibration it had.
+		set := experiment.Overrides{}
+		for k, v := range e.Set {
+			if k != "calibrate" && !strings.HasPrefix(k, "calibrate.") {
+				set[k] = v
+			}
+		}
+		set["calibrate"] = json.RawMessage(`{"epsilon":` + strconv.FormatFloat(*eps, 'g', -1, 64) + `}`)
+		e.Set = set
+		if e, err = experiment.Parse(e.JSON()); err != nil {
+			return fmt.Errorf("--epsilon: %w", err)
 		}
 	}
 	plan, err := experiment.NewPlan(e)

@@ -111,6 +111,9 @@ type Factory struct {
 type Built struct {
 	Algorithm  sim.Algorithm
 	Accountant privacy.Accountant
+	// Theory is what the algorithm's source proves about this
+	// configuration; nil when the factory offers none.
+	Theory *Theory
 }
 
 // InitState returns the initial value of variable name as a flat

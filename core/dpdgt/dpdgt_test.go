@@ -346,3 +346,30 @@ func TestSummary(t *testing.T) {
 		t.Errorf("Sec. 6.3 summary %q", got)
 	}
 }
+
+// Equal-privacy calibration: ε scales as 1/λ, and the theory record
+// carries the closed form (37) when Corollary 2 applies.
+func TestPredictAndTheory(t *testing.T) {
+	b := preset(t, nil)
+	ac := b.Accountant.(*dpdgt.Accountant)
+	e1 := ac.PredictEpsilon(1000, 1).Value()
+	if e2 := ac.PredictEpsilon(1000, 2).Value(); math.Abs(e2-e1/2) > 1e-9*e1 {
+		t.Errorf("ε(λ = 2) = %v, want ε(1)/2 = %v", e2, e1/2)
+	}
+	f, err := ac.FactorFor(1000, 1000)
+	if err != nil || math.Abs(ac.PredictEpsilon(1000, f).Value()-1000) > 1e-6 {
+		t.Errorf("FactorFor(1000 rounds, ε = 1000) = %v, %v", f, err)
+	}
+	// The ledger after 1000 iterations says the same as the prediction.
+	r := runner.New(b)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Ledger().Max.Value(); math.Abs(got-e1) > 1e-9*e1 {
+		t.Errorf("ledger %v, prediction %v", got, e1)
+	}
+	th := b.Theory
+	if th == nil || th.InfiniteHorizon == nil || !th.InfiniteHorizon.Available || math.Abs(th.InfiniteHorizon.Epsilon.Value()-49327.3)/49327.3 > 1e-5 {
+		t.Errorf("theory %+v", th)
+	}
+}

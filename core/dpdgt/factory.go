@@ -9,6 +9,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/noise"
 	"dpsim/core/param"
+	"dpsim/core/privacy"
 	"dpsim/core/pushpull"
 	"dpsim/core/weights"
 )
@@ -64,7 +65,47 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	c := pushpull.NewMix(env.Matrices[algo.RolePush])
 	a := New(p, prob, r, c, xi, ze, env.Sampler("dp-dgt", "xi"), env.Sampler("dp-dgt", "zeta"),
 		env.InitState("w"), env.InitState("s"), env.InitState("price"))
-	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a, mu, muSrc, sp)}, warns, nil
+	ac := NewAccountant(a, mu, muSrc, sp)
+	return &algo.Built{Algorithm: a, Accountant: ac, Theory: theory(p, ac, xi, ze)}, warns, nil
+}
+
+// theory states what the paper proves for these parameters: convergence
+// to a neighbourhood of w* (Theorems 1–2) and, where Corollary 2 applies,
+// the closed-form infinite-horizon budget (37) of the most exposed agent.
+// The error bound (38) is an order, O(1 + 1/((q − q_ζ²)(q − q_ξ²)(q − q_C)
+// (q − q_R)(1 − q))), with no constant, so no number is predicted.
+func theory(p Params, ac *Accountant, xi, ze *noise.Spec) *algo.Theory {
+	const src = "Huo et al., DP-DGT: Theorems 1–2, Corollary 2"
+	t := &algo.Theory{Source: src,
+		Convergence: "Theorems 1–2: with summable steps and noise the allocations converge to a neighbourhood of w* (not to w*), the dual iterates reach consensus",
+		Error: &algo.PredictedError{Available: false, Source: "Corollary 2, eq. (38)",
+			Formula: "E‖w_k − w*‖² ≤ O(1 + 1/((q − q_ζ²)(q − q_ξ²)(q − q_C)(q − q_R)(1 − q)))",
+			Reason:  "(38) is an order of magnitude without constants: it predicts no number"},
+	}
+	if !p.Alpha.Summable() {
+		t.Convergence = "outside Theorems 1–2: the step α_k is not summable"
+	}
+	b := &algo.Budget{Source: "Corollary 2, eq. (37)", Formula: FormulaClosed, Agent: -1}
+	for i := range ac.alg.n {
+		if ac.alg.prob.Fixed(i) {
+			continue
+		}
+		bd := ac.Infinite(i)
+		if len(bd.Failures) > 0 {
+			b.Reason = "Corollary 2's conditions fail: " + joinSemi(bd.Failures)
+			break
+		}
+		if b.Agent < 0 || bd.Closed > b.Epsilon.Value() {
+			b.Available, b.Agent, b.Epsilon = true, i, privacy.Of(bd.Closed)
+		}
+	}
+	if b.Agent < 0 {
+		b.Agent = 0
+	}
+	b.Inputs = []privacy.Input{privacy.Text("α_k", p.Alpha.String()), privacy.Num("γ", p.Gamma), privacy.Num("φ", p.Phi),
+		privacy.Num("δ", p.Delta), privacy.Num("μ", ac.mu), privacy.Text("θ_ξ decay", xi.Decay.String()), privacy.Text("θ_ζ decay", ze.Decay.String())}
+	t.InfiniteHorizon = b
+	return t
 }
 
 // network is what DP-DGT derives from its two matrices alone: whether

@@ -508,3 +508,48 @@ func (ac *Accountant) Summary() string {
 	}
 	return "no agent allocates: ε = 0"
 }
+
+// PredictEpsilon implements privacy.Predictor: the largest ε after the
+// messages of the given iterations with every noise scale multiplied by
+// factor. The sensitivities do not depend on the noise, and every term of
+// the sum is divided by a scale, so ε is exactly ε(1)/factor.
+func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
+	s, ok := sensAt(ac.sens.key(), iterations)
+	if !ok {
+		s = ac.sens.fresh()
+		for s.Rounds() < iterations {
+			s.Step()
+		}
+		storeSens(s)
+	}
+	best := privacy.Of(0)
+	for i := range ac.alg.n {
+		if ac.alg.prob.Fixed(i) {
+			continue
+		}
+		e := s.Epsilon(ac.alg.xi.Base(i)*factor, ac.alg.ze.Base(i)*factor)
+		if e.Log10() > best.Log10() {
+			best = e
+		}
+	}
+	return best
+}
+
+// FactorFor implements privacy.InversePredictor: ε is ε(1)/λ, so the
+// factor that meets target is ε(1)/target.
+func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
+	e := ac.PredictEpsilon(iterations, 1)
+	switch {
+	case e.IsInf():
+		return 0, fmt.Errorf("DP-DGT gives no finite ε here (a noise scale is 0), so no noise factor meets ε = %g", target)
+	case e.Value() == 0:
+		return 0, fmt.Errorf("no agent allocates anything, so ε is 0 whatever the noise")
+	case !(target > 0):
+		return 0, fmt.Errorf("the target ε must be > 0 (got %g)", target)
+	}
+	return e.Value() / target, nil
+}
+
+var (
+	_ privacy.InversePredictor = (*Accountant)(nil)
+)

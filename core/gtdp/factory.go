@@ -56,10 +56,20 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	}
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
+	var warns []check.Warning
+	if b, ok := env.Problem.(problem.Bounded); ok && p.GradientBound == 0 {
+		// The problem's domain gives C for every admissible f_i; GT-DP
+		// does not project, so only clipping makes it hold on the iterates.
+		if c, ok := b.Domain(); ok {
+			p.GradientBound = c
+			if noisy && !p.ClipGradients {
+				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", c))
+			}
+		}
+	}
 	if (noisy || p.ClipGradients) && p.GradientBound == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "gradient_bound"), "is required (> 0) when noise is on or gradients are clipped: the privacy budget (eq. 18) is computed from C")
 	}
-	var warns []check.Warning
 	warns = append(warns, theoryWarnings(env, p, eta, xi)...)
 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
@@ -77,7 +87,30 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 			}
 		}
 	}
-	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a)}, warns, nil
+	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(env, p, a)}, warns, nil
+}
+
+// theory collects what the paper proves about this configuration: the
+// Theorem 1 or 3 case, Theorem 3's predicted error and Corollary 3's
+// infinite-horizon budget, each with the reason when it does not apply.
+func theory(env *algo.Env, p Params, a *Algorithm) *algo.Theory {
+	eta, xi := env.Noise["eta"], env.Noise["xi"]
+	th := &algo.Theory{Source: Source, Convergence: Convergence(p.Gamma, eta.Decay)}
+	ih := InfiniteHorizon(p, a.d, a.diag, eta, xi)
+	th.InfiniteHorizon = &ih
+	pe := algo.PredictedError{Source: Source + ", Theorem 3", Formula: "limsup E‖x_k − 1x*‖² ≤ 2n·θ1 + 2θ2"}
+	sm, smooth := env.Problem.(problem.Smooth)
+	switch {
+	case !smooth:
+		pe.Reason = "the problem does not state μ and L (Assumption 1)"
+	case !env.Report.HasRhoW || !env.Report.HasRhoWo:
+		pe.Reason = "ρ_w or ρ(W_o) is unavailable for this weight matrix"
+	default:
+		mu, l := sm.Smoothness()
+		pe = Theorem3(p, a.n, a.d, mu, l, env.Report.RhoW, env.Report.RhoWo, eta, xi)
+	}
+	th.Error = &pe
+	return th
 }
 
 // theoryWarnings compares the parameters with the paper's sufficient
@@ -103,11 +136,7 @@ func theoryWarnings(env *algo.Env, p Params, eta, xi *noise.Spec) []check.Warnin
 	}
 	if p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
 		// Theorem 3 (constant γ_k = β_k = 1), d_I = 1.
-		r2 := rhoW * rhoW
-		d1 := 128 * math.Pow(l, 6) / (mu * (1 - r2) * (1 - r2))
-		d2 := 8*mu*l*l + 128*mu*l*l/((1-r2)*(1-r2))
-		d3 := mu * (1 - r2) * (1 - r2) / 4
-		bound := min(1/(mu+l), (1-r2)/(4*math.Sqrt2*l), math.Sqrt(2*d3/(d2+math.Sqrt(d2*d2+4*d1*d3))))
+		bound := Theorem3StepBound(mu, l, rhoW)
 		if p.Alpha >= bound {
 			ws = append(ws, check.Warnf(check.Join(pf, "alpha"), "α = %g exceeds Theorem 3's sufficient bound %.3g for linear convergence to a neighbourhood (conservative: the paper's own experiments exceed it)", p.Alpha, bound))
 		}

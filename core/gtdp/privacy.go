@@ -20,31 +20,27 @@ const Formula = "ε_i = 2√r·C·Σ_{k=1..K} Σ_{t=0..k−1} [ w_ii^{k−1−t}
 // s_k and x_k, whose sensitivity is 0 at k = 0; so after n iterations the
 // ledger reports eq. (18) with K = n − 1.
 //
-// The double sum is kept in O(1) per iteration (plus a short correction)
-// by the recursions
-//
-//	S_{k+1} = w·S_k + γ_k                       (S_k = Σ_t w^{k−1−t} γ_t)
-//	Q_{k+1} = γ_k + w·(Q_k + S_k)               (Q_k = Σ_{j=1..k} j·w^{j−1} γ_{k−j})
-//	Σ_t c_{k,t} γ_t = Q_{k−1} − Q_k
-//
-// and |c| = c − 2·min(c, 0), where c(j) < 0 exactly for j < 1/(1−w): a
-// fixed, short list of terms.
+// It costs O(1) time and memory per agent and iteration, whatever w_ii
+// and K (see series); γ_t is read from its schedule, never stored.
 type Accountant struct {
-	alg    *Algorithm
-	eta    *noise.Spec
-	xi     *noise.Spec
-	pre    float64 // 2√r·C
-	gammas []float64
+	alg   *Algorithm
+	eta   *noise.Spec
+	xi    *noise.Spec
+	pre   float64 // 2√r·C
+	alpha float64
+	gamma noise.Schedule
+	// agents holds one account per agent; agents with the same w_ii and
+	// scales would give the same numbers, but n accounts of a few words
+	// each cost nothing next to the algorithm's own state.
 	agents []account
 	k      int // last iteration whose messages are accounted
 	iters  int // iterations recorded
 	off    string
 }
 
+// account is one agent's running eq. (18).
 type account struct {
-	w         float64
-	s, q, q1  float64 // S_k, Q_k, Q_{k−1}
-	negC      []float64
+	ser       series
 	logBEta   float64 // ln b_η of the agent (−Inf when 0), so that ln(b·β_k) costs one add
 	logBXi    float64
 	invBEta   float64 // 1/b_η and 1/b_ξ, for the linear-space terms
@@ -54,33 +50,111 @@ type account struct {
 	infReason string
 }
 
+// series evaluates the two inner sums of eq. (18) for one self-weight w,
+// k = 1, 2, …, in O(1) per k, with the kernel c(j) = c_{k,k−j}:
+//
+//	S_k = Σ_{t<k} w^{k−1−t} γ_t          S_{k+1} = w·S_k + γ_k
+//	B_k = Σ_{j=1..k} j·w^{j−1} γ_{k−j}     B_{k+1} = γ_k + w·(B_k + S_k)
+//	F_k = Σ_{j=1..k} c(j) γ_{k−j} = (1−w)·B_{k−1} − S_k
+//
+// because c(j) = (1−w)(j−1)w^{j−2} − w^{j−1}. The ledger needs Σ|c(j)|γ_{k−j};
+// c(j) < 0 exactly for j ≤ J = ⌈w/(1−w)⌉, and for w near 1 that is many
+// terms (J = 1999 at w = 0.9995, all of them at w = 1), the cause of the
+// old O(K) cost. Splitting c(J+i) = w^J·c(i) + J(1−w)·w^{J+i−2} gives the
+// positive tail in closed form from the same recursions J steps behind:
+//
+//	G_k = Σ_{j=J+1..k} c(j) γ_{k−j} = w^{J−1}·( w·F_{k−J} + J(1−w)·S_{k−J} )   (k > J; else 0)
+//	Σ_j |c(j)| γ_{k−j} = F_k − 2(F_k − G_k) = 2·G_k − F_k
+//
+// The lagged copy is driven by γ_{k−J−1}, read from the schedule, so
+// nothing grows with k.
+type series struct {
+	w     float64
+	j     int64   // J; math.MaxInt64 when every c(j) is negative (w ≥ 1)
+	wj1   float64 // w^{J−1}
+	jw    float64 // J·(1−w)
+	k     int64   // index of the current sums
+	s, b  float64 // S_k, B_k
+	b1    float64 // B_{k−1}
+	ls    float64 // lagged S_{k−J}
+	lb    float64 // lagged B_{k−J}
+	lb1   float64 // lagged B_{k−J−1}
+	sAbsC float64 // Σ_t |c_{k,t}| γ_t at the current k
+}
+
+// newSeries returns the sums of self-weight w at k = 0.
+func newSeries(w float64) series {
+	se := series{w: w, j: math.MaxInt64}
+	if w < 1 {
+		// The largest j with c(j) < 0, i.e. (j−1) − j·w < 0, evaluated the
+		// way the literal sum does so that both classify the same terms.
+		r := w / (1 - w)
+		if r < 1<<52 {
+			j := max(int64(math.Ceil(r)), 1)
+			for j > 1 && !(float64(j-1)-float64(j)*w < 0) {
+				j--
+			}
+			for float64(j)-float64(j+1)*w < 0 {
+				j++
+			}
+			se.j = j
+			se.wj1 = num.Pow(w, float64(j-1))
+			se.jw = float64(j) * (1 - w)
+		}
+	}
+	return se
+}
+
+// next moves from k to k+1 given γ_k and, when k+1 > J, γ_{k−J}; it
+// returns S_{k+1} and Σ_t |c_{k+1,t}| γ_t.
+func (se *series) next(g, gLag float64) (s, absC float64) {
+	w := se.w
+	sPrev, bPrev := se.s, se.b
+	se.s = w*sPrev + g
+	se.b = g + w*(bPrev+sPrev)
+	se.b1 = bPrev
+	se.k++
+	f := (1-w)*se.b1 - se.s // F_k
+	if se.k <= se.j {
+		se.sAbsC = -f
+		return se.s, se.sAbsC
+	}
+	// Advance the lagged sums from index k−J−1 to k−J.
+	ls, lb := se.ls, se.lb
+	se.ls = w*ls + gLag
+	se.lb = gLag + w*(lb+ls)
+	se.lb1 = lb
+	fl := (1-w)*se.lb1 - se.ls
+	gk := se.wj1 * (w*fl + se.jw*se.ls)
+	se.sAbsC = 2*gk - f
+	return se.s, se.sAbsC
+}
+
+// lag returns the iteration whose γ drives the lagged sums at the next
+// step, or −1 when they do not run yet.
+func (se *series) lag() int64 {
+	if se.k+1 <= se.j {
+		return -1
+	}
+	return se.k - se.j
+}
+
 // NewAccountant returns the ledger keeper of alg.
 func NewAccountant(alg *Algorithm) *Accountant {
 	ac := &Accountant{alg: alg, eta: alg.eta, xi: alg.xi,
-		pre: 2 * math.Sqrt(float64(alg.d)) * alg.p.GradientBound}
+		pre: 2 * math.Sqrt(float64(alg.d)) * alg.p.GradientBound, alpha: alg.p.Alpha, gamma: alg.p.Gamma}
 	for i := range alg.n {
-		w := alg.diag[i]
-		var neg []float64
-		// c(j) = w^{j−2}((j−1) − j·w) is negative for j < 1/(1−w).
-		for j := 1; j < 1<<20; j++ {
-			c := num.Pow(w, float64(j-2)) * (float64(j-1) - float64(j)*w)
-			if c >= 0 {
-				break
-			}
-			neg = append(neg, c)
-		}
-		ac.agents = append(ac.agents, account{w: w, negC: neg, logBEta: logBase(alg.eta, i), logBXi: logBase(alg.xi, i),
-			invBEta: 1 / alg.eta.Base(i), invBXi: 1 / alg.xi.Base(i)})
+		ac.agents = append(ac.agents, newAccount(alg.diag[i], alg.eta, alg.xi, i))
 	}
-	switch {
-	case alg.eta.IsOff() && alg.xi.IsOff():
-		ac.off = "no noise on either channel"
-	case alg.eta.IsOff():
-		ac.off = "no noise on s (channel eta)"
-	case alg.xi.IsOff():
-		ac.off = "no noise on x (channel xi)"
-	}
+	ac.off = offReason(alg.eta, alg.xi)
 	return ac
+}
+
+// newAccount returns agent i's account at k = 0, with self-weight w and
+// the channels' scales.
+func newAccount(w float64, eta, xi *noise.Spec, i int) account {
+	return account{ser: newSeries(w), logBEta: logBase(eta, i), logBXi: logBase(xi, i),
+		invBEta: 1 / eta.Base(i), invBXi: 1 / xi.Base(i)}
 }
 
 // logBase returns ln b of agent i's base scale on channel s, exactly as
@@ -91,6 +165,18 @@ func logBase(s *noise.Spec, i int) float64 {
 		return math.Inf(-1)
 	}
 	return num.Log(b)
+}
+
+func offReason(eta, xi *noise.Spec) string {
+	switch {
+	case eta.IsOff() && xi.IsOff():
+		return "no noise on either channel"
+	case eta.IsOff():
+		return "no noise on s (channel eta)"
+	case xi.IsOff():
+		return "no noise on x (channel xi)"
+	}
+	return ""
 }
 
 // Record implements sim.Recorder. A step with Iter = n means the messages
@@ -109,65 +195,81 @@ func (ac *Accountant) catchUp() {
 	}
 }
 
-// advance accounts for the messages of iteration k+1.
+// iterScale is what one iteration's terms share across agents: ln β_k of
+// each channel and its inverse 1/β_k.
+type iterScale struct{ dEta, invEta, dXi, invXi float64 }
+
+// scalesAt returns β_k's logarithm and inverse for both channels, once
+// per iteration (once for both when they share β_k, as in the paper):
+// the terms are then products, with no logarithm per agent.
+func (ac *Accountant) scalesAt(k int) iterScale {
+	var sc iterScale
+	sc.dEta = ac.eta.Decay.LogAt(k)
+	sc.invEta = num.Exp(-sc.dEta)
+	sc.dXi, sc.invXi = sc.dEta, sc.invEta
+	if ac.xi.Decay != ac.eta.Decay {
+		sc.dXi = ac.xi.Decay.LogAt(k)
+		sc.invXi = num.Exp(-sc.dXi)
+	}
+	return sc
+}
+
+// advance accounts for the messages of iteration k+1: eq. (18)'s term k+1
+// for every agent, O(1) each.
 func (ac *Accountant) advance() {
 	k := ac.k
-	g := ac.alg.p.Gamma.At(k)
-	ac.gammas = append(ac.gammas, g) // γ_k
-	k++
-	// ln(b_i·β_k) = ln b_i + ln β_k, as noise.Spec.LogScaleAt adds them;
-	// ln β_k is the same for every agent.
-	// 1/β_k, once per iteration (and once for both channels when they
-	// share β_k, as in the paper): the terms are then products, with no
-	// logarithm per agent (the ledger is a sweep's largest cost after the
-	// algorithm). Where 1/β_k or a term overflows, the term is added in log
-	// space as before.
-	dEta := ac.eta.Decay.LogAt(k)
-	invEta := num.Exp(-dEta)
-	dXi, invXi := dEta, invEta
-	if ac.xi.Decay != ac.eta.Decay {
-		dXi = ac.xi.Decay.LogAt(k)
-		invXi = num.Exp(-dXi)
-	}
+	g := ac.gamma.At(k) // γ_k
+	sc := ac.scalesAt(k + 1)
+	// Agents with the same w_ii share the lag J and so the lagged γ:
+	// a one-entry memo saves a power per agent on regular graphs.
+	memo := lagMemo{at: -1}
 	for i := range ac.agents {
-		a := &ac.agents[i]
-		// Move from (S_{k−1}, Q_{k−1}) to (S_k, Q_k).
-		sPrev, qPrev := a.s, a.q
-		a.s = a.w*sPrev + g
-		a.q = g + a.w*(qPrev+sPrev)
-		a.q1 = qPrev
-		if a.infinite || ac.off != "" {
-			continue
+		ac.step(&ac.agents[i], k+1, g, sc, &memo)
+	}
+	ac.k = k + 1
+}
+
+// lagMemo remembers the last lagged γ read from the schedule.
+type lagMemo struct {
+	at int64
+	g  float64
+}
+
+// step moves account a from iteration k−1 to k: γ_{k−1} = g, and the
+// scales of iteration k in sc.
+func (ac *Accountant) step(a *account, k int, g float64, sc iterScale, memo *lagMemo) {
+	gl := 0.0
+	if l := a.ser.lag(); l >= 0 {
+		if l != memo.at {
+			memo.at, memo.g = l, ac.gamma.At(int(l))
 		}
-		t := a.q1 - a.q // Σ_t c_{k,t} γ_t
-		for j, c := range a.negC {
-			if j+1 > k {
-				break
-			}
-			t -= 2 * c * ac.gammas[k-(j+1)]
-		}
-		le, lx := a.logBEta+dEta, a.logBXi+dXi
-		if math.IsInf(le, -1) || math.IsInf(lx, -1) {
-			a.infinite = true
-			a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
-			continue
-		}
-		if a.s > 0 {
-			if v := ac.pre * a.s * a.invBEta * invEta; v <= math.MaxFloat64 {
-				a.sum.Add(v)
-			} else {
-				a.sum.AddLog(num.Log(ac.pre*a.s) - le)
-			}
-		}
-		if t > 0 {
-			if v := ac.pre * ac.alg.p.Alpha * t * a.invBXi * invXi; v <= math.MaxFloat64 {
-				a.sum.Add(v)
-			} else {
-				a.sum.AddLog(num.Log(ac.pre*ac.alg.p.Alpha*t) - lx)
-			}
+		gl = memo.g
+	}
+	s, t := a.ser.next(g, gl)
+	if a.infinite || ac.off != "" {
+		return
+	}
+	le, lx := a.logBEta+sc.dEta, a.logBXi+sc.dXi
+	if math.IsInf(le, -1) || math.IsInf(lx, -1) {
+		a.infinite = true
+		a.infReason = fmt.Sprintf("a noise scale is 0 at iteration %d", k)
+		return
+	}
+	// Where 1/β_k or a term overflows, the term is added in log space.
+	if s > 0 {
+		if v := ac.pre * s * a.invBEta * sc.invEta; v <= math.MaxFloat64 {
+			a.sum.Add(v)
+		} else {
+			a.sum.AddLog(num.Log(ac.pre*s) - le)
 		}
 	}
-	ac.k = k
+	if t > 0 {
+		if v := ac.pre * ac.alpha * t * a.invBXi * sc.invXi; v <= math.MaxFloat64 {
+			a.sum.Add(v)
+		} else {
+			a.sum.AddLog(num.Log(ac.pre*ac.alpha*t) - lx)
+		}
+	}
 }
 
 // Ledger implements privacy.Accountant.
@@ -192,7 +294,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	}
 	for i, a := range ac.agents {
 		e := privacy.Entry{Agent: i, Inputs: []privacy.Input{
-			privacy.Num("w_ii", a.w),
+			privacy.Num("w_ii", a.ser.w),
 			privacy.Num("b_η", ac.eta.Base(i)),
 			privacy.Num("b_ξ", ac.xi.Base(i)),
 		}}

@@ -31,6 +31,50 @@ type Spec struct {
 	Scales []float64 `json:"scales,omitempty"`
 	// Decay multiplies the base scale at iteration k (default: constant 1).
 	Decay Schedule `json:"decay"`
+	// Var gives the noise by its variance instead of its scale, read
+	// as VarOf says: "vector", the variance of an agent's whole
+	// d-vector E‖η_i‖², or "coordinate", the variance of one coordinate.
+	// The GT-DP paper's "σ_η² = σ_ξ² = 0.01" (Sec. 5.2) can be read either
+	// way (spec §5.6); Resolve turns it into a scale.
+	Var   float64 `json:"variance,omitempty"`
+	VarOf string  `json:"variance_of,omitempty"`
+}
+
+// Readings of Spec.Var.
+const (
+	PerVector     = "vector"     // E‖η_i‖² over the agent's d coordinates
+	PerCoordinate = "coordinate" // the variance of one coordinate
+)
+
+// Resolve returns the channel with a variance (Var) turned into the base scale
+// it means in dimension dim (Laplace: 2b² per coordinate; Gaussian: σ²),
+// or s itself when it gives a scale. field names the channel in errors.
+func (s *Spec) Resolve(field string, dim int) (*Spec, error) {
+	if s.Var == 0 && s.VarOf == "" {
+		return s, nil
+	}
+	if err := check.NonNegative(check.Join(field, "variance"), s.Var); err != nil {
+		return nil, err
+	}
+	if s.Scale != 0 || s.Scales != nil {
+		return nil, check.Errorf(check.Join(field, "variance"), "give either scale(s) or variance, not both")
+	}
+	v := s.Var
+	switch s.VarOf {
+	case PerVector:
+		v /= float64(dim)
+	case PerCoordinate:
+	default:
+		return nil, check.Errorf(check.Join(field, "variance_of"), "must be %q (E‖η_i‖² of the agent's vector) or %q (one coordinate) when variance is given (got %q)", PerVector, PerCoordinate, s.VarOf)
+	}
+	r := *s
+	r.Var, r.VarOf = 0, ""
+	if s.Dist == Gaussian {
+		r.Scale = math.Sqrt(v)
+	} else {
+		r.Scale = math.Sqrt(v / 2)
+	}
+	return &r, nil
 }
 
 // Off returns a channel with no noise.

@@ -73,3 +73,39 @@ func TestValidate(t *testing.T) {
 		t.Errorf("omitted decay: err %v, decay %+v", err, ok.Decay)
 	}
 }
+
+// Both readings of the GT-DP paper's "noise variance 0.01" (spec §5.6):
+// per vector, b = √(0.01/(2·dim)); per coordinate, b = √(0.01/2).
+func TestVarianceReadings(t *testing.T) {
+	for _, c := range []struct {
+		dist, of string
+		dim      int
+		want     float64
+	}{
+		{Laplace, PerVector, 2, math.Sqrt(0.01 / 4)},
+		{Laplace, PerCoordinate, 2, math.Sqrt(0.005)},
+		{Gaussian, PerVector, 4, math.Sqrt(0.01 / 4)},
+		{Gaussian, PerCoordinate, 4, 0.1},
+	} {
+		s := &Spec{Dist: c.dist, Var: 0.01, VarOf: c.of, Decay: Const(1)}
+		r, err := s.Resolve("noise.eta", c.dim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Scale-c.want) > 1e-15 || r.Var != 0 || s.Var != 0.01 {
+			t.Errorf("%s %s dim %d: scale %v, want %v", c.dist, c.of, c.dim, r.Scale, c.want)
+		}
+		if v := float64(c.dim) * r.Variance(r.Scale); c.of == PerVector && math.Abs(v-0.01) > 1e-15 {
+			t.Errorf("E‖η_i‖² = %v, want 0.01", v)
+		}
+	}
+	for _, s := range []*Spec{
+		{Dist: Laplace, Var: 0.01},
+		{Dist: Laplace, Var: 0.01, VarOf: "vector", Scale: 1},
+		{Dist: Laplace, Var: -1, VarOf: "vector"},
+	} {
+		if _, err := s.Resolve("noise.eta", 2); err == nil {
+			t.Errorf("%+v: no error", s)
+		}
+	}
+}

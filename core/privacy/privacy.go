@@ -131,6 +131,9 @@ type Ledger struct {
 	Agents []Entry  `json:"agents"`
 	Max    Amount   `json:"max_epsilon"`
 	Notes  []string `json:"notes,omitempty"`
+	// Calibration records how the noise scales were set to meet a target
+	// ε, when they were.
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Accountant keeps a ledger up to date from the step stream.

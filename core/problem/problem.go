@@ -85,6 +85,20 @@ type Smooth interface {
 	Smoothness() (mu, l float64)
 }
 
+// Bounded is implemented by problems posed on a bounded convex domain X,
+// so that the bounded-gradient assumption of the papers (GT-DP's
+// Assumption 2, the C of Huang, Mitra and Vaidya's DPOP) holds with a
+// real constant rather than a user's guess.
+type Bounded interface {
+	// Domain reports whether this instance has a bounded domain, and C,
+	// a bound on ‖∇f_i(x)‖₂ over X for every admissible f_i (not only
+	// this instance's data).
+	Domain() (c float64, ok bool)
+	// Project replaces x by its Euclidean projection onto X; it does
+	// nothing when the instance has no domain.
+	Project(x []float64)
+}
+
 // Env is what a problem is built on: the network (some problems place
 // data on particular agents) and the data seed, from which every random
 // draw of the problem's data comes.

@@ -1,6 +1,8 @@
 package rendezvous
 
 import (
+	"math"
+
 	"dpsim/core/check"
 	"dpsim/core/param"
 	"dpsim/core/problem"
@@ -20,6 +22,8 @@ type Params struct {
 	// CommonTarget gives every agent the same target: the GT-DP paper's
 	// literal setting, where x* = a is trivial.
 	CommonTarget bool `json:"common_target,omitempty" doc:"every agent gets the same target (the paper's literal setting; x* = a)"`
+	// DomainRadius bounds the domain X = {‖x‖₂ ≤ R}; 0 leaves x free.
+	DomainRadius float64 `json:"domain_radius,omitempty" doc:"radius R of the domain X = {‖x‖ ≤ R} (0: unbounded); gives the gradient bound C = 2(R + max‖a‖) with max‖a‖ = max(box·√dim, max_i‖a_i‖)" range:"[0, 1e12]"`
 	// Targets pins the targets a_i, one row per agent.
 	Targets [][]float64 `json:"targets,omitempty" doc:"pinned targets a_i, one row of dim numbers per agent"`
 }
@@ -80,5 +84,22 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 	if err != nil {
 		return nil, nil, err
 	}
+	if p.DomainRadius > 0 {
+		// Every admissible target lies in the box, so ‖a‖ ≤ box·√dim;
+		// pinned targets outside it widen the class.
+		amax := p.Box * math.Sqrt(float64(p.Dim))
+		for _, t := range targets {
+			amax = math.Max(amax, norm(t))
+		}
+		prob.SetDomain(p.DomainRadius, amax)
+	}
 	return prob, nil, nil
+}
+
+func norm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
 }

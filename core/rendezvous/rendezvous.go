@@ -3,6 +3,7 @@
 package rendezvous
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"dpsim/core/check"
@@ -21,6 +22,8 @@ type Rendezvous struct {
 	dim     int
 	targets []float64 // agent-major
 	opt     []float64
+	radius  float64 // of the domain X = {‖x‖ ≤ radius}; 0: none
+	c       float64 // the gradient bound over X
 }
 
 // field names the targets in errors.
@@ -130,6 +133,38 @@ func (p *Rendezvous) Objective(x []float64) float64 {
 // Optimum implements problem.Problem: the centroid of the targets.
 func (p *Rendezvous) Optimum() []float64 { return append([]float64(nil), p.opt...) }
 
+// SetDomain restricts the problem to X = {‖x‖₂ ≤ radius}, where every
+// admissible target has norm at most amax, so that ‖∇f_i(x)‖ =
+// 2‖x − a_i‖ ≤ 2(radius + amax) on X. The optimum (the centroid) must lie
+// in X; if it does not, it is projected, which is the constrained
+// minimiser of a sum of squared distances.
+func (p *Rendezvous) SetDomain(radius, amax float64) {
+	p.radius = radius
+	p.c = 2 * (radius + amax)
+	p.Project(p.opt)
+}
+
+// Domain implements problem.Bounded.
+func (p *Rendezvous) Domain() (float64, bool) { return p.c, p.radius > 0 }
+
+// Project implements problem.Bounded: the projection onto the ball.
+func (p *Rendezvous) Project(x []float64) {
+	if p.radius == 0 {
+		return
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	if s <= p.radius*p.radius {
+		return
+	}
+	f := p.radius / math.Sqrt(s)
+	for i := range x {
+		x[i] *= f
+	}
+}
+
 // Smoothness returns L = μ = 2: every f_i is 2-strongly convex and
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
@@ -151,5 +186,6 @@ var (
 	_ problem.Problem = (*Rendezvous)(nil)
 	_ problem.Smooth  = (*Rendezvous)(nil)
 	_ problem.Planar  = (*Rendezvous)(nil)
+	_ problem.Bounded = (*Rendezvous)(nil)
 	_ problem.Batch   = (*Rendezvous)(nil)
 )

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 
+	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
@@ -176,8 +177,50 @@ func (r *Runner) Done() bool { return r.iter >= r.b.Scenario.Iterations }
 // Built returns the scenario the runner runs.
 func (r *Runner) Built() *scenario.Built { return r.b }
 
-// Ledger returns the privacy ledger so far.
-func (r *Runner) Ledger() privacy.Ledger { return r.b.Accountant.Ledger() }
+// Ledger returns the privacy ledger so far, with the calibration that set
+// its noise scales, if any.
+func (r *Runner) Ledger() privacy.Ledger {
+	l := r.b.Accountant.Ledger()
+	if c := r.b.Calibration; c != nil {
+		l.Calibration = c
+		l.Notes = append(l.Notes, "calibrated: "+c.String())
+	}
+	return l
+}
+
+// SteadyState is the measured error set beside the theory's prediction:
+// the mean of the optimality metric over the last quarter of the
+// recorded iterations (at least the last point).
+type SteadyState struct {
+	// From is the first iteration averaged.
+	From int `json:"from_iteration"`
+	// Measured is the mean of (1/n)·Σ_i‖x_i − x*‖² over the tail.
+	Measured float64 `json:"measured"`
+	// Predicted is the theory's bound on the same scale, when it gives
+	// one (PredictedError.PerAgent); NaN otherwise (null in JSON).
+	Predicted metrics.Floats `json:"predicted"`
+}
+
+// SteadyState returns the measured tail error and the prediction.
+func (r *Runner) SteadyState() SteadyState {
+	ser := &r.Metrics.Series
+	st := SteadyState{Measured: math.NaN(), Predicted: metrics.Floats{math.NaN()}}
+	if pe := r.b.Theory; pe != nil && pe.Error != nil && pe.Error.Available {
+		st.Predicted[0] = pe.Error.PerAgent
+	}
+	n := ser.Len()
+	if n == 0 {
+		return st
+	}
+	lo := n - max(n/4, 1)
+	sum := 0.0
+	for i := lo; i < n; i++ {
+		sum += ser.At(i).Optimality // At reads spilled points back
+	}
+	st.From = ser.At(lo).Iter
+	st.Measured = sum / float64(n-lo)
+	return st
+}
 
 // Export is the record of a run, as the CLI and the page write it.
 type Export struct {
@@ -200,6 +243,13 @@ type Export struct {
 	Metrics      *metrics.Series              `json:"metrics"`
 	Ledger       privacy.Ledger               `json:"privacy"`
 	States       []Checkpoint                 `json:"checkpoints"`
+	// Theory is what the algorithm's source proves about this
+	// configuration (predicted error, infinite-horizon budget).
+	Theory *algo.Theory `json:"theory,omitempty"`
+	// Steady is the measured tail error beside the predicted one.
+	Steady SteadyState `json:"steady_state"`
+	// Calibration records the equal-privacy calibration, if any.
+	Calibration *privacy.Calibration `json:"calibration,omitempty"`
 }
 
 // WriteExport streams the run's export as indented JSON: exactly the
@@ -259,6 +309,9 @@ func (r *Runner) Export() *Export {
 		Metrics:     &r.Metrics.Series,
 		Ledger:      r.Ledger(),
 		States:      r.saved,
+		Theory:      r.b.Theory,
+		Steady:      r.SteadyState(),
+		Calibration: r.b.Calibration,
 	}
 	if rs := r.b.Env.Reports; rs != nil {
 		e.RoleFindings = map[string][]weights.Finding{}

@@ -14,6 +14,7 @@ import (
 	"dpsim/core/graph"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/noise"
+	"dpsim/core/privacy"
 	"dpsim/core/problem"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
@@ -37,6 +38,9 @@ type Built struct {
 	// algorithm set it up (some derive a variable from others: DDGT's
 	// z_0 = −ι(w_0 − d)), for Pinned.
 	initial []sim.Var
+	// Calibration records the equal-privacy calibration, when the
+	// scenario asked for one; Env.Noise then holds the calibrated scales.
+	Calibration *privacy.Calibration
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -154,6 +158,12 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		if spec.Dist != c.Dist {
 			return nil, check.Errorf(check.Join(field, "dist"), "%s uses %s noise on this channel (got %q)", f.Title, c.Dist, spec.Dist)
 		}
+		// A variance becomes the scale it means (a copy: the scenario
+		// keeps the variance the user wrote).
+		spec, err := spec.Resolve(field, prob.Dim())
+		if err != nil {
+			return nil, err
+		}
 		for i := range g.N {
 			if b := spec.Base(i); b > MaxMagnitude {
 				sf := check.Join(field, "scale")
@@ -212,9 +222,77 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	var cal *privacy.Calibration
+	if s.Calibrate != nil {
+		if built, aw, cal, err = calibrate(s, f, env, built); err != nil {
+			return nil, err
+		}
+	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns,
+	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
 		initial: built.Algorithm.State()}, nil
+}
+
+// calibrate solves for the common noise factor that meets the scenario's
+// target ε (privacy.Calibrate), rescales every channel of env and builds
+// the algorithm again on the rescaled channels.
+func calibrate(s *Scenario, f *algo.Factory, env *algo.Env, built *algo.Built) (*algo.Built, []check.Warning, *privacy.Calibration, error) {
+	c := s.Calibrate
+	if c.Iterations == 0 {
+		c.Iterations = s.Iterations
+	}
+	if err := check.IntRange("calibrate.iterations", c.Iterations, 1, MaxIterations); err != nil {
+		return nil, nil, nil, err
+	}
+	pred, ok := built.Accountant.(privacy.Predictor)
+	if !ok {
+		return nil, nil, nil, check.Errorf("calibrate", "%s's accountant cannot predict ε before running, so it cannot be calibrated", f.Title)
+	}
+	cal, err := privacy.Calibrate(pred, c.Iterations, c.Epsilon, "calibrate.epsilon")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	scaled := map[string]*noise.Spec{}
+	for _, ch := range f.Channels {
+		old := env.Noise[ch.Name]
+		sp := *old
+		sp.Scale *= cal.Factor
+		sp.Scales = nil
+		if old.Scales != nil {
+			sp.Scales = make([]float64, len(old.Scales))
+			for i, b := range old.Scales {
+				sp.Scales[i] = b * cal.Factor
+			}
+		}
+		for i := range env.Graph.N {
+			if b := sp.Base(i); b > MaxMagnitude {
+				return nil, nil, nil, check.Errorf("calibrate.epsilon", "ε = %g needs the %s noise scale %g, beyond %g (a smaller noise would break float64's range): ask for a larger ε", c.Epsilon, ch.Name, b, MaxMagnitude)
+			}
+		}
+		scaled[ch.Name] = &sp
+		cal.Channels = append(cal.Channels, privacy.ChannelScale{Channel: ch.Name, Before: baseScales(old), After: baseScales(&sp)})
+	}
+	env.Noise = scaled
+	params := f.NewParams()
+	if len(s.Algorithm.Params) > 0 {
+		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	again, warns, err := f.Build(env, params)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// What the rebuilt accountant itself predicts at its own scales.
+	cal.After = again.Accountant.(privacy.Predictor).PredictEpsilon(c.Iterations, 1)
+	return again, warns, &cal, nil
+}
+
+func baseScales(s *noise.Spec) []float64 {
+	if s.Scales != nil {
+		return append([]float64(nil), s.Scales...)
+	}
+	return []float64{s.Scale}
 }
 
 // buildGraph checks the graph section's fields, then calls before (the
@@ -510,6 +588,12 @@ func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, e
 	if err := check.Finite(check.Join(field, "c"), ws.C); err != nil {
 		return nil, err
 	}
+	if ws.Kind == weights.KindRingRD {
+		return ringRD(ws, g)
+	}
+	if ws.R != 0 || ws.D != 0 || ws.RhoW != 0 {
+		return nil, check.Errorf("weights.r", "r, d and rho_w belong to kind %q only", weights.KindRingRD)
+	}
 	// weights.Build checks the entries (arity, whole indices in range,
 	// finite weights, no duplicates), naming weights.entries[k].
 	m, err := weights.Build(weights.Spec{Kind: ws.Kind, C: ws.C, Rows: ws.Matrix, Entries: ws.Entries}, g)
@@ -567,6 +651,7 @@ func weightKinds() []string {
 	for _, k := range weights.Kinds() {
 		ks = append(ks, k.Kind)
 	}
+	ks = append(ks, weights.RingRDInfo.Kind)
 	return ks
 }
 
@@ -585,4 +670,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// ringRD builds the GT-DP paper's W(r, d) from r and either d or a
+// target ρ_w.
+func ringRD(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
+	d := ws.D
+	switch {
+	case ws.D != 0 && ws.RhoW != 0:
+		return nil, check.Errorf("weights.d", "give either d or rho_w, not both")
+	case ws.RhoW != 0:
+		var err error
+		if d, err = weights.RingRDForRhoW(ws.R, ws.RhoW); err != nil {
+			return nil, err
+		}
+	case ws.D == 0:
+		return nil, check.Errorf("weights.d", "is required for kind %q (or give rho_w, and d = (1 − ρ_w)/(2r))", weights.KindRingRD)
+	}
+	return weights.RingRD(g, ws.R, d)
 }

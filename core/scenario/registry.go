@@ -3,12 +3,15 @@ package scenario
 import (
 	"dpsim/core/algo"
 	"dpsim/core/ddgt"
+	"dpsim/core/diadsp"
 	"dpsim/core/diffdradt"
 	"dpsim/core/dispatch"
 	"dpsim/core/dpdgt"
+	"dpsim/core/dpop"
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
 	"dpsim/core/rendezvous"
+	"dpsim/core/ridge"
 )
 
 // The plug-ins a scenario may name. A new algorithm or problem is a new
@@ -19,10 +22,13 @@ var (
 		&dpdgt.Factory,
 		&ddgt.Factory,
 		&diffdradt.Factory,
+		&dpop.Factory,
+		&diadsp.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,
 		&dispatch.Factory,
+		&ridge.Factory,
 	)
 )
 

@@ -59,6 +59,23 @@ type Scenario struct {
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
+	// Calibrate, when set, multiplies every noise scale by the one factor
+	// that makes the algorithm's own accountant report a target ε: the
+	// equal-privacy comparison of the papers.
+	Calibrate *Calibrate `json:"calibrate,omitempty"`
+}
+
+// Calibrate asks for equal-privacy calibration: every noise channel's
+// scale is multiplied by the factor λ at which the algorithm's accountant
+// predicts ε = Epsilon for its most exposed agent after Iterations
+// iterations. The scales written in the scenario are the starting point;
+// only their common factor changes.
+type Calibrate struct {
+	// Epsilon is the target ε.
+	Epsilon float64 `json:"epsilon"`
+	// Iterations is the horizon the target holds at (default: the
+	// scenario's iterations).
+	Iterations int `json:"iterations,omitempty"`
 }
 
 // Graph describes the communication network.
@@ -116,6 +133,12 @@ type Weights struct {
 	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
 	// per agent; still read, for small hand-written matrices.
 	Matrix [][]float64 `json:"matrix,omitempty"`
+	// R, and D or RhoW, are the parameters of kind "ring-rd", the GT-DP
+	// paper's W(r, d): ρ(W_o) = r, and ρ_w = 1 − 2r·min(d, 1−d), so a
+	// target RhoW sets d = (1 − ρ_w)/(2r).
+	R    float64 `json:"r,omitempty"`
+	D    float64 `json:"d,omitempty"`
+	RhoW float64 `json:"rho_w,omitempty"`
 	// Pull and Push are the sections of the roles algo.RolePull (DP-DGT's
 	// R) and algo.RolePush (its C), for algorithms that declare them; a
 	// role left out gets the algorithm's default kind.

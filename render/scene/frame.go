@@ -64,7 +64,8 @@ type Frame struct {
 	Edges    []Segment // links, with arrowheads for directed graphs
 	Rings    []Disc    // halos around the active agents (when not all are)
 	Nodes    []Disc
-	// Packets holds one disc per Model.Packets entry, in the same order.
+	// Packets holds one disc per Model.Packets entry, in the same order;
+	// past MaxPackets, one per stride-th entry.
 	// Packets outside their round's time window are fully transparent.
 	Packets []Disc
 	// InFlight counts the packets drawn with non-zero opacity.
@@ -123,6 +124,7 @@ func (f *Frame) reset(w, h int) {
 // eased). The returned Frame is owned by the model and reused by the next
 // call.
 func (m *Model) Frame(phase float64, w, h int) *Frame {
+	m.summarise()
 	f := &m.frame
 	w, h = max(w, 1), max(h, 1)
 	f.reset(w, h)
@@ -238,7 +240,26 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		phase = 1
 	}
 	rounds := float64(max(1, m.rounds))
-	for _, pk := range m.Packets() {
+	pks := m.Packets()
+	// Past HaloLimit packets the halos go: they double the triangles of a
+	// crowded frame, and among so many packets they no longer separate one
+	// packet from another.
+	halo := max(1, 1.2*u)
+	if len(pks) > HaloLimit {
+		halo = 0
+	}
+	// Past MaxPackets a frame draws every stride-th packet, starting at an
+	// offset that moves with the iteration, so that over a few frames every
+	// link shows its traffic while a frame's triangles stay bounded.
+	stride, offset := 1, 0
+	if len(pks) > MaxPackets {
+		stride = (len(pks) + MaxPackets - 1) / MaxPackets
+		offset = m.iter % stride
+	}
+	for k, pk := range pks {
+		if k%stride != offset {
+			continue
+		}
 		ax, ay := at(pk.From)
 		bx, by := at(pk.To)
 		// The normal of the link's canonical direction (low → high index).
@@ -269,7 +290,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		c := RatioColor(pk.Ratio)
 		pd := Disc{
 			X: x, Y: y, R: pr * RatioSize(pk.Ratio),
-			Fill: withAlpha(c, alpha), Line: withAlpha(PacketHalo, alpha), LineW: max(1, 1.2*u),
+			Fill: withAlpha(c, alpha), Line: withAlpha(PacketHalo, alpha), LineW: halo,
 		}
 		if pk.Pull {
 			// Pulled: a ring in the ratio's colour around a white core.
@@ -282,6 +303,13 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		}
 	}
 }
+
+// HaloLimit is the number of packets above which they are drawn without
+// their halos.
+const HaloLimit = 800
+
+// MaxPackets bounds the packets one frame draws.
+const MaxPackets = 2000
 
 // planeView fills the plane panel: the plotting square, its grid, the
 // targets, the optimum, and the agents' estimates with their trails.

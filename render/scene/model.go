@@ -71,9 +71,13 @@ type Model struct {
 	to       []int
 	packets  []Packet
 	expanded bool
-	rounds   int
-	channels map[string]int
-	pulled   map[string]bool
+	// last is the latest step; its releases are read (summarised) when a
+	// frame needs them, before the algorithm's next Advance.
+	last       *sim.Step
+	summarised bool
+	rounds     int
+	channels   []string // lane k carries channels[k]; a handful, so a scan beats a map
+	pulled     []bool   // pulled[k]: channel k's messages are pulled (sim.Release.Pull)
 
 	frame Frame
 }
@@ -81,7 +85,7 @@ type Model struct {
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
 // unless the problem is 2-D.
 func NewModel(g *graph.Graph, plane *Plane) *Model {
-	m := &Model{g: g, pos: Layout(g), plane: plane, channels: map[string]int{}, pulled: map[string]bool{}}
+	m := &Model{g: g, pos: Layout(g), plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
 		m.trail = make([][2]float64, TrailLen*g.N)
@@ -141,6 +145,7 @@ func (m *Model) Packets() []Packet {
 	if m.expanded {
 		return m.packets
 	}
+	m.summarise()
 	m.packets = m.packets[:0]
 	for _, r := range m.rels {
 		for _, to := range m.to[r.to0:r.to1] {
@@ -154,20 +159,33 @@ func (m *Model) Packets() []Packet {
 
 // Pulled reports whether the messages of channel name are pulled by their
 // receivers (drawn hollow) rather than pushed to them.
-func (m *Model) Pulled(name string) bool { return m.pulled[name] }
+func (m *Model) Pulled(name string) bool {
+	m.summarise()
+	for k, c := range m.channels {
+		if c == name {
+			return m.pulled[k]
+		}
+	}
+	return false
+}
+
+// PacketCount returns len(Packets()) without building them.
+func (m *Model) PacketCount() int {
+	m.summarise()
+	return len(m.to)
+}
 
 // Channels returns the channel names seen so far, in order of first
 // appearance (which is also their lane order).
 func (m *Model) Channels() []string {
-	out := make([]string, len(m.channels))
-	for name, k := range m.channels {
-		out[k] = name
-	}
-	return out
+	m.summarise()
+	return append([]string(nil), m.channels...)
 }
 
-// Record implements sim.Recorder. It keeps copies of the estimates, one
-// trail point per agent (plane problems) and one Packet per message.
+// Record implements sim.Recorder. It keeps copies of the estimates and one
+// trail point per agent (plane problems), and a reference to the step,
+// whose releases become packets when a frame is drawn: a renderer draws
+// between the algorithm's steps, while the step's buffers are valid.
 func (m *Model) Record(s *sim.Step) {
 	if s.Iter < m.iter {
 		m.trailHead, m.trailCount = 0, 0 // the run was reset
@@ -207,22 +225,44 @@ func (m *Model) Record(s *sim.Step) {
 		m.trailCount = min(m.trailCount+1, TrailLen)
 	}
 
-	// The noise-to-signal ratio does not change with a receiver's factor,
-	// so it is computed once per release, not once per link.
+	// The releases are summarised when a frame asks for them, not here:
+	// fast-forward records hundreds of steps per frame and draws one.
+	m.last, m.expanded, m.summarised = s, false, false
+
+}
+
+// lane returns the lane of channel ch, giving a new channel the next one
+// (pull says whether its messages are pulled).
+func (m *Model) lane(ch string, pull bool) int {
+	for k, c := range m.channels {
+		if c == ch {
+			return k
+		}
+	}
+	m.channels = append(m.channels, ch)
+	m.pulled = append(m.pulled, pull)
+	return len(m.channels) - 1
+}
+
+// summarise turns the latest step's releases into what the picture needs:
+// one ratio per release (the noise-to-signal ratio does not change with a
+// receiver's factor, so not one per link) and the receivers. It runs
+// before the algorithm advances again, as sim's contract asks: Frame is
+// drawn between Record and the next step.
+func (m *Model) summarise() {
+	if m.summarised || m.last == nil {
+		return
+	}
+	m.summarised = true
+	s := m.last
 	m.rels, m.to = m.rels[:0], m.to[:0]
-	m.expanded = false
 	m.rounds = 0
 	for k := range s.Releases {
 		r := &s.Releases[k]
 		if r.From < 0 || r.From >= m.g.N {
 			continue
 		}
-		lane, ok := m.channels[r.Channel]
-		if !ok {
-			lane = len(m.channels)
-			m.channels[r.Channel] = lane
-			m.pulled[r.Channel] = r.Pull
-		}
+		lane := m.lane(r.Channel, r.Pull)
 		to0 := len(m.to)
 		for _, j := range r.To {
 			if j >= 0 && j < m.g.N && j != r.From {

@@ -252,11 +252,17 @@ func TestFrameInsideCanvas(t *testing.T) {
 				}
 			}
 			m.Record(s)
+			// Past MaxPackets a frame draws every stride-th packet.
+			wantPk := s.Links()
+			if wantPk > MaxPackets {
+				stride := (wantPk + MaxPackets - 1) / MaxPackets
+				wantPk = (wantPk - s.Iter%stride + stride - 1) / stride
+			}
 			for _, wh := range sizes {
 				for _, ph := range []float64{0, 0.3, 0.5, 0.77, 1} {
 					f := m.Frame(ph, wh[0], wh[1])
 					checkFrameInside(t, c.name, f)
-					if len(f.Nodes) != c.g.N || len(f.Packets) != s.Links() || f.HasPlane != c.plane {
+					if len(f.Nodes) != c.g.N || len(f.Packets) != wantPk || f.HasPlane != c.plane {
 						t.Fatalf("%s: %d nodes, %d packets, plane %v", c.name, len(f.Nodes), len(f.Packets), f.HasPlane)
 					}
 				}
@@ -465,5 +471,21 @@ func TestBroadcastReleaseExpands(t *testing.T) {
 	}
 	if math.Abs(want-1/math.Sqrt(9+9)) > 1e-15 {
 		t.Errorf("ratio %v, want ‖(1,0)‖/‖(3,3)‖", want)
+	}
+}
+
+// Fast-forward records many steps per frame: the packets are those of the
+// last step recorded, summarised once, when the frame asks.
+func TestPacketsFollowTheLastStep(t *testing.T) {
+	m := NewModel(ring(t, 4), nil)
+	for k := 1; k <= 3; k++ {
+		m.Record(&sim.Step{Iter: k, Dim: 1, Estimates: make([]float64, 4), Releases: []sim.Release{
+			link(k%4, (k+1)%4, "x", 0, []float64{1}, []float64{float64(k)}),
+		}})
+	}
+	f := m.Frame(0.5, 400, 300)
+	pk := m.Packets()
+	if len(pk) != 1 || pk[0].From != 3 || pk[0].To != 0 || pk[0].Ratio != 1.5 || len(f.Packets) != 1 {
+		t.Fatalf("packets %+v, want the last step's one packet 3→0", pk)
 	}
 }

@@ -35,7 +35,7 @@ const (
 	// iterations in fast-forward, which ignores the speed and runs as many
 	// iterations as fit: long enough to amortise a frame, short enough that
 	// no task comes near 100 ms.
-	FastBudget = 12 * time.Millisecond
+	FastBudget = 8 * time.Millisecond
 )
 
 // Player is the playback logic, independent of drawing: it owes

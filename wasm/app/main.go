@@ -22,6 +22,11 @@ func main() {
 	app.Register()
 	app.ApplyQuery()
 	ebiten.SetRunnableOnUnfocused(true)
+	// One Update per frame: the player paces the run by wall-clock time, and
+	// at a low frame rate (a software GPU) ebiten would otherwise call
+	// Update several times per frame to keep 60 ticks a second, each one
+	// spending the player's budget, and stretch the frame.
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	ebiten.SetWindowTitle("dpsim")
 	// The page keeps keyboard focus on its controls (docs/bridge.md).
 	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {

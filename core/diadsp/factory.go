@@ -1,0 +1,80 @@
+package diadsp
+
+import (
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/noise"
+	"dpsim/core/param"
+	"dpsim/core/problem"
+	"dpsim/core/weights"
+)
+
+// Factory builds DiaDSP from a scenario.
+var Factory = algo.Factory{
+	Name:  "diadsp",
+	Title: "DiaDSP (Ding et al. 2022)",
+	Paper: "T. Ding, S. Zhu, J. He, C. Chen and X. Guan, Differentially private distributed optimization via state and direction perturbation in multiagent systems, IEEE TAC 67(2), 2022; as specified in baselines.md §3.1 (confidence " + Confidence + ")",
+	Channels: []algo.Channel{
+		{Name: "eta", Dist: noise.Laplace, Description: "η on the released state x: scale u_x, decay r^k"},
+		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the released direction (tracker) y: scale u_y, decay r^k"},
+	},
+	States:    []string{"x"},
+	NewParams: func() any { return Defaults() },
+	Build:     build,
+}
+
+var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weights.FindSparsity}
+
+func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	const pf = "algorithm.params"
+	if err := param.Validate(pf, &p); err != nil {
+		return nil, nil, err
+	}
+	if env.Graph.Directed {
+		return nil, nil, check.Errorf("graph.directed", "DiaDSP needs an undirected graph")
+	}
+	for _, f := range env.Report.Findings {
+		for _, need := range needs {
+			if f.Name == need && !f.Holds {
+				return nil, nil, check.Errorf("weights", "DiaDSP mixes with a doubly stochastic W whose support is the graph; W fails %s: %s", f.Name, f.Detail)
+			}
+		}
+	}
+	eta, xi := env.Noise["eta"], env.Noise["xi"]
+	noisy := !eta.IsOff() || !xi.IsOff()
+	l := 0.0
+	if sm, ok := env.Problem.(problem.Smooth); ok {
+		_, l = sm.Smoothness()
+	}
+	switch p.Adjacency {
+	case BoundedGradient:
+		if p.GradientBound == 0 {
+			if b, ok := env.Problem.(problem.Bounded); ok {
+				p.GradientBound, _ = b.Domain()
+			}
+		}
+		if noisy && p.GradientBound == 0 {
+			return nil, nil, check.Errorf(check.Join(pf, "gradient_bound"), "is required (> 0) for the bounded-gradient adjacency when noise is on (or give the problem a domain)")
+		}
+	case Affine:
+		if noisy && p.Delta == 0 {
+			return nil, nil, check.Errorf(check.Join(pf, "delta"), "is required (> 0) for the affine adjacency when noise is on")
+		}
+		if noisy && l == 0 {
+			return nil, nil, check.Errorf(check.Join(pf, "adjacency"), "the affine adjacency needs the problem's smoothness L, which %s does not state", env.Problem.Kind())
+		}
+	}
+	var warns []check.Warning
+	if p.Adjacency == BoundedGradient {
+		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g must bound ‖∇f_i‖ on every iterate for ε to be a guarantee; DiaDSP neither projects nor clips", p.GradientBound))
+	}
+	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), env.InitState("x"))
+	th := &algo.Theory{
+		Source:      "Ding et al. 2022 (DiaDSP), baselines.md §3.1",
+		Convergence: "constant step: linear convergence to a noise-dependent neighbourhood of x*, not exact — the tracker keeps the sum of every ξ it mixed (baselines.md G4)",
+		InfiniteHorizon: &algo.Budget{Source: "baselines.md §3.1", Formula: Formula,
+			Reason: "not computed: the bounded-gradient sensitivities stay at 4√d·C, so ε grows without bound unless the noise grows; the ledger is exact at every finite K"},
+	}
+	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a, l), Theory: th}, warns, nil
+}

@@ -1,0 +1,99 @@
+package dpop_test
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/runner"
+	"dpsim/core/scenario"
+)
+
+func build(t testing.TB, preset string, edit func(*scenario.Scenario)) *scenario.Built {
+	t.Helper()
+	s, err := scenario.PresetScenario(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(s)
+	}
+	b, err := scenario.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func run(t testing.TB, b *scenario.Built) *runner.Runner {
+	t.Helper()
+	r := runner.New(b)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The ledger is the literal sum Σ_{t=1..K−1} 2C√d·c·q^{t−1}/(b·p^t), and
+// it approaches the infinite-horizon closed form 2C√d·c/(b(p − q)) from
+// below.
+func TestLedgerIsTheLiteralSum(t *testing.T) {
+	for _, k := range []int{1, 2, 10, 500, 3000} {
+		b := build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate = nil; s.Iterations = k; s.Noise["eta"].Scale = 0.7 })
+		r := run(t, b)
+		C := 2 * (2 + math.Sqrt2)
+		want := 0.0
+		for tt := 1; tt < k; tt++ {
+			want += 2 * C * math.Sqrt2 * 0.25 * math.Pow(0.98, float64(tt-1)) / (0.7 * math.Pow(0.99, float64(tt)))
+		}
+		if got := r.Ledger().Max.Value(); math.Abs(got-want) > 1e-10*math.Max(want, 1e-300) {
+			t.Errorf("K=%d: ε = %.15g, literal sum %.15g", k, got, want)
+		}
+		inf := b.Theory.InfiniteHorizon
+		if !inf.Available {
+			t.Fatalf("infinite horizon unavailable: %s", inf.Reason)
+		}
+		closed := 2 * C * math.Sqrt2 * 0.25 / (0.7 * 0.01)
+		if math.Abs(inf.Epsilon.Value()-closed) > 1e-12*closed || want > closed {
+			t.Errorf("ε∞ = %v, closed form %v, finite %v", inf.Epsilon.Value(), closed, want)
+		}
+	}
+}
+
+// Every iterate stays in the domain ‖x‖ ≤ 2 (the projection Π_X).
+func TestIteratesStayInDomain(t *testing.T) {
+	b := build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = 1 })
+	r := runner.New(b)
+	for range 200 {
+		st, err := r.Advance()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range st.Agents() {
+			x := st.Estimate(i)
+			if n := math.Hypot(x[0], x[1]); n > 2+1e-12 {
+				t.Fatalf("iteration %d agent %d: ‖x‖ = %v > 2", st.Iter, i, n)
+			}
+		}
+	}
+}
+
+// Equal privacy: DPOP calibrated to the ε GT-DP's own ledger reports at
+// K = 500 reports the same ε to 1e−6 (relative).
+func TestCalibratedToGTDP(t *testing.T) {
+	for _, eps := range []float64{3, 1000} {
+		g := run(t, build(t, "gtdp-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = eps }))
+		target := g.Ledger().Max.Value()
+		d := run(t, build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = target }))
+		if got := d.Ledger().Max.Value(); math.Abs(got-target) > 1e-6*target {
+			t.Errorf("DPOP ε = %.12g, GT-DP ε = %.12g", got, target)
+		}
+	}
+}
+
+func TestNeedsADomain(t *testing.T) {
+	s, _ := scenario.PresetScenario("dpop-fig1")
+	s.Problem.Params = []byte(`{"dim":2,"box":1}`)
+	if _, err := scenario.Build(s); err == nil {
+		t.Error("DPOP without a domain: no error")
+	}
+}

@@ -1,0 +1,107 @@
+package dpop
+
+import (
+	"fmt"
+	"math"
+
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/noise"
+	"dpsim/core/param"
+	"dpsim/core/privacy"
+	"dpsim/core/problem"
+	"dpsim/core/weights"
+)
+
+// Factory builds DPOP from a scenario.
+var Factory = algo.Factory{
+	Name:  "dpop",
+	Title: "DPOP (Huang, Mitra, Vaidya 2015)",
+	Paper: "Z. Huang, S. Mitra and N. Vaidya, Differentially private distributed optimization, ICDCN 2015; as specified in baselines.md §5.1 (confidence " + Confidence + ")",
+	Channels: []algo.Channel{
+		{Name: "eta", Dist: noise.Laplace, Description: "η on the released estimate x: scale b, geometric decay p^t (p > q)"},
+	},
+	States:    []string{"x"},
+	NewParams: func() any { return Defaults() },
+	Build:     build,
+}
+
+var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weights.FindSparsity}
+
+func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	const pf = "algorithm.params"
+	if err := param.Validate(pf, &p); err != nil {
+		return nil, nil, err
+	}
+	if env.Graph.Directed {
+		return nil, nil, check.Errorf("graph.directed", "DPOP needs an undirected graph")
+	}
+	for _, f := range env.Report.Findings {
+		for _, need := range needs {
+			if f.Name == need && !f.Holds {
+				return nil, nil, check.Errorf("weights", "DPOP mixes with a doubly stochastic A whose support is the graph; W fails %s: %s", f.Name, f.Detail)
+			}
+		}
+	}
+	dom, ok := env.Problem.(problem.Bounded)
+	var c float64
+	if ok {
+		c, ok = dom.Domain()
+	}
+	if !ok {
+		return nil, nil, check.Errorf("problem.params", "DPOP projects every iterate onto a bounded domain X (Huang et al.); give the problem one (rendezvous: domain_radius > 0)")
+	}
+	if p.GradientBound == 0 {
+		p.GradientBound = c
+	}
+	eta := env.Noise["eta"]
+	var warns []check.Warning
+	if eta.Decay.Kind != noise.Geometric || !(eta.Decay.R > p.Q) {
+		warns = append(warns, check.Warnf("noise.eta.decay", "DPOP's noise decays geometrically as p^t with p > q = %g so that ε stays finite as K → ∞; the decay is %v (the finite-K ledger is still exact)", p.Q, eta.Decay))
+	}
+	if p.GradientBound < c {
+		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g is below the domain's bound %g: ε is not a guarantee", p.GradientBound, c))
+	}
+	a := New(p, env.Problem, dom, env.Weights, eta, env.Sampler("dpop", "eta"), env.InitState("x"))
+	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil
+}
+
+// theory: DPOP's infinite-horizon budget ε = 2C√d·c/(b(p − q)) (the sum
+// Σ_{t≥1} 2C√d·c·q^{t−1}/(b·p^t)), and what the step does.
+func theory(p Params, a *Algorithm, eta *noise.Spec) *algo.Theory {
+	th := &algo.Theory{
+		Source:      "Huang, Mitra & Vaidya 2015 (DPOP), baselines.md §5.1",
+		Convergence: fmt.Sprintf("the step γ_t = %g·%g^t is summable (Σγ_t = %.4g): the iterates stop moving after a few hundred iterations, at a point whose distance to x* grows as ε shrinks (not exact; baselines.md G9)", p.C, p.Q, p.C/(1-p.Q)),
+	}
+	b := &algo.Budget{Source: "Huang et al. 2015; baselines.md §5.1", Formula: "ε∞ = max_i 2C√d·c/(b_i·c_p·(p − q)),  b_t = b·c_p·p^t"}
+	switch {
+	case eta.IsOff():
+		b.Reason = "no noise (channel eta)"
+	case !p.SelfNoisy:
+		b.Reason = "the closed form assumes the own noisy copy is mixed (self_noisy); without it the sensitivities accumulate a_ii·Δ_t"
+	case eta.Decay.Kind != noise.Geometric || !(eta.Decay.R > p.Q && eta.Decay.R < 1):
+		b.Reason = fmt.Sprintf("the closed form needs a geometric noise decay p^t with q = %g < p < 1; the decay is %v", p.Q, eta.Decay)
+	default:
+		best, arg := math.Inf(-1), 0
+		for i := range a.n {
+			bi := eta.Base(i) * eta.Decay.C
+			if bi == 0 {
+				b.Reason = fmt.Sprintf("agent %d adds no noise", i)
+				return withBudget(th, b)
+			}
+			if e := 2 * p.GradientBound * math.Sqrt(float64(a.d)) * p.C / (bi * (eta.Decay.R - p.Q)); e > best {
+				best, arg = e, i
+			}
+		}
+		b.Available, b.Epsilon, b.Agent = true, privacy.Of(best), arg
+		b.Inputs = []privacy.Input{privacy.Num("C", p.GradientBound), privacy.Num("d", float64(a.d)), privacy.Num("c", p.C),
+			privacy.Num("q", p.Q), privacy.Num("p", eta.Decay.R), privacy.Num("b", eta.Base(arg)*eta.Decay.C)}
+	}
+	return withBudget(th, b)
+}
+
+func withBudget(th *algo.Theory, b *algo.Budget) *algo.Theory {
+	th.InfiniteHorizon = b
+	return th
+}

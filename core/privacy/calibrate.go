@@ -1,0 +1,146 @@
+package privacy
+
+import (
+	"fmt"
+	"math"
+
+	"dpsim/core/check"
+)
+
+// Predictor is implemented by accountants that can tell, without running
+// the algorithm, the budget it would spend: the largest per-agent ε after
+// a number of iterations with every noise scale of every channel
+// multiplied by a common factor λ > 0. The prediction must equal what the
+// ledger reports after that many iterations of a run whose noise scales
+// were multiplied by λ (sensitivities that depend on the run, such as a
+// gradient bound seen only while running, are not allowed).
+//
+// It must be non-increasing in λ: more noise never costs more privacy.
+// Calibrate relies on that to bisect.
+type Predictor interface {
+	PredictEpsilon(iterations int, factor float64) Amount
+}
+
+// InversePredictor is a Predictor whose inverse has a closed form, for
+// example a pure-DP Laplace accountant, whose ε is exactly ε(1)/λ.
+type InversePredictor interface {
+	Predictor
+	// FactorFor returns the λ at which PredictEpsilon(iterations, λ)
+	// equals target, or an error saying why there is none.
+	FactorFor(iterations int, target float64) (float64, error)
+}
+
+// Calibration records what equal-privacy calibration did: the factor
+// every noise scale was multiplied by so that the algorithm's own
+// accountant gives the target ε after the given number of iterations.
+type Calibration struct {
+	// Target is the ε asked for.
+	Target float64 `json:"target_epsilon"`
+	// Iterations is the horizon the target holds at.
+	Iterations int `json:"iterations"`
+	// Factor multiplied every noise scale.
+	Factor float64 `json:"factor"`
+	// Method is "closed form" or "bisection".
+	Method string `json:"method"`
+	// Steps counts the predictions a bisection evaluated.
+	Steps int `json:"steps,omitempty"`
+	// Before is the predicted ε at the scales the scenario gave; After the
+	// predicted ε at the calibrated scales.
+	Before Amount `json:"epsilon_before"`
+	After  Amount `json:"epsilon_after"`
+	// Channels lists every channel's base scales before and after.
+	Channels []ChannelScale `json:"channels"`
+}
+
+// ChannelScale is one noise channel's base scale (or per-agent scales)
+// before and after calibration.
+type ChannelScale struct {
+	Channel string    `json:"channel"`
+	Before  []float64 `json:"before"`
+	After   []float64 `json:"after"`
+}
+
+// String says what calibration did, in one line.
+func (c Calibration) String() string {
+	return fmt.Sprintf("noise scales ×%.6g (%s) so that ε = %g after %d iterations (was %s)",
+		c.Factor, c.Method, c.Target, c.Iterations, c.Before)
+}
+
+// Calibrate returns the noise-scale factor λ at which p predicts the
+// target ε after iterations: the closed form when p offers one, else a
+// bisection on ln λ. field names the target in errors.
+func Calibrate(p Predictor, iterations int, target float64, field string) (Calibration, error) {
+	c := Calibration{Target: target, Iterations: iterations}
+	if !(target > 0) || math.IsInf(target, 0) {
+		return c, check.Errorf(field, "must be a finite number > 0 (got %v)", target)
+	}
+	c.Before = p.PredictEpsilon(iterations, 1)
+	if inv, ok := p.(InversePredictor); ok {
+		f, err := inv.FactorFor(iterations, target)
+		if err != nil {
+			return c, check.Errorf(field, "%v", err)
+		}
+		c.Factor, c.Method = f, "closed form"
+	} else {
+		f, steps, err := bisect(p, iterations, target)
+		if err != nil {
+			return c, check.Errorf(field, "%v", err)
+		}
+		c.Factor, c.Method, c.Steps = f, "bisection", steps
+	}
+	c.After = p.PredictEpsilon(iterations, c.Factor)
+	return c, nil
+}
+
+// maxLnFactor bounds the search: factors beyond e^±700 overflow scales.
+const maxLnFactor = 700
+
+// bisect finds ln λ with log10 ε(λ) = log10 target by bracketing and
+// bisection on ln λ, assuming ε non-increasing in λ.
+func bisect(p Predictor, iterations int, target float64) (float64, int, error) {
+	want := math.Log10(target)
+	steps := 0
+	at := func(x float64) float64 {
+		steps++
+		return p.PredictEpsilon(iterations, math.Exp(x)).Log10()
+	}
+	lo, hi := 0.0, 0.0
+	vlo := at(0)
+	vhi := vlo
+	// Bracket: ε(e^lo) ≥ target ≥ ε(e^hi).
+	for step := 1.0; vlo < want; step *= 2 {
+		hi, vhi = lo, vlo
+		lo -= step
+		if lo < -maxLnFactor {
+			return 0, steps, fmt.Errorf("cannot be reached: even with every noise scale multiplied by e^−700 the accountant predicts ε = 10^%.4g", vlo)
+		}
+		vlo = at(lo)
+	}
+	for step := 1.0; vhi > want; step *= 2 {
+		lo, vlo = hi, vhi
+		hi += step
+		if hi > maxLnFactor {
+			return 0, steps, fmt.Errorf("cannot be reached: even with every noise scale multiplied by e^700 the accountant predicts ε = 10^%.4g (a channel without noise gives no guarantee at any scale)", vhi)
+		}
+		vhi = at(hi)
+	}
+	if vlo < vhi {
+		return 0, steps, fmt.Errorf("the accountant's ε is not monotone in the noise scale (ε grows from 10^%.6g to 10^%.6g as the noise grows)", vlo, vhi)
+	}
+	for range 200 {
+		mid := 0.5 * (lo + hi)
+		if mid <= lo || mid >= hi {
+			break
+		}
+		v := at(mid)
+		if v >= want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo < 1e-15 {
+			break
+		}
+	}
+	return math.Exp(0.5 * (lo + hi)), steps, nil
+}

@@ -1,0 +1,42 @@
+// plot-axes.js — what the page's two uPlot figures share (the live error
+// plot in page.js and the experiments panel in experiments.js): number
+// formatting, and log axes split and labelled at powers of ten like the
+// CLI's figures (uPlot alone also splits at 2…9 × 10^k).
+window.dpsimPlot = (() => {
+  'use strict';
+
+  function fmt(v) {
+    if (v == null || !isFinite(v)) return '—';
+    const a = Math.abs(v);
+    if (a !== 0 && (a < 1e-3 || a >= 1e5)) return Number(v.toPrecision(4)).toExponential();
+    return Number(v.toPrecision(4)).toString();
+  }
+
+  const isDecade = (v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+  function tickLabel(v) {
+    const k = Math.round(Math.log10(v));
+    return k >= -3 && k <= 4 ? String(Number(v.toPrecision(1))) : '1e' + k;
+  }
+
+  // logAxis completes a uPlot axis: on a log scale, splits at the powers
+  // of ten in range (every second or third over many decades), or the
+  // range's ends when it holds fewer than two.
+  function logAxis(axis, log) {
+    if (!log) return { ...axis, values: (u, vals) => vals.map((v) => (v == null ? '' : fmt(v))) };
+    const decades = (u, i, min, max) => {
+      const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
+      if (!(k1 - k0 >= 1)) return null;
+      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
+      const out = [];
+      for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
+      return out;
+    };
+    return {
+      ...axis,
+      splits: (u, i, min, max) => decades(u, i, min, max) || [min, max],
+      values: (u, vals) => vals.map((v) => (v == null ? '' : isDecade(v) ? tickLabel(v) : fmt(v))),
+    };
+  }
+
+  return { fmt, logAxis };
+})();

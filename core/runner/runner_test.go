@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -127,4 +128,43 @@ func FuzzRun(f *testing.F) {
 			t.Fatalf("the export did not write: %v", err)
 		}
 	})
+}
+
+// Ten million iterations of a small scenario recorded every 10 000 keep
+// memory flat: the metrics, the ledger (O(1) per iteration) and the
+// algorithm allocate nothing that grows with the iteration count.
+func TestTenMillionIterationsFlatMemory(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("ten million iterations: natively, and not in -short")
+	}
+	r := runner.New(built(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+		s.Graph = scenario.Graph{Kind: "ring", N: 4}
+		s.Problem.Params = json.RawMessage(`{"dim": 1, "box": 1}`)
+		s.Init = nil
+		s.Iterations = 10_000_000
+		s.Record = scenario.Record{Every: 10_000}
+	}))
+	var m0, m1 runtime.MemStats
+	for range 100_000 {
+		if _, err := r.Advance(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	_ = r.Ledger() // the ledger catches up when read: include that
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	grow := int64(m1.HeapAlloc) - int64(m0.HeapAlloc)
+	// Sys is all the memory the runtime holds from the system: the RSS
+	// the process can reach.
+	sys := int64(m1.Sys) - int64(m0.Sys)
+	t.Logf("heap after 10⁵ iterations %d B, after 10⁷ %d B (growth %d B); runtime memory growth %d B; %d points recorded",
+		m0.HeapAlloc, m1.HeapAlloc, grow, sys, r.Metrics.Series.Len())
+	if grow > 10<<20 || sys > 10<<20 {
+		t.Errorf("between iteration 10⁵ and 10⁷ the heap grew by %d bytes and the runtime's memory by %d (limit 10 MiB)", grow, sys)
+	}
 }

@@ -98,7 +98,7 @@ type Frame struct {
 
 // MaxTrailSegments bounds the trail segments of a frame, roughly: with
 // many agents each trail is shorter than TrailLen.
-const MaxTrailSegments = 2400
+const MaxTrailSegments = 1600
 
 // NetSplit is the share of the width the network panel takes when the
 // plane view is shown.
@@ -309,7 +309,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 const HaloLimit = 800
 
 // MaxPackets bounds the packets one frame draws.
-const MaxPackets = 2000
+const MaxPackets = 1200
 
 // planeView fills the plane panel: the plotting square, its grid, the
 // targets, the optimum, and the agents' estimates with their trails.

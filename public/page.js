@@ -32,6 +32,10 @@
   const exportJSON = $('export-json');
   const exportCSV = $('export-csv');
   const plotBox = $('plot');
+  const viewLabels = $('view-labels');
+  const viewKeyText = $('view-key-text');
+  const viewNote = $('view-note');
+  const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
   const stat = {
     iter: $('stat-iter'), opt: $('stat-opt'), cons: $('stat-cons'),
@@ -281,6 +285,9 @@
     stat.opt.textContent = fmtNum(s.optimality);
     stat.cons.textContent = fmtNum(s.consensus);
     stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
+    const epsInf = $('stat-epsinf');
+    epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
+    epsInf.textContent = s.epsilonNote || '';
     stat.rate.textContent = s.running && s.rate > 0 ? fmtSpeed(s.rate) : '—';
     if (!dead) setStatus(s.status || (s.running ? 'running' : 'paused'));
 
@@ -307,12 +314,62 @@
     if (ready) refreshTheory(s, !lastState || lastState.scenario !== s.scenario || s.iter < lastState.iter);
   }
 
+  // ------------------------------------------------------ canvas labels
+
+  // The scene places text labels (node names and values, the allocation
+  // panel's captions); they are written here, over the canvas, as DOM text.
+  let labelsSig = '';
+  function renderLabels(s) {
+    const list = s && s.labels ? Array.from(s.labels) : [];
+    const w = view.clientWidth, h = view.clientHeight;
+    const sig = w + 'x' + h + ':' + list.map((l) => l.text + '@' + l.x.toFixed(4) + ',' + l.y.toFixed(4)).join('|');
+    if (sig === labelsSig) return;
+    labelsSig = sig;
+    while (viewLabels.children.length > list.length) viewLabels.lastElementChild.remove();
+    while (viewLabels.children.length < list.length) viewLabels.append(document.createElement('span'));
+    list.forEach((l, i) => {
+      const el = viewLabels.children[i];
+      el.textContent = l.text;
+      el.className = l.cls || '';
+      el.style.left = (l.x * w).toFixed(1) + 'px';
+      el.style.top = (l.y * h).toFixed(1) + 'px';
+      el.style.fontSize = Math.max(8, l.size).toFixed(1) + 'px';
+      const tx = l.align === 'center' ? '-50%' : l.align === 'right' ? '-100%' : '0';
+      const ty = l.valign === 'middle' ? '-50%' : l.valign === 'bottom' ? '-100%' : '0';
+      el.style.transform = `translate(${tx}, ${ty})`;
+    });
+  }
+
+  // The key under the view follows the scenario: which channels are sent or
+  // pulled, and for resource allocation the shapes and the edge reading.
+  let keySig = null;
+  function renderKey(s) {
+    const sig = [s.key, s.allocation, s.reading].join('|');
+    if (sig === keySig) return;
+    keySig = sig;
+    if (!s.allocation) {
+      viewKeyText.innerHTML = keyDefault;
+    } else {
+      viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
+        (s.key ? 'Channels: ' + s.key + '. ' : '') +
+        'Squares: generator buses, labelled output / optimum*; discs: load buses, labelled with their demand. ' +
+        'Right panel: total generation against demand, each generator\'s output (bar) against its optimum (tick), every bus\'s price converging to λ*.';
+    }
+    const notes = [];
+    if (s.reading) notes.push('Directed links: arrows point from sender to receiver; ' + s.reading + '.');
+    if (s.allocation) notes.push('Error plot: optimality = ‖w − w*‖² (the paper\'s error), consensus = disagreement of the buses\' prices.');
+    viewNote.hidden = notes.length === 0;
+    viewNote.textContent = notes.join(' ');
+  }
+
   let firstFrameShown = false;
   function frame() {
     if (dead) return;
     const s = window.dpsimState;
     if (s && s !== lastState) {
       renderState(s);
+      renderLabels(s);
+      renderKey(s);
       lastState = s;
     }
     if (!firstFrameShown && s && (s.ready || s.draws > 0)) {

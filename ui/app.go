@@ -52,29 +52,42 @@ type App struct {
 
 // State is what window.dpsimState holds (docs/bridge.md).
 type State struct {
-	Ready      bool     `js:"ready"`
-	Draws      int      `js:"draws"`
-	Running    bool     `js:"running"`
-	Iter       int      `js:"iter"`
-	Iterations int      `js:"iterations"`
-	Optimality float64  `js:"optimality"`
-	Consensus  float64  `js:"consensus"`
-	Epsilon    float64  `js:"epsilon"`
-	Status     string   `js:"status"`
-	Error      string   `js:"error"`
-	Scenario   string   `js:"scenario"`
-	Title      string   `js:"title"`
-	Algorithm  string   `js:"algorithm"`
-	Nodes      int      `js:"nodes"`
-	Links      int      `js:"links"`
-	Packets    int      `js:"packets"`
-	Speed      float64  `js:"speed"`
-	Fast       bool     `js:"fast"`
-	Rate       float64  `js:"rate"`
-	HistoryRev int      `js:"historyRev"`
-	Seed       float64  `js:"seed"`
-	Warnings   []string `js:"warnings"`
-	Channels   []string `js:"channels"`
+	Ready      bool    `js:"ready"`
+	Draws      int     `js:"draws"`
+	Running    bool    `js:"running"`
+	Iter       int     `js:"iter"`
+	Iterations int     `js:"iterations"`
+	Optimality float64 `js:"optimality"`
+	Consensus  float64 `js:"consensus"`
+	Epsilon    float64 `js:"epsilon"`
+	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
+	// the accountant offers one (DP-DGT); "" otherwise.
+	EpsilonNote string   `js:"epsilonNote"`
+	Status      string   `js:"status"`
+	Error       string   `js:"error"`
+	Scenario    string   `js:"scenario"`
+	Title       string   `js:"title"`
+	Algorithm   string   `js:"algorithm"`
+	Nodes       int      `js:"nodes"`
+	Links       int      `js:"links"`
+	Packets     int      `js:"packets"`
+	Speed       float64  `js:"speed"`
+	Fast        bool     `js:"fast"`
+	Rate        float64  `js:"rate"`
+	HistoryRev  int      `js:"historyRev"`
+	Seed        float64  `js:"seed"`
+	Warnings    []string `js:"warnings"`
+	Channels    []string `js:"channels"`
+	// Key describes the packets: each channel, pushed or pulled.
+	Key string `js:"key"`
+	// Allocation is true for a resource-allocation problem (the
+	// allocation panel is drawn); Reading says how the scenario's directed
+	// edge list reads ("" for other graphs).
+	Allocation bool   `js:"allocation"`
+	Reading    string `js:"reading"`
+	// Labels are the texts to write over the canvas (positions as
+	// fractions of its size, sizes in CSS pixels).
+	Labels []LabelJS `js:"labels"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -114,6 +127,7 @@ func (a *App) install(b *scenario.Built) {
 		plane = &scene.Plane{Targets: pl.Points(), Optimum: [2]float64{opt[0], opt[1]}}
 	}
 	model := scene.NewModel(b.Env.Graph, plane)
+	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
 	run := runner.New(b, model)
 	run.Start()
 	player := scene.NewPlayer(run)
@@ -265,11 +279,23 @@ func (a *App) publish() {
 		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
 		st.Epsilon = a.run.Ledger().Max.Value()
+		st.EpsilonNote = ""
+		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
+			st.EpsilonNote = sm.Summary()
+		}
 		st.Running = a.player.Running()
 		if m := a.game.Model(); m != nil {
 			st.Packets = m.PacketCount()
 			st.Channels = m.Channels()
+			st.Key = packetKey(m)
+			st.Allocation = m.Allocation() != nil
 		}
+		st.Reading = readingText(b)
+		ratio := 1.0
+		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
 		st.Status, st.Error = "paused", a.lastErr
 		switch err := a.run.Err(); {
 		case err != nil:
@@ -541,4 +567,59 @@ func (a *App) ApplyQuery() {
 		a.lastErr = query.Describe(errs)
 	}
 	a.publish()
+}
+
+// LabelJS is one label of window.dpsimState.labels: X and Y are fractions
+// of the canvas's width and height, Size a font size in CSS pixels.
+type LabelJS struct {
+	X      float64 `js:"x"`
+	Y      float64 `js:"y"`
+	Text   string  `js:"text"`
+	Align  string  `js:"align"`
+	Valign string  `js:"valign"`
+	Size   float64 `js:"size"`
+	Class  string  `js:"cls"`
+}
+
+// labelsOf converts the frame's labels for the page (none before the
+// first frame): the frame is in canvas pixels, ratio of them per CSS
+// pixel.
+func labelsOf(f *scene.Frame, ratio float64, dst []LabelJS) []LabelJS {
+	if f == nil || f.W <= 0 || f.H <= 0 {
+		return dst
+	}
+	for _, l := range f.Labels {
+		dst = append(dst, LabelJS{X: l.X / float64(f.W), Y: l.Y / float64(f.H), Text: l.Text,
+			Align: l.Align, Valign: l.Valign, Size: l.Size / ratio, Class: l.Class})
+	}
+	return dst
+}
+
+// packetKey describes the packets of the latest iteration: which channels
+// travel, pushed (filled) or pulled (hollow).
+func packetKey(m *scene.Model) string {
+	out := ""
+	for _, c := range m.Channels() {
+		if out != "" {
+			out += " · "
+		}
+		if m.Pulled(c) {
+			out += c + " pulled (hollow)"
+		} else {
+			out += c + " sent (filled)"
+		}
+	}
+	return out
+}
+
+// readingText says which reading of the edge list is in force.
+func readingText(b *scenario.Built) string {
+	g := b.Scenario.Graph
+	if !b.Env.Graph.Directed || g.Kind != "edges" {
+		return ""
+	}
+	if g.Reading == scenario.ReadToFrom {
+		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
+	}
+	return "edge list read \"from-to\": [a, b] is a link a → b"
 }

@@ -24,6 +24,7 @@ import (
 	"dpsim/core/jsonstrict"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
+	"dpsim/core/weights"
 )
 
 const usage = `dpsim: differentially private decentralized optimization, headless.
@@ -289,12 +290,23 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	defer printTheory(stdout, b)
 	fmt.Fprintf(stdout, "%s: valid (%s, %d agents, dimension %d, %d iterations)\n",
 		b.Scenario.Name, b.Factory.Title, b.Env.Problem.Agents(), b.Env.Problem.Dim(), b.Scenario.Iterations)
-	for _, f := range b.Env.Report.Findings {
-		mark := "yes"
-		if !f.Holds {
-			mark = "no "
+	list := func(label string, fs []weights.Finding) {
+		for _, f := range fs {
+			mark := "yes"
+			if !f.Holds {
+				mark = "no "
+			}
+			fmt.Fprintf(stdout, "  %s: %s %s: %s\n", label, mark, f.Name, f.Detail)
 		}
-		fmt.Fprintf(stdout, "  weights: %s %s: %s\n", mark, f.Name, f.Detail)
+	}
+	if b.Env.Reports == nil {
+		list("weights", b.Env.Report.Findings)
+	}
+	for _, r := range b.Factory.Matrices {
+		list("weights."+r.Role, b.Env.Reports[r.Role].Findings)
+	}
+	if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
+		fmt.Fprintf(stdout, "  privacy: %s\n", sm.Summary())
 	}
 	fmt.Fprint(stdout, check.Warnings(b.Warnings))
 	return nil

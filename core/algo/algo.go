@@ -22,8 +22,14 @@ type Env struct {
 	Graph   *graph.Graph
 	Weights *weights.Matrix
 	// Report is the property analysis of Weights on Graph.
-	Report  weights.Report
-	Problem problem.Problem
+	Report weights.Report
+	// Matrices holds the weight matrix of every role the factory declares
+	// (Factory.Matrices), and Reports their analyses; both are nil for an
+	// algorithm with one matrix. Weights and Report then hold the first
+	// role's.
+	Matrices map[string]*weights.Matrix
+	Reports  map[string]weights.Report
+	Problem  problem.Problem
 	// Noise holds one validated spec per channel the factory declares.
 	Noise map[string]*noise.Spec
 	Seeds rng.Seeds
@@ -41,6 +47,30 @@ type Channel struct {
 	Description string
 }
 
+// Roles of weight matrices that a scenario's weights section may name
+// (see MatrixRole).
+const (
+	// RolePull is the matrix with which an agent weighs the values it
+	// pulls from its in-neighbours (row-stochastic R of push–pull methods).
+	RolePull = "pull"
+	// RolePush is the matrix whose column i splits what agent i pushes to
+	// its out-neighbours (column-stochastic C of push–pull methods).
+	RolePush = "push"
+)
+
+// MatrixRole is one of the weight matrices of an algorithm that mixes
+// with more than one: the scenario's weights section then holds one
+// section per role, each optional.
+type MatrixRole struct {
+	// Role is the section's key: RolePull or RolePush.
+	Role string
+	// Default is the weights kind built when the scenario gives none
+	// (e.g. "row-stochastic").
+	Default string
+	// Description says what the matrix does, in the paper's notation.
+	Description string
+}
+
 // Factory builds one algorithm.
 type Factory struct {
 	// Name is the key in scenario files, e.g. "gt-dp".
@@ -53,6 +83,15 @@ type Factory struct {
 	Channels []Channel
 	// States lists the per-agent state variables, the estimate first.
 	States []string
+	// Matrices lists the weight matrices by role for an algorithm that
+	// mixes with more than one (DP-DGT pulls with R and pushes with C);
+	// nil means one matrix, the scenario's weights section.
+	Matrices []MatrixRole
+	// RootedDigraphs reports that the algorithm checks its own, weaker
+	// connectivity condition on directed graphs (a spanning tree, like
+	// DP-DGT's Assumption 2), so the scenario does not require a directed
+	// graph to be strongly connected (it must still be weakly connected).
+	RootedDigraphs bool
 	// NewParams returns a pointer to a parameter struct holding the
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors).

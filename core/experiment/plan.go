@@ -42,7 +42,10 @@ type seriesPlan struct {
 type pointPlan struct {
 	value    float64 // the swept value; NaN on the iteration axis
 	template []byte  // the scenario with every override, without seeds
-	grid     []int   // recorded iterations (iteration axis)
+	// parsed is template parsed once; each run builds a clone of it, so
+	// that a sweep does not parse the same JSON thousands of times.
+	parsed *scenario.Scenario
+	grid   []int // recorded iterations (iteration axis)
 }
 
 // NewPlan resolves the base scenario, applies the overrides of every
@@ -85,7 +88,7 @@ func NewPlan(e *Experiment) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			b, err := p.build(pp.template, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi))
+			b, err := p.build(&pp, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
@@ -204,7 +207,10 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 			return pointPlan{}, err
 		}
 	}
-	pp := pointPlan{value: v, template: data}
+	if sc, err = parseScenario(data); err != nil {
+		return pointPlan{}, err
+	}
+	pp := pointPlan{value: v, template: data, parsed: sc}
 	if p.Exp.X.Kind == XIteration {
 		pp.grid = recordGrid(sc.Iterations, every)
 	}
@@ -250,12 +256,9 @@ func scenarioErr(err error) error {
 	return fmt.Errorf("scenario: %w", err)
 }
 
-// build builds a template with seeds and applies the series hook.
-func (p *Plan) build(template []byte, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
-	sc, err := parseScenario(template)
-	if err != nil {
-		return nil, err
-	}
+// build builds a point's scenario with seeds and applies the series hook.
+func (p *Plan) build(pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
+	sc := pp.parsed.Clone()
 	sc.Seed, sc.Seeds = nil, &seeds
 	b, err := scenario.Build(sc)
 	if err != nil {

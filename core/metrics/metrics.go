@@ -33,9 +33,26 @@ type Point struct {
 	Extra []float64
 }
 
+// Generic is implemented by problems whose generic metrics are not
+// distances to one common optimum — resource allocation, where agent i
+// has its own w_i* and the prices travel in sim.Step.Prices. The problem
+// documents what its three numbers mean.
+type Generic interface {
+	GenericMetrics(s *sim.Step) (optimality, consensus, objective float64)
+}
+
 // Compute returns the metrics of step s on prob, with opt the optimum (or
 // nil). mean is scratch space of length s.Dim.
 func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) Point {
+	if g, ok := prob.(Generic); ok {
+		p := Point{Iter: s.Iter}
+		p.Optimality, p.Consensus, p.Objective = g.GenericMetrics(s)
+		if m, ok := prob.(problem.Measured); ok {
+			p.Extra = make([]float64, len(m.MetricNames()))
+			m.Measure(s.Estimates, s.Dim, p.Extra)
+		}
+		return p
+	}
 	n, d := s.Agents(), s.Dim
 	clear(mean)
 	for i := range n {
@@ -259,6 +276,18 @@ func (s *Series) Each(fn func(p Point) error) error {
 		}
 	}
 	return s.err
+}
+
+// ExtraColumn returns the recorded values of the extra metric called
+// name (those held in memory: all of them unless the series spilled), or
+// nil.
+func (s *Series) ExtraColumn(name string) Floats {
+	for k, n := range s.ExtraNames {
+		if n == name {
+			return s.Extra[k]
+		}
+	}
+	return nil
 }
 
 // Names returns the names of the value columns: optimality, consensus,

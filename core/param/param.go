@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dpsim/core/check"
 )
@@ -239,7 +240,7 @@ func inRange(field, tag string, x float64, got string) error {
 	if tag == "" {
 		return nil
 	}
-	iv, err := ParseInterval(tag)
+	iv, err := parsedTag(tag)
 	if err != nil {
 		panic(err) // a malformed tag is a programming error, caught by the tests
 	}
@@ -247,6 +248,21 @@ func inRange(field, tag string, x float64, got string) error {
 		return check.Errorf(field, "must be in %s (got %s)", iv, got)
 	}
 	return nil
+}
+
+// tagIntervals remembers parsed range tags: a sweep validates the same
+// parameter structs thousands of times.
+var tagIntervals sync.Map // tag string → Interval
+
+func parsedTag(tag string) (Interval, error) {
+	if v, ok := tagIntervals.Load(tag); ok {
+		return v.(Interval), nil
+	}
+	iv, err := ParseInterval(tag)
+	if err == nil {
+		tagIntervals.Store(tag, iv)
+	}
+	return iv, err
 }
 
 func jsonName(sf reflect.StructField) string {

@@ -45,6 +45,39 @@ type Planar interface {
 	Points() [][2]float64
 }
 
+// Allocation is a resource-allocation problem: agent i decides its own
+// w_i in a closed convex set W_i ⊂ R^Dim at a private cost F_i(w_i) and
+// holds a private demand d_i; the network minimises Σ_i F_i(w_i) subject
+// to the coupling constraint Σ_i w_i = Σ_i d_i.
+//
+// Its Problem methods describe the dual in price form, which is what dual
+// methods (DP-DGT) solve: with the best response w_i(p) =
+// argmin_{w∈W_i} F_i(w) − pᵀw, agent i's dual objective is
+// h_i(p) = pᵀw_i(p) − F_i(w_i(p)) − pᵀd_i, its gradient w_i(p) − d_i,
+// and Optimum is the optimal price λ*, the common minimiser of Σ_i h_i.
+// An algorithm on an Allocation reports the allocations w_i as its
+// estimates and the prices in sim.Step.Prices.
+type Allocation interface {
+	Problem
+	// Demand returns d_i. The slice must not be modified.
+	Demand(i int) []float64
+	// Respond writes agent i's best response to price p,
+	// argmin_{w∈W_i} F_i(w) − pᵀw, into out.
+	Respond(i int, p, out []float64)
+	// Cost returns F_i(w).
+	Cost(i int, w []float64) float64
+	// Allocation returns the optimal allocation w*, agent-major, computed
+	// centrally.
+	Allocation() []float64
+	// Fixed reports whether W_i is the single point {0} (an agent with
+	// nothing to allocate, like a bus without a generator): its cost never
+	// influences what it sends.
+	Fixed(i int) bool
+	// StrongConvexity returns μ: every F_i of an agent that is not Fixed
+	// is μ-strongly convex.
+	StrongConvexity() float64
+}
+
 // Smooth is implemented by problems that know their constants: every f_i
 // is μ-strongly convex and L-smooth. Algorithms use them to check the step
 // size against their theorems (warnings only).

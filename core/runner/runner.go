@@ -98,7 +98,7 @@ func (r *Runner) record(st *sim.Step) {
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
-	if r.points[st.Iter] {
+	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
 	}
 }
@@ -130,7 +130,8 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	st := r.alg.Advance()
 	r.iter = st.Iter
 	for idx, v := range st.Estimates {
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > Limit {
+		// One comparison per value: NaN and ±Inf fail it too.
+		if !(math.Abs(v) <= Limit) {
 			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
@@ -234,10 +235,14 @@ type Export struct {
 	Scenario    *scenario.Scenario `json:"scenario"`
 	Warnings    []check.Warning    `json:"warnings"`
 	Findings    []weights.Finding  `json:"weight_findings"`
-	Optimum     []float64          `json:"optimum,omitempty"`
-	Metrics     *metrics.Series    `json:"metrics"`
-	Ledger      privacy.Ledger     `json:"privacy"`
-	States      []Checkpoint       `json:"checkpoints"`
+	// RoleFindings holds the findings of every weight matrix by role, for
+	// algorithms that mix with several (then Findings repeats the first
+	// role's).
+	RoleFindings map[string][]weights.Finding `json:"weight_findings_by_role,omitempty"`
+	Optimum      []float64                    `json:"optimum,omitempty"`
+	Metrics      *metrics.Series              `json:"metrics"`
+	Ledger       privacy.Ledger               `json:"privacy"`
+	States       []Checkpoint                 `json:"checkpoints"`
 	// Theory is what the algorithm's source proves about this
 	// configuration (predicted error, infinite-horizon budget).
 	Theory *algo.Theory `json:"theory,omitempty"`
@@ -307,6 +312,12 @@ func (r *Runner) Export() *Export {
 		Theory:      r.b.Theory,
 		Steady:      r.SteadyState(),
 		Calibration: r.b.Calibration,
+	}
+	if rs := r.b.Env.Reports; rs != nil {
+		e.RoleFindings = map[string][]weights.Finding{}
+		for role, rep := range rs {
+			e.RoleFindings[role] = rep.Findings
+		}
 	}
 	if e.Warnings == nil {
 		e.Warnings = []check.Warning{}

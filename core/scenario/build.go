@@ -2,10 +2,12 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"dpsim/core/algo"
 	"dpsim/core/check"
@@ -15,6 +17,7 @@ import (
 	"dpsim/core/privacy"
 	"dpsim/core/problem"
 	"dpsim/core/rng"
+	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
 
@@ -31,6 +34,10 @@ type Built struct {
 	algo.Built
 	// Warnings are the soft assumptions that do not hold.
 	Warnings []check.Warning
+	// initial is every state variable before the first iteration, as the
+	// algorithm set it up (some derive a variable from others: DDGT's
+	// z_0 = −ι(w_0 − d)), for Pinned.
+	initial []sim.Var
 	// Calibration records the equal-privacy calibration, when the
 	// scenario asked for one; Env.Noise then holds the calibrated scales.
 	Calibration *privacy.Calibration
@@ -121,17 +128,16 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		budget, where = PageBudget, "in the browser"
 	}
 	seeds := s.StreamSeeds()
-	g, err := buildGraph(&s.Graph, seeds, func() error {
+	g, err := buildGraph(&s.Graph, seeds, f.RootedDigraphs, func() error {
 		return checkBudget(EstimateOf(s, f, dim, dataBytes, place == Page), budget, where)
 	})
 	if err != nil {
 		return nil, err
 	}
-	w, err := buildWeights(&s.Weights, g)
+	w, report, mats, reports, err := buildAllWeights(&s.Weights, g, f)
 	if err != nil {
 		return nil, err
 	}
-	report := weights.Analyze(w, g)
 	prob, pw, err := buildProblem(pf, pparams, g, seeds)
 	if err != nil {
 		return nil, err
@@ -210,7 +216,8 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 			return nil, err
 		}
 	}
-	env := &algo.Env{Graph: g, Weights: w, Report: report, Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+	env := &algo.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
+		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
 		return nil, err
@@ -222,7 +229,8 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 		}
 	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal}, nil
+	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
+		initial: built.Algorithm.State()}, nil
 }
 
 // calibrate solves for the common noise factor that meets the scenario's
@@ -289,8 +297,10 @@ func baseScales(s *noise.Spec) []float64 {
 
 // buildGraph checks the graph section's fields, then calls before (the
 // memory estimate: nothing is allocated until every field is known to be
-// in range), then builds the network.
-func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, error) {
+// in range), then builds the network. A directed graph must be strongly
+// connected unless rooted is set (the algorithm checks a spanning-tree
+// condition itself); then it must still be weakly connected.
+func buildGraph(gs *Graph, seeds rng.Seeds, rooted bool, before func() error) (*graph.Graph, error) {
 	tries := gs.Tries
 	if tries == 0 {
 		tries = 100
@@ -358,9 +368,22 @@ func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, 
 		if err := needN(1); err != nil {
 			return nil, err
 		}
+		switch gs.Reading {
+		case "", ReadFromTo, ReadToFrom:
+		default:
+			return nil, check.Errorf("graph.reading", "must be %q ([a, b] is a link a → b) or %q ([a, b] is a link b → a, the DP-DGT paper's convention) (got %q)", ReadFromTo, ReadToFrom, gs.Reading)
+		}
+		if gs.Reading != "" && !gs.Directed {
+			return nil, check.Errorf("graph.reading", "applies to directed edge lists only (set \"directed\": true)")
+		}
 		es, err := checkEdges(gs)
 		if err != nil {
 			return nil, err
+		}
+		if gs.Reading == ReadToFrom {
+			for i, e := range es {
+				es[i] = graph.Edge{From: e.To, To: e.From}
+			}
 		}
 		mk = func() (*graph.Graph, error) {
 			g, err := graph.New(gs.N, es, gs.Directed)
@@ -385,8 +408,8 @@ func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, 
 	if err != nil {
 		return nil, check.Errorf("graph", "%v", err)
 	}
-	if gs.Kind != "edges" && (gs.Directed || gs.Edges != nil) {
-		return nil, check.Errorf("graph.edges", "\"edges\" and \"directed\" belong to kind \"edges\" only")
+	if gs.Kind != "edges" && (gs.Directed || gs.Edges != nil || gs.Reading != "") {
+		return nil, check.Errorf("graph.edges", "\"edges\", \"directed\" and \"reading\" belong to kind \"edges\" only")
 	}
 	if gs.Positions != nil {
 		if len(gs.Positions) != g.N {
@@ -396,13 +419,14 @@ func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, 
 			for j, x := range p {
 				// The page maps [0,1]² onto the drawing; a point outside
 				// would be drawn off the canvas.
+				if x >= 0 && x <= 1 {
+					continue // the common case, without formatting a field name
+				}
 				field := check.Index(check.Index("graph.positions", i), j)
 				if err := check.Finite(field, x); err != nil {
 					return nil, err
 				}
-				if x < 0 || x > 1 {
-					return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
-				}
+				return nil, check.Errorf(field, "must be from 0 to 1: positions are [x, y] in the unit square (got %v)", x)
 			}
 		}
 		g.Pos = gs.Positions
@@ -414,7 +438,7 @@ func buildGraph(gs *Graph, seeds rng.Seeds, before func() error) (*graph.Graph, 
 		}
 		return nil, check.Errorf(field, "a network needs at least 2 agents: with one, nothing is exchanged, so there is nothing decentralized to simulate and no privacy to account (got %d)", g.N)
 	}
-	if g.Directed {
+	if g.Directed && !rooted {
 		if !g.StronglyConnected() {
 			return nil, check.Errorf("graph", "the directed graph is not strongly connected: some agent can never hear from another")
 		}
@@ -431,14 +455,16 @@ func checkEdges(gs *Graph) ([]graph.Edge, error) {
 	es := make([]graph.Edge, len(gs.Edges))
 	first := make(map[graph.Edge]int, len(gs.Edges))
 	for i, e := range gs.Edges {
-		field := check.Index("graph.edges", i)
+		// The field's name is formatted only for an error: sweeps check
+		// the same edge list thousands of times.
+		field := func() string { return check.Index("graph.edges", i) }
 		for j, v := range e {
 			if v < 0 || v >= gs.N {
-				return nil, check.Errorf(check.Index(field, j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
+				return nil, check.Errorf(check.Index(field(), j), "must be a node from 0 to %d (graph.n − 1) (got %d)", gs.N-1, v)
 			}
 		}
 		if e[0] == e[1] {
-			return nil, check.Errorf(field, "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
+			return nil, check.Errorf(field(), "[%d, %d] links node %d to itself; an agent's weight on itself belongs to the weight matrix", e[0], e[1], e[0])
 		}
 		key := graph.Edge{From: e[0], To: e[1]}
 		if !gs.Directed && key.From > key.To {
@@ -449,7 +475,7 @@ func checkEdges(gs *Graph) ([]graph.Edge, error) {
 			if !gs.Directed {
 				how = " (an undirected edge links both ways)"
 			}
-			return nil, check.Errorf(field, "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
+			return nil, check.Errorf(field(), "[%d, %d] repeats graph.edges[%d]%s; give each edge once", e[0], e[1], k, how)
 		}
 		first[key] = i
 		es[i] = graph.Edge{From: e[0], To: e[1]}
@@ -475,30 +501,91 @@ func redraws(gs *Graph) (int, error) {
 	return gs.Tries, nil
 }
 
-func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
+// buildAllWeights builds the scenario's weight matrix and its analysis, or,
+// for an algorithm that declares roles, one matrix per role (the first
+// role's also returned as the single matrix, for what reads only one).
+func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Matrix, weights.Report, map[string]*weights.Matrix, map[string]weights.Report, error) {
+	var none weights.Report
+	if len(f.Matrices) == 0 {
+		for _, role := range Roles() {
+			if ws.Role(role) != nil {
+				return nil, none, nil, nil, check.Errorf(check.Join("weights", role), "%s mixes with one matrix: give its kind directly (\"weights\": {\"kind\": …}), not a %q section", f.Title, role)
+			}
+		}
+		w, err := buildWeights(ws, g, "weights")
+		if err != nil {
+			return nil, none, nil, nil, err
+		}
+		return w, weights.AnalyzeShared(w, g), nil, nil, nil
+	}
+	var names []string
+	for _, r := range f.Matrices {
+		names = append(names, r.Role)
+	}
+	if ws.Kind != "" || ws.C != 0 || ws.Matrix != nil || ws.Entries != nil {
+		return nil, none, nil, nil, check.Errorf("weights.kind", "%s mixes with %d matrices, one per role: give them as sections %v (each optional; the defaults are %s)", f.Title, len(names), names, roleDefaults(f))
+	}
+	for _, role := range Roles() {
+		if ws.Role(role) != nil && !slices.Contains(names, role) {
+			return nil, none, nil, nil, check.Errorf(check.Join("weights", role), "%s has no %q matrix: its roles are %v", f.Title, role, names)
+		}
+	}
+	mats := map[string]*weights.Matrix{}
+	reports := map[string]weights.Report{}
+	for _, r := range f.Matrices {
+		sec := ws.Role(r.Role)
+		if sec == nil {
+			sec = &Weights{Kind: r.Default}
+		}
+		field := check.Join("weights", r.Role)
+		if sec.Pull != nil || sec.Push != nil {
+			return nil, none, nil, nil, check.Errorf(field, "a role's section holds one matrix (kind, c, entries or matrix), not further roles")
+		}
+		w, err := buildWeights(sec, g, field)
+		if err != nil {
+			return nil, none, nil, nil, err
+		}
+		mats[r.Role], reports[r.Role] = w, weights.AnalyzeShared(w, g)
+	}
+	first := f.Matrices[0].Role
+	return mats[first], reports[first], mats, reports, nil
+}
+
+func roleDefaults(f *algo.Factory) string {
+	var parts []string
+	for _, r := range f.Matrices {
+		parts = append(parts, fmt.Sprintf("%s: %s", r.Role, r.Default))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// buildWeights builds one matrix from its section; field names the
+// section in errors ("weights", or "weights.pull" for a role).
+func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, error) {
 	if ws.Kind == "" {
-		return nil, check.Errorf("weights.kind", "is required: one of %v", weightKinds())
+		return nil, check.Errorf(check.Join(field, "kind"), "is required: one of %v", weightKinds())
 	}
 	if ws.Kind != weights.KindMatrix && ws.Matrix != nil {
-		return nil, check.Errorf("weights.matrix", "belongs to kind %q only", weights.KindMatrix)
+		return nil, check.Errorf(check.Join(field, "matrix"), "belongs to kind %q only", weights.KindMatrix)
 	}
 	if ws.Kind != weights.KindEntries && ws.Entries != nil {
-		return nil, check.Errorf("weights.entries", "belongs to kind %q only", weights.KindEntries)
+		return nil, check.Errorf(check.Join(field, "entries"), "belongs to kind %q only", weights.KindEntries)
 	}
 	if ws.Kind == weights.KindMatrix {
+		mf := check.Join(field, "matrix")
 		if len(ws.Matrix) != g.N {
-			return nil, check.Errorf("weights.matrix", "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
+			return nil, check.Errorf(mf, "must have one row per agent: %d, got %d", g.N, len(ws.Matrix))
 		}
 		for i, r := range ws.Matrix {
 			if len(r) != g.N {
-				return nil, check.Errorf(check.Index("weights.matrix", i), "must have %d entries, got %d", g.N, len(r))
+				return nil, check.Errorf(check.Index(mf, i), "must have %d entries, got %d", g.N, len(r))
 			}
-			if err := check.AllFinite(check.Index("weights.matrix", i), r); err != nil {
+			if err := check.AllFinite(check.Index(mf, i), r); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := check.Finite("weights.c", ws.C); err != nil {
+	if err := check.Finite(check.Join(field, "c"), ws.C); err != nil {
 		return nil, err
 	}
 	if ws.Kind == weights.KindRingRD {
@@ -513,9 +600,14 @@ func buildWeights(ws *Weights, g *graph.Graph) (*weights.Matrix, error) {
 	if err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {
-			return nil, err // already names its field
+			// The weights package names the fields of a section called
+			// "weights"; a role's section has its own name.
+			if rest, ok := strings.CutPrefix(ce.Field, "weights"); ok {
+				return nil, &check.Error{Field: field + rest, Rule: ce.Rule}
+			}
+			return nil, err
 		}
-		return nil, check.Errorf("weights", "%v", err)
+		return nil, check.Errorf(field, "%v", err)
 	}
 	return m, nil
 }

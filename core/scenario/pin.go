@@ -23,23 +23,29 @@ func (b *Built) Pinned() *Scenario {
 		s.Noise = maps.Clone(b.Env.Noise)
 	}
 	g := b.Env.Graph
+	// A directed edge list keeps the reading the scenario chose, so that
+	// the export says which convention its pairs follow.
+	reading := ""
+	if g.Directed {
+		reading = b.Scenario.Graph.Reading
+	}
 	edges := make([][2]int, len(g.Edges))
 	for i, e := range g.Edges {
 		edges[i] = [2]int{e.From, e.To}
+		if reading == ReadToFrom {
+			edges[i] = [2]int{e.To, e.From}
+		}
 	}
-	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Edges: edges, Positions: g.Pos}
-	// The nonzero entries, not the dense rows: n² numbers would make the
-	// export of a few thousand agents hundreds of megabytes, beyond what
-	// Parse reads back.
-	es := b.Env.Weights.Entries()
-	triples := make([][]float64, len(es))
-	flat := make([]float64, 3*len(es))
-	for k, e := range es {
-		t := flat[3*k : 3*k+3 : 3*k+3]
-		t[0], t[1], t[2] = float64(e.I), float64(e.J), e.W
-		triples[k] = t
+	s.Graph = Graph{Kind: "edges", N: g.N, Directed: g.Directed, Reading: reading, Edges: edges, Positions: g.Pos}
+	if b.Env.Matrices == nil {
+		s.Weights = pinWeights(b.Env.Weights)
+	} else {
+		s.Weights = Weights{}
+		for _, r := range b.Factory.Matrices {
+			w := pinWeights(b.Env.Matrices[r.Role])
+			s.Weights.setRole(r.Role, &w)
+		}
 	}
-	s.Weights = Weights{Kind: weights.KindEntries, Entries: triples}
 	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
 	if err != nil {
 		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite
@@ -49,14 +55,28 @@ func (b *Built) Pinned() *Scenario {
 	if s.Init == nil {
 		s.Init = map[string][][]float64{}
 	}
-	n, d := b.Env.Problem.Agents(), b.Env.Problem.Dim()
-	for _, name := range b.Factory.States {
-		flat := b.Env.InitState(name)
+	n := b.Env.Problem.Agents()
+	for _, v := range b.initial {
 		rows := make([][]float64, n)
 		for i := range rows {
-			rows[i] = flat[i*d : (i+1)*d]
+			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}
-		s.Init[name] = rows
+		s.Init[v.Name] = rows
 	}
 	return &s
+}
+
+// pinWeights writes m as its nonzero entries, not its dense rows: n²
+// numbers would make the export of a few thousand agents hundreds of
+// megabytes, beyond what Parse reads back.
+func pinWeights(m *weights.Matrix) Weights {
+	es := m.Entries()
+	triples := make([][]float64, len(es))
+	flat := make([]float64, 3*len(es))
+	for k, e := range es {
+		t := flat[3*k : 3*k+3 : 3*k+3]
+		t[0], t[1], t[2] = float64(e.I), float64(e.J), e.W
+		triples[k] = t
+	}
+	return Weights{Kind: weights.KindEntries, Entries: triples}
 }

@@ -2,7 +2,11 @@ package scenario
 
 import (
 	"dpsim/core/algo"
+	"dpsim/core/ddgt"
 	"dpsim/core/diadsp"
+	"dpsim/core/diffdradt"
+	"dpsim/core/dispatch"
+	"dpsim/core/dpdgt"
 	"dpsim/core/dpop"
 	"dpsim/core/gtdp"
 	"dpsim/core/problem"
@@ -15,11 +19,15 @@ import (
 var (
 	factories = registry(
 		&gtdp.Factory,
+		&dpdgt.Factory,
+		&ddgt.Factory,
+		&diffdradt.Factory,
 		&dpop.Factory,
 		&diadsp.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,
+		&dispatch.Factory,
 		&ridge.Factory,
 	)
 )

@@ -12,6 +12,7 @@ package scenario
 import (
 	"encoding/json"
 
+	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/jsonstrict"
 
@@ -95,19 +96,33 @@ type Graph struct {
 	// (default 100).
 	Tries int `json:"tries,omitempty"`
 	// Directed makes an edge list directed: [from, to] carries messages
-	// from → to.
+	// from → to (see Reading).
 	Directed bool `json:"directed,omitempty"`
+	// Reading says how a directed edge list's pairs read: ReadFromTo (the
+	// default) or ReadToFrom, the DP-DGT paper's convention, in which
+	// (i, j) is a link from j to i.
+	Reading string `json:"reading,omitempty"`
 	// Edges is the explicit edge list of kind "edges".
 	Edges [][2]int `json:"edges,omitempty"`
 	// Positions optionally pins node coordinates in [0,1]² for drawing.
 	Positions [][2]float64 `json:"positions,omitempty"`
 }
 
-// Weights describes the weight (mixing) matrix.
+// Readings of a directed edge list's pairs.
+const (
+	// ReadFromTo: [a, b] is a link a → b (a sends to b).
+	ReadFromTo = "from-to"
+	// ReadToFrom: [a, b] is a link b → a (a receives from b), the DP-DGT
+	// paper's convention for its IEEE 14-bus digraph.
+	ReadToFrom = "to-from"
+)
+
+// Weights describes the weight (mixing) matrix, or, for an algorithm that
+// mixes with several (algo.Factory.Matrices), one matrix per role.
 type Weights struct {
 	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
-	// for an explicit matrix.
-	Kind string `json:"kind"`
+	// for an explicit matrix. Empty for an algorithm with roles.
+	Kind string `json:"kind,omitempty"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
 	// Entries is the explicit matrix of kind "entries": every nonzero
@@ -124,7 +139,39 @@ type Weights struct {
 	R    float64 `json:"r,omitempty"`
 	D    float64 `json:"d,omitempty"`
 	RhoW float64 `json:"rho_w,omitempty"`
+	// Pull and Push are the sections of the roles algo.RolePull (DP-DGT's
+	// R) and algo.RolePush (its C), for algorithms that declare them; a
+	// role left out gets the algorithm's default kind.
+	Pull *Weights `json:"pull,omitempty"`
+	Push *Weights `json:"push,omitempty"`
 }
+
+// Role returns the section of role (algo.RolePull or algo.RolePush), nil
+// when the scenario does not give it.
+func (w *Weights) Role(role string) *Weights {
+	switch role {
+	case algo.RolePull:
+		return w.Pull
+	case algo.RolePush:
+		return w.Push
+	}
+	return nil
+}
+
+// setRole sets the section of role.
+func (w *Weights) setRole(role string, sec *Weights) {
+	switch role {
+	case algo.RolePull:
+		w.Pull = sec
+	case algo.RolePush:
+		w.Push = sec
+	default:
+		panic("scenario: unknown weight role " + role)
+	}
+}
+
+// Roles lists the weight roles a scenario's weights section may hold.
+func Roles() []string { return []string{algo.RolePull, algo.RolePush} }
 
 // Problem names the problem kind and holds its parameters, decoded
 // strictly by the problem's own parameter struct (see core/problem).
@@ -175,6 +222,52 @@ func Parse(data []byte) (*Scenario, error) {
 		s.Problem.paramsAt, _ = jsonstrict.Locate(data, "problem", "params")
 	}
 	return &s, nil
+}
+
+// Clone returns a copy of s that Build may change without touching s:
+// Build fills in defaults (the record interval, the noise decays), so the
+// parts it writes are copied; the rest (edge lists, positions, raw
+// parameters, initial states), which it only reads, is shared. A sweep
+// parses its template once and builds a clone per run instead of parsing
+// the JSON thousands of times.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	if s.Seed != nil {
+		v := *s.Seed
+		c.Seed = &v
+	}
+	if s.Seeds != nil {
+		v := *s.Seeds
+		c.Seeds = &v
+	}
+	if s.Noise != nil {
+		c.Noise = make(map[string]*noise.Spec, len(s.Noise))
+		for k, v := range s.Noise {
+			if v == nil {
+				c.Noise[k] = nil
+				continue
+			}
+			spec := *v
+			c.Noise[k] = &spec
+		}
+	}
+	c.Record.Checkpoints = append([]int(nil), s.Record.Checkpoints...)
+	c.Weights = s.Weights.clone()
+	return &c
+}
+
+// clone copies the weights section's structure (its role sections are
+// pointers that Build reads, but a copy keeps every Scenario its own).
+func (w Weights) clone() Weights {
+	if w.Pull != nil {
+		p := w.Pull.clone()
+		w.Pull = &p
+	}
+	if w.Push != nil {
+		p := w.Push.clone()
+		w.Push = &p
+	}
+	return w
 }
 
 // JSON returns the scenario as indented JSON.

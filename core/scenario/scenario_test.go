@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"dpsim/core/noise"
 )
 
 // base is a valid scenario that the rejection cases edit.
@@ -235,5 +237,27 @@ func TestWeightsForms(t *testing.T) {
 		if msg := err.Error(); !strings.HasPrefix(msg, c.field+": ") || !strings.Contains(msg, c.rule) {
 			t.Errorf("%s: %q, want field %q and a rule containing %q", c.name, msg, c.field, c.rule)
 		}
+	}
+}
+
+// Building a clone leaves the original as it was, so that a sweep can
+// build one clone per run of a template parsed once.
+func TestCloneIsolatesBuild(t *testing.T) {
+	s, err := PresetScenario("dpdgt-ieee14")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Noise["xi"].Decay = noise.Schedule{} // Build fills in the default
+	s.Record.Every = 0
+	before := string(s.JSON())
+	for range 2 {
+		c := s.Clone()
+		c.Noise["zeta"].Scale = 0.5
+		if _, err := Build(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := string(s.JSON()); after != before {
+		t.Errorf("building clones changed the original:\n%s\n---\n%s", before, after)
 	}
 }

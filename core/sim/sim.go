@@ -68,6 +68,11 @@ type Release struct {
 	// Factor[k] multiplies Sent on its way to To[k] (GT-DP's w_ji,
 	// DP-DGT's C_li). Nil means 1 for every receiver.
 	Factor []float64
+	// Pull reports that the receivers fetch the value rather than the
+	// sender delivering it (DP-DGT's w̃_i + ζ_i, which its out-neighbours in
+	// G_R pull); views draw pulled and pushed messages differently. What
+	// leaks is the same either way.
+	Pull bool
 }
 
 // FactorAt returns the factor of the transmission to To[k].
@@ -86,6 +91,8 @@ type Message struct {
 	Channel  string
 	Round    int
 	Factor   float64
+	// Pull is the release's Pull.
+	Pull bool
 	// Sent and Noise are the release's vectors (not scaled by Factor),
 	// with the release's lifetime.
 	Sent, Noise []float64
@@ -126,6 +133,12 @@ type Step struct {
 	// Estimates holds the agents' decision variables after the iteration,
 	// agent-major: agent i's estimate is Estimates[i*Dim : (i+1)*Dim].
 	Estimates []float64
+	// Prices holds, for algorithms that solve a resource-allocation
+	// problem through its dual (DP-DGT and its baselines), every agent's
+	// local price estimate — the multiplier of the coupling constraint
+	// Σ w_i = Σ d_i — agent-major like Estimates, which then holds the
+	// allocations w_i. Nil for every other algorithm.
+	Prices []float64
 	// Releases lists what the agents released during the iteration, in
 	// the order it was sent (round by round).
 	Releases []Release
@@ -155,7 +168,7 @@ func (s *Step) Messages() iter.Seq[Message] {
 			r := &s.Releases[i]
 			for k, to := range r.To {
 				m := Message{From: r.From, To: to, Channel: r.Channel, Round: r.Round,
-					Factor: r.FactorAt(k), Sent: r.Sent, Noise: r.Noise}
+					Factor: r.FactorAt(k), Pull: r.Pull, Sent: r.Sent, Noise: r.Noise}
 				if !yield(m) {
 					return
 				}

@@ -72,6 +72,19 @@ type Frame struct {
 	InFlight int
 	Legend   Legend
 
+	// NodeBoxes are square nodes: the generators of a resource-allocation
+	// problem (its loads stay in Nodes).
+	NodeBoxes []Box
+
+	// The allocation panel (resource-allocation problems): the gauge and
+	// bars, then the lines (demand mark, optimum ticks, λ*, price curves).
+	HasAlloc   bool
+	AllocPanel Rect
+	AllocBoxes []Box
+	AllocLines []Segment
+	// Labels are the texts the page writes over the canvas.
+	Labels []Label
+
 	HasPlane   bool
 	PlanePanel Rect
 	PlaneBox   Rect // the square plotting area
@@ -91,11 +104,16 @@ const MaxTrailSegments = 1600
 // plane view is shown.
 const NetSplit = 0.58
 
+// AllocSplit is the network panel's share beside the allocation panel,
+// whose bars and captions need less width than the network's labels.
+const AllocSplit = 0.61
+
 func (f *Frame) reset(w, h int) {
 	*f = Frame{
 		W: w, H: h, Background: Background,
 		Edges: f.Edges[:0], Rings: f.Rings[:0], Nodes: f.Nodes[:0], Packets: f.Packets[:0],
-		Legend:  Legend{Ticks: f.Legend.Ticks[:0]},
+		Legend:    Legend{Ticks: f.Legend.Ticks[:0]},
+		NodeBoxes: f.NodeBoxes[:0], AllocBoxes: f.AllocBoxes[:0], AllocLines: f.AllocLines[:0], Labels: f.Labels[:0],
 		Grid:    f.Grid[:0],
 		Targets: f.Targets[:0], Trails: f.Trails[:0], Estimates: f.Estimates[:0],
 	}
@@ -116,17 +134,26 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 	}
 	W, H := float64(w), float64(h)
 	mg := min(10*u, 0.04*min(W, H))
-	if m.plane != nil {
+	switch {
+	case m.alloc != nil:
+		split := math.Round(W * AllocSplit)
+		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
+		f.HasAlloc = true
+		f.AllocPanel = Rect{split + 0.5*mg, mg, W - split - 1.5*mg, H - 2*mg}
+	case m.plane != nil:
 		split := math.Round(W * NetSplit)
 		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
 		f.HasPlane = true
 		f.PlanePanel = Rect{split + 0.5*mg, mg, W - split - 1.5*mg, H - 2*mg}
-	} else {
+	default:
 		f.NetPanel = Rect{mg, mg, W - 2*mg, H - 2*mg}
 	}
 	m.network(f, phase, u)
 	if f.HasPlane {
 		m.planeView(f, u)
+	}
+	if f.HasAlloc {
+		m.allocView(f, u)
 	}
 	return f
 }
@@ -158,7 +185,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		r = min(16*u, max(2.5*u, 0.36*m.spacing*side), max(1, 0.08*side))
 		pr = min(5*u, max(min(2*u, r), 0.4*r)) // packet base radius
 		lane = 2 * pr
-		return r + 1.5*u + 1.6*pr + lane*float64(max(1, len(m.channels)))
+		return r + 1.5*u + 1.6*pr + lane*float64(max(1, len(m.channels))) + m.labelInset(u)
 	}
 	side := max(1, min(side0, (side0/2-sizes(side0))/(0.5-LayoutMargin)))
 	sizes(side)
@@ -198,7 +225,12 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.hasActive && m.active[i] {
 			f.Rings = append(f.Rings, Disc{X: x, Y: y, R: r + 2*u, Line: ActiveRing, LineW: 3 * u})
 		}
-		f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
+		if m.alloc == nil {
+			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
+		}
+	}
+	if m.alloc != nil {
+		m.allocNodes(f, at, r, lw2, u)
 	}
 
 	// Packets travel centre to centre, eased, offset sideways by their
@@ -256,10 +288,16 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		x := ax + (bx-ax)*e + nx*off
 		y := ay + (by-ay)*e + ny*off
 		c := RatioColor(pk.Ratio)
-		f.Packets = append(f.Packets, Disc{
+		pd := Disc{
 			X: x, Y: y, R: pr * RatioSize(pk.Ratio),
 			Fill: withAlpha(c, alpha), Line: withAlpha(PacketHalo, alpha), LineW: halo,
-		})
+		}
+		if pk.Pull {
+			// Pulled: a ring in the ratio's colour around a white core.
+			pd.Fill, pd.Line, pd.LineW = withAlpha(PanelFill, alpha), withAlpha(c, alpha), max(1.5, 0.45*pd.R)
+			pd.R *= 0.75
+		}
+		f.Packets = append(f.Packets, pd)
 		if alpha > 0 {
 			f.InFlight++
 		}

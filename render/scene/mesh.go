@@ -38,6 +38,9 @@ func (m *Mesh) Build(f *Frame) {
 	if f.HasPlane {
 		m.panel(f.PlanePanel)
 	}
+	if f.HasAlloc {
+		m.panel(f.AllocPanel)
+	}
 	for _, s := range f.Edges {
 		m.segment(s)
 	}
@@ -49,6 +52,9 @@ func (m *Mesh) Build(f *Frame) {
 	}
 	for _, d := range f.Nodes {
 		m.disc(d)
+	}
+	for _, b := range f.NodeBoxes {
+		m.box(b)
 	}
 	m.legend(f.Legend)
 	if f.HasPlane {
@@ -68,7 +74,25 @@ func (m *Mesh) Build(f *Frame) {
 			m.disc(d)
 		}
 	}
+	if f.HasAlloc {
+		for _, b := range f.AllocBoxes {
+			m.box(b)
+		}
+		for _, s := range f.AllocLines {
+			m.segment(s)
+		}
+	}
 	m.close()
+}
+
+// box draws the outline (inside the rectangle), then the fill.
+func (m *Mesh) box(b Box) {
+	r := b.Rect
+	if b.LineW > 0 && b.Line.A > 0 {
+		m.rect(r, b.Line)
+		r = Rect{r.X + b.LineW, r.Y + b.LineW, r.W - 2*b.LineW, r.H - 2*b.LineW}
+	}
+	m.rect(r, b.Fill)
 }
 
 // reserve makes room for k more vertices in the current span, starting a

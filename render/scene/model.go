@@ -28,6 +28,9 @@ type Packet struct {
 	// clean signal, 0 without noise, capped at RatioCap (which a zero
 	// signal with non-zero noise also gets).
 	Ratio float64
+	// Pull reports a pulled message (sim.Release.Pull): drawn hollow,
+	// where pushed and broadcast ones are filled.
+	Pull bool
 
 	lane int // the channel's lane, for the sideways offset
 }
@@ -55,6 +58,12 @@ type Model struct {
 	trailHead  int          // the row the next record goes to
 	trailCount int
 
+	alloc      *Allocation // nil unless the problem allocates resources
+	prices     []float64   // latest prices (sim.Step.Prices)
+	priceHist  []float64   // ring of PriceLen rows of N prices (alloc only)
+	priceHead  int
+	priceCount int
+
 	// The latest step's releases, summarised when recorded (one ratio per
 	// release, receivers copied into to), and expanded into packets only
 	// when the picture asks for them.
@@ -68,6 +77,7 @@ type Model struct {
 	summarised bool
 	rounds     int
 	channels   []string // lane k carries channels[k]; a handful, so a scan beats a map
+	pulled     []bool   // pulled[k]: channel k's messages are pulled (sim.Release.Pull)
 
 	frame Frame
 }
@@ -124,6 +134,7 @@ type release struct {
 	from, round, lane int
 	channel           string
 	ratio             float64
+	pull              bool
 	to0, to1          int // receivers: m.to[to0:to1]
 }
 
@@ -139,11 +150,23 @@ func (m *Model) Packets() []Packet {
 	for _, r := range m.rels {
 		for _, to := range m.to[r.to0:r.to1] {
 			m.packets = append(m.packets, Packet{From: r.from, To: to, Channel: r.channel,
-				Round: r.round, Ratio: r.ratio, lane: r.lane})
+				Round: r.round, Ratio: r.ratio, Pull: r.pull, lane: r.lane})
 		}
 	}
 	m.expanded = true
 	return m.packets
+}
+
+// Pulled reports whether the messages of channel name are pulled by their
+// receivers (drawn hollow) rather than pushed to them.
+func (m *Model) Pulled(name string) bool {
+	m.summarise()
+	for k, c := range m.channels {
+		if c == name {
+			return m.pulled[k]
+		}
+	}
+	return false
 }
 
 // PacketCount returns len(Packets()) without building them.
@@ -166,6 +189,10 @@ func (m *Model) Channels() []string {
 func (m *Model) Record(s *sim.Step) {
 	if s.Iter < m.iter {
 		m.trailHead, m.trailCount = 0, 0 // the run was reset
+		m.priceHead, m.priceCount = 0, 0
+	}
+	if s.Prices != nil || m.alloc != nil {
+		m.recordPrices(s.Prices, s.Dim)
 	}
 	m.iter = s.Iter
 	m.dim = s.Dim
@@ -204,14 +231,16 @@ func (m *Model) Record(s *sim.Step) {
 
 }
 
-// lane returns the lane of channel ch, giving a new channel the next one.
-func (m *Model) lane(ch string) int {
+// lane returns the lane of channel ch, giving a new channel the next one
+// (pull says whether its messages are pulled).
+func (m *Model) lane(ch string, pull bool) int {
 	for k, c := range m.channels {
 		if c == ch {
 			return k
 		}
 	}
 	m.channels = append(m.channels, ch)
+	m.pulled = append(m.pulled, pull)
 	return len(m.channels) - 1
 }
 
@@ -233,7 +262,7 @@ func (m *Model) summarise() {
 		if r.From < 0 || r.From >= m.g.N {
 			continue
 		}
-		lane := m.lane(r.Channel)
+		lane := m.lane(r.Channel, r.Pull)
 		to0 := len(m.to)
 		for _, j := range r.To {
 			if j >= 0 && j < m.g.N && j != r.From {
@@ -242,7 +271,7 @@ func (m *Model) summarise() {
 		}
 		round := max(0, r.Round)
 		m.rels = append(m.rels, release{from: r.From, round: round, lane: lane, channel: r.Channel,
-			ratio: Ratio(r.Sent, r.Noise), to0: to0, to1: len(m.to)})
+			ratio: Ratio(r.Sent, r.Noise), pull: r.Pull, to0: to0, to1: len(m.to)})
 		m.rounds = max(m.rounds, round+1)
 	}
 }

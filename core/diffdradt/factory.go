@@ -1,0 +1,60 @@
+package diffdradt
+
+import (
+	"dpsim/core/algo"
+	"dpsim/core/check"
+	"dpsim/core/noise"
+	"dpsim/core/param"
+	"dpsim/core/pushpull"
+	"dpsim/core/weights"
+)
+
+// Factory builds diff-DRADT from a scenario. It mixes with the scenario's
+// one weight matrix (use "row-stochastic" to run it as the DP-DGT paper's
+// Fig. 5 does on a digraph).
+var Factory = algo.Factory{
+	Name:  "diff-dradt",
+	Title: "diff-DRADT (reconstruction)",
+	Paper: "T. Ding, S. Zhu, C. Chen, J. Xu and X. Guan, Differentially private distributed resource allocation via deviation tracking, IEEE TSIPN 7 (2021) — reconstructed from the DP-DGT paper's description (baseline; baselines.md §4.2, confidence medium-low)",
+	Channels: []algo.Channel{
+		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the deviation tracker y (the direction)"},
+		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the price λ̃ (the state)"},
+	},
+	States:    []string{"w", "y", "price"},
+	NewParams: func() any { return Defaults() },
+	Build:     build,
+}
+
+func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	if err := param.Validate("algorithm.params", &p); err != nil {
+		return nil, nil, err
+	}
+	prob, err := pushpull.Allocation(env, "diff-DRADT")
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := env.Report
+	if f, ok := rep.Find(weights.FindNonnegative); ok && !f.Holds {
+		return nil, nil, check.Errorf("weights", "diff-DRADT needs W nonnegative: %s", f.Detail)
+	}
+	if !rep.RowStochastic && !rep.ColumnStochastic {
+		f, _ := rep.Find(weights.FindRowStochastic)
+		return nil, nil, check.Errorf("weights", "diff-DRADT mixes with an averaging matrix: W must be row- or column-stochastic (%s)", f.Detail)
+	}
+	warns := []check.Warning{check.Warnf("algorithm", "diff-DRADT is a reconstruction (baselines.md §4.2, confidence medium-low): its paper could not be consulted, and dpsim computes no ε for it")}
+	if !rep.DoublyStochastic {
+		warns = append(warns, check.Warnf("weights", "diff-DRADT is designed for undirected graphs with a doubly-stochastic W; with this W the sum of the trackers y does not follow the supply–demand gap, so it settles away from w* (the large error of the DP-DGT paper's Fig. 5 on its digraph)"))
+	}
+	if _, ok := env.Init["w"]; ok {
+		return nil, nil, check.Errorf("init.w", "diff-DRADT starts from the best response to the initial price: pin \"price\" instead")
+	}
+	if _, ok := env.Init["y"]; ok {
+		return nil, nil, check.Errorf("init.y", "diff-DRADT sets y_0 = d − w_0: pin \"price\" instead")
+	}
+	a := New(p, prob, pushpull.NewMix(env.Weights), env.Noise["xi"], env.Noise["zeta"],
+		env.Sampler("diff-dradt", "xi"), env.Sampler("diff-dradt", "zeta"), env.InitState("price"))
+	led := pushpull.NewNoLedger(prob.Agents(), "diff-dradt", "Ding, Zhu, Chen, Xu & Guan 2021 (formula not available to dpsim)",
+		"no ε computed: diff-DRADT's privacy formula could not be consulted (baselines.md §4.2); it runs with DP-DGT's noise for the comparison at equal noise")
+	return &algo.Built{Algorithm: a, Accountant: led}, warns, nil
+}

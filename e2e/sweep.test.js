@@ -152,6 +152,19 @@ describe(`experiments panel on ${pg.name}`, () => {
     assert.match(await b.page.$eval('#exp-desc', (e) => e.textContent), /600 runs \(200 per point\)/);
   });
 
+  test('runs per point: more runs like dpsim sweep --runs, a bad value named', async () => {
+    await b.page.fill('#exp-runs', '2.5');
+    await b.page.dispatchEvent('#exp-runs', 'change');
+    assert.match(await b.page.textContent('#exp-runs-error'), /runs per point: must be a whole number ≥ 1/);
+    await b.page.fill('#exp-runs', '400');
+    await b.page.dispatchEvent('#exp-runs', 'change');
+    await waitSweep(b, 'the description with 400 runs per point', () => /1200 runs \(400 per point\)/.test(document.getElementById('exp-desc').textContent));
+    assert.equal(await b.page.textContent('#exp-runs-error'), '');
+    await b.page.fill('#exp-runs', '');
+    await b.page.dispatchEvent('#exp-runs', 'change');
+    await waitSweep(b, 'the preset\'s own runs again', () => /600 runs \(200 per point\)/.test(document.getElementById('exp-desc').textContent));
+  });
+
   test('a sweep advances its progress bar and gives the CLI\'s bytes', async () => {
     // Both limits below are wall-clock measures: on a 2-core machine that
     // other jobs load, any task can be descheduled for longer than 100 ms.

@@ -18,6 +18,8 @@
   const sel = $('exp-preset');
   const runBtn = $('exp-run');
   const cancelBtn = $('exp-cancel');
+  const runsIn = $('exp-runs');
+  const runsErr = $('exp-runs-error');
   const desc = $('exp-desc');
   const bar = $('exp-progress');
   const progText = $('exp-progress-text');
@@ -189,10 +191,28 @@
 
   async function describe() {
     const h = await getHelper();
-    const p = await h.request('plan', { name: sel.value });
+    const runs = runsWanted();
+    if (runs === null) return null;
+    const p = await h.request('plan', { name: sel.value, runs });
     const n = workerCount(p.tasks);
     desc.textContent = `${p.description} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.`;
     return p;
+  }
+
+  // runsWanted reads the "runs per point" box: empty for the preset's own
+  // count (the papers' 50, say), more for tighter bands, as
+  // dpsim sweep --runs N does; null, with the rule shown, if it is not a
+  // whole number ≥ 1. The solver checks the upper limit.
+  function runsWanted() {
+    const text = runsIn.value.trim();
+    runsErr.textContent = '';
+    if (text === '') return 0;
+    const v = Number(text);
+    if (!Number.isInteger(v) || v < 1) {
+      runsErr.textContent = `runs per point: must be a whole number ≥ 1, or empty for the preset's (got ${text})`;
+      return null;
+    }
+    return v;
   }
 
   function workerCount(tasks) {
@@ -204,6 +224,7 @@
     state.error = String(e && e.message || e);
     setMsg(state.error, 'error');
     runBtn.disabled = false;
+    runsIn.disabled = false;
     cancelBtn.disabled = true;
   }
 
@@ -214,7 +235,10 @@
   async function run() {
     if (sweep) return;
     const name = sel.value;
+    const runs = runsWanted();
+    if (runs === null) return;
     runBtn.disabled = true;
+    runsIn.disabled = true;
     cancelBtn.disabled = false;
     sel.disabled = true;
     for (const b of Object.values(dl)) b.disabled = true;
@@ -222,12 +246,12 @@
     Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
       etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false });
     setMsg('');
-    const s = { name, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
+    const s = { name, runs, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
     sweep = s;
     startStallMonitor();
     try {
       const h = await getHelper();
-      const p = await h.request('plan', { name });
+      const p = await h.request('plan', { name, runs });
       if (s.cancelled) return;
       state.total = p.tasks;
       // Run by run (run 0 of every series and point, then run 1, …), as
@@ -264,7 +288,7 @@
     while (!s.cancelled && s.next < total) {
       const tasks = [];
       while (tasks.length < CHUNK && s.next < total) tasks.push(s.order[s.next++]);
-      await w.request('run', { name: s.name, tasks }, (pr) => {
+      await w.request('run', { name: s.name, runs: s.runs, tasks }, (pr) => {
         if (s.cancelled || s.records[pr.task] !== undefined) return;
         s.records[pr.task] = pr.record;
         state.done++;
@@ -283,6 +307,7 @@
     runBtn.disabled = false;
     cancelBtn.disabled = true;
     sel.disabled = false;
+    runsIn.disabled = false;
     state.running = 0;
     showProgress();
   }
@@ -313,7 +338,7 @@
   async function assemble(s, partial) {
     const recs = s.records.filter((r) => r !== undefined);
     const h = await getHelper();
-    const r = await h.request('assemble', { name: s.name, records: '[' + recs.join(',') + ']' });
+    const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
     state.partial = partial;
     state.verdicts = result.figure.verdicts.map((v) => ({ claim: v.claim, verdict: v.verdict }));
@@ -505,6 +530,7 @@
 
   box.addEventListener('toggle', () => { if (box.open) loadPanel(); });
   sel.addEventListener('change', () => describe().catch(fail));
+  runsIn.addEventListener('change', () => describe().catch(fail));
   runBtn.addEventListener('click', timed(run));
   cancelBtn.addEventListener('click', timed(cancel));
   dl.json.addEventListener('click', () => result && download(`${result.name}.json`, 'application/json', result.json));

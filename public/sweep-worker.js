@@ -39,18 +39,18 @@ async function handle(msg) {
     case 'presets':
       return JSON.parse(check(solver.presets()));
     case 'plan':
-      return JSON.parse(check(solver.plan(msg.name)));
+      return JSON.parse(check(solver.plan(msg.name, msg.runs || 0)));
     case 'run': {
       // A chunk of tasks, one after another; the page hands out the next
       // chunk when this one is done, and cancels by terminating us.
       for (const t of msg.tasks) {
-        const rec = check(solver.runTask(msg.name, t));
+        const rec = check(solver.runTask(msg.name, msg.runs || 0, t));
         self.postMessage({ id: msg.id, progress: { task: t, record: rec } });
       }
       return msg.tasks.length;
     }
     case 'assemble': {
-      const r = check(solver.assemble(msg.name, msg.records));
+      const r = check(solver.assemble(msg.name, msg.runs || 0, msg.records));
       return { json: r.json, csv: r.csv, figure: r.figure };
     }
     case 'figure': {

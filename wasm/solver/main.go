@@ -8,13 +8,14 @@
 // It sets self.dpsimSolver, an object of synchronous functions (a worker
 // may block: the page's thread never waits on it):
 //
-//	presets()                  JSON [{name, title, reproduces}]
-//	plan(name)                 JSON {name, title, description, tasks, runs, series: [{name, label, first, points}]}
-//	runTask(name, t)           JSON of task t's run record
-//	assemble(name, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
-//	figure(resultJSON, format) "svg" → string, "png" → Uint8Array
+//	presets()                        JSON [{name, title, reproduces}]
+//	plan(name, runs)                 JSON {name, title, description, tasks, runs, series: [{name, label, first, points}]}
+//	runTask(name, runs, t)           JSON of task t's run record
+//	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
+//	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
 //
-// Errors are returned as {error: "..."}.
+// runs replaces the experiment's runs per point, as "dpsim sweep --runs"
+// does (0: the preset's own). Errors are returned as {error: "..."}.
 package main
 
 import (
@@ -29,19 +30,29 @@ import (
 
 var plans = map[string]*experiment.Plan{}
 
-func plan(name string) (*experiment.Plan, error) {
-	if p, ok := plans[name]; ok {
+// plan returns the plan of preset name with runs per point (0: the
+// preset's), built once.
+func plan(name string, runs int) (*experiment.Plan, error) {
+	key := fmt.Sprintf("%s/%d", name, runs)
+	if p, ok := plans[key]; ok {
 		return p, nil
 	}
 	e, err := experiment.PresetExperiment(name)
 	if err != nil {
 		return nil, err
 	}
+	if runs != 0 {
+		// As dpsim sweep --runs: the same validation, the same bytes.
+		e.Runs = runs
+		if e, err = experiment.Parse(e.JSON()); err != nil {
+			return nil, fmt.Errorf("runs per point: %w", err)
+		}
+	}
 	p, err := experiment.NewPlan(e)
 	if err != nil {
 		return nil, err
 	}
-	plans[name] = p
+	plans[key] = p
 	return p, nil
 }
 
@@ -82,7 +93,7 @@ func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("presets", fn(func([]js.Value) any { return jsonString(experiment.Presets()) }))
 	api.Set("plan", fn(func(a []js.Value) any {
-		p, err := plan(a[0].String())
+		p, err := plan(a[0].String(), a[1].Int())
 		if err != nil {
 			return errValue(err)
 		}
@@ -111,11 +122,11 @@ func main() {
 		return jsonString(info)
 	}))
 	api.Set("runTask", fn(func(a []js.Value) any {
-		p, err := plan(a[0].String())
+		p, err := plan(a[0].String(), a[1].Int())
 		if err != nil {
 			return errValue(err)
 		}
-		t := a[1].Int()
+		t := a[2].Int()
 		if t < 0 || t >= p.Tasks() {
 			return errValue(fmt.Errorf("task %d does not exist (0 to %d)", t, p.Tasks()-1))
 		}
@@ -126,12 +137,12 @@ func main() {
 		return jsonString(rec)
 	}))
 	api.Set("assemble", fn(func(a []js.Value) any {
-		p, err := plan(a[0].String())
+		p, err := plan(a[0].String(), a[1].Int())
 		if err != nil {
 			return errValue(err)
 		}
 		var recs []experiment.RunRecord
-		if err := json.Unmarshal([]byte(a[1].String()), &recs); err != nil {
+		if err := json.Unmarshal([]byte(a[2].String()), &recs); err != nil {
 			return errValue(err)
 		}
 		res, err := experiment.Assemble(p, recs, nil)

@@ -8,41 +8,19 @@
 //   node --test e2e/            (./test.sh does it; ./build.sh first)
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
 const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const ROOT = path.resolve(__dirname, '..');
-const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
-const OUT = path.join(__dirname, 'out');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader'];
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-dispatch-'));
 let server = null, baseURL = '', ctx = null, page = null;
 const log = [];
 
-async function startServer() {
-  const bin = path.join(tmp, 'serve');
-  execFileSync('go', ['build', '-o', bin, './serve'], { cwd: ROOT, stdio: 'inherit' });
-  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-dir', SITE], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited early with code ${code}`)); });
-    readline.createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-  });
-  return { proc, url };
-}
 
 async function waitFor(what, fn, arg) {
   try {
@@ -58,9 +36,9 @@ before(async () => {
     if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} missing (run ./build.sh)`);
   }
   fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer());
+  ({ proc: server, url: baseURL } = await startServer(tmp));
   ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, args: ARGS,
+    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
   });
   page = ctx.pages()[0] || await ctx.newPage();
   page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));

@@ -13,27 +13,15 @@
 // wall-clock time: headless Chromium renders WebGL in software and can be slow.
 const { describe, test, before, after, beforeEach } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
 const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const ROOT = path.resolve(__dirname, '..');
-const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
-const OUT = path.join(__dirname, 'out');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 
-// Flags measured in shared/spec/browser-recipes.md. --enable-unsafe-swiftshader
-// gives WebGL2 through SwiftShader without the deprecated automatic fallback.
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader',
-];
 const VIEWPORT = { width: 1280, height: 800 };
 // Console text that means the Go program died.
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
@@ -51,26 +39,6 @@ function preflight() {
   if (missing.length) throw new Error('e2e prerequisites missing:\n  ' + missing.join('\n  '));
 }
 
-// startServer builds ./serve once and runs it on a free loopback port; the
-// server prints "serving <dir> at http://127.0.0.1:PORT/".
-async function startServer() {
-  const bin = path.join(tmp, 'serve');
-  execFileSync('go', ['build', '-o', bin, './serve'], { cwd: ROOT, stdio: 'inherit' });
-  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-dir', SITE], { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stderr.on('data', (d) => process.stderr.write('[serve] ' + d));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited early with code ${code}`)); });
-    readline.createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-  });
-  // It answers before we go on.
-  const r = await fetch(url);
-  assert.equal(r.status, 200, 'server answers /');
-  return { proc, url };
-}
 
 async function launch(extraArgs = []) {
   const userDataDir = fs.mkdtempSync(path.join(tmp, 'profile-'));
@@ -132,7 +100,7 @@ function assertNoFatal(b) {
 before(async () => {
   preflight();
   fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer());
+  ({ proc: server, url: baseURL } = await startServer(tmp));
 });
 
 after(() => {
@@ -358,7 +326,7 @@ describe('dpsim page with WebGL2', () => {
   // shared cores, and speed targets are checked by bench/page, not by a
   // timed test. What is asserted: fast-forward runs far more iterations
   // than the paced speed would, and the page keeps drawing.
-  test('fast-forward: iterations per second, frames, long tasks', async () => {
+  test('fast-forward: iterations per second, frames, long tasks', async (t) => {
     const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/gtdp/rgg50.json'), 'utf8'));
     base.iterations = 1000000;
     base.record = { every: 1 };
@@ -396,7 +364,7 @@ describe('dpsim page with WebGL2', () => {
       await b.page.screenshot({ path: path.join(OUT, `fast-${scen.name}.png`) });
       await b.page.evaluate(() => { window.dpsim.setFast(false); window.dpsim.pause(); });
     }
-    console.log('# page fast-forward (headless, software WebGL):\n#   ' + report.join('\n#   '));
+    t.diagnostic('page fast-forward (headless, software WebGL): ' + report.join('; '));
     assertNoFatal(b);
   });
 

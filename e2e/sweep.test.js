@@ -12,24 +12,15 @@
 // smoke.test.js (CHROMIUM, DPSIM_SITE, E2E_TIMEOUT).
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
 const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const ROOT = path.resolve(__dirname, '..');
-const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
-const OUT = path.join(__dirname, 'out');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader',
-];
 // The preset whose page result is compared with the CLI's: 600 runs of
 // 500 iterations, a few seconds in the browser.
 const PRESET = 'gtdp-error-bands';
@@ -41,21 +32,6 @@ let server = null;
 let baseURL = '';
 let cli = {}; // the CLI's files for PRESET, by extension
 
-async function startServer() {
-  const bin = path.join(tmp, 'serve');
-  execFileSync('go', ['build', '-o', bin, './serve'], { cwd: ROOT, stdio: 'inherit' });
-  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-dir', SITE], { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stderr.on('data', (d) => process.stderr.write('[serve] ' + d));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
-    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited early with code ${code}`)); });
-    readline.createInterface({ input: proc.stdout }).on('line', (line) => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-  });
-  return { proc, url };
-}
 
 // The CLI's output for PRESET, computed natively.
 function cliSweep() {
@@ -120,7 +96,7 @@ before(async () => {
   }
   fs.mkdirSync(OUT, { recursive: true });
   cli = cliSweep();
-  ({ proc: server, url: baseURL } = await startServer());
+  ({ proc: server, url: baseURL } = await startServer(tmp));
 });
 
 after(() => {

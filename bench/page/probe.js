@@ -9,14 +9,11 @@
 // Run by bench/page/run.sh, which serves the built site and repeats it.
 const { chromium } = require('../../e2e/node_modules/playwright-core');
 const fs = require('node:fs');
+const { CHROMIUM, CHROMIUM_ARGS } = require('../../e2e/harness.js');
 
 (async () => {
   const [url, file, secs = '8'] = process.argv.slice(2);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);

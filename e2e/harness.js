@@ -1,0 +1,43 @@
+'use strict';
+// harness.js — what every end-to-end test needs: the paths, Chromium's
+// flags and the static server (./serve built once per test file on a free
+// loopback port). Environment:
+//   CHROMIUM      browser binary (default /usr/bin/chromium)
+//   DPSIM_SITE    directory to serve (default public/)
+//   E2E_TIMEOUT   ms to wait for frames / iterations (defaults per file)
+const { spawn, execFileSync } = require('node:child_process');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const ROOT = path.resolve(__dirname, '..');
+const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
+const OUT = path.join(__dirname, 'out');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// Flags measured in shared/spec/browser-recipes.md. --enable-unsafe-swiftshader
+// gives WebGL2 through SwiftShader without the deprecated automatic fallback.
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--enable-unsafe-swiftshader',
+];
+
+// startServer builds ./serve into dir and runs it on a free loopback port;
+// the server prints "serving <dir> at http://127.0.0.1:PORT/".
+async function startServer(dir, { quiet = false } = {}) {
+  const bin = path.join(dir, 'serve');
+  execFileSync('go', ['build', '-o', bin, './serve'], { cwd: ROOT, stdio: 'inherit' });
+  const proc = spawn(bin, ['-addr', '127.0.0.1:0', '-dir', SITE], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!quiet) proc.stderr.on('data', (d) => process.stderr.write('[serve] ' + d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30000);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited early with code ${code}`)); });
+    readline.createInterface({ input: proc.stdout }).on('line', (line) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(line);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+  return { proc, url };
+}
+
+module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer };

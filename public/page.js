@@ -212,6 +212,9 @@
     return out;
   }
 
+  // A single recorded point draws no line: mark points while there are few.
+  const few = (u) => u.data[0].length <= 2;
+
   function makePlot() {
     const { logAxis } = window.dpsimPlot;
     const width = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
@@ -225,9 +228,9 @@
       ],
       series: [
         { label: 'iteration', value: (u, v) => (v == null ? '—' : String(Math.round(v))) },
-        { label: 'optimality', stroke: COLORS.opt, width: 1.6, spanGaps: false, points: { show: false },
+        { label: 'optimality', stroke: COLORS.opt, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: COLORS.opt },
           value: (u, v) => window.dpsimPlot.fmt(v) },
-        { label: 'consensus', stroke: COLORS.cons, width: 1.6, spanGaps: false, points: { show: false },
+        { label: 'consensus', stroke: COLORS.cons, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: COLORS.cons },
           value: (u, v) => window.dpsimPlot.fmt(v) },
       ],
       cursor: { drag: { x: false, y: false } },

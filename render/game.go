@@ -33,6 +33,7 @@ type Game struct {
 	last    time.Time
 	ratio   float64
 	draws   int
+	shown   picture // the picture on the screen
 }
 
 // NewGame returns a game playing p and drawing m. onFrame (may be nil) is
@@ -99,20 +100,40 @@ func (g *Game) Update() error {
 	return nil
 }
 
-// Draw implements ebiten.Game.
+// picture identifies what a frame shows: an unchanged picture is not
+// drawn again.
+type picture struct {
+	model   *scene.Model
+	iter    int
+	phase   float64
+	w, h    int
+	ratio   float64
+	running bool
+}
+
+// Draw implements ebiten.Game. A frame that would show the same picture
+// as the last one (paused, no packet in flight, same size) leaves the
+// screen as it is: with the screen not cleared every frame, ebiten then
+// stops presenting it, and an idle page costs no GPU work.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.mu.Lock()
 	b := screen.Bounds()
+	pic := picture{model: g.model, phase: 1, w: b.Dx(), h: b.Dy(), ratio: g.ratio}
+	if g.player != nil {
+		pic.phase, pic.running = g.player.Phase(), g.player.Running()
+	}
 	if g.model != nil {
-		g.model.PixelRatio = g.ratio
-		phase := 1.0
-		if g.player != nil {
-			phase = g.player.Phase()
+		pic.iter = g.model.Iter()
+	}
+	if pic != g.shown || pic.running {
+		g.shown = pic
+		if g.model != nil {
+			g.model.PixelRatio = g.ratio
+			g.frame = g.model.Frame(pic.phase, b.Dx(), b.Dy())
+			g.view.Draw(screen, g.frame)
+		} else {
+			screen.Fill(scene.Background)
 		}
-		g.frame = g.model.Frame(phase, b.Dx(), b.Dy())
-		g.view.Draw(screen, g.frame)
-	} else {
-		screen.Fill(scene.Background)
 	}
 	g.draws++
 	onFrame := g.onFrame

@@ -27,6 +27,9 @@ func main() {
 	// Update several times per frame to keep 60 ticks a second, each one
 	// spending the player's budget, and stretch the frame.
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	// The view repaints the whole canvas when it draws, and draws only
+	// when the picture changed (render.Game.Draw): an idle page is idle.
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetWindowTitle("dpsim")
 	// The page keeps keyboard focus on its controls (docs/bridge.md).
 	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {

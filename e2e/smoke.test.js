@@ -361,6 +361,8 @@ describe('dpsim page with WebGL2', () => {
       assert.ok(s1.fast, 'fast-forward is on');
       // The paced speed is 10 it/s: fast-forward must beat it many times over.
       assert.ok(its > 100, `${name}: fast-forward ran only ${its.toFixed(0)} it/s`);
+      await b.page.evaluate(() => window.scrollTo(0, 0));
+      await waitFrames(b, 2);
       await b.page.screenshot({ path: path.join(OUT, `fast-${scen.name}.png`) });
       await b.page.evaluate(() => { window.dpsim.setFast(false); window.dpsim.pause(); });
     }

@@ -132,3 +132,22 @@ func (e *Env) InitState(name string) []float64 {
 func (e *Env) Sampler(alg, name string) *noise.Sampler {
 	return noise.NewSampler(e.Noise[name].Dist, rng.NewStream(e.Seeds.Noise, alg+"/"+name))
 }
+
+// RequireUndirected checks the assumptions an algorithm of undirected
+// networks makes: the graph is undirected and its weight matrix has every
+// property in needs (weights.Find… names). why completes the error
+// message, e.g. "GT-DP's Assumption 4 needs W" or "DPOP mixes with a
+// doubly stochastic A whose support is the graph; W fails".
+func (e *Env) RequireUndirected(title, why string, needs ...string) error {
+	if e.Graph.Directed {
+		return check.Errorf("graph.directed", "%s needs an undirected graph", title)
+	}
+	for _, f := range e.Report.Findings {
+		for _, need := range needs {
+			if f.Name == need && !f.Holds {
+				return check.Errorf("weights", "%s %s: %s", why, f.Name, f.Detail)
+			}
+		}
+	}
+	return nil
+}

@@ -31,15 +31,8 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err
 	}
-	if env.Graph.Directed {
-		return nil, nil, check.Errorf("graph.directed", "DiaDSP needs an undirected graph")
-	}
-	for _, f := range env.Report.Findings {
-		for _, need := range needs {
-			if f.Name == need && !f.Holds {
-				return nil, nil, check.Errorf("weights", "DiaDSP mixes with a doubly stochastic W whose support is the graph; W fails %s: %s", f.Name, f.Detail)
-			}
-		}
+	if err := env.RequireUndirected("DiaDSP", "DiaDSP mixes with a doubly stochastic W whose support is the graph; W fails", needs...); err != nil {
+		return nil, nil, err
 	}
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()

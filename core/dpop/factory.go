@@ -34,15 +34,8 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err
 	}
-	if env.Graph.Directed {
-		return nil, nil, check.Errorf("graph.directed", "DPOP needs an undirected graph")
-	}
-	for _, f := range env.Report.Findings {
-		for _, need := range needs {
-			if f.Name == need && !f.Holds {
-				return nil, nil, check.Errorf("weights", "DPOP mixes with a doubly stochastic A whose support is the graph; W fails %s: %s", f.Name, f.Detail)
-			}
-		}
+	if err := env.RequireUndirected("DPOP", "DPOP mixes with a doubly stochastic A whose support is the graph; W fails", needs...); err != nil {
+		return nil, nil, err
 	}
 	dom, ok := env.Problem.(problem.Bounded)
 	var c float64

@@ -38,15 +38,8 @@ var assumption4 = []string{
 func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
-	if env.Graph.Directed {
-		return nil, nil, check.Errorf("graph.directed", "GT-DP needs an undirected graph (Assumption 4)")
-	}
-	for _, f := range env.Report.Findings {
-		for _, need := range assumption4 {
-			if f.Name == need && !f.Holds {
-				return nil, nil, check.Errorf("weights", "GT-DP's Assumption 4 needs W %s: %s", f.Name, f.Detail)
-			}
-		}
+	if err := env.RequireUndirected("GT-DP (Assumption 4)", "GT-DP's Assumption 4 needs W", assumption4...); err != nil {
+		return nil, nil, err
 	}
 	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err

@@ -126,8 +126,10 @@ func (a *Algorithm) Initial() *sim.Step {
 // Advance implements sim.Algorithm: one iteration (see the package doc).
 func (a *Algorithm) Advance() *sim.Step {
 	n, d := a.n, a.d
-	a.draw(a.sEta, a.eta, a.nEta, a.x, 0)
-	a.draw(a.sXi, a.xi, a.nXi, a.y, d)
+	a.sEta.FillChannel(a.eta, a.k, a.nEta, d)
+	a.sXi.FillChannel(a.xi, a.k, a.nXi, d)
+	noise.Release(a.out, a.x, a.nEta, d, 2*d, 0)
+	noise.Release(a.out, a.y, a.nXi, d, 2*d, d)
 	d2 := 2 * d
 	acc := a.acc[:d2]
 	alpha := a.p.Alpha
@@ -146,14 +148,8 @@ func (a *Algorithm) Advance() *sim.Step {
 				acc[d+c] = wii * yi[c]
 			}
 		}
-		for e := a.start[i]; e < a.start[i+1]; e++ {
-			j, w := a.col[e], a.val[e]
-			o := a.out[j*d2 : (j+1)*d2]
-			o = o[:len(acc)]
-			for c := range acc {
-				acc[c] += w * o[c]
-			}
-		}
+		lo2, hi2 := a.start[i], a.start[i+1]
+		weights.MixRow(acc, a.out, a.col[lo2:hi2], a.val[lo2:hi2])
 		xn, yi := a.xn[lo:hi], a.y[lo:hi]
 		for c := range xn {
 			xn[c] = acc[c] - alpha*yi[c]
@@ -171,27 +167,6 @@ func (a *Algorithm) Advance() *sim.Step {
 	a.step.Iter = a.k
 	a.step.Estimates = a.x
 	return &a.step
-}
-
-// draw fills nz with the channel's noise at iteration k and writes the
-// released vectors v + nz into the channel's half of a.out.
-func (a *Algorithm) draw(smp *noise.Sampler, spec *noise.Spec, nz, v []float64, off int) {
-	d := a.d
-	f := spec.Decay.At(a.k)
-	for i := range a.n {
-		b := spec.Base(i)
-		if b != 0 {
-			b *= f
-		}
-		z := nz[i*d : (i+1)*d]
-		smp.Fill(z, b)
-		o := a.out[2*i*d+off : 2*i*d+off+d]
-		vi := v[i*d : (i+1)*d]
-		o, vi = o[:len(z)], vi[:len(z)]
-		for c := range z {
-			o[c] = vi[c] + z[c]
-		}
-	}
 }
 
 // State implements sim.Algorithm: the estimates x and trackers y.

@@ -112,20 +112,8 @@ func (a *Algorithm) Step(t int) float64 { return noise.Geom(a.p.C, a.p.Q).At(t) 
 //	x_i(t+1) = Π_X[ z_i(t) − γ_t ∇f_i(z_i(t)) ],  γ_t = c·q^t
 func (a *Algorithm) Advance() *sim.Step {
 	n, d := a.n, a.d
-	f := a.eta.Decay.At(a.k)
-	for i := range n {
-		b := a.eta.Base(i)
-		if b != 0 {
-			b *= f
-		}
-		z := a.nz[i*d : (i+1)*d]
-		a.smp.Fill(z, b)
-		o, xi := a.out[i*d:(i+1)*d], a.x[i*d:(i+1)*d]
-		o, xi = o[:len(z)], xi[:len(z)]
-		for c := range z {
-			o[c] = xi[c] + z[c]
-		}
-	}
+	a.smp.FillChannel(a.eta, a.k, a.nz, d)
+	noise.Release(a.out, a.x, a.nz, d, d, 0)
 	g := a.Step(a.k)
 	self := a.out
 	if !a.p.SelfNoisy {
@@ -140,14 +128,8 @@ func (a *Algorithm) Advance() *sim.Step {
 		for c := range z {
 			z[c] = wii * si[c]
 		}
-		for e := a.start[i]; e < a.start[i+1]; e++ {
-			j, w := a.col[e], a.val[e]
-			o := a.out[j*d : (j+1)*d]
-			o = o[:len(z)]
-			for c := range z {
-				z[c] += w * o[c]
-			}
-		}
+		lo2, hi2 := a.start[i], a.start[i+1]
+		weights.MixRow(z, a.out, a.col[lo2:hi2], a.val[lo2:hi2])
 		at := z
 		if a.p.GradientAt == "x" {
 			at = a.x[lo:hi]

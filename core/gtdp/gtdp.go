@@ -133,8 +133,12 @@ func (a *Algorithm) Initial() *sim.Step {
 // the channel's scale at iteration k is b_i·β_k, with β_k evaluated once.
 func (a *Algorithm) Advance() *sim.Step {
 	n, d, k := a.n, a.d, a.k
-	a.draw(a.sEta, a.eta, a.nEta, a.s, 0)
-	a.draw(a.sXi, a.xi, a.nXi, a.x, d)
+	// a) the noises, drawn already scaled (b_i·β_k), and the released
+	// vectors, s and x side by side in each agent's block of out.
+	a.sEta.FillChannel(a.eta, k, a.nEta, d)
+	a.sXi.FillChannel(a.xi, k, a.nXi, d)
+	noise.Release(a.out, a.s, a.nEta, d, 2*d, 0)
+	noise.Release(a.out, a.x, a.nXi, d, 2*d, d)
 
 	// b) updates; a node mixes its own clean state (the W_o form) and the
 	// neighbours' released copies. out holds agent j's two released
@@ -158,7 +162,7 @@ func (a *Algorithm) Advance() *sim.Step {
 			ax[c] = wii * xi[c]
 		}
 		lo2, hi2 := start[i], start[i+1]
-		mixRow(acc, out, col[lo2:hi2], val[lo2:hi2])
+		weights.MixRow(acc, out, col[lo2:hi2], val[lo2:hi2])
 		sn, xn := a.sn[lo:hi], a.xn[lo:hi]
 		sn, xn = sn[:len(xi)], xn[:len(xi)]
 		for c := range xi {
@@ -173,72 +177,6 @@ func (a *Algorithm) Advance() *sim.Step {
 	a.step.Iter = a.k
 	a.step.Estimates = a.x
 	return &a.step
-}
-
-// mixRow adds Σ_e val[e]·out[col[e]] to acc, where out holds a block of
-// len(acc) values per agent. Four neighbours per pass halve the loads and
-// stores of acc (and, natively, let the products overlap); the grouping
-// (w1·o1 + w2·o2) + (w3·o3 + w4·o4) is the summation order. A function of
-// its own, on slices passed in: under WebAssembly the small function keeps
-// its values in locals, where the same loop inside Advance runs slower.
-func mixRow(acc, out []float64, col []int, val []float64) {
-	d2 := len(acc)
-	val = val[:len(col)]
-	e := 0
-	for ; e+3 < len(col); e += 4 {
-		j1, j2, j3, j4 := col[e], col[e+1], col[e+2], col[e+3]
-		w1, w2, w3, w4 := val[e], val[e+1], val[e+2], val[e+3]
-		o1 := out[j1*d2 : (j1+1)*d2]
-		o2 := out[j2*d2 : (j2+1)*d2]
-		o3 := out[j3*d2 : (j3+1)*d2]
-		o4 := out[j4*d2 : (j4+1)*d2]
-		o1, o2, o3, o4 = o1[:len(acc)], o2[:len(acc)], o3[:len(acc)], o4[:len(acc)]
-		for c := range acc {
-			acc[c] += (w1*o1[c] + w2*o2[c]) + (w3*o3[c] + w4*o4[c])
-		}
-	}
-	for ; e < len(col); e++ {
-		j, w := col[e], val[e]
-		o := out[j*d2 : (j+1)*d2]
-		o = o[:len(acc)]
-		for c := range acc {
-			acc[c] += w * o[c]
-		}
-	}
-}
-
-// draw fills nz with channel spec's noise at iteration k (scale b_i·β_k,
-// β_k computed once) and writes the released vectors v + nz into the
-// channel's half (off = 0 for s, d for x) of every agent's block of a.out.
-// With one scale for every agent the noise is drawn in one call: filling
-// in pieces or at once gives the same draws.
-func (a *Algorithm) draw(smp *noise.Sampler, spec *noise.Spec, nz, v []float64, off int) {
-	d := a.d
-	f := spec.Decay.At(a.k)
-	scale := func(i int) float64 {
-		b := spec.Base(i)
-		if b != 0 { // 0·β_k stays 0 even where β_k overflows
-			b *= f
-		}
-		return b
-	}
-	if spec.Scales == nil {
-		smp.Fill(nz, scale(0))
-	} else {
-		for i := range a.n {
-			smp.Fill(nz[i*d:(i+1)*d], scale(i))
-		}
-	}
-	out := a.out
-	for i := range a.n {
-		z := nz[i*d : (i+1)*d]
-		o := out[2*i*d+off : 2*i*d+off+d]
-		vi := v[i*d : (i+1)*d]
-		o, vi = o[:len(z)], vi[:len(z)]
-		for c := range z {
-			o[c] = vi[c] + z[c]
-		}
-	}
 }
 
 // gradients returns ∇f_i(x_i) of every agent (agent-major, in a.grads),

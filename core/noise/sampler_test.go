@@ -411,3 +411,35 @@ func benchFill(b *testing.B, dist string) {
 		})
 	}
 }
+
+// FillChannel draws what per-agent Fill calls draw, at scale base·decay(k)
+// (0 stays 0), and Release lays v + noise into strided blocks.
+func TestFillChannelAndRelease(t *testing.T) {
+	spec := &Spec{Dist: Laplace, Scales: []float64{1, 0, 2}, Decay: Geom(1, 0.5)}
+	a := NewSampler(Laplace, rng.NewStream(9, "c"))
+	b := NewSampler(Laplace, rng.NewStream(9, "c"))
+	got := make([]float64, 6)
+	a.FillChannel(spec, 2, got, 2)
+	want := make([]float64, 6)
+	for i, s := range spec.Scales {
+		b.Fill(want[2*i:2*i+2], s*0.25)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("draw %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if got[2] != 0 || got[3] != 0 {
+		t.Fatalf("a base of 0 drew %v", got[2:4])
+	}
+	out := make([]float64, 12)
+	v := []float64{1, 2, 3, 4, 5, 6}
+	Release(out, v, got, 2, 4, 2)
+	for i := range 3 {
+		for c := range 2 {
+			if out[4*i+2+c] != v[2*i+c]+got[2*i+c] || out[4*i+c] != 0 {
+				t.Fatalf("agent %d: block %v", i, out[4*i:4*i+4])
+			}
+		}
+	}
+}

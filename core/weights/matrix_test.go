@@ -213,3 +213,27 @@ func BenchmarkMulVec(b *testing.B) {
 		})
 	}
 }
+
+// MixRow is one row of (W ⊗ I)·x without its diagonal, for any number of
+// neighbours (the unrolled passes and the remainder) and block size.
+func TestMixRow(t *testing.T) {
+	x := make([]float64, 7*3)
+	for i := range x {
+		x[i] = float64(i%5) - 1.5
+	}
+	for _, k := range []int{0, 1, 3, 4, 5, 7} {
+		cols := []int{6, 0, 3, 2, 5, 1, 4}[:k]
+		vals := []float64{0.5, 0.25, -1, 2, 0.125, 3, 1}[:k]
+		acc := []float64{1, 2, 3}
+		MixRow(acc, x, cols, vals)
+		for c := range 3 {
+			want := float64(c + 1)
+			for e, j := range cols {
+				want += vals[e] * x[j*3+c]
+			}
+			if math.Abs(acc[c]-want) > 1e-12 {
+				t.Fatalf("%d neighbours, coordinate %d: %v, want %v", k, c, acc[c], want)
+			}
+		}
+	}
+}

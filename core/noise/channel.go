@@ -1,0 +1,39 @@
+package noise
+
+// FillChannel fills nz (agent-major, dim values per agent) with channel
+// spec's noise at iteration k: agent i's scale is Base(i)·decay(k), the
+// decay evaluated once, and a base of 0 stays exactly 0 even where the
+// decay overflows. With one scale for every agent the draws take one
+// call: filling in pieces or at once gives the same values.
+func (s *Sampler) FillChannel(spec *Spec, k int, nz []float64, dim int) {
+	f := spec.Decay.At(k)
+	scale := func(i int) float64 {
+		if b := spec.Base(i); b != 0 {
+			return b * f
+		}
+		return 0
+	}
+	if spec.Scales == nil {
+		s.Fill(nz, scale(0))
+		return
+	}
+	for i := range len(nz) / dim {
+		s.Fill(nz[i*dim:(i+1)*dim], scale(i))
+	}
+}
+
+// Release writes the released vectors v + nz (agent-major, dim values
+// per agent) into out, agent i's at out[i·stride+off : i·stride+off+dim]:
+// stride = dim for a buffer of its own, 2·dim with off 0 or dim for two
+// channels side by side.
+func Release(out, v, nz []float64, dim, stride, off int) {
+	for i := range len(nz) / dim {
+		z := nz[i*dim : (i+1)*dim]
+		o := out[i*stride+off : i*stride+off+dim]
+		vi := v[i*dim : (i+1)*dim]
+		o, vi = o[:len(z)], vi[:len(z)]
+		for c := range z {
+			o[c] = vi[c] + z[c]
+		}
+	}
+}

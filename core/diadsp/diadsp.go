@@ -126,8 +126,8 @@ func (a *Algorithm) Initial() *sim.Step {
 // Advance implements sim.Algorithm: one iteration (see the package doc).
 func (a *Algorithm) Advance() *sim.Step {
 	n, d := a.n, a.d
-	a.sEta.FillChannel(a.eta, a.k, a.nEta, d)
-	a.sXi.FillChannel(a.xi, a.k, a.nXi, d)
+	a.sEta.FillChannel(a.eta, a.eta.Decay.At(a.k), a.nEta, d)
+	a.sXi.FillChannel(a.xi, a.xi.Decay.At(a.k), a.nXi, d)
 	noise.Release(a.out, a.x, a.nEta, d, 2*d, 0)
 	noise.Release(a.out, a.y, a.nXi, d, 2*d, d)
 	d2 := 2 * d

@@ -112,7 +112,7 @@ func (a *Algorithm) Step(t int) float64 { return noise.Geom(a.p.C, a.p.Q).At(t) 
 //	x_i(t+1) = Π_X[ z_i(t) − γ_t ∇f_i(z_i(t)) ],  γ_t = c·q^t
 func (a *Algorithm) Advance() *sim.Step {
 	n, d := a.n, a.d
-	a.smp.FillChannel(a.eta, a.k, a.nz, d)
+	a.smp.FillChannel(a.eta, a.eta.Decay.At(a.k), a.nz, d)
 	noise.Release(a.out, a.x, a.nz, d, d, 0)
 	g := a.Step(a.k)
 	self := a.out

@@ -135,8 +135,8 @@ func (a *Algorithm) Advance() *sim.Step {
 	n, d, k := a.n, a.d, a.k
 	// a) the noises, drawn already scaled (b_i·β_k), and the released
 	// vectors, s and x side by side in each agent's block of out.
-	a.sEta.FillChannel(a.eta, k, a.nEta, d)
-	a.sXi.FillChannel(a.xi, k, a.nXi, d)
+	a.sEta.FillChannel(a.eta, a.eta.Decay.At(k), a.nEta, d)
+	a.sXi.FillChannel(a.xi, a.xi.Decay.At(k), a.nXi, d)
 	noise.Release(a.out, a.s, a.nEta, d, 2*d, 0)
 	noise.Release(a.out, a.x, a.nXi, d, 2*d, d)
 

@@ -1,12 +1,12 @@
 package noise
 
 // FillChannel fills nz (agent-major, dim values per agent) with channel
-// spec's noise at iteration k: agent i's scale is Base(i)·decay(k), the
-// decay evaluated once, and a base of 0 stays exactly 0 even where the
-// decay overflows. With one scale for every agent the draws take one
-// call: filling in pieces or at once gives the same values.
-func (s *Sampler) FillChannel(spec *Spec, k int, nz []float64, dim int) {
-	f := spec.Decay.At(k)
+// spec's noise at an iteration whose decay factor is f (spec.Decay.At(k),
+// computed once per iteration, or read from a table): agent i's scale is
+// Base(i)·f, and a base of 0 stays exactly 0 even where f overflows. With
+// one scale for every agent the draws take one call: filling in pieces or
+// at once gives the same values.
+func (s *Sampler) FillChannel(spec *Spec, f float64, nz []float64, dim int) {
 	scale := func(i int) float64 {
 		if b := spec.Base(i); b != 0 {
 			return b * f
@@ -27,6 +27,13 @@ func (s *Sampler) FillChannel(spec *Spec, k int, nz []float64, dim int) {
 // stride = dim for a buffer of its own, 2·dim with off 0 or dim for two
 // channels side by side.
 func Release(out, v, nz []float64, dim, stride, off int) {
+	if stride == dim && off == 0 { // one flat pass
+		out, v = out[:len(nz)], v[:len(nz)]
+		for c, z := range nz {
+			out[c] = v[c] + z
+		}
+		return
+	}
 	for i := range len(nz) / dim {
 		z := nz[i*dim : (i+1)*dim]
 		o := out[i*stride+off : i*stride+off+dim]

@@ -419,7 +419,7 @@ func TestFillChannelAndRelease(t *testing.T) {
 	a := NewSampler(Laplace, rng.NewStream(9, "c"))
 	b := NewSampler(Laplace, rng.NewStream(9, "c"))
 	got := make([]float64, 6)
-	a.FillChannel(spec, 2, got, 2)
+	a.FillChannel(spec, spec.Decay.At(2), got, 2)
 	want := make([]float64, 6)
 	for i, s := range spec.Scales {
 		b.Fill(want[2*i:2*i+2], s*0.25)

@@ -40,13 +40,8 @@ func (m *Mix) MixRow(acc []float64, i int, out []float64, d int) {
 	for c := range acc {
 		acc[c] = m.Diag[i] * oi[c]
 	}
-	for e := m.Start[i]; e < m.Start[i+1]; e++ {
-		j, v := m.Col[e], m.Val[e]
-		oj := out[j*d : (j+1)*d]
-		for c := range acc {
-			acc[c] += v * oj[c]
-		}
-	}
+	a, b := m.Start[i], m.Start[i+1]
+	weights.MixRow(acc[:d], out, m.Col[a:b], m.Val[a:b])
 }
 
 // Out is the transpose of a Mix without its diagonal: for agent j, the
@@ -274,24 +269,8 @@ func Describe(roots []int, n int) string {
 // agents when they share a scale) and writes the released vectors v + nz
 // into out. All slices are agent-major with d entries per agent.
 func Draw(smp *noise.Sampler, spec *noise.Spec, f float64, nz, v, out []float64, d int) {
-	if spec.Scales == nil {
-		b := spec.Scale
-		if b != 0 { // 0·decay stays 0 even where the decay overflows
-			b *= f
-		}
-		smp.Fill(nz, b)
-	} else {
-		for i, b := range spec.Scales {
-			if b != 0 {
-				b *= f
-			}
-			smp.Fill(nz[i*d:(i+1)*d], b)
-		}
-	}
-	out, v = out[:len(nz)], v[:len(nz)]
-	for c, z := range nz {
-		out[c] = v[c] + z
-	}
+	smp.FillChannel(spec, f, nz, d)
+	noise.Release(out, v, nz, d, d, 0)
 }
 
 // NoLedger is the accountant of a baseline that runs with privacy noise

@@ -143,34 +143,11 @@ func (a *Algorithm) Advance() *sim.Step {
 	// b) updates; a node mixes its own clean state (the W_o form) and the
 	// neighbours' released copies. out holds agent j's two released
 	// vectors side by side, so one pass over a row mixes both channels.
-	gk := a.p.Gamma.At(k)
-	alpha := a.p.Alpha
-	d2 := 2 * d
-	acc := a.acc[:d2]
-	// Locals, not fields: the compiler cannot keep a field in a register
-	// across the stores into acc, and under wasm every reload costs.
-	out, start, col, val := a.out, a.start, a.col, a.val
-	grads := a.gradients()
-	for i := range n {
-		lo, hi := i*d, (i+1)*d
-		si, xi, g := a.s[lo:hi], a.x[lo:hi], grads[lo:hi]
-		si, g = si[:len(xi)], g[:len(xi)]
-		wii := a.diag[i]
-		as, ax := acc[:len(xi)], acc[d:d+len(xi)]
-		for c := range xi {
-			as[c] = wii * si[c]
-			ax[c] = wii * xi[c]
-		}
-		lo2, hi2 := start[i], start[i+1]
-		weights.MixRow(acc, out, col[lo2:hi2], val[lo2:hi2])
-		sn, xn := a.sn[lo:hi], a.xn[lo:hi]
-		sn, xn = sn[:len(xi)], xn[:len(xi)]
-		for c := range xi {
-			v := as[c] + gk*g[c]
-			sn[c] = v
-			xn[c] = ax[c] - alpha*(v-si[c])
-		}
-	}
+	// b) the updates (eq. 4), in update: a node mixes its own clean state
+	// (the W_o form) and the neighbours' released copies; out holds agent
+	// j's two released vectors side by side, so one pass over a row mixes
+	// both channels.
+	update(n, d, a.out, a.start, a.col, a.val, a.diag, a.s, a.x, a.gradients(), a.sn, a.xn, a.acc, a.p.Gamma.At(k), a.p.Alpha)
 	a.x, a.xn = a.xn, a.x
 	a.s, a.sn = a.sn, a.s
 	a.k++

@@ -1,5 +1,7 @@
 package noise
 
+import "fmt"
+
 // FillChannel fills nz (agent-major, dim values per agent) with channel
 // spec's noise at an iteration whose decay factor is f (spec.Decay.At(k),
 // computed once per iteration, or read from a table): agent i's scale is
@@ -25,22 +27,18 @@ func (s *Sampler) FillChannel(spec *Spec, f float64, nz []float64, dim int) {
 // Release writes the released vectors v + nz (agent-major, dim values
 // per agent) into out, agent i's at out[i·stride+off : i·stride+off+dim]:
 // stride = dim for a buffer of its own, 2·dim with off 0 or dim for two
-// channels side by side.
+// channels side by side. It panics if v or out is too short or the
+// layout is inconsistent (a programming error, not bad input).
 func Release(out, v, nz []float64, dim, stride, off int) {
-	if stride == dim && off == 0 { // one flat pass
-		out, v = out[:len(nz)], v[:len(nz)]
-		for c, z := range nz {
-			out[c] = v[c] + z
-		}
+	if dim <= 0 || len(nz)%dim != 0 || off < 0 || off+dim > stride {
+		panic(fmt.Sprintf("noise.Release: inconsistent layout: %d noise values, dim %d, stride %d, offset %d", len(nz), dim, stride, off))
+	}
+	rows := len(nz) / dim
+	if rows == 0 {
 		return
 	}
-	for i := range len(nz) / dim {
-		z := nz[i*dim : (i+1)*dim]
-		o := out[i*stride+off : i*stride+off+dim]
-		vi := v[i*dim : (i+1)*dim]
-		o, vi = o[:len(z)], vi[:len(z)]
-		for c := range z {
-			o[c] = vi[c] + z[c]
-		}
+	if len(v) < len(nz) || len(out) < (rows-1)*stride+off+dim {
+		panic(fmt.Sprintf("noise.Release: %d rows of %d need %d values and %d slots (got %d and %d)", rows, dim, len(nz), (rows-1)*stride+off+dim, len(v), len(out)))
 	}
+	addRows(out[off:], v, nz, rows, dim, stride)
 }

@@ -443,3 +443,48 @@ func TestFillChannelAndRelease(t *testing.T) {
 		}
 	}
 }
+
+// Release writes v + nz and nothing else, for flat and strided layouts of
+// any size (under WebAssembly the loop is assembly), and refuses buffers
+// that are too short.
+func TestRelease(t *testing.T) {
+	for _, c := range []struct{ rows, dim, stride, off int }{
+		{1, 1, 1, 0}, {7, 3, 3, 0}, {5, 10, 20, 0}, {5, 10, 20, 10}, {4, 2, 7, 3},
+	} {
+		n := c.rows * c.dim
+		v, nz := make([]float64, n), make([]float64, n)
+		for i := range n {
+			v[i], nz[i] = float64(i)+0.5, -float64(i*i)/7
+		}
+		out := make([]float64, c.rows*c.stride+1)
+		for i := range out {
+			out[i] = -99
+		}
+		Release(out, v, nz, c.dim, c.stride, c.off)
+		for i := range out {
+			r, k := i/c.stride, i%c.stride-c.off
+			want := -99.0
+			if r < c.rows && k >= 0 && k < c.dim {
+				want = v[r*c.dim+k] + nz[r*c.dim+k]
+			}
+			if out[i] != want {
+				t.Fatalf("%+v: out[%d] = %v, want %v", c, i, out[i], want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		out, v, nz       int
+		dim, stride, off int
+	}{
+		{5, 6, 6, 2, 2, 0}, {6, 5, 6, 2, 2, 0}, {11, 6, 6, 2, 4, 2}, {6, 6, 6, 4, 4, 0}, {6, 6, 6, 2, 2, 1},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%+v: no panic", c)
+				}
+			}()
+			Release(make([]float64, c.out), make([]float64, c.v), make([]float64, c.nz), c.dim, c.stride, c.off)
+		}()
+	}
+}

@@ -7,6 +7,8 @@
 #define F64(base, off) ADDR(base, off); F64Load $0
 // MUL pushes w·x[base + off]
 #define MUL(w, base, off) Get w; F64(base, off); F64Mul
+// MUL8 pushes w·x[base + off + 8]
+#define MUL8(w, base, off) Get w; ADDR(base, off); F64Load $8; F64Mul
 // BLOCK sets reg = out + col·(2d·8) for the column at col[e+k], trapping
 // when the column is not a row of out (Go would panic).
 #define BLOCK(k, reg) I64Load col_base+64(FP); Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; I64Load $(8*k); Tee reg; Get R12; I64GeU; If; Unreachable; End; Get reg; Get R2; I64Mul; Get R11; I64Add; Set reg
@@ -123,6 +125,8 @@ TEXT ·update(SB), NOSPLIT, $0-296
 			WEIGHT(1, F17)
 			WEIGHT(2, F18)
 			WEIGHT(3, F19)
+			// two coordinates per pass (2d is even): one address
+			// computation serves both through the load/store offsets.
 			I64Const $0
 			Set R9
 			Loop
@@ -137,8 +141,20 @@ TEXT ·update(SB), NOSPLIT, $0-296
 				F64Add
 				F64Add
 				F64Store $0
+				ADDR(R10, R9)
+				ADDR(R10, R9)
+				F64Load $8
+				MUL8(F16, R5, R9)
+				MUL8(F17, R6, R9)
+				F64Add
+				MUL8(F18, R7, R9)
+				MUL8(F19, R8, R9)
+				F64Add
+				F64Add
+				F64Add
+				F64Store $8
 				Get R9
-				I64Const $8
+				I64Const $16
 				I64Add
 				Tee R9
 				Get R2
@@ -170,8 +186,14 @@ TEXT ·update(SB), NOSPLIT, $0-296
 				MUL(F16, R5, R9)
 				F64Add
 				F64Store $0
+				ADDR(R10, R9)
+				ADDR(R10, R9)
+				F64Load $8
+				MUL8(F16, R5, R9)
+				F64Add
+				F64Store $8
 				Get R9
-				I64Const $8
+				I64Const $16
 				I64Add
 				Tee R9
 				Get R2

@@ -123,7 +123,7 @@ describe(`experiments panel on ${pg.name}`, () => {
     assert.equal(resp.status(), 200);
     await waitSweep(b, 'the solver to list presets', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     const st = await sweepState(b.page);
-    for (const p of ['gtdp-noise-sweep', 'gtdp-error-bands', 'privacy-utility', 'gtdp-fig1', 'gtdp-fig2', 'gtdp-fig3', 'gtdp-fig4', 'gtdp-privacy-utility']) assert.ok(st.presets.includes(p), `preset ${p} listed`);
+    for (const p of ['gtdp-noise-sweep', 'gtdp-error-bands', 'privacy-utility', 'gtdp-fig1', 'gtdp-fig2', 'gtdp-fig3', 'gtdp-fig4', 'gtdp-privacy-utility', 'gtdp-fig1-epsilon', 'gtdp-fig1-dpop-q']) assert.ok(st.presets.includes(p), `preset ${p} listed`);
     assert.equal(await b.page.$eval('#exp-preset', (e) => e.value), PRESET);
     assert.match(await b.page.$eval('#exp-desc', (e) => e.textContent), /600 runs \(200 per point\)/);
   });

@@ -129,7 +129,8 @@ type Series struct {
 	Set   Overrides `json:"set,omitempty"`
 	// Sweep replaces the x-axis's fields and values for this series, so
 	// that series whose algorithms name their noise differently can join
-	// one privacy–utility figure.
+	// one privacy–utility figure. An empty list of fields makes a
+	// reference series: the same scenario drawn at each value.
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Hook names a registered hook that edits the built scenario before
 	// each run (for example a calibration to a privacy budget).
@@ -302,7 +303,7 @@ func (e *Experiment) validate() error {
 			if e.X.Kind == XIteration {
 				return check.Errorf(check.Join(f, "sweep"), "the iteration axis sweeps nothing; use \"set\"")
 			}
-			if err := validateSweep(check.Join(f, "sweep"), s.Sweep.Fields, s.Sweep.Values); err != nil {
+			if err := validateSweep(check.Join(f, "sweep"), s.Sweep.Fields, s.Sweep.Values, true); err != nil {
 				return err
 			}
 		}
@@ -369,9 +370,16 @@ func (o Overrides) validate(field string) error {
 	return nil
 }
 
-func validateSweep(field string, fields []string, values []float64) error {
-	if len(fields) == 0 {
-		return check.Errorf(check.Join(field, "fields"), "is required: the scenario fields the swept value is set on")
+// validateSweep checks a sweep. A series' own sweep (reference) may list
+// no fields, written "fields": [], to draw the same scenario at each of
+// its values: a flat reference line, each point with its own noise seeds.
+func validateSweep(field string, fields []string, values []float64, reference bool) error {
+	if fields == nil || len(fields) == 0 && !reference {
+		hint := ""
+		if reference {
+			hint = ` (or [] for a reference series: the same scenario at every value)`
+		}
+		return check.Errorf(check.Join(field, "fields"), "is required: the scenario fields the swept value is set on%s", hint)
 	}
 	for i, p := range fields {
 		if _, err := parsePath(p); err != nil {
@@ -420,7 +428,7 @@ func (e *Experiment) validateX() error {
 	}
 	// Every series needs a sweep: the axis's own, or its own.
 	if x.Fields != nil || x.Values != nil {
-		if err := validateSweep("x", x.Fields, x.Values); err != nil {
+		if err := validateSweep("x", x.Fields, x.Values, false); err != nil {
 			return err
 		}
 		return nil

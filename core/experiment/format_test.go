@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -51,6 +52,8 @@ func TestValidation(t *testing.T) {
 		{"x.label", "", "x.label: is required"},
 		{"x.scale", `"ln"`, `x.scale: must be one of ["linear" "log"]`},
 		{"x.values", `[]`, "x.values: must list 1–1000 values"},
+		{"x.fields", `[]`, "x.fields: is required"},
+		{"series[0].sweep", `{"values":[1]}`, "series[0].sweep.fields: is required"},
 		{"x.fields", `["noise..scale"]`, `x.fields[0]: is not a field path`},
 		{"x.fields", `["seeds.noise"]`, `x.fields[0]: the engine sets`},
 		{"series", `[]`, "series: must list 1–64 series"},
@@ -106,6 +109,27 @@ func TestPlanErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s = %s: got error %v, want one starting %q", c.path, c.value, err, c.want)
 		}
+	}
+}
+
+// TestReferenceSeries: a series' own sweep with no fields draws the same
+// scenario at each of its values (a flat reference line), and its
+// canonical form keeps the empty list.
+func TestReferenceSeries(t *testing.T) {
+	e := mustParse(t, []byte(edit(t, "series[1].sweep", `{"fields":[],"values":[1,0.1]}`)))
+	if !bytes.Contains(e.JSON(), []byte(`"fields":[]`)) || string(e.JSON()) != string(mustParse(t, e.JSON()).JSON()) {
+		t.Fatalf("canonical JSON loses the empty field list or does not round-trip: %s", e.JSON())
+	}
+	p, err := NewPlan(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, swept := p.series[1].points, p.series[0].points
+	if len(ref) != 2 || !bytes.Equal(ref[0].template, ref[1].template) {
+		t.Errorf("the reference series' points differ")
+	}
+	if bytes.Equal(swept[0].template, swept[1].template) {
+		t.Errorf("the swept series' points are the same")
 	}
 }
 

@@ -14,6 +14,9 @@
 #define BLOCK(k, reg) I64Load col_base+64(FP); Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; I64Load $(8*k); Tee reg; Get R12; I64GeU; If; Unreachable; End; Get reg; Get R2; I64Mul; Get R11; I64Add; Set reg
 // WEIGHT sets freg = val[e+k].
 #define WEIGHT(k, freg) I64Load val_base+88(FP); Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; F64Load $(8*k); Set freg
+// NEXT(reg, step, end) advances reg (a byte offset or the row) by step and loops
+// while it is below end.
+#define NEXT(reg, step, end) Get reg; I64Const $step; I64Add; Tee reg; Get end; I64LtU; BrIf $0
 // ROWPTR sets reg = the named slice's base + i·d·8.
 #define ROWPTR(slice, reg) I64Load slice; Get R0; Get R1; I64Mul; I64Add; Set reg
 
@@ -84,13 +87,7 @@ TEXT ·update(SB), NOSPLIT, $0-296
 			ADDR(R15, R9)
 			MUL(F20, R14, R9)
 			F64Store $0
-			Get R9
-			I64Const $8
-			I64Add
-			Tee R9
-			Get R1
-			I64LtU
-			BrIf $0
+			NEXT(R9, 8, R1)
 		End
 
 		// e, end = start[i], start[i+1]
@@ -153,13 +150,7 @@ TEXT ·update(SB), NOSPLIT, $0-296
 				F64Add
 				F64Add
 				F64Store $8
-				Get R9
-				I64Const $16
-				I64Add
-				Tee R9
-				Get R2
-				I64LtU
-				BrIf $0
+				NEXT(R9, 16, R2)
 			End
 			Get R3
 			I64Const $4
@@ -192,13 +183,7 @@ TEXT ·update(SB), NOSPLIT, $0-296
 				MUL8(F16, R5, R9)
 				F64Add
 				F64Store $8
-				Get R9
-				I64Const $16
-				I64Add
-				Tee R9
-				Get R2
-				I64LtU
-				BrIf $0
+				NEXT(R9, 16, R2)
 			End
 			Get R3
 			I64Const $1
@@ -235,22 +220,10 @@ TEXT ·update(SB), NOSPLIT, $0-296
 			F64Mul
 			F64Sub
 			F64Store $0
-			Get R9
-			I64Const $8
-			I64Add
-			Tee R9
-			Get R1
-			I64LtU
-			BrIf $0
+			NEXT(R9, 8, R1)
 		End
 
-		Get R0
-		I64Const $1
-		I64Add
-		Tee R0
-		Get R12
-		I64LtU
-		BrIf $0
+		NEXT(R0, 1, R12)
 	End
 	End
 	RET

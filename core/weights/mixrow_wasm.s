@@ -1,6 +1,18 @@
-// Copyright notice: part of dpsim.
-
 #include "textflag.h"
+
+// Linear-memory addresses are the low 32 bits of Go's 64-bit pointers.
+#define ADDR(base, off) Get base; Get off; I64Add; I32WrapI64
+// F64 pushes the float at base + off; MUL pushes w·x[base + off].
+#define F64(base, off) ADDR(base, off); F64Load $0
+#define MUL(w, base, off) Get w; F64(base, off); F64Mul
+// BLOCK sets reg = x + col·(d·8) for the column cols[e+k], trapping when
+// it is not a block of x (Go would panic).
+#define BLOCK(k, reg) Get R2; Get R5; I64Const $3; I64Shl; I64Add; I32WrapI64; I64Load $(8*k); Tee reg; Get R7; I64GeU; If; Unreachable; End; Get reg; Get R6; I64Mul; Get R1; I64Add; Set reg
+// WEIGHT sets freg = vals[e+k].
+#define WEIGHT(k, freg) Get R3; Get R5; I64Const $3; I64Shl; I64Add; I32WrapI64; F64Load $(8*k); Set freg
+// NEXT advances the block offset R12 by one value and loops while it is
+// inside the block (R6 bytes).
+#define NEXT Get R12; I64Const $8; I64Add; Tee R12; Get R6; I64LtU; BrIf $0
 
 // func MixRow(acc, x []float64, cols []int, vals []float64)
 //
@@ -35,7 +47,6 @@ TEXT ·MixRow(SB), NOSPLIT, $0-96
 	I64Eqz
 	I32Or
 	BrIf $0
-
 	Get R7
 	Get R6
 	I64DivU
@@ -47,7 +58,7 @@ TEXT ·MixRow(SB), NOSPLIT, $0-96
 	I64Const $0
 	Set R5
 
-	// four neighbours per pass
+	// four neighbours per pass: acc[c] = acc[c] + ((w1·o1[c] + w2·o2[c]) + (w3·o3[c] + w4·o4[c]))
 	Block
 	Loop
 		Get R5
@@ -56,167 +67,29 @@ TEXT ·MixRow(SB), NOSPLIT, $0-96
 		Get R4
 		I64GtU
 		BrIf $1
-		Get R2
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		I64Load $0
-		Tee R8
-		Get R7
-		I64GeU
-		If
-			Unreachable
-		End
-		Get R8
-		Get R6
-		I64Mul
-		Get R1
-		I64Add
-		Set R8
-		Get R2
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		I64Load $8
-		Tee R9
-		Get R7
-		I64GeU
-		If
-			Unreachable
-		End
-		Get R9
-		Get R6
-		I64Mul
-		Get R1
-		I64Add
-		Set R9
-		Get R2
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		I64Load $16
-		Tee R10
-		Get R7
-		I64GeU
-		If
-			Unreachable
-		End
-		Get R10
-		Get R6
-		I64Mul
-		Get R1
-		I64Add
-		Set R10
-		Get R2
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		I64Load $24
-		Tee R11
-		Get R7
-		I64GeU
-		If
-			Unreachable
-		End
-		Get R11
-		Get R6
-		I64Mul
-		Get R1
-		I64Add
-		Set R11
-		Get R3
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		F64Load $0
-		Set F16
-		Get R3
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		F64Load $8
-		Set F17
-		Get R3
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		F64Load $16
-		Set F18
-		Get R3
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		F64Load $24
-		Set F19
+		BLOCK(0, R8)
+		BLOCK(1, R9)
+		BLOCK(2, R10)
+		BLOCK(3, R11)
+		WEIGHT(0, F16)
+		WEIGHT(1, F17)
+		WEIGHT(2, F18)
+		WEIGHT(3, F19)
 		I64Const $0
 		Set R12
 		Loop
-			// acc[c] = acc[c] + ((w1·o1[c] + w2·o2[c]) + (w3·o3[c] + w4·o4[c]))
-			Get R0
-			Get R12
-			I64Add
-			I32WrapI64
-			Get R0
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			Get F16
-			Get R8
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			F64Mul
-			Get F17
-			Get R9
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			F64Mul
+			ADDR(R0, R12)
+			F64(R0, R12)
+			MUL(F16, R8, R12)
+			MUL(F17, R9, R12)
 			F64Add
-			Get F18
-			Get R10
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			F64Mul
-			Get F19
-			Get R11
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			F64Mul
+			MUL(F18, R10, R12)
+			MUL(F19, R11, R12)
 			F64Add
 			F64Add
 			F64Add
 			F64Store $0
-			Get R12
-			I64Const $8
-			I64Add
-			Tee R12
-			Get R6
-			I64LtU
-			BrIf $0
+			NEXT
 		End
 		Get R5
 		I64Const $4
@@ -226,69 +99,24 @@ TEXT ·MixRow(SB), NOSPLIT, $0-96
 	End
 	End
 
-	// the remaining neighbours, one at a time
+	// the remaining neighbours, one at a time: acc[c] = acc[c] + w·o[c]
 	Block
 	Loop
 		Get R5
 		Get R4
 		I64GeU
 		BrIf $1
-		Get R2
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		I64Load $0
-		Tee R8
-		Get R7
-		I64GeU
-		If
-			Unreachable
-		End
-		Get R8
-		Get R6
-		I64Mul
-		Get R1
-		I64Add
-		Set R8
-		Get R3
-		Get R5
-		I64Const $3
-		I64Shl
-		I64Add
-		I32WrapI64
-		F64Load $0
-		Set F16
+		BLOCK(0, R8)
+		WEIGHT(0, F16)
 		I64Const $0
 		Set R12
 		Loop
-			// acc[c] = acc[c] + w·o[c]
-			Get R0
-			Get R12
-			I64Add
-			I32WrapI64
-			Get R0
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			Get F16
-			Get R8
-			Get R12
-			I64Add
-			I32WrapI64
-			F64Load $0
-			F64Mul
+			ADDR(R0, R12)
+			F64(R0, R12)
+			MUL(F16, R8, R12)
 			F64Add
 			F64Store $0
-			Get R12
-			I64Const $8
-			I64Add
-			Tee R12
-			Get R6
-			I64LtU
-			BrIf $0
+			NEXT
 		End
 		Get R5
 		I64Const $1

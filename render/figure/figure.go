@@ -244,9 +244,14 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 	da := p.DataCanvas(area)
 	titleSty := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12), Handler: p.Title.TextStyle.Handler,
 		XAlign: draw.XCenter, YAlign: draw.YBottom}
-	full.FillText(titleSty, vg.Point{X: (da.Min.X + da.Max.X) / 2, Y: full.Min.Y + 4}, fd.XLabel)
+	// Each title is centred on its axis and must stay on the canvas on
+	// both sides of that centre.
+	cx, cy := (da.Min.X+da.Max.X)/2, (da.Min.Y+da.Max.Y)/2
+	xSty, xLabel := fitText(titleSty, fd.XLabel, 2*min(cx-full.Min.X, full.Max.X-cx)-8)
+	full.FillText(xSty, vg.Point{X: cx, Y: full.Min.Y + 4}, xLabel)
 	titleSty.Rotation, titleSty.YAlign = math.Pi/2, draw.YTop
-	full.FillText(titleSty, vg.Point{X: full.Min.X + 4, Y: (da.Min.Y + da.Max.Y) / 2}, fd.YLabel)
+	ySty, yLabel := fitText(titleSty, fd.YLabel, 2*min(cy-full.Min.Y, full.Max.Y-cy)-8)
+	full.FillText(ySty, vg.Point{X: full.Min.X + 4, Y: cy}, yLabel)
 	if fd.Y2Label != "" {
 		if err := drawY2(area, p, fd); err != nil {
 			return err
@@ -357,4 +362,28 @@ func legendLeft(fd experiment.FigureData, floor float64, p *plot.Plot) bool {
 		}
 	}
 	return left < right
+}
+
+// minLabelSize is the smallest font an axis title is shrunk to.
+const minLabelSize = 8 * vg.Length(1)
+
+// fitText returns sty and txt such that txt fits in length max: the font
+// shrunk in half points down to minLabelSize, then, if it still does not
+// fit, txt cut with an ellipsis (the figure's notes spell the metric out
+// in full). An axis title longer than its axis would otherwise run off
+// the canvas, centred as it is.
+func fitText(sty draw.TextStyle, txt string, max vg.Length) (draw.TextStyle, string) {
+	size := sty.Font.Size
+	for size > minLabelSize && sty.Width(txt) > max {
+		size -= 0.5
+		sty.Font = font.From(plot.DefaultFont, size)
+	}
+	if sty.Width(txt) <= max {
+		return sty, txt
+	}
+	r := []rune(txt)
+	for len(r) > 1 && sty.Width(string(r)+"…") > max {
+		r = r[:len(r)-1]
+	}
+	return sty, strings.TrimRight(string(r), " ") + "…"
 }

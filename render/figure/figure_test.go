@@ -10,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"dpsim/core/experiment"
 )
@@ -129,6 +132,37 @@ func TestWrap(t *testing.T) {
 	} {
 		if got := wrap(c.in, c.n); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("wrap(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// An axis title longer than its axis is shrunk, then cut with an
+// ellipsis, so that it never runs off the canvas; a short one is kept.
+func TestFitText(t *testing.T) {
+	sty := draw.TextStyle{Font: font.From(plot.DefaultFont, 12), Handler: plot.New().Title.TextStyle.Handler}
+	long := strings.Repeat("optimality error, mean of the last 1000 iterations ", 3)
+	for _, c := range []struct {
+		txt        string
+		max        vg.Length
+		keep, size bool // text kept whole; font kept at 12
+	}{
+		{"iteration k", 300, true, true},
+		{long[:80], 300, true, false},
+		{long, 300, false, false},
+		{long, 10, false, false},
+	} {
+		got, txt := fitText(sty, c.txt, c.max)
+		if w := got.Width(txt); w > c.max && c.max > 20 {
+			t.Errorf("%q in %v: width %v", c.txt, c.max, w)
+		}
+		if (txt == c.txt) != c.keep || (got.Font.Size == 12) != c.size {
+			t.Errorf("%q in %v: got %q at %v pt", c.txt, c.max, txt, got.Font.Size)
+		}
+		if !c.keep && !strings.HasSuffix(txt, "…") {
+			t.Errorf("%q cut without an ellipsis: %q", c.txt, txt)
+		}
+		if got.Font.Size < minLabelSize {
+			t.Errorf("font shrunk below %v: %v", minLabelSize, got.Font.Size)
 		}
 	}
 }

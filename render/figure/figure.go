@@ -107,9 +107,20 @@ type note struct {
 
 func noteLines(fd experiment.FigureData) []note {
 	grey := color.Gray{0x55}
-	ns := []note{{fd.Subtitle, grey}}
+	var ns []note
+	// add appends text wrapped to the figure's width, continuation lines
+	// indented.
+	add := func(text string, c color.Color) {
+		for i, l := range wrap(text, noteWidth) {
+			if i > 0 {
+				l = "      " + l
+			}
+			ns = append(ns, note{l, c})
+		}
+	}
+	add(fd.Subtitle, grey)
 	if fd.YNote != "" {
-		ns = append(ns, note{fd.YNote, grey})
+		add(fd.YNote, grey)
 	}
 	if fd.Partial {
 		ns = append(ns, note{fmt.Sprintf("PARTIAL: %d of %d runs finished", fd.Finished, fd.Tasks), Palette[1]})
@@ -125,12 +136,7 @@ func noteLines(fd experiment.FigureData) []note {
 		case experiment.Inconclusive:
 			c, mark = color.NRGBA{0x8a, 0x5a, 0x00, 0xff}, "inconclusive"
 		}
-		for i, l := range wrap(fmt.Sprintf("[%s] %s — %s", mark, v.Claim, v.Summary), noteWidth) {
-			if i > 0 {
-				l = "      " + l
-			}
-			ns = append(ns, note{l, c})
-		}
+		add(fmt.Sprintf("[%s] %s — %s", mark, v.Claim, v.Summary), c)
 	}
 	return ns
 }
@@ -231,8 +237,7 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 	}
 	setAxis(&p.X, ext.x0, ext.x1, fd.XLog)
 	setAxis(&p.Y, ext.y0, ext.y1, fd.YLog)
-	p.Legend.Top = true
-	p.Legend.Left = legendLeft(fd, floor, p)
+	p.Legend.Top, p.Legend.Left = legendCorner(fd, p, p.DataCanvas(area), floor)
 	p.Legend.XOffs, p.Legend.YOffs = 0, 0
 	if p.Legend.Left {
 		p.Legend.XOffs = 6
@@ -240,6 +245,9 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 		p.Legend.XOffs = -6
 	}
 	p.Legend.YOffs = -6
+	if !p.Legend.Top {
+		p.Legend.YOffs = 6
+	}
 	p.Draw(area)
 	da := p.DataCanvas(area)
 	titleSty := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12), Handler: p.Title.TextStyle.Handler,
@@ -337,31 +345,72 @@ func seriesXYs(fd experiment.FigureData, s experiment.FigureSeries, floor float6
 	return line, band, line
 }
 
-// legendLeft puts the legend in the top corner with fewer points under it.
-func legendLeft(fd experiment.FigureData, floor float64, p *plot.Plot) bool {
-	left, right := 0, 0
+// legendCorner puts the legend in the corner of data canvas da where it
+// covers the least: the curves sampled along each segment (a point of a
+// line under the box weighs 3, a band's span crossing it 1, a band with
+// no positive lower end on a log axis reaching down to the floor), ties
+// going to top right, top left, bottom right, bottom left in that order.
+func legendCorner(fd experiment.FigureData, p *plot.Plot, da draw.Canvas, floor float64) (top, left bool) {
+	r := p.Legend.Rectangle(da)
+	w := float64((r.Max.X - r.Min.X + 6) / (da.Max.X - da.Min.X))
+	h := float64((r.Max.Y - r.Min.Y + 6) / (da.Max.Y - da.Min.Y))
+	ny := func(y float64) float64 { return p.Y.Scale.Normalize(p.Y.Min, p.Y.Max, y) }
+	// corners in tie order: top right, top left, bottom right, bottom left
+	type box struct{ x0, x1, y0, y1 float64 }
+	corners := [4]box{{1 - w, 1, 1 - h, 1}, {0, w, 1 - h, 1}, {1 - w, 1, 0, h}, {0, w, 0, h}}
+	var cost [4]int
+	const steps = 8
 	for _, s := range fd.Series {
+		type pt struct{ x, y, lo, hi float64 }
+		var pts []pt
 		for i, x := range s.X {
-			y := s.Hi[i]
-			if !valid(y, fd.YLog) {
-				y = s.Y[i]
-			}
-			if !valid(x, fd.XLog) || !valid(y, fd.YLog) {
+			if !valid(x, fd.XLog) || !valid(s.Y[i], fd.YLog) {
 				continue
 			}
-			nx := p.X.Scale.Normalize(p.X.Min, p.X.Max, x)
-			ny := p.Y.Scale.Normalize(p.Y.Min, p.Y.Max, y)
-			if ny > 0.6 {
-				if nx < 0.45 {
-					left++
+			q := pt{x: p.X.Scale.Normalize(p.X.Min, p.X.Max, x), y: ny(s.Y[i])}
+			q.lo, q.hi = q.y, q.y
+			if i < len(s.Lo) && i < len(s.Hi) {
+				// the band as seriesXYs draws it
+				l, h := s.Lo[i], s.Hi[i]
+				if fd.YLog && !(l > 0) && !math.IsNaN(l) {
+					l = floor
 				}
-				if nx > 0.55 {
-					right++
+				if valid(l, fd.YLog) && valid(h, fd.YLog) {
+					q.lo, q.hi = ny(l), ny(h)
+				}
+			}
+			pts = append(pts, q)
+		}
+		for k := range pts {
+			a, b, n := pts[k], pts[k], 1
+			if k+1 < len(pts) {
+				b, n = pts[k+1], steps
+			}
+			for t := range n {
+				f := float64(t) / steps
+				lerp := func(u, v float64) float64 { return u + f*(v-u) }
+				x, y, lo, hi := lerp(a.x, b.x), lerp(a.y, b.y), lerp(a.lo, b.lo), lerp(a.hi, b.hi)
+				for c, bx := range corners {
+					if x < bx.x0 || x > bx.x1 {
+						continue
+					}
+					if y >= bx.y0 && y <= bx.y1 {
+						cost[c] += 3
+					}
+					if hi >= bx.y0 && lo <= bx.y1 {
+						cost[c]++
+					}
 				}
 			}
 		}
 	}
-	return left < right
+	best := 0
+	for c := range cost {
+		if cost[c] < cost[best] {
+			best = c
+		}
+	}
+	return best < 2, best%2 == 1
 }
 
 // minLabelSize is the smallest font an axis title is shrunk to.

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -163,6 +164,61 @@ func TestFitText(t *testing.T) {
 		}
 		if got.Font.Size < minLabelSize {
 			t.Errorf("font shrunk below %v: %v", minLabelSize, got.Font.Size)
+		}
+	}
+}
+
+// The legend goes to the corner where it covers the least of the curves
+// and their bands, ties in the order top right, top left, bottom right,
+// bottom left; on a log axis a band with no positive lower end reaches
+// down to the floor.
+func TestLegendCorner(t *testing.T) {
+	da := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: 500, Y: 300}}}
+	series := func(pts ...[4]float64) experiment.FigureSeries { // x, y, lo, hi
+		s := experiment.FigureSeries{Label: "a series"}
+		for _, q := range pts {
+			s.X, s.Y, s.Lo, s.Hi = append(s.X, q[0]), append(s.Y, q[1]), append(s.Lo, q[2]), append(s.Hi, q[3])
+		}
+		return s
+	}
+	line := func(pts ...[2]float64) experiment.FigureSeries {
+		var qs [][4]float64
+		for _, q := range pts {
+			qs = append(qs, [4]float64{q[0], q[1], q[1], q[1]})
+		}
+		return series(qs...)
+	}
+	for _, c := range []struct {
+		name      string
+		log       bool
+		s         []experiment.FigureSeries
+		top, left bool
+	}{
+		{"empty: top right", false, nil, true, false},
+		{"falling curve: top right", false, []experiment.FigureSeries{line([2]float64{0, 10}, [2]float64{10, 0})}, true, false},
+		{"rising curve: top left", false, []experiment.FigureSeries{line([2]float64{0, 0}, [2]float64{10, 10})}, true, true},
+		{"a flat line at the top: bottom right", false, []experiment.FigureSeries{line([2]float64{0, 9.9}, [2]float64{10, 9.9})}, false, false},
+		{"a band over the bottom right: bottom left", false, []experiment.FigureSeries{
+			line([2]float64{0, 9.9}, [2]float64{10, 9.9}),
+			series([4]float64{0, 5, 5, 5}, [4]float64{5, 5, 5, 5}, [4]float64{6, 5, 0, 5}, [4]float64{10, 5, 0, 5})}, false, true},
+		{"log: a band down to the floor on the right: bottom left", true, []experiment.FigureSeries{
+			line([2]float64{0, 999}, [2]float64{10, 999}),
+			series([4]float64{0, 1, 0.5, 2}, [4]float64{5, 1, 0.5, 2}, [4]float64{6, 1, -1, 2}, [4]float64{10, 1, -1, 2})}, false, true},
+	} {
+		p := plot.New()
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 10, 0, 10
+		floor := 0.0
+		if c.log {
+			p.Y.Scale = plot.LogScale{}
+			p.Y.Min, p.Y.Max, floor = 1e-3, 1e3, 1e-3
+		}
+		for _, s := range c.s {
+			l, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 1}})
+			p.Legend.Add(s.Label, l)
+		}
+		top, left := legendCorner(experiment.FigureData{YLog: c.log, Series: c.s}, p, da, floor)
+		if top != c.top || left != c.left {
+			t.Errorf("%s: top %v left %v, want top %v left %v", c.name, top, left, c.top, c.left)
 		}
 	}
 }

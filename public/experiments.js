@@ -14,6 +14,46 @@
 
   const $ = (id) => document.getElementById(id);
   const { fmt, logAxis } = window.dpsimPlot;
+
+  // The panel's markup, one copy for index.html and experiments.html:
+  // data-open opens it, data-link adds a link to the other page.
+  const section = $('exp-section');
+  const link = section.dataset.link
+    ? ` · <a href="${section.dataset.link}">experiments on their own page</a>` : '';
+  section.innerHTML = `<details id="exp-box"${'open' in section.dataset ? ' open' : ''}>
+    <summary><h2>Experiments <span class="muted">— Monte Carlo sweeps and paper figures, on every core (Web Workers)</span></h2></summary>
+    <div class="row">
+      <label for="exp-preset">Experiment</label>
+      <select id="exp-preset" disabled><option>(loading the solver…)</option></select>
+      <button type="button" id="exp-run" class="primary" disabled>Run sweep</button>
+      <button type="button" id="exp-cancel" disabled>Cancel</button>
+    </div>
+    <div class="row">
+      <label for="exp-runs">Runs per point</label>
+      <input type="number" id="exp-runs" min="1" step="1" inputmode="numeric" class="mono exp-runs" placeholder="the preset's" title="More runs give tighter bands; empty keeps the experiment's own count (the papers' 50, say), like dpsim sweep --runs">
+      <span id="exp-runs-error" class="field-error" role="alert"></span>
+    </div>
+    <p id="exp-desc" class="exp-desc muted"></p>
+    <div class="exp-progress-row">
+      <progress id="exp-progress" value="0" max="1"></progress>
+      <span id="exp-progress-text" class="mono" role="status" aria-live="polite"></span>
+    </div>
+    <p id="exp-msg" class="exp-msg" role="alert"></p>
+    <h3 id="exp-fig-title" class="exp-fig-title"></h3>
+    <p id="exp-fig-sub" class="exp-fig-sub muted"></p>
+    <div id="exp-figure" class="exp-figure" role="img" aria-label="Experiment figure"></div>
+    <ul id="exp-legend" class="exp-legend"></ul>
+    <p id="exp-readout" class="exp-readout mono"></p>
+    <ul id="exp-verdicts" class="exp-verdicts"></ul>
+    <div class="row">
+      <span class="muted">Download:</span>
+      <button type="button" id="exp-dl-json" disabled>JSON</button>
+      <button type="button" id="exp-dl-csv" disabled>CSV</button>
+      <button type="button" id="exp-dl-svg" disabled>SVG</button>
+      <button type="button" id="exp-dl-png" disabled>PNG</button>
+      <span class="muted">— the same files as <code>dpsim sweep</code>${link}</span>
+    </div>
+  </details>`;
   const box = $('exp-box');
   const sel = $('exp-preset');
   const runBtn = $('exp-run');

@@ -6,47 +6,22 @@ import (
 
 	"dpsim/core/dispatch"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
-	"dpsim/core/sim"
 )
-
-func preset(t *testing.T, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario("ddgt-ieee14")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func zOf(a sim.Algorithm) []float64 {
-	for _, v := range a.State() {
-		if v.Name == "z" {
-			return v.Data
-		}
-	}
-	return nil
-}
 
 // DDGT's invariant and its flaw (DP-DGT paper, eqs. (9)–(11)): with
 // 1ᵀz_0 = −ι(Σw_0 − Σd), 1ᵀz_k = −ι(Σ_i w_{i,k} − Σ_i d_i) + Σ_{l<k} 1ᵀξ_l:
 // the noise on the pushed z accumulates.
 func TestNoiseAccumulates(t *testing.T) {
-	b := preset(t, nil)
+	b := runnertest.Preset(t, "ddgt-ieee14", nil)
 	prob := b.Env.Problem.(*dispatch.Dispatch)
 	alg := b.Algorithm
 	iota := 0.034
 	acc := 0.0
 	st := alg.Initial()
 	for k := 0; k <= 1500; k++ {
-		z := zOf(alg)
+		z := runnertest.State(alg, "z")
 		sumZ, sumW := 0.0, 0.0
 		for i := range z {
 			sumZ += z[i]
@@ -71,7 +46,7 @@ func TestNoiseAccumulates(t *testing.T) {
 // Noise-free, DDGT's 1ᵀz tracks the gap exactly and the summable steps
 // leave it in a neighbourhood of w*.
 func TestNoiseFree(t *testing.T) {
-	b := preset(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "ddgt-ieee14", func(s *scenario.Scenario) {
 		s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0, 0
 		s.Record.Every = 1500
 	})

@@ -4,34 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
-
-func build(t testing.TB, preset string, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario(preset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func run(t testing.TB, b *scenario.Built) *runner.Runner {
-	t.Helper()
-	r := runner.New(b)
-	if err := r.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // The bounded-gradient ledger is the literal sum of baselines.md §3.1:
 // Σ_k s_x(k)/(u_x r^k) + s_y(k)/(u_y r^k) with s_y(0) = 2√d·C,
@@ -40,8 +15,8 @@ func TestLedgerIsTheLiteralSum(t *testing.T) {
 	C := 2 * (2 + math.Sqrt2)
 	rd := math.Sqrt2
 	for _, k := range []int{1, 2, 3, 50, 500} {
-		b := build(t, "diadsp-fig2", func(s *scenario.Scenario) { s.Calibrate = nil; s.Iterations = k })
-		r := run(t, b)
+		b := runnertest.Preset(t, "diadsp-fig2", func(s *scenario.Scenario) { s.Calibrate = nil; s.Iterations = k })
+		r := runnertest.Run(t, b)
 		want := 0.0
 		for i := range k {
 			sy := 4 * rd * C
@@ -66,12 +41,12 @@ func TestLedgerIsTheLiteralSum(t *testing.T) {
 // Without noise DiaDSP is gradient tracking with a constant step: it
 // converges linearly to the centroid of the targets.
 func TestNoiseFreeConverges(t *testing.T) {
-	b := build(t, "diadsp-fig2", func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "diadsp-fig2", func(s *scenario.Scenario) {
 		s.Calibrate = nil
 		s.Noise["eta"].Scale, s.Noise["xi"].Scale = 0, 0
 		s.Iterations = 1500
 	})
-	r := run(t, b)
+	r := runnertest.Run(t, b)
 	if got := r.Metrics.Latest().Optimality; got > 1e-20 {
 		t.Errorf("optimality %g after 1500 noise-free iterations", got)
 	}
@@ -81,9 +56,9 @@ func TestNoiseFreeConverges(t *testing.T) {
 // K = 500 (Fig. 2 setting) reports the same ε to 1e−6.
 func TestCalibratedToGTDP(t *testing.T) {
 	for _, eps := range []float64{50, 1e4} {
-		g := run(t, build(t, "gtdp-fig2", func(s *scenario.Scenario) { s.Calibrate.Epsilon = eps }))
+		g := runnertest.Run(t, runnertest.Preset(t, "gtdp-fig2", func(s *scenario.Scenario) { s.Calibrate.Epsilon = eps }))
 		target := g.Ledger().Max.Value()
-		d := run(t, build(t, "diadsp-fig2", func(s *scenario.Scenario) { s.Calibrate.Epsilon = target }))
+		d := runnertest.Run(t, runnertest.Preset(t, "diadsp-fig2", func(s *scenario.Scenario) { s.Calibrate.Epsilon = target }))
 		if got := d.Ledger().Max.Value(); math.Abs(got-target) > 1e-6*target {
 			t.Errorf("DiaDSP ε = %.12g, GT-DP ε = %.12g", got, target)
 		}

@@ -6,28 +6,15 @@ import (
 
 	"dpsim/core/dispatch"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
-
-func build(t *testing.T, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario("diffdradt-ieee14")
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(s)
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // On an undirected graph with a doubly-stochastic W, without noise, the
 // trackers keep Σy_k = Σd − Σw_k and the constant step converges to w*:
 // the method works where it was designed to.
 func TestUndirectedConverges(t *testing.T) {
-	b := build(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "diffdradt-ieee14", func(s *scenario.Scenario) {
 		s.Graph = scenario.Graph{Kind: "ring", N: 14}
 		s.Weights = scenario.Weights{Kind: "metropolis"}
 		s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0, 0
@@ -52,7 +39,7 @@ func TestUndirectedConverges(t *testing.T) {
 			t.Fatalf("k = %d: Σy = %v, Σd − Σw = %v", k, sumY, prob.TotalDemand()-sumW)
 		}
 	}
-	b = build(t, func(s *scenario.Scenario) {
+	b = runnertest.Preset(t, "diffdradt-ieee14", func(s *scenario.Scenario) {
 		s.Graph = scenario.Graph{Kind: "ring", N: 14}
 		s.Weights = scenario.Weights{Kind: "metropolis"}
 		s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0, 0
@@ -70,7 +57,7 @@ func TestUndirectedConverges(t *testing.T) {
 // With W = R on the paper's digraph (the preset), Σy stops tracking the
 // gap and the allocation settles far from w*, noise or not.
 func TestDigraphBias(t *testing.T) {
-	b := build(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "diffdradt-ieee14", func(s *scenario.Scenario) {
 		s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0, 0
 	})
 	r := runner.New(b)

@@ -12,42 +12,16 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/pushpull"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
-	"dpsim/core/sim"
 )
-
-// preset returns the Sec. 6.1 scenario, changed by edit.
-func preset(t testing.TB, edit func(s *scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario("dpdgt-ieee14")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func stateOf(a sim.Algorithm, name string) []float64 {
-	for _, v := range a.State() {
-		if v.Name == name {
-			return v.Data
-		}
-	}
-	return nil
-}
 
 // The tracking identity (eq. 14): whatever s_0, with noise on,
 // 1ᵀ(s_{k+1} − s_k) = −α_k(Σ_i w_{i,k} − Σ_i d_i) + γ1ᵀξ_k at every k.
 // ξ_k is read from the step's push releases, so the test also checks that
 // the releases carry the noise the update used.
 func TestTrackingIdentity(t *testing.T) {
-	b := preset(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
 		s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0.5, 0.5 // loud, so a wrong sign would show
 		s.Init = map[string][][]float64{"s": make([][]float64, 14)}
 		for i := range s.Init["s"] {
@@ -59,7 +33,7 @@ func TestTrackingIdentity(t *testing.T) {
 	params := alg.(*dpdgt.Algorithm).Params()
 	const tol = 1e-9
 	w := append([]float64(nil), alg.Initial().Estimates...)
-	s := stateOf(alg, "s")
+	s := runnertest.State(alg, "s")
 	for k := range 1000 {
 		st := alg.Advance()
 		sumXi := 0.0
@@ -68,7 +42,7 @@ func TestTrackingIdentity(t *testing.T) {
 				sumXi += r.Noise[0]
 			}
 		}
-		sn := stateOf(alg, "s")
+		sn := runnertest.State(alg, "s")
 		lhs := 0.0
 		for i := range sn {
 			lhs += sn[i] - s[i]
@@ -106,7 +80,7 @@ func TestNoiseFreeResidual(t *testing.T) {
 	} {
 		t.Run(tc.reading, func(t *testing.T) {
 			run := func(K int) (float64, float64) {
-				b := preset(t, func(s *scenario.Scenario) {
+				b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
 					s.Graph.Reading = tc.reading
 					s.Noise["xi"].Scale, s.Noise["zeta"].Scale = 0, 0
 					s.Iterations, s.Record.Every = K, K
@@ -140,7 +114,7 @@ func TestEpsilonSection61(t *testing.T) {
 		{0.01, 49327.3, 50653.5},
 		{0.1, 4932.7, 5065.4},
 	} {
-		b := preset(t, func(s *scenario.Scenario) { s.Noise["xi"].Scale, s.Noise["zeta"].Scale = tc.theta, tc.theta })
+		b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) { s.Noise["xi"].Scale, s.Noise["zeta"].Scale = tc.theta, tc.theta })
 		ac := b.Accountant.(*dpdgt.Accountant)
 		bd := ac.Infinite(0)
 		if len(bd.Failures) != 0 {
@@ -159,7 +133,7 @@ func TestEpsilonSection61(t *testing.T) {
 		}
 	}
 	// δ scales ε linearly, and D_η (sup η_k) is the spec's 3.35·δ.
-	b := preset(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
 		s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.015, "r": 0.991}, "gamma": 0.8, "phi": 0.7, "delta": 2.5}`)
 	})
 	bd := b.Accountant.(*dpdgt.Accountant).Infinite(0)
@@ -182,7 +156,7 @@ func TestSupEta(t *testing.T) {
 // recursion, agents without a generator spend nothing, and no noise means
 // no guarantee.
 func TestLedger(t *testing.T) {
-	b := preset(t, func(s *scenario.Scenario) { s.Iterations = 200 })
+	b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) { s.Iterations = 200 })
 	r := runner.New(b)
 	if err := r.Run(); err != nil {
 		t.Fatal(err)
@@ -204,7 +178,7 @@ func TestLedger(t *testing.T) {
 		t.Errorf("second reading %v, want %v", l2.Max.Value(), e0)
 	}
 
-	b = preset(t, func(s *scenario.Scenario) { s.Noise["zeta"].Scale = 0; s.Iterations = 5 })
+	b = runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) { s.Noise["zeta"].Scale = 0; s.Iterations = 5 })
 	r = runner.New(b)
 	_ = r.Run()
 	if l := r.Ledger(); !l.Max.IsInf() || !strings.Contains(l.Agents[0].Reason, "θ_0 = 0") {
@@ -216,7 +190,7 @@ func TestLedger(t *testing.T) {
 // warns, naming each failed condition, and the ledger reports the
 // recursion only (the spec's check: ≈ 2.9e9·δ).
 func TestSection63Conditions(t *testing.T) {
-	b := preset(t, func(s *scenario.Scenario) {
+	b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
 		s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.034, "r": 0.99}, "gamma": 0.8, "phi": 0.7, "delta": 1}`)
 	})
 	var found string
@@ -300,7 +274,7 @@ func TestAssumption2(t *testing.T) {
 // from a fresh algorithm each time (the schedules and noise scales decay,
 // so one endless run would measure iterations the sweep never makes).
 func BenchmarkAdvance(b *testing.B) {
-	bt := preset(b, nil)
+	bt := runnertest.Preset(b, "dpdgt-ieee14", nil)
 	env := bt.Env
 	p := bt.Algorithm.(*dpdgt.Algorithm).Params()
 	prob := env.Problem.(*dispatch.Dispatch)
@@ -335,11 +309,11 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 func TestSummary(t *testing.T) {
-	b := preset(t, nil)
+	b := runnertest.Preset(t, "dpdgt-ieee14", nil)
 	if got := b.Accountant.(*dpdgt.Accountant).Summary(); got != "ε∞ ≤ 50653.5 by the recursion (31); 49327.3 by the closed form (37)" {
 		t.Errorf("Sec. 6.1 summary %q", got)
 	}
-	b = preset(t, func(s *scenario.Scenario) {
+	b = runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
 		s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.034, "r": 0.99}, "gamma": 0.8, "phi": 0.7, "delta": 1}`)
 	})
 	if got := b.Accountant.(*dpdgt.Accountant).Summary(); !strings.Contains(got, "closed form (37) not applicable") || !strings.HasPrefix(got, "ε∞ ≤ 2.9") {
@@ -350,7 +324,7 @@ func TestSummary(t *testing.T) {
 // Equal-privacy calibration: ε scales as 1/λ, and the theory record
 // carries the closed form (37) when Corollary 2 applies.
 func TestPredictAndTheory(t *testing.T) {
-	b := preset(t, nil)
+	b := runnertest.Preset(t, "dpdgt-ieee14", nil)
 	ac := b.Accountant.(*dpdgt.Accountant)
 	e1 := ac.PredictEpsilon(1000, 1).Value()
 	if e2 := ac.PredictEpsilon(1000, 2).Value(); math.Abs(e2-e1/2) > 1e-9*e1 {

@@ -5,41 +5,17 @@ import (
 	"testing"
 
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
-
-func build(t testing.TB, preset string, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario(preset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func run(t testing.TB, b *scenario.Built) *runner.Runner {
-	t.Helper()
-	r := runner.New(b)
-	if err := r.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // The ledger is the literal sum Σ_{t=1..K−1} 2C√d·c·q^{t−1}/(b·p^t), and
 // it approaches the infinite-horizon closed form 2C√d·c/(b(p − q)) from
 // below.
 func TestLedgerIsTheLiteralSum(t *testing.T) {
 	for _, k := range []int{1, 2, 10, 500, 3000} {
-		b := build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate = nil; s.Iterations = k; s.Noise["eta"].Scale = 0.7 })
-		r := run(t, b)
+		b := runnertest.Preset(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate = nil; s.Iterations = k; s.Noise["eta"].Scale = 0.7 })
+		r := runnertest.Run(t, b)
 		C := 2 * (2 + math.Sqrt2)
 		want := 0.0
 		for tt := 1; tt < k; tt++ {
@@ -61,7 +37,7 @@ func TestLedgerIsTheLiteralSum(t *testing.T) {
 
 // Every iterate stays in the domain ‖x‖ ≤ 2 (the projection Π_X).
 func TestIteratesStayInDomain(t *testing.T) {
-	b := build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = 1 })
+	b := runnertest.Preset(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = 1 })
 	r := runner.New(b)
 	for range 200 {
 		st, err := r.Advance()
@@ -81,9 +57,9 @@ func TestIteratesStayInDomain(t *testing.T) {
 // K = 500 reports the same ε to 1e−6 (relative).
 func TestCalibratedToGTDP(t *testing.T) {
 	for _, eps := range []float64{3, 1000} {
-		g := run(t, build(t, "gtdp-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = eps }))
+		g := runnertest.Run(t, runnertest.Preset(t, "gtdp-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = eps }))
 		target := g.Ledger().Max.Value()
-		d := run(t, build(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = target }))
+		d := runnertest.Run(t, runnertest.Preset(t, "dpop-fig1", func(s *scenario.Scenario) { s.Calibrate.Epsilon = target }))
 		if got := d.Ledger().Max.Value(); math.Abs(got-target) > 1e-6*target {
 			t.Errorf("DPOP ε = %.12g, GT-DP ε = %.12g", got, target)
 		}

@@ -13,29 +13,14 @@ import (
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
-
-func built(t *testing.T, preset string, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.PresetScenario(preset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // The streamed export is byte for byte what MarshalIndent writes.
 func TestWriteExportIsMarshalIndent(t *testing.T) {
 	for _, preset := range []string{"gtdp-rendezvous", "gtdp-paper-fig1"} {
-		r := runner.New(built(t, preset, func(s *scenario.Scenario) { s.Iterations, s.Record.Checkpoints = 50, []int{0, 50} }))
+		r := runner.New(runnertest.Preset(t, preset, func(s *scenario.Scenario) { s.Iterations, s.Record.Checkpoints = 50, []int{0, 50} }))
 		if err := r.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +69,7 @@ func TestDivergenceHints(t *testing.T) {
 			}
 		}, "the noise grows with k"},
 	} {
-		r := runner.New(built(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+		r := runner.New(runnertest.Preset(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
 			c.edit(s)
 			s.Record.Checkpoints = nil
 		}))
@@ -137,7 +122,7 @@ func TestTenMillionIterationsFlatMemory(t *testing.T) {
 	if testing.Short() || runtime.GOOS == "js" {
 		t.Skip("ten million iterations: natively, and not in -short")
 	}
-	r := runner.New(built(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+	r := runner.New(runnertest.Preset(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
 		s.Graph = scenario.Graph{Kind: "ring", N: 4}
 		s.Problem.Params = json.RawMessage(`{"dim": 1, "box": 1}`)
 		s.Init = nil

@@ -103,6 +103,10 @@ describe('the DP-DGT economic-dispatch view', () => {
     const s = await page.evaluate(() => ({ ...window.dpsimState }));
     assert.ok(s.optimality < 1, `‖w − w*‖² = ${s.optimality} after ${s.iter} iterations`);
     assert.ok(s.consensus < 1e-3, `price disagreement ${s.consensus}`);
+    // the metrics are named for this problem, not as distances to one x*
+    await waitFor('the theory card', () => /from iteration/.test(document.getElementById('th-measured').textContent));
+    assert.match(await page.textContent('#th-measured'), /mean of ‖w − w\*‖² = Σ_i \(w_i − w_i\*\)²/);
+    assert.match(await page.textContent('#metrics-foot'), /Optimality = ‖w − w\*‖².*consensus = \(1\/n\)·Σ_i \(p_i − p̄\)² \(prices\)/);
     await page.screenshot({ path: path.join(OUT, 'dispatch-page.png'), fullPage: true });
   });
 

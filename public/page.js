@@ -597,6 +597,7 @@
     pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
     conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
   };
+  const metricsFoot = document.getElementById('metrics-foot');
   let theoryAt = 0, theoryKey = '';
   let targetDirty = false;
 
@@ -622,7 +623,10 @@
     th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
     const st = v.steady_state || {};
     th.measured.textContent = Number.isFinite(st.measured)
-      ? `${fmtNum(st.measured)} (mean of (1/n)Σ‖x_i − x*‖² from iteration ${st.from_iteration})` : '—';
+      ? `${fmtNum(st.measured)} (mean of ${v.optimality_metric} from iteration ${st.from_iteration})` : '—';
+    if (v.optimality_metric) {
+      metricsFoot.textContent = `Optimality = ${v.optimality_metric}; consensus = ${v.consensus_metric}.`;
+    }
     const t = v.theory || {};
     const pe = t.predicted_error;
     if (!pe) th.pred.textContent = 'the source gives none';

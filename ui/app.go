@@ -203,20 +203,25 @@ type TheoryView struct {
 	Algorithm string `json:"algorithm"`
 	// Paper cites the algorithm's source, with its confidence for the
 	// baselines.
-	Paper       string               `json:"paper"`
-	Theory      *algo.Theory         `json:"theory,omitempty"`
-	Steady      runner.SteadyState   `json:"steady_state"`
-	Calibration *privacy.Calibration `json:"calibration,omitempty"`
-	Target      float64              `json:"target_epsilon"`
-	RhoW        *float64             `json:"rho_w"`
-	RhoWo       *float64             `json:"rho_wo"`
-	Epsilon     privacy.Amount       `json:"epsilon"`
+	Paper  string             `json:"paper"`
+	Theory *algo.Theory       `json:"theory,omitempty"`
+	Steady runner.SteadyState `json:"steady_state"`
+	// OptimalityMetric and ConsensusMetric say what the two metrics are
+	// for this problem, in symbols (metrics.Labels).
+	OptimalityMetric string               `json:"optimality_metric"`
+	ConsensusMetric  string               `json:"consensus_metric"`
+	Calibration      *privacy.Calibration `json:"calibration,omitempty"`
+	Target           float64              `json:"target_epsilon"`
+	RhoW             *float64             `json:"rho_w"`
+	RhoWo            *float64             `json:"rho_wo"`
+	Epsilon          privacy.Amount       `json:"epsilon"`
 }
 
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
 		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+	v.OptimalityMetric, v.ConsensusMetric = metrics.Labels(b.Env.Problem)
 	if c := b.Scenario.Calibrate; c != nil {
 		v.Target = c.Epsilon
 	}

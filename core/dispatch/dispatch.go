@@ -308,6 +308,11 @@ func (p *Dispatch) GenericMetrics(s *sim.Step) (optimality, consensus, objective
 	return optimality, consensus, objective
 }
 
+// MetricLabels implements metrics.Generic.
+func (p *Dispatch) MetricLabels() (optimality, consensus string) {
+	return "‖w − w*‖² = Σ_i (w_i − w_i*)²", "(1/n)·Σ_i (p_i − p̄)² (prices)"
+}
+
 // Extra metrics (problem.Measured), beside the three generic ones.
 const (
 	// MetricGeneration is Σ_i w_i, the total output (the paper's Fig. 3).

@@ -35,10 +35,27 @@ type Point struct {
 
 // Generic is implemented by problems whose generic metrics are not
 // distances to one common optimum — resource allocation, where agent i
-// has its own w_i* and the prices travel in sim.Step.Prices. The problem
-// documents what its three numbers mean.
+// has its own w_i* and the prices travel in sim.Step.Prices. MetricLabels
+// says what its optimality and consensus numbers are, in symbols, for the
+// page.
 type Generic interface {
 	GenericMetrics(s *sim.Step) (optimality, consensus, objective float64)
+	MetricLabels() (optimality, consensus string)
+}
+
+// The generic metrics' definitions, unless the problem is Generic.
+const (
+	OptimalityLabel = "(1/n)·Σ_i ‖x_i − x*‖²"
+	ConsensusLabel  = "(1/n)·Σ_i ‖x_i − x̄‖²"
+)
+
+// Labels returns what prob's optimality and consensus metrics are, in
+// symbols: OptimalityLabel and ConsensusLabel unless prob is Generic.
+func Labels(prob problem.Problem) (optimality, consensus string) {
+	if g, ok := prob.(Generic); ok {
+		return g.MetricLabels()
+	}
+	return OptimalityLabel, ConsensusLabel
 }
 
 // Compute returns the metrics of step s on prob, with opt the optimum (or

@@ -152,6 +152,55 @@ func TestSupEta(t *testing.T) {
 	}
 }
 
+// A noise scale that decays no slower than its sensitivity bound makes
+// the sum of (31) infinite: Infinite says so at once, and the terms of a
+// long direct run indeed do not fall. Where the noise decays more slowly
+// than every lower bound the proof does not apply and the sum converges.
+func TestSensitivityDivergence(t *testing.T) {
+	alpha := noise.Geom(0.034, 0.99)
+	for _, c := range []struct {
+		name             string
+		decayXi, decayZe noise.Schedule
+		diverges         bool
+	}{
+		{"θ_ξ faster than α", noise.Geom(1, 0.9), noise.Geom(1, 0.995), true},
+		{"θ_ζ far faster than α", noise.Geom(1, 0.999), noise.Geom(1, 0.2), true},
+		{"constant noise", noise.Const(1), noise.Const(1), false},
+		{"both slower", noise.Geom(1, 0.995), noise.Geom(1, 0.995), false},
+	} {
+		s := dpdgt.NewSensitivity(alpha, 0.8, 0.7, 0.06, 1, c.decayXi, c.decayZe)
+		inf, ok := s.Infinite()
+		if got := inf.Diverges() != ""; got != c.diverges || !ok {
+			t.Errorf("%s: diverges %v (%q), converged %v; want diverges %v", c.name, got, inf.Diverges(), ok, c.diverges)
+			continue
+		}
+		if !c.diverges {
+			if e := inf.Epsilon(1, 1); e.IsInf() || !(e.Value() > 0) {
+				t.Errorf("%s: ε∞ = %v, want finite", c.name, e)
+			}
+			continue
+		}
+		if !inf.Epsilon(1, 1).IsInf() {
+			t.Errorf("%s: ε∞ = %v, want ∞", c.name, inf.Epsilon(1, 1))
+		}
+		// the direct recursion: ε_K keeps growing by at least a fixed
+		// amount per round
+		d := dpdgt.NewSensitivity(alpha, 0.8, 0.7, 0.06, 1, c.decayXi, c.decayZe)
+		var at []float64
+		for k := range 4001 {
+			if k%1000 == 0 {
+				at = append(at, d.Epsilon(1, 1).Log10())
+			}
+			d.Step()
+		}
+		for i := 1; i < len(at); i++ {
+			if !(at[i] > at[i-1]+1) {
+				t.Errorf("%s: log10 ε_K at rounds %d and %d: %.3g, %.3g — not growing by 10× per 1000 rounds", c.name, 1000*(i-1), 1000*i, at[i-1], at[i])
+			}
+		}
+	}
+}
+
 // The ledger so far grows with the rounds towards the infinite-horizon
 // recursion, agents without a generator spend nothing, and no noise means
 // no guarantee.

@@ -41,6 +41,9 @@ type Sensitivity struct {
 	lastXi, lastZe   float64 // the latest terms, to tell a converged sum
 	maxEta           float64
 	infinite         bool // a term was infinite (a noise scale reached 0)
+	// diverges says why the infinite-horizon sum is +∞ when Infinite has
+	// proven it (see divergence).
+	diverges string
 }
 
 // NewSensitivity starts the recursion at k = 0 (φ_0 = η_0 = 0). decayXi
@@ -87,6 +90,9 @@ func (s *Sensitivity) Epsilon(bXi, bZe float64) privacy.Amount {
 		sum privacy.Sum
 		b   float64
 	}{{s.sumXi, bXi}, {s.sumZe, bZe}} {
+		if s.diverges != "" {
+			return privacy.Infinite()
+		}
 		a := part.sum.Amount()
 		if a.Value() == 0 {
 			continue
@@ -121,8 +127,14 @@ func (s *Sensitivity) converged() bool {
 
 // Infinite runs a copy of the recursion until its sum converges (at most
 // MaxHorizon rounds) and returns it; ok is false when it was still
-// growing there (the sum diverges or converges too slowly to tell).
+// growing there (the sum diverges or converges too slowly to tell). When
+// divergence proves the sum infinite it returns at once, with an
+// infinite ε (Diverges says why).
 func (s Sensitivity) Infinite() (sum Sensitivity, ok bool) {
+	if why := s.divergence(); why != "" {
+		s.diverges = why
+		return s, true
+	}
 	for s.k < MaxHorizon {
 		s.Step()
 		if s.converged() {
@@ -130,6 +142,40 @@ func (s Sensitivity) Infinite() (sum Sensitivity, ok bool) {
 		}
 	}
 	return s, false
+}
+
+// Diverges returns why the infinite-horizon sum is +∞, when Infinite
+// proved it, and "" otherwise.
+func (s *Sensitivity) Diverges() string { return s.diverges }
+
+// divergence proves, when it can, that the sum of (31) is infinite, and
+// says why; "" when it cannot tell. For 0 < γ, φ ≤ 1 every coefficient
+// of (31) is nonnegative, so with α_k = c·q^k (c > 0) and δ > 0:
+// φ_{k+1} ≥ (α_k/μ)δ and φ_{k+1} ≥ (1−γ)φ_k give φ_k ≥ C·max(q, 1−γ)^k;
+// η_{k+1} ≥ (2−γ)φ_k ≥ φ_k and η_{k+1} ≥ (1−φ)η_k give
+// η_k ≥ C·max(q, 1−γ, 1−φ)^k. A noise scale θ_k ∝ r^k that decays no
+// slower than its bound (r ≤ that rate) leaves terms that do not tend to
+// 0. Without this the recursion would run MaxHorizon rounds only to say
+// it had not converged (about 0.2 s natively, more in the page).
+func (s *Sensitivity) divergence() string {
+	c, q, ok := Geometric(s.Alpha)
+	if !ok || !(c > 0) || !(s.Delta > 0) || !(s.Mu > 0) ||
+		!(s.Gamma > 0 && s.Gamma <= 1) || !(s.Phi > 0 && s.Phi <= 1) {
+		return ""
+	}
+	phiRate := max(q, 1-s.Gamma)
+	etaRate := max(phiRate, 1-s.Phi)
+	for _, ch := range []struct {
+		name, bound string
+		decay       noise.Schedule
+		rate        float64
+	}{{"θ_ξ,k", "φ_k", s.decayXi, phiRate}, {"θ_ζ,k", "η_k", s.decayZe, etaRate}} {
+		if _, r, ok := Geometric(ch.decay); ok && r > 0 && ch.rate >= r {
+			return fmt.Sprintf("%s decays as %.6g^k, no slower than its sensitivity bound %s ≥ C·%.6g^k, so the terms %s/%s do not tend to 0",
+				ch.name, r, ch.bound, ch.rate, ch.bound, ch.name)
+		}
+	}
+	return ""
 }
 
 // ClosedForm evaluates Corollary 2's eq. (37) for geometric schedules
@@ -340,6 +386,8 @@ type Bounds struct {
 	// rounds (then Recursion is the partial sum: a lower bound).
 	Recursion   privacy.Amount
 	RecursionOK bool
+	// Diverges says why Recursion is +∞ when the sum is proven infinite.
+	Diverges string
 	// Closed is eq. (37), meaningful only when Failures is empty.
 	Closed   float64
 	Failures []string
@@ -368,7 +416,7 @@ func (ac *Accountant) Infinite(i int) Bounds {
 
 func (ac *Accountant) infinite(i int) Bounds {
 	xi, ze := ac.alg.xi, ac.alg.ze
-	b := Bounds{Recursion: ac.inf.Epsilon(xi.Base(i), ze.Base(i)), RecursionOK: ac.infOK}
+	b := Bounds{Recursion: ac.inf.Epsilon(xi.Base(i), ze.Base(i)), RecursionOK: ac.infOK, Diverges: ac.inf.Diverges()}
 	b.Failures = Conditions(ac.alg.p, ac.mu, xi, ze, xi.Base(i), ze.Base(i), ac.spec)
 	if len(b.Failures) == 0 {
 		a0, q, _ := Geometric(ac.alg.p.Alpha)
@@ -432,6 +480,9 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		}
 		b := ac.Infinite(i)
 		rec := b.Recursion.String()
+		if b.Diverges != "" {
+			rec = "∞: the sum diverges (" + b.Diverges + ")"
+		}
 		if !b.RecursionOK {
 			rec = "≥ " + rec + " (still growing after " + fmt.Sprint(MaxHorizon) + " rounds)"
 		}
@@ -492,6 +543,9 @@ func (ac *Accountant) Summary() string {
 			continue
 		}
 		b := ac.Infinite(i)
+		if b.Diverges != "" {
+			return "ε∞ = ∞: the recursion (31) diverges: " + b.Diverges
+		}
 		if b.Recursion.IsInf() {
 			return "ε∞ = ∞: a message carries no noise"
 		}

@@ -193,7 +193,8 @@ describe('dpsim page with WebGL2', () => {
 
     await b.page.click('#play');
     await waitFor(b, 'running', () => window.dpsimState.running === true || window.dpsimState.iter > 0);
-    assert.equal(await b.page.getAttribute('#play', 'aria-pressed'), 'true');
+    // the page renders the published state on its next animation frame
+    await waitFor(b, 'Play pressed', () => document.getElementById('play').getAttribute('aria-pressed') === 'true');
     const target = Math.min(200, s0.iterations || 200);
     await waitFor(b, `iteration ≥ ${target}`, (t) => window.dpsimState.iter >= t, target);
     const s1 = await state(b.page);
@@ -402,6 +403,25 @@ describe('dpsim page with WebGL2', () => {
     assert.match(await b.page.textContent('#target-error'), /ε > 0/);
     await b.page.screenshot({ path: path.join(OUT, 'calibrated.png') });
     await b.page.evaluate(() => window.dpsim.setFast(false));
+  });
+
+  test('the scenario editor keeps typed text across a reload', async () => {
+    const text = '{"name": "my-edit", "iterations": 7}';
+    await b.page.evaluate(() => { document.getElementById('scenario-box').open = true; });
+    await b.page.fill('#scenario-text', text);
+    await waitFor(b, 'the edit kept', () => (localStorage.getItem('dpsim.scenarioDraft') || '').includes('my-edit'));
+    await b.page.reload();
+    await waitFor(b, 'the page drawing again', () => window.dpsimState && window.dpsimState.draws > 2);
+    assert.match(await b.page.textContent('#messages'), /scenario edit of .* is kept in this browser/);
+    await b.page.click('#scenario-box summary');
+    // the details element announces its opening in a task of its own
+    await waitFor(b, 'the kept edit in the editor', () => document.getElementById('scenario-text').value !== '');
+    assert.equal(await b.page.inputValue('#scenario-text'), text);
+    assert.match(await b.page.textContent('#scenario-msg'), /kept in this browser/);
+    await b.page.click('#scenario-current');
+    const current = await b.page.inputValue('#scenario-text');
+    assert.ok(current !== text && /"graph"/.test(current), 'Show current shows the loaded scenario');
+    assert.equal(await b.page.evaluate(() => localStorage.getItem('dpsim.scenarioDraft')), null, 'Show current forgets the edit');
   });
 
   test('no Go panic or exit in the console', () => {

@@ -486,10 +486,55 @@
     const text = call('scenario');
     if (typeof text === 'string') scenarioText.value = text;
   }
+
+  // The editor's text survives a reload or a closed tab: what the user
+  // types or pastes is kept in this browser (localStorage) as it is
+  // typed, and the editor reopens with it and says so. "Show current"
+  // replaces it with the loaded scenario and forgets it.
+  const DRAFT_KEY = 'dpsim.scenarioDraft';
+  const MAX_DRAFT = 4 << 20; // characters; larger texts are not kept
+  function saveDraft() {
+    try {
+      const text = scenarioText.value;
+      if (text.trim() === '' || text.length > MAX_DRAFT) localStorage.removeItem(DRAFT_KEY);
+      else localStorage.setItem(DRAFT_KEY, JSON.stringify({ text, at: Date.now() }));
+    } catch (e) { /* storage disabled or full: the editor works without it */ }
+  }
+  function readDraft() {
+    try {
+      const d = JSON.parse(localStorage.getItem(DRAFT_KEY) || 'null');
+      return d && typeof d.text === 'string' && Number.isFinite(d.at) ? d : null;
+    } catch (e) { return null; }
+  }
+  function forgetDraft() {
+    try { localStorage.removeItem(DRAFT_KEY); } catch (e) { /* nothing kept */ }
+  }
+  const draftAtStart = readDraft();
+  if (draftAtStart) {
+    addMessage('info', `Your scenario edit of ${new Date(draftAtStart.at).toLocaleString()} is kept in this browser: open "Scenario (JSON)" to continue it.`);
+  }
+  let draftTimer = 0;
+  scenarioText.addEventListener('input', () => {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(saveDraft, 300);
+  });
+  window.addEventListener('pagehide', () => { if (draftTimer) { clearTimeout(draftTimer); saveDraft(); } });
+
   scenarioBox.addEventListener('toggle', () => {
-    if (scenarioBox.open && ready && scenarioText.value.trim() === '') fillScenario();
+    if (!scenarioBox.open || scenarioText.value.trim() !== '') return;
+    const d = readDraft();
+    if (d) {
+      // no need to wait for the solver: the text is the browser's
+      scenarioText.value = d.text;
+      scenarioMsg.textContent = `your edit of ${new Date(d.at).toLocaleString()}, kept in this browser (Load to run it; Show current for the loaded scenario)`;
+    } else if (ready) {
+      fillScenario();
+    }
   });
   scenarioCurrent.addEventListener('click', () => {
+    clearTimeout(draftTimer);
+    draftTimer = 0;
+    forgetDraft();
     fillScenario();
     scenarioMsg.textContent = '';
   });

@@ -204,6 +204,19 @@ describe(`experiments panel on ${pg.name}`, () => {
     assert.deepEqual(errs, [], 'no page errors');
   });
 
+  test('a reload shows the last sweep again, kept in the browser', async () => {
+    await b.page.reload();
+    await waitSweep(b, 'the kept sweep shown', () => window.dpsimSweepState && window.dpsimSweepState.restored !== '' && window.dpsimSweepState.figureDrawn);
+    const st = await sweepState(b.page);
+    assert.equal(st.restored, PRESET);
+    assert.deepEqual(st.verdicts.map((v) => v.verdict), ['holds', 'holds', 'holds']);
+    assert.match(await b.page.textContent('#exp-msg'), new RegExp(`your last sweep, ${PRESET}, of .*kept in this browser`));
+    const json = await download(b, '#exp-dl-json');
+    assert.ok(json.data.equals(cli.json), 'the kept JSON is still the CLI\'s');
+    const svg = await download(b, '#exp-dl-svg');
+    assert.ok(svg.data.equals(cli.svg), 'the kept result still draws the CLI\'s SVG');
+  });
+
   test('Cancel stops the workers and offers the finished runs, marked partial', { skip: !pg.cancel }, async () => {
     await b.page.selectOption('#exp-preset', LONG);
     await b.page.click('#exp-run');

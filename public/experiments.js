@@ -81,6 +81,7 @@
     experiment: '', done: 0, total: 0, workers: 0, running: 0,
     etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0,
     partial: false, verdicts: [], presets: [], error: '', figureDrawn: false,
+    restored: '', // the experiment of a sweep shown from the browser's keeping
   };
   window.dpsimSweepState = state;
 
@@ -223,10 +224,62 @@
       state.status = 'ready';
       setMsg('');
       await describe();
+      await restore();
     } catch (e) {
       loaded = false;
       fail(e);
     }
+  }
+
+  // ------------------------------------------------------------- keeping
+
+  // The last assembled sweep, complete or partial, is kept in this browser
+  // (IndexedDB) and shown again when the panel next loads, so that a
+  // reload or a closed tab does not lose its runs; while a sweep runs,
+  // leaving the page asks first.
+  const keep = {
+    open() {
+      return new Promise((resolve, reject) => {
+        if (!window.indexedDB) { reject(new Error('no IndexedDB')); return; }
+        const req = indexedDB.open('dpsim', 1);
+        req.onupgradeneeded = () => req.result.createObjectStore('sweeps');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    },
+    async use(mode, f) {
+      const db = await keep.open();
+      try {
+        return await new Promise((resolve, reject) => {
+          const tx = db.transaction('sweeps', mode);
+          const req = f(tx.objectStore('sweeps'));
+          tx.oncomplete = () => resolve(req.result);
+          tx.onerror = tx.onabort = () => reject(tx.error);
+        });
+      } finally {
+        db.close();
+      }
+    },
+    put(v) { return keep.use('readwrite', (st) => st.put(v, 'last')); },
+    get() { return keep.use('readonly', (st) => st.get('last')); },
+  };
+  window.addEventListener('beforeunload', (e) => {
+    if (sweep) { e.preventDefault(); e.returnValue = ''; }
+  });
+
+  // restore shows the kept sweep, unless a sweep is already on show.
+  async function restore() {
+    let v = null;
+    try { v = await keep.get(); } catch (e) { return; } // storage off: nothing kept
+    if (!v || !v.figure || !v.json || result || sweep) return;
+    result = { name: v.name, json: v.json, csv: v.csv, figure: v.figure };
+    state.partial = !!v.partial;
+    state.restored = v.name;
+    state.verdicts = result.figure.verdicts.map((x) => ({ claim: x.claim, verdict: x.verdict }));
+    draw(result.figure);
+    showVerdicts(result.figure);
+    for (const b of Object.values(dl)) b.disabled = false;
+    setMsg(`Shown: your last sweep, ${v.name}${v.partial ? ' (partial)' : ''}, of ${new Date(v.at).toLocaleString()}, kept in this browser.`);
   }
 
   async function describe() {
@@ -284,7 +337,7 @@
     for (const b of Object.values(dl)) b.disabled = true;
     result = null;
     Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
-      etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false });
+      etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false, restored: '' });
     setMsg('');
     const s = { name, runs, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
     sweep = s;
@@ -380,6 +433,7 @@
     const h = await getHelper();
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
+    keep.put({ ...result, partial, at: Date.now() }).catch(() => {}); // storage off or full: shown, not kept
     state.partial = partial;
     state.verdicts = result.figure.verdicts.map((v) => ({ claim: v.claim, verdict: v.verdict }));
     if (!partial) state.status = 'done';

@@ -211,6 +211,7 @@ func cleanName(urlPath string) (name string, ok bool) {
 	return name, true
 }
 
+// ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")

@@ -15,6 +15,7 @@ type Error struct {
 	Rule  string // what must hold, and what was found
 }
 
+// Error implements error: "field: rule", or the rule alone.
 func (e *Error) Error() string {
 	if e.Field == "" {
 		return e.Rule
@@ -34,6 +35,7 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
+// String implements fmt.Stringer: "field: text", or the text alone.
 func (w Warning) String() string {
 	if w.Field == "" {
 		return w.Message

@@ -140,6 +140,7 @@ type RootError struct {
 	Roots [2][]int
 }
 
+// Error implements error.
 func (e *RootError) Error() string {
 	if e.Which < 2 {
 		return fmt.Sprintf("graph %d has no spanning tree: no node reaches both node %d and node %d", e.Which+1, e.Apart[0], e.Apart[1])

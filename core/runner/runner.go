@@ -33,6 +33,7 @@ type Diverged struct {
 	Hint  string
 }
 
+// Error implements error: where the run diverged, and the likely cause.
 func (d *Diverged) Error() string {
 	return fmt.Sprintf("the run diverged at iteration %d: agent %d's estimate reached %v; %s", d.Iter, d.Agent, d.Value, d.Hint)
 }

@@ -53,3 +53,24 @@ func Example_metropolis() {
 	// ok      perron-left       π = (0.25, 0.25, 0.25, 0.25), with πᵀW = πᵀ and Σπ = 1
 	// ok      perron-right      π = (0.25, 0.25, 0.25, 0.25), with Wπ = π and Σπ = 1
 }
+
+func ExampleMixRow() {
+	// One row of (W ⊗ I)·x without its diagonal: agent 0 of a ring of 4
+	// with Metropolis weights mixes its neighbours' 2-vectors, 1/3 each.
+	g, _ := graph.Ring(4)
+	w, _ := weights.Metropolis(g)
+	x := []float64{ // agent-major: agent j's vector at x[2j : 2j+2]
+		0, 0,
+		3, 6,
+		100, 100,
+		-3, 3,
+	}
+	acc := []float64{w.Diag[0] * x[0], w.Diag[0] * x[1]} // the diagonal term
+	lo, hi := w.Start[0], w.Start[1]
+	weights.MixRow(acc, x, w.Col[lo:hi], w.Val[lo:hi])
+	fmt.Println("neighbours of agent 0:", w.Col[lo:hi])
+	fmt.Printf("row 0 of W·x: [%.0f %.0f]\n", acc[0], acc[1])
+	// Output:
+	// neighbours of agent 0: [1 3]
+	// row 0 of W·x: [0 3]
+}

@@ -7,8 +7,12 @@
 #define F64(base, off) ADDR(base, off); F64Load $0
 // MUL pushes w·x[base + off]
 #define MUL(w, base, off) Get w; F64(base, off); F64Mul
-// MUL8 pushes w·x[base + off + 8]
-#define MUL8(w, base, off) Get w; ADDR(base, off); F64Load $8; F64Mul
+// MULO pushes w·x[base + R9 + o]
+#define MULO(w, base, o) Get w; ADDR(base, R9); F64Load $o; F64Mul
+// MIX4 is acc[c] = acc[c] + ((w1·o1[c] + w2·o2[c]) + (w3·o3[c] + w4·o4[c]))
+// at byte R9 + o of the blocks; MIX1 is acc[c] = acc[c] + w·o[c].
+#define MIX4(o) ADDR(R10, R9); ADDR(R10, R9); F64Load $o; MULO(F16, R5, o); MULO(F17, R6, o); F64Add; MULO(F18, R7, o); MULO(F19, R8, o); F64Add; F64Add; F64Add; F64Store $o
+#define MIX1(o) ADDR(R10, R9); ADDR(R10, R9); F64Load $o; MULO(F16, R5, o); F64Add; F64Store $o
 // BLOCK sets reg = out + col·(2d·8) for the column at col[e+k], trapping
 // when the column is not a row of out (Go would panic).
 #define BLOCK(k, reg) I64Load col_base+64(FP); Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; I64Load $(8*k); Tee reg; Get R12; I64GeU; If; Unreachable; End; Get reg; Get R2; I64Mul; Get R11; I64Add; Set reg
@@ -122,34 +126,13 @@ TEXT ·update(SB), NOSPLIT, $0-296
 			WEIGHT(1, F17)
 			WEIGHT(2, F18)
 			WEIGHT(3, F19)
-			// two coordinates per pass (2d is even): one address
-			// computation serves both through the load/store offsets.
+			// two coordinates per pass (2d is even), the second through
+			// the loads' and stores' offset 8
 			I64Const $0
 			Set R9
 			Loop
-				ADDR(R10, R9)
-				F64(R10, R9)
-				MUL(F16, R5, R9)
-				MUL(F17, R6, R9)
-				F64Add
-				MUL(F18, R7, R9)
-				MUL(F19, R8, R9)
-				F64Add
-				F64Add
-				F64Add
-				F64Store $0
-				ADDR(R10, R9)
-				ADDR(R10, R9)
-				F64Load $8
-				MUL8(F16, R5, R9)
-				MUL8(F17, R6, R9)
-				F64Add
-				MUL8(F18, R7, R9)
-				MUL8(F19, R8, R9)
-				F64Add
-				F64Add
-				F64Add
-				F64Store $8
+				MIX4(0)
+				MIX4(8)
 				NEXT(R9, 16, R2)
 			End
 			Get R3
@@ -172,17 +155,8 @@ TEXT ·update(SB), NOSPLIT, $0-296
 			I64Const $0
 			Set R9
 			Loop
-				ADDR(R10, R9)
-				F64(R10, R9)
-				MUL(F16, R5, R9)
-				F64Add
-				F64Store $0
-				ADDR(R10, R9)
-				ADDR(R10, R9)
-				F64Load $8
-				MUL8(F16, R5, R9)
-				F64Add
-				F64Store $8
+				MIX1(0)
+				MIX1(8)
 				NEXT(R9, 16, R2)
 			End
 			Get R3

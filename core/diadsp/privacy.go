@@ -111,25 +111,15 @@ func (ac *Accountant) advance(a *acct, i, k int) {
 
 // PredictEpsilon implements privacy.Predictor (ε ∝ 1/factor exactly).
 func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
-	e := ac.predict1(iterations)
-	if e.IsInf() || e.Value() == 0 {
-		return e
-	}
-	return privacy.OfLog10(e.Log10() - num.Log(factor)/math.Ln10)
+	return privacy.Rescale(ac.predict1(iterations), factor)
 }
 
 // FactorFor implements privacy.InversePredictor.
 func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
-	e := ac.predict1(iterations)
-	switch {
-	case ac.off != "":
+	if ac.off != "" {
 		return 0, fmt.Errorf("cannot be reached: DiaDSP has %s, and no scale gives a finite ε", ac.off)
-	case e.IsInf():
-		return 0, fmt.Errorf("cannot be reached: a noise scale is 0 within %d iterations", iterations)
-	case e.Value() == 0:
-		return 0, fmt.Errorf("cannot be reached: nothing sensitive is released in %d iteration(s)", iterations)
 	}
-	return num.Exp((e.Log10() - math.Log10(target)) * math.Ln10), nil
+	return privacy.ProportionalFactor(ac.predict1(iterations), iterations, target)
 }
 
 func (ac *Accountant) predict1(iterations int) privacy.Amount {
@@ -137,26 +127,18 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		return privacy.Infinite()
 	}
 	type key struct{ w, bx, by float64 }
-	seen := map[key]bool{}
-	best := privacy.Of(0)
-	for i := range ac.agents {
-		k := key{ac.alg.diag[i], ac.alg.eta.Base(i), ac.alg.xi.Base(i)}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		a := ac.initial()
-		for t := range iterations {
-			ac.advance(&a, i, t)
-		}
-		if a.infinite != "" {
-			return privacy.Infinite()
-		}
-		if e := a.sum.Amount(); e.Log10() > best.Log10() {
-			best = e
-		}
-	}
-	return best
+	return privacy.MaxDistinct(len(ac.agents),
+		func(i int) key { return key{ac.alg.diag[i], ac.alg.eta.Base(i), ac.alg.xi.Base(i)} },
+		func(i int) privacy.Amount {
+			a := ac.initial()
+			for t := range iterations {
+				ac.advance(&a, i, t)
+			}
+			if a.infinite != "" {
+				return privacy.Infinite()
+			}
+			return a.sum.Amount()
+		})
 }
 
 // Ledger implements privacy.Accountant.

@@ -78,50 +78,31 @@ func (ac *Accountant) advance(a *acct, i, t int, eta *noise.Spec) {
 // iterations iterations with every noise scale multiplied by factor
 // (ε ∝ 1/factor exactly).
 func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
-	e := ac.predict1(iterations)
-	if e.IsInf() || e.Value() == 0 {
-		return e
-	}
-	return privacy.OfLog10(e.Log10() - num.Log(factor)/math.Ln10)
+	return privacy.Rescale(ac.predict1(iterations), factor)
 }
 
 // FactorFor implements privacy.InversePredictor.
 func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
-	e := ac.predict1(iterations)
-	switch {
-	case e.IsInf():
-		return 0, fmt.Errorf("cannot be reached: DPOP adds no noise (channel eta) at some iteration, and no scale gives a finite ε")
-	case e.Value() == 0:
-		return 0, fmt.Errorf("cannot be reached: after %d iteration(s) nothing sensitive has been released (ε = 0)", iterations)
-	}
-	return num.Exp((e.Log10() - math.Log10(target)) * math.Ln10), nil
+	return privacy.ProportionalFactor(ac.predict1(iterations), iterations, target)
 }
 
 func (ac *Accountant) predict1(iterations int) privacy.Amount {
 	if ac.off {
 		return privacy.Infinite()
 	}
-	best := privacy.Of(0)
 	type key struct{ w, b float64 }
-	seen := map[key]bool{}
-	for i := range ac.agents {
-		k := key{ac.alg.diag[i], ac.alg.eta.Base(i)}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		var a acct
-		for t := range iterations {
-			ac.advance(&a, i, t, ac.alg.eta)
-		}
-		if a.infinite != "" {
-			return privacy.Infinite()
-		}
-		if e := a.sum.Amount(); e.Log10() > best.Log10() {
-			best = e
-		}
-	}
-	return best
+	return privacy.MaxDistinct(len(ac.agents),
+		func(i int) key { return key{ac.alg.diag[i], ac.alg.eta.Base(i)} },
+		func(i int) privacy.Amount {
+			var a acct
+			for t := range iterations {
+				ac.advance(&a, i, t, ac.alg.eta)
+			}
+			if a.infinite != "" {
+				return privacy.Infinite()
+			}
+			return a.sum.Amount()
+		})
 }
 
 // Ledger implements privacy.Accountant.

@@ -19,11 +19,7 @@ const Source = "Xuan & Wang, GT-DP"
 // 1/(b_η, b_ξ), so it is computed once per horizon at factor 1, O(n·K)
 // (agents with the same w_ii and scales share one sum).
 func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
-	e := ac.predict1(iterations)
-	if e.IsInf() || e.Value() == 0 {
-		return e
-	}
-	return privacy.OfLog10(e.Log10() - num.Log(factor)/math.Ln10)
+	return privacy.Rescale(ac.predict1(iterations), factor)
 }
 
 // FactorFor implements privacy.InversePredictor: λ = ε(K; λ = 1)/target.
@@ -31,14 +27,7 @@ func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error)
 	if ac.off != "" {
 		return 0, fmt.Errorf("cannot be reached: GT-DP has %s, and no scale gives a finite ε", ac.off)
 	}
-	e := ac.predict1(iterations)
-	if e.IsInf() {
-		return 0, fmt.Errorf("cannot be reached: a noise scale is 0 within %d iterations", iterations)
-	}
-	if e.Value() == 0 {
-		return 0, fmt.Errorf("cannot be reached: after %d iteration(s) nothing sensitive has been released (ε = 0)", iterations)
-	}
-	return num.Exp((e.Log10() - math.Log10(target)) * math.Ln10), nil
+	return privacy.ProportionalFactor(ac.predict1(iterations), iterations, target)
 }
 
 // NoiseScaleFor is the inverse of eq. (18) with b_η = b_ξ = b (spec §5.4):
@@ -64,32 +53,20 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		return privacy.Infinite()
 	}
 	type key struct{ w, be, bx float64 }
-	seen := map[key]bool{}
 	cp := &Accountant{alg: ac.alg, eta: ac.eta, xi: ac.xi, pre: ac.pre, alpha: ac.alpha, gamma: ac.gamma}
-	var idx []int
-	for i, a := range ac.agents {
-		k := key{a.ser.w, ac.eta.Base(i), ac.xi.Base(i)}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		idx = append(idx, i)
-	}
-	best := privacy.Of(0)
-	for _, i := range idx {
-		a := newAccount(ac.agents[i].ser.w, ac.eta, ac.xi, i)
-		for k := 1; k < iterations; k++ {
-			memo := lagMemo{at: -1}
-			cp.step(&a, k, cp.gamma.At(k-1), cp.scalesAt(k), &memo)
-		}
-		if a.infinite {
-			return privacy.Infinite()
-		}
-		if e := a.sum.Amount(); e.Log10() > best.Log10() {
-			best = e
-		}
-	}
-	return best
+	return privacy.MaxDistinct(len(ac.agents),
+		func(i int) key { return key{ac.agents[i].ser.w, ac.eta.Base(i), ac.xi.Base(i)} },
+		func(i int) privacy.Amount {
+			a := newAccount(ac.agents[i].ser.w, ac.eta, ac.xi, i)
+			for k := 1; k < iterations; k++ {
+				memo := lagMemo{at: -1}
+				cp.step(&a, k, cp.gamma.At(k-1), cp.scalesAt(k), &memo)
+			}
+			if a.infinite {
+				return privacy.Infinite()
+			}
+			return a.sum.Amount()
+		})
 }
 
 // InfiniteHorizon is Corollary 3: the budget that holds for every number

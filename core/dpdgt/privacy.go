@@ -592,16 +592,10 @@ func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amo
 // FactorFor implements privacy.InversePredictor: ε is ε(1)/λ, so the
 // factor that meets target is ε(1)/target.
 func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
-	e := ac.PredictEpsilon(iterations, 1)
-	switch {
-	case e.IsInf():
-		return 0, fmt.Errorf("DP-DGT gives no finite ε here (a noise scale is 0), so no noise factor meets ε = %g", target)
-	case e.Value() == 0:
-		return 0, fmt.Errorf("no agent allocates anything, so ε is 0 whatever the noise")
-	case !(target > 0):
+	if !(target > 0) {
 		return 0, fmt.Errorf("the target ε must be > 0 (got %g)", target)
 	}
-	return e.Value() / target, nil
+	return privacy.ProportionalFactor(ac.PredictEpsilon(iterations, 1), iterations, target)
 }
 
 var (

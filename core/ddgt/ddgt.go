@@ -85,16 +85,8 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 		copy(a.z, z0)
 	}
 	push, pull := c.Out(), r.Out()
-	for i := range n {
-		to, fac := push.Receivers(i)
-		a.step.Releases = append(a.step.Releases, sim.Release{From: i, Channel: "z",
-			Sent: a.outZ[i*d : (i+1)*d : (i+1)*d], Noise: a.nXi[i*d : (i+1)*d : (i+1)*d], To: to, Factor: fac})
-	}
-	for i := range n {
-		to, _ := pull.Receivers(i)
-		a.step.Releases = append(a.step.Releases, sim.Release{From: i, Channel: "w̃",
-			Sent: a.outW[i*d : (i+1)*d : (i+1)*d], Noise: a.nZe[i*d : (i+1)*d : (i+1)*d], To: to, Pull: true})
-	}
+	a.step.AddReleases("z", n, d, d, 0, a.outZ, a.nXi, false, push.Receivers)
+	a.step.AddReleases("w̃", n, d, d, 0, a.outW, a.nZe, true, pull.Pullers)
 	a.step.Dim = d
 	a.step.Estimates, a.step.Prices = a.w, a.wt
 	return a

@@ -76,16 +76,8 @@ func New(p Params, prob problem.Allocation, w *pushpull.Mix,
 	// Both values go to the out-neighbours in G_W, each receiver l weighing
 	// them by W_li.
 	out := w.Out()
-	for _, ch := range []struct {
-		name       string
-		sent, nois []float64
-	}{{"λ̃", a.outL, a.nZe}, {"y", a.outY, a.nXi}} {
-		for i := range n {
-			to, fac := out.Receivers(i)
-			a.step.Releases = append(a.step.Releases, sim.Release{From: i, Channel: ch.name,
-				Sent: ch.sent[i*d : (i+1)*d : (i+1)*d], Noise: ch.nois[i*d : (i+1)*d : (i+1)*d], To: to, Factor: fac})
-		}
-	}
+	a.step.AddReleases("λ̃", n, d, d, 0, a.outL, a.nZe, false, out.Receivers)
+	a.step.AddReleases("y", n, d, d, 0, a.outY, a.nXi, false, out.Receivers)
 	a.step.Dim = d
 	a.step.Estimates, a.step.Prices = a.alloc, a.lam
 	return a

@@ -109,20 +109,8 @@ func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
 	// puller weighs it by its own R_li).
 	push, pull := c.Out(), r.Out()
 	a.step.Releases = make([]sim.Release, 0, 2*n)
-	for i := range n {
-		to, fac := push.Receivers(i)
-		a.step.Releases = append(a.step.Releases, sim.Release{
-			From: i, Channel: "s", Sent: a.outS[i*d : (i+1)*d : (i+1)*d], Noise: a.nXi[i*d : (i+1)*d : (i+1)*d],
-			To: to, Factor: fac,
-		})
-	}
-	for i := range n {
-		to, _ := pull.Receivers(i)
-		a.step.Releases = append(a.step.Releases, sim.Release{
-			From: i, Channel: "w̃", Sent: a.outW[i*d : (i+1)*d : (i+1)*d], Noise: a.nZe[i*d : (i+1)*d : (i+1)*d],
-			To: to, Pull: true,
-		})
-	}
+	a.step.AddReleases("s", n, d, d, 0, a.outS, a.nXi, false, push.Receivers)
+	a.step.AddReleases("w̃", n, d, d, 0, a.outW, a.nZe, true, pull.Pullers)
 	a.step.Dim = d
 	a.step.Estimates = a.w
 	a.step.Prices = a.wt

@@ -94,23 +94,18 @@ func New(p Params, prob problem.Problem, w *weights.Matrix,
 	// Two releases per agent, s then x, fixed for the whole run: the
 	// buffers they alias are overwritten in place every iteration.
 	a.step.Releases = make([]sim.Release, 0, 2*n)
-	for ch, c := range []struct {
-		name  string
-		noise []float64
-	}{{"s", a.nEta}, {"x", a.nXi}} {
-		for i := range n {
-			lo, hi := a.start[i], a.start[i+1]
-			o := (2*i + ch) * d
-			a.step.Releases = append(a.step.Releases, sim.Release{
-				From: i, Channel: c.name,
-				Sent: a.out[o : o+d : o+d], Noise: c.noise[i*d : (i+1)*d : (i+1)*d],
-				To: a.col[lo:hi:hi], Factor: a.val[lo:hi:hi],
-			})
-		}
-	}
+	a.step.AddReleases("s", n, d, 2*d, 0, a.out, a.nEta, false, a.row)
+	a.step.AddReleases("x", n, d, 2*d, d, a.out, a.nXi, false, a.row)
 	a.step.Dim = d
 	a.step.Estimates = a.x
 	return a
+}
+
+// row returns agent i's neighbours and their weights w_ji = w_ij (W is
+// symmetric): the receivers of its releases and their factors.
+func (a *Algorithm) row(i int) ([]int, []float64) {
+	lo, hi := a.start[i], a.start[i+1]
+	return a.col[lo:hi:hi], a.val[lo:hi:hi]
 }
 
 // Name implements sim.Algorithm.

@@ -87,6 +87,13 @@ func (o *Out) Receivers(j int) ([]int, []float64) {
 	return o.To[a:b:b], o.Fac[a:b:b]
 }
 
+// Pullers returns the agents that pull j's value, with no factors: each
+// weighs what it fetches by its own row.
+func (o *Out) Pullers(j int) ([]int, []float64) {
+	to, _ := o.Receivers(j)
+	return to, nil
+}
+
 // Allocation returns env's problem as a resource-allocation problem, or an
 // error naming the problem section when it is not one.
 func Allocation(env *algo.Env, title string) (problem.Allocation, error) {

@@ -215,3 +215,19 @@ type Algorithm interface {
 type Recorder interface {
 	Record(s *Step)
 }
+
+// AddReleases appends one release per agent i < n on channel to s, for
+// algorithms whose vectors live agent-major in buffers they overwrite in
+// place every iteration: agent i's Sent aliases sent[i·stride+off :
+// i·stride+off+d] and its Noise noise[i·d : (i+1)·d], so the releases are
+// built once and reporting an iteration copies nothing. recv gives agent
+// i's receivers and their factors (nil factors: 1 each); pull marks values
+// the receivers fetch.
+func (s *Step) AddReleases(channel string, n, d, stride, off int, sent, noise []float64, pull bool, recv func(i int) (to []int, factor []float64)) {
+	for i := range n {
+		o := i*stride + off
+		to, fac := recv(i)
+		s.Releases = append(s.Releases, Release{From: i, Channel: channel,
+			Sent: sent[o : o+d : o+d], Noise: noise[i*d : (i+1)*d : (i+1)*d], To: to, Factor: fac, Pull: pull})
+	}
+}

@@ -85,9 +85,8 @@ type Algorithm struct {
 // tracker starts at y^0 = ∇F(x^0).
 func New(p Params, prob problem.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w // CSR itself: Diag, Start, Col, Val (read only)
 	a := &Algorithm{p: p, prob: prob, n: n, d: d,
-		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
+		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only
 		eta: eta, xi: xi, sEta: sEta, sXi: sXi,
 		x: append([]float64(nil), x0...), y: make([]float64, n*d),
 		xn: make([]float64, n*d), yn: make([]float64, n*d), g: make([]float64, n*d),
@@ -98,18 +97,11 @@ func New(p Params, prob problem.Problem, w *weights.Matrix, eta, xi *noise.Spec,
 	}
 	copy(a.y, a.g)
 	a.step.Releases = make([]sim.Release, 0, 2*n)
-	a.step.AddReleases("x", n, d, 2*d, 0, a.out, a.nEta, false, a.row)
-	a.step.AddReleases("y", n, d, 2*d, d, a.out, a.nXi, false, a.row)
+	a.step.AddReleases("x", n, d, 2*d, 0, a.out, a.nEta, false, w.Row)
+	a.step.AddReleases("y", n, d, 2*d, d, a.out, a.nXi, false, w.Row)
 	a.step.Dim = d
 	a.step.Estimates = a.x
 	return a
-}
-
-// row returns agent i's neighbours and their weights w_ji = w_ij (W is
-// symmetric): the receivers of its releases and their factors.
-func (a *Algorithm) row(i int) ([]int, []float64) {
-	lo, hi := a.start[i], a.start[i+1]
-	return a.col[lo:hi:hi], a.val[lo:hi:hi]
 }
 
 // Name implements sim.Algorithm.

@@ -80,10 +80,9 @@ type Algorithm struct {
 func New(p Params, prob problem.Problem, w *weights.Matrix,
 	eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0, s0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w // weights.Matrix is CSR itself (Diag, Start, Col, Val); read only here
 	a := &Algorithm{
 		p: p, prob: prob, n: n, d: d,
-		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
+		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only
 		eta: eta, xi: xi, sEta: sEta, sXi: sXi,
 		x: append([]float64(nil), x0...), s: append([]float64(nil), s0...),
 		xn: make([]float64, n*d), sn: make([]float64, n*d),
@@ -91,21 +90,15 @@ func New(p Params, prob problem.Problem, w *weights.Matrix,
 		out: make([]float64, 2*n*d), acc: make([]float64, 2*d),
 		grads: make([]float64, n*d),
 	}
-	// Two releases per agent, s then x, fixed for the whole run: the
-	// buffers they alias are overwritten in place every iteration.
+	// Two releases per agent, s then x, fixed for the whole run (the
+	// buffers they alias are overwritten in place every iteration); j
+	// receives agent i's with factor w_ji = w_ij, row i of the symmetric W.
 	a.step.Releases = make([]sim.Release, 0, 2*n)
-	a.step.AddReleases("s", n, d, 2*d, 0, a.out, a.nEta, false, a.row)
-	a.step.AddReleases("x", n, d, 2*d, d, a.out, a.nXi, false, a.row)
+	a.step.AddReleases("s", n, d, 2*d, 0, a.out, a.nEta, false, w.Row)
+	a.step.AddReleases("x", n, d, 2*d, d, a.out, a.nXi, false, w.Row)
 	a.step.Dim = d
 	a.step.Estimates = a.x
 	return a
-}
-
-// row returns agent i's neighbours and their weights w_ji = w_ij (W is
-// symmetric): the receivers of its releases and their factors.
-func (a *Algorithm) row(i int) ([]int, []float64) {
-	lo, hi := a.start[i], a.start[i+1]
-	return a.col[lo:hi:hi], a.val[lo:hi:hi]
 }
 
 // Name implements sim.Algorithm.

@@ -72,9 +72,8 @@ type Algorithm struct {
 // estimates x0 (agent-major, copied, projected onto X).
 func New(p Params, prob problem.Problem, dom problem.Bounded, w *weights.Matrix, eta *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	sp := w // CSR itself: Diag, Start, Col, Val (read only)
 	a := &Algorithm{p: p, prob: prob, dom: dom, n: n, d: d,
-		diag: sp.Diag, start: sp.Start, col: sp.Col, val: sp.Val,
+		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only
 		eta: eta, smp: smp,
 		x: append([]float64(nil), x0...), xn: make([]float64, n*d),
 		nz: make([]float64, n*d), out: make([]float64, n*d),
@@ -82,13 +81,8 @@ func New(p Params, prob problem.Problem, dom problem.Bounded, w *weights.Matrix,
 	for i := range n {
 		dom.Project(a.x[i*d : (i+1)*d])
 	}
-	a.step.Releases = make([]sim.Release, n)
-	for i := range n {
-		lo, hi := a.start[i], a.start[i+1]
-		a.step.Releases[i] = sim.Release{From: i, Channel: "x",
-			Sent: a.out[i*d : (i+1)*d : (i+1)*d], Noise: a.nz[i*d : (i+1)*d : (i+1)*d],
-			To: a.col[lo:hi:hi], Factor: a.val[lo:hi:hi]}
-	}
+	a.step.Releases = make([]sim.Release, 0, n)
+	a.step.AddReleases("x", n, d, d, 0, a.out, a.nz, false, w.Row)
 	a.step.Dim = d
 	a.step.Estimates = a.x
 	return a

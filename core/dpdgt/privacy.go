@@ -481,7 +481,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		b := ac.Infinite(i)
 		rec := b.Recursion.String()
 		if b.Diverges != "" {
-			rec = "∞: the sum diverges (" + b.Diverges + ")"
+			rec = "∞, no finite bound: the sum diverges (" + b.Diverges + ")"
 		}
 		if !b.RecursionOK {
 			rec = "≥ " + rec + " (still growing after " + fmt.Sprint(MaxHorizon) + " rounds)"
@@ -544,7 +544,7 @@ func (ac *Accountant) Summary() string {
 		}
 		b := ac.Infinite(i)
 		if b.Diverges != "" {
-			return "ε∞ = ∞: the recursion (31) diverges: " + b.Diverges
+			return "ε∞: no finite bound, the sum of the recursion (31) diverges: " + b.Diverges
 		}
 		if b.Recursion.IsInf() {
 			return "ε∞ = ∞: a message carries no noise"

@@ -170,11 +170,11 @@ min_ns() {
        }
        END { for (n in m) print n, m[n] }' | sort
 }
-if has_test core/gtdp '^BenchmarkIteration'; then
+if has_test core/algorithms/gtdp '^BenchmarkIteration'; then
   # Time-based, so that both sides are measured warm (V8 first runs wasm
   # from its baseline compiler; see docs/performance.md). A loose guard on
   # a shared machine: the ≤ 2.5× target is bench/gtdp/compare.sh's.
-  bench_args=(./core/gtdp -run '^$' -bench 'BenchmarkIteration' -benchtime 1s -count 2)
+  bench_args=(./core/algorithms/gtdp -run '^$' -bench 'BenchmarkIteration' -benchtime 1s -count 2)
   echo "native:"
   if ! native_out=$(go test "${bench_args[@]}" 2>&1); then echo "$native_out" >&2; false; fi
   echo "$native_out" | grep -E '^(Benchmark|ok|FAIL)' || true
@@ -195,7 +195,7 @@ if has_test core/gtdp '^BenchmarkIteration'; then
     END { if (n == 0) { print "no benchmark in both runs" > "/dev/stderr"; exit 1 }
           exit (bad > 0) }'
 else
-  echo "skipped: core/gtdp has no BenchmarkIteration yet"
+  echo "skipped: core/algorithms/gtdp has no BenchmarkIteration yet"
 fi
 
 # ---------------------------------------------------------------- (h)

@@ -13,11 +13,11 @@ import (
 
 	"github.com/norunners/vert"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/metrics"
+	"dpsim/core/objective"
 	"dpsim/core/privacy"
-	"dpsim/core/problem"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render"
@@ -122,7 +122,7 @@ func (a *App) Load(s *scenario.Scenario) error {
 
 func (a *App) install(b *scenario.Built) {
 	var plane *scene.Plane
-	if pl, ok := b.Env.Problem.(problem.Planar); ok && b.Env.Problem.Dim() == 2 {
+	if pl, ok := b.Env.Problem.(objective.Planar); ok && b.Env.Problem.Dim() == 2 {
 		opt := b.Env.Problem.Optimum()
 		plane = &scene.Plane{Targets: pl.Points(), Optimum: [2]float64{opt[0], opt[1]}}
 	}
@@ -204,7 +204,7 @@ type TheoryView struct {
 	// Paper cites the algorithm's source, with its confidence for the
 	// baselines.
 	Paper  string             `json:"paper"`
-	Theory *algo.Theory       `json:"theory,omitempty"`
+	Theory *method.Theory     `json:"theory,omitempty"`
 	Steady runner.SteadyState `json:"steady_state"`
 	// OptimalityMetric and ConsensusMetric say what the two metrics are
 	// for this problem, in symbols (metrics.Labels).

@@ -25,8 +25,8 @@ s = json.load(open(sys.argv[1])); s["iterations"] = 1; s["record"] = {"every": 1
 json.dump(s, open(sys.argv[2], "w"))
 PY
 go run ./cmd/dpsim run --quiet --out "$tmp/export.json" "$tmp/one.json"
-go test -c -o "$tmp/native.test" ./core/gtdp
-GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/gtdp
+go test -c -o "$tmp/native.test" ./core/algorithms/gtdp
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/algorithms/gtdp
 
 # Time-based, Go's default way: the harness grows b.N until a run lasts
 # 1 s and reports that run, so both sides are measured warm. (A fixed
@@ -35,7 +35,7 @@ GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/gtdp
 # functions up to TurboFan: 1.3–1.7× the warm time, and noisier; with
 # node --no-liftoff the same 20000x gives the warm time.)
 bench() { # prints ns/op of BenchmarkIteration/rgg50
-  (cd core/gtdp && "$@" -test.run '^$' -test.bench 'Iteration/rgg50$' -test.benchtime 1s) |
+  (cd core/algorithms/gtdp && "$@" -test.run '^$' -test.bench 'Iteration/rgg50$' -test.benchtime 1s) |
     awk '/^BenchmarkIteration\/rgg50/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }'
 }
 printf '%-6s %14s %14s %14s %10s %10s\n' round native_µs wasm_µs numpy_µs numpy/nat wasm/nat

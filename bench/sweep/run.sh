@@ -4,7 +4,7 @@
 #   1. overhead: time per iteration of a run through the engine (scenario
 #      build, runner, metrics, privacy ledger, reduction) against the bare
 #      algorithm (Advance only), on the GT-DP presets' ring of 8 and on
-#      core/gtdp's BenchmarkIteration network (50 agents, dimension 10);
+#      core/algorithms/gtdp's BenchmarkIteration network (50 agents, dimension 10);
 #      the issue's bound is ≤ 1.2;
 #   2. scaling: the same 64 runs on one and on two workers; the issue asks
 #      ≥ 1.8× on a quiet 2-core machine.

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"dpsim/core/metrics"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
@@ -21,7 +21,7 @@ type Run struct {
 
 // MetricDef is a named metric: a curve over the recorded iterations of a
 // run. Besides the registered ones, an experiment may name any metric the
-// scenario's problem records itself (problem.Measured); anything else is
+// scenario's problem records itself (objective.Measured); anything else is
 // registered with RegisterMetric.
 type MetricDef struct {
 	Name  string
@@ -114,7 +114,7 @@ func seriesCurve(pick func(p metrics.Point) float64) func(*Run) ([]int, []float6
 	}
 }
 
-// problemMetric is a metric the problem records itself (problem.Measured):
+// problemMetric is a metric the problem records itself (objective.Measured):
 // any name the built scenario's problem lists, such as the supply–demand
 // mismatch of a resource-allocation problem, without registration.
 func problemMetric(name string) MetricDef {
@@ -132,7 +132,7 @@ func problemMetric(name string) MetricDef {
 
 // problemMetricNames lists the metrics b's problem records itself.
 func problemMetricNames(b *scenario.Built) []string {
-	if m, ok := b.Env.Problem.(problem.Measured); ok {
+	if m, ok := b.Env.Problem.(objective.Measured); ok {
 		return m.MetricNames()
 	}
 	return nil

@@ -1,4 +1,4 @@
-package algo
+package method
 
 import "dpsim/core/privacy"
 

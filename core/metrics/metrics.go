@@ -1,7 +1,7 @@
 // Package metrics records the error curves of a run: the distance of the
 // agents' estimates to the central optimum, their disagreement, the
 // objective at their average, and whatever extra quantities the problem
-// measures (problem.Measured).
+// measures (objective.Measured).
 package metrics
 
 import (
@@ -14,7 +14,7 @@ import (
 	"math"
 	"strconv"
 
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -28,7 +28,7 @@ type Point struct {
 	Consensus float64
 	// Objective is the problem's global objective at x̄.
 	Objective float64
-	// Extra holds the problem's own metrics (problem.Measured), in the
+	// Extra holds the problem's own metrics (objective.Measured), in the
 	// order of its MetricNames; nil when it has none.
 	Extra []float64
 }
@@ -51,7 +51,7 @@ const (
 
 // Labels returns what prob's optimality and consensus metrics are, in
 // symbols: OptimalityLabel and ConsensusLabel unless prob is Generic.
-func Labels(prob problem.Problem) (optimality, consensus string) {
+func Labels(prob objective.Problem) (optimality, consensus string) {
 	if g, ok := prob.(Generic); ok {
 		return g.MetricLabels()
 	}
@@ -60,11 +60,11 @@ func Labels(prob problem.Problem) (optimality, consensus string) {
 
 // Compute returns the metrics of step s on prob, with opt the optimum (or
 // nil). mean is scratch space of length s.Dim.
-func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) Point {
+func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64) Point {
 	if g, ok := prob.(Generic); ok {
 		p := Point{Iter: s.Iter}
 		p.Optimality, p.Consensus, p.Objective = g.GenericMetrics(s)
-		if m, ok := prob.(problem.Measured); ok {
+		if m, ok := prob.(objective.Measured); ok {
 			p.Extra = make([]float64, len(m.MetricNames()))
 			m.Measure(s.Estimates, s.Dim, p.Extra)
 		}
@@ -98,7 +98,7 @@ func Compute(prob problem.Problem, opt []float64, s *sim.Step, mean []float64) P
 		p.Optimality = optE / float64(n)
 	}
 	p.Objective = prob.Objective(mean)
-	if m, ok := prob.(problem.Measured); ok {
+	if m, ok := prob.(objective.Measured); ok {
 		p.Extra = make([]float64, len(m.MetricNames()))
 		m.Measure(s.Estimates, s.Dim, p.Extra)
 	}
@@ -447,7 +447,7 @@ func (e *errWriter) bytes(b []byte) {
 // at the last iteration. It computes nothing on the other iterations, so a
 // long run recorded sparsely costs only the algorithm's own work.
 type Recorder struct {
-	prob   problem.Problem
+	prob   objective.Problem
 	opt    []float64
 	every  int
 	last   int
@@ -461,9 +461,9 @@ type Recorder struct {
 
 // NewRecorder returns a recorder for prob that keeps a point every every
 // iterations and at iteration last.
-func NewRecorder(prob problem.Problem, every, last int) *Recorder {
+func NewRecorder(prob objective.Problem, every, last int) *Recorder {
 	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(every, 1), last: last, mean: make([]float64, prob.Dim())}
-	if m, ok := prob.(problem.Measured); ok {
+	if m, ok := prob.(objective.Measured); ok {
 		r.Series.ExtraNames = m.MetricNames()
 		r.Series.Extra = make([]Floats, len(r.Series.ExtraNames))
 	}

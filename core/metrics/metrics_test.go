@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpsim/core/rendezvous"
+	"dpsim/core/problems/rendezvous"
 	"dpsim/core/sim"
 )
 

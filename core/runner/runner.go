@@ -12,8 +12,8 @@ import (
 	"io"
 	"math"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
 	"dpsim/core/privacy"
@@ -246,7 +246,7 @@ type Export struct {
 	States       []Checkpoint                 `json:"checkpoints"`
 	// Theory is what the algorithm's source proves about this
 	// configuration (predicted error, infinite-horizon budget).
-	Theory *algo.Theory `json:"theory,omitempty"`
+	Theory *method.Theory `json:"theory,omitempty"`
 	// Steady is the measured tail error beside the predicted one.
 	Steady SteadyState `json:"steady_state"`
 	// Calibration records the equal-privacy calibration, if any.

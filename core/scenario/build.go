@@ -9,13 +9,13 @@ import (
 	"sort"
 	"strings"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/jsonstrict"
+	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/privacy"
-	"dpsim/core/problem"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
@@ -25,13 +25,13 @@ import (
 type Built struct {
 	// Scenario is the scenario as given (with defaults filled in).
 	Scenario *Scenario
-	Factory  *algo.Factory
+	Factory  *method.Factory
 	// ProblemFactory built the problem from ProblemParams (decoded, with
 	// defaults filled in).
-	ProblemFactory *problem.Factory
+	ProblemFactory *objective.Factory
 	ProblemParams  any
-	Env            *algo.Env
-	algo.Built
+	Env            *method.Env
+	method.Built
 	// Warnings are the soft assumptions that do not hold.
 	Warnings []check.Warning
 	// initial is every state variable before the first iteration, as the
@@ -216,7 +216,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 			return nil, err
 		}
 	}
-	env := &algo.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
+	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
 		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
@@ -236,7 +236,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 // calibrate solves for the common noise factor that meets the scenario's
 // target ε (privacy.Calibrate), rescales every channel of env and builds
 // the algorithm again on the rescaled channels.
-func calibrate(s *Scenario, f *algo.Factory, env *algo.Env, built *algo.Built) (*algo.Built, []check.Warning, *privacy.Calibration, error) {
+func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Built) (*method.Built, []check.Warning, *privacy.Calibration, error) {
 	c := s.Calibrate
 	if c.Iterations == 0 {
 		c.Iterations = s.Iterations
@@ -504,7 +504,7 @@ func redraws(gs *Graph) (int, error) {
 // buildAllWeights builds the scenario's weight matrix and its analysis, or,
 // for an algorithm that declares roles, one matrix per role (the first
 // role's also returned as the single matrix, for what reads only one).
-func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Matrix, weights.Report, map[string]*weights.Matrix, map[string]weights.Report, error) {
+func buildAllWeights(ws *Weights, g *graph.Graph, f *method.Factory) (*weights.Matrix, weights.Report, map[string]*weights.Matrix, map[string]weights.Report, error) {
 	var none weights.Report
 	if len(f.Matrices) == 0 {
 		for _, role := range Roles() {
@@ -551,7 +551,7 @@ func buildAllWeights(ws *Weights, g *graph.Graph, f *algo.Factory) (*weights.Mat
 	return mats[first], reports[first], mats, reports, nil
 }
 
-func roleDefaults(f *algo.Factory) string {
+func roleDefaults(f *method.Factory) string {
 	var parts []string
 	for _, r := range f.Matrices {
 		parts = append(parts, fmt.Sprintf("%s: %s", r.Role, r.Default))
@@ -613,7 +613,7 @@ func buildWeights(ws *Weights, g *graph.Graph, field string) (*weights.Matrix, e
 }
 
 // decodeProblem finds the problem's factory and decodes its params.
-func decodeProblem(ps *Problem) (*problem.Factory, any, error) {
+func decodeProblem(ps *Problem) (*objective.Factory, any, error) {
 	f, ok := problems[ps.Kind]
 	switch {
 	case ps.Kind == "":
@@ -630,8 +630,8 @@ func decodeProblem(ps *Problem) (*problem.Factory, any, error) {
 	return f, params, nil
 }
 
-func buildProblem(f *problem.Factory, params any, g *graph.Graph, seeds rng.Seeds) (problem.Problem, []check.Warning, error) {
-	prob, warns, err := f.Build(&problem.Env{Graph: g, Seeds: seeds}, params)
+func buildProblem(f *objective.Factory, params any, g *graph.Graph, seeds rng.Seeds) (objective.Problem, []check.Warning, error) {
+	prob, warns, err := f.Build(&objective.Env{Graph: g, Seeds: seeds}, params)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -655,7 +655,7 @@ func weightKinds() []string {
 	return ks
 }
 
-func channelNames(f *algo.Factory) []string {
+func channelNames(f *method.Factory) []string {
 	var ns []string
 	for _, c := range f.Channels {
 		ns = append(ns, c.Name)

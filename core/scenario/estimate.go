@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/weights"
 )
 
@@ -88,7 +88,7 @@ func Bytes(n int64) string {
 // false: metrics spill to disk beyond SpillKeep points) or in the page
 // (metrics held, animation buffers per link). The algorithm's factory and
 // the problem's parameters must already be known.
-func EstimateOf(s *Scenario, f *algo.Factory, dim int, dataBytes int64, inPage bool) Estimate {
+func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage bool) Estimate {
 	e := Estimate{Dim: int64(max(dim, 1))}
 	e.Agents, e.Links = networkSize(&s.Graph)
 	n, l, d := e.Agents, e.Links, e.Dim

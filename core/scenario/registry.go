@@ -1,17 +1,17 @@
 package scenario
 
 import (
-	"dpsim/core/algo"
-	"dpsim/core/ddgt"
-	"dpsim/core/diadsp"
-	"dpsim/core/diffdradt"
-	"dpsim/core/dispatch"
-	"dpsim/core/dpdgt"
-	"dpsim/core/dpop"
-	"dpsim/core/gtdp"
-	"dpsim/core/problem"
-	"dpsim/core/rendezvous"
-	"dpsim/core/ridge"
+	"dpsim/core/algorithms/ddgt"
+	"dpsim/core/algorithms/diadsp"
+	"dpsim/core/algorithms/diffdradt"
+	"dpsim/core/algorithms/dpdgt"
+	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/gtdp"
+	"dpsim/core/method"
+	"dpsim/core/objective"
+	"dpsim/core/problems/dispatch"
+	"dpsim/core/problems/rendezvous"
+	"dpsim/core/problems/ridge"
 )
 
 // The plug-ins a scenario may name. A new algorithm or problem is a new
@@ -34,7 +34,7 @@ var (
 
 // named is what the registry needs of a factory.
 type named interface {
-	*algo.Factory | *problem.Factory
+	*method.Factory | *objective.Factory
 }
 
 func registry[F named](fs ...F) map[string]F {
@@ -47,9 +47,9 @@ func registry[F named](fs ...F) map[string]F {
 
 func nameOf[F named](f F) string {
 	switch f := any(f).(type) {
-	case *algo.Factory:
+	case *method.Factory:
 		return f.Name
-	case *problem.Factory:
+	case *objective.Factory:
 		return f.Name
 	}
 	return ""
@@ -59,8 +59,8 @@ func nameOf[F named](f F) string {
 func AlgorithmNames() []string { return sortedKeys(factories) }
 
 // Factories returns the algorithm factories, sorted by name.
-func Factories() []*algo.Factory {
-	var fs []*algo.Factory
+func Factories() []*method.Factory {
+	var fs []*method.Factory
 	for _, n := range AlgorithmNames() {
 		fs = append(fs, factories[n])
 	}
@@ -71,8 +71,8 @@ func Factories() []*algo.Factory {
 func ProblemKinds() []string { return sortedKeys(problems) }
 
 // Problems returns the problem factories, sorted by name.
-func Problems() []*problem.Factory {
-	var fs []*problem.Factory
+func Problems() []*objective.Factory {
+	var fs []*objective.Factory
 	for _, n := range ProblemKinds() {
 		fs = append(fs, problems[n])
 	}

@@ -12,9 +12,9 @@ package scenario
 import (
 	"encoding/json"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/jsonstrict"
+	"dpsim/core/method"
 
 	"dpsim/core/noise"
 	"dpsim/core/rng"
@@ -118,7 +118,7 @@ const (
 )
 
 // Weights describes the weight (mixing) matrix, or, for an algorithm that
-// mixes with several (algo.Factory.Matrices), one matrix per role.
+// mixes with several (method.Factory.Matrices), one matrix per role.
 type Weights struct {
 	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
 	// for an explicit matrix. Empty for an algorithm with roles.
@@ -139,20 +139,20 @@ type Weights struct {
 	R    float64 `json:"r,omitempty"`
 	D    float64 `json:"d,omitempty"`
 	RhoW float64 `json:"rho_w,omitempty"`
-	// Pull and Push are the sections of the roles algo.RolePull (DP-DGT's
-	// R) and algo.RolePush (its C), for algorithms that declare them; a
+	// Pull and Push are the sections of the roles method.RolePull (DP-DGT's
+	// R) and method.RolePush (its C), for algorithms that declare them; a
 	// role left out gets the algorithm's default kind.
 	Pull *Weights `json:"pull,omitempty"`
 	Push *Weights `json:"push,omitempty"`
 }
 
-// Role returns the section of role (algo.RolePull or algo.RolePush), nil
+// Role returns the section of role (method.RolePull or method.RolePush), nil
 // when the scenario does not give it.
 func (w *Weights) Role(role string) *Weights {
 	switch role {
-	case algo.RolePull:
+	case method.RolePull:
 		return w.Pull
-	case algo.RolePush:
+	case method.RolePush:
 		return w.Push
 	}
 	return nil
@@ -161,9 +161,9 @@ func (w *Weights) Role(role string) *Weights {
 // setRole sets the section of role.
 func (w *Weights) setRole(role string, sec *Weights) {
 	switch role {
-	case algo.RolePull:
+	case method.RolePull:
 		w.Pull = sec
-	case algo.RolePush:
+	case method.RolePush:
 		w.Push = sec
 	default:
 		panic("scenario: unknown weight role " + role)
@@ -171,10 +171,10 @@ func (w *Weights) setRole(role string, sec *Weights) {
 }
 
 // Roles lists the weight roles a scenario's weights section may hold.
-func Roles() []string { return []string{algo.RolePull, algo.RolePush} }
+func Roles() []string { return []string{method.RolePull, method.RolePush} }
 
 // Problem names the problem kind and holds its parameters, decoded
-// strictly by the problem's own parameter struct (see core/problem).
+// strictly by the problem's own parameter struct (see core/objective).
 type Problem struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 )
 
 // Allocation is the extra data of a resource-allocation problem (economic
@@ -31,8 +31,8 @@ type Allocation struct {
 // a resource-allocation problem. Optional methods fill in the rest: the
 // agents' names (Names() []string), the generators' ranges (Quadratic,
 // as core/dispatch has) and the unit (Unit() string).
-func AllocationOf(prob problem.Problem) *Allocation {
-	ap, ok := prob.(problem.Allocation)
+func AllocationOf(prob objective.Problem) *Allocation {
+	ap, ok := prob.(objective.Allocation)
 	if !ok || prob.Dim() != 1 {
 		return nil
 	}

@@ -12,9 +12,9 @@
 package ddgt
 
 import (
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/noise"
-	"dpsim/core/problem"
-	"dpsim/core/pushpull"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -56,7 +56,7 @@ type Algorithm struct {
 // initial allocation is the best response to wt0 unless w0 is given
 // (non-nil), and z_0 = −ι(w_0 − d), which DDGT requires
 // (1ᵀz_0 = −ι(Σw_0 − Σd)), unless z0 is given.
-func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
+func New(p Params, prob objective.Allocation, r, c *pushpull.Mix,
 	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, w0, z0, wt0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{

@@ -1,34 +1,34 @@
 package ddgt
 
 import (
-	"dpsim/core/algo"
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/param"
-	"dpsim/core/pushpull"
 	"dpsim/core/weights"
 )
 
 // Factory builds DDGT from a scenario.
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "ddgt",
 	Title: "DDGT (noisy messages)",
 	Paper: "J. Zhang, K. You and K. Cai, Distributed dual gradient tracking for resource allocation in unbalanced networks, IEEE TSP 68 (2020), eq. (9), with the message noise of the DP-DGT paper's eq. (10) (baseline; baselines.md §4.1, confidence high)",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed gap tracker z (the DP-DGT paper's Fig. 5 uses DP-DGT's noise)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃"},
 	},
 	States: []string{"w", "z", "price"},
-	Matrices: []algo.MatrixRole{
-		{Role: algo.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j and weighs it by R_ij"},
-		{Role: algo.RolePush, Default: weights.KindColumnStochastic, Description: "C, column-stochastic: agent i pushes C_li·(z_i + ξ_i)"},
+	Matrices: []method.MatrixRole{
+		{Role: method.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j and weighs it by R_ij"},
+		{Role: method.RolePush, Default: weights.KindColumnStochastic, Description: "C, column-stochastic: agent i pushes C_li·(z_i + ξ_i)"},
 	},
 	RootedDigraphs: true,
 	NewParams:      func() any { return Defaults() },
 	Build:          build,
 }
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
@@ -55,10 +55,10 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	if _, ok := env.Init["z"]; ok {
 		z0 = env.InitState("z")
 	}
-	a := New(p, prob, pushpull.NewMix(env.Matrices[algo.RolePull]), pushpull.NewMix(env.Matrices[algo.RolePush]),
+	a := New(p, prob, pushpull.NewMix(env.Matrices[method.RolePull]), pushpull.NewMix(env.Matrices[method.RolePush]),
 		env.Noise["xi"], env.Noise["zeta"], env.Sampler("ddgt", "xi"), env.Sampler("ddgt", "zeta"),
 		w0, z0, env.InitState("price"))
 	led := pushpull.NewNoLedger(prob.Agents(), "ddgt", "Zhang, You & Cai 2020 (no privacy analysis); run with DP-DGT's noise as in the DP-DGT paper's Sec. 6.3",
 		"DDGT claims no differential privacy: it carries the noise only for the comparison at equal noise")
-	return &algo.Built{Algorithm: a, Accountant: led}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: led}, warns, nil
 }

@@ -19,7 +19,7 @@ package diadsp
 
 import (
 	"dpsim/core/noise"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -58,7 +58,7 @@ func Defaults() *Params {
 // Algorithm is DiaDSP running on one problem instance.
 type Algorithm struct {
 	p    Params
-	prob problem.Problem
+	prob objective.Problem
 	n, d int
 
 	diag  []float64
@@ -83,7 +83,7 @@ type Algorithm struct {
 // New returns DiaDSP on prob with mixing matrix w, noise channels eta (on
 // x) and xi (on y) with their samplers, and initial estimates x0; the
 // tracker starts at y^0 = ∇F(x^0).
-func New(p Params, prob problem.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0 []float64) *Algorithm {
+func New(p Params, prob objective.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{p: p, prob: prob, n: n, d: d,
 		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only

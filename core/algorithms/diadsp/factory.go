@@ -1,20 +1,20 @@
 package diadsp
 
 import (
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 	"dpsim/core/weights"
 )
 
 // Factory builds DiaDSP from a scenario.
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "diadsp",
 	Title: "DiaDSP (Ding et al. 2022)",
 	Paper: "T. Ding, S. Zhu, J. He, C. Chen and X. Guan, Differentially private distributed optimization via state and direction perturbation in multiagent systems, IEEE TAC 67(2), 2022; as specified in baselines.md §3.1 (confidence " + Confidence + ")",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released state x: scale u_x, decay r^k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the released direction (tracker) y: scale u_y, decay r^k"},
 	},
@@ -25,7 +25,7 @@ var Factory = algo.Factory{
 
 var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weights.FindSparsity}
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
@@ -37,13 +37,13 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
 	l := 0.0
-	if sm, ok := env.Problem.(problem.Smooth); ok {
+	if sm, ok := env.Problem.(objective.Smooth); ok {
 		_, l = sm.Smoothness()
 	}
 	switch p.Adjacency {
 	case BoundedGradient:
 		if p.GradientBound == 0 {
-			if b, ok := env.Problem.(problem.Bounded); ok {
+			if b, ok := env.Problem.(objective.Bounded); ok {
 				p.GradientBound, _ = b.Domain()
 			}
 		}
@@ -63,11 +63,11 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g must bound ‖∇f_i‖ on every iterate for ε to be a guarantee; DiaDSP neither projects nor clips", p.GradientBound))
 	}
 	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), env.InitState("x"))
-	th := &algo.Theory{
+	th := &method.Theory{
 		Source:      "Ding et al. 2022 (DiaDSP), baselines.md §3.1",
 		Convergence: "constant step: linear convergence to a noise-dependent neighbourhood of x*, not exact — the tracker keeps the sum of every ξ it mixed (baselines.md G4)",
-		InfiniteHorizon: &algo.Budget{Source: "baselines.md §3.1", Formula: Formula,
+		InfiniteHorizon: &method.Budget{Source: "baselines.md §3.1", Formula: Formula,
 			Reason: "not computed: the bounded-gradient sensitivities stay at 4√d·C, so ε grows without bound unless the noise grows; the ledger is exact at every finite K"},
 	}
-	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a, l), Theory: th}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: NewAccountant(a, l), Theory: th}, warns, nil
 }

@@ -14,9 +14,9 @@
 package diffdradt
 
 import (
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/noise"
-	"dpsim/core/problem"
-	"dpsim/core/pushpull"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -52,7 +52,7 @@ type Algorithm struct {
 // (on y, the "direction") and zeta (on λ̃, the "state"), and the initial
 // price lam0; the initial allocation is the best response to it, and
 // y_0 = d − w_0.
-func New(p Params, prob problem.Allocation, w *pushpull.Mix,
+func New(p Params, prob objective.Allocation, w *pushpull.Mix,
 	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, lam0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"dpsim/core/dispatch"
+	"dpsim/core/problems/dispatch"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"

@@ -1,22 +1,22 @@
 package diffdradt
 
 import (
-	"dpsim/core/algo"
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/param"
-	"dpsim/core/pushpull"
 	"dpsim/core/weights"
 )
 
 // Factory builds diff-DRADT from a scenario. It mixes with the scenario's
 // one weight matrix (use "row-stochastic" to run it as the DP-DGT paper's
 // Fig. 5 does on a digraph).
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "diff-dradt",
 	Title: "diff-DRADT (reconstruction)",
 	Paper: "T. Ding, S. Zhu, C. Chen, J. Xu and X. Guan, Differentially private distributed resource allocation via deviation tracking, IEEE TSIPN 7 (2021) — reconstructed from the DP-DGT paper's description (baseline; baselines.md §4.2, confidence medium-low)",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the deviation tracker y (the direction)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the price λ̃ (the state)"},
 	},
@@ -25,7 +25,7 @@ var Factory = algo.Factory{
 	Build:     build,
 }
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	if err := param.Validate("algorithm.params", &p); err != nil {
 		return nil, nil, err
@@ -56,5 +56,5 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 		env.Sampler("diff-dradt", "xi"), env.Sampler("diff-dradt", "zeta"), env.InitState("price"))
 	led := pushpull.NewNoLedger(prob.Agents(), "diff-dradt", "Ding, Zhu, Chen, Xu & Guan 2021 (formula not available to dpsim)",
 		"no ε computed: diff-DRADT's privacy formula could not be consulted (baselines.md §4.2); it runs with DP-DGT's noise for the comparison at equal noise")
-	return &algo.Built{Algorithm: a, Accountant: led}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: led}, warns, nil
 }

@@ -16,9 +16,9 @@ package dpdgt
 import (
 	"slices"
 
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/noise"
-	"dpsim/core/problem"
-	"dpsim/core/pushpull"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -53,7 +53,7 @@ func Defaults() *Params {
 // Algorithm is DP-DGT running on one problem instance.
 type Algorithm struct {
 	p    Params
-	prob problem.Allocation
+	prob objective.Allocation
 	resp *pushpull.Responder
 	n, d int
 
@@ -83,7 +83,7 @@ type Algorithm struct {
 // matrix c (column-stochastic) — the caller validates Assumptions 2 and 3
 // — noise channels xi (on s) and zeta (on w̃) with their samplers, and
 // initial states w0, s0, wt0 (agent-major, copied).
-func New(p Params, prob problem.Allocation, r, c *pushpull.Mix,
+func New(p Params, prob objective.Allocation, r, c *pushpull.Mix,
 	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, w0, s0, wt0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{

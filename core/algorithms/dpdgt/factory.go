@@ -5,35 +5,35 @@ import (
 	"slices"
 	"sync"
 
-	"dpsim/core/algo"
+	"dpsim/core/algorithms/internal/pushpull"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/param"
 	"dpsim/core/privacy"
-	"dpsim/core/pushpull"
 	"dpsim/core/weights"
 )
 
 // Factory builds DP-DGT from a scenario.
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "dp-dgt",
 	Title: "DP-DGT",
 	Paper: "W. Huo, X. Chen, L. Huang, K. H. Johansson and L. Shi, Differentially private dual gradient tracking for distributed resource allocation, Algorithm 1",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed deviation tracker s: scale θ_ξ0, decay q_ξ^k"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃: scale θ_ζ0, decay q_ζ^k"},
 	},
 	States: []string{"w", "s", "price"},
-	Matrices: []algo.MatrixRole{
-		{Role: algo.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j from its in-neighbours j and weighs it by R_ij"},
-		{Role: algo.RolePush, Default: weights.KindColumnStochastic, Description: "C, column-stochastic: agent i pushes C_li·(s_i + ξ_i) to each out-neighbour l"},
+	Matrices: []method.MatrixRole{
+		{Role: method.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j from its in-neighbours j and weighs it by R_ij"},
+		{Role: method.RolePush, Default: weights.KindColumnStochastic, Description: "C, column-stochastic: agent i pushes C_li·(s_i + ξ_i) to each out-neighbour l"},
 	},
 	RootedDigraphs: true,
 	NewParams:      func() any { return Defaults() },
 	Build:          build,
 }
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
@@ -61,12 +61,12 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	xi, ze := env.Noise["xi"], env.Noise["zeta"]
 	warns := theoryWarnings(env, p, mu, sp, xi, ze)
 
-	r := pushpull.NewMix(env.Matrices[algo.RolePull])
-	c := pushpull.NewMix(env.Matrices[algo.RolePush])
+	r := pushpull.NewMix(env.Matrices[method.RolePull])
+	c := pushpull.NewMix(env.Matrices[method.RolePush])
 	a := New(p, prob, r, c, xi, ze, env.Sampler("dp-dgt", "xi"), env.Sampler("dp-dgt", "zeta"),
 		env.InitState("w"), env.InitState("s"), env.InitState("price"))
 	ac := NewAccountant(a, mu, muSrc, sp)
-	return &algo.Built{Algorithm: a, Accountant: ac, Theory: theory(p, ac, xi, ze)}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: theory(p, ac, xi, ze)}, warns, nil
 }
 
 // theory states what the paper proves for these parameters: convergence
@@ -74,18 +74,18 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 // the closed-form infinite-horizon budget (37) of the most exposed agent.
 // The error bound (38) is an order, O(1 + 1/((q − q_ζ²)(q − q_ξ²)(q − q_C)
 // (q − q_R)(1 − q))), with no constant, so no number is predicted.
-func theory(p Params, ac *Accountant, xi, ze *noise.Spec) *algo.Theory {
+func theory(p Params, ac *Accountant, xi, ze *noise.Spec) *method.Theory {
 	const src = "Huo et al., DP-DGT: Theorems 1–2, Corollary 2"
-	t := &algo.Theory{Source: src,
+	t := &method.Theory{Source: src,
 		Convergence: "Theorems 1–2: with summable steps and noise the allocations converge to a neighbourhood of w* (not to w*), the dual iterates reach consensus",
-		Error: &algo.PredictedError{Available: false, Source: "Corollary 2, eq. (38)",
+		Error: &method.PredictedError{Available: false, Source: "Corollary 2, eq. (38)",
 			Formula: "E‖w_k − w*‖² ≤ O(1 + 1/((q − q_ζ²)(q − q_ξ²)(q − q_C)(q − q_R)(1 − q)))",
 			Reason:  "(38) is an order of magnitude without constants: it predicts no number"},
 	}
 	if !p.Alpha.Summable() {
 		t.Convergence = "outside Theorems 1–2: the step α_k is not summable"
 	}
-	b := &algo.Budget{Source: "Corollary 2, eq. (37)", Formula: FormulaClosed, Agent: -1}
+	b := &method.Budget{Source: "Corollary 2, eq. (37)", Formula: FormulaClosed, Agent: -1}
 	for i := range ac.alg.n {
 		if ac.alg.prob.Fixed(i) {
 			continue
@@ -120,8 +120,8 @@ type network struct {
 // the network is small enough for the dense eigen-solvers). A sweep builds
 // the same matrices thousands of times, so the results are remembered by
 // the matrices' entries and φ, γ; a lookup allocates nothing.
-func networkOf(env *algo.Env, p Params) network {
-	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
+func networkOf(env *method.Env, p Params) network {
+	r, c := env.Matrices[method.RolePull], env.Matrices[method.RolePush]
 	h := networkHash(r, c, p.Phi, p.Gamma)
 	networkMu.Lock()
 	for _, e := range networkMemo[h] {
@@ -136,7 +136,7 @@ func networkOf(env *algo.Env, p Params) network {
 		net.rootsErr = err
 	} else {
 		rep := env.Reports
-		piR, piC := rep[algo.RolePull].PerronLeft, rep[algo.RolePush].PerronRight
+		piR, piC := rep[method.RolePull].PerronLeft, rep[method.RolePush].PerronRight
 		sR, errR := weights.SigmaR(r, p.Phi)
 		sC, errC := weights.SigmaC(c, p.Gamma)
 		if errR == nil && errC == nil && piR != nil && piC != nil {
@@ -213,7 +213,7 @@ func networkHash(r, c *weights.Matrix, phi, gamma float64) uint64 {
 // Theorems 1–2 (convergence to a neighbourhood of w*), Corollary 2 (the
 // closed form (37)) and Theorem 3 (π_Cᵀπ_R < 1/2). The run goes ahead
 // either way; the ledger then reports the recursion (31) alone.
-func theoryWarnings(env *algo.Env, p Params, mu float64, sp Spectral, xi, ze *noise.Spec) []check.Warning {
+func theoryWarnings(env *method.Env, p Params, mu float64, sp Spectral, xi, ze *noise.Spec) []check.Warning {
 	const pf = "algorithm.params"
 	var ws []check.Warning
 	if !p.Alpha.Summable() {

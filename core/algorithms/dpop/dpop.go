@@ -14,7 +14,7 @@ package dpop
 
 import (
 	"dpsim/core/noise"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -46,8 +46,8 @@ func Defaults() *Params {
 // Algorithm is DPOP running on one problem instance.
 type Algorithm struct {
 	p    Params
-	prob problem.Problem
-	dom  problem.Bounded
+	prob objective.Problem
+	dom  objective.Bounded
 	n, d int
 
 	diag  []float64
@@ -70,7 +70,7 @@ type Algorithm struct {
 // New returns DPOP on prob (which must have a domain to project on) with
 // mixing matrix w, noise channel eta and its sampler, and initial
 // estimates x0 (agent-major, copied, projected onto X).
-func New(p Params, prob problem.Problem, dom problem.Bounded, w *weights.Matrix, eta *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
+func New(p Params, prob objective.Problem, dom objective.Bounded, w *weights.Matrix, eta *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{p: p, prob: prob, dom: dom, n: n, d: d,
 		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only

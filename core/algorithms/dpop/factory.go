@@ -4,21 +4,21 @@ import (
 	"fmt"
 	"math"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/param"
 	"dpsim/core/privacy"
-	"dpsim/core/problem"
 	"dpsim/core/weights"
 )
 
 // Factory builds DPOP from a scenario.
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "dpop",
 	Title: "DPOP (Huang, Mitra, Vaidya 2015)",
 	Paper: "Z. Huang, S. Mitra and N. Vaidya, Differentially private distributed optimization, ICDCN 2015; as specified in baselines.md §5.1 (confidence " + Confidence + ")",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released estimate x: scale b, geometric decay p^t (p > q)"},
 	},
 	States:    []string{"x"},
@@ -28,7 +28,7 @@ var Factory = algo.Factory{
 
 var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weights.FindSparsity}
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
@@ -37,7 +37,7 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	if err := env.RequireUndirected("DPOP", "DPOP mixes with a doubly stochastic A whose support is the graph; W fails", needs...); err != nil {
 		return nil, nil, err
 	}
-	dom, ok := env.Problem.(problem.Bounded)
+	dom, ok := env.Problem.(objective.Bounded)
 	var c float64
 	if ok {
 		c, ok = dom.Domain()
@@ -57,17 +57,17 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g is below the domain's bound %g: ε is not a guarantee", p.GradientBound, c))
 	}
 	a := New(p, env.Problem, dom, env.Weights, eta, env.Sampler("dpop", "eta"), env.InitState("x"))
-	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil
 }
 
 // theory: DPOP's infinite-horizon budget ε = 2C√d·c/(b(p − q)) (the sum
 // Σ_{t≥1} 2C√d·c·q^{t−1}/(b·p^t)), and what the step does.
-func theory(p Params, a *Algorithm, eta *noise.Spec) *algo.Theory {
-	th := &algo.Theory{
+func theory(p Params, a *Algorithm, eta *noise.Spec) *method.Theory {
+	th := &method.Theory{
 		Source:      "Huang, Mitra & Vaidya 2015 (DPOP), baselines.md §5.1",
 		Convergence: fmt.Sprintf("the step γ_t = %g·%g^t is summable (Σγ_t = %.4g): the iterates stop moving after a few hundred iterations, at a point whose distance to x* grows as ε shrinks (not exact; baselines.md G9)", p.C, p.Q, p.C/(1-p.Q)),
 	}
-	b := &algo.Budget{Source: "Huang et al. 2015; baselines.md §5.1", Formula: "ε∞ = max_i 2C√d·c/(b_i·c_p·(p − q)),  b_t = b·c_p·p^t"}
+	b := &method.Budget{Source: "Huang et al. 2015; baselines.md §5.1", Formula: "ε∞ = max_i 2C√d·c/(b_i·c_p·(p − q)),  b_t = b·c_p·p^t"}
 	switch {
 	case eta.IsOff():
 		b.Reason = "no noise (channel eta)"
@@ -94,7 +94,7 @@ func theory(p Params, a *Algorithm, eta *noise.Spec) *algo.Theory {
 	return withBudget(th, b)
 }
 
-func withBudget(th *algo.Theory, b *algo.Budget) *algo.Theory {
+func withBudget(th *method.Theory, b *method.Budget) *method.Theory {
 	th.InfiniteHorizon = b
 	return th
 }

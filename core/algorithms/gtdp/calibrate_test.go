@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpsim/core/gtdp"
+	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"

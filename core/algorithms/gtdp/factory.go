@@ -3,20 +3,20 @@ package gtdp
 import (
 	"math"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
+	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 	"dpsim/core/weights"
 )
 
 // Factory builds GT-DP from a scenario.
-var Factory = algo.Factory{
+var Factory = method.Factory{
 	Name:  "gt-dp",
 	Title: "GT-DP",
 	Paper: "Y. Xuan and Y. Wang, Gradient-tracking based differentially private distributed optimization with enhanced optimization accuracy, Algorithm 1",
-	Channels: []algo.Channel{
+	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the tracker s: scale b_η, decay β_k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the estimate x: scale b_ξ, decay β_k"},
 	},
@@ -35,7 +35,7 @@ var assumption4 = []string{
 	weights.FindPositiveDiagonal, weights.FindSparsity,
 }
 
-func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
 	const pf = "algorithm.params"
 	if err := env.RequireUndirected("GT-DP (Assumption 4)", "GT-DP's Assumption 4 needs W", assumption4...); err != nil {
@@ -50,7 +50,7 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
 	var warns []check.Warning
-	if b, ok := env.Problem.(problem.Bounded); ok && p.GradientBound == 0 {
+	if b, ok := env.Problem.(objective.Bounded); ok && p.GradientBound == 0 {
 		// The problem's domain gives C for every admissible f_i; GT-DP
 		// does not project, so only clipping makes it hold on the iterates.
 		if c, ok := b.Domain(); ok {
@@ -80,19 +80,19 @@ func build(env *algo.Env, params any) (*algo.Built, []check.Warning, error) {
 			}
 		}
 	}
-	return &algo.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(env, p, a)}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(env, p, a)}, warns, nil
 }
 
 // theory collects what the paper proves about this configuration: the
 // Theorem 1 or 3 case, Theorem 3's predicted error and Corollary 3's
 // infinite-horizon budget, each with the reason when it does not apply.
-func theory(env *algo.Env, p Params, a *Algorithm) *algo.Theory {
+func theory(env *method.Env, p Params, a *Algorithm) *method.Theory {
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
-	th := &algo.Theory{Source: Source, Convergence: Convergence(p.Gamma, eta.Decay)}
+	th := &method.Theory{Source: Source, Convergence: Convergence(p.Gamma, eta.Decay)}
 	ih := InfiniteHorizon(p, a.d, a.diag, eta, xi)
 	th.InfiniteHorizon = &ih
-	pe := algo.PredictedError{Source: Source + ", Theorem 3", Formula: "limsup E‖x_k − 1x*‖² ≤ 2n·θ1 + 2θ2"}
-	sm, smooth := env.Problem.(problem.Smooth)
+	pe := method.PredictedError{Source: Source + ", Theorem 3", Formula: "limsup E‖x_k − 1x*‖² ≤ 2n·θ1 + 2θ2"}
+	sm, smooth := env.Problem.(objective.Smooth)
 	switch {
 	case !smooth:
 		pe.Reason = "the problem does not state μ and L (Assumption 1)"
@@ -109,13 +109,13 @@ func theory(env *algo.Env, p Params, a *Algorithm) *algo.Theory {
 // theoryWarnings compares the parameters with the paper's sufficient
 // conditions. They are conservative (the paper's own experiments exceed
 // them), so they warn and never block.
-func theoryWarnings(env *algo.Env, p Params, eta, xi *noise.Spec) []check.Warning {
+func theoryWarnings(env *method.Env, p Params, eta, xi *noise.Spec) []check.Warning {
 	const pf = "algorithm.params"
 	var ws []check.Warning
 	if eta.Decay != xi.Decay {
 		ws = append(ws, check.Warnf("noise", "the paper uses one noise factor β_k for both messages; eta decays as %v and xi as %v (eq. 18 still holds channel by channel)", eta.Decay, xi.Decay))
 	}
-	sm, ok := env.Problem.(problem.Smooth)
+	sm, ok := env.Problem.(objective.Smooth)
 	if !ok {
 		return ws
 	}

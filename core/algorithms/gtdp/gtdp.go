@@ -14,7 +14,7 @@ import (
 	"math"
 
 	"dpsim/core/noise"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -47,7 +47,7 @@ func Defaults() *Params {
 // Algorithm is GT-DP running on one problem instance.
 type Algorithm struct {
 	p    Params
-	prob problem.Problem
+	prob objective.Problem
 	n, d int
 
 	// W as CSR: self weights, and per agent its neighbours j with w_ij
@@ -77,7 +77,7 @@ type Algorithm struct {
 // stochastic; the caller validates Assumption 4), noise channels eta (on
 // s) and xi (on x) with their samplers, and initial states x0, s0
 // (agent-major, copied).
-func New(p Params, prob problem.Problem, w *weights.Matrix,
+func New(p Params, prob objective.Problem, w *weights.Matrix,
 	eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0, s0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{
@@ -148,7 +148,7 @@ func (a *Algorithm) Advance() *sim.Step {
 // each clipped to norm C when asked, and tracks the largest norm seen.
 func (a *Algorithm) gradients() []float64 {
 	d, gs := a.d, a.grads
-	if b, ok := a.prob.(problem.Batch); ok {
+	if b, ok := a.prob.(objective.Batch); ok {
 		b.GradAll(a.x, gs)
 	} else {
 		for i := range a.n {

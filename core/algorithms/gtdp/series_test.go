@@ -7,7 +7,7 @@ import (
 
 	"dpsim/core/noise"
 	"dpsim/core/num"
-	"dpsim/core/rendezvous"
+	"dpsim/core/problems/rendezvous"
 	"dpsim/core/rng"
 	"dpsim/core/weights"
 )

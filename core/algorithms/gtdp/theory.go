@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"dpsim/core/algo"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/privacy"
@@ -80,8 +80,8 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 // printed eq. (23) lacks the factor 1/(b_η w_ii^m) on the first series;
 // eq. (28) of the proof shows it belongs there (spec §5.4). A decay
 // c/(m+k)^q counts as β_k = (m+k)^{−q} with the scale b·c.
-func InfiniteHorizon(p Params, dim int, diag []float64, eta, xi *noise.Spec) algo.Budget {
-	b := algo.Budget{
+func InfiniteHorizon(p Params, dim int, diag []float64, eta, xi *noise.Spec) method.Budget {
+	b := method.Budget{
 		Source: Source + ", Corollary 3, eq. (23) with the factor 1/(b_η·w_ii^m) of eq. (28)",
 		Formula: "ε∞ = max_i 2√r·C·γ·P_⌈p⌉(w_ii)/(m^p (1−w_ii)^{⌈p⌉+1}) · " +
 			"[ Z(p−q, m+1)/(b_η w_ii^m) + α·Z(p−q−1, m+1)/(b_ξ w_ii^{m+1}) ]",
@@ -234,8 +234,8 @@ func Hurwitz(s, a float64) float64 {
 // the per-agent noise variances E‖η_i‖² = r·Var(one coordinate) (the
 // largest over agents). It holds when α < 1/(μ+L) (Lemma 1, for eq. 30)
 // and ρ(A) < 1; otherwise the reason says which fails.
-func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.Spec) algo.PredictedError {
-	pe := algo.PredictedError{
+func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.Spec) method.PredictedError {
+	pe := method.PredictedError{
 		Source:  Source + ", Theorem 3, eqs. (30)–(31) and (35)",
 		Formula: "limsup E‖x_k − 1x*‖² ≤ 2n·θ1 + 2θ2, (θ1, θ2, θ3) = (I − A)⁻¹B",
 	}

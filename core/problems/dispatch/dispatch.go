@@ -8,7 +8,7 @@
 //
 // The problem plugs into scenario files as kind "dispatch", with the IEEE
 // 14-bus data of the paper's Table 2 as the case "ieee14", and implements
-// problem.Allocation: its Problem methods describe the dual in price form.
+// objective.Allocation: its Problem methods describe the dual in price form.
 package dispatch
 
 import (
@@ -18,7 +18,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -186,16 +186,16 @@ func (p *Dispatch) solve() error {
 	return nil
 }
 
-// Kind implements problem.Problem.
+// Kind implements objective.Problem.
 func (p *Dispatch) Kind() string { return "dispatch" }
 
-// Agents implements problem.Problem.
+// Agents implements objective.Problem.
 func (p *Dispatch) Agents() int { return p.n }
 
-// Dim implements problem.Problem: one output per agent.
+// Dim implements objective.Problem: one output per agent.
 func (p *Dispatch) Dim() int { return 1 }
 
-// Value implements problem.Problem: agent i's dual objective at price x,
+// Value implements objective.Problem: agent i's dual objective at price x,
 // h_i(x) = x·w_i(x) − F_i(w_i(x)) − x·d_i (the convex conjugate of F_i on
 // its box, minus the demand's value).
 func (p *Dispatch) Value(i int, x []float64) float64 {
@@ -203,13 +203,13 @@ func (p *Dispatch) Value(i int, x []float64) float64 {
 	return x[0]*w - p.cost(i, w) - x[0]*p.d[i]
 }
 
-// Grad implements problem.Problem: ∇h_i(x) = w_i(x) − d_i, agent i's
+// Grad implements objective.Problem: ∇h_i(x) = w_i(x) − d_i, agent i's
 // surplus at price x.
 func (p *Dispatch) Grad(i int, x, out []float64) {
 	out[0] = p.respond(i, x[0]) - p.d[i]
 }
 
-// Objective implements problem.Problem: Σ_i h_i(x), the dual function
+// Objective implements objective.Problem: Σ_i h_i(x), the dual function
 // negated, minimised at λ*.
 func (p *Dispatch) Objective(x []float64) float64 {
 	s := 0.0
@@ -219,16 +219,16 @@ func (p *Dispatch) Objective(x []float64) float64 {
 	return s
 }
 
-// Optimum implements problem.Problem: the optimal price λ*.
+// Optimum implements objective.Problem: the optimal price λ*.
 func (p *Dispatch) Optimum() []float64 { return []float64{p.price} }
 
-// Demand implements problem.Allocation.
+// Demand implements objective.Allocation.
 func (p *Dispatch) Demand(i int) []float64 { return p.d[i : i+1 : i+1] }
 
 // TotalDemand returns Σ_i d_i.
 func (p *Dispatch) TotalDemand() float64 { return p.dTot }
 
-// Respond implements problem.Allocation.
+// Respond implements objective.Allocation.
 func (p *Dispatch) Respond(i int, price, out []float64) { out[0] = p.respond(i, price[0]) }
 
 // cost returns F_i(w); an agent without a generator costs nothing.
@@ -239,16 +239,16 @@ func (p *Dispatch) cost(i int, w float64) float64 {
 	return (p.a[i]*w+p.b[i])*w + p.c[i]
 }
 
-// Cost implements problem.Allocation.
+// Cost implements objective.Allocation.
 func (p *Dispatch) Cost(i int, w []float64) float64 { return p.cost(i, w[0]) }
 
-// Allocation implements problem.Allocation: w*.
+// Allocation implements objective.Allocation: w*.
 func (p *Dispatch) Allocation() []float64 { return append([]float64(nil), p.wOpt...) }
 
-// Fixed implements problem.Allocation: agents without a generator.
+// Fixed implements objective.Allocation: agents without a generator.
 func (p *Dispatch) Fixed(i int) bool { return !p.gen[i] }
 
-// StrongConvexity implements problem.Allocation: μ = min 2a_i over the
+// StrongConvexity implements objective.Allocation: μ = min 2a_i over the
 // generators.
 func (p *Dispatch) StrongConvexity() float64 { return p.mu }
 
@@ -313,7 +313,7 @@ func (p *Dispatch) MetricLabels() (optimality, consensus string) {
 	return "‖w − w*‖² = Σ_i (w_i − w_i*)²", "(1/n)·Σ_i (p_i − p̄)² (prices)"
 }
 
-// Extra metrics (problem.Measured), beside the three generic ones.
+// Extra metrics (objective.Measured), beside the three generic ones.
 const (
 	// MetricGeneration is Σ_i w_i, the total output (the paper's Fig. 3).
 	MetricGeneration = "generation"
@@ -339,7 +339,7 @@ func OutputMetric(i int) string { return fmt.Sprintf("w_%d", i) }
 // DeviationMetric names the extra metric |w_i − w_i*| of generator i.
 func DeviationMetric(i int) string { return fmt.Sprintf("dev_%d", i) }
 
-// MetricNames implements problem.Measured: generation, demand, imbalance
+// MetricNames implements objective.Measured: generation, demand, imbalance
 // and its magnitude, the allocation error ‖w − w*‖², each generator's
 // output w_i, each generator's distance |w_i − w_i*| to the optimum, and
 // watched.
@@ -354,7 +354,7 @@ func (p *Dispatch) MetricNames() []string {
 	return append(names, MetricWatched)
 }
 
-// Measure implements problem.Measured.
+// Measure implements objective.Measured.
 func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 	tot := 0.0
 	for _, v := range w[:p.n] {
@@ -379,7 +379,7 @@ func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 }
 
 var (
-	_ problem.Allocation = (*Dispatch)(nil)
-	_ problem.Measured   = (*Dispatch)(nil)
-	_ metrics.Generic    = (*Dispatch)(nil)
+	_ objective.Allocation = (*Dispatch)(nil)
+	_ objective.Measured   = (*Dispatch)(nil)
+	_ metrics.Generic      = (*Dispatch)(nil)
 )

@@ -9,8 +9,8 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/metrics"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 	"dpsim/core/sim"
 )
 
@@ -20,7 +20,7 @@ func ieee14(t *testing.T) *Dispatch {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, _, err := Factory.Build(&problem.Env{Graph: g}, &Params{Case: "ieee14"})
+	pr, _, err := Factory.Build(&objective.Env{Graph: g}, &Params{Case: "ieee14"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.p
-			_, _, err := Factory.Build(&problem.Env{Graph: tc.g}, &p)
+			_, _, err := Factory.Build(&objective.Env{Graph: tc.g}, &p)
 			ce, ok := err.(*check.Error)
 			if !ok || ce.Field != tc.field || !strings.Contains(ce.Rule, tc.rule) {
 				t.Errorf("error %v; want field %s with %q", err, tc.field, tc.rule)
@@ -168,7 +168,7 @@ func TestValidation(t *testing.T) {
 	}
 	// At the edge of the feasible range: a warning (Slater fails).
 	p := Params{Generators: []Generator{gen(0, 1, 0, 1)}, Demands: []float64{1, 0, 0}}
-	_, ws, err := Factory.Build(&problem.Env{Graph: g3}, &p)
+	_, ws, err := Factory.Build(&objective.Env{Graph: g3}, &p)
 	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "Slater") {
 		t.Errorf("edge demand: %v, %v; want a Slater warning", ws, err)
 	}
@@ -186,7 +186,7 @@ func TestPinnedRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := graph.Ring(14)
-	q, _, err := Factory.Build(&problem.Env{Graph: g}, &back)
+	q, _, err := Factory.Build(&objective.Env{Graph: g}, &back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,13 +197,13 @@ func TestPinnedRebuilds(t *testing.T) {
 
 func TestWatch(t *testing.T) {
 	g, _ := graph.Ring(14)
-	pr, _, err := Factory.Build(&problem.Env{Graph: g}, &Params{Case: "ieee14"})
+	pr, _, err := Factory.Build(&objective.Env{Graph: g}, &Params{Case: "ieee14"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := pr.(*Dispatch)
 	pinned := Factory.Pinned(p, &Params{Case: "ieee14"}).(*Params)
-	pr, _, err = Factory.Build(&problem.Env{Graph: g}, &Params{Case: "ieee14", Watch: "w_7"})
+	pr, _, err = Factory.Build(&objective.Env{Graph: g}, &Params{Case: "ieee14", Watch: "w_7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestWatch(t *testing.T) {
 		t.Errorf("watched = %v, want w_7 = %v", out[len(out)-1], w[7])
 	}
 	pinned.Watch = "w_4"
-	_, _, err = Factory.Build(&problem.Env{Graph: g}, pinned)
+	_, _, err = Factory.Build(&objective.Env{Graph: g}, pinned)
 	if ce, ok := err.(*check.Error); !ok || ce.Field != "problem.params.watch" || !strings.Contains(ce.Rule, "w_7") {
 		t.Errorf("watch w_4 (no generator): %v", err)
 	}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"dpsim/core/check"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 )
 
 // MaxValue bounds every coefficient, bound and demand, so that costs and
@@ -44,7 +44,7 @@ type Params struct {
 }
 
 // Factory builds the dispatch problem from a scenario.
-var Factory = problem.Factory{
+var Factory = objective.Factory{
 	Name:   "dispatch",
 	Title:  "Economic dispatch: min Σ a_i w_i² + b_i w_i + c_i s.t. Σ w_i = Σ d_i, w_i in a box",
 	Source: "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
@@ -52,7 +52,7 @@ var Factory = problem.Factory{
 		return &Params{}
 	},
 	Build: build,
-	Pinned: func(pr problem.Problem, params any) any {
+	Pinned: func(pr objective.Problem, params any) any {
 		p, q := pr.(*Dispatch), params.(*Params)
 		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit, Watch: q.Watch}
 		for _, i := range p.gens {
@@ -83,7 +83,7 @@ func IEEE14() *Params {
 	return p
 }
 
-func build(env *problem.Env, params any) (problem.Problem, []check.Warning, error) {
+func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
 	p := params.(*Params)
 	const pf = "problem.params"
 	if err := param.Validate(pf, p); err != nil {

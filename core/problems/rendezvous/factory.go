@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"dpsim/core/check"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 	"dpsim/core/rng"
 )
 
@@ -29,7 +29,7 @@ type Params struct {
 }
 
 // Factory builds the rendezvous problem from a scenario.
-var Factory = problem.Factory{
+var Factory = objective.Factory{
 	Name:   "rendezvous",
 	Title:  "Rendezvous: f_i(x) = ‖x − a_i‖²",
 	Source: "Xuan & Wang, GT-DP, Sec. 5.1 (after Huang, Mitra and Vaidya 2015, example 1)",
@@ -42,7 +42,7 @@ var Factory = problem.Factory{
 		return p.Dim, 2 * 8 * int64(agents) * int64(max(p.Dim, 0))
 	},
 	Build: build,
-	Pinned: func(p problem.Problem, params any) any {
+	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Targets = p.(*Rendezvous).Targets()
 		q.CommonTarget = false // the pinned targets say it all
@@ -50,7 +50,7 @@ var Factory = problem.Factory{
 	},
 }
 
-func build(env *problem.Env, params any) (problem.Problem, []check.Warning, error) {
+func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
 	p := params.(*Params)
 	if err := param.Validate("problem.params", p); err != nil {
 		return nil, nil, err

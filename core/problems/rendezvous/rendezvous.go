@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 
 	"dpsim/core/check"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 )
 
 // Rendezvous is the optimal rendezvous problem of the GT-DP paper
@@ -70,13 +70,13 @@ func RandomTargets(n, dim int, half float64, r *rand.Rand) [][]float64 {
 	return t
 }
 
-// Kind implements problem.Problem.
+// Kind implements objective.Problem.
 func (p *Rendezvous) Kind() string { return "rendezvous" }
 
-// Agents implements problem.Problem.
+// Agents implements objective.Problem.
 func (p *Rendezvous) Agents() int { return len(p.targets) / p.dim }
 
-// Dim implements problem.Problem.
+// Dim implements objective.Problem.
 func (p *Rendezvous) Dim() int { return p.dim }
 
 // Target returns agent i's target a_i.
@@ -91,7 +91,7 @@ func (p *Rendezvous) Targets() [][]float64 {
 	return out
 }
 
-// Value implements problem.Problem: f_i(x) = ‖x − a_i‖².
+// Value implements objective.Problem: f_i(x) = ‖x − a_i‖².
 func (p *Rendezvous) Value(i int, x []float64) float64 {
 	a := p.Target(i)
 	s := 0.0
@@ -102,7 +102,7 @@ func (p *Rendezvous) Value(i int, x []float64) float64 {
 	return s
 }
 
-// Grad implements problem.Problem: ∇f_i(x) = 2(x − a_i).
+// Grad implements objective.Problem: ∇f_i(x) = 2(x − a_i).
 func (p *Rendezvous) Grad(i int, x, out []float64) {
 	a := p.Target(i)
 	for j, v := range x {
@@ -110,7 +110,7 @@ func (p *Rendezvous) Grad(i int, x, out []float64) {
 	}
 }
 
-// GradAll implements problem.Batch: ∇f_i(x_i) = 2(x_i − a_i) for every
+// GradAll implements objective.Batch: ∇f_i(x_i) = 2(x_i − a_i) for every
 // agent at once.
 func (p *Rendezvous) GradAll(x, out []float64) {
 	a := p.targets[:len(x)]
@@ -120,7 +120,7 @@ func (p *Rendezvous) GradAll(x, out []float64) {
 	}
 }
 
-// Objective implements problem.Problem: (1/n)·Σ_i ‖x − a_i‖².
+// Objective implements objective.Problem: (1/n)·Σ_i ‖x − a_i‖².
 func (p *Rendezvous) Objective(x []float64) float64 {
 	n := p.Agents()
 	s := 0.0
@@ -130,7 +130,7 @@ func (p *Rendezvous) Objective(x []float64) float64 {
 	return s / float64(n)
 }
 
-// Optimum implements problem.Problem: the centroid of the targets.
+// Optimum implements objective.Problem: the centroid of the targets.
 func (p *Rendezvous) Optimum() []float64 { return append([]float64(nil), p.opt...) }
 
 // SetDomain restricts the problem to X = {‖x‖₂ ≤ radius}, where every
@@ -144,10 +144,10 @@ func (p *Rendezvous) SetDomain(radius, amax float64) {
 	p.Project(p.opt)
 }
 
-// Domain implements problem.Bounded.
+// Domain implements objective.Bounded.
 func (p *Rendezvous) Domain() (float64, bool) { return p.c, p.radius > 0 }
 
-// Project implements problem.Bounded: the projection onto the ball.
+// Project implements objective.Bounded: the projection onto the ball.
 func (p *Rendezvous) Project(x []float64) {
 	if p.radius == 0 {
 		return
@@ -169,7 +169,7 @@ func (p *Rendezvous) Project(x []float64) {
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
 
-// Points implements problem.Planar when Dim = 2.
+// Points implements objective.Planar when Dim = 2.
 func (p *Rendezvous) Points() [][2]float64 {
 	if p.dim != 2 {
 		return nil
@@ -183,9 +183,9 @@ func (p *Rendezvous) Points() [][2]float64 {
 }
 
 var (
-	_ problem.Problem = (*Rendezvous)(nil)
-	_ problem.Smooth  = (*Rendezvous)(nil)
-	_ problem.Planar  = (*Rendezvous)(nil)
-	_ problem.Bounded = (*Rendezvous)(nil)
-	_ problem.Batch   = (*Rendezvous)(nil)
+	_ objective.Problem = (*Rendezvous)(nil)
+	_ objective.Smooth  = (*Rendezvous)(nil)
+	_ objective.Planar  = (*Rendezvous)(nil)
+	_ objective.Bounded = (*Rendezvous)(nil)
+	_ objective.Batch   = (*Rendezvous)(nil)
 )

@@ -3,8 +3,8 @@ package ridge
 import (
 	"dpsim/core/check"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/param"
-	"dpsim/core/problem"
 	"dpsim/core/rng"
 )
 
@@ -23,7 +23,7 @@ type Params struct {
 }
 
 // Factory builds the ridge problem from a scenario.
-var Factory = problem.Factory{
+var Factory = objective.Factory{
 	Name:   "ridge",
 	Title:  "Ridge regression: f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖²",
 	Source: "Xuan & Wang, GT-DP, Sec. 5.2 (after Pu 2020), with the minimiser corrected to include the output noise",
@@ -31,7 +31,7 @@ var Factory = problem.Factory{
 		return &Params{Dim: 2, Penalty: 0.1, NoiseSD: 25}
 	},
 	Build: build,
-	Pinned: func(p problem.Problem, params any) any {
+	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)
 		r := p.(*Ridge)
 		q.Features = make([][]float64, r.Agents())
@@ -44,7 +44,7 @@ var Factory = problem.Factory{
 	},
 }
 
-func build(env *problem.Env, params any) (problem.Problem, []check.Warning, error) {
+func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
 	p := params.(*Params)
 	if err := param.Validate("problem.params", p); err != nil {
 		return nil, nil, err
@@ -75,7 +75,7 @@ func build(env *problem.Env, params any) (problem.Problem, []check.Warning, erro
 // Draw draws the paper's data for n agents: u_i ~ U[−1, 1]^dim,
 // x̃_i ~ U[0, 10]^dim and v_i = u_iᵀx̃_i + ζ_i with ζ_i ~ N(0, sd²), from
 // the data seed's streams.
-func Draw(n, dim int, sd float64, env *problem.Env) ([][]float64, []float64) {
+func Draw(n, dim int, sd float64, env *objective.Env) ([][]float64, []float64) {
 	r := rng.New(env.Seeds.Data, "ridge/samples")
 	zeta := make([]float64, n)
 	noise.NewSampler(noise.Gaussian, rng.NewStream(env.Seeds.Data, "ridge/output-noise")).Fill(zeta, sd)

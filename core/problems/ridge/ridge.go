@@ -7,7 +7,7 @@ import (
 	"math"
 
 	"dpsim/core/check"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 )
 
 // Ridge is the ridge regression problem: the network minimises
@@ -136,13 +136,13 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// Kind implements problem.Problem.
+// Kind implements objective.Problem.
 func (r *Ridge) Kind() string { return "ridge" }
 
-// Agents implements problem.Problem.
+// Agents implements objective.Problem.
 func (r *Ridge) Agents() int { return len(r.outputs) }
 
-// Dim implements problem.Problem.
+// Dim implements objective.Problem.
 func (r *Ridge) Dim() int { return r.dim }
 
 // Feature returns u_i (aliasing the problem's data).
@@ -154,13 +154,13 @@ func (r *Ridge) Output(i int) float64 { return r.outputs[i] }
 // Penalty returns ρ.
 func (r *Ridge) Penalty() float64 { return r.penalty }
 
-// Value implements problem.Problem: f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖².
+// Value implements objective.Problem: f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖².
 func (r *Ridge) Value(i int, x []float64) float64 {
 	e := dot(r.Feature(i), x) - r.outputs[i]
 	return e*e + r.penalty*dot(x, x)
 }
 
-// Grad implements problem.Problem: ∇f_i(x) = 2u_i(u_iᵀx − v_i) + 2ρx.
+// Grad implements objective.Problem: ∇f_i(x) = 2u_i(u_iᵀx − v_i) + 2ρx.
 func (r *Ridge) Grad(i int, x, out []float64) {
 	u := r.Feature(i)
 	e := 2 * (dot(u, x) - r.outputs[i])
@@ -169,7 +169,7 @@ func (r *Ridge) Grad(i int, x, out []float64) {
 	}
 }
 
-// Objective implements problem.Problem: (1/n)·Σ_i f_i(x).
+// Objective implements objective.Problem: (1/n)·Σ_i f_i(x).
 func (r *Ridge) Objective(x []float64) float64 {
 	s := 0.0
 	for i := range r.Agents() {
@@ -178,14 +178,14 @@ func (r *Ridge) Objective(x []float64) float64 {
 	return s / float64(r.Agents())
 }
 
-// Optimum implements problem.Problem: (Σ u_iu_iᵀ + nρI)⁻¹ Σ u_i v_i.
+// Optimum implements objective.Problem: (Σ u_iu_iᵀ + nρI)⁻¹ Σ u_i v_i.
 func (r *Ridge) Optimum() []float64 { return append([]float64(nil), r.opt...) }
 
-// Smoothness implements problem.Smooth: every f_i is 2ρ-strongly convex
+// Smoothness implements objective.Smooth: every f_i is 2ρ-strongly convex
 // and L-smooth with L = max_i 2(‖u_i‖² + ρ).
 func (r *Ridge) Smoothness() (mu, l float64) { return 2 * r.penalty, r.l }
 
 var (
-	_ problem.Problem = (*Ridge)(nil)
-	_ problem.Smooth  = (*Ridge)(nil)
+	_ objective.Problem = (*Ridge)(nil)
+	_ objective.Smooth  = (*Ridge)(nil)
 )

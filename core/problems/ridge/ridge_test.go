@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"dpsim/core/graph"
-	"dpsim/core/problem"
+	"dpsim/core/objective"
 	"dpsim/core/rng"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestOptimumIsDirectSolve(t *testing.T) {
 	for _, dim := range []int{1, 2, 5, 30} {
 		g, _ := graph.Ring(4)
-		env := &problem.Env{Graph: g, Seeds: rng.Seeds{Data: uint64(dim)}}
+		env := &objective.Env{Graph: g, Seeds: rng.Seeds{Data: uint64(dim)}}
 		if dim == 30 {
 			g, _ = graph.Ring(50)
 			env.Graph = g
@@ -71,7 +71,7 @@ func TestOptimumIsDirectSolve(t *testing.T) {
 // minimiser, while with ζ = 0 the two coincide.
 func TestPrintedOptimumIgnoresNoise(t *testing.T) {
 	g, _ := graph.Ring(4)
-	env := &problem.Env{Graph: g, Seeds: rng.Seeds{Data: 7}}
+	env := &objective.Env{Graph: g, Seeds: rng.Seeds{Data: 7}}
 	clean, cleanOut := Draw(4, 2, 0, env) // same u_i and x̃_i, ζ = 0
 	noisy, noisyOut := Draw(4, 2, 25, env)
 	rc, _ := New(clean, cleanOut, 0.1)

@@ -11,12 +11,12 @@ import (
 	"errors"
 	"fmt"
 
-	"dpsim/core/algo"
 	"dpsim/core/check"
 	"dpsim/core/graph"
+	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/privacy"
-	"dpsim/core/problem"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -96,8 +96,8 @@ func (o *Out) Pullers(j int) ([]int, []float64) {
 
 // Allocation returns env's problem as a resource-allocation problem, or an
 // error naming the problem section when it is not one.
-func Allocation(env *algo.Env, title string) (problem.Allocation, error) {
-	a, ok := env.Problem.(problem.Allocation)
+func Allocation(env *method.Env, title string) (objective.Allocation, error) {
+	a, ok := env.Problem.(objective.Allocation)
 	if !ok {
 		return nil, check.Errorf("problem.kind", "%s solves resource-allocation problems (kind \"dispatch\"), not %q", title, env.Problem.Kind())
 	}
@@ -115,7 +115,7 @@ type quadratic interface {
 // the problem's own formula clip((p − b)/(2a), lo, hi), so the results
 // are the same bits as the problem's Respond without a call per agent.
 type Responder struct {
-	prob  problem.Allocation
+	prob  objective.Allocation
 	d     int
 	fast  bool
 	units []unit
@@ -130,7 +130,7 @@ type unit struct {
 }
 
 // NewResponder returns the best-response kernel of prob.
-func NewResponder(prob problem.Allocation) *Responder {
+func NewResponder(prob objective.Allocation) *Responder {
 	r := &Responder{prob: prob, d: prob.Dim()}
 	q, ok := prob.(quadratic)
 	if !ok || r.d != 1 {
@@ -196,10 +196,10 @@ func (r *Responder) Scalar(i int, p float64) float64 {
 // the diagonal only on the graph's links (entry (i, j) needs a link
 // j → i). R and C may use different subsets of the links: G_R and G_C are
 // the graphs they induce. Errors name the role's section.
-func CheckStochastic(env *algo.Env, title string) error {
+func CheckStochastic(env *method.Env, title string) error {
 	for _, c := range []struct {
 		role, need string
-	}{{algo.RolePull, weights.FindRowStochastic}, {algo.RolePush, weights.FindColumnStochastic}} {
+	}{{method.RolePull, weights.FindRowStochastic}, {method.RolePush, weights.FindColumnStochastic}} {
 		field := check.Join("weights", c.role)
 		rep := env.Reports[c.role]
 		for _, name := range []string{weights.FindNonnegative, c.need, weights.FindPositiveDiagonal} {
@@ -226,8 +226,8 @@ func CheckStochastic(env *algo.Env, title string) error {
 // every agent's pushes reach. It returns the common roots, or an error
 // naming the nodes that break the condition. Strong connectivity is not
 // needed.
-func CheckRoots(env *algo.Env, title string) ([]int, error) {
-	r, c := env.Matrices[algo.RolePull], env.Matrices[algo.RolePush]
+func CheckRoots(env *method.Env, title string) ([]int, error) {
+	r, c := env.Matrices[method.RolePull], env.Matrices[method.RolePush]
 	// G_R: a link j → i for every stored R_ij ≠ 0; G_Cᵀ: a link i → j for
 	// every stored C_ij ≠ 0 (the transpose's entry (j, i)).
 	var eR, eC []graph.Edge

@@ -3,7 +3,7 @@
 // network minimises the aggregate the problem's paper defines (a sum or an
 // average) — and the Factory by which a problem kind plugs into scenario
 // files. Problem kinds live in their own packages (core/rendezvous, …).
-package problem
+package objective
 
 import (
 	"dpsim/core/check"

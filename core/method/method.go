@@ -4,14 +4,14 @@
 //
 // Each algorithm lives in its own package (core/gtdp, …) and exports one
 // Factory; the scenario package lists them.
-package algo
+package method
 
 import (
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/privacy"
-	"dpsim/core/problem"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
@@ -29,7 +29,7 @@ type Env struct {
 	// role's.
 	Matrices map[string]*weights.Matrix
 	Reports  map[string]weights.Report
-	Problem  problem.Problem
+	Problem  objective.Problem
 	// Noise holds one validated spec per channel the factory declares.
 	Noise map[string]*noise.Spec
 	Seeds rng.Seeds

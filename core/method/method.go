@@ -33,6 +33,10 @@ type Env struct {
 	// Noise holds one validated spec per channel the factory declares.
 	Noise map[string]*noise.Spec
 	Seeds rng.Seeds
+	// Streams registers every stream the run draws from (Sampler,
+	// AlgorithmStream), so checkpoints can save their positions. Build
+	// sets it; a nil Streams is created on first use.
+	Streams *rng.Registry
 	// Init holds initial states by variable name, one row per agent, each
 	// of length Problem.Dim(); a variable not listed starts at 0.
 	Init map[string][][]float64
@@ -130,7 +134,15 @@ func (e *Env) InitState(name string) []float64 {
 // Sampler returns the noise sampler of channel name, drawing from its own
 // stream of the noise seed so that channels never share draws.
 func (e *Env) Sampler(alg, name string) *noise.Sampler {
-	return noise.NewSampler(e.Noise[name].Dist, rng.NewStream(e.Seeds.Noise, alg+"/"+name))
+	return noise.NewSampler(e.Noise[name].Dist, e.streams().Stream("noise", e.Seeds.Noise, alg+"/"+name))
+}
+
+// AlgorithmStream returns the algorithm's own stream labelled label (DPP²'s
+// η^k, DP-RECAL's random walk), drawn from the algorithm seed: independent
+// of the data, graph and noise streams, replayable from the seeds, and
+// saved and restored with checkpoints.
+func (e *Env) AlgorithmStream(alg, label string) *rng.Stream {
+	return e.streams().Stream("algorithm", e.Seeds.Algorithm, alg+"/"+label)
 }
 
 // RequireUndirected checks the assumptions an algorithm of undirected
@@ -150,4 +162,11 @@ func (e *Env) RequireUndirected(title, why string, needs ...string) error {
 		}
 	}
 	return nil
+}
+
+func (e *Env) streams() *rng.Registry {
+	if e.Streams == nil {
+		e.Streams = &rng.Registry{}
+	}
+	return e.Streams
 }

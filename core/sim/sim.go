@@ -210,6 +210,17 @@ type Algorithm interface {
 	State() []Var
 }
 
+// Resumable is implemented by algorithms that can continue a run from a
+// checkpoint: the state variables State returned at iteration iter. The
+// runner puts the run's random streams back at their saved positions
+// itself (rng.Registry), so a resumed run continues bit for bit.
+type Resumable interface {
+	// Resume replaces every state variable with state (the names and
+	// shapes State returns) and sets the iteration count to iter, so that
+	// the next Advance reports iteration iter+1.
+	Resume(iter int, state []Var) error
+}
+
 // Recorder consumes the step stream. Record is called with the initial
 // step and then after every iteration, in order.
 type Recorder interface {

@@ -273,6 +273,9 @@ func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Bu
 		cal.Channels = append(cal.Channels, privacy.ChannelScale{Channel: ch.Name, Before: baseScales(old), After: baseScales(&sp)})
 	}
 	env.Noise = scaled
+	// The rebuilt algorithm draws from fresh streams, exactly as a replay
+	// of the pinned (calibrated) scenario does.
+	env.Streams = &rng.Registry{}
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
 		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {

@@ -406,7 +406,7 @@ func BenchmarkIteration(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			// The scenario bench/gtdp's NumPy reference also reads.
-			js, err := os.ReadFile("../../bench/gtdp/rgg50.json")
+			js, err := os.ReadFile("../../../bench/gtdp/rgg50.json")
 			if err != nil {
 				b.Fatal(err)
 			}

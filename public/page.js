@@ -360,7 +360,7 @@
     }
     const notes = [];
     if (s.reading) notes.push('Directed links: arrows point from sender to receiver; ' + s.reading + '.');
-    if (s.allocation) notes.push('Error plot: optimality = ‖w − w*‖² (the paper\'s error), consensus = disagreement of the buses\' prices.');
+    if (s.allocation) notes.push('Error plot: optimality is the paper\'s allocation error, consensus the disagreement of the buses\' prices (their formulas below the plot).');
     viewNote.hidden = notes.length === 0;
     viewNote.textContent = notes.join(' ');
   }

@@ -16,7 +16,6 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
-	"dpsim/core/objective"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -121,12 +120,7 @@ func (a *App) Load(s *scenario.Scenario) error {
 }
 
 func (a *App) install(b *scenario.Built) {
-	var plane *scene.Plane
-	if pl, ok := b.Env.Problem.(objective.Planar); ok && b.Env.Problem.Dim() == 2 {
-		opt := b.Env.Problem.Optimum()
-		plane = &scene.Plane{Targets: pl.Points(), Optimum: [2]float64{opt[0], opt[1]}}
-	}
-	model := scene.NewModel(b.Env.Graph, plane)
+	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
 	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
 	run := runner.New(b, model)
 	run.Start()

@@ -87,7 +87,7 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 	for _, m := range e.Metrics {
 		iters, vals := metricDef(m.Name).Curve(run)
 		if e.X.Kind == XIteration {
-			c, err := onGrid(iters, vals, pp.grid)
+			c, err := onGrid(iters, vals, pp.grid, rec.Status == StatusCompleted)
 			if err != nil {
 				return RunRecord{}, fmt.Errorf("task %d, metric %s: %w", t, m.id(), err)
 			}
@@ -105,10 +105,13 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 	return rec, nil
 }
 
-// onGrid checks that a run recorded a prefix of the series' grid (all of
-// it unless it diverged) and returns its values there.
-func onGrid(iters []int, vals []float64, grid []int) (Fs, error) {
-	if len(iters) > len(grid) {
+// onGrid checks that a run recorded the series' grid — all of it when the
+// run completed, a prefix when it diverged (the figure then says so) — and
+// returns its values there. A completed run with a shortened curve would
+// otherwise pass for a run that stopped early, and bias the late points'
+// statistics towards the runs that recorded them.
+func onGrid(iters []int, vals []float64, grid []int, completed bool) (Fs, error) {
+	if len(iters) > len(grid) || (completed && len(iters) != len(grid)) {
 		return nil, fmt.Errorf("the run recorded %d points; the plan expects %d", len(iters), len(grid))
 	}
 	out := make(Fs, len(iters))

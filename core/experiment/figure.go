@@ -5,7 +5,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
+
+	"dpsim/core/metrics"
+	"dpsim/core/scenario"
 )
 
 // FigureData is what a figure of a result shows, computed once so that the
@@ -32,6 +37,10 @@ type FigureData struct {
 	Band      string          `json:"band"`
 	Series    []FigureSeries  `json:"series"`
 	Verdicts  []FigureVerdict `json:"verdicts"`
+	// Diverged counts the runs that diverged: on the iteration axis their
+	// curves stop early, elsewhere they have no final value; the subtitle
+	// says so.
+	Diverged int `json:"diverged,omitempty"`
 	// Partial is true when the figure shows only some of the runs.
 	Partial  bool `json:"partial"`
 	Finished int  `json:"finished"`
@@ -80,6 +89,9 @@ func (p *Plan) Figure(r *Result) FigureData {
 	}
 	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
 		f.YNote = "y: " + metricDef(m.Name).Title
+		if l := p.labels.of(m.Name); l != "" {
+			f.YNote += " " + l
+		}
 		if m.Reduce == ReduceTailMean {
 			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
 		} else if e.X.Kind != XIteration {
@@ -96,6 +108,18 @@ func (p *Plan) Figure(r *Result) FigureData {
 		f.Band = "10–90 % of runs"
 	}
 	f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%s of %d runs per point; band: %s", stat, e.Runs, f.Band))
+	for _, rec := range r.Runs {
+		if rec.Status == StatusDiverged {
+			f.Diverged++
+		}
+	}
+	if f.Diverged > 0 {
+		what := "they have no final value and are left out"
+		if e.X.Kind == XIteration {
+			what = "their curves stop where they diverged, and later points average the runs still going"
+		}
+		f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%d of %d runs diverged: %s", f.Diverged, len(r.Runs), what))
+	}
 	y2 := e.Figure.Y2
 	if y2 != nil {
 		f.Y2Label, f.Y2Log = AxisTitle(y2.Label, y2.Unit), y2.Scale == "log"
@@ -129,6 +153,36 @@ func (p *Plan) Figure(r *Result) FigureData {
 		f.Verdicts = append(f.Verdicts, FigureVerdict{Claim: x.Claim, Verdict: x.Verdict, Summary: x.Summary})
 	}
 	return f
+}
+
+// metricLabels holds what the generic metrics optimality and consensus
+// are for the problems of a plan's scenarios (metrics.Labels), each
+// definition once, in the order met.
+type metricLabels struct {
+	optimality, consensus []string
+}
+
+// note adds the definitions of b's problem.
+func (l *metricLabels) note(b *scenario.Built) {
+	o, c := metrics.Labels(b.Env.Problem)
+	if !slices.Contains(l.optimality, o) {
+		l.optimality = append(l.optimality, o)
+	}
+	if !slices.Contains(l.consensus, c) {
+		l.consensus = append(l.consensus, c)
+	}
+}
+
+// of returns the definition of metric name, "" for a metric that is not
+// generic; several problems' definitions are joined with " or ".
+func (l *metricLabels) of(name string) string {
+	switch name {
+	case "optimality":
+		return strings.Join(l.optimality, " or ")
+	case "consensus":
+		return strings.Join(l.consensus, " or ")
+	}
+	return ""
 }
 
 func joinNonEmpty(a, b string) string {

@@ -31,6 +31,8 @@ type Plan struct {
 	canon      []byte
 	series     []seriesPlan
 	tasks      int
+	// labels holds what the problems' generic metrics are (figure.go).
+	labels metricLabels
 }
 
 type seriesPlan struct {
@@ -95,6 +97,7 @@ func NewPlan(e *Experiment) (*Plan, error) {
 			if err := checkMetrics(e, b); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
+			p.labels.note(b)
 			sp.points = append(sp.points, pp)
 		}
 		total += len(sp.points) * e.Runs

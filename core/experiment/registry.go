@@ -139,9 +139,11 @@ func problemMetricNames(b *scenario.Built) []string {
 }
 
 func init() {
-	RegisterMetric(MetricDef{Name: "optimality", Title: "optimality error (1/n)·Σ‖x_i − x*‖²",
+	// The problem defines what optimality and consensus are
+	// (metrics.Labels); a figure's note adds its definition.
+	RegisterMetric(MetricDef{Name: "optimality", Title: "optimality error",
 		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Optimality })})
-	RegisterMetric(MetricDef{Name: "consensus", Title: "consensus error (1/n)·Σ‖x_i − x̄‖²",
+	RegisterMetric(MetricDef{Name: "consensus", Title: "consensus error",
 		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Consensus })})
 	RegisterMetric(MetricDef{Name: "objective", Title: "global objective at the average estimate",
 		Curve: seriesCurve(func(p metrics.Point) float64 { return p.Objective })})

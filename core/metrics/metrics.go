@@ -21,10 +21,13 @@ import (
 // Point is the metrics at one iteration k.
 type Point struct {
 	Iter int
-	// Optimality is (1/n)·Σ_i ‖x_i − x*‖², NaN when the problem offers no
-	// optimum.
+	// Optimality is the distance to the optimum as the problem defines it
+	// (Labels says which): (1/n)·Σ_i ‖x_i − x*‖² unless the problem is
+	// Generic; NaN when the problem offers no optimum.
 	Optimality float64
-	// Consensus is (1/n)·Σ_i ‖x_i − x̄‖² with x̄ the average estimate.
+	// Consensus is the agents' disagreement as the problem defines it
+	// (Labels): (1/n)·Σ_i ‖x_i − x̄‖², x̄ the average estimate, unless the
+	// problem is Generic.
 	Consensus float64
 	// Objective is the problem's global objective at x̄.
 	Objective float64
@@ -43,7 +46,9 @@ type Generic interface {
 	MetricLabels() (optimality, consensus string)
 }
 
-// The generic metrics' definitions, unless the problem is Generic.
+// The generic metrics' definitions, for problems that are not Generic.
+// Whatever names or draws these metrics asks Labels, never these
+// constants: a Generic problem defines its own.
 const (
 	OptimalityLabel = "(1/n)·Σ_i ‖x_i − x*‖²"
 	ConsensusLabel  = "(1/n)·Σ_i ‖x_i − x̄‖²"

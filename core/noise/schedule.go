@@ -23,11 +23,11 @@ const (
 // Powers follow the convention 0^0 = 1, so a geometric schedule with r = 0
 // is c at k = 0 and 0 afterwards ("noise at k = 0 only").
 type Schedule struct {
-	Kind string  `json:"kind"`
-	C    float64 `json:"c"`
-	R    float64 `json:"r,omitempty"`
-	M    float64 `json:"m,omitempty"`
-	P    float64 `json:"p,omitempty"`
+	Kind string  `json:"kind" doc:"constant (c), geometric (c·r^k) or polynomial (c/(m+k)^p)"`
+	C    float64 `json:"c" doc:"the factor c: the value at k = 0 of a constant or geometric schedule"`
+	R    float64 `json:"r,omitempty" doc:"the ratio r of a geometric schedule"`
+	M    float64 `json:"m,omitempty" doc:"the shift m of a polynomial schedule"`
+	P    float64 `json:"p,omitempty" doc:"the power p of a polynomial schedule"`
 }
 
 // Const returns the constant schedule c.

@@ -40,7 +40,9 @@ type Batch interface {
 }
 
 // Planar is implemented by problems whose agents hold a point in the plane
-// (Dim = 2) worth drawing, like the rendezvous targets.
+// worth drawing, like the rendezvous targets. A problem is planar only when
+// its Dim is 2: Points returns nil otherwise, and whoever asserts Planar
+// checks the dimension too (render/scene.PlaneOf).
 type Planar interface {
 	Points() [][2]float64
 }

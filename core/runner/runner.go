@@ -193,9 +193,13 @@ func (r *Runner) Ledger() privacy.Ledger {
 // the mean of the optimality metric over the last quarter of the
 // recorded iterations (at least the last point).
 type SteadyState struct {
+	// Metric says what Measured averages: the problem's optimality metric
+	// in symbols (metrics.Labels), e.g. (1/n)·Σ_i ‖x_i − x*‖² or, for a
+	// resource allocation, ‖w − w*‖².
+	Metric string `json:"metric"`
 	// From is the first iteration averaged.
 	From int `json:"from_iteration"`
-	// Measured is the mean of (1/n)·Σ_i‖x_i − x*‖² over the tail.
+	// Measured is the mean of the optimality metric over the tail.
 	Measured float64 `json:"measured"`
 	// Predicted is the theory's bound on the same scale, when it gives
 	// one (PredictedError.PerAgent); NaN otherwise (null in JSON).
@@ -206,6 +210,7 @@ type SteadyState struct {
 func (r *Runner) SteadyState() SteadyState {
 	ser := &r.Metrics.Series
 	st := SteadyState{Measured: math.NaN(), Predicted: metrics.Floats{math.NaN()}}
+	st.Metric, _ = metrics.Labels(r.b.Env.Problem)
 	if pe := r.b.Theory; pe != nil && pe.Error != nil && pe.Error.Available {
 		st.Predicted[0] = pe.Error.PerAgent
 	}

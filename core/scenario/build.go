@@ -123,6 +123,9 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if pf.Size != nil {
 		dim, dataBytes = pf.Size(pparams, max(s.Graph.N, s.Graph.Rows*s.Graph.Cols))
 	}
+	if err := checkDim(pparams, dim); err != nil {
+		return nil, err
+	}
 	budget, where := int64(CLIBudget), "in the CLI"
 	if place == Page {
 		budget, where = PageBudget, "in the browser"

@@ -1,6 +1,10 @@
 package scenario
 
 import (
+	"fmt"
+	"reflect"
+	"runtime"
+
 	"dpsim/core/algorithms/ddgt"
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
@@ -37,12 +41,52 @@ type named interface {
 	*method.Factory | *objective.Factory
 }
 
+// registry indexes fs by name. Two plug-ins under one name are a
+// programming error that would silently shadow one of them, so it panics
+// at init with a message naming the name and both plug-ins (newRegistry
+// is the same check as an error, for the test).
 func registry[F named](fs ...F) map[string]F {
-	m := map[string]F{}
-	for _, f := range fs {
-		m[nameOf(f)] = f
+	m, err := newRegistry(fs...)
+	if err != nil {
+		panic(err)
 	}
 	return m
+}
+
+// newRegistry indexes fs by name, refusing a name given twice or empty.
+func newRegistry[F named](fs ...F) (map[string]F, error) {
+	m := make(map[string]F, len(fs))
+	for _, f := range fs {
+		name := nameOf(f)
+		if name == "" {
+			return nil, fmt.Errorf("scenario: registry: %s has no name", describe(f))
+		}
+		if prev, dup := m[name]; dup {
+			return nil, fmt.Errorf("scenario: registry: name %q registered twice: by %s and by %s", name, describe(prev), describe(f))
+		}
+		m[name] = f
+	}
+	return m, nil
+}
+
+// describe names a plug-in for the registry's errors: its title and the
+// package its build function lives in.
+func describe[F named](f F) string {
+	var title string
+	var build any
+	switch f := any(f).(type) {
+	case *method.Factory:
+		title, build = f.Title, f.Build
+	case *objective.Factory:
+		title, build = f.Title, f.Build
+	}
+	where := "?"
+	if v := reflect.ValueOf(build); v.Kind() == reflect.Func && !v.IsNil() {
+		if fn := runtime.FuncForPC(v.Pointer()); fn != nil {
+			where = fn.Name()
+		}
+	}
+	return fmt.Sprintf("%q (%s)", title, where)
 }
 
 func nameOf[F named](f F) string {

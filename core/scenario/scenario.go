@@ -55,7 +55,8 @@ type Scenario struct {
 	Algorithm Algorithm              `json:"algorithm"`
 	Noise     map[string]*noise.Spec `json:"noise"`
 	// Init pins initial states by variable name (e.g. "x", "s"), one row
-	// per agent; variables not listed start at 0.
+	// per agent; a variable not listed starts at 0 or where the algorithm
+	// derives it from the others. Pinned writes every state variable.
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`

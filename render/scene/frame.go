@@ -323,7 +323,10 @@ func (m *Model) planeView(f *Frame, u float64) {
 	// The window: the targets and the optimum with some room, grown to
 	// take in the recent estimates, but at most 4× as large, square.
 	pl := m.plane
-	lo, hi := pl.Optimum, pl.Optimum
+	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	if pl.HasOptimum {
+		lo, hi = pl.Optimum, pl.Optimum
+	}
 	for _, t := range pl.Targets {
 		if finite2(t) {
 			lo = [2]float64{min(lo[0], t[0]), min(lo[1], t[1])}
@@ -441,8 +444,10 @@ func (m *Model) planeView(f *Frame, u float64) {
 		}
 	}
 
-	ox, oy := to(pl.Optimum)
-	f.Optimum = Star{X: ox, Y: oy, R: 9 * u, Fill: OptimumInk, Line: NodeLine, LineW: max(1, 1.2*u)}
+	if pl.HasOptimum {
+		ox, oy := to(pl.Optimum)
+		f.Optimum = Star{X: ox, Y: oy, R: 9 * u, Fill: OptimumInk, Line: NodeLine, LineW: max(1, 1.2*u)}
+	}
 
 	er := min(4.5*u, max(2*u, 0.02*side*math.Sqrt(8/float64(max(n, 8)))))
 	if m.trailCount > 0 {

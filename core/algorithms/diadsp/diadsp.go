@@ -81,9 +81,10 @@ type Algorithm struct {
 }
 
 // New returns DiaDSP on prob with mixing matrix w, noise channels eta (on
-// x) and xi (on y) with their samplers, and initial estimates x0; the
-// tracker starts at y^0 = ∇F(x^0).
-func New(p Params, prob objective.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0 []float64) *Algorithm {
+// x) and xi (on y) with their samplers, initial estimates x0 and initial
+// trackers y0; a nil y0 starts the tracker at y^0 = ∇F(x^0), as the paper
+// does.
+func New(p Params, prob objective.Problem, w *weights.Matrix, eta, xi *noise.Spec, sEta, sXi *noise.Sampler, x0, y0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{p: p, prob: prob, n: n, d: d,
 		diag: w.Diag, start: w.Start, col: w.Col, val: w.Val, // W is CSR itself; read only
@@ -96,6 +97,9 @@ func New(p Params, prob objective.Problem, w *weights.Matrix, eta, xi *noise.Spe
 		prob.Grad(i, a.x[i*d:(i+1)*d], a.g[i*d:(i+1)*d])
 	}
 	copy(a.y, a.g)
+	if y0 != nil {
+		copy(a.y, y0)
+	}
 	a.step.Releases = make([]sim.Release, 0, 2*n)
 	a.step.AddReleases("x", n, d, 2*d, 0, a.out, a.nEta, false, w.Row)
 	a.step.AddReleases("y", n, d, 2*d, d, a.out, a.nXi, false, w.Row)

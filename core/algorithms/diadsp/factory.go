@@ -1,6 +1,8 @@
 package diadsp
 
 import (
+	"math"
+
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -18,7 +20,9 @@ var Factory = method.Factory{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released state x: scale u_x, decay r^k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the released direction (tracker) y: scale u_y, decay r^k"},
 	},
-	States:    []string{"x"},
+	// States are what State reports and what a scenario's init may pin:
+	// the estimates x and the trackers y (by default y_0 = ∇f_i(x_{i,0})).
+	States:    []string{"x", "y"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
 }
@@ -62,7 +66,15 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if p.Adjacency == BoundedGradient {
 		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g must bound ‖∇f_i‖ on every iterate for ε to be a guarantee; DiaDSP neither projects nor clips", p.GradientBound))
 	}
-	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), env.InitState("x"))
+	x0 := env.InitState("x")
+	var y0 []float64
+	if _, ok := env.Init["y"]; ok {
+		y0 = env.InitState("y")
+		if w, bad := trackerWarning(env.Problem, x0, y0); bad {
+			warns = append(warns, w)
+		}
+	}
+	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), x0, y0)
 	th := &method.Theory{
 		Source:      "Ding et al. 2022 (DiaDSP), baselines.md §3.1",
 		Convergence: "constant step: linear convergence to a noise-dependent neighbourhood of x*, not exact — the tracker keeps the sum of every ξ it mixed (baselines.md G4)",
@@ -70,4 +82,29 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			Reason: "not computed: the bounded-gradient sensitivities stay at 4√d·C, so ε grows without bound unless the noise grows; the ledger is exact at every finite K"},
 	}
 	return &method.Built{Algorithm: a, Accountant: NewAccountant(a, l), Theory: th}, warns, nil
+}
+
+// trackerWarning reports a pinned tracker y_0 whose sum is not
+// Σ_i ∇f_i(x_{i,0}): the tracking invariant Σy = Σ∇f then fails, and the
+// run settles away from x*. An export pins y_0 = ∇f_i(x_{i,0}) itself, so
+// its replay is silent.
+func trackerWarning(prob objective.Problem, x0, y0 []float64) (check.Warning, bool) {
+	n, d := prob.Agents(), prob.Dim()
+	g := make([]float64, d)
+	sumG, sumY := make([]float64, d), make([]float64, d)
+	scale := 0.0
+	for i := range n {
+		prob.Grad(i, x0[i*d:(i+1)*d], g)
+		for c := range d {
+			sumG[c] += g[c]
+			sumY[c] += y0[i*d+c]
+			scale = math.Max(scale, math.Max(math.Abs(g[c]), math.Abs(y0[i*d+c])))
+		}
+	}
+	for c := range d {
+		if math.Abs(sumG[c]-sumY[c]) > 1e-9*float64(n)*math.Max(scale, 1) {
+			return check.Warnf("init.y", "Σ_i y_{i,0} differs from Σ_i ∇f_i(x_{i,0}) in coordinate %d (%g against %g): DiaDSP's tracker then follows the wrong sum and the run settles away from x*", c, sumY[c], sumG[c]), true
+		}
+	}
+	return check.Warning{}, false
 }

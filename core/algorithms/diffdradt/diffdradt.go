@@ -49,11 +49,11 @@ type Algorithm struct {
 }
 
 // New returns diff-DRADT on prob with mixing matrix w, noise channels xi
-// (on y, the "direction") and zeta (on λ̃, the "state"), and the initial
-// price lam0; the initial allocation is the best response to it, and
-// y_0 = d − w_0.
+// (on y, the "direction") and zeta (on λ̃, the "state"), the initial
+// price lam0, and optionally the initial allocation w0 and trackers y0:
+// a nil w0 is the best response to lam0, a nil y0 is d − w_0.
 func New(p Params, prob objective.Allocation, w *pushpull.Mix,
-	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, lam0 []float64) *Algorithm {
+	xi, zeta *noise.Spec, sXi, sZeta *noise.Sampler, lam0, w0, y0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	a := &Algorithm{
 		p: p, resp: pushpull.NewResponder(prob), n: n, d: d, w: w,
@@ -67,11 +67,18 @@ func New(p Params, prob objective.Allocation, w *pushpull.Mix,
 	}
 	for i := range n {
 		lo, hi := i*d, (i+1)*d
-		a.resp.Respond(i, a.lam[lo:hi], a.alloc[lo:hi])
+		if w0 != nil {
+			copy(a.alloc[lo:hi], w0[lo:hi])
+		} else {
+			a.resp.Respond(i, a.lam[lo:hi], a.alloc[lo:hi])
+		}
 		dem := prob.Demand(i)
 		for c := range d {
 			a.y[lo+c] = dem[c] - a.alloc[lo+c]
 		}
+	}
+	if y0 != nil {
+		copy(a.y, y0)
 	}
 	// Both values go to the out-neighbours in G_W, each receiver l weighing
 	// them by W_li.

@@ -27,7 +27,7 @@ type Generator struct {
 // Params are the scenario's parameters of the dispatch problem.
 type Params struct {
 	// Case loads a data set from a paper; the data fields stay empty.
-	Case string `json:"case,omitempty" doc:"a data set from a paper: ieee14 is the DP-DGT paper's IEEE 14-bus case (Table 2, demands D_1…D_14); leave generators and demands out" options:"|ieee14"`
+	Case string `json:"case,omitempty" doc:"a data set from a paper: ieee14 is the DP-DGT paper's IEEE 14-bus case (Table 2, demands D_1…D_14), also used when neither generators nor demands are given; leave generators and demands out" options:"|ieee14"`
 	// Generators lists the agents with a generator; every other agent
 	// produces nothing (W_i = {0}).
 	Generators []Generator `json:"generators,omitempty" doc:"the generators: agent, cost a·w² + b·w + c, output range [min, max]; every other agent produces 0"`
@@ -50,6 +50,12 @@ var Factory = objective.Factory{
 	Source: "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
 	NewParams: func() any {
 		return &Params{}
+	},
+	Size: func(params any, agents int) (int, int64) {
+		// The price is a scalar: one number per agent. The problem holds
+		// eight numbers per agent (costs, bounds, demand, w*) and a name;
+		// the pinned export repeats the data.
+		return 1, 2 * 8 * 8 * int64(agents)
 	},
 	Build: build,
 	Pinned: func(pr objective.Problem, params any) any {
@@ -90,6 +96,11 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		return nil, nil, err
 	}
 	n := env.Agents()
+	if p.Case == "" && p.Generators == nil && p.Demands == nil {
+		// The defaults: a scenario that gives no data means the paper's
+		// case, rather than an instance with nothing to dispatch.
+		p.Case = "ieee14"
+	}
 	if p.Case == "ieee14" {
 		if p.Generators != nil || p.Demands != nil || p.Names != nil || p.Unit != "" {
 			return nil, nil, check.Errorf(check.Join(pf, "case"), "\"ieee14\" brings its own generators, demands and names: leave those out, or drop case and give them all")

@@ -169,7 +169,9 @@ func (p *Rendezvous) Project(x []float64) {
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
 
-// Points implements objective.Planar when Dim = 2.
+// Points implements objective.Planar: the targets when Dim = 2, and nil
+// in any other dimension, where the rendezvous is not planar (its first
+// two coordinates would be a projection, not the problem).
 func (p *Rendezvous) Points() [][2]float64 {
 	if p.dim != 2 {
 		return nil

@@ -34,6 +34,13 @@ func TestRendezvous(t *testing.T) {
 	if len(p.Points()) != 3 {
 		t.Error("a 2-D rendezvous must be Planar")
 	}
+	p3, err := New([][]float64{{0, 0, 1}, {2, 0, 1}, {0, 2, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pts := p3.Points(); pts != nil {
+		t.Errorf("a 3-D rendezvous is not planar, but Points gives %v", pts)
+	}
 }
 
 func TestRendezvousRejects(t *testing.T) {

@@ -30,6 +30,13 @@ var Factory = objective.Factory{
 	NewParams: func() any {
 		return &Params{Dim: 2, Penalty: 0.1, NoiseSD: 25}
 	},
+	Size: func(params any, agents int) (int, int64) {
+		p := params.(*Params)
+		d, n := int64(max(p.Dim, 0)), int64(agents)
+		// The samples (u_i, v_i), their copy in the pinned export, and
+		// the dense d×d system the optimum solves.
+		return p.Dim, 2*8*n*(d+1) + 8*d*d
+	},
 	Build: build,
 	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)

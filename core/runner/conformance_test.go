@@ -1,0 +1,377 @@
+package runner_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"dpsim/core/experiment"
+	"dpsim/core/param"
+	"dpsim/core/runner"
+	"dpsim/core/scenario"
+)
+
+// The conformance tests walk the registries (scenario.Factories,
+// scenario.Problems) and the presets (scenario.Presets and the scenarios
+// of experiment.Presets), never a hand-kept list: a plug-in or preset
+// added later is covered without editing them.
+
+// presetCase is one scenario a preset defines, as JSON (each test parses
+// its own copy).
+type presetCase struct {
+	name string
+	json []byte
+}
+
+// conformanceCases returns every scenario preset, then the scenario of the
+// first run of every series and point of every experiment preset, unless
+// an earlier case already holds the same scenario (seeds aside).
+func conformanceCases(t *testing.T) []presetCase {
+	t.Helper()
+	var cs []presetCase
+	seen := map[string]bool{}
+	add := func(name string, s *scenario.Scenario) {
+		js, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		c := *s
+		c.Seed, c.Seeds, c.Name, c.Title, c.Description = nil, nil, "", "", ""
+		key, _ := json.Marshal(&c)
+		if seen[string(key)] {
+			return
+		}
+		seen[string(key)] = true
+		cs = append(cs, presetCase{name, js})
+	}
+	for _, p := range scenario.Presets() {
+		s, err := scenario.PresetScenario(p.Name)
+		if err != nil {
+			t.Fatalf("preset %s: %v", p.Name, err)
+		}
+		add(p.Name, s)
+	}
+	for _, ep := range experiment.Presets() {
+		e, err := experiment.PresetExperiment(ep.Name)
+		if err != nil {
+			t.Fatalf("experiment preset %s: %v", ep.Name, err)
+		}
+		pl, err := experiment.NewPlan(e)
+		if err != nil {
+			t.Fatalf("experiment preset %s: %v", ep.Name, err)
+		}
+		for si, se := range e.Series {
+			for pt := range pl.Points(si) {
+				s, err := pl.Scenario(pl.TaskIndex(si, pt, 0))
+				if err != nil {
+					t.Fatalf("experiment preset %s: %v", ep.Name, err)
+				}
+				add(fmt.Sprintf("%s/%s/%d", ep.Name, se.Name, pt), s)
+			}
+		}
+	}
+	return cs
+}
+
+func parseCase(t *testing.T, c presetCase) *scenario.Scenario {
+	t.Helper()
+	s, err := scenario.Parse(c.json)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	return s
+}
+
+// shorten cuts s to at most k iterations (a plug-in's defaults need only
+// build and take a few steps).
+func shorten(s *scenario.Scenario, k int) {
+	s.Iterations = min(s.Iterations, k)
+	s.Record.Checkpoints = slices.DeleteFunc(s.Record.Checkpoints, func(c int) bool { return c > s.Iterations })
+	if s.Calibrate != nil && s.Calibrate.Iterations > s.Iterations {
+		s.Calibrate.Iterations = s.Iterations
+	}
+}
+
+// checkParams checks that the parameter struct newParams returns is
+// described: every field has a doc line, every default lies in its range
+// and options, and the defaults pass param.Validate.
+func checkParams(t *testing.T, prefix string, newParams func() any) {
+	t.Helper()
+	if newParams == nil {
+		t.Fatalf("NewParams is nil")
+	}
+	p := newParams()
+	if p == newParams() {
+		t.Errorf("NewParams returns the same struct twice: builds would share their parameters")
+	}
+	checkFields(t, prefix, param.Describe(p))
+	if err := param.Validate(prefix, p); err != nil {
+		t.Errorf("the defaults fail validation: %v", err)
+	}
+}
+
+func checkFields(t *testing.T, prefix string, fs []param.Field) {
+	t.Helper()
+	for _, f := range fs {
+		name := prefix + "." + f.Name
+		if f.Doc == "" {
+			t.Errorf("%s has no doc line", name)
+		}
+		if f.Range != "" {
+			iv, err := param.ParseInterval(f.Range)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			} else if x, ok := number(f.Default); ok && !iv.Contains(x) {
+				t.Errorf("%s: the default %v is outside its range %s", name, f.Default, f.Range)
+			}
+		}
+		if len(f.Options) > 0 {
+			if s, ok := f.Default.(string); ok && !slices.Contains(f.Options, s) {
+				t.Errorf("%s: the default %q is not one of its options %v", name, s, f.Options)
+			}
+		}
+		checkFields(t, name, f.Fields)
+	}
+}
+
+func number(v any) (float64, bool) {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return r.Float(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(r.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(r.Uint()), true
+	}
+	return 0, false
+}
+
+// defaultsOn finds the presets that use a plug-in (use says so, and
+// resets the plug-in's params to its defaults) and returns the first that
+// builds and runs a few iterations with the defaults; it fails the test
+// with every preset's error when none does, or when no preset uses it.
+func defaultsOn(t *testing.T, cases []presetCase, what string, use func(*scenario.Scenario) bool) *scenario.Built {
+	t.Helper()
+	var errs []string
+	for _, c := range cases {
+		s := parseCase(t, c)
+		if !use(s) {
+			continue
+		}
+		shorten(s, 5)
+		b, err := scenario.Build(s)
+		if err == nil {
+			if err = runner.New(b).Run(); err == nil {
+				return b
+			}
+		}
+		errs = append(errs, fmt.Sprintf("on preset %s: %v", c.name, err))
+	}
+	if errs == nil {
+		t.Fatalf("no preset uses %s: every plug-in needs one (core/scenario/presets)", what)
+	}
+	t.Fatalf("the defaults of %s build and run on no preset that uses it:\n%s", what, strings.Join(errs, "\n"))
+	return nil
+}
+
+// checkStates checks that the factory's States list names exactly the
+// variables the algorithm reports, in order: Pinned writes every one of
+// them into init, and Build must read each back with the same meaning.
+func checkStates(t *testing.T, b *scenario.Built) {
+	t.Helper()
+	var got []string
+	for _, v := range b.Algorithm.State() {
+		got = append(got, v.Name)
+	}
+	if !slices.Equal(got, b.Factory.States) {
+		t.Errorf("%s: State() reports %v but the factory declares States %v", b.Factory.Name, got, b.Factory.States)
+	}
+}
+
+// checkSize checks that the problem factory declares Size and that its
+// dimension is the one Build produced.
+func checkSize(t *testing.T, b *scenario.Built) {
+	t.Helper()
+	pf := b.ProblemFactory
+	if pf.Size == nil {
+		t.Errorf("problem %s declares no Size: the memory estimate and the dimension limit cannot see it", pf.Name)
+		return
+	}
+	if dim, _ := pf.Size(b.ProblemParams, b.Env.Graph.N); dim != b.Env.Problem.Dim() {
+		t.Errorf("problem %s: Size says dimension %d, Build produced %d", pf.Name, dim, b.Env.Problem.Dim())
+	}
+}
+
+// TestConformanceAlgorithms checks every registered algorithm: its
+// parameters are described, its defaults build and run on a preset that
+// uses it, and its States list is what it reports.
+func TestConformanceAlgorithms(t *testing.T) {
+	cases := conformanceCases(t)
+	for _, f := range scenario.Factories() {
+		t.Run(f.Name, func(t *testing.T) {
+			checkParams(t, "algorithm.params", f.NewParams)
+			if f.Build == nil || f.Title == "" || len(f.States) == 0 {
+				t.Errorf("the factory must have a Build, a Title and its States")
+			}
+			b := defaultsOn(t, cases, "algorithm "+f.Name, func(s *scenario.Scenario) bool {
+				if s.Algorithm.Kind != f.Name {
+					return false
+				}
+				s.Algorithm.Params = nil
+				return true
+			})
+			checkStates(t, b)
+		})
+	}
+}
+
+// TestConformanceProblems checks every registered problem: its parameters
+// are described, Size is declared and agrees with Build, and its defaults
+// build and run on a preset that uses it.
+func TestConformanceProblems(t *testing.T) {
+	cases := conformanceCases(t)
+	for _, f := range scenario.Problems() {
+		t.Run(f.Name, func(t *testing.T) {
+			checkParams(t, "problem.params", f.NewParams)
+			if f.Build == nil || f.Pinned == nil || f.Title == "" {
+				t.Errorf("the factory must have a Build, a Pinned and a Title")
+			}
+			b := defaultsOn(t, cases, "problem "+f.Name, func(s *scenario.Scenario) bool {
+				if s.Problem.Kind != f.Name {
+					return false
+				}
+				s.Problem.Params = nil
+				s.Init = nil // pinned rows have the preset's dimension
+				return true
+			})
+			checkSize(t, b)
+		})
+	}
+}
+
+// replayed is what must be the same, byte for byte, when an export is
+// replayed.
+type replayed struct {
+	Status      string          `json:"status"`
+	Error       string          `json:"error"`
+	Iter        int             `json:"iterations_run"`
+	Scenario    json.RawMessage `json:"scenario"`
+	Optimum     json.RawMessage `json:"optimum"`
+	Metrics     json.RawMessage `json:"metrics"`
+	Privacy     json.RawMessage `json:"privacy"`
+	Checkpoints json.RawMessage `json:"checkpoints"`
+	Steady      json.RawMessage `json:"steady_state"`
+}
+
+// TestConformancePresets runs every preset (scenario presets and the
+// distinct scenarios of the experiment presets), exports it, parses the
+// export's scenario, builds and runs it again, and requires the same
+// trace bit for bit: metrics, privacy ledger, checkpoints (the states at
+// the start, the middle and the end) and the pinned scenario itself.
+func TestConformancePresets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every preset twice")
+	}
+	for _, c := range conformanceCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			s := parseCase(t, c)
+			s.Record.Checkpoints = slices.Compact([]int{0, s.Iterations / 2, s.Iterations})
+			first, b := exportOf(t, c.name, s)
+			checkStates(t, b)
+			checkSize(t, b)
+			var a replayed
+			if err := json.Unmarshal(first, &a); err != nil {
+				t.Fatalf("%s: the export does not read back: %v", c.name, err)
+			}
+			again, err := scenario.Parse(a.Scenario)
+			if err != nil {
+				t.Fatalf("%s: the export's scenario does not parse: %v", c.name, err)
+			}
+			bb, err := scenario.Build(again)
+			if err != nil {
+				t.Fatalf("%s: the export does not replay: %v", c.name, err)
+			}
+			second := writeExport(t, bb)
+			var z replayed
+			if err := json.Unmarshal(second, &z); err != nil {
+				t.Fatalf("%s: the replay's export does not read back: %v", c.name, err)
+			}
+			// A calibrated run's replay carries the calibrated scales, so
+			// its ledger has no calibration record; the rest is the same.
+			ledger := func(raw json.RawMessage) string {
+				var m map[string]any
+				if err := json.Unmarshal(raw, &m); err != nil {
+					t.Fatal(err)
+				}
+				delete(m, "calibration")
+				if notes, ok := m["notes"].([]any); ok {
+					m["notes"] = slices.DeleteFunc(notes, func(n any) bool {
+						s, _ := n.(string)
+						return strings.HasPrefix(s, "calibrated: ")
+					})
+					if len(m["notes"].([]any)) == 0 {
+						delete(m, "notes")
+					}
+				}
+				js, _ := json.Marshal(m)
+				return string(js)
+			}
+			for _, d := range []struct {
+				what string
+				x, y string
+			}{
+				{"status", a.Status + " " + a.Error, z.Status + " " + z.Error},
+				{"iterations run", fmt.Sprint(a.Iter), fmt.Sprint(z.Iter)},
+				{"metrics", string(a.Metrics), string(z.Metrics)},
+				{"checkpoints", string(a.Checkpoints), string(z.Checkpoints)},
+				{"optimum", string(a.Optimum), string(z.Optimum)},
+				{"steady state", string(a.Steady), string(z.Steady)},
+				{"privacy ledger", ledger(a.Privacy), ledger(z.Privacy)},
+				{"pinned scenario", string(a.Scenario), string(z.Scenario)},
+			} {
+				if d.x != d.y {
+					t.Errorf("%s: the replay's %s differ from the export's: %s", c.name, d.what, firstDiff(d.x, d.y))
+				}
+			}
+		})
+	}
+}
+
+// exportOf builds and runs s and returns its export.
+func exportOf(t *testing.T, name string, s *scenario.Scenario) ([]byte, *scenario.Built) {
+	t.Helper()
+	b, err := scenario.Build(s)
+	if err != nil {
+		t.Fatalf("%s does not build: %v", name, err)
+	}
+	return writeExport(t, b), b
+}
+
+// writeExport runs b to its end (a divergence is part of the trace) and
+// returns its export.
+func writeExport(t *testing.T, b *scenario.Built) []byte {
+	t.Helper()
+	r := runner.New(b)
+	_ = r.Run() // a diverged run is exported as such, and must replay as such
+	var buf bytes.Buffer
+	if err := r.WriteExport(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// firstDiff shows where x and y first differ, with some context.
+func firstDiff(x, y string) string {
+	i := 0
+	for i < len(x) && i < len(y) && x[i] == y[i] {
+		i++
+	}
+	lo := max(i-60, 0)
+	cut := func(s string) string { return s[lo:min(i+60, len(s))] }
+	return fmt.Sprintf("at byte %d of %d and %d: …%s… against …%s…", i, len(x), len(y), cut(x), cut(y))
+}

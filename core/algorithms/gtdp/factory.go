@@ -50,13 +50,15 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
 	var warns []check.Warning
-	if b, ok := env.Problem.(objective.Bounded); ok && p.GradientBound == 0 {
-		// The problem's domain gives C for every admissible f_i; GT-DP
-		// does not project, so only clipping makes it hold on the iterates.
-		if c, ok := b.Domain(); ok {
-			p.GradientBound = c
-			if noisy && !p.ClipGradients {
-				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", c))
+	cFrom := objective.GradientBoundSource(p.GradientBound, env.Problem)
+	if lp, ok := env.Problem.(objective.Lipschitz); ok && p.GradientBound == 0 {
+		// The problem declares C for every admissible f_i; when it holds
+		// on a domain only, GT-DP (which does not project) needs clipping
+		// for it to hold on the iterates.
+		if b, ok := lp.GradientBound(); ok {
+			p.GradientBound = b.Value
+			if noisy && !p.ClipGradients && !b.Everywhere {
+				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", b.Value))
 			}
 		}
 	}
@@ -68,6 +70,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
 	a := New(p, env.Problem, env.Weights, eta, xi,
 		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
+	a.cFrom = cFrom
 	if noisy && !p.ClipGradients {
 		g := make([]float64, d)
 		x0 := env.InitState("x")

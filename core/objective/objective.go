@@ -165,11 +165,17 @@ type Factory struct {
 	// answer here.
 	Size func(params any, agents int) (dim int, dataBytes int64)
 	// Build validates params (naming fields as problem.params.…) and
-	// builds the problem on env.
+	// builds the problem on env. It must not modify params: a sweep
+	// shares one instance among runs with equal params (Reads).
 	Build func(env *Env, params any) (Problem, []check.Warning, error)
 	// Pinned returns parameters that rebuild p exactly without drawing
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
+	// Reads declares what of its Env Build reads beyond the number of
+	// agents, for the given (decoded) params. Sweeps share one instance
+	// among the runs whose Key is equal (see Key); nil means both the
+	// data seed and the graph, which is always safe.
+	Reads func(params any) Reads
 }
 
 // Measured is implemented by problems with metrics of their own beyond

@@ -132,7 +132,7 @@ func TestSharedProblemEviction(t *testing.T) {
 // dispatch is the 14-bus case, cheap to build.
 func BenchmarkSharedProblem(b *testing.B) {
 	ridge := `{"scenario":{"name":"ridge","seed":4,"graph":{"kind":"ring","n":8},"weights":{"kind":"metropolis"},
-	  "problem":{"kind":"ridge","params":{"dim":200,"penalty":0.1,"noise_sd":1}},
+	  "problem":{"kind":"ridge","params":{"dim":200,"penalty":0.1,"output_noise_sd":1}},
 	  "algorithm":{"kind":"gt-dp","params":{"alpha":0.01,"gradient_bound":100}},
 	  "noise":{"eta":{"dist":"laplace","scale":1},"xi":{"dist":"laplace","scale":1}},"iterations":20}}`
 	for _, c := range []struct{ name, text string }{

@@ -28,10 +28,17 @@ func TestKey(t *testing.T) {
 		g.Pos = pos
 		return g
 	}
-	ring := mk(4, []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, nil)
-	path := mk(4, []graph.Edge{{0, 1}, {1, 2}, {2, 3}}, nil)
-	ringAt := mk(4, []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, [][2]float64{{0, 0}, {0, 1}, {1, 1}, {1, 0}})
-	five := mk(5, []graph.Edge{{0, 1}}, nil)
+	links := func(pairs ...[2]int) []graph.Edge {
+		var es []graph.Edge
+		for _, p := range pairs {
+			es = append(es, graph.Edge{From: p[0], To: p[1]})
+		}
+		return es
+	}
+	ring := mk(4, links([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 0}), nil)
+	path := mk(4, links([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}), nil)
+	ringAt := mk(4, links([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 0}), [][2]float64{{0, 0}, {0, 1}, {1, 1}, {1, 0}})
+	five := mk(5, links([2]int{0, 1}), nil)
 	base := keyParams{Dim: 2, Scale: 0.1, Rows: [][]float64{{1, 2}}, Named: map[string]float64{"b": 1, "a": 2}}
 	env := func(g *graph.Graph, data uint64) *objective.Env {
 		return &objective.Env{Graph: g, Seeds: rng.Seeds{Data: data, Graph: 7, Noise: 8, Algorithm: 9}}

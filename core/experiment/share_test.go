@@ -76,6 +76,11 @@ func TestSharedProblemSweep(t *testing.T) {
 		{"random-rendezvous", sweepText(`{"preset":"gtdp-rendezvous"}`, `"iterations":4`,
 			[]string{`"algorithm.params.alpha":0.1`, `"algorithm.params.alpha":0.05`},
 			`"noise.eta.scale","noise.xi.scale"`, `1,2`, 150), 150},
+		// Random samples: one instance per run; the two series differ in
+		// the penalty, so two per run.
+		{"random-ridge", sweepText(`{"preset":"gtdp-ridge-ring"}`, `"iterations":4`,
+			[]string{`"problem.params.penalty":0.1`, `"problem.params.penalty":0.2`},
+			`"noise.eta.variance","noise.xi.variance"`, `1,2`, 60), 120},
 		{"two-problems-per-run", sweepText(pinned, `"iterations":4`,
 			[]string{`"problem.params.domain_radius":2`, `"problem.params.domain_radius":3`},
 			`"noise.eta.scale","noise.xi.scale"`, `1,2`, 100), 2},

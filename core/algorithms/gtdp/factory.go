@@ -130,7 +130,9 @@ func theoryWarnings(env *method.Env, p Params, eta, xi *noise.Spec) []check.Warn
 	if !env.Report.HasRhoW {
 		rhoW = -1
 	}
-	if p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
+	// Theorem 3 needs strong convexity: a problem that declares μ = 0
+	// (convex or nonconvex, objective.Smooth) has no such bound.
+	if mu > 0 && p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
 		// Theorem 3 (constant γ_k = β_k = 1), d_I = 1.
 		bound := Theorem3StepBound(mu, l, rhoW)
 		if p.Alpha >= bound {

@@ -17,8 +17,10 @@ import (
 const (
 	// shareEntries bounds the number of instances kept.
 	shareEntries = 64
-	// shareBytes bounds the data they hold (their Size estimates).
-	shareBytes = 256 << 20
+	// shareBytes bounds the data they hold (their Size estimates): an
+	// eighth of the page's budget, since instances no run holds any more
+	// are only dropped beyond it.
+	shareBytes = 64 << 20
 )
 
 // problemShare keeps the problem instances of a plan's runs, one per

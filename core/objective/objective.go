@@ -91,6 +91,16 @@ type Smooth interface {
 	Smoothness() (mu, l float64)
 }
 
+// SmoothSource is implemented by Smooth problems that say how μ and L
+// follow from their data, in a few words, so that a computed constant can
+// be shown beside its formula and beside a paper's reported value
+// (DPP²'s M̄ = max_i M_i, computed from the data where the paper reports
+// 5.03).
+type SmoothSource interface {
+	Smooth
+	SmoothnessSource() string
+}
+
 // Lipschitz is implemented by problems that declare a gradient bound C:
 // ‖∇f_i(x)‖₂ ≤ C for every agent and every admissible f_i (not only this
 // instance's data), where the Bound says — on the problem's domain, or

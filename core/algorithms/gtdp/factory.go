@@ -1,6 +1,7 @@
 package gtdp
 
 import (
+	"fmt"
 	"math"
 
 	"dpsim/core/check"
@@ -8,6 +9,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/param"
+	"dpsim/core/privacy"
 	"dpsim/core/weights"
 )
 
@@ -104,6 +106,9 @@ func theory(env *method.Env, p Params, a *Algorithm) *method.Theory {
 	default:
 		mu, l := sm.Smoothness()
 		pe = Theorem3(p, a.n, a.d, mu, l, env.Report.RhoW, env.Report.RhoWo, eta, xi)
+		if src, ok := sm.(objective.SmoothSource); ok && pe.Inputs != nil {
+			pe.Inputs = append(pe.Inputs, privacy.Text("μ, L from", fmt.Sprintf("the problem %s: %s", env.Problem.Kind(), src.SmoothnessSource())))
+		}
 	}
 	th.Error = &pe
 	return th

@@ -182,6 +182,11 @@ func (p *Rendezvous) Project(x []float64) {
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
 
+// SmoothnessSource implements objective.SmoothSource.
+func (p *Rendezvous) SmoothnessSource() string {
+	return "∇²f_i = 2I: μ = L = 2 for every target"
+}
+
 // Points implements objective.Planar when Dim = 2.
 func (p *Rendezvous) Points() [][2]float64 {
 	if p.dim != 2 {
@@ -196,10 +201,10 @@ func (p *Rendezvous) Points() [][2]float64 {
 }
 
 var (
-	_ objective.Problem   = (*Rendezvous)(nil)
-	_ objective.Smooth    = (*Rendezvous)(nil)
-	_ objective.Planar    = (*Rendezvous)(nil)
-	_ objective.Bounded   = (*Rendezvous)(nil)
-	_ objective.Lipschitz = (*Rendezvous)(nil)
-	_ objective.Batch     = (*Rendezvous)(nil)
+	_ objective.Problem      = (*Rendezvous)(nil)
+	_ objective.SmoothSource = (*Rendezvous)(nil)
+	_ objective.Planar       = (*Rendezvous)(nil)
+	_ objective.Bounded      = (*Rendezvous)(nil)
+	_ objective.Lipschitz    = (*Rendezvous)(nil)
+	_ objective.Batch        = (*Rendezvous)(nil)
 )

@@ -203,6 +203,9 @@ func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress f
 		}()
 	}
 	wg.Wait()
+	if p.problems != nil {
+		p.problems.reset() // the sweep is over: free its problems
+	}
 	out := make([]RunRecord, 0, done)
 	for i := range recs {
 		if ok[i] {

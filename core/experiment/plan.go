@@ -33,6 +33,9 @@ type Plan struct {
 	tasks      int
 	// labels holds what the problems' generic metrics are (figure.go).
 	labels metricLabels
+	// problems shares problem instances among the runs (nil: every run
+	// builds its own).
+	problems *problemShare
 }
 
 type seriesPlan struct {
@@ -59,7 +62,7 @@ func NewPlan(e *Experiment) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Exp: e, canon: e.JSON()}
+	p := &Plan{Exp: e, canon: e.JSON(), problems: newProblemShare()}
 	p.Quantities = append(p.Quantities, e.Quantities...)
 	if e.X.Kind == XDerived {
 		p.Quantities = append(p.Quantities, e.X.Quantity)
@@ -263,7 +266,11 @@ func scenarioErr(err error) error {
 func (p *Plan) build(pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
 	sc := pp.parsed.Clone()
 	sc.Seed, sc.Seeds = nil, &seeds
-	b, err := scenario.Build(sc)
+	var shared scenario.ProblemProvider
+	if p.problems != nil {
+		shared = p.problems.provide
+	}
+	b, err := scenario.BuildWith(sc, scenario.CLI, shared)
 	if err != nil {
 		return nil, scenarioErr(err)
 	}

@@ -6,6 +6,8 @@
 package objective
 
 import (
+	"fmt"
+
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/rng"
@@ -80,22 +82,61 @@ type Allocation interface {
 	StrongConvexity() float64
 }
 
-// Smooth is implemented by problems that know their constants: every f_i
-// is μ-strongly convex and L-smooth. Algorithms use them to check the step
-// size against their theorems (warnings only).
+// Smooth is implemented by problems that know their smoothness: every
+// f_i is L-smooth (∇f_i is L-Lipschitz) and μ-strongly convex (μ = 0 when
+// f_i is only convex, or not convex). Algorithms use them to check the
+// step size against their theorems (warnings only) and in their predicted
+// errors. L bounds how fast a gradient changes, not the gradient itself:
+// the sensitivity of a privacy mechanism comes from Lipschitz, never
+// from here.
 type Smooth interface {
 	Smoothness() (mu, l float64)
 }
 
+// SmoothSource is implemented by Smooth problems that say how μ and L
+// follow from their data, in a few words, so that a computed constant can
+// be shown beside its formula and beside a paper's reported value
+// (DPP²'s M̄ = max_i M_i, computed from the data where the paper reports
+// 5.03).
+type SmoothSource interface {
+	Smooth
+	SmoothnessSource() string
+}
+
+// Lipschitz is implemented by problems that declare a gradient bound C:
+// ‖∇f_i(x)‖₂ ≤ C for every agent and every admissible f_i (not only this
+// instance's data), where the Bound says — on the problem's domain, or
+// everywhere. Each f_i is then C-Lipschitz there. C is the sensitivity
+// input of the privacy accountants that assume bounded gradients (GT-DP's
+// Assumption 2, the C of Huang, Mitra and Vaidya's DPOP, DP-RECAL's c);
+// it is a different quantity from the smoothness L of Smooth.
+type Lipschitz interface {
+	// GradientBound reports this instance's bound, or ok = false when it
+	// declares none (a rendezvous without a domain).
+	GradientBound() (b Bound, ok bool)
+}
+
+// Bound is a declared gradient bound and where it comes from.
+type Bound struct {
+	// Value is C.
+	Value float64
+	// Everywhere reports that the bound holds on all of R^Dim; when false
+	// it holds on the problem's domain only (Bounded), so an algorithm
+	// that does not project its iterates there must clip its gradients
+	// for the bound to hold.
+	Everywhere bool
+	// Source says how C follows from the problem, in a few words
+	// ("2(R + a_max) on the ball ‖x‖ ≤ R, targets in [−a_max/√d, …]").
+	Source string
+}
+
 // Bounded is implemented by problems posed on a bounded convex domain X,
-// so that the bounded-gradient assumption of the papers (GT-DP's
-// Assumption 2, the C of Huang, Mitra and Vaidya's DPOP) holds with a
-// real constant rather than a user's guess.
+// onto which projected methods (DPOP) project their iterates. The gradient
+// bound that the domain makes real is declared apart, by Lipschitz.
 type Bounded interface {
-	// Domain reports whether this instance has a bounded domain, and C,
-	// a bound on ‖∇f_i(x)‖₂ over X for every admissible f_i (not only
-	// this instance's data).
-	Domain() (c float64, ok bool)
+	// HasDomain reports whether this instance has a bounded domain (a
+	// kind may offer one only for some parameters).
+	HasDomain() bool
 	// Project replaces x by its Euclidean projection onto X; it does
 	// nothing when the instance has no domain.
 	Project(x []float64)
@@ -136,11 +177,17 @@ type Factory struct {
 	// answer here.
 	Size func(params any, agents int) (dim int, dataBytes int64)
 	// Build validates params (naming fields as problem.params.…) and
-	// builds the problem on env.
+	// builds the problem on env. It must not modify params: a sweep
+	// shares one instance among runs with equal params (Reads).
 	Build func(env *Env, params any) (Problem, []check.Warning, error)
 	// Pinned returns parameters that rebuild p exactly without drawing
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
+	// Reads declares what of its Env Build reads beyond the number of
+	// agents, for the given (decoded) params. Sweeps share one instance
+	// among the runs whose Key is equal (see Key); nil means both the
+	// data seed and the graph, which is always safe.
+	Reads func(params any) Reads
 }
 
 // Measured is implemented by problems with metrics of their own beyond
@@ -153,4 +200,24 @@ type Measured interface {
 	// Measure writes one value per name into out, from the agents'
 	// estimates (agent-major, dim values each).
 	Measure(estimates []float64, dim int, out []float64)
+}
+
+// GradientBoundSource says where an algorithm's gradient bound C comes
+// from, for the theory inputs an export shows: the scenario's
+// algorithm.params.gradient_bound when given (> 0), else the problem's
+// declaration (Lipschitz), else nowhere.
+func GradientBoundSource(given float64, p Problem) string {
+	if given > 0 {
+		return "the scenario (algorithm.params.gradient_bound)"
+	}
+	if lp, ok := p.(Lipschitz); ok {
+		if b, ok := lp.GradientBound(); ok {
+			where := "on the problem's domain"
+			if b.Everywhere {
+				where = "everywhere"
+			}
+			return fmt.Sprintf("the problem %s, %s: %s", p.Kind(), where, b.Source)
+		}
+	}
+	return "not given"
 }

@@ -64,7 +64,19 @@ func Build(s *Scenario) (*Built, error) { return BuildFor(s, CLI) }
 // BuildFor is Build for a place: a scenario whose memory estimate
 // (EstimateOf) exceeds the place's budget is refused before anything is
 // allocated.
-func BuildFor(s *Scenario, place Place) (*Built, error) {
+func BuildFor(s *Scenario, place Place) (*Built, error) { return BuildWith(s, place, nil) }
+
+// ProblemProvider hands BuildWith a scenario's problem: the instance it
+// keeps under key (objective.Factory.Key), or what build returns, which
+// it may keep for later calls with the same key. dataBytes is the
+// problem's Size estimate, for a provider that bounds its memory. The
+// instance is shared read-only (objective.Reads says why that is safe).
+type ProblemProvider func(key string, dataBytes int64, build func() (objective.Problem, []check.Warning, error)) (objective.Problem, []check.Warning, error)
+
+// BuildWith is BuildFor with the problem instance taken from problems
+// when it is not nil: a sweep builds a problem once for all the runs that
+// share its data (experiment.Plan).
+func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, error) {
 	if !nameRE.MatchString(s.Name) {
 		return nil, check.Errorf("name", "must be 1–64 letters, digits, '-', '_' or '.', starting with a letter or digit (got %q)", s.Name)
 	}
@@ -141,7 +153,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	prob, pw, err := buildProblem(pf, pparams, g, seeds)
+	prob, pw, err := buildProblem(pf, pparams, g, seeds, problems, dataBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -636,15 +648,28 @@ func decodeProblem(ps *Problem) (*objective.Factory, any, error) {
 	return f, params, nil
 }
 
-func buildProblem(f *objective.Factory, params any, g *graph.Graph, seeds rng.Seeds) (objective.Problem, []check.Warning, error) {
-	prob, warns, err := f.Build(&objective.Env{Graph: g, Seeds: seeds}, params)
-	if err != nil {
-		return nil, nil, err
+// buildProblem builds the problem on g with seeds, or takes it from
+// problems (when not nil) under its key.
+func buildProblem(f *objective.Factory, params any, g *graph.Graph, seeds rng.Seeds, problems ProblemProvider, dataBytes int64) (objective.Problem, []check.Warning, error) {
+	env := &objective.Env{Graph: g, Seeds: seeds}
+	build := func() (objective.Problem, []check.Warning, error) {
+		prob, warns, err := f.Build(env, params)
+		if err != nil {
+			return nil, nil, err
+		}
+		if prob.Agents() != g.N {
+			return nil, nil, check.Errorf("problem", "%s has %d private objectives for %d agents", f.Title, prob.Agents(), g.N)
+		}
+		return prob, warns, nil
 	}
-	if prob.Agents() != g.N {
-		return nil, nil, check.Errorf("problem", "%s has %d private objectives for %d agents", f.Title, prob.Agents(), g.N)
+	if problems == nil {
+		return build()
 	}
-	return prob, warns, nil
+	key, ok := f.Key(params, env)
+	if !ok {
+		return build()
+	}
+	return problems(key, dataBytes, build)
 }
 
 // GraphKinds lists the graph kinds a scenario may name.

@@ -78,6 +78,8 @@ type Algorithm struct {
 	gnew []float64
 	k    int
 	step sim.Step
+	// cFrom says where C comes from, for the ledger's inputs.
+	cFrom string
 }
 
 // New returns DiaDSP on prob with mixing matrix w, noise channels eta (on

@@ -44,11 +44,14 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if sm, ok := env.Problem.(objective.Smooth); ok {
 		_, l = sm.Smoothness()
 	}
+	cFrom := objective.GradientBoundSource(p.GradientBound, env.Problem)
 	switch p.Adjacency {
 	case BoundedGradient:
 		if p.GradientBound == 0 {
-			if b, ok := env.Problem.(objective.Bounded); ok {
-				p.GradientBound, _ = b.Domain()
+			if lp, ok := env.Problem.(objective.Lipschitz); ok {
+				if b, ok := lp.GradientBound(); ok {
+					p.GradientBound = b.Value
+				}
 			}
 		}
 		if noisy && p.GradientBound == 0 {
@@ -75,6 +78,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		}
 	}
 	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), x0, y0)
+	a.cFrom = cFrom
 	th := &method.Theory{
 		Source:      "Ding et al. 2022 (DiaDSP), baselines.md §3.1",
 		Convergence: "constant step: linear convergence to a noise-dependent neighbourhood of x*, not exact — the tracker keeps the sum of every ξ it mixed (baselines.md G4)",

@@ -156,7 +156,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		Iterations: ac.iters,
 		Inputs: []privacy.Input{
 			privacy.Num("d (dimension)", float64(ac.alg.d)), privacy.Num("α", p.Alpha),
-			privacy.Text("adjacency", p.Adjacency), privacy.Num("C", p.GradientBound), privacy.Num("δ", p.Delta), privacy.Num("L", ac.l),
+			privacy.Text("adjacency", p.Adjacency), privacy.Num("C", p.GradientBound), privacy.Text("C from", ac.alg.cFrom), privacy.Num("δ", p.Delta), privacy.Num("L", ac.l),
 			privacy.Text("u_x decay", ac.alg.eta.Decay.String()), privacy.Text("u_y decay", ac.alg.xi.Decay.String()),
 			privacy.Text("self_noisy", fmt.Sprint(p.SelfNoisy)),
 		},

@@ -65,6 +65,8 @@ type Algorithm struct {
 	grad []float64
 	k    int
 	step sim.Step
+	// cFrom says where C comes from, for the ledger's inputs.
+	cFrom string
 }
 
 // New returns DPOP on prob (which must have a domain to project on) with

@@ -38,15 +38,23 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	dom, ok := env.Problem.(objective.Bounded)
-	var c float64
-	if ok {
-		c, ok = dom.Domain()
-	}
-	if !ok {
+	if !ok || !dom.HasDomain() {
 		return nil, nil, check.Errorf("problem.params", "DPOP projects every iterate onto a bounded domain X (Huang et al.); give the problem one (rendezvous: domain_radius > 0)")
 	}
+	// C is the problem's declared gradient bound over X (Lipschitz),
+	// not anything the projection knows.
+	var c float64
+	if lp, ok := env.Problem.(objective.Lipschitz); ok {
+		if b, ok := lp.GradientBound(); ok {
+			c = b.Value
+		}
+	}
+	cFrom := objective.GradientBoundSource(p.GradientBound, env.Problem)
 	if p.GradientBound == 0 {
 		p.GradientBound = c
+	}
+	if p.GradientBound == 0 && !env.Noise["eta"].IsOff() {
+		return nil, nil, check.Errorf(check.Join(pf, "gradient_bound"), "is required (> 0) when noise is on: the problem declares no gradient bound over its domain, and DPOP's ε is computed from C")
 	}
 	eta := env.Noise["eta"]
 	var warns []check.Warning
@@ -57,6 +65,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g is below the domain's bound %g: ε is not a guarantee", p.GradientBound, c))
 	}
 	a := New(p, env.Problem, dom, env.Weights, eta, env.Sampler("dpop", "eta"), env.InitState("x"))
+	a.cFrom = cFrom
 	return &method.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil
 }
 

@@ -117,6 +117,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		Inputs: []privacy.Input{
 			privacy.Num("d (dimension)", float64(ac.alg.d)),
 			privacy.Num("C (gradient bound)", p.GradientBound),
+			privacy.Text("C from", ac.alg.cFrom),
 			privacy.Num("c", p.C), privacy.Num("q", p.Q),
 			privacy.Text("b_t decay", ac.alg.eta.Decay.String()),
 			privacy.Text("self_noisy", fmt.Sprint(p.SelfNoisy)),

@@ -1,6 +1,7 @@
 package gtdp
 
 import (
+	"fmt"
 	"math"
 
 	"dpsim/core/check"
@@ -8,6 +9,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/param"
+	"dpsim/core/privacy"
 	"dpsim/core/weights"
 )
 
@@ -50,13 +52,15 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	eta, xi := env.Noise["eta"], env.Noise["xi"]
 	noisy := !eta.IsOff() || !xi.IsOff()
 	var warns []check.Warning
-	if b, ok := env.Problem.(objective.Bounded); ok && p.GradientBound == 0 {
-		// The problem's domain gives C for every admissible f_i; GT-DP
-		// does not project, so only clipping makes it hold on the iterates.
-		if c, ok := b.Domain(); ok {
-			p.GradientBound = c
-			if noisy && !p.ClipGradients {
-				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", c))
+	cFrom := objective.GradientBoundSource(p.GradientBound, env.Problem)
+	if lp, ok := env.Problem.(objective.Lipschitz); ok && p.GradientBound == 0 {
+		// The problem declares C for every admissible f_i; when it holds
+		// on a domain only, GT-DP (which does not project) needs clipping
+		// for it to hold on the iterates.
+		if b, ok := lp.GradientBound(); ok {
+			p.GradientBound = b.Value
+			if noisy && !p.ClipGradients && !b.Everywhere {
+				warns = append(warns, check.Warnf(check.Join(pf, "clip_gradients"), "C = %.6g comes from the problem's domain, which GT-DP does not project onto: clip gradients so that the budget is a guarantee", b.Value))
 			}
 		}
 	}
@@ -68,6 +72,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
 	a := New(p, env.Problem, env.Weights, eta, xi,
 		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
+	a.cFrom = cFrom
 	if noisy && !p.ClipGradients {
 		g := make([]float64, d)
 		x0 := env.InitState("x")
@@ -101,6 +106,9 @@ func theory(env *method.Env, p Params, a *Algorithm) *method.Theory {
 	default:
 		mu, l := sm.Smoothness()
 		pe = Theorem3(p, a.n, a.d, mu, l, env.Report.RhoW, env.Report.RhoWo, eta, xi)
+		if src, ok := sm.(objective.SmoothSource); ok && pe.Inputs != nil {
+			pe.Inputs = append(pe.Inputs, privacy.Text("μ, L from", fmt.Sprintf("the problem %s: %s", env.Problem.Kind(), src.SmoothnessSource())))
+		}
 	}
 	th.Error = &pe
 	return th
@@ -127,7 +135,9 @@ func theoryWarnings(env *method.Env, p Params, eta, xi *noise.Spec) []check.Warn
 	if !env.Report.HasRhoW {
 		rhoW = -1
 	}
-	if p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
+	// Theorem 3 needs strong convexity: a problem that declares μ = 0
+	// (convex or nonconvex, objective.Smooth) has no such bound.
+	if mu > 0 && p.Gamma.Kind == noise.Constant && p.Gamma.C == 1 && eta.Decay.Kind == noise.Constant && xi.Decay.Kind == noise.Constant && rhoW > 0 && rhoW < 1 {
 		// Theorem 3 (constant γ_k = β_k = 1), d_I = 1.
 		bound := Theorem3StepBound(mu, l, rhoW)
 		if p.Alpha >= bound {

@@ -71,6 +71,7 @@ type Algorithm struct {
 	k     int
 	step  sim.Step
 	gmax2 float64 // largest squared gradient norm seen (before clipping)
+	cFrom string  // where C comes from, for the ledger's inputs
 }
 
 // New returns GT-DP on prob with mixing matrix w (symmetric, doubly

@@ -285,6 +285,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		Inputs: []privacy.Input{
 			privacy.Num("r (dimension)", float64(ac.alg.d)),
 			privacy.Num("C (gradient bound)", p.GradientBound),
+			privacy.Text("C from", ac.alg.cFrom),
 			privacy.Num("α", p.Alpha),
 			privacy.Text("γ_k", p.Gamma.String()),
 			privacy.Text("β_k on s (eta decay)", ac.eta.Decay.String()),

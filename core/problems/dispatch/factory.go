@@ -58,6 +58,9 @@ var Factory = objective.Factory{
 		return 1, 2 * 8 * 8 * int64(agents)
 	},
 	Build: build,
+	// The data are the params (or a case of them): nothing is drawn and
+	// the graph is not read.
+	Reads: func(any) objective.Reads { return objective.Reads{} },
 	Pinned: func(pr objective.Problem, params any) any {
 		p, q := pr.(*Dispatch), params.(*Params)
 		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit, Watch: q.Watch}
@@ -108,8 +111,9 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		if n != 14 {
 			return nil, nil, check.Errorf(check.Join(pf, "case"), "the IEEE 14-bus case has 14 buses, one per agent, but the graph has %d agents", n)
 		}
+		// A copy: Build leaves the scenario's params as they were.
 		watch := p.Watch
-		*p = *IEEE14()
+		p = IEEE14()
 		p.Watch = watch
 	}
 	if len(p.Demands) != n {

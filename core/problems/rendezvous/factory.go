@@ -42,6 +42,11 @@ var Factory = objective.Factory{
 		return p.Dim, 2 * 8 * int64(agents) * int64(max(p.Dim, 0))
 	},
 	Build: build,
+	// Targets are drawn from the data seed unless pinned; the graph is
+	// not read.
+	Reads: func(params any) objective.Reads {
+		return objective.Reads{DataSeed: params.(*Params).Targets == nil}
+	},
 	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Targets = p.(*Rendezvous).Targets()

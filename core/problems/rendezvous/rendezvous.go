@@ -3,6 +3,7 @@
 package rendezvous
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -23,6 +24,7 @@ type Rendezvous struct {
 	targets []float64 // agent-major
 	opt     []float64
 	radius  float64 // of the domain X = {‖x‖ ≤ radius}; 0: none
+	amax    float64 // the largest norm of an admissible target
 	c       float64 // the gradient bound over X
 }
 
@@ -139,13 +141,24 @@ func (p *Rendezvous) Optimum() []float64 { return append([]float64(nil), p.opt..
 // in X; if it does not, it is projected, which is the constrained
 // minimiser of a sum of squared distances.
 func (p *Rendezvous) SetDomain(radius, amax float64) {
-	p.radius = radius
+	p.radius, p.amax = radius, amax
 	p.c = 2 * (radius + amax)
 	p.Project(p.opt)
 }
 
-// Domain implements objective.Bounded.
-func (p *Rendezvous) Domain() (float64, bool) { return p.c, p.radius > 0 }
+// HasDomain implements objective.Bounded.
+func (p *Rendezvous) HasDomain() bool { return p.radius > 0 }
+
+// GradientBound implements objective.Lipschitz: on the domain,
+// ‖∇f_i(x)‖ = 2‖x − a_i‖ ≤ 2(R + a_max) for every admissible target. Without
+// a domain the gradients are unbounded and there is none.
+func (p *Rendezvous) GradientBound() (objective.Bound, bool) {
+	if p.radius == 0 {
+		return objective.Bound{}, false
+	}
+	return objective.Bound{Value: p.c,
+		Source: fmt.Sprintf("2(R + a_max) = 2(%g + %.6g), R the radius of the domain ‖x‖ ≤ R, a_max the largest admissible ‖a_i‖", p.radius, p.amax)}, true
+}
 
 // Project implements objective.Bounded: the projection onto the ball.
 func (p *Rendezvous) Project(x []float64) {
@@ -165,9 +178,14 @@ func (p *Rendezvous) Project(x []float64) {
 	}
 }
 
-// Smoothness returns L = μ = 2: every f_i is 2-strongly convex and
+// Smoothness implements objective.Smooth: L = μ = 2: every f_i is 2-strongly convex and
 // 2-smooth.
 func (p *Rendezvous) Smoothness() (mu, l float64) { return 2, 2 }
+
+// SmoothnessSource implements objective.SmoothSource.
+func (p *Rendezvous) SmoothnessSource() string {
+	return "∇²f_i = 2I: μ = L = 2 for every target"
+}
 
 // Points implements objective.Planar: the targets when Dim = 2, and nil
 // in any other dimension, where the rendezvous is not planar (its first
@@ -185,9 +203,10 @@ func (p *Rendezvous) Points() [][2]float64 {
 }
 
 var (
-	_ objective.Problem = (*Rendezvous)(nil)
-	_ objective.Smooth  = (*Rendezvous)(nil)
-	_ objective.Planar  = (*Rendezvous)(nil)
-	_ objective.Bounded = (*Rendezvous)(nil)
-	_ objective.Batch   = (*Rendezvous)(nil)
+	_ objective.Problem      = (*Rendezvous)(nil)
+	_ objective.SmoothSource = (*Rendezvous)(nil)
+	_ objective.Planar       = (*Rendezvous)(nil)
+	_ objective.Bounded      = (*Rendezvous)(nil)
+	_ objective.Lipschitz    = (*Rendezvous)(nil)
+	_ objective.Batch        = (*Rendezvous)(nil)
 )

@@ -55,3 +55,41 @@ func TestRendezvousRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantsApart: the smoothness (μ = L = 2) and the gradient bound
+// C = 2(R + a_max) are declared apart; C exists only with a domain and
+// bounds every gradient there, for targets anywhere in the admissible ball.
+func TestConstantsApart(t *testing.T) {
+	p, err := New([][]float64{{3, 4}, {-1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.GradientBound(); ok || p.HasDomain() {
+		t.Fatal("a rendezvous without a domain declares a gradient bound")
+	}
+	const radius, amax = 2.0, 5.0
+	p.SetDomain(radius, amax)
+	b, ok := p.GradientBound()
+	if !ok || b.Value != 14 || b.Everywhere || b.Source == "" {
+		t.Fatalf("gradient bound %+v, %v; want 2(2 + 5) = 14 on the domain only, with its source", b, ok)
+	}
+	if mu, l := p.Smoothness(); mu != 2 || l != 2 {
+		t.Errorf("smoothness (μ, L) = (%g, %g), want (2, 2): independent of the domain", mu, l)
+	}
+	g := make([]float64, 2)
+	worst := 0.0
+	for k := range 64 {
+		// x on the boundary of the domain, the target opposite at ‖a‖ = a_max.
+		th := 2 * math.Pi * float64(k) / 64
+		x := []float64{radius * math.Cos(th), radius * math.Sin(th)}
+		q, err := New([][]float64{{-amax * math.Cos(th), -amax * math.Sin(th)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Grad(0, x, g)
+		worst = math.Max(worst, math.Hypot(g[0], g[1]))
+	}
+	if worst > b.Value*(1+1e-15) || worst < b.Value*(1-1e-12) {
+		t.Errorf("the largest gradient on the domain is %g; the declared bound %g must be it (tight)", worst, b.Value)
+	}
+}

@@ -49,6 +49,12 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
+	// Samples are drawn from the data seed unless pinned; the graph is
+	// not read.
+	Reads: func(params any) objective.Reads {
+		p := params.(*Params)
+		return objective.Reads{DataSeed: p.Features == nil || p.Outputs == nil}
+	},
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

@@ -185,7 +185,12 @@ func (r *Ridge) Optimum() []float64 { return append([]float64(nil), r.opt...) }
 // and L-smooth with L = max_i 2(‖u_i‖² + ρ).
 func (r *Ridge) Smoothness() (mu, l float64) { return 2 * r.penalty, r.l }
 
+// SmoothnessSource implements objective.SmoothSource.
+func (r *Ridge) SmoothnessSource() string {
+	return "μ = 2ρ; L = max_i 2(‖u_i‖² + ρ), from the samples"
+}
+
 var (
-	_ objective.Problem = (*Ridge)(nil)
-	_ objective.Smooth  = (*Ridge)(nil)
+	_ objective.Problem      = (*Ridge)(nil)
+	_ objective.SmoothSource = (*Ridge)(nil)
 )

@@ -64,77 +64,135 @@ var (
 	weightsCommonKeys = []string{"kind", "pull", "push"}
 )
 
-// sectionKeys records which keys the graph and weights sections of a
-// scenario's text give, so that a key given with its zero value
-// ("radius": 0) is known to be present although the flat struct cannot
-// tell it from an absent one.
-type sectionKeys struct {
-	Graph   keyList     `json:"graph"`
-	Weights weightsKeys `json:"weights"`
+// recordKeys notes in s which keys its graph and weights sections (and
+// the weights' role sections) give in data, a text that jsonstrict has
+// accepted as s, so that a key given with its zero value ("radius": 0)
+// counts as given although the flat struct cannot tell it from an absent
+// one. It walks the text once without decoding values: a pinned export
+// holds megabytes of weight entries.
+func (s *Scenario) recordKeys(data []byte) {
+	d := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	i := skipSpace(d, 0)
+	if i >= len(d) || d[i] != '{' {
+		return
+	}
+	eachKey(d, i, func(key string, v int) {
+		switch key {
+		case "graph":
+			s.Graph.given = keysOf(d, v, nil)
+		case "weights":
+			s.Weights.given = keysOf(d, v, func(role string, rv int) {
+				if sec := s.Weights.Role(role); sec != nil {
+					sec.given = keysOf(d, rv, nil)
+				}
+			})
+		}
+	})
 }
 
-// keyList is the keys of one JSON object, in the order given.
-type keyList []string
-
-// UnmarshalJSON implements json.Unmarshaler: it keeps the keys and skips
-// the values without copying them.
-func (k *keyList) UnmarshalJSON(b []byte) error {
-	var m map[string]skipValue
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
+// keysOf returns the keys of the object at d[v] (nil if it is not an
+// object), calling each, if not nil, with every key and where its value
+// starts.
+func keysOf(d []byte, v int, each func(key string, at int)) []string {
+	if v >= len(d) || d[v] != '{' {
+		return nil
 	}
-	*k = make(keyList, 0, len(m))
-	for key := range m {
-		*k = append(*k, key)
-	}
-	slices.Sort(*k)
-	return nil
+	keys := []string{}
+	eachKey(d, v, func(key string, at int) {
+		keys = append(keys, key)
+		if each != nil {
+			each(key, at)
+		}
+	})
+	return keys
 }
 
-// skipValue accepts any JSON value and keeps nothing.
-type skipValue struct{}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (*skipValue) UnmarshalJSON([]byte) error { return nil }
-
-// weightsKeys is the keys of a weights section and of its role sections.
-type weightsKeys struct {
-	keys       keyList
-	pull, push keyList
+// eachKey calls f with every key of the valid JSON object at d[i] and
+// the index where its value starts; it returns the index after the
+// object.
+func eachKey(d []byte, i int, f func(key string, at int)) int {
+	i++ // '{'
+	for {
+		i = skipSpace(d, i)
+		if i >= len(d) || d[i] == '}' {
+			return i + 1
+		}
+		end := skipString(d, i)
+		if d[i] != '"' || end-1 <= i {
+			return len(d) // not reached: the text is valid JSON
+		}
+		key := string(d[i+1 : end-1])
+		if bytes.IndexByte(d[i:end], '\\') >= 0 {
+			// An escaped key ("\u006e"): rare, so decoded the slow way.
+			if err := json.Unmarshal(d[i:end], &key); err != nil {
+				return len(d)
+			}
+		}
+		i = skipSpace(d, end)
+		i = skipSpace(d, i+1) // ':'
+		f(key, i)
+		i = skipSpace(d, skipValue(d, i))
+		if i < len(d) && d[i] == ',' {
+			i++
+		}
+	}
 }
 
-// UnmarshalJSON implements json.Unmarshaler.
-func (w *weightsKeys) UnmarshalJSON(b []byte) error {
-	var roles struct {
-		Pull keyList `json:"pull"`
-		Push keyList `json:"push"`
+func skipSpace(d []byte, i int) int {
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+		i++
 	}
-	if err := json.Unmarshal(b, &w.keys); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, &roles); err != nil {
-		return err
-	}
-	w.pull, w.push = roles.Pull, roles.Push
-	return nil
+	return i
 }
 
-// recordKeys notes in s which keys its graph and weights sections give in
-// data, a text that jsonstrict has accepted as s.
-func (s *Scenario) recordKeys(data []byte) error {
-	var ks sectionKeys
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &ks); err != nil {
-		return check.Errorf("", "%v", err) // not reached: the strict pass accepted data
+// skipString returns the index after the string starting at d[i] ('"').
+func skipString(d []byte, i int) int {
+	for i++; i < len(d); i++ {
+		switch d[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
 	}
-	s.Graph.given = ks.Graph
-	s.Weights.given = ks.Weights.keys
-	if s.Weights.Pull != nil {
-		s.Weights.Pull.given = ks.Weights.pull
+	return len(d)
+}
+
+// skipValue returns the index after the valid JSON value starting at d[i].
+func skipValue(d []byte, i int) int {
+	if i >= len(d) {
+		return i
 	}
-	if s.Weights.Push != nil {
-		s.Weights.Push.given = ks.Weights.push
+	switch d[i] {
+	case '"':
+		return skipString(d, i)
+	case '{', '[':
+		depth := 0
+		for i < len(d) {
+			switch d[i] {
+			case '"':
+				i = skipString(d, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
 	}
-	return nil
+	// A number or a literal.
+	for ; i < len(d); i++ {
+		switch d[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+	}
+	return i
 }
 
 // presentKeys returns the keys of section (a *Graph or *Weights) that are

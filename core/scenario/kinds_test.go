@@ -370,3 +370,27 @@ func TestPluginsDescribeEveryRegisteredName(t *testing.T) {
 		}
 	}
 }
+
+// recordKeys finds the keys of the graph and weights sections (and of
+// the role sections) past strings holding braces, escaped keys and
+// nested values, without decoding the values.
+func TestRecordKeys(t *testing.T) {
+	text := `{"title": "a {tricky\" [one]", "graph": {"kind": "ring", "\u006e": 4, "positions": [[0, 1], [1, 0]], "radius": 0},
+	  "weights": {"pull": {"kind": "metropolis", "c": 0}, "push": {"kind": "entries", "entries": [[0, 0, 1e-3]]}},
+	  "init": {"x": [[1]]}}`
+	var s Scenario
+	s.Weights.Pull, s.Weights.Push = &Weights{}, &Weights{}
+	s.recordKeys([]byte("\xef\xbb\xbf" + text))
+	for _, c := range []struct {
+		got, want []string
+	}{
+		{s.Graph.given, []string{"kind", "n", "positions", "radius"}},
+		{s.Weights.given, []string{"pull", "push"}},
+		{s.Weights.Pull.given, []string{"kind", "c"}},
+		{s.Weights.Push.given, []string{"kind", "entries"}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

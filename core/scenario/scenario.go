@@ -228,9 +228,7 @@ func Parse(data []byte) (*Scenario, error) {
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
 	}
-	if err := s.recordKeys(data); err != nil {
-		return nil, err
-	}
+	s.recordKeys(data)
 	if len(s.Algorithm.Params) > 0 {
 		s.Algorithm.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -222,7 +223,7 @@ func fieldOf(t reflect.Type, key string) int {
 			return i
 		}
 	}
-	panic("scenario: no field " + key + " in " + t.Name()) // caught by TestKindKeysAreFlatKeys
+	panic("scenario: no field " + key + " in " + t.Name()) // a kind's key missing from the flat section: caught by TestKindDescriptions
 }
 
 func jsonKey(sf reflect.StructField) string {
@@ -236,9 +237,8 @@ func jsonKey(sf reflect.StructField) string {
 	return name
 }
 
-// kindParams returns the parameters of kind (named name) read from
-// section: its declared struct with the defaults, overwritten by every key
-// the section gives. A key the kind does not read is refused, naming the
+// kindParams fills params, the declared parameters of the kind named name
+// holding their defaults, with every key section gives. A key the kind does not read is refused, naming the
 // kinds that do (readers); a required key left out is refused; whole
 // numbers are checked against their declared ranges. The caller checks
 // the rest (param.Validate, the kind's own checks).
@@ -293,6 +293,12 @@ func kindParams(prefix, name string, params any, section any, given, common []st
 // intBound is the whole number nearest inside an interval's end x
 // (step +1 at the low end, −1 at the high end).
 func intBound(x float64, open bool, step int) int {
+	switch {
+	case math.IsInf(x, 1):
+		return math.MaxInt
+	case math.IsInf(x, -1):
+		return math.MinInt
+	}
 	b := int(x)
 	if open {
 		b += step

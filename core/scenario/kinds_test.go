@@ -394,3 +394,18 @@ func TestRecordKeys(t *testing.T) {
 		}
 	}
 }
+
+// The defaults of every registered algorithm and problem lie inside
+// their declared ranges, as those of graph kinds and weight builders do.
+func TestPluginDefaultsInsideRanges(t *testing.T) {
+	for _, f := range Factories() {
+		if err := param.Validate("algorithm.params", f.NewParams()); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+	}
+	for _, f := range Problems() {
+		if err := param.Validate("problem.params", f.NewParams()); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+	}
+}

@@ -31,6 +31,13 @@ type Kind struct {
 	// before the memory estimate, so it must not allocate in proportion
 	// to the graph. Nil means nothing more to check.
 	Check func(params any) error
+	// Size returns the number of agents and an upper bound on the
+	// directed links of the graph that checked parameters describe,
+	// without building it: the memory estimate's input.
+	Size func(params any) (agents, links int64)
+	// SizeKeys are the keys that set the size, named by the memory
+	// estimate when the graph is too large.
+	SizeKeys []string
 	// Random reports that Build draws from the graph stream.
 	Random bool
 	// Build builds the graph from checked parameters, drawing any

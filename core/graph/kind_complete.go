@@ -14,6 +14,11 @@ var CompleteKind = Kind{
 	Title:     "Complete graph",
 	Doc:       "every pair of agents linked (at most 1000 agents: the links grow as n²)",
 	NewParams: func() any { return &CompleteParams{N: 8} },
+	Size: func(params any) (int64, int64) {
+		n := int64(params.(*CompleteParams).N)
+		return n, n * max(n-1, 0)
+	},
+	SizeKeys: []string{"n"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		return Complete(params.(*CompleteParams).N)
 	},

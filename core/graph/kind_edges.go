@@ -47,6 +47,14 @@ var EdgesKind = Kind{
 		_, err := checkEdges(p)
 		return err
 	},
+	Size: func(params any) (int64, int64) {
+		p := params.(*EdgesParams)
+		if p.Directed {
+			return int64(p.N), int64(len(p.Edges))
+		}
+		return int64(p.N), 2 * int64(len(p.Edges))
+	},
+	SizeKeys: []string{"edges"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		// Check has vetted the list.
 		p := params.(*EdgesParams)

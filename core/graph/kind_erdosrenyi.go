@@ -1,6 +1,9 @@
 package graph
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // ErdosRenyiParams are the parameters of ErdosRenyiKind.
 type ErdosRenyiParams struct {
@@ -20,7 +23,14 @@ var ErdosRenyiKind = Kind{
 		_, err := Redraws(p.N, p.Tries)
 		return err
 	},
-	Random: true,
+	// The expected links.
+	Size: func(params any) (int64, int64) {
+		p := params.(*ErdosRenyiParams)
+		n := int64(p.N)
+		return n, int64(math.Ceil(float64(n*max(n-1, 0)) * math.Min(1, math.Max(0, p.P))))
+	},
+	SizeKeys: []string{"n", "p"},
+	Random:   true,
 	Build: func(params any, r *rand.Rand) (*Graph, error) {
 		p := params.(*ErdosRenyiParams)
 		tries, err := Redraws(p.N, p.Tries)

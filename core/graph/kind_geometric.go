@@ -1,6 +1,9 @@
 package graph
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // RandomGeometricParams are the parameters of RandomGeometricKind.
 type RandomGeometricParams struct {
@@ -21,7 +24,15 @@ var RandomGeometricKind = Kind{
 		_, err := Redraws(p.N, p.Tries)
 		return err
 	},
-	Random: true,
+	// The expected links, a disc of the radius around each point (an
+	// over-count at the square's edges).
+	Size: func(params any) (int64, int64) {
+		p := params.(*RandomGeometricParams)
+		n := int64(p.N)
+		return n, int64(math.Ceil(float64(n*max(n-1, 0)) * math.Min(1, math.Pi*p.Radius*p.Radius)))
+	},
+	SizeKeys: []string{"n", "radius"},
+	Random:   true,
 	Build: func(params any, r *rand.Rand) (*Graph, error) {
 		p := params.(*RandomGeometricParams)
 		tries, err := Redraws(p.N, p.Tries)

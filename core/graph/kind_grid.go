@@ -22,6 +22,12 @@ var GridKind = Kind{
 		p := params.(*GridParams)
 		return check.IntRange("graph.cols", p.Cols, 1, MaxAgents/p.Rows)
 	},
+	Size: func(params any) (int64, int64) {
+		p := params.(*GridParams)
+		cells := int64(p.Rows) * int64(p.Cols)
+		return cells, 4 * cells
+	},
+	SizeKeys: []string{"rows", "cols"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		p := params.(*GridParams)
 		return Grid(p.Rows, p.Cols)

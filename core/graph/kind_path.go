@@ -13,6 +13,11 @@ var PathKind = Kind{
 	Title:     "Path",
 	Doc:       "the path 0–1–…–(n−1): the slowest-mixing connected graph",
 	NewParams: func() any { return &PathParams{N: 8} },
+	Size: func(params any) (int64, int64) {
+		n := int64(params.(*PathParams).N)
+		return n, 2 * max(n-1, 0)
+	},
+	SizeKeys: []string{"n"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		return Path(params.(*PathParams).N)
 	},

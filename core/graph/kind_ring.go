@@ -13,6 +13,11 @@ var RingKind = Kind{
 	Title:     "Ring",
 	Doc:       "the cycle 0–1–…–(n−1)–0: every agent talks to its two neighbours",
 	NewParams: func() any { return &RingParams{N: 8} },
+	Size: func(params any) (int64, int64) {
+		n := int64(params.(*RingParams).N)
+		return n, 2 * n
+	},
+	SizeKeys: []string{"n"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		return Ring(params.(*RingParams).N)
 	},

@@ -13,6 +13,11 @@ var StarKind = Kind{
 	Title:     "Star",
 	Doc:       "the star: agent 0 linked to every other agent, no other links",
 	NewParams: func() any { return &StarParams{N: 8} },
+	Size: func(params any) (int64, int64) {
+		n := int64(params.(*StarParams).N)
+		return n, 2 * max(n-1, 0)
+	},
+	SizeKeys: []string{"n"},
 	Build: func(params any, _ *rand.Rand) (*Graph, error) {
 		return Star(params.(*StarParams).N)
 	},

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/param"
+	"dpsim/core/rng"
 	"dpsim/core/weights"
 )
 
@@ -409,3 +411,34 @@ func TestPluginDefaultsInsideRanges(t *testing.T) {
 		}
 	}
 }
+
+// Every graph kind declares its size for the memory estimate: the agents
+// its defaults build, an upper bound on their links (for random kinds,
+// the expected links, within a factor of 3 here), and keys it reads.
+func TestKindSizes(t *testing.T) {
+	for _, k := range GraphKinds() {
+		p := k.NewParams()
+		g, err := k.Build(p, rngFor(k))
+		if err != nil {
+			t.Fatalf("%s: %v", k.Name, err)
+		}
+		agents, links := k.Size(p)
+		lo, hi := int64(g.Links()), int64(g.Links())
+		if k.Random {
+			lo, hi = lo/3, 3*hi
+		}
+		if agents != int64(g.N) || links < lo || (k.Random && links > hi) {
+			t.Errorf("%s: Size says %d agents, %d links; the defaults build %d agents, %d links", k.Name, agents, links, g.N, g.Links())
+		}
+		if len(k.SizeKeys) == 0 {
+			t.Errorf("%s: no SizeKeys", k.Name)
+		}
+		for _, key := range k.SizeKeys {
+			if !slices.Contains(ownKeys(p), key) {
+				t.Errorf("%s: size key %q is not one of its keys", k.Name, key)
+			}
+		}
+	}
+}
+
+func rngFor(*graph.Kind) *rand.Rand { return rng.New(1, "graph") }

@@ -3,6 +3,7 @@
 //	dpsim run [--out FILE] [--csv FILE] SCENARIO
 //	dpsim validate SCENARIO
 //	dpsim presets
+//	dpsim plugins
 //	dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] EXPERIMENT
 //	dpsim merge --out NAME.json PART.json...
 //
@@ -12,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,6 +35,7 @@ Usage:
   dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
   dpsim validate SCENARIO
   dpsim presets
+  dpsim plugins
   dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
   dpsim merge --out NAME.json PART.json...
 
@@ -61,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdValidate(args[1:], stdin, stdout, stderr)
 	case "presets":
 		err = cmdPresets(args[1:], stdout, stderr)
+	case "plugins":
+		err = cmdPlugins(args[1:], stdout, stderr)
 	case "sweep":
 		err = cmdSweep(args[1:], stdin, stdout, stderr)
 	case "merge":
@@ -69,7 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q; the commands are run, validate, presets, sweep and merge", args[0])
+		err = fmt.Errorf("unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
 	}
 	switch {
 	case err == nil:
@@ -333,6 +338,33 @@ func cmdPresets(args []string, stdout, stderr io.Writer) error {
 	}
 	listExperiments(stdout)
 	return nil
+}
+
+const pluginsHelp = `Usage: dpsim plugins
+
+Prints, as JSON, every plug-in a scenario may name — algorithms, problems,
+graph kinds and weight builders — each with its parameters: name, kind,
+one-line doc, default, range and options, and for graph kinds and weight
+builders the parameters a scenario must give ("required"). The page draws
+its forms from this.
+
+`
+
+func cmdPlugins(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("plugins", pluginsHelp, stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	b, err := json.MarshalIndent(scenario.Plugins(), "", "  ")
+	if err != nil {
+		return err // not reached: descriptions are plain data
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	return err
 }
 
 // printTheory lists the calibration and what the algorithm's source

@@ -484,3 +484,61 @@ func TestSweepEpsilonCalibratesEverySeries(t *testing.T) {
 		t.Errorf("--epsilon -2: exit %d, %q", code, errs)
 	}
 }
+
+// dpsim plugins prints, as JSON, every registered algorithm, problem,
+// graph kind and weight builder with its parameters: what the page draws
+// its forms from.
+func TestPluginsListsEveryRegisteredPlugin(t *testing.T) {
+	code, out, errs := dpsim(t, "", "plugins")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var c struct {
+		Algorithms, Problems, Graphs, Weights []struct {
+			Name, Title, Doc string
+			Params           []struct {
+				Name, Kind, Doc, Range string
+				Default                any
+				Options                []string
+			}
+			Required []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	var graphs, builders []string
+	for _, k := range scenario.GraphKinds() {
+		graphs = append(graphs, k.Name)
+	}
+	for _, b := range scenario.WeightKinds() {
+		builders = append(builders, b.Name)
+	}
+	for _, sec := range []struct {
+		what string
+		got  int
+		want []string
+	}{
+		{"algorithms", len(c.Algorithms), scenario.AlgorithmNames()},
+		{"problems", len(c.Problems), scenario.ProblemKinds()},
+		{"graphs", len(c.Graphs), graphs},
+		{"weights", len(c.Weights), builders},
+	} {
+		if sec.got != len(sec.want) || len(sec.want) == 0 {
+			t.Errorf("%s: %d described, %d registered", sec.what, sec.got, len(sec.want))
+		}
+	}
+	for _, p := range append(append(c.Algorithms, c.Problems...), append(c.Graphs, c.Weights...)...) {
+		if p.Name == "" || p.Doc == "" {
+			t.Errorf("%+v: no name or doc line", p)
+		}
+	}
+	ring := c.Graphs[0]
+	if ring.Name != "ring" || len(ring.Params) != 1 || ring.Params[0].Name != "n" || ring.Params[0].Kind != "integer" ||
+		ring.Params[0].Range != "[2, 5000]" || ring.Params[0].Default != 8.0 || !slices.Equal(ring.Required, []string{"n"}) {
+		t.Errorf("ring: %+v", ring)
+	}
+	if code, _, errs := dpsim(t, "", "plugins", "extra"); code != 2 || !strings.Contains(errs, "Usage: dpsim plugins") {
+		t.Errorf("an argument: exit %d, %q", code, errs)
+	}
+}

@@ -2,6 +2,13 @@
 // graphs, the builders the papers use (ring, path, star, complete, grid,
 // random geometric, Erdős–Rényi, explicit edge lists) and connectivity
 // checks.
+//
+// Each builder a scenario may name is a described Kind (kind_*.go, one
+// file per kind): a name, a doc line, its parameters as a tagged struct
+// (core/param), a check that runs before anything is allocated, and a
+// Build function, registered in one line in core/scenario/registry.go. A
+// new kind is a new file and that line (and, for a key no kind read
+// before, a field of the flat scenario.Graph, which keeps the JSON flat).
 package graph
 
 import (

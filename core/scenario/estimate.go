@@ -90,7 +90,8 @@ func Bytes(n int64) string {
 // the problem's parameters must already be known.
 func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage bool) Estimate {
 	e := Estimate{Dim: int64(max(dim, 1))}
-	e.Agents, e.Links = networkSize(&s.Graph)
+	var graphFields []string
+	e.Agents, e.Links, graphFields = networkSize(&s.Graph)
 	n, l, d := e.Agents, e.Links, e.Dim
 	nd := n * d
 	add := func(what string, bytes int64, fields ...string) {
@@ -98,7 +99,6 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 			e.Parts = append(e.Parts, Part{What: what, Fields: fields, Bytes: bytes})
 		}
 	}
-	graphFields := graphSizeFields(&s.Graph)
 	add("network and weights", 48*(n+l), graphFields...)
 	if n <= weights.MaxEigenN {
 		add("spectral analysis", 48*n*n, "graph.n²")
@@ -147,46 +147,23 @@ func satAdd(a, b int64) int64 {
 }
 
 // networkSize returns the number of agents and an upper bound on the
-// directed links of the graph s describes, without building it.
-func networkSize(g *Graph) (agents, links int64) {
-	n := int64(max(g.N, 0))
-	pairs := n * max(n-1, 0)
-	switch g.Kind {
-	case "ring":
-		return n, 2 * n
-	case "path", "star":
-		return n, 2 * max(n-1, 0)
-	case "complete":
-		return n, pairs
-	case "grid":
-		r, c := int64(max(g.Rows, 0)), int64(max(g.Cols, 0))
-		return r * c, 4 * r * c
-	case "random-geometric":
-		p := math.Min(1, math.Pi*g.Radius*g.Radius)
-		return n, int64(math.Ceil(float64(pairs) * p))
-	case "erdos-renyi":
-		return n, int64(math.Ceil(float64(pairs) * math.Min(1, math.Max(0, g.P))))
-	case "edges":
-		if g.Directed {
-			return n, int64(len(g.Edges))
-		}
-		return n, 2 * int64(len(g.Edges))
+// directed links of the graph s describes, without building it, and the
+// fields that set them: what the graph's kind declares (graph.Kind.Size).
+// The section has been checked (buildGraph calls the estimate after).
+func networkSize(g *Graph) (agents, links int64, fields []string) {
+	k, ok := graphKinds.byName[g.Kind]
+	if !ok {
+		return 0, 0, []string{"graph.kind"}
 	}
-	return n, 0
-}
-
-func graphSizeFields(g *Graph) []string {
-	switch g.Kind {
-	case "grid":
-		return []string{"graph.rows", "graph.cols"}
-	case "edges":
-		return []string{"graph.edges"}
-	case "random-geometric":
-		return []string{"graph.n", "graph.radius"}
-	case "erdos-renyi":
-		return []string{"graph.n", "graph.p"}
+	params := k.NewParams()
+	if err := kindParams("graph", k.Name, params, g, g.given, graphCommonKeys, func(string) []string { return nil }); err != nil {
+		return 0, 0, []string{"graph"}
 	}
-	return []string{"graph.n"}
+	agents, links = k.Size(params)
+	for _, key := range k.SizeKeys {
+		fields = append(fields, check.Join("graph", key))
+	}
+	return agents, links, fields
 }
 
 // checkBudget refuses an estimate above budget with an error naming the

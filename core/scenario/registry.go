@@ -11,11 +11,13 @@ import (
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/gtdp"
+	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
 	"dpsim/core/problems/dispatch"
 	"dpsim/core/problems/rendezvous"
 	"dpsim/core/problems/ridge"
+	"dpsim/core/weights"
 )
 
 // The plug-ins a scenario may name. A new algorithm or problem is a new
@@ -33,6 +35,30 @@ var (
 		&rendezvous.Factory,
 		&dispatch.Factory,
 		&ridge.Factory,
+	)
+	// Graph kinds and weight builders, in the order messages list them.
+	graphKinds = describe(graphKind,
+		&graph.RingKind,
+		&graph.PathKind,
+		&graph.StarKind,
+		&graph.CompleteKind,
+		&graph.GridKind,
+		&graph.RandomGeometricKind,
+		&graph.ErdosRenyiKind,
+		&graph.EdgesKind,
+	)
+	weightBuilders = describe(weightBuilder,
+		&weights.MetropolisBuilder,
+		&weights.LaplacianBuilder,
+		&weights.NormalizedLaplacianBuilder,
+		&weights.SymNormalizedLaplacianBuilder,
+		&weights.RowStochasticBuilder,
+		&weights.ColumnStochasticBuilder,
+		&weights.RandomWalkBuilder,
+		&weights.LDPLaplacianBuilder,
+		&weights.MatrixBuilder,
+		&weights.EntriesBuilder,
+		&weights.RingRDBuilder,
 	)
 )
 

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 
 	"dpsim/core/check"
+	"dpsim/core/graph"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/method"
 
@@ -33,7 +34,7 @@ const (
 	// distances and sums over agents must stay far from float64's 1.8e308.
 	MaxMagnitude   = 1e12
 	MaxCheckpoints = 1000
-	MaxTries       = 1000
+	MaxTries       = graph.MaxTries
 )
 
 // Scenario is a complete description of a run.
@@ -79,10 +80,12 @@ type Calibrate struct {
 	Iterations int `json:"iterations,omitempty"`
 }
 
-// Graph describes the communication network.
+// Graph describes the communication network: a kind (a described
+// graph.Kind, registered in registry.go) and the parameters it reads, as
+// flat keys beside it ({"kind": "ring", "n": 8}). A key the kind does not
+// read is refused, even with its zero value.
 type Graph struct {
-	// Kind is one of ring, path, star, complete, grid, random-geometric,
-	// erdos-renyi, edges.
+	// Kind names the builder: one of GraphKinds().
 	Kind string `json:"kind"`
 	// N is the number of agents (all kinds but grid).
 	N int `json:"n,omitempty"`
@@ -105,24 +108,31 @@ type Graph struct {
 	Reading string `json:"reading,omitempty"`
 	// Edges is the explicit edge list of kind "edges".
 	Edges [][2]int `json:"edges,omitempty"`
-	// Positions optionally pins node coordinates in [0,1]² for drawing.
+	// Positions optionally pins node coordinates in [0,1]² for drawing
+	// (every kind reads it).
 	Positions [][2]float64 `json:"positions,omitempty"`
+
+	// given lists the keys the parsed text gave, so that a key given
+	// with its zero value counts as given (see presentKeys).
+	given []string
 }
 
 // Readings of a directed edge list's pairs.
 const (
 	// ReadFromTo: [a, b] is a link a → b (a sends to b).
-	ReadFromTo = "from-to"
+	ReadFromTo = graph.ReadFromTo
 	// ReadToFrom: [a, b] is a link b → a (a receives from b), the DP-DGT
 	// paper's convention for its IEEE 14-bus digraph.
-	ReadToFrom = "to-from"
+	ReadToFrom = graph.ReadToFrom
 )
 
 // Weights describes the weight (mixing) matrix, or, for an algorithm that
 // mixes with several (method.Factory.Matrices), one matrix per role.
 type Weights struct {
-	// Kind is one of weights.Kinds(): a builder, or "entries" or "matrix"
-	// for an explicit matrix. Empty for an algorithm with roles.
+	// Kind names the builder (a described weights.Builder, registered
+	// in registry.go): one of WeightKinds(), "entries" or "matrix" for an
+	// explicit matrix. Empty for an algorithm with roles. A key the
+	// builder does not read is refused, even with its zero value.
 	Kind string `json:"kind,omitempty"`
 	// C is the edge weight of "ldp-laplacian" (W = −c·L).
 	C float64 `json:"c,omitempty"`
@@ -145,6 +155,9 @@ type Weights struct {
 	// role left out gets the algorithm's default kind.
 	Pull *Weights `json:"pull,omitempty"`
 	Push *Weights `json:"push,omitempty"`
+
+	// given lists the keys the parsed text gave (see presentKeys).
+	given []string
 }
 
 // Role returns the section of role (method.RolePull or method.RolePush), nil
@@ -216,6 +229,7 @@ func Parse(data []byte) (*Scenario, error) {
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
 		return nil, err
 	}
+	s.recordKeys(data)
 	if len(s.Algorithm.Params) > 0 {
 		s.Algorithm.paramsAt, _ = jsonstrict.Locate(data, "algorithm", "params")
 	}

@@ -223,9 +223,9 @@ func TestWeightsForms(t *testing.T) {
 		{"not a list", edit(`[1, 2, 3]`), "weights.entries[0]", ""},
 		{"no entries", edit(`[]`), "weights.entries", "is required"},
 		{"entries for a builder", strings.Replace(base, mh, `"weights": {"kind": "metropolis", "entries": [[0,0,1]]}`, 1),
-			"weights.entries", `belongs to kind "entries" only`},
+			"weights.entries", `kind "metropolis" does not read it (it reads no key besides kind; kind "entries" reads entries)`},
 		{"rows for entries", strings.Replace(base, mh, `"weights": {"kind": "entries", "matrix": [[1]]}`, 1),
-			"weights.matrix", `belongs to kind "matrix" only`},
+			"weights.matrix", `kind "entries" does not read it (its keys: entries; kind "matrix" reads matrix)`},
 		// A valid matrix that breaks GT-DP's assumptions: the diagonal only.
 		{"identity", edit(`[[0,0,1],[1,1,1],[2,2,1],[3,3,1]]`), "weights", "sparsity"},
 	} {

@@ -4,6 +4,13 @@
 // matrices, random-walk transitions, the negative Laplacian of the LDP
 // paper, and explicit matrices.
 //
+// # Builders
+//
+// Each kind a scenario may name is a described Builder (builder.go,
+// ringrd.go): a name, a doc line, its parameters as a tagged struct
+// (core/param) and a Build function, registered in one line in
+// core/scenario/registry.go. A new kind is a new Builder and that line.
+//
 // # Storage
 //
 // A Matrix is sparse: its diagonal, and its off-diagonal nonzeros by rows

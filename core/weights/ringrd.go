@@ -15,6 +15,39 @@ const KindRingRD = "ring-rd"
 // lists it beside Kinds().
 var RingRDInfo = KindInfo{Kind: KindRingRD, Description: "the GT-DP paper's four-agent ring W(r, d), eq. (37): 1 − r on the diagonal, r·d on links 0–1 and 2–3, r(1 − d) on links 1–2 and 3–0; ρ(W_o) = r, ρ_w = 1 − 2r·min(d, 1 − d) (needs r, and d or rho_w)"}
 
+// RingRDParams are the parameters of RingRDBuilder: r, and d or a target
+// ρ_w (d = (1 − ρ_w)/(2r)); 0 means not given.
+type RingRDParams struct {
+	R    float64 `json:"r" doc:"ρ(W_o) = r, the weight off the diagonal (eq. 37 needs r ≤ ½)" range:"(0, 0.5]" required:"true"`
+	D    float64 `json:"d" doc:"split of r between the ring's two kinds of link (give d or rho_w; 0: not given)" range:"[0, 1)"`
+	RhoW float64 `json:"rho_w" doc:"target ρ_w = 1 − 2r·min(d, 1 − d), instead of d (0: not given)" range:"[0, 1)"`
+}
+
+// RingRDBuilder builds the GT-DP paper's W(r, d) (RingRD) from r and
+// either d or a target ρ_w.
+var RingRDBuilder = Builder{
+	Name: KindRingRD, Title: "GT-DP's W(r, d)", Doc: RingRDInfo.Description,
+	// d and rho_w are alternatives, so neither has a default: a scenario
+	// gives one of them.
+	NewParams: func() any { return &RingRDParams{R: 0.3} },
+	Build: func(params any, g *graph.Graph) (*Matrix, error) {
+		p := params.(*RingRDParams)
+		d := p.D
+		switch {
+		case p.D != 0 && p.RhoW != 0:
+			return nil, check.Errorf(fieldRingD, "give either d or rho_w, not both")
+		case p.RhoW != 0:
+			var err error
+			if d, err = RingRDForRhoW(p.R, p.RhoW); err != nil {
+				return nil, err
+			}
+		case p.D == 0:
+			return nil, check.Errorf(fieldRingD, "is required for kind %q (or give rho_w, and d = (1 − ρ_w)/(2r))", KindRingRD)
+		}
+		return RingRD(g, p.R, d)
+	},
+}
+
 // Fields of the ring's parameters in errors.
 const (
 	fieldRingR   = "weights.r"

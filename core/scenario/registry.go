@@ -85,19 +85,19 @@ func newRegistry[F named](fs ...F) (map[string]F, error) {
 	for _, f := range fs {
 		name := nameOf(f)
 		if name == "" {
-			return nil, fmt.Errorf("scenario: registry: %s has no name", describe(f))
+			return nil, fmt.Errorf("scenario: registry: %s has no name", pluginID(f))
 		}
 		if prev, dup := m[name]; dup {
-			return nil, fmt.Errorf("scenario: registry: name %q registered twice: by %s and by %s", name, describe(prev), describe(f))
+			return nil, fmt.Errorf("scenario: registry: name %q registered twice: by %s and by %s", name, pluginID(prev), pluginID(f))
 		}
 		m[name] = f
 	}
 	return m, nil
 }
 
-// describe names a plug-in for the registry's errors: its title and the
+// pluginID names a plug-in for the registry's errors: its title and the
 // package its build function lives in.
-func describe[F named](f F) string {
+func pluginID[F named](f F) string {
 	var title string
 	var build any
 	switch f := any(f).(type) {

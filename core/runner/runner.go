@@ -146,7 +146,7 @@ func (r *Runner) Advance() (*sim.Step, error) {
 // by themselves: what is left is growing noise or an unstable iteration.
 func (r *Runner) hint() string {
 	for _, name := range r.b.Factory.Channels {
-		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && spec.Grows() {
 			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
 		}
 	}

@@ -173,7 +173,7 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 				return nil, check.Errorf(sf, "must be at most %g, so that noisy messages and their squares stay far inside float64's range (got %g)", MaxMagnitude, b)
 			}
 		}
-		if !spec.Decay.Decays() && !spec.IsOff() {
+		if spec.Grows() && !spec.IsOff() {
 			warns = append(warns, check.Warnf(check.Join(field, "decay"),
 				"the noise grows with k (%v): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", spec.Decay))
 		}

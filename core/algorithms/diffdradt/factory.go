@@ -27,6 +27,9 @@ var Factory = method.Factory{
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
+	if err := env.RequireOneDecay(oneDecay); err != nil {
+		return nil, nil, err
+	}
 	if err := param.Validate("algorithm.params", &p); err != nil {
 		return nil, nil, err
 	}
@@ -58,3 +61,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		"no ε computed: diff-DRADT's privacy formula could not be consulted (baselines.md §4.2); it runs with DP-DGT's noise for the comparison at equal noise")
 	return &method.Built{Algorithm: a, Accountant: led}, warns, nil
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DiffDRADT draws its noise with one decay per channel for all agents"

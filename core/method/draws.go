@@ -6,6 +6,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/rng"
+	"dpsim/core/sim"
 )
 
 // Draw declares one kind of an algorithm's internal random draws (DPP²'s
@@ -186,6 +187,27 @@ func (e *Env) Restore(p Positions) error {
 	// redraw its current epoch's order from the position it saved.
 	for i, c := range e.cursors {
 		c.restore(p.Samples[i])
+	}
+	return nil
+}
+
+// Restore copies a checkpoint's state variables into an algorithm's
+// buffers, for sim.Resumable implementations: into lists the algorithm's
+// variables in the order State returns them, each with its buffer as
+// Data. A name, dimension or length that differs is an error.
+func Restore(state []sim.Var, into ...sim.Var) error {
+	if len(state) != len(into) {
+		return fmt.Errorf("the checkpoint holds %d state variables; the algorithm has %d", len(state), len(into))
+	}
+	for k, v := range state {
+		w := into[k]
+		if v.Name != w.Name || v.Dim != w.Dim || len(v.Data) != len(w.Data) {
+			return fmt.Errorf("the checkpoint's state variable %d is %q (dimension %d, %d values); the algorithm's is %q (dimension %d, %d values)",
+				k, v.Name, v.Dim, len(v.Data), w.Name, w.Dim, len(w.Data))
+		}
+	}
+	for k, v := range state {
+		copy(into[k].Data, v.Data)
 	}
 	return nil
 }

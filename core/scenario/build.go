@@ -218,6 +218,9 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 	}
 	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
 		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+	if err := setStreams(s, f, env); err != nil {
+		return nil, err
+	}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
 		return nil, err

@@ -235,10 +235,11 @@ type stream struct {
 	b    [][]float64
 }
 
-func (s *stream) Kind() string       { return "toy-stream" }
-func (s *stream) Agents() int        { return s.n }
-func (s *stream) Dim() int           { return s.d }
-func (s *stream) Samples(i int) int  { return len(s.b[i]) }
+func (s *stream) Kind() string      { return "toy-stream" }
+func (s *stream) Agents() int       { return s.n }
+func (s *stream) Dim() int          { return s.d }
+func (s *stream) Samples(i int) int { return len(s.b[i]) }
+
 // Optimum solves the normal equations Σ_i (1/m_i)·Σ_j a_ij a_ijᵀ x =
 // Σ_i (1/m_i)·Σ_j b_ij a_ij by Gaussian elimination (dim is small).
 func (s *stream) Optimum() []float64 {

@@ -245,3 +245,37 @@ func TestResumeRefusesNonResumable(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Pinned draws and sample orders are checked before the run, one line
+// naming the field, the rule and the value.
+func TestToyStreamsValidation(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*scenario.Scenario)
+		want string
+	}{
+		{func(s *scenario.Scenario) { s.Algorithm.Draws = map[string][]float64{"walk": {1}} }, `algorithm.draws.walk: unknown draw: toy LDP draws [eta]`},
+		{func(s *scenario.Scenario) { s.Algorithm.Draws = map[string][]float64{"eta": {0.5, 1.5}} }, `algorithm.draws.eta[1]: must be in [1.1102230246251565e-16, 1]: η^k ∈ (0, 1], which multiplies the step (got 1.5)`},
+		{func(s *scenario.Scenario) { s.Algorithm.Draws = map[string][]float64{"eta": {}} }, `algorithm.draws.eta: must list at least one value`},
+		{func(s *scenario.Scenario) { s.Samples = &scenario.Samples{Mode: "random"} }, `samples.mode: must be one of [shuffle replace in-order] (got "random")`},
+		{func(s *scenario.Scenario) { s.Samples = &scenario.Samples{Order: [][]int{{0}}} }, `samples.order: must list one order per agent: 6, got 1`},
+		{func(s *scenario.Scenario) {
+			s.Samples = &scenario.Samples{Order: [][]int{{0}, {1}, {5}, {0}, {0}, {0}}}
+		}, `samples.order[2][0]: must be a sample of agent 2's shard, from 0 to 4 (got 5)`},
+		{func(s *scenario.Scenario) {
+			s.Samples = &scenario.Samples{Order: [][]int{{0}, {1}, {}, {0}, {0}, {0}}}
+		}, `samples.order[2]: must list at least one sample`},
+		{func(s *scenario.Scenario) {
+			s.Samples = &scenario.Samples{Mode: "shuffle", Order: [][]int{{0}, {1}, {2}, {0}, {0}, {0}}}
+		}, `samples.mode: give either a mode or a pinned order, not both`},
+	} {
+		s, err := scenario.Parse(toyScenario(streamProblem, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.edit(s)
+		_, err = scenario.Build(s)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("got %v\nwant %s", err, c.want)
+		}
+	}
+}

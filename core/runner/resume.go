@@ -7,6 +7,7 @@ import (
 
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
+	"dpsim/core/privacy"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 )
@@ -144,6 +145,9 @@ type Saved struct {
 	Scenario    json.RawMessage `json:"scenario"`
 	Metrics     *metrics.Series `json:"metrics"`
 	States      []Checkpoint    `json:"checkpoints"`
+	// Calibration is the calibration of a calibrated run, whose pinned
+	// scenario holds the calibrated scales: the resumed run reports it.
+	Calibration *privacy.Calibration `json:"calibration"`
 }
 
 // ResumeExport returns a runner that continues the run recorded in the
@@ -190,6 +194,9 @@ func ResumeExport(data []byte, from int, place scenario.Place, extra ...sim.Reco
 	if err != nil {
 		return nil, fmt.Errorf("the export's scenario: %v", err)
 	}
+	// The pinned scenario holds the calibrated scales; the record of how
+	// they were found is the export's.
+	b.Calibration = e.Calibration
 	r, err := Resume(b, e.States[k], extra...)
 	if err != nil {
 		return nil, err

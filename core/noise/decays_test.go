@@ -70,3 +70,28 @@ func TestPerAgentDecaySpec(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// FillAt with one decay costs what FillChannel does; with one decay per
+// agent it adds n schedule evaluations per iteration.
+func BenchmarkFillAt(b *testing.B) {
+	const n, d = 100, 10
+	nz := make([]float64, n*d)
+	decays := make([]Schedule, n)
+	for i := range decays {
+		decays[i] = Poly(1, 1, 0.5+0.01*float64(i+1))
+	}
+	for _, c := range []struct {
+		name string
+		spec *Spec
+	}{
+		{"one-decay", &Spec{Dist: Laplace, Scale: 1, Decay: Poly(1, 1, 0.51)}},
+		{"per-agent", &Spec{Dist: Laplace, Scale: 1, Decays: decays}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := NewSampler(Laplace, rng.NewStream(1, "bench"))
+			for k := 0; b.Loop(); k++ {
+				s.FillAt(c.spec, k, nz, d)
+			}
+		})
+	}
+}

@@ -29,8 +29,9 @@ type Spec struct {
 	Scale float64 `json:"scale"`
 	// Scales, when set, gives each agent its own base scale instead.
 	Scales []float64 `json:"scales,omitempty"`
-	// Decay multiplies the base scale at iteration k (default: constant 1).
-	Decay Schedule `json:"decay"`
+	// Decay multiplies the base scale at iteration k (default: constant 1;
+	// left out of the JSON when Decays replaces it).
+	Decay Schedule `json:"decay,omitzero"`
 	// Decays, when set, gives each agent its own decay instead of Decay
 	// (LDP online's ς_i = 0.5 + 0.01·i): agent i's scale at iteration k is
 	// Base(i)·Decays[i].At(k). Accountants that assume one decay for all

@@ -214,7 +214,8 @@ func TestToyResumeAndReplay(t *testing.T) {
 			if pin {
 				js = bytes.Replace(js, []byte(`"batch": 2}`), []byte(`"batch": 2}, "draws": {"eta": [0.5, 0.125]}`), 1)
 			}
-			want := exportOf(t, runner.New(buildToy(t, js, nil)))
+			first := buildToy(t, js, nil)
+			want := exportOf(t, runner.New(first))
 			for _, k := range []int{0, 1, 4, 13, 29, 30} {
 				r, err := runner.ResumeExport(want, k, scenario.CLI)
 				if err != nil {
@@ -228,7 +229,16 @@ func TestToyResumeAndReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			replay := exportOf(t, runner.New(buildToy(t, e.Built().Pinned().JSON(), nil)))
+			pinned := e.Built().Pinned().JSON()
+			if bytes.Contains(pinned, []byte(`"decay"`)) {
+				t.Errorf("the pinned scenario writes an empty decay beside decays")
+			}
+			again := buildToy(t, pinned, nil)
+			replay := exportOf(t, runner.New(again))
+			a0, a1 := first.Algorithm.(*toyAlg), again.Algorithm.(*toyAlg)
+			if !slices.Equal(a0.etas, a1.etas) || !slices.EqualFunc(a0.seen, a1.seen, slices.Equal) || len(a0.etas) != 30 {
+				t.Errorf("%s (pinned η: %v): the replay drew other η (%v) or samples (%v)", extra, pin, !slices.Equal(a0.etas, a1.etas), !slices.EqualFunc(a0.seen, a1.seen, slices.Equal))
+			}
 			if !bytes.Equal(replay, want) {
 				t.Fatalf("%s (pinned η: %v): the replay of the pinned scenario differs:\n%s", extra, pin, firstDiff(replay, want))
 			}

@@ -9,6 +9,7 @@ package noise
 
 import (
 	"math"
+	"strings"
 
 	"dpsim/core/check"
 	"dpsim/core/num"
@@ -119,6 +120,19 @@ func (s *Spec) RequireOneDecay(field, why string) error {
 		return check.Errorf(check.Join(field, "decays"), "%s; give one \"decay\" instead", why)
 	}
 	return nil
+}
+
+// DecayKey returns the key and text of the channel's decay, for
+// messages: ("decay", "1/(1+k)^0.8") or ("decays", "[…]", one per agent).
+func (s *Spec) DecayKey() (key, text string) {
+	if s.Decays == nil {
+		return "decay", s.Decay.String()
+	}
+	parts := make([]string, len(s.Decays))
+	for i, d := range s.Decays {
+		parts[i] = d.String()
+	}
+	return "decays", "[" + strings.Join(parts, ", ") + "]"
 }
 
 // Grows reports whether some agent's noise grows with k (a decay that is

@@ -172,7 +172,8 @@ func (r *Runner) Advance() (*sim.Step, error) {
 func (r *Runner) hint() string {
 	for _, name := range r.b.Factory.Channels {
 		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && spec.Grows() {
-			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+			key, text := spec.DecayKey()
+			return fmt.Sprintf("the noise grows with k (noise.%s.%s = %s): make it decay", name.Name, key, text)
 		}
 	}
 	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"

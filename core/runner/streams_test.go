@@ -289,3 +289,17 @@ func TestToyStreamsValidation(t *testing.T) {
 		}
 	}
 }
+
+// A per-agent decay that grows is warned about under noise.<ch>.decays,
+// with every agent's schedule.
+func TestPerAgentDecayGrowthWarning(t *testing.T) {
+	b := buildToy(t, toyScenario(streamProblem, ""), func(s *scenario.Scenario) {
+		s.Noise["theta"].Decays[4] = noise.Geom(1, 1.5)
+	})
+	for _, w := range b.Warnings {
+		if w.Field == "noise.theta.decays" && strings.Contains(w.Message, "1·1.5^k") {
+			return
+		}
+	}
+	t.Fatalf("no growth warning: %v", b.Warnings)
+}

@@ -174,8 +174,9 @@ func BuildFor(s *Scenario, place Place) (*Built, error) {
 			}
 		}
 		if spec.Grows() && !spec.IsOff() {
-			warns = append(warns, check.Warnf(check.Join(field, "decay"),
-				"the noise grows with k (%v): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", spec.Decay))
+			key, text := spec.DecayKey()
+			warns = append(warns, check.Warnf(check.Join(field, key),
+				"the noise grows with k (%s): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", text))
 		}
 		chans[c.Name] = spec
 	}

@@ -1,6 +1,7 @@
 // Command dpsim runs dpsim scenarios without a browser.
 //
 //	dpsim run [--out FILE] [--csv FILE] SCENARIO
+//	dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE]
 //	dpsim validate SCENARIO
 //	dpsim presets
 //	dpsim plugins
@@ -33,6 +34,7 @@ const usage = `dpsim: differentially private decentralized optimization, headles
 
 Usage:
   dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
+  dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE]
   dpsim validate SCENARIO
   dpsim presets
   dpsim plugins
@@ -201,6 +203,7 @@ func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Wr
 }
 
 const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] SCENARIO
+       dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE] [--quiet]
 
 Runs the scenario and writes the run export (JSON: the scenario with every
 random choice pinned, warnings, weight-matrix findings, metrics per recorded
@@ -209,6 +212,10 @@ The same scenario and seeds always give byte-identical files.
 --epsilon calibrates every noise scale by one factor so that the
 algorithm's own accountant reports ε = E after K iterations (equal-privacy
 comparisons); the export records what calibration did.
+--resume continues the run of an export from its checkpoint at iteration
+K (record.checkpoints; the last one by default) and writes the export the
+uninterrupted run writes, byte for byte (docs/scenario.md, "Checkpoints
+and resuming").
 
 `
 
@@ -217,10 +224,32 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
+	resume := fs.String("resume", "", "continue the run recorded in the export `EXPORT.json` from one of its checkpoints, instead of running a SCENARIO")
+	from := fs.Int("from", -1, "with --resume, the checkpoint's iteration `K` (default: the export's last checkpoint)")
 	cal := calibFlags(fs)
-	b, err := parseAndLoad(fs, args, stdin, stderr, cal)
-	if err != nil {
+	var b *scenario.Built
+	var r *runner.Runner
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *resume == "" {
+		if *from != -1 {
+			return fmt.Errorf("--from needs --resume EXPORT.json")
+		}
+		arg, err := oneArg(fs, stderr)
+		if err != nil {
+			return err
+		}
+		if b, err = loadWith(arg, stdin, cal); err != nil {
+			return err
+		}
+		r = runner.New(b)
+	} else {
+		var err error
+		if r, err = resumeRun(fs, *resume, *from, cal); err != nil {
+			return err
+		}
+		b = r.Built()
 	}
 	// A run may take minutes: find out now, not after it, that an output
 	// cannot be written.
@@ -230,7 +259,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
-	r := runner.New(b)
 	// Metrics beyond the first scenario.SpillKeep points wait in a temporary file, so
 	// that a long run recorded at every iteration keeps memory flat.
 	spill, err := os.CreateTemp("", "dpsim-metrics-*")
@@ -272,6 +300,32 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// MaxExportBytes bounds the export --resume reads.
+const MaxExportBytes = 1 << 30
+
+// resumeRun reads the export path and resumes its run from the
+// checkpoint at iteration from (the last when from < 0).
+func resumeRun(fs *flag.FlagSet, path string, from int, cal *calibration) (*runner.Runner, error) {
+	if fs.NArg() != 0 {
+		return nil, fmt.Errorf("--resume continues the export's own scenario: give no SCENARIO (got %q)", fs.Arg(0))
+	}
+	if *cal.epsilon != 0 || *cal.horizon != 0 {
+		return nil, fmt.Errorf("--resume continues the export's run with its noise scales: --epsilon and --horizon do not apply")
+	}
+	if from < -1 {
+		return nil, fmt.Errorf("--from must be a checkpoint's iteration, 0 or more (got %d)", from)
+	}
+	data, err := jsonstrict.ReadFile(path, MaxExportBytes)
+	if err != nil {
+		return nil, err
+	}
+	r, err := runner.ResumeExport(data, from, scenario.CLI)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
 }
 
 const validateHelp = `Usage: dpsim validate [--epsilon E [--horizon K]] SCENARIO

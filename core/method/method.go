@@ -7,6 +7,8 @@
 package method
 
 import (
+	"sort"
+
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/noise"
@@ -40,6 +42,18 @@ type Env struct {
 	// Init holds initial states by variable name, one row per agent, each
 	// of length Problem.Dim(); a variable not listed starts at 0.
 	Init map[string][][]float64
+	// PinnedDraws holds the algorithm's draws the scenario pins, by the
+	// name the factory declares (Factory.Draws); Draws serves them.
+	PinnedDraws map[string][]float64
+	// SampleMode is how agents' sample cursors walk their shards when
+	// the order is not pinned: Shuffle (the default), Replace or InOrder.
+	SampleMode string
+	// SampleOrder pins every agent's sample order (one list per agent,
+	// cycled); nil draws it from the data seed.
+	SampleOrder [][]int
+
+	sources []*Source
+	cursors []*Cursor
 }
 
 // Channel describes one noise channel of an algorithm.
@@ -96,6 +110,9 @@ type Factory struct {
 	// DP-DGT's Assumption 2), so the scenario does not require a directed
 	// graph to be strongly connected (it must still be weakly connected).
 	RootedDigraphs bool
+	// Draws declares the algorithm's internal random draws that a
+	// scenario may pin (algorithm.draws); Env.Draws serves them.
+	Draws []Draw
 	// NewParams returns a pointer to a parameter struct holding the
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors).
@@ -159,6 +176,24 @@ func (e *Env) RequireUndirected(title, why string, needs ...string) error {
 			if f.Name == need && !f.Holds {
 				return check.Errorf("weights", "%s %s: %s", why, f.Name, f.Detail)
 			}
+		}
+	}
+	return nil
+}
+
+// RequireOneDecay refuses per-agent noise decays (noise.Spec.Decays) on
+// every channel, naming the first channel that has them; why says whose
+// assumption that breaks (an accountant's theorem, an update's single
+// noise factor).
+func (e *Env) RequireOneDecay(why string) error {
+	names := make([]string, 0, len(e.Noise))
+	for name := range e.Noise {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := e.Noise[name].RequireOneDecay(check.Join("noise", name), why); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -7,7 +7,8 @@ import "fmt"
 // computed once per iteration, or read from a table): agent i's scale is
 // Base(i)·f, and a base of 0 stays exactly 0 even where f overflows. With
 // one scale for every agent the draws take one call: filling in pieces or
-// at once gives the same values.
+// at once gives the same values. It reads no per-agent decays (the
+// caller passes one factor); FillAt honours them.
 func (s *Sampler) FillChannel(spec *Spec, f float64, nz []float64, dim int) {
 	scale := func(i int) float64 {
 		if b := spec.Base(i); b != 0 {
@@ -21,6 +22,24 @@ func (s *Sampler) FillChannel(spec *Spec, f float64, nz []float64, dim int) {
 	}
 	for i := range len(nz) / dim {
 		s.Fill(nz[i*dim:(i+1)*dim], scale(i))
+	}
+}
+
+// FillAt fills nz with channel spec's noise at iteration k, honouring
+// per-agent decays (Spec.Decays): with one decay it evaluates it once and
+// calls FillChannel, so the uniform case costs what it did; with one decay
+// per agent it evaluates n schedules, O(n) per iteration.
+func (s *Sampler) FillAt(spec *Spec, k int, nz []float64, dim int) {
+	if spec.Decays == nil {
+		s.FillChannel(spec, spec.Decay.At(k), nz, dim)
+		return
+	}
+	for i := range len(nz) / dim {
+		b := spec.Base(i)
+		if b != 0 {
+			b *= spec.Decays[i].At(k)
+		}
+		s.Fill(nz[i*dim:(i+1)*dim], b)
 	}
 }
 

@@ -9,6 +9,7 @@ package noise
 
 import (
 	"math"
+	"strings"
 
 	"dpsim/core/check"
 	"dpsim/core/num"
@@ -29,8 +30,14 @@ type Spec struct {
 	Scale float64 `json:"scale"`
 	// Scales, when set, gives each agent its own base scale instead.
 	Scales []float64 `json:"scales,omitempty"`
-	// Decay multiplies the base scale at iteration k (default: constant 1).
-	Decay Schedule `json:"decay"`
+	// Decay multiplies the base scale at iteration k (default: constant 1;
+	// left out of the JSON when Decays replaces it).
+	Decay Schedule `json:"decay,omitzero"`
+	// Decays, when set, gives each agent its own decay instead of Decay
+	// (LDP online's ς_i = 0.5 + 0.01·i): agent i's scale at iteration k is
+	// Base(i)·Decays[i].At(k). Accountants that assume one decay for all
+	// agents refuse it (RequireOneDecay).
+	Decays []Schedule `json:"decays,omitempty"`
 	// Var gives the noise by its variance instead of its scale, read
 	// as VarOf says: "vector", the variance of an agent's whole
 	// d-vector E‖η_i‖², or "coordinate", the variance of one coordinate.
@@ -89,7 +96,57 @@ func (s *Spec) ScaleAt(i, k int) float64 {
 	if b == 0 {
 		return 0
 	}
-	return b * s.Decay.At(k)
+	return b * s.DecayOf(i).At(k)
+}
+
+// DecayOf returns agent i's decay: Decays[i], or Decay when the channel
+// has one decay for all agents.
+func (s *Spec) DecayOf(i int) Schedule {
+	if s.Decays != nil {
+		return s.Decays[i]
+	}
+	return s.Decay
+}
+
+// PerAgentDecay reports whether the agents' decays may differ.
+func (s *Spec) PerAgentDecay() bool { return s.Decays != nil }
+
+// RequireOneDecay returns an error naming field + ".decays" when the
+// channel has per-agent decays; why says whose assumption that breaks,
+// e.g. "GT-DP's accountant (Theorem 2, eq. 18) assumes one decay β_k for
+// all agents".
+func (s *Spec) RequireOneDecay(field, why string) error {
+	if s.Decays != nil {
+		return check.Errorf(check.Join(field, "decays"), "%s; give one \"decay\" instead", why)
+	}
+	return nil
+}
+
+// DecayKey returns the key and text of the channel's decay, for
+// messages: ("decay", "1/(1+k)^0.8") or ("decays", "[…]", one per agent).
+func (s *Spec) DecayKey() (key, text string) {
+	if s.Decays == nil {
+		return "decay", s.Decay.String()
+	}
+	parts := make([]string, len(s.Decays))
+	for i, d := range s.Decays {
+		parts[i] = d.String()
+	}
+	return "decays", "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Grows reports whether some agent's noise grows with k (a decay that is
+// not non-increasing).
+func (s *Spec) Grows() bool {
+	if s.Decays == nil {
+		return !s.Decay.Decays()
+	}
+	for _, d := range s.Decays {
+		if !d.Decays() {
+			return true
+		}
+	}
+	return false
 }
 
 // Base returns agent i's base scale.
@@ -102,14 +159,16 @@ func (s *Spec) Base(i int) float64 {
 
 // IsOff reports whether the channel adds no noise at all.
 func (s *Spec) IsOff() bool {
-	if s.Decay.C == 0 {
-		return true
+	if s.Decays == nil {
+		if s.Decay.C == 0 {
+			return true
+		}
+		if s.Scales == nil {
+			return s.Scale == 0
+		}
 	}
-	if s.Scales == nil {
-		return s.Scale == 0
-	}
-	for _, b := range s.Scales {
-		if b != 0 {
+	for i := range max(len(s.Scales), len(s.Decays)) {
+		if s.Base(i) != 0 && s.DecayOf(i).C != 0 {
 			return false
 		}
 	}
@@ -150,7 +209,22 @@ func (s *Spec) Validate(field string, n int) error {
 			}
 		}
 	}
-	if s.Decay.Kind == "" && s.Decay.C == 0 && s.Decay.R == 0 && s.Decay.M == 0 && s.Decay.P == 0 {
+	omitted := s.Decay == Schedule{}
+	if s.Decays != nil {
+		if !omitted {
+			return check.Errorf(check.Join(field, "decays"), "give either decay (one for all agents) or decays (one per agent), not both")
+		}
+		if len(s.Decays) != n {
+			return check.Errorf(check.Join(field, "decays"), "must list one decay per agent: %d, got %d", n, len(s.Decays))
+		}
+		for i, d := range s.Decays {
+			if err := d.Validate(check.Index(check.Join(field, "decays"), i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if omitted {
 		s.Decay = Const(1)
 	}
 	return s.Decay.Validate(check.Join(field, "decay"))
@@ -200,5 +274,5 @@ func (s *Spec) LogScaleAt(i, k int) float64 {
 	if b == 0 {
 		return math.Inf(-1)
 	}
-	return num.Log(b) + s.Decay.LogAt(k)
+	return num.Log(b) + s.DecayOf(i).LogAt(k)
 }

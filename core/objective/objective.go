@@ -221,3 +221,22 @@ func GradientBoundSource(given float64, p Problem) string {
 	}
 	return "not given"
 }
+
+// Stochastic is implemented by problems that serve samples: agent i's
+// objective is an average over a private shard of Samples(i) samples
+// (LDP online's stream of observations, DP-RECAL's minibatches), and an
+// algorithm may use the gradient on a batch of them instead of ∇f_i.
+//
+// The problem stays read-only: which samples an agent visits, and in what
+// order, is the run's business (method.Env.Samples hands each agent a
+// cursor whose position checkpoints save), so one problem instance can be
+// shared by every run of a sweep.
+type Stochastic interface {
+	Problem
+	// Samples returns the size of agent i's shard (at least 1).
+	Samples(i int) int
+	// GradBatch writes into out (len Dim) the gradient at x of the
+	// average of agent i's losses over the samples idx (each in
+	// [0, Samples(i)), repeats allowed): (1/|idx|)·Σ_{j∈idx} ∇ℓ_i(x; j).
+	GradBatch(i int, x []float64, idx []int, out []float64)
+}

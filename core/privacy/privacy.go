@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"dpsim/core/num"
 	"dpsim/core/sim"
@@ -102,6 +103,34 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 		o.Log10 = &l
 	}
 	return json.Marshal(o)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, exactly: a missing value
+// with a log10 is a number beyond float64, a missing log10 with a value
+// is 0, neither is ∞ (or, with the text of an overflowed formula, NaN).
+// Resumed runs read the calibration of the export they continue with it.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	var in struct {
+		Value *float64 `json:"value"`
+		Log10 *float64 `json:"log10"`
+		Text  string   `json:"text"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	switch {
+	case in.Value != nil && in.Log10 != nil:
+		*a = Amount{v: *in.Value, log10: *in.Log10}
+	case in.Value != nil:
+		*a = Amount{v: *in.Value, log10: math.Inf(-1)}
+	case in.Log10 != nil:
+		*a = Amount{v: math.Inf(1), log10: *in.Log10}
+	case strings.HasPrefix(in.Text, "undefined"):
+		*a = Amount{v: math.NaN(), log10: math.NaN()}
+	default:
+		*a = Infinite()
+	}
+	return nil
 }
 
 // Entry is one agent's account.

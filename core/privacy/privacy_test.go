@@ -50,3 +50,22 @@ func TestAmountJSON(t *testing.T) {
 		t.Errorf("max with an infinite entry = %v", m)
 	}
 }
+
+// An Amount reads back exactly what it writes: finite, zero, beyond
+// float64, infinite and undefined.
+func TestAmountJSONRoundTrip(t *testing.T) {
+	for _, a := range []Amount{Of(5.4), Of(0), Of(1e-300), OfLog10(312.4), Infinite(), {v: math.NaN(), log10: math.NaN()}} {
+		js, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b Amount
+		if err := json.Unmarshal(js, &b); err != nil {
+			t.Fatal(err)
+		}
+		same := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+		if !same(a.v, b.v) || !same(a.log10, b.log10) {
+			t.Errorf("%s: read back as %v (log10 %v), wrote %v (log10 %v)", js, b.v, b.log10, a.v, a.log10)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package rng
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // State returns the stream's position: the one word from which every
 // later draw follows. SetState(State()) resumes the stream exactly.
@@ -71,4 +74,34 @@ func (r *Registry) Restore(ps []Position) error {
 		r.streams[i].state = p.State
 	}
 	return nil
+}
+
+// IntN returns a uniform draw in [0, n) for n > 0 by Lemire's
+// multiply-and-reject method ("Fast random integer generation in an
+// interval", 2019): integer arithmetic only, so the draws are the same on
+// every architecture, and unbiased. It panics if n ≤ 0 (a programming
+// error: callers draw among a known, nonempty set).
+func (s *Stream) IntN(n int) int {
+	if n <= 0 {
+		panic("rng: IntN of a nonpositive bound")
+	}
+	m := uint64(n)
+	hi, lo := bits.Mul64(s.Uint64(), m)
+	if lo < m {
+		// Reject the low products that would favour small values.
+		thresh := -m % m
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.Uint64(), m)
+		}
+	}
+	return int(hi)
+}
+
+// Shuffle puts p in a uniformly random order (Fisher–Yates with IntN):
+// the same stream position gives the same order everywhere.
+func (s *Stream) Shuffle(p []int) {
+	for i := len(p) - 1; i > 0; i-- {
+		j := s.IntN(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
 }

@@ -218,6 +218,9 @@ func TestConformanceAlgorithms(t *testing.T) {
 			if f.Build == nil || f.Title == "" || len(f.States) == 0 {
 				t.Errorf("the factory must have a Build, a Title and its States")
 			}
+			if scenario.RegisteredForTest(f.Name) {
+				return // a test's own plug-in, run by that test's scenarios
+			}
 			b := defaultsOn(t, cases, "algorithm "+f.Name, func(s *scenario.Scenario) bool {
 				if s.Algorithm.Kind != f.Name {
 					return false
@@ -240,6 +243,9 @@ func TestConformanceProblems(t *testing.T) {
 			checkParams(t, "problem.params", f.NewParams)
 			if f.Build == nil || f.Pinned == nil || f.Title == "" {
 				t.Errorf("the factory must have a Build, a Pinned and a Title")
+			}
+			if scenario.ProblemRegisteredForTest(f.Name) {
+				return // a test's own plug-in, run by that test's scenarios
 			}
 			b := defaultsOn(t, cases, "problem "+f.Name, func(s *scenario.Scenario) bool {
 				if s.Problem.Kind != f.Name {

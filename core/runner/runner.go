@@ -46,6 +46,23 @@ const Limit = 1e150
 type Checkpoint struct {
 	Iter   int     `json:"iteration"`
 	States []State `json:"states"`
+	// Sources is where every random source of the run stood (the
+	// registered streams, pinned draws consumed, sample cursors), so that
+	// Resume continues with the same draws.
+	Sources *method.Positions `json:"sources,omitempty"`
+	// Carried holds what a resumable algorithm keeps of the run beyond
+	// its state variables (GT-DP's largest gradient norm seen), by name.
+	Carried map[string]metrics.Floats `json:"carried,omitempty"`
+}
+
+// Carrier is implemented by resumable algorithms that keep quantities of
+// the run beyond their state variables which their ledger or theory
+// reads (GT-DP's largest gradient norm seen): checkpoints save them and
+// Resume puts them back, so a resumed run's ledger is the uninterrupted
+// run's.
+type Carrier interface {
+	Carried() map[string][]float64
+	SetCarried(map[string][]float64) error
 }
 
 // State is one state variable, one row per agent; non-finite values are
@@ -114,6 +131,14 @@ func (r *Runner) checkpoint(k int) {
 		}
 		cp.States = append(cp.States, State{Name: v.Name, Values: rows})
 	}
+	pos := r.b.Env.Positions()
+	cp.Sources = &pos
+	if c, ok := r.alg.(Carrier); ok {
+		cp.Carried = map[string]metrics.Floats{}
+		for k, v := range c.Carried() {
+			cp.Carried[k] = v
+		}
+	}
 	r.saved = append(r.saved, cp)
 }
 
@@ -146,8 +171,9 @@ func (r *Runner) Advance() (*sim.Step, error) {
 // by themselves: what is left is growing noise or an unstable iteration.
 func (r *Runner) hint() string {
 	for _, name := range r.b.Factory.Channels {
-		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && !spec.Decay.Decays() {
-			return fmt.Sprintf("the noise grows with k (noise.%s.decay = %v): make it decay", name.Name, spec.Decay)
+		if spec := r.b.Env.Noise[name.Name]; spec != nil && !spec.IsOff() && spec.Grows() {
+			key, text := spec.DecayKey()
+			return fmt.Sprintf("the noise grows with k (noise.%s.%s = %s): make it decay", name.Name, key, text)
 		}
 	}
 	return "the iteration is unstable for these parameters (the data, initial states and noise scales are within their bounds, so they did not overflow by themselves): lower the step size in algorithm.params, or check the weight matrix"

@@ -184,9 +184,10 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 				return nil, check.Errorf(sf, "must be at most %g, so that noisy messages and their squares stay far inside float64's range (got %g)", MaxMagnitude, b)
 			}
 		}
-		if !spec.Decay.Decays() && !spec.IsOff() {
-			warns = append(warns, check.Warnf(check.Join(field, "decay"),
-				"the noise grows with k (%v): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", spec.Decay))
+		if spec.Grows() && !spec.IsOff() {
+			key, text := spec.DecayKey()
+			warns = append(warns, check.Warnf(check.Join(field, key),
+				"the noise grows with k (%s): the estimates will drift and may overflow; the papers decay their noise (only LDOL's comparison lets it grow)", text))
 		}
 		chans[c.Name] = spec
 	}
@@ -229,6 +230,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	}
 	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
 		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+	if err := setStreams(s, f, env); err != nil {
+		return nil, err
+	}
 	built, aw, err := f.Build(env, params)
 	if err != nil {
 		return nil, err

@@ -61,6 +61,9 @@ type Scenario struct {
 	Init       map[string][][]float64 `json:"init,omitempty"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
+	// Samples says how agents walk their sample shards, for problems
+	// that serve samples (objective.Stochastic).
+	Samples *Samples `json:"samples,omitempty"`
 	// Calibrate, when set, multiplies every noise scale by the one factor
 	// that makes the algorithm's own accountant report a target ε: the
 	// equal-privacy comparison of the papers.
@@ -203,10 +206,27 @@ type Problem struct {
 type Algorithm struct {
 	Kind   string          `json:"kind"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// Draws pins the algorithm's internal random draws by the names its
+	// factory declares (method.Factory.Draws), e.g. {"eta": [0.3, 0.7]};
+	// the values are used in order and cycle. A draw not listed comes
+	// from the algorithm seed.
+	Draws map[string][]float64 `json:"draws,omitempty"`
 
 	// paramsAt is where params starts in the text Parse read, so that
 	// errors about the parameters give the file's lines and columns.
 	paramsAt jsonstrict.Pos
+}
+
+// Samples says in what order each agent visits its shard of samples:
+// by Mode from the data seed, or in the Order the scenario pins.
+type Samples struct {
+	// Mode is method.Shuffle (a fresh random order every epoch; the
+	// default), method.Replace (uniform draws with replacement) or
+	// method.InOrder (0, 1, …, m−1, again and again).
+	Mode string `json:"mode,omitempty"`
+	// Order pins every agent's sample order: one nonempty list per agent
+	// of indices into its shard, used in order and cycled.
+	Order [][]int `json:"order,omitempty"`
 }
 
 // Record says what to record.

@@ -13,6 +13,7 @@ package ddgt
 
 import (
 	"dpsim/core/algorithms/internal/pushpull"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
@@ -152,3 +153,15 @@ func (a *Algorithm) State() []sim.Var {
 
 // Params returns the parameters the algorithm runs with.
 func (a *Algorithm) Params() Params { return a.p }
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "w", Dim: a.d, Data: a.w}, sim.Var{Name: "z", Dim: a.d, Data: a.z}, sim.Var{Name: "price", Dim: a.d, Data: a.wt}); err != nil {
+		return err
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates, a.step.Prices = a.w, a.wt
+	return nil
+}

@@ -30,6 +30,9 @@ var Factory = method.Factory{
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
+	if err := env.RequireOneDecay(oneDecay); err != nil {
+		return nil, nil, err
+	}
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err
@@ -62,3 +65,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		"DDGT claims no differential privacy: it carries the noise only for the comparison at equal noise")
 	return &method.Built{Algorithm: a, Accountant: led}, warns, nil
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DDGT (DP-DGT paper, eq. 10) draws its noise with one decay per channel for all agents"

@@ -18,6 +18,7 @@
 package diadsp
 
 import (
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
@@ -170,4 +171,21 @@ func (a *Algorithm) State() []sim.Var {
 		{Name: "x", Dim: a.d, Data: append([]float64(nil), a.x...)},
 		{Name: "y", Dim: a.d, Data: append([]float64(nil), a.y...)},
 	}
+}
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "x", Dim: a.d, Data: a.x}, sim.Var{Name: "y", Dim: a.d, Data: a.y}); err != nil {
+		return err
+	}
+	// g holds ∇f_i(x_i) of the last iteration (the tracking difference
+	// of the next one): the same call on the same x gives the same bits.
+	for i := range a.n {
+		a.prob.Grad(i, a.x[i*a.d:(i+1)*a.d], a.g[i*a.d:(i+1)*a.d])
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates = a.x
+	return nil
 }

@@ -176,3 +176,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	l.Max = privacy.MaxOf(l.Agents)
 	return l
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DiaDSP's update and accountant take one noise decay per channel for all agents"

@@ -15,6 +15,7 @@ package diffdradt
 
 import (
 	"dpsim/core/algorithms/internal/pushpull"
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
@@ -141,4 +142,16 @@ func (a *Algorithm) State() []sim.Var {
 		{Name: "y", Dim: a.d, Data: append([]float64(nil), a.y...)},
 		{Name: "price", Dim: a.d, Data: append([]float64(nil), a.lam...)},
 	}
+}
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "w", Dim: a.d, Data: a.alloc}, sim.Var{Name: "y", Dim: a.d, Data: a.y}, sim.Var{Name: "price", Dim: a.d, Data: a.lam}); err != nil {
+		return err
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates, a.step.Prices = a.alloc, a.lam
+	return nil
 }

@@ -33,6 +33,9 @@ var Factory = method.Factory{
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
+	if err := env.RequireOneDecay(oneDecay); err != nil {
+		return nil, nil, err
+	}
 	if err := param.Validate("algorithm.params", &p); err != nil {
 		return nil, nil, err
 	}
@@ -92,3 +95,7 @@ func trackingWarning(prob objective.Allocation, a *Algorithm) (check.Warning, bo
 	}
 	return check.Warning{}, false
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DiffDRADT draws its noise with one decay per channel for all agents"

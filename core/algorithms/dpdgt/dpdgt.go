@@ -14,6 +14,7 @@
 package dpdgt
 
 import (
+	"dpsim/core/method"
 	"slices"
 
 	"dpsim/core/algorithms/internal/pushpull"
@@ -366,3 +367,16 @@ func (a *Algorithm) Params() Params { return a.p }
 
 // Iter returns the number of iterations run.
 func (a *Algorithm) Iter() int { return a.k }
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "w", Dim: a.d, Data: a.w}, sim.Var{Name: "s", Dim: a.d, Data: a.s}, sim.Var{Name: "price", Dim: a.d, Data: a.wt}); err != nil {
+		return err
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates = a.w
+	a.step.Prices = a.wt
+	return nil
+}

@@ -601,3 +601,7 @@ func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error)
 var (
 	_ privacy.InversePredictor = (*Accountant)(nil)
 )
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DP-DGT's accountant (Theorem 2) assumes one noise decay θ_k per channel for all agents"

@@ -13,6 +13,7 @@
 package dpop
 
 import (
+	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
@@ -148,4 +149,16 @@ func (a *Algorithm) Advance() *sim.Step {
 // State implements sim.Algorithm: the estimates x.
 func (a *Algorithm) State() []sim.Var {
 	return []sim.Var{{Name: "x", Dim: a.d, Data: append([]float64(nil), a.x...)}}
+}
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "x", Dim: a.d, Data: a.x}); err != nil {
+		return err
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates = a.x
+	return nil
 }

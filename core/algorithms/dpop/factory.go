@@ -30,6 +30,9 @@ var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weig
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
+	if err := env.RequireOneDecay(oneDecay); err != nil {
+		return nil, nil, err
+	}
 	const pf = "algorithm.params"
 	if err := param.Validate(pf, &p); err != nil {
 		return nil, nil, err

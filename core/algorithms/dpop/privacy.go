@@ -139,3 +139,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	l.Notes = append(l.Notes, fmt.Sprintf("C = %g bounds ‖∇f_i‖ on the domain X, onto which every iterate is projected", p.GradientBound))
 	return l
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "DPOP's update and ledger (Huang et al., Lemma 2) take one noise decay b·p^t for all agents"

@@ -39,6 +39,9 @@ var assumption4 = []string{
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)
+	if err := env.RequireOneDecay(oneDecay); err != nil {
+		return nil, nil, err
+	}
 	const pf = "algorithm.params"
 	if err := env.RequireUndirected("GT-DP (Assumption 4)", "GT-DP's Assumption 4 needs W", assumption4...); err != nil {
 		return nil, nil, err

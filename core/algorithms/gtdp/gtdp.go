@@ -11,6 +11,8 @@
 package gtdp
 
 import (
+	"dpsim/core/method"
+	"fmt"
 	"math"
 
 	"dpsim/core/noise"
@@ -189,3 +191,35 @@ func (a *Algorithm) State() []sim.Var {
 // MaxGradientNorm returns the largest ‖∇f_i(x_{i,k})‖ seen so far, before
 // clipping: the privacy budget holds only if C is at least this.
 func (a *Algorithm) MaxGradientNorm() float64 { return math.Sqrt(a.gmax2) }
+
+// Resume implements sim.Resumable: the state variables State returned at
+// iteration iter, after which the schedules continue from iter.
+func (a *Algorithm) Resume(iter int, state []sim.Var) error {
+	if err := method.Restore(state, sim.Var{Name: "x", Dim: a.d, Data: a.x}, sim.Var{Name: "s", Dim: a.d, Data: a.s}); err != nil {
+		return err
+	}
+	a.k = iter
+	a.step.Iter = iter
+	a.step.Estimates = a.x
+	return nil
+}
+
+// carriedGradient names the largest squared gradient norm seen in
+// checkpoints: the ledger's note on Assumption 2 reads it.
+const carriedGradient = "max_gradient_norm_sq"
+
+// Carried returns what the run keeps beyond x and s: the largest squared
+// gradient norm seen (runner.Carrier).
+func (a *Algorithm) Carried() map[string][]float64 {
+	return map[string][]float64{carriedGradient: {a.gmax2}}
+}
+
+// SetCarried puts back what Carried returned.
+func (a *Algorithm) SetCarried(c map[string][]float64) error {
+	v, ok := c[carriedGradient]
+	if !ok || len(v) != 1 {
+		return fmt.Errorf("the checkpoint does not carry GT-DP's %s", carriedGradient)
+	}
+	a.gmax2 = v[0]
+	return nil
+}

@@ -323,3 +323,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	}
 	return l
 }
+
+// oneDecay is why the algorithm refuses per-agent noise decays
+// (noise.Spec.Decays).
+const oneDecay = "GT-DP's accountant (Theorem 2, eq. 18) assumes one noise factor β_k for all agents"

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dpsim run --resume EXPORT --from K writes the export of the
+// uninterrupted run, byte for byte, from any of its checkpoints; the CSV
+// too. Bad requests are one line.
+func TestRunResume(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.json")
+	js := `{"name": "resume", "seed": 3, "graph": {"kind": "ring", "n": 6}, "weights": {"kind": "metropolis"},
+ "problem": {"kind": "rendezvous", "params": {"dim": 2, "box": 10}},
+ "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 60}},
+ "noise": {"eta": {"dist": "laplace", "scale": 1, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
+           "xi": {"dist": "laplace", "scale": 1, "decay": {"kind": "geometric", "c": 1, "r": 0.99}}},
+ "iterations": 200, "record": {"every": 3, "checkpoints": [0, 50, 121, 200]}}`
+	if err := os.WriteFile(scen, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, wholeCSV := filepath.Join(dir, "whole.json"), filepath.Join(dir, "whole.csv")
+	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", whole, "--csv", wholeCSV, scen); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, _ := os.ReadFile(whole)
+	wantCSV, _ := os.ReadFile(wholeCSV)
+	for _, from := range []string{"0", "50", "121", "200", ""} {
+		out, csv := filepath.Join(dir, "r"+from+".json"), filepath.Join(dir, "r"+from+".csv")
+		args := []string{"run", "--quiet", "--resume", whole, "--out", out, "--csv", csv}
+		if from != "" {
+			args = append(args, "--from", from)
+		}
+		if code, _, errs := dpsim(t, "", args...); code != 0 {
+			t.Fatalf("--from %s: exit %d: %s", from, code, errs)
+		}
+		got, _ := os.ReadFile(out)
+		gotCSV, _ := os.ReadFile(csv)
+		if !bytes.Equal(got, want) || !bytes.Equal(gotCSV, wantCSV) {
+			t.Fatalf("--from %s: the resumed run's export (equal: %v) or CSV (equal: %v) differs", from, bytes.Equal(got, want), bytes.Equal(gotCSV, wantCSV))
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--resume", whole, "--from", "7"}, "has no checkpoint at iteration 7; it has [0 50 121 200]"},
+		{[]string{"run", "--from", "7", scen}, "--from needs --resume EXPORT.json"},
+		{[]string{"run", "--resume", whole, scen}, "give no SCENARIO"},
+		{[]string{"run", "--resume", whole, "--epsilon", "2"}, "--epsilon and --horizon do not apply"},
+		{[]string{"run", "--resume", whole, "--from", "-4"}, "--from must be a checkpoint's iteration"},
+		{[]string{"run", "--resume", scen}, "the export's format is \"\""},
+		{[]string{"run", "--resume", filepath.Join(dir, "missing.json")}, "missing.json"},
+	} {
+		code, _, errs := dpsim(t, "", c.args...)
+		if code != 1 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want one line containing %q", c.args, code, errs, c.want)
+		}
+	}
+}

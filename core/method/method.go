@@ -38,7 +38,8 @@ type Env struct {
 	// sets it; a nil Streams is created on first use.
 	Streams *rng.Registry
 	// Init holds initial states by variable name, one row per agent, each
-	// of length Problem.Dim(); a variable not listed starts at 0.
+	// of length Problem.Dim(), or one row for a shared variable
+	// (Factory.Shared); a variable not listed starts at 0.
 	Init map[string][][]float64
 }
 
@@ -87,6 +88,14 @@ type Factory struct {
 	Channels []Channel
 	// States lists the per-agent state variables, the estimate first.
 	States []string
+	// Shared lists the state variables that belong to no agent — the
+	// baton (ũ, x) a relay algorithm passes around (DP-RECAL). Each is
+	// one row: a scenario pins it as init.<name> = [[…]], and State
+	// reports it as a sim.Var whose Data is one row of its Dim.
+	Shared []SharedVar
+	// Output names the shared variable that is the algorithm's estimate
+	// (sim.Step.Output); empty when the estimate is per agent.
+	Output string
 	// Matrices lists the weight matrices by role for an algorithm that
 	// mixes with more than one (DP-DGT pulls with R and pushes with C);
 	// nil means one matrix, the scenario's weights section.
@@ -110,6 +119,33 @@ type Factory struct {
 	Build func(env *Env, params any) (*Built, []check.Warning, error)
 }
 
+// SharedVar is one state variable that belongs to no agent.
+type SharedVar struct {
+	Name        string
+	Description string
+	// Dim returns the variable's length for a problem of dimension dim;
+	// nil means dim.
+	Dim func(dim int) int
+}
+
+// Length returns the variable's length for a problem of dimension dim.
+func (v SharedVar) Length(dim int) int {
+	if v.Dim == nil {
+		return dim
+	}
+	return v.Dim(dim)
+}
+
+// SharedVar returns the shared variable called name, if f declares it.
+func (f *Factory) SharedVar(name string) (SharedVar, bool) {
+	for _, v := range f.Shared {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return SharedVar{}, false
+}
+
 // Built is an algorithm ready to run, with the accountant that keeps its
 // privacy ledger.
 type Built struct {
@@ -127,6 +163,17 @@ func (e *Env) InitState(name string) []float64 {
 	out := make([]float64, n*d)
 	for i, row := range e.Init[name] {
 		copy(out[i*d:(i+1)*d], row)
+	}
+	return out
+}
+
+// InitShared returns the initial value of the shared variable name, of
+// length n (zeros when the scenario does not pin it; the scenario checks
+// a pinned row's length against the factory's Shared declaration).
+func (e *Env) InitShared(name string, n int) []float64 {
+	out := make([]float64, n)
+	if rows := e.Init[name]; len(rows) == 1 {
+		copy(out, rows[0])
 	}
 	return out
 }

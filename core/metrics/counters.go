@@ -1,6 +1,11 @@
 package metrics
 
-import "dpsim/core/sim"
+import (
+	"encoding/json"
+	"math"
+
+	"dpsim/core/sim"
+)
 
 // Names of the columns the framework records beside the problem's own
 // (objective.Measured) metrics. A problem must not use them for its own.
@@ -78,4 +83,32 @@ func (c *Counters) Clone() *Counters {
 	d := *c
 	d.Activations = append([]int64(nil), c.Activations...)
 	return &d
+}
+
+// Float is a float64 whose JSON form is null when it is not finite (JSON
+// has no NaN or Inf), and exactly encoding/json's number otherwise, so a
+// finite value encodes as a plain float64 would. It reads null back as
+// NaN.
+type Float float64
+
+// MarshalJSON implements json.Marshaler.
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	var p *float64
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*f = Float(math.NaN())
+	if p != nil {
+		*f = Float(*p)
+	}
+	return nil
 }

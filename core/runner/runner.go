@@ -284,8 +284,9 @@ func (r *Runner) Ledger() privacy.Ledger {
 type SteadyState struct {
 	// From is the first iteration averaged.
 	From int `json:"from_iteration"`
-	// Measured is the mean of (1/n)·Σ_i‖x_i − x*‖² over the tail.
-	Measured float64 `json:"measured"`
+	// Measured is the mean of the optimality metric over the tail; NaN
+	// (null in JSON) when the problem has no known optimum.
+	Measured metrics.Float `json:"measured"`
 	// Predicted is the theory's bound on the same scale, when it gives
 	// one (PredictedError.PerAgent); NaN otherwise (null in JSON).
 	Predicted metrics.Floats `json:"predicted"`
@@ -294,7 +295,7 @@ type SteadyState struct {
 // SteadyState returns the measured tail error and the prediction.
 func (r *Runner) SteadyState() SteadyState {
 	ser := &r.Metrics.Series
-	st := SteadyState{Measured: math.NaN(), Predicted: metrics.Floats{math.NaN()}}
+	st := SteadyState{Measured: metrics.Float(math.NaN()), Predicted: metrics.Floats{math.NaN()}}
 	if pe := r.b.Theory; pe != nil && pe.Error != nil && pe.Error.Available {
 		st.Predicted[0] = pe.Error.PerAgent
 	}
@@ -308,7 +309,7 @@ func (r *Runner) SteadyState() SteadyState {
 		sum += ser.At(i).Optimality // At reads spilled points back
 	}
 	st.From = ser.At(lo).Iter
-	st.Measured = sum / float64(n-lo)
+	st.Measured = metrics.Float(sum / float64(n-lo))
 	return st
 }
 

@@ -20,7 +20,7 @@ func TestMessagesAxisWithStopRule(t *testing.T) {
 	 "x":{"kind":"derived","quantity":"messages","label":"messages"},"runs":2,"seed":9,
 	 "metrics":[{"name":"optimality"},{"name":"messages","id":"m"}],"quantities":["activations_max","releases"],"statistic":"mean",
 	 "figure":{"title":"T","y":{"metric":"optimality","label":"err"}}}`)
-	recs, err := p.Execute(context.Background(), nil, 1, nil)
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,5 +43,13 @@ func TestMessagesAxisWithStopRule(t *testing.T) {
 		if m := float64(r.Metrics["m"]); m != float64(24*iters) || math.IsNaN(float64(r.Metrics["optimality"])) {
 			t.Errorf("point %d: final messages metric %v, optimality %v", r.Point, m, r.Metrics["optimality"])
 		}
+	}
+	res, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := p.Figure(res)
+	if len(fd.Series) != 1 || len(fd.Series[0].X) != 2 || fd.Series[0].X[0] != 240 || fd.Series[0].X[1] != 480 {
+		t.Fatalf("figure x (mean messages per point): %+v", fd.Series)
 	}
 }

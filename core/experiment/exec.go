@@ -19,9 +19,9 @@ const (
 	// StatusStopped: the scenario's stop rule (a message budget, a
 	// maximum activation count) ended the run early; its final values are
 	// those at the stop.
-	StatusStopped = "stopped"
-	StatusDiverged  = "diverged"  // the estimates left the finite range; no final values
-	StatusFailed    = "failed"    // the scenario did not build with this run's seeds (e.g. no connected random graph)
+	StatusStopped  = "stopped"
+	StatusDiverged = "diverged" // the estimates left the finite range; no final values
+	StatusFailed   = "failed"   // the scenario did not build with this run's seeds (e.g. no connected random graph)
 )
 
 // RunRecord is what one task leaves: its final metrics and quantities

@@ -286,16 +286,40 @@ type SteadyState struct {
 	From int `json:"from_iteration"`
 	// Measured is the mean of the optimality metric over the tail; NaN
 	// (null in JSON) when the problem has no known optimum.
-	Measured metrics.Float `json:"measured"`
+	Measured float64 `json:"measured"`
 	// Predicted is the theory's bound on the same scale, when it gives
 	// one (PredictedError.PerAgent); NaN otherwise (null in JSON).
 	Predicted metrics.Floats `json:"predicted"`
 }
 
+// steadyJSON is SteadyState's JSON form: Measured is null when it is NaN
+// (a problem without a known optimum), and a finite value encodes as a
+// float64 always did.
+type steadyJSON struct {
+	From      int            `json:"from_iteration"`
+	Measured  metrics.Float  `json:"measured"`
+	Predicted metrics.Floats `json:"predicted"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (s SteadyState) MarshalJSON() ([]byte, error) {
+	return json.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
+}
+
+// UnmarshalJSON implements json.Unmarshaler (null reads back as NaN).
+func (s *SteadyState) UnmarshalJSON(b []byte) error {
+	var j steadyJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = SteadyState{From: j.From, Measured: float64(j.Measured), Predicted: j.Predicted}
+	return nil
+}
+
 // SteadyState returns the measured tail error and the prediction.
 func (r *Runner) SteadyState() SteadyState {
 	ser := &r.Metrics.Series
-	st := SteadyState{Measured: metrics.Float(math.NaN()), Predicted: metrics.Floats{math.NaN()}}
+	st := SteadyState{Measured: math.NaN(), Predicted: metrics.Floats{math.NaN()}}
 	if pe := r.b.Theory; pe != nil && pe.Error != nil && pe.Error.Available {
 		st.Predicted[0] = pe.Error.PerAgent
 	}
@@ -309,7 +333,7 @@ func (r *Runner) SteadyState() SteadyState {
 		sum += ser.At(i).Optimality // At reads spilled points back
 	}
 	st.From = ser.At(lo).Iter
-	st.Measured = metrics.Float(sum / float64(n-lo))
+	st.Measured = sum / float64(n-lo)
 	return st
 }
 

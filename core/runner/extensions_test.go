@@ -473,3 +473,28 @@ func TestExpensiveMetricsEvalEvery(t *testing.T) {
 		}
 	}
 }
+
+// A release from an agent that was not active breaks the contract: the
+// run stops with an error that says so, and the export's status is
+// "failed".
+func TestInactiveReleaseRefused(t *testing.T) {
+	register(t)
+	s, err := scenario.Parse([]byte(`{"name": "toy", "seed": 1, "graph": {"kind": "ring", "n": 3},
+		"weights": {"kind": "metropolis"}, "problem": {"kind": "toy"},
+		"algorithm": {"kind": "toy-baton", "params": {"leak": true}}, "noise": {}, "iterations": 5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scenario.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(b)
+	err = r.Run()
+	if err == nil || !strings.Contains(err.Error(), "agent 1 released on channel \"u\" but was not active") {
+		t.Fatalf("error %v", err)
+	}
+	if e := r.Export(); e.Status != "failed" || r.Counters().Releases != 0 {
+		t.Fatalf("status %q, %d releases counted", e.Status, r.Counters().Releases)
+	}
+}

@@ -188,6 +188,17 @@ func (r *Runner) Advance() (*sim.Step, error) {
 			return nil, r.err
 		}
 	}
+	if st.Active != nil {
+		// Only active agents compute and speak: a release from another
+		// would escape the activation counters and the stop rules.
+		for i := range st.Releases {
+			if rel := &st.Releases[i]; !st.IsActive(rel.From) {
+				r.err = fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
+					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active)
+				return nil, r.err
+			}
+		}
+	}
 	st = r.record(st)
 	r.checkStop()
 	return st, nil
@@ -345,7 +356,8 @@ type Export struct {
 	// with other draws.
 	NoiseStream string `json:"noise_stream"`
 	// Status is "completed", "stopped" (a stop rule ended the run; see
-	// StopReason), "diverged" or "paused".
+	// StopReason), "diverged", "failed" (the algorithm broke the step
+	// contract, e.g. an inactive agent released) or "paused".
 	Status string `json:"status"`
 	// StopReason says which stop rule ended the run, and when.
 	StopReason string             `json:"stop_reason,omitempty"`
@@ -419,6 +431,9 @@ func (r *Runner) Export() *Export {
 	switch {
 	case r.err != nil:
 		status = "diverged"
+		if d := (*Diverged)(nil); !errors.As(r.err, &d) {
+			status = "failed" // the algorithm broke the step contract
+		}
 	case r.stopped != "":
 		status = "stopped"
 	case r.Done():

@@ -152,6 +152,9 @@ func (a *toyAccountant) Ledger() privacy.Ledger {
 // batonParams are the baton toy's parameters.
 type batonParams struct {
 	Step float64 `json:"step"`
+	// Leak makes the next holder release too, before it is active: a
+	// broken contract the runner must refuse.
+	Leak bool `json:"leak"`
 }
 
 // baton is one walker on a ring: the holder h = k mod n of iteration k
@@ -162,6 +165,7 @@ type baton struct {
 	n, d    int
 	prob    objective.Problem
 	step    float64
+	leak    bool
 	k       int
 	x, u, z []float64
 	st      sim.Step
@@ -185,7 +189,7 @@ var batonFactory = method.Factory{
 			return nil, nil, check.Errorf("algorithm.params.step", "must be in (0, 1] (got %v)", p.Step)
 		}
 		n, d := env.Problem.Agents(), env.Problem.Dim()
-		a := &baton{n: n, d: d, prob: env.Problem, step: p.Step,
+		a := &baton{n: n, d: d, prob: env.Problem, step: p.Step, leak: p.Leak,
 			x: env.InitShared("x", d), u: env.InitShared("u", d), z: env.InitState("z")}
 		return &method.Built{Algorithm: a, Accountant: &toyAccountant{name: "toy-baton", released: make([]int, n)}}, nil, nil
 	},
@@ -209,6 +213,9 @@ func (a *baton) Advance() *sim.Step {
 	a.rels[0] = sim.Release{From: h, Channel: "u", Sent: a.u, To: a.to[:]}
 	a.rels[1] = sim.Release{From: h, Channel: "x", Sent: a.x, To: a.to[:]}
 	a.k++
+	if a.leak {
+		a.rels[0].From = a.to[0]
+	}
 	a.st = sim.Step{Iter: a.k, Dim: a.d, Estimates: a.z, Output: a.x, Releases: a.rels[:], Active: a.active[:]}
 	return &a.st
 }

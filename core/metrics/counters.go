@@ -36,8 +36,12 @@ type Counters struct {
 	Messages int64 `json:"messages"`
 	// Releases is the number of releases.
 	Releases int64 `json:"releases"`
-	// Activations[i] is the number of steps in which agent i was active.
+	// Activations[i] is the number of steps in which agent i was active,
+	// once Sync has run: steps in which every agent was active are
+	// added in bulk, so counting an iteration costs nothing per agent.
 	Activations []int64 `json:"activations"`
+
+	all int64 // steps with every agent active, not yet in Activations
 }
 
 // NewCounters returns zero counters for agents agents.
@@ -54,9 +58,7 @@ func (c *Counters) Add(s *sim.Step) {
 	c.Releases += int64(len(s.Releases))
 	c.Messages += int64(s.Links())
 	if s.Active == nil {
-		for i := range c.Activations {
-			c.Activations[i]++
-		}
+		c.all++
 		return
 	}
 	for _, a := range s.Active {
@@ -64,6 +66,17 @@ func (c *Counters) Add(s *sim.Step) {
 			c.Activations[a]++
 		}
 	}
+}
+
+// Sync adds the steps in which every agent was active to Activations.
+func (c *Counters) Sync() {
+	if c.all == 0 {
+		return
+	}
+	for i := range c.Activations {
+		c.Activations[i] += c.all
+	}
+	c.all = 0
 }
 
 // MaxActivations returns the agent with the most activations (the
@@ -75,11 +88,12 @@ func (c *Counters) MaxActivations() (agent int, count int64) {
 			agent, count = i, a
 		}
 	}
-	return agent, count
+	return agent, count + c.all
 }
 
-// Clone returns a copy of c.
+// Clone returns a synced copy of c.
 func (c *Counters) Clone() *Counters {
+	c.Sync()
 	d := *c
 	d.Activations = append([]int64(nil), c.Activations...)
 	return &d

@@ -227,9 +227,12 @@ func (r *Runner) checkStop() {
 // Stopped returns why a stop rule ended the run, or "" when none did.
 func (r *Runner) Stopped() string { return r.stopped }
 
-// Counters returns the run's communication counters so far (the
+// Counters returns the run's communication counters so far, synced (the
 // runner's own; do not modify them).
-func (r *Runner) Counters() *metrics.Counters { return r.counters }
+func (r *Runner) Counters() *metrics.Counters {
+	r.counters.Sync()
+	return r.counters
+}
 
 // restoreCounters puts the counters back at a checkpoint's, for a resumed
 // run (a checkpoint written before the counters existed has none: the

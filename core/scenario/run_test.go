@@ -1,0 +1,42 @@
+package scenario
+
+import (
+	"slices"
+	"testing"
+
+	"dpsim/core/method"
+	"dpsim/core/objective"
+)
+
+// Test plug-ins register under names of their own only, and unregister.
+func TestRegisterForTestRefusesDuplicates(t *testing.T) {
+	for _, name := range AlgorithmNames() {
+		if _, err := RegisterForTest(&method.Factory{Name: name}); err == nil {
+			t.Errorf("algorithm %q registered twice", name)
+		}
+	}
+	for _, name := range ProblemKinds() {
+		if _, err := RegisterProblemForTest(&objective.Factory{Name: name}); err == nil {
+			t.Errorf("problem %q registered twice", name)
+		}
+	}
+	if _, err := RegisterForTest(&method.Factory{}); err == nil {
+		t.Error("an empty name was registered")
+	}
+	un, err := RegisterForTest(&method.Factory{Name: "test-only"})
+	if err != nil || !slices.Contains(AlgorithmNames(), "test-only") {
+		t.Fatalf("registering test-only: %v", err)
+	}
+	un()
+	if slices.Contains(AlgorithmNames(), "test-only") {
+		t.Fatal("test-only is still registered")
+	}
+	unp, err := RegisterProblemForTest(&objective.Factory{Name: "test-only"})
+	if err != nil || !slices.Contains(ProblemKinds(), "test-only") {
+		t.Fatalf("registering problem test-only: %v", err)
+	}
+	unp()
+	if slices.Contains(ProblemKinds(), "test-only") {
+		t.Fatal("problem test-only is still registered")
+	}
+}

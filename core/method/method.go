@@ -7,6 +7,8 @@
 package method
 
 import (
+	"fmt"
+
 	"dpsim/core/check"
 	"dpsim/core/graph"
 	"dpsim/core/noise"
@@ -144,6 +146,34 @@ func (f *Factory) SharedVar(name string) (SharedVar, bool) {
 		}
 	}
 	return SharedVar{}, false
+}
+
+// CheckState reports a factory whose state declaration contradicts
+// itself: a name declared twice (per-agent or shared), an Output that is
+// not a shared variable, a shared length rule that gives no positive
+// length for a dimension of 1. It is a programming error, caught by the
+// registry's tests.
+func (f *Factory) CheckState() error {
+	seen := map[string]bool{}
+	for _, n := range f.States {
+		if seen[n] {
+			return fmt.Errorf("%s: state variable %q declared twice", f.Name, n)
+		}
+		seen[n] = true
+	}
+	for _, v := range f.Shared {
+		if seen[v.Name] {
+			return fmt.Errorf("%s: shared variable %q declared twice (or also per agent)", f.Name, v.Name)
+		}
+		seen[v.Name] = true
+		if v.Length(1) < 1 {
+			return fmt.Errorf("%s: shared variable %q has length %d at dimension 1", f.Name, v.Name, v.Length(1))
+		}
+	}
+	if _, ok := f.SharedVar(f.Output); f.Output != "" && !ok {
+		return fmt.Errorf("%s: the output %q is not a shared variable", f.Name, f.Output)
+	}
+	return nil
 }
 
 // Built is an algorithm ready to run, with the accountant that keeps its

@@ -125,6 +125,9 @@ func RegisterForTest(f *method.Factory) (unregister func(), err error) {
 	if _, dup := factories[f.Name]; dup || f.Name == "" {
 		return nil, check.Errorf("algorithm.kind", "%q is already registered (or empty): a test plug-in needs a name of its own", f.Name)
 	}
+	if err := f.CheckState(); err != nil {
+		return nil, err
+	}
 	factories[f.Name] = f
 	return func() { delete(factories, f.Name) }, nil
 }

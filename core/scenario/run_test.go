@@ -40,3 +40,23 @@ func TestRegisterForTestRefusesDuplicates(t *testing.T) {
 		t.Fatal("problem test-only is still registered")
 	}
 }
+
+// Every registered algorithm declares its state consistently, and a
+// factory that does not is caught.
+func TestFactoriesCheckState(t *testing.T) {
+	for _, f := range Factories() {
+		if err := f.CheckState(); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, f := range []method.Factory{
+		{Name: "a", States: []string{"x", "x"}},
+		{Name: "b", States: []string{"x"}, Shared: []method.SharedVar{{Name: "x"}}},
+		{Name: "c", Shared: []method.SharedVar{{Name: "u"}}, Output: "x"},
+		{Name: "d", Shared: []method.SharedVar{{Name: "u", Dim: func(int) int { return 0 }}}},
+	} {
+		if err := f.CheckState(); err == nil {
+			t.Errorf("factory %s passes", f.Name)
+		}
+	}
+}

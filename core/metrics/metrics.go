@@ -595,7 +595,6 @@ type Recorder struct {
 	step     *sim.Step // the last step seen, valid until the next Advance
 	latest   Point
 	latestOK bool
-	kept     bool // the last step seen was added to the series
 }
 
 // Options configures a Recorder.
@@ -652,21 +651,16 @@ func NewRecorderWith(prob objective.Problem, o Options) *Recorder {
 
 // Record implements sim.Recorder.
 func (r *Recorder) Record(s *sim.Step) {
-	r.step, r.latestOK, r.kept = s, false, false
+	r.step, r.latestOK = s, false
 	if s.Iter%r.every == 0 || s.Iter == r.last {
 		r.keep(s.Iter%r.evalEvery == 0 || s.Iter == r.last)
 	}
 }
 
-// Final records the last step seen if it was not recorded yet, with its
-// expensive metrics evaluated: the runner calls it when a stop rule ends
-// a run before its last planned iteration, so the series ends where the
-// run did.
-func (r *Recorder) Final() {
-	if r.step != nil && !r.kept {
-		r.keep(true)
-	}
-}
+// EndAt makes iteration iter the last: the runner calls it before its
+// recorders see the step at which a stop rule ends the run, so that the
+// series ends where the run did, with the expensive metrics evaluated.
+func (r *Recorder) EndAt(iter int) { r.last = iter }
 
 func (r *Recorder) keep(evaluate bool) {
 	p := r.Latest()
@@ -680,7 +674,6 @@ func (r *Recorder) keep(evaluate bool) {
 		r.latest = p
 	}
 	r.Series.add(p)
-	r.kept = true
 }
 
 // Evaluations returns how many times the expensive metrics were

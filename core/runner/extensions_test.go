@@ -436,6 +436,7 @@ func TestExpensiveMetricsEvalEvery(t *testing.T) {
 		{`"record": {"every": 2, "eval_every": 6},`, []int{0, 6, 12, 18, 20}, 20},
 		{`"record": {"every": 2},`, []int{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20}, 20},
 		{`"record": {"every": 2, "eval_every": 6}, "stop": {"max_activations": 4},`, []int{0, 6, 12, 13}, 13},
+		{`"record": {"every": 2, "eval_every": 6}, "stop": {"max_messages": 28},`, []int{0, 6, 12, 14}, 14},
 	} {
 		b := toyScenario(t, "toy-baton", 4, 20, `{"dim": 2, "expensive": true}`, c.extra)
 		prob := b.Env.Problem.(toyExpensive)

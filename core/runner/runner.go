@@ -122,6 +122,9 @@ func (r *Runner) Start() {
 // round order.
 func (r *Runner) record(st *sim.Step) *sim.Step {
 	r.counters.Add(st)
+	if st.Iter > 0 {
+		r.checkStop()
+	}
 	st = r.inRoundOrder(st)
 	for _, rec := range r.recorders {
 		rec.Record(st)
@@ -199,13 +202,12 @@ func (r *Runner) Advance() (*sim.Step, error) {
 			}
 		}
 	}
-	st = r.record(st)
-	r.checkStop()
-	return st, nil
+	return r.record(st), nil
 }
 
 // checkStop ends the run when the scenario's stop rule is met before
-// the last planned iteration, and records the final metrics point there.
+// the last planned iteration; the metrics then record (and evaluate) the
+// step as their last.
 func (r *Runner) checkStop() {
 	rule := r.b.Scenario.Stop
 	if rule == nil || r.iter >= r.b.Scenario.Iterations {
@@ -220,7 +222,7 @@ func (r *Runner) checkStop() {
 		r.stopped = fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", r.counters.Messages, rule.MaxMessages, r.iter)
 	}
 	if r.stopped != "" {
-		r.Metrics.Final()
+		r.Metrics.EndAt(r.iter)
 	}
 }
 

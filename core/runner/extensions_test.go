@@ -25,7 +25,7 @@ type stepLog struct {
 	rounds  [][]int
 	chans   [][]string
 	active  [][]int
-	msgFrom [][]int // Step.Messages' senders, in order
+	msgRounds [][]int // Step.Messages' rounds, in order
 }
 
 func (l *stepLog) Record(s *sim.Step) {
@@ -41,7 +41,7 @@ func (l *stepLog) Record(s *sim.Step) {
 	}
 	l.from, l.rounds, l.chans = append(l.from, from), append(l.rounds, rounds), append(l.chans, chans)
 	l.active = append(l.active, slices.Clone(s.Active))
-	l.msgFrom = append(l.msgFrom, mf)
+	l.msgRounds = append(l.msgRounds, mf)
 }
 
 // exportOf writes r's export and decodes it generically.
@@ -77,23 +77,23 @@ func TestBatonOnlyHolderSpeaks(t *testing.T) {
 			continue
 		}
 		h := (it - 1) % n
-		if !slices.Equal(log.active[k], []int{h}) || !slices.Equal(log.from[k], []int{h, h}) {
+		if !slices.Equal(log.active[k], []int{h}) || !slices.Equal(log.from[k], []int{h}) {
 			t.Fatalf("iteration %d: active %v, senders %v; want only holder %d", it, log.active[k], log.from[k], h)
 		}
 	}
 	c := r.Counters()
-	if want := []int64{3, 3, 2, 2}; !slices.Equal(c.Activations, want) || c.Releases != 2*iters || c.Messages != 2*iters {
-		t.Fatalf("counters %+v; want activations %v, %d releases and messages", c, want, 2*iters)
+	if want := []int64{3, 3, 2, 2}; !slices.Equal(c.Activations, want) || c.Releases != iters || c.Messages != iters {
+		t.Fatalf("counters %+v; want activations %v, %d releases and messages", c, want, iters)
 	}
 	acc := b.Accountant.(*toyAccountant)
 	for i, a := range c.Activations {
-		if int64(acc.released[i]) != 2*a {
+		if int64(acc.released[i]) != a {
 			t.Errorf("agent %d released %d times, active %d times", i, acc.released[i], a)
 		}
 	}
 	ser := &r.Metrics.Series
 	last := ser.At(ser.Len() - 1)
-	for name, want := range map[string]float64{metrics.ColMessages: 2 * iters, metrics.ColReleases: 2 * iters, metrics.ColActivations: 3} {
+	for name, want := range map[string]float64{metrics.ColMessages: iters, metrics.ColReleases: iters, metrics.ColActivations: 3} {
 		if got := last.Extra[slices.Index(ser.ExtraNames, name)]; got != want {
 			t.Errorf("last point's %s = %v, want %v", name, got, want)
 		}
@@ -110,7 +110,7 @@ func TestBatonOnlyHolderSpeaks(t *testing.T) {
 	}
 	_, doc := exportOf(t, r)
 	comm := doc["communication"].(map[string]any)
-	if comm["messages"].(float64) != 2*iters || len(comm["activations"].([]any)) != n {
+	if comm["messages"].(float64) != iters || len(comm["activations"].([]any)) != n {
 		t.Errorf("export communication %v", comm)
 	}
 	if lab := doc["metric_labels"].(map[string]any); lab["optimality"] != metrics.OutputOptimalityLabel {
@@ -252,7 +252,7 @@ func TestStopRules(t *testing.T) {
 		reason string
 	}{
 		{`{"max_activations": 3}`, 9, "stop.max_activations: agent 0 was active 3 times"},
-		{`{"max_messages": 7}`, 4, "stop.max_messages: 8 messages"},
+		{`{"max_messages": 7}`, 7, "stop.max_messages: 7 messages"},
 		{`{"max_messages": 7, "max_activations": 1}`, 1, "stop.max_activations: agent 0 was active 1 times"},
 		{`{"max_activations": 100}`, 12, ""},
 	} {
@@ -357,8 +357,8 @@ func TestRoundsReachRecordersInOrder(t *testing.T) {
 			if !slices.Equal(log.rounds[k], want) || log.chans[k][0] != "y" || log.chans[k][9] != "z" {
 				t.Fatalf("reverse %v, iteration %d: rounds %v channels %v", reverse, it, log.rounds[k], log.chans[k])
 			}
-			if !slices.IsSorted(log.msgFrom[k]) || len(log.msgFrom[k]) != 20 {
-				t.Fatalf("reverse %v, iteration %d: message rounds %v", reverse, it, log.msgFrom[k])
+			if !slices.IsSorted(log.msgRounds[k]) || len(log.msgRounds[k]) != 20 {
+				t.Fatalf("reverse %v, iteration %d: message rounds %v", reverse, it, log.msgRounds[k])
 			}
 			if !slices.IsSorted(packetRounds[k]) || len(packetRounds[k]) != 20 || packetRounds[k][0] != 0 || packetRounds[k][19] != 1 {
 				t.Fatalf("reverse %v, iteration %d: the animation's packet rounds %v", reverse, it, packetRounds[k])
@@ -436,7 +436,7 @@ func TestExpensiveMetricsEvalEvery(t *testing.T) {
 		{`"record": {"every": 2, "eval_every": 6},`, []int{0, 6, 12, 18, 20}, 20},
 		{`"record": {"every": 2},`, []int{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20}, 20},
 		{`"record": {"every": 2, "eval_every": 6}, "stop": {"max_activations": 4},`, []int{0, 6, 12, 13}, 13},
-		{`"record": {"every": 2, "eval_every": 6}, "stop": {"max_messages": 28},`, []int{0, 6, 12, 14}, 14},
+		{`"record": {"every": 2, "eval_every": 6}, "stop": {"max_messages": 14},`, []int{0, 6, 12, 14}, 14},
 	} {
 		b := toyScenario(t, "toy-baton", 4, 20, `{"dim": 2, "expensive": true}`, c.extra)
 		prob := b.Env.Problem.(toyExpensive)
@@ -492,7 +492,7 @@ func TestInactiveReleaseRefused(t *testing.T) {
 	}
 	r := runner.New(b)
 	err = r.Run()
-	if err == nil || !strings.Contains(err.Error(), "agent 1 released on channel \"u\" but was not active") {
+	if err == nil || !strings.Contains(err.Error(), "agent 1 released on channel \"baton\" but was not active") {
 		t.Fatalf("error %v", err)
 	}
 	if e := r.Export(); e.Status != "failed" || r.Counters().Releases != 0 {

@@ -160,7 +160,8 @@ type batonParams struct {
 // baton is one walker on a ring: the holder h = k mod n of iteration k
 // takes a gradient step on the shared x with its own f_h, keeps a local
 // copy z_h, sets the shared tracker u to its gradient, and passes (u, x)
-// to the next agent. Only the holder computes and speaks.
+// to the next agent as one release — one message per iteration, as
+// DP-RECAL's Table IV counts them. Only the holder computes and speaks.
 type baton struct {
 	n, d    int
 	prob    objective.Problem
@@ -168,8 +169,9 @@ type baton struct {
 	leak    bool
 	k       int
 	x, u, z []float64
+	msg     []float64 // (u, x) as passed on
 	st      sim.Step
-	rels    [2]sim.Release
+	rels    [1]sim.Release
 	to      [1]int
 	active  [1]int
 }
@@ -190,7 +192,7 @@ var batonFactory = method.Factory{
 		}
 		n, d := env.Problem.Agents(), env.Problem.Dim()
 		a := &baton{n: n, d: d, prob: env.Problem, step: p.Step, leak: p.Leak,
-			x: env.InitShared("x", d), u: env.InitShared("u", d), z: env.InitState("z")}
+			x: env.InitShared("x", d), u: env.InitShared("u", d), z: env.InitState("z"), msg: make([]float64, 2*d)}
 		return &method.Built{Algorithm: a, Accountant: &toyAccountant{name: "toy-baton", released: make([]int, n)}}, nil, nil
 	},
 }
@@ -210,8 +212,9 @@ func (a *baton) Advance() *sim.Step {
 	}
 	copy(a.z[h*a.d:(h+1)*a.d], a.x)
 	a.to[0], a.active[0] = (h+1)%a.n, h
-	a.rels[0] = sim.Release{From: h, Channel: "u", Sent: a.u, To: a.to[:]}
-	a.rels[1] = sim.Release{From: h, Channel: "x", Sent: a.x, To: a.to[:]}
+	copy(a.msg, a.u)
+	copy(a.msg[a.d:], a.x)
+	a.rels[0] = sim.Release{From: h, Channel: "baton", Sent: a.msg, To: a.to[:]}
 	a.k++
 	if a.leak {
 		a.rels[0].From = a.to[0]

@@ -20,11 +20,11 @@ import (
 // stepLog is a recorder that keeps, per step, the senders, channels and
 // rounds of its releases, and its active agents.
 type stepLog struct {
-	iters   []int
-	from    [][]int
-	rounds  [][]int
-	chans   [][]string
-	active  [][]int
+	iters     []int
+	from      [][]int
+	rounds    [][]int
+	chans     [][]string
+	active    [][]int
 	msgRounds [][]int // Step.Messages' rounds, in order
 }
 

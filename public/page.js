@@ -670,7 +670,8 @@
     th.measured.textContent = Number.isFinite(st.measured)
       ? `${fmtNum(st.measured)} (mean of ${v.optimality_metric} from iteration ${st.from_iteration})` : '—';
     if (v.optimality_metric) {
-      metricsFoot.textContent = `Optimality = ${v.optimality_metric}; consensus = ${v.consensus_metric}.`;
+      metricsFoot.textContent = `Optimality = ${v.optimality_metric}; consensus = ${v.consensus_metric}.` +
+        (v.metric_note ? ` ${v.metric_note}.` : '');
     }
     const t = v.theory || {};
     const pe = t.predicted_error;

@@ -201,21 +201,27 @@ type TheoryView struct {
 	Theory *method.Theory     `json:"theory,omitempty"`
 	Steady runner.SteadyState `json:"steady_state"`
 	// OptimalityMetric and ConsensusMetric say what the two metrics are
-	// for this problem, in symbols (metrics.Labels).
-	OptimalityMetric string               `json:"optimality_metric"`
-	ConsensusMetric  string               `json:"consensus_metric"`
-	Calibration      *privacy.Calibration `json:"calibration,omitempty"`
-	Target           float64              `json:"target_epsilon"`
-	RhoW             *float64             `json:"rho_w"`
-	RhoWo            *float64             `json:"rho_wo"`
-	Epsilon          privacy.Amount       `json:"epsilon"`
+	// for this problem and algorithm, in symbols (metrics.Describe).
+	OptimalityMetric string `json:"optimality_metric"`
+	ConsensusMetric  string `json:"consensus_metric"`
+	// MetricNote says why a metric is missing (no ‖x − x*‖ for a problem
+	// without a known optimum), and StationarityMetric what is recorded
+	// instead; both empty otherwise.
+	MetricNote         string               `json:"metric_note,omitempty"`
+	StationarityMetric string               `json:"stationarity_metric,omitempty"`
+	Calibration        *privacy.Calibration `json:"calibration,omitempty"`
+	Target             float64              `json:"target_epsilon"`
+	RhoW               *float64             `json:"rho_w"`
+	RhoWo              *float64             `json:"rho_wo"`
+	Epsilon            privacy.Amount       `json:"epsilon"`
 }
 
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
 		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
-	v.OptimalityMetric, v.ConsensusMetric = metrics.Labels(b.Env.Problem)
+	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
+	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
 		v.Target = c.Epsilon
 	}

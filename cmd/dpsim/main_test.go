@@ -54,7 +54,7 @@ func TestRunWritesIdenticalExports(t *testing.T) {
 			ex.Status, len(ex.Metrics.Iteration), len(ex.Privacy.Agents), len(ex.Checkpoints))
 	}
 	csv, _ := os.ReadFile(c)
-	if !strings.HasPrefix(string(csv), "iteration,optimality,consensus,objective\n0,") {
+	if !strings.HasPrefix(string(csv), "iteration,optimality,consensus,objective,messages,releases,activations\n0,") {
 		t.Errorf("csv starts %q", string(csv[:min(60, len(csv))]))
 	}
 	// The export's scenario is pinned and replays the same run.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -15,8 +16,12 @@ import (
 // Run statuses.
 const (
 	StatusCompleted = "completed" // every planned iteration ran
-	StatusDiverged  = "diverged"  // the estimates left the finite range; no final values
-	StatusFailed    = "failed"    // the scenario did not build with this run's seeds (e.g. no connected random graph)
+	// StatusStopped: the scenario's stop rule (a message budget, a
+	// maximum activation count) ended the run early; its final values are
+	// those at the stop.
+	StatusStopped  = "stopped"
+	StatusDiverged = "diverged" // the estimates left the finite range; no final values
+	StatusFailed   = "failed"   // the scenario did not build with this run's seeds (e.g. no connected random graph)
 )
 
 // RunRecord is what one task leaves: its final metrics and quantities
@@ -80,6 +85,10 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 		}
 	}
 	rec.Iterations = r.Iter()
+	if rec.Status == StatusCompleted && r.Stopped() != "" {
+		rec.Status = StatusStopped
+	}
+	final := rec.Status == StatusCompleted || rec.Status == StatusStopped
 	run := &Run{Built: b, Runner: r}
 	if e.X.Kind == XIteration {
 		rec.Curves = map[string]Fs{}
@@ -87,17 +96,23 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 	for _, m := range e.Metrics {
 		iters, vals := metricDef(m.Name).Curve(run)
 		if e.X.Kind == XIteration {
-			c, err := onGrid(iters, vals, pp.grid, rec.Status == StatusCompleted)
+			ci, cv := iters, vals
+			if rec.Status == StatusStopped && len(ci) > 0 && !slices.Contains(pp.grid, ci[len(ci)-1]) {
+				// The stop's own point is off the grid: the curve is the
+				// prefix on it (the final value is still the stop's).
+				ci, cv = ci[:len(ci)-1], cv[:len(cv)-1]
+			}
+			c, err := onGrid(ci, cv, pp.grid, rec.Status == StatusCompleted)
 			if err != nil {
 				return RunRecord{}, fmt.Errorf("task %d, metric %s: %w", t, m.id(), err)
 			}
 			rec.Curves[m.id()] = c
 		}
-		if rec.Status == StatusCompleted {
+		if final {
 			rec.Metrics[m.id()] = F(canon(reduce(m, iters, vals, r.Iter())))
 		}
 	}
-	if rec.Status == StatusCompleted {
+	if final {
 		for _, q := range p.Quantities {
 			rec.Quantities[q] = F(canon(quantities[q].Value(run)))
 		}

@@ -99,7 +99,7 @@ func TestPlanErrors(t *testing.T) {
 		{"series[0].set", `{"problem.params.targets[0]":[1,2]}`, `series[0] (a), x value 1: series.set["problem.params.targets[0]"]: scenario field "problem.params.targets" does not exist`},
 		{"x.values", `[1,-2]`, `series[0] (a), x value -2: scenario field noise.eta.scale: must be`},
 		{"set", `{"iterations":0}`, `series[0] (a), x value 1: scenario field iterations: must be`},
-		{"metrics[1].name", `"regret"`, `series[0] (a), x value 1: metrics[1].name: must be one of the metrics ["consensus" "objective" "optimality"] or one the problem records [] (got "regret")`},
+		{"metrics[1].name", `"regret"`, `series[0] (a), x value 1: metrics[1].name: must be one of the metrics ["activations" "consensus" "messages" "objective" "optimality" "releases" "stationarity"] or one the problem records [] (got "regret")`},
 	} {
 		e, err := Parse([]byte(edit(t, c.path, c.value)))
 		if err != nil {

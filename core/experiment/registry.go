@@ -130,6 +130,12 @@ func problemMetric(name string) MetricDef {
 		}}
 }
 
+// columnMetric is a metric read from the series column the framework
+// records under name (NaN where the run has no such column).
+func columnMetric(name, title string) MetricDef {
+	return MetricDef{Name: name, Title: title, Curve: problemMetric(name).Curve}
+}
+
 // problemMetricNames lists the metrics b's problem records itself.
 func problemMetricNames(b *scenario.Built) []string {
 	if m, ok := b.Env.Problem.(objective.Measured); ok {
@@ -166,6 +172,21 @@ func init() {
 			}
 			return math.NaN()
 		}})
+	// The communication counters (runner.Counters, metrics.Col…): as
+	// curves over the recorded iterations, and as per-run quantities, so
+	// that a derived x-axis can plot an error against the messages sent
+	// or the activations spent (Table IV's communications, DP-RECAL's
+	// leakage frequency).
+	RegisterMetric(columnMetric(metrics.ColMessages, "per-link messages sent so far"))
+	RegisterMetric(columnMetric(metrics.ColReleases, "releases (noisy vectors put on the air) so far"))
+	RegisterMetric(columnMetric(metrics.ColActivations, "activations of the most active agent so far"))
+	RegisterMetric(columnMetric(metrics.ColStationarity, "stationarity ‖(1/n)·Σ_i ∇f_i(x_i)‖² (problems without a known optimum; NaN otherwise)"))
+	RegisterQuantity(QuantityDef{Name: "messages", Title: "per-link messages sent in the run",
+		Value: func(r *Run) float64 { return float64(r.Runner.Counters().Messages) }})
+	RegisterQuantity(QuantityDef{Name: "releases", Title: "releases in the run (noisy vectors put on the air)",
+		Value: func(r *Run) float64 { return float64(r.Runner.Counters().Releases) }})
+	RegisterQuantity(QuantityDef{Name: "activations_max", Title: "activations of the most active agent in the run",
+		Value: func(r *Run) float64 { _, c := r.Runner.Counters().MaxActivations(); return float64(c) }})
 	RegisterQuantity(QuantityDef{Name: "iterations_run", Title: "iterations run (fewer when a run diverged)",
 		Value: func(r *Run) float64 { return float64(r.Runner.Iter()) }})
 }

@@ -7,6 +7,7 @@
 package method
 
 import (
+	"fmt"
 	"sort"
 
 	"dpsim/core/check"
@@ -40,7 +41,8 @@ type Env struct {
 	// sets it; a nil Streams is created on first use.
 	Streams *rng.Registry
 	// Init holds initial states by variable name, one row per agent, each
-	// of length Problem.Dim(); a variable not listed starts at 0.
+	// of length Problem.Dim(), or one row for a shared variable
+	// (Factory.Shared); a variable not listed starts at 0.
 	Init map[string][][]float64
 	// PinnedDraws holds the algorithm's draws the scenario pins, by the
 	// name the factory declares (Factory.Draws); Draws serves them.
@@ -101,6 +103,14 @@ type Factory struct {
 	Channels []Channel
 	// States lists the per-agent state variables, the estimate first.
 	States []string
+	// Shared lists the state variables that belong to no agent — the
+	// baton (ũ, x) a relay algorithm passes around (DP-RECAL). Each is
+	// one row: a scenario pins it as init.<name> = [[…]], and State
+	// reports it as a sim.Var whose Data is one row of its Dim.
+	Shared []SharedVar
+	// Output names the shared variable that is the algorithm's estimate
+	// (sim.Step.Output); empty when the estimate is per agent.
+	Output string
 	// Matrices lists the weight matrices by role for an algorithm that
 	// mixes with more than one (DP-DGT pulls with R and pushes with C);
 	// nil means one matrix, the scenario's weights section.
@@ -127,6 +137,61 @@ type Factory struct {
 	Build func(env *Env, params any) (*Built, []check.Warning, error)
 }
 
+// SharedVar is one state variable that belongs to no agent.
+type SharedVar struct {
+	Name        string
+	Description string
+	// Dim returns the variable's length for a problem of dimension dim;
+	// nil means dim.
+	Dim func(dim int) int
+}
+
+// Length returns the variable's length for a problem of dimension dim.
+func (v SharedVar) Length(dim int) int {
+	if v.Dim == nil {
+		return dim
+	}
+	return v.Dim(dim)
+}
+
+// SharedVar returns the shared variable called name, if f declares it.
+func (f *Factory) SharedVar(name string) (SharedVar, bool) {
+	for _, v := range f.Shared {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return SharedVar{}, false
+}
+
+// CheckState reports a factory whose state declaration contradicts
+// itself: a name declared twice (per-agent or shared), an Output that is
+// not a shared variable, a shared length rule that gives no positive
+// length for a dimension of 1. It is a programming error, caught by the
+// registry's tests.
+func (f *Factory) CheckState() error {
+	seen := map[string]bool{}
+	for _, n := range f.States {
+		if seen[n] {
+			return fmt.Errorf("%s: state variable %q declared twice", f.Name, n)
+		}
+		seen[n] = true
+	}
+	for _, v := range f.Shared {
+		if seen[v.Name] {
+			return fmt.Errorf("%s: shared variable %q declared twice (or also per agent)", f.Name, v.Name)
+		}
+		seen[v.Name] = true
+		if v.Length(1) < 1 {
+			return fmt.Errorf("%s: shared variable %q has length %d at dimension 1", f.Name, v.Name, v.Length(1))
+		}
+	}
+	if _, ok := f.SharedVar(f.Output); f.Output != "" && !ok {
+		return fmt.Errorf("%s: the output %q is not a shared variable", f.Name, f.Output)
+	}
+	return nil
+}
+
 // Built is an algorithm ready to run, with the accountant that keeps its
 // privacy ledger.
 type Built struct {
@@ -144,6 +209,17 @@ func (e *Env) InitState(name string) []float64 {
 	out := make([]float64, n*d)
 	for i, row := range e.Init[name] {
 		copy(out[i*d:(i+1)*d], row)
+	}
+	return out
+}
+
+// InitShared returns the initial value of the shared variable name, of
+// length n (zeros when the scenario does not pin it; the scenario checks
+// a pinned row's length against the factory's Shared declaration).
+func (e *Env) InitShared(name string, n int) []float64 {
+	out := make([]float64, n)
+	if rows := e.Init[name]; len(rows) == 1 {
+		copy(out, rows[0])
 	}
 	return out
 }

@@ -52,19 +52,89 @@ type Generic interface {
 const (
 	OptimalityLabel = "(1/n)·Σ_i ‖x_i − x*‖²"
 	ConsensusLabel  = "(1/n)·Σ_i ‖x_i − x̄‖²"
+	// OutputOptimalityLabel is the optimality metric of an algorithm
+	// whose estimate is shared state (sim.Step.Output): one point, no
+	// average over agents.
+	OutputOptimalityLabel = "‖x − x*‖² at the shared estimate x"
+	// OutputConsensusLabel is the consensus metric of such an algorithm:
+	// the spread of what the agents hold locally; a single shared
+	// estimate has no disagreement of its own.
+	OutputConsensusLabel = "(1/n)·Σ_i ‖x_i − x̄‖² over the agents' local copies"
+	// NoOptimumLabel stands for the optimality metric of a problem
+	// without a known optimum; the metric is NaN (null in exports).
+	NoOptimumLabel = "none: the problem has no known optimum x*"
+	// StationarityLabel is the stationarity metric, recorded when the
+	// problem has no known optimum.
+	StationarityLabel = "‖(1/n)·Σ_i ∇f_i(x_i)‖²"
+	// OutputStationarityLabel is the stationarity metric at a shared
+	// estimate.
+	OutputStationarityLabel = "‖(1/n)·Σ_i ∇f_i(x)‖² at the shared estimate x"
+	// NoOptimumNote says why a problem's plots show no ‖x − x*‖.
+	NoOptimumNote = "no ‖x − x*‖: the problem has no known optimum (a nonconvex loss has no x* to compute), so the headline metrics are stationarity ‖(1/n)·Σ_i ∇f_i(x_i)‖² and consensus"
 )
 
 // Labels returns what prob's optimality and consensus metrics are, in
-// symbols: OptimalityLabel and ConsensusLabel unless prob is Generic.
+// symbols: OptimalityLabel and ConsensusLabel unless prob is Generic or
+// has no optimum (Describe).
 func Labels(prob objective.Problem) (optimality, consensus string) {
+	d := Describe(prob, false)
+	return d.Optimality, d.Consensus
+}
+
+// Description says what a run's metrics are, for the export, the plots
+// and the page.
+type Description struct {
+	Optimality string `json:"optimality"`
+	Consensus  string `json:"consensus"`
+	// Stationarity is set when the stationarity column is recorded (the
+	// problem has no known optimum).
+	Stationarity string `json:"stationarity,omitempty"`
+	// Note explains a metric that is missing, such as ‖x − x*‖ for a
+	// problem without a known optimum.
+	Note string `json:"note,omitempty"`
+}
+
+// Describe says what the metrics of prob are when the algorithm's
+// estimate is per agent (shared false) or the shared sim.Step.Output
+// (shared true).
+func Describe(prob objective.Problem, shared bool) Description {
 	if g, ok := prob.(Generic); ok {
-		return g.MetricLabels()
+		var d Description
+		d.Optimality, d.Consensus = g.MetricLabels()
+		return d
 	}
-	return OptimalityLabel, ConsensusLabel
+	d := Description{Optimality: OptimalityLabel, Consensus: ConsensusLabel}
+	if shared {
+		d.Optimality, d.Consensus = OutputOptimalityLabel, OutputConsensusLabel
+	}
+	if prob.Optimum() == nil {
+		d.Optimality, d.Note = NoOptimumLabel, NoOptimumNote
+		d.Stationarity = StationarityLabel
+		if shared {
+			d.Stationarity = OutputStationarityLabel
+		}
+	}
+	return d
+}
+
+// Evaluated is implemented by problems with metrics too expensive to
+// compute at every recorded point — test accuracy over thousands of
+// images (LDP online). The recorder evaluates them every
+// record.eval_every iterations, at iteration 0 and at the last recorded
+// iteration, and records NaN (null) at the other points; the live
+// readout (Recorder.Latest) never evaluates them.
+type Evaluated interface {
+	// EvaluatedNames names the metrics (JSON keys: lower case, '_').
+	EvaluatedNames() []string
+	// Evaluate writes one value per name into out, from step s (its
+	// Estimates, or its Output when the estimate is shared).
+	Evaluate(s *sim.Step, out []float64)
 }
 
 // Compute returns the metrics of step s on prob, with opt the optimum (or
-// nil). mean is scratch space of length s.Dim.
+// nil). mean is scratch space of length s.Dim. When s.Output is set, the
+// optimality and the objective are measured at it, and the consensus
+// over the agents' local Estimates (NaN when they hold none).
 func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64) Point {
 	if g, ok := prob.(Generic); ok {
 		p := Point{Iter: s.Iter}
@@ -85,7 +155,7 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 	for c := range mean {
 		mean[c] /= float64(n)
 	}
-	p := Point{Iter: s.Iter, Optimality: math.NaN()}
+	p := Point{Iter: s.Iter, Optimality: math.NaN(), Consensus: math.NaN()}
 	cons, optE := 0.0, 0.0
 	for i := range n {
 		x := s.Estimate(i)
@@ -98,16 +168,68 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 			}
 		}
 	}
-	p.Consensus = cons / float64(n)
-	if opt != nil {
-		p.Optimality = optE / float64(n)
+	if n > 0 {
+		p.Consensus = cons / float64(n)
 	}
-	p.Objective = prob.Objective(mean)
+	if s.Output != nil {
+		optE = 0
+		for c, v := range s.Output {
+			if opt != nil {
+				do := v - opt[c]
+				optE += do * do
+			}
+		}
+		if opt != nil {
+			p.Optimality = optE
+		}
+		p.Objective = prob.Objective(s.Output)
+	} else {
+		if opt != nil {
+			p.Optimality = optE / float64(n)
+		}
+		p.Objective = prob.Objective(mean)
+	}
 	if m, ok := prob.(objective.Measured); ok {
 		p.Extra = make([]float64, len(m.MetricNames()))
 		m.Measure(s.Estimates, s.Dim, p.Extra)
 	}
 	return p
+}
+
+// Stationarity returns ‖(1/n)·Σ_i ∇f_i(x_i)‖² for step s on prob: at the
+// agents' estimates, or at s.Output for every i when it is set. It uses
+// objective.Batch when prob offers it. x and g are scratch space of
+// length n·Dim (grown as needed) and are returned for reuse.
+func Stationarity(prob objective.Problem, s *sim.Step, x, g []float64) (float64, []float64, []float64) {
+	n, d := prob.Agents(), prob.Dim()
+	if cap(x) < n*d {
+		x, g = make([]float64, n*d), make([]float64, n*d)
+	}
+	x, g = x[:n*d], g[:n*d]
+	if s.Output != nil {
+		for i := range n {
+			copy(x[i*d:(i+1)*d], s.Output)
+		}
+	} else {
+		copy(x, s.Estimates)
+	}
+	if b, ok := prob.(objective.Batch); ok {
+		b.GradAll(x, g)
+	} else {
+		for i := range n {
+			prob.Grad(i, x[i*d:(i+1)*d], g[i*d:(i+1)*d])
+		}
+	}
+	sum := 0.0
+	for c := range d {
+		m := 0.0
+		for i := range n {
+			m += g[i*d+c]
+		}
+		m /= float64(n)
+		sum += m * m
+	}
+	return sum, x, g
 }
 
 // Series is the recorded metrics, one slice per quantity (JSON-friendly;
@@ -451,26 +573,83 @@ func (e *errWriter) bytes(b []byte) {
 // Recorder records the metrics every Every iterations, at iteration 0 and
 // at the last iteration. It computes nothing on the other iterations, so a
 // long run recorded sparsely costs only the algorithm's own work.
+//
+// Beside the generic metrics it records, as extra columns after the
+// problem's own (objective.Measured): stationarity when the problem has
+// no optimum; the problem's expensive metrics (Evaluated), every
+// EvalEvery iterations and NaN in between; and, when it is given
+// Counters, the communication counters (ColMessages, ColReleases,
+// ColActivations).
 type Recorder struct {
-	prob   objective.Problem
-	opt    []float64
-	every  int
-	last   int
-	mean   []float64
-	Series Series
+	prob      objective.Problem
+	opt       []float64
+	every     int
+	evalEvery int
+	last      int
+	mean      []float64
+	Series    Series
+
+	nMeasured int // the problem's own columns
+	stat      bool
+	eval      Evaluated
+	nEval     int
+	counters  *Counters
+	evals     int // calls of Evaluate, for tests and for the curious
+	x, g      []float64
 
 	step     *sim.Step // the last step seen, valid until the next Advance
 	latest   Point
 	latestOK bool
 }
 
+// Options configures a Recorder.
+type Options struct {
+	// Every is the interval of the recorded points (at least 1).
+	Every int
+	// EvalEvery is the interval of the expensive metrics (Evaluated), a
+	// multiple of Every; 0 means Every.
+	EvalEvery int
+	// Last is the last planned iteration, always recorded and evaluated.
+	Last int
+	// Counters, when set, are read at every recorded point into the
+	// counter columns; the caller adds the steps to them.
+	Counters *Counters
+}
+
 // NewRecorder returns a recorder for prob that keeps a point every every
-// iterations and at iteration last.
+// iterations and at iteration last, without counter columns.
 func NewRecorder(prob objective.Problem, every, last int) *Recorder {
-	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(every, 1), last: last, mean: make([]float64, prob.Dim())}
+	return NewRecorderWith(prob, Options{Every: every, Last: last})
+}
+
+// NewRecorderWith returns a recorder for prob configured by o.
+func NewRecorderWith(prob objective.Problem, o Options) *Recorder {
+	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(o.Every, 1), last: o.Last,
+		mean: make([]float64, prob.Dim()), counters: o.Counters}
+	r.evalEvery = r.every
+	if o.EvalEvery > 0 {
+		r.evalEvery = o.EvalEvery
+	}
+	var names []string
 	if m, ok := prob.(objective.Measured); ok {
-		r.Series.ExtraNames = m.MetricNames()
-		r.Series.Extra = make([]Floats, len(r.Series.ExtraNames))
+		names = append(names, m.MetricNames()...)
+		r.nMeasured = len(names)
+	}
+	if _, generic := prob.(Generic); !generic && r.opt == nil {
+		r.stat = true
+		names = append(names, ColStationarity)
+	}
+	if e, ok := prob.(Evaluated); ok {
+		r.eval = e
+		r.nEval = len(e.EvaluatedNames())
+		names = append(names, e.EvaluatedNames()...)
+	}
+	if r.counters != nil {
+		names = append(names, ColMessages, ColReleases, ColActivations)
+	}
+	if len(names) > 0 {
+		r.Series.ExtraNames = names
+		r.Series.Extra = make([]Floats, len(names))
 	}
 	return r
 }
@@ -479,18 +658,69 @@ func NewRecorder(prob objective.Problem, every, last int) *Recorder {
 func (r *Recorder) Record(s *sim.Step) {
 	r.step, r.latestOK = s, false
 	if s.Iter%r.every == 0 || s.Iter == r.last {
-		r.Series.add(r.Latest())
+		r.keep(s.Iter%r.evalEvery == 0 || s.Iter == r.last)
 	}
 }
 
+// EndAt makes iteration iter the last: the runner calls it before its
+// recorders see the step at which a stop rule ends the run, so that the
+// series ends where the run did, with the expensive metrics evaluated.
+func (r *Recorder) EndAt(iter int) { r.last = iter }
+
+func (r *Recorder) keep(evaluate bool) {
+	p := r.Latest()
+	if evaluate && r.eval != nil {
+		off := r.nMeasured
+		if r.stat {
+			off++
+		}
+		r.eval.Evaluate(r.step, p.Extra[off:off+r.nEval])
+		r.evals++
+		r.latest = p
+	}
+	r.Series.add(p)
+}
+
+// Evaluations returns how many times the expensive metrics were
+// evaluated.
+func (r *Recorder) Evaluations() int { return r.evals }
+
 // Latest returns the metrics of the last step recorded, computing them if
 // that step was not kept. Call it before the algorithm advances again.
+// It never evaluates the expensive metrics (Evaluated): they are NaN
+// unless the step was recorded at an evaluation point.
 func (r *Recorder) Latest() Point {
 	if !r.latestOK && r.step != nil {
-		r.latest = Compute(r.prob, r.opt, r.step, r.mean)
+		r.latest = r.compute(r.step)
 		r.latestOK = true
 	}
 	return r.latest
+}
+
+// compute returns the cheap metrics of s with every extra column in
+// place (the expensive ones NaN).
+func (r *Recorder) compute(s *sim.Step) Point {
+	p := Compute(r.prob, r.opt, s, r.mean)
+	if len(r.Series.ExtraNames) == r.nMeasured {
+		return p
+	}
+	extra := make([]float64, len(r.Series.ExtraNames))
+	copy(extra, p.Extra)
+	k := r.nMeasured
+	if r.stat {
+		extra[k], r.x, r.g = Stationarity(r.prob, s, r.x, r.g)
+		k++
+	}
+	for range r.nEval {
+		extra[k] = math.NaN()
+		k++
+	}
+	if c := r.counters; c != nil {
+		_, most := c.MaxActivations()
+		extra[k], extra[k+1], extra[k+2] = float64(c.Messages), float64(c.Releases), float64(most)
+	}
+	p.Extra = extra
+	return p
 }
 
 // WriteCSV writes the series as CSV with a header line; non-finite values

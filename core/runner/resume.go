@@ -78,6 +78,8 @@ func Resume(b *scenario.Built, cp Checkpoint, extra ...sim.Recorder) (*Runner, e
 	}
 	r := New(b, extra...)
 	r.iter, r.started = cp.Iter, true
+	// The messages, releases and activations counted so far continue.
+	r.restoreCounters(&cp)
 	// The accountant and the caller's recorders see the resumed state as
 	// their first step, as they see Initial in a fresh run: a ledger
 	// counts iterations, so one resumed at the end still accounts for all

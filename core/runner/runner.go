@@ -6,11 +6,13 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"dpsim/core/check"
 	"dpsim/core/method"
@@ -27,7 +29,9 @@ var ErrDone = errors.New("the run is complete")
 
 // Diverged is the error of a run whose estimates left the finite range.
 type Diverged struct {
-	Iter  int
+	Iter int
+	// Agent is the agent whose estimate diverged; -1 for the shared
+	// estimate (sim.Step.Output).
 	Agent int
 	Value float64
 	Hint  string
@@ -35,6 +39,9 @@ type Diverged struct {
 
 // Error implements error: where the run diverged, and the likely cause.
 func (d *Diverged) Error() string {
+	if d.Agent < 0 {
+		return fmt.Sprintf("the run diverged at iteration %d: the shared estimate reached %v; %s", d.Iter, d.Value, d.Hint)
+	}
 	return fmt.Sprintf("the run diverged at iteration %d: agent %d's estimate reached %v; %s", d.Iter, d.Agent, d.Value, d.Hint)
 }
 
@@ -53,6 +60,9 @@ type Checkpoint struct {
 	// Carried holds what a resumable algorithm keeps of the run beyond
 	// its state variables (GT-DP's largest gradient norm seen), by name.
 	Carried map[string]metrics.Floats `json:"carried,omitempty"`
+	// Communication holds the counters (messages, releases, activations
+	// per agent) at the checkpoint, so that a resumed run continues them.
+	Communication *metrics.Counters `json:"communication,omitempty"`
 }
 
 // Carrier is implemented by resumable algorithms that keep quantities of
@@ -65,7 +75,8 @@ type Carrier interface {
 	SetCarried(map[string][]float64) error
 }
 
-// State is one state variable, one row per agent; non-finite values are
+// State is one state variable, one row per agent (one row for a shared
+// variable, method.Factory.Shared); non-finite values are
 // written as null, so a checkpoint always encodes.
 type State struct {
 	Name   string           `json:"name"`
@@ -83,17 +94,29 @@ type Runner struct {
 	points    map[int]bool
 	saved     []Checkpoint
 	started   bool
+	// counters count messages, releases and activations; the metrics
+	// read them at every recorded point.
+	counters *metrics.Counters
+	// stopped is why a stop rule ended the run, "" while it has not.
+	stopped string
+	// sorted and rels hold a step whose releases the algorithm listed
+	// out of round order, reordered for the recorders.
+	sorted sim.Step
+	rels   []sim.Release
 }
 
 // New returns a runner for b, at iteration 0. Extra recorders see every
 // step after the runner's own.
 func New(b *scenario.Built, extra ...sim.Recorder) *Runner {
 	s := b.Scenario
+	counters := metrics.NewCounters(b.Env.Problem.Agents())
 	r := &Runner{
-		b:       b,
-		alg:     b.Algorithm,
-		Metrics: metrics.NewRecorder(b.Env.Problem, s.Record.Every, s.Iterations),
-		points:  map[int]bool{},
+		b:   b,
+		alg: b.Algorithm,
+		Metrics: metrics.NewRecorderWith(b.Env.Problem, metrics.Options{Every: s.Record.Every,
+			EvalEvery: s.Record.EvalEvery, Last: s.Iterations, Counters: counters}),
+		points:   map[int]bool{},
+		counters: counters,
 	}
 	for _, k := range s.Record.Checkpoints {
 		r.points[k] = true
@@ -112,17 +135,40 @@ func (r *Runner) Start() {
 	r.record(r.alg.Initial())
 }
 
-func (r *Runner) record(st *sim.Step) {
+// record counts st, then hands it to every recorder with its releases in
+// round order.
+func (r *Runner) record(st *sim.Step) *sim.Step {
+	r.counters.Add(st)
+	if st.Iter > 0 {
+		r.checkStop()
+	}
+	st = r.inRoundOrder(st)
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
 	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
 	}
+	return st
+}
+
+// inRoundOrder returns st, or, when its releases are not listed round by
+// round, a copy whose releases are (stably sorted by Round; the
+// algorithm's own slice is left alone), so every recorder sees round 0
+// before round 1.
+func (r *Runner) inRoundOrder(st *sim.Step) *sim.Step {
+	if st.InRoundOrder() {
+		return st
+	}
+	r.sorted = *st
+	r.rels = append(r.rels[:0], st.Releases...)
+	slices.SortStableFunc(r.rels, func(a, b sim.Release) int { return cmp.Compare(a.Round, b.Round) })
+	r.sorted.Releases = r.rels
+	return &r.sorted
 }
 
 func (r *Runner) checkpoint(k int) {
-	cp := Checkpoint{Iter: k}
+	cp := Checkpoint{Iter: k, Communication: r.counters.Clone()}
 	for _, v := range r.alg.State() {
 		n := len(v.Data) / v.Dim
 		rows := make([]metrics.Floats, n)
@@ -143,14 +189,15 @@ func (r *Runner) checkpoint(k int) {
 }
 
 // Advance runs one iteration and returns its step. It returns ErrDone
-// after the last iteration, and a *Diverged error (every later call too)
-// when an estimate stops being finite or exceeds Limit.
+// after the last iteration or once a stop rule ended the run (Stopped),
+// and a *Diverged error (every later call too) when an estimate stops
+// being finite or exceeds Limit.
 func (r *Runner) Advance() (*sim.Step, error) {
 	r.Start()
 	if r.err != nil {
 		return nil, r.err
 	}
-	if r.iter >= r.b.Scenario.Iterations {
+	if r.Done() {
 		return nil, ErrDone
 	}
 	st := r.alg.Advance()
@@ -162,8 +209,65 @@ func (r *Runner) Advance() (*sim.Step, error) {
 			return nil, r.err
 		}
 	}
-	r.record(st)
-	return st, nil
+	for _, v := range st.Output {
+		if !(math.Abs(v) <= Limit) {
+			// The shared estimate belongs to no agent: -1 says so.
+			r.err = &Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()}
+			return nil, r.err
+		}
+	}
+	if st.Active != nil {
+		// Only active agents compute and speak: a release from another
+		// would escape the activation counters and the stop rules.
+		for i := range st.Releases {
+			if rel := &st.Releases[i]; !st.IsActive(rel.From) {
+				r.err = fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
+					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active)
+				return nil, r.err
+			}
+		}
+	}
+	return r.record(st), nil
+}
+
+// checkStop ends the run when the scenario's stop rule is met before
+// the last planned iteration; the metrics then record (and evaluate) the
+// step as their last.
+func (r *Runner) checkStop() {
+	rule := r.b.Scenario.Stop
+	if rule == nil || r.iter >= r.b.Scenario.Iterations {
+		return
+	}
+	if rule.MaxActivations > 0 {
+		if a, c := r.counters.MaxActivations(); c >= rule.MaxActivations {
+			r.stopped = fmt.Sprintf("stop.max_activations: agent %d was active %d times (the limit is %d) after iteration %d", a, c, rule.MaxActivations, r.iter)
+		}
+	}
+	if r.stopped == "" && rule.MaxMessages > 0 && r.counters.Messages >= rule.MaxMessages {
+		r.stopped = fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", r.counters.Messages, rule.MaxMessages, r.iter)
+	}
+	if r.stopped != "" {
+		r.Metrics.EndAt(r.iter)
+	}
+}
+
+// Stopped returns why a stop rule ended the run, or "" when none did.
+func (r *Runner) Stopped() string { return r.stopped }
+
+// Counters returns the run's communication counters so far, synced (the
+// runner's own; do not modify them).
+func (r *Runner) Counters() *metrics.Counters {
+	r.counters.Sync()
+	return r.counters
+}
+
+// restoreCounters puts the counters back at a checkpoint's, for a resumed
+// run (a checkpoint written before the counters existed has none: the
+// counters then restart from zero).
+func (r *Runner) restoreCounters(cp *Checkpoint) {
+	if cp.Communication != nil && len(cp.Communication.Activations) == len(r.counters.Activations) {
+		*r.counters = *cp.Communication.Clone()
+	}
 }
 
 // hint explains a divergence. Data, initial states and noise scales are
@@ -198,8 +302,9 @@ func (r *Runner) Iter() int { return r.iter }
 // Err returns the error that stopped the run, if any.
 func (r *Runner) Err() error { return r.err }
 
-// Done reports whether every planned iteration has run.
-func (r *Runner) Done() bool { return r.iter >= r.b.Scenario.Iterations }
+// Done reports whether every planned iteration has run, or a stop rule
+// ended the run.
+func (r *Runner) Done() bool { return r.iter >= r.b.Scenario.Iterations || r.stopped != "" }
 
 // Built returns the scenario the runner runs.
 func (r *Runner) Built() *scenario.Built { return r.b }
@@ -225,11 +330,36 @@ type SteadyState struct {
 	Metric string `json:"metric"`
 	// From is the first iteration averaged.
 	From int `json:"from_iteration"`
-	// Measured is the mean of the optimality metric over the tail.
+	// Measured is the mean of the optimality metric over the tail; NaN
+	// (null in JSON) when the problem has no known optimum.
 	Measured float64 `json:"measured"`
 	// Predicted is the theory's bound on the same scale, when it gives
 	// one (PredictedError.PerAgent); NaN otherwise (null in JSON).
 	Predicted metrics.Floats `json:"predicted"`
+}
+
+// steadyJSON is SteadyState's JSON form: Measured is null when it is NaN
+// (a problem without a known optimum), and a finite value encodes as a
+// float64 always did.
+type steadyJSON struct {
+	From      int            `json:"from_iteration"`
+	Measured  metrics.Float  `json:"measured"`
+	Predicted metrics.Floats `json:"predicted"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (s SteadyState) MarshalJSON() ([]byte, error) {
+	return json.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
+}
+
+// UnmarshalJSON implements json.Unmarshaler (null reads back as NaN).
+func (s *SteadyState) UnmarshalJSON(b []byte) error {
+	var j steadyJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = SteadyState{From: j.From, Measured: float64(j.Measured), Predicted: j.Predicted}
+	return nil
 }
 
 // SteadyState returns the measured tail error and the prediction.
@@ -260,13 +390,18 @@ type Export struct {
 	// NoiseStream names the generator and sampler that drew the noise
 	// (noise.StreamVersion): an export made by another version replays
 	// with other draws.
-	NoiseStream string             `json:"noise_stream"`
-	Status      string             `json:"status"`
-	Error       string             `json:"error,omitempty"`
-	Iter        int                `json:"iterations_run"`
-	Scenario    *scenario.Scenario `json:"scenario"`
-	Warnings    []check.Warning    `json:"warnings"`
-	Findings    []weights.Finding  `json:"weight_findings"`
+	NoiseStream string `json:"noise_stream"`
+	// Status is "completed", "stopped" (a stop rule ended the run; see
+	// StopReason), "diverged", "failed" (the algorithm broke the step
+	// contract, e.g. an inactive agent released) or "paused".
+	Status string `json:"status"`
+	// StopReason says which stop rule ended the run, and when.
+	StopReason string             `json:"stop_reason,omitempty"`
+	Error      string             `json:"error,omitempty"`
+	Iter       int                `json:"iterations_run"`
+	Scenario   *scenario.Scenario `json:"scenario"`
+	Warnings   []check.Warning    `json:"warnings"`
+	Findings   []weights.Finding  `json:"weight_findings"`
 	// RoleFindings holds the findings of every weight matrix by role, for
 	// algorithms that mix with several (then Findings repeats the first
 	// role's).
@@ -282,6 +417,12 @@ type Export struct {
 	Steady SteadyState `json:"steady_state"`
 	// Calibration records the equal-privacy calibration, if any.
 	Calibration *privacy.Calibration `json:"calibration,omitempty"`
+	// Communication holds the run's counters: per-link messages,
+	// releases and every agent's activations.
+	Communication *metrics.Counters `json:"communication"`
+	// MetricLabels says what the metrics are (metrics.Describe), and why
+	// one is missing, such as ‖x − x*‖ for a problem without an optimum.
+	MetricLabels metrics.Description `json:"metric_labels"`
 }
 
 // WriteExport streams the run's export as indented JSON: exactly the
@@ -326,6 +467,11 @@ func (r *Runner) Export() *Export {
 	switch {
 	case r.err != nil:
 		status = "diverged"
+		if d := (*Diverged)(nil); !errors.As(r.err, &d) {
+			status = "failed" // the algorithm broke the step contract
+		}
+	case r.stopped != "":
+		status = "stopped"
 	case r.Done():
 		status = "completed"
 	}
@@ -344,6 +490,10 @@ func (r *Runner) Export() *Export {
 		Theory:      r.b.Theory,
 		Steady:      r.SteadyState(),
 		Calibration: r.b.Calibration,
+		StopReason:  r.stopped,
+		// A copy: the export must not change as the run goes on.
+		Communication: r.counters.Clone(),
+		MetricLabels:  metrics.Describe(r.b.Env.Problem, r.b.Factory.Output != ""),
 	}
 	if rs := r.b.Env.Reports; rs != nil {
 		e.RoleFindings = map[string][]weights.Finding{}

@@ -32,15 +32,21 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	un1 := scenario.RegisterForTest(&toyFactory)
-	un2 := scenario.RegisterProblemForTest(&streamFactory)
+	un1, err := scenario.RegisterForTest(&toyFactory)
+	if err != nil {
+		panic(err)
+	}
+	un2, err := scenario.RegisterProblemForTest(&streamFactory)
+	if err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	un1()
 	un2()
 	os.Exit(code)
 }
 
-type toyParams struct {
+type ldpToyParams struct {
 	Step          noise.Schedule `json:"step" doc:"step size λ_k"`
 	Batch         int            `json:"batch" doc:"samples per gradient (0: the full ∇f_i)" range:"[0, 1000]"`
 	RandomStep    bool           `json:"random_step" doc:"scale the step by a draw η^k in (0, 1) from the algorithm's stream"`
@@ -55,13 +61,13 @@ var toyFactory = method.Factory{
 	States:   []string{"x"},
 	Draws:    []method.Draw{{Name: "eta", Description: "η^k ∈ (0, 1], which multiplies the step", Min: 0x1p-53, Max: 1}},
 	NewParams: func() any {
-		return &toyParams{Step: noise.Poly(0.5, 1, 0.71), Batch: 2, GradientBound: 1}
+		return &ldpToyParams{Step: noise.Poly(0.5, 1, 0.71), Batch: 2, GradientBound: 1}
 	},
 	Build: buildToyAlg,
 }
 
 func buildToyAlg(env *method.Env, params any) (*method.Built, []check.Warning, error) {
-	p := *params.(*toyParams)
+	p := *params.(*ldpToyParams)
 	if err := p.Step.Validate("algorithm.params.step"); err != nil {
 		return nil, nil, err
 	}
@@ -88,7 +94,7 @@ func buildToyAlg(env *method.Env, params any) (*method.Built, []check.Warning, e
 }
 
 type toyAlg struct {
-	p                  toyParams
+	p                  ldpToyParams
 	n, d, k            int
 	prob               objective.Problem
 	st                 objective.Stochastic
@@ -329,10 +335,10 @@ func (s *stream) Objective(x []float64) float64 {
 	return v / float64(s.n)
 }
 
-// toyScenario is a toy-ldp run on toy-stream (or on another problem)
+// ldpToyScenario is a toy-ldp run on toy-stream (or on another problem)
 // with per-agent decays ς_i = 0.5 + 0.01·(i+1), as in LDP online's
 // experiments (spec §7).
-func toyScenario(problem string, extra string) []byte {
+func ldpToyScenario(problem string, extra string) []byte {
 	decays := ""
 	for i := range 6 {
 		if i > 0 {

@@ -1,9 +1,7 @@
 package scenario
 
 import (
-	"math"
 	"regexp"
-	"slices"
 	"sort"
 
 	"dpsim/core/check"
@@ -83,6 +81,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 		s.Record.Every = 1
 	}
 	if err := check.IntRange("record.every", s.Record.Every, 1, MaxIterations); err != nil {
+		return nil, err
+	}
+	if err := checkRecordStop(s); err != nil {
 		return nil, err
 	}
 	if len(s.Record.Checkpoints) > MaxCheckpoints {
@@ -197,29 +198,10 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 		}
 	}
 
-	// Initial states: known variables, one finite row of length dim per agent.
-	for _, name := range sortedKeys(s.Init) {
-		field := check.Join("init", name)
-		if !slices.Contains(f.States, name) {
-			return nil, check.Errorf(field, "unknown state variable: %s has %v", f.Title, f.States)
-		}
-		rows := s.Init[name]
-		if len(rows) != g.N {
-			return nil, check.Errorf(field, "must have one row per agent: %d, got %d", g.N, len(rows))
-		}
-		for i, r := range rows {
-			if len(r) != prob.Dim() {
-				return nil, check.Errorf(check.Index(field, i), "must have %d entries (the problem's dimension), got %d", prob.Dim(), len(r))
-			}
-			if err := check.AllFinite(check.Index(field, i), r); err != nil {
-				return nil, err
-			}
-			for j, v := range r {
-				if math.Abs(v) > MaxMagnitude {
-					return nil, check.Errorf(check.Index(check.Index(field, i), j), "must be in [−%g, %g], so that squared distances stay far inside float64's range (got %g)", MaxMagnitude, MaxMagnitude, v)
-				}
-			}
-		}
+	// Initial states: known variables, one finite row of length dim per
+	// agent (one row for a shared variable).
+	if err := checkInit(s, f, g.N, prob.Dim()); err != nil {
+		return nil, err
 	}
 
 	params := f.NewParams()

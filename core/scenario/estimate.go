@@ -114,8 +114,10 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	if !inPage {
 		points = min(points, SpillKeep)
 	}
-	// Five columns of float64, with room for the slices' growth.
-	add("recorded metrics", 60*points, "iterations", "1/record.every")
+	// Eight columns of float64 (iteration, the three generic metrics, the
+	// three communication counters, stationarity), with room for the
+	// slices' growth.
+	add("recorded metrics", 96*points, "iterations", "1/record.every")
 	// A checkpoint is held as floats and written as text (≈ 25 B each).
 	add("checkpoints", int64(len(s.Record.Checkpoints))*int64(len(f.States))*nd*(8+25), "record.checkpoints", "graph.n", "problem.params.dim")
 	// The pinned scenario in the export: weight entries, initial states

@@ -10,7 +10,7 @@ import (
 // Pinned returns the scenario with every random or derived choice written
 // out: the edge list (and node positions, if any), the weight matrix (its
 // nonzero entries, kind "entries"), the problem data and the initial
-// state of every variable. Running the pinned
+// state of every variable, shared ones included (one row each). Running the pinned
 // scenario gives the same trace as running the original; another
 // implementation can replay it without dpsim's random streams (except the
 // noise, which follows the seeds).
@@ -55,9 +55,10 @@ func (b *Built) Pinned() *Scenario {
 	if s.Init == nil {
 		s.Init = map[string][][]float64{}
 	}
-	n := b.Env.Problem.Agents()
 	for _, v := range b.initial {
-		rows := make([][]float64, n)
+		// A per-agent variable has one row per agent; a shared one
+		// (method.Factory.Shared) is one row of its own length.
+		rows := make([][]float64, len(v.Data)/max(v.Dim, 1))
 		for i := range rows {
 			rows[i] = v.Data[i*v.Dim : (i+1)*v.Dim]
 		}

@@ -64,6 +64,8 @@ type Scenario struct {
 	// Samples says how agents walk their sample shards, for problems
 	// that serve samples (objective.Stochastic).
 	Samples *Samples `json:"samples,omitempty"`
+	// Stop ends the run early once a communication budget is spent.
+	Stop *Stop `json:"stop,omitempty"`
 	// Calibrate, when set, multiplies every noise scale by the one factor
 	// that makes the algorithm's own accountant report a target ε: the
 	// equal-privacy comparison of the papers.
@@ -234,6 +236,11 @@ type Record struct {
 	// Every records the metrics every this many iterations (default 1);
 	// iteration 0 and the last iteration are always recorded.
 	Every int `json:"every,omitempty"`
+	// EvalEvery evaluates the problem's expensive metrics
+	// (metrics.Evaluated) every this many iterations, a multiple of Every;
+	// 0 (the default) evaluates them at every recorded point. Iteration 0
+	// and the last recorded iteration are always evaluated.
+	EvalEvery int `json:"eval_every,omitempty"`
 	// Checkpoints lists iterations at which the full state of every agent
 	// is saved.
 	Checkpoints []int `json:"checkpoints,omitempty"`
@@ -287,6 +294,10 @@ func (s *Scenario) Clone() *Scenario {
 		}
 	}
 	c.Record.Checkpoints = append([]int(nil), s.Record.Checkpoints...)
+	if s.Stop != nil {
+		v := *s.Stop
+		c.Stop = &v
+	}
 	c.Weights = s.Weights.clone()
 	return &c
 }

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"slices"
 
 	"dpsim/core/check"
@@ -81,40 +80,4 @@ func drawNames(f *method.Factory) []string {
 		ns = append(ns, d.Name)
 	}
 	return ns
-}
-
-// forTest marks the plug-ins a test registered (problems under
-// "problem/"+name): they have no preset, and the conformance test builds
-// them through their own tests' scenarios.
-var forTest = map[string]bool{}
-
-// RegisteredForTest reports whether the algorithm name was registered by
-// RegisterForTest.
-func RegisteredForTest(name string) bool { return forTest[name] }
-
-// ProblemRegisteredForTest reports whether the problem kind name was
-// registered by RegisterProblemForTest.
-func ProblemRegisteredForTest(name string) bool { return forTest["problem/"+name] }
-
-// RegisterForTest adds the algorithm factory f to the registry until the
-// returned function removes it, so that a test can define a plug-in in a
-// _test.go file and run it through scenarios. A name already registered
-// panics: a test must not shadow a real plug-in.
-func RegisterForTest(f *method.Factory) (unregister func()) {
-	if _, dup := factories[f.Name]; dup {
-		panic(fmt.Sprintf("scenario: algorithm %q is already registered", f.Name))
-	}
-	factories[f.Name] = f
-	forTest[f.Name] = true
-	return func() { delete(factories, f.Name); delete(forTest, f.Name) }
-}
-
-// RegisterProblemForTest is RegisterForTest for a problem factory.
-func RegisterProblemForTest(f *objective.Factory) (unregister func()) {
-	if _, dup := problems[f.Name]; dup {
-		panic(fmt.Sprintf("scenario: problem %q is already registered", f.Name))
-	}
-	problems[f.Name] = f
-	forTest["problem/"+f.Name] = true
-	return func() { delete(problems, f.Name); delete(forTest, "problem/"+f.Name) }
 }

@@ -140,11 +140,46 @@ type Step struct {
 	// allocations w_i. Nil for every other algorithm.
 	Prices []float64
 	// Releases lists what the agents released during the iteration, in
-	// the order it was sent (round by round).
+	// the order it was sent: round by round, so Round never decreases
+	// along the slice. The runner hands its recorders the releases in
+	// that order even when an algorithm lists them otherwise
+	// (InRoundOrder).
 	Releases []Release
 	// Active lists the agents that computed during the iteration; nil
 	// means all of them (DP-RECAL activates one agent per iteration).
+	// Only active agents release; the runner counts activations from it.
 	Active []int
+	// Output is the network's estimate when it belongs to no agent — the
+	// shared state of a relay algorithm, DP-RECAL's baton x — of length
+	// Dim; nil means the estimate is per agent (Estimates). When it is
+	// set, the metrics measure the optimum gap and the objective at
+	// Output, and Estimates holds what the agents keep locally (possibly
+	// nothing).
+	Output []float64
+}
+
+// InRoundOrder reports whether the releases are listed round by round
+// (Round never decreases), as Releases requires.
+func (s *Step) InRoundOrder() bool {
+	for i := 1; i < len(s.Releases); i++ {
+		if s.Releases[i].Round < s.Releases[i-1].Round {
+			return false
+		}
+	}
+	return true
+}
+
+// IsActive reports whether agent i computed during the step.
+func (s *Step) IsActive(i int) bool {
+	if s.Active == nil {
+		return true
+	}
+	for _, a := range s.Active {
+		if a == i {
+			return true
+		}
+	}
+	return false
 }
 
 // Estimate returns agent i's estimate in s.
@@ -187,7 +222,9 @@ func (s *Step) Links() int {
 }
 
 // Var is one named state variable of every agent, agent-major like
-// Step.Estimates (for example GT-DP's tracker "s").
+// Step.Estimates (for example GT-DP's tracker "s"), or a shared variable
+// that belongs to no agent (method.Shared; DP-RECAL's baton), whose Data
+// is one row of length Dim.
 type Var struct {
 	Name string
 	Dim  int

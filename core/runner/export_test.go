@@ -1,0 +1,4 @@
+package runner
+
+// RestoreCounters exposes restoreCounters to the external tests.
+var RestoreCounters = (*Runner).restoreCounters

@@ -111,6 +111,11 @@ type Factory struct {
 	// Output names the shared variable that is the algorithm's estimate
 	// (sim.Step.Output); empty when the estimate is per agent.
 	Output string
+	// Prox reports that the algorithm minimises a composite problem's
+	// nonsmooth part through its proximal operator (objective.Composite,
+	// DP-RECAL's prox of n·r). An algorithm without it is refused on a
+	// composite problem: it would quietly minimise the smooth part alone.
+	Prox bool
 	// Matrices lists the weight matrices by role for an algorithm that
 	// mixes with more than one (DP-DGT pulls with R and pushes with C);
 	// nil means one matrix, the scenario's weights section.

@@ -154,6 +154,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := prob.(objective.Composite); ok && !f.Prox {
+		return nil, check.Errorf("algorithm.kind", "%s takes no proximal step, so on %s it would minimise the smooth part alone and ignore the nonsmooth regulariser: choose an algorithm with a prox step (got %q)", f.Title, pf.Title, f.Name)
+	}
 	warns = append(warns, pw...)
 
 	// Noise: exactly the algorithm's channels, each validated.

@@ -242,6 +242,46 @@ func TestBatonResumes(t *testing.T) {
 	}
 }
 
+// Every toy of the contract's extensions — the baton with its shared
+// state and counters, the two-round toy, a problem without an optimum and
+// one with an expensive metric — resumes from its export's checkpoints
+// and writes the uninterrupted run's export byte for byte.
+func TestToysResumeFromExport(t *testing.T) {
+	register(t)
+	for _, c := range []struct{ alg, problem, extra string }{
+		{"toy-baton", `{"dim": 3}`, `"stop": {"max_messages": 11},`},
+		{"toy-baton", `{"dim": 2, "wave": true}`, ""},
+		{"toy-rounds", `{"dim": 2}`, ""},
+		{"toy-rounds", `{"dim": 2, "expensive": true}`, `"record": {"every": 1, "eval_every": 3, "checkpoints": [0, 1, 5, 9, 12]},`},
+	} {
+		extra := c.extra
+		if !strings.Contains(extra, "record") {
+			extra += `"record": {"checkpoints": [0, 1, 5, 9, 12]},`
+		}
+		name := c.alg + " " + c.problem + " " + c.extra
+		want, _ := exportDoc(t, runToEnd(t, runner.New(toyScenario(t, c.alg, 4, 12, c.problem, extra))))
+		for _, k := range []int{0, 1, 5, 9} {
+			r, err := runner.ResumeExport(want, k, scenario.CLI)
+			if err != nil {
+				t.Fatalf("%s: resuming at %d: %v", name, k, err)
+			}
+			got, _ := exportDoc(t, runToEnd(t, r))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s resumed at %d: the export differs:\n%s", name, k, firstDiff(string(got), string(want)))
+			}
+		}
+	}
+}
+
+// runToEnd runs r until it completes or a stop rule ends it.
+func runToEnd(t *testing.T, r *runner.Runner) *runner.Runner {
+	t.Helper()
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // Stop rules end the run at the first iteration that reaches a limit;
 // the series ends there and the export says why.
 func TestStopRules(t *testing.T) {

@@ -21,11 +21,11 @@ import (
 
 // toyParams are the toy problem's parameters.
 type toyParams struct {
-	Dim int `json:"dim"`
+	Dim int `json:"dim" doc:"dimension of the decision variable" range:"[1, 8]"`
 	// Wave makes f_i nonconvex and without a known optimum.
-	Wave bool `json:"wave"`
+	Wave bool `json:"wave" doc:"f_i = Σ_c 1 − cos(x_c − t_ic): nonconvex, no known optimum"`
 	// Expensive declares one expensive metric ("accuracy").
-	Expensive bool `json:"expensive"`
+	Expensive bool `json:"expensive" doc:"declare one expensive metric, evaluated every record.eval_every"`
 }
 
 // toyProblem: f_i(x) = ½‖x − t_i‖² with t_i[c] = i + c (optimum: the
@@ -151,10 +151,10 @@ func (a *toyAccountant) Ledger() privacy.Ledger {
 
 // batonParams are the baton toy's parameters.
 type batonParams struct {
-	Step float64 `json:"step"`
+	Step float64 `json:"step" doc:"step size of the holder's gradient step" range:"(0, 1]"`
 	// Leak makes the next holder release too, before it is active: a
 	// broken contract the runner must refuse.
-	Leak bool `json:"leak"`
+	Leak bool `json:"leak" doc:"let the next holder release before it is active (a broken contract)"`
 }
 
 // baton is one walker on a ring: the holder h = k mod n of iteration k
@@ -257,10 +257,10 @@ func resumeVars(state []sim.Var, bufs map[string][]float64, done func()) error {
 
 // roundsParams are the two-round toy's parameters.
 type roundsParams struct {
-	Step float64 `json:"step"`
+	Step float64 `json:"step" doc:"step size α" range:"(0, 1]"`
 	// Reverse lists round 1's releases before round 0's, as an algorithm
 	// must not: the runner reorders them for its recorders.
-	Reverse bool `json:"reverse"`
+	Reverse bool `json:"reverse" doc:"list round 1's releases before round 0's"`
 }
 
 // rounds sends two rounds per iteration, like DPP²: every agent releases

@@ -53,7 +53,7 @@ func Describe(params any) []Field {
 	t := v.Type()
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		name := jsonName(sf)
+		name := Key(sf)
 		if name == "" {
 			continue
 		}
@@ -96,7 +96,7 @@ func Validate(prefix string, params any) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		name := jsonName(sf)
+		name := Key(sf)
 		if name == "" {
 			continue
 		}
@@ -265,7 +265,10 @@ func parsedTag(tag string) (Interval, error) {
 	return iv, err
 }
 
-func jsonName(sf reflect.StructField) string {
+// Key returns the JSON key of a struct field as encoding/json names it:
+// the json tag's name, the field's name when the tag gives none, and ""
+// for an unexported field or one tagged "-".
+func Key(sf reflect.StructField) string {
 	if !sf.IsExported() {
 		return ""
 	}

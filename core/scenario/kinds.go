@@ -205,7 +205,7 @@ func presentKeys(section any, given []string) []string {
 	var keys []string
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		key := jsonKey(sf)
+		key := param.Key(sf)
 		if key == "" {
 			continue
 		}
@@ -219,22 +219,11 @@ func presentKeys(section any, given []string) []string {
 // fieldOf returns the index of t's field with the JSON key key.
 func fieldOf(t reflect.Type, key string) int {
 	for i := range t.NumField() {
-		if jsonKey(t.Field(i)) == key {
+		if param.Key(t.Field(i)) == key {
 			return i
 		}
 	}
 	panic("scenario: no field " + key + " in " + t.Name()) // a kind's key missing from the flat section: caught by TestKindDescriptions
-}
-
-func jsonKey(sf reflect.StructField) string {
-	if !sf.IsExported() {
-		return ""
-	}
-	name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-	if name == "-" {
-		return ""
-	}
-	return name
 }
 
 // kindParams fills params, the declared parameters of the kind named name
@@ -248,7 +237,7 @@ func kindParams(prefix, name string, params any, section any, given, common []st
 	byKey := map[string]int{}
 	var own []string
 	for i := range pt.NumField() {
-		if k := jsonKey(pt.Field(i)); k != "" {
+		if k := param.Key(pt.Field(i)); k != "" {
 			byKey[k] = i
 			own = append(own, k)
 		}
@@ -269,7 +258,7 @@ func kindParams(prefix, name string, params any, section any, given, common []st
 	}
 	for i := range pt.NumField() {
 		sf := pt.Field(i)
-		key := jsonKey(sf)
+		key := param.Key(sf)
 		if key == "" {
 			continue
 		}
@@ -353,7 +342,7 @@ func readersOf[K any](r described[K], params func(*K) any) func(string) []string
 		for _, n := range r.names {
 			t := reflect.TypeOf(params(r.byName[n])).Elem()
 			for i := range t.NumField() {
-				if jsonKey(t.Field(i)) == key {
+				if param.Key(t.Field(i)) == key {
 					out = append(out, n)
 					break
 				}

@@ -52,7 +52,7 @@ func keyTypes(params []any) map[string]reflect.Type {
 	for _, p := range params {
 		t := reflect.TypeOf(p).Elem()
 		for i := range t.NumField() {
-			if k := jsonKey(t.Field(i)); k != "" {
+			if k := param.Key(t.Field(i)); k != "" {
 				out[k] = t.Field(i).Type
 			}
 		}
@@ -227,7 +227,7 @@ func TestKindDescriptions(t *testing.T) {
 		pt := reflect.TypeOf(params).Elem()
 		for i := range pt.NumField() {
 			sf := pt.Field(i)
-			key := jsonKey(sf)
+			key := param.Key(sf)
 			if key == "" {
 				continue
 			}
@@ -244,7 +244,7 @@ func TestKindDescriptions(t *testing.T) {
 			}
 			j := -1
 			for k := range section.NumField() {
-				if jsonKey(section.Field(k)) == key {
+				if param.Key(section.Field(k)) == key {
 					j = k
 				}
 			}

@@ -61,7 +61,7 @@ func describePlugin(name, title, doc string, params any) Plugin {
 	}
 	t := reflect.TypeOf(params).Elem()
 	for i := range t.NumField() {
-		if k := jsonKey(t.Field(i)); k != "" && t.Field(i).Tag.Get("required") == "true" {
+		if k := param.Key(t.Field(i)); k != "" && t.Field(i).Tag.Get("required") == "true" {
 			p.Required = append(p.Required, k)
 		}
 	}

@@ -408,3 +408,36 @@ func registerWalk(t *testing.T) {
 
 // sameStats compares two statistics bit for bit, NaN equal to NaN.
 func sameStats(a, b Stats) bool { return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b) }
+
+// The communication preset's claims hold at its own run count and seed.
+func TestCommunicationPresetClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte Carlo claims")
+	}
+	e, err := PresetExperiment("communication-gtdp-ring-vs-complete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlan(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Expectations) != 3 {
+		t.Fatalf("%d expectations, want 3", len(r.Expectations))
+	}
+	for _, x := range r.Expectations {
+		if x.Verdict != Holds {
+			t.Errorf("%q: %s (%s)", x.Claim, x.Verdict, x.Summary)
+		} else {
+			t.Logf("%q: %s", x.Claim, x.Summary)
+		}
+	}
+}

@@ -193,10 +193,16 @@ func (p *Plan) RunMajor(tasks []int) []int {
 // finished, in task order. progress, if not nil, is called (never concurrently) after each
 // task with the number finished. When ctx is cancelled no new task starts,
 // running tasks stop within cancelEvery iterations, and Execute returns
-// what finished with ctx's error.
+// what finished with ctx's error. On a communication axis without a grid,
+// a counter that differs between two finished runs of a series stops the
+// sweep the same way, with Assemble's one-line refusal as the error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
 	workers = max(1, min(workers, len(tasks)))
 	tasks = p.RunMajor(tasks)
+	// A counter the communication axis cannot use stops the sweep early.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ref := make([]*RunRecord, len(p.series))
 	recs := make([]RunRecord, len(tasks))
 	ok := make([]bool, len(tasks))
 	var next atomic.Int64
@@ -221,6 +227,13 @@ func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress f
 					}
 					mu.Unlock()
 					return
+				}
+				var cerr error
+				if ref[rec.Series], cerr = p.sameCounter(ref[rec.Series], &rec); cerr != nil {
+					if firstErr == nil {
+						firstErr = cerr
+					}
+					cancel()
 				}
 				recs[i], ok[i] = rec, true
 				done++

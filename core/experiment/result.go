@@ -197,7 +197,7 @@ func (p *Plan) alongPoints(si int, runs []*RunRecord) (alongPoints, error) {
 		}
 		same()
 	case x.Values == nil:
-		for gi, k := range grid {
+		for gi := range grid {
 			c, from := math.NaN(), -1
 			for r, rec := range runs {
 				if rec == nil || gi >= len(rec.Counter) {
@@ -208,8 +208,7 @@ func (p *Plan) alongPoints(si int, runs []*RunRecord) (alongPoints, error) {
 				case from < 0:
 					c, from = v, r
 				case v != c:
-					return alongPoints{}, check.Errorf("x.counter", "series %q: the %s counter differs between runs at recorded iteration %d (%v in run %d, %v in run %d); give \"x.values\", a grid of counter values every run is resampled onto",
-						p.Exp.Series[si].Name, x.Counter, k, c, from, v, r)
+					return alongPoints{}, p.counterDiffers(si, gi, c, from, v, r)
 				}
 			}
 			a.x = append(a.x, c)
@@ -245,6 +244,37 @@ func (g *groups) final(s, pt int, id string) []float64 {
 		}
 	}
 	return out
+}
+
+// counterDiffers is the one-line refusal of a communication axis without
+// a grid whose counter differs between runs ra and rb of series si at
+// recorded point gi (a there, b in rb).
+func (p *Plan) counterDiffers(si, gi int, a float64, ra int, b float64, rb int) error {
+	return check.Errorf("x.counter", "series %q: the %s counter differs between runs at recorded iteration %d (%v in run %d, %v in run %d); give \"x.values\", a grid of counter values every run is resampled onto",
+		p.Exp.Series[si].Name, p.Exp.X.Counter, p.series[si].points[0].grid[gi], a, ra, b, rb)
+}
+
+// sameCounter checks, on a communication axis without a grid, that rec's
+// counter agrees with ref's (the longest of the series' records so far)
+// wherever both recorded it, and returns the new reference. Execute calls
+// it as runs finish, so that a random counter stops the sweep after a
+// few runs rather than failing at Assemble after all of them.
+func (p *Plan) sameCounter(ref, rec *RunRecord) (*RunRecord, error) {
+	if p.Exp.X.Kind != XCommunication || p.Exp.X.Values != nil || rec.Counter == nil {
+		return ref, nil
+	}
+	if ref == nil {
+		return rec, nil
+	}
+	for gi := range min(len(ref.Counter), len(rec.Counter)) {
+		if a, b := float64(ref.Counter[gi]), float64(rec.Counter[gi]); a != b {
+			return ref, p.counterDiffers(rec.Series, gi, a, ref.Run, b, rec.Run)
+		}
+	}
+	if len(rec.Counter) > len(ref.Counter) {
+		return rec, nil
+	}
+	return ref, nil
 }
 
 // curveAt returns metric id's values at point gi of series s along the

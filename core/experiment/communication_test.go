@@ -454,3 +454,39 @@ func TestCommunicationPresetClaims(t *testing.T) {
 		}
 	}
 }
+
+// A message budget stops runs early: on the communication axis their
+// curves are prefixes, and the points no run reached have no x and no
+// values.
+func TestCommunicationAxisWithStopRule(t *testing.T) {
+	text := strings.Replace(fmt.Sprintf(ringVsComplete, ""), `"record":{"every":5}`, `"record":{"every":5},"stop":{"max_messages":250}`, 1)
+	p := plan(t, text)
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ring passes 250 messages at iteration 11 (264), off the grid;
+	// the complete graph at iteration 5 (300), on it.
+	nan := math.NaN()
+	for si, want := range [][]float64{{0, 120, 240, nan, nan}, {0, 300, nan, nan, nan}} {
+		var got []float64
+		for _, pt := range res.Series[si].Points {
+			got = append(got, float64(pt.X))
+			if n := pt.Metrics["optimality"].N; (n == 0) != math.IsNaN(float64(pt.X)) {
+				t.Errorf("series %d at x %v: %d runs", si, pt.X, n)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("series %d: x %v, want %v", si, got, want)
+		}
+	}
+	for _, r := range recs {
+		if r.Status != StatusStopped {
+			t.Errorf("task %d: status %s, want stopped", r.Task, r.Status)
+		}
+	}
+}

@@ -138,8 +138,9 @@ type groups struct {
 }
 
 // alongPoints are a series' points along the run: the x of each point
-// and, per point and run, the index in the run's curves the point reads
-// (−1: the run has no value there).
+// and, when the runs are resampled onto a grid, per point and run the
+// index in the run's curves the point reads (−1: the run has no value
+// there); nil idx means point i reads index i of every run.
 type alongPoints struct {
 	x   []float64
 	idx [][]int // [point][run]
@@ -181,21 +182,11 @@ func (p *Plan) alongPoints(si int, runs []*RunRecord) (alongPoints, error) {
 	x := p.Exp.X
 	grid := p.series[si].points[0].grid
 	var a alongPoints
-	same := func() {
-		a.idx = make([][]int, len(a.x))
-		for gi := range a.x {
-			a.idx[gi] = make([]int, len(runs))
-			for r := range runs {
-				a.idx[gi][r] = gi
-			}
-		}
-	}
 	switch {
 	case x.Kind == XIteration:
 		for _, k := range grid {
 			a.x = append(a.x, float64(k))
 		}
-		same()
 	case x.Values == nil:
 		for gi := range grid {
 			c, from := math.NaN(), -1
@@ -213,7 +204,6 @@ func (p *Plan) alongPoints(si int, runs []*RunRecord) (alongPoints, error) {
 			}
 			a.x = append(a.x, c)
 		}
-		same()
 	default:
 		a.x = append(a.x, x.Values...)
 		a.idx = make([][]int, len(a.x))
@@ -284,7 +274,11 @@ func (g *groups) curveAt(s int, id string, gi int) []float64 {
 	for r, rec := range g.runs[s][0] {
 		out[r] = math.NaN()
 		if rec != nil {
-			if c, j := rec.Curves[id], g.along[s].idx[gi][r]; j >= 0 && j < len(c) {
+			j := gi
+			if idx := g.along[s].idx; idx != nil {
+				j = idx[gi][r]
+			}
+			if c := rec.Curves[id]; j >= 0 && j < len(c) {
 				out[r] = c[j]
 			}
 		}

@@ -26,7 +26,8 @@ const (
 
 // RunRecord is what one task leaves: its final metrics and quantities
 // (missing, as NaN, unless the run completed) and, on the iteration axis,
-// its metric curves at the series' recorded iterations.
+// its metric curves at the series' recorded iterations (on the
+// communication axis also the counter's curve there).
 type RunRecord struct {
 	Task   int    `json:"task"`
 	Series int    `json:"series"`
@@ -39,6 +40,9 @@ type RunRecord struct {
 	Metrics    map[string]F  `json:"metrics"`
 	Quantities map[string]F  `json:"quantities,omitempty"`
 	Curves     map[string]Fs `json:"curves,omitempty"`
+	// Counter is the communication axis's counter at the same recorded
+	// iterations as Curves.
+	Counter Fs `json:"counter,omitempty"`
 }
 
 // cancelEvery is how many iterations a run goes between looks at its
@@ -90,19 +94,29 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 	}
 	final := rec.Status == StatusCompleted || rec.Status == StatusStopped
 	run := &Run{Built: b, Runner: r}
-	if e.X.Kind == XIteration {
+	// curve returns a curve on the plan's grid of recorded iterations.
+	curve := func(iters []int, vals []float64) (Fs, error) {
+		if rec.Status == StatusStopped && len(iters) > 0 && !slices.Contains(pp.grid, iters[len(iters)-1]) {
+			// The stop's own point is off the grid: the curve is the
+			// prefix on it (the final value is still the stop's).
+			iters, vals = iters[:len(iters)-1], vals[:len(vals)-1]
+		}
+		return onGrid(iters, vals, pp.grid, rec.Status == StatusCompleted)
+	}
+	if e.X.alongRun() {
 		rec.Curves = map[string]Fs{}
+	}
+	if e.X.Kind == XCommunication {
+		c, err := curve(columnMetric(e.X.Counter, "").Curve(run))
+		if err != nil {
+			return RunRecord{}, fmt.Errorf("task %d, counter %s: %w", t, e.X.Counter, err)
+		}
+		rec.Counter = c
 	}
 	for _, m := range e.Metrics {
 		iters, vals := metricDef(m.Name).Curve(run)
-		if e.X.Kind == XIteration {
-			ci, cv := iters, vals
-			if rec.Status == StatusStopped && len(ci) > 0 && !slices.Contains(pp.grid, ci[len(ci)-1]) {
-				// The stop's own point is off the grid: the curve is the
-				// prefix on it (the final value is still the stop's).
-				ci, cv = ci[:len(ci)-1], cv[:len(cv)-1]
-			}
-			c, err := onGrid(ci, cv, pp.grid, rec.Status == StatusCompleted)
+		if e.X.alongRun() {
+			c, err := curve(iters, vals)
 			if err != nil {
 				return RunRecord{}, fmt.Errorf("task %d, metric %s: %w", t, m.id(), err)
 			}
@@ -179,10 +193,16 @@ func (p *Plan) RunMajor(tasks []int) []int {
 // finished, in task order. progress, if not nil, is called (never concurrently) after each
 // task with the number finished. When ctx is cancelled no new task starts,
 // running tasks stop within cancelEvery iterations, and Execute returns
-// what finished with ctx's error.
+// what finished with ctx's error. On a communication axis without a grid,
+// a counter that differs between two finished runs of a series stops the
+// sweep the same way, with Assemble's one-line refusal as the error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
 	workers = max(1, min(workers, len(tasks)))
 	tasks = p.RunMajor(tasks)
+	// A counter the communication axis cannot use stops the sweep early.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ref := make([]*RunRecord, len(p.series))
 	recs := make([]RunRecord, len(tasks))
 	ok := make([]bool, len(tasks))
 	var next atomic.Int64
@@ -207,6 +227,13 @@ func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress f
 					}
 					mu.Unlock()
 					return
+				}
+				var cerr error
+				if ref[rec.Series], cerr = p.sameCounter(ref[rec.Series], &rec); cerr != nil {
+					if firstErr == nil {
+						firstErr = cerr
+					}
+					cancel()
 				}
 				recs[i], ok[i] = rec, true
 				done++

@@ -30,7 +30,7 @@ func (p *Plan) evaluate(i int, res *Result, g *groups) ExpectationResult {
 	s := e.seriesIndex(x.Series)
 	// values returns the metric at point index pt of series si, by run.
 	values := func(si, pt int) []float64 {
-		if e.X.Kind == XIteration {
+		if e.X.alongRun() {
 			return g.curveAt(si, id, pt)
 		}
 		return g.final(si, pt, id)
@@ -41,6 +41,8 @@ func (p *Plan) evaluate(i int, res *Result, g *groups) ExpectationResult {
 		switch e.X.Kind {
 		case XIteration:
 			return fmt.Sprintf("%s at iteration %g", name, xv)
+		case XCommunication:
+			return fmt.Sprintf("%s at %s = %g", name, e.X.Counter, xv)
 		case XDerived:
 			return fmt.Sprintf("%s at %s = %.4g (value %g)", name, e.X.Quantity, xv, p.series[si].points[pt].value)
 		}
@@ -68,7 +70,7 @@ func (p *Plan) evaluate(i int, res *Result, g *groups) ExpectationResult {
 	switch x.Kind {
 	case ExpectIncreasing, ExpectDecreasing:
 		pairs := [][2]int{}
-		if e.X.Kind == XIteration {
+		if e.X.alongRun() {
 			pairs = append(pairs, [2]int{order[0], order[len(order)-1]})
 		} else {
 			for j := 1; j < len(order); j++ {

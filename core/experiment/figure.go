@@ -85,7 +85,7 @@ func (p *Plan) Figure(r *Result) FigureData {
 		XLabel: AxisTitle(e.X.Label, e.X.Unit), XLog: e.X.Scale == "log",
 		YLabel: AxisTitle(e.Figure.Y.Label, e.Figure.Y.Unit), YLog: e.Figure.Y.Scale == "log",
 		Statistic: e.Statistic, Partial: r.Partial, Finished: r.Finished, Tasks: r.Tasks,
-		Verdicts: []FigureVerdict{}, Markers: e.X.Kind != XIteration,
+		Verdicts: []FigureVerdict{}, Markers: !e.X.alongRun(),
 	}
 	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
 		f.YNote = "y: " + metricDef(m.Name).Title
@@ -94,7 +94,7 @@ func (p *Plan) Figure(r *Result) FigureData {
 		}
 		if m.Reduce == ReduceTailMean {
 			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
-		} else if e.X.Kind != XIteration {
+		} else if !e.X.alongRun() {
 			f.YNote += ", at the last iteration of each run"
 		}
 	}
@@ -108,6 +108,9 @@ func (p *Plan) Figure(r *Result) FigureData {
 		f.Band = "10–90 % of runs"
 	}
 	f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%s of %d runs per point; band: %s", stat, e.Runs, f.Band))
+	if e.X.Kind == XCommunication {
+		f.Subtitle = joinNonEmpty(f.Subtitle, communicationNote(e.X))
+	}
 	for _, rec := range r.Runs {
 		if rec.Status == StatusDiverged {
 			f.Diverged++
@@ -115,7 +118,7 @@ func (p *Plan) Figure(r *Result) FigureData {
 	}
 	if f.Diverged > 0 {
 		what := "they have no final value and are left out"
-		if e.X.Kind == XIteration {
+		if e.X.alongRun() {
 			what = "their curves stop where they diverged, and later points average the runs still going"
 		}
 		f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%d of %d runs diverged: %s", f.Diverged, len(r.Runs), what))
@@ -153,6 +156,15 @@ func (p *Plan) Figure(r *Result) FigureData {
 		f.Verdicts = append(f.Verdicts, FigureVerdict{Claim: x.Claim, Verdict: x.Verdict, Summary: x.Summary})
 	}
 	return f
+}
+
+// communicationNote says what the communication axis's x is.
+func communicationNote(x Axis) string {
+	what := metricDef(x.Counter).Title
+	if x.Values == nil {
+		return "x: " + what + ", at each recorded iteration (the same in every run)"
+	}
+	return "x: " + what + "; each run resampled onto the grid by steps (its value at its last recorded point with a count ≤ x; none beyond the count it reached)"
 }
 
 // metricLabels holds what the generic metrics optimality and consensus

@@ -33,7 +33,25 @@ const (
 	XIteration = "iteration" // the metric against the recorded iterations
 	XField     = "field"     // one swept scenario field (or several set together)
 	XDerived   = "derived"   // a per-run quantity, averaged per swept point
+	// XCommunication is the metric along the run placed at a
+	// communication counter's value at each recorded iteration (the
+	// messages sent, the releases, the busiest agent's activations), so
+	// that series with different messages per iteration compare at equal
+	// communication.
+	XCommunication = "communication"
 )
+
+// Communication counters an XCommunication axis may use: the columns the
+// runner records (metrics.ColMessages, ColReleases, ColActivations).
+const (
+	CounterMessages    = "messages"    // per-link messages sent so far
+	CounterReleases    = "releases"    // releases (noisy vectors put on the air) so far
+	CounterActivations = "activations" // the most active agent's activations so far
+)
+
+// alongRun reports whether the axis keeps each run's whole curve (the
+// iteration and communication axes) rather than one value per run.
+func (a Axis) alongRun() bool { return a.Kind == XIteration || a.Kind == XCommunication }
 
 // Statistics a figure draws.
 const (
@@ -151,12 +169,16 @@ type Hook struct {
 
 // Axis is the x-axis.
 type Axis struct {
-	// Kind is XIteration, XField or XDerived.
+	// Kind is XIteration, XField, XDerived or XCommunication.
 	Kind string `json:"kind"`
 	// Fields and Values give the swept points of XField and XDerived
-	// (every field takes the same value; a series may replace them).
+	// (every field takes the same value; a series may replace them). On
+	// XCommunication, Values is an optional common grid of counter values
+	// onto which every run's curve is resampled (docs/experiments.md).
 	Fields []string  `json:"fields,omitempty"`
 	Values []float64 `json:"values,omitempty"`
+	// Counter names the communication counter of XCommunication.
+	Counter string `json:"counter,omitempty"`
 	// Quantity names the per-run quantity of XDerived: a point's x is its
 	// mean over the point's runs.
 	Quantity string `json:"quantity,omitempty"`
@@ -300,8 +322,8 @@ func (e *Experiment) validate() error {
 			return err
 		}
 		if s.Sweep != nil {
-			if e.X.Kind == XIteration {
-				return check.Errorf(check.Join(f, "sweep"), "the iteration axis sweeps nothing; use \"set\"")
+			if e.X.alongRun() {
+				return check.Errorf(check.Join(f, "sweep"), "the %s axis sweeps nothing; use \"set\"", e.X.Kind)
 			}
 			if err := validateSweep(check.Join(f, "sweep"), s.Sweep.Fields, s.Sweep.Values, true); err != nil {
 				return err
@@ -402,7 +424,7 @@ func validateSweep(field string, fields []string, values []float64, reference bo
 
 func (e *Experiment) validateX() error {
 	x := e.X
-	if err := oneOf("x.kind", x.Kind, XIteration, XField, XDerived); err != nil {
+	if err := oneOf("x.kind", x.Kind, XIteration, XField, XDerived, XCommunication); err != nil {
 		return err
 	}
 	if x.Label == "" {
@@ -411,12 +433,17 @@ func (e *Experiment) validateX() error {
 	if err := validScale("x.scale", x.Scale); err != nil {
 		return err
 	}
+	if x.Counter != "" && x.Kind != XCommunication {
+		return check.Errorf("x.counter", "belongs to kind %q only", XCommunication)
+	}
 	switch x.Kind {
 	case XIteration:
 		if x.Fields != nil || x.Values != nil || x.Quantity != "" {
 			return check.Errorf("x", "the iteration axis takes no fields, values or quantity")
 		}
 		return nil
+	case XCommunication:
+		return x.validateCommunication()
 	case XField:
 		if x.Quantity != "" {
 			return check.Errorf("x.quantity", "belongs to kind %q only", XDerived)
@@ -436,6 +463,32 @@ func (e *Experiment) validateX() error {
 	for i, s := range e.Series {
 		if s.Sweep == nil {
 			return check.Errorf("x.fields", "is required: series[%d] (%s) has no sweep of its own", i, s.Name)
+		}
+	}
+	return nil
+}
+
+// validateCommunication checks a communication axis: a counter, no
+// sweep, and an optional grid of counter values (increasing, ≥ 0).
+func (x Axis) validateCommunication() error {
+	if err := oneOf("x.counter", x.Counter, CounterMessages, CounterReleases, CounterActivations); err != nil {
+		return err
+	}
+	if x.Fields != nil || x.Quantity != "" {
+		return check.Errorf("x", "the communication axis takes no fields or quantity: it follows each run along its iterations")
+	}
+	if x.Values == nil {
+		return nil
+	}
+	if len(x.Values) == 0 || len(x.Values) > MaxPoints {
+		return check.Errorf("x.values", "must list 1–%d counter values (got %d), or be left out to use the counter at the recorded iterations", MaxPoints, len(x.Values))
+	}
+	for i, v := range x.Values {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return check.Errorf(check.Index("x.values", i), "must be a finite count ≥ 0 (got %v)", v)
+		}
+		if i > 0 && !(v > x.Values[i-1]) {
+			return check.Errorf(check.Index("x.values", i), "must be greater than the value before it, %v (got %v)", x.Values[i-1], v)
 		}
 	}
 	return nil
@@ -527,8 +580,8 @@ func (e *Experiment) validateY(field string, y YAxis, quantityOK bool) error {
 		if !quantityOK {
 			return check.Errorf(check.Join(field, "quantity"), "the left axis shows a metric; a quantity may go on \"y2\"")
 		}
-		if e.X.Kind == XIteration {
-			return check.Errorf(check.Join(field, "quantity"), "a quantity is one number per run; it has no curve along the iteration axis")
+		if e.X.alongRun() {
+			return check.Errorf(check.Join(field, "quantity"), "a quantity is one number per run; it has no curve along the %s axis", e.X.Kind)
 		}
 		if _, ok := quantities[y.Quantity]; !ok {
 			return check.Errorf(check.Join(field, "quantity"), "must be one of the quantities %q (got %q)", QuantityNames(), y.Quantity)

@@ -45,12 +45,12 @@ type seriesPlan struct {
 }
 
 type pointPlan struct {
-	value    float64 // the swept value; NaN on the iteration axis
+	value    float64 // the swept value; NaN on the iteration and communication axes
 	template []byte  // the scenario with every override, without seeds
 	// parsed is template parsed once; each run builds a clone of it, so
 	// that a sweep does not parse the same JSON thousands of times.
 	parsed *scenario.Scenario
-	grid   []int // recorded iterations (iteration axis)
+	grid   []int // recorded iterations (iteration and communication axes)
 }
 
 // NewPlan resolves the base scenario, applies the overrides of every
@@ -81,12 +81,12 @@ func NewPlan(e *Experiment) (*Plan, error) {
 		if s.Sweep != nil {
 			fields, values = s.Sweep.Fields, s.Sweep.Values
 		}
-		if e.X.Kind == XIteration {
+		if e.X.alongRun() {
 			fields, values = nil, []float64{math.NaN()}
 		}
 		for pi, v := range values {
 			where := fmt.Sprintf("series[%d] (%s)", si, s.Name)
-			if e.X.Kind != XIteration {
+			if !e.X.alongRun() {
 				where += fmt.Sprintf(", x value %v", v)
 			}
 			pp, err := p.point(base, s, fields, v)
@@ -200,7 +200,7 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 	if every == 0 {
 		every = 1
 	}
-	if p.Exp.X.Kind != XIteration && p.onlyFinal() {
+	if !p.Exp.X.alongRun() && p.onlyFinal() {
 		// Only the last iteration is needed: record nothing else.
 		every = max(sc.Iterations, 1)
 		rec, _ := t["record"].(map[string]any)
@@ -217,7 +217,7 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 		return pointPlan{}, err
 	}
 	pp := pointPlan{value: v, template: data, parsed: sc}
-	if p.Exp.X.Kind == XIteration {
+	if p.Exp.X.alongRun() {
 		pp.grid = recordGrid(sc.Iterations, every)
 	}
 	return pp, nil

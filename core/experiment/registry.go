@@ -174,9 +174,10 @@ func init() {
 		}})
 	// The communication counters (runner.Counters, metrics.Col…): as
 	// curves over the recorded iterations, and as per-run quantities, so
-	// that a derived x-axis can plot an error against the messages sent
-	// or the activations spent (Table IV's communications, DP-RECAL's
-	// leakage frequency).
+	// that a derived x-axis can plot a final error against the messages
+	// sent or the activations spent (Table IV's communications, DP-RECAL's
+	// leakage frequency); the communication axis (XCommunication) draws
+	// the error along the run against them.
 	RegisterMetric(columnMetric(metrics.ColMessages, "per-link messages sent so far"))
 	RegisterMetric(columnMetric(metrics.ColReleases, "releases (noisy vectors put on the air) so far"))
 	RegisterMetric(columnMetric(metrics.ColActivations, "activations of the most active agent so far"))

@@ -88,18 +88,20 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 		Tasks: p.tasks, Finished: len(recs), Partial: len(recs) < p.tasks,
 		SeedRule: SeedRule, Runs: recs, Expectations: []ExpectationResult{},
 	}
-	g := p.group(recs)
+	g, err := p.group(recs)
+	if err != nil {
+		return nil, err
+	}
 	e := p.Exp
 	for si, s := range e.Series {
 		sr := SeriesResult{Name: s.Name, Label: s.Label}
 		if sr.Label == "" {
 			sr.Label = s.Name
 		}
-		if e.X.Kind == XIteration {
+		if e.X.alongRun() {
 			sr.Quantities = p.quantityStats(g.runs[si][0])
-			grid := p.series[si].points[0].grid
-			for gi, k := range grid {
-				pt := PointResult{X: F(k), Metrics: map[string]Stats{}}
+			for gi, x := range g.along[si].x {
+				pt := PointResult{X: F(x), Metrics: map[string]Stats{}}
 				for _, m := range e.Metrics {
 					pt.Metrics[m.id()] = Summarize(g.curveAt(si, m.id(), gi))
 				}
@@ -130,9 +132,21 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 type groups struct {
 	p    *Plan
 	runs [][][]*RunRecord // [series][point][run], nil where missing
+	// along holds each series' points on the iteration and communication
+	// axes (nil on the others).
+	along []alongPoints
 }
 
-func (p *Plan) group(recs []RunRecord) *groups {
+// alongPoints are a series' points along the run: the x of each point
+// and, when the runs are resampled onto a grid, per point and run the
+// index in the run's curves the point reads (−1: the run has no value
+// there); nil idx means point i reads index i of every run.
+type alongPoints struct {
+	x   []float64
+	idx [][]int // [point][run]
+}
+
+func (p *Plan) group(recs []RunRecord) (*groups, error) {
 	g := &groups{p: p, runs: make([][][]*RunRecord, len(p.series))}
 	for si, sp := range p.series {
 		g.runs[si] = make([][]*RunRecord, len(sp.points))
@@ -144,7 +158,69 @@ func (p *Plan) group(recs []RunRecord) *groups {
 		r := &recs[i]
 		g.runs[r.Series][r.Point][r.Run] = r
 	}
-	return g
+	if p.Exp.X.alongRun() {
+		for si := range p.series {
+			a, err := p.alongPoints(si, g.runs[si][0])
+			if err != nil {
+				return nil, err
+			}
+			g.along = append(g.along, a)
+		}
+	}
+	return g, nil
+}
+
+// alongPoints places series si's points along the run. On the iteration
+// axis they are the recorded iterations. On the communication axis
+// without a grid they are the counter's values at the recorded
+// iterations, which must be the same in every run that reached them; a
+// counter that differs between runs is refused, naming the series and
+// the iteration. With a grid (x.values) every run is resampled onto it by
+// steps: at grid value c a run reads its last recorded point whose
+// counter is ≤ c, and has no value at a c beyond the counter it reached.
+func (p *Plan) alongPoints(si int, runs []*RunRecord) (alongPoints, error) {
+	x := p.Exp.X
+	grid := p.series[si].points[0].grid
+	var a alongPoints
+	switch {
+	case x.Kind == XIteration:
+		for _, k := range grid {
+			a.x = append(a.x, float64(k))
+		}
+	case x.Values == nil:
+		for gi := range grid {
+			c, from := math.NaN(), -1
+			for r, rec := range runs {
+				if rec == nil || gi >= len(rec.Counter) {
+					continue
+				}
+				v := float64(rec.Counter[gi])
+				switch {
+				case from < 0:
+					c, from = v, r
+				case v != c:
+					return alongPoints{}, p.counterDiffers(si, gi, c, from, v, r)
+				}
+			}
+			a.x = append(a.x, c)
+		}
+	default:
+		a.x = append(a.x, x.Values...)
+		a.idx = make([][]int, len(a.x))
+		for vi, c := range a.x {
+			a.idx[vi] = make([]int, len(runs))
+			for r, rec := range runs {
+				a.idx[vi][r] = -1
+				if rec == nil || len(rec.Counter) == 0 || float64(rec.Counter[len(rec.Counter)-1]) < c {
+					continue // not run, or never reached c
+				}
+				// The counter never falls along a run: the last point ≤ c.
+				j := sort.Search(len(rec.Counter), func(j int) bool { return float64(rec.Counter[j]) > c }) - 1
+				a.idx[vi][r] = j
+			}
+		}
+	}
+	return a, nil
 }
 
 // final returns metric id's final values at (s, pt), indexed by run (NaN
@@ -160,15 +236,50 @@ func (g *groups) final(s, pt int, id string) []float64 {
 	return out
 }
 
-// curveAt returns metric id's values at grid index gi of series s
-// (iteration axis), indexed by run.
+// counterDiffers is the one-line refusal of a communication axis without
+// a grid whose counter differs between runs ra and rb of series si at
+// recorded point gi (a there, b in rb).
+func (p *Plan) counterDiffers(si, gi int, a float64, ra int, b float64, rb int) error {
+	return check.Errorf("x.counter", "series %q: the %s counter differs between runs at recorded iteration %d (%v in run %d, %v in run %d); give \"x.values\", a grid of counter values every run is resampled onto",
+		p.Exp.Series[si].Name, p.Exp.X.Counter, p.series[si].points[0].grid[gi], a, ra, b, rb)
+}
+
+// sameCounter checks, on a communication axis without a grid, that rec's
+// counter agrees with ref's (the longest of the series' records so far)
+// wherever both recorded it, and returns the new reference. Execute calls
+// it as runs finish, so that a random counter stops the sweep after a
+// few runs rather than failing at Assemble after all of them.
+func (p *Plan) sameCounter(ref, rec *RunRecord) (*RunRecord, error) {
+	if p.Exp.X.Kind != XCommunication || p.Exp.X.Values != nil || rec.Counter == nil {
+		return ref, nil
+	}
+	if ref == nil {
+		return rec, nil
+	}
+	for gi := range min(len(ref.Counter), len(rec.Counter)) {
+		if a, b := float64(ref.Counter[gi]), float64(rec.Counter[gi]); a != b {
+			return ref, p.counterDiffers(rec.Series, gi, a, ref.Run, b, rec.Run)
+		}
+	}
+	if len(rec.Counter) > len(ref.Counter) {
+		return rec, nil
+	}
+	return ref, nil
+}
+
+// curveAt returns metric id's values at point gi of series s along the
+// run (iteration or communication axis), indexed by run.
 func (g *groups) curveAt(s int, id string, gi int) []float64 {
 	out := make([]float64, g.p.Exp.Runs)
 	for r, rec := range g.runs[s][0] {
 		out[r] = math.NaN()
 		if rec != nil {
-			if c := rec.Curves[id]; gi < len(c) {
-				out[r] = c[gi]
+			j := gi
+			if idx := g.along[s].idx; idx != nil {
+				j = idx[gi][r]
+			}
+			if c := rec.Curves[id]; j >= 0 && j < len(c) {
+				out[r] = c[j]
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 	"dpsim/render/scene"
@@ -158,19 +159,7 @@ func replay(t *testing.T, raw []byte) *runner.Runner {
 	if err := json.Unmarshal(raw, &e); err != nil {
 		t.Fatal(err)
 	}
-	s, err := scenario.Parse(e.Scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runner.New(b)
-	if err := r.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return runToEnd(t, runner.New(runnertest.Parse(t, e.Scenario, nil)))
 }
 
 // The baton's export pins the shared state as one row, its checkpoints

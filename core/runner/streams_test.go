@@ -11,25 +11,10 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/rng"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 )
-
-func buildToy(t *testing.T, js []byte, edit func(*scenario.Scenario)) *scenario.Built {
-	t.Helper()
-	s, err := scenario.Parse(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		edit(s)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // noiseLog keeps a copy of every release's noise.
 type noiseLog struct{ v []float64 }
@@ -54,7 +39,7 @@ func runToy(t *testing.T, b *scenario.Built) (*toyAlg, []float64, *runner.Runner
 // ε its own decay ς_i implies, computed here independently; with one
 // decay for all, every agent's ε is the same.
 func TestPerAgentDecayBudgets(t *testing.T) {
-	b := buildToy(t, ldpToyScenario(`{"kind": "rendezvous", "params": {"dim": 2, "box": 1}}`, ""), nil)
+	b := runnertest.Parse(t, ldpToyScenario(`{"kind": "rendezvous", "params": {"dim": 2, "box": 1}}`, ""), nil)
 	_, _, r := runToy(t, b)
 	l := r.Ledger()
 	const K, C, scale = 30, 1.0, 0.1
@@ -72,7 +57,7 @@ func TestPerAgentDecayBudgets(t *testing.T) {
 			t.Errorf("agent %d: ε = %v does not exceed agent %d's %v although its noise decays faster", i, e.Epsilon, i-1, l.Agents[i-1].Epsilon)
 		}
 	}
-	one := buildToy(t, ldpToyScenario(`{"kind": "rendezvous", "params": {"dim": 2, "box": 1}}`, ""), func(s *scenario.Scenario) {
+	one := runnertest.Parse(t, ldpToyScenario(`{"kind": "rendezvous", "params": {"dim": 2, "box": 1}}`, ""), func(s *scenario.Scenario) {
 		s.Noise["theta"].Decays, s.Noise["theta"].Decay = nil, noise.Poly(1, 1, 0.55)
 	})
 	_, _, r1 := runToy(t, one)
@@ -94,9 +79,9 @@ func TestAlgorithmDrawsIndependent(t *testing.T) {
 			s.Seeds = &rng.Seeds{Data: 1, Graph: 2, Noise: noise, Algorithm: alg}
 		}
 	}
-	a0, n0, _ := runToy(t, buildToy(t, ldpToyScenario(prob, ""), seeds(3, 4)))
-	a1, n1, _ := runToy(t, buildToy(t, ldpToyScenario(prob, ""), seeds(30, 4)))
-	a2, n2, _ := runToy(t, buildToy(t, ldpToyScenario(prob, ""), seeds(3, 40)))
+	a0, n0, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(prob, ""), seeds(3, 4)))
+	a1, n1, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(prob, ""), seeds(30, 4)))
+	a2, n2, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(prob, ""), seeds(3, 40)))
 	if len(a0.etas) != 30 || !slices.Equal(a0.etas, a1.etas) || slices.Equal(n0, n1) {
 		t.Errorf("a new noise seed must change the noise (%v) and keep η (%v)", !slices.Equal(n0, n1), slices.Equal(a0.etas, a1.etas))
 	}
@@ -109,7 +94,7 @@ func TestAlgorithmDrawsIndependent(t *testing.T) {
 		}
 	}
 	pinned := []float64{0.25, 1, 0.5}
-	a3, n3, _ := runToy(t, buildToy(t, ldpToyScenario(prob, ""), func(s *scenario.Scenario) {
+	a3, n3, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(prob, ""), func(s *scenario.Scenario) {
 		seeds(3, 4)(s)
 		s.Algorithm.Draws = map[string][]float64{"eta": pinned}
 	}))
@@ -179,8 +164,8 @@ func TestSampleCursors(t *testing.T) {
 				s.Samples = &scenario.Samples{Mode: c.mode, Order: c.order}
 			}
 		}
-		a, _, _ := runToy(t, buildToy(t, ldpToyScenario(streamProblem, ""), edit(3)))
-		b, _, _ := runToy(t, buildToy(t, ldpToyScenario(streamProblem, ""), edit(33)))
+		a, _, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(streamProblem, ""), edit(3)))
+		b, _, _ := runToy(t, runnertest.Parse(t, ldpToyScenario(streamProblem, ""), edit(33)))
 		for i, seen := range a.seen {
 			if len(seen) != batch*iters {
 				t.Fatalf("%s: agent %d used %d samples, want %d", c.mode, i, len(seen), batch*iters)
@@ -214,7 +199,7 @@ func TestToyResumeAndReplay(t *testing.T) {
 			if pin {
 				js = bytes.Replace(js, []byte(`"batch": 2}`), []byte(`"batch": 2}, "draws": {"eta": [0.5, 0.125]}`), 1)
 			}
-			first := buildToy(t, js, nil)
+			first := runnertest.Parse(t, js, nil)
 			want := runExport(t, runner.New(first))
 			for _, k := range []int{0, 1, 4, 13, 29, 30} {
 				r, err := runner.ResumeExport(want, k, scenario.CLI)
@@ -233,7 +218,7 @@ func TestToyResumeAndReplay(t *testing.T) {
 			if bytes.Contains(pinned, []byte(`"decay"`)) {
 				t.Errorf("the pinned scenario writes an empty decay beside decays")
 			}
-			again := buildToy(t, pinned, nil)
+			again := runnertest.Parse(t, pinned, nil)
 			replay := runExport(t, runner.New(again))
 			a0, a1 := first.Algorithm.(*toyAlg), again.Algorithm.(*toyAlg)
 			if !slices.Equal(a0.etas, a1.etas) || !slices.EqualFunc(a0.seen, a1.seen, slices.Equal) || len(a0.etas) != 30 {
@@ -248,7 +233,7 @@ func TestToyResumeAndReplay(t *testing.T) {
 
 // An algorithm that cannot resume is refused by name.
 func TestResumeRefusesNonResumable(t *testing.T) {
-	b := buildToy(t, ldpToyScenario(streamProblem, ""), nil)
+	b := runnertest.Parse(t, ldpToyScenario(streamProblem, ""), nil)
 	b.Algorithm = struct{ sim.Algorithm }{b.Algorithm}
 	_, err := runner.Resume(b, runner.Checkpoint{Iter: 0, Sources: &method.Positions{}})
 	if err == nil || !strings.Contains(err.Error(), "toy LDP cannot resume") {
@@ -293,7 +278,7 @@ func TestToyStreamsValidation(t *testing.T) {
 // A per-agent decay that grows is warned about under noise.<ch>.decays,
 // with every agent's schedule.
 func TestPerAgentDecayGrowthWarning(t *testing.T) {
-	b := buildToy(t, ldpToyScenario(streamProblem, ""), func(s *scenario.Scenario) {
+	b := runnertest.Parse(t, ldpToyScenario(streamProblem, ""), func(s *scenario.Scenario) {
 		s.Noise["theta"].Decays[4] = noise.Geom(1, 1.5)
 	})
 	for _, w := range b.Warnings {

@@ -15,6 +15,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/objective"
 	"dpsim/core/privacy"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 )
@@ -382,13 +383,5 @@ func toyScenario(t testing.TB, alg string, n, iters int, problemParams, extra st
 	js := fmt.Sprintf(`{"name": "toy", "seed": 1, "graph": {"kind": "ring", "n": %d},
 		"weights": {"kind": "metropolis"}, "problem": {"kind": "toy", "params": %s},
 		"algorithm": {"kind": %q}, "noise": {}, %s "iterations": %d}`, n, problemParams, alg, extra, iters)
-	s, err := scenario.Parse([]byte(js))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return runnertest.Parse(t, []byte(js), nil)
 }

@@ -12,6 +12,7 @@ import (
 
 	"dpsim/core/num"
 	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 )
@@ -21,15 +22,7 @@ var update = flag.Bool("update", false, "regenerate the golden files in testdata
 // build returns a built scenario from a JSON text.
 func build(t testing.TB, js string) *scenario.Built {
 	t.Helper()
-	s, err := scenario.Parse([]byte(js))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scenario.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return runnertest.Parse(t, []byte(js), nil)
 }
 
 // pair is GT-DP on two agents with self-weight w, dimension 1.

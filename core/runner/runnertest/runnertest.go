@@ -19,6 +19,22 @@ func Preset(t testing.TB, name string, edit func(*scenario.Scenario)) *scenario.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return build(t, s, edit)
+}
+
+// Parse builds the scenario in the JSON text js after edit (nil: none)
+// changed it.
+func Parse(t testing.TB, js []byte, edit func(*scenario.Scenario)) *scenario.Built {
+	t.Helper()
+	s, err := scenario.Parse(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return build(t, s, edit)
+}
+
+func build(t testing.TB, s *scenario.Scenario, edit func(*scenario.Scenario)) *scenario.Built {
+	t.Helper()
 	if edit != nil {
 		edit(s)
 	}

@@ -84,14 +84,7 @@ func directRun(t *testing.T, p *Plan, task int, counter, metric string) (cs, ms 
 // made outside the engine.
 func TestCommunicationAxisAgainstDirectRuns(t *testing.T) {
 	p := plan(t, fmt.Sprintf(ringVsComplete, ""))
-	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Assemble(p, recs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := executeAll(t, p, 2)
 	perIter := []float64{24, 60}
 	for si := range p.Exp.Series {
 		var cs [][]float64
@@ -138,14 +131,7 @@ func TestCommunicationAxisAgainstDirectRuns(t *testing.T) {
 // points, and between them the last point below.
 func TestCommunicationGridDeterministic(t *testing.T) {
 	p := plan(t, fmt.Sprintf(ringVsComplete, `,"values":[0,100,240,700]`))
-	recs, err := p.Execute(context.Background(), p.AllTasks(), 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Assemble(p, recs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := executeAll(t, p, 1)
 	// ring: counts 0, 120, 240, 360, 480 → grid 0, 100, 240, 700 reads
 	// points 0, 0, 2 and none (700 > 480); complete: 0, 300, … 1200 →
 	// points 0, 0, 0, 2.
@@ -269,14 +255,7 @@ func TestCommunicationRandomCounter(t *testing.T) {
 
 	grid := []float64{0, 2, 4, 5, 6, 7, 8}
 	p = plan(t, walkExperiment(`,"values":[0,2,4,5,6,7,8]`))
-	recs, err = p.Execute(context.Background(), p.AllTasks(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err = Assemble(p, recs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = executeAll(t, p, 2)
 	var cs, ms [][]float64
 	for r := range p.Exp.Runs {
 		c, m := directRun(t, p, p.TaskIndex(0, 0, r), metrics.ColActivations, "optimality")
@@ -435,14 +414,7 @@ func TestCommunicationPresetClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Assemble(p, recs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := executeAll(t, p, 2)
 	if len(r.Expectations) != 3 {
 		t.Fatalf("%d expectations, want 3", len(r.Expectations))
 	}

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"context"
 	"testing"
 )
 
@@ -36,14 +35,7 @@ func TestDPDGTFigureClaims(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := Assemble(p, recs, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := executeAll(t, p, 2)
 			if len(r.Expectations) == 0 {
 				t.Fatal("no expectations")
 			}

@@ -300,3 +300,18 @@ func TestProblemMetric(t *testing.T) {
 		t.Fatal("an absent problem metric is not missing")
 	}
 }
+
+// executeAll runs every task of p on workers workers and assembles the
+// result, failing t on any error.
+func executeAll(t testing.TB, p *Plan, workers int) *Result {
+	t.Helper()
+	recs, err := p.Execute(context.Background(), p.AllTasks(), workers, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

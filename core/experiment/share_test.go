@@ -38,14 +38,7 @@ func sweepBytes(t *testing.T, text string, share bool) ([]byte, int64) {
 		p.problems = nil
 	}
 	counter := p.problems
-	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Assemble(p, recs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := executeAll(t, p, 2)
 	if counter == nil {
 		return res.JSON(), -1
 	}

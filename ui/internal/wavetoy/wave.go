@@ -24,7 +24,7 @@ type Params struct {
 
 // Wave is f_i(x) = Σ_c 1 − cos(x_c − t_i[c]): nonconvex (every shift of
 // t_i by 2π is another minimiser), so it offers no optimum. In the plane
-// the targets t_i sit on a circle of radius 1.
+// the targets t_i sit on a circle of radius 1 around (0.5, 0.5).
 type Wave struct {
 	n, d int
 	t    []float64
@@ -96,7 +96,8 @@ var Factory = objective.Factory{
 		for i := range p.n {
 			a := 2 * math.Pi * float64(i) / float64(p.n)
 			for c := range p.d {
-				p.t = append(p.t, math.Cos(a+float64(c)*math.Pi/2))
+				// Off-centre, so that the gradients do not cancel at 0.
+				p.t = append(p.t, 0.5+math.Cos(a+float64(c)*math.Pi/2))
 			}
 		}
 		return p, nil, nil

@@ -149,6 +149,7 @@ describe('a problem without a known optimum', () => {
     assert.match(info.note, /^No ‖x − x\*‖: the problem has no known optimum/);
     assert.match(info.defs, /^stationarity = ‖\(1\/n\)·Σ_i ∇f_i\(x_i\)‖²; consensus = /);
     assert.equal(info.statDt, 'stationarity');
+    assert.match(await page.textContent('#view-key-text'), /no optimum ★: none is known/);
     assert.notEqual(info.statDd, 'NaN');
 
     // Back to a problem with an optimum: the plot and the note follow.
@@ -156,6 +157,7 @@ describe('a problem without a known optimum', () => {
     await waitFor('optimality again', () => window.dpsimState.headline === 'optimality'
       && document.getElementById('plot').dataset.headline === 'optimality'
       && document.getElementById('plot-note').hidden);
+    assert.match(await page.textContent('#view-key-text'), /optimum ★, estimates/);
     assert.ok(!log.some((l) => FATAL_CONSOLE.test(l)), 'console shows that the Go program died:\n' + log.join('\n'));
   });
 });

@@ -311,8 +311,7 @@
     stat.opt.title = s.headlineLabel || '';
     stat.cons.textContent = fmtNum(s.consensus);
     stat.cons.title = s.consensusLabel || '';
-    stat.msgs.textContent = typeof s.messages === 'number'
-      ? `${s.messages} (most active agent: ${s.activations} activations)` : '—';
+    stat.msgs.textContent = typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—';
     stat.stop.hidden = stat.stopDt.hidden = !s.stopReason;
     stat.stop.textContent = s.stopReason || '';
     stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
@@ -393,11 +392,13 @@
   // pulled, and for resource allocation the shapes and the edge reading.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading].join('|');
+    const sig = [s.key, s.allocation, s.reading, s.headline].join('|');
     if (sig === keySig) return;
     keySig = sig;
     if (!s.allocation) {
-      viewKeyText.innerHTML = keyDefault;
+      // Without a known optimum the view draws no ★.
+      viewKeyText.innerHTML = s.headline === 'stationarity'
+        ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
     } else {
       viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
         (s.key ? 'Channels: ' + s.key + '. ' : '') +

@@ -13,6 +13,7 @@
 // wall-clock time: headless Chromium renders WebGL in software and can be slow.
 const { describe, test, before, after, beforeEach } = require('node:test');
 const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -422,6 +423,63 @@ describe('dpsim page with WebGL2', () => {
     const current = await b.page.inputValue('#scenario-text');
     assert.ok(current !== text && /"graph"/.test(current), 'Show current shows the loaded scenario');
     assert.equal(await b.page.evaluate(() => localStorage.getItem('dpsim.scenarioDraft')), null, 'Show current forgets the edit');
+  });
+
+  // dpsim.plugins() is the catalog the CLI prints (dpsim plugins), from
+  // the same registry compiled into the page: every algorithm, problem,
+  // graph kind and weight builder, each parameter documented, so that a
+  // page can generate its forms from it.
+  test('plugins() lists every registered plug-in with documented fields', async () => {
+    const cli = JSON.parse(execFileSync('go', ['run', './cmd/dpsim', 'plugins'], { cwd: ROOT, encoding: 'utf8' }));
+    const page = await b.page.evaluate(() => JSON.parse(window.dpsim.plugins()));
+    assert.deepEqual(page, cli, 'the page\'s catalog differs from dpsim plugins');
+    const sections = { algorithms: 6, problems: 3, graphs: 1, weights: 1 };
+    for (const [sec, least] of Object.entries(sections)) {
+      assert.ok(Array.isArray(page[sec]) && page[sec].length >= least, `${sec}: ${page[sec] && page[sec].length} plug-ins`);
+      for (const p of page[sec]) {
+        assert.ok(p.name && p.title && p.doc, `${sec} ${JSON.stringify(p.name)}: name, title and doc`);
+        const walk = (fields, where) => {
+          assert.ok(Array.isArray(fields), `${where}: params is a list`);
+          for (const f of fields) {
+            assert.ok(f.name && f.kind && f.doc && f.doc.trim() !== '', `${where}.${f.name}: name, kind and doc (${JSON.stringify(f)})`);
+            assert.ok('default' in f, `${where}.${f.name}: a default`);
+            if (f.fields) walk(f.fields, `${where}.${f.name}`);
+          }
+        };
+        walk(p.params, `${sec}.${p.name}`);
+      }
+    }
+    // The scenario names them in these sections: every preset's plug-ins are listed.
+    const names = (sec) => page[sec].map((p) => p.name);
+    for (const want of ['gt-dp', 'dp-dgt']) assert.ok(names('algorithms').includes(want), `algorithm ${want}`);
+    for (const want of ['rendezvous', 'ridge', 'dispatch']) assert.ok(names('problems').includes(want), `problem ${want}`);
+    for (const want of ['ring']) assert.ok(names('graphs').includes(want), `graph kind ${want}`);
+    for (const want of ['metropolis']) assert.ok(names('weights').includes(want), `weight builder ${want}`);
+  });
+
+  // A stop rule ends the run early: the page says "stopped" and which
+  // rule, not "done".
+  test('a stop rule: status stopped, with its reason', async () => {
+    await b.page.evaluate(() => window.dpsim.loadPreset('gtdp-rendezvous'));
+    const scen = JSON.parse(await b.page.evaluate(() => window.dpsim.scenario()));
+    scen.name = 'rendezvous-budget';
+    scen.stop = { max_messages: 1000 };
+    const res = await b.page.evaluate((t) => { const r = window.dpsim.load(t); return { ok: r.ok, error: String(r.error) }; }, JSON.stringify(scen));
+    assert.ok(res.ok, res.error);
+    await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+    await waitFor(b, 'the run stopped', () => window.dpsimState.status === 'stopped');
+    const s = await state(b.page);
+    assert.ok(s.iter < scen.iterations, `stopped at iteration ${s.iter} of ${scen.iterations}`);
+    assert.match(s.stopReason, /^stop\.max_messages: \d+ messages were sent \(the budget is 1000\)/);
+    assert.ok(s.messages >= 1000, `messages ${s.messages}`);
+    await waitFor(b, 'the reason on the page', () => !document.getElementById('stat-stop').hidden);
+    assert.equal(await b.page.textContent('#stat-status'), 'stopped');
+    assert.equal(await b.page.textContent('#stat-stop'), s.stopReason);
+    assert.match(await b.page.textContent('#messages'), /stopped early by its stop rule: stop\.max_messages/);
+    await b.page.evaluate(() => window.scrollTo(0, 0));
+    await waitFrames(b, 2);
+    await b.page.screenshot({ path: path.join(OUT, 'stopped.png') });
+    await b.page.evaluate(() => window.dpsim.setFast(false));
   });
 
   test('no Go panic or exit in the console', () => {

@@ -32,14 +32,17 @@
   const exportJSON = $('export-json');
   const exportCSV = $('export-csv');
   const plotBox = $('plot');
+  const plotDefs = $('plot-defs');
+  const plotNote = $('plot-note');
   const viewLabels = $('view-labels');
   const viewKeyText = $('view-key-text');
   const viewNote = $('view-note');
   const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
   const stat = {
-    iter: $('stat-iter'), opt: $('stat-opt'), cons: $('stat-cons'),
-    eps: $('stat-eps'), rate: $('stat-rate'), status: $('stat-status'),
+    iter: $('stat-iter'), opt: $('stat-opt'), optDt: $('stat-opt-dt'), cons: $('stat-cons'),
+    eps: $('stat-eps'), rate: $('stat-rate'), status: $('stat-status'), msgs: $('stat-msgs'),
+    stop: $('stat-stop'), stopDt: $('stat-stop-dt'),
   };
 
   const WASM_URL = 'dpsim.wasm';
@@ -192,11 +195,15 @@
   // The live error plot, drawn with uPlot from the decimated history Go
   // keeps (at most about two thousand points per series however long the
   // run), redrawn at most PLOT_HZ times a second so that fast-forward
-  // spends its frames on the simulation.
+  // spends its frames on the simulation. Its first curve is the headline
+  // metric the state names (dpsimState.headline): optimality, or
+  // stationarity for a problem without a known optimum, which has no
+  // ‖x − x*‖ to draw.
   const PLOT_HZ = 8;
-  const COLORS = { opt: '#2f6fdd', cons: '#e4572e' };
+  const COLORS = { optimality: '#2f6fdd', stationarity: '#12866f', cons: '#e4572e' };
   const plot = {
     u: null,
+    headline: 'optimality', // the first curve's metric
     rev: -1,          // history revision drawn
     pending: null,    // history fetched but not drawn yet
     last: 0,          // time of the last redraw
@@ -215,10 +222,13 @@
   // A single recorded point draws no line: mark points while there are few.
   const few = (u) => u.data[0].length <= 2;
 
-  function makePlot() {
+  function makePlot(headline) {
     const { logAxis } = window.dpsimPlot;
     const width = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
     plot.width = width;
+    plot.headline = headline;
+    const hc = COLORS[headline] || COLORS.optimality;
+    plotBox.dataset.headline = headline;
     plot.u = new uPlot({
       width, height: 250,
       scales: { x: { time: false, range: () => [0, plot.xMax || 10] }, y: { distr: 3 } },
@@ -228,7 +238,7 @@
       ],
       series: [
         { label: 'iteration', value: (u, v) => (v == null ? '—' : String(Math.round(v))) },
-        { label: 'optimality', stroke: COLORS.opt, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: COLORS.opt },
+        { label: headline, stroke: hc, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: hc },
           value: (u, v) => window.dpsimPlot.fmt(v) },
         { label: 'consensus', stroke: COLORS.cons, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: COLORS.cons },
           value: (u, v) => window.dpsimPlot.fmt(v) },
@@ -239,7 +249,7 @@
 
   function plotClear() {
     plot.rev = -1;
-    plot.pending = { iter: [], optimality: [], consensus: [] };
+    plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [] };
     plotBox.dataset.points = '0';
   }
 
@@ -256,7 +266,16 @@
 
   function drawPlot(state) {
     if (typeof uPlot !== 'function' || !window.dpsimPlot) return;
-    if (!plot.u) makePlot();
+    const headline = state && state.headline === 'stationarity' ? 'stationarity' : 'optimality';
+    if (plot.u && plot.headline !== headline) {
+      // uPlot's series are fixed when it is made: remake it for the other
+      // headline, and redraw the history at once.
+      plot.u.destroy();
+      plot.u = null;
+      plot.rev = -1;
+      plot.last = 0;
+    }
+    if (!plot.u) makePlot(headline);
     const K = state && state.iterations > 0 ? state.iterations : 0;
     const now = performance.now();
     if (!plot.pending || now - plot.last < 1000 / PLOT_HZ) return;
@@ -265,7 +284,8 @@
     plot.last = now;
     const n = m.iter.length;
     plot.xMax = Math.max(K, n ? m.iter[n - 1] : 0, 10);
-    plot.u.setData([Array.from(m.iter), positive(m.optimality), positive(m.consensus)]);
+    const first = headline === 'stationarity' ? (m.stationarity || []) : m.optimality;
+    plot.u.setData([Array.from(m.iter), positive(first), positive(m.consensus)]);
     plotBox.dataset.points = String(n);
   }
 
@@ -285,8 +305,15 @@
     if (!s) return;
     const K = s.iterations > 0 ? s.iterations : '—';
     stat.iter.textContent = `${typeof s.iter === 'number' ? s.iter : '—'} / ${K}`;
-    stat.opt.textContent = fmtNum(s.optimality);
+    const stationary = s.headline === 'stationarity';
+    stat.optDt.textContent = stationary ? 'stationarity' : 'optimality';
+    stat.opt.textContent = fmtNum(stationary ? s.stationarity : s.optimality);
+    stat.opt.title = s.headlineLabel || '';
     stat.cons.textContent = fmtNum(s.consensus);
+    stat.cons.title = s.consensusLabel || '';
+    stat.msgs.textContent = typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—';
+    stat.stop.hidden = stat.stopDt.hidden = !s.stopReason;
+    stat.stop.textContent = s.stopReason || '';
     stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
     const epsInf = $('stat-epsinf');
     epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
@@ -313,8 +340,26 @@
     if (s.status === 'diverged' && (!lastState || lastState.status !== 'diverged')) {
       addMessage('warn', 'The run diverged: the iterates are no longer finite.');
     }
+    if (s.stopReason && (!lastState || lastState.stopReason !== s.stopReason)) {
+      addMessage('info', 'The run stopped early by its stop rule: ' + s.stopReason + '.');
+    }
+    renderMetricNote(s);
     if (presetsFilled) syncPreset(s.scenario);
     if (ready) refreshTheory(s, !lastState || lastState.scenario !== s.scenario || s.iter < lastState.iter);
+  }
+
+  // renderMetricNote writes, beside the plot, what its curves are for
+  // this problem and algorithm and, for a problem without a known
+  // optimum, why there is no ‖x − x*‖.
+  let metricSig = null;
+  function renderMetricNote(s) {
+    const sig = [s.headline, s.headlineLabel, s.consensusLabel, s.metricNote].join('|');
+    if (sig === metricSig) return;
+    metricSig = sig;
+    plotDefs.textContent = s.headlineLabel
+      ? `${s.headline || 'optimality'} = ${s.headlineLabel}; consensus = ${s.consensusLabel}` : '';
+    plotNote.hidden = !s.metricNote;
+    plotNote.textContent = s.metricNote ? s.metricNote.charAt(0).toUpperCase() + s.metricNote.slice(1) + '.' : '';
   }
 
   // ------------------------------------------------------ canvas labels
@@ -347,11 +392,13 @@
   // pulled, and for resource allocation the shapes and the edge reading.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading].join('|');
+    const sig = [s.key, s.allocation, s.reading, s.headline].join('|');
     if (sig === keySig) return;
     keySig = sig;
     if (!s.allocation) {
-      viewKeyText.innerHTML = keyDefault;
+      // Without a known optimum the view draws no ★.
+      viewKeyText.innerHTML = s.headline === 'stationarity'
+        ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
     } else {
       viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
         (s.key ? 'Channels: ' + s.key + '. ' : '') +

@@ -31,17 +31,17 @@ const MaxSeed = query.MaxSeed
 // App is the running lab: the current scenario, its runner, the player
 // that paces it and the model the view draws.
 type App struct {
-	game     *render.Game
-	scen     *scenario.Scenario // as loaded, before any seed override
-	seed     int64              // −1: the scenario's own four seeds
-	built    *scenario.Built
-	run      *runner.Runner
-	player   *scene.Player
-	speed    float64
-	fast     bool
-	history  *metrics.History
-	histFrom int // next Metrics.Series index to feed the history
-	rate     rateMeter
+	game   *render.Game
+	scen   *scenario.Scenario // as loaded, before any seed override
+	seed   int64              // −1: the scenario's own four seeds
+	built  *scenario.Built
+	run    *runner.Runner
+	player *scene.Player
+	speed  float64
+	fast   bool
+	// live is the plot's decimated history and headline metric.
+	live *Live
+	rate rateMeter
 	// published is when window.dpsimState was last replaced.
 	published time.Time
 	warnings  []string
@@ -58,7 +58,24 @@ type State struct {
 	Iterations int     `js:"iterations"`
 	Optimality float64 `js:"optimality"`
 	Consensus  float64 `js:"consensus"`
-	Epsilon    float64 `js:"epsilon"`
+	// Stationarity is ‖(1/n)·Σ_i ∇f_i(x_i)‖² for a problem without a
+	// known optimum, NaN otherwise.
+	Stationarity float64 `js:"stationarity"`
+	// Headline is the plot's first curve, "optimality" or "stationarity"
+	// (a problem without a known optimum); HeadlineLabel what it is, in
+	// symbols; ConsensusLabel the same for consensus; MetricNote why
+	// there is no ‖x − x*‖ ("" when there is).
+	Headline       string `js:"headline"`
+	HeadlineLabel  string `js:"headlineLabel"`
+	ConsensusLabel string `js:"consensusLabel"`
+	MetricNote     string `js:"metricNote"`
+	// StopReason says which stop rule ended the run (status "stopped").
+	StopReason string `js:"stopReason"`
+	// Messages and Activations are the run's communication counters:
+	// per-link messages sent, and activations of the most active agent.
+	Messages    float64 `js:"messages"`
+	Activations float64 `js:"activations"`
+	Epsilon     float64 `js:"epsilon"`
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
 	EpsilonNote string   `js:"epsilonNote"`
@@ -128,7 +145,7 @@ func (a *App) install(b *scenario.Built) {
 	player.SetSpeed(a.speed)
 	player.SetFast(a.fast)
 	a.built, a.run, a.player = b, run, player
-	a.history, a.histFrom = metrics.NewHistory(HistoryBuckets), 0
+	a.live = NewLive(b, HistoryBuckets)
 	a.rate = rateMeter{}
 	a.warnings = a.warnings[:0]
 	for _, w := range b.Warnings {
@@ -278,11 +295,17 @@ func (a *App) publish() {
 		st.Iterations = b.Scenario.Iterations
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
-		a.feedHistory()
-		st.HistoryRev = a.history.Revision
+		a.live.Feed(&a.run.Metrics.Series)
+		st.HistoryRev = a.live.Revision()
 		st.Rate = a.rate.update(st.Iter)
 		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
+		st.Stationarity = a.live.Stationarity(last)
+		st.Headline, st.HeadlineLabel = a.live.Headline()
+		st.ConsensusLabel, st.MetricNote = a.live.Desc.Consensus, a.live.Desc.Note
+		c := a.run.Counters()
+		_, most := c.MaxActivations()
+		st.Messages, st.Activations = float64(c.Messages), float64(most)
 		st.Epsilon = a.run.Ledger().Max.Value()
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
@@ -301,32 +324,16 @@ func (a *App) publish() {
 			ratio = m.PixelRatio
 		}
 		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
-		st.Status, st.Error = "paused", a.lastErr
-		switch err := a.run.Err(); {
-		case err != nil:
-			st.Status, st.Error = "diverged", err.Error()
-		case a.run.Done():
-			st.Status = "done"
-		case st.Running:
-			st.Status = "running"
-		case st.Iter == 0:
-			st.Status = "ready"
+		st.Error, st.StopReason = a.lastErr, ""
+		var why string
+		switch st.Status, why = Status(a.run, st.Running); st.Status {
+		case "diverged":
+			st.Error = why
+		case "stopped":
+			st.StopReason = why
 		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
-}
-
-// HistoryBuckets bounds the live plot's history: at most twice this many
-// points per series reach the page, however long the run.
-const HistoryBuckets = 1024
-
-// feedHistory adds the metrics recorded since the last call to the
-// decimated history the live plot draws.
-func (a *App) feedHistory() {
-	s := &a.run.Metrics.Series
-	for ; a.histFrom < s.Len(); a.histFrom++ {
-		a.history.Add(s.At(a.histFrom))
-	}
 }
 
 // rateMeter measures iterations per second over about the last second.
@@ -430,16 +437,17 @@ func (a *App) Register() {
 	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
-		var it, opt, cons, obj []float64
-		if a.history != nil {
-			a.feedHistory()
-			it, opt, cons, obj = a.history.Points()
-			o.Set("rev", a.history.Revision)
+		var it, opt, cons, obj, stat []float64
+		if a.live != nil {
+			a.live.Feed(&a.run.Metrics.Series)
+			it, opt, cons, obj, stat = a.live.Points()
+			o.Set("rev", a.live.Revision())
 		}
 		o.Set("iter", float64sToJS(it))
 		o.Set("optimality", float64sToJS(opt))
 		o.Set("consensus", float64sToJS(cons))
 		o.Set("objective", float64sToJS(obj))
+		o.Set("stationarity", float64sToJS(stat))
 		return o
 	})
 	fn("setSeed", func(args []js.Value) any {
@@ -482,7 +490,7 @@ func (a *App) Register() {
 			from = max(args[0].Int(), 0)
 		}
 		o := js.Global().Get("Object").New()
-		var it, opt, cons, obj []float64
+		var it, opt, cons, obj, stat []float64
 		if a.run != nil {
 			s := &a.run.Metrics.Series
 			for i := from; i < s.Len(); i++ {
@@ -491,11 +499,13 @@ func (a *App) Register() {
 			if from < s.Len() {
 				opt, cons, obj = s.Optimality[from:], s.Consensus[from:], s.Objective[from:]
 			}
+			stat = a.live.StationarityColumn(s, from)
 		}
 		o.Set("iter", float64sToJS(it))
 		o.Set("optimality", float64sToJS(opt))
 		o.Set("consensus", float64sToJS(cons))
 		o.Set("objective", float64sToJS(obj))
+		o.Set("stationarity", float64sToJS(stat))
 		return o
 	})
 	fn("ledger", func([]js.Value) any {
@@ -517,6 +527,14 @@ func (a *App) Register() {
 			return ""
 		}
 		js, _ := json.Marshal(a.theoryView())
+		return string(js)
+	})
+	fn("plugins", func([]js.Value) any {
+		js, err := json.Marshal(scenario.Plugins())
+		if err != nil {
+			a.lastErr = "plugins: " + err.Error()
+			return ""
+		}
 		return string(js)
 	})
 	fn("exportJSON", func([]js.Value) any {

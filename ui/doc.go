@@ -4,6 +4,7 @@
 // publishes window.dpsimState for the page and the end-to-end tests.
 // docs/bridge.md is the contract.
 //
-// Everything here builds only for js/wasm, except package query (the URL
-// parameters), which is pure Go and tested natively.
+// The bridge builds only for js/wasm; what it shows of a run (Live: the
+// plot's history and headline metric, Status) and package query (the URL
+// parameters) are pure Go and tested natively.
 package ui

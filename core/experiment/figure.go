@@ -97,6 +97,9 @@ func (p *Plan) Figure(r *Result) FigureData {
 		} else if !e.X.alongRun() {
 			f.YNote += ", at the last iteration of each run"
 		}
+		if why := p.labels.missing(m.Name); why != "" {
+			f.YNote += " — " + why + ` (plot the metric "` + metrics.ColStationarity + `" instead)`
+		}
 	}
 	if e.Reproduces != nil {
 		f.Subtitle = e.Reproduces.Paper + ", " + e.Reproduces.Figure
@@ -168,21 +171,25 @@ func communicationNote(x Axis) string {
 }
 
 // metricLabels holds what the generic metrics optimality and consensus
-// are for the problems of a plan's scenarios (metrics.Labels), each
-// definition once, in the order met.
+// are for the problems and algorithms of a plan's scenarios
+// (metrics.Describe: an algorithm whose estimate is shared state is
+// measured there), each definition once, in the order met, and why a
+// metric is missing (no ‖x − x*‖ without a known optimum).
 type metricLabels struct {
-	optimality, consensus []string
+	optimality, consensus, notes []string
 }
 
-// note adds the definitions of b's problem.
+// note adds the definitions of b's problem and algorithm.
 func (l *metricLabels) note(b *scenario.Built) {
-	o, c := metrics.Labels(b.Env.Problem)
-	if !slices.Contains(l.optimality, o) {
-		l.optimality = append(l.optimality, o)
+	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
+	add := func(list *[]string, v string) {
+		if v != "" && !slices.Contains(*list, v) {
+			*list = append(*list, v)
+		}
 	}
-	if !slices.Contains(l.consensus, c) {
-		l.consensus = append(l.consensus, c)
-	}
+	add(&l.optimality, d.Optimality)
+	add(&l.consensus, d.Consensus)
+	add(&l.notes, d.Note)
 }
 
 // of returns the definition of metric name, "" for a metric that is not
@@ -195,6 +202,16 @@ func (l *metricLabels) of(name string) string {
 		return strings.Join(l.consensus, " or ")
 	}
 	return ""
+}
+
+// missing says why metric name is missing for some of the plan's
+// problems ("" when it is not): an optimality figure of a problem
+// without a known optimum has no ‖x − x*‖ to draw.
+func (l *metricLabels) missing(name string) string {
+	if name != "optimality" {
+		return ""
+	}
+	return strings.Join(l.notes, "; ")
 }
 
 func joinNonEmpty(a, b string) string {

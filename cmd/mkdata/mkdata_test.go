@@ -118,4 +118,3 @@ func TestMinMax(t *testing.T) {
 		}
 	}
 }
-

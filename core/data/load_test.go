@@ -247,3 +247,30 @@ func TestBrokenFiles(t *testing.T) {
 		}
 	})
 }
+
+// TestProvide: bytes handed over (as the page will) are checked, and once
+// provided, Load needs no source.
+func TestProvide(t *testing.T) {
+	good, err := os.ReadFile("files/mnist-01-test.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withSource(t, nil, func() {
+		if err := Provide("mnist-01-test.gz", good[:1000]); err == nil || !strings.HasPrefix(err.Error(), "dataset mnist-01/test: file mnist-01-test.gz has 1000 bytes") {
+			t.Errorf("truncated: %v", err)
+		}
+		if _, err := Load("mnist-01", "test"); err == nil {
+			t.Error("Load after a refused Provide and with no source succeeded")
+		}
+		if err := Provide("mnist-03-test.gz", good); err == nil || err.Error() != `data file: "mnist-03-test.gz" is not in the manifest` {
+			t.Errorf("unknown file: %v", err)
+		}
+		if err := Provide("mnist-01-test.gz", good); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load("mnist-01", "test")
+		if err != nil || s.Rows != 2115 {
+			t.Errorf("Load after Provide: %v", err)
+		}
+	})
+}

@@ -188,6 +188,11 @@ type Factory struct {
 	// among the runs whose Key is equal (see Key); nil means both the
 	// data seed and the graph, which is always safe.
 	Reads func(params any) Reads
+	// Datasets names, for the given (decoded) params, the dataset splits
+	// Build loads through core/data, as "name/split" (e.g.
+	// "mushrooms/train"), so that the page can fetch them before it builds
+	// the scenario; nil or empty means none.
+	Datasets func(params any) []string
 }
 
 // Measured is implemented by problems with metrics of their own beyond

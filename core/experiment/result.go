@@ -115,7 +115,7 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 					pt.Metrics[m.id()] = Summarize(g.final(si, pi, m.id()))
 				}
 				if e.X.Kind == XDerived {
-					pt.X = pt.Quantities[e.X.Quantity].Mean
+					pt.X = F(pt.Quantities[e.X.Quantity].Mean)
 				}
 				sr.Points = append(sr.Points, pt)
 			}

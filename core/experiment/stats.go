@@ -1,19 +1,78 @@
 package experiment
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"sort"
+	"strconv"
 )
 
+// FI is a float64 written like F, except that ±Inf are written as the JSON
+// strings "Inf" and "-Inf" (which R, NumPy and pandas read as numbers) and
+// read back. Derived quantities use it: a privacy budget without a
+// guarantee is ε = ∞, a value and not a missing one, and writing it as
+// null once made a sweep's mean ε read as if the infinite runs were not
+// there.
+type FI float64
+
+// MarshalJSON implements json.Marshaler.
+func (f FI) MarshalJSON() ([]byte, error) {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return []byte(`"Inf"`), nil
+	case math.IsInf(float64(f), -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return appendF(nil, float64(f)), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *FI) UnmarshalJSON(b []byte) error {
+	switch {
+	case bytes.Equal(b, []byte(`"Inf"`)):
+		*f = FI(math.Inf(1))
+		return nil
+	case bytes.Equal(b, []byte(`"-Inf"`)):
+		*f = FI(math.Inf(-1))
+		return nil
+	}
+	var v F
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = FI(v)
+	return nil
+}
+
+// formatFI writes v for people and for CSV: shortest 'g', Inf or -Inf,
+// and "" for NaN.
+func formatFI(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ""
+	case math.IsInf(v, 1):
+		return "Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // Stats summarises one sample: the values of one metric (or derived
-// quantity) over the runs at one point of one series. Non-finite values
-// are missing: they are counted in Missing and left out of every
-// statistic.
+// quantity) over the runs at one point of one series. NaN values are
+// missing: they are counted in Missing and left out of every statistic.
+// Metrics never hold ±Inf (a diverged run's metric is missing); a
+// derived quantity may (ε = ∞), and then the sample's mean, extremes and
+// quantiles are infinite as they should be, never the statistics of the
+// finite values alone.
 type Stats struct {
-	// N is the number of finite values; Missing the number left out.
-	N       int `json:"n"`
-	Missing int `json:"missing"`
-	Mean    F   `json:"mean"`
+	// N is the number of finite values; Missing the number of NaN values
+	// left out; Infinite the number of ±Inf values (quantities only).
+	N        int `json:"n"`
+	Missing  int `json:"missing"`
+	Infinite int `json:"infinite,omitempty"`
+	Mean     FI  `json:"mean"`
 	// SD is the sample standard deviation (divisor N−1), SE = SD/√N.
 	SD F `json:"sd"`
 	SE F `json:"se"`
@@ -23,11 +82,11 @@ type Stats struct {
 	// Median, P10 and P90 are sample quantiles by linear interpolation
 	// between order statistics (Hyndman & Fan type 7, the default of R
 	// and NumPy).
-	Median F `json:"median"`
-	P10    F `json:"p10"`
-	P90    F `json:"p90"`
-	Min    F `json:"min"`
-	Max    F `json:"max"`
+	Median FI `json:"median"`
+	P10    FI `json:"p10"`
+	P90    FI `json:"p90"`
+	Min    FI `json:"min"`
+	Max    FI `json:"max"`
 }
 
 // Summarize returns the statistics of xs (in any order; xs is not
@@ -35,18 +94,39 @@ type Stats struct {
 // SE and the interval are NaN.
 func Summarize(xs []float64) Stats {
 	v := finite(xs)
-	s := Stats{N: len(v), Missing: len(xs) - len(v)}
+	s := Stats{N: len(v)}
+	var inf []float64
+	for _, x := range xs {
+		if math.IsInf(x, 0) {
+			inf = append(inf, x)
+		}
+	}
+	s.Infinite, s.Missing = len(inf), len(xs)-len(v)-len(inf)
 	nan := F(math.NaN())
-	s.Mean, s.SD, s.SE, s.CI95 = nan, nan, nan, [2]F{nan, nan}
-	s.Median, s.P10, s.P90, s.Min, s.Max = nan, nan, nan, nan, nan
+	s.Mean, s.SD, s.SE, s.CI95 = FI(nan), nan, nan, [2]F{nan, nan}
+	s.Median, s.P10, s.P90, s.Min, s.Max = FI(nan), FI(nan), FI(nan), FI(nan), FI(nan)
+	if len(inf) > 0 {
+		// The mean of a sample holding ∞ is ∞ (NaN with both signs); the
+		// spread is undefined; order statistics keep their meaning.
+		all := append(v, inf...)
+		sort.Float64s(all)
+		sum := 0.0
+		for _, x := range inf {
+			sum += x
+		}
+		s.Mean = FI(sum)
+		s.Median, s.P10, s.P90 = FI(quantileInf(all, 0.5)), FI(quantileInf(all, 0.1)), FI(quantileInf(all, 0.9))
+		s.Min, s.Max = FI(all[0]), FI(all[len(all)-1])
+		return s
+	}
 	if len(v) == 0 {
 		return s
 	}
 	m, sd := meanSD(v)
-	s.Mean = F(m)
+	s.Mean = FI(m)
 	sort.Float64s(v)
-	s.Median, s.P10, s.P90 = F(Quantile(v, 0.5)), F(Quantile(v, 0.1)), F(Quantile(v, 0.9))
-	s.Min, s.Max = F(v[0]), F(v[len(v)-1])
+	s.Median, s.P10, s.P90 = FI(Quantile(v, 0.5)), FI(Quantile(v, 0.1)), FI(Quantile(v, 0.9))
+	s.Min, s.Max = FI(v[0]), FI(v[len(v)-1])
 	if len(v) > 1 {
 		se := sd / math.Sqrt(float64(len(v)))
 		t := TQuantile975(len(v) - 1)
@@ -98,6 +178,26 @@ func Quantile(sorted []float64, p float64) float64 {
 		return sorted[n-1]
 	}
 	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// quantileInf is Quantile on a sorted sample that may hold ±Inf: where the
+// interpolation weight is 0 or the neighbours are equal it returns the
+// order statistic itself (Quantile would compute ∞ − ∞ or 0·∞ there).
+func quantileInf(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	h := float64(n-1) * p
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	a, b := sorted[lo], sorted[lo+1]
+	if h == float64(lo) || a == b {
+		return a
+	}
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a + (b - a) // the infinite neighbour wins (NaN for −∞ … +∞)
+	}
+	return a + (h-float64(lo))*(b-a)
 }
 
 // t975 holds the 0.975 quantile of Student's t for 1…30 degrees of

@@ -9,7 +9,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func TestSummarizeKnownValues(t *testing.T) {
 	// 1…10: mean 5.5, sd √(82.5/9), type-7 quantiles 1.9, 5.5, 9.1.
-	xs := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1, math.NaN(), math.Inf(1)}
+	xs := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1, math.NaN(), math.NaN()}
 	s := Summarize(xs)
 	sd := math.Sqrt(82.5 / 9)
 	se := sd / math.Sqrt(10)
@@ -37,6 +37,33 @@ func TestSummarizeKnownValues(t *testing.T) {
 	}
 	if xs[0] != 10 {
 		t.Error("Summarize sorted its input")
+	}
+}
+
+// A sample holding ε = ∞ (a run without a guarantee) has an infinite
+// mean and maximum: once the infinite values were dropped as missing, and
+// a sweep's mean ε read as the mean of the finite runs (or 0).
+func TestSummarizeInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	s := Summarize([]float64{1, 2, inf, math.NaN(), 3})
+	if s.N != 3 || s.Infinite != 1 || s.Missing != 1 {
+		t.Errorf("counts n %d, infinite %d, missing %d; want 3, 1, 1", s.N, s.Infinite, s.Missing)
+	}
+	if !math.IsInf(float64(s.Mean), 1) || !math.IsInf(float64(s.Max), 1) || s.Min != 1 || s.Median != 2.5 {
+		t.Errorf("mean %v, max %v, min %v, median %v; want +Inf, +Inf, 1, 2.5", s.Mean, s.Max, s.Min, s.Median)
+	}
+	if s := Summarize([]float64{inf, inf}); !math.IsInf(float64(s.Mean), 1) || !math.IsInf(float64(s.Median), 1) || s.N != 0 {
+		t.Errorf("all infinite: %+v", s)
+	}
+	for _, c := range []struct {
+		v    FI
+		want string
+	}{{FI(inf), `"Inf"`}, {FI(-inf), `"-Inf"`}, {FI(math.NaN()), `null`}, {FI(0.1), `0.1`}} {
+		b, _ := c.v.MarshalJSON()
+		var back FI
+		if string(b) != c.want || back.UnmarshalJSON(b) != nil || !(back == c.v || math.IsNaN(float64(back))) {
+			t.Errorf("%v: wrote %s, read back %v; want %s", c.v, b, back, c.want)
+		}
 	}
 }
 

@@ -70,7 +70,7 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 			rec.Quantities[q] = FI(nan)
 		}
 	}
-	b, err := p.build(&pp, sp.hook, s, RunSeeds(e.Seed, k.Run, s.Name, k.Point))
+	b, err := p.build(&pp, sp.hook, s, e.runSeeds(k.Run, s.Name, k.Point))
 	if err != nil {
 		rec.Status, rec.Error = StatusFailed, err.Error()
 		return rec, nil

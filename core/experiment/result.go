@@ -86,7 +86,7 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 	res := &Result{
 		Format: ResultFormat, Experiment: p.canon, Shard: shard,
 		Tasks: p.tasks, Finished: len(recs), Partial: len(recs) < p.tasks,
-		SeedRule: SeedRule, Runs: recs, Expectations: []ExpectationResult{},
+		SeedRule: p.Exp.seedRule(), Runs: recs, Expectations: []ExpectationResult{},
 	}
 	g, err := p.group(recs)
 	if err != nil {

@@ -599,10 +599,8 @@ func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amo
 		if ac.alg.prob.Fixed(i) {
 			continue
 		}
-		e := s.Epsilon(ac.alg.xi.Base(i)*factor, ac.alg.ze.Base(i)*factor)
-		if e.Log10() > best.Log10() {
-			best = e
-		}
+		// privacy.Max: an undefined ε counts as ∞, never skipped.
+		best = privacy.Max(best, s.Epsilon(ac.alg.xi.Base(i)*factor, ac.alg.ze.Base(i)*factor))
 	}
 	return best
 }

@@ -494,7 +494,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		anyNoisy = true
 		e.Epsilon = ac.sens.Epsilon(a.xi.Base(i), a.ze.Base(i))
 		if e.Epsilon.IsInf() {
-			e.Reason = "θ_0 = 0 on one channel: its messages carry no noise (no guarantee)"
+			e.Reason = "a noise scale is 0 on one channel (θ_0 = 0, or a decay that reaches 0 such as r = 0): its messages from then on carry no noise (no guarantee)"
 		}
 		b := ac.Infinite(i)
 		rec := b.Recursion.String()

@@ -92,8 +92,10 @@ type Stats struct {
 }
 
 // Summarize returns the statistics of xs (in any order; xs is not
-// modified). With no finite value every statistic is NaN; with one, SD,
-// SE and the interval are NaN.
+// modified). With no value but NaN every statistic is NaN; with one finite
+// value, SD, SE and the interval are NaN; with any ±Inf, the mean,
+// extremes and quantiles are those of the whole sample (∞ where it
+// reaches them) and SD, SE and the interval NaN.
 func Summarize(xs []float64) Stats {
 	v := finite(xs)
 	s := Stats{N: len(v)}

@@ -314,7 +314,7 @@
     stat.msgs.textContent = typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—';
     stat.stop.hidden = stat.stopDt.hidden = !s.stopReason;
     stat.stop.textContent = s.stopReason || '';
-    stat.eps.textContent = s.epsilon === Infinity ? '∞ (no noise)' : fmtNum(s.epsilon);
+    stat.eps.textContent = s.epsilonText || (s.epsilon === Infinity ? '∞' : fmtNum(s.epsilon));
     const epsInf = $('stat-epsinf');
     epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
     epsInf.textContent = s.epsilonNote || '';

@@ -76,6 +76,9 @@ type State struct {
 	Messages    float64 `js:"messages"`
 	Activations float64 `js:"activations"`
 	Epsilon     float64 `js:"epsilon"`
+	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
+	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
+	EpsilonText string `js:"epsilonText"`
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
 	EpsilonNote string   `js:"epsilonNote"`
@@ -306,7 +309,8 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		st.Epsilon = a.run.Ledger().Max.Value()
+		mx := a.run.Ledger().Max
+		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()

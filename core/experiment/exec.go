@@ -38,7 +38,7 @@ type RunRecord struct {
 	// Iterations is the number of iterations run.
 	Iterations int           `json:"iterations"`
 	Metrics    map[string]F  `json:"metrics"`
-	Quantities map[string]F  `json:"quantities,omitempty"`
+	Quantities map[string]FI `json:"quantities,omitempty"`
 	Curves     map[string]Fs `json:"curves,omitempty"`
 	// Counter is the communication axis's counter at the same recorded
 	// iterations as Curves.
@@ -65,12 +65,12 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 		rec.Metrics[m.id()] = nan
 	}
 	if len(p.Quantities) > 0 {
-		rec.Quantities = map[string]F{}
+		rec.Quantities = map[string]FI{}
 		for _, q := range p.Quantities {
-			rec.Quantities[q] = nan
+			rec.Quantities[q] = FI(nan)
 		}
 	}
-	b, err := p.build(&pp, sp.hook, s, RunSeeds(e.Seed, k.Run, s.Name, k.Point))
+	b, err := p.build(&pp, sp.hook, s, e.runSeeds(k.Run, s.Name, k.Point))
 	if err != nil {
 		rec.Status, rec.Error = StatusFailed, err.Error()
 		return rec, nil
@@ -128,7 +128,8 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 	}
 	if final {
 		for _, q := range p.Quantities {
-			rec.Quantities[q] = F(canon(quantities[q].Value(run)))
+			// ±Inf stays: ε = ∞ is a value (see FI).
+			rec.Quantities[q] = FI(quantities[q].Value(run))
 		}
 	}
 	return rec, nil

@@ -146,13 +146,61 @@ func (p *Plan) xOrder(res *Result, si int) []int {
 	return o
 }
 
+// overall decides an expectation from its comparisons, each judged alone
+// at α = Alpha(margin) (see Comparison.judge):
+//
+//   - it holds when every comparison holds: an intersection–union test,
+//     whose error rate is α without any correction, since a false claim
+//     must pass its false comparison;
+//   - it does not hold when Holm's step-down procedure over the
+//     one-sided p-values against the claim rejects one: sorted ascending,
+//     the i-th smallest (from 0) is rejected while it is below α/(m − i).
+//     A true claim is then called "does not hold" with probability at
+//     most α, however many comparisons it has (ten comparisons at a
+//     3-σ margin each once gave ten chances to fail).
+//
+// Comparisons that go the other way alone but not under Holm become
+// inconclusive. The summary says how many runs the verdict rests on.
 func overall(cs []Comparison, margin float64) (string, string) {
 	if len(cs) == 0 {
 		return Inconclusive, "nothing to compare"
 	}
+	alpha := Alpha(margin)
+	m := len(cs)
+	against := make([]float64, m)
+	order := make([]int, m)
+	for i, c := range cs {
+		order[i] = i
+		against[i] = math.NaN()
+		if z := float64(c.Z); !math.IsNaN(z) {
+			against[i] = c.tail(-z)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		pa, pb := against[order[a]], against[order[b]]
+		if math.IsNaN(pa) || math.IsNaN(pb) {
+			return !math.IsNaN(pa) && math.IsNaN(pb)
+		}
+		return pa < pb
+	})
+	rejected := make([]bool, m)
+	for k, i := range order {
+		if !(against[i] < alpha/float64(m-k)) {
+			break
+		}
+		rejected[i] = true
+	}
 	held, failed := 0, 0
 	minZ := math.Inf(1)
-	for _, c := range cs {
+	nLo, nHi, nT := math.MaxInt, 0, 0
+	for i := range cs {
+		c := &cs[i]
+		if c.Verdict == Fails && !rejected[i] {
+			c.Verdict = Inconclusive
+		}
+		if rejected[i] {
+			c.Verdict = Fails
+		}
 		switch c.Verdict {
 		case Holds:
 			held++
@@ -162,16 +210,39 @@ func overall(cs []Comparison, margin float64) (string, string) {
 		if z := float64(c.Z); !math.IsNaN(z) && z < minZ {
 			minZ = z
 		}
+		n := c.N
+		if c.Test == "rank" {
+			n = min(c.Na, c.Nb) // runs per group, not values in all
+		}
+		nLo, nHi = min(nLo, n), max(nHi, n)
+		if c.DF > 0 {
+			nT++
+		}
 	}
 	z := "no finite statistic"
 	if !math.IsInf(minZ, 1) {
-		z = fmt.Sprintf("weakest z = %.3g", minZ)
+		name := "t or z"
+		switch nT {
+		case 0:
+			name = "z"
+		case m:
+			name = "t"
+		}
+		z = fmt.Sprintf("weakest %s = %.3g", name, minZ)
 	}
+	runs := fmt.Sprintf("%d runs", nLo)
+	if nHi != nLo {
+		runs = fmt.Sprintf("%d–%d runs", nLo, nHi)
+	}
+	if nHi == 1 {
+		runs = "1 run"
+	}
+	rate := fmt.Sprintf("one-sided error rate %.3g, the tail of %g standard errors", alpha, margin)
 	switch {
 	case failed > 0:
-		return Fails, fmt.Sprintf("%d of %d comparisons go significantly the other way (%s; margin %g standard errors)", failed, len(cs), z, margin)
-	case held == len(cs):
-		return Holds, fmt.Sprintf("all %d comparisons hold by more than %g standard errors (%s)", len(cs), margin, z)
+		return Fails, fmt.Sprintf("%d of %d comparisons go significantly the other way (Holm over %d, %s; %s; rests on %s per comparison)", failed, m, m, rate, z, runs)
+	case held == m:
+		return Holds, fmt.Sprintf("all %d comparisons hold (%s; %s; rests on %s per comparison)", m, rate, z, runs)
 	}
-	return Inconclusive, fmt.Sprintf("%d of %d comparisons hold by more than %g standard errors, none goes significantly the other way (%s)", held, len(cs), margin, z)
+	return Inconclusive, fmt.Sprintf("%d of %d comparisons hold, none goes significantly the other way after Holm's correction (%s; %s; rests on %s per comparison)", held, m, rate, z, runs)
 }

@@ -231,12 +231,7 @@ func (p *Plan) CSV(r *Result) []byte {
 	w := csv.NewWriter(&b)
 	_ = w.Write([]string{"experiment", "series", "label", "point", "x", "value", "variable", "kind",
 		"n", "missing", "mean", "sd", "se", "ci95_lo", "ci95_hi", "median", "p10", "p90", "min", "max"})
-	num := func(v float64) string {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
+	num := formatFI // ε = ∞ is Inf, not a blank
 	row := func(sr SeriesResult, point, x, value, variable, kind string, st Stats) {
 		_ = w.Write([]string{p.Exp.Name, sr.Name, sr.Label, point, x, value, variable, kind,
 			strconv.Itoa(st.N), strconv.Itoa(st.Missing), num(float64(st.Mean)), num(float64(st.SD)), num(float64(st.SE)),

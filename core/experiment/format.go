@@ -107,6 +107,10 @@ type Experiment struct {
 	// Seed is the master seed every run's seeds derive from (seed rule in
 	// docs/experiments.md).
 	Seed uint64 `json:"seed"`
+	// NoiseSeeds is NoiseFresh (default) or NoiseCommon: whether run r's
+	// privacy noise is fresh at every point of a series or the same draws
+	// at every point (seeds.go).
+	NoiseSeeds string `json:"noise_seeds,omitempty"`
 	// Metrics are the named metrics recorded per run.
 	Metrics []Metric `json:"metrics"`
 	// Quantities are named per-run derived quantities to record (for
@@ -350,6 +354,11 @@ func (e *Experiment) validate() error {
 	for i, q := range e.Quantities {
 		if _, ok := quantities[q]; !ok {
 			return check.Errorf(check.Index("quantities", i), "must be one of the quantities %q (got %q)", QuantityNames(), q)
+		}
+	}
+	if e.NoiseSeeds != "" {
+		if err := oneOf("noise_seeds", e.NoiseSeeds, NoiseFresh, NoiseCommon); err != nil {
+			return err
 		}
 	}
 	if err := oneOf("statistic", e.Statistic, StatMean, StatMedian); err != nil {

@@ -40,8 +40,8 @@ func TestHook(t *testing.T) {
 		if r.Series == 0 && !(eps > 0 && !math.IsNaN(eps)) {
 			t.Errorf("plain run %d: ε = %v, want a finite budget", r.Run, eps)
 		}
-		if r.Series == 1 && !math.IsNaN(eps) {
-			t.Errorf("hooked run %d: ε = %v, want none (no noise: ε = ∞, missing)", r.Run, eps)
+		if r.Series == 1 && !math.IsInf(eps, 1) {
+			t.Errorf("hooked run %d: ε = %v, want +Inf (no noise: ε = ∞, a value, not a missing one)", r.Run, eps)
 		}
 	}
 }

@@ -93,7 +93,7 @@ func NewPlan(e *Experiment) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			b, err := p.build(&pp, sp.hook, s, RunSeeds(e.Seed, 0, s.Name, pi))
+			b, err := p.build(&pp, sp.hook, s, e.runSeeds(0, s.Name, pi))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
@@ -309,7 +309,7 @@ func (p *Plan) Scenario(t int) (*scenario.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	seeds := RunSeeds(p.Exp.Seed, k.Run, p.Exp.Series[k.Series].Name, k.Point)
+	seeds := p.Exp.runSeeds(k.Run, p.Exp.Series[k.Series].Name, k.Point)
 	sc.Seed, sc.Seeds = nil, &seeds
 	return sc, nil
 }

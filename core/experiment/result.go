@@ -86,7 +86,7 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 	res := &Result{
 		Format: ResultFormat, Experiment: p.canon, Shard: shard,
 		Tasks: p.tasks, Finished: len(recs), Partial: len(recs) < p.tasks,
-		SeedRule: SeedRule, Runs: recs, Expectations: []ExpectationResult{},
+		SeedRule: p.Exp.seedRule(), Runs: recs, Expectations: []ExpectationResult{},
 	}
 	g, err := p.group(recs)
 	if err != nil {
@@ -115,7 +115,7 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 					pt.Metrics[m.id()] = Summarize(g.final(si, pi, m.id()))
 				}
 				if e.X.Kind == XDerived {
-					pt.X = pt.Quantities[e.X.Quantity].Mean
+					pt.X = F(pt.Quantities[e.X.Quantity].Mean)
 				}
 				sr.Points = append(sr.Points, pt)
 			}

@@ -21,7 +21,8 @@ import (
 //	noise     = fold(fold(fold(fold(mix(m), 3), r), fnv1a64(series name)), point)
 //
 // where point is the index of the x value in the series' sweep (0 for the
-// iteration axis), mix is SplitMix64's finaliser, and
+// iteration axis; 0 at every point with "noise_seeds": "common"), mix is
+// SplitMix64's finaliser, and
 // fold(h, v) = mix(h + 0x9e3779b97f4a7c15·(v+1)) in 64-bit arithmetic.
 // Each seed is then cut to its low 53 bits, so that it can be written in
 // a scenario's "seeds" and read exactly by any language. Hashing the series
@@ -31,6 +32,44 @@ const SeedRule = "run r, series named S, point p (index in the sweep), master se
 	"data = fold(fold(mix(m),1),r), graph = fold(fold(mix(m),2),r), algorithm = fold(fold(mix(m),4),r), " +
 	"noise = fold(fold(fold(fold(mix(m),3),r),fnv1a64(S)),p); mix = SplitMix64 finaliser, " +
 	"fold(h,v) = mix(h + 0x9e3779b97f4a7c15*(v+1)) mod 2^64; each seed keeps its low 53 bits"
+
+// Noise seed options of an experiment ("noise_seeds").
+const (
+	// NoiseFresh draws run r's privacy noise afresh at every point of a
+	// series (the default): points are independent samples.
+	NoiseFresh = "fresh"
+	// NoiseCommon gives run r the same noise seed at every point of a
+	// series (point 0's): the points differ by the swept parameter alone,
+	// same draws with a different ρ_w or scale, so a claim that compares
+	// the points of one series ("increasing", "decreasing") is a paired
+	// test of the parameter's effect, free of the noise's own spread.
+	// Series still differ in their noise (their names are hashed).
+	NoiseCommon = "common"
+)
+
+// SeedRuleCommon is the seed rule of an experiment with common noise.
+const SeedRuleCommon = "run r, series named S, master seed m (common noise across the points of a series: \"noise_seeds\": \"common\"): " +
+	"data = fold(fold(mix(m),1),r), graph = fold(fold(mix(m),2),r), algorithm = fold(fold(mix(m),4),r), " +
+	"noise = fold(fold(fold(fold(mix(m),3),r),fnv1a64(S)),0) at every point; mix = SplitMix64 finaliser, " +
+	"fold(h,v) = mix(h + 0x9e3779b97f4a7c15*(v+1)) mod 2^64; each seed keeps its low 53 bits"
+
+// seedRule returns the rule that e's runs follow, as the result records it.
+func (e *Experiment) seedRule() string {
+	if e.NoiseSeeds == NoiseCommon {
+		return SeedRuleCommon
+	}
+	return SeedRule
+}
+
+// runSeeds returns the seeds of run r of the series named series at point
+// index point of e: RunSeeds, with the noise of point 0 at every point
+// when e asks for common noise.
+func (e *Experiment) runSeeds(run int, series string, point int) rng.Seeds {
+	if e.NoiseSeeds == NoiseCommon {
+		point = 0
+	}
+	return RunSeeds(e.Seed, run, series, point)
+}
 
 const golden = 0x9e3779b97f4a7c15
 

@@ -1,19 +1,80 @@
 package experiment
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"sort"
+	"strconv"
+
+	"dpsim/core/num"
 )
 
+// FI is a float64 written like F, except that ±Inf are written as the JSON
+// strings "Inf" and "-Inf" (which R, NumPy and pandas read as numbers) and
+// read back. Derived quantities use it: a privacy budget without a
+// guarantee is ε = ∞, a value and not a missing one, and writing it as
+// null once made a sweep's mean ε read as if the infinite runs were not
+// there.
+type FI float64
+
+// MarshalJSON implements json.Marshaler.
+func (f FI) MarshalJSON() ([]byte, error) {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return []byte(`"Inf"`), nil
+	case math.IsInf(float64(f), -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return appendF(nil, float64(f)), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *FI) UnmarshalJSON(b []byte) error {
+	switch {
+	case bytes.Equal(b, []byte(`"Inf"`)):
+		*f = FI(math.Inf(1))
+		return nil
+	case bytes.Equal(b, []byte(`"-Inf"`)):
+		*f = FI(math.Inf(-1))
+		return nil
+	}
+	var v F
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = FI(v)
+	return nil
+}
+
+// formatFI writes v for people and for CSV: shortest 'g', Inf or -Inf,
+// and "" for NaN.
+func formatFI(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ""
+	case math.IsInf(v, 1):
+		return "Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // Stats summarises one sample: the values of one metric (or derived
-// quantity) over the runs at one point of one series. Non-finite values
-// are missing: they are counted in Missing and left out of every
-// statistic.
+// quantity) over the runs at one point of one series. NaN values are
+// missing: they are counted in Missing and left out of every statistic.
+// Metrics never hold ±Inf (a diverged run's metric is missing); a
+// derived quantity may (ε = ∞), and then the sample's mean, extremes and
+// quantiles are infinite as they should be, never the statistics of the
+// finite values alone.
 type Stats struct {
-	// N is the number of finite values; Missing the number left out.
-	N       int `json:"n"`
-	Missing int `json:"missing"`
-	Mean    F   `json:"mean"`
+	// N is the number of finite values; Missing the number of NaN values
+	// left out; Infinite the number of ±Inf values (quantities only).
+	N        int `json:"n"`
+	Missing  int `json:"missing"`
+	Infinite int `json:"infinite,omitempty"`
+	Mean     FI  `json:"mean"`
 	// SD is the sample standard deviation (divisor N−1), SE = SD/√N.
 	SD F `json:"sd"`
 	SE F `json:"se"`
@@ -23,30 +84,53 @@ type Stats struct {
 	// Median, P10 and P90 are sample quantiles by linear interpolation
 	// between order statistics (Hyndman & Fan type 7, the default of R
 	// and NumPy).
-	Median F `json:"median"`
-	P10    F `json:"p10"`
-	P90    F `json:"p90"`
-	Min    F `json:"min"`
-	Max    F `json:"max"`
+	Median FI `json:"median"`
+	P10    FI `json:"p10"`
+	P90    FI `json:"p90"`
+	Min    FI `json:"min"`
+	Max    FI `json:"max"`
 }
 
 // Summarize returns the statistics of xs (in any order; xs is not
-// modified). With no finite value every statistic is NaN; with one, SD,
-// SE and the interval are NaN.
+// modified). With no value but NaN every statistic is NaN; with one finite
+// value, SD, SE and the interval are NaN; with any ±Inf, the mean,
+// extremes and quantiles are those of the whole sample (∞ where it
+// reaches them) and SD, SE and the interval NaN.
 func Summarize(xs []float64) Stats {
 	v := finite(xs)
-	s := Stats{N: len(v), Missing: len(xs) - len(v)}
+	s := Stats{N: len(v)}
+	var inf []float64
+	for _, x := range xs {
+		if math.IsInf(x, 0) {
+			inf = append(inf, x)
+		}
+	}
+	s.Infinite, s.Missing = len(inf), len(xs)-len(v)-len(inf)
 	nan := F(math.NaN())
-	s.Mean, s.SD, s.SE, s.CI95 = nan, nan, nan, [2]F{nan, nan}
-	s.Median, s.P10, s.P90, s.Min, s.Max = nan, nan, nan, nan, nan
+	s.Mean, s.SD, s.SE, s.CI95 = FI(nan), nan, nan, [2]F{nan, nan}
+	s.Median, s.P10, s.P90, s.Min, s.Max = FI(nan), FI(nan), FI(nan), FI(nan), FI(nan)
+	if len(inf) > 0 {
+		// The mean of a sample holding ∞ is ∞ (NaN with both signs); the
+		// spread is undefined; order statistics keep their meaning.
+		all := append(v, inf...)
+		sort.Float64s(all)
+		sum := 0.0
+		for _, x := range inf {
+			sum += x
+		}
+		s.Mean = FI(sum)
+		s.Median, s.P10, s.P90 = FI(quantileInf(all, 0.5)), FI(quantileInf(all, 0.1)), FI(quantileInf(all, 0.9))
+		s.Min, s.Max = FI(all[0]), FI(all[len(all)-1])
+		return s
+	}
 	if len(v) == 0 {
 		return s
 	}
 	m, sd := meanSD(v)
-	s.Mean = F(m)
+	s.Mean = FI(m)
 	sort.Float64s(v)
-	s.Median, s.P10, s.P90 = F(Quantile(v, 0.5)), F(Quantile(v, 0.1)), F(Quantile(v, 0.9))
-	s.Min, s.Max = F(v[0]), F(v[len(v)-1])
+	s.Median, s.P10, s.P90 = FI(Quantile(v, 0.5)), FI(Quantile(v, 0.1)), FI(Quantile(v, 0.9))
+	s.Min, s.Max = FI(v[0]), FI(v[len(v)-1])
 	if len(v) > 1 {
 		se := sd / math.Sqrt(float64(len(v)))
 		t := TQuantile975(len(v) - 1)
@@ -98,6 +182,26 @@ func Quantile(sorted []float64, p float64) float64 {
 		return sorted[n-1]
 	}
 	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// quantileInf is Quantile on a sorted sample that may hold ±Inf: where the
+// interpolation weight is 0 or the neighbours are equal it returns the
+// order statistic itself (Quantile would compute ∞ − ∞ or 0·∞ there).
+func quantileInf(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	h := float64(n-1) * p
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	a, b := sorted[lo], sorted[lo+1]
+	if h == float64(lo) || a == b {
+		return a
+	}
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a + (b - a) // the infinite neighbour wins (NaN for −∞ … +∞)
+	}
+	return a + (h-float64(lo))*(b-a)
 }
 
 // t975 holds the 0.975 quantile of Student's t for 1…30 degrees of
@@ -153,9 +257,16 @@ type Comparison struct {
 	// distance below the threshold.
 	Diff F `json:"diff"`
 	// Z is the test statistic in standard errors: positive supports the
-	// claim.
-	Z F `json:"z"`
-	// Verdict is Holds, Fails or Inconclusive at the expectation's margin.
+	// claim. For the mean tests it is Student's t with DF degrees of
+	// freedom (DF = N − 1), for the rank and sign tests a normal z (DF 0).
+	Z  F   `json:"z"`
+	DF int `json:"df,omitempty"`
+	// P is the one-sided p-value of the claim's direction: the chance of
+	// a statistic at least Z if there were no effect.
+	P F `json:"p"`
+	// Verdict is Holds, Fails or Inconclusive at the expectation's error
+	// rate (see Alpha); Fails is decided over all the expectation's
+	// comparisons together (Holm).
 	Verdict string `json:"verdict"`
 }
 
@@ -166,21 +277,159 @@ const (
 	Inconclusive = "inconclusive"
 )
 
-func verdict(z, margin float64) string {
-	switch {
-	case math.IsNaN(z):
-		return Inconclusive
-	case z > margin:
-		return Holds
-	case z < -margin:
-		return Fails
+// Alpha returns the one-sided error rate that a margin of m standard
+// errors stands for: the normal tail Φ(−m) (0.00135 for the default 3).
+// A comparison holds when its p-value is below it; an expectation does not
+// hold when Holm's procedure over its comparisons rejects one at it, so a
+// true claim is called "does not hold" with probability at most Alpha
+// whatever the number of comparisons and runs.
+func Alpha(margin float64) float64 { return normUpper(margin) }
+
+// tail returns the one-sided upper-tail probability of the comparison's
+// statistic at x under no effect: Student's t with c.DF degrees of
+// freedom, or the normal distribution when DF is 0.
+func (c Comparison) tail(x float64) float64 {
+	if c.DF > 0 {
+		return TUpper(x, c.DF)
 	}
-	return Inconclusive
+	return normUpper(x)
+}
+
+// judge sets c.P and the verdict of c alone (a family of one) at the
+// margin's error rate; overall revisits Fails for the whole family.
+func (c *Comparison) judge(margin float64) {
+	z := float64(c.Z)
+	c.P = F(math.NaN())
+	if math.IsNaN(z) {
+		c.Verdict = Inconclusive
+		return
+	}
+	c.P = F(c.tail(z))
+	a := Alpha(margin)
+	switch {
+	case float64(c.P) < a:
+		c.Verdict = Holds
+	case c.tail(-z) < a:
+		c.Verdict = Fails
+	default:
+		c.Verdict = Inconclusive
+	}
+}
+
+// normUpper returns Φ(−x), the standard normal upper tail, as ½·erfc(x/√2)
+// by the Chebyshev fit of Numerical Recipes' erfcc (relative error below
+// 1.2e−7 everywhere), with core/num's exp so that it is the same natively
+// and in the browser.
+func normUpper(x float64) float64 {
+	switch {
+	case math.IsNaN(x):
+		return math.NaN()
+	case x == 0:
+		return 0.5
+	}
+	z := math.Abs(x) / math.Sqrt2
+	t := 1 / (1 + 0.5*z)
+	e := t * num.Exp(-z*z-1.26551223+t*(1.00002368+t*(0.37409196+t*(0.09678418+
+		t*(-0.18628806+t*(0.27886807+t*(-1.13520398+t*(1.48851587+
+			t*(-0.82215223+t*0.17087277)))))))))
+	if x >= 0 {
+		return e / 2
+	}
+	return 1 - e/2
+}
+
+// TUpper returns P(T > t) for Student's t with df ≥ 1 degrees of freedom:
+// ½·I_x(df/2, ½) with x = df/(df + t²), the regularized incomplete beta
+// function by its continued fraction (accurate to a few ulps in the far
+// tail, where the verdicts are decided). B(df/2, ½) comes from the exact
+// recurrence B(a+1, ½) = B(a, ½)·a/(a + ½) from B(½, ½) = π and B(1, ½) =
+// 2, and the powers by multiplication, so only IEEE arithmetic is used
+// and the value is the same natively and in the browser.
+func TUpper(t float64, df int) float64 {
+	switch {
+	case math.IsNaN(t) || df < 1:
+		return math.NaN()
+	case t < 0:
+		return 1 - TUpper(-t, df)
+	case t == 0:
+		return 0.5
+	case math.IsInf(t, 1):
+		return 0
+	}
+	v := float64(df)
+	d := v + t*t
+	x, y := v/d, t*t/d // x + y = 1, each without cancellation
+	a, b := v/2, 0.5
+	beta := math.Pi
+	if df%2 == 0 {
+		beta = 2
+	}
+	for aa := 2 - float64(df%2)/2; aa <= a; aa++ {
+		beta *= (aa - 1) / (aa - 0.5) // B(aa, ½) from B(aa−1, ½)
+	}
+	// x^a·y^b with a = df/2: (√x)^df·√y.
+	front := math.Sqrt(y) / beta
+	sx := math.Sqrt(x)
+	for range df {
+		front *= sx
+	}
+	var ix float64
+	if x < (a+1)/(a+b+2) {
+		ix = front * betaCF(a, b, x) / a
+	} else {
+		ix = 1 - front*betaCF(b, a, y)/b
+	}
+	return ix / 2
+}
+
+// betaCF evaluates the continued fraction of the incomplete beta function
+// by the modified Lentz method (Numerical Recipes' betacf).
+func betaCF(a, b, x float64) float64 {
+	const eps, tiny = 1e-16, 1e-300
+	qab, qap, qam := a+b, a+1, a-1
+	c, d := 1.0, 1-qab*x/qap
+	if math.Abs(d) < tiny {
+		d = tiny
+	}
+	d = 1 / d
+	h := d
+	for m := 1.0; m <= 10000; m++ {
+		m2 := 2 * m
+		aa := m * (b - m) * x / ((qam + m2) * (a + m2))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		h *= d * c
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < eps {
+			break
+		}
+	}
+	return h
 }
 
 // PairedMean tests "b > a" on paired samples (a[r], b[r] from the same run
 // r, which shares its problem data and graph across series and points):
-// with d_r = b_r − a_r over the pairs where both are finite, Z = d̄/SE(d).
+// with d_r = b_r − a_r over the pairs where both are finite, Z = d̄/SE(d),
+// judged as Student's t with n − 1 degrees of freedom (with 4 runs a
+// t of 3 is not a z of 3: its one-sided tail is 0.029, not 0.00135).
 // A zero spread gives Z = ±Inf when d̄ ≠ 0 (a deterministic difference).
 func PairedMean(a, b []float64, margin float64) Comparison {
 	var d []float64
@@ -189,7 +438,7 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 			d = append(d, b[r]-a[r])
 		}
 	}
-	c := Comparison{Test: "paired-mean", N: len(d), Diff: F(math.NaN()), Z: F(math.NaN())}
+	c := Comparison{Test: "paired-mean", N: len(d), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
 	if len(d) < 2 {
 		c.Verdict = Inconclusive
 		if len(d) == 1 {
@@ -198,7 +447,7 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 		return c
 	}
 	m, sd := meanSD(d)
-	c.Diff = F(m)
+	c.Diff, c.DF = F(m), len(d)-1
 	se := sd / math.Sqrt(float64(len(d)))
 	switch {
 	case se > 0:
@@ -208,7 +457,7 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 	case m < 0:
 		c.Z = F(math.Inf(-1))
 	}
-	c.Verdict = verdict(float64(c.Z), margin)
+	c.judge(margin)
 	return c
 }
 
@@ -220,7 +469,7 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 func RankTest(a, b []float64, margin float64) Comparison {
 	fa, fb := finite(a), finite(b)
 	na, nb := len(fa), len(fb)
-	c := Comparison{Test: "rank", Na: na, Nb: nb, N: na + nb, Diff: F(math.NaN()), Z: F(math.NaN())}
+	c := Comparison{Test: "rank", Na: na, Nb: nb, N: na + nb, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
 	if na < 2 || nb < 2 {
 		c.Verdict = Inconclusive
 		return c
@@ -273,20 +522,21 @@ func RankTest(a, b []float64, margin float64) Comparison {
 		d = 0
 	}
 	c.Z = F(d / math.Sqrt(v))
-	c.Verdict = verdict(float64(c.Z), margin)
+	c.judge(margin)
 	return c
 }
 
-// BelowMean tests "the mean of xs is below value": Z = (value − x̄)/SE.
+// BelowMean tests "the mean of xs is below value": Z = (value − x̄)/SE,
+// judged as Student's t with n − 1 degrees of freedom.
 func BelowMean(xs []float64, value, margin float64) Comparison {
 	v := finite(xs)
-	c := Comparison{Test: "paired-mean", N: len(v), Diff: F(math.NaN()), Z: F(math.NaN())}
+	c := Comparison{Test: "paired-mean", N: len(v), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
 	if len(v) < 2 {
 		c.Verdict = Inconclusive
 		return c
 	}
 	m, sd := meanSD(v)
-	c.Diff = F(value - m)
+	c.Diff, c.DF = F(value-m), len(v)-1
 	se := sd / math.Sqrt(float64(len(v)))
 	switch {
 	case se > 0:
@@ -296,7 +546,7 @@ func BelowMean(xs []float64, value, margin float64) Comparison {
 	case m > value:
 		c.Z = F(math.Inf(-1))
 	}
-	c.Verdict = verdict(float64(c.Z), margin)
+	c.judge(margin)
 	return c
 }
 
@@ -314,14 +564,14 @@ func SignTest(xs []float64, value, margin float64) Comparison {
 			k++
 		}
 	}
-	c := Comparison{Test: "sign", N: n, Diff: F(math.NaN()), Z: F(math.NaN())}
+	c := Comparison{Test: "sign", N: n, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
 	if n < 2 {
 		c.Verdict = Inconclusive
 		return c
 	}
 	c.Diff = F(float64(k)/float64(n) - 0.5)
 	c.Z = F((float64(k) - float64(n)/2) / (math.Sqrt(float64(n)) / 2))
-	c.Verdict = verdict(float64(c.Z), margin)
+	c.judge(margin)
 	return c
 }
 

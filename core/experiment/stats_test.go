@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -9,7 +11,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func TestSummarizeKnownValues(t *testing.T) {
 	// 1…10: mean 5.5, sd √(82.5/9), type-7 quantiles 1.9, 5.5, 9.1.
-	xs := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1, math.NaN(), math.Inf(1)}
+	xs := []float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1, math.NaN(), math.NaN()}
 	s := Summarize(xs)
 	sd := math.Sqrt(82.5 / 9)
 	se := sd / math.Sqrt(10)
@@ -37,6 +39,33 @@ func TestSummarizeKnownValues(t *testing.T) {
 	}
 	if xs[0] != 10 {
 		t.Error("Summarize sorted its input")
+	}
+}
+
+// A sample holding ε = ∞ (a run without a guarantee) has an infinite
+// mean and maximum: once the infinite values were dropped as missing, and
+// a sweep's mean ε read as the mean of the finite runs (or 0).
+func TestSummarizeInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	s := Summarize([]float64{1, 2, inf, math.NaN(), 3})
+	if s.N != 3 || s.Infinite != 1 || s.Missing != 1 {
+		t.Errorf("counts n %d, infinite %d, missing %d; want 3, 1, 1", s.N, s.Infinite, s.Missing)
+	}
+	if !math.IsInf(float64(s.Mean), 1) || !math.IsInf(float64(s.Max), 1) || s.Min != 1 || s.Median != 2.5 {
+		t.Errorf("mean %v, max %v, min %v, median %v; want +Inf, +Inf, 1, 2.5", s.Mean, s.Max, s.Min, s.Median)
+	}
+	if s := Summarize([]float64{inf, inf}); !math.IsInf(float64(s.Mean), 1) || !math.IsInf(float64(s.Median), 1) || s.N != 0 {
+		t.Errorf("all infinite: %+v", s)
+	}
+	for _, c := range []struct {
+		v    FI
+		want string
+	}{{FI(inf), `"Inf"`}, {FI(-inf), `"-Inf"`}, {FI(math.NaN()), `null`}, {FI(0.1), `0.1`}} {
+		b, _ := c.v.MarshalJSON()
+		var back FI
+		if string(b) != c.want || back.UnmarshalJSON(b) != nil || !(back == c.v || math.IsNaN(float64(back))) {
+			t.Errorf("%v: wrote %s, read back %v; want %s", c.v, b, back, c.want)
+		}
 	}
 }
 
@@ -96,8 +125,10 @@ func TestPairedMean(t *testing.T) {
 		z       float64
 		verdict string
 	}{
-		// d = 1, 2, 3, 4 (NaN pair dropped): mean 2.5, sd √(5/3), se sd/2.
-		{"differences", []float64{0, 0, 0, 0, math.NaN()}, []float64{1, 2, 3, 4, 9}, 2.5 / (math.Sqrt(5.0/3) / 2), Holds},
+		// d = 1, 2, 3, 4 (NaN pair dropped): mean 2.5, sd √(5/3), se sd/2,
+		// t = 3.87 with 3 degrees of freedom: one-sided p = 0.0153, above
+		// the 0.00135 of a 3-σ margin (as a normal z it passed).
+		{"differences", []float64{0, 0, 0, 0, math.NaN()}, []float64{1, 2, 3, 4, 9}, 2.5 / (math.Sqrt(5.0/3) / 2), Inconclusive},
 		{"deterministic up", []float64{1, 2}, []float64{2, 3}, math.Inf(1), Holds},
 		{"deterministic down", []float64{2, 3}, []float64{1, 2}, math.Inf(-1), Fails},
 		{"equal", []float64{1, 2}, []float64{1, 2}, math.NaN(), Inconclusive},
@@ -124,3 +155,159 @@ func TestThresholdTests(t *testing.T) {
 		t.Errorf("sign test: %+v", c)
 	}
 }
+
+// TUpper against closed forms (df 1: ½ − atan(t)/π; df 2:
+// ½(1 − t/√(2 + t²))) and R's pt(): the far tail keeps its relative
+// precision, where verdicts are decided.
+func TestTUpper(t *testing.T) {
+	for _, c := range []struct {
+		t    float64
+		df   int
+		want float64
+	}{
+		{1, 1, 0.25},
+		{3, 1, 0.5 - math.Atan(3)/math.Pi},
+		{2, 2, 0.5 * (1 - 2/math.Sqrt(6))},
+		{-2, 2, 1 - 0.5*(1-2/math.Sqrt(6))},
+		{0, 7, 0.5},
+		// mpmath, 30 digits: betainc(df/2, ½, 0, df/(df+t²))/2.
+		{2, 3, 0.0696629842794216},
+		{3, 10, 0.00667182751128479},
+		{10.21453, 3, 0.00100000053186633}, // qt(0.999, 3) = 10.21453
+		{3.872983346207417, 3, 0.0152331458310855},
+		{40, 5, 9.20598108588648e-8},
+		{2, 2000, 0.022817636655846}, // near Φ(−2) = 0.02275
+		{1000, 3, 1.1026538212883e-9},
+		{25, 50, 3.21333270694355e-30},
+	} {
+		got := TUpper(c.t, c.df)
+		if !near(got, c.want, 1e-9*c.want) {
+			t.Errorf("TUpper(%v, %d) = %.10g, want %.10g", c.t, c.df, got, c.want)
+		}
+	}
+	if p := normUpper(3); !near(p, 0.0013498980316301, 1e-9) {
+		t.Errorf("Φ(−3) = %v", p)
+	}
+}
+
+// A true claim is called "does not hold" at most at the stated error
+// rate, whatever the number of runs and of comparisons: families of 10
+// paired comparisons with no effect at all (the hardest true claim: every
+// difference is 0) or a mix of zero and real effects, with 4 and with 30
+// runs, over seeded draws. With a normal z and no correction for the
+// number of comparisons, 4 runs and a 2-σ margin (α = 0.023), about half
+// of the families were called "does not hold".
+func TestTrueClaimFailsAtMostAlpha(t *testing.T) {
+	const trials, m, margin = 4000, 10, 2.0
+	alpha := Alpha(margin)
+	tol := 4 * math.Sqrt(alpha*(1-alpha)/trials)
+	rnd := rand.New(rand.NewPCG(15, 9))
+	for _, c := range []struct {
+		name   string
+		n      int
+		effect func(j int) float64 // in standard deviations
+	}{
+		{"no effect, 4 runs", 4, func(int) float64 { return 0 }},
+		{"no effect, 30 runs", 30, func(int) float64 { return 0 }},
+		{"half real effects, 4 runs", 4, func(j int) float64 { return float64(j%2) * 1.5 }},
+	} {
+		fails := 0
+		for range trials {
+			cs := make([]Comparison, m)
+			for j := range m {
+				a, b := make([]float64, c.n), make([]float64, c.n)
+				for r := range c.n {
+					a[r] = rnd.NormFloat64()
+					b[r] = a[r] + c.effect(j) + rnd.NormFloat64()
+				}
+				cs[j] = PairedMean(a, b, margin)
+			}
+			if v, _ := overall(cs, margin); v == Fails {
+				fails++
+			}
+		}
+		if rate := float64(fails) / trials; rate > alpha+tol {
+			t.Errorf("%s: a true claim was called %q in %.3g of the families, above α = %.3g (+%.2g)", c.name, Fails, rate, alpha, tol)
+		}
+	}
+	// The other side: a real effect of 1 sd with 30 runs holds.
+	held := 0
+	for range 200 {
+		cs := make([]Comparison, m)
+		for j := range m {
+			a, b := make([]float64, 30), make([]float64, 30)
+			for r := range 30 {
+				a[r] = rnd.NormFloat64()
+				b[r] = a[r] + 1 + rnd.NormFloat64()
+			}
+			cs[j] = PairedMean(a, b, 3)
+		}
+		if v, _ := overall(cs, 3); v == Holds {
+			held++
+		}
+	}
+	if held < 150 {
+		t.Errorf("an effect of 1 sd over 30 runs held in only %d of 200 families", held)
+	}
+}
+
+// Holm's step-down: the smallest p against the claim is compared with
+// α/m, the next with α/(m−1), and the verdict names the runs it rests on.
+func TestOverallHolm(t *testing.T) {
+	alpha := Alpha(3)
+	mk := func(pAgainst float64) Comparison {
+		// a normal z whose lower tail is pAgainst
+		lo, hi := -40.0, 0.0
+		for range 200 {
+			mid := (lo + hi) / 2
+			if normUpper(-mid) > pAgainst {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		c := Comparison{Z: F(lo), N: 50}
+		c.judge(3)
+		return c
+	}
+	// One comparison at p = α/2 alone fails; among 10 it does not (α/10).
+	if v, _ := overall([]Comparison{mk(alpha / 2)}, 3); v != Fails {
+		t.Errorf("one comparison at p = α/2: %s, want %s", v, Fails)
+	}
+	cs := []Comparison{mk(alpha / 2)}
+	for range 9 {
+		cs = append(cs, mk(0.5))
+	}
+	v, sum := overall(cs, 3)
+	if v != Inconclusive || cs[0].Verdict != Inconclusive {
+		t.Errorf("p = α/2 among 10: %s (%s), want %s", v, cs[0].Verdict, Inconclusive)
+	}
+	if !strings.Contains(sum, "rests on 50 runs") {
+		t.Errorf("summary %q does not say how many runs", sum)
+	}
+	cs[1] = mk(alpha / 20)
+	if v, _ := overall(cs, 3); v != Fails || cs[1].Verdict != Fails || cs[0].Verdict != Inconclusive {
+		t.Errorf("p = α/20 among 10: %s (%s, %s), want it alone to fail", v, cs[1].Verdict, cs[0].Verdict)
+	}
+}
+
+// The p-values behind the verdicts are the same bits natively and in the
+// browser (pure IEEE arithmetic and core/num): pinned here, and the test
+// runs under GOOS=js GOARCH=wasm too (with go_js_wasm_exec).
+func TestTUpperPortable(t *testing.T) {
+	var h uint64 = 14695981039346656037
+	for _, df := range []int{1, 2, 3, 4, 9, 49, 199, 1999} {
+		for _, x := range []float64{-3.7, 0.4, 1.96, 3, 5.74, 16.8, 40} {
+			h = (h ^ math.Float64bits(TUpper(x, df))) * 1099511628211
+		}
+	}
+	for _, x := range []float64{-3, 0.5, 2, 3, 6} {
+		h = (h ^ math.Float64bits(normUpper(x))) * 1099511628211
+	}
+	if h != pinnedTails {
+		t.Errorf("tail probabilities hash to %#x, pinned %#x: they differ on this platform", h, uint64(pinnedTails))
+	}
+}
+
+// pinnedTails is TestTUpperPortable's hash, computed natively (amd64).
+const pinnedTails = 0x15e702db14485622

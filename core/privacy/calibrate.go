@@ -15,8 +15,10 @@ import (
 // were multiplied by λ (sensitivities that depend on the run, such as a
 // gradient bound seen only while running, are not allowed).
 //
-// It must be non-increasing in λ: more noise never costs more privacy.
-// Calibrate relies on that to bisect.
+// It must be non-increasing in λ: more noise never costs more privacy,
+// and non-decreasing in the iterations: budgets only accumulate.
+// Calibrate relies on the first to bisect, and on the second to refuse at
+// once, from a short horizon, a target that no factor can reach.
 type Predictor interface {
 	PredictEpsilon(iterations int, factor float64) Amount
 }
@@ -74,6 +76,9 @@ func Calibrate(p Predictor, iterations int, target float64, field string) (Calib
 	if !(target > 0) || math.IsInf(target, 0) {
 		return c, check.Errorf(field, "must be a finite number > 0 (got %v)", target)
 	}
+	if err := hopeless(p, iterations); err != nil {
+		return c, check.Errorf(field, "%v", err)
+	}
 	c.Before = p.PredictEpsilon(iterations, 1)
 	if inv, ok := p.(InversePredictor); ok {
 		f, err := inv.FactorFor(iterations, target)
@@ -90,6 +95,25 @@ func Calibrate(p Predictor, iterations int, target float64, field string) (Calib
 	}
 	c.After = p.PredictEpsilon(iterations, c.Factor)
 	return c, nil
+}
+
+// probeIterations is the short horizon at which Calibrate first asks the
+// predictor whether any factor can help.
+const probeIterations = 16
+
+// hopeless returns why no factor can reach any finite ε, judged in
+// microseconds from a short horizon: when ε is already infinite after
+// min(iterations, probeIterations) iterations both at the given scales and
+// with every scale multiplied by e^700, a noise scale is 0 (a θ_0 = 0, a
+// decay with r = 0, …) and it stays infinite at the full horizon, since
+// budgets only grow with the iterations. Without this the accountant ran
+// the whole horizon (seconds for 10^7 iterations) before saying so.
+func hopeless(p Predictor, iterations int) error {
+	k := min(iterations, probeIterations)
+	if !p.PredictEpsilon(k, 1).NoGuarantee() || !p.PredictEpsilon(k, math.Exp(maxLnFactor)).NoGuarantee() {
+		return nil
+	}
+	return fmt.Errorf("cannot be reached: ε is already infinite after %d iteration(s) at any noise scale (a noise scale is 0: a base scale of 0, or a decay that reaches 0, such as r = 0), so no factor gives a finite ε; give every channel a scale > 0 that does not decay to 0", k)
 }
 
 // maxLnFactor bounds the search: factors beyond e^±700 overflow scales.

@@ -171,13 +171,36 @@ type Accountant interface {
 	Ledger() Ledger
 }
 
-// MaxOf returns the largest ε over the entries.
+// IsUndefined reports whether the amount is the result of a formula whose
+// inputs overflowed (NaN): it gives no guarantee either, and every
+// aggregate treats it as ∞ (see Max).
+func (a Amount) IsUndefined() bool { return math.IsNaN(a.v) || math.IsNaN(a.log10) }
+
+// NoGuarantee reports whether the amount is infinite or undefined: the
+// two cases in which a reader learns no finite ε.
+func (a Amount) NoGuarantee() bool { return a.IsInf() || a.IsUndefined() }
+
+// Max returns the larger of a and b, ordering by log10 (so amounts beyond
+// float64 compare correctly). An undefined amount (NaN) ranks as ∞:
+// a NaN compares false with everything, and a maximum that skipped it
+// would report the finite (often 0) ε of the other agents, the most
+// misleading answer a privacy figure can give.
+func Max(a, b Amount) Amount {
+	switch {
+	case a.IsUndefined() || b.IsUndefined():
+		return Infinite()
+	case b.log10 > a.log10:
+		return b
+	}
+	return a
+}
+
+// MaxOf returns the largest ε over the entries; ∞ when any entry is
+// infinite or undefined.
 func MaxOf(es []Entry) Amount {
 	m := Of(0)
 	for _, e := range es {
-		if e.Epsilon.log10 > m.log10 {
-			m = e.Epsilon
-		}
+		m = Max(m, e.Epsilon)
 	}
 	return m
 }
@@ -190,8 +213,13 @@ type Sum struct {
 	inLog bool
 }
 
-// Add adds a finite term v ≥ 0.
+// Add adds a term v ≥ 0. An infinite or NaN term (a formula whose inputs
+// overflowed) makes the total ∞: the sum gives no finite guarantee.
 func (s *Sum) Add(v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 1) {
+		s.AddLog(math.Inf(1))
+		return
+	}
 	if !s.inLog {
 		t := s.lin + v
 		if !math.IsInf(t, 0) {
@@ -203,9 +231,19 @@ func (s *Sum) Add(v float64) {
 	s.AddLog(num.Log(v))
 }
 
-// AddLog adds a term given by its natural logarithm (−Inf for 0).
+// AddLog adds a term given by its natural logarithm (−Inf for 0, +Inf
+// for an infinite term). A NaN logarithm (an overflowed formula) counts
+// as +Inf, and a total that is +Inf stays +Inf: without that, two
+// infinite terms gave ∞ − ∞ = NaN below and the ledger read "undefined".
 func (s *Sum) AddLog(l float64) {
+	if math.IsNaN(l) {
+		l = math.Inf(1)
+	}
 	if math.IsInf(l, -1) {
+		return
+	}
+	if math.IsInf(l, 1) || (s.inLog && math.IsInf(s.log, 1)) {
+		s.inLog, s.log = true, math.Inf(1)
 		return
 	}
 	if !s.inLog {

@@ -69,3 +69,49 @@ func TestAmountJSONRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Two infinite terms once made the sum NaN (∞ − ∞ in the log-sum-exp),
+// and a NaN entry was skipped by the maximum, so a run with every agent
+// undefined reported max ε = 0. Every aggregate must read ∞ instead.
+func TestOverflowIsNeverZero(t *testing.T) {
+	var s Sum
+	s.Add(1)
+	s.AddLog(math.Inf(1))
+	s.AddLog(math.Inf(1))
+	s.Add(2)
+	if a := s.Amount(); !a.IsInf() || a.IsUndefined() {
+		t.Errorf("1 + ∞ + ∞ + 2 = %v, want ∞", a)
+	}
+	var n Sum
+	n.Add(math.NaN())
+	if a := n.Amount(); !a.IsInf() {
+		t.Errorf("a NaN term gives %v, want ∞", a)
+	}
+	var l Sum
+	l.AddLog(math.NaN())
+	l.AddLog(5)
+	if a := l.Amount(); !a.IsInf() {
+		t.Errorf("a NaN log-term gives %v, want ∞", a)
+	}
+	undef := Amount{v: math.NaN(), log10: math.NaN()}
+	for _, c := range []struct {
+		name string
+		es   []Entry
+	}{
+		{"all undefined", []Entry{{Epsilon: undef}, {Epsilon: undef}}},
+		{"undefined then finite", []Entry{{Epsilon: undef}, {Epsilon: Of(3)}}},
+		{"finite then undefined", []Entry{{Epsilon: Of(3)}, {Epsilon: undef}}},
+		{"zero and undefined", []Entry{{Epsilon: Of(0)}, {Epsilon: undef}}},
+	} {
+		if m := MaxOf(c.es); !m.IsInf() || m.Value() == 0 {
+			t.Errorf("%s: MaxOf = %v, want ∞", c.name, m)
+		}
+	}
+	eps := []Amount{Of(1), undef, OfLog10(400)}
+	if m := MaxDistinct(len(eps), func(i int) int { return i }, func(i int) Amount { return eps[i] }); !m.IsInf() {
+		t.Errorf("MaxDistinct with an undefined agent = %v, want ∞", m)
+	}
+	if m := Max(Of(7), OfLog10(400)); m.Log10() != 400 {
+		t.Errorf("Max(7, 10^400) = %v", m)
+	}
+}

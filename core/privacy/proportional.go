@@ -47,12 +47,10 @@ func MaxDistinct[K comparable](n int, key func(i int) K, eps func(i int) Amount)
 		}
 		seen[k] = true
 		e := eps(i)
-		if e.IsInf() {
-			return e
+		if e.NoGuarantee() {
+			return Infinite() // undefined counts as ∞ (see Max)
 		}
-		if e.Log10() > best.Log10() {
-			best = e
-		}
+		best = Max(best, e)
 	}
 	return best
 }

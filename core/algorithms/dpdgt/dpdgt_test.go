@@ -396,3 +396,59 @@ func TestPredictAndTheory(t *testing.T) {
 		t.Errorf("theory %+v", th)
 	}
 }
+
+// Privacy figures that overflow never read 0: a tiny μ makes the bounds
+// of (31) outgrow float64 (ε is then a finite 10^N), a decay r = 0 makes
+// every later noise scale 0 (ε = ∞), and a tiny cost coefficient makes the
+// derived μ tiny. Each once gave every agent an "undefined" ε and a
+// ledger maximum of 0.
+func TestOverflowedEpsilonIsNotZero(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(s *scenario.Scenario)
+		isInf bool
+	}{
+		{"mu 1e-4", func(s *scenario.Scenario) {
+			s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.015, "r": 0.991}, "gamma": 0.8, "phi": 0.7, "delta": 1, "mu": 1e-4}`)
+		}, false},
+		{"decay r 0", func(s *scenario.Scenario) { s.Noise["xi"].Decay.R = 0 }, true},
+		{"tiny cost coefficient", func(s *scenario.Scenario) {
+			s.Problem.Params = []byte(`{"generators": [{"agent": 0, "a": 1e-6, "b": 2, "min": 0, "max": 400}, {"agent": 1, "a": 0.0175, "b": 1.75, "min": 0, "max": 400}], "demands": [100, 100, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}`)
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) { c.edit(s); s.Iterations = 1000 })
+			r := runner.New(b)
+			_ = r.Run()
+			l := r.Ledger()
+			if l.Max.Value() == 0 || l.Max.IsUndefined() {
+				t.Fatalf("max ε = %v, want ∞ or a finite 10^N", l.Max)
+			}
+			for _, e := range l.Agents {
+				if e.Epsilon.IsUndefined() {
+					t.Errorf("agent %d: ε undefined", e.Agent)
+				}
+			}
+			if l.Max.IsInf() != c.isInf {
+				t.Errorf("max ε = %v, want infinite = %v", l.Max, c.isInf)
+			}
+		})
+	}
+}
+
+// A μ above the costs' modulus (2·min a_i = 0.06 for IEEE-14) is outside
+// Assumption 1: the build warns and names it.
+func TestMuAboveStrongConvexityWarns(t *testing.T) {
+	b := runnertest.Preset(t, "dpdgt-ieee14", func(s *scenario.Scenario) {
+		s.Algorithm.Params = []byte(`{"alpha": {"kind": "geometric", "c": 0.015, "r": 0.991}, "gamma": 0.8, "phi": 0.7, "delta": 1, "mu": 0.5}`)
+	})
+	found := false
+	for _, w := range b.Warnings {
+		if w.Field == "algorithm.params.mu" && strings.Contains(w.Message, "Assumption 1") && strings.Contains(w.Message, "0.06") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no Assumption 1 warning on algorithm.params.mu: %v", b.Warnings)
+	}
+}

@@ -63,6 +63,12 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	xi, ze := env.Noise["xi"], env.Noise["zeta"]
 	warns := theoryWarnings(env, p, mu, sp, xi, ze)
+	if sc := prob.StrongConvexity(); p.Mu != 0 && p.Mu > sc {
+		// A μ above the costs' true modulus shrinks the sensitivity bound
+		// (31), so the ledger would understate ε.
+		warns = append(warns, check.Warnf(check.Join("algorithm.params", "mu"),
+			"Assumption 1 needs every cost F_i to be μ-strongly convex, but these costs are only %.6g-strongly convex (2·min a_i); μ = %g is outside the assumption and the ledger's ε understates the privacy loss", sc, p.Mu))
+	}
 
 	r := pushpull.NewMix(env.Matrices[method.RolePull])
 	c := pushpull.NewMix(env.Matrices[method.RolePush])

@@ -31,11 +31,17 @@ const MaxHorizon = 2_000_000
 // are the same for every agent (they use the common μ and δ); only the
 // noise scales that divide them are the agent's own.
 type Sensitivity struct {
-	Alpha            noise.Schedule
-	Gamma, Phi       float64
-	Mu, Delta        float64
-	k                int
-	phi, eta         float64
+	Alpha      noise.Schedule
+	Gamma, Phi float64
+	Mu, Delta  float64
+	k          int
+	phi, eta   float64
+	// scale is the natural log of a common factor of φ_k and η_k: the
+	// bounds are φ_k = e^scale·phi. It stays 0 (and the arithmetic is
+	// exactly the plain recursion) until the bounds pass 1e200, as they do
+	// when α_k/μ ≫ 1 (a tiny μ); φ_k then outgrows float64 while ε is
+	// still a finite 10^N, and without the factor ∞ − ∞ made it NaN.
+	scale            float64
 	sumXi, sumZe     privacy.Sum // Σ φ_k/decay_ξ(k), Σ η_k/decay_ζ(k)
 	decayXi, decayZe noise.Schedule
 	lastXi, lastZe   float64 // the latest terms, to tell a converged sum
@@ -58,23 +64,35 @@ func NewSensitivity(alpha noise.Schedule, gamma, phi, mu, delta float64, decayXi
 func (s *Sensitivity) Step() {
 	k := s.k
 	if s.phi > 0 {
-		t := num.Log(s.phi) - s.decayXi.LogAt(k)
+		t := num.Log(s.phi) + s.scale - s.decayXi.LogAt(k)
 		s.sumXi.AddLog(t)
 		s.lastXi = t
 		s.infinite = s.infinite || math.IsInf(t, 1)
 	}
 	if s.eta > 0 {
-		t := num.Log(s.eta) - s.decayZe.LogAt(k)
+		t := num.Log(s.eta) + s.scale - s.decayZe.LogAt(k)
 		s.sumZe.AddLog(t)
 		s.lastZe = t
 		s.infinite = s.infinite || math.IsInf(t, 1)
 	}
 	a := s.Alpha.At(k)
 	am := a / s.Mu
-	phi := (1-s.Gamma)*s.phi + am*s.eta + am*s.Delta
-	eta := (2-s.Gamma)*s.phi + (1-s.Phi+am)*s.eta + am*s.Delta
+	d := am * s.Delta
+	if s.scale != 0 {
+		d *= num.Exp(-s.scale)
+	}
+	phi := (1-s.Gamma)*s.phi + am*s.eta + d
+	eta := (2-s.Gamma)*s.phi + (1-s.Phi+am)*s.eta + d
 	s.phi, s.eta = phi, eta
-	s.maxEta = max(s.maxEta, eta)
+	if s.scale == 0 {
+		s.maxEta = max(s.maxEta, eta)
+	} else {
+		s.maxEta = max(s.maxEta, eta*num.Exp(s.scale)) // +Inf beyond float64
+	}
+	if m := max(phi, eta); m > 1e200 && !math.IsInf(m, 1) {
+		s.phi, s.eta = phi/m, eta/m
+		s.scale += num.Log(m)
+	}
 	s.k++
 }
 
@@ -476,7 +494,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		anyNoisy = true
 		e.Epsilon = ac.sens.Epsilon(a.xi.Base(i), a.ze.Base(i))
 		if e.Epsilon.IsInf() {
-			e.Reason = "θ_0 = 0 on one channel: its messages carry no noise (no guarantee)"
+			e.Reason = "a noise scale is 0 on one channel (θ_0 = 0, or a decay that reaches 0 such as r = 0): its messages from then on carry no noise (no guarantee)"
 		}
 		b := ac.Infinite(i)
 		rec := b.Recursion.String()
@@ -581,10 +599,8 @@ func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amo
 		if ac.alg.prob.Fixed(i) {
 			continue
 		}
-		e := s.Epsilon(ac.alg.xi.Base(i)*factor, ac.alg.ze.Base(i)*factor)
-		if e.Log10() > best.Log10() {
-			best = e
-		}
+		// privacy.Max: an undefined ε counts as ∞, never skipped.
+		best = privacy.Max(best, s.Epsilon(ac.alg.xi.Base(i)*factor, ac.alg.ze.Base(i)*factor))
 	}
 	return best
 }

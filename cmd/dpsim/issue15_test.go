@@ -123,6 +123,13 @@ func TestSweepPlanningStopsOnCtrlC(t *testing.T) {
 	if _, err := os.Stat(out1); err == nil {
 		t.Error("an interrupted plan wrote a result")
 	}
+	// So does merge while it reads its parts.
+	part := filepath.Join(dir, "p.json")
+	os.WriteFile(part, []byte("{}"), 0o644)
+	err = merge(sweepEnv{ctx: ctx}, []string{"--out", out1, part}, &out, &errb)
+	if err == nil || err.Error() != "interrupted while reading the parts: nothing written" {
+		t.Errorf("merge: error %v", err)
+	}
 }
 
 // Issue 15, class 5: the outputs of a sweep are checked before any run:

@@ -220,6 +220,10 @@ comparisons); the export records what calibration did.
 K (record.checkpoints; the last one by default) and writes the export the
 uninterrupted run writes, byte for byte (docs/scenario.md, "Checkpoints
 and resuming").
+Ctrl-C (or SIGTERM, or SIGHUP) stops the run before its next iteration
+and writes the export so far, marked "status": "paused". The outputs are
+checked before the run starts and written whole or not at all
+(docs/guarantees.md).
 
 `
 

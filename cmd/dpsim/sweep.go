@@ -32,8 +32,10 @@ count, and for shards merged with "dpsim merge".
 
 EXPERIMENT is an experiment file, "-" for standard input, or preset:NAME
 (see "dpsim presets"). A progress bar with the time left goes to standard
-error. Ctrl-C stops handing out runs, lets the running ones stop, and
-writes what finished, marked "partial": true.
+error. Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops
+handing out runs, lets the running ones stop, and writes what finished,
+marked "partial": true. Every output is checked before the first run,
+and each file is written whole or not at all (docs/guarantees.md).
 
 On a cluster, --shard i/n (0 ≤ i < n) runs every n-th run from the i-th and
 writes only the JSON (default NAME.part-i-of-n.json); without --shard the
@@ -82,7 +84,7 @@ func cmdSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("sweep", sweepHelp, stdout)
-	workers := fs.Int("workers", runtime.NumCPU(), "run `N` runs at a time")
+	workers := fs.Int("workers", min(runtime.NumCPU(), MaxWorkers), "run `N` runs at a time")
 	out := fs.String("out", "", "write `NAME.json` and, beside it, NAME.csv, .svg, .png and .pdf (default: the experiment's name)")
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the runs (0 ≤ i < n)")
 	runs := fs.Int("runs", 0, "replace the experiment's runs per point by `N` (recorded in the output)")
@@ -334,6 +336,13 @@ NAME.csv and the figures beside it when every run is present.
 `
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
+	env, stop := processEnv()
+	defer stop()
+	return merge(env, args, stdout, stderr)
+}
+
+// merge is "dpsim merge" with the process's signals given.
+func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("merge", mergeHelp, stdout)
 	out := fs.String("out", "", "write `NAME.json` (required)")
 	quiet := fs.Bool("quiet", false, "no summary on standard error")
@@ -353,6 +362,10 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	}
 	var parts [][]byte
 	for _, p := range fs.Args() {
+		// Reading and decoding many large parts takes seconds.
+		if env.ctx.Err() != nil {
+			return fmt.Errorf("interrupted while reading the parts: nothing written")
+		}
 		// Regular files only, bounded: a named pipe, /dev/zero or a
 		// runaway file is refused before it is read.
 		data, err := jsonstrict.ReadFile(p, MaxPartBytes)

@@ -78,7 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
 	}
 	var ue *usageError
 	switch {

@@ -99,7 +99,7 @@ func TestErrorsAndHelp(t *testing.T) {
 		{[]string{"run", "--help"}, 0, "Usage: dpsim run"},
 		{[]string{"validate", "-h"}, 0, "Usage: dpsim validate"},
 		{[]string{"presets", "--help"}, 0, "Usage: dpsim presets"},
-		{[]string{"frobnicate"}, 1, "unknown command"},
+		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep and merge; see dpsim --help"},
 		{[]string{"run"}, 2, "exactly one SCENARIO"},
 		{[]string{"run", "preset:nope"}, 1, "no preset named"},
 		{[]string{"run", "/does/not/exist.json"}, 1, "no such file"},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,11 +20,20 @@ import (
 // itself), so that it can kill it or send it signals: with
 // DPSIM_TEST_ARGS set (arguments separated by \x1f), the binary is dpsim;
 // with DPSIM_TEST_KILL_BEFORE_RENAME set as well, it kills itself the
-// moment an output's temporary file is complete, before the rename.
+// moment an output's temporary file is complete, before the rename; with
+// DPSIM_TEST_SIGINT_AT=K, dpsim run sends itself SIGINT (a real signal,
+// through the real handler) after K iterations.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("DPSIM_TEST_ARGS"); args != "" {
 		if os.Getenv("DPSIM_TEST_KILL_BEFORE_RENAME") != "" {
 			testHookBeforeRename = func(string) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+		}
+		if k, err := strconv.Atoi(os.Getenv("DPSIM_TEST_SIGINT_AT")); err == nil {
+			testHookIteration = func(done int) {
+				if done == k {
+					syscall.Kill(os.Getpid(), syscall.SIGINT)
+				}
+			}
 		}
 		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -168,5 +178,47 @@ func TestSIGHUPSavesSweep(t *testing.T) {
 	b, err := os.ReadFile(out)
 	if err != nil || json.Unmarshal(b, &r) != nil || !r.Partial || r.Finished == 0 {
 		t.Fatalf("after SIGHUP: %v, %+v", err, r)
+	}
+}
+
+// Issue 15, class 5: Ctrl-C during dpsim run writes the export so far,
+// marked paused, and exits 1; Ctrl-C and then a kill during that final
+// write leave the previous export intact. No spill file is left either way.
+func TestCtrlCDuringRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs dpsim in child processes")
+	}
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	os.Mkdir(tmp, 0o755)
+	scen := filepath.Join(dir, "long.json")
+	os.WriteFile(scen, []byte(`{"name":"long","seed":1,"graph":{"kind":"ring","n":3},"weights":{"kind":"metropolis"},
+	  "problem":{"kind":"rendezvous","params":{"dim":1}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.1}},
+	  "noise":{"eta":{"dist":"laplace","scale":0},"xi":{"dist":"laplace","scale":0}},"iterations":10000000,"record":{"every":1000}}`), 0o644)
+	out := filepath.Join(dir, "x.json")
+	msg, err := child([]string{"DPSIM_TEST_SIGINT_AT=100", "TMPDIR=" + tmp}, "run", "--quiet", "--out", out, scen).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(msg), "dpsim: interrupted at iteration ") ||
+		!strings.Contains(string(msg), " of 10000000: "+out+` holds the run so far, marked "status": "paused"`) {
+		t.Fatalf("after SIGINT: %v, %q", err, msg)
+	}
+	var ex struct {
+		Status    string
+		Iteration int `json:"iterations_run"`
+	}
+	b, _ := os.ReadFile(out)
+	if err := json.Unmarshal(b, &ex); err != nil || ex.Status != "paused" || ex.Iteration < 100 || ex.Iteration >= 10000000 {
+		t.Errorf("export after SIGINT: %+v, %v", ex, err)
+	}
+	// Ctrl-C, then killed while writing: the export just written stays.
+	msg, err = child([]string{"DPSIM_TEST_SIGINT_AT=100", "DPSIM_TEST_KILL_BEFORE_RENAME=1", "TMPDIR=" + tmp}, "run", "--quiet", "--out", out, scen).CombinedOutput()
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed: %v, %q", err, msg)
+	}
+	if b2, _ := os.ReadFile(out); string(b2) != string(b) {
+		t.Error("killed during the final write, the previous export changed")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("left in TMPDIR: %v", ents)
 	}
 }

@@ -367,6 +367,9 @@ func runUntil(ctx context.Context, r *runner.Runner) (interrupted bool, err erro
 		if r.Metrics.Series.Err() != nil {
 			return false, nil // reported by the caller
 		}
+		if testHookIteration != nil {
+			testHookIteration(r.Iter())
+		}
 		if _, err := r.Advance(); err != nil {
 			if errors.Is(err, runner.ErrDone) {
 				return false, nil
@@ -375,6 +378,10 @@ func runUntil(ctx context.Context, r *runner.Runner) (interrupted bool, err erro
 		}
 	}
 }
+
+// testHookIteration, when set (by tests), is called before every
+// iteration of dpsim run with the number of iterations run so far.
+var testHookIteration func(done int)
 
 // newSpill creates the temporary file a run's metrics spill to, and the
 // function that removes it. Tests replace it.

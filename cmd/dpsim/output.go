@@ -146,6 +146,11 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		return err
 	}
 	err = writeBuffered(tmp, write)
+	if err == nil {
+		// On disk before the rename: after a power cut the name holds the
+		// old file or the new one, not an empty one.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

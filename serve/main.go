@@ -4,6 +4,12 @@
 //
 //	go run ./serve                    # http://127.0.0.1:8080/
 //	go run ./serve -addr 127.0.0.1:0  # any free port; the URL is printed
+//	go run ./serve -addr :9000        # still loopback: 127.0.0.1:9000
+//	go run ./serve -addr 0.0.0.0:8080 # every interface, with a warning
+//
+// An address without a host binds loopback (and says so); another machine
+// can reach the server only when a host is named explicitly. Files and
+// folders whose name starts with a dot (.git, .env) are never served.
 //
 // Only regular files are served (a named pipe, a device or a socket in the
 // directory is a 404, answered at once), and the server closes connections
@@ -28,6 +34,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path"
@@ -40,10 +47,17 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one; without a host, loopback)")
 	dir := flag.String("dir", "public", "directory to serve")
 	flag.Parse()
 
+	bind, notes, err := listenAddr(*addr)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	for _, n := range notes {
+		log.Printf("serve: %s", n)
+	}
 	h, err := NewHandler(*dir)
 	if err != nil {
 		log.Fatalf("serve: %v", err)
@@ -56,7 +70,7 @@ func main() {
 		log.Printf("serve: warning: %s/dpsim.wasm is missing; run ./build.sh first", *dir)
 	}
 
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		log.Fatalf("serve: %v", err)
 	}
@@ -65,7 +79,7 @@ func main() {
 	// The e2e harness reads this line to learn the port; keep its shape.
 	fmt.Printf("serving %s at http://%s/\n", abs, ln.Addr())
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	go func() {
 		<-ctx.Done()
@@ -76,6 +90,35 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("serve: %v", err)
 	}
+}
+
+// listenAddr returns the address to listen on for the -addr flag and the
+// notes to print. A missing host (":8080") means loopback, as the docs
+// promise, not every interface as net.Listen would take it; a host that is
+// not loopback is honoured, with a warning that other machines can reach
+// the server.
+func listenAddr(addr string) (bind string, notes []string, err error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("-addr %q: write host:port, e.g. 127.0.0.1:8080 or :8080 (%v)", addr, err)
+	}
+	if host == "" {
+		bind = net.JoinHostPort("127.0.0.1", port)
+		return bind, []string{fmt.Sprintf("-addr %s names no host: listening on %s (loopback only); give 0.0.0.0:%s to listen on every interface", addr, bind, port)}, nil
+	}
+	if !isLoopback(host) {
+		notes = append(notes, fmt.Sprintf("warning: listening on %s, which is not loopback: other machines can reach this server", addr))
+	}
+	return addr, notes, nil
+}
+
+// isLoopback reports whether host names only the loopback interface.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 // Timeouts of the server. Without them a client that connects and says
@@ -172,7 +215,16 @@ func (h *Handler) warnStale(name string) {
 }
 
 // NewHandler opens dir as an os.Root and returns a handler serving it.
+// dir must be a folder: os.OpenRoot on a named pipe blocks until a writer
+// appears, so the kind is checked first.
 func NewHandler(dir string) (*Handler, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("-dir %s: is not a folder", dir)
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -186,6 +238,7 @@ func (h *Handler) Close() error { return h.root.Close() }
 // cleanName turns a URL path into a name relative to the root. It refuses
 // (ok=false) any path with a ".." segment, a backslash or a NUL byte, before
 // or after cleaning; os.Root additionally refuses symlinks that lead outside.
+// A dot segment is refused by hidden, not here.
 func cleanName(urlPath string) (name string, ok bool) {
 	if urlPath == "" {
 		urlPath = "/"
@@ -211,6 +264,17 @@ func cleanName(urlPath string) (name string, ok bool) {
 	return name, true
 }
 
+// hidden reports whether a URL path has a segment starting with a dot
+// ("/.git/config", "/a/.env"; "." and ".." included).
+func hidden(urlPath string) bool {
+	for _, seg := range strings.Split(urlPath, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
@@ -226,6 +290,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad path", http.StatusBadRequest)
 		return
 	}
+	if hidden(r.URL.Path) {
+		// .git/config, .env, an editor's .swp: never meant for the page.
+		http.NotFound(w, r)
+		return
+	}
 
 	f, fi, err := h.open(name)
 	if err != nil {
@@ -236,8 +305,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if fi.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
-			// Relative links in index.html need the trailing slash.
-			http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+			// Relative links in index.html need the trailing slash. The
+			// path is escaped: a folder named "a?b" or "50%" must not turn
+			// into a query, a fragment or a broken escape.
+			http.Redirect(w, r, (&url.URL{Path: r.URL.Path + "/"}).EscapedPath(), http.StatusMovedPermanently)
 			return
 		}
 		f.Close()

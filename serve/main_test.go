@@ -18,7 +18,7 @@ const secret = "TOP-SECRET-OUTSIDE"
 
 // setup builds   base/secret.txt   and   base/pub/{index.html, app.wasm, ...}
 // and returns the served directory base/pub.
-func setup(t *testing.T) string {
+func setup(t testing.TB) string {
 	t.Helper()
 	base := t.TempDir()
 	pub := filepath.Join(base, "pub")

@@ -14,6 +14,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -26,6 +27,7 @@ import (
 	"dpsim/core/check"
 	_ "dpsim/core/data/files" // registers the committed datasets for data.Load
 	"dpsim/core/jsonstrict"
+	"dpsim/core/metrics"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/core/weights"
@@ -56,7 +58,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep or merge"))
 		return 2
 	}
 	var err error
@@ -77,65 +79,70 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
 	}
+	var ue *usageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, ue.Error())
 		return 2
 	}
 	fmt.Fprintln(stderr, "dpsim: "+oneLine(err.Error()))
 	return 1
 }
 
-var errUsage = errors.New("usage")
-
 func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
-
-func newFlags(name, help string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, help)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	return nil
-}
 
 // calibration holds the --epsilon and --horizon flags, which ask for
 // equal-privacy calibration as a scenario's "calibrate" section does.
 type calibration struct {
+	fs      *flags
 	epsilon *float64
 	horizon *int
 }
 
-func calibFlags(fs *flag.FlagSet) *calibration {
+func calibFlags(fs *flags) *calibration {
 	return &calibration{
+		fs:      fs,
 		epsilon: fs.Float64("epsilon", 0, "calibrate every noise scale so that the algorithm's own accountant reports this `ε` (replaces the scenario's calibrate section)"),
 		horizon: fs.Int("horizon", 0, "the iteration count `K` the --epsilon target holds at (default: the scenario's iterations)"),
 	}
 }
 
-// apply writes the flags into the scenario.
-func (c *calibration) apply(s *scenario.Scenario) error {
-	if c == nil || (*c.epsilon == 0 && *c.horizon == 0) {
+// given reports whether --epsilon or --horizon was given.
+func (c *calibration) given() bool {
+	return c != nil && (c.fs.given("epsilon") || c.fs.given("horizon"))
+}
+
+// check range-checks the flags before anything is read.
+func (c *calibration) check() error {
+	if c == nil {
 		return nil
 	}
-	if *c.epsilon == 0 {
-		return fmt.Errorf("--horizon needs --epsilon")
+	if c.fs.given("epsilon") {
+		if err := positiveFinite("epsilon", *c.epsilon); err != nil {
+			return err
+		}
+	}
+	if c.fs.given("horizon") {
+		if !c.fs.given("epsilon") {
+			return usagef(c.fs.Name(), "--horizon needs --epsilon")
+		}
+		if err := intRange("horizon", *c.horizon, 1, scenario.MaxIterations); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply writes the flags into the scenario.
+func (c *calibration) apply(s *scenario.Scenario) error {
+	if !c.given() {
+		return nil
 	}
 	s.Calibrate = &scenario.Calibrate{Epsilon: *c.epsilon, Iterations: *c.horizon}
 	return nil
@@ -177,30 +184,27 @@ func loadWith(arg string, stdin io.Reader, cal *calibration) (*scenario.Built, e
 	return b, nil
 }
 
-func oneArg(fs *flag.FlagSet, stderr io.Writer) (string, error) {
+func oneArg(fs *flags) (string, error) {
 	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "dpsim %s: give exactly one SCENARIO (a file, - or preset:NAME)\n", fs.Name())
-		fs.Usage()
-		return "", errUsage
+		return "", usagef(fs.Name(), "give exactly one SCENARIO (a file, - or preset:NAME); got %d arguments", fs.NArg())
 	}
 	return fs.Arg(0), nil
 }
 
 // parseAndLoad parses a command's flags and its one SCENARIO argument,
 // and builds the scenario (calibrated when cal's flags ask).
-func parseAndLoad(fs *flag.FlagSet, args []string, stdin io.Reader, stderr io.Writer, cal ...*calibration) (*scenario.Built, error) {
-	if err := parseFlags(fs, args); err != nil {
+func parseAndLoad(fs *flags, args []string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
+	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
-	arg, err := oneArg(fs, stderr)
+	if err := cal.check(); err != nil {
+		return nil, err
+	}
+	arg, err := oneArg(fs)
 	if err != nil {
 		return nil, err
 	}
-	var c *calibration
-	if len(cal) > 0 {
-		c = cal[0]
-	}
-	return loadWith(arg, stdin, c)
+	return loadWith(arg, stdin, cal)
 }
 
 const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] SCENARIO
@@ -217,59 +221,100 @@ comparisons); the export records what calibration did.
 K (record.checkpoints; the last one by default) and writes the export the
 uninterrupted run writes, byte for byte (docs/scenario.md, "Checkpoints
 and resuming").
+Ctrl-C (or SIGTERM, or SIGHUP) stops the run before its next iteration
+and writes the export so far, marked "status": "paused". The outputs are
+checked before the run starts and written whole or not at all
+(docs/guarantees.md).
 
 `
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("run", runHelp, stderr)
+	env, stop := processEnv()
+	defer stop()
+	return runCommand(env, args, stdin, stdout, stderr)
+}
+
+// runCommand is "dpsim run" with the process's signals and environment
+// given (tests give their own).
+func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("run", runHelp, stdout)
 	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
 	resume := fs.String("resume", "", "continue the run recorded in the export `EXPORT.json` from one of its checkpoints, instead of running a SCENARIO")
 	from := fs.Int("from", -1, "with --resume, the checkpoint's iteration `K` (default: the export's last checkpoint)")
 	cal := calibFlags(fs)
-	var b *scenario.Built
-	var r *runner.Runner
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := cal.check(); err != nil {
+		return err
+	}
+	var input string
 	if *resume == "" {
-		if *from != -1 {
-			return fmt.Errorf("--from needs --resume EXPORT.json")
+		if fs.given("from") {
+			return usagef("run", "--from needs --resume EXPORT.json")
 		}
-		arg, err := oneArg(fs, stderr)
+		arg, err := oneArg(fs)
 		if err != nil {
 			return err
 		}
-		if b, err = loadWith(arg, stdin, cal); err != nil {
+		input = arg
+	} else {
+		if fs.NArg() != 0 {
+			return usagef("run", "--resume continues the export's own scenario: give no SCENARIO (got %q)", fs.Arg(0))
+		}
+		if cal.given() {
+			return usagef("run", "--resume continues the export's run with its noise scales: --epsilon and --horizon do not apply")
+		}
+		if fs.given("from") {
+			if err := intRange("from", *from, 0, scenario.MaxIterations); err != nil {
+				return err
+			}
+		}
+		input = *resume
+	}
+	// A run may take minutes: find out now, not after it, that an output
+	// cannot be written or would overwrite the input.
+	var inputs []string
+	if input != "-" && !strings.HasPrefix(input, "preset:") {
+		inputs = append(inputs, input)
+	}
+	if err := checkFiles(inputs, []output{{"--out", *out}, {"--csv", *csv}}); err != nil {
+		return err
+	}
+	var b *scenario.Built
+	var r *runner.Runner
+	if *resume == "" {
+		var err error
+		if b, err = loadWith(input, stdin, cal); err != nil {
 			return err
 		}
 		r = runner.New(b)
 	} else {
 		var err error
-		if r, err = resumeRun(fs, *resume, *from, cal); err != nil {
+		if r, err = resumeRun(*resume, *from); err != nil {
 			return err
 		}
 		b = r.Built()
 	}
-	// A run may take minutes: find out now, not after it, that an output
-	// cannot be written.
-	if err := checkOutputs(map[string]string{"--out": *out, "--csv": *csv}); err != nil {
-		return err
-	}
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
-	// Metrics beyond the first scenario.SpillKeep points wait in a temporary file, so
-	// that a long run recorded at every iteration keeps memory flat.
-	spill, err := os.CreateTemp("", "dpsim-metrics-*")
+	// Metrics beyond the first scenario.SpillKeep points wait in a temporary
+	// file, so that a long run recorded at every iteration keeps memory flat.
+	spill, cleanup, err := newSpill()
 	if err != nil {
-		return fmt.Errorf("creating a temporary file for the metrics: %w", err)
+		return err
 	}
-	defer os.Remove(spill.Name())
-	defer spill.Close()
+	defer cleanup()
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
-	runErr := r.Run()
+	interrupted, runErr := runUntil(env.ctx, r)
+	if err := r.Metrics.Series.Err(); err != nil {
+		// The spilled points are lost, so no export can be complete; the
+		// temporary folder is to blame, not --out.
+		return tmpError(err)
+	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
 		if err := r.WriteExport(bw); err != nil {
@@ -289,6 +334,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if runErr != nil {
 		return runErr
 	}
+	if interrupted {
+		where := "standard output"
+		if *out != "" {
+			where = *out
+		}
+		return fmt.Errorf("interrupted at iteration %d of %d: %s holds the run so far, marked \"status\": \"paused\"", r.Iter(), b.Scenario.Iterations, where)
+	}
 	if !*quiet {
 		last := r.Metrics.Latest()
 		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
@@ -303,21 +355,63 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// runUntil runs r to its end, or until ctx is cancelled (Ctrl-C, SIGTERM,
+// SIGHUP: interrupted is then true) or the spill file fails. It looks at
+// both before every iteration: one iteration of a large scenario can take
+// a second, and a full temporary folder should stop the run at once, not
+// after hours.
+func runUntil(ctx context.Context, r *runner.Runner) (interrupted bool, err error) {
+	for {
+		if ctx.Err() != nil {
+			return true, nil
+		}
+		if r.Metrics.Series.Err() != nil {
+			return false, nil // reported by the caller
+		}
+		if testHookIteration != nil {
+			testHookIteration(r.Iter())
+		}
+		if _, err := r.Advance(); err != nil {
+			if errors.Is(err, runner.ErrDone) {
+				return false, nil
+			}
+			return false, err
+		}
+	}
+}
+
+// testHookIteration, when set (by tests), is called before every
+// iteration of dpsim run with the number of iterations run so far.
+var testHookIteration func(done int)
+
+// newSpill creates the temporary file a run's metrics spill to, and the
+// function that removes it. Tests replace it.
+var newSpill = func() (metrics.SpillFile, func(), error) {
+	f, err := os.CreateTemp("", "dpsim-metrics-*")
+	if err != nil {
+		return nil, nil, tmpError(err)
+	}
+	// Unlinked at once where the system allows it (Unix): the open file
+	// stays usable, and nothing is left behind however the process ends,
+	// SIGKILL and crashes included. Elsewhere it is removed on return.
+	if os.Remove(f.Name()) == nil {
+		return f, func() { f.Close() }, nil
+	}
+	return f, func() { f.Close(); os.Remove(f.Name()) }, nil
+}
+
+// tmpError reports a failure of the temporary folder as such: a full
+// TMPDIR is not the fault of --out.
+func tmpError(err error) error {
+	return fmt.Errorf("the temporary folder %s (TMPDIR), where a run's metrics wait: %v; free space there or set TMPDIR to a folder with room", os.TempDir(), err)
+}
+
 // MaxExportBytes bounds the export --resume reads.
 const MaxExportBytes = 1 << 30
 
 // resumeRun reads the export path and resumes its run from the
 // checkpoint at iteration from (the last when from < 0).
-func resumeRun(fs *flag.FlagSet, path string, from int, cal *calibration) (*runner.Runner, error) {
-	if fs.NArg() != 0 {
-		return nil, fmt.Errorf("--resume continues the export's own scenario: give no SCENARIO (got %q)", fs.Arg(0))
-	}
-	if *cal.epsilon != 0 || *cal.horizon != 0 {
-		return nil, fmt.Errorf("--resume continues the export's run with its noise scales: --epsilon and --horizon do not apply")
-	}
-	if from < -1 {
-		return nil, fmt.Errorf("--from must be a checkpoint's iteration, 0 or more (got %d)", from)
-	}
+func resumeRun(path string, from int) (*runner.Runner, error) {
 	data, err := jsonstrict.ReadFile(path, MaxExportBytes)
 	if err != nil {
 		return nil, err
@@ -341,9 +435,9 @@ case, the predicted steady-state error, the infinite-horizon budget.
 `
 
 func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("validate", validateHelp, stderr)
+	fs := newFlags("validate", validateHelp, stdout)
 	cal := calibFlags(fs)
-	b, err := parseAndLoad(fs, args, stdin, stderr, cal)
+	b, err := parseAndLoad(fs, args, stdin, cal)
 	if err != nil {
 		return err
 	}
@@ -380,13 +474,12 @@ experiments (run one with "dpsim sweep preset:NAME").
 `
 
 func cmdPresets(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("presets", presetsHelp, stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlags("presets", presetsHelp, stdout)
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		fs.Usage()
-		return errUsage
+		return usagef("presets", "takes no arguments (got %q)", fs.Arg(0))
 	}
 	for _, p := range scenario.Presets() {
 		fmt.Fprintf(stdout, "%-30s %-11s %s\n", p.Name, "scenario", p.Title)
@@ -406,13 +499,12 @@ its forms from this.
 `
 
 func cmdPlugins(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plugins", pluginsHelp, stderr)
-	if err := parseFlags(fs, args); err != nil {
+	fs := newFlags("plugins", pluginsHelp, stdout)
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
-		fs.Usage()
-		return errUsage
+		return usagef("plugins", "takes no arguments (got %q)", fs.Arg(0))
 	}
 	b, err := json.MarshalIndent(scenario.Plugins(), "", "  ")
 	if err != nil {

@@ -94,12 +94,12 @@ func TestErrorsAndHelp(t *testing.T) {
 		code int
 		out  string
 	}{
-		{nil, 2, "Usage"},
+		{nil, 2, "dpsim: give a command: run, validate, presets, plugins, sweep or merge; see dpsim --help"},
 		{[]string{"--help"}, 0, "Usage"},
 		{[]string{"run", "--help"}, 0, "Usage: dpsim run"},
 		{[]string{"validate", "-h"}, 0, "Usage: dpsim validate"},
 		{[]string{"presets", "--help"}, 0, "Usage: dpsim presets"},
-		{[]string{"frobnicate"}, 1, "unknown command"},
+		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep and merge; see dpsim --help"},
 		{[]string{"run"}, 2, "exactly one SCENARIO"},
 		{[]string{"run", "preset:nope"}, 1, "no preset named"},
 		{[]string{"run", "/does/not/exist.json"}, 1, "no such file"},
@@ -168,7 +168,7 @@ func TestBadInputsAndOutputs(t *testing.T) {
 		{"huge standard input", strings.Repeat(" ", 64<<20+1), []string{"validate", "-"}, "standard input: holds more than 64 MiB (67108864 bytes)"},
 		{"out in a missing folder", "", []string{"run", "--out", filepath.Join(dir, "missing/x.json"), "preset:gtdp-rendezvous"}, "--out " + filepath.Join(dir, "missing/x.json") + ": the folder " + filepath.Join(dir, "missing") + " does not exist"},
 		{"out is a folder", "", []string{"run", "--out", dir, "preset:gtdp-rendezvous"}, "is a folder; give a file name"},
-		{"out and csv the same", "", []string{"run", "--out", filepath.Join(dir, "a"), "--csv", filepath.Join(dir, "a"), "preset:gtdp-rendezvous"}, "--csv and --out name the same file"},
+		{"out and csv the same", "", []string{"run", "--out", filepath.Join(dir, "a"), "--csv", filepath.Join(dir, "a"), "preset:gtdp-rendezvous"}, "is the same file as --out"},
 	}
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		cases = append(cases, struct {
@@ -438,7 +438,7 @@ func TestEpsilonFlagCalibrates(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "calibration: noise scales ×") || !strings.Contains(out, "infinite-horizon ε: unavailable") {
 		t.Errorf("validate --epsilon: exit %d, output:\n%s", code, out)
 	}
-	if code, _, errs := dpsim(t, "", "run", "--epsilon", "-3", "preset:gtdp-fig1"); code != 1 || !strings.Contains(errs, "calibrate.epsilon") {
+	if code, _, errs := dpsim(t, "", "run", "--epsilon", "-3", "preset:gtdp-fig1"); code != 1 || !strings.Contains(errs, "--epsilon: must be a finite number greater than 0 (got -3)") {
 		t.Errorf("--epsilon -3: exit %d, %q", code, errs)
 	}
 }
@@ -480,7 +480,7 @@ func TestSweepEpsilonCalibratesEverySeries(t *testing.T) {
 	if !strings.Contains(string(data), `"calibrate":{"epsilon":500}`) {
 		t.Errorf("the result's experiment does not carry calibrate ε = 500")
 	}
-	if code, _, errs := dpsim(t, "", "sweep", "--quiet", "--runs", "1", "--epsilon", "-2", "--out", out, "preset:gtdp-fig2"); code == 0 || !strings.Contains(errs, "calibrate.epsilon") {
+	if code, _, errs := dpsim(t, "", "sweep", "--quiet", "--runs", "1", "--epsilon", "-2", "--out", out, "preset:gtdp-fig2"); code == 0 || !strings.Contains(errs, "--epsilon: must be a finite number greater than 0 (got -2)") {
 		t.Errorf("--epsilon -2: exit %d, %q", code, errs)
 	}
 }
@@ -538,7 +538,7 @@ func TestPluginsListsEveryRegisteredPlugin(t *testing.T) {
 		ring.Params[0].Range != "[2, 5000]" || ring.Params[0].Default != 8.0 || !slices.Equal(ring.Required, []string{"n"}) {
 		t.Errorf("ring: %+v", ring)
 	}
-	if code, _, errs := dpsim(t, "", "plugins", "extra"); code != 2 || !strings.Contains(errs, "Usage: dpsim plugins") {
+	if code, _, errs := dpsim(t, "", "plugins", "extra"); code != 2 || errs != "dpsim plugins: takes no arguments (got \"extra\"); see dpsim plugins --help\n" {
 		t.Errorf("an argument: exit %d, %q", code, errs)
 	}
 }

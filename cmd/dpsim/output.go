@@ -8,44 +8,57 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 )
 
-// checkOutputs checks, before a run, that every output file named by a flag
-// (flag → path; empty paths are skipped) can be written: its folder exists
-// and is writable, it is not a folder itself, and no two flags name the same
-// file. It probes by creating and removing a temporary file beside it, as
-// writeFile will.
-func checkOutputs(paths map[string]string) error {
-	flags := make([]string, 0, len(paths))
-	for f, p := range paths {
-		if p != "" {
-			flags = append(flags, f)
+// output is a file a command writes, and the flag that names it.
+type output struct{ flag, path string }
+
+// checkFiles checks, before any work, that every output (empty paths are
+// skipped) can be written: its folder exists and is writable, it is not a
+// folder itself, it is not one of the inputs, and no two outputs are the
+// same file. Files are compared as the system sees them — the same device
+// and inode — so a symlink or a hard link to an input is caught as well as
+// the same name. Writability is probed by creating and removing a temporary
+// file beside the output, as writeFile will.
+func checkFiles(inputs []string, outs []output) error {
+	type seenFile struct {
+		what string
+		fi   fs.FileInfo
+	}
+	var files []seenFile
+	for _, in := range inputs {
+		if fi, err := os.Stat(in); err == nil && fi.Mode().IsRegular() {
+			files = append(files, seenFile{"the input " + in, fi})
 		}
 	}
-	sort.Strings(flags)
-	seen := map[string]string{}
-	for _, flag := range flags {
-		path := paths[flag]
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return fmt.Errorf("%s %s: %v", flag, path, err)
+	names := map[string]string{} // resolved path → flag and path
+	for _, o := range outs {
+		if o.path == "" {
+			continue
 		}
-		if other, dup := seen[abs]; dup {
-			return fmt.Errorf("%s and %s name the same file %s", other, flag, path)
+		what := o.flag + " " + o.path
+		res := resolve(o.path)
+		if other, dup := names[res]; dup {
+			return fmt.Errorf("%s: is the same file as %s; give each output its own file", what, other)
 		}
-		seen[abs] = flag
-		if fi, err := os.Stat(path); err == nil {
+		names[res] = what
+		if fi, err := os.Stat(o.path); err == nil {
 			switch {
 			case fi.IsDir():
-				return fmt.Errorf("%s %s: is a folder; give a file name", flag, path)
+				return fmt.Errorf("%s: is a folder; give a file name", what)
 			case fi.Mode()&fs.ModeCharDevice != 0:
 				continue // /dev/null, /dev/stdout: written directly
 			case !fi.Mode().IsRegular():
-				return fmt.Errorf("%s %s: is not a regular file", flag, path)
+				return fmt.Errorf("%s: is not a regular file", what)
 			}
+			for _, f := range files {
+				if os.SameFile(fi, f.fi) {
+					return fmt.Errorf("%s: is the same file as %s; writing it would destroy it, so give another output file", what, f.what)
+				}
+			}
+			files = append(files, seenFile{what, fi})
 		}
-		tmp, err := createTemp(flag, target(path))
+		tmp, err := createTemp(o.flag, target(o.path))
 		if err != nil {
 			return err
 		}
@@ -53,6 +66,27 @@ func checkOutputs(paths map[string]string) error {
 		os.Remove(tmp.Name())
 	}
 	return nil
+}
+
+// resolve returns path made absolute with every symlink followed; for a
+// file that does not exist yet, its folder is resolved.
+func resolve(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		if abs, err := filepath.Abs(real); err == nil {
+			return abs
+		}
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if abs, err := filepath.Abs(filepath.Join(dir, base)); err == nil {
+		return abs
+	}
+	return path
 }
 
 // target is where writing path lands: a symlink's destination, so that the
@@ -112,12 +146,20 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		return err
 	}
 	err = writeBuffered(tmp, write)
+	if err == nil {
+		// On disk before the rename: after a power cut the name holds the
+		// old file or the new one, not an empty one.
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		// CreateTemp makes the file private (0600); an export is not.
 		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil && testHookBeforeRename != nil {
+		testHookBeforeRename(path)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), target(path))
@@ -127,6 +169,19 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		return fail(err)
 	}
 	return nil
+}
+
+// testHookBeforeRename, when set (by tests), is called with the output's
+// name once its temporary file is complete, just before the rename: the
+// moment at which a kill must leave the old file intact.
+var testHookBeforeRename func(path string)
+
+// writeBytes is writeFile for data already in memory.
+func writeBytes(flag, path string, data []byte) error {
+	return writeFile(flag, path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 func writeBuffered(w io.Writer, write func(io.Writer) error) error {

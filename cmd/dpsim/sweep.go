@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"dpsim/core/experiment"
+	"dpsim/core/jsonstrict"
 	"dpsim/render/figure"
 )
 
@@ -31,8 +32,10 @@ count, and for shards merged with "dpsim merge".
 
 EXPERIMENT is an experiment file, "-" for standard input, or preset:NAME
 (see "dpsim presets"). A progress bar with the time left goes to standard
-error. Ctrl-C stops handing out runs, lets the running ones stop, and
-writes what finished, marked "partial": true.
+error. Ctrl-C (or SIGTERM, or SIGHUP when the terminal closes) stops
+handing out runs, lets the running ones stop, and writes what finished,
+marked "partial": true. Every output is checked before the first run,
+and each file is written whole or not at all (docs/guarantees.md).
 
 On a cluster, --shard i/n (0 ≤ i < n) runs every n-th run from the i-th and
 writes only the JSON (default NAME.part-i-of-n.json); without --shard the
@@ -54,7 +57,8 @@ type sweepEnv struct {
 }
 
 func processEnv() (sweepEnv, func()) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (the terminal closed) saves what finished, as Ctrl-C does.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	tty := false
 	if fi, err := os.Stderr.Stat(); err == nil {
 		tty = fi.Mode()&os.ModeCharDevice != 0
@@ -79,84 +83,121 @@ func cmdSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("sweep", sweepHelp, stderr)
-	workers := fs.Int("workers", runtime.NumCPU(), "run `N` runs at a time")
+	fs := newFlags("sweep", sweepHelp, stdout)
+	workers := fs.Int("workers", min(runtime.NumCPU(), MaxWorkers), "run `N` runs at a time")
 	out := fs.String("out", "", "write `NAME.json` and, beside it, NAME.csv, .svg, .png and .pdf (default: the experiment's name)")
 	shardFlag := fs.String("shard", "", "run only shard `i/n` of the runs (0 ≤ i < n)")
 	runs := fs.Int("runs", 0, "replace the experiment's runs per point by `N` (recorded in the output)")
 	quiet := fs.Bool("quiet", false, "no progress bar and no summary on standard error")
 	eps := fs.Float64("epsilon", 0, "calibrate every series to `ε`: each run's noise is scaled so that its algorithm's own accountant reports ε after the run's iterations (sets calibrate in the experiment's set)")
 	task := fs.Int("print-task", -1, "print the scenario of run number `T` (with its seeds) instead of sweeping; \"dpsim run\" replays it")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
+	// Every flag is range-checked before the experiment is read.
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "dpsim sweep: give exactly one EXPERIMENT (a file, - or preset:NAME)")
-		fs.Usage()
-		return errUsage
+		return usagef("sweep", "give exactly one EXPERIMENT (a file, - or preset:NAME); got %d arguments", fs.NArg())
 	}
-	if *workers < 1 {
-		return fmt.Errorf("--workers must be at least 1 (got %d)", *workers)
+	if err := intRange("workers", *workers, 1, MaxWorkers); err != nil {
+		return err
 	}
-	e, err := loadExperiment(fs.Arg(0), stdin)
+	if fs.given("runs") {
+		if err := intRange("runs", *runs, 1, experiment.MaxRuns); err != nil {
+			return err
+		}
+	}
+	if fs.given("epsilon") {
+		if err := positiveFinite("epsilon", *eps); err != nil {
+			return err
+		}
+	}
+	if fs.given("print-task") {
+		if err := intRange("print-task", *task, 0, experiment.MaxTasks-1); err != nil {
+			return err
+		}
+	}
+	var shard *experiment.Shard
+	if fs.given("shard") {
+		sh, err := parseShard(*shardFlag)
+		if err != nil {
+			return err
+		}
+		shard = &sh
+	} else if sh, ok, err := shardFromEnv(env.getenv); err != nil {
+		return err
+	} else if ok {
+		shard = &sh
+	}
+	if shard != nil && fs.given("print-task") {
+		return usagef("sweep", "--print-task names a run of the whole experiment: give no shard with it")
+	}
+	arg := fs.Arg(0)
+	e, err := loadExperiment(arg, stdin)
 	if err != nil {
 		return err
 	}
-	if *runs != 0 {
+	// The outputs are known once the experiment's name is: check them now,
+	// not after hours of runs.
+	name := e.Name
+	if shard != nil {
+		name = fmt.Sprintf("%s.part-%d-of-%d", e.Name, shard.Index, shard.Count)
+	}
+	base, err := outBase(*out, name)
+	if err != nil {
+		return err
+	}
+	if !fs.given("print-task") {
+		if err := checkFiles(fileInputs(arg), resultOutputs(base, shard == nil)); err != nil {
+			return err
+		}
+	}
+	if fs.given("runs") {
 		e.Runs = *runs
 		if e, err = experiment.Parse(e.JSON()); err != nil {
 			return fmt.Errorf("--runs: %w", err)
 		}
 	}
-	if *eps != 0 {
+	if fs.given("epsilon") {
 		// Equal privacy for every series: one calibrate section in the
-		// experiment's set, replacing any calibration it had.
+		// experiment's set, replacing any calibration it had. The value is
+		// finite (checked above), so its JSON is a number.
 		set := experiment.Overrides{}
 		for k, v := range e.Set {
 			if k != "calibrate" && !strings.HasPrefix(k, "calibrate.") {
 				set[k] = v
 			}
 		}
-		set["calibrate"] = json.RawMessage(`{"epsilon":` + strconv.FormatFloat(*eps, 'g', -1, 64) + `}`)
+		cal, err := json.Marshal(map[string]float64{"epsilon": *eps})
+		if err != nil {
+			return flagError("epsilon", "must be a finite number greater than 0", *eps)
+		}
+		set["calibrate"] = cal
 		e.Set = set
 		if e, err = experiment.Parse(e.JSON()); err != nil {
 			return fmt.Errorf("--epsilon: %w", err)
 		}
 	}
-	plan, err := experiment.NewPlan(e)
+	plan, err := experiment.NewPlanContext(env.ctx, e)
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted while planning %s: no run started, nothing written", arg)
+		}
+		return fmt.Errorf("%s: %w", arg, err)
 	}
-	if *task >= 0 {
+	if fs.given("print-task") {
 		sc, err := plan.Scenario(*task)
 		if err != nil {
-			return err
+			return fmt.Errorf("--print-task: %w", err)
 		}
 		_, err = stdout.Write(append(sc.JSON(), '\n'))
 		return err
 	}
-
-	var shard *experiment.Shard
-	if *shardFlag != "" {
-		sh, err := experiment.ParseShard(*shardFlag)
-		if err != nil {
-			return fmt.Errorf("--shard: %w", err)
-		}
-		shard = &sh
-	} else if sh, ok, err := experiment.ShardFromEnv(env.getenv); err != nil {
-		return err
-	} else if ok {
-		shard = &sh
+	if shard != nil && shard.Count > plan.Tasks() {
+		return fmt.Errorf("shard %d/%d: the experiment has %d runs, so the shard count must be at most %d", shard.Index, shard.Count, plan.Tasks(), plan.Tasks())
 	}
 	tasks := plan.AllTasks()
-	name := e.Name
 	if shard != nil {
 		tasks = plan.ShardTasks(*shard)
-		name = fmt.Sprintf("%s.part-%d-of-%d", e.Name, shard.Index, shard.Count)
-	}
-	base, err := outBase(*out, name)
-	if err != nil {
-		return err
 	}
 
 	bar := newProgress(stderr, len(tasks), *quiet, env.isTTY)
@@ -187,6 +228,26 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	return nil
 }
 
+// fileInputs returns arg as a list of input files, or none for - and
+// preset:NAME.
+func fileInputs(arg string) []string {
+	if arg == "-" || strings.HasPrefix(arg, "preset:") {
+		return nil
+	}
+	return []string{arg}
+}
+
+// resultOutputs lists the files writeResult writes.
+func resultOutputs(base string, figures bool) []output {
+	outs := []output{{"--out", base + ".json"}}
+	if figures {
+		for _, ext := range []string{"csv", figure.SVG, figure.PNG, figure.PDF} {
+			outs = append(outs, output{"--out", base + "." + ext})
+		}
+	}
+	return outs
+}
+
 func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error) {
 	var data []byte
 	var err error
@@ -194,9 +255,11 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 	case strings.HasPrefix(arg, "preset:"):
 		data, err = experiment.PresetJSON(strings.TrimPrefix(arg, "preset:"))
 	case arg == "-":
-		data, err = io.ReadAll(io.LimitReader(stdin, experiment.MaxBytes+1))
+		data, err = jsonstrict.ReadAll(stdin, "standard input", experiment.MaxBytes)
 	default:
-		data, err = os.ReadFile(arg)
+		// Not os.ReadFile: a named pipe would block and /dev/zero would
+		// exhaust memory (the same reading as dpsim run's).
+		data, err = jsonstrict.ReadFile(arg, experiment.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -213,13 +276,13 @@ func outBase(out, name string) (string, error) {
 		return name, nil
 	}
 	if !strings.HasSuffix(out, ".json") || out == ".json" {
-		return "", fmt.Errorf("--out %q: name a .json file (the CSV and figures go beside it)", out)
+		return "", flagError("out", "name a .json file (the CSV and figures go beside it)", strconv.Quote(out))
 	}
 	return strings.TrimSuffix(out, ".json"), nil
 }
 
 // writeResult writes base.json and, for a whole sweep, base.csv and the
-// figures. It returns the files written.
+// figures, each atomically (writeFile). It returns the files written.
 func writeResult(plan *experiment.Plan, res *experiment.Result, base string, figures bool) ([]string, error) {
 	files := []struct {
 		ext  string
@@ -245,7 +308,7 @@ func writeResult(plan *experiment.Plan, res *experiment.Result, base string, fig
 			return written, fmt.Errorf("%s.%s: %w", base, f.ext, err)
 		}
 		path := base + "." + f.ext
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := writeBytes("--out", path, data); err != nil {
 			return written, err
 		}
 		written = append(written, path)
@@ -259,6 +322,11 @@ func printVerdicts(w io.Writer, res *experiment.Result) {
 	}
 }
 
+// MaxPartBytes bounds each file dpsim merge reads: a sweep's JSON holds
+// a few hundred bytes per run, so this is room for about half a million
+// runs per part; split larger sweeps into more shards.
+const MaxPartBytes = 256 << 20
+
 const mergeHelp = `Usage: dpsim merge --out NAME.json PART.json...
 
 Combines the outputs of "dpsim sweep --shard" (or any results of the same
@@ -268,24 +336,39 @@ NAME.csv and the figures beside it when every run is present.
 `
 
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("merge", mergeHelp, stderr)
+	env, stop := processEnv()
+	defer stop()
+	return merge(env, args, stdout, stderr)
+}
+
+// merge is "dpsim merge" with the process's signals given.
+func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("merge", mergeHelp, stdout)
 	out := fs.String("out", "", "write `NAME.json` (required)")
 	quiet := fs.Bool("quiet", false, "no summary on standard error")
-	if err := parseFlags(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "dpsim merge: give --out NAME.json and at least one PART.json")
-		fs.Usage()
-		return errUsage
+		return usagef("merge", "give --out NAME.json and at least one PART.json")
 	}
 	base, err := outBase(*out, "")
 	if err != nil {
 		return err
 	}
+	// Whether the figures are written depends on the parts; check them all.
+	if err := checkFiles(fs.Args(), resultOutputs(base, true)); err != nil {
+		return err
+	}
 	var parts [][]byte
 	for _, p := range fs.Args() {
-		data, err := os.ReadFile(p)
+		// Reading and decoding many large parts takes seconds.
+		if env.ctx.Err() != nil {
+			return fmt.Errorf("interrupted while reading the parts: nothing written")
+		}
+		// Regular files only, bounded: a named pipe, /dev/zero or a
+		// runaway file is refused before it is read.
+		data, err := jsonstrict.ReadFile(p, MaxPartBytes)
 		if err != nil {
 			return err
 		}

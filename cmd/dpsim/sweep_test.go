@@ -158,10 +158,10 @@ func TestSweepErrors(t *testing.T) {
 	}{
 		{nil, []string{bad}, "bad.json: series[0] (a): scenario field algorithm.params.alpha: must be in (0, 1e6]"},
 		{nil, []string{"preset:gtdp-rendezvous"}, `no experiment preset named "gtdp-rendezvous"`},
-		{nil, []string{"--out", "x.csv", "preset:gtdp-error-bands"}, `--out "x.csv": name a .json file`},
-		{nil, []string{"--shard", "3/3", "preset:gtdp-error-bands"}, "--shard: shard \"3/3\": write i/n with 0 ≤ i < n"},
-		{nil, []string{"--workers", "0", "preset:gtdp-error-bands"}, "--workers must be at least 1"},
-		{nil, []string{"--runs", "-2", "preset:gtdp-error-bands"}, "--runs: runs: must be"},
+		{nil, []string{"--out", "x.csv", "preset:gtdp-error-bands"}, `--out: name a .json file (the CSV and figures go beside it) (got "x.csv")`},
+		{nil, []string{"--shard", "3/3", "preset:gtdp-error-bands"}, "--shard 3/3: the shard index i must satisfy 0 ≤ i < n = 3 (got 3)"},
+		{nil, []string{"--workers", "0", "preset:gtdp-error-bands"}, "--workers: must be between 1 and 1024 (got 0)"},
+		{nil, []string{"--runs", "-2", "preset:gtdp-error-bands"}, "--runs: must be between 1 and 100000 (got -2)"},
 		{map[string]string{"JOB_COMPLETION_INDEX": "1"}, []string{"preset:gtdp-error-bands"}, "DPSIM_SHARDS is not"},
 	} {
 		code, errs := sweepT(t, c.env, c.args...)

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,12 @@ type pointPlan struct {
 // series and point, and builds each resulting scenario once (with run 0's
 // seeds) so that a broken override fails now, naming the series and the
 // field, rather than in the middle of a sweep.
-func NewPlan(e *Experiment) (*Plan, error) {
+func NewPlan(e *Experiment) (*Plan, error) { return NewPlanContext(context.Background(), e) }
+
+// NewPlanContext is NewPlan that stops with ctx's error when ctx is
+// cancelled: building every point of a large experiment takes seconds,
+// and Ctrl-C must not wait for it.
+func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 	base, err := baseJSON(e.Base)
 	if err != nil {
 		return nil, err
@@ -85,6 +91,9 @@ func NewPlan(e *Experiment) (*Plan, error) {
 			fields, values = nil, []float64{math.NaN()}
 		}
 		for pi, v := range values {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			where := fmt.Sprintf("series[%d] (%s)", si, s.Name)
 			if !e.X.alongRun() {
 				where += fmt.Sprintf(", x value %v", v)

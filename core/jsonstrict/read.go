@@ -22,7 +22,13 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if err := regular(name, fi, limit); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(name)
+	if testHookAfterStat != nil {
+		testHookAfterStat()
+	}
+	// Non-blocking where the system has it: should the name have been
+	// replaced by a named pipe since Stat, the open returns at once and
+	// the check below refuses it (a blocking open would wait for a writer).
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, fileError(name, err)
 	}
@@ -36,6 +42,10 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	}
 	return readLimited(f, name, limit)
 }
+
+// testHookAfterStat, when set (by tests), runs between the Stat and the
+// Open of ReadFile.
+var testHookAfterStat func()
 
 // ReadAll reads r — typically standard input, named what in errors — for
 // Decode, refusing more than limit bytes after reading at most limit+1. When

@@ -3,6 +3,7 @@
 package jsonstrict
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -15,6 +16,26 @@ func TestReadFileRefusesAFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(name, 0o600); err != nil {
 		t.Skip(err)
 	}
+	_, err := ReadFile(name, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A regular file swapped for a named pipe between the check and the open
+// is refused too, without blocking on the open.
+func TestReadFileRefusesAFIFOSwappedIn(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "f.json")
+	if err := os.WriteFile(name, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testHookAfterStat = func() {
+		os.Remove(name)
+		if err := syscall.Mkfifo(name, 0o600); err != nil {
+			t.Skip(err)
+		}
+	}
+	defer func() { testHookAfterStat = nil }()
 	_, err := ReadFile(name, 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
 		t.Errorf("got %v", err)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"dpsim/core/experiment"
+)
+
+// usageError is a command-line mistake (a flag, a missing argument): one
+// line naming it, a pointer to the command's help, and exit status 2. The
+// help itself is printed only when asked for, so that the mistake is not
+// buried under 30 lines of flags.
+type usageError struct{ cmd, msg string }
+
+func (e *usageError) Error() string {
+	if e.cmd == "" {
+		return "dpsim: " + e.msg + "; see dpsim --help"
+	}
+	return "dpsim " + e.cmd + ": " + e.msg + "; see dpsim " + e.cmd + " --help"
+}
+
+func usagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+// flags is a command's flag set with its help text.
+type flags struct {
+	*flag.FlagSet
+	help   string
+	stdout io.Writer
+}
+
+// newFlags returns the flag set of command name. The flag package prints
+// nothing: --help goes to standard output in full, a mistake to standard
+// error in one line (usageError).
+func newFlags(name, help string, stdout io.Writer) *flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flags{FlagSet: fs, help: help, stdout: stdout}
+}
+
+// parse parses args; it prints the help and returns flag.ErrHelp for
+// -h/--help, and a usageError for anything else it cannot parse.
+func (fs *flags) parse(args []string) error {
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(fs.stdout, fs.help)
+		fs.SetOutput(fs.stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		return err
+	}
+	return usagef(fs.Name(), "%s", oneLine(err.Error()))
+}
+
+// given reports whether the flag was set on the command line (as opposed
+// to holding its default).
+func (fs *flags) given(name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// flagError is a flag value that breaks its rule: "--workers: must be
+// between 1 and 1024 (got 0)".
+func flagError(name, rule string, value any) error {
+	return fmt.Errorf("--%s: %s (got %v)", name, rule, value)
+}
+
+// positiveFinite checks a float flag that must be a finite number > 0
+// when given: NaN and ±Inf parse as floats but mean nothing as an ε.
+func positiveFinite(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return flagError(name, "must be a finite number greater than 0", v)
+	}
+	return nil
+}
+
+// intRange checks an integer flag against lo ≤ v ≤ hi.
+func intRange(name string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return flagError(name, fmt.Sprintf("must be between %d and %d", lo, hi), v)
+	}
+	return nil
+}
+
+// MaxWorkers bounds --workers: each worker holds a run's state, and more
+// workers than cores only add memory.
+const MaxWorkers = 1024
+
+// parseShard reads --shard "i/n" with 0 ≤ i < n ≤ experiment.MaxTasks,
+// so that the task arithmetic (t += n) cannot overflow, whatever is typed.
+func parseShard(s string) (experiment.Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || strconv.Itoa(i)+"/"+strconv.Itoa(n) != s {
+		return experiment.Shard{}, flagError("shard", "write i/n with 0 ≤ i < n, e.g. 0/3", strconv.Quote(s))
+	}
+	return checkShard("--shard "+s, experiment.Shard{Index: i, Count: n})
+}
+
+// checkShard range-checks a shard however it was given.
+func checkShard(what string, sh experiment.Shard) (experiment.Shard, error) {
+	switch {
+	case sh.Count < 1 || sh.Count > experiment.MaxTasks:
+		return experiment.Shard{}, fmt.Errorf("%s: the shard count n must be between 1 and %d (got %d)", what, experiment.MaxTasks, sh.Count)
+	case sh.Index < 0 || sh.Index >= sh.Count:
+		return experiment.Shard{}, fmt.Errorf("%s: the shard index i must satisfy 0 ≤ i < n = %d (got %d)", what, sh.Count, sh.Index)
+	}
+	return sh, nil
+}
+
+// shardFromEnv reads the shard from a cluster's environment
+// (experiment.ShardFromEnv), refusing a count without an index: a job that
+// sets DPSIM_SHARDS or SLURM_ARRAY_TASK_COUNT but no index would otherwise
+// run every task in every shard.
+func shardFromEnv(getenv func(string) string) (experiment.Shard, bool, error) {
+	for _, p := range [][2]string{{"DPSIM_SHARDS", "JOB_COMPLETION_INDEX"}, {"SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID"}} {
+		if getenv(p[0]) != "" && getenv(p[1]) == "" {
+			return experiment.Shard{}, false, fmt.Errorf("%s=%s is set but %s is not: a shard count needs its index", p[0], getenv(p[0]), p[1])
+		}
+	}
+	sh, ok, err := experiment.ShardFromEnv(getenv)
+	if err != nil || !ok {
+		return sh, ok, err
+	}
+	sh, err = checkShard("the shard from the environment", sh)
+	return sh, err == nil, err
+}

@@ -154,6 +154,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPairing(f, pf, prob); err != nil {
+		return nil, err
+	}
 	if _, ok := prob.(objective.Composite); ok && !f.Prox {
 		return nil, check.Errorf("algorithm.kind", "%s takes no proximal step, so on %s it would minimise the smooth part alone and ignore the nonsmooth regulariser: choose an algorithm with a prox step (got %q)", f.Title, pf.Title, f.Name)
 	}
@@ -355,4 +358,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// checkPairing refuses an algorithm on a problem of a form it does not
+// solve (method.Factory.Solves), in one line naming both: GT-DP on the
+// dispatch problem would descend the price dual and report prices as
+// allocations (a NaN consensus), DP-DGT on a plain problem has no best
+// response to call.
+func checkPairing(f *method.Factory, pf *objective.Factory, prob objective.Problem) error {
+	_, alloc := prob.(objective.Allocation)
+	form := method.Minimisation
+	if alloc {
+		form = method.Allocation
+	}
+	if f.Solves == form {
+		return nil
+	}
+	return check.Errorf("algorithm.kind", "%s solves %s but problem.kind %q (%s) is %s: choose an algorithm that solves %s, or a problem of its form (got %q)", f.Title, f.Solves, pf.Name, pf.Title, form, form, f.Name)
 }

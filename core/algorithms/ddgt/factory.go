@@ -11,9 +11,10 @@ import (
 
 // Factory builds DDGT from a scenario.
 var Factory = method.Factory{
-	Name:  "ddgt",
-	Title: "DDGT (noisy messages)",
-	Paper: "J. Zhang, K. You and K. Cai, Distributed dual gradient tracking for resource allocation in unbalanced networks, IEEE TSP 68 (2020), eq. (9), with the message noise of the DP-DGT paper's eq. (10) (baseline; baselines.md §4.1, confidence high)",
+	Name:   "ddgt",
+	Solves: method.Allocation,
+	Title:  "DDGT (noisy messages)",
+	Paper:  "J. Zhang, K. You and K. Cai, Distributed dual gradient tracking for resource allocation in unbalanced networks, IEEE TSP 68 (2020), eq. (9), with the message noise of the DP-DGT paper's eq. (10) (baseline; baselines.md §4.1, confidence high)",
 	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed gap tracker z (the DP-DGT paper's Fig. 5 uses DP-DGT's noise)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃"},

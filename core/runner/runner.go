@@ -375,9 +375,18 @@ func (r *Runner) SteadyState() SteadyState {
 		return st
 	}
 	lo := n - max(n/4, 1)
-	sum := 0.0
-	for i := lo; i < n; i++ {
-		sum += ser.At(i).Optimality // At reads spilled points back
+	sum, i := 0.0, 0
+	// One pass over the column (spilled points are read back a chunk at a
+	// time, not point by point).
+	err := ser.EachValue(1, func(v float64) error {
+		if i >= lo {
+			sum += v
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return st // the spill file failed: nothing measured
 	}
 	st.From = ser.At(lo).Iter
 	st.Measured = sum / float64(n-lo)

@@ -436,33 +436,72 @@ type Export struct {
 
 // WriteExport streams the run's export as indented JSON: exactly the
 // bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
-// metrics are written point by point (read back from disk when they were
-// spilled), so a long run's export never has to fit in memory. The page
-// and the CLI both write exports with it.
+// metrics are written column by column (read back from disk when they
+// were spilled) and the checkpoints one at a time, so a long run's or a
+// large network's export never has to fit in memory as text: the peak is
+// the text of one checkpoint (scenario.EstimateOf counts it). The page and
+// the CLI both write exports with it.
 func (r *Runner) WriteExport(w io.Writer) error {
 	e := r.Export()
-	series := e.Metrics
-	e.Metrics = nil
+	series, states := e.Metrics, e.States
+	e.Metrics, e.States = nil, nil
 	js, err := json.MarshalIndent(e, "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding the export: %w", err)
 	}
-	// A JSON string never holds a raw newline, so this finds the field.
-	const mark = "\n \"metrics\": null"
-	i := bytes.Index(js, []byte(mark))
-	if i < 0 {
-		return errors.New("encoding the export: no metrics field")
+	// A JSON string never holds a raw newline, so these find the fields;
+	// "metrics" comes before "checkpoints" in Export.
+	const markM, markC = "\n \"metrics\": null", "\n \"checkpoints\": null"
+	i, j := bytes.Index(js, []byte(markM)), bytes.Index(js, []byte(markC))
+	if i < 0 || j < i {
+		return errors.New("encoding the export: no metrics or checkpoints field")
 	}
-	if _, err := w.Write(js[:i+len(mark)-len("null")]); err != nil {
+	if _, err := w.Write(js[:i+len(markM)-len("null")]); err != nil {
 		return err
 	}
 	if err := series.WriteJSON(w, " ", " "); err != nil {
 		return err
 	}
-	if _, err := w.Write(js[i+len(mark):]); err != nil {
+	if _, err := w.Write(js[i+len(markM) : j+len(markC)-len("null")]); err != nil {
+		return err
+	}
+	if err := writeCheckpoints(w, states); err != nil {
+		return err
+	}
+	if _, err := w.Write(js[j+len(markC):]); err != nil {
 		return err
 	}
 	_, err = w.Write([]byte{'\n'})
+	return err
+}
+
+// writeCheckpoints writes cps as the value of the export's top-level
+// "checkpoints" field in MarshalIndent's layout, one checkpoint at a time.
+func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
+	if len(cps) == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	if _, err := io.WriteString(w, "["); err != nil {
+		return err
+	}
+	for k := range cps {
+		js, err := json.MarshalIndent(&cps[k], "  ", " ")
+		if err != nil {
+			return fmt.Errorf("encoding checkpoint %d: %w", k, err)
+		}
+		sep := ",\n  "
+		if k == 0 {
+			sep = "\n  "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(js); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n ]")
 	return err
 }
 

@@ -190,6 +190,16 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 				}
 				return nil, check.Errorf(sf, "must be at most %g, so that noisy messages and their squares stay far inside float64's range (got %g)", MaxMagnitude, b)
 			}
+			// The decay multiplies the scale: its largest value (at k = 0
+			// for a decay; a growing one is warned about below and ends in
+			// a divergence) must not carry the noise past the same bound.
+			if b, d := spec.Base(i), spec.DecayOf(i).At(0); b != 0 && !(b*d <= MaxMagnitude) {
+				df := check.Join(field, "decay")
+				if spec.Decays != nil {
+					df = check.Index(check.Join(field, "decays"), i)
+				}
+				return nil, check.Errorf(df, "scale × decay at k = 0 must be at most %g, so that noisy messages stay far inside float64's range (got %g × %g = %g): lower decay.c, or raise decay.m of a polynomial decay", MaxMagnitude, b, d, b*d)
+			}
 		}
 		if spec.Grows() && !spec.IsOff() {
 			key, text := spec.DecayKey()

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 
 	"dpsim/core/check"
@@ -78,6 +79,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 		return nil, err
 	}
 	if s.Record.Every == 0 {
+		if slices.Contains(s.Record.given, "every") {
+			return nil, check.Errorf("record.every", "must be a whole number from 1 to %d (got 0); leave it out to record every iteration", MaxIterations)
+		}
 		s.Record.Every = 1
 	}
 	if err := check.IntRange("record.every", s.Record.Every, 1, MaxIterations); err != nil {
@@ -223,6 +227,7 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
 		if err := jsonstrict.DecodeAt(s.Algorithm.Params, params, "algorithm.params", s.Algorithm.paramsAt); err != nil {
+			err = RealRange(err)
 			return nil, err
 		}
 	}
@@ -323,6 +328,7 @@ func decodeProblem(ps *Problem) (*objective.Factory, any, error) {
 	params := f.NewParams()
 	if len(ps.Params) > 0 {
 		if err := jsonstrict.DecodeAt(ps.Params, params, "problem.params", ps.paramsAt); err != nil {
+			err = RealRange(err)
 			return nil, nil, err
 		}
 	}

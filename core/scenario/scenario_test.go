@@ -247,7 +247,7 @@ func TestCloneIsolatesBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Noise["xi"].Decay = noise.Schedule{} // Build fills in the default
+	s.Noise["xi"].Decay = noise.Schedule{}               // Build fills in the default
 	s.Record = Record{Checkpoints: s.Record.Checkpoints} // every left out: Build fills in 1
 	before := string(s.JSON())
 	for range 2 {

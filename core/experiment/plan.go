@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -254,13 +255,20 @@ func parseScenario(data []byte) (*scenario.Scenario, error) {
 	return sc, nil
 }
 
+// scenarioErr names a scenario's error as such. The scenario is the
+// engine's re-encoding of the base with the overrides applied, so a line
+// and column in it point nowhere in the user's files: they are dropped
+// (the field path says where).
 func scenarioErr(err error) error {
 	var ce *check.Error
 	if errors.As(err, &ce) {
-		return check.Errorf("scenario field "+ce.Field, "%s", ce.Rule)
+		return check.Errorf("scenario field "+ce.Field, "%s", linePos.ReplaceAllString(ce.Rule, ""))
 	}
-	return fmt.Errorf("scenario: %w", err)
+	return fmt.Errorf("scenario: %s", linePos.ReplaceAllString(err.Error(), ""))
 }
+
+// linePos matches the position a decoding error gives.
+var linePos = regexp.MustCompile(` \(line [0-9]+, column [0-9]+\)`)
 
 // build builds a point's scenario with seeds and applies the series hook.
 func (p *Plan) build(pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {

@@ -37,6 +37,9 @@ type Plan struct {
 	// problems shares problem instances among the runs (nil: every run
 	// builds its own).
 	problems *problemShare
+	// maxRecord and maxRun are the largest record's and run's memory
+	// estimates over the points (memory.go).
+	maxRecord, maxRun int64
 }
 
 type seriesPlan struct {
@@ -102,6 +105,8 @@ func NewPlan(e *Experiment) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			p.labels.note(b)
+			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
+			p.maxRun = max(p.maxRun, runBytes(b))
 			sp.points = append(sp.points, pp)
 		}
 		total += len(sp.points) * e.Runs
@@ -111,6 +116,11 @@ func NewPlan(e *Experiment) (*Plan, error) {
 		p.series = append(p.series, sp)
 	}
 	p.tasks = total
+	// Refuse at once what could not be held, one worker assumed (Execute
+	// checks again with its workers).
+	if err := p.CheckMemory(p.tasks, 1, scenario.CLIBudget); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -77,3 +77,36 @@ func TestSweepMemoryRefused(t *testing.T) {
 	}
 	t.Logf("refused in %v: %v", time.Since(start), err)
 }
+
+// TestAllDiverged: a sweep where every run diverged says so plainly: a
+// note in the result, verdicts "not tested", and a figure that says it
+// has nothing to plot (it used to be "inconclusive" over a blank figure).
+func TestAllDiverged(t *testing.T) {
+	text := strings.Replace(small["field"], `"set":{"iterations":120}`, `"set":{"iterations":120,"algorithm.params.alpha":50}`, 1)
+	text = strings.Replace(text, `"algorithm.params.alpha":0.05`, `"algorithm.params.alpha":60`, 1)
+	p := plan(t, text)
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Note, "every one of the 24 runs diverged") {
+		t.Errorf("note %q", r.Note)
+	}
+	for _, x := range r.Expectations {
+		if !strings.HasPrefix(x.Summary, "not tested: every one of the 24 runs diverged") {
+			t.Errorf("%s: %s, %s", x.Claim, x.Verdict, x.Summary)
+		}
+	}
+	if f := p.Figure(r); !strings.HasPrefix(f.Empty, "nothing to plot: every one") {
+		t.Errorf("figure: empty %q", f.Empty)
+	}
+	// The note survives the result's round trip.
+	back, _, err := ReadResult(r.JSON())
+	if err != nil || back.Note != r.Note {
+		t.Errorf("round trip: %v, %q", err, back.Note)
+	}
+}

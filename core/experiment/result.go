@@ -27,8 +27,11 @@ type Result struct {
 	Partial bool   `json:"partial"`
 	Shard   *Shard `json:"shard,omitempty"`
 	// Tasks is the number of runs the plan has; Finished how many are here.
-	Tasks        int                 `json:"tasks"`
-	Finished     int                 `json:"finished"`
+	Tasks    int `json:"tasks"`
+	Finished int `json:"finished"`
+	// Note says plainly when no finished run reached its end (every one
+	// diverged or failed): the statistics are then empty, not a result.
+	Note         string              `json:"note,omitempty"`
 	SeedRule     string              `json:"seed_rule"`
 	Series       []SeriesResult      `json:"series"`
 	Expectations []ExpectationResult `json:"expectations"`
@@ -125,7 +128,40 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 	for i := range e.Expectations {
 		res.Expectations = append(res.Expectations, p.evaluate(i, res, g))
 	}
+	res.Note = noEnd(recs)
+	if res.Note != "" && !e.X.alongRun() {
+		// No final value anywhere: nothing was tested, whatever z says.
+		for i := range res.Expectations {
+			x := &res.Expectations[i]
+			x.Verdict, x.Summary = Inconclusive, "not tested: "+res.Note
+		}
+	}
 	return res, nil
+}
+
+// noEnd returns the note of a result whose finished runs all diverged or
+// failed, "" when some run reached its end (or none finished).
+func noEnd(recs []RunRecord) string {
+	diverged, failed := 0, 0
+	for _, r := range recs {
+		switch r.Status {
+		case StatusDiverged:
+			diverged++
+		case StatusFailed:
+			failed++
+		default:
+			return ""
+		}
+	}
+	switch {
+	case len(recs) == 0:
+		return ""
+	case failed == 0:
+		return fmt.Sprintf("every one of the %d runs diverged, so no run has a final value", diverged)
+	case diverged == 0:
+		return fmt.Sprintf("every one of the %d runs failed to build, so no run has a final value", failed)
+	}
+	return fmt.Sprintf("no run reached its end (%d diverged, %d failed to build), so no run has a final value", diverged, failed)
 }
 
 // groups indexes the records by series, point and run.
@@ -323,6 +359,9 @@ func (r *Result) JSON() []byte {
 		fmt.Fprintf(&b, "  \"shard\": %s,\n", line(r.Shard))
 	}
 	fmt.Fprintf(&b, "  \"tasks\": %d,\n  \"finished\": %d,\n", r.Tasks, r.Finished)
+	if r.Note != "" {
+		fmt.Fprintf(&b, "  \"note\": %s,\n", line(r.Note))
+	}
 	fmt.Fprintf(&b, "  \"seed_rule\": %s,\n", line(r.SeedRule))
 	b.WriteString("  \"series\": [")
 	for i, s := range r.Series {

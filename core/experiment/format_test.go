@@ -219,7 +219,7 @@ func TestPresetsValid(t *testing.T) {
 	}
 }
 
-func mustParse(t *testing.T, b []byte) *Experiment {
+func mustParse(t testing.TB, b []byte) *Experiment {
 	e, err := Parse(b)
 	if err != nil {
 		t.Fatal(err)

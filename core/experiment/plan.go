@@ -411,8 +411,14 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 // ShardTasks returns the tasks of shard sh, in order.
 func (p *Plan) ShardTasks(sh Shard) []int {
 	var ts []int
+	if sh.Count < 1 || sh.Index < 0 {
+		return nil
+	}
 	for t := sh.Index; t < p.tasks; t += sh.Count {
 		ts = append(ts, t)
+		if sh.Count > p.tasks-t {
+			break // the next would pass the end, or overflow for a huge count
+		}
 	}
 	return ts
 }

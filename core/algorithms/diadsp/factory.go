@@ -13,14 +13,14 @@ import (
 
 // Factory builds DiaDSP from a scenario.
 var Factory = method.Factory{
-	Name:   "diadsp",
-	Solves: method.Minimisation,
-	Title:  "DiaDSP (Ding et al. 2022)",
-	Paper:  "T. Ding, S. Zhu, J. He, C. Chen and X. Guan, Differentially private distributed optimization via state and direction perturbation in multiagent systems, IEEE TAC 67(2), 2022; as specified in baselines.md §3.1 (confidence " + Confidence + ")",
+	Name:  "diadsp",
+	Title: "DiaDSP (Ding et al. 2022)",
+	Paper: "T. Ding, S. Zhu, J. He, C. Chen and X. Guan, Differentially private distributed optimization via state and direction perturbation in multiagent systems, IEEE TAC 67(2), 2022; as specified in baselines.md §3.1 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released state x: scale u_x, decay r^k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the released direction (tracker) y: scale u_y, decay r^k"},
 	},
+	Solves: method.Minimisation,
 	// States are what State reports and what a scenario's init may pin:
 	// the estimates x and the trackers y (by default y_0 = ∇f_i(x_{i,0})).
 	States:    []string{"x", "y"},

@@ -16,14 +16,14 @@ import (
 // one weight matrix (use "row-stochastic" to run it as the DP-DGT paper's
 // Fig. 5 does on a digraph).
 var Factory = method.Factory{
-	Name:   "diff-dradt",
-	Solves: method.Allocation,
-	Title:  "diff-DRADT (reconstruction)",
-	Paper:  "T. Ding, S. Zhu, C. Chen, J. Xu and X. Guan, Differentially private distributed resource allocation via deviation tracking, IEEE TSIPN 7 (2021) — reconstructed from the DP-DGT paper's description (baseline; baselines.md §4.2, confidence medium-low)",
+	Name:  "diff-dradt",
+	Title: "diff-DRADT (reconstruction)",
+	Paper: "T. Ding, S. Zhu, C. Chen, J. Xu and X. Guan, Differentially private distributed resource allocation via deviation tracking, IEEE TSIPN 7 (2021) — reconstructed from the DP-DGT paper's description (baseline; baselines.md §4.2, confidence medium-low)",
 	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the deviation tracker y (the direction)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the price λ̃ (the state)"},
 	},
+	Solves: method.Allocation,
 	// States are what State reports and what a scenario's init may pin:
 	// the allocations w (by default the best response to the initial
 	// price), the deviation trackers y (by default d − w_0) and the prices.

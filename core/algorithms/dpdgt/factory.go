@@ -16,14 +16,14 @@ import (
 
 // Factory builds DP-DGT from a scenario.
 var Factory = method.Factory{
-	Name:   "dp-dgt",
-	Solves: method.Allocation,
-	Title:  "DP-DGT",
-	Paper:  "W. Huo, X. Chen, L. Huang, K. H. Johansson and L. Shi, Differentially private dual gradient tracking for distributed resource allocation, Algorithm 1",
+	Name:  "dp-dgt",
+	Title: "DP-DGT",
+	Paper: "W. Huo, X. Chen, L. Huang, K. H. Johansson and L. Shi, Differentially private dual gradient tracking for distributed resource allocation, Algorithm 1",
 	Channels: []method.Channel{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed deviation tracker s: scale θ_ξ0, decay q_ξ^k"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃: scale θ_ζ0, decay q_ζ^k"},
 	},
+	Solves: method.Allocation,
 	States: []string{"w", "s", "price"},
 	Matrices: []method.MatrixRole{
 		{Role: method.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j from its in-neighbours j and weighs it by R_ij"},

@@ -15,13 +15,13 @@ import (
 
 // Factory builds DPOP from a scenario.
 var Factory = method.Factory{
-	Name:   "dpop",
-	Solves: method.Minimisation,
-	Title:  "DPOP (Huang, Mitra, Vaidya 2015)",
-	Paper:  "Z. Huang, S. Mitra and N. Vaidya, Differentially private distributed optimization, ICDCN 2015; as specified in baselines.md §5.1 (confidence " + Confidence + ")",
+	Name:  "dpop",
+	Title: "DPOP (Huang, Mitra, Vaidya 2015)",
+	Paper: "Z. Huang, S. Mitra and N. Vaidya, Differentially private distributed optimization, ICDCN 2015; as specified in baselines.md §5.1 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released estimate x: scale b, geometric decay p^t (p > q)"},
 	},
+	Solves:    method.Minimisation,
 	States:    []string{"x"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,

@@ -15,14 +15,14 @@ import (
 
 // Factory builds GT-DP from a scenario.
 var Factory = method.Factory{
-	Name:   "gt-dp",
-	Solves: method.Minimisation,
-	Title:  "GT-DP",
-	Paper:  "Y. Xuan and Y. Wang, Gradient-tracking based differentially private distributed optimization with enhanced optimization accuracy, Algorithm 1",
+	Name:  "gt-dp",
+	Title: "GT-DP",
+	Paper: "Y. Xuan and Y. Wang, Gradient-tracking based differentially private distributed optimization with enhanced optimization accuracy, Algorithm 1",
 	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the tracker s: scale b_η, decay β_k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the estimate x: scale b_ξ, decay β_k"},
 	},
+	Solves:    method.Minimisation,
 	States:    []string{"x", "s"},
 	NewParams: func() any { return Defaults() },
 	// x, s, their successors, the two noises and the released pair.

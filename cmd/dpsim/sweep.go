@@ -374,7 +374,7 @@ func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 		}
 		parts = append(parts, data)
 	}
-	res, err := experiment.Merge(parts)
+	res, err := experiment.MergeNamed(fs.Args(), parts)
 	if err != nil {
 		return err
 	}

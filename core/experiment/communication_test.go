@@ -329,7 +329,8 @@ type walk struct {
 }
 
 var walkFactory = method.Factory{
-	Name: "toy-walk", Title: "toy random walk", Paper: "a test plug-in (DP-RECAL's random walk)",
+	Solves: method.Minimisation,
+	Name:   "toy-walk", Title: "toy random walk", Paper: "a test plug-in (DP-RECAL's random walk)",
 	States:    []string{"z"},
 	Shared:    []method.SharedVar{{Name: "x", Description: "the walker's estimate"}},
 	Output:    "x",

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -163,9 +164,37 @@ func TestMergeRejects(t *testing.T) {
 		t.Errorf("an unknown key in a run: %v", err)
 	}
 	at := bytes.Index(a, []byte(`"runs": [`))
-	tampered := append(append([]byte(nil), a[:at]...), bytes.Replace(a[at:], []byte(`"optimality":`), []byte(`"optimality":1e9,"o2":`), 1)...)
+	tampered := append(append([]byte(nil), a[:at]...), regexp.MustCompile(`"optimality":[^,}]*`).ReplaceAll(a[at:], []byte(`"optimality":1e9`))...)
 	if _, err := Merge([][]byte{a, tampered}); err == nil || !strings.Contains(err.Error(), "different record") {
 		t.Errorf("a task with two different records: %v", err)
+	}
+}
+
+// TestMergeValidatesRecords: merge refuses, in one line naming the part
+// and the record, run records no sweep writes; each used to be accepted
+// (a missing metric read as 0).
+func TestMergeValidatesRecords(t *testing.T) {
+	p := plan(t, small["iteration"])
+	a := sweep(t, p, p.AllTasks(), 1, nil)
+	at := bytes.Index(a, []byte(`"runs": [`))
+	for _, c := range []struct{ re, to, want string }{
+		{`"metrics":\{"optimality":[^}]*\}`, `"metrics":{}`, `metrics: must hold exactly ["optimality"]`},
+		{`"status":"completed"`, `"status":"great"`, `status: must be one of`},
+		{`"iterations":60`, `"iterations":-3`, `iterations: a completed run ran all 60`},
+		{`"status":"completed","iterations":60`, `"status":"diverged","error":"x","iterations":-3`, `iterations: must be from 0 to the 60 planned (got -3)`},
+		{`"curves":\{"optimality":\[[^,]*,`, `"curves":{"optimality":[`, `curves.optimality: must hold the 4 recorded iterations`},
+		{`"quantities":\{[^}]*\}`, `"quantities":{"epsilon":1,"rho":2}`, `quantities: must hold exactly`},
+		{`"status":"completed","iterations":60`, `"status":"diverged","iterations":60`, `error: a diverged run has an error message`},
+		{`"task":0,`, `"task":1,`, `task: task 1 is series 0, point 0, run 1`},
+	} {
+		bad := append(append([]byte(nil), a[:at]...), regexp.MustCompile(c.re).ReplaceAll(a[at:], []byte(c.to))...)
+		if bytes.Equal(bad, a) {
+			t.Fatalf("%s matched nothing", c.re)
+		}
+		_, err := MergeNamed([]string{"shard-a.json"}, [][]byte{bad})
+		if err == nil || !strings.HasPrefix(err.Error(), "part 1 (shard-a.json): runs[") || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s → %s: got %v, want one line naming the part, the record and %q", c.re, c.to, err, c.want)
+		}
 	}
 }
 

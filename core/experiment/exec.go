@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"dpsim/core/runner"
+	"dpsim/core/scenario"
 )
 
 // Run statuses.
@@ -199,6 +200,9 @@ func (p *Plan) RunMajor(tasks []int) []int {
 // sweep the same way, with Assemble's one-line refusal as the error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
 	workers = max(1, min(workers, len(tasks)))
+	if err := p.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
+		return nil, err
+	}
 	tasks = p.RunMajor(tasks)
 	// A counter the communication axis cannot use stops the sweep early.
 	ctx, cancel := context.WithCancel(ctx)

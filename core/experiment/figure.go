@@ -41,6 +41,9 @@ type FigureData struct {
 	// curves stop early, elsewhere they have no final value; the subtitle
 	// says so.
 	Diverged int `json:"diverged,omitempty"`
+	// Empty, when set, says why the figure has nothing to plot (every
+	// run diverged): a renderer shows it instead of axes over no data.
+	Empty string `json:"empty,omitempty"`
 	// Partial is true when the figure shows only some of the runs.
 	Partial  bool `json:"partial"`
 	Finished int  `json:"finished"`
@@ -158,7 +161,22 @@ func (p *Plan) Figure(r *Result) FigureData {
 	for _, x := range r.Expectations {
 		f.Verdicts = append(f.Verdicts, FigureVerdict{Claim: x.Claim, Verdict: x.Verdict, Summary: x.Summary})
 	}
+	if r.Note != "" && !hasValue(f.Series) {
+		f.Empty = "nothing to plot: " + r.Note
+	}
 	return f
+}
+
+// hasValue reports whether some series has a finite value to plot.
+func hasValue(ss []FigureSeries) bool {
+	for _, s := range ss {
+		for _, y := range s.Y {
+			if !math.IsNaN(y) && !math.IsInf(y, 0) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // communicationNote says what the communication axis's x is.

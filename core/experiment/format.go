@@ -412,10 +412,17 @@ func validateSweep(field string, fields []string, values []float64, reference bo
 		}
 		return check.Errorf(check.Join(field, "fields"), "is required: the scenario fields the swept value is set on%s", hint)
 	}
+	seen := map[string]int{}
 	for i, p := range fields {
-		if _, err := parsePath(p); err != nil {
+		steps, err := parsePath(p)
+		if err != nil {
 			return check.Errorf(check.Index(check.Join(field, "fields"), i), "%v", err)
 		}
+		// The same field twice sets it twice: a typo, never a design.
+		if j, dup := seen[pathString(steps)]; dup {
+			return check.Errorf(check.Index(check.Join(field, "fields"), i), "repeats %s (%q, the same field as entry %d): list each field once", check.Index(check.Join(field, "fields"), j), p, j)
+		}
+		seen[pathString(steps)] = i
 		if blocked(p) {
 			return check.Errorf(check.Index(check.Join(field, "fields"), i), "the engine sets %q itself", p)
 		}
@@ -598,6 +605,15 @@ func (e *Experiment) validateY(field string, y YAxis, quantityOK bool) error {
 	case y.Metric == "":
 		return check.Errorf(check.Join(field, "metric"), "is required: one of the metrics' ids %q", e.metricIDs())
 	case e.metricIndex(y.Metric) < 0:
+		// The axis names a registered metric that no entry gives while an
+		// entry names an unknown one: the entry is the likely typo.
+		if _, known := metricDefs[y.Metric]; known {
+			for i, m := range e.Metrics {
+				if _, ok := metricDefs[m.Name]; !ok {
+					return check.Errorf(check.Join(check.Index("metrics", i), "name"), "%q is not one of the metrics %q (a problem's own metric is checked when the plan builds), and %s.metric asks for %q, which no entry gives", m.Name, MetricNames(), field, y.Metric)
+				}
+			}
+		}
 		return check.Errorf(check.Join(field, "metric"), "must be one of the metrics' ids %q (got %q)", e.metricIDs(), y.Metric)
 	}
 	return nil

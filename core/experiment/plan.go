@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -37,6 +38,9 @@ type Plan struct {
 	// problems shares problem instances among the runs (nil: every run
 	// builds its own).
 	problems *problemShare
+	// maxRecord and maxRun are the largest record's and run's memory
+	// estimates over the points (memory.go).
+	maxRecord, maxRun int64
 }
 
 type seriesPlan struct {
@@ -110,6 +114,8 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			p.labels.note(b)
+			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
+			p.maxRun = max(p.maxRun, runBytes(b))
 			sp.points = append(sp.points, pp)
 		}
 		total += len(sp.points) * e.Runs
@@ -119,6 +125,11 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 		p.series = append(p.series, sp)
 	}
 	p.tasks = total
+	// Refuse at once what could not be held, one worker assumed (Execute
+	// checks again with its workers).
+	if err := p.CheckMemory(p.tasks, 1, scenario.CLIBudget); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -263,13 +274,20 @@ func parseScenario(data []byte) (*scenario.Scenario, error) {
 	return sc, nil
 }
 
+// scenarioErr names a scenario's error as such. The scenario is the
+// engine's re-encoding of the base with the overrides applied, so a line
+// and column in it point nowhere in the user's files: they are dropped
+// (the field path says where).
 func scenarioErr(err error) error {
 	var ce *check.Error
 	if errors.As(err, &ce) {
-		return check.Errorf("scenario field "+ce.Field, "%s", ce.Rule)
+		return check.Errorf("scenario field "+ce.Field, "%s", linePos.ReplaceAllString(ce.Rule, ""))
 	}
-	return fmt.Errorf("scenario: %w", err)
+	return fmt.Errorf("scenario: %s", linePos.ReplaceAllString(err.Error(), ""))
 }
+
+// linePos matches the position a decoding error gives.
+var linePos = regexp.MustCompile(` \(line [0-9]+, column [0-9]+\)`)
 
 // build builds a point's scenario with seeds and applies the series hook.
 func (p *Plan) build(pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
@@ -402,8 +420,14 @@ func ShardFromEnv(getenv func(string) string) (sh Shard, ok bool, err error) {
 // ShardTasks returns the tasks of shard sh, in order.
 func (p *Plan) ShardTasks(sh Shard) []int {
 	var ts []int
+	if sh.Count < 1 || sh.Index < 0 {
+		return nil
+	}
 	for t := sh.Index; t < p.tasks; t += sh.Count {
 		ts = append(ts, t)
+		if sh.Count > p.tasks-t {
+			break // the next would pass the end, or overflow for a huge count
+		}
 	}
 	return ts
 }

@@ -101,15 +101,16 @@ func MetricInfo(name string) (MetricDef, bool) { m, ok := metricDefs[name]; retu
 func QuantityInfo(name string) (QuantityDef, bool) { q, ok := quantities[name]; return q, ok }
 
 // seriesCurve reads one column of the run's recorded metrics through
-// Series.At, so that points a long run spilled to disk are included.
+// Series.Each, so that points a long run spilled to disk are included.
 func seriesCurve(pick func(p metrics.Point) float64) func(*Run) ([]int, []float64) {
 	return func(r *Run) ([]int, []float64) {
 		s := &r.Runner.Metrics.Series
-		iters, vals := make([]int, s.Len()), make([]float64, s.Len())
-		for i := range iters {
-			p := s.At(i)
-			iters[i], vals[i] = p.Iter, pick(p)
-		}
+		iters, vals := make([]int, 0, s.Len()), make([]float64, 0, s.Len())
+		// Each reads spilled points back in blocks, At one by one.
+		s.Each(func(p metrics.Point) error {
+			iters, vals = append(iters, p.Iter), append(vals, pick(p))
+			return nil
+		})
 		return iters, vals
 	}
 }

@@ -27,8 +27,11 @@ type Result struct {
 	Partial bool   `json:"partial"`
 	Shard   *Shard `json:"shard,omitempty"`
 	// Tasks is the number of runs the plan has; Finished how many are here.
-	Tasks        int                 `json:"tasks"`
-	Finished     int                 `json:"finished"`
+	Tasks    int `json:"tasks"`
+	Finished int `json:"finished"`
+	// Note says plainly when no finished run reached its end (every one
+	// diverged or failed): the statistics are then empty, not a result.
+	Note         string              `json:"note,omitempty"`
 	SeedRule     string              `json:"seed_rule"`
 	Series       []SeriesResult      `json:"series"`
 	Expectations []ExpectationResult `json:"expectations"`
@@ -125,7 +128,40 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 	for i := range e.Expectations {
 		res.Expectations = append(res.Expectations, p.evaluate(i, res, g))
 	}
+	res.Note = noEnd(recs)
+	if res.Note != "" && !e.X.alongRun() {
+		// No final value anywhere: nothing was tested, whatever z says.
+		for i := range res.Expectations {
+			x := &res.Expectations[i]
+			x.Verdict, x.Summary = Inconclusive, "not tested: "+res.Note
+		}
+	}
 	return res, nil
+}
+
+// noEnd returns the note of a result whose finished runs all diverged or
+// failed, "" when some run reached its end (or none finished).
+func noEnd(recs []RunRecord) string {
+	diverged, failed := 0, 0
+	for _, r := range recs {
+		switch r.Status {
+		case StatusDiverged:
+			diverged++
+		case StatusFailed:
+			failed++
+		default:
+			return ""
+		}
+	}
+	switch {
+	case len(recs) == 0:
+		return ""
+	case failed == 0:
+		return fmt.Sprintf("every one of the %d runs diverged, so no run has a final value", diverged)
+	case diverged == 0:
+		return fmt.Sprintf("every one of the %d runs failed to build, so no run has a final value", failed)
+	}
+	return fmt.Sprintf("no run reached its end (%d diverged, %d failed to build), so no run has a final value", diverged, failed)
 }
 
 // groups indexes the records by series, point and run.
@@ -323,6 +359,9 @@ func (r *Result) JSON() []byte {
 		fmt.Fprintf(&b, "  \"shard\": %s,\n", line(r.Shard))
 	}
 	fmt.Fprintf(&b, "  \"tasks\": %d,\n  \"finished\": %d,\n", r.Tasks, r.Finished)
+	if r.Note != "" {
+		fmt.Fprintf(&b, "  \"note\": %s,\n", line(r.Note))
+	}
 	fmt.Fprintf(&b, "  \"seed_rule\": %s,\n", line(r.SeedRule))
 	b.WriteString("  \"series\": [")
 	for i, s := range r.Series {
@@ -391,10 +430,24 @@ func ReadResult(data []byte) (*Result, *Plan, error) {
 // Merge combines results of the same experiment (typically the shards of
 // one sweep) into the result one unsharded sweep writes: the union of
 // their runs, with every statistic and verdict recomputed. A task present
-// in two parts must have the same record in both.
-func Merge(parts [][]byte) (*Result, error) {
+// in two parts must have the same record in both. Errors name the parts
+// "part 1", "part 2", …; MergeNamed names them as the caller says.
+func Merge(parts [][]byte) (*Result, error) { return MergeNamed(nil, parts) }
+
+// MergeNamed is Merge with the parts' names (their files) for errors;
+// names may be nil. Every run record is validated as strictly as a
+// scenario: a record no sweep of this experiment can write (a missing or
+// extra metric, a bogus status, iterations outside the plan, a curve of
+// the wrong length) is refused, naming the part and the record.
+func MergeNamed(names []string, parts [][]byte) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
+	}
+	name := func(i int) string {
+		if i < len(names) {
+			return fmt.Sprintf("part %d (%s)", i+1, names[i])
+		}
+		return fmt.Sprintf("part %d", i+1)
 	}
 	var plan *Plan
 	var canon []byte
@@ -403,18 +456,26 @@ func Merge(parts [][]byte) (*Result, error) {
 	for i, data := range parts {
 		r, p, err := ReadResult(data)
 		if err != nil {
-			return nil, fmt.Errorf("part %d: %w", i+1, err)
+			return nil, fmt.Errorf("%s: %w", name(i), err)
 		}
 		if plan == nil {
 			plan, canon = p, r.Experiment
 		} else if !bytes.Equal(canon, r.Experiment) {
-			return nil, fmt.Errorf("part %d is a different experiment from part 1", i+1)
+			files := ""
+			if i < len(names) {
+				files = fmt.Sprintf(" (%s vs %s)", names[i], names[0])
+			}
+			return nil, fmt.Errorf("part %d is a different experiment from part 1%s", i+1, files)
 		}
-		for _, rec := range r.Runs {
+		for j := range r.Runs {
+			rec := r.Runs[j]
+			if err := plan.checkRecord(&rec); err != nil {
+				return nil, fmt.Errorf("%s: runs[%d] (task %d): %w", name(i), j, rec.Task, err)
+			}
 			js, _ := json.Marshal(rec)
 			if old, dup := raw[rec.Task]; dup {
 				if !bytes.Equal(old, js) {
-					return nil, fmt.Errorf("part %d: task %d has a different record in an earlier part", i+1, rec.Task)
+					return nil, fmt.Errorf("%s: runs[%d]: task %d has a different record in an earlier part", name(i), j, rec.Task)
 				}
 				continue
 			}
@@ -427,4 +488,102 @@ func Merge(parts [][]byte) (*Result, error) {
 		recs = append(recs, rec)
 	}
 	return Assemble(plan, recs, nil)
+}
+
+// checkRecord refuses a run record that no sweep of p writes (RunTask is
+// the reference): its task must exist and its place match, its status be
+// one of the four, its iterations lie within the point's plan (all of
+// them when it completed), its metrics and quantities be exactly the
+// plan's (a missing one would read as 0), null unless the run reached its
+// end, and its curves be the plan's, as long as the point's grid (a prefix
+// when the run ended early), only on an axis along the run.
+func (p *Plan) checkRecord(r *RunRecord) error {
+	if r.Task < 0 || r.Task >= p.tasks {
+		return check.Errorf("task", "must be a task of the plan, 0 to %d (got %d)", p.tasks-1, r.Task)
+	}
+	if k := p.Task(r.Task); k.Series != r.Series || k.Point != r.Point || k.Run != r.Run {
+		return check.Errorf("task", "task %d is series %d, point %d, run %d in the plan (the record says series %d, point %d, run %d)",
+			r.Task, k.Series, k.Point, k.Run, r.Series, r.Point, r.Run)
+	}
+	pp := &p.series[r.Series].points[r.Point]
+	planned := pp.parsed.Iterations
+	final := false
+	switch r.Status {
+	case StatusCompleted:
+		final = true
+		if r.Iterations != planned {
+			return check.Errorf("iterations", "a completed run ran all %d planned iterations (got %d)", planned, r.Iterations)
+		}
+	case StatusStopped:
+		final = true
+		fallthrough
+	case StatusDiverged, StatusFailed:
+		if r.Iterations < 0 || r.Iterations > planned {
+			return check.Errorf("iterations", "must be from 0 to the %d planned (got %d)", planned, r.Iterations)
+		}
+	default:
+		return check.Errorf("status", "must be one of %q, %q, %q, %q (got %q)", StatusCompleted, StatusStopped, StatusDiverged, StatusFailed, r.Status)
+	}
+	if (r.Error != "") != (r.Status == StatusDiverged || r.Status == StatusFailed) {
+		return check.Errorf("error", "a %s run has %s error message", r.Status, map[bool]string{true: "an", false: "no"}[!final])
+	}
+	ids := p.Exp.metricIDs()
+	if err := sameKeys("metrics", r.Metrics, ids, final); err != nil {
+		return err
+	}
+	if err := sameKeys("quantities", r.Quantities, p.Quantities, final); err != nil {
+		return err
+	}
+	along := p.Exp.X.alongRun()
+	wantLen := func(field string, c Fs) error {
+		n := len(pp.grid)
+		if r.Status == StatusCompleted && len(c) != n || len(c) > n {
+			return check.Errorf(field, "must hold the %d recorded iterations of the point's grid (fewer only when the run ended early; got %d)", n, len(c))
+		}
+		return nil
+	}
+	switch {
+	case !along && len(r.Curves) > 0:
+		return check.Errorf("curves", "a sweep along %s records no curves", p.Exp.X.Kind)
+	case along && r.Status != StatusFailed:
+		if len(r.Curves) != len(ids) {
+			return check.Errorf("curves", "must hold one curve per metric %q (got %d)", ids, len(r.Curves))
+		}
+		for _, id := range ids {
+			c, ok := r.Curves[id]
+			if !ok {
+				return check.Errorf("curves", "has no curve of metric %q", id)
+			}
+			if err := wantLen(check.Join("curves", id), c); err != nil {
+				return err
+			}
+		}
+	}
+	if (p.Exp.X.Kind == XCommunication) != (r.Counter != nil) && r.Status != StatusFailed {
+		return check.Errorf("counter", "belongs to a sweep along communication, and only there")
+	}
+	if r.Counter != nil {
+		if err := wantLen("counter", r.Counter); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameKeys checks that m has exactly the keys want (none when want is
+// empty), each null unless final.
+func sameKeys[V ~float64](field string, m map[string]V, want []string, final bool) error {
+	if len(m) != len(want) {
+		return check.Errorf(field, "must hold exactly %q (got %d entries)", want, len(m))
+	}
+	for _, k := range want {
+		v, ok := m[k]
+		if !ok {
+			return check.Errorf(field, "has no %q (a missing value would read as 0)", k)
+		}
+		if !final && !math.IsNaN(float64(v)) {
+			return check.Errorf(check.Join(field, k), "a run that did not reach its end has no final value (null; got %v)", float64(v))
+		}
+	}
+	return nil
 }

@@ -782,9 +782,9 @@ func (d *decoder) describeValue(start int) string {
 	case c == '"':
 		end := bytes.IndexByte(d.data[start+1:min(len(d.data), start+42)], '"')
 		if end < 0 {
-			return "the string " + string(clip(strings.ToValidUTF8(string(d.data[start:min(len(d.data), start+40)]), "?"))) + "…\""
+			return "the string " + printable(clip(strings.ToValidUTF8(string(d.data[start:min(len(d.data), start+40)]), "?"))) + "…\""
 		}
-		return "the string " + strings.ToValidUTF8(string(d.data[start:start+end+2]), "?")
+		return "the string " + printable(strings.ToValidUTF8(string(d.data[start:start+end+2]), "?"))
 	case c == '-' || c >= '0' && c <= '9':
 		return "the number " + d.word(start)
 	}
@@ -873,6 +873,17 @@ func quote(k []byte) string {
 		return strconv.Quote(strings.ToValidUTF8(string(k[:cut]), "?")) + "…"
 	}
 	return strconv.Quote(strings.ToValidUTF8(string(k), "?"))
+}
+
+// printable replaces control characters (a raw newline in a broken
+// string) by '?', so that a message stays on one line.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 func clip(s string) string {

@@ -116,6 +116,14 @@ type Factory struct {
 	// DP-RECAL's prox of n·r). An algorithm without it is refused on a
 	// composite problem: it would quietly minimise the smooth part alone.
 	Prox bool
+	// Solves declares the form of problem the algorithm solves: a plain
+	// minimisation (objective.Problem) or a resource allocation
+	// (objective.Allocation, whose Problem methods are the price dual).
+	// The scenario refuses any other pairing at build time, naming both:
+	// a minimisation method on an allocation would run on the dual with
+	// no allocation to report, an allocation method on a plain problem
+	// has no best response to call. Every factory must declare it.
+	Solves Form
 	// Matrices lists the weight matrices by role for an algorithm that
 	// mixes with more than one (DP-DGT pulls with R and pushes with C);
 	// nil means one matrix, the scenario's weights section.
@@ -140,6 +148,32 @@ type Factory struct {
 	// Build validates params against env and builds the algorithm and its
 	// privacy accountant. Errors name fields with check.Errorf.
 	Build func(env *Env, params any) (*Built, []check.Warning, error)
+}
+
+// Form is the form of problem an algorithm solves (Factory.Solves).
+type Form int
+
+const (
+	// Undeclared is the zero Form: a factory that did not say; the
+	// registry's tests refuse it.
+	Undeclared Form = iota
+	// Minimisation is min_x Σ_i f_i(x) over a plain objective.Problem
+	// that is not an objective.Allocation.
+	Minimisation
+	// Allocation is the resource-allocation problem of
+	// objective.Allocation (economic dispatch).
+	Allocation
+)
+
+// String names the form in plain words.
+func (f Form) String() string {
+	switch f {
+	case Minimisation:
+		return "a minimisation problem"
+	case Allocation:
+		return "a resource-allocation problem"
+	}
+	return "an undeclared form of problem"
 }
 
 // SharedVar is one state variable that belongs to no agent.
@@ -190,6 +224,9 @@ func (f *Factory) CheckState() error {
 		if v.Length(1) < 1 {
 			return fmt.Errorf("%s: shared variable %q has length %d at dimension 1", f.Name, v.Name, v.Length(1))
 		}
+	}
+	if f.Solves != Minimisation && f.Solves != Allocation {
+		return fmt.Errorf("%s: Solves is not declared (method.Minimisation or method.Allocation)", f.Name)
 	}
 	if _, ok := f.SharedVar(f.Output); f.Output != "" && !ok {
 		return fmt.Errorf("%s: the output %q is not a shared variable", f.Name, f.Output)

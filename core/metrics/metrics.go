@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"dpsim/core/objective"
 	"dpsim/core/sim"
@@ -304,7 +305,8 @@ func (s *Series) Len() int { return s.spilled + len(s.Iter) }
 // columns is the number of values per point, the iteration included.
 func (s *Series) columns() int { return 4 + len(s.ExtraNames) }
 
-// At returns point i.
+// At returns point i. A spilled point is read back value by value: to
+// go through many points use Each or EachValue.
 func (s *Series) At(i int) Point {
 	if i < s.spilled {
 		row := make([]float64, s.columns())
@@ -357,65 +359,148 @@ func (s *Series) add(p Point) {
 	}
 }
 
-// flush appends the points held in memory to the spill file, as rows of
-// little-endian float64s (the iteration first; exact below 2^53).
+// memValue returns column c (0 the iteration, then Names' columns) of the
+// in-memory point i.
+func (s *Series) memValue(c, i int) float64 {
+	switch c {
+	case 0:
+		return float64(s.Iter[i])
+	case 1:
+		return s.Optimality[i]
+	case 2:
+		return s.Consensus[i]
+	case 3:
+		return s.Objective[i]
+	}
+	return s.Extra[c-4][i]
+}
+
+// flush appends the keep points held in memory to the spill file as one
+// chunk of little-endian float64s, column by column (the iteration first;
+// exact below 2^53): a column of the whole series is then one read per
+// chunk, so WriteJSON, which writes column by column, reads the file
+// once, whatever the number of columns.
 func (s *Series) flush() {
 	if s.err != nil {
 		return
 	}
-	m := s.columns()
-	buf := make([]byte, 0, len(s.Iter)*m*8)
-	for i := range s.Iter {
-		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(s.Iter[i])))
-		for _, col := range append([]Floats{s.Optimality, s.Consensus, s.Objective}, s.Extra...) {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(col[i]))
+	n := len(s.Iter) // == s.keep: add flushes exactly when full
+	buf := make([]byte, 0, n*8)
+	for c := range s.columns() {
+		buf = buf[:0]
+		for i := range n {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(s.memValue(c, i)))
+		}
+		if _, err := s.spill.Write(buf); err != nil {
+			s.err = fmt.Errorf("metrics: spilling to disk: %w", err)
+			return
 		}
 	}
-	if _, err := s.spill.Write(buf); err != nil {
-		s.err = fmt.Errorf("metrics: spilling to disk: %w", err)
-		return
-	}
-	s.spilled += len(s.Iter)
+	s.spilled += n
 	s.Iter, s.Optimality, s.Consensus, s.Objective = s.Iter[:0], s.Optimality[:0], s.Consensus[:0], s.Objective[:0]
 	for k := range s.Extra {
 		s.Extra[k] = s.Extra[k][:0]
 	}
 }
 
+// offset is where the spilled value of point i, column c starts.
+func (s *Series) offset(i, c int) int64 {
+	q, r := int64(i/s.keep), int64(i%s.keep)
+	keep, m := int64(s.keep), int64(s.columns())
+	return (q*keep*m + int64(c)*keep + r) * 8
+}
+
+// readValues reads n spilled values of column c from point i on (all in
+// one chunk) into out.
+func (s *Series) readValues(i, c int, buf []byte, out []float64) error {
+	n := len(out)
+	if _, err := s.spill.ReadAt(buf[:n*8], s.offset(i, c)); err != nil {
+		return fmt.Errorf("metrics: reading the spilled points: %w", err)
+	}
+	for k := range out {
+		out[k] = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*k:]))
+	}
+	return nil
+}
+
 func (s *Series) readRow(i int, row []float64) {
-	m := len(row)
-	b := make([]byte, m*8)
-	if _, err := s.spill.ReadAt(b, int64(i)*int64(m)*8); err != nil && s.err == nil {
-		s.err = fmt.Errorf("metrics: reading the spilled points: %w", err)
+	var b [8]byte
+	for c := range row {
+		if err := s.readValues(i, c, b[:], row[c:c+1]); err != nil && s.err == nil {
+			s.err = err
+		}
 	}
-	for k := range row {
-		row[k] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:]))
+}
+
+// eachRow calls fn with every point's row of values (the iteration first),
+// reading spilled points a block of rows at a time with a buffer of about
+// a megabyte; fn must not keep row.
+func (s *Series) eachRow(fn func(row []float64) error) error {
+	m := s.columns()
+	row := make([]float64, m)
+	if s.spilled > 0 {
+		block := min(s.keep, max(1, (1<<17)/m))
+		vals := make([]float64, block*m)
+		buf := make([]byte, block*8)
+		for i := 0; i < s.spilled; {
+			// A block never straddles two chunks.
+			k := min(block, s.keep-i%s.keep, s.spilled-i)
+			for c := range m {
+				if err := s.readValues(i, c, buf, vals[c*k:(c+1)*k]); err != nil {
+					return err
+				}
+			}
+			for r := range k {
+				for c := range row {
+					row[c] = vals[c*k+r]
+				}
+				if err := fn(row); err != nil {
+					return err
+				}
+			}
+			i += k
+		}
 	}
+	for i := range s.Iter {
+		for c := range row {
+			row[c] = s.memValue(c, i)
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+	return s.err
 }
 
 // Each calls fn with every point in order, reading spilled points in
 // blocks; it stops at the first error fn returns.
 func (s *Series) Each(fn func(p Point) error) error {
-	m := s.columns()
-	const block = 4096
-	row := make([]float64, m)
-	buf := make([]byte, block*m*8)
-	for i := 0; i < s.spilled; i += block {
-		k := min(block, s.spilled-i)
-		if _, err := s.spill.ReadAt(buf[:k*m*8], int64(i)*int64(m)*8); err != nil {
-			return fmt.Errorf("metrics: reading the spilled points: %w", err)
-		}
-		for r := range k {
-			for c := range row {
-				row[c] = math.Float64frombits(binary.LittleEndian.Uint64(buf[(r*m+c)*8:]))
-			}
-			if err := fn(rowPoint(row)); err != nil {
+	return s.eachRow(func(row []float64) error { return fn(rowPoint(row)) })
+}
+
+// EachValue calls fn with every point's value of column c in order (0 is
+// the iteration, then the columns Names lists), reading spilled values one
+// chunk at a time; it stops at the first error fn returns.
+func (s *Series) EachValue(c int, fn func(v float64) error) error {
+	if c < 0 || c >= s.columns() {
+		return fmt.Errorf("metrics: no column %d (the series has %d)", c, s.columns())
+	}
+	if s.spilled > 0 {
+		vals := make([]float64, s.keep)
+		buf := make([]byte, s.keep*8)
+		for i := 0; i < s.spilled; i += s.keep {
+			if err := s.readValues(i, c, buf, vals); err != nil {
 				return err
+			}
+			for _, v := range vals {
+				if err := fn(v); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	for i := range s.Iter {
-		if err := fn(s.At(s.spilled + i)); err != nil {
+		if err := fn(s.memValue(c, i)); err != nil {
 			return err
 		}
 	}
@@ -507,23 +592,15 @@ func (s *Series) WriteJSON(w io.Writer, prefix, indent string) error {
 		}
 		bw.str(nl + in1 + strconv.Quote(name) + colon + "[")
 		n := 0
-		err := s.Each(func(p Point) error {
+		err := s.EachValue(c, func(v float64) error {
 			if n > 0 {
 				bw.str(",")
 			}
 			bw.str(nl + in2)
-			buf = buf[:0]
-			switch c {
-			case 0:
-				buf = strconv.AppendInt(buf, int64(p.Iter), 10)
-			case 1:
-				buf = appendFloat(buf, p.Optimality)
-			case 2:
-				buf = appendFloat(buf, p.Consensus)
-			case 3:
-				buf = appendFloat(buf, p.Objective)
-			default:
-				buf = appendFloat(buf, p.Extra[c-4])
+			if c == 0 {
+				buf = strconv.AppendInt(buf[:0], int64(v), 10)
+			} else {
+				buf = appendFloat(buf[:0], v)
 			}
 			bw.bytes(buf)
 			n++
@@ -726,17 +803,15 @@ func (r *Recorder) compute(s *sim.Step) Point {
 // WriteCSV writes the series as CSV with a header line; non-finite values
 // are written as NaN, +Inf or -Inf, which spreadsheet programs read.
 func (s *Series) WriteCSV(w io.Writer) error {
-	header := "iteration"
-	for _, n := range s.Names() {
-		header += "," + n
-	}
+	// One join: += per name would be quadratic in the columns.
+	header := "iteration," + strings.Join(s.Names(), ",")
 	if _, err := fmt.Fprintln(w, header); err != nil {
 		return err
 	}
 	buf := make([]byte, 0, 128)
-	return s.Each(func(p Point) error {
-		buf = strconv.AppendInt(buf[:0], int64(p.Iter), 10)
-		for _, v := range append([]float64{p.Optimality, p.Consensus, p.Objective}, p.Extra...) {
+	return s.eachRow(func(row []float64) error {
+		buf = strconv.AppendInt(buf[:0], int64(row[0]), 10)
+		for _, v := range row[1:] {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		}

@@ -35,10 +35,23 @@ type Diverged struct {
 	Agent int
 	Value float64
 	Hint  string
+	// Growth reports a divergence decided by growth (see Growth) rather
+	// than by Limit: the largest estimate was From at iteration FromIter.
+	Growth   bool
+	From     float64
+	FromIter int
 }
 
 // Error implements error: where the run diverged, and the likely cause.
 func (d *Diverged) Error() string {
+	if d.Growth {
+		who := fmt.Sprintf("agent %d's estimate", d.Agent)
+		if d.Agent < 0 {
+			who = "the shared estimate"
+		}
+		return fmt.Sprintf("the run diverged at iteration %d: %s reached %.3g, more than %.0e times the largest estimate at iteration %d (%.3g), a growth no converging run shows (runner.Growth); %s",
+			d.Iter, who, d.Value, Growth, d.FromIter, d.From, d.Hint)
+	}
 	if d.Agent < 0 {
 		return fmt.Sprintf("the run diverged at iteration %d: the shared estimate reached %v; %s", d.Iter, d.Value, d.Hint)
 	}
@@ -48,6 +61,22 @@ func (d *Diverged) Error() string {
 // Limit is the magnitude beyond which an estimate counts as diverged:
 // far beyond any scenario's data, and well before float64 overflows.
 const Limit = 1e150
+
+// Growth and Window decide divergence by growth, long before Limit: a run
+// diverges at iteration k when its largest estimate magnitude M_k is at
+// least Growth·max(M_j, 1), j = max(k−Window, first iteration). Such an
+// M_k is at least 1e20, 10^8 times the bound on every input a scenario may
+// give (data, initial states and noise scales, scenario.MaxMagnitude), and
+// it grew by 10^20 in at most Window iterations (10^0.1 a step on
+// average). A converging run stays within a modest multiple of its inputs,
+// so it never meets the rule (every preset is checked by
+// TestGrowthRuleSparesPresets); a run growing by 10^21 per 100 iterations
+// meets it before iteration 200 instead of running on, "completed",
+// until it reaches Limit.
+const (
+	Growth = 1e20
+	Window = 200
+)
 
 // Checkpoint is the full state of every agent at one iteration.
 type Checkpoint struct {
@@ -99,6 +128,12 @@ type Runner struct {
 	counters *metrics.Counters
 	// stopped is why a stop rule ended the run, "" while it has not.
 	stopped string
+	// peaks holds the largest estimate magnitude of the last Window+1
+	// steps (index iteration mod Window+1), and peakFrom the first
+	// iteration it holds, for the growth rule (Growth).
+	peaks    [Window + 1]float64
+	peakFrom int
+	peakSeen bool
 	// sorted and rels hold a step whose releases the algorithm listed
 	// out of round order, reordered for the recorders.
 	sorted sim.Step
@@ -132,7 +167,36 @@ func (r *Runner) Start() {
 		return
 	}
 	r.started = true
-	r.record(r.alg.Initial())
+	st := r.alg.Initial()
+	r.growth(st)
+	r.record(st)
+}
+
+// growth records st's largest estimate magnitude and returns a *Diverged
+// when the growth rule (Growth) says the run diverges; the values are
+// finite and within Limit (Advance checked them).
+func (r *Runner) growth(st *sim.Step) *Diverged {
+	peak, agent := 0.0, 0
+	for idx, v := range st.Estimates {
+		if a := math.Abs(v); a > peak {
+			peak, agent = a, idx/max(st.Dim, 1)
+		}
+	}
+	for _, v := range st.Output {
+		if a := math.Abs(v); a > peak {
+			peak, agent = a, -1
+		}
+	}
+	k := st.Iter
+	if !r.peakSeen {
+		r.peakSeen, r.peakFrom = true, k
+	}
+	r.peaks[k%(Window+1)] = peak
+	j := max(k-Window, r.peakFrom)
+	if from := r.peaks[j%(Window+1)]; peak >= Growth*max(from, 1) {
+		return &Diverged{Iter: k, Agent: agent, Value: peak, Hint: r.hint(), Growth: true, From: from, FromIter: j}
+	}
+	return nil
 }
 
 // record counts st, then hands it to every recorder with its releases in
@@ -215,6 +279,10 @@ func (r *Runner) Advance() (*sim.Step, error) {
 			r.err = &Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
+	}
+	if d := r.growth(st); d != nil {
+		r.err = d
+		return nil, r.err
 	}
 	if st.Active != nil {
 		// Only active agents compute and speak: a release from another
@@ -375,9 +443,18 @@ func (r *Runner) SteadyState() SteadyState {
 		return st
 	}
 	lo := n - max(n/4, 1)
-	sum := 0.0
-	for i := lo; i < n; i++ {
-		sum += ser.At(i).Optimality // At reads spilled points back
+	sum, i := 0.0, 0
+	// One pass over the column (spilled points are read back a chunk at a
+	// time, not point by point).
+	err := ser.EachValue(1, func(v float64) error {
+		if i >= lo {
+			sum += v
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return st // the spill file failed: nothing measured
 	}
 	st.From = ser.At(lo).Iter
 	st.Measured = sum / float64(n-lo)
@@ -427,33 +504,72 @@ type Export struct {
 
 // WriteExport streams the run's export as indented JSON: exactly the
 // bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
-// metrics are written point by point (read back from disk when they were
-// spilled), so a long run's export never has to fit in memory. The page
-// and the CLI both write exports with it.
+// metrics are written column by column (read back from disk when they
+// were spilled) and the checkpoints one at a time, so a long run's or a
+// large network's export never has to fit in memory as text: the peak is
+// the text of one checkpoint (scenario.EstimateOf counts it). The page and
+// the CLI both write exports with it.
 func (r *Runner) WriteExport(w io.Writer) error {
 	e := r.Export()
-	series := e.Metrics
-	e.Metrics = nil
+	series, states := e.Metrics, e.States
+	e.Metrics, e.States = nil, nil
 	js, err := json.MarshalIndent(e, "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding the export: %w", err)
 	}
-	// A JSON string never holds a raw newline, so this finds the field.
-	const mark = "\n \"metrics\": null"
-	i := bytes.Index(js, []byte(mark))
-	if i < 0 {
-		return errors.New("encoding the export: no metrics field")
+	// A JSON string never holds a raw newline, so these find the fields;
+	// "metrics" comes before "checkpoints" in Export.
+	const markM, markC = "\n \"metrics\": null", "\n \"checkpoints\": null"
+	i, j := bytes.Index(js, []byte(markM)), bytes.Index(js, []byte(markC))
+	if i < 0 || j < i {
+		return errors.New("encoding the export: no metrics or checkpoints field")
 	}
-	if _, err := w.Write(js[:i+len(mark)-len("null")]); err != nil {
+	if _, err := w.Write(js[:i+len(markM)-len("null")]); err != nil {
 		return err
 	}
 	if err := series.WriteJSON(w, " ", " "); err != nil {
 		return err
 	}
-	if _, err := w.Write(js[i+len(mark):]); err != nil {
+	if _, err := w.Write(js[i+len(markM) : j+len(markC)-len("null")]); err != nil {
+		return err
+	}
+	if err := writeCheckpoints(w, states); err != nil {
+		return err
+	}
+	if _, err := w.Write(js[j+len(markC):]); err != nil {
 		return err
 	}
 	_, err = w.Write([]byte{'\n'})
+	return err
+}
+
+// writeCheckpoints writes cps as the value of the export's top-level
+// "checkpoints" field in MarshalIndent's layout, one checkpoint at a time.
+func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
+	if len(cps) == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	if _, err := io.WriteString(w, "["); err != nil {
+		return err
+	}
+	for k := range cps {
+		js, err := json.MarshalIndent(&cps[k], "  ", " ")
+		if err != nil {
+			return fmt.Errorf("encoding checkpoint %d: %w", k, err)
+		}
+		sep := ",\n  "
+		if k == 0 {
+			sep = "\n  "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(js); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n ]")
 	return err
 }
 

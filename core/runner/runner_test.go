@@ -19,8 +19,12 @@ import (
 
 // The streamed export is byte for byte what MarshalIndent writes.
 func TestWriteExportIsMarshalIndent(t *testing.T) {
-	for _, preset := range []string{"gtdp-rendezvous", "gtdp-paper-fig1"} {
-		r := runner.New(runnertest.Preset(t, preset, func(s *scenario.Scenario) { s.Iterations, s.Record.Checkpoints = 50, []int{0, 50} }))
+	for _, preset := range []string{"gtdp-rendezvous", "gtdp-paper-fig1", "dpdgt-ieee14", ""} {
+		cps := []int{0, 50}
+		if preset == "" {
+			preset, cps = "gtdp-rendezvous", nil // no checkpoints: []
+		}
+		r := runner.New(runnertest.Preset(t, preset, func(s *scenario.Scenario) { s.Iterations, s.Record.Checkpoints = 50, cps }))
 		if err := r.Run(); err != nil {
 			t.Fatal(err)
 		}

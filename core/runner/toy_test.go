@@ -54,6 +54,7 @@ type ldpToyParams struct {
 }
 
 var toyFactory = method.Factory{
+	Solves:   method.Minimisation,
 	Name:     "toy-ldp",
 	Title:    "toy LDP",
 	Paper:    "a test toy after spec §7 (LDP online) and §3 (DPP²'s η^k)",

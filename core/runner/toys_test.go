@@ -178,7 +178,8 @@ type baton struct {
 }
 
 var batonFactory = method.Factory{
-	Name: "toy-baton", Title: "toy baton", Paper: "a test plug-in (DP-RECAL's relay pattern)",
+	Solves: method.Minimisation,
+	Name:   "toy-baton", Title: "toy baton", Paper: "a test plug-in (DP-RECAL's relay pattern)",
 	States: []string{"z"},
 	Shared: []method.SharedVar{
 		{Name: "x", Description: "the baton's estimate"},
@@ -282,7 +283,8 @@ type rounds struct {
 }
 
 var roundsFactory = method.Factory{
-	Name: "toy-rounds", Title: "toy two rounds", Paper: "a test plug-in (DPP²'s y-then-z pattern)",
+	Solves: method.Minimisation,
+	Name:   "toy-rounds", Title: "toy two rounds", Paper: "a test plug-in (DPP²'s y-then-z pattern)",
 	States:    []string{"x", "y", "z"},
 	NewParams: func() any { return &roundsParams{Step: 0.3} },
 	Build: func(env *method.Env, params any) (*method.Built, []check.Warning, error) {

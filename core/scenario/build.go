@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 
 	"dpsim/core/check"
@@ -78,6 +79,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 		return nil, err
 	}
 	if s.Record.Every == 0 {
+		if slices.Contains(s.Record.given, "every") {
+			return nil, check.Errorf("record.every", "must be a whole number from 1 to %d (got 0); leave it out to record every iteration", MaxIterations)
+		}
 		s.Record.Every = 1
 	}
 	if err := check.IntRange("record.every", s.Record.Every, 1, MaxIterations); err != nil {
@@ -154,6 +158,9 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPairing(f, pf, prob); err != nil {
+		return nil, err
+	}
 	if _, ok := prob.(objective.Composite); ok && !f.Prox {
 		return nil, check.Errorf("algorithm.kind", "%s takes no proximal step, so on %s it would minimise the smooth part alone and ignore the nonsmooth regulariser: choose an algorithm with a prox step (got %q)", f.Title, pf.Title, f.Name)
 	}
@@ -187,6 +194,16 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 				}
 				return nil, check.Errorf(sf, "must be at most %g, so that noisy messages and their squares stay far inside float64's range (got %g)", MaxMagnitude, b)
 			}
+			// The decay multiplies the scale: its largest value (at k = 0
+			// for a decay; a growing one is warned about below and ends in
+			// a divergence) must not carry the noise past the same bound.
+			if b, d := spec.Base(i), spec.DecayOf(i).At(0); b != 0 && !(b*d <= MaxMagnitude) {
+				df := check.Join(field, "decay")
+				if spec.Decays != nil {
+					df = check.Index(check.Join(field, "decays"), i)
+				}
+				return nil, check.Errorf(df, "scale × decay at k = 0 must be at most %g, so that noisy messages stay far inside float64's range (got %g × %g = %g): lower decay.c, or raise decay.m of a polynomial decay", MaxMagnitude, b, d, b*d)
+			}
 		}
 		if spec.Grows() && !spec.IsOff() {
 			key, text := spec.DecayKey()
@@ -210,6 +227,7 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
 		if err := jsonstrict.DecodeAt(s.Algorithm.Params, params, "algorithm.params", s.Algorithm.paramsAt); err != nil {
+			err = RealRange(err)
 			return nil, err
 		}
 	}
@@ -310,6 +328,7 @@ func decodeProblem(ps *Problem) (*objective.Factory, any, error) {
 	params := f.NewParams()
 	if len(ps.Params) > 0 {
 		if err := jsonstrict.DecodeAt(ps.Params, params, "problem.params", ps.paramsAt); err != nil {
+			err = RealRange(err)
 			return nil, nil, err
 		}
 	}
@@ -355,4 +374,21 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// checkPairing refuses an algorithm on a problem of a form it does not
+// solve (method.Factory.Solves), in one line naming both: GT-DP on the
+// dispatch problem would descend the price dual and report prices as
+// allocations (a NaN consensus), DP-DGT on a plain problem has no best
+// response to call.
+func checkPairing(f *method.Factory, pf *objective.Factory, prob objective.Problem) error {
+	_, alloc := prob.(objective.Allocation)
+	form := method.Minimisation
+	if alloc {
+		form = method.Allocation
+	}
+	if f.Solves == form {
+		return nil
+	}
+	return check.Errorf("algorithm.kind", "%s solves %s but problem.kind %q (%s) is %s: choose an algorithm that solves %s, or a problem of its form (got %q)", f.Title, f.Solves, pf.Name, pf.Title, form, form, f.Name)
 }

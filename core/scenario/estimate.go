@@ -118,8 +118,7 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	// three communication counters, stationarity), with room for the
 	// slices' growth.
 	add("recorded metrics", 96*points, "iterations", "1/record.every")
-	// A checkpoint is held as floats and written as text (≈ 25 B each).
-	add("checkpoints", int64(len(s.Record.Checkpoints))*int64(len(f.States))*nd*(8+25), "record.checkpoints", "graph.n", "problem.params.dim")
+	add("checkpoints", checkpointBytes(int64(len(s.Record.Checkpoints)), int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
 	// The pinned scenario in the export: weight entries, initial states
 	// and problem data as text.
 	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), dataBytes)
@@ -139,6 +138,30 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 		e.Total = satAdd(e.Total, p.Bytes)
 	}
 	return e
+}
+
+// checkpointBytes is the memory of count checkpoints of states state
+// variables of agents agents in dimension dim: every checkpoint held (a
+// row of dim float64s and its slice header per agent and variable, and
+// the activation counters), plus the text of the one being written (the
+// export streams them one at a time; measured by the runner's
+// TestCheckpointEstimate: MarshalIndent's compact and indented copies
+// with their growth, about 170 B a row and 80 B a value).
+func checkpointBytes(count, states, agents, dim int64) int64 {
+	if count == 0 {
+		return 0
+	}
+	held := states*agents*(24+8*dim) + 8*agents
+	writing := states * agents * (200 + 100*dim)
+	return satAdd(satMul(count, held), writing)
+}
+
+// satMul is a·b for nonnegative a and b, saturating at MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 func satAdd(a, b int64) int64 {

@@ -81,6 +81,8 @@ func (s *Scenario) recordKeys(data []byte) {
 		switch key {
 		case "graph":
 			s.Graph.given = keysOf(d, v, nil)
+		case "record":
+			s.Record.given = keysOf(d, v, nil)
 		case "weights":
 			s.Weights.given = keysOf(d, v, func(role string, rv int) {
 				if sec := s.Weights.Role(role); sec != nil {
@@ -264,7 +266,7 @@ func kindParams(prefix, name string, params any, section any, given, common []st
 		}
 		field := check.Join(prefix, key)
 		if sf.Tag.Get("required") == "true" && !present[key] {
-			return check.Errorf(field, "is required by kind %q: %s%s", name, sf.Tag.Get("doc"), rangeNote(sf))
+			return check.Errorf(field, "is required by kind %q: %s%s%s", name, sf.Tag.Get("doc"), rangeNote(sf), impliedBy(section, key))
 		}
 		if tag := sf.Tag.Get("range"); tag != "" && pv.Field(i).CanInt() {
 			iv, err := param.ParseInterval(tag)
@@ -277,6 +279,26 @@ func kindParams(prefix, name string, params any, section any, given, common []st
 		}
 	}
 	return nil
+}
+
+// impliedBy says what the rest of a section implies for a missing key:
+// a graph's edges name agents up to some index, so n is at least one
+// more (a bare "from 1" would mislead).
+func impliedBy(section any, key string) string {
+	g, ok := section.(*Graph)
+	if !ok || key != "n" || len(g.Edges) == 0 {
+		return ""
+	}
+	top := -1
+	for _, e := range g.Edges {
+		for _, v := range e {
+			top = max(top, v)
+		}
+	}
+	if top < 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the edges name agents up to %d, so n is at least %d", top, top+1)
 }
 
 // intBound is the whole number nearest inside an interval's end x

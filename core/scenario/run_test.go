@@ -23,7 +23,7 @@ func TestRegisterForTestRefusesDuplicates(t *testing.T) {
 	if _, err := RegisterForTest(&method.Factory{}); err == nil {
 		t.Error("an empty name was registered")
 	}
-	un, err := RegisterForTest(&method.Factory{Name: "test-only"})
+	un, err := RegisterForTest(&method.Factory{Name: "test-only", Solves: method.Minimisation})
 	if err != nil || !slices.Contains(AlgorithmNames(), "test-only") {
 		t.Fatalf("registering test-only: %v", err)
 	}
@@ -50,10 +50,11 @@ func TestFactoriesCheckState(t *testing.T) {
 		}
 	}
 	for _, f := range []method.Factory{
-		{Name: "a", States: []string{"x", "x"}},
-		{Name: "b", States: []string{"x"}, Shared: []method.SharedVar{{Name: "x"}}},
-		{Name: "c", Shared: []method.SharedVar{{Name: "u"}}, Output: "x"},
-		{Name: "d", Shared: []method.SharedVar{{Name: "u", Dim: func(int) int { return 0 }}}},
+		{Name: "a", Solves: method.Minimisation, States: []string{"x", "x"}},
+		{Name: "b", Solves: method.Minimisation, States: []string{"x"}, Shared: []method.SharedVar{{Name: "x"}}},
+		{Name: "c", Solves: method.Minimisation, Shared: []method.SharedVar{{Name: "u"}}, Output: "x"},
+		{Name: "d", Solves: method.Minimisation, Shared: []method.SharedVar{{Name: "u", Dim: func(int) int { return 0 }}}},
+		{Name: "e", States: []string{"x"}}, // Solves undeclared
 	} {
 		if err := f.CheckState(); err == nil {
 			t.Errorf("factory %s passes", f.Name)

@@ -244,6 +244,10 @@ type Record struct {
 	// Checkpoints lists iterations at which the full state of every agent
 	// is saved.
 	Checkpoints []int `json:"checkpoints,omitempty"`
+
+	// given lists the keys the parsed text gave, so that an explicit
+	// "every": 0 is refused rather than read as the default.
+	given []string
 }
 
 // Parse decodes and validates a scenario's JSON text. It does not build
@@ -254,7 +258,7 @@ func Parse(data []byte) (*Scenario, error) {
 	}
 	var s Scenario
 	if err := jsonstrict.Decode(data, &s, ""); err != nil {
-		return nil, err
+		return nil, RealRange(err)
 	}
 	s.recordKeys(data)
 	if len(s.Algorithm.Params) > 0 {

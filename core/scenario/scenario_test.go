@@ -247,8 +247,8 @@ func TestCloneIsolatesBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Noise["xi"].Decay = noise.Schedule{} // Build fills in the default
-	s.Record.Every = 0
+	s.Noise["xi"].Decay = noise.Schedule{}               // Build fills in the default
+	s.Record = Record{Checkpoints: s.Record.Checkpoints} // every left out: Build fills in 1
 	before := string(s.JSON())
 	for range 2 {
 		c := s.Clone()

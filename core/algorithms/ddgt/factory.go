@@ -18,6 +18,7 @@ var Factory = method.Factory{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed gap tracker z (the DP-DGT paper's Fig. 5 uses DP-DGT's noise)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃"},
 	},
+	Solves: method.Allocation,
 	States: []string{"w", "z", "price"},
 	Matrices: []method.MatrixRole{
 		{Role: method.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j and weighs it by R_ij"},

@@ -20,6 +20,7 @@ var Factory = method.Factory{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released state x: scale u_x, decay r^k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the released direction (tracker) y: scale u_y, decay r^k"},
 	},
+	Solves: method.Minimisation,
 	// States are what State reports and what a scenario's init may pin:
 	// the estimates x and the trackers y (by default y_0 = ∇f_i(x_{i,0})).
 	States:    []string{"x", "y"},

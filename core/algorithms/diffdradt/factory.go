@@ -23,6 +23,7 @@ var Factory = method.Factory{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the deviation tracker y (the direction)"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the price λ̃ (the state)"},
 	},
+	Solves: method.Allocation,
 	// States are what State reports and what a scenario's init may pin:
 	// the allocations w (by default the best response to the initial
 	// price), the deviation trackers y (by default d − w_0) and the prices.

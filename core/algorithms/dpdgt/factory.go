@@ -23,6 +23,7 @@ var Factory = method.Factory{
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the pushed deviation tracker s: scale θ_ξ0, decay q_ξ^k"},
 		{Name: "zeta", Dist: noise.Laplace, Description: "ζ on the pulled price w̃: scale θ_ζ0, decay q_ζ^k"},
 	},
+	Solves: method.Allocation,
 	States: []string{"w", "s", "price"},
 	Matrices: []method.MatrixRole{
 		{Role: method.RolePull, Default: weights.KindRowStochastic, Description: "R, row-stochastic: agent i pulls w̃_j + ζ_j from its in-neighbours j and weighs it by R_ij"},

@@ -21,6 +21,7 @@ var Factory = method.Factory{
 	Channels: []method.Channel{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the released estimate x: scale b, geometric decay p^t (p > q)"},
 	},
+	Solves:    method.Minimisation,
 	States:    []string{"x"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,

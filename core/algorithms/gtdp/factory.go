@@ -22,6 +22,7 @@ var Factory = method.Factory{
 		{Name: "eta", Dist: noise.Laplace, Description: "η on the tracker s: scale b_η, decay β_k"},
 		{Name: "xi", Dist: noise.Laplace, Description: "ξ on the estimate x: scale b_ξ, decay β_k"},
 	},
+	Solves:    method.Minimisation,
 	States:    []string{"x", "s"},
 	NewParams: func() any { return Defaults() },
 	// x, s, their successors, the two noises and the released pair.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"dpsim/core/check"
 	"dpsim/core/objective"
@@ -126,6 +127,18 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	}
 	if p.Names != nil && len(p.Names) != n {
 		return nil, nil, check.Errorf(check.Join(pf, "names"), "must list one name per agent: %d, got %d", n, len(p.Names))
+	}
+	// A name labels one agent in the view and the exports: an empty or a
+	// repeated one would leave two agents indistinguishable.
+	seen := make(map[string]int, len(p.Names))
+	for i, name := range p.Names {
+		if strings.TrimSpace(name) == "" {
+			return nil, nil, check.Errorf(check.Index(check.Join(pf, "names"), i), "must be a nonempty label (got %q)", name)
+		}
+		if j, dup := seen[name]; dup {
+			return nil, nil, check.Errorf(check.Index(check.Join(pf, "names"), i), "repeats the name of agent %d (%q): every agent needs a label of its own", j, name)
+		}
+		seen[name] = i
 	}
 	units := make([]*Unit, n)
 	for k, g := range p.Generators {

@@ -1,0 +1,112 @@
+package experiment
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"dpsim/core/scenario"
+)
+
+// TestSweepEstimateCovers: the per-record estimate covers what the
+// engine's records really take, held and written as the result.
+func TestSweepEstimateCovers(t *testing.T) {
+	for _, name := range []string{"field", "iteration"} {
+		text := strings.Replace(small[name], `"iterations":60,"record.every":20`, `"iterations":400,"record.every":1`, 1)
+		p := plan(t, text)
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		recs, err := p.Execute(context.Background(), p.AllTasks(), 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&m1)
+		held := int64(m1.HeapAlloc) - int64(m0.HeapAlloc)
+		r, err := Assemble(p, recs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		written := int64(2 * len(r.JSON())) // the text and its buffer's growth
+		runtime.KeepAlive(recs)
+		est := p.Estimate(p.Tasks(), 1)
+		t.Logf("%s: %d records: estimate %d, held %d + written %d", name, len(recs), est.Records, held, written)
+		if est.Records < held+written {
+			t.Errorf("%s: records estimated at %s, but they took %s held and %s written", name, scenario.Bytes(est.Records), scenario.Bytes(held), scenario.Bytes(written))
+		}
+	}
+}
+
+// TestSweepMemoryRefused: a sweep whose records or runs could not be
+// held is refused at once, in one line with the number and the knob (a
+// long record × many runs died at 6 GB after 40 s; 10 million tiny tasks
+// at 7 GB).
+func TestSweepMemoryRefused(t *testing.T) {
+	for _, c := range []struct{ from, to, want string }{
+		// 100 000 runs × 2 series × 200 001 recorded points.
+		{`"iterations":60,"record.every":20`, `"iterations":200000,"record.every":1`, "runs: this sweep needs about"},
+		{`"runs":5`, `"runs":100000`, ""},
+	} {
+		text := strings.Replace(small["iteration"], c.from, c.to, 1)
+		if c.want == "" {
+			// 100 000 runs of a short curve: fits.
+			if _, err := NewPlan(mustParse(t, []byte(text))); err != nil {
+				t.Errorf("%s: %v", c.to, err)
+			}
+			continue
+		}
+		text = strings.Replace(text, `"runs":5`, `"runs":100000`, 1)
+		start := time.Now()
+		_, err := NewPlan(mustParse(t, []byte(text)))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "lower runs") {
+			t.Errorf("%s: got %v, want one line starting %q that names the knob", c.to, err, c.want)
+		}
+		t.Logf("refused in %v: %v", time.Since(start), err)
+	}
+	// Many workers on long runs, each recording every point (a tail mean)
+	// but keeping only final values: NewPlan (one worker) accepts it,
+	// Execute with 8 workers refuses it before anything runs.
+	p := plan(t, strings.Replace(small["field"], `"iterations":120`, `"iterations":10000000`, 1))
+	start := time.Now()
+	_, err := p.Execute(context.Background(), p.AllTasks(), 8, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "iterations: this sweep needs about") || !strings.Contains(err.Error(), "workers") {
+		t.Errorf("8 workers on runs of 10^7 recorded points: %v", err)
+	}
+	t.Logf("refused in %v: %v", time.Since(start), err)
+}
+
+// TestAllDiverged: a sweep where every run diverged says so plainly: a
+// note in the result, verdicts "not tested", and a figure that says it
+// has nothing to plot (it used to be "inconclusive" over a blank figure).
+func TestAllDiverged(t *testing.T) {
+	text := strings.Replace(small["field"], `"set":{"iterations":120}`, `"set":{"iterations":120,"algorithm.params.alpha":50}`, 1)
+	text = strings.Replace(text, `"algorithm.params.alpha":0.05`, `"algorithm.params.alpha":60`, 1)
+	p := plan(t, text)
+	recs, err := p.Execute(context.Background(), p.AllTasks(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Assemble(p, recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Note, "every one of the 24 runs diverged") {
+		t.Errorf("note %q", r.Note)
+	}
+	for _, x := range r.Expectations {
+		if !strings.HasPrefix(x.Summary, "not tested: every one of the 24 runs diverged") {
+			t.Errorf("%s: %s, %s", x.Claim, x.Verdict, x.Summary)
+		}
+	}
+	if f := p.Figure(r); !strings.HasPrefix(f.Empty, "nothing to plot: every one") {
+		t.Errorf("figure: empty %q", f.Empty)
+	}
+	// The note survives the result's round trip.
+	back, _, err := ReadResult(r.JSON())
+	if err != nil || back.Note != r.Note {
+		t.Errorf("round trip: %v, %q", err, back.Note)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"dpsim/core/experiment"
@@ -58,7 +57,7 @@ type sweepEnv struct {
 
 func processEnv() (sweepEnv, func()) {
 	// SIGHUP (the terminal closed) saves what finished, as Ctrl-C does.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	tty := false
 	if fi, err := os.Stderr.Stat(); err == nil {
 		tty = fi.Mode()&os.ModeCharDevice != 0

@@ -238,6 +238,18 @@ func overall(cs []Comparison, margin float64) (string, string) {
 		runs = "1 run"
 	}
 	rate := fmt.Sprintf("one-sided error rate %.3g, the tail of %g standard errors", alpha, margin)
+	inf, infMean := 0, 0
+	for _, c := range cs {
+		inf += c.Infinite
+		if c.Infinite > 0 && c.Test == "paired-mean" {
+			infMean++
+		}
+	}
+	if infMean > 0 {
+		// An overflowed value has no mean: say so rather than hide it
+		// behind an "inconclusive" whose z reads like a measurement.
+		runs += fmt.Sprintf("; %d values are infinite (overflow), so %d mean comparisons decide nothing: the rank test (\"test\": \"rank\") orders them", inf, infMean)
+	}
 	switch {
 	case failed > 0:
 		return Fails, fmt.Sprintf("%d of %d comparisons go significantly the other way (Holm over %d, %s; %s; rests on %s per comparison)", failed, m, m, rate, z, runs)

@@ -151,10 +151,49 @@ func finite(xs []float64) []float64 {
 	return v
 }
 
+// present returns the values of xs that are not NaN (missing): ±Inf
+// stays, since a rank or sign test orders it like any value.
+func present(xs []float64) []float64 {
+	v := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			v = append(v, x)
+		}
+	}
+	return v
+}
+
+// infinities counts the ±Inf values of xs.
+func infinities(xs ...[]float64) int {
+	n := 0
+	for _, v := range xs {
+		for _, x := range v {
+			if math.IsInf(x, 0) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // meanSD returns the mean and the sample standard deviation (NaN for one
 // value) by two passes in the given order, so the result depends only on
-// the values and their order.
+// the values and their order. Values so large that their sum or squares
+// would overflow (beyond 1e150) are scaled down first, so finite values
+// always give a finite mean and deviation.
 func meanSD(v []float64) (float64, float64) {
+	big := 0.0
+	for _, x := range v {
+		big = max(big, math.Abs(x))
+	}
+	if big > 1e150 {
+		w := make([]float64, len(v))
+		for i, x := range v {
+			w[i] = x / big
+		}
+		m, sd := meanSD(w)
+		return m * big, sd * big
+	}
 	sum := 0.0
 	for _, x := range v {
 		sum += x
@@ -264,6 +303,11 @@ type Comparison struct {
 	// P is the one-sided p-value of the claim's direction: the chance of
 	// a statistic at least Z if there were no effect.
 	P F `json:"p"`
+	// Infinite counts the compared values that are ±Inf (an overflowed
+	// metric, an ε without a finite bound). A mean of them is no number,
+	// so a mean test with any is inconclusive and says so; the rank and
+	// sign tests order them like any value.
+	Infinite int `json:"infinite,omitempty"`
 	// Verdict is Holds, Fails or Inconclusive at the expectation's error
 	// rate (see Alpha); Fails is decided over all the expectation's
 	// comparisons together (Holm).
@@ -438,10 +482,11 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 			d = append(d, b[r]-a[r])
 		}
 	}
-	c := Comparison{Test: "paired-mean", N: len(d), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
-	if len(d) < 2 {
+	c := Comparison{Test: "paired-mean", N: len(d), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN()),
+		Infinite: infinities(a[:min(len(a), len(b))], b[:min(len(a), len(b))])}
+	if len(d) < 2 || c.Infinite > 0 {
 		c.Verdict = Inconclusive
-		if len(d) == 1 {
+		if len(d) == 1 && c.Infinite == 0 {
 			c.Diff = F(d[0])
 		}
 		return c
@@ -467,9 +512,9 @@ func PairedMean(a, b []float64, margin float64) Comparison {
 // σ_U² = na·nb/12·((n+1) − Σ(t³−t)/(n(n−1))) and a continuity correction
 // of ½ towards zero. Diff is U/(na·nb) − ½.
 func RankTest(a, b []float64, margin float64) Comparison {
-	fa, fb := finite(a), finite(b)
+	fa, fb := present(a), present(b)
 	na, nb := len(fa), len(fb)
-	c := Comparison{Test: "rank", Na: na, Nb: nb, N: na + nb, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
+	c := Comparison{Test: "rank", Na: na, Nb: nb, N: na + nb, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN()), Infinite: infinities(fa, fb)}
 	if na < 2 || nb < 2 {
 		c.Verdict = Inconclusive
 		return c
@@ -530,8 +575,8 @@ func RankTest(a, b []float64, margin float64) Comparison {
 // judged as Student's t with n − 1 degrees of freedom.
 func BelowMean(xs []float64, value, margin float64) Comparison {
 	v := finite(xs)
-	c := Comparison{Test: "paired-mean", N: len(v), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
-	if len(v) < 2 {
+	c := Comparison{Test: "paired-mean", N: len(v), Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN()), Infinite: infinities(xs)}
+	if len(v) < 2 || c.Infinite > 0 {
 		c.Verdict = Inconclusive
 		return c
 	}
@@ -556,7 +601,7 @@ func BelowMean(xs []float64, value, margin float64) Comparison {
 func SignTest(xs []float64, value, margin float64) Comparison {
 	k, n := 0, 0
 	for _, x := range xs {
-		if !isFinite(x) || x == value {
+		if math.IsNaN(x) || x == value {
 			continue
 		}
 		n++
@@ -564,7 +609,7 @@ func SignTest(xs []float64, value, margin float64) Comparison {
 			k++
 		}
 	}
-	c := Comparison{Test: "sign", N: n, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN())}
+	c := Comparison{Test: "sign", N: n, Diff: F(math.NaN()), Z: F(math.NaN()), P: F(math.NaN()), Infinite: infinities(xs)}
 	if n < 2 {
 		c.Verdict = Inconclusive
 		return c

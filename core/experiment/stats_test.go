@@ -311,3 +311,38 @@ func TestTUpperPortable(t *testing.T) {
 
 // pinnedTails is TestTUpperPortable's hash, computed natively (amd64).
 const pinnedTails = 0x15e702db14485622
+
+// Overflowed values never pass for a measurement: a mean test over an
+// infinite value is inconclusive and counts it, huge finite values give a
+// finite statistic (not an overflowed z of −0), and the rank and sign
+// tests order infinities like any value.
+func TestOverflowedValuesAreNotHidden(t *testing.T) {
+	inf := math.Inf(1)
+	c := BelowMean([]float64{1, 2, inf, 3}, 10, 3)
+	if c.Verdict != Inconclusive || c.Infinite != 1 || !math.IsNaN(float64(c.Z)) {
+		t.Errorf("BelowMean with an infinite value: %+v, want inconclusive, infinite 1, no z", c)
+	}
+	c = PairedMean([]float64{1, 2, 3, 4}, []float64{5, inf, 7, 8}, 3)
+	if c.Verdict != Inconclusive || c.Infinite != 1 {
+		t.Errorf("PairedMean with an infinite value: %+v, want inconclusive, infinite 1", c)
+	}
+	huge := []float64{1e300, 1.1e300, 0.9e300, 1.05e300, 0.95e300}
+	c = BelowMean(huge, 1.7e308, 3)
+	if z := float64(c.Z); math.IsNaN(z) || math.IsInf(z, 0) || z <= 3 || c.Verdict != Holds {
+		t.Errorf("BelowMean of values near 1e300 below 1.7e308: %+v, want a finite t that holds", c)
+	}
+	m, sd := meanSD(huge)
+	if math.Abs(m-1e300)/1e300 > 1e-12 || math.Abs(sd-math.Sqrt(0.025/4)*1e300)/1e300 > 1e-12 {
+		t.Errorf("meanSD of values near 1e300: %g, %g", m, sd)
+	}
+	a := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	b := []float64{inf, inf, inf, inf, inf, inf, inf, inf}
+	c = RankTest(a, b, 3)
+	if c.Verdict != Holds || c.Infinite != 8 || c.Na != 8 || c.Nb != 8 {
+		t.Errorf("RankTest of finite values below infinite ones: %+v, want holds over 8 and 8", c)
+	}
+	verdict, summary := overall([]Comparison{BelowMean([]float64{1, inf, 2}, 10, 3)}, 3)
+	if verdict != Inconclusive || !strings.Contains(summary, "infinite (overflow)") {
+		t.Errorf("overall over an overflowed mean test: %s, %q; want inconclusive naming the overflow", verdict, summary)
+	}
+}

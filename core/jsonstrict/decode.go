@@ -284,6 +284,9 @@ func (d *decoder) object(ti *typeInfo, start int) error {
 			if f.allKeys {
 				vt = allKeysInfo(vt)
 			}
+			if f.lim != nil {
+				vt = f.lim
+			}
 		} else {
 			if big == nil && len(d.keys)-firstKey >= 16 {
 				big = make(map[string]int, 32)
@@ -310,6 +313,9 @@ func (d *decoder) object(ti *typeInfo, start int) error {
 					return err
 				}
 				vt = infoOf(ti.elem)
+				if ti.elemInfo != nil {
+					vt = ti.elemInfo
+				}
 			}
 		}
 
@@ -413,6 +419,10 @@ func (d *decoder) array(ti *typeInfo, start int) error {
 		if ti.want == wArray && n == ti.length {
 			d.path = d.path[:seg]
 			return d.failAt(start, "must be %s, but it has more entries", describe(ti))
+		}
+		if ti.maxLen > 0 && n == ti.maxLen {
+			d.path = d.path[:seg]
+			return d.failAt(start, "must have at most %d entries, but it has more", ti.maxLen)
 		}
 		if err := d.value(et, false); err != nil {
 			return err

@@ -37,6 +37,12 @@ type field struct {
 	typ     reflect.Type
 	index   int
 	allKeys bool // tagged jsonstrict:"allkeys": its object must give every key
+	// maxLen, from a tag jsonstrict:"max=N", bounds the first list met in
+	// the field's value (through maps: each value's list), so that a list
+	// far beyond any valid size is refused at its (N+1)-th entry, before
+	// the rest of the text is read, let alone decoded.
+	maxLen int
+	lim    *typeInfo // the field's type info with that bound
 }
 
 // typeInfo is what the pass needs to know about a Go type; infoOf caches it.
@@ -51,6 +57,10 @@ type typeInfo struct {
 	byName  map[string]*field
 	allKeys bool // a struct tagged jsonstrict:"allkeys": every key is required
 	t       reflect.Type
+	// maxLen bounds a list's entries (0: no bound); elemInfo, when set,
+	// replaces infoOf(elem) for a map's values (carrying their bound).
+	maxLen   int
+	elemInfo *typeInfo
 }
 
 var (
@@ -186,7 +196,21 @@ func structFields(t reflect.Type) []field {
 			if strings.Contains(","+opts+",", ",string,") {
 				ft = anyType // `json:",string"` quotes the value; let encoding/json judge it
 			}
-			out = append(out, field{name: name, typ: ft, allKeys: sf.Tag.Get("jsonstrict") == "allkeys"})
+			f := field{name: name, typ: ft}
+			for _, opt := range strings.Split(sf.Tag.Get("jsonstrict"), ",") {
+				switch {
+				case opt == "allkeys":
+					f.allKeys = true
+				case strings.HasPrefix(opt, "max="):
+					n, err := strconv.Atoi(strings.TrimPrefix(opt, "max="))
+					if err != nil || n < 1 {
+						panic("jsonstrict: bad tag " + strconv.Quote(opt) + " on " + t.String() + "." + sf.Name)
+					}
+					f.maxLen = n
+					f.lim = limitInfo(infoOf(ft), n)
+				}
+			}
+			out = append(out, f)
 		}
 		for _, sf := range embedded {
 			et := sf.Type
@@ -214,6 +238,24 @@ func allKeysInfo(ti *typeInfo) *typeInfo {
 	cp.allKeys = true
 	infoCache.Store(key, &cp)
 	return &cp
+}
+
+// limitInfo returns ti with its first list level bounded to n entries:
+// ti itself for a list, each value's list for a map, and ti unchanged for
+// anything else. Copies are made per field, once, when the struct's info
+// is built.
+func limitInfo(ti *typeInfo, n int) *typeInfo {
+	switch ti.want {
+	case wSlice:
+		cp := *ti
+		cp.maxLen = n
+		return &cp
+	case wMap:
+		cp := *ti
+		cp.elemInfo = limitInfo(infoOf(ti.elem), n)
+		return &cp
+	}
+	return ti
 }
 
 // keyList lists a struct's keys for a message.

@@ -29,7 +29,7 @@ type Spec struct {
 	// Scale is the base scale (Laplace b, Gaussian σ) of every agent.
 	Scale float64 `json:"scale"`
 	// Scales, when set, gives each agent its own base scale instead.
-	Scales []float64 `json:"scales,omitempty"`
+	Scales []float64 `json:"scales,omitempty" jsonstrict:"max=5000"`
 	// Decay multiplies the base scale at iteration k (default: constant 1;
 	// left out of the JSON when Decays replaces it).
 	Decay Schedule `json:"decay,omitzero"`
@@ -37,7 +37,7 @@ type Spec struct {
 	// (LDP online's ς_i = 0.5 + 0.01·i): agent i's scale at iteration k is
 	// Base(i)·Decays[i].At(k). Accountants that assume one decay for all
 	// agents refuse it (RequireOneDecay).
-	Decays []Schedule `json:"decays,omitempty"`
+	Decays []Schedule `json:"decays,omitempty" jsonstrict:"max=5000"`
 	// Var gives the noise by its variance instead of its scale, read
 	// as VarOf says: "vector", the variance of an agent's whole
 	// d-vector E‖η_i‖², or "coordinate", the variance of one coordinate.

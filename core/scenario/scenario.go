@@ -58,7 +58,7 @@ type Scenario struct {
 	// Init pins initial states by variable name (e.g. "x", "s"), one row
 	// per agent; a variable not listed starts at 0 or where the algorithm
 	// derives it from the others. Pinned writes every state variable.
-	Init       map[string][][]float64 `json:"init,omitempty"`
+	Init       map[string][][]float64 `json:"init,omitempty" jsonstrict:"max=5000"`
 	Iterations int                    `json:"iterations"`
 	Record     Record                 `json:"record"`
 	// Samples says how agents walk their sample shards, for problems
@@ -115,7 +115,7 @@ type Graph struct {
 	Edges [][2]int `json:"edges,omitempty"`
 	// Positions optionally pins node coordinates in [0,1]² for drawing
 	// (every kind reads it).
-	Positions [][2]float64 `json:"positions,omitempty"`
+	Positions [][2]float64 `json:"positions,omitempty" jsonstrict:"max=5000"`
 
 	// given lists the keys the parsed text gave, so that a key given
 	// with its zero value counts as given (see presentKeys).
@@ -148,7 +148,7 @@ type Weights struct {
 	Entries [][]float64 `json:"entries,omitempty"`
 	// Matrix is the explicit matrix of kind "matrix", one row of n numbers
 	// per agent; still read, for small hand-written matrices.
-	Matrix [][]float64 `json:"matrix,omitempty"`
+	Matrix [][]float64 `json:"matrix,omitempty" jsonstrict:"max=5000"`
 	// R, and D or RhoW, are the parameters of kind "ring-rd", the GT-DP
 	// paper's W(r, d): ρ(W_o) = r, and ρ_w = 1 − 2r·min(d, 1−d), so a
 	// target RhoW sets d = (1 − ρ_w)/(2r).
@@ -228,7 +228,7 @@ type Samples struct {
 	Mode string `json:"mode,omitempty"`
 	// Order pins every agent's sample order: one nonempty list per agent
 	// of indices into its shard, used in order and cycled.
-	Order [][]int `json:"order,omitempty"`
+	Order [][]int `json:"order,omitempty" jsonstrict:"max=5000"`
 }
 
 // Record says what to record.

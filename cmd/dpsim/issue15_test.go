@@ -223,7 +223,7 @@ func TestFullTmpdirIsNotBlamedOnOut(t *testing.T) {
 }
 
 // Issue 15, class 5: an interrupted run writes its export so far, marked
-// paused, and says so; the metrics spill leaves no file behind.
+// partial, and says so; the metrics spill leaves no file behind.
 func TestInterruptedRunWritesPausedExport(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	dir := t.TempDir()
@@ -232,14 +232,15 @@ func TestInterruptedRunWritesPausedExport(t *testing.T) {
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := runCommand(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--quiet", "--out", out, "preset:gtdp-rendezvous"}, nil, &stdout, &stderr)
-	if err == nil || err.Error() != "interrupted at iteration 0 of 1000: "+out+` holds the run so far, marked "status": "paused"` {
+	if err == nil || err.Error() != "interrupted at iteration 0 of 1000: "+out+` holds the run so far, marked "partial": true (dpsim run --resume continues it from a checkpoint)` {
 		t.Fatalf("error %v", err)
 	}
 	var ex struct {
 		Status    string
+		Partial   bool
 		Iteration int
 	}
-	if b, err := os.ReadFile(out); err != nil || json.Unmarshal(b, &ex) != nil || ex.Status != "paused" {
+	if b, err := os.ReadFile(out); err != nil || json.Unmarshal(b, &ex) != nil || ex.Status != "paused" || !ex.Partial {
 		t.Errorf("export: %+v, %v", ex, err)
 	}
 	if ents, _ := os.ReadDir(os.TempDir()); len(ents) != 0 {

@@ -199,15 +199,16 @@ func TestCtrlCDuringRun(t *testing.T) {
 	msg, err := child([]string{"DPSIM_TEST_SIGINT_AT=100", "TMPDIR=" + tmp}, "run", "--quiet", "--out", out, scen).CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(msg), "dpsim: interrupted at iteration ") ||
-		!strings.Contains(string(msg), " of 10000000: "+out+` holds the run so far, marked "status": "paused"`) {
+		!strings.Contains(string(msg), " of 10000000: "+out+` holds the run so far, marked "partial": true (dpsim run --resume continues it from a checkpoint)`) {
 		t.Fatalf("after SIGINT: %v, %q", err, msg)
 	}
 	var ex struct {
 		Status    string
+		Partial   bool
 		Iteration int `json:"iterations_run"`
 	}
 	b, _ := os.ReadFile(out)
-	if err := json.Unmarshal(b, &ex); err != nil || ex.Status != "paused" || ex.Iteration < 100 || ex.Iteration >= 10000000 {
+	if err := json.Unmarshal(b, &ex); err != nil || ex.Status != "paused" || !ex.Partial || ex.Iteration < 100 || ex.Iteration >= 10000000 {
 		t.Errorf("export after SIGINT: %+v, %v", ex, err)
 	}
 	// Ctrl-C, then killed while writing: the export just written stays.

@@ -310,6 +310,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	defer cleanup()
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
 	interrupted, runErr := runUntil(env.ctx, r)
+	if interrupted {
+		r.Interrupt()
+	}
 	if err := r.Metrics.Series.Err(); err != nil {
 		// The spilled points are lost, so no export can be complete; the
 		// temporary folder is to blame, not --out.
@@ -339,7 +342,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		if *out != "" {
 			where = *out
 		}
-		return fmt.Errorf("interrupted at iteration %d of %d: %s holds the run so far, marked \"status\": \"paused\"", r.Iter(), b.Scenario.Iterations, where)
+		return fmt.Errorf("interrupted at iteration %d of %d: %s holds the run so far, marked \"partial\": true (dpsim run --resume continues it from a checkpoint)", r.Iter(), b.Scenario.Iterations, where)
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()

@@ -128,6 +128,8 @@ type Runner struct {
 	counters *metrics.Counters
 	// stopped is why a stop rule ended the run, "" while it has not.
 	stopped string
+	// interrupted is set by Interrupt: the user stopped the run.
+	interrupted bool
 	// peaks holds the largest estimate magnitude of the last Window+1
 	// steps (index iteration mod Window+1), and peakFrom the first
 	// iteration it holds, for the growth rule (Growth).
@@ -319,6 +321,10 @@ func (r *Runner) checkStop() {
 	}
 }
 
+// Interrupt marks the run as interrupted by its user: its export, if
+// written before the run completes, says "partial": true.
+func (r *Runner) Interrupt() { r.interrupted = true }
+
 // Stopped returns why a stop rule ended the run, or "" when none did.
 func (r *Runner) Stopped() string { return r.stopped }
 
@@ -473,12 +479,16 @@ type Export struct {
 	// contract, e.g. an inactive agent released) or "paused".
 	Status string `json:"status"`
 	// StopReason says which stop rule ended the run, and when.
-	StopReason string             `json:"stop_reason,omitempty"`
-	Error      string             `json:"error,omitempty"`
-	Iter       int                `json:"iterations_run"`
-	Scenario   *scenario.Scenario `json:"scenario"`
-	Warnings   []check.Warning    `json:"warnings"`
-	Findings   []weights.Finding  `json:"weight_findings"`
+	StopReason string `json:"stop_reason,omitempty"`
+	// Partial marks the export of a run that was interrupted (Ctrl-C, a
+	// signal) before its planned iterations: what it holds is correct but
+	// incomplete, and `dpsim run --resume` continues it from a checkpoint.
+	Partial  bool               `json:"partial,omitempty"`
+	Error    string             `json:"error,omitempty"`
+	Iter     int                `json:"iterations_run"`
+	Scenario *scenario.Scenario `json:"scenario"`
+	Warnings []check.Warning    `json:"warnings"`
+	Findings []weights.Finding  `json:"weight_findings"`
 	// RoleFindings holds the findings of every weight matrix by role, for
 	// algorithms that mix with several (then Findings repeats the first
 	// role's).
@@ -607,6 +617,7 @@ func (r *Runner) Export() *Export {
 		Steady:      r.SteadyState(),
 		Calibration: r.b.Calibration,
 		StopReason:  r.stopped,
+		Partial:     r.interrupted && r.err == nil && r.stopped == "" && !r.Done(),
 		// A copy: the export must not change as the run goes on.
 		Communication: r.counters.Clone(),
 		MetricLabels:  metrics.Describe(r.b.Env.Problem, r.b.Factory.Output != ""),

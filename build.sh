@@ -76,7 +76,7 @@ done
 rm -rf "$out/data"
 mkdir -p "$out/data"
 cp core/data/files/*.gz "$out/data/"
-echo "build.sh: copied $(ls "$out/data" | wc -l) dataset file(s), $(du -sb "$out/data" | cut -f1) bytes, into public/data/"
+echo "build.sh: copied $(ls "$out/data" | wc -l) dataset file(s), $(cat "$out"/data/*.gz | wc -c) bytes, into public/data/"
 
 if (( built == 0 )); then
   echo "build.sh: no wasm/* main package found" >&2

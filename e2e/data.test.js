@@ -240,6 +240,7 @@ describe('datasets fetched on demand', () => {
       const box = await dataBox();
       assert.match(box.error, c.want, c.what);
       assert.match(box.error, /The current scenario is unchanged\.$/);
+      assert.match(box.title, /^Not loaded: LIBSVM mushrooms/);
       assert.ok(!box.error.includes('\n'), 'one line');
       assert.match(await page.textContent('#messages'), c.want);
       assert.match(await page.textContent('#scenario-msg'), /not loaded/);

@@ -485,6 +485,8 @@
     dataBox.dataset.state = 'error';
     dataBox.classList.add('error');
     dataBar.hidden = true;
+    dataTitle.textContent = dataTitle.textContent.replace(/^Fetching /, 'Not loaded: ');
+    dataSize.textContent = '';
     dataError.hidden = false;
     dataError.textContent = text + ' The current scenario is unchanged.';
     addMessage('error', text);

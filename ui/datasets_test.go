@@ -35,7 +35,7 @@ func TestNeeds(t *testing.T) {
 
 	for _, c := range []struct {
 		dataset, file string
-		note      bool
+		note          bool
 	}{
 		{"mushrooms", "mushrooms-train.gz", false},
 		{"cifar10-catdog", "cifar10-catdog-train.gz", true},

@@ -198,6 +198,24 @@ describe('datasets fetched on demand', () => {
     assert.match((await dataBox()).note, /not the 10000 the DP-RECAL paper used/);
     await page.locator('#data-load').screenshot({ path: path.join(OUT, 'data-cifar-note.png') });
 
+    // A load that is overtaken while its file streams in: the later one
+    // wins, the earlier one's file is still kept, and nothing is said.
+    await throttle(64 * 1024);
+    await loadInEditor(scenario('mnist-01', 'data-toy-overtaken'));
+    await waitFor('MNIST 0/1 streaming', () => Number(document.getElementById('data-load').dataset.loaded) > 0);
+    await page.selectOption('#preset', 'dpdgt-ieee14');
+    await waitFor('DP-DGT meanwhile', () => window.dpsimState.scenario === 'dpdgt-ieee14' && document.getElementById('data-load').hidden);
+    await throttle(0);
+    for (const t0 = Date.now(); !log.some((l) => /mnist-01-train\.gz: \d+ bytes checked and decoded/.test(l));) {
+      if (Date.now() - t0 > TIMEOUT) throw new Error('the overtaken file was never provided:\n' + log.slice(-15).join('\n'));
+      await page.waitForTimeout(100);
+    }
+    assert.equal(await page.evaluate(() => window.dpsimState.scenario), 'dpdgt-ieee14');
+    assert.equal(await page.isHidden('#data-load'), true);
+    assert.doesNotMatch(await page.textContent('#scenario-msg'), /not loaded/);
+    const again = JSON.parse(await page.evaluate((t) => window.dpsim.dataNeeds('text', t), JSON.stringify(scenario('mnist-01'))));
+    assert.deepEqual(again.need, [], 'the overtaken file is kept for the session');
+
     // How long Go holds the page's thread to check and decode the largest
     // split, MNIST train (30000 × 784): measured, reported, not asserted.
     const mnist = await page.evaluate(async () => {

@@ -537,15 +537,17 @@
     return out;
   }
 
-  // ensureData fetches what a scenario needs; resolves true when it can be
-  // built (now with its data), false when it cannot or a later load took
-  // over. kind is "preset" or "text", as for dpsim.dataNeeds.
+  // ensureData fetches what a scenario needs; resolves 'ok' when it can be
+  // built (now with its data), 'failed' when it cannot (the message is
+  // shown), 'superseded' when a later load took over (a file it fetched
+  // is still provided, for the session). kind is "preset" or "text", as
+  // for dpsim.dataNeeds.
   async function ensureData(kind, arg) {
     const token = ++dataToken;
     const needs = dataNeeds(kind, arg);
-    if (needs.error) { showDataError(needs.error); return false; }
+    if (needs.error) { showDataError(needs.error); return 'failed'; }
     const files = needs.need || [];
-    if (files.length === 0) return true;
+    if (files.length === 0) return 'ok';
     const total = files.reduce((t, f) => t + f.bytes, 0);
     let done = 0;
     dataBox.hidden = false;
@@ -569,8 +571,9 @@
       try {
         bytes = await fetchDataFile(f, (n) => { if (token === dataToken) report(done + n); });
       } catch (e) {
-        if (token === dataToken) showDataError(e.message);
-        return false;
+        if (token !== dataToken) return 'superseded';
+        showDataError(e.message);
+        return 'failed';
       }
       done += bytes.byteLength;
       if (token === dataToken) {
@@ -580,20 +583,24 @@
       }
       const res = call('provideData', f.file, bytes);
       if (!res || !res.ok) {
-        if (token === dataToken) showDataError(res ? res.error : 'the simulation is not running');
-        return false;
+        if (token !== dataToken) return 'superseded';
+        showDataError(res ? res.error : 'the simulation is not running');
+        return 'failed';
       }
       dataBox.dataset.decodeMs = String(res.ms);
       console.info(`dpsim: ${f.file}: ${bytes.byteLength} bytes checked and decoded in ${res.ms} ms`);
     }
-    return token === dataToken;
+    return token === dataToken ? 'ok' : 'superseded';
   }
 
   // loadWithData fetches a scenario's datasets, then loads it with
-  // dpsim[fn](arg); resolves to its {ok, …} result, or null when the
-  // data could not be had (the message is shown; nothing changed).
+  // dpsim[fn](arg); resolves to its {ok, …} result, null when the data
+  // could not be had (the message is shown; nothing changed), or
+  // undefined when a later load took over (nothing to say).
   async function loadWithData(kind, arg, fn) {
-    if (!(await ensureData(kind, arg))) return null;
+    const got = await ensureData(kind, arg);
+    if (got === 'superseded') return undefined;
+    if (got !== 'ok') return null;
     const res = call(fn, arg);
     if (res && res.ok) showDataUses(dataNeeds(kind, arg).uses);
     else if (dataBox.dataset.state === 'loading') showDataUses(dataNeeds('text', call('scenario') || '').uses);
@@ -688,6 +695,7 @@
     const name = presetSel.value;
     if (!name) return;
     const res = await loadWithData('preset', name, 'loadPreset');
+    if (res === undefined) return;
     if (!res) {
       // Show the scenario that is still loaded, not the one that failed.
       syncedPreset = undefined;
@@ -761,6 +769,7 @@
   });
   scenarioLoad.addEventListener('click', async () => {
     const res = await loadWithData('text', scenarioText.value, 'load');
+    if (res === undefined) return;
     if (!res) {
       scenarioMsg.textContent = 'not loaded: its dataset could not be fetched (see above)';
       scenarioMsg.className = scenarioMsg.className.replace(/\b(ok|warn|error)\b/g, '').trim() + ' error';

@@ -34,13 +34,16 @@ type provideResult struct {
 // needs returns the dataset files scenario s needs that the page has not
 // provided, and all it uses.
 func (a *App) needs(s *scenario.Scenario) dataNeeds {
-	var r dataNeeds
-	var err error
-	if r.Need, err = Needs(s, a.data.Has); err != nil {
+	// Empty lists, not null, for the page.
+	r := dataNeeds{Need: []DataFile{}, Uses: []DataFile{}}
+	need, err := Needs(s, a.data.Has)
+	r.Need = append(r.Need, need...)
+	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	r.Uses, _ = Needs(s, nil)
+	uses, _ := Needs(s, nil)
+	r.Uses = append(r.Uses, uses...)
 	return r
 }
 

@@ -960,7 +960,9 @@
     if (!speedSynced) speedOut.textContent = fmtSpeed(sliderToSpeed(Number(speedIn.value)));
     showViewMessage('Starting…', '', { progress: false });
     if (firstFrameShown) hideViewMessage();
-    loadDeferred();
+    // Go announces readiness before it reads the URL (ApplyQuery), within
+    // the same run of its main: ask for a deferred preset once it yields.
+    setTimeout(loadDeferred, 0);
   }
 
   // A URL's ?preset= whose datasets must be fetched first: Go left it to

@@ -232,7 +232,8 @@ describe('datasets fetched on demand', () => {
 
   test('a missing, corrupted or unreachable file: a one-line message, the previous run untouched', async () => {
     await openPage();
-    await page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+    // A run part way through, paused so that any change would show.
+    await page.evaluate(() => { window.dpsim.setSpeed(100); window.dpsim.play(); });
     await waitFor('some iterations', () => window.dpsimState.iter > 20);
     await page.evaluate(() => window.dpsim.pause());
     await waitFor('paused', () => !window.dpsimState.running);
@@ -241,6 +242,7 @@ describe('datasets fetched on demand', () => {
       recorded: window.dpsim.metrics(0).iter.length, json: window.dpsim.scenario(),
     }));
     const before = await snap();
+    assert.ok(before.iter < 1000 && before.recorded === before.iter + 1, `part way: ${JSON.stringify(before).slice(0, 80)}`);
 
     const bytes = fs.readFileSync(path.join(SITE, 'data', 'mushrooms-train.gz'));
     const corrupt = Buffer.from(bytes);

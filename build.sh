@@ -5,6 +5,9 @@
 #   wasm/app    -> public/dpsim.wasm   (the page's program)
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
 #
+#   core/data/files/*.gz -> public/data/  (the datasets the page fetches on
+#                           demand; copied as they are, never recompressed)
+#
 # Runs from any working directory. Old sidecars are always deleted first, so a
 # stale .wasm.br/.wasm.gz can never be served beside a new .wasm.
 set -euo pipefail
@@ -65,6 +68,15 @@ for d in wasm/*/; do
   fi
   built=$((built + 1))
 done
+
+# The datasets: the page fetches a preset's files from data/ and hands the
+# bytes to core/data, which checks them against the embedded manifest's
+# sha256, so they must be the committed bytes exactly. Files no longer
+# committed are removed.
+rm -rf "$out/data"
+mkdir -p "$out/data"
+cp core/data/files/*.gz "$out/data/"
+echo "build.sh: copied $(ls "$out/data" | wc -l) dataset file(s), $(cat "$out"/data/*.gz | wc -c) bytes, into public/data/"
 
 if (( built == 0 )); then
   echo "build.sh: no wasm/* main package found" >&2

@@ -432,6 +432,181 @@
     requestAnimationFrame(frame);
   }
 
+  // ------------------------------------------------------------- datasets
+  //
+  // A scenario whose problem trains on a committed dataset needs its files
+  // (public/data/<name>-<split>.gz) before Go can build it. Go says which
+  // (dpsim.dataNeeds, from the manifest: size, sha256, title, note); the
+  // page streams each one with a progress bar, hands the bytes to
+  // dpsim.provideData (core/data checks the sha256 and decodes them, and
+  // keeps them for the session), and only then loads the scenario. A
+  // failure leaves the current scenario running, untouched.
+
+  const dataBox = $('data-load');
+  const dataTitle = $('data-title');
+  const dataSize = $('data-size');
+  const dataBar = $('data-progress');
+  const dataNote = $('data-note');
+  const dataError = $('data-error');
+  const DATA_DIR = 'data/';
+  let dataToken = 0;   // the latest load; an older one that finishes late is dropped
+
+  const mb = (n) => (n / 1048576).toFixed(2);
+
+  function dataNeeds(kind, arg) {
+    const text = call('dataNeeds', kind, arg);
+    try { return JSON.parse(text || '{}'); } catch (e) { return {}; }
+  }
+
+  // showDataUses shows, beside the results, the datasets the current
+  // scenario trains on and their notes (e.g. the CIFAR-10 gap); hidden
+  // when it uses none.
+  function showDataUses(uses) {
+    dataBox.classList.remove('error');
+    dataError.hidden = true;
+    if (!uses || uses.length === 0) {
+      dataBox.hidden = true;
+      dataBox.dataset.state = '';
+      return;
+    }
+    dataBox.hidden = false;
+    dataBox.dataset.state = 'ready';
+    dataTitle.textContent = 'Data: ' + uses.map((f) => `${f.title} (${f.split})`).join(', ');
+    const total = uses.reduce((t, f) => t + f.bytes, 0);
+    dataSize.textContent = `${mb(total)} MB`;
+    dataBar.hidden = true;
+    const notes = [...new Set(uses.map((f) => f.note).filter(Boolean))];
+    dataNote.hidden = notes.length === 0;
+    dataNote.textContent = notes.join(' ');
+  }
+
+  function showDataError(text) {
+    dataBox.hidden = false;
+    dataBox.dataset.state = 'error';
+    dataBox.classList.add('error');
+    dataBar.hidden = true;
+    dataTitle.textContent = dataTitle.textContent.replace(/^Fetching /, 'Not loaded: ');
+    dataSize.textContent = '';
+    dataError.hidden = false;
+    dataError.textContent = text + ' The current scenario is unchanged.';
+    addMessage('error', text);
+  }
+
+  // fetchDataFile streams one file, calling onBytes(n) as bytes arrive;
+  // it throws an Error whose message is one line for the user.
+  async function fetchDataFile(f, onBytes) {
+    const url = DATA_DIR + f.file;
+    let res;
+    try {
+      res = await fetch(url, { cache: 'no-store' });
+    } catch (e) {
+      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): the network is unreachable (offline?).`);
+    }
+    if (!res.ok) {
+      const why = res.status === 404 ? 'the file is not on the server (build the site with ./build.sh)' : `HTTP ${res.status} ${res.statusText}`.trim();
+      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): ${why}.`);
+    }
+    const enc = res.headers.get('Content-Encoding');
+    if (enc && enc !== 'identity') {
+      throw new Error(`The dataset ${url} was served with Content-Encoding: ${enc}, so the browser changed its bytes: serve it as is (go run ./serve).`);
+    }
+    const chunks = [];
+    let got = 0;
+    try {
+      if (res.body && res.body.getReader) {
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          chunks.push(value);
+          got += value.byteLength;
+          onBytes(got);
+        }
+      } else {
+        const b = new Uint8Array(await res.arrayBuffer());
+        chunks.push(b);
+        got = b.byteLength;
+        onBytes(got);
+      }
+    } catch (e) {
+      throw new Error(`The download of the dataset ${f.dataset}/${f.split} (${url}) broke off after ${mb(got)} MB: the network failed (offline?).`);
+    }
+    const out = new Uint8Array(got);
+    let at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    return out;
+  }
+
+  // ensureData fetches what a scenario needs; resolves 'ok' when it can be
+  // built (now with its data), 'failed' when it cannot (the message is
+  // shown), 'superseded' when a later load took over (a file it fetched
+  // is still provided, for the session). kind is "preset" or "text", as
+  // for dpsim.dataNeeds.
+  async function ensureData(kind, arg) {
+    const token = ++dataToken;
+    const needs = dataNeeds(kind, arg);
+    if (needs.error) { showDataError(needs.error); return 'failed'; }
+    const files = needs.need || [];
+    if (files.length === 0) return 'ok';
+    const total = files.reduce((t, f) => t + f.bytes, 0);
+    let done = 0;
+    dataBox.hidden = false;
+    dataBox.dataset.state = 'loading';
+    dataBox.classList.remove('error');
+    dataError.hidden = true;
+    dataTitle.textContent = 'Fetching ' + files.map((f) => `${f.title} (${f.split})`).join(', ');
+    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))];
+    dataNote.hidden = notes.length === 0;
+    dataNote.textContent = notes.join(' ');
+    dataBar.hidden = false;
+    dataBar.max = total;
+    const report = (n) => {
+      dataBar.value = Math.min(n, total);
+      dataSize.textContent = `${mb(n)} of ${mb(total)} MB`;
+      dataBox.dataset.loaded = String(n);
+    };
+    report(0);
+    for (const f of files) {
+      let bytes;
+      try {
+        bytes = await fetchDataFile(f, (n) => { if (token === dataToken) report(done + n); });
+      } catch (e) {
+        if (token !== dataToken) return 'superseded';
+        showDataError(e.message);
+        return 'failed';
+      }
+      done += bytes.byteLength;
+      if (token === dataToken) {
+        dataSize.textContent = `${mb(done)} of ${mb(total)} MB · checking and decoding…`;
+        // Let the bar paint before Go decodes on this thread.
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      }
+      const res = call('provideData', f.file, bytes);
+      if (!res || !res.ok) {
+        if (token !== dataToken) return 'superseded';
+        showDataError(res ? res.error : 'the simulation is not running');
+        return 'failed';
+      }
+      dataBox.dataset.decodeMs = String(res.ms);
+      console.info(`dpsim: ${f.file}: ${bytes.byteLength} bytes checked and decoded in ${res.ms} ms`);
+    }
+    return token === dataToken ? 'ok' : 'superseded';
+  }
+
+  // loadWithData fetches a scenario's datasets, then loads it with
+  // dpsim[fn](arg); resolves to its {ok, …} result, null when the data
+  // could not be had (the message is shown; nothing changed), or
+  // undefined when a later load took over (nothing to say).
+  async function loadWithData(kind, arg, fn) {
+    const got = await ensureData(kind, arg);
+    if (got === 'superseded') return undefined;
+    if (got !== 'ok') return null;
+    const res = call(fn, arg);
+    if (res && res.ok) showDataUses(dataNeeds(kind, arg).uses);
+    else if (dataBox.dataset.state === 'loading') showDataUses(dataNeeds('text', call('scenario') || '').uses);
+    return res;
+  }
+
   // ------------------------------------------------------------- controls
 
   function onBridgeError(e) {
@@ -516,10 +691,17 @@
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); applySeed(); } });
   seedApply.addEventListener('click', applySeed);
 
-  presetSel.addEventListener('change', () => {
+  presetSel.addEventListener('change', async () => {
     const name = presetSel.value;
     if (!name) return;
-    const res = call('loadPreset', name);
+    const res = await loadWithData('preset', name, 'loadPreset');
+    if (res === undefined) return;
+    if (!res) {
+      // Show the scenario that is still loaded, not the one that failed.
+      syncedPreset = undefined;
+      syncPreset(lastState && lastState.scenario);
+      return;
+    }
     if (showResult(res, null, 'loaded')) {
       plotClear();
       seedDirty = false;
@@ -585,8 +767,14 @@
     fillScenario();
     scenarioMsg.textContent = '';
   });
-  scenarioLoad.addEventListener('click', () => {
-    const res = call('load', scenarioText.value);
+  scenarioLoad.addEventListener('click', async () => {
+    const res = await loadWithData('text', scenarioText.value, 'load');
+    if (res === undefined) return;
+    if (!res) {
+      scenarioMsg.textContent = 'not loaded: its dataset could not be fetched (see above)';
+      scenarioMsg.className = scenarioMsg.className.replace(/\b(ok|warn|error)\b/g, '').trim() + ' error';
+      return;
+    }
     if (showResult(res, scenarioMsg, 'loaded')) {
       plotClear();
       seedDirty = false;
@@ -772,6 +960,22 @@
     if (!speedSynced) speedOut.textContent = fmtSpeed(sliderToSpeed(Number(speedIn.value)));
     showViewMessage('Starting…', '', { progress: false });
     if (firstFrameShown) hideViewMessage();
+    // Go announces readiness before it reads the URL (ApplyQuery), within
+    // the same run of its main: ask for a deferred preset once it yields.
+    setTimeout(loadDeferred, 0);
+  }
+
+  // A URL's ?preset= whose datasets must be fetched first: Go left it to
+  // the page (dpsim.deferredQuery), with its seed.
+  async function loadDeferred() {
+    const text = call('deferredQuery');
+    if (!text) return;
+    let q;
+    try { q = JSON.parse(text); } catch (e) { return; }
+    const res = await loadWithData('preset', q.preset, 'loadPreset');
+    if (!res || !showResult(res, null, 'loaded')) return;
+    plotClear();
+    if (q.seed !== undefined) showResult(call('setSeed', q.seed), null, 'seed');
   }
 
   // -------------------------------------------------------------- loading

@@ -179,6 +179,10 @@ var contentTypes = map[string]string{
 	".ico":  "image/x-icon",
 	".txt":  "text/plain; charset=utf-8",
 	".csv":  "text/csv; charset=utf-8",
+	// The page's datasets (data/*.gz) are gzip members that core/data
+	// decodes itself: opaque bytes, never Content-Encoding: gzip, or the
+	// browser would decompress them and their sha256 would not match.
+	".gz": "application/octet-stream",
 }
 
 func contentType(name string) string {

@@ -41,6 +41,7 @@ func setup(t testing.TB) string {
 	write("pub/app.wasm.gz", "GZIP")
 	write("pub/sub/index.html", "SUBINDEX")
 	write("pub/only.wasm", "\x00asm ONLY")
+	write("pub/data/set-train.gz", "\x1f\x8bDATA")
 	// Sidecars at least as new as the .wasm.
 	t0 := time.Now().Add(-time.Hour)
 	for _, n := range []string{"app.wasm", "app.wasm.br", "app.wasm.gz", "only.wasm"} {
@@ -92,6 +93,7 @@ func TestIndexAndTypes(t *testing.T) {
 		{"/page.js", "text/javascript; charset=utf-8", "let x = 1;"},
 		{"/sub/", "text/html; charset=utf-8", "SUBINDEX"},
 		{"/inside.html", "text/html; charset=utf-8", "INDEX"},
+		{"/data/set-train.gz", "application/octet-stream", "\x1f\x8bDATA"},
 	}
 	for _, c := range cases {
 		w := get(h, c.path, "")
@@ -108,6 +110,11 @@ func TestIndexAndTypes(t *testing.T) {
 		if !strings.Contains(w.Body.String(), c.body) {
 			t.Errorf("%s: body %q, want %q", c.path, w.Body.String(), c.body)
 		}
+	}
+	// A dataset is opaque bytes even to a browser that accepts gzip: with
+	// Content-Encoding it would arrive decompressed and fail its sha256.
+	if w := get(h, "/data/set-train.gz", "gzip, br"); w.Header().Get("Content-Encoding") != "" || w.Body.String() != "\x1f\x8bDATA" {
+		t.Errorf("/data/set-train.gz: Content-Encoding %q, body %q", w.Header().Get("Content-Encoding"), w.Body.String())
 	}
 	if w := get(h, "/sub", ""); w.Code != http.StatusMovedPermanently || w.Header().Get("Location") != "/sub/" {
 		t.Errorf("/sub: status %d Location %q, want 301 to /sub/", w.Code, w.Header().Get("Location"))

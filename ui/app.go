@@ -47,6 +47,10 @@ type App struct {
 	warnings  []string
 	lastErr   string
 	state     State
+	// data is the session's cache of fetched dataset files; deferred a
+	// URL preset left to the page until it has fetched its datasets.
+	data     Provided
+	deferred *deferredQuery
 }
 
 // State is what window.dpsimState holds (docs/bridge.md).
@@ -126,6 +130,9 @@ func (a *App) Load(s *scenario.Scenario) error {
 	if a.seed >= 0 {
 		seed := uint64(a.seed)
 		cp.Seed, cp.Seeds = &seed, nil
+	}
+	if err := a.checkData(&cp); err != nil {
+		return err
 	}
 	b, err := scenario.BuildFor(&cp, scenario.Page)
 	if err != nil {
@@ -562,6 +569,7 @@ func (a *App) Register() {
 		download(a.built.Scenario.Name+"-metrics.csv", "text/csv", buf.Bytes())
 		return nil
 	})
+	a.registerData(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)
@@ -574,6 +582,12 @@ func (a *App) Register() {
 // otherwise ignored.
 func (a *App) ApplyQuery() {
 	q, errs := query.Parse(js.Global().Get("location").Get("search").String())
+	if q.Preset != "" && a.presetNeedsData(q.Preset) {
+		// The page fetches the datasets, then loads the preset and its
+		// seed (dpsim.deferredQuery).
+		a.deferred = &deferredQuery{Preset: q.Preset, Seed: q.Seed}
+		q.Preset, q.Seed = "", nil
+	}
 	if q.Preset != "" {
 		if err := a.LoadPreset(q.Preset); err != nil {
 			errs = append(errs, check.Errorf("URL parameter preset", "%v", err))

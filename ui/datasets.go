@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+
+	"dpsim/core/check"
+	"dpsim/core/data"
+	"dpsim/core/jsonstrict"
+	"dpsim/core/objective"
+	"dpsim/core/scenario"
+)
+
+// DataFile is one committed dataset file the page must fetch from
+// public/data/ before it can build a scenario: what the progress bar
+// shows (title, size, the dataset's note) and what Provide checks.
+type DataFile struct {
+	// File is the file's name under public/data (and core/data/files).
+	File string `json:"file"`
+	// Dataset and Split name the split, e.g. "mushrooms" and "train".
+	Dataset string `json:"dataset"`
+	Split   string `json:"split"`
+	// Title is the dataset's title; Note what must be shown beside
+	// results on it (e.g. the CIFAR-10 gap), or "".
+	Title string `json:"title"`
+	Note  string `json:"note,omitempty"`
+	// Bytes and SHA256 are the compressed file's, from the manifest.
+	Bytes  int    `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// Provided is the page's session cache of dataset files: a file handed
+// over once (checked and decoded by data.Provide, which keeps the Set for
+// the process) is never fetched again. Safe for concurrent use.
+type Provided struct {
+	mu    sync.Mutex
+	files map[string]bool
+}
+
+// Has reports whether file was provided.
+func (p *Provided) Has(file string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.files[file]
+}
+
+// Provide hands the fetched bytes of file to data.Provide, which checks
+// them against the manifest (size, sha256, content) and decodes them;
+// only bytes that pass are remembered.
+func (p *Provided) Provide(file string, b []byte) error {
+	if err := data.Provide(file, b); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil {
+		p.files = map[string]bool{}
+	}
+	p.files[file] = true
+	return nil
+}
+
+// Needs returns the dataset files the problem of s loads (its factory's
+// Datasets, for its decoded params) that have is false for, each once, in
+// the order the factory names them. A scenario whose problem kind or
+// params are bad needs nothing here: building it reports the error.
+func Needs(s *scenario.Scenario, have func(file string) bool) ([]DataFile, error) {
+	var f *objective.Factory
+	for _, pf := range scenario.Problems() {
+		if pf.Name == s.Problem.Kind {
+			f = pf
+		}
+	}
+	if f == nil || f.Datasets == nil {
+		return nil, nil
+	}
+	params := f.NewParams()
+	if len(s.Problem.Params) > 0 {
+		if err := jsonstrict.Decode(s.Problem.Params, params, "problem.params"); err != nil {
+			return nil, nil
+		}
+	}
+	var out []DataFile
+	seen := map[string]bool{}
+	for _, ds := range f.Datasets(params) {
+		name, split, ok := strings.Cut(ds, "/")
+		if !ok {
+			return nil, check.Errorf("problem", "%s names the dataset split %q: must be name/split", f.Title, ds)
+		}
+		d, err := data.Info(name)
+		if err != nil {
+			return nil, err
+		}
+		var sf *data.SplitFile
+		for k := range d.Splits {
+			if d.Splits[k].Split == split {
+				sf = &d.Splits[k]
+			}
+		}
+		if sf == nil {
+			return nil, check.Errorf("problem", "%s names the dataset split %q: %s has no split %q", f.Title, ds, name, split)
+		}
+		if seen[sf.File] || (have != nil && have(sf.File)) {
+			continue
+		}
+		seen[sf.File] = true
+		out = append(out, DataFile{File: sf.File, Dataset: d.Name, Split: sf.Split, Title: d.Title,
+			Note: d.Note, Bytes: sf.Bytes, SHA256: sf.SHA256})
+	}
+	return out, nil
+}
+
+// missingData is the error for building a scenario whose dataset files
+// the page has not fetched yet (a bridge call that skipped the page's
+// fetch, e.g. dpsim.loadPreset from the console).
+func missingData(files []DataFile) error {
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Dataset+"/"+f.Split+" ("+f.File+")")
+	}
+	return check.Errorf("problem", "needs the dataset file(s) %s, not fetched yet: the page fetches them from data/ when it loads a scenario (or call dpsim.provideData)", strings.Join(names, ", "))
+}

@@ -15,6 +15,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/objective"
 	"dpsim/core/problems/dispatch"
+	"dpsim/core/problems/logistic"
 	"dpsim/core/problems/rendezvous"
 	"dpsim/core/problems/ridge"
 	"dpsim/core/weights"
@@ -35,6 +36,7 @@ var (
 		&rendezvous.Factory,
 		&dispatch.Factory,
 		&ridge.Factory,
+		&logistic.Factory,
 	)
 	// Graph kinds and weight builders, in the order messages list them.
 	graphKinds = describe(graphKind,

@@ -6,26 +6,18 @@ import (
 	"dpsim/core/problems/internal/learn"
 )
 
-// loadSet loads a committed dataset's split. It is data.Load once the
-// data package offers it; until then every committed dataset is refused
-// by name, and only synthetic sets build.
-var loadSet = func(name, split string) (*data.Set, error) {
-	return nil, check.Errorf(fieldDataset, "dataset %q is not available in this build (only synthetic)", name)
-}
+// loadSet loads a committed dataset's split: data.Load, a variable so
+// that tests can stand in for it.
+var loadSet = data.Load
 
-// shapes are the committed datasets' training rows and features, for
-// Size, which must answer before anything is loaded.
-var shapes = map[string][2]int64{
-	"mushrooms":             {8124, 112},
-	"ijcnn1":                {49990, 22},
-	"mnist-01":              {12665, 784},
-	"fmnist-tshirt-trouser": {12000, 784},
-	"cifar10-catdog":        {777, 3072},
-}
-
+// shape returns a committed dataset's training rows and features from
+// the manifest, for Size, which must answer before anything is loaded.
 func shape(name string) (rows int64, cols int, ok bool) {
-	s, ok := shapes[name]
-	return s[0], int(s[1]), ok
+	d, err := data.Info(name)
+	if err != nil || len(d.Splits) == 0 {
+		return 0, 0, false
+	}
+	return int64(d.Splits[0].Rows), d.Cols, true
 }
 
 // sets returns the training split and, when p asks for the test
@@ -39,11 +31,11 @@ func sets(p *Params, seed uint64) (train, test *data.Set, err error) {
 		return train, test, nil
 	}
 	if train, err = loadSet(p.Dataset, "train"); err != nil {
-		return nil, nil, err
+		return nil, nil, check.Errorf(fieldDataset, "%v", err)
 	}
 	if p.TestSplit {
 		if test, err = loadSet(p.Dataset, "test"); err != nil {
-			return nil, nil, err
+			return nil, nil, check.Errorf(fieldDataset, "%v", err)
 		}
 	}
 	return train, test, nil

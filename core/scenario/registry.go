@@ -16,6 +16,7 @@ import (
 	"dpsim/core/objective"
 	"dpsim/core/problems/dispatch"
 	"dpsim/core/problems/logistic"
+	"dpsim/core/problems/nonconvex"
 	"dpsim/core/problems/rendezvous"
 	"dpsim/core/problems/ridge"
 	"dpsim/core/weights"
@@ -37,6 +38,7 @@ var (
 		&dispatch.Factory,
 		&ridge.Factory,
 		&logistic.Factory,
+		&nonconvex.Factory,
 	)
 	// Graph kinds and weight builders, in the order messages list them.
 	graphKinds = describe(graphKind,

@@ -19,6 +19,7 @@ import (
 	"dpsim/core/problems/nonconvex"
 	"dpsim/core/problems/rendezvous"
 	"dpsim/core/problems/ridge"
+	"dpsim/core/problems/softmax"
 	"dpsim/core/weights"
 )
 
@@ -39,6 +40,7 @@ var (
 		&ridge.Factory,
 		&logistic.Factory,
 		&nonconvex.Factory,
+		&softmax.Factory,
 	)
 	// Graph kinds and weight builders, in the order messages list them.
 	graphKinds = describe(graphKind,

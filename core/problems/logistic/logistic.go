@@ -275,22 +275,7 @@ func (m *Model) MetricNames() []string { return []string{"relative_error"} }
 // every method here unless a scenario pins init (DP-RECAL's metric,
 // spec §6.6); NaN when x* = 0 or there are no estimates.
 func (m *Model) Measure(estimates []float64, dim int, out []float64) {
-	out[0] = math.NaN()
-	n := len(estimates) / dim
-	on := norm(m.opt)
-	if n == 0 || on == 0 {
-		return
-	}
-	s := 0.0
-	for c := range dim {
-		mean := 0.0
-		for i := range n {
-			mean += estimates[i*dim+c]
-		}
-		e := mean/float64(n) - m.opt[c]
-		s += e * e
-	}
-	out[0] = math.Sqrt(s) / on
+	out[0] = learn.RelativeError(estimates, dim, m.opt)
 }
 
 // EvaluatedNames implements metrics.Evaluated: the test accuracy, when
@@ -308,7 +293,7 @@ func (m *Model) Evaluate(s *sim.Step, out []float64) {
 	if m.test == nil {
 		return
 	}
-	out[0] = m.Accuracy(*m.test, Point(s, m.dim))
+	out[0] = m.Accuracy(*m.test, learn.Point(s.Output, s.Estimates, m.dim))
 }
 
 // Accuracy returns the fraction of rows r classified right by x: class 1
@@ -321,25 +306,6 @@ func (m *Model) Accuracy(r learn.Rows, x []float64) float64 {
 		}
 	}
 	return float64(ok) / float64(r.Len())
-}
-
-// Point returns the point a step is measured at: its Output when the
-// estimate is shared, else the agents' mean.
-func Point(s *sim.Step, dim int) []float64 {
-	if s.Output != nil {
-		return s.Output
-	}
-	x := make([]float64, dim)
-	n := len(s.Estimates) / dim
-	for i := range n {
-		for c := range dim {
-			x[c] += s.Estimates[i*dim+c]
-		}
-	}
-	for c := range x {
-		x[c] /= float64(max(n, 1))
-	}
-	return x
 }
 
 // Regularizer implements objective.Composite: r(x).

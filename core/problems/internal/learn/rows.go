@@ -144,3 +144,43 @@ func (r Rows) GramMax() float64 {
 	}
 	return lam / float64(m)
 }
+
+// Point returns the point a step's metrics are taken at: the shared
+// estimate output when it is set, else the mean of the agents'
+// estimates (agent-major, dim each).
+func Point(output, estimates []float64, dim int) []float64 {
+	if output != nil {
+		return output
+	}
+	x := make([]float64, dim)
+	n := len(estimates) / dim
+	for i := range n {
+		for c := range dim {
+			x[c] += estimates[i*dim+c]
+		}
+	}
+	for c := range x {
+		x[c] /= float64(max(n, 1))
+	}
+	return x
+}
+
+// RelativeError returns ‖x̄ − x*‖/‖x⁰ − x*‖ with x̄ the agents' mean
+// estimate and x⁰ = 0 (DP-RECAL's relative error, spec §6.6); NaN when
+// x* = 0 (the ratio is undefined) or there are no estimates.
+func RelativeError(estimates []float64, dim int, opt []float64) float64 {
+	n := len(estimates) / dim
+	on := 0.0
+	for _, v := range opt {
+		on += v * v
+	}
+	if n == 0 || on == 0 {
+		return math.NaN()
+	}
+	x := Point(nil, estimates, dim)
+	s := 0.0
+	for c, v := range x {
+		s += (v - opt[c]) * (v - opt[c])
+	}
+	return math.Sqrt(s / on)
+}

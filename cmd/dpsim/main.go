@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"dpsim/core/check"
+	_ "dpsim/core/data/files" // registers the committed datasets for data.Load
 	"dpsim/core/jsonstrict"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"

@@ -65,11 +65,14 @@ func Build(src string, only map[string]bool) (files map[string][]byte, manifest 
 		}
 		m.Datasets = append(m.Datasets, d)
 	}
-	manifest, err = json.MarshalIndent(m, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // "Chang & Lin", not "Chang \u0026 Lin"
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
 		return nil, nil, err
 	}
-	return files, append(manifest, '\n'), nil
+	return files, buf.Bytes(), nil
 }
 
 func hexsum(b []byte) string {

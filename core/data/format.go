@@ -139,12 +139,15 @@ func decode(gz []byte, kind, rows, cols int, classes []string) (*Set, error) {
 	if _, err := io.ReadFull(zr, raw); err != nil {
 		return nil, fmt.Errorf("decompressed size: need %d bytes: %v", want, err)
 	}
+	// Reading on to the end makes gzip check its CRC-32 and length
+	// trailer, which a cut or damaged stream fails.
 	var one [1]byte
-	if n, _ := zr.Read(one[:]); n != 0 {
+	extra, err := io.ReadFull(zr, one[:])
+	if extra != 0 {
 		return nil, fmt.Errorf("decompressed size: more than the %d bytes the manifest states", want)
 	}
-	if err := zr.Close(); err != nil {
-		return nil, fmt.Errorf("gzip: %v", err)
+	if err != io.EOF {
+		return nil, fmt.Errorf("gzip trailer: %v", err)
 	}
 	if string(raw[:8]) != magic {
 		return nil, fmt.Errorf("magic %q: must be %q", raw[:8], magic)

@@ -15,8 +15,9 @@ import (
 // The source of the committed files. core/data embeds only the manifest,
 // never the data, so the page's WebAssembly stays small: the CLI and the
 // tests register the committed files (package dpsim/core/data/files
-// embeds them and registers itself when imported), and the page will
-// register an fs.FS over the files it fetched from public/data.
+// embeds them and registers itself when imported), and the page will hand
+// each file it fetched from public/data to Provide (or register an fs.FS
+// over them with Use).
 var (
 	sourceMu sync.RWMutex
 	source   fs.FS
@@ -95,6 +96,39 @@ func Load(name, split string) (*Set, error) {
 	}
 	e.set = s
 	return s, nil
+}
+
+// Provide checks the bytes of the named committed file (e.g.
+// "mnist-01-train.gz") against the manifest, decodes them and keeps the
+// Set, so that a later Load of that dataset and split needs no source: for
+// the page, which fetches a file itself and hands it over. Bytes that fail
+// a check are refused with Load's one-line error and nothing is kept.
+func Provide(file string, b []byte) error {
+	if manifestErr != nil {
+		return manifestErr
+	}
+	for _, d := range manifest.Datasets {
+		for k := range d.Splits {
+			f := &d.Splits[k]
+			if f.File != file {
+				continue
+			}
+			v, _ := cache.LoadOrStore(f.File, &entry{})
+			e := v.(*entry)
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.set != nil {
+				return nil
+			}
+			s, err := Decode(d, f, b)
+			if err != nil {
+				return err
+			}
+			e.set = s
+			return nil
+		}
+	}
+	return check.Errorf("data file", "%q is not in the manifest", file)
 }
 
 // Decode checks the bytes of one committed file against its manifest

@@ -18,9 +18,17 @@ func TestCentralAccuracy(t *testing.T) {
 		name string
 		l2   float64
 		long bool
+		min  float64
 	}{
-		{"mushrooms", 1e-3, false},
-		{"mnist-01", 1e-3, true},
+		{"mushrooms", 1e-3, false, 0.99},
+		{"mnist-01", 1e-3, true, 0.99},
+		// The others are solved and reported; their accuracy is what a
+		// linear model reaches, checked only to stay there.
+		{"ijcnn1", 1e-3, true, 0.90},
+		{"fmnist-tshirt-trouser", 1e-3, true, 0.97},
+		// 777 training images in 3,072 dimensions: a linear model
+		// overfits (train ≈ 99 %, test ≈ 50 %); reported, not bounded.
+		{"cifar10-catdog", 1e-3, true, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !slices.Contains(data.Names(), c.name) {
@@ -48,9 +56,50 @@ func TestCentralAccuracy(t *testing.T) {
 			train /= float64(m.Set().Rows)
 			_, l := m.Smoothness()
 			t.Logf("%s: λ = %g, train accuracy %.4f, test accuracy %.4f (%d rows), L = %.4g", c.name, c.l2, train, acc, test.Rows, l)
-			if acc < 0.99 {
-				t.Errorf("test accuracy %.4f < 0.99", acc)
+			if acc < c.min {
+				t.Errorf("test accuracy %.4f < %.2f", acc, c.min)
 			}
 		})
+	}
+}
+
+// TestCompositeOptimum reports DP-RECAL's composite problems on the
+// committed datasets — least squares and logistic loss with r(x) = ½‖x‖²
+// + ½‖x‖₁ — and checks their x* to a fixed-point residual ≤ 1e-10. It
+// logs ‖x*‖ and its nonzeros: with this r, x* = 0 whenever
+// ‖∇(1/n)Σf_i(0)‖_∞ ≤ ½ (spec §6.8), and then the soft threshold absorbs
+// any noise.
+func TestCompositeOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("central solves over every row: -short skips them")
+	}
+	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser", "cifar10-catdog"} {
+		for _, loss := range []string{Squares, Logistic} {
+			t.Run(name+"/"+loss, func(t *testing.T) {
+				if !slices.Contains(data.Names(), name) {
+					t.Skipf("dataset %s is not committed", name)
+				}
+				p := params(func(p *Params) {
+					p.Dataset, p.Loss, p.L2, p.Regularizer = name, loss, 0, "elastic-net"
+				})
+				pr := mustBuild(t, 8, p)
+				m := pr.(*Composite).Model
+				x := pr.Optimum()
+				if r := m.KKT(x); !(r <= 1e-10) {
+					t.Errorf("fixed-point residual %.3g > 1e-10", r)
+				}
+				nnz := 0
+				for _, v := range x {
+					if v != 0 {
+						nnz++
+					}
+				}
+				test, err := data.Load(name, "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s, %s + ½‖x‖² + ½‖x‖₁: ‖x*‖ = %.4g, %d of %d nonzero, test accuracy %.4f", name, loss, norm(x), nnz, len(x), m.Accuracy(learn.Rows{Set: test}, x))
+			})
+		}
 	}
 }

@@ -163,6 +163,15 @@ func (m *Model) lossAt(z, b float64) (v, dz float64) {
 	return softplus(-b * z), -b * sigmoid(-b*z)
 }
 
+// slope returns dℓ/d(aᵀx) alone, for gradients: no exp or log beyond
+// the sigmoid's one exp.
+func (m *Model) slope(z, b float64) float64 {
+	if m.loss == Squares {
+		return z - b
+	}
+	return -b * sigmoid(-b*z)
+}
+
 // Value implements objective.Problem: f_i(x).
 func (m *Model) Value(i int, x []float64) float64 {
 	r := m.shards[i]
@@ -190,13 +199,11 @@ func (m *Model) gradRows(r learn.Rows, idx []int, x, out []float64) {
 	if idx != nil {
 		cnt = len(idx)
 		for _, k := range idx {
-			_, dz := m.lossAt(r.Dot(k, x), label(r, k))
-			r.Axpy(k, dz, out)
+			r.Axpy(k, m.slope(r.Dot(k, x), label(r, k)), out)
 		}
 	} else {
 		for k := range cnt {
-			_, dz := m.lossAt(r.Dot(k, x), label(r, k))
-			r.Axpy(k, dz, out)
+			r.Axpy(k, m.slope(r.Dot(k, x), label(r, k)), out)
 		}
 	}
 	inv := 1 / float64(cnt)

@@ -2,6 +2,7 @@ package logistic
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"dpsim/core/graph"
@@ -337,4 +338,41 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestShared checks that one instance serves several goroutines at once
+// with the answers it gives one (run with -race to see data races).
+func TestShared(t *testing.T) {
+	for _, v := range variants {
+		pr := mustBuild(t, 4, params(v.mod))
+		m := modelOf(pr)
+		d := pr.Dim()
+		x := make([]float64, d)
+		for c := range x {
+			x[c] = 0.1 * float64(c+1)
+		}
+		want := make([]float64, d)
+		pr.Grad(2, x, want)
+		wantV := pr.Objective(x)
+		done := make(chan []float64)
+		for range 4 {
+			go func() {
+				g := make([]float64, d)
+				for range 20 {
+					pr.Grad(2, x, g)
+					m.GradBatch(1, x, []int{0, 1}, make([]float64, d))
+					if pr.Objective(x) != wantV {
+						g[0] = math.NaN()
+						break
+					}
+				}
+				done <- g
+			}()
+		}
+		for range 4 {
+			if g := <-done; !slices.Equal(g, want) {
+				t.Errorf("%s: concurrent Grad %v, want %v", v.name, g, want)
+			}
+		}
+	}
 }

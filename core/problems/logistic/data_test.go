@@ -6,6 +6,7 @@ import (
 
 	"dpsim/core/data"
 	_ "dpsim/core/data/files" // the committed datasets
+	"dpsim/core/param"
 	"dpsim/core/problems/internal/learn"
 )
 
@@ -125,5 +126,33 @@ func BenchmarkObjectiveGrad(b *testing.B) {
 				m.GradAll(x, g)
 			}
 		})
+	}
+}
+
+// TestDatasetOptions checks that the dataset parameter offers exactly the
+// committed binary datasets and synthetic, and that Size agrees with
+// Build on one.
+func TestDatasetOptions(t *testing.T) {
+	var got []string
+	for _, fd := range param.Describe(Factory.NewParams()) {
+		if fd.Name == "dataset" {
+			got = fd.Options
+		}
+	}
+	want := []string{"synthetic"}
+	for _, n := range data.Names() {
+		if d, err := data.Info(n); err == nil && len(d.Classes) == 2 {
+			want = append(want, n)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("dataset options %v, want %v", got, want)
+	}
+	p := params(func(p *Params) { p.Dataset = "mushrooms" })
+	dim, _ := Factory.Size(p, 8)
+	if pr := mustBuild(t, 8, p); pr.Dim() != dim {
+		t.Errorf("Size says %d, Build made %d", dim, pr.Dim())
 	}
 }

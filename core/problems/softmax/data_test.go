@@ -8,6 +8,7 @@ import (
 	_ "dpsim/core/data/files" // the committed datasets
 	"dpsim/core/graph"
 	"dpsim/core/objective"
+	"dpsim/core/param"
 	"dpsim/core/problems/internal/learn"
 	"dpsim/core/rng"
 )
@@ -46,5 +47,30 @@ func TestMNIST(t *testing.T) {
 	t.Logf("mnist softmax: λ = %g, test accuracy %.4f (%d rows), L = %.4g", p.L2, acc, test.Rows, l)
 	if acc < 0.9 {
 		t.Errorf("test accuracy %.4f < 0.90", acc)
+	}
+}
+
+// TestDatasetOptions checks that the dataset parameter offers exactly the
+// committed datasets and synthetic, and that Size agrees with Build on a
+// committed one.
+func TestDatasetOptions(t *testing.T) {
+	f := param.Describe(Factory.NewParams())
+	var got []string
+	for _, fd := range f {
+		if fd.Name == "dataset" {
+			got = fd.Options
+		}
+	}
+	want := append([]string{"synthetic"}, data.Names()...)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("dataset options %v, want %v", got, want)
+	}
+	p := Factory.NewParams().(*Params)
+	p.Dataset, p.L2 = "mushrooms", 0.1
+	dim, _ := Factory.Size(p, 4)
+	if dim != 112*2 {
+		t.Errorf("Size on mushrooms: dimension %d, want 224", dim)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // Params are the scenario's parameters of the softmax problem.
 type Params struct {
-	Dataset    string  `json:"dataset" doc:"the training data: a committed dataset (mnist: 10 digits), or synthetic (seeded, drawn here)"`
+	Dataset    string  `json:"dataset" doc:"the training data: a committed dataset (mnist: 10 digits), or synthetic (seeded, drawn here)" options:"synthetic|mnist|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
 	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]"`
 	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]"`
 	Classes    int     `json:"classes" doc:"synthetic: classes" range:"[2, 100]"`

@@ -1,6 +1,7 @@
 package logistic
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -35,8 +36,8 @@ func TestCentralAccuracy(t *testing.T) {
 			if !slices.Contains(data.Names(), c.name) {
 				t.Skipf("dataset %s is not committed", c.name)
 			}
-			if c.long && testing.Short() {
-				t.Skip("a central solve over every row: -short skips it")
+			if c.long {
+				long(t)
 			}
 			p := params(func(p *Params) { p.Dataset = c.name; p.L2 = c.l2 })
 			pr := mustBuild(t, 8, p)
@@ -71,9 +72,7 @@ func TestCentralAccuracy(t *testing.T) {
 // ‖∇(1/n)Σf_i(0)‖_∞ ≤ ½ (spec §6.8), and then the soft threshold absorbs
 // any noise.
 func TestCompositeOptimum(t *testing.T) {
-	if testing.Short() {
-		t.Skip("central solves over every row: -short skips them")
-	}
+	long(t)
 	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser", "cifar10-catdog"} {
 		for _, loss := range []string{Squares, Logistic} {
 			t.Run(name+"/"+loss, func(t *testing.T) {
@@ -154,5 +153,15 @@ func TestDatasetOptions(t *testing.T) {
 	dim, _ := Factory.Size(p, 8)
 	if pr := mustBuild(t, 8, p); pr.Dim() != dim {
 		t.Errorf("Size says %d, Build made %d", dim, pr.Dim())
+	}
+}
+
+// long skips a test that solves over a whole large dataset (seconds to a
+// minute natively, far more under js/wasm) unless DPSIM_LONG=1, and
+// always under -short.
+func long(t *testing.T) {
+	t.Helper()
+	if testing.Short() || os.Getenv("DPSIM_LONG") != "1" {
+		t.Skip("a central solve over a whole dataset: set DPSIM_LONG=1 (not with -short) to run it")
 	}
 }

@@ -1,6 +1,7 @@
 package softmax
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -15,10 +16,10 @@ import (
 
 // TestMNIST solves central softmax regression on the committed MNIST
 // (10 digits) and checks x* (‖∇F‖ ≤ 1e-10) and that the test accuracy is
-// what a linear model reaches (≥ 90 %). Long: -short skips it.
+// what a linear model reaches (≥ 90 %). Long: only with DPSIM_LONG=1.
 func TestMNIST(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a central L-BFGS solve over 7,840 weights: -short skips it")
+	if testing.Short() || os.Getenv("DPSIM_LONG") != "1" {
+		t.Skip("a central L-BFGS solve over 7,840 weights: set DPSIM_LONG=1 (not with -short) to run it")
 	}
 	if !slices.Contains(data.Names(), "mnist") {
 		t.Skip("dataset mnist is not committed")

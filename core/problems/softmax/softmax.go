@@ -111,11 +111,20 @@ func (m *Model) GradBatch(i int, x []float64, idx []int, out []float64) {
 }
 
 func (m *Model) grad(v learn.Rows, idx []int, x, out []float64) {
+	m.valueGrad(v, idx, x, out)
+}
+
+// valueGrad writes the gradient of the average loss over the rows idx of
+// v (all of them when idx is nil), plus λx, into out, and returns that
+// average loss plus (λ/2)‖x‖²: one pass for both, for the solver.
+func (m *Model) valueGrad(v learn.Rows, idx []int, x, out []float64) float64 {
 	clear(out)
 	z := make([]float64, m.k)
+	val := 0.0
 	add := func(r int) {
 		lse := m.scores(v, r, x, z)
 		y := v.Label(r)
+		val += lse - z[y]
 		for c, zc := range z {
 			p := math.Exp(zc - lse)
 			if c == y {
@@ -139,6 +148,7 @@ func (m *Model) grad(v learn.Rows, idx []int, x, out []float64) {
 	for c, xc := range x {
 		out[c] = out[c]*inv + m.lambda*xc
 	}
+	return val*inv + m.lambda/2*dot(x, x)
 }
 
 // GradAll implements objective.Batch.
@@ -168,9 +178,8 @@ func (m *Model) central() learn.Func {
 		gi := make([]float64, len(x))
 		clear(g)
 		s := 0.0
-		for i := range m.shards {
-			s += m.Value(i, x)
-			m.Grad(i, x, gi)
+		for _, sh := range m.shards {
+			s += m.valueGrad(sh, nil, x, gi)
 			for c, v := range gi {
 				g[c] += v / n
 			}

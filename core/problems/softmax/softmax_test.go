@@ -39,6 +39,9 @@ func TestGradients(t *testing.T) {
 	}
 	g, fd := make([]float64, len(x)), make([]float64, len(x))
 	for i := range m.Agents() {
+		if v := m.valueGrad(m.shards[i], nil, x, g); math.Abs(v-m.Value(i, x)) > 1e-13*math.Abs(v) {
+			t.Errorf("agent %d: the solver's value %.17g, Value %.17g", i, v, m.Value(i, x))
+		}
 		m.Grad(i, x, g)
 		diff(func(y []float64) float64 { return m.Value(i, y) }, x, fd)
 		closeVec(t, "Grad", g, fd, 1e-6)

@@ -212,6 +212,24 @@ func (m *Model) gradRows(r learn.Rows, idx []int, x, out []float64) {
 	}
 }
 
+// valueGrad returns f_i(x) and writes ∇f_i(x) into out in one pass over
+// the shard, for the central solver.
+func (m *Model) valueGrad(i int, x, out []float64) float64 {
+	r := m.shards[i]
+	clear(out)
+	s := 0.0
+	for k := range r.Len() {
+		v, dz := m.lossAt(r.Dot(k, x), label(r, k))
+		s += v
+		r.Axpy(k, dz, out)
+	}
+	inv := 1 / float64(r.Len())
+	for c, v := range x {
+		out[c] = out[c]*inv + m.lambda*v
+	}
+	return s*inv + m.lambda/2*dot(x, x)
+}
+
 // GradAll implements objective.Batch: ∇f_i(x_i) for every agent, one
 // call for the whole network.
 func (m *Model) GradAll(x, out []float64) {

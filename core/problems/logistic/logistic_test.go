@@ -70,6 +70,10 @@ func TestGradients(t *testing.T) {
 			}
 			g, fd := make([]float64, d), make([]float64, d)
 			for i := range pr.Agents() {
+				if v := m.valueGrad(i, x, g); math.Abs(v-pr.Value(i, x)) > 1e-13*math.Abs(v) {
+					t.Errorf("agent %d: the solver's value %.17g, Value %.17g", i, v, pr.Value(i, x))
+				}
+				closeVec(t, "the solver's gradient", g, fd0(pr, i, x), 1e-6)
 				pr.Grad(i, x, g)
 				diff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
 				closeVec(t, "Grad", g, fd, 1e-6)
@@ -98,6 +102,13 @@ func TestGradients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fd0 returns the central differences of f_i at x.
+func fd0(pr objective.Problem, i int, x []float64) []float64 {
+	fd := make([]float64, len(x))
+	diff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
+	return fd
 }
 
 func modelOf(p objective.Problem) *Model {

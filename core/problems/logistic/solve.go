@@ -21,8 +21,7 @@ func (m *Model) central() learn.Func {
 		clear(g)
 		s := 0.0
 		for i := range m.shards {
-			s += m.Value(i, x)
-			m.Grad(i, x, gi)
+			s += m.valueGrad(i, x, gi)
 			for c, v := range gi {
 				g[c] += v / n
 			}

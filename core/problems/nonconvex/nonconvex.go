@@ -223,6 +223,36 @@ func (c *Classifier) GradientBound() (objective.Bound, bool) {
 		Source: "max_is ‖z_is‖ over this instance's samples (Gaussian features have no bound over all data) + √d·(3√3/8)·λ√ω for the regulariser"}, true
 }
 
+// MetricNames implements objective.Measured: DPP²'s Fig. 1–2 metric.
+func (c *Classifier) MetricNames() []string { return []string{"w_hat"} }
+
+// Measure implements objective.Measured: Ŵ = Σ_i ‖x_i − x̄‖² +
+// (1/N)·‖Σ_i ∇f_i(x_i)‖² at the agents' estimates (spec §3.6), NaN when
+// there are none.
+func (c *Classifier) Measure(estimates []float64, dim int, out []float64) {
+	if len(estimates) != c.n*dim {
+		out[0] = math.NaN()
+		return
+	}
+	mean, sum, g := make([]float64, dim), make([]float64, dim), make([]float64, dim)
+	for i := range c.n {
+		x := estimates[i*dim : (i+1)*dim]
+		c.Grad(i, x, g)
+		for t := range dim {
+			mean[t] += x[t] / float64(c.n)
+			sum[t] += g[t]
+		}
+	}
+	w := dot(sum, sum) / float64(c.n)
+	for i := range c.n {
+		for t := range dim {
+			e := estimates[i*dim+t] - mean[t]
+			w += e * e
+		}
+	}
+	out[0] = w
+}
+
 // M returns M_i.
 func (c *Classifier) M(i int) float64 { return c.mi[i] }
 
@@ -256,4 +286,5 @@ var (
 	_ objective.Batch        = (*Classifier)(nil)
 	_ objective.SmoothSource = (*Classifier)(nil)
 	_ objective.Lipschitz    = (*Classifier)(nil)
+	_ objective.Measured     = (*Classifier)(nil)
 )

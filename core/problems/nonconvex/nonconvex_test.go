@@ -146,3 +146,25 @@ func TestPinned(t *testing.T) {
 		t.Errorf("two data seeds drew the same samples")
 	}
 }
+
+// TestWHat checks Ŵ against its definition computed here from Value's
+// finite differences: consensus part and gradient part apart.
+func TestWHat(t *testing.T) {
+	c := build(t, 3, 1, func(p *Params) { p.Samples = 15; p.Dim = 2 })
+	est := []float64{0.5, -1, 1.5, 0, -0.5, 2}
+	out := make([]float64, 1)
+	c.Measure(est, 2, out)
+	// x̄ = (0.5, 1/3): Σ‖x_i − x̄‖² = 0 + 1 + 1 + (16/9 + 1/9 + 25/9) = 2 + 42/9.
+	want := 2 + 42.0/9
+	sum := make([]float64, 2)
+	fd := make([]float64, 2)
+	for i := range 3 {
+		diff(func(y []float64) float64 { return c.Value(i, y) }, est[2*i:2*i+2], fd)
+		sum[0] += fd[0]
+		sum[1] += fd[1]
+	}
+	want += (sum[0]*sum[0] + sum[1]*sum[1]) / 3
+	if math.Abs(out[0]-want) > 1e-8*want {
+		t.Errorf("Ŵ = %.12g, want %.12g", out[0], want)
+	}
+}

@@ -15,8 +15,11 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/objective"
 	"dpsim/core/problems/dispatch"
+	"dpsim/core/problems/logistic"
+	"dpsim/core/problems/nonconvex"
 	"dpsim/core/problems/rendezvous"
 	"dpsim/core/problems/ridge"
+	"dpsim/core/problems/softmax"
 	"dpsim/core/weights"
 )
 
@@ -35,6 +38,9 @@ var (
 		&rendezvous.Factory,
 		&dispatch.Factory,
 		&ridge.Factory,
+		&logistic.Factory,
+		&nonconvex.Factory,
+		&softmax.Factory,
 	)
 	// Graph kinds and weight builders, in the order messages list them.
 	graphKinds = describe(graphKind,

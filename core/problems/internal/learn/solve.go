@@ -1,0 +1,283 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Func is a smooth convex function for the solvers: Eval returns F(x)
+// and writes ∇F(x) into g.
+type Func func(x, g []float64) float64
+
+// Hessian writes ∇²F(x) into h (d×d, row-major), for Newton.
+type Hessian func(x, h []float64)
+
+// ErrNoConvergence is wrapped by a solver that stops at its iteration cap
+// before its residual reaches the tolerance.
+var ErrNoConvergence = errors.New("the central solver did not converge")
+
+func norm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+// Newton minimises a strongly convex F from x (changed in place) by
+// Newton's method with a hand-written Cholesky solve and a backtracking
+// (Armijo) line search, until ‖∇F(x)‖ ≤ tol. It returns the iterations
+// used.
+func Newton(f Func, hess Hessian, x []float64, tol float64, maxIter int) (int, error) {
+	d := len(x)
+	g, h, p := make([]float64, d), make([]float64, d*d), make([]float64, d)
+	xt, gt := make([]float64, d), make([]float64, d)
+	fx := f(x, g)
+	for it := 0; it < maxIter; it++ {
+		if norm(g) <= tol {
+			return it, nil
+		}
+		hess(x, h)
+		for j := range p {
+			p[j] = -g[j]
+		}
+		if err := CholeskySolve(h, p); err != nil {
+			return it, err
+		}
+		slope := 0.0
+		for j := range p {
+			slope += g[j] * p[j]
+		}
+		t := 1.0
+		for range 60 {
+			for j := range x {
+				xt[j] = x[j] + t*p[j]
+			}
+			ft := f(xt, gt)
+			// Near the optimum F's decrease sinks under rounding; accept a
+			// full step there when the gradient shrinks instead.
+			if ft <= fx+1e-4*t*slope || (t == 1 && norm(gt) < norm(g)) {
+				copy(x, xt)
+				copy(g, gt)
+				fx = ft
+				break
+			}
+			t /= 2
+		}
+		if t < 1e-15 {
+			break
+		}
+	}
+	if norm(g) <= tol {
+		return maxIter, nil
+	}
+	return maxIter, fmt.Errorf("%w: Newton stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, norm(g), tol)
+}
+
+// CholeskySolve overwrites b with the solution of h·x = b for symmetric
+// positive definite h (d×d, row-major; overwritten by its factor).
+func CholeskySolve(h, b []float64) error {
+	d := len(b)
+	for j := range d {
+		s := h[j*d+j]
+		for k := range j {
+			s -= h[j*d+k] * h[j*d+k]
+		}
+		if !(s > 0) {
+			return errors.New("the Hessian is not positive definite (numerically)")
+		}
+		h[j*d+j] = math.Sqrt(s)
+		for i := j + 1; i < d; i++ {
+			s := h[i*d+j]
+			for k := range j {
+				s -= h[i*d+k] * h[j*d+k]
+			}
+			h[i*d+j] = s / h[j*d+j]
+		}
+	}
+	for i := range d { // G y = b
+		s := b[i]
+		for k := range i {
+			s -= h[i*d+k] * b[k]
+		}
+		b[i] = s / h[i*d+i]
+	}
+	for i := d - 1; i >= 0; i-- { // Gᵀ x = y
+		s := b[i]
+		for k := i + 1; k < d; k++ {
+			s -= h[k*d+i] * b[k]
+		}
+		b[i] = s / h[i*d+i]
+	}
+	return nil
+}
+
+// LBFGS minimises F from x (changed in place) by limited-memory BFGS
+// with mem correction pairs and a backtracking line search satisfying
+// Armijo's condition, until ‖∇F(x)‖ ≤ tol. It returns the iterations
+// used.
+func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) {
+	d := len(x)
+	g, p := make([]float64, d), make([]float64, d)
+	xt, gt := make([]float64, d), make([]float64, d)
+	s, y := make([][]float64, 0, mem), make([][]float64, 0, mem)
+	rho := make([]float64, 0, mem)
+	alpha := make([]float64, mem)
+	fx := f(x, g)
+	for it := 0; it < maxIter; it++ {
+		if norm(g) <= tol {
+			return it, nil
+		}
+		// Two-loop recursion: p = −H·g.
+		copy(p, g)
+		for k := len(s) - 1; k >= 0; k-- {
+			alpha[k] = rho[k] * dot(s[k], p)
+			axpy(-alpha[k], y[k], p)
+		}
+		if k := len(s) - 1; k >= 0 {
+			scale(dot(s[k], y[k])/dot(y[k], y[k]), p)
+		} else {
+			scale(1/math.Max(norm(g), 1), p)
+		}
+		for k := range s {
+			b := rho[k] * dot(y[k], p)
+			axpy(alpha[k]-b, s[k], p)
+		}
+		scale(-1, p)
+		slope := dot(g, p)
+		if slope >= 0 { // not a descent direction: restart from −g
+			s, y, rho = s[:0], y[:0], rho[:0]
+			copy(p, g)
+			scale(-1/math.Max(norm(g), 1), p)
+			slope = dot(g, p)
+		}
+		t := 1.0
+		ok := false
+		for range 60 {
+			for j := range x {
+				xt[j] = x[j] + t*p[j]
+			}
+			ft := f(xt, gt)
+			// Near the optimum F's decrease sinks under rounding; accept a
+			// step there that keeps F within rounding and shrinks ∇F.
+			if ft <= fx+1e-4*t*slope || (ft <= fx+1e-15*math.Abs(fx) && norm(gt) < norm(g)) {
+				ok = true
+				fx = ft
+				break
+			}
+			t /= 2
+		}
+		if !ok {
+			break
+		}
+		var sk, yk []float64
+		if len(s) == mem {
+			sk, yk = s[0], y[0]
+			s, y, rho = append(s[:0], s[1:]...), append(y[:0], y[1:]...), append(rho[:0], rho[1:]...)
+		} else {
+			sk, yk = make([]float64, d), make([]float64, d)
+		}
+		for j := range x {
+			sk[j] = xt[j] - x[j]
+			yk[j] = gt[j] - g[j]
+		}
+		copy(x, xt)
+		copy(g, gt)
+		if sy := dot(sk, yk); sy > 1e-300 {
+			s, y, rho = append(s, sk), append(y, yk), append(rho, 1/sy)
+		}
+	}
+	if norm(g) <= tol {
+		return maxIter, nil
+	}
+	return maxIter, fmt.Errorf("%w: L-BFGS stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, norm(g), tol)
+}
+
+// Prox is the proximal operator of a convex r: out = argmin_u r(u) +
+// ‖u − x‖²/(2·step).
+type Prox func(x []float64, step float64, out []float64)
+
+// Residual returns the prox-gradient fixed-point residual of F = g + r
+// at x: ‖x − prox_{r,t}(x − t∇g(x))‖/t, zero exactly at a minimiser.
+func Residual(f Func, prox Prox, t float64, x []float64) float64 {
+	d := len(x)
+	g, u := make([]float64, d), make([]float64, d)
+	f(x, g)
+	for j := range u {
+		u[j] = x[j] - t*g[j]
+	}
+	prox(u, t, u)
+	for j := range u {
+		u[j] = x[j] - u[j]
+	}
+	return norm(u) / t
+}
+
+// FISTA minimises F = g + r from x (changed in place) by accelerated
+// proximal gradient with step 1/lip (lip ≥ the smoothness of g) and
+// gradient-based adaptive restart (O'Donoghue & Candès, 2015), until the
+// fixed-point residual ‖x − prox(x − ∇g(x)/lip)‖·lip ≤ tol. It returns
+// the iterations used.
+func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int) (int, error) {
+	d := len(x)
+	t := 1 / lip
+	yv, g, xn := append([]float64(nil), x...), make([]float64, d), make([]float64, d)
+	theta := 1.0
+	for it := 0; it < maxIter; it++ {
+		f(yv, g)
+		for j := range xn {
+			xn[j] = yv[j] - t*g[j]
+		}
+		prox(xn, t, xn)
+		// Residual at y: the gradient map's size, a KKT measure.
+		res := 0.0
+		restart := 0.0
+		for j := range xn {
+			dj := yv[j] - xn[j]
+			res += dj * dj
+			restart += dj * (xn[j] - x[j])
+		}
+		if math.Sqrt(res)/t <= tol {
+			copy(x, xn)
+			if Residual(f, prox, t, x) <= tol {
+				return it, nil
+			}
+		}
+		thetaN := (1 + math.Sqrt(1+4*theta*theta)) / 2
+		mom := (theta - 1) / thetaN
+		if restart > 0 { // the momentum points uphill: restart it
+			thetaN, mom = 1, 0
+		}
+		for j := range yv {
+			yv[j] = xn[j] + mom*(xn[j]-x[j])
+		}
+		copy(x, xn)
+		theta = thetaN
+	}
+	if r := Residual(f, prox, t, x); r <= tol {
+		return maxIter, nil
+	} else {
+		return maxIter, fmt.Errorf("%w: proximal gradient stopped at residual %.3g > %.3g", ErrNoConvergence, r, tol)
+	}
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+func axpy(c float64, a, out []float64) {
+	for i, v := range a {
+		out[i] += c * v
+	}
+}
+
+func scale(c float64, a []float64) {
+	for i := range a {
+		a[i] *= c
+	}
+}

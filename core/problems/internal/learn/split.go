@@ -1,0 +1,117 @@
+package learn
+
+import (
+	"fmt"
+	"math"
+
+	"dpsim/core/data"
+	"dpsim/core/rng"
+)
+
+// Shard rules: how a training set's rows are dealt to agents.
+const (
+	// Contiguous gives agent i the i-th of n equal contiguous blocks of
+	// the set in its stored order (DP-RECAL: "data split equally").
+	Contiguous = "contiguous"
+	// Shuffled permutes the rows with a seeded stream first, then deals
+	// contiguous blocks: every agent sees a random sample of the set.
+	Shuffled = "shuffled"
+)
+
+// ShardRules lists the shard rules.
+func ShardRules() []string { return []string{Contiguous, Shuffled} }
+
+// Split deals the rows of set to n agents by rule, seeded by seed (read
+// only for Shuffled, from the stream "learn/shards"). Every agent gets
+// ⌊rows/n⌋ or ⌈rows/n⌉ rows, the first rows mod n agents one more, so
+// no row is dropped. It returns one view per agent.
+func Split(set *data.Set, n int, rule string, seed uint64) ([]Rows, error) {
+	if set.Rows < n {
+		return nil, fmt.Errorf("%d rows cannot give each of %d agents a sample", set.Rows, n)
+	}
+	idx := make([]int, set.Rows)
+	for k := range idx {
+		idx[k] = k
+	}
+	switch rule {
+	case Contiguous:
+	case Shuffled:
+		rng.New(seed, "learn/shards").Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+	default:
+		return nil, fmt.Errorf("unknown shard rule %q", rule)
+	}
+	all := Rows{Set: set, Idx: idx}
+	out := make([]Rows, n)
+	q, rem := set.Rows/n, set.Rows%n
+	lo := 0
+	for i := range out {
+		hi := lo + q
+		if i < rem {
+			hi++
+		}
+		out[i] = all.Sub(lo, hi)
+		lo = hi
+	}
+	return out, nil
+}
+
+// Synthetic draws a seeded set of rows samples with cols features in
+// [0, 1] and classes classes, for tests and for presets that must load
+// nothing: features u ~ U[0, 1]^cols, a planted weight matrix W ~
+// N(0, 1) per class, centred, and the label argmax_c (w_cᵀu + g_c) (a boundary
+// through 0: the models here have no intercept) with
+// Gumbel noise g_c of scale noise (noise 0: the labels are the planted
+// model's, separable). split names the set ("train" or "test"): the two
+// splits share the planted model and draw their rows apart.
+func Synthetic(seed uint64, split string, rows, cols, classes int, noise float64) *data.Set {
+	model := rng.New(seed, "learn/synthetic/model")
+	w := make([]float64, classes*cols)
+	for c := range classes {
+		// Centre each class's weights (Σ_j w_cj = 0), so that every score
+		// w_cᵀu has mean 0 over u ~ U[0, 1]^cols and the classes are
+		// balanced although the boundary has no intercept.
+		wc, mean := w[c*cols:(c+1)*cols], 0.0
+		for j := range wc {
+			wc[j] = model.NormFloat64()
+			mean += wc[j]
+		}
+		for j := range wc {
+			wc[j] -= mean / float64(cols)
+		}
+	}
+	r := rng.New(seed, "learn/synthetic/"+split)
+	s := &data.Set{Name: "synthetic", Split: split, Rows: rows, Cols: cols,
+		Features: make([]float32, rows*cols), Y: make([]uint8, rows)}
+	for c := range classes {
+		s.Classes = append(s.Classes, fmt.Sprint(c))
+	}
+	for i := range rows {
+		u := s.Features[i*cols : (i+1)*cols]
+		for j := range u {
+			u[j] = float32(r.Float64())
+		}
+		best, arg := 0.0, 0
+		for c := range classes {
+			z := 0.0
+			for j, v := range u {
+				z += w[c*cols+j] * float64(v)
+			}
+			if noise > 0 {
+				z -= noise * logNeg(r.Float64())
+			}
+			if c == 0 || z > best {
+				best, arg = z, c
+			}
+		}
+		s.Y[i] = uint8(arg)
+	}
+	return s
+}
+
+// logNeg returns log(−log u), the Gumbel draw's negation, for u in [0, 1).
+func logNeg(u float64) float64 {
+	if u == 0 {
+		u = 0x1p-53
+	}
+	return math.Log(-math.Log(u))
+}

@@ -1,0 +1,125 @@
+package logistic
+
+import (
+	"dpsim/core/check"
+	"dpsim/core/objective"
+	"dpsim/core/param"
+	"dpsim/core/problems/internal/learn"
+)
+
+// Params are the scenario's parameters of the logistic problem. A
+// dataset-backed problem pins the dataset's name, the shard rule and the
+// seed, never the data: the committed files are the data.
+type Params struct {
+	Dataset string `json:"dataset" doc:"the training data: a committed dataset, or synthetic (seeded, drawn here)" options:"synthetic|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
+	// Rows, Features, TestRows and LabelNoise shape the synthetic set.
+	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]"`
+	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]"`
+	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]"`
+	LabelNoise float64 `json:"label_noise" doc:"synthetic: Gumbel noise on the planted model's scores (0: separable labels)" range:"[0, 100]"`
+	Loss       string  `json:"loss" doc:"the loss: logistic log(1 + e^(−b·aᵀx)) or squares ½(aᵀx − b)², labels b ∈ {−1, +1}" options:"logistic|squares"`
+	L2         float64 `json:"l2" doc:"λ: the ℓ2 term (λ/2)‖x‖² in every agent's loss" range:"[0, 1e6]"`
+	// Regularizer "elastic-net" makes the problem composite (DP-RECAL).
+	Regularizer string  `json:"regularizer" doc:"none, or elastic-net: the composite Σ_i f_i(x) + n·r(x) with r(x) = r_l1·‖x‖₁ + (r_l2/2)‖x‖² (DP-RECAL: ½, 1)" options:"none|elastic-net"`
+	RL1         float64 `json:"r_l1" doc:"the ℓ1 weight of r (elastic-net only)" range:"[0, 1e6]"`
+	RL2         float64 `json:"r_l2" doc:"the ℓ2 weight of r, as (r_l2/2)‖x‖² (elastic-net only)" range:"[0, 1e6]"`
+	Shards      string  `json:"shards" doc:"how the training rows are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`
+	TestSplit   bool    `json:"test_accuracy" doc:"evaluate the test accuracy on the dataset's test split (every record.eval_every iterations)"`
+	Seed        uint64  `json:"seed,omitempty" doc:"seed of the synthetic data and the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
+}
+
+// Fields named in errors.
+const (
+	fieldDataset     = "problem.params.dataset"
+	fieldLoss        = "problem.params.loss"
+	fieldL2          = "problem.params.l2"
+	fieldRegularizer = "problem.params.regularizer"
+)
+
+// Factory builds the logistic problem from a scenario.
+var Factory = objective.Factory{
+	Name:   "logistic",
+	Title:  "Binary linear model on a dataset: logistic regression or least squares, ℓ2 or DP-RECAL's elastic net",
+	Source: "Wang, Guo, Yang, Shi, DP-RECAL, Sec. VII (least squares and logistic with r = ½‖x‖² + ½‖x‖₁); Chen & Wang, LDP online, Sec. VI-A (logistic regression on mushrooms)",
+	NewParams: func() any {
+		return &Params{Dataset: "synthetic", Rows: 400, Features: 8, TestRows: 200, LabelNoise: 0.1,
+			Loss: Logistic, L2: 0.01, Regularizer: "none", RL1: 0.5, RL2: 1, Shards: learn.Contiguous, TestSplit: true}
+	},
+	Size: func(params any, agents int) (int, int64) {
+		p := params.(*Params)
+		rows, cols, ok := shape(p.Dataset)
+		if !ok {
+			rows, cols = int64(max(p.Rows, 0)+max(p.TestRows, 0)), p.Features
+			// The synthetic set's float32 features and labels.
+			return cols, rows*(4*int64(max(cols, 0))+1) + 8*rows + 8*int64(max(cols, 0))*int64(max(cols, 0))
+		}
+		// The shared dataset is counted once per process by its loader;
+		// here: the shard permutation and, for Newton, the Hessian.
+		return cols, 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim))
+	},
+	Build: build,
+	Pinned: func(pr objective.Problem, params any) any {
+		q := *params.(*Params)
+		q.Seed = pinnedSeed(pr)
+		return &q
+	},
+	Reads: func(params any) objective.Reads {
+		p := params.(*Params)
+		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
+		return objective.Reads{DataSeed: random && p.Seed == 0}
+	},
+}
+
+// seeds remembers the seed each built instance used, for Pinned.
+type seeded interface{ seed() uint64 }
+
+func pinnedSeed(p objective.Problem) uint64 {
+	if s, ok := p.(seeded); ok {
+		return s.seed()
+	}
+	return 0
+}
+
+func (m *Model) seed() uint64 { return m.seedUsed }
+
+func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
+	p := params.(*Params)
+	if err := param.Validate("problem.params", p); err != nil {
+		return nil, nil, err
+	}
+	seed := p.Seed
+	if seed == 0 {
+		seed = env.Seeds.Data
+	}
+	n := env.Agents()
+	train, test, err := sets(p, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	shards, err := learn.Split(train, n, p.Shards, seed)
+	if err != nil {
+		return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+	}
+	cfg := Config{Loss: p.Loss, L2: p.L2}
+	if p.Regularizer == "elastic-net" {
+		cfg.Reg = &objective.ElasticNet{L1: p.RL1, L2: p.RL2}
+	}
+	var tr *learn.Rows
+	if test != nil {
+		if test.Cols != train.Cols {
+			return nil, nil, check.Errorf(fieldDataset, "%q: the test split has %d features, the training split %d", train.Name, test.Cols, train.Cols)
+		}
+		tr = &learn.Rows{Set: test}
+	}
+	prob, warns, err := New(shards, tr, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch q := prob.(type) {
+	case *Model:
+		q.seedUsed = seed
+	case *Composite:
+		q.seedUsed = seed
+	}
+	return prob, warns, nil
+}

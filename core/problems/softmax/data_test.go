@@ -1,0 +1,77 @@
+package softmax
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	"dpsim/core/data"
+	_ "dpsim/core/data/files" // the committed datasets
+	"dpsim/core/graph"
+	"dpsim/core/objective"
+	"dpsim/core/param"
+	"dpsim/core/problems/internal/learn"
+	"dpsim/core/rng"
+)
+
+// TestMNIST solves central softmax regression on the committed MNIST
+// (10 digits) and checks x* (‖∇F‖ ≤ 1e-10) and that the test accuracy is
+// what a linear model reaches (≥ 90 %). Long: only with DPSIM_LONG=1.
+func TestMNIST(t *testing.T) {
+	if testing.Short() || os.Getenv("DPSIM_LONG") != "1" {
+		t.Skip("a central L-BFGS solve over 7,840 weights: set DPSIM_LONG=1 (not with -short) to run it")
+	}
+	if !slices.Contains(data.Names(), "mnist") {
+		t.Skip("dataset mnist is not committed")
+	}
+	g, err := graph.Ring(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Factory.NewParams().(*Params)
+	p.Dataset, p.L2 = "mnist", 1e-3
+	pr, _, err := Factory.Build(&objective.Env{Graph: g, Seeds: rng.FromOne(1)}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pr.(*Model)
+	x := m.Optimum()
+	if r := m.KKT(x); !(r <= 1e-10) {
+		t.Errorf("KKT residual %.3g > 1e-10", r)
+	}
+	test, err := data.Load("mnist", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := m.Accuracy(learn.Rows{Set: test}, x)
+	_, l := m.Smoothness()
+	t.Logf("mnist softmax: λ = %g, test accuracy %.4f (%d rows), L = %.4g", p.L2, acc, test.Rows, l)
+	if acc < 0.9 {
+		t.Errorf("test accuracy %.4f < 0.90", acc)
+	}
+}
+
+// TestDatasetOptions checks that the dataset parameter offers exactly the
+// committed datasets and synthetic, and that Size agrees with Build on a
+// committed one.
+func TestDatasetOptions(t *testing.T) {
+	f := param.Describe(Factory.NewParams())
+	var got []string
+	for _, fd := range f {
+		if fd.Name == "dataset" {
+			got = fd.Options
+		}
+	}
+	want := append([]string{"synthetic"}, data.Names()...)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("dataset options %v, want %v", got, want)
+	}
+	p := Factory.NewParams().(*Params)
+	p.Dataset, p.L2 = "mushrooms", 0.1
+	dim, _ := Factory.Size(p, 4)
+	if dim != 112*2 {
+		t.Errorf("Size on mushrooms: dimension %d, want 224", dim)
+	}
+}

@@ -1,0 +1,110 @@
+package softmax
+
+import (
+	"dpsim/core/check"
+	"dpsim/core/data"
+	"dpsim/core/objective"
+	"dpsim/core/param"
+	"dpsim/core/problems/internal/learn"
+)
+
+// Params are the scenario's parameters of the softmax problem.
+type Params struct {
+	Dataset    string  `json:"dataset" doc:"the training data: a committed dataset (mnist: 10 digits), or synthetic (seeded, drawn here)" options:"synthetic|mnist|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
+	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]"`
+	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]"`
+	Classes    int     `json:"classes" doc:"synthetic: classes" range:"[2, 100]"`
+	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]"`
+	LabelNoise float64 `json:"label_noise" doc:"synthetic: Gumbel noise on the planted model's scores (0: separable labels)" range:"[0, 100]"`
+	L2         float64 `json:"l2" doc:"λ > 0: the ℓ2 term (λ/2)‖W‖² in every agent's loss" range:"(0, 1e6]"`
+	Shards     string  `json:"shards" doc:"how the training rows are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`
+	TestSplit  bool    `json:"test_accuracy" doc:"evaluate the test accuracy on the dataset's test split (every record.eval_every iterations)"`
+	Seed       uint64  `json:"seed,omitempty" doc:"seed of the synthetic data and the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
+}
+
+const fieldDataset = "problem.params.dataset"
+
+// loadSet is data.Load, a variable so that tests can stand in for it.
+var loadSet = data.Load
+
+// Factory builds the softmax problem from a scenario.
+var Factory = objective.Factory{
+	Name:   "softmax",
+	Title:  "Multinomial softmax regression on a dataset (ℓ2)",
+	Source: "Chen & Wang, LDP online, Sec. VI-B (MNIST), with the unstated CNN replaced by softmax regression (spec §7.5, proposal)",
+	NewParams: func() any {
+		return &Params{Dataset: "synthetic", Rows: 300, Features: 6, Classes: 3, TestRows: 150, LabelNoise: 0.1,
+			L2: 0.01, Shards: learn.Contiguous, TestSplit: true}
+	},
+	Size: func(params any, agents int) (int, int64) {
+		p := params.(*Params)
+		if p.Dataset == "synthetic" {
+			rows, cols := int64(max(p.Rows, 0)+max(p.TestRows, 0)), int64(max(p.Features, 0))
+			return p.Features * p.Classes, rows*(4*cols+1) + 8*rows + 8*20*2*cols*int64(max(p.Classes, 0))
+		}
+		d, err := data.Info(p.Dataset)
+		if err != nil || len(d.Splits) == 0 {
+			return 0, 0
+		}
+		dim := d.Cols * len(d.Classes)
+		// The shard permutation and L-BFGS's 2·20 correction vectors; the
+		// shared dataset is counted by its loader.
+		return dim, 8*int64(d.Splits[0].Rows) + 8*40*int64(dim)
+	},
+	Build: build,
+	Pinned: func(pr objective.Problem, params any) any {
+		q := *params.(*Params)
+		q.Seed = pr.(*Model).seedUsed
+		return &q
+	},
+	Reads: func(params any) objective.Reads {
+		p := params.(*Params)
+		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
+		return objective.Reads{DataSeed: random && p.Seed == 0}
+	},
+}
+
+func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
+	p := params.(*Params)
+	if err := param.Validate("problem.params", p); err != nil {
+		return nil, nil, err
+	}
+	seed := p.Seed
+	if seed == 0 {
+		seed = env.Seeds.Data
+	}
+	var train, test *data.Set
+	if p.Dataset == "synthetic" {
+		train = learn.Synthetic(seed, "train", p.Rows, p.Features, p.Classes, p.LabelNoise)
+		if p.TestSplit && p.TestRows > 0 {
+			test = learn.Synthetic(seed, "test", p.TestRows, p.Features, p.Classes, p.LabelNoise)
+		}
+	} else {
+		var err error
+		if train, err = loadSet(p.Dataset, "train"); err != nil {
+			return nil, nil, check.Errorf(fieldDataset, "%v", err)
+		}
+		if p.TestSplit {
+			if test, err = loadSet(p.Dataset, "test"); err != nil {
+				return nil, nil, check.Errorf(fieldDataset, "%v", err)
+			}
+		}
+	}
+	shards, err := learn.Split(train, env.Agents(), p.Shards, seed)
+	if err != nil {
+		return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+	}
+	var tr *learn.Rows
+	if test != nil {
+		if test.Cols != train.Cols {
+			return nil, nil, check.Errorf(fieldDataset, "%q: the test split has %d features, the training split %d", train.Name, test.Cols, train.Cols)
+		}
+		tr = &learn.Rows{Set: test}
+	}
+	m, err := New(shards, tr, p.L2)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.seedUsed = seed
+	return m, nil, nil
+}

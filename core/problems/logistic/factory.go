@@ -38,9 +38,10 @@ const (
 
 // Factory builds the logistic problem from a scenario.
 var Factory = objective.Factory{
-	Name:   "logistic",
-	Title:  "Binary linear model on a dataset: logistic regression or least squares, ℓ2 or DP-RECAL's elastic net",
-	Source: "Wang, Guo, Yang, Shi, DP-RECAL, Sec. VII (least squares and logistic with r = ½‖x‖² + ½‖x‖₁); Chen & Wang, LDP online, Sec. VI-A (logistic regression on mushrooms)",
+	Datasets: datasets,
+	Name:     "logistic",
+	Title:    "Binary linear model on a dataset: logistic regression or least squares, ℓ2 or DP-RECAL's elastic net",
+	Source:   "Wang, Guo, Yang, Shi, DP-RECAL, Sec. VII (least squares and logistic with r = ½‖x‖² + ½‖x‖₁); Chen & Wang, LDP online, Sec. VI-A (logistic regression on mushrooms)",
 	NewParams: func() any {
 		return &Params{Dataset: "synthetic", Rows: 400, Features: 8, TestRows: 200, LabelNoise: 0.1,
 			Loss: Logistic, L2: 0.01, Regularizer: "none", RL1: 0.5, RL2: 1, Shards: learn.Contiguous, TestSplit: true}

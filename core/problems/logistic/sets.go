@@ -40,3 +40,11 @@ func sets(p *Params, seed uint64) (train, test *data.Set, err error) {
 	}
 	return train, test, nil
 }
+
+// datasets names the dataset splits Build loads for p (objective.Factory.Datasets).
+func datasets(params any) []string {
+	if p, ok := params.(*Params); ok {
+		return learn.Splits(p.Dataset, p.TestSplit)
+	}
+	return nil
+}

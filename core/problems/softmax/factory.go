@@ -29,9 +29,10 @@ var loadSet = data.Load
 
 // Factory builds the softmax problem from a scenario.
 var Factory = objective.Factory{
-	Name:   "softmax",
-	Title:  "Multinomial softmax regression on a dataset (ℓ2)",
-	Source: "Chen & Wang, LDP online, Sec. VI-B (MNIST), with the unstated CNN replaced by softmax regression (spec §7.5, proposal)",
+	Datasets: datasets,
+	Name:     "softmax",
+	Title:    "Multinomial softmax regression on a dataset (ℓ2)",
+	Source:   "Chen & Wang, LDP online, Sec. VI-B (MNIST), with the unstated CNN replaced by softmax regression (spec §7.5, proposal)",
 	NewParams: func() any {
 		return &Params{Dataset: "synthetic", Rows: 300, Features: 6, Classes: 3, TestRows: 150, LabelNoise: 0.1,
 			L2: 0.01, Shards: learn.Contiguous, TestSplit: true}
@@ -107,4 +108,12 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	}
 	m.seedUsed = seed
 	return m, nil, nil
+}
+
+// datasets names the dataset splits Build loads for p (objective.Factory.Datasets).
+func datasets(params any) []string {
+	if p, ok := params.(*Params); ok {
+		return learn.Splits(p.Dataset, p.TestSplit)
+	}
+	return nil
 }

@@ -115,3 +115,17 @@ func logNeg(u float64) float64 {
 	}
 	return math.Log(-math.Log(u))
 }
+
+// Splits names the committed dataset splits a problem on dataset loads,
+// as objective.Factory.Datasets lists them ("name/train", and
+// "name/test" when test is set); none for synthetic data.
+func Splits(dataset string, test bool) []string {
+	if dataset == "" || dataset == "synthetic" {
+		return nil
+	}
+	ds := []string{dataset + "/train"}
+	if test {
+		ds = append(ds, dataset+"/test")
+	}
+	return ds
+}

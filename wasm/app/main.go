@@ -5,34 +5,9 @@
 package main
 
 import (
-	"fmt"
-
-	"github.com/hajimehoshi/ebiten/v2"
-
-	"dpsim/core/scenario"
 	"dpsim/ui"
 )
 
 func main() {
-	app := ui.New()
-	if err := app.LoadPreset(scenario.DefaultPreset); err != nil {
-		// The embedded default is tested; this would be a build error.
-		panic(fmt.Sprintf("the default scenario does not load: %v", err))
-	}
-	app.Register()
-	app.ApplyQuery()
-	ebiten.SetRunnableOnUnfocused(true)
-	// One Update per frame: the player paces the run by wall-clock time, and
-	// at a low frame rate (a software GPU) ebiten would otherwise call
-	// Update several times per frame to keep 60 ticks a second, each one
-	// spending the player's budget, and stretch the frame.
-	ebiten.SetTPS(ebiten.SyncWithFPS)
-	// The view repaints the whole canvas when it draws, and draws only
-	// when the picture changed (render.Game.Draw): an idle page is idle.
-	ebiten.SetScreenClearedEveryFrame(false)
-	ebiten.SetWindowTitle("dpsim")
-	// The page keeps keyboard focus on its controls (docs/bridge.md).
-	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
-		panic(err)
-	}
+	ui.Run("dpsim")
 }

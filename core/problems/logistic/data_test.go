@@ -98,7 +98,7 @@ func TestCompositeOptimum(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Logf("%s, %s + ½‖x‖² + ½‖x‖₁: ‖x*‖ = %.4g, %d of %d nonzero, test accuracy %.4f", name, loss, norm(x), nnz, len(x), m.Accuracy(learn.Rows{Set: test}, x))
+				t.Logf("%s, %s + ½‖x‖² + ½‖x‖₁: ‖x*‖ = %.4g, %d of %d nonzero, test accuracy %.4f", name, loss, learn.Norm(x), nnz, len(x), m.Accuracy(learn.Rows{Set: test}, x))
 			})
 		}
 	}

@@ -104,7 +104,7 @@ func New(shards []learn.Rows, test *learn.Rows, cfg Config) (objective.Problem, 
 		return nil, nil, check.Errorf("problem.params", "%v", err)
 	}
 	m.opt = opt
-	if norm(opt) == 0 {
+	if learn.Norm(opt) == 0 {
 		warns = append(warns, check.Warnf(fieldRegularizer, "x* = 0 on this data: the relative error ‖x̄ − x*‖/‖x⁰ − x*‖ from x⁰ = 0 is undefined, and the soft threshold alone can make a noisy method look exact (spec §6.8)"))
 	}
 	if cfg.Reg != nil {
@@ -180,7 +180,7 @@ func (m *Model) Value(i int, x []float64) float64 {
 		v, _ := m.lossAt(r.Dot(k, x), label(r, k))
 		s += v
 	}
-	return s/float64(r.Len()) + m.lambda/2*dot(x, x)
+	return s/float64(r.Len()) + m.lambda/2*learn.Dot(x, x)
 }
 
 // Grad implements objective.Problem: ∇f_i(x) = (1/m_i)·Σ_j ℓ'·a_ij + λx.
@@ -227,7 +227,7 @@ func (m *Model) valueGrad(i int, x, out []float64) float64 {
 	for c, v := range x {
 		out[c] = out[c]*inv + m.lambda*v
 	}
-	return s*inv + m.lambda/2*dot(x, x)
+	return s*inv + m.lambda/2*learn.Dot(x, x)
 }
 
 // GradAll implements objective.Batch: ∇f_i(x_i) for every agent, one
@@ -341,16 +341,6 @@ func (c *Composite) Prox(x []float64, step float64, out []float64) { c.r.Prox(x,
 
 // Set returns the dataset the shards view.
 func (m *Model) Set() *data.Set { return m.shards[0].Set }
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
-
-func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
 
 var (
 	_ objective.Stochastic   = (*Model)(nil)

@@ -85,7 +85,7 @@ func TestGradients(t *testing.T) {
 						l, _ := m.lossAt(m.shards[i].Dot(k, y), label(m.shards[i], k))
 						s += l
 					}
-					return s/float64(len(idx)) + m.lambda/2*dot(y, y)
+					return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
 				}, x, fd)
 				closeVec(t, "GradBatch", g, fd, 1e-6)
 			}
@@ -133,7 +133,7 @@ func diff(f func([]float64) float64, x, out []float64) {
 
 func closeVec(t *testing.T, what string, got, want []float64, rel float64) {
 	t.Helper()
-	scale := math.Max(norm(want), 1e-3)
+	scale := math.Max(learn.Norm(want), 1e-3)
 	d := 0.0
 	for c := range got {
 		d += (got[c] - want[c]) * (got[c] - want[c])
@@ -155,7 +155,7 @@ func TestOptimum(t *testing.T) {
 			if r := m.KKT(opt); !(r <= 1e-10) {
 				t.Errorf("KKT residual %.3g > 1e-10", r)
 			}
-			if norm(opt) == 0 {
+			if learn.Norm(opt) == 0 {
 				t.Fatalf("x* = 0: the test data should give a nonzero optimum")
 			}
 			x := make([]float64, len(opt))

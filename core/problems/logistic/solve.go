@@ -29,7 +29,7 @@ func (m *Model) central() learn.Func {
 		for c, v := range x {
 			g[c] += rho * v
 		}
-		return s/n + rho/2*dot(x, x)
+		return s/n + rho/2*learn.Dot(x, x)
 	}
 }
 
@@ -114,5 +114,5 @@ func (m *Model) KKT(x []float64) float64 {
 	}
 	g := make([]float64, len(x))
 	f(x, g)
-	return norm(g)
+	return learn.Norm(g)
 }

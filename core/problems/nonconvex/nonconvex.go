@@ -15,6 +15,7 @@ import (
 	"math"
 
 	"dpsim/core/objective"
+	"dpsim/core/problems/internal/learn"
 	"dpsim/core/rng"
 )
 
@@ -58,7 +59,7 @@ func New(n, m, d int, z, y []float64, lambda, omega, scale float64) (*Classifier
 	}
 	c := &Classifier{n: n, m: m, d: d, lambda: lambda, omega: omega, z: z, y: y, mi: make([]float64, n), scale: scale}
 	for k := range y {
-		c.maxNorm = math.Max(c.maxNorm, norm(z[k*d:(k+1)*d]))
+		c.maxNorm = math.Max(c.maxNorm, learn.Norm(z[k*d:(k+1)*d]))
 	}
 	for i := range n {
 		// M_i ≤ λ_max(Z_iᵀZ_i)/(4m) + 2λω: the logistic term's Hessian is
@@ -81,14 +82,14 @@ func gramMax(z []float64, rows, d int) float64 {
 		clear(w)
 		for k := range rows {
 			row := z[k*d : (k+1)*d]
-			a := dot(row, v)
+			a := learn.Dot(row, v)
 			for t, zt := range row {
 				w[t] += a * zt
 			}
 		}
-		nv := norm(v)
-		num := dot(v, w) / (nv * nv)
-		nw := norm(w) / nv
+		nv := learn.Norm(v)
+		num := learn.Dot(v, w) / (nv * nv)
+		nw := learn.Norm(w) / nv
 		for t := range v {
 			v[t] = w[t] / (nw * nv)
 		}
@@ -132,7 +133,7 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 	s := 0.0
 	for k := range c.m {
 		z, y := c.sample(i, k)
-		s += softplus(-y * dot(x, z))
+		s += softplus(-y * learn.Dot(x, z))
 	}
 	return s/float64(c.m) + c.reg(x)
 }
@@ -152,7 +153,7 @@ func (c *Classifier) grad(i int, x []float64, idx []int, out []float64) {
 	cnt := c.m
 	add := func(k int) {
 		z, y := c.sample(i, k)
-		a := -y * sigmoid(-y*dot(x, z))
+		a := -y * sigmoid(-y*learn.Dot(x, z))
 		for t, zt := range z {
 			out[t] += a * zt
 		}
@@ -243,7 +244,7 @@ func (c *Classifier) Measure(estimates []float64, dim int, out []float64) {
 			sum[t] += g[t]
 		}
 	}
-	w := dot(sum, sum) / float64(c.n)
+	w := learn.Dot(sum, sum) / float64(c.n)
 	for i := range c.n {
 		for t := range dim {
 			e := estimates[i*dim+t] - mean[t]
@@ -270,16 +271,6 @@ func sigmoid(t float64) float64 {
 	e := math.Exp(t)
 	return e / (1 + e)
 }
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
-}
-
-func norm(a []float64) float64 { return math.Sqrt(dot(a, a)) }
 
 var (
 	_ objective.Stochastic   = (*Classifier)(nil)

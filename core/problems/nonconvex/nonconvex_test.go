@@ -6,6 +6,7 @@ import (
 
 	"dpsim/core/graph"
 	"dpsim/core/objective"
+	"dpsim/core/problems/internal/learn"
 	"dpsim/core/rng"
 )
 
@@ -47,7 +48,7 @@ func TestGradients(t *testing.T) {
 				s := 0.0
 				for _, k := range idx {
 					z, yy := c.sample(i, k)
-					s += math.Log1p(math.Exp(-yy * dot(y, z)))
+					s += math.Log1p(math.Exp(-yy * learn.Dot(y, z)))
 				}
 				return s/float64(len(idx)) + c.reg(y)
 			}, x, fd)
@@ -75,7 +76,7 @@ func closeVec(t *testing.T, what string, got, want []float64) {
 	for c := range got {
 		d += (got[c] - want[c]) * (got[c] - want[c])
 	}
-	if math.Sqrt(d) > 1e-6*math.Max(norm(want), 1e-3) {
+	if math.Sqrt(d) > 1e-6*math.Max(learn.Norm(want), 1e-3) {
 		t.Errorf("%s: got %v, want %v", what, got, want)
 	}
 }

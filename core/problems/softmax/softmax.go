@@ -97,7 +97,7 @@ func (m *Model) Value(i int, x []float64) float64 {
 		lse := m.scores(v, r, x, z)
 		s += lse - z[v.Label(r)]
 	}
-	return s/float64(v.Len()) + m.lambda/2*dot(x, x)
+	return s/float64(v.Len()) + m.lambda/2*learn.Dot(x, x)
 }
 
 // Grad implements objective.Problem: ∇_{w_c} f_i = (1/m_i)·Σ_j (p_c −
@@ -148,7 +148,7 @@ func (m *Model) valueGrad(v learn.Rows, idx []int, x, out []float64) float64 {
 	for c, xc := range x {
 		out[c] = out[c]*inv + m.lambda*xc
 	}
-	return val*inv + m.lambda/2*dot(x, x)
+	return val*inv + m.lambda/2*learn.Dot(x, x)
 }
 
 // GradAll implements objective.Batch.
@@ -192,7 +192,7 @@ func (m *Model) central() learn.Func {
 func (m *Model) KKT(x []float64) float64 {
 	g := make([]float64, len(x))
 	m.central()(x, g)
-	return math.Sqrt(dot(g, g))
+	return math.Sqrt(learn.Dot(g, g))
 }
 
 // Optimum implements objective.Problem: x*, computed once by New.
@@ -250,14 +250,6 @@ func (m *Model) Accuracy(v learn.Rows, x []float64) float64 {
 		}
 	}
 	return float64(ok) / float64(v.Len())
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
 }
 
 var (

@@ -53,7 +53,7 @@ func TestGradients(t *testing.T) {
 			for _, k := range idx {
 				s += m.scores(m.shards[i], k, y, z) - z[m.shards[i].Label(k)]
 			}
-			return s/float64(len(idx)) + m.lambda/2*dot(y, y)
+			return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
 		}, x, fd)
 		closeVec(t, "GradBatch", g, fd, 1e-6)
 	}
@@ -74,7 +74,7 @@ func diff(f func([]float64) float64, x, out []float64) {
 
 func closeVec(t *testing.T, what string, got, want []float64, rel float64) {
 	t.Helper()
-	d, w := 0.0, math.Sqrt(dot(want, want))
+	d, w := 0.0, math.Sqrt(learn.Dot(want, want))
 	for c := range got {
 		d += (got[c] - want[c]) * (got[c] - want[c])
 	}

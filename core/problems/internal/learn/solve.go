@@ -17,7 +17,8 @@ type Hessian func(x, h []float64)
 // before its residual reaches the tolerance.
 var ErrNoConvergence = errors.New("the central solver did not converge")
 
-func norm(v []float64) float64 {
+// Norm returns the Euclidean norm of v.
+func Norm(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
 		s += x * x
@@ -35,7 +36,7 @@ func Newton(f Func, hess Hessian, x []float64, tol float64, maxIter int) (int, e
 	xt, gt := make([]float64, d), make([]float64, d)
 	fx := f(x, g)
 	for it := 0; it < maxIter; it++ {
-		if norm(g) <= tol {
+		if Norm(g) <= tol {
 			return it, nil
 		}
 		hess(x, h)
@@ -57,7 +58,7 @@ func Newton(f Func, hess Hessian, x []float64, tol float64, maxIter int) (int, e
 			ft := f(xt, gt)
 			// Near the optimum F's decrease sinks under rounding; accept a
 			// full step there when the gradient shrinks instead.
-			if ft <= fx+1e-4*t*slope || (t == 1 && norm(gt) < norm(g)) {
+			if ft <= fx+1e-4*t*slope || (t == 1 && Norm(gt) < Norm(g)) {
 				copy(x, xt)
 				copy(g, gt)
 				fx = ft
@@ -69,10 +70,10 @@ func Newton(f Func, hess Hessian, x []float64, tol float64, maxIter int) (int, e
 			break
 		}
 	}
-	if norm(g) <= tol {
+	if Norm(g) <= tol {
 		return maxIter, nil
 	}
-	return maxIter, fmt.Errorf("%w: Newton stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, norm(g), tol)
+	return maxIter, fmt.Errorf("%w: Newton stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, Norm(g), tol)
 }
 
 // CholeskySolve overwrites b with the solution of h·x = b for symmetric
@@ -126,31 +127,31 @@ func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) 
 	alpha := make([]float64, mem)
 	fx := f(x, g)
 	for it := 0; it < maxIter; it++ {
-		if norm(g) <= tol {
+		if Norm(g) <= tol {
 			return it, nil
 		}
 		// Two-loop recursion: p = −H·g.
 		copy(p, g)
 		for k := len(s) - 1; k >= 0; k-- {
-			alpha[k] = rho[k] * dot(s[k], p)
+			alpha[k] = rho[k] * Dot(s[k], p)
 			axpy(-alpha[k], y[k], p)
 		}
 		if k := len(s) - 1; k >= 0 {
-			scale(dot(s[k], y[k])/dot(y[k], y[k]), p)
+			scale(Dot(s[k], y[k])/Dot(y[k], y[k]), p)
 		} else {
-			scale(1/math.Max(norm(g), 1), p)
+			scale(1/math.Max(Norm(g), 1), p)
 		}
 		for k := range s {
-			b := rho[k] * dot(y[k], p)
+			b := rho[k] * Dot(y[k], p)
 			axpy(alpha[k]-b, s[k], p)
 		}
 		scale(-1, p)
-		slope := dot(g, p)
+		slope := Dot(g, p)
 		if slope >= 0 { // not a descent direction: restart from −g
 			s, y, rho = s[:0], y[:0], rho[:0]
 			copy(p, g)
-			scale(-1/math.Max(norm(g), 1), p)
-			slope = dot(g, p)
+			scale(-1/math.Max(Norm(g), 1), p)
+			slope = Dot(g, p)
 		}
 		t := 1.0
 		ok := false
@@ -161,7 +162,7 @@ func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) 
 			ft := f(xt, gt)
 			// Near the optimum F's decrease sinks under rounding; accept a
 			// step there that keeps F within rounding and shrinks ∇F.
-			if ft <= fx+1e-4*t*slope || (ft <= fx+1e-15*math.Abs(fx) && norm(gt) < norm(g)) {
+			if ft <= fx+1e-4*t*slope || (ft <= fx+1e-15*math.Abs(fx) && Norm(gt) < Norm(g)) {
 				ok = true
 				fx = ft
 				break
@@ -184,14 +185,14 @@ func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) 
 		}
 		copy(x, xt)
 		copy(g, gt)
-		if sy := dot(sk, yk); sy > 1e-300 {
+		if sy := Dot(sk, yk); sy > 1e-300 {
 			s, y, rho = append(s, sk), append(y, yk), append(rho, 1/sy)
 		}
 	}
-	if norm(g) <= tol {
+	if Norm(g) <= tol {
 		return maxIter, nil
 	}
-	return maxIter, fmt.Errorf("%w: L-BFGS stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, norm(g), tol)
+	return maxIter, fmt.Errorf("%w: L-BFGS stopped at ‖∇F‖ = %.3g > %.3g", ErrNoConvergence, Norm(g), tol)
 }
 
 // Prox is the proximal operator of a convex r: out = argmin_u r(u) +
@@ -211,7 +212,7 @@ func Residual(f Func, prox Prox, t float64, x []float64) float64 {
 	for j := range u {
 		u[j] = x[j] - u[j]
 	}
-	return norm(u) / t
+	return Norm(u) / t
 }
 
 // FISTA minimises F = g + r from x (changed in place) by accelerated
@@ -262,7 +263,8 @@ func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int
 	}
 }
 
-func dot(a, b []float64) float64 {
+// Dot returns aᵀb.
+func Dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
 		s += v * b[i]

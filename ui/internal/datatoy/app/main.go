@@ -10,9 +10,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
-	"dpsim/core/scenario"
 	"dpsim/ui"
 	"dpsim/ui/internal/datatoy"
 )
@@ -21,19 +18,5 @@ func main() {
 	if _, err := datatoy.Register(); err != nil {
 		panic(fmt.Sprintf("registering the data toy: %v", err))
 	}
-	app := ui.New()
-	if err := app.LoadPreset(scenario.DefaultPreset); err != nil {
-		panic(fmt.Sprintf("the default scenario does not load: %v", err))
-	}
-	app.Register()
-	app.ApplyQuery()
-	// As wasm/app: one Update per frame, no clearing, keyboard focus on
-	// the page's controls.
-	ebiten.SetRunnableOnUnfocused(true)
-	ebiten.SetTPS(ebiten.SyncWithFPS)
-	ebiten.SetScreenClearedEveryFrame(false)
-	ebiten.SetWindowTitle("dpsim (data toy)")
-	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
-		panic(err)
-	}
+	ui.Run("dpsim (data toy)")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"encoding/json"
 	"io"
 	"os"
@@ -294,5 +295,30 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 		if f == "s.json" && !bytes.Equal(b, scen) || f == "a.json" && string(b) != "A" || f == "part.json" && string(b) != "{}" || strings.HasPrefix(f, "e.") && !bytes.Equal(b, eb) {
 			t.Errorf("%s was changed", f)
 		}
+	}
+}
+
+// Issue 15, class 4: parts too large to assemble together are refused
+// from their sizes, before a byte is read (sparse files: nothing is
+// written to disk).
+func TestMergeRefusesPartsTooLargeTogether(t *testing.T) {
+	dir := t.TempDir()
+	var parts []string
+	for i := range 5 {
+		p := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(250 << 20); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		parts = append(parts, p)
+	}
+	var out, errb bytes.Buffer
+	err := merge(sweepEnv{ctx: context.Background()}, append([]string{"--out", filepath.Join(dir, "m.json")}, parts...), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "dpsim merge reads at most 1.0 GiB") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("5 parts of 250 MiB: %v, want a one-line refusal naming the 1 GiB limit", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"dpsim/core/experiment"
 	"dpsim/core/jsonstrict"
+	"dpsim/core/scenario"
 	"dpsim/render/figure"
 )
 
@@ -326,6 +327,12 @@ func printVerdicts(w io.Writer, res *experiment.Result) {
 // runs per part; split larger sweeps into more shards.
 const MaxPartBytes = 256 << 20
 
+// MaxMergeBytes bounds all the parts of one merge together: their records
+// are decoded and assembled in memory, at several times their size in
+// text, and the result must fit the CLI's 4 GiB budget
+// (scenario.CLIBudget) as a sweep's own estimate does.
+const MaxMergeBytes = 1 << 30
+
 const mergeHelp = `Usage: dpsim merge --out NAME.json PART.json...
 
 Combines the outputs of "dpsim sweep --shard" (or any results of the same
@@ -358,6 +365,17 @@ func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 	// Whether the figures are written depends on the parts; check them all.
 	if err := checkFiles(fs.Args(), resultOutputs(base, true)); err != nil {
 		return err
+	}
+	// All the parts together first, from their sizes alone: a merge too
+	// large to assemble is refused before a byte is read.
+	total := int64(0)
+	for _, p := range fs.Args() {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+	}
+	if total > MaxMergeBytes {
+		return fmt.Errorf("the %d parts hold %s together; dpsim merge reads at most %s (their records take several times that in memory, beyond the %s budget): the sweep is too large for one result — lower its runs or points", fs.NArg(), scenario.Bytes(total), scenario.Bytes(MaxMergeBytes), scenario.Bytes(scenario.CLIBudget))
 	}
 	var parts [][]byte
 	for _, p := range fs.Args() {

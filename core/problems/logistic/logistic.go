@@ -13,6 +13,7 @@
 package logistic
 
 import (
+	"dpsim/core/num"
 	"math"
 
 	"dpsim/core/check"
@@ -139,17 +140,17 @@ func label(r learn.Rows, k int) float64 {
 // softplus returns log(1 + e^t) without overflow.
 func softplus(t float64) float64 {
 	if t > 0 {
-		return t + math.Log1p(math.Exp(-t))
+		return t + math.Log1p(num.Exp(-t))
 	}
-	return math.Log1p(math.Exp(t))
+	return math.Log1p(num.Exp(t))
 }
 
 // sigmoid returns 1/(1 + e^(−t)) without overflow.
 func sigmoid(t float64) float64 {
 	if t >= 0 {
-		return 1 / (1 + math.Exp(-t))
+		return 1 / (1 + num.Exp(-t))
 	}
-	e := math.Exp(t)
+	e := num.Exp(t)
 	return e / (1 + e)
 }
 

@@ -11,6 +11,7 @@
 package nonconvex
 
 import (
+	"dpsim/core/num"
 	"fmt"
 	"math"
 
@@ -259,16 +260,16 @@ func (c *Classifier) M(i int) float64 { return c.mi[i] }
 
 func softplus(t float64) float64 {
 	if t > 0 {
-		return t + math.Log1p(math.Exp(-t))
+		return t + math.Log1p(num.Exp(-t))
 	}
-	return math.Log1p(math.Exp(t))
+	return math.Log1p(num.Exp(t))
 }
 
 func sigmoid(t float64) float64 {
 	if t >= 0 {
-		return 1 / (1 + math.Exp(-t))
+		return 1 / (1 + num.Exp(-t))
 	}
-	e := math.Exp(t)
+	e := num.Exp(t)
 	return e / (1 + e)
 }
 

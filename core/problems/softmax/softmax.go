@@ -10,6 +10,7 @@
 package softmax
 
 import (
+	"dpsim/core/num"
 	"math"
 
 	"dpsim/core/check"
@@ -83,9 +84,9 @@ func (m *Model) scores(v learn.Rows, r int, x, z []float64) float64 {
 	}
 	s := 0.0
 	for _, zc := range z {
-		s += math.Exp(zc - top)
+		s += num.Exp(zc - top)
 	}
-	return top + math.Log(s)
+	return top + num.Log(s)
 }
 
 // Value implements objective.Problem: f_i(x).
@@ -126,7 +127,7 @@ func (m *Model) valueGrad(v learn.Rows, idx []int, x, out []float64) float64 {
 		y := v.Label(r)
 		val += lse - z[y]
 		for c, zc := range z {
-			p := math.Exp(zc - lse)
+			p := num.Exp(zc - lse)
 			if c == y {
 				p--
 			}

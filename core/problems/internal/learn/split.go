@@ -1,8 +1,8 @@
 package learn
 
 import (
+	"dpsim/core/num"
 	"fmt"
-	"math"
 
 	"dpsim/core/data"
 	"dpsim/core/rng"
@@ -113,7 +113,7 @@ func logNeg(u float64) float64 {
 	if u == 0 {
 		u = 0x1p-53
 	}
-	return math.Log(-math.Log(u))
+	return num.Log(-num.Log(u))
 }
 
 // Splits names the committed dataset splits a problem on dataset loads,

@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -72,12 +73,45 @@ func (c Calibration) String() string {
 // target ε after iterations: the closed form when p offers one, else a
 // bisection on ln λ. field names the target in errors.
 func Calibrate(p Predictor, iterations int, target float64, field string) (Calibration, error) {
+	return CalibrateWith(p, iterations, target, field, Limits{})
+}
+
+// Limits bounds a calibration. The zero value bounds nothing.
+type Limits struct {
+	// MaxFactor, when > 0, is the largest factor the caller can apply (a
+	// larger one would push a noise scale past its bound). A target that
+	// needs more is refused from a short horizon, before the full horizon
+	// is evaluated (see needsTooMuch).
+	MaxFactor float64
+	// Scale names what MaxFactor bounds, for the error ("the eta noise
+	// scale 1e+06"), and Bound is that bound; both only shape messages.
+	Scale string
+	// Base is the scale that MaxFactor multiplies, and Bound its bound.
+	Base, Bound float64
+	// Cancel, when not nil, is asked between predictions; once it returns
+	// true the calibration stops with ErrInterrupted.
+	Cancel func() bool
+}
+
+// ErrInterrupted is returned when Limits.Cancel stopped a calibration.
+var ErrInterrupted = errors.New("interrupted")
+
+// CalibrateWith is Calibrate within limits: a factor beyond lim.MaxFactor
+// is refused as soon as a short horizon shows it is needed, and
+// lim.Cancel is looked at between predictions.
+func CalibrateWith(p Predictor, iterations int, target float64, field string, lim Limits) (Calibration, error) {
 	c := Calibration{Target: target, Iterations: iterations}
 	if !(target > 0) || math.IsInf(target, 0) {
 		return c, check.Errorf(field, "must be a finite number > 0 (got %v)", target)
 	}
 	if err := hopeless(p, iterations); err != nil {
 		return c, check.Errorf(field, "%v", err)
+	}
+	if err := needsTooMuch(p, iterations, target, field, lim); err != nil {
+		return c, err
+	}
+	if lim.Cancel != nil && lim.Cancel() {
+		return c, ErrInterrupted
 	}
 	c.Before = p.PredictEpsilon(iterations, 1)
 	if inv, ok := p.(InversePredictor); ok {
@@ -87,14 +121,62 @@ func Calibrate(p Predictor, iterations int, target float64, field string) (Calib
 		}
 		c.Factor, c.Method = f, "closed form"
 	} else {
-		f, steps, err := bisect(p, iterations, target)
+		f, steps, err := bisect(p, iterations, target, lim.Cancel)
 		if err != nil {
+			if errors.Is(err, ErrInterrupted) {
+				return c, err
+			}
 			return c, check.Errorf(field, "%v", err)
 		}
 		c.Factor, c.Method, c.Steps = f, "bisection", steps
 	}
+	if lim.Cancel != nil && lim.Cancel() {
+		return c, ErrInterrupted
+	}
 	c.After = p.PredictEpsilon(iterations, c.Factor)
 	return c, nil
+}
+
+// probeGrowth is the ratio between the horizons needsTooMuch probes, and
+// 1/probeShare of the full horizon the longest one: together they cost at
+// most probeGrowth/((probeGrowth−1)·probeShare) ≈ 27% of one full-horizon
+// prediction when the target turns out to be within the bound.
+const (
+	probeGrowth = 16
+	probeShare  = 4
+)
+
+// needsTooMuch refuses a target that needs a factor beyond lim.MaxFactor,
+// judged from horizons shorter than iterations (probeIterations,
+// ×probeGrowth, … up to iterations/probeShare): ε is non-decreasing in the
+// iterations and non-increasing in the factor, so if ε after k <
+// iterations iterations at the largest factor already exceeds the target,
+// it does at the full horizon too, and no allowed factor reaches it.
+// lim.Cancel is looked at before every probe.
+func needsTooMuch(p Predictor, iterations int, target float64, field string, lim Limits) error {
+	if !(lim.MaxFactor > 0) || math.IsInf(lim.MaxFactor, 0) {
+		return nil
+	}
+	for k := min(iterations, probeIterations); ; k *= probeGrowth {
+		if lim.Cancel != nil && lim.Cancel() {
+			return ErrInterrupted
+		}
+		e := p.PredictEpsilon(k, lim.MaxFactor)
+		if !e.NoGuarantee() && e.Log10() > math.Log10(target) {
+			// ε ∝ 1/λ gives the factor needed at this horizon, a lower
+			// bound on the one needed at the full horizon; for other
+			// accountants MaxFactor itself is the lower bound.
+			need := lim.MaxFactor
+			if f, err := ProportionalFactor(p.PredictEpsilon(k, 1), k, target); err == nil && f > need {
+				need = f
+			}
+			return check.Errorf(field, "ε = %g cannot be reached within the noise bound: already after %d of %d iterations it needs %s multiplied by at least %.4g, a scale ≥ %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
+				target, k, iterations, lim.Scale, need, need*lim.Base, lim.Bound)
+		}
+		if k*probeGrowth > iterations/probeShare {
+			return nil
+		}
+	}
 }
 
 // probeIterations is the short horizon at which Calibrate first asks the
@@ -121,10 +203,16 @@ const maxLnFactor = 700
 
 // bisect finds ln λ with log10 ε(λ) = log10 target by bracketing and
 // bisection on ln λ, assuming ε non-increasing in λ.
-func bisect(p Predictor, iterations int, target float64) (float64, int, error) {
+func bisect(p Predictor, iterations int, target float64, cancel func() bool) (float64, int, error) {
 	want := math.Log10(target)
 	steps := 0
+	interrupted := false
 	at := func(x float64) float64 {
+		if interrupted || cancel != nil && cancel() {
+			// NaN ends every loop below; the caller sees ErrInterrupted.
+			interrupted = true
+			return math.NaN()
+		}
 		steps++
 		return p.PredictEpsilon(iterations, math.Exp(x)).Log10()
 	}
@@ -148,6 +236,9 @@ func bisect(p Predictor, iterations int, target float64) (float64, int, error) {
 		}
 		vhi = at(hi)
 	}
+	if interrupted {
+		return 0, steps, ErrInterrupted
+	}
 	if vlo < vhi {
 		return 0, steps, fmt.Errorf("the accountant's ε is not monotone in the noise scale (ε grows from 10^%.6g to 10^%.6g as the noise grows)", vlo, vhi)
 	}
@@ -165,6 +256,9 @@ func bisect(p Predictor, iterations int, target float64) (float64, int, error) {
 		if hi-lo < 1e-15 {
 			break
 		}
+	}
+	if interrupted {
+		return 0, steps, ErrInterrupted
 	}
 	return math.Exp(0.5 * (lo + hi)), steps, nil
 }

@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -46,5 +47,76 @@ func TestCalibrateRefusesHopelessAtOnce(t *testing.T) {
 	c, err := Calibrate(proportional{}, 1000, 10, "calibrate.epsilon")
 	if err != nil || math.Abs(c.Factor-100) > 1e-9 || c.Method != "bisection" {
 		t.Errorf("ε = 1000/λ to 10: factor %v (%s), %v; want 100 by bisection", c.Factor, c.Method, err)
+	}
+}
+
+// counting predicts ε = k/λ and records every horizon it was asked for.
+type counting struct {
+	longest, calls int
+}
+
+func (c *counting) PredictEpsilon(iterations int, factor float64) Amount {
+	c.longest = max(c.longest, iterations)
+	c.calls++
+	return Of(float64(iterations) / factor)
+}
+
+// A target that needs a factor beyond Limits.MaxFactor is refused from a
+// horizon shorter than the full one (once it was found only after the
+// full horizon, 4 s for GT-DP at 10^7 iterations); a target within the
+// bound is calibrated as before.
+func TestCalibrateRefusesBeyondMaxFactorEarly(t *testing.T) {
+	lim := Limits{MaxFactor: 1e6, Scale: "the eta noise scale 1", Base: 1, Bound: 1e6}
+	for _, tc := range []struct {
+		iterations int
+		target     float64
+		refused    bool
+	}{
+		{10_000_000, 1, true},     // needs ×10^7 > 10^6: seen at k = 16^5 ≈ 10^6
+		{10_000_000, 0.001, true}, // needs ×10^10: seen at k = 16
+		{10_000_000, 100, false},  // needs ×10^5
+		{10, 1e-6, true},          // short horizon: probed at the full one
+		{10, 1, false},
+	} {
+		p := &counting{}
+		c, err := CalibrateWith(p, tc.iterations, tc.target, "calibrate.epsilon", lim)
+		if tc.refused {
+			if err == nil {
+				t.Errorf("%d iterations, ε = %g: calibrated to ×%g beyond the bound", tc.iterations, tc.target, c.Factor)
+				continue
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "calibrate.epsilon: ε = ") || !strings.Contains(msg, "beyond 1e+06") || strings.Contains(msg, "\n") {
+				t.Errorf("error %q: want one line naming the field, the scale and the bound", msg)
+			}
+			if tc.iterations > probeIterations && p.longest > tc.iterations/probeShare {
+				t.Errorf("%d iterations, ε = %g: asked for %d iterations before refusing, want ≤ %d", tc.iterations, tc.target, p.longest, tc.iterations/probeShare)
+			}
+			continue
+		}
+		want := float64(tc.iterations) / tc.target
+		if err != nil || math.Abs(c.Factor/want-1) > 1e-9 {
+			t.Errorf("%d iterations, ε = %g: factor %v, %v; want %g", tc.iterations, tc.target, c.Factor, err, want)
+		}
+	}
+}
+
+// A cancelled calibration stops within a bounded number of predictions,
+// in the probes as in the bisection, with ErrInterrupted.
+func TestCalibrateCancel(t *testing.T) {
+	for _, after := range []int{0, 1, 3, 20} {
+		for _, lim := range []Limits{{}, {MaxFactor: 1e300, Base: 1, Bound: 1e300}} {
+			p := &counting{}
+			asked := 0
+			lim.Cancel = func() bool { asked++; return asked > after }
+			_, err := CalibrateWith(p, 1000, 1e-3, "calibrate.epsilon", lim)
+			if !errors.Is(err, ErrInterrupted) {
+				t.Errorf("cancel after %d asks (max factor %g): %v, want ErrInterrupted", after, lim.MaxFactor, err)
+			}
+			// hopeless's two probes run before the first ask.
+			if p.calls > after+2 {
+				t.Errorf("cancel after %d asks (max factor %g): %d predictions, want ≤ %d", after, lim.MaxFactor, p.calls, after+2)
+			}
+		}
 	}
 }

@@ -1,9 +1,12 @@
 package scenario
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 
 	"dpsim/core/check"
 	"dpsim/core/graph"
@@ -72,6 +75,14 @@ type ProblemProvider func(key string, dataBytes int64, build func() (objective.P
 // when it is not nil: a sweep builds a problem once for all the runs that
 // share its data (experiment.Plan).
 func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, error) {
+	return BuildCancel(s, place, problems, nil)
+}
+
+// BuildCancel is BuildWith that looks at cancel (when not nil) in the
+// loops that can take seconds, the calibration search among them, and
+// returns a one-line "interrupted" error once it reports true: Ctrl-C
+// during `dpsim run` or a sweep's plan.
+func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func() bool) (*Built, error) {
 	if !nameRE.MatchString(s.Name) {
 		return nil, check.Errorf("name", "must be 1–64 letters, digits, '-', '_' or '.', starting with a letter or digit (got %q)", s.Name)
 	}
@@ -242,7 +253,7 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 	}
 	var cal *privacy.Calibration
 	if s.Calibrate != nil {
-		if built, aw, cal, err = calibrate(s, f, env, built); err != nil {
+		if built, aw, cal, err = calibrate(s, f, env, built, cancel); err != nil {
 			return nil, err
 		}
 	}
@@ -254,7 +265,7 @@ func BuildWith(s *Scenario, place Place, problems ProblemProvider) (*Built, erro
 // calibrate solves for the common noise factor that meets the scenario's
 // target ε (privacy.Calibrate), rescales every channel of env and builds
 // the algorithm again on the rescaled channels.
-func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Built) (*method.Built, []check.Warning, *privacy.Calibration, error) {
+func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Built, cancel func() bool) (*method.Built, []check.Warning, *privacy.Calibration, error) {
 	c := s.Calibrate
 	if c.Iterations == 0 {
 		c.Iterations = s.Iterations
@@ -266,7 +277,10 @@ func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Bu
 	if !ok {
 		return nil, nil, nil, check.Errorf("calibrate", "%s's accountant cannot predict ε before running, so it cannot be calibrated", f.Title)
 	}
-	cal, err := privacy.Calibrate(pred, c.Iterations, c.Epsilon, "calibrate.epsilon")
+	cal, err := privacy.CalibrateWith(pred, c.Iterations, c.Epsilon, "calibrate.epsilon", noiseLimits(f, env, cancel))
+	if errors.Is(err, privacy.ErrInterrupted) {
+		return nil, nil, nil, fmt.Errorf("calibrate.epsilon: interrupted while searching for the noise factor")
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -307,6 +321,25 @@ func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Bu
 	// What the rebuilt accountant itself predicts at its own scales.
 	cal.After = again.Accountant.(privacy.Predictor).PredictEpsilon(c.Iterations, 1)
 	return again, warns, &cal, nil
+}
+
+// noiseLimits bounds the calibration factor by the largest base scale of
+// any channel: beyond MaxMagnitude/that scale, calibrate would refuse the
+// result anyway, so privacy.CalibrateWith refuses it from a short horizon.
+func noiseLimits(f *method.Factory, env *method.Env, cancel func() bool) privacy.Limits {
+	lim := privacy.Limits{Cancel: cancel, Bound: MaxMagnitude}
+	for _, ch := range f.Channels {
+		sp := env.Noise[ch.Name]
+		for i := range env.Graph.N {
+			if b := sp.Base(i); b > lim.Base {
+				lim.Base, lim.Scale = b, "the "+ch.Name+" noise scale "+strconv.FormatFloat(b, 'g', 6, 64)
+			}
+		}
+	}
+	if lim.Base > 0 {
+		lim.MaxFactor = MaxMagnitude / lim.Base
+	}
+	return lim
 }
 
 func baseScales(s *noise.Spec) []float64 {

@@ -150,11 +150,12 @@ func (c *calibration) apply(s *scenario.Scenario) error {
 
 // load reads and builds a scenario from a file, stdin or a preset.
 func load(arg string, stdin io.Reader) (*scenario.Built, error) {
-	return loadWith(arg, stdin, nil)
+	return loadWith(context.Background(), arg, stdin, nil)
 }
 
-// loadWith is load with the calibration flags applied before building.
-func loadWith(arg string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
+// loadWith is load with the calibration flags applied before building;
+// the calibration search stops when ctx is cancelled (Ctrl-C).
+func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
 	var data []byte
 	var err error
 	switch {
@@ -177,8 +178,11 @@ func loadWith(arg string, stdin io.Reader, cal *calibration) (*scenario.Built, e
 	if err := cal.apply(s); err != nil {
 		return nil, err
 	}
-	b, err := scenario.Build(s)
+	b, err := scenario.BuildCancel(s, scenario.CLI, nil, func() bool { return ctx.Err() != nil })
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: interrupted while building the scenario, nothing written", arg)
+		}
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return b, nil
@@ -193,7 +197,7 @@ func oneArg(fs *flags) (string, error) {
 
 // parseAndLoad parses a command's flags and its one SCENARIO argument,
 // and builds the scenario (calibrated when cal's flags ask).
-func parseAndLoad(fs *flags, args []string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
+func parseAndLoad(ctx context.Context, fs *flags, args []string, stdin io.Reader, cal *calibration) (*scenario.Built, error) {
 	if err := fs.parse(args); err != nil {
 		return nil, err
 	}
@@ -204,7 +208,7 @@ func parseAndLoad(fs *flags, args []string, stdin io.Reader, cal *calibration) (
 	if err != nil {
 		return nil, err
 	}
-	return loadWith(arg, stdin, cal)
+	return loadWith(ctx, arg, stdin, cal)
 }
 
 const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] SCENARIO
@@ -287,7 +291,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	var r *runner.Runner
 	if *resume == "" {
 		var err error
-		if b, err = loadWith(input, stdin, cal); err != nil {
+		if b, err = loadWith(env.ctx, input, stdin, cal); err != nil {
 			return err
 		}
 		r = runner.New(b)
@@ -440,7 +444,9 @@ case, the predicted steady-state error, the infinite-horizon budget.
 func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", validateHelp, stdout)
 	cal := calibFlags(fs)
-	b, err := parseAndLoad(fs, args, stdin, cal)
+	env, stop := processEnv()
+	defer stop()
+	b, err := parseAndLoad(env.ctx, fs, args, stdin, cal)
 	if err != nil {
 		return err
 	}

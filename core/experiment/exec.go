@@ -71,8 +71,13 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 			rec.Quantities[q] = FI(nan)
 		}
 	}
-	b, err := p.build(&pp, sp.hook, s, e.runSeeds(k.Run, s.Name, k.Point))
+	b, err := p.build(ctx, &pp, sp.hook, s, e.runSeeds(k.Run, s.Name, k.Point))
 	if err != nil {
+		if ctx.Err() != nil {
+			// Interrupted while building (a calibration search): not a
+			// failed run, just one that did not happen.
+			return RunRecord{}, ctx.Err()
+		}
 		rec.Status, rec.Error = StatusFailed, err.Error()
 		return rec, nil
 	}

@@ -106,8 +106,11 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
-			b, err := p.build(&pp, sp.hook, s, e.runSeeds(0, s.Name, pi))
+			b, err := p.build(ctx, &pp, sp.hook, s, e.runSeeds(0, s.Name, pi))
 			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			if err := checkMetrics(e, b); err != nil {
@@ -290,15 +293,19 @@ func scenarioErr(err error) error {
 var linePos = regexp.MustCompile(` \(line [0-9]+, column [0-9]+\)`)
 
 // build builds a point's scenario with seeds and applies the series hook.
-func (p *Plan) build(pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
+// ctx is looked at inside the build's long loops (calibration).
+func (p *Plan) build(ctx context.Context, pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
 	sc := pp.parsed.Clone()
 	sc.Seed, sc.Seeds = nil, &seeds
 	var shared scenario.ProblemProvider
 	if p.problems != nil {
 		shared = p.problems.provide
 	}
-	b, err := scenario.BuildWith(sc, scenario.CLI, shared)
+	b, err := scenario.BuildCancel(sc, scenario.CLI, shared, func() bool { return ctx.Err() != nil })
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, scenarioErr(err)
 	}
 	if hook != nil {

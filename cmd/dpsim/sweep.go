@@ -207,6 +207,8 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
+	// No cancel hook here: after a first Ctrl-C the finished runs are
+	// still assembled and saved; a second Ctrl-C kills at once.
 	res, err := experiment.Assemble(plan, recs, shard)
 	if err != nil {
 		return err
@@ -391,7 +393,10 @@ func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 		}
 		parts = append(parts, data)
 	}
-	res, err := experiment.MergeNamed(fs.Args(), parts)
+	res, err := experiment.MergeCancel(fs.Args(), parts, func() bool { return env.ctx.Err() != nil })
+	if errors.Is(err, experiment.ErrInterrupted) {
+		return fmt.Errorf("interrupted while merging the parts: nothing written")
+	}
 	if err != nil {
 		return err
 	}

@@ -30,9 +30,13 @@ type Plan struct {
 	// Quantities are the per-run quantities recorded: the experiment's,
 	// then those the axes use, each once.
 	Quantities []string
-	canon      []byte
-	series     []seriesPlan
-	tasks      int
+	// Cancel, when not nil, is looked at every few thousand records
+	// while Assemble works (millions of records take seconds); once it
+	// returns true Assemble stops with ErrInterrupted.
+	Cancel func() bool
+	canon  []byte
+	series []seriesPlan
+	tasks  int
 	// labels holds what the problems' generic metrics are (figure.go).
 	labels metricLabels
 	// problems shares problem instances among the runs (nil: every run

@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -74,7 +75,12 @@ type ExpectationResult struct {
 func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 	recs = append([]RunRecord(nil), recs...)
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Task < recs[j].Task })
+	var t ticker
+	t.cancel = p.Cancel
 	for i, r := range recs {
+		if t.tick(1) {
+			return nil, ErrInterrupted
+		}
 		if r.Task < 0 || r.Task >= p.tasks {
 			return nil, fmt.Errorf("run record for task %d: the plan has tasks 0 to %d", r.Task, p.tasks-1)
 		}
@@ -104,6 +110,9 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 		if e.X.alongRun() {
 			sr.Quantities = p.quantityStats(g.runs[si][0])
 			for gi, x := range g.along[si].x {
+				if t.tick(e.Runs * len(e.Metrics)) {
+					return nil, ErrInterrupted
+				}
 				pt := PointResult{X: F(x), Metrics: map[string]Stats{}}
 				for _, m := range e.Metrics {
 					pt.Metrics[m.id()] = Summarize(g.curveAt(si, m.id(), gi))
@@ -112,6 +121,9 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 			}
 		} else {
 			for pi, pp := range p.series[si].points {
+				if t.tick(e.Runs * (len(e.Metrics) + len(p.Quantities))) {
+					return nil, ErrInterrupted
+				}
 				v := F(pp.value)
 				pt := PointResult{X: v, Value: &v, Metrics: map[string]Stats{}, Quantities: p.quantityStats(g.runs[si][pi])}
 				for _, m := range e.Metrics {
@@ -126,6 +138,9 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 		res.Series = append(res.Series, sr)
 	}
 	for i := range e.Expectations {
+		if t.tick(checkEvery) {
+			return nil, ErrInterrupted
+		}
 		res.Expectations = append(res.Expectations, p.evaluate(i, res, g))
 	}
 	res.Note = noEnd(recs)
@@ -137,6 +152,38 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// ErrInterrupted is returned by Assemble and MergeCancel when their
+// Cancel hook reported true.
+var ErrInterrupted = errors.New("interrupted while assembling the result")
+
+// checkEvery is how many steps (records, or a point's runs × metrics)
+// Assemble and MergeCancel go between looks at their Cancel hook: cheap
+// next to the steps, and a fraction of a millisecond apart.
+const checkEvery = 4096
+
+// ticker counts steps and asks cancel once every checkEvery of them.
+type ticker struct {
+	cancel func() bool
+	steps  int
+	// asks counts the looks at cancel (tests bound it).
+	asks int
+}
+
+// tick adds n steps and reports whether cancel, asked when the steps
+// crossed a multiple of checkEvery, says stop.
+func (t *ticker) tick(n int) bool {
+	if t.cancel == nil {
+		return false
+	}
+	before := t.steps
+	t.steps += max(n, 1)
+	if before/checkEvery == t.steps/checkEvery && before != 0 {
+		return false
+	}
+	t.asks++
+	return t.cancel()
 }
 
 // noEnd returns the note of a result whose finished runs all diverged or
@@ -440,6 +487,14 @@ func Merge(parts [][]byte) (*Result, error) { return MergeNamed(nil, parts) }
 // extra metric, a bogus status, iterations outside the plan, a curve of
 // the wrong length) is refused, naming the part and the record.
 func MergeNamed(names []string, parts [][]byte) (*Result, error) {
+	return MergeCancel(names, parts, nil)
+}
+
+// MergeCancel is MergeNamed that looks at cancel (when not nil) every
+// few thousand records, in the checks as in Assemble, and stops with
+// ErrInterrupted once it returns true.
+func MergeCancel(names []string, parts [][]byte, cancel func() bool) (*Result, error) {
+	t := ticker{cancel: cancel}
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
@@ -468,6 +523,9 @@ func MergeNamed(names []string, parts [][]byte) (*Result, error) {
 			return nil, fmt.Errorf("part %d is a different experiment from part 1%s", i+1, files)
 		}
 		for j := range r.Runs {
+			if t.tick(1) {
+				return nil, ErrInterrupted
+			}
 			rec := r.Runs[j]
 			if err := plan.checkRecord(&rec); err != nil {
 				return nil, fmt.Errorf("%s: runs[%d] (task %d): %w", name(i), j, rec.Task, err)
@@ -487,6 +545,7 @@ func MergeNamed(names []string, parts [][]byte) (*Result, error) {
 	for _, rec := range byTask {
 		recs = append(recs, rec)
 	}
+	plan.Cancel = cancel
 	return Assemble(plan, recs, nil)
 }
 

@@ -114,6 +114,9 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 		return c, ErrInterrupted
 	}
 	c.Before = p.PredictEpsilon(iterations, 1)
+	if lim.Cancel != nil && lim.Cancel() {
+		return c, ErrInterrupted
+	}
 	if inv, ok := p.(InversePredictor); ok {
 		f, err := inv.FactorFor(iterations, target)
 		if err != nil {

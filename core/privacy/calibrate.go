@@ -142,8 +142,9 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 
 // probeGrowth is the ratio between the horizons needsTooMuch probes, and
 // 1/probeShare of the full horizon the longest one: together they cost at
-// most probeGrowth/((probeGrowth−1)·probeShare) ≈ 27% of one full-horizon
-// prediction when the target turns out to be within the bound.
+// most 1/probeShare + 1/(probeShare·(probeGrowth−1)) ≈ 27% of one
+// full-horizon prediction when the target turns out to be within the
+// bound.
 const (
 	probeGrowth = 16
 	probeShare  = 4
@@ -151,7 +152,7 @@ const (
 
 // needsTooMuch refuses a target that needs a factor beyond lim.MaxFactor,
 // judged from horizons shorter than iterations (probeIterations,
-// ×probeGrowth, … up to iterations/probeShare): ε is non-decreasing in the
+// ×probeGrowth, …, and iterations/probeShare): ε is non-decreasing in the
 // iterations and non-increasing in the factor, so if ε after k <
 // iterations iterations at the largest factor already exceeds the target,
 // it does at the full horizon too, and no allowed factor reaches it.
@@ -160,7 +161,7 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 	if !(lim.MaxFactor > 0) || math.IsInf(lim.MaxFactor, 0) {
 		return nil
 	}
-	for k := min(iterations, probeIterations); ; k *= probeGrowth {
+	for k := min(iterations, probeIterations); ; {
 		if lim.Cancel != nil && lim.Cancel() {
 			return ErrInterrupted
 		}
@@ -176,7 +177,13 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 			return check.Errorf(field, "ε = %g cannot be reached within the noise bound: already after %d of %d iterations it needs %s multiplied by at least %.4g, a scale ≥ %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
 				target, k, iterations, lim.Scale, need, need*lim.Base, lim.Bound)
 		}
-		if k*probeGrowth > iterations/probeShare {
+		// Next: ×probeGrowth, and last the quarter of the full horizon.
+		switch last := iterations / probeShare; {
+		case k*probeGrowth <= last:
+			k *= probeGrowth
+		case k < last:
+			k = last
+		default:
 			return nil
 		}
 	}

@@ -93,6 +93,30 @@ type Limits struct {
 	Cancel func() bool
 }
 
+// Interruptible is implemented by predictors whose predictions loop over
+// the horizon (O(n·K): GT-DP's eq. 18 at 10^7 iterations takes seconds).
+// CalibrateWith hands them its cancel hook for the calibration's
+// duration; they look at it every few thousand steps and, once it says
+// stop, return at once with any value — the calibration then reports
+// ErrInterrupted.
+type Interruptible interface {
+	SetCancel(cancel func() bool)
+}
+
+// Interrupt implements Interruptible for an accountant that embeds it:
+// Stop(k) in its prediction loop asks the hook every 4096 steps, so the
+// check costs nothing next to the step.
+type Interrupt struct {
+	cancel func() bool
+}
+
+// SetCancel implements Interruptible.
+func (in *Interrupt) SetCancel(cancel func() bool) { in.cancel = cancel }
+
+// Stop reports, at step k of a prediction loop, whether the calibration
+// was cancelled (asked every 4096 steps).
+func (in *Interrupt) Stop(k int) bool { return in.cancel != nil && k&4095 == 0 && in.cancel() }
+
 // ErrInterrupted is returned when Limits.Cancel stopped a calibration.
 var ErrInterrupted = errors.New("interrupted")
 
@@ -103,6 +127,11 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 	c := Calibration{Target: target, Iterations: iterations}
 	if !(target > 0) || math.IsInf(target, 0) {
 		return c, check.Errorf(field, "must be a finite number > 0 (got %v)", target)
+	}
+	if in, ok := p.(Interruptible); ok && lim.Cancel != nil {
+		// Long predictions look at the hook inside their loops too.
+		in.SetCancel(lim.Cancel)
+		defer in.SetCancel(nil)
 	}
 	if err := hopeless(p, iterations); err != nil {
 		return c, check.Errorf(field, "%v", err)
@@ -122,6 +151,9 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 		if err != nil {
 			return c, check.Errorf(field, "%v", err)
 		}
+		if lim.Cancel != nil && lim.Cancel() {
+			return c, ErrInterrupted // f may come from a prediction cut short
+		}
 		c.Factor, c.Method = f, "closed form"
 	} else {
 		f, steps, err := bisect(p, iterations, target, lim.Cancel)
@@ -137,6 +169,9 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 		return c, ErrInterrupted
 	}
 	c.After = p.PredictEpsilon(iterations, c.Factor)
+	if lim.Cancel != nil && lim.Cancel() {
+		return c, ErrInterrupted
+	}
 	return c, nil
 }
 

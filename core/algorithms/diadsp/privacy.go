@@ -24,6 +24,8 @@ const Confidence = "medium-low: the update is reconstructed from recollection (t
 // own state differs between adjacent problems). O(1) per agent and
 // iteration.
 type Accountant struct {
+	// Interrupt lets a calibration cancel a long prediction.
+	privacy.Interrupt
 	alg    *Algorithm
 	l      float64 // L for the affine adjacency
 	agents []acct
@@ -132,6 +134,9 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		func(i int) privacy.Amount {
 			a := ac.initial()
 			for t := range iterations {
+				if ac.Stop(t) {
+					return privacy.Infinite() // cancelled: the calibration reports it
+				}
 				ac.advance(&a, i, t)
 			}
 			if a.infinite != "" {

@@ -25,6 +25,8 @@ const Confidence = "medium-high: the step c·q^t and noise 2C√d·c·p^t/(ε(p�
 // most γ_t·‖∇f_i − ∇f_i'‖ ≤ 2C·γ_t (Π_X is nonexpansive); ℓ1 adds √d.
 // O(1) per agent and iteration.
 type Accountant struct {
+	// Interrupt lets a calibration cancel a long prediction.
+	privacy.Interrupt
 	alg    *Algorithm
 	pre    float64 // 2C√d
 	agents []acct
@@ -96,6 +98,9 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		func(i int) privacy.Amount {
 			var a acct
 			for t := range iterations {
+				if ac.Stop(t) {
+					return privacy.Infinite() // cancelled: the calibration reports it
+				}
 				ac.advance(&a, i, t, ac.alg.eta)
 			}
 			if a.infinite != "" {

@@ -23,6 +23,8 @@ const Formula = "ε_i = 2√r·C·Σ_{k=1..K} Σ_{t=0..k−1} [ w_ii^{k−1−t}
 // It costs O(1) time and memory per agent and iteration, whatever w_ii
 // and K (see series); γ_t is read from its schedule, never stored.
 type Accountant struct {
+	// Interrupt lets a calibration cancel a long prediction.
+	privacy.Interrupt
 	alg   *Algorithm
 	eta   *noise.Spec
 	xi    *noise.Spec

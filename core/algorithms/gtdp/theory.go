@@ -59,6 +59,9 @@ func (ac *Accountant) predict1(iterations int) privacy.Amount {
 		func(i int) privacy.Amount {
 			a := newAccount(ac.agents[i].ser.w, ac.eta, ac.xi, i)
 			for k := 1; k < iterations; k++ {
+				if ac.Stop(k) {
+					return privacy.Infinite() // cancelled: the calibration reports it
+				}
 				memo := lagMemo{at: -1}
 				cp.step(&a, k, cp.gamma.At(k-1), cp.scalesAt(k), &memo)
 			}

@@ -1,17 +1,18 @@
 'use strict';
 // End-to-end test of the page's on-demand datasets (issue 16, item 7).
-// No built-in problem trains on a dataset yet, so this test builds the
-// page's program with a test plug-in registered (ui/internal/datatoy/app:
-// the data toy, f_i(x) = ½‖x − m_i‖², m_i a shard mean of a dataset's
-// train split, which declares the split it loads) and serves it in place
-// of dpsim.wasm. The datasets are public/data/*.gz, copied by ./build.sh.
+// Most of it builds the page's program with a test plug-in registered
+// (ui/internal/datatoy/app: the data toy, f_i(x) = ½‖x − m_i‖², m_i a
+// shard mean of a dataset's train split, which declares the split it
+// loads) and serves it in place of dpsim.wasm. The datasets are public/data/*.gz, copied by ./build.sh.
 //
 // It checks that loading a scenario on the data toy shows a progress bar
 // (MB done / total, the dataset's title and note) while the file streams
 // in, then builds and plots; that a split is fetched once per session;
 // that a small preset fetches nothing; and that a missing file (404), a
 // corrupted copy (checksum) and no network each give a one-line message
-// while the previous run stays exactly as it was.
+// while the previous run stays exactly as it was. The last test uses the
+// site's own dpsim.wasm: ?preset=gtdp-logistic-mushrooms in the URL
+// fetches mushrooms' two splits with the progress bar, then plots.
 //
 //   node --test e2e/            (after ./build.sh; ./test.sh does it)
 const { describe, test, before, after } = require('node:test');
@@ -276,6 +277,42 @@ describe('datasets fetched on demand', () => {
     await loadInEditor(scenario('mushrooms'));
     await waitFor('the data scenario', () => window.dpsimState.scenario === 'data-toy-ring');
     assert.equal((await dataBox()).state, 'ready');
+    assert.ok(!log.some((l) => FATAL_CONSOLE.test(l)), 'console shows that the Go program died:\n' + log.join('\n'));
+  });
+
+  test('the real page: ?preset=gtdp-logistic-mushrooms fetches both splits with a progress bar, then plots', async () => {
+    // The site's own dpsim.wasm (no test plug-in) and the URL path: Go
+    // defers the preset to the page, which fetches its datasets first.
+    if (page) await page.close();
+    log = [];
+    dataRequests = [];
+    page = await ctx.newPage();
+    cdp = null;
+    page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) dataRequests.push(path.basename(r.url())); });
+    // The site's dpsim.wasm, served by the route (untouched by the
+    // throttle, which then slows only the datasets): mushrooms-train.gz
+    // (48 KB) takes about 2 s, and the bar is seen part way.
+    await page.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: path.join(SITE, 'dpsim.wasm'), contentType: 'application/wasm' }));
+    await throttle(24 * 1024);
+    await page.goto(baseURL + '?preset=gtdp-logistic-mushrooms');
+    await waitFor('the progress bar part way', () => {
+      const b = document.getElementById('data-load');
+      const bar = document.getElementById('data-progress');
+      return b && b.dataset.state === 'loading' && !bar.hidden && bar.value > 0 && bar.value < bar.max;
+    });
+    const mid = await dataBox();
+    assert.equal(mid.barVisible, true);
+    assert.match(mid.title, /^Fetching LIBSVM mushrooms: poisonous vs edible/);
+    await waitFor('the preset', () => window.dpsimState && window.dpsimState.scenario === 'gtdp-logistic-mushrooms');
+    await throttle(0);
+    assert.equal((await dataBox()).state, 'ready');
+    assert.deepEqual([...dataRequests].sort(), ['mushrooms-test.gz', 'mushrooms-train.gz']);
+    await page.evaluate(() => window.dpsim.play());
+    await waitFor('the first plotted point', () => Number(document.getElementById('plot').dataset.points) > 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(OUT, 'data-preset-url.png') });
     assert.ok(!log.some((l) => FATAL_CONSOLE.test(l)), 'console shows that the Go program died:\n' + log.join('\n'));
   });
 });

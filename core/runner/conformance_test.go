@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "dpsim/core/data/files" // the committed datasets: a preset trains on mushrooms
 	"dpsim/core/experiment"
 	"dpsim/core/param"
 	"dpsim/core/runner"

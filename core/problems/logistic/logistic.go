@@ -203,8 +203,17 @@ func (m *Model) gradRows(r learn.Rows, idx []int, x, out []float64) {
 			r.Axpy(k, m.slope(r.Dot(k, x), label(r, k)), out)
 		}
 	} else {
-		for k := range cnt {
-			r.Axpy(k, m.slope(r.Dot(k, x), label(r, k)), out)
+		// Scores a block of rows at a time (Dots overlaps their sums),
+		// then adds the rows' terms (Axpys, in row order for every
+		// entry): the same bits as one row after another.
+		var z [64]float64
+		for lo := 0; lo < cnt; lo += len(z) {
+			blk := z[:min(len(z), cnt-lo)]
+			r.Dots(lo, x, blk)
+			for t, v := range blk {
+				blk[t] = m.slope(v, label(r, lo+t))
+			}
+			r.Axpys(lo, blk, out)
 		}
 	}
 	inv := 1 / float64(cnt)

@@ -38,36 +38,200 @@ func (r Rows) Row(k int) int {
 }
 
 // Dot returns a_kᵀx for view row k (len(x) ≥ Cols; only the first Cols
-// entries are read).
+// entries are read). The sum runs left to right in one accumulator, so
+// every platform gives the same bits; the loops are unrolled by four
+// and resliced so that the compiler drops the bounds checks (the hot
+// loop of every full gradient: bench/data/compare.sh). Products are
+// wrapped in float64(…) so that no platform fuses them into the sum
+// (core/num).
 func (r Rows) Dot(k int, x []float64) float64 {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
-	x = x[:d]
-	var acc float64
 	if s.Pixels != nil {
-		for j, p := range s.Pixels[i*d : (i+1)*d] {
-			acc += float64(p) * x[j]
-		}
-		return acc / 255
+		return dotPixels(s.Pixels[i*d:(i+1)*d:(i+1)*d], x[:d]) / 255
 	}
-	for j, v := range s.Features[i*d : (i+1)*d] {
-		acc += float64(v) * x[j]
+	return dotFloat32(s.Features[i*d:(i+1)*d:(i+1)*d], x[:d])
+}
+
+// dotPixels returns Σ_j float64(a_j)·x_j, left to right.
+func dotPixels(a []uint8, x []float64) float64 {
+	x = x[:len(a)]
+	var acc float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		aa, xx := a[j:j+4:j+4], x[j:j+4:j+4]
+		acc += float64(float64(aa[0]) * xx[0])
+		acc += float64(float64(aa[1]) * xx[1])
+		acc += float64(float64(aa[2]) * xx[2])
+		acc += float64(float64(aa[3]) * xx[3])
+	}
+	for ; j < len(a); j++ {
+		acc += float64(float64(a[j]) * x[j])
 	}
 	return acc
 }
 
-// Axpy adds c·a_k to out for view row k.
+// dotFloat32 returns Σ_j float64(a_j)·x_j, left to right.
+func dotFloat32(a []float32, x []float64) float64 {
+	x = x[:len(a)]
+	var acc float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		aa, xx := a[j:j+4:j+4], x[j:j+4:j+4]
+		acc += float64(float64(aa[0]) * xx[0])
+		acc += float64(float64(aa[1]) * xx[1])
+		acc += float64(float64(aa[2]) * xx[2])
+		acc += float64(float64(aa[3]) * xx[3])
+	}
+	for ; j < len(a); j++ {
+		acc += float64(float64(a[j]) * x[j])
+	}
+	return acc
+}
+
+// Dots writes a_kᵀx for view rows k = lo, lo+1, …, lo+len(out)−1 into
+// out, four rows at a time: each row's sum still runs left to right in
+// its own accumulator (the same bits as Dot), but the four independent
+// chains overlap, where one chain waits on its adder's latency.
+func (r Rows) Dots(lo int, x []float64, out []float64) {
+	s, d := r.Set, r.Set.Cols
+	x = x[:d]
+	t := 0
+	for ; t+4 <= len(out); t += 4 {
+		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
+		o := out[t : t+4 : t+4]
+		if s.Pixels != nil {
+			p := s.Pixels
+			o[0], o[1], o[2], o[3] = dot4Pixels(p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
+				p[i2*d:(i2+1)*d:(i2+1)*d], p[i3*d:(i3+1)*d:(i3+1)*d], x)
+			o[0] /= 255
+			o[1] /= 255
+			o[2] /= 255
+			o[3] /= 255
+			continue
+		}
+		f := s.Features
+		o[0], o[1], o[2], o[3] = dot4Float32(f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
+			f[i2*d:(i2+1)*d:(i2+1)*d], f[i3*d:(i3+1)*d:(i3+1)*d], x)
+	}
+	for ; t < len(out); t++ {
+		out[t] = r.Dot(lo+t, x)
+	}
+}
+
+// dot4Pixels returns Σ_j float64(a_j)·x_j for four rows a, b, c, e of
+// len(x), each left to right.
+func dot4Pixels(a, b, c, e []uint8, x []float64) (sa, sb, sc, se float64) {
+	a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
+	for j, v := range x {
+		sa += float64(float64(a[j]) * v)
+		sb += float64(float64(b[j]) * v)
+		sc += float64(float64(c[j]) * v)
+		se += float64(float64(e[j]) * v)
+	}
+	return
+}
+
+// dot4Float32 is dot4Pixels for float32 rows.
+func dot4Float32(a, b, c, e []float32, x []float64) (sa, sb, sc, se float64) {
+	a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
+	for j, v := range x {
+		sa += float64(float64(a[j]) * v)
+		sb += float64(float64(b[j]) * v)
+		sc += float64(float64(c[j]) * v)
+		se += float64(float64(e[j]) * v)
+	}
+	return
+}
+
+// Axpys adds Σ_t c[t]·a_{lo+t} to out, the rows' terms added to each
+// entry in row order (the same bits as Axpy row after row), four rows
+// per pass over out.
+func (r Rows) Axpys(lo int, c []float64, out []float64) {
+	s, d := r.Set, r.Set.Cols
+	out = out[:d]
+	t := 0
+	for ; t+4 <= len(c); t += 4 {
+		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
+		cc := c[t : t+4 : t+4]
+		if s.Pixels != nil {
+			p := s.Pixels
+			axpy4Pixels(cc[0]/255, cc[1]/255, cc[2]/255, cc[3]/255, p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
+				p[i2*d:(i2+1)*d:(i2+1)*d], p[i3*d:(i3+1)*d:(i3+1)*d], out)
+			continue
+		}
+		f := s.Features
+		axpy4Float32(cc[0], cc[1], cc[2], cc[3], f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
+			f[i2*d:(i2+1)*d:(i2+1)*d], f[i3*d:(i3+1)*d:(i3+1)*d], out)
+	}
+	for ; t < len(c); t++ {
+		r.Axpy(lo+t, c[t], out)
+	}
+}
+
+// axpy4Pixels adds ca·a_j, then cb·b_j, cc·c_j, ce·e_j to out_j.
+func axpy4Pixels(ca, cb, cc, ce float64, a, b, c, e []uint8, out []float64) {
+	a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
+	for j, v := range out {
+		v += float64(ca * float64(a[j]))
+		v += float64(cb * float64(b[j]))
+		v += float64(cc * float64(c[j]))
+		v += float64(ce * float64(e[j]))
+		out[j] = v
+	}
+}
+
+// axpy4Float32 is axpy4Pixels for float32 rows.
+func axpy4Float32(ca, cb, cc, ce float64, a, b, c, e []float32, out []float64) {
+	a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
+	for j, v := range out {
+		v += float64(ca * float64(a[j]))
+		v += float64(cb * float64(b[j]))
+		v += float64(cc * float64(c[j]))
+		v += float64(ce * float64(e[j]))
+		out[j] = v
+	}
+}
+
+// Axpy adds c·a_k to out for view row k (unrolled like Dot; each entry
+// is one product and one sum, as before).
 func (r Rows) Axpy(k int, c float64, out []float64) {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
-	out = out[:d]
 	if s.Pixels != nil {
-		c /= 255
-		for j, p := range s.Pixels[i*d : (i+1)*d] {
-			out[j] += c * float64(p)
-		}
+		axpyPixels(c/255, s.Pixels[i*d:(i+1)*d:(i+1)*d], out[:d])
 		return
 	}
-	for j, v := range s.Features[i*d : (i+1)*d] {
-		out[j] += c * float64(v)
+	axpyFloat32(c, s.Features[i*d:(i+1)*d:(i+1)*d], out[:d])
+}
+
+// axpyPixels adds c·float64(a_j) to out_j.
+func axpyPixels(c float64, a []uint8, out []float64) {
+	out = out[:len(a)]
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		aa, oo := a[j:j+4:j+4], out[j:j+4:j+4]
+		oo[0] += float64(c * float64(aa[0]))
+		oo[1] += float64(c * float64(aa[1]))
+		oo[2] += float64(c * float64(aa[2]))
+		oo[3] += float64(c * float64(aa[3]))
+	}
+	for ; j < len(a); j++ {
+		out[j] += float64(c * float64(a[j]))
+	}
+}
+
+// axpyFloat32 adds c·float64(a_j) to out_j.
+func axpyFloat32(c float64, a []float32, out []float64) {
+	out = out[:len(a)]
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		aa, oo := a[j:j+4:j+4], out[j:j+4:j+4]
+		oo[0] += float64(c * float64(aa[0]))
+		oo[1] += float64(c * float64(aa[1]))
+		oo[2] += float64(c * float64(aa[2]))
+		oo[3] += float64(c * float64(aa[3]))
+	}
+	for ; j < len(a); j++ {
+		out[j] += float64(c * float64(a[j]))
 	}
 }
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# compare.sh — one full gradient of logistic regression with ℓ2 over a
+# whole training split (ijcnn1: 49,990 × 22 float32; MNIST 0 vs 1:
+# 12,665 × 784 pixels), one agent: dpsim natively, dpsim under js/wasm
+# (node), and the vectorised NumPy reference reading the same committed
+# core/data files, interleaved over several rounds; prints every round,
+# checks that both sides agree on ‖∇f(x)‖, and prints the median ratios.
+#
+#   bench/data/compare.sh [ROUNDS]        (default 5)
+#
+# Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
+# -y python3-numpy). NumPy runs on one BLAS thread (OPENBLAS_NUM_THREADS=1,
+# as dpsim's gradient is one goroutine). The targets: native ≥ NumPy's
+# speed, wasm ≤ 2.5× native (docs/performance.md).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+rounds=${1:-5}
+py=/usr/bin/python3
+"$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
+export PATH="$PATH:$(go env GOROOT)/lib/wasm"
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go test -c -o "$tmp/native.test" ./core/problems/logistic
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/problems/logistic
+
+# Time-based (b.N grows until a run lasts 1 s), so both sides are warm.
+bench() { # prints "<name> <ns/op> <gradnorm>" for each dataset
+  (cd core/problems/logistic && "$@" -test.cpu 1 -test.run '^$' -test.bench 'FullGrad' -test.benchtime 1s) |
+    awk '/^BenchmarkFullGrad\// { split($1, p, "/"); ns = ""; gn = ""
+      for (i = 2; i <= NF; i++) { if ($i == "ns/op") ns = $(i-1); if ($i == "gradnorm") gn = $(i-1) }
+      print p[2], ns, gn }'
+}
+printf '%-6s %-9s %12s %12s %12s %10s %10s\n' round dataset native_ms wasm_ms numpy_ms numpy/nat wasm/nat
+lines=()
+for r in $(seq "$rounds"); do
+  nat=$(bench "$tmp/native.test")
+  wasm=$(bench go_js_wasm_exec "$tmp/wasm.test")
+  for ds in ijcnn1 mnist-01; do
+    read -r _ n gn < <(grep "^$ds " <<<"$nat")
+    read -r _ w _ < <(grep "^$ds " <<<"$wasm")
+    read -r _ p pgn < <("$py" bench/data/numpy_grad.py "core/data/files/$ds-train.gz")
+    # The benchmark reports ‖g‖ to 4 significant digits: agree to that.
+    awk -v a="$gn" -v b="$pgn" -v d="$ds" 'BEGIN { if ((a - b)^2 > (1e-3 * b)^2) { printf "compare.sh: %s: ‖∇f‖ %s (dpsim) vs %s (NumPy)\n", d, a, b > "/dev/stderr"; exit 1 } }'
+    line=$(awk -v n="$n" -v w="$w" -v p="$p" -v r="$r" -v d="$ds" 'BEGIN {
+      printf "%-6s %-9s %12.3f %12.3f %12.3f %10.2f %10.2f", r, d, n/1e6, w/1e6, p/1e3, p*1000/n, w/n }')
+    echo "$line"
+    lines+=("$line")
+  done
+done
+for ds in ijcnn1 mnist-01; do
+  printf '%s\n' "${lines[@]}" | awk -v d="$ds" '$2 == d { k++; n[k] = $3; w[k] = $4; p[k] = $5; a[k] = $6; b[k] = $7 }
+    function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+                                     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+    END { printf "median %s: native %.3f ms, wasm %.3f ms, NumPy %.3f ms; NumPy/native %.2fx (target ≥ 1), wasm/native %.2fx (target ≤ 2.5)\n", d, med(n, k), med(w, k), med(p, k), med(a, k), med(b, k) }'
+done

@@ -98,7 +98,13 @@ async function throttle(bytesPerSecond, offline = false) {
 }
 
 async function loadInEditor(sc) {
-  if (!(await page.evaluate(() => document.getElementById('scenario-box').open))) await page.click('#scenario-box summary');
+  if (!(await page.evaluate(() => document.getElementById('scenario-box').open))) {
+    await page.click('#scenario-box summary');
+    // Opening fills the editor with the current scenario from a 'toggle'
+    // event, which fires later: filling before it lands could interleave
+    // the two texts.
+    await page.waitForFunction(() => document.getElementById('scenario-text').value.trim() !== '');
+  }
   await page.fill('#scenario-text', JSON.stringify(sc));
   await page.click('#scenario-load');
 }

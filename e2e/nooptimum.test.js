@@ -85,6 +85,8 @@ describe('a problem without a known optimum', () => {
 
     // Through the page's scenario editor, as a user would.
     await page.click('#scenario-box summary');
+    // The 'toggle' event fills the editor later: wait for it before filling.
+    await page.waitForFunction(() => document.getElementById('scenario-text').value.trim() !== '');
     await page.fill('#scenario-text', JSON.stringify(SCENARIO));
     await page.click('#scenario-load');
     await waitFor('the wave scenario', () => window.dpsimState.scenario === 'wave-toy-ring');

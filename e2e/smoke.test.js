@@ -295,6 +295,8 @@ describe('dpsim page with WebGL2', () => {
 
     // The same through the page's scenario box.
     await b.page.click('#scenario-box summary');
+    // The 'toggle' event fills the editor later: wait for it before filling.
+    await b.page.waitForFunction(() => document.getElementById('scenario-text').value.trim() !== '');
     await b.page.fill('#scenario-text', '{"bogus":1}');
     await b.page.click('#scenario-load');
     assert.match(await b.page.textContent('#scenario-msg'), /bogus/);
@@ -409,6 +411,8 @@ describe('dpsim page with WebGL2', () => {
   test('the scenario editor keeps typed text across a reload', async () => {
     const text = '{"name": "my-edit", "iterations": 7}';
     await b.page.evaluate(() => { document.getElementById('scenario-box').open = true; });
+    // The 'toggle' event fills the editor later: wait for it before filling.
+    await b.page.waitForFunction(() => document.getElementById('scenario-text').value.trim() !== '');
     await b.page.fill('#scenario-text', text);
     await waitFor(b, 'the edit kept', () => (localStorage.getItem('dpsim.scenarioDraft') || '').includes('my-edit'));
     await b.page.reload();

@@ -170,15 +170,14 @@ func (r *Runner) Start() {
 	}
 	r.started = true
 	st := r.alg.Initial()
-	r.growth(st)
+	peak, agent := peakOf(st)
+	r.growth(st.Iter, peak, agent)
 	r.record(st)
 }
 
-// growth records st's largest estimate magnitude and returns a *Diverged
-// when the growth rule (Growth) says the run diverges; the values are
-// finite and within Limit (Advance checked them).
-func (r *Runner) growth(st *sim.Step) *Diverged {
-	peak, agent := 0.0, 0
+// peakOf returns st's largest estimate magnitude and whose it is (−1 for
+// the shared estimate), for the growth rule of the initial step.
+func peakOf(st *sim.Step) (peak float64, agent int) {
 	for idx, v := range st.Estimates {
 		if a := math.Abs(v); a > peak {
 			peak, agent = a, idx/max(st.Dim, 1)
@@ -189,7 +188,14 @@ func (r *Runner) growth(st *sim.Step) *Diverged {
 			peak, agent = a, -1
 		}
 	}
-	k := st.Iter
+	return peak, agent
+}
+
+// growth records iteration k's largest estimate magnitude peak (agent's;
+// −1 for the shared estimate) and returns a *Diverged when the growth
+// rule (Growth) says the run diverges; the values are finite and within
+// Limit (Advance checked them in the same pass).
+func (r *Runner) growth(k int, peak float64, agent int) *Diverged {
 	if !r.peakSeen {
 		r.peakSeen, r.peakFrom = true, k
 	}
@@ -268,21 +274,32 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	}
 	st := r.alg.Advance()
 	r.iter = st.Iter
+	// One pass: the magnitude check (one comparison per value: NaN and
+	// ±Inf fail it too) and the peak the growth rule needs.
+	peak, at := 0.0, 0
 	for idx, v := range st.Estimates {
-		// One comparison per value: NaN and ±Inf fail it too.
-		if !(math.Abs(v) <= Limit) {
+		a := math.Abs(v)
+		if !(a <= Limit) {
 			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
+		if a > peak {
+			peak, at = a, idx
+		}
 	}
+	agent := at / max(st.Dim, 1)
 	for _, v := range st.Output {
-		if !(math.Abs(v) <= Limit) {
+		a := math.Abs(v)
+		if !(a <= Limit) {
 			// The shared estimate belongs to no agent: -1 says so.
 			r.err = &Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()}
 			return nil, r.err
 		}
+		if a > peak {
+			peak, agent = a, -1
+		}
 	}
-	if d := r.growth(st); d != nil {
+	if d := r.growth(st.Iter, peak, agent); d != nil {
 		r.err = d
 		return nil, r.err
 	}

@@ -1,6 +1,7 @@
 package logistic
 
 import (
+	"dpsim/core/problems/internal/learn/learntest"
 	"math"
 	"slices"
 	"testing"
@@ -73,13 +74,13 @@ func TestGradients(t *testing.T) {
 				if v := m.valueGrad(i, x, g); math.Abs(v-pr.Value(i, x)) > 1e-13*math.Abs(v) {
 					t.Errorf("agent %d: the solver's value %.17g, Value %.17g", i, v, pr.Value(i, x))
 				}
-				closeVec(t, "the solver's gradient", g, fd0(pr, i, x), 1e-6)
+				learntest.Close(t, "the solver's gradient", g, fd0(pr, i, x), 1e-6)
 				pr.Grad(i, x, g)
-				diff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
-				closeVec(t, "Grad", g, fd, 1e-6)
+				learntest.FiniteDiff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
+				learntest.Close(t, "Grad", g, fd, 1e-6)
 				idx := []int{0, 3, 3, m.Samples(i) - 1}
 				m.GradBatch(i, x, idx, g)
-				diff(func(y []float64) float64 {
+				learntest.FiniteDiff(func(y []float64) float64 {
 					s := 0.0
 					for _, k := range idx {
 						l, _ := m.lossAt(m.shards[i].Dot(k, y), label(m.shards[i], k))
@@ -87,7 +88,7 @@ func TestGradients(t *testing.T) {
 					}
 					return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
 				}, x, fd)
-				closeVec(t, "GradBatch", g, fd, 1e-6)
+				learntest.Close(t, "GradBatch", g, fd, 1e-6)
 			}
 			// GradAll agrees with Grad, agent by agent.
 			n := pr.Agents()
@@ -98,7 +99,7 @@ func TestGradients(t *testing.T) {
 			pr.(objective.Batch).GradAll(xs, all)
 			for i := range n {
 				pr.Grad(i, xs[i*d:(i+1)*d], g)
-				closeVec(t, "GradAll", all[i*d:(i+1)*d], g, 1e-15)
+				learntest.Close(t, "GradAll", all[i*d:(i+1)*d], g, 1e-15)
 			}
 		})
 	}
@@ -107,7 +108,7 @@ func TestGradients(t *testing.T) {
 // fd0 returns the central differences of f_i at x.
 func fd0(pr objective.Problem, i int, x []float64) []float64 {
 	fd := make([]float64, len(x))
-	diff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
+	learntest.FiniteDiff(func(y []float64) float64 { return pr.Value(i, y) }, x, fd)
 	return fd
 }
 
@@ -116,31 +117,6 @@ func modelOf(p objective.Problem) *Model {
 		return c.Model
 	}
 	return p.(*Model)
-}
-
-func diff(f func([]float64) float64, x, out []float64) {
-	y := append([]float64(nil), x...)
-	for c := range x {
-		h := 1e-5 * math.Max(1, math.Abs(x[c]))
-		y[c] = x[c] + h
-		fp := f(y)
-		y[c] = x[c] - h
-		fm := f(y)
-		y[c] = x[c]
-		out[c] = (fp - fm) / (2 * h)
-	}
-}
-
-func closeVec(t *testing.T, what string, got, want []float64, rel float64) {
-	t.Helper()
-	scale := math.Max(learn.Norm(want), 1e-3)
-	d := 0.0
-	for c := range got {
-		d += (got[c] - want[c]) * (got[c] - want[c])
-	}
-	if math.Sqrt(d) > rel*scale {
-		t.Errorf("%s: ‖got − want‖ = %.3g > %.0e·%.3g\ngot  %v\nwant %v", what, math.Sqrt(d), rel, scale, got, want)
-	}
 }
 
 // TestOptimum checks x*: its KKT residual is ≤ 1e-10 and an independent
@@ -167,7 +143,7 @@ func TestOptimum(t *testing.T) {
 			} else {
 				x = ista(m, 1e-12)
 			}
-			closeVec(t, "x*", opt, x, 1e-8)
+			learntest.Close(t, "x*", opt, x, 1e-8)
 		})
 	}
 }

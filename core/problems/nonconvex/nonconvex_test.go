@@ -1,6 +1,7 @@
 package nonconvex
 
 import (
+	"dpsim/core/problems/internal/learn/learntest"
 	"math"
 	"testing"
 
@@ -40,11 +41,11 @@ func TestGradients(t *testing.T) {
 		}
 		for i := range c.n {
 			c.Grad(i, x, g)
-			diff(func(y []float64) float64 { return c.Value(i, y) }, x, fd)
-			closeVec(t, "Grad", g, fd)
+			learntest.FiniteDiff(func(y []float64) float64 { return c.Value(i, y) }, x, fd)
+			learntest.Close(t, "Grad", g, fd, 1e-6)
 			idx := []int{1, 1, 7, 19}
 			c.GradBatch(i, x, idx, g)
-			diff(func(y []float64) float64 {
+			learntest.FiniteDiff(func(y []float64) float64 {
 				s := 0.0
 				for _, k := range idx {
 					z, yy := c.sample(i, k)
@@ -52,32 +53,8 @@ func TestGradients(t *testing.T) {
 				}
 				return s/float64(len(idx)) + c.reg(y)
 			}, x, fd)
-			closeVec(t, "GradBatch", g, fd)
+			learntest.Close(t, "GradBatch", g, fd, 1e-6)
 		}
-	}
-}
-
-func diff(f func([]float64) float64, x, out []float64) {
-	y := append([]float64(nil), x...)
-	for c := range x {
-		h := 1e-5 * math.Max(1, math.Abs(x[c]))
-		y[c] = x[c] + h
-		fp := f(y)
-		y[c] = x[c] - h
-		fm := f(y)
-		y[c] = x[c]
-		out[c] = (fp - fm) / (2 * h)
-	}
-}
-
-func closeVec(t *testing.T, what string, got, want []float64) {
-	t.Helper()
-	d := 0.0
-	for c := range got {
-		d += (got[c] - want[c]) * (got[c] - want[c])
-	}
-	if math.Sqrt(d) > 1e-6*math.Max(learn.Norm(want), 1e-3) {
-		t.Errorf("%s: got %v, want %v", what, got, want)
 	}
 }
 
@@ -160,7 +137,7 @@ func TestWHat(t *testing.T) {
 	sum := make([]float64, 2)
 	fd := make([]float64, 2)
 	for i := range 3 {
-		diff(func(y []float64) float64 { return c.Value(i, y) }, est[2*i:2*i+2], fd)
+		learntest.FiniteDiff(func(y []float64) float64 { return c.Value(i, y) }, est[2*i:2*i+2], fd)
 		sum[0] += fd[0]
 		sum[1] += fd[1]
 	}

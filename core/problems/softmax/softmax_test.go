@@ -1,6 +1,7 @@
 package softmax
 
 import (
+	"dpsim/core/problems/internal/learn/learntest"
 	"math"
 	"testing"
 
@@ -43,11 +44,11 @@ func TestGradients(t *testing.T) {
 			t.Errorf("agent %d: the solver's value %.17g, Value %.17g", i, v, m.Value(i, x))
 		}
 		m.Grad(i, x, g)
-		diff(func(y []float64) float64 { return m.Value(i, y) }, x, fd)
-		closeVec(t, "Grad", g, fd, 1e-6)
+		learntest.FiniteDiff(func(y []float64) float64 { return m.Value(i, y) }, x, fd)
+		learntest.Close(t, "Grad", g, fd, 1e-6)
 		idx := []int{0, 2, 2, m.Samples(i) - 1}
 		m.GradBatch(i, x, idx, g)
-		diff(func(y []float64) float64 {
+		learntest.FiniteDiff(func(y []float64) float64 {
 			z := make([]float64, m.k)
 			s := 0.0
 			for _, k := range idx {
@@ -55,31 +56,7 @@ func TestGradients(t *testing.T) {
 			}
 			return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
 		}, x, fd)
-		closeVec(t, "GradBatch", g, fd, 1e-6)
-	}
-}
-
-func diff(f func([]float64) float64, x, out []float64) {
-	y := append([]float64(nil), x...)
-	for c := range x {
-		h := 1e-5 * math.Max(1, math.Abs(x[c]))
-		y[c] = x[c] + h
-		fp := f(y)
-		y[c] = x[c] - h
-		fm := f(y)
-		y[c] = x[c]
-		out[c] = (fp - fm) / (2 * h)
-	}
-}
-
-func closeVec(t *testing.T, what string, got, want []float64, rel float64) {
-	t.Helper()
-	d, w := 0.0, math.Sqrt(learn.Dot(want, want))
-	for c := range got {
-		d += (got[c] - want[c]) * (got[c] - want[c])
-	}
-	if math.Sqrt(d) > rel*math.Max(w, 1e-3) {
-		t.Errorf("%s: ‖got − want‖ = %.3g\ngot  %v\nwant %v", what, math.Sqrt(d), got, want)
+		learntest.Close(t, "GradBatch", g, fd, 1e-6)
 	}
 }
 
@@ -125,7 +102,7 @@ func TestOptimum(t *testing.T) {
 	if _, err := learn.Newton(m.central(), hess, x, 1e-11, 100); err != nil {
 		t.Fatal(err)
 	}
-	closeVec(t, "x*", opt, x, 1e-8)
+	learntest.Close(t, "x*", opt, x, 1e-8)
 }
 
 // TestMetrics checks the relative error at x⁰ and x*, and that the test

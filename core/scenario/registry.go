@@ -8,9 +8,13 @@ import (
 	"dpsim/core/algorithms/ddgt"
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
+	"dpsim/core/algorithms/dmod"
+	"dpsim/core/algorithms/dola"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/dsgd"
 	"dpsim/core/algorithms/gtdp"
+	"dpsim/core/algorithms/ldol"
 	"dpsim/core/algorithms/ldponline"
 	"dpsim/core/graph"
 	"dpsim/core/method"
@@ -35,6 +39,10 @@ var (
 		&dpop.Factory,
 		&diadsp.Factory,
 		&ldponline.Factory,
+		&ldol.Factory,
+		&dola.Factory,
+		&dmod.Factory,
+		&dsgd.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

@@ -13,6 +13,7 @@
 package dpop
 
 import (
+	"dpsim/core/algorithms/internal/online"
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
@@ -36,6 +37,16 @@ type Params struct {
 	// SelfNoisy mixes the agent's own noisy copy (true, the paper's form)
 	// or its clean x_i (false, the GT-DP paper's W_o form).
 	SelfNoisy bool `json:"self_noisy" doc:"mix the agent's own released (noisy) copy, as Huang et al.; false mixes its clean x_i"`
+	// StreamBatch > 0 runs DPOP online (the LDP online paper's PDOP
+	// baseline): every agent receives that many samples of its stream
+	// per iteration and ∇f_i is replaced by the gradient over the
+	// samples it has received (internal/online.History).
+	StreamBatch int `json:"stream_batch,omitempty" doc:"online (the LDP online paper's PDOP): new samples each agent receives per iteration, its gradient then averaged over all it has received; 0: the full local gradient ∇f_i (Huang et al.)" range:"[0, 100000]"`
+	// StreamWindow caps the received data the online gradient reads.
+	StreamWindow int `json:"stream_window,omitempty" doc:"online only: the gradient reads the latest stream_window batches (0: all received data)" range:"[0, 1000000]"`
+	// Radius is the ℓ2 ball X projected onto when the problem has no
+	// domain of its own (the LDP online paper's logistic regression).
+	Radius float64 `json:"radius,omitempty" doc:"the radius of the ball ‖x‖ ≤ radius that X is when the problem has no domain (0: the problem's own domain is required)" range:"[0, 1e100]"`
 }
 
 // Defaults returns baselines.md §5.1's defaults: c = 0.5/L with L = 2
@@ -43,6 +54,12 @@ type Params struct {
 func Defaults() *Params {
 	return &Params{C: 0.25, Q: 0.98, GradientAt: "z", SelfNoisy: true}
 }
+
+// ball is the domain ‖x‖ ≤ r given by Params.Radius.
+type ball float64
+
+func (b ball) HasDomain() bool     { return b > 0 }
+func (b ball) Project(x []float64) { online.ProjectBall(x, float64(b)) }
 
 // Algorithm is DPOP running on one problem instance.
 type Algorithm struct {
@@ -56,6 +73,7 @@ type Algorithm struct {
 	col   []int
 	val   []float64
 
+	hist *online.History // nil: the full gradient ∇f_i
 	eta  *noise.Spec
 	smp  *noise.Sampler
 	x    []float64 // x(t)
@@ -109,6 +127,9 @@ func (a *Algorithm) Step(t int) float64 { return noise.Geom(a.p.C, a.p.Q).At(t) 
 //	x_i(t+1) = Π_X[ z_i(t) − γ_t ∇f_i(z_i(t)) ],  γ_t = c·q^t
 func (a *Algorithm) Advance() *sim.Step {
 	n, d := a.n, a.d
+	if a.hist != nil {
+		a.hist.Receive()
+	}
 	a.smp.FillChannel(a.eta, a.eta.Decay.At(a.k), a.nz, d)
 	noise.Release(a.out, a.x, a.nz, d, d, 0)
 	g := a.Step(a.k)
@@ -131,7 +152,11 @@ func (a *Algorithm) Advance() *sim.Step {
 		if a.p.GradientAt == "x" {
 			at = a.x[lo:hi]
 		}
-		a.prob.Grad(i, at, a.grad)
+		if a.hist != nil {
+			a.hist.Grad(i, at, a.grad)
+		} else {
+			a.prob.Grad(i, at, a.grad)
+		}
 		xn := a.xn[lo:hi]
 		xn, gr := xn[:len(z)], a.grad[:len(z)]
 		for c := range z {
@@ -156,6 +181,13 @@ func (a *Algorithm) State() []sim.Var {
 func (a *Algorithm) Resume(iter int, state []sim.Var) error {
 	if err := method.Restore(state, sim.Var{Name: "x", Dim: a.d, Data: a.x}); err != nil {
 		return err
+	}
+	if a.hist != nil {
+		// The received samples are rebuilt by replaying the fresh
+		// cursors (the runner restores their positions after Resume).
+		for range iter {
+			a.hist.Receive()
+		}
 	}
 	a.k = iter
 	a.step.Iter = iter

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"dpsim/core/algorithms/internal/online"
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -43,7 +44,10 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	dom, ok := env.Problem.(objective.Bounded)
 	if !ok || !dom.HasDomain() {
-		return nil, nil, check.Errorf("problem.params", "DPOP projects every iterate onto a bounded domain X (Huang et al.); give the problem one (rendezvous: domain_radius > 0)")
+		if p.Radius == 0 {
+			return nil, nil, check.Errorf("problem.params", "DPOP projects every iterate onto a bounded domain X (Huang et al.); give the problem one (rendezvous: domain_radius > 0) or set algorithm.params.radius")
+		}
+		dom = ball(p.Radius)
 	}
 	// C is the problem's declared gradient bound over X (Lipschitz),
 	// not anything the projection knows.
@@ -68,7 +72,16 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if p.GradientBound < c {
 		warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "C = %g is below the domain's bound %g: ε is not a guarantee", p.GradientBound, c))
 	}
+	var hist *online.History
+	if p.StreamBatch > 0 {
+		h, err := online.NewHistory(env, p.StreamBatch, p.StreamWindow)
+		if err != nil {
+			return nil, nil, err
+		}
+		hist = h
+	}
 	a := New(p, env.Problem, dom, env.Weights, eta, env.Sampler("dpop", "eta"), env.InitState("x"))
+	a.hist = hist
 	a.cFrom = cFrom
 	return &method.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil
 }

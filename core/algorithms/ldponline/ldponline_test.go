@@ -202,3 +202,64 @@ func TestClipping(t *testing.T) {
 		}
 	}
 }
+
+// finals runs preset for iterations iterations on seeds 100..100+runs−1
+// and returns each run's final tracking error.
+func finals(t *testing.T, preset string, iterations, runs int) []float64 {
+	t.Helper()
+	var out []float64
+	for r := range runs {
+		seed := uint64(100 + r)
+		b := runnertest.Preset(t, preset, func(s *scenario.Scenario) {
+			s.Iterations, s.Seed = iterations, &seed
+			s.Record.Every, s.Record.EvalEvery = iterations, 0
+			s.Problem.Params = json.RawMessage(`{"dataset": "mushrooms", "loss": "logistic", "l2": 0.05, "shards": "shuffled", "test_accuracy": false}`)
+		})
+		r := runnertest.Run(t, b)
+		out = append(out, r.Metrics.Latest().Optimality)
+	}
+	return out
+}
+
+// Fig. 1's claim, on 5 fixed seeds and 300 iterations (the preset
+// ldp-fig1: 20 runs, 500): Algorithm 1 ends closer to θ* than LDOL,
+// DOLA, DMOD and PDOP, each at the preset's privacy matching, by more
+// than 3 standard errors of the paired differences (run r of every
+// method has the same shards and sample streams). Noise-free DSGD ends
+// below Algorithm 1.
+func TestFig1Ordering(t *testing.T) {
+	const iters, runs = 300, 5
+	ldp := finals(t, "ldp-online-mushrooms", iters, runs)
+	for _, c := range []struct {
+		preset string
+		ldpLow bool
+	}{{"ldol-mushrooms", true}, {"dola-mushrooms", true}, {"dmod-mushrooms", true}, {"pdop-online-mushrooms", true}, {"dsgd-mushrooms", false}} {
+		other := finals(t, c.preset, iters, runs)
+		lo, hi := ldp, other
+		if !c.ldpLow {
+			lo, hi = other, ldp
+		}
+		d := make([]float64, runs)
+		for r := range d {
+			d[r] = hi[r] - lo[r]
+		}
+		m, se := meanSE(d)
+		if !(m > 3*se) {
+			t.Errorf("%s: paired difference %.4g ± %.2g (SE) is not 3 SE above 0 (Algorithm 1 %v, %s %v)", c.preset, m, se, ldp, c.preset, other)
+		} else {
+			t.Logf("%s: paired difference %.4g, %.1f SE (Algorithm 1 low: %v)", c.preset, m, m/se, c.ldpLow)
+		}
+	}
+}
+
+func meanSE(x []float64) (mean, se float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}

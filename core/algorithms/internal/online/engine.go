@@ -40,6 +40,8 @@ type Config struct {
 	Radius float64
 	// Clip scales the gradient to ‖g‖₁ ≤ Clip (0: no clipping).
 	Clip float64
+	// ClipL2 scales the gradient to ‖g‖₂ ≤ ClipL2 (0: no clipping).
+	ClipL2 float64
 }
 
 // Engine runs Config's update on one problem instance.
@@ -129,6 +131,9 @@ func (e *Engine) Advance() *sim.Step {
 		}
 		e.h.Grad(i, at, e.grad)
 		if e.c.Clip > 0 && ClipL1(e.grad, e.c.Clip) {
+			e.Clipped++
+		}
+		if e.c.ClipL2 > 0 && clipL2(e.grad, e.c.ClipL2) {
 			e.Clipped++
 		}
 		xn, g := e.xn[lo:hi], e.grad[:len(z)]

@@ -214,6 +214,19 @@ func ClipL1(g []float64, bound float64) bool {
 	return true
 }
 
+// clipL2 scales g so that ‖g‖₂ ≤ bound, and reports whether it did.
+func clipL2(g []float64, bound float64) bool {
+	s := 0.0
+	for _, v := range g {
+		s += v * v
+	}
+	if s <= bound*bound {
+		return false
+	}
+	ProjectBall(g, bound)
+	return true
+}
+
 // ProjectBall projects x onto the ℓ2 ball of radius r (r = 0: no
 // projection).
 func ProjectBall(x []float64, r float64) {

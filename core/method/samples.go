@@ -162,3 +162,13 @@ func (e *Env) Samples(i int) *Cursor {
 	}
 	return e.cursors[i]
 }
+
+// ResetStreams forgets every stream, pinned-draw source and sample cursor
+// the env has handed out, so that an algorithm built again on it (after
+// a calibration changed its noise) draws from fresh streams, exactly as
+// a replay of the pinned scenario does. Cursors must go too: they hold
+// streams of the old registry, which checkpoints would no longer see.
+func (e *Env) ResetStreams() {
+	e.Streams = &rng.Registry{}
+	e.sources, e.cursors = nil, nil
+}

@@ -2,7 +2,10 @@ package dpop_test
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	_ "dpsim/core/data/files"
 
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
@@ -71,5 +74,36 @@ func TestNeedsADomain(t *testing.T) {
 	s.Problem.Params = []byte(`{"dim":2,"box":1}`)
 	if _, err := scenario.Build(s); err == nil {
 		t.Error("DPOP without a domain: no error")
+	}
+}
+
+// Online (the LDP online paper's PDOP): on a problem without a domain the
+// iterates stay in the ball of radius `radius`, the ledger is the same sum
+// as offline, and without a radius the build names the missing domain.
+func TestOnline(t *testing.T) {
+	b := runnertest.Preset(t, "pdop-online-mushrooms", func(s *scenario.Scenario) {
+		s.Calibrate, s.Iterations = nil, 30
+		s.Algorithm.Params = []byte(`{"c": 1, "q": 0.98, "gradient_bound": 5.09, "stream_batch": 2, "radius": 0.5}`)
+	})
+	r := runner.New(b)
+	for range 30 {
+		st, err := r.Advance()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range st.Agents() {
+			s := 0.0
+			for _, v := range st.Estimate(i) {
+				s += v * v
+			}
+			if math.Sqrt(s) > 0.5+1e-12 {
+				t.Fatalf("iteration %d agent %d: ‖x‖ = %v > 0.5", st.Iter, i, math.Sqrt(s))
+			}
+		}
+	}
+	s, _ := scenario.PresetScenario("pdop-online-mushrooms")
+	s.Algorithm.Params = []byte(`{"c": 1, "q": 0.98, "gradient_bound": 5.09, "stream_batch": 2}`)
+	if _, err := scenario.Build(s); err == nil || !strings.Contains(err.Error(), "algorithm.params.radius") {
+		t.Errorf("no domain, no radius: %v", err)
 	}
 }

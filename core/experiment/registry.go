@@ -137,12 +137,19 @@ func columnMetric(name, title string) MetricDef {
 	return MetricDef{Name: name, Title: title, Curve: problemMetric(name).Curve}
 }
 
-// problemMetricNames lists the metrics b's problem records itself.
+// problemMetricNames lists the metrics b's problem records itself: its
+// own cheap metrics (objective.Measured) and its expensive ones
+// (metrics.Evaluated, recorded every record.eval_every iterations and NaN
+// between, such as a CNN's test accuracy).
 func problemMetricNames(b *scenario.Built) []string {
+	var names []string
 	if m, ok := b.Env.Problem.(objective.Measured); ok {
-		return m.MetricNames()
+		names = append(names, m.MetricNames()...)
 	}
-	return nil
+	if e, ok := b.Env.Problem.(metrics.Evaluated); ok {
+		names = append(names, e.EvaluatedNames()...)
+	}
+	return names
 }
 
 func init() {

@@ -198,7 +198,7 @@ func (ws *Workspace) Forward(params, x []float32, labels []uint8) (loss float64,
 	in := n.Input()
 	for lo := 0; lo < len(labels); lo += ws.batch {
 		hi := min(lo+ws.batch, len(labels))
-		l, c := ws.forward(params, x[lo*in:hi*in], labels[lo:hi], false)
+		l, c := ws.forward(params, x[lo*in:hi*in], labels[lo:hi], 0)
 		loss += l
 		correct += c
 	}
@@ -209,19 +209,28 @@ func (ws *Workspace) Forward(params, x []float32, labels []uint8) (loss float64,
 // cross-entropy over the batch (at most Batch images) with respect to
 // params, and returns that mean loss.
 func (ws *Workspace) Gradient(params, x []float32, labels []uint8, grad []float32) float64 {
+	clear(grad)
+	return ws.AddGradient(params, x, labels, 1/float64(len(labels)), grad) / float64(len(labels))
+}
+
+// AddGradient adds scale times the sum over the batch (at most Batch
+// images) of every image's cross-entropy gradient to grad, and returns
+// the summed loss: a long list of images is done in chunks of Batch,
+// with scale = 1/(the list's length) for the mean.
+func (ws *Workspace) AddGradient(params, x []float32, labels []uint8, scale float64, grad []float32) float64 {
 	b := len(labels)
 	if b > ws.batch {
 		panic(fmt.Sprintf("nn: batch of %d images in a workspace for %d", b, ws.batch))
 	}
-	loss, _ := ws.forward(params, x, labels, true)
+	loss, _ := ws.forward(params, x, labels, scale)
 	ws.backward(params, x, b, grad)
-	return loss / float64(b)
+	return loss
 }
 
 // forward runs the batch (at most ws.batch images), keeping what the
 // backward pass needs, and returns the summed loss and the number
-// correct; with grad it also fills dz = ∂(mean loss)/∂z.
-func (ws *Workspace) forward(params, x []float32, labels []uint8, grad bool) (float64, int) {
+// correct; with scale ≠ 0 it also fills dz = scale·∂(summed loss)/∂z.
+func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64) (float64, int) {
 	n, l := ws.net, ws.net.layout
 	b := len(labels)
 	in := n.Input()
@@ -250,16 +259,15 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, grad bool) (fl
 		copy(z[i*n.classes:(i+1)*n.classes], bd)
 	}
 	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z)
-	return ws.softmax(labels, grad)
+	return ws.softmax(labels, scale)
 }
 
 // softmax returns the summed cross-entropy of the logits ws.z and the
-// number of images classified right; with grad it writes dz =
-// (softmax(z) − onehot(y))/b. In float64 with core/num's exp and log, so
-// every platform gives the same bits.
-func (ws *Workspace) softmax(labels []uint8, grad bool) (float64, int) {
+// number of images classified right; with scale ≠ 0 it writes dz =
+// scale·(softmax(z) − onehot(y)). In float64 with core/num's exp and
+// log, so every platform gives the same bits.
+func (ws *Workspace) softmax(labels []uint8, scale float64) (float64, int) {
 	k := ws.net.classes
-	inv := 1 / float64(len(labels))
 	loss, correct := 0.0, 0
 	for i, y := range labels {
 		z := ws.z[i*k : (i+1)*k]
@@ -279,22 +287,22 @@ func (ws *Workspace) softmax(labels []uint8, grad bool) (float64, int) {
 		}
 		lse := top + num.Log(s)
 		loss += lse - float64(z[y])
-		if grad {
+		if scale != 0 {
 			dz := ws.dz[i*k : (i+1)*k]
 			for c, v := range z {
 				p := num.Exp(float64(v) - lse)
 				if c == int(y) {
 					p--
 				}
-				dz[c] = float32(p * inv)
+				dz[c] = float32(p * scale)
 			}
 		}
 	}
 	return loss, correct
 }
 
-// backward writes the gradient into grad from the forward pass's
-// buffers (b images of x).
+// backward adds the gradient to grad from the forward pass's buffers (b
+// images of x).
 func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 	n, l := ws.net, ws.net.layout
 	in := n.Input()
@@ -304,7 +312,6 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 	gw1, gb1 := grad[l.Conv1W:l.Conv1B], grad[l.Conv1B:l.Conv2W]
 	gw2, gb2 := grad[l.Conv2W:l.Conv2B], grad[l.Conv2B:l.DenseW]
 	gwd, gbd := grad[l.DenseW:l.DenseB], grad[l.DenseB:l.Size]
-	clear(grad)
 	dz, q2 := ws.dz[:b*n.classes], ws.q2[:b*n.feat]
 	// dense: ∂Wd (classes × feat) = dzᵀ (classes × b) · q2 (b × feat);
 	// ∂bd = Σ_i dz_i; ∂q2 (b × feat) = dz (b × classes) · Wd.

@@ -313,3 +313,26 @@ func BenchmarkStep(b *testing.B) {
 	b.Run("mnist", func(b *testing.B) { benchStep(b, 1, 28, 28, 10) })
 	b.Run("cifar", func(b *testing.B) { benchStep(b, 3, 32, 32, 2) })
 }
+
+// TestChunks checks that a batch done in chunks with AddGradient gives
+// the bits of Gradient on the whole batch: every sum keeps its order.
+func TestChunks(t *testing.T) {
+	net, params, x, y := fixture(t, 1, 28, 28, 10, 8, 13)
+	whole := make([]float32, net.Size())
+	lw := net.NewWorkspace(8).Gradient(params, x, y, whole)
+	ws := net.NewWorkspace(3)
+	chunks := make([]float32, net.Size())
+	ls := 0.0
+	for lo := 0; lo < 8; lo += 3 {
+		hi := min(lo+3, 8)
+		ls += ws.AddGradient(params, x[lo*net.Input():hi*net.Input()], y[lo:hi], 1.0/8, chunks)
+	}
+	if math.Abs(ls/8-lw) > 1e-12 {
+		t.Errorf("loss %v in chunks, %v whole", ls/8, lw)
+	}
+	for k := range whole {
+		if math.Float32bits(whole[k]) != math.Float32bits(chunks[k]) {
+			t.Fatalf("gradient[%d] = %v in chunks, %v whole", k, chunks[k], whole[k])
+		}
+	}
+}

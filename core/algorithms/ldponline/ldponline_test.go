@@ -10,6 +10,7 @@ import (
 	"dpsim/core/algorithms/ldponline"
 	_ "dpsim/core/data/files"
 	"dpsim/core/noise"
+	"dpsim/core/objective"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
@@ -262,4 +263,36 @@ func meanSE(x []float64) (mean, se float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// A scenario pins each agent's stream (samples.order): after 3 iterations
+// with batch 2 over the pinned order [5, 3, 5, 3, …] the agent has
+// received rows 5 and 3 three times each, and its gradient is theirs.
+func TestPinnedStream(t *testing.T) {
+	order := make([][]int, 10)
+	for i := range order {
+		order[i] = []int{5, 3}
+	}
+	b := runnertest.Preset(t, "ldp-online-mushrooms", func(s *scenario.Scenario) {
+		s.Iterations = 3
+		s.Samples = &scenario.Samples{Order: order}
+		s.Problem.Params = json.RawMessage(`{"dataset": "synthetic", "rows": 200, "features": 6, "test_rows": 0, "l2": 0.05}`)
+	})
+	runnertest.Run(t, b)
+	a := b.Algorithm.(*ldponline.Algorithm)
+	st := b.Env.Problem.(objective.Stochastic)
+	x := []float64{1, -2, 0.5, 0, 0.25, 3}
+	got, want := make([]float64, 6), make([]float64, 6)
+	for i := range 10 {
+		if a.Hist.Rows(i) != 2 || a.Hist.Received() != 3 {
+			t.Fatalf("agent %d: %d distinct rows after %d batches, want 2 after 3", i, a.Hist.Rows(i), a.Hist.Received())
+		}
+		a.Hist.Grad(i, x, got)
+		st.GradBatch(i, x, []int{5, 3}, want)
+		for j := range want {
+			if math.Abs(got[j]-want[j]) > 1e-15*(1+math.Abs(want[j])) {
+				t.Fatalf("agent %d: gradient %v, rows 5 and 3 give %v", i, got, want)
+			}
+		}
+	}
 }

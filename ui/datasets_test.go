@@ -76,10 +76,18 @@ func TestNeeds(t *testing.T) {
 		}
 	}
 
-	// Every built-in preset loads nothing extra except the one that
-	// trains on mushrooms, which needs its two splits — train first.
+	// Every built-in preset loads nothing extra except those that train
+	// on a dataset, which need its two splits — train first.
+	mushrooms := []string{"mushrooms-train.gz", "mushrooms-test.gz"}
 	dataPresets := map[string][]string{
-		"gtdp-logistic-mushrooms": {"mushrooms-train.gz", "mushrooms-test.gz"},
+		"gtdp-logistic-mushrooms": mushrooms,
+		"gtdp-cnn-mnist":          {"mnist-train.gz", "mnist-test.gz"},
+		"ldp-online-mushrooms":    mushrooms,
+		"ldol-mushrooms":          mushrooms,
+		"dola-mushrooms":          mushrooms,
+		"dmod-mushrooms":          mushrooms,
+		"dsgd-mushrooms":          mushrooms,
+		"pdop-online-mushrooms":   mushrooms,
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)

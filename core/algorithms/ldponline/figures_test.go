@@ -63,14 +63,14 @@ func TestFigureTargetsAreAlgorithm1Budget(t *testing.T) {
 	}
 }
 
-// Fig. 2, reduced to 40 iterations and one run of the preset's seeds:
+// Fig. 2, reduced to 30 iterations and one run of the preset's seeds:
 // Algorithm 1's test accuracy on MNIST is above 0.3 (chance is 0.1),
 // while DOLA and DMOD, at the same ε, stay below 0.2. The preset
 // (60 iterations, 5 runs) is in docs/ldp-paper.md.
 func TestFig2MNIST(t *testing.T) {
 	acc := func(name string) float64 {
 		s := seriesScenario(t, "ldp-fig2", name)
-		s.Iterations = 40
+		s.Iterations, s.Record.Every, s.Record.EvalEvery = 30, 30, 30
 		r := runnertest.Run(t, runnertest.Parse(t, mustJSON(t, s), nil))
 		ser := &r.Metrics.Series
 		k := -1
@@ -80,19 +80,21 @@ func TestFig2MNIST(t *testing.T) {
 			}
 		}
 		p := ser.At(ser.Len() - 1)
-		if k < 0 || p.Iter != 40 || math.IsNaN(p.Extra[k]) {
-			t.Fatalf("%s: no test accuracy at iteration 40 (names %v, last point %d)", name, ser.ExtraNames, p.Iter)
+		if k < 0 || p.Iter != 30 || math.IsNaN(p.Extra[k]) {
+			t.Fatalf("%s: no test accuracy at iteration 30 (names %v, last point %d)", name, ser.ExtraNames, p.Iter)
 		}
 		return p.Extra[k]
 	}
 	ldp := acc("ldp-online")
 	if ldp < 0.3 {
-		t.Errorf("Algorithm 1: test accuracy %.3f after 40 iterations, want ≥ 0.3", ldp)
+		t.Errorf("Algorithm 1: test accuracy %.3f after 30 iterations, want ≥ 0.3", ldp)
 	}
 	for _, name := range []string{"dola", "dmod"} {
-		if a := acc(name); a >= 0.2 {
-			t.Errorf("%s: test accuracy %.3f after 40 iterations, want < 0.2 (Algorithm 1: %.3f)", name, a, ldp)
+		a := acc(name)
+		if a >= 0.2 {
+			t.Errorf("%s: test accuracy %.3f after 30 iterations, want < 0.2 (Algorithm 1: %.3f)", name, a, ldp)
 		}
+		t.Logf("test accuracy after 30 iterations: Algorithm 1 %.3f, %s %.3f", ldp, name, a)
 	}
 }
 

@@ -152,6 +152,7 @@ func theory(p Params, env *method.Env) *method.Theory {
 		Source: "Chen & Wang, LDP online, Theorems 1–5 (spec §7.3–7.4)",
 		Convergence: fmt.Sprintf("strongly convex F: E‖θ_t^i − θ*‖² = O(t^(−β)) with β = min{(3 − 3v)/2, 2ς − (v + 1)/2} = %.4g (v = %g, ς = min_i ς^i = %g; Theorems 1–2); convex: O(T^(−(1−v))) ergodic objective gap (Theorem 3); nonconvex: O(T^(−(1−v))) ergodic ‖∇F‖² (Theorem 4). λ_0 = %g is usually far above Theorem 1's bound −δ_2·μ/(2μ² + 16L²).",
 			beta, p.V, vs, p.Lambda0),
-		InfiniteHorizon: &method.Budget{Source: "Chen & Wang, Theorem 5(2)", Formula: "ε^i_∞ ≤ 2√2·λ_0·C3·d/(σ_0^i·(v − ς^i))", Reason: InfiniteClaim},
+		// Not computed: ∞ (no figure), never a 0 that reads as perfect privacy.
+		InfiniteHorizon: &method.Budget{Source: "Chen & Wang, Theorem 5(2)", Formula: "ε^i_∞ ≤ 2√2·λ_0·C3·d/(σ_0^i·(v − ς^i))", Reason: InfiniteClaim, Epsilon: privacy.Infinite()},
 	}
 }

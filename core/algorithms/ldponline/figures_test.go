@@ -1,3 +1,8 @@
+//go:build !js
+
+// Natively only, as claims_test.go: these load MNIST and CIFAR-10 and
+// train the CNN.
+
 package ldponline_test
 
 import (

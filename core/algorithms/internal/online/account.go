@@ -99,6 +99,12 @@ func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error)
 }
 
 func (ac *Accountant) predict1(iterations int) privacy.Amount {
+	if ac.spec.IsOff() {
+		// No loop to interrupt; the hook is still asked once, as every
+		// prediction does (so a calibration sees it answered).
+		ac.Stop(0)
+		return privacy.Infinite()
+	}
 	m := privacy.Of(0)
 	for i := range ac.agents {
 		e := ac.Epsilon(i, iterations)

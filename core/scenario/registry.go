@@ -10,6 +10,7 @@ import (
 	"dpsim/core/algorithms/diffdradt"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/dpp2"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/graph"
 	"dpsim/core/method"
@@ -33,6 +34,7 @@ var (
 		&diffdradt.Factory,
 		&dpop.Factory,
 		&diadsp.Factory,
+		&dpp2.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

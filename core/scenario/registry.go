@@ -12,6 +12,7 @@ import (
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/dpp2"
 	"dpsim/core/algorithms/gtdp"
+	"dpsim/core/algorithms/ppdc"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
@@ -35,6 +36,7 @@ var (
 		&dpop.Factory,
 		&diadsp.Factory,
 		&dpp2.Factory,
+		&ppdc.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

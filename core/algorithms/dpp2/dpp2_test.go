@@ -24,7 +24,7 @@ type instance struct {
 func newInstance(t *testing.T, p Params, u, r float64, seed uint64, pinnedEta []float64) instance {
 	t.Helper()
 	const n, m, d = 6, 20, 3
-	edges := []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {0, 5}, {0, 3}}
+	edges := []graph.Edge{{From: 0, To: 1}, {From: 1, To: 2}, {From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}, {From: 0, To: 5}, {From: 0, To: 3}}
 	g, err := graph.New(n, edges, false)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
+	"dpsim/core/sim"
 	"dpsim/render"
 	"dpsim/render/scene"
 	"dpsim/ui/query"
@@ -51,6 +52,8 @@ type App struct {
 	// URL preset left to the page until it has fetched its datasets.
 	data     Provided
 	deferred *deferredQuery
+	// spy is the eavesdropper panel's tap (ui/eavesdrop.go).
+	spy spy
 }
 
 // State is what window.dpsimState holds (docs/bridge.md).
@@ -115,7 +118,7 @@ type State struct {
 
 // New returns an app with nothing loaded yet.
 func New() *App {
-	a := &App{seed: -1, speed: 4}
+	a := &App{seed: -1, speed: 4, spy: spy{agent: -1}}
 	a.game = render.NewGame(nil, nil, a.onFrame)
 	return a
 }
@@ -149,7 +152,7 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
 	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
-	run := runner.New(b, model)
+	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
 	run.Start()
 	player := scene.NewPlayer(run)
 	player.SetSpeed(a.speed)
@@ -570,6 +573,7 @@ func (a *App) Register() {
 		return nil
 	})
 	a.registerData(fn)
+	a.registerEavesdrop(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -96,8 +96,11 @@ const MaxFrames = 20000
 // Every iterations (always the first two, so both rounds of iterations 0
 // and 1 are there).
 type Recorder struct {
-	Agent  int
-	Every  int
+	Agent int
+	Every int
+	// Keep > 0 keeps only the last Keep frames (a live view's window);
+	// 0 keeps up to MaxFrames and then sets Truncated.
+	Keep   int
 	Frames []Frame
 	// Truncated reports that MaxFrames frames were kept and later ones
 	// dropped.
@@ -150,7 +153,10 @@ func (r *Recorder) Record(st *sim.Step) {
 		xh, gh = r.listener.Hear(st)
 	}
 	keep := (k < 2 || k%r.Every == 0) && !r.Truncated
-	if keep && len(r.Frames) >= MaxFrames {
+	switch {
+	case keep && r.Keep > 0 && len(r.Frames) >= r.Keep:
+		r.Frames = append(r.Frames[:0], r.Frames[len(r.Frames)-r.Keep+1:]...)
+	case keep && len(r.Frames) >= MaxFrames:
 		r.Truncated, keep = true, false
 	}
 	if keep {

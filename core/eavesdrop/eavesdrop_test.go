@@ -33,3 +33,20 @@ func TestNoInverter(t *testing.T) {
 		t.Errorf("frame 0: x̂ %v, %d sent, %d received (ring: 2 channels × 2 neighbours), x %v, ∇f %v", f.XHat, len(f.Sent), len(f.Received), f.X, f.Grad)
 	}
 }
+
+// TestKeep checks the live window: only the last Keep frames stay.
+func TestKeep(t *testing.T) {
+	b := runnertest.Preset(t, "dpp2-classifier", func(s *scenario.Scenario) { s.Iterations = 10 })
+	r, err := eavesdrop.New(b.Env.Problem, b.Algorithm, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Keep = 3
+	r.Record(b.Algorithm.Initial())
+	for range 10 {
+		r.Record(b.Algorithm.Advance())
+	}
+	if len(r.Frames) != 3 || r.Frames[0].Iter != 7 || r.Frames[2].Iter != 9 || r.Truncated {
+		t.Errorf("%d frames from %d, truncated %v; want iterations 7..9", len(r.Frames), r.Frames[0].Iter, r.Truncated)
+	}
+}

@@ -19,7 +19,12 @@
   if (!section) return;
 
   const css = `
-    .eav-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: .75rem; }
+    .eav summary h2 { display: inline; }
+    .eav-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: .75rem 1.5rem; }
+    .eav-grid > div { min-width: 0; }
+    .eav .eav-scroll { overflow-x: auto; }
+    .eav .eav-msgs { grid-column: 1 / -1; }
+    @media (max-width: 900px) { .eav-grid { grid-template-columns: minmax(0, 1fr); } }
     .eav table { border-collapse: collapse; font-size: .8rem; width: 100%; }
     .eav th, .eav td { padding: .1rem .35rem; text-align: right; white-space: nowrap; }
     .eav th { font-weight: 600; }
@@ -28,8 +33,8 @@
     .eav tr.recon td { color: #b45309; }
     .eav .eav-ok { color: #0f766e; font-weight: 600; }
     .eav .eav-warn { color: #b91c1c; font-weight: 600; }
-    .eav .eav-msgs { max-height: 14rem; overflow: auto; }
-    .eav canvas { width: 100%; height: 90px; display: block; }
+    .eav .eav-msgs .eav-scroll { max-height: 14rem; overflow: auto; }
+    .eav canvas { width: 100%; height: 120px; display: block; border-bottom: 1px solid #ddd; }
     .eav .row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
   `;
   const style = document.createElement('style');
@@ -50,17 +55,17 @@
     <div class="eav-grid">
       <div>
         <h3 id="eav-iter">—</h3>
-        <table id="eav-table" aria-label="the agent's values and the reconstruction"></table>
+        <div class="eav-scroll"><table id="eav-table" aria-label="the agent's values and the reconstruction"></table></div>
         <p id="eav-verdict" class="small"></p>
       </div>
       <div>
         <h3>Noise ÷ signal left in the reconstruction (log scale, recent iterations)</h3>
-        <canvas id="eav-shield" width="480" height="90" aria-label="the second tier's protection over time"></canvas>
+        <canvas id="eav-shield" width="480" height="120" aria-label="the second tier's protection over time"></canvas>
         <p class="muted small">Above 1 (the dashed line) the Laplace noise still hides x_i and ∇f_i(x_i); as it decays, what the messages reveal approaches the truth.</p>
       </div>
       <div class="eav-msgs">
         <h3>Messages on the links (this iteration, in round order)</h3>
-        <table id="eav-msgs" aria-label="messages"></table>
+        <div class="eav-scroll"><table id="eav-msgs" aria-label="messages"></table></div>
       </div>
     </div>
   </details>`;
@@ -107,6 +112,8 @@
       });
       ctx.stroke();
     });
+    ctx.fillStyle = '#666';
+    [[1, '1'], [1e-8, '1e-8'], [1e-16, '1e-16']].forEach(([v, t]) => ctx.fillText(t, w - 34, Math.min(Math.max(y(v) - 2, 10), h - 2)));
     ctx.fillStyle = '#0f766e'; ctx.fillText('‖w‖/‖x‖', 4, 10);
     ctx.fillStyle = '#b45309'; ctx.fillText('‖e‖/‖∇f‖', 64, 10);
   }

@@ -243,6 +243,11 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		},
 		Notes: []string{"Corollary 1's interval for r is wrong (spec §3.5); the inverse r for a target ε is solved by bisection (DecayFor)."},
 	}
+	if !p.Conservative && ac.none == "" {
+		// The paper's sum starts at k = 1, so after the first iteration
+		// (K = 0) it reads 0 although z^0 already depended on f_i.
+		l.Notes = append(l.Notes, "Theorem 3's sum starts at k = 1: the messages of k = 0 are not counted (ε reads 0 after one iteration), although z^0 already depends on f_i; \"conservative\": true adds their √d·δ/u_e.")
+	}
 	for i, a := range ac.agents {
 		e := privacy.Entry{Agent: i, Inputs: []privacy.Input{
 			privacy.Num("u_w", ac.alg.w.Base(i)), privacy.Num("u_e", ac.alg.e.Base(i)),

@@ -65,6 +65,8 @@ type Params struct {
 	Smoothness float64 `json:"smoothness" doc:"M̄: the largest smoothness constant of the f_i, in Theorem 3 (0 takes the problem's, computed from its data)" range:"[0, 1e100]"`
 	// Conservative adds the k = 0 term of Theorem 3's sum.
 	Conservative bool `json:"conservative" doc:"add the k = 0 term √d·δ/u_e to ε: z^0 already differs between adjacent problems, which the paper's sum from k = 1 leaves out (spec §3.5)"`
+	// TargetEpsilon asks the ledger for the decay that meets it.
+	TargetEpsilon float64 `json:"target_epsilon" doc:"a target ε (0: none): the ledger's notes give, per agent, the decay r* that meets it at the horizon so far (Theorem 3 inverted by bisection; Corollary 1's interval is wrong), and whether the agent's r does" range:"[0, 1e300]"`
 	// ScaleP normalises P.
 	ScaleP string `json:"scale_p" doc:"P is the scenario's weights (normalized-laplacian: I − W_MH, the default; laplacian; sym-normalized-laplacian); lambda-max divides it by λ_max(P)" options:"none|lambda-max"`
 }

@@ -248,6 +248,9 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 		// (K = 0) it reads 0 although z^0 already depended on f_i.
 		l.Notes = append(l.Notes, "Theorem 3's sum starts at k = 1: the messages of k = 0 are not counted (ε reads 0 after one iteration), although z^0 already depends on f_i; \"conservative\": true adds their √d·δ/u_e.")
 	}
+	if t := p.TargetEpsilon; t > 0 && ac.none == "" {
+		l.Notes = append(l.Notes, ac.inverseNotes(t)...)
+	}
 	for i, a := range ac.agents {
 		e := privacy.Entry{Agent: i, Inputs: []privacy.Input{
 			privacy.Num("u_w", ac.alg.w.Base(i)), privacy.Num("u_e", ac.alg.e.Base(i)),
@@ -269,3 +272,48 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 // zeroAfterStart reports a geometric decay with r = 0: noise at k = 0
 // only (0^0 = 1), which the figures label "noise only at k = 0".
 func zeroAfterStart(s noise.Schedule) bool { return s.Kind == noise.Geometric && s.R == 0 }
+
+// inverseNotes says, for each distinct (u_e, u_w, r) among the agents,
+// the decay r* = DecayFor(c̃, target, K) at the horizon so far and whether
+// the agent's r meets the target (Theorem 3's geometric schedule only).
+func (ac *Accountant) inverseNotes(target float64) []string {
+	k := ac.iters - 1
+	if k < 1 {
+		return []string{fmt.Sprintf("target ε = %g: the decay r* is given from K = 1 on (after two iterations)", target)}
+	}
+	var out []string
+	seen := map[[3]float64]bool{}
+	for i := range ac.agents {
+		dw, de := ac.alg.w.DecayOf(i), ac.alg.e.DecayOf(i)
+		ue, uw := ac.alg.e.Base(i)*de.C, ac.alg.w.Base(i)*dw.C
+		r := de.R
+		switch {
+		case dw.Kind == noise.Constant && de.Kind == noise.Constant:
+			r = 1
+		case dw.Kind != noise.Geometric || de.Kind != noise.Geometric || dw.R != de.R:
+			out = append(out, fmt.Sprintf("target ε: agent %d's noise is not one geometric decay r^k on both messages, so Theorem 3's inverse does not apply", i))
+			continue
+		}
+		key := [3]float64{ue, uw, r}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ct, err := CTilde(ac.alg.d, ac.alg.p.Delta, ac.alg.p.Alpha, ue, uw, ac.mbar)
+		if err != nil {
+			out = append(out, fmt.Sprintf("target ε: agent %d: %v", i, err))
+			continue
+		}
+		rs, err := DecayFor(ct, target, k)
+		if err != nil {
+			out = append(out, fmt.Sprintf("target ε = %g at K = %d, agent %d (c̃ = %.6g): %v", target, k, i, ct, err))
+			continue
+		}
+		verdict := "meets it"
+		if r < rs {
+			verdict = "does not meet it"
+		}
+		out = append(out, fmt.Sprintf("target ε = %g at K = %d, agent %d (c̃ = %.6g): every r ≥ r* = %.9g meets it; its r = %g %s", target, k, i, ct, rs, r, verdict))
+	}
+	return out
+}

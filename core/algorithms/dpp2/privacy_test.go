@@ -136,3 +136,32 @@ func TestLedgerMatchesTheorem(t *testing.T) {
 		}
 	}
 }
+
+// TestInverseNotes checks the ledger's target-ε notes: r* at the horizon
+// so far, and the verdict on the agents' r.
+func TestInverseNotes(t *testing.T) {
+	p := Params{Alpha: 0.0994, Beta: 0.05, Rho: 10, Delta: 1, ScaleP: ScaleNone, TargetEpsilon: 129.950336}
+	in := newInstance(t, p, 1, 0.9, 2, nil)
+	in.alg.w.Scale = 0.994
+	ac := NewAccountant(in.alg, 5.03, "given")
+	for range 11 {
+		ac.Record(in.alg.Advance())
+	}
+	c := mustCT(t, 3, 1, 0.0994, 1, 0.994, 5.03)
+	want, err := DecayFor(c, 129.950336, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range ac.Ledger().Notes {
+		if strings.Contains(n, "r* = ") {
+			found = true
+			if !strings.Contains(n, "K = 10") || !strings.Contains(n, "meets it") || strings.Contains(n, "does not") {
+				t.Errorf("note %q: want K = 10 and the agents' r = 0.9 meeting it (r* = %.9g)", n, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no r* note in %q", ac.Ledger().Notes)
+	}
+}

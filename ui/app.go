@@ -21,6 +21,7 @@ import (
 	"dpsim/core/scenario"
 	"dpsim/render"
 	"dpsim/render/scene"
+	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
 
@@ -49,7 +50,7 @@ type App struct {
 	state     State
 	// data is the session's cache of fetched dataset files; deferred a
 	// URL preset left to the page until it has fetched its datasets.
-	data     Provided
+	data     datafiles.Provided
 	deferred *deferredQuery
 }
 

@@ -41,7 +41,7 @@ const tol = 1e-11
 
 // New builds the model on shards with λ > 0 (without it the loss is
 // unchanged by adding one vector to every w_c, and x* is not unique),
-// computes every L_i and solves for x* by L-BFGS.
+// computes every L_i and solves for x* by Newton-CG (solve.go).
 func New(shards []learn.Rows, test *learn.Rows, lambda float64) (*Model, error) {
 	if len(shards) == 0 {
 		return nil, check.Errorf(fieldDataset, "has no rows for any agent")

@@ -58,6 +58,10 @@ func New(shards []learn.Rows, test *learn.Rows, lambda float64) (*Model, error) 
 		// The per-sample Hessian (diag(p) − ppᵀ) ⊗ aaᵀ has norm ≤ ½‖a‖².
 		m.lip = math.Max(m.lip, s.GramMax()/2+lambda)
 	}
+	if m.d > math.MaxUint16 {
+		// The solver's sparse rows index features with 16 bits.
+		return nil, check.Errorf(fieldDataset, "%q has %d features; softmax takes at most %d", set.Name, m.d, math.MaxUint16)
+	}
 	x, _, err := newSolver(m).solve(tol)
 	if err != nil {
 		return nil, check.Errorf("problem.params", "%v", err)

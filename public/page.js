@@ -448,10 +448,11 @@
   const dataBar = $('data-progress');
   const dataNote = $('data-note');
   const dataError = $('data-error');
-  const DATA_DIR = 'data/';
   let dataToken = 0;   // the latest load; an older one that finishes late is dropped
 
-  const mb = (n) => (n / 1048576).toFixed(2);
+  // The fetch itself (streamed, with its one-line errors) is shared with
+  // the Experiments panel: public/datafetch.js.
+  const { mb, fetchFile: fetchDataFile } = window.dpsimData;
 
   function dataNeeds(kind, arg) {
     const text = call('dataNeeds', kind, arg);
@@ -490,51 +491,6 @@
     dataError.hidden = false;
     dataError.textContent = text + ' The current scenario is unchanged.';
     addMessage('error', text);
-  }
-
-  // fetchDataFile streams one file, calling onBytes(n) as bytes arrive;
-  // it throws an Error whose message is one line for the user.
-  async function fetchDataFile(f, onBytes) {
-    const url = DATA_DIR + f.file;
-    let res;
-    try {
-      res = await fetch(url, { cache: 'no-store' });
-    } catch (e) {
-      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): the network is unreachable (offline?).`);
-    }
-    if (!res.ok) {
-      const why = res.status === 404 ? 'the file is not on the server (build the site with ./build.sh)' : `HTTP ${res.status} ${res.statusText}`.trim();
-      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): ${why}.`);
-    }
-    const enc = res.headers.get('Content-Encoding');
-    if (enc && enc !== 'identity') {
-      throw new Error(`The dataset ${url} was served with Content-Encoding: ${enc}, so the browser changed its bytes: serve it as is (go run ./serve).`);
-    }
-    const chunks = [];
-    let got = 0;
-    try {
-      if (res.body && res.body.getReader) {
-        const reader = res.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          chunks.push(value);
-          got += value.byteLength;
-          onBytes(got);
-        }
-      } else {
-        const b = new Uint8Array(await res.arrayBuffer());
-        chunks.push(b);
-        got = b.byteLength;
-        onBytes(got);
-      }
-    } catch (e) {
-      throw new Error(`The download of the dataset ${f.dataset}/${f.split} (${url}) broke off after ${mb(got)} MB: the network failed (offline?).`);
-    }
-    const out = new Uint8Array(got);
-    let at = 0;
-    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
-    return out;
   }
 
   // ensureData fetches what a scenario needs; resolves 'ok' when it can be

@@ -22,6 +22,7 @@ import (
 	"dpsim/core/sim"
 	"dpsim/render"
 	"dpsim/render/scene"
+	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
 
@@ -50,7 +51,7 @@ type App struct {
 	state     State
 	// data is the session's cache of fetched dataset files; deferred a
 	// URL preset left to the page until it has fetched its datasets.
-	data     Provided
+	data     datafiles.Provided
 	deferred *deferredQuery
 	// spy is the eavesdropper panel's tap (ui/eavesdrop.go).
 	spy spy

@@ -267,6 +267,11 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 			t["record"] = rec
 		}
 		rec["every"] = every
+		if sc.Record.EvalEvery != 0 {
+			// Expensive metrics are then evaluated at that one point too
+			// (eval_every must stay a multiple of every).
+			rec["eval_every"] = every
+		}
 		if data, err = json.Marshal(t); err != nil {
 			return pointPlan{}, err
 		}

@@ -165,6 +165,7 @@ type Workspace struct {
 	a2    []float32 // Channels2·h2·w2
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
+	panel []float32 // gemmNT's scratch: 4 × its longest shared index
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
@@ -182,6 +183,7 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
+		panel: make([]float32, 4*max(n.feat, n.h1*n.w1, n.h2*n.w2)),
 	}
 }
 
@@ -258,7 +260,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 	for i := range b {
 		copy(z[i*n.classes:(i+1)*n.classes], bd)
 	}
-	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z)
+	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z, ws.panel)
 	return ws.softmax(labels, scale)
 }
 
@@ -332,7 +334,7 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		cols := ws.cols[:Channels1*kk*p2]
 		im2col(q1, Channels1, n.q1h, n.q1w, cols)
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
+		gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
 		clear(ws.dcols)
 		gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
 		clear(ws.dq1)
@@ -343,7 +345,7 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
 		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-		gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
+		gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
 	}
 }
 

@@ -66,12 +66,31 @@ func TestGemmBits(t *testing.T) {
 		aSize, bSize func(m, n, k int) int
 	}
 	mk := func(m, n, k int) int { return m * k }
+	// Every variant on every platform: the native and the wasm kernels
+	// must agree with the naive loop, and so with each other.
+	panel := make([]float32, 4*1000)
+	rows := func(f func(x []float32, stride int, b []float32, n int, cr []float32)) func(m, n, k int, a, b, c []float32) {
+		return func(m, n, k int, a, b, c []float32) {
+			for i := range m {
+				f(a[i*k:i*k+k], 1, b[:k*n], n, c[i*n:i*n+n])
+			}
+		}
+	}
 	kernels := []kernel{
 		{"NN", gemmNN, naiveNN, mk, func(m, n, k int) int { return k * n }},
-		{"NT", gemmNT, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NN rows of 4", rows(axpyRows4), naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NN rows of 8", rows(axpyRows8), naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NT", func(m, n, k int, a, b, c []float32) { gemmNT(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NT 2×4", func(m, n, k int, a, b, c []float32) { gemmNT24(m, n, k, a, b, c, n) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NT panel", func(m, n, k int, a, b, c []float32) { gemmNTPanel(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
 		{"TN", gemmTN, naiveTN, mk, func(m, n, k int) int { return k * n }},
+		{"TN rows of 8", func(m, n, k int, a, b, c []float32) {
+			for i := range m {
+				axpyRows8(a[i:], m, b[:k*n], n, c[i*n:i*n+n])
+			}
+		}, naiveTN, mk, func(m, n, k int) int { return k * n }},
 	}
-	shapes := [][3]int{{1, 1, 1}, {8, 576, 25}, {16, 64, 200}, {5, 7, 3}, {3, 5, 9}, {16, 200, 64}, {200, 64, 16}, {7, 13, 1}, {10, 256, 32}}
+	shapes := [][3]int{{1, 1, 1}, {8, 576, 25}, {16, 64, 200}, {5, 7, 3}, {3, 5, 9}, {16, 200, 64}, {200, 64, 16}, {7, 13, 1}, {10, 256, 32}, {9, 11, 17}, {3, 6, 20}}
 	s := rng.NewStream(1, "test")
 	for _, kn := range kernels {
 		for _, sh := range shapes {

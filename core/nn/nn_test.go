@@ -330,7 +330,7 @@ func benchStep(b *testing.B, c, h, w, classes int) {
 // PyTorch, TensorFlow.js and ConvNetJS.
 func BenchmarkStep(b *testing.B) {
 	b.Run("mnist", func(b *testing.B) { benchStep(b, 1, 28, 28, 10) })
-	b.Run("cifar", func(b *testing.B) { benchStep(b, 3, 32, 32, 2) })
+	b.Run("cifar", func(b *testing.B) { benchStep(b, 3, 32, 32, 10) })
 }
 
 // TestChunks checks that a batch done in chunks with AddGradient gives

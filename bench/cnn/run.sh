@@ -31,16 +31,16 @@ W=${CNNBENCH_DIR:-$HOME/.cache/dpsim-cnnbench}
 py=/usr/bin/python3
 
 # ---- the references
+mkdir -p "$W"
 if ! "$py" -c 'import torch' 2>/dev/null; then
   echo "run.sh: installing python3-torch with apt-get" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy; } >"$W.apt.log" 2>&1 ||
+    { echo "run.sh: apt-get failed; see $W.apt.log" >&2; exit 1; }
 fi
-mkdir -p "$W"
 if ! cmp -s "$here/package.json" "$W/package.json" || [[ ! -d $W/node_modules/@tensorflow/tfjs-backend-wasm || ! -d $W/node_modules/convnetjs ]]; then
   echo "run.sh: npm install into $W" >&2
   cp "$here/package.json" "$W/"
-  (cd "$W" && npm install --no-audit --no-fund --loglevel=error)
+  (cd "$W" && npm install --no-audit --no-fund --loglevel=error) >&2
 fi
 cp "$here"/bench_tfjs.js "$here"/bench_convnetjs.js "$here"/bench_torch.py "$W/"
 

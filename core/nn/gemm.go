@@ -241,3 +241,56 @@ func gemmNT24(m, n, k int, a, b, c []float32, ldc int) {
 		}
 	}
 }
+
+// pack8 writes B (k×n, row-major) into dst (k·n values) in the layout
+// axpyPacked reads: each group of eight rows interleaved, so that a
+// column's eight values sit side by side (dst[g·8n + 8j + r] =
+// B[8g + r][j]), then the last k mod 8 rows as they are. im2colPacked
+// writes the same layout directly.
+func pack8(b []float32, k, n int, dst []float32) {
+	g := k / 8
+	for gi := range g {
+		d := dst[gi*8*n : (gi+1)*8*n]
+		for r := range 8 {
+			row := b[(gi*8+r)*n : (gi*8+r+1)*n]
+			for j, v := range row {
+				d[8*j+r] = v
+			}
+		}
+	}
+	copy(dst[g*8*n:k*n], b[g*8*n:k*n])
+}
+
+// gemmNNPacked computes C (m×n) += A (m×k) · B with B (k×n) in pack8's
+// layout: per row of C, one contiguous run of eight values per column
+// and group, so one address and one bounds check per eight
+// multiply–adds. Under wasm the forward convolutions use it on
+// im2colPacked's output (docs/cnn.md).
+func gemmNNPacked(m, n, k int, a, bp, c []float32) {
+	g := k / 8
+	for i := range m {
+		x := a[i*k : i*k+k]
+		cr := c[i*n : i*n+n]
+		for gi := range g {
+			xs := x[gi*8 : gi*8+8 : gi*8+8]
+			x0, x1, x2, x3, x4, x5, x6, x7 := xs[0], xs[1], xs[2], xs[3], xs[4], xs[5], xs[6], xs[7]
+			bg := bp[gi*8*n : (gi+1)*8*n]
+			bg = bg[:8*len(cr)]
+			for j, v := range cr {
+				q := bg[8*j : 8*j+8 : 8*j+8]
+				v += float32(x0 * q[0])
+				v += float32(x1 * q[1])
+				v += float32(x2 * q[2])
+				v += float32(x3 * q[3])
+				v += float32(x4 * q[4])
+				v += float32(x5 * q[5])
+				v += float32(x6 * q[6])
+				v += float32(x7 * q[7])
+				cr[j] = v
+			}
+		}
+		if p := g * 8; p < k {
+			axpyRows4(x[p:], 1, bp[p*n:k*n], n, cr)
+		}
+	}
+}

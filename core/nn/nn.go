@@ -244,15 +244,25 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 	for i := range b {
 		// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols (C·25 × p1).
 		cols := ws.cols[:n.c*kk*p1]
-		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 		fillBias(ws.a1, b1, p1)
-		gemmNN(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		if wasm {
+			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNNPacked(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		} else {
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNN(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		}
 		poolReLU(ws.a1, Channels1, n.h1, n.w1, ws.q1[i*n1:(i+1)*n1], ws.arg1[i*n1:(i+1)*n1])
 		// conv2 on the pooled map.
 		cols = ws.cols[:Channels1*kk*p2]
-		im2col(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
 		fillBias(ws.a2, b2, p2)
-		gemmNN(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		if wasm {
+			im2colPacked(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
+			gemmNNPacked(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		} else {
+			im2col(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
+			gemmNN(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		}
 		poolReLU(ws.a2, Channels2, n.h2, n.w2, ws.q2[i*n.feat:(i+1)*n.feat], ws.arg2[i*n.feat:(i+1)*n.feat])
 	}
 	// dense: z (b × classes) = bd + q2 (b × feat) · Wdᵀ.
@@ -387,6 +397,46 @@ func im2col(x []float32, c, h, w int, cols []float32) {
 				}
 				r++
 			}
+		}
+	}
+}
+
+// im2colPacked writes what im2col does in pack8's layout (for
+// gemmNNPacked): row r of the patch matrix, in group r/8, lane r mod 8,
+// lands at dst[(r/8)·8p + 8j + r mod 8] for column j; the last (c·25)
+// mod 8 rows as im2col writes them.
+func im2colPacked(x []float32, c, h, w int, dst []float32) {
+	ho, wo := h-Kernel+1, w-Kernel+1
+	p := ho * wo
+	k := c * kk
+	g := k / 8
+	var off [8]int
+	for gi := range g {
+		// Where each lane's patch row starts in x: channel, kernel row,
+		// kernel column of row 8·gi + lane.
+		for l := range off {
+			r := 8*gi + l
+			off[l] = (r/kk)*h*w + (r%kk/Kernel)*w + r%Kernel
+		}
+		d := dst[gi*8*p : (gi+1)*8*p]
+		for y := range ho {
+			dy := d[8*y*wo : 8*(y+1)*wo]
+			s0, s1, s2, s3 := x[off[0]+y*w:], x[off[1]+y*w:], x[off[2]+y*w:], x[off[3]+y*w:]
+			s4, s5, s6, s7 := x[off[4]+y*w:], x[off[5]+y*w:], x[off[6]+y*w:], x[off[7]+y*w:]
+			s0, s1, s2, s3 = s0[:wo], s1[:wo], s2[:wo], s3[:wo]
+			s4, s5, s6, s7 = s4[:wo], s5[:wo], s6[:wo], s7[:wo]
+			for xx := range s0 {
+				q := dy[8*xx : 8*xx+8 : 8*xx+8]
+				q[0], q[1], q[2], q[3] = s0[xx], s1[xx], s2[xx], s3[xx]
+				q[4], q[5], q[6], q[7] = s4[xx], s5[xx], s6[xx], s7[xx]
+			}
+		}
+	}
+	for r := 8 * g; r < k; r++ {
+		src := x[(r/kk)*h*w+(r%kk/Kernel)*w+r%Kernel:]
+		row := dst[r*p : (r+1)*p]
+		for y := range ho {
+			copy(row[y*wo:(y+1)*wo], src[y*w:])
 		}
 	}
 }

@@ -83,6 +83,11 @@ func TestGemmBits(t *testing.T) {
 		{"NT", func(m, n, k int, a, b, c []float32) { gemmNT(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
 		{"NT 2×4", func(m, n, k int, a, b, c []float32) { gemmNT24(m, n, k, a, b, c, n) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
 		{"NT panel", func(m, n, k int, a, b, c []float32) { gemmNTPanel(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NN packed", func(m, n, k int, a, b, c []float32) {
+			bp := make([]float32, k*n)
+			pack8(b, k, n, bp)
+			gemmNNPacked(m, n, k, a, bp, c)
+		}, naiveNN, mk, func(m, n, k int) int { return k * n }},
 		{"TN", gemmTN, naiveTN, mk, func(m, n, k int) int { return k * n }},
 		{"TN rows of 8", func(m, n, k int, a, b, c []float32) {
 			for i := range m {
@@ -105,6 +110,26 @@ func TestGemmBits(t *testing.T) {
 					t.Errorf("%s %d×%d×%d: C[%d] = %v, the naive loop %v", kn.name, m, n, k, i, got[i], want[i])
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestIm2colPacked checks that im2colPacked writes pack8 of im2col, on
+// channel counts whose patch rows (c·25) leave every remainder mod 8.
+func TestIm2colPacked(t *testing.T) {
+	s := rng.NewStream(3, "test")
+	for _, c := range []int{1, 2, 3, 8} {
+		h, w := 9, 11
+		x := randSlice(s, c*h*w)
+		k, p := c*kk, (h-Kernel+1)*(w-Kernel+1)
+		cols, want, got := make([]float32, k*p), make([]float32, k*p), make([]float32, k*p)
+		im2col(x, c, h, w, cols)
+		pack8(cols, k, p, want)
+		im2colPacked(x, c, h, w, got)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d channels: value %d is %v, pack8(im2col) has %v", c, i, got[i], want[i])
 			}
 		}
 	}

@@ -294,3 +294,36 @@ func gemmNNPacked(m, n, k int, a, bp, c []float32) {
 		}
 	}
 }
+
+// gemmNTPacked computes C (m×n) += A (m×k) · Bᵀ with B (n×k) in pack8's
+// layout (its rows in groups of eight, interleaved along k): eight dot
+// products at once, one address per eight multiply–adds. Under wasm the
+// weight gradients use it on im2colPacked's output.
+func gemmNTPacked(m, n, k int, a, bp, c []float32) {
+	g := n / 8
+	for i := range m {
+		ar := a[i*k : i*k+k]
+		cr := c[i*n : i*n+n]
+		for gi := range g {
+			cs := cr[gi*8 : gi*8+8 : gi*8+8]
+			s0, s1, s2, s3, s4, s5, s6, s7 := cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6], cs[7]
+			bg := bp[gi*8*k : (gi+1)*8*k]
+			bg = bg[:8*len(ar)]
+			for p, x := range ar {
+				q := bg[8*p : 8*p+8 : 8*p+8]
+				s0 += float32(x * q[0])
+				s1 += float32(x * q[1])
+				s2 += float32(x * q[2])
+				s3 += float32(x * q[3])
+				s4 += float32(x * q[4])
+				s5 += float32(x * q[5])
+				s6 += float32(x * q[6])
+				s7 += float32(x * q[7])
+			}
+			cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6], cs[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		}
+		if j := g * 8; j < n {
+			gemmNT24(1, n-j, k, ar, bp[j*k:n*k], cr[j:], n)
+		}
+	}
+}

@@ -342,9 +342,14 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		rowSums(ws.a2, Channels2, p2, gb2)
 		q1 := ws.q1[i*n1 : (i+1)*n1]
 		cols := ws.cols[:Channels1*kk*p2]
-		im2col(q1, Channels1, n.q1h, n.q1w, cols)
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
+		if wasm {
+			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
+			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
+		} else {
+			im2col(q1, Channels1, n.q1h, n.q1w, cols)
+			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
+		}
 		clear(ws.dcols)
 		gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
 		clear(ws.dq1)
@@ -354,8 +359,13 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
-		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-		gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
+		if wasm {
+			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
+		} else {
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
+		}
 	}
 }
 

@@ -89,6 +89,11 @@ func TestGemmBits(t *testing.T) {
 			pack8(b, k, n, bp)
 			gemmNNPacked(m, n, k, a, bp, c)
 		}, naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NT packed", func(m, n, k int, a, b, c []float32) {
+			bp := make([]float32, n*k)
+			pack8(b, n, k, bp)
+			gemmNTPacked(m, n, k, a, bp, c)
+		}, naiveNT, mk, func(m, n, k int) int { return n * k }},
 		{"TN", gemmTN, naiveTN, mk, func(m, n, k int) int { return k * n }},
 		{"TN rows of 8", func(m, n, k int, a, b, c []float32) {
 			for i := range m {

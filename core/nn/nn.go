@@ -493,17 +493,45 @@ func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
 				// Branch-free: the window's values are random, so
 				// branches on them would be mispredicted half the time.
 				v0, v1, v2, v3 := r0[2*x], r0[2*x+1], r1[2*x], r1[2*x+1]
-				m := max(max(v0, v1), max(v2, v3))
+				m := max32(max32(v0, v1), max32(v2, v3))
 				// The first position holding m, found from the last.
 				at := 3
 				at ^= (at ^ 2) & -b2i(v2 == m)
 				at ^= (at ^ 1) & -b2i(v1 == m)
 				at &= -(1 - b2i(v0 == m))
-				o[x], g[x] = max(m, 0), uint8(at)
+				o[x], g[x] = max32(m, 0), uint8(at)
 			}
 			k += ow
 		}
 	}
+}
+
+// max32 is Go's max on two float32s. Under wasm Go calls a runtime
+// function for the builtin (a tenth of the wasm step went there), so
+// there it is written out with the builtin's results: the larger value;
+// +0 over −0; NaN if either is NaN.
+func max32(a, b float32) float32 {
+	if !wasm {
+		return max(a, b)
+	}
+	return maxWritten(a, b)
+}
+
+// maxWritten is max32's written-out form.
+func maxWritten(a, b float32) float32 {
+	switch {
+	case a != a:
+		return a
+	case b != b:
+		return b
+	case a > b:
+		return a
+	case b > a:
+		return b
+	case math.Signbit(float64(a)):
+		return b
+	}
+	return a
 }
 
 // b2i is 1 for true and 0 for false, without a branch.

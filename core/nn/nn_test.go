@@ -392,3 +392,26 @@ func TestChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestMax32 checks the written-out max (wasm's) against the builtin on the
+// values that differ in sign of zero and on ordinary ones (the builtin's
+// NaN is a NaN, whatever its bits).
+func TestMax32(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	nan := float32(math.NaN())
+	vals := []float32{negZero, 0, 1, -1, 2.5, -3, float32(math.Inf(1)), float32(math.Inf(-1)), nan}
+	for _, a := range vals {
+		for _, b := range vals {
+			got, want := maxWritten(a, b), max(a, b)
+			if want != want {
+				if got == got {
+					t.Errorf("max32(%v, %v) = %v, want NaN", a, b, got)
+				}
+				continue
+			}
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Errorf("max32(%v, %v) = %v (bits %x), the builtin %v (bits %x)", a, b, got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+		}
+	}
+}

@@ -15,7 +15,10 @@ package nn
 //     loads.
 //
 // Tiles are small enough that Go keeps them in registers on amd64 (15
-// usable XMM registers) and in locals under wasm. Every output adds its terms in increasing order of the shared
+// usable XMM registers). Under wasm, where every loop iteration is dear,
+// the convolutions read im2colPacked's layout instead (gemmNNPacked,
+// gemmNTPacked) and the axpy takes eight rows per pass; docs/cnn.md has
+// the measurements behind each choice. Every output adds its terms in increasing order of the shared
 // index, starting from C's value, so the bits do not depend on the tile
 // shape or the platform. Products are converted to float32 before they
 // are added so that no platform fuses them into an FMA.

@@ -16,6 +16,7 @@ import (
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
+	"dpsim/core/problems/cnn"
 	"dpsim/core/problems/dispatch"
 	"dpsim/core/problems/logistic"
 	"dpsim/core/problems/nonconvex"
@@ -43,6 +44,7 @@ var (
 		&dispatch.Factory,
 		&ridge.Factory,
 		&logistic.Factory,
+		&cnn.Factory,
 		&nonconvex.Factory,
 		&softmax.Factory,
 	)

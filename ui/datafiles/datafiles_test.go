@@ -78,9 +78,10 @@ func TestNeeds(t *testing.T) {
 	}
 
 	// Every built-in preset loads nothing extra except the one that
-	// trains on mushrooms, which needs its two splits — train first.
+	// train on real data, which need their two splits — train first.
 	dataPresets := map[string][]string{
 		"gtdp-logistic-mushrooms": {"mushrooms-train.gz", "mushrooms-test.gz"},
+		"gtdp-cnn-mnist":          {"mnist-train.gz", "mnist-test.gz"},
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)

@@ -77,7 +77,7 @@ func TestNeeds(t *testing.T) {
 		}
 	}
 
-	// Every built-in preset loads nothing extra except the one that
+	// Every built-in preset loads nothing extra except those that
 	// train on real data, which need their two splits — train first.
 	dataPresets := map[string][]string{
 		"gtdp-logistic-mushrooms": {"mushrooms-train.gz", "mushrooms-test.gz"},

@@ -212,6 +212,7 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	area := draw.Crop(full, axisTitle, 0, axisTitle, 0)
 
 	p := plot.New()
+	useGlyphs(p)
 	p.Title.Text = fd.Title
 	p.Title.TextStyle.Font.Size = 13
 	p.Legend.TextStyle.Font.Size = 10

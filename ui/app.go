@@ -51,7 +51,15 @@ type App struct {
 	// URL preset left to the page until it has fetched its datasets.
 	data     Provided
 	deferred *deferredQuery
+	// ghost is the noise-free twin of the run (nil without noise);
+	// loads counts installs, so the page knows a scenario was (re)built.
+	ghost *Ghost
+	loads int
 }
+
+// DefaultSpeed is the speed a newly loaded scenario plays at, in
+// iterations per second.
+const DefaultSpeed = 4
 
 // State is what window.dpsimState holds (docs/bridge.md).
 type State struct {
@@ -80,27 +88,42 @@ type State struct {
 	Messages    float64 `js:"messages"`
 	Activations float64 `js:"activations"`
 	Epsilon     float64 `js:"epsilon"`
+	// EpsilonKind says what Epsilon means: "dp" (the accountant's ε),
+	// "none" (no noise: no guarantee, nothing hidden) or "unaccounted"
+	// (noise, but no DP guarantee: the algorithm claims none);
+	// EpsilonReason is the ledger's reason for an infinite ε and
+	// EpsilonSource the theorem it comes from.
+	EpsilonKind   string `js:"epsilonKind"`
+	EpsilonReason string `js:"epsilonReason"`
+	EpsilonSource string `js:"epsilonSource"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
-	EpsilonNote string   `js:"epsilonNote"`
-	Status      string   `js:"status"`
-	Error       string   `js:"error"`
-	Scenario    string   `js:"scenario"`
-	Title       string   `js:"title"`
-	Algorithm   string   `js:"algorithm"`
-	Nodes       int      `js:"nodes"`
-	Links       int      `js:"links"`
-	Packets     int      `js:"packets"`
-	Speed       float64  `js:"speed"`
-	Fast        bool     `js:"fast"`
-	Rate        float64  `js:"rate"`
-	HistoryRev  int      `js:"historyRev"`
-	Seed        float64  `js:"seed"`
-	Warnings    []string `js:"warnings"`
-	Channels    []string `js:"channels"`
+	EpsilonNote string `js:"epsilonNote"`
+	Status      string `js:"status"`
+	Error       string `js:"error"`
+	Scenario    string `js:"scenario"`
+	Title       string `js:"title"`
+	// Description is the scenario's description, in words.
+	Description string `js:"description"`
+	// Loads counts scenario builds (load, preset, reset, seed,
+	// calibration): the page drops what it said about an earlier one.
+	Loads int `js:"loads"`
+	// GhostIter is how far the noise-free ghost run got (0: no ghost).
+	GhostIter  int      `js:"ghostIter"`
+	Algorithm  string   `js:"algorithm"`
+	Nodes      int      `js:"nodes"`
+	Links      int      `js:"links"`
+	Packets    int      `js:"packets"`
+	Speed      float64  `js:"speed"`
+	Fast       bool     `js:"fast"`
+	Rate       float64  `js:"rate"`
+	HistoryRev int      `js:"historyRev"`
+	Seed       float64  `js:"seed"`
+	Warnings   []string `js:"warnings"`
+	Channels   []string `js:"channels"`
 	// Key describes the packets: each channel, pushed or pulled.
 	Key string `js:"key"`
 	// Allocation is true for a resource-allocation problem (the
@@ -115,7 +138,7 @@ type State struct {
 
 // New returns an app with nothing loaded yet.
 func New() *App {
-	a := &App{seed: -1, speed: 4}
+	a := &App{seed: -1, speed: DefaultSpeed}
 	a.game = render.NewGame(nil, nil, a.onFrame)
 	return a
 }
@@ -152,10 +175,14 @@ func (a *App) install(b *scenario.Built) {
 	run := runner.New(b, model)
 	run.Start()
 	player := scene.NewPlayer(run)
+	// Fast-forward never outlives a scenario: a new one starts at its
+	// speed, to be watched.
+	a.fast = false
 	player.SetSpeed(a.speed)
-	player.SetFast(a.fast)
 	a.built, a.run, a.player = b, run, player
 	a.live = NewLive(b, HistoryBuckets)
+	a.ghost = NewGhost(b.Scenario)
+	a.loads++
 	a.rate = rateMeter{}
 	a.warnings = a.warnings[:0]
 	for _, w := range b.Warnings {
@@ -185,10 +212,11 @@ func (a *App) LoadText(text []byte) error {
 
 // loadNew loads another scenario with its own seed.
 func (a *App) loadNew(s *scenario.Scenario) error {
-	old := a.seed
+	old, speed := a.seed, a.speed
 	a.seed = -1
+	a.speed = DefaultSpeed
 	if err := a.Load(s); err != nil {
-		a.seed = old
+		a.seed, a.speed = old, speed
 		return err
 	}
 	return nil
@@ -302,6 +330,7 @@ func (a *App) publish() {
 	if a.built != nil {
 		b := a.built
 		st.Scenario, st.Title, st.Algorithm = b.Scenario.Name, b.Scenario.Title, b.Factory.Title
+		st.Description, st.Loads = b.Scenario.Description, a.loads
 		st.Iterations = b.Scenario.Iterations
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
@@ -316,8 +345,13 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		mx := a.run.Ledger().Max
+		led := a.run.Ledger()
+		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
+		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		if mx.NoGuarantee() {
+			st.EpsilonReason = ledgerReason(led)
+		}
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
@@ -343,6 +377,17 @@ func (a *App) publish() {
 		case "stopped":
 			st.StopReason = why
 		}
+		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
+			// The run has ended: the next one starts at the chosen speed.
+			a.fast = false
+			a.player.SetFast(false)
+		}
+		st.Fast = a.fast
+		budget := 3 * time.Millisecond
+		if a.fast {
+			budget = time.Millisecond
+		}
+		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
@@ -459,6 +504,10 @@ func (a *App) Register() {
 		o.Set("consensus", float64sToJS(cons))
 		o.Set("objective", float64sToJS(obj))
 		o.Set("stationarity", float64sToJS(stat))
+		if a.ghost != nil {
+			a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
+			o.Set("ghost", float64sToJS(a.ghost.At(it, stat != nil)))
+		}
 		return o
 	})
 	fn("setSeed", func(args []js.Value) any {
@@ -532,6 +581,21 @@ func (a *App) Register() {
 			eps = args[0].Float()
 		}
 		return a.result(a.Calibrate(eps))
+	})
+	fn("calibratePreview", func(args []js.Value) any {
+		if a.built == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
+			return `{"error":"calibratePreview needs a target ε"}`
+		}
+		eps := args[0].Float()
+		if !(eps > 0) || math.IsInf(eps, 0) {
+			return fmt.Sprintf(`{"error":%q}`, check.Errorf("target ε", "must be a number > 0 (got %v)", eps).Error())
+		}
+		p, err := PreviewCalibration(a.built.Scenario, eps)
+		if err != nil {
+			return fmt.Sprintf(`{"error":%q}`, err.Error())
+		}
+		out, _ := json.Marshal(p)
+		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
 		if a.run == nil {
@@ -663,4 +727,31 @@ func readingText(b *scenario.Built) string {
 		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
 	}
 	return "edge list read \"from-to\": [a, b] is a link a → b"
+}
+
+// epsilonKind says what the ledger's ε means for the page: "dp" when
+// the accountant gives a finite ε, "none" without noise, and
+// "unaccounted" when the run adds noise but its ε is infinite (DDGT and
+// diff-DRADT carry DP-DGT's noise but claim no differential privacy).
+func epsilonKind(b *scenario.Built, led privacy.Ledger) string {
+	switch {
+	case !led.Max.NoGuarantee():
+		return "dp"
+	case Noisy(b.Scenario):
+		return "unaccounted"
+	}
+	return "none"
+}
+
+// ledgerReason returns why the ledger's ε is infinite, in its words.
+func ledgerReason(led privacy.Ledger) string {
+	for _, e := range led.Agents {
+		if e.Reason != "" {
+			return e.Reason
+		}
+	}
+	if len(led.Notes) > 0 {
+		return led.Notes[0]
+	}
+	return ""
 }

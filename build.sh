@@ -78,6 +78,14 @@ mkdir -p "$out/data"
 cp core/data/files/*.gz "$out/data/"
 echo "build.sh: copied $(ls "$out/data" | wc -l) dataset file(s), $(cat "$out"/data/*.gz | wc -c) bytes, into public/data/"
 
+# The docs: the page links each paper claim's verdict to its explanation
+# (docs/<paper>-paper.md) and the glossary to the others; served as they
+# are, as text.
+rm -rf "$out/docs"
+mkdir -p "$out/docs"
+cp docs/*.md "$out/docs/"
+echo "build.sh: copied $(ls "$out/docs" | wc -l) doc(s) into public/docs/"
+
 if (( built == 0 )); then
   echo "build.sh: no wasm/* main package found" >&2
   exit 1

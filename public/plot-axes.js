@@ -26,7 +26,10 @@ window.dpsimPlot = (() => {
     const decades = (u, i, min, max) => {
       const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
       if (!(k1 - k0 >= 1)) return null;
-      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
+      // At most about eight labels however many decades: a diverging
+      // run spans hundreds, and crowded labels would all be dropped.
+      const n = k1 - k0;
+      const step = n > 24 ? Math.ceil(n / 8) : n > 12 ? 3 : n > 7 ? 2 : 1;
       const out = [];
       for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
       return out;

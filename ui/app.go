@@ -55,6 +55,8 @@ type App struct {
 	// loads counts installs, so the page knows a scenario was (re)built.
 	ghost *Ghost
 	loads int
+	// slow is slow motion (SlowPerTurn seconds per sender or round).
+	slow bool
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -112,18 +114,23 @@ type State struct {
 	// calibration): the page drops what it said about an earlier one.
 	Loads int `js:"loads"`
 	// GhostIter is how far the noise-free ghost run got (0: no ghost).
-	GhostIter  int      `js:"ghostIter"`
-	Algorithm  string   `js:"algorithm"`
-	Nodes      int      `js:"nodes"`
-	Links      int      `js:"links"`
-	Packets    int      `js:"packets"`
-	Speed      float64  `js:"speed"`
-	Fast       bool     `js:"fast"`
-	Rate       float64  `js:"rate"`
-	HistoryRev int      `js:"historyRev"`
-	Seed       float64  `js:"seed"`
-	Warnings   []string `js:"warnings"`
-	Channels   []string `js:"channels"`
+	GhostIter int     `js:"ghostIter"`
+	Algorithm string  `js:"algorithm"`
+	Nodes     int     `js:"nodes"`
+	Links     int     `js:"links"`
+	Packets   int     `js:"packets"`
+	Speed     float64 `js:"speed"`
+	Fast      bool    `js:"fast"`
+	// Slow is slow motion; SlowSeconds how long the current iteration's
+	// messages take (SlowPerTurn per turn), Turns its turns.
+	Slow        bool     `js:"slow"`
+	SlowSeconds float64  `js:"slowSeconds"`
+	Turns       int      `js:"turns"`
+	Rate        float64  `js:"rate"`
+	HistoryRev  int      `js:"historyRev"`
+	Seed        float64  `js:"seed"`
+	Warnings    []string `js:"warnings"`
+	Channels    []string `js:"channels"`
 	// Key describes the packets: each channel, pushed or pulled.
 	Key string `js:"key"`
 	// Allocation is true for a resource-allocation problem (the
@@ -179,6 +186,7 @@ func (a *App) install(b *scenario.Built) {
 	// speed, to be watched.
 	a.fast = false
 	player.SetSpeed(a.speed)
+	model.Slow = a.slow
 	a.built, a.run, a.player = b, run, player
 	a.live = NewLive(b, HistoryBuckets)
 	a.ghost = NewGhost(b.Scenario)
@@ -311,9 +319,28 @@ func (a *App) SetSeed(n float64) error {
 const PublishEvery = 100 * time.Millisecond
 
 func (a *App) onFrame() {
+	a.pace()
 	a.state.Draws = a.game.Draws()
 	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
 		a.publish()
+	}
+}
+
+// pace sizes slow motion to the latest step: SlowPerTurn seconds per
+// turn (sender, or round), so that every message travels for over a
+// second however many agents speak.
+func (a *App) pace() {
+	m := a.game.Model()
+	if a.player == nil || m == nil {
+		return
+	}
+	m.Slow = a.slow
+	d := 0.0
+	if a.slow {
+		d = SlowPerTurn * float64(m.Groups())
+	}
+	if a.player.Slow() != d {
+		a.player.SetSlow(d)
 	}
 }
 
@@ -357,7 +384,9 @@ func (a *App) publish() {
 			st.EpsilonNote = sm.Summary()
 		}
 		st.Running = a.player.Running()
+		st.Slow, st.SlowSeconds, st.Turns = a.slow, a.player.Slow(), 0
 		if m := a.game.Model(); m != nil {
+			st.Turns = m.Groups()
 			st.Packets = m.PacketCount()
 			st.Channels = m.Channels()
 			st.Key = packetKey(m)
@@ -484,12 +513,44 @@ func (a *App) Register() {
 	fn("setFast", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
+			if a.fast {
+				a.slow = false // fast-forward and slow motion exclude each other
+				a.pace()
+			}
 			if a.player != nil {
 				a.player.SetFast(a.fast)
 			}
 		}
 		a.publish()
 		return nil
+	})
+	fn("setSlow", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			a.slow = args[0].Bool()
+			if a.slow && a.fast {
+				a.fast = false
+				if a.player != nil {
+					a.player.SetFast(false)
+				}
+			}
+			a.pace()
+		}
+		a.publish()
+		return nil
+	})
+	fn("inspect", func(args []js.Value) any {
+		if a.run == nil || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return `{"kind":""}`
+		}
+		m := a.game.Model()
+		ratio := 1.0
+		if m != nil && m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		led := a.run.Ledger()
+		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		out, _ := json.Marshal(in)
+		return string(out)
 	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()

@@ -70,6 +70,12 @@ type Frame struct {
 	Packets []Disc
 	// InFlight counts the packets drawn with non-zero opacity.
 	InFlight int
+	// PacketOf[k] is the Model.Packets index of Packets[k]; NodeAt[i] is
+	// agent i's centre and NodeR the nodes' radius: what the page's
+	// inspector hit-tests.
+	PacketOf []int
+	NodeAt   [][2]float64
+	NodeR    float64
 	Legend   Legend
 
 	// NodeBoxes are square nodes: the generators of a resource-allocation
@@ -104,6 +110,10 @@ const MaxTrailSegments = 1600
 // plane view is shown.
 const NetSplit = 0.58
 
+// PortraitAspect is the height-to-width ratio above which the panels
+// stack (network on top) instead of standing side by side.
+const PortraitAspect = 1.15
+
 // AllocSplit is the network panel's share beside the allocation panel,
 // whose bars and captions need less width than the network's labels.
 const AllocSplit = 0.61
@@ -112,6 +122,7 @@ func (f *Frame) reset(w, h int) {
 	*f = Frame{
 		W: w, H: h, Background: Background,
 		Edges: f.Edges[:0], Rings: f.Rings[:0], Nodes: f.Nodes[:0], Packets: f.Packets[:0],
+		PacketOf: f.PacketOf[:0], NodeAt: f.NodeAt[:0],
 		Legend:    Legend{Ticks: f.Legend.Ticks[:0]},
 		NodeBoxes: f.NodeBoxes[:0], AllocBoxes: f.AllocBoxes[:0], AllocLines: f.AllocLines[:0], Labels: f.Labels[:0],
 		Grid:    f.Grid[:0],
@@ -135,6 +146,21 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 	W, H := float64(w), float64(h)
 	mg := min(10*u, 0.04*min(W, H))
 	switch {
+	case (m.alloc != nil || m.plane != nil) && H > PortraitAspect*W:
+		// A tall canvas (a phone held upright): the network on top, the
+		// other panel under it, so that neither is squeezed to a strip.
+		share := NetSplit
+		if m.alloc != nil {
+			share = AllocSplit
+		}
+		split := math.Round(H * share)
+		f.NetPanel = Rect{mg, mg, W - 2*mg, split - 1.5*mg}
+		other := Rect{mg, split + 0.5*mg, W - 2*mg, H - split - 1.5*mg}
+		if m.alloc != nil {
+			f.HasAlloc, f.AllocPanel = true, other
+		} else {
+			f.HasPlane, f.PlanePanel = true, other
+		}
 	case m.alloc != nil:
 		split := math.Round(W * AllocSplit)
 		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
@@ -216,6 +242,11 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		}
 	}
 
+	f.NodeR = r
+	for i := range n {
+		x, y := at(i)
+		f.NodeAt = append(f.NodeAt, [2]float64{x, y})
+	}
 	lw2 := max(1, 1.3*u)
 	if r < 4*u {
 		lw2 = max(0.6, 0.8*u)
@@ -240,6 +271,9 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		phase = 1
 	}
 	rounds := float64(max(1, m.rounds))
+	if m.Slow {
+		rounds = float64(m.Groups())
+	}
 	pks := m.Packets()
 	// Past HaloLimit packets the halos go: they double the triangles of a
 	// crowded frame, and among so many packets they no longer separate one
@@ -276,12 +310,21 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if pk.From > pk.To {
 			off = -off
 		}
-		t := phase*rounds - float64(pk.Round)
+		turn := pk.Round
+		if m.Slow {
+			turn = pk.Group
+		}
+		t := phase*rounds - float64(turn)
 		alpha := 1.0
-		if t < 0 || t > 1 {
+		switch {
+		case m.Hold && phase >= 1:
+			t = 0.5 // held half-way, to be seen and inspected
+		case t < 0 || t > 1:
 			alpha = 0
-		} else if t > 0.88 {
+		case t > 0.88 && !m.Slow:
 			alpha = (1 - t) / 0.12 // fade out on arrival
+		case t > 0.94:
+			alpha = (1 - t) / 0.06 // slow motion: stays until nearly there
 		}
 		t = min(1, max(0, t))
 		e := t * t * (3 - 2*t)
@@ -298,6 +341,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 			pd.R *= 0.75
 		}
 		f.Packets = append(f.Packets, pd)
+		f.PacketOf = append(f.PacketOf, k)
 		if alpha > 0 {
 			f.InFlight++
 		}

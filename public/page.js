@@ -259,7 +259,11 @@
   function clampRange(u, min, max) {
     let lo = Infinity, hi = 0;
     for (let s = 1; s < u.data.length; s++) {
-      for (const v of u.data[s]) if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      // The noise-free ghost reaches machine precision (1e-29 and less):
+      // below 1e-16 it would only squash the noisy curves, so it leaves
+      // the plot at the bottom instead.
+      const floor = s === 3 ? 1e-16 : 0;
+      for (const v of u.data[s]) if (v != null && v >= floor) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
     }
     if (!(hi > 0)) return [0.1, 10];
     lo = Math.max(lo, CLAMP_LO); hi = Math.min(hi, CLAMP_HI);
@@ -304,6 +308,8 @@
         setCursor: [(u) => { plot.hover = u.cursor.idx != null && u.cursor.left >= 0; }],
       },
     }, [[], [], [], []], plotBox);
+    // Tests read the plot's scales and splits here (no global).
+    plotBox.uplot = plot.u;
     const legendGhost = plotBox.querySelectorAll('.u-series')[3];
     if (legendGhost) { legendGhost.dataset.term = 'ghost'; if (window.dpsimGlossary) window.dpsimGlossary.attach(plotBox); }
     plotBox.addEventListener('mouseleave', () => { plot.hover = false; showLatest(); });

@@ -552,6 +552,18 @@ func (a *App) Register() {
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
+	fn("packetsOnScreen", func([]js.Value) any {
+		m, f := a.game.Model(), a.game.Frame()
+		if m == nil || f == nil {
+			return "[]"
+		}
+		ratio := 1.0
+		if m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		return string(out)
+	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
 		var it, opt, cons, obj, stat []float64

@@ -47,7 +47,7 @@ func NewGhost(s *scenario.Scenario) *Ghost {
 // Noisy reports whether s adds any privacy noise to its messages.
 func Noisy(s *scenario.Scenario) bool {
 	for _, sp := range s.Noise {
-		if sp != nil && !sp.IsOff() {
+		if sp != nil && (sp.Var > 0 || !sp.IsOff()) {
 			return true
 		}
 	}

@@ -122,3 +122,29 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 	}
 	return in
 }
+
+// Shown is one packet drawn with non-zero opacity in the latest frame,
+// at (X, Y) in CSS pixels of the canvas (window.dpsim.packetsOnScreen:
+// what tests and tools follow).
+type Shown struct {
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	From    int     `json:"from"`
+	To      int     `json:"to"`
+	Channel string  `json:"channel"`
+	Iter    int     `json:"iteration"`
+}
+
+// OnScreen lists the packets of frame f that are visible.
+func OnScreen(m *scene.Model, f *scene.Frame, ratio float64) []Shown {
+	out := []Shown{}
+	pks := m.Packets()
+	for k, d := range f.Packets {
+		if (d.Fill.A == 0 && d.Line.A == 0) || k >= len(f.PacketOf) || f.PacketOf[k] >= len(pks) {
+			continue
+		}
+		pk := pks[f.PacketOf[k]]
+		out = append(out, Shown{X: d.X / ratio, Y: d.Y / ratio, From: pk.From, To: pk.To, Channel: pk.Channel, Iter: m.Iter()})
+	}
+	return out
+}

@@ -127,6 +127,36 @@ describe('layout at four window sizes', () => {
   }
 });
 
+describe('start-up', () => {
+  test('the poster stands in for the simulator until its first frame', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    try {
+      // Hold the simulator back: the poster alone must show the scenario.
+      let release;
+      const held = new Promise((r) => { release = r; });
+      await page.route(/dpsim\.wasm$/, async (route) => { await held; await route.continue(); });
+      await page.goto(baseURL + '?preset=dpdgt-ieee14');
+      await page.waitForFunction(() => performance.getEntriesByName('dpsim-poster').length > 0, null, { timeout: 20000 });
+      const info = await page.evaluate(() => {
+        const p = document.getElementById('poster');
+        const r = p.getBoundingClientRect();
+        const v = document.getElementById('view').getBoundingClientRect();
+        return { src: p.src, w: p.naturalWidth, shown: !p.hidden, cover: r.width >= v.width - 2 && r.height >= v.height - 2,
+          at: performance.getEntriesByName('dpsim-poster')[0].startTime };
+      });
+      assert.match(info.src, /posters\/dpdgt-ieee14\.svg$/);
+      assert.ok(info.shown && info.w > 0 && info.cover, JSON.stringify(info));
+      await page.screenshot({ path: path.join(OUT, 'teach-poster.png') });
+      release();
+      await page.waitForFunction(() => window.dpsimState && window.dpsimState.draws > 2, null, { timeout: TIMEOUT });
+      await page.waitForFunction(() => !document.getElementById('poster'), null, { timeout: 10000 });
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('words', () => {
   test('description, this scenario\'s warnings only, glossary', async () => {
     // gtdp-fig1 has a warning; loaded from the URL it must be shown.

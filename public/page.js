@@ -52,6 +52,41 @@
 
   const WASM_URL = 'dpsim.wasm';
 
+  // The poster: the scenario's first frame, rendered at build time by the
+  // same scene code (cmd/mkposter → posters/<preset>.svg), shown at once
+  // in place of the canvas and removed when the simulator draws its own
+  // first frame. DEFAULT_PRESET is scenario.DefaultPreset.
+  const DEFAULT_PRESET = 'gtdp-rendezvous';
+  const poster = $('poster');
+  (() => {
+    let name = DEFAULT_PRESET;
+    try {
+      const q = new URLSearchParams(location.search).get('preset');
+      if (q && /^[a-z0-9][a-z0-9._-]{0,80}$/.test(q)) name = q;
+    } catch (e) { /* no URL parameters: the default */ }
+    poster.addEventListener('load', () => {
+      poster.hidden = false;
+      view.classList.add('has-poster');
+      performance.mark('dpsim-poster');
+    });
+    poster.addEventListener('error', () => { poster.remove(); });
+    poster.src = 'posters/' + name + '.svg';
+    // Its title and description too, until the simulator says them.
+    fetch('posters/index.json').then((r) => (r.ok ? r.json() : null)).then((idx) => {
+      const h = idx && idx[name];
+      if (!h || headSig !== null) return;
+      scnTitle.textContent = h.title || name;
+      scnDesc.textContent = h.description || '';
+      scnDesc.title = h.description || '';
+    }).catch(() => {});
+  })();
+  function dropPoster() {
+    if (!poster.isConnected) return;
+    poster.remove();
+    view.classList.remove('has-poster');
+    performance.mark('dpsim-first-frame');
+  }
+
   let ready = false;   // the Go bridge is up
   let dead = false;    // loading failed or the Go program exited
   let goStderr = '';   // tail of the Go program's output, shown if it dies
@@ -600,6 +635,7 @@
     }
     if (!firstFrameShown && s && (s.ready || s.draws > 0)) {
       firstFrameShown = true;
+      dropPoster();
       hideViewMessage();
       resetPageStyles();
     }
@@ -1254,6 +1290,7 @@
       return;
     }
     ready = true;
+    performance.mark('dpsim-ready');
     controls.disabled = false;
     targetIn.disabled = false;
     targetApply.disabled = false;
@@ -1405,6 +1442,7 @@
       const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
+      performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));
       return;

@@ -403,7 +403,7 @@
     plot.u.setData(data);
     plotBox.dataset.points = String(n);
     plot.ghostLast = null;
-    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i]]; break; }
+    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i], data[1][i]]; break; }
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
@@ -543,8 +543,8 @@
   let noiseWarned = -1;
   function checkNoiseDominated(s) {
     if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
-    const [it, g] = plot.ghostLast;
-    const own = s.headline === 'stationarity' ? s.stationarity : s.optimality;
+    // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
+    const [it, g, own] = plot.ghostLast;
     if (!(g > 0) || !(own > 100 * g) || it < 20) return;
     noiseWarned = s.loads;
     addMessage('warn', `This run is dominated by its noise: its ${s.headline || 'optimality'} error (${fmtNum(own)}) is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
@@ -603,10 +603,13 @@
   // pulled, and for resource allocation the shapes and the edge reading.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading, s.headline].join('|');
+    const sig = [s.key, s.allocation, s.reading, s.headline, s.large].join('|');
     if (sig === keySig) return;
     keySig = sig;
-    if (!s.allocation) {
+    if (s.large && !s.allocation) {
+      viewKeyText.textContent = `Large network (${s.nodes} agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; ` +
+        'each agent a dot coloured by its distance to the agents\' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.';
+    } else if (!s.allocation) {
       // Without a known optimum the view draws no ★.
       viewKeyText.innerHTML = s.headline === 'stationarity'
         ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;

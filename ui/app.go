@@ -136,8 +136,11 @@ type State struct {
 	// Allocation is true for a resource-allocation problem (the
 	// allocation panel is drawn); Reading says how the scenario's directed
 	// edge list reads ("" for other graphs).
-	Allocation bool   `js:"allocation"`
-	Reading    string `js:"reading"`
+	Allocation bool `js:"allocation"`
+	// Large is true when the network is drawn as a flow picture
+	// (scene.LargeN): links coloured by noise ÷ signal, agents by spread.
+	Large   bool   `js:"large"`
+	Reading string `js:"reading"`
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
@@ -391,6 +394,7 @@ func (a *App) publish() {
 			st.Channels = m.Channels()
 			st.Key = packetKey(m)
 			st.Allocation = m.Allocation() != nil
+			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
 		ratio := 1.0
@@ -414,7 +418,7 @@ func (a *App) publish() {
 		st.Fast = a.fast
 		budget := 3 * time.Millisecond
 		if a.fast {
-			budget = time.Millisecond
+			budget = 0 // fast-forward's time is the run's: the ghost waits
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
 	}
@@ -578,7 +582,9 @@ func (a *App) Register() {
 		o.Set("objective", float64sToJS(obj))
 		o.Set("stationarity", float64sToJS(stat))
 		if a.ghost != nil {
-			a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
+			if !a.fast {
+				a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
+			}
 			o.Set("ghost", float64sToJS(a.ghost.At(it, stat != nil)))
 		}
 		return o

@@ -69,16 +69,21 @@ func zeroNoise(s *scenario.Scenario) map[string]*noise.Spec {
 	return out
 }
 
-// CatchUp advances the ghost towards iteration iter, for at most budget
-// of wall-clock time (at least one iteration when it lags), so that
-// fast-forward keeps its frames; it returns the ghost's iteration.
+// CatchUp advances the ghost towards iteration iter for at most budget
+// of wall-clock time (checked after every iteration: on a large network
+// one iteration is milliseconds); a zero budget runs nothing, which is
+// what fast-forward asks (its frames are the run's). It returns the
+// ghost's iteration.
 func (g *Ghost) CatchUp(iter int, budget time.Duration) int {
-	if g == nil || g.err != nil {
+	if g == nil {
 		return 0
 	}
+	if g.err != nil || budget <= 0 {
+		return g.run.Iter()
+	}
 	start := time.Now()
-	for n := 0; g.run.Iter() < iter; n++ {
-		if n > 0 && n&7 == 0 && time.Since(start) >= budget {
+	for g.run.Iter() < iter {
+		if time.Since(start) >= budget {
 			break
 		}
 		if _, err := g.run.Advance(); err != nil {

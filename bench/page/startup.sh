@@ -12,11 +12,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-5}
-./build.sh >/dev/null
+[[ ${SKIP_BUILD:-} == 1 ]] || ./build.sh >/dev/null   # SKIP_BUILD=1: the site as it is
 tmp=$(mktemp -d)
 trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/site"
-cp -r public/. "$tmp/site/"
+cp -a public/. "$tmp/site/"   # -a: the sidecars must stay newer than the .wasm
 mkdir -p "$tmp/site/bench-minimal"
 cp bench/page/minimal/index.html "$tmp/site/bench-minimal/"
 GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$tmp/site/bench-minimal/minimal.wasm" ./bench/page/minimal

@@ -3,6 +3,7 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 )
 
 // Rect is an axis-aligned rectangle in canvas pixels.
@@ -223,9 +224,26 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	ne := float64(len(m.g.Edges))
 	ew := u * min(1.6, max(0.7, 1.6*math.Sqrt(60/max(ne, 1))))
 	ec := withAlpha(EdgeColor, min(1, max(0.3, math.Sqrt(300/max(ne, 1)))))
+	large := m.Large()
+	var flow []float64 // large: the latest noise ÷ signal each agent sent (−1: silent)
+	if large {
+		flow = m.senderRatios()
+		ew = max(ew, 1.5*u)
+	}
 	for _, e := range m.g.Edges {
 		ax, ay := at(e.From)
 		bx, by := at(e.To)
+		if large {
+			// Per-link flow: the link in the colour of the latest messages
+			// on it (either direction's larger ratio), faded.
+			rr := max(flow[e.From], flow[e.To])
+			c := withAlpha(EdgeColor, 0.35)
+			if rr >= 0 {
+				c = withAlpha(RatioColor(rr), 0.55)
+			}
+			f.Edges = append(f.Edges, Segment{ax, ay, bx, by, ew, c})
+			continue
+		}
 		f.Edges = append(f.Edges, Segment{ax, ay, bx, by, ew, ec})
 		if m.g.Directed {
 			dx, dy := bx-ax, by-ay
@@ -256,7 +274,11 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.hasActive && m.active[i] {
 			f.Rings = append(f.Rings, Disc{X: x, Y: y, R: r + 2*u, Line: ActiveRing, LineW: 3 * u})
 		}
-		if m.alloc == nil {
+		if m.alloc == nil && large {
+			// A plain dot in the colour of its spread (no outline: half the
+			// triangles).
+			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: max(r, 1.5*u), Fill: RatioColor(spreadOf(m, i))})
+		} else if m.alloc == nil {
 			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
 		}
 	}
@@ -289,6 +311,9 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	if len(pks) > MaxPackets {
 		stride = (len(pks) + MaxPackets - 1) / MaxPackets
 		offset = m.iter % stride
+	}
+	if large && !m.Slow {
+		pks = nil // the links carry the flow
 	}
 	for k, pk := range pks {
 		if k%stride != offset {
@@ -354,6 +379,61 @@ const HaloLimit = 800
 
 // MaxPackets bounds the packets one frame draws.
 const MaxPackets = 1200
+
+// LargeN is the number of agents above which the network is drawn as a
+// flow picture: no packets (unless in slow motion), each link coloured by
+// the noise ÷ signal of its latest messages and faded, each node a plain
+// dot coloured by its distance to the agents' mean estimate relative to
+// the median distance (the page labels that scale), the plane without
+// trails. It keeps a 5,000-node ring readable and its frames cheap.
+const LargeN = 400
+
+// Large reports whether the model draws its network as a flow picture
+// (more than LargeN agents).
+func (m *Model) Large() bool { return m.g.N > LargeN }
+
+// spread returns each agent's distance to the mean estimate divided by
+// the median distance (1 for every agent when they all agree), for the
+// large picture's node colours.
+func (m *Model) spread() []float64 {
+	n, d := m.g.N, m.dim
+	out := m.spreadBuf[:0]
+	if d <= 0 || len(m.est) < n*d {
+		for range n {
+			out = append(out, 1)
+		}
+		m.spreadBuf = out
+		return out
+	}
+	mean := make([]float64, d)
+	for i := range n {
+		for k := range d {
+			mean[k] += m.est[i*d+k] / float64(n)
+		}
+	}
+	for i := range n {
+		ss := 0.0
+		for k := range d {
+			v := m.est[i*d+k] - mean[k]
+			ss += v * v
+		}
+		out = append(out, math.Sqrt(ss))
+	}
+	m.spreadBuf = out
+	sorted := append(m.spreadSort[:0], out...)
+	m.spreadSort = sorted
+	slices.Sort(sorted)
+	med := sorted[len(sorted)/2]
+	for i := range out {
+		switch {
+		case med > 0 && !math.IsInf(med, 0):
+			out[i] /= med
+		default:
+			out[i] = 1
+		}
+	}
+	return out
+}
 
 // planeView fills the plane panel: the plotting square, its grid, the
 // targets, the optimum, and the agents' estimates with their trails.
@@ -453,11 +533,16 @@ func (m *Model) planeView(f *Frame, u float64) {
 		Segment{x1, y0, x1, y1, bw, AxisColor})
 
 	cs, cw := 4.5*u, max(1, 1.6*u)
+	large := m.Large()
 	for _, t := range pl.Targets {
 		if !finite2(t) {
 			continue
 		}
 		x, y := to(t)
+		if large {
+			f.Targets = append(f.Targets, Segment{x - cw, y, x + cw, y, 2 * cw, TargetInk}) // a dot
+			continue
+		}
 		f.Targets = append(f.Targets,
 			Segment{x - cs, y - cs, x + cs, y + cs, cw, TargetInk},
 			Segment{x - cs, y + cs, x + cs, y - cs, cw, TargetInk})
@@ -467,7 +552,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	// when there are many agents (about MaxTrailSegments in all).
 	tw := max(1, 1.4*u)
 	tl := min(m.trailCount, max(4, MaxTrailSegments/max(n, 1)+1))
-	if tl > 1 {
+	if tl > 1 && !large {
 		for i := range n {
 			col := NodeColor(i)
 			var px, py float64
@@ -502,6 +587,10 @@ func (m *Model) planeView(f *Frame, u float64) {
 				continue
 			}
 			x, y := to(q)
+			if large {
+				f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: RatioColor(spreadOf(m, i))})
+				continue
+			}
 			f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: NodeColor(i), Line: NodeLine, LineW: max(0.8, u)})
 		}
 	}
@@ -527,4 +616,29 @@ func niceStep(x float64) float64 {
 	default:
 		return 10 * e
 	}
+}
+
+// spreadOf returns agent i's relative spread for this frame (computed
+// once per frame by senderRatios' caller, network).
+func spreadOf(m *Model, i int) float64 {
+	if i < len(m.spreadBuf) {
+		return m.spreadBuf[i]
+	}
+	return 1
+}
+
+// senderRatios returns, per agent, the largest noise ÷ signal of the
+// latest step's releases it sent, −1 for an agent that sent none; it also
+// refreshes the spread of the estimates (the large picture's colours).
+func (m *Model) senderRatios() []float64 {
+	m.spread()
+	out := m.flowBuf[:0]
+	for range m.g.N {
+		out = append(out, -1)
+	}
+	for _, r := range m.rels {
+		out[r.from] = max(out[r.from], r.ratio)
+	}
+	m.flowBuf = out
+	return out
 }

@@ -141,6 +141,9 @@ type Model struct {
 	pulled     []bool   // pulled[k]: channel k's messages are pulled (sim.Release.Pull)
 
 	frame Frame
+
+	// The large picture's buffers (frame.go: spread, senderRatios).
+	spreadBuf, spreadSort, flowBuf []float64
 }
 
 // NewModel returns an empty model of g, laid out with Layout. plane is nil

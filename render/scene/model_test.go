@@ -560,3 +560,37 @@ func TestPortraitStacks(t *testing.T) {
 		t.Errorf("800×500: network %+v, plane %+v: want side by side", f.NetPanel, f.PlanePanel)
 	}
 }
+
+// TestLargeFlowPicture checks the large network's picture: no packets
+// (the links carry the flow, coloured by their latest noise ÷ signal),
+// plain dots coloured by the spread, and far fewer vertices than the
+// detailed picture would need; slow motion still shows its packets.
+func TestLargeFlowPicture(t *testing.T) {
+	const n = 5000
+	g := ring(t, n)
+	m := NewModel(g, planeFor(n))
+	s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 2*n)}
+	for i := range n {
+		s.Estimates[2*i] = float64(i % 7)
+		s.Releases = append(s.Releases, sim.Release{From: i, To: []int{(i + 1) % n, (i + n - 1) % n}, Channel: "x",
+			Sent: []float64{1, 1}, Noise: []float64{float64(i%2) * 10, 0}})
+	}
+	m.Record(s)
+	f := m.Frame(0.5, 1200, 800)
+	if len(f.Packets) != 0 || len(f.Nodes) != n || len(f.Trails) != 0 {
+		t.Fatalf("large: %d packets, %d nodes, %d trail segments; want 0, %d, 0", len(f.Packets), len(f.Nodes), len(f.Trails), n)
+	}
+	// Links touching a noisy sender are in the ratio's colour, not grey.
+	if f.Edges[0].Color == withAlpha(EdgeColor, 0.35) {
+		t.Error("link 0–1 is grey although agent 1 sent noise 10× its signal")
+	}
+	var mesh Mesh
+	mesh.Build(f)
+	if len(mesh.Vertices) > 120000 {
+		t.Errorf("%d vertices for a 5,000-node ring: want ≤ 120,000", len(mesh.Vertices))
+	}
+	m.Slow = true
+	if f := m.Frame(0.0001, 1200, 800); f.InFlight == 0 {
+		t.Error("slow motion on a large network shows no packet")
+	}
+}

@@ -385,3 +385,18 @@ func TestSlowMotion(t *testing.T) {
 		t.Error("SetSlow(0) did not turn slow motion off")
 	}
 }
+
+// TestFastDearIterations checks that fast-forward stops at its budget
+// when each iteration is dear (a large network): 3 ms iterations and an
+// 8 ms budget run 3 iterations a frame, not the 8 a clock read every
+// eighth iteration would allow.
+func TestFastDearIterations(t *testing.T) {
+	f := &fakeStepper{cost: 3 * ms}
+	p := newTestPlayer(f)
+	p.SetFast(true)
+	p.Play()
+	p.Update(16*ms, 0)
+	if f.n != 3 {
+		t.Errorf("%d iterations of 3 ms in an 8 ms budget, want 3", f.n)
+	}
+}

@@ -642,7 +642,7 @@
       hideViewMessage();
       resetPageStyles();
     }
-    if (ready) pollMetrics(s);
+    if (ready) { pollMetrics(s); renderBadges(s); }
     drawPlot(s);
     requestAnimationFrame(frame);
   }
@@ -718,6 +718,33 @@
     ring(v);
     showInspector(v);
   });
+
+  // Badges: in slow motion (or paused) each agent of a small network
+  // shows its ε so far and its activations (dpsim.badges), refreshed a
+  // few times a second.
+  const badgeBox = $('view-badges');
+  let badgeAt = 0, badgeSig = '';
+  function renderBadges(s) {
+    const want = s && !s.allocation && (s.slow || (!s.running && s.iter > 0)) && s.nodes <= 40;
+    if (!want) { if (badgeBox.childElementCount) { badgeBox.replaceChildren(); badgeSig = ''; } return; }
+    const now = performance.now();
+    if (now - badgeAt < 250) return;
+    badgeAt = now;
+    let list = [];
+    try { list = JSON.parse(call('badges') || '[]'); } catch (e) { list = []; }
+    const sig = JSON.stringify(list);
+    if (sig === badgeSig) return;
+    badgeSig = sig;
+    while (badgeBox.children.length > list.length) badgeBox.lastElementChild.remove();
+    while (badgeBox.children.length < list.length) badgeBox.append(document.createElement('span'));
+    list.forEach((b, i) => {
+      const el = badgeBox.children[i];
+      el.textContent = `${b.epsilon} · ${b.activations}×`;
+      el.title = `agent ${i}: ${b.epsilon} spent so far, active ${b.activations} times`;
+      el.style.left = b.x.toFixed(1) + 'px';
+      el.style.top = (b.y + b.r + 2).toFixed(1) + 'px';
+    });
+  }
 
   // ---------------------------------------------------------------- layout
   //

@@ -556,6 +556,19 @@ func (a *App) Register() {
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
+	fn("badges", func([]js.Value) any {
+		m, f := a.game.Model(), a.game.Frame()
+		if a.run == nil || m == nil || f == nil {
+			return "[]"
+		}
+		ratio := 1.0
+		if m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		led := a.run.Ledger()
+		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		return string(out)
+	})
 	fn("packetsOnScreen", func([]js.Value) any {
 		m, f := a.game.Model(), a.game.Frame()
 		if m == nil || f == nil {

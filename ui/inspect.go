@@ -148,3 +148,45 @@ func OnScreen(m *scene.Model, f *scene.Frame, ratio float64) []Shown {
 	}
 	return out
 }
+
+// BadgeLimit is the most agents that get badges: beyond, they would
+// cover the network.
+const BadgeLimit = 40
+
+// Badge is what the page writes beside an agent in slow motion: its ε
+// spent so far and how often it has been active (a relay algorithm wakes
+// one agent per iteration), at (X, Y) in CSS pixels, the node's radius R.
+type Badge struct {
+	X           float64 `json:"x"`
+	Y           float64 `json:"y"`
+	R           float64 `json:"r"`
+	Epsilon     string  `json:"epsilon"`
+	Activations int64   `json:"activations"`
+}
+
+// Badges returns one badge per agent of frame f, none past BadgeLimit.
+func Badges(f *scene.Frame, ratio float64, led privacy.Ledger, kind string, c *metrics.Counters) []Badge {
+	out := []Badge{}
+	if f == nil || !(ratio > 0) || len(f.NodeAt) > BadgeLimit {
+		return out
+	}
+	var act []int64
+	if c != nil {
+		act = c.Clone().Activations
+	}
+	for i, p := range f.NodeAt {
+		b := Badge{X: p[0] / ratio, Y: p[1] / ratio, R: f.NodeR / ratio, Epsilon: "no DP"}
+		switch {
+		case kind == "unaccounted":
+		case i < len(led.Agents):
+			b.Epsilon = "ε " + led.Agents[i].Epsilon.String()
+		default:
+			b.Epsilon = "ε " + led.Max.String()
+		}
+		if i < len(act) {
+			b.Activations = act[i]
+		}
+		out = append(out, b)
+	}
+	return out
+}

@@ -48,3 +48,28 @@ func TestInspect(t *testing.T) {
 		t.Errorf("in a corner: %+v, want nothing", in)
 	}
 }
+
+// TestBadges checks the slow-motion badges: one per agent with its ε and
+// activations, "no DP" for noise without a guarantee, none past
+// BadgeLimit agents.
+func TestBadges(t *testing.T) {
+	g, _ := graph.Ring(4)
+	m := scene.NewModel(g, nil)
+	m.Record(&sim.Step{Iter: 1, Dim: 1, Estimates: []float64{1, 2, 3, 4}, Active: []int{2}})
+	f := m.Frame(1, 400, 400)
+	led := privacy.Ledger{Agents: []privacy.Entry{{Epsilon: privacy.Of(1)}, {Epsilon: privacy.Of(2)}, {Epsilon: privacy.Of(3)}, {Epsilon: privacy.Of(4)}}}
+	c := metrics.NewCounters(4)
+	c.Add(&sim.Step{Iter: 1, Active: []int{2}})
+	bs := Badges(f, 2, led, "dp", c)
+	if len(bs) != 4 || bs[2].Epsilon != "ε 3" || bs[2].Activations != 1 || bs[0].Activations != 0 || bs[1].X != f.NodeAt[1][0]/2 {
+		t.Errorf("badges %+v", bs)
+	}
+	if bs := Badges(f, 2, led, "unaccounted", c); bs[0].Epsilon != "no DP" {
+		t.Errorf("unaccounted: %q", bs[0].Epsilon)
+	}
+	big, _ := graph.Ring(BadgeLimit + 1)
+	mb := scene.NewModel(big, nil)
+	if bs := Badges(mb.Frame(1, 400, 400), 1, led, "dp", nil); len(bs) != 0 {
+		t.Errorf("%d badges past the limit", len(bs))
+	}
+}

@@ -223,11 +223,12 @@ func (a *App) LoadText(text []byte) error {
 
 // loadNew loads another scenario with its own seed.
 func (a *App) loadNew(s *scenario.Scenario) error {
-	old, speed := a.seed, a.speed
-	a.seed = -1
-	a.speed = DefaultSpeed
+	old, speed, slow := a.seed, a.speed, a.slow
+	// A new scenario starts at the default speed, without slow motion
+	// (fast-forward is off after every build).
+	a.seed, a.speed, a.slow = -1, DefaultSpeed, false
 	if err := a.Load(s); err != nil {
-		a.seed, a.speed = old, speed
+		a.seed, a.speed, a.slow = old, speed, slow
 		return err
 	}
 	return nil

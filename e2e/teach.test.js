@@ -307,3 +307,42 @@ describe('slow motion', () => {
     }
   });
 });
+
+describe('a new user', () => {
+  test('starts a run, follows one message in slow motion, changes ε and sees the error respond, within a minute', async () => {
+    const t0 = Date.now();
+    const p = await open({ width: 1280, height: 800 });
+    try {
+      await p.page.click('#play');
+      await waitFor(p.page, p.log, 'running', () => window.dpsimState.running && window.dpsimState.iter >= 3);
+      await p.page.click('#slow');
+      await waitFor(p.page, p.log, 'a message on screen', () => window.dpsimState.slow && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
+      await p.page.click('#play'); // pause: the messages stay
+      await waitFor(p.page, p.log, 'paused', () => !window.dpsimState.running);
+      const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
+      const vb = await box(p.page, '#view');
+      await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
+      await waitFor(p.page, p.log, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
+      // The error at the scenario's own noise, then at a 100× smaller ε.
+      const runToEnd = async () => {
+        await p.page.click('#fast');
+        await waitFor(p.page, p.log, 'the run done', () => window.dpsimState.status === 'done', undefined, 60000);
+        return p.page.evaluate(() => window.dpsimState.optimality);
+      };
+      await p.page.click('#reset');
+      const before = await runToEnd();
+      const eps = await p.page.evaluate(() => window.dpsimState.epsilon);
+      await p.page.fill('#target-eps', String(eps / 100));
+      await p.page.click('#target-apply');
+      await waitFor(p.page, p.log, 'calibrated or asked', () => !document.getElementById('cal-confirm').hidden || /after/.test(document.getElementById('th-cal').textContent));
+      if (await p.page.isVisible('#cal-confirm')) await p.page.click('#cal-confirm-yes');
+      await waitFor(p.page, p.log, 'calibrated', () => /after/.test(document.getElementById('th-cal').textContent) && window.dpsimState.iter === 0);
+      const after = await runToEnd();
+      assert.ok(after > 10 * before, `final error ${after} at ε/100 against ${before}`);
+      const took = (Date.now() - t0) / 1000;
+      assert.ok(took < 60, `took ${took.toFixed(1)} s`);
+    } finally {
+      await p.ctx.close();
+    }
+  });
+});

@@ -685,7 +685,7 @@
         row('sender\'s state', vec(v.state) + more, 'mono') +
         row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
         row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +
-        row('noise ÷ signal', fmtNum(v.ratio), 'mono') +
+        row('noise ÷ signal', v.signal_norm === 0 ? (v.noise_norm > 0 ? '∞ (the signal is 0: all noise)' : '0') : fmtNum(v.ratio), 'mono') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
         row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
     } else {
@@ -739,7 +739,7 @@
     while (badgeBox.children.length < list.length) badgeBox.append(document.createElement('span'));
     list.forEach((b, i) => {
       const el = badgeBox.children[i];
-      el.textContent = `${b.epsilon} · ${b.activations}×`;
+      el.textContent = `${i}: ${b.epsilon} · ${b.activations}×`;
       el.title = `agent ${i}: ${b.epsilon} spent so far, active ${b.activations} times`;
       el.style.left = b.x.toFixed(1) + 'px';
       el.style.top = (b.y + b.r + 2).toFixed(1) + 'px';

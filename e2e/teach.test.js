@@ -346,3 +346,22 @@ describe('a new user', () => {
     }
   });
 });
+
+describe('experiments panel words', () => {
+  test('the description says the runs chosen, not the preset\'s own count', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    try {
+      await page.goto(baseURL + 'experiments.html?experiment=gtdp-noise-sweep');
+      await page.waitForFunction(() => window.dpsimSweepState && window.dpsimSweepState.status === 'ready', null, { timeout: TIMEOUT });
+      await page.fill('#exp-runs', '4');
+      await page.dispatchEvent('#exp-runs', 'change');
+      await page.waitForFunction(() => /\d+ runs \(4 per point\)/.test(document.getElementById('exp-desc').textContent), null, { timeout: TIMEOUT });
+      const d = await page.textContent('#exp-desc');
+      assert.match(d, /4 runs \(the preset's own: 200\) per point/);
+      assert.doesNotMatch(d, /(^|[^:] )200 runs per point/);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

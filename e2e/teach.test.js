@@ -179,6 +179,9 @@ describe('words', () => {
       await p.page.click('#glossary-open');
       const g = await p.page.textContent('#glossary');
       for (const sym of ['ρ(W_o)', 'ρ_w', 'e^ε', 'x*', 'x̄', 'noise ÷ signal']) assert.ok(g.includes(sym), `glossary lacks ${sym}`);
+      // The claims' verdicts link to docs/<paper>-paper.md: served with the page.
+      const doc = await p.page.evaluate(async () => { const r = await fetch('docs/gtdp-paper.md'); return { ok: r.ok, text: (await r.text()).slice(0, 200) }; });
+      assert.ok(doc.ok && doc.text.length > 20, 'docs/gtdp-paper.md is not served (build.sh copies docs/)');
     } finally {
       await p.ctx.close();
     }

@@ -116,9 +116,15 @@ func (g *Ghost) At(iters []float64, stationarity bool) []float64 {
 	s := &g.run.Metrics.Series
 	g.live.bind(s)
 	n := s.Len()
+	// The page keeps its series in memory: search the iterations there,
+	// without building a Point (and its extra columns) per probe.
+	iterAt := func(j int) int { return s.At(j).Iter }
+	if n == len(s.Iter) {
+		iterAt = func(j int) int { return s.Iter[j] }
+	}
 	for i, it := range iters {
-		k := sort.Search(n, func(j int) bool { return float64(s.At(j).Iter) >= it })
-		if k >= n || float64(s.At(k).Iter) != it {
+		k := sort.Search(n, func(j int) bool { return float64(iterAt(j)) >= it })
+		if k >= n || float64(iterAt(k)) != it {
 			out[i] = math.NaN()
 			continue
 		}

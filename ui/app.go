@@ -54,7 +54,11 @@ type App struct {
 	// ghost is the noise-free twin of the run (nil without noise);
 	// loads counts installs, so the page knows a scenario was (re)built.
 	ghost *Ghost
-	loads int
+	// ghostOf is the scenario whose ghost is still to be built: it is
+	// built when the run first advances, not with the scenario, so that
+	// the page's first frame does not wait for it.
+	ghostOf *scenario.Scenario
+	loads   int
 	// slow is slow motion (SlowPerTurn seconds per sender or round).
 	slow bool
 }
@@ -192,7 +196,7 @@ func (a *App) install(b *scenario.Built) {
 	model.Slow = a.slow
 	a.built, a.run, a.player = b, run, player
 	a.live = NewLive(b, HistoryBuckets)
-	a.ghost = NewGhost(b.Scenario)
+	a.ghost, a.ghostOf = nil, b.Scenario
 	a.loads++
 	a.rate = rateMeter{}
 	a.warnings = a.warnings[:0]
@@ -420,6 +424,9 @@ func (a *App) publish() {
 		budget := 3 * time.Millisecond
 		if a.fast {
 			budget = 0 // fast-forward's time is the run's: the ghost waits
+		}
+		if a.ghostOf != nil && st.Iter > 0 {
+			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
 	}

@@ -384,7 +384,10 @@
     await provide(h, needs.uses);
     const p = await h.request('plan', { name, runs });
     const n = workerCount(p.tasks);
-    desc.textContent = `${p.description} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}`;
+    // The preset's text names its own count ("median over 200 runs"):
+    // say the count this sweep really uses.
+    const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
+    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}`;
     return p;
   }
 
@@ -681,6 +684,17 @@
       sum.className = 'muted';
       sum.textContent = v.summary;
       li.append(b, claim, sum);
+      // Each verdict links to where the paper's claim is discussed
+      // (docs/<paper>-paper.md, served with the page by build.sh).
+      const name = (result && result.name) || sel.value || '';
+      const doc = 'docs/' + (name.split('-')[0] || 'experiments') + '-paper.md';
+      const a = document.createElement('a');
+      a.className = 'exp-why';
+      a.href = doc;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      a.textContent = ' why? (' + doc + ')';
+      li.append(a);
       verdicts.append(li);
     }
   }

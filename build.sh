@@ -78,6 +78,19 @@ mkdir -p "$out/data"
 cp core/data/files/*.gz "$out/data/"
 echo "build.sh: copied $(ls "$out/data" | wc -l) dataset file(s), $(cat "$out"/data/*.gz | wc -c) bytes, into public/data/"
 
+# The posters: each preset's first frame as SVG, drawn by the scene code the
+# simulator uses, shown by the page before the simulator's first frame.
+rm -rf "$out/posters"
+go run ./cmd/mkposter -out "$out/posters"
+
+# The docs: the page links each paper claim's verdict to its explanation
+# (docs/<paper>-paper.md) and the glossary to the others; served as they
+# are, as text.
+rm -rf "$out/docs"
+mkdir -p "$out/docs"
+cp docs/*.md "$out/docs/"
+echo "build.sh: copied $(ls "$out/docs" | wc -l) doc(s) into public/docs/"
+
 if (( built == 0 )); then
   echo "build.sh: no wasm/* main package found" >&2
   exit 1

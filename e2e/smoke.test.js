@@ -235,6 +235,12 @@ describe('dpsim page with WebGL2', () => {
   test('step advances exactly one iteration when paused', async () => {
     await b.page.evaluate(() => window.dpsim.pause());
     await waitFor(b, 'paused', () => window.dpsimState.running === false);
+    // At 200 it/s the run can end (1000 iterations) while the plot test
+    // looks: a finished run has no next iteration to step to.
+    if ((await state(b.page)).status === 'done') {
+      await b.page.click('#reset');
+      await waitFor(b, 'iteration 0 after reset', () => window.dpsimState.iter === 0);
+    }
     await waitFrames(b, 3);
     const i0 = (await state(b.page)).iter;
     await b.page.click('#step');
@@ -247,6 +253,10 @@ describe('dpsim page with WebGL2', () => {
   });
 
   test('controls keep keyboard focus; Space toggles play', async () => {
+    if ((await state(b.page)).status === 'done') {
+      await b.page.click('#reset'); // a finished run cannot play
+      await waitFor(b, 'iteration 0 after reset', () => window.dpsimState.iter === 0);
+    }
     await b.page.click('#step');
     const active = () => b.page.evaluate(() => {
       const a = document.activeElement;

@@ -125,6 +125,7 @@
       this.seq = 0;
       this.pending = new Map();
       this.dead = false;
+      this.provided = new Set(); // dataset files handed to this worker
       this.w.onmessage = timed(function onWorkerMessage(e) {
         const m = e.data;
         const p = this.pending.get(m.id);
@@ -159,6 +160,90 @@
     const w = new SolverWorker();
     await w.request('init', { module });
     return w;
+  }
+
+  // ------------------------------------------------------------ datasets
+  //
+  // An experiment whose problem trains on a committed dataset needs its
+  // files in every worker before it can be planned. The helper says which
+  // (dataNeeds, from the manifest); the panel fetches each file once per
+  // session with the main page's code (datafetch.js: streamed, one-line
+  // errors), showing the bytes on the progress bar, and hands the bytes
+  // to every worker, which checks them (size, sha256, content) and
+  // decodes them (provideData). Bytes that fail the check are dropped
+  // from the session cache, so a later try fetches them again.
+
+  const { mb, fetchFile } = window.dpsimData;
+  const dataCache = new Map(); // file → Promise<Uint8Array>, the session's fetches
+  state.dataFetches = 0; // network fetches of dataset files (tests)
+  state.dataFiles = []; // the files the last sweep trains on
+
+  // dataFor returns the dataset files of an experiment (kind "preset":
+  // a name; "experiment": its JSON) after fetching those the session has
+  // not fetched, showing the download on the progress bar.
+  async function dataFor(w, kind, arg) {
+    const needs = await w.request('dataNeeds', { kind, arg });
+    if (needs.error) throw new Error(needs.error);
+    const files = needs.uses;
+    const todo = files.filter((f) => !dataCache.has(f.file));
+    if (todo.length > 0) {
+      const total = todo.reduce((t, f) => t + f.bytes, 0);
+      const what = todo.map((f) => `${f.title} (${f.split})`).join(', ');
+      let done = 0;
+      const show = (n) => {
+        bar.max = total;
+        bar.value = Math.min(n, total);
+        progText.textContent = `Fetching ${what}: ${mb(n)} of ${mb(total)} MB`;
+        state.dataLoaded = n;
+      };
+      show(0);
+      for (const f of todo) {
+        const p = fetchFile(f, (n) => show(done + n));
+        dataCache.set(f.file, p);
+        state.dataFetches++;
+        try {
+          done += (await p).byteLength;
+        } catch (e) {
+          dataCache.delete(f.file);
+          throw e;
+        }
+      }
+      progText.textContent = `Fetched ${what}: ${mb(total)} MB`;
+    }
+    return files;
+  }
+
+  // provide hands the files to worker w (each once per worker).
+  async function provide(w, files) {
+    for (const f of files) {
+      if (w.provided.has(f.file)) continue;
+      const bytes = await dataCache.get(f.file);
+      try {
+        await w.request('provide', { file: f.file, bytes });
+      } catch (e) {
+        dataCache.delete(f.file); // a bad copy: fetch afresh next time
+        throw e;
+      }
+      w.provided.add(f.file);
+    }
+  }
+
+  // withData makes worker w ready for an experiment: its files fetched
+  // (once per session) and provided to w; returns the files.
+  async function withData(w, kind, arg) {
+    const files = await dataFor(w, kind, arg);
+    await provide(w, files);
+    return files;
+  }
+
+  // dataNote is what the panel says about an experiment's datasets: their
+  // titles, size, and notes (the CIFAR-10 gap); '' when it uses none.
+  function dataNote(files) {
+    if (!files.length) return '';
+    const total = files.reduce((t, f) => t + f.bytes, 0);
+    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))];
+    return ` Trains on ${files.map((f) => `${f.title} (${f.split})`).join(', ')}: ${mb(total)} MB, fetched once.` +
+      (notes.length ? ' ' + notes.join(' ') : '');
   }
 
   let helper = null; // lists presets, assembles results, draws figures
@@ -286,9 +371,23 @@
     const h = await getHelper();
     const runs = runsWanted();
     if (runs === null) return null;
-    const p = await h.request('plan', { name: sel.value, runs });
+    const name = sel.value;
+    // An experiment on a dataset is planned once its files are here: it
+    // is described without its run count until the sweep fetches them.
+    const needs = await h.request('dataNeeds', { kind: 'preset', arg: name });
+    if (needs.error) throw new Error(needs.error);
+    if (needs.uses.some((f) => !dataCache.has(f.file))) {
+      const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
+      desc.textContent = `${title}.${dataNote(needs.uses)} Run the sweep to fetch the data and plan it.`;
+      return null;
+    }
+    await provide(h, needs.uses);
+    const p = await h.request('plan', { name, runs });
     const n = workerCount(p.tasks);
-    desc.textContent = `${p.description} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.`;
+    // The preset's text names its own count ("median over 200 runs"):
+    // say the count this sweep really uses.
+    const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
+    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}`;
     return p;
   }
 
@@ -344,6 +443,8 @@
     startStallMonitor();
     try {
       const h = await getHelper();
+      s.files = state.dataFiles = await withData(h, 'preset', name);
+      if (s.cancelled) return;
       const p = await h.request('plan', { name, runs });
       if (s.cancelled) return;
       state.total = p.tasks;
@@ -358,6 +459,7 @@
       const n = workerCount(p.tasks);
       // The helper is worker 0; the others start in parallel.
       s.workers = [h, ...await Promise.all(Array.from({ length: n - 1 }, spawn))];
+      await Promise.all(s.workers.map((w) => provide(w, s.files)));
       if (s.cancelled) { for (const w of s.workers) w.terminate(); return; }
       state.workers = state.running = s.workers.length;
       showProgress();
@@ -431,6 +533,7 @@
   async function assemble(s, partial) {
     const recs = s.records.filter((r) => r !== undefined);
     const h = await getHelper();
+    await provide(h, s.files || []); // a fresh helper after Cancel
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
     keep.put({ ...result, partial, at: Date.now() }).catch(() => {}); // storage off or full: shown, not kept
@@ -459,6 +562,9 @@
     if (!result) return;
     try {
       const h = await getHelper();
+      // Reading the result plans its experiment: the helper needs its
+      // datasets (a sweep kept from an earlier visit fetches them now).
+      await withData(h, 'experiment', JSON.stringify(JSON.parse(result.json).experiment));
       const data = await h.request('figure', { result: result.json, format });
       download(`${result.name}.${format}`, format === 'svg' ? 'image/svg+xml' : 'image/png', data);
     } catch (e) {
@@ -578,6 +684,17 @@
       sum.className = 'muted';
       sum.textContent = v.summary;
       li.append(b, claim, sum);
+      // Each verdict links to where the paper's claim is discussed
+      // (docs/<paper>-paper.md, served with the page by build.sh).
+      const name = (result && result.name) || sel.value || '';
+      const doc = 'docs/' + (name.split('-')[0] || 'experiments') + '-paper.md';
+      const a = document.createElement('a');
+      a.className = 'exp-why';
+      a.href = doc;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      a.textContent = ' why? (' + doc + ')';
+      li.append(a);
       verdicts.append(li);
     }
   }

@@ -39,6 +39,11 @@
   const viewNote = $('view-note');
   const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
+  const scnTitle = $('scn-title');
+  const scnDesc = $('scn-desc');
+  const slowBtn = $('slow');
+  const plotClamp = $('plot-clamp');
+  const epsMeaning = $('stat-eps-meaning');
   const stat = {
     iter: $('stat-iter'), opt: $('stat-opt'), optDt: $('stat-opt-dt'), cons: $('stat-cons'),
     eps: $('stat-eps'), rate: $('stat-rate'), status: $('stat-status'), msgs: $('stat-msgs'),
@@ -47,24 +52,78 @@
 
   const WASM_URL = 'dpsim.wasm';
 
+  // The poster: the scenario's first frame, rendered at build time by the
+  // same scene code (cmd/mkposter → posters/<preset>.svg), shown at once
+  // in place of the canvas and removed when the simulator draws its own
+  // first frame. DEFAULT_PRESET is scenario.DefaultPreset.
+  const DEFAULT_PRESET = 'gtdp-rendezvous';
+  const poster = $('poster');
+  (() => {
+    let name = DEFAULT_PRESET;
+    try {
+      const q = new URLSearchParams(location.search).get('preset');
+      if (q && /^[a-z0-9][a-z0-9._-]{0,80}$/.test(q)) name = q;
+    } catch (e) { /* no URL parameters: the default */ }
+    poster.addEventListener('load', () => {
+      poster.hidden = false;
+      view.classList.add('has-poster');
+      performance.mark('dpsim-poster');
+    });
+    poster.addEventListener('error', () => { poster.remove(); });
+    poster.src = 'posters/' + name + '.svg';
+    // Its title and description too, until the simulator says them.
+    fetch('posters/index.json').then((r) => (r.ok ? r.json() : null)).then((idx) => {
+      const h = idx && idx[name];
+      if (!h || headSig !== null) return;
+      scnTitle.textContent = h.title || name;
+      scnDesc.textContent = h.description || '';
+      scnDesc.title = h.description || '';
+    }).catch(() => {});
+  })();
+  function dropPoster() {
+    if (!poster.isConnected) return;
+    poster.remove();
+    view.classList.remove('has-poster');
+    performance.mark('dpsim-first-frame');
+  }
+
   let ready = false;   // the Go bridge is up
   let dead = false;    // loading failed or the Go program exited
   let goStderr = '';   // tail of the Go program's output, shown if it dies
 
   // ---------------------------------------------------------------- messages
 
-  function addMessage(kind, text) {
+  // Every message belongs to the scenario that was current when it was
+  // said (dpsimState.loads counts builds): when another is built, what
+  // was said about the earlier one goes, and the new one's warnings come,
+  // however it was loaded (preset, URL, editor, reset, seed, calibration).
+  // keep: a message about the page itself, which stays.
+  let generation = -1;
+  function addMessage(kind, text, opts = {}) {
     const empty = messages.querySelector('li.empty');
     if (empty) empty.remove();
-    // Do not repeat the message that is already on top.
-    const first = messages.firstElementChild;
-    if (first && first.dataset.text === text && first.classList.contains(kind)) return;
+    // Say each thing once.
+    for (const li of messages.children) {
+      if (li.dataset.text === text && li.classList.contains(kind)) return;
+    }
     const li = document.createElement('li');
     li.className = kind;
     li.dataset.text = text;
+    li.dataset.gen = opts.keep ? 'page' : String(generation);
     li.textContent = text;
     messages.prepend(li);
     while (messages.children.length > 30) messages.lastElementChild.remove();
+  }
+  // newGeneration drops what was said about earlier scenarios and shows
+  // the current one's warnings.
+  function newGeneration(s) {
+    generation = s.loads;
+    for (const li of [...messages.children]) {
+      if (li.dataset.gen !== 'page' && !li.classList.contains('empty')) li.remove();
+    }
+    const ws = s.warnings ? Array.from(s.warnings) : [];
+    for (const w of ws) addMessage('warn', w);
+    if (messages.children.length === 0) clearMessages();
   }
   function clearMessages() {
     messages.replaceChildren();
@@ -200,7 +259,10 @@
   // stationarity for a problem without a known optimum, which has no
   // ‖x − x*‖ to draw.
   const PLOT_HZ = 8;
-  const COLORS = { optimality: '#2f6fdd', stationarity: '#12866f', cons: '#e4572e' };
+  const COLORS = { optimality: '#2f6fdd', stationarity: '#12866f', cons: '#e4572e', ghost: 'rgba(47, 111, 221, 0.35)' };
+  // The y range is clamped to [CLAMP_LO, CLAMP_HI]: beyond, a log axis
+  // over hundreds of decades has no room for tick labels.
+  const CLAMP_LO = 1e-30, CLAMP_HI = 1e30;
   const plot = {
     u: null,
     headline: 'optimality', // the first curve's metric
@@ -209,6 +271,8 @@
     last: 0,          // time of the last redraw
     xMax: 0,
     width: 0,
+    ghostLast: null,  // [iteration, value] of the ghost's latest point
+    hover: false,     // the cursor is on the plot: its legend follows it
   };
 
   // positive keeps what a log axis can draw: non-positive or non-finite
@@ -222,34 +286,83 @@
   // A single recorded point draws no line: mark points while there are few.
   const few = (u) => u.data[0].length <= 2;
 
+  function plotWidth() { return Math.max(240, plotBox.clientWidth || 420); }
+  function plotHeight() { return Math.max(180, Math.min(320, Math.round(plotWidth() * 0.55))); }
+
+  // clampRange is the y range of the visible values, clamped so that the
+  // axis keeps its labels however far a run diverged.
+  function clampRange(u, min, max) {
+    let lo = Infinity, hi = 0;
+    for (let s = 1; s < u.data.length; s++) {
+      // The noise-free ghost reaches machine precision (1e-29 and less):
+      // below 1e-16 it would only squash the noisy curves, so it leaves
+      // the plot at the bottom instead.
+      const floor = s === 3 ? 1e-16 : 0;
+      for (const v of u.data[s]) if (v != null && v >= floor) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    }
+    if (!(hi > 0)) return [0.1, 10];
+    lo = Math.max(lo, CLAMP_LO); hi = Math.min(hi, CLAMP_HI);
+    if (hi / lo < 10) { lo /= 3; hi *= 3; }
+    return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
+  }
+
   function makePlot(headline) {
     const { logAxis } = window.dpsimPlot;
-    const width = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
+    const width = plotWidth();
     plot.width = width;
     plot.headline = headline;
     const hc = COLORS[headline] || COLORS.optimality;
     plotBox.dataset.headline = headline;
+    // Consensus on its own axis (right) and dashed with square markers,
+    // so that it never hides under the headline curve; the noise-free
+    // ghost faint and thin on the headline's axis.
+    const fmtv = (u, v) => (v == null ? '—' : window.dpsimPlot.fmt(v));
+    const sparse = (u, si) => u.data[0].length <= 2 || u.data[0].length < 60;
     plot.u = new uPlot({
-      width, height: 250,
-      scales: { x: { time: false, range: () => [0, plot.xMax || 10] }, y: { distr: 3 } },
+      width, height: plotHeight(),
+      scales: {
+        x: { time: false, range: () => [0, plot.xMax || 10] },
+        y: { distr: 3, range: clampRange },
+        y2: { distr: 3, range: clampRange },
+      },
       axes: [
         logAxis({ label: 'iteration', stroke: '#475467', grid: { stroke: '#edf0f4' }, size: 40 }, false),
-        logAxis({ stroke: '#475467', grid: { stroke: '#edf0f4' }, size: 56 }, true),
+        logAxis({ scale: 'y', label: headline, labelSize: 16, stroke: hc, grid: { stroke: '#edf0f4' }, size: 52 }, true),
+        logAxis({ scale: 'y2', side: 1, label: 'consensus', labelSize: 16, stroke: COLORS.cons, grid: { show: false }, size: 52 }, true),
       ],
       series: [
         { label: 'iteration', value: (u, v) => (v == null ? '—' : String(Math.round(v))) },
-        { label: headline, stroke: hc, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: hc },
-          value: (u, v) => window.dpsimPlot.fmt(v) },
-        { label: 'consensus', stroke: COLORS.cons, width: 1.6, spanGaps: false, points: { show: few, size: 6, fill: COLORS.cons },
-          value: (u, v) => window.dpsimPlot.fmt(v) },
+        { label: headline, scale: 'y', stroke: hc, width: 2, spanGaps: false, points: { show: few, size: 6, fill: hc }, value: fmtv },
+        { label: 'consensus', scale: 'y2', stroke: COLORS.cons, width: 1.6, dash: [6, 4], spanGaps: false,
+          points: { show: sparse, size: 5, fill: '#fff', stroke: COLORS.cons, space: 24 }, value: fmtv },
+        { label: 'noise-free', scale: 'y', stroke: COLORS.ghost, width: 1.2, spanGaps: true, points: { show: false }, value: fmtv },
       ],
+      legend: { live: true },
       cursor: { drag: { x: false, y: false } },
-    }, [[], [], []], plotBox);
+      hooks: {
+        setCursor: [(u) => { plot.hover = u.cursor.idx != null && u.cursor.left >= 0; }],
+      },
+    }, [[], [], [], []], plotBox);
+    // Tests read the plot's scales and splits here (no global).
+    plotBox.uplot = plot.u;
+    const legendGhost = plotBox.querySelectorAll('.u-series')[3];
+    if (legendGhost) { legendGhost.dataset.term = 'ghost'; if (window.dpsimGlossary) window.dpsimGlossary.attach(plotBox); }
+    plotBox.addEventListener('mouseleave', () => { plot.hover = false; showLatest(); });
+  }
+
+  // showLatest puts the latest values in the legend while the cursor is
+  // off the plot (uPlot shows "—" until hovered otherwise).
+  function showLatest() {
+    const u = plot.u;
+    if (!u || plot.hover) return;
+    const n = u.data[0].length;
+    if (n > 0) u.setLegend({ idx: n - 1 });
   }
 
   function plotClear() {
     plot.rev = -1;
-    plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [] };
+    plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [], ghost: [] };
+    plot.ghostLast = null;
     plotBox.dataset.points = '0';
   }
 
@@ -285,14 +398,26 @@
     const n = m.iter.length;
     plot.xMax = Math.max(K, n ? m.iter[n - 1] : 0, 10);
     const first = headline === 'stationarity' ? (m.stationarity || []) : m.optimality;
-    plot.u.setData([Array.from(m.iter), positive(first), positive(m.consensus)]);
+    const ghost = m.ghost ? positive(m.ghost) : new Array(n).fill(null);
+    const data = [Array.from(m.iter), positive(first), positive(m.consensus), ghost];
+    plot.u.setData(data);
     plotBox.dataset.points = String(n);
+    plot.ghostLast = null;
+    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i], data[1][i]]; break; }
+    // Say when the range is clamped: values beyond it sit on its edge.
+    let out = 0;
+    for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
+    const bad = [first, m.consensus].some((a) => Array.prototype.some.call(a, (v) => !(v < Infinity)));
+    plotClamp.hidden = !(out || bad);
+    plotClamp.textContent = out || bad
+      ? `The axes are clamped to 1e−30 … 1e30${bad ? ' and non-finite values are left out' : ''}: ${out ? out + ' point(s) lie beyond and are not drawn' : 'the run diverged'}.` : '';
+    showLatest();
   }
 
   window.addEventListener('resize', () => {
     if (!plot.u) return;
-    const w = Math.max(260, Math.min(420, plotBox.clientWidth || 420));
-    if (w !== plot.width) { plot.width = w; plot.u.setSize({ width: w, height: 250 }); }
+    const w = plotWidth();
+    if (w !== plot.width) { plot.width = w; plot.u.setSize({ width: w, height: plotHeight() }); }
   });
 
   // ----------------------------------------------------------------- state
@@ -303,6 +428,12 @@
 
   function renderState(s) {
     if (!s) return;
+    if (typeof s.loads === 'number' && s.loads !== generation) {
+      newGeneration(s);
+      onScenarioBuilt(s);
+    }
+    renderScenarioHead(s);
+    renderEpsilon(s);
     const K = s.iterations > 0 ? s.iterations : '—';
     stat.iter.textContent = `${typeof s.iter === 'number' ? s.iter : '—'} / ${K}`;
     const stationary = s.headline === 'stationarity';
@@ -314,7 +445,6 @@
     stat.msgs.textContent = typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—';
     stat.stop.hidden = stat.stopDt.hidden = !s.stopReason;
     stat.stop.textContent = s.stopReason || '';
-    stat.eps.textContent = s.epsilonText || (s.epsilon === Infinity ? '∞' : fmtNum(s.epsilon));
     const epsInf = $('stat-epsinf');
     epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
     epsInf.textContent = s.epsilonNote || '';
@@ -324,6 +454,8 @@
     const running = !!s.running;
     playBtn.setAttribute('aria-pressed', String(running));
     fastBtn.setAttribute('aria-pressed', String(!!s.fast));
+    slowBtn.setAttribute('aria-pressed', String(!!s.slow));
+    view.classList.toggle('inspectable', !!(s.slow || !running));
     playBtn.querySelector('.lbl').textContent = running ? 'Pause' : 'Play';
 
     if (!speedSynced && typeof s.speed === 'number' && s.speed > 0) {
@@ -337,6 +469,10 @@
       if (seedIn.value !== v) seedIn.value = v;
     }
     if (s.error && (!lastState || lastState.error !== s.error)) addMessage('error', s.error);
+    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged'].includes(s.status)) {
+      addMessage('info', 'Fast-forward turned itself off: the run has ended.');
+    }
+    checkNoiseDominated(s);
     if (s.status === 'diverged' && (!lastState || lastState.status !== 'diverged')) {
       addMessage('warn', 'The run diverged: the iterates are no longer finite.');
     }
@@ -346,6 +482,81 @@
     renderMetricNote(s);
     if (presetsFilled) syncPreset(s.scenario);
     if (ready) refreshTheory(s, !lastState || lastState.scenario !== s.scenario || s.iter < lastState.iter);
+  }
+
+  // renderScenarioHead writes the scenario's title and description above
+  // the view, so that what it shows (a rising error, a diverging
+  // baseline) is read as intended, not as a bug. The box keeps its
+  // height whatever the text, so nothing below it moves.
+  let headSig = null;
+  function renderScenarioHead(s) {
+    const sig = s.scenario + '|' + s.title + '|' + s.description;
+    if (sig === headSig) return;
+    headSig = sig;
+    scnTitle.textContent = s.title || s.scenario || '';
+    scnTitle.title = s.scenario || '';
+    scnDesc.textContent = s.description || '';
+    scnDesc.title = s.description || '';
+  }
+
+  // epsWords puts ε on a scale people can read: e^ε bounds how much more
+  // likely any output becomes when one agent's data change.
+  function epsWords(eps) {
+    if (!(eps >= 0)) return '';
+    const f = eps < 700 ? Math.exp(eps) : Infinity;
+    const fac = f === Infinity ? `10^${(eps / Math.LN10).toFixed(0)}` : f < 10 ? f.toFixed(2) : f < 1e6 ? Math.round(f).toLocaleString('en-US') : f.toExponential(1);
+    const word = eps <= 0.1 ? 'very strong privacy' : eps <= 1 ? 'strong privacy' : eps <= 5 ? 'moderate privacy'
+      : eps <= 10 ? 'weak privacy' : 'no meaningful privacy';
+    return `e^ε = ${fac}: any output is at most ${fac}× more likely when one agent's data change — ${word}.`;
+  }
+
+  // renderEpsilon shows ε with its meaning. Three cases never read as a
+  // bare number: no noise (∞: no privacy), noise without an accountant
+  // (DDGT, diff-DRADT: "noise, but no DP guarantee", not "∞"), and a
+  // ledger still at 0 after noisy messages (the convention is said).
+  function renderEpsilon(s) {
+    let val = s.epsilonText || (s.epsilon === Infinity ? '∞' : fmtNum(s.epsilon));
+    let mean = '';
+    stat.eps.dataset.kind = s.epsilonKind || '';
+    if (s.epsilonKind === 'unaccounted') {
+      val = 'noise, but no DP guarantee';
+      mean = s.epsilonReason || 'This algorithm adds noise to its messages but proves no differential privacy, so no ε can be given.';
+    } else if (s.epsilonKind === 'none') {
+      val = '∞ (no noise)';
+      mean = 'Messages carry no noise: nothing is hidden.';
+    } else if (s.epsilon === 0 && !(s.messages > 0)) {
+      mean = 'Nothing sent yet: nothing revealed.';
+    } else if (s.epsilon === 0 && s.messages > 0) {
+      val = '0 so far';
+      mean = 'The messages sent so far carry no private information by the accountant\'s convention (GT-DP: the iteration-0 messages have sensitivity 0, so eq. (18) counts rounds k = 1 … K, K = iterations − 1); ε grows from the next round on.';
+    } else if (s.epsilon > 0 || s.epsilonText) {
+      mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon);
+    }
+    stat.eps.textContent = val;
+    stat.eps.className = s.epsilonKind === 'dp' || !s.epsilonKind ? 'mono' : 'eps-text';
+    if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
+  }
+
+  // checkNoiseDominated warns, once per scenario, when the run's error is
+  // far above the noise-free ghost's: the privacy noise then dominates
+  // (typically after a calibration to a small ε).
+  let noiseWarned = -1;
+  function checkNoiseDominated(s) {
+    if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
+    // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
+    const [it, g, own] = plot.ghostLast;
+    if (!(g > 0) || !(own > 100 * g) || it < 20) return;
+    noiseWarned = s.loads;
+    addMessage('warn', `This run is dominated by its noise: its ${s.headline || 'optimality'} error (${fmtNum(own)}) is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
+      'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
+  }
+
+  // onScenarioBuilt runs when a scenario is (re)built, however: the plot
+  // starts again and fast-forward is off (Go turned it off).
+  function onScenarioBuilt(s) {
+    speedSynced = false;
+    plot.ghostLast = null;
+    calConfirm.hidden = true;
   }
 
   // renderMetricNote writes, beside the plot, what its curves are for
@@ -392,10 +603,13 @@
   // pulled, and for resource allocation the shapes and the edge reading.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading, s.headline].join('|');
+    const sig = [s.key, s.allocation, s.reading, s.headline, s.large].join('|');
     if (sig === keySig) return;
     keySig = sig;
-    if (!s.allocation) {
+    if (s.large && !s.allocation) {
+      viewKeyText.textContent = `Large network (${s.nodes} agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; ` +
+        'each agent a dot coloured by its distance to the agents\' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.';
+    } else if (!s.allocation) {
       // Without a known optimum the view draws no ★.
       viewKeyText.innerHTML = s.headline === 'stationarity'
         ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
@@ -424,13 +638,125 @@
     }
     if (!firstFrameShown && s && (s.ready || s.draws > 0)) {
       firstFrameShown = true;
+      dropPoster();
       hideViewMessage();
       resetPageStyles();
     }
-    if (ready) pollMetrics(s);
+    if (ready) { pollMetrics(s); renderBadges(s); }
     drawPlot(s);
     requestAnimationFrame(frame);
   }
+
+  // ------------------------------------------------------------ inspector
+  //
+  // Hover a node or a message to ring it and read its sender; click to pin
+  // the inspector: the sender's state, the message's signal and noise
+  // apart, the receiver(s), the sender's ε so far (dpsim.inspect).
+
+  const inspector = $('inspector');
+  const inspectorBody = $('inspector-body');
+  const hoverRing = $('view-hover');
+  let pinned = null; // the pinned inspection's pointer position
+
+  const vec = (a) => (a && a.length ? '(' + Array.from(a).map(fmtNum).join(', ') + ')' : '—');
+  function inspectAt(clientX, clientY) {
+    if (!ready || !window.dpsim || typeof window.dpsim.inspect !== 'function') return null;
+    const r = view.getBoundingClientRect();
+    let v = null;
+    try { v = JSON.parse(call('inspect', clientX - r.left, clientY - r.top) || 'null'); } catch (e) { v = null; }
+    return v && v.kind ? v : null;
+  }
+  function ring(v) {
+    hoverRing.classList.toggle('on', !!v);
+    if (!v) return;
+    const d = 2 * Math.max(v.r + 4, 8);
+    hoverRing.style.left = v.x + 'px';
+    hoverRing.style.top = v.y + 'px';
+    hoverRing.style.width = hoverRing.style.height = d + 'px';
+  }
+  function row(k, v, cls = '') { return `<tr><td>${k}</td><td class="${cls}">${v}</td></tr>`; }
+  const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  function showInspector(v) {
+    const more = v.dim > (v.state || []).length ? ` (first ${(v.state || []).length} of ${v.dim})` : '';
+    let html;
+    if (v.kind === 'message') {
+      html = `<h3>Message: agent ${v.agent} → agent ${v.to}</h3><table>` +
+        row('iteration', `${v.iteration}, channel ${esc(v.channel)}${v.round ? ', round ' + v.round : ''}`) +
+        row('sender\'s state', vec(v.state) + more, 'mono') +
+        row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
+        row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +
+        row('noise ÷ signal', v.signal_norm === 0 ? (v.noise_norm > 0 ? '∞ (the signal is 0: all noise)' : '0') : fmtNum(v.ratio), 'mono') +
+        row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
+        row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
+    } else {
+      html = `<h3>Agent ${v.agent}</h3><table>` +
+        row('iteration', String(v.iteration)) +
+        row('state', vec(v.state) + more, 'mono') +
+        row('ε so far', esc(v.epsilon)) +
+        row('activations', String(v.activations)) + '</table>';
+    }
+    inspectorBody.innerHTML = html;
+    inspector.dataset.kind = v.kind;
+    inspector.hidden = false;
+    if (window.dpsimGlossary) window.dpsimGlossary.attach(inspector);
+  }
+  function closeInspector() { inspector.hidden = true; pinned = null; ring(null); }
+  $('inspector-close').addEventListener('click', closeInspector);
+  view.addEventListener('mousemove', (e) => {
+    if (e.target.closest && e.target.closest('.inspector')) return;
+    const v = inspectAt(e.clientX, e.clientY);
+    ring(v);
+    view.style.cursor = v ? 'pointer' : '';
+    if (v && !pinned) showInspector(v);
+  });
+  view.addEventListener('mouseleave', () => { if (!pinned) { ring(null); inspector.hidden = true; } });
+  view.addEventListener('click', (e) => {
+    if (e.target.closest && e.target.closest('.inspector')) return;
+    const v = inspectAt(e.clientX, e.clientY);
+    if (!v) { closeInspector(); return; }
+    pinned = { x: e.clientX, y: e.clientY };
+    ring(v);
+    showInspector(v);
+  });
+
+  // Badges: in slow motion (or paused) each agent of a small network
+  // shows its ε so far and its activations (dpsim.badges), refreshed a
+  // few times a second.
+  const badgeBox = $('view-badges');
+  let badgeAt = 0, badgeSig = '';
+  function renderBadges(s) {
+    const want = s && !s.allocation && (s.slow || (!s.running && s.iter > 0)) && s.nodes <= 40;
+    if (!want) { if (badgeBox.childElementCount) { badgeBox.replaceChildren(); badgeSig = ''; } return; }
+    const now = performance.now();
+    if (now - badgeAt < 250) return;
+    badgeAt = now;
+    let list = [];
+    try { list = JSON.parse(call('badges') || '[]'); } catch (e) { list = []; }
+    const sig = JSON.stringify(list);
+    if (sig === badgeSig) return;
+    badgeSig = sig;
+    while (badgeBox.children.length > list.length) badgeBox.lastElementChild.remove();
+    while (badgeBox.children.length < list.length) badgeBox.append(document.createElement('span'));
+    list.forEach((b, i) => {
+      const el = badgeBox.children[i];
+      el.textContent = `${i}: ${b.epsilon} · ${b.activations}×`;
+      el.title = `agent ${i}: ${b.epsilon} spent so far, active ${b.activations} times`;
+      el.style.left = b.x.toFixed(1) + 'px';
+      el.style.top = (b.y + b.r + 2).toFixed(1) + 'px';
+    });
+  }
+
+  // ---------------------------------------------------------------- layout
+  //
+  // The view takes the window's height below the controls and the
+  // scenario's title (--above-view), so it fills and follows the window.
+  function layoutView() {
+    const top = view.getBoundingClientRect().top + window.scrollY;
+    document.documentElement.style.setProperty('--above-view', Math.round(top) + 'px');
+  }
+  window.addEventListener('resize', layoutView);
+  layoutView();
+  $('scn-title').parentElement.addEventListener('click', (e) => e.currentTarget.classList.toggle('open'));
 
   // ------------------------------------------------------------- datasets
   //
@@ -448,10 +774,11 @@
   const dataBar = $('data-progress');
   const dataNote = $('data-note');
   const dataError = $('data-error');
-  const DATA_DIR = 'data/';
   let dataToken = 0;   // the latest load; an older one that finishes late is dropped
 
-  const mb = (n) => (n / 1048576).toFixed(2);
+  // The fetch itself (streamed, with its one-line errors) is shared with
+  // the Experiments panel: public/datafetch.js.
+  const { mb, fetchFile: fetchDataFile } = window.dpsimData;
 
   function dataNeeds(kind, arg) {
     const text = call('dataNeeds', kind, arg);
@@ -490,51 +817,6 @@
     dataError.hidden = false;
     dataError.textContent = text + ' The current scenario is unchanged.';
     addMessage('error', text);
-  }
-
-  // fetchDataFile streams one file, calling onBytes(n) as bytes arrive;
-  // it throws an Error whose message is one line for the user.
-  async function fetchDataFile(f, onBytes) {
-    const url = DATA_DIR + f.file;
-    let res;
-    try {
-      res = await fetch(url, { cache: 'no-store' });
-    } catch (e) {
-      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): the network is unreachable (offline?).`);
-    }
-    if (!res.ok) {
-      const why = res.status === 404 ? 'the file is not on the server (build the site with ./build.sh)' : `HTTP ${res.status} ${res.statusText}`.trim();
-      throw new Error(`Cannot fetch the dataset ${f.dataset}/${f.split} (${url}): ${why}.`);
-    }
-    const enc = res.headers.get('Content-Encoding');
-    if (enc && enc !== 'identity') {
-      throw new Error(`The dataset ${url} was served with Content-Encoding: ${enc}, so the browser changed its bytes: serve it as is (go run ./serve).`);
-    }
-    const chunks = [];
-    let got = 0;
-    try {
-      if (res.body && res.body.getReader) {
-        const reader = res.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          chunks.push(value);
-          got += value.byteLength;
-          onBytes(got);
-        }
-      } else {
-        const b = new Uint8Array(await res.arrayBuffer());
-        chunks.push(b);
-        got = b.byteLength;
-        onBytes(got);
-      }
-    } catch (e) {
-      throw new Error(`The download of the dataset ${f.dataset}/${f.split} (${url}) broke off after ${mb(got)} MB: the network failed (offline?).`);
-    }
-    const out = new Uint8Array(got);
-    let at = 0;
-    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
-    return out;
   }
 
   // ensureData fetches what a scenario needs; resolves 'ok' when it can be
@@ -656,7 +938,15 @@
     call('setFast', on);
     if (on && !(lastState && lastState.running)) call('play');
   }
-  function doReset() { call('reset'); plotClear(); }
+  function doReset() { call('reset'); plotClear(); closeInspector(); }
+  // Slow motion: one sender (or round) at a time, 1.5 s each; it slows
+  // the run right down, so it also starts playing when paused.
+  function toggleSlow() {
+    const on = !(lastState && lastState.slow);
+    call('setSlow', on);
+    if (on && !(lastState && lastState.running)) call('play');
+  }
+  slowBtn.addEventListener('click', toggleSlow);
 
   playBtn.addEventListener('click', togglePlay);
   stepBtn.addEventListener('click', doStep);
@@ -740,7 +1030,7 @@
   }
   const draftAtStart = readDraft();
   if (draftAtStart) {
-    addMessage('info', `Your scenario edit of ${new Date(draftAtStart.at).toLocaleString()} is kept in this browser: open "Scenario (JSON)" to continue it.`);
+    addMessage('info', `Your scenario edit of ${new Date(draftAtStart.at).toLocaleString()} is kept in this browser: open "Scenario (JSON)" to continue it.`, { keep: true });
   }
   let draftTimer = 0;
   scenarioText.addEventListener('input', () => {
@@ -810,6 +1100,11 @@
     } else if (k === 'f' || k === 'F') {
       e.preventDefault();
       if (!e.repeat) toggleFast();
+    } else if (k === 'm' || k === 'M') {
+      e.preventDefault();
+      if (!e.repeat) toggleSlow();
+    } else if (k === 'Escape') {
+      closeInspector();
     }
   });
   document.addEventListener('keyup', (e) => {
@@ -924,6 +1219,9 @@
     }
   }
 
+  // Before a calibration that multiplies the noise by more than 100×,
+  // the page shows the predicted noise and error (dpsim.calibratePreview:
+  // the factor, the scales, a short trial run of both) and asks.
   function applyTarget() {
     targetErr.textContent = '';
     const text = targetIn.value.trim();
@@ -932,6 +1230,31 @@
       targetErr.textContent = 'enter ε > 0, or leave empty for none';
       return;
     }
+    if (n > 0 && window.dpsim && typeof window.dpsim.calibratePreview === 'function') {
+      let p = null;
+      try { p = JSON.parse(call('calibratePreview', n) || 'null'); } catch (e) { p = null; }
+      if (p && p.error) { targetErr.textContent = p.error; addMessage('error', p.error); return; }
+      if (p && p.large) { askCalibration(n, p); return; }
+    }
+    doCalibrate(n);
+  }
+  const calConfirm = $('cal-confirm');
+  let calPending = null;
+  function askCalibration(n, p) {
+    calPending = n;
+    const scales = (p.channels || []).map((c) => `${c.channel}: ${fmtNum(c.before[0])} → ${fmtNum(c.after[0])}`).join(', ');
+    $('cal-confirm-title').textContent = `ε = ${fmtNum(n)} multiplies every noise scale by ${fmtNum(p.factor)}.`;
+    const t = p.trial || {};
+    const trial = t.iteration > 0
+      ? ` A trial of the first ${t.iteration} iterations ends with error ${fmtNum(t.then)} instead of ${fmtNum(t.now)} (${fmtNum(t.then / t.now)}× worse).` : '';
+    const pred = p.predicted_error ? ` The paper's prediction: error ≤ ${fmtNum(p.predicted_error.per_agent)}.` : '';
+    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} iterations.${trial}${pred} The noise will swamp the messages.`;
+    calConfirm.hidden = false;
+    calConfirm.dataset.factor = String(p.factor);
+  }
+  $('cal-confirm-yes').addEventListener('click', () => { calConfirm.hidden = true; if (calPending != null) doCalibrate(calPending); calPending = null; });
+  $('cal-confirm-no').addEventListener('click', () => { calConfirm.hidden = true; calPending = null; targetDirty = false; refreshTheory(window.dpsimState, true); });
+  function doCalibrate(n) {
     const res = call('calibrate', n);
     if (!res) return;
     if (!showResult(res, null, 'calibrated')) {
@@ -953,6 +1276,7 @@
       return;
     }
     ready = true;
+    performance.mark('dpsim-ready');
     controls.disabled = false;
     targetIn.disabled = false;
     targetApply.disabled = false;
@@ -1104,6 +1428,7 @@
       const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
+      performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));
       return;

@@ -26,7 +26,14 @@ window.dpsimPlot = (() => {
     const decades = (u, i, min, max) => {
       const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
       if (!(k1 - k0 >= 1)) return null;
-      const step = k1 - k0 > 12 ? 3 : k1 - k0 > 7 ? 2 : 1;
+      // At most about eight labels however many decades: a diverging
+      // run spans hundreds, and crowded labels would all be dropped.
+      // uPlot blanks labels closer than about 30 px: fewer splits on a
+      // short axis.
+      const n = k1 - k0;
+      const px = u && u.bbox ? u.bbox.height / (window.devicePixelRatio || 1) : 0;
+      const room = px > 0 ? Math.max(2, Math.floor(px / 34)) : 8;
+      const step = Math.max(n > 24 ? Math.ceil(n / 8) : n > 12 ? 3 : n > 7 ? 2 : 1, Math.ceil(n / room));
       const out = [];
       for (let k = k0; k <= k1; k++) if (k % step === 0) out.push(Number('1e' + k));
       return out;
@@ -34,6 +41,9 @@ window.dpsimPlot = (() => {
     return {
       ...axis,
       splits: (u, i, min, max) => decades(u, i, min, max) || [min, max],
+      // uPlot's own log filter keeps only its idea of round values and
+      // blanks the others: ours are already the ones to label.
+      filter: (u, splits) => splits,
       values: (u, vals) => vals.map((v) => (v == null ? '' : isDecade(v) ? tickLabel(v) : fmt(v))),
     };
   }

@@ -53,6 +53,15 @@ async function handle(msg) {
       const r = check(solver.assemble(msg.name, msg.runs || 0, msg.records));
       return { json: r.json, csv: r.csv, figure: r.figure };
     }
+    case 'dataNeeds':
+      return JSON.parse(check(solver.dataNeeds(msg.kind, msg.arg)));
+    case 'provide': {
+      // A dataset file the page fetched: checked against the manifest and
+      // decoded here, kept for this worker's life.
+      const r = solver.provideData(msg.file, msg.bytes);
+      if (!r.ok) throw new Error(r.error);
+      return r.ms;
+    }
     case 'figure': {
       const v = check(solver.figure(msg.result, msg.format));
       return v;

@@ -129,6 +129,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.shown = pic
 		if g.model != nil {
 			g.model.PixelRatio = g.ratio
+			// A paused picture keeps the latest step's messages on screen.
+			g.model.Hold = !pic.running
 			g.frame = g.model.Frame(pic.phase, b.Dx(), b.Dy())
 			g.view.Draw(screen, g.frame)
 		} else {

@@ -19,8 +19,10 @@ import (
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
+	"dpsim/core/sim"
 	"dpsim/render"
 	"dpsim/render/scene"
+	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
 
@@ -49,9 +51,25 @@ type App struct {
 	state     State
 	// data is the session's cache of fetched dataset files; deferred a
 	// URL preset left to the page until it has fetched its datasets.
-	data     Provided
+	data     datafiles.Provided
 	deferred *deferredQuery
+	// spy is the eavesdropper panel's tap (ui/eavesdrop.go).
+	spy spy
+	// ghost is the noise-free twin of the run (nil without noise);
+	// loads counts installs, so the page knows a scenario was (re)built.
+	ghost *Ghost
+	// ghostOf is the scenario whose ghost is still to be built: it is
+	// built when the run first advances, not with the scenario, so that
+	// the page's first frame does not wait for it.
+	ghostOf *scenario.Scenario
+	loads   int
+	// slow is slow motion (SlowPerTurn seconds per sender or round).
+	slow bool
 }
+
+// DefaultSpeed is the speed a newly loaded scenario plays at, in
+// iterations per second.
+const DefaultSpeed = 4
 
 // State is what window.dpsimState holds (docs/bridge.md).
 type State struct {
@@ -80,22 +98,42 @@ type State struct {
 	Messages    float64 `js:"messages"`
 	Activations float64 `js:"activations"`
 	Epsilon     float64 `js:"epsilon"`
+	// EpsilonKind says what Epsilon means: "dp" (the accountant's ε),
+	// "none" (no noise: no guarantee, nothing hidden) or "unaccounted"
+	// (noise, but no DP guarantee: the algorithm claims none);
+	// EpsilonReason is the ledger's reason for an infinite ε and
+	// EpsilonSource the theorem it comes from.
+	EpsilonKind   string `js:"epsilonKind"`
+	EpsilonReason string `js:"epsilonReason"`
+	EpsilonSource string `js:"epsilonSource"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
-	EpsilonNote string   `js:"epsilonNote"`
-	Status      string   `js:"status"`
-	Error       string   `js:"error"`
-	Scenario    string   `js:"scenario"`
-	Title       string   `js:"title"`
-	Algorithm   string   `js:"algorithm"`
-	Nodes       int      `js:"nodes"`
-	Links       int      `js:"links"`
-	Packets     int      `js:"packets"`
-	Speed       float64  `js:"speed"`
-	Fast        bool     `js:"fast"`
+	EpsilonNote string `js:"epsilonNote"`
+	Status      string `js:"status"`
+	Error       string `js:"error"`
+	Scenario    string `js:"scenario"`
+	Title       string `js:"title"`
+	// Description is the scenario's description, in words.
+	Description string `js:"description"`
+	// Loads counts scenario builds (load, preset, reset, seed,
+	// calibration): the page drops what it said about an earlier one.
+	Loads int `js:"loads"`
+	// GhostIter is how far the noise-free ghost run got (0: no ghost).
+	GhostIter int     `js:"ghostIter"`
+	Algorithm string  `js:"algorithm"`
+	Nodes     int     `js:"nodes"`
+	Links     int     `js:"links"`
+	Packets   int     `js:"packets"`
+	Speed     float64 `js:"speed"`
+	Fast      bool    `js:"fast"`
+	// Slow is slow motion; SlowSeconds how long the current iteration's
+	// messages take (SlowPerTurn per turn), Turns its turns.
+	Slow        bool     `js:"slow"`
+	SlowSeconds float64  `js:"slowSeconds"`
+	Turns       int      `js:"turns"`
 	Rate        float64  `js:"rate"`
 	HistoryRev  int      `js:"historyRev"`
 	Seed        float64  `js:"seed"`
@@ -106,8 +144,11 @@ type State struct {
 	// Allocation is true for a resource-allocation problem (the
 	// allocation panel is drawn); Reading says how the scenario's directed
 	// edge list reads ("" for other graphs).
-	Allocation bool   `js:"allocation"`
-	Reading    string `js:"reading"`
+	Allocation bool `js:"allocation"`
+	// Large is true when the network is drawn as a flow picture
+	// (scene.LargeN): links coloured by noise ÷ signal, agents by spread.
+	Large   bool   `js:"large"`
+	Reading string `js:"reading"`
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
@@ -115,7 +156,7 @@ type State struct {
 
 // New returns an app with nothing loaded yet.
 func New() *App {
-	a := &App{seed: -1, speed: 4}
+	a := &App{seed: -1, speed: DefaultSpeed, spy: spy{agent: -1}}
 	a.game = render.NewGame(nil, nil, a.onFrame)
 	return a
 }
@@ -149,13 +190,18 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
 	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
-	run := runner.New(b, model)
+	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
 	run.Start()
 	player := scene.NewPlayer(run)
+	// Fast-forward never outlives a scenario: a new one starts at its
+	// speed, to be watched.
+	a.fast = false
 	player.SetSpeed(a.speed)
-	player.SetFast(a.fast)
+	model.Slow = a.slow
 	a.built, a.run, a.player = b, run, player
 	a.live = NewLive(b, HistoryBuckets)
+	a.ghost, a.ghostOf = nil, b.Scenario
+	a.loads++
 	a.rate = rateMeter{}
 	a.warnings = a.warnings[:0]
 	for _, w := range b.Warnings {
@@ -185,10 +231,12 @@ func (a *App) LoadText(text []byte) error {
 
 // loadNew loads another scenario with its own seed.
 func (a *App) loadNew(s *scenario.Scenario) error {
-	old := a.seed
-	a.seed = -1
+	old, speed, slow := a.seed, a.speed, a.slow
+	// A new scenario starts at the default speed, without slow motion
+	// (fast-forward is off after every build).
+	a.seed, a.speed, a.slow = -1, DefaultSpeed, false
 	if err := a.Load(s); err != nil {
-		a.seed = old
+		a.seed, a.speed, a.slow = old, speed, slow
 		return err
 	}
 	return nil
@@ -283,9 +331,28 @@ func (a *App) SetSeed(n float64) error {
 const PublishEvery = 100 * time.Millisecond
 
 func (a *App) onFrame() {
+	a.pace()
 	a.state.Draws = a.game.Draws()
 	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
 		a.publish()
+	}
+}
+
+// pace sizes slow motion to the latest step: SlowPerTurn seconds per
+// turn (sender, or round), so that every message travels for over a
+// second however many agents speak.
+func (a *App) pace() {
+	m := a.game.Model()
+	if a.player == nil || m == nil {
+		return
+	}
+	m.Slow = a.slow
+	d := 0.0
+	if a.slow {
+		d = SlowPerTurn * float64(m.Groups())
+	}
+	if a.player.Slow() != d {
+		a.player.SetSlow(d)
 	}
 }
 
@@ -302,6 +369,7 @@ func (a *App) publish() {
 	if a.built != nil {
 		b := a.built
 		st.Scenario, st.Title, st.Algorithm = b.Scenario.Name, b.Scenario.Title, b.Factory.Title
+		st.Description, st.Loads = b.Scenario.Description, a.loads
 		st.Iterations = b.Scenario.Iterations
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
@@ -316,18 +384,26 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		mx := a.run.Ledger().Max
+		led := a.run.Ledger()
+		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
+		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		if mx.NoGuarantee() {
+			st.EpsilonReason = ledgerReason(led)
+		}
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
 		}
 		st.Running = a.player.Running()
+		st.Slow, st.SlowSeconds, st.Turns = a.slow, a.player.Slow(), 0
 		if m := a.game.Model(); m != nil {
+			st.Turns = m.Groups()
 			st.Packets = m.PacketCount()
 			st.Channels = m.Channels()
 			st.Key = packetKey(m)
 			st.Allocation = m.Allocation() != nil
+			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
 		ratio := 1.0
@@ -343,6 +419,20 @@ func (a *App) publish() {
 		case "stopped":
 			st.StopReason = why
 		}
+		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
+			// The run has ended: the next one starts at the chosen speed.
+			a.fast = false
+			a.player.SetFast(false)
+		}
+		st.Fast = a.fast
+		budget := 3 * time.Millisecond
+		if a.fast {
+			budget = 0 // fast-forward's time is the run's: the ghost waits
+		}
+		if a.ghostOf != nil && st.Iter > 0 {
+			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
+		}
+		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
@@ -439,12 +529,69 @@ func (a *App) Register() {
 	fn("setFast", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
+			if a.fast {
+				a.slow = false // fast-forward and slow motion exclude each other
+				a.pace()
+			}
 			if a.player != nil {
 				a.player.SetFast(a.fast)
 			}
 		}
 		a.publish()
 		return nil
+	})
+	fn("setSlow", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			a.slow = args[0].Bool()
+			if a.slow && a.fast {
+				a.fast = false
+				if a.player != nil {
+					a.player.SetFast(false)
+				}
+			}
+			a.pace()
+		}
+		a.publish()
+		return nil
+	})
+	fn("inspect", func(args []js.Value) any {
+		if a.run == nil || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return `{"kind":""}`
+		}
+		m := a.game.Model()
+		ratio := 1.0
+		if m != nil && m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		led := a.run.Ledger()
+		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		out, _ := json.Marshal(in)
+		return string(out)
+	})
+	fn("badges", func([]js.Value) any {
+		m, f := a.game.Model(), a.game.Frame()
+		if a.run == nil || m == nil || f == nil {
+			return "[]"
+		}
+		ratio := 1.0
+		if m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		led := a.run.Ledger()
+		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		return string(out)
+	})
+	fn("packetsOnScreen", func([]js.Value) any {
+		m, f := a.game.Model(), a.game.Frame()
+		if m == nil || f == nil {
+			return "[]"
+		}
+		ratio := 1.0
+		if m.PixelRatio > 0 {
+			ratio = m.PixelRatio
+		}
+		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		return string(out)
 	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
@@ -459,6 +606,12 @@ func (a *App) Register() {
 		o.Set("consensus", float64sToJS(cons))
 		o.Set("objective", float64sToJS(obj))
 		o.Set("stationarity", float64sToJS(stat))
+		if a.ghost != nil {
+			if !a.fast {
+				a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
+			}
+			o.Set("ghost", float64sToJS(a.ghost.At(it, stat != nil)))
+		}
 		return o
 	})
 	fn("setSeed", func(args []js.Value) any {
@@ -533,6 +686,21 @@ func (a *App) Register() {
 		}
 		return a.result(a.Calibrate(eps))
 	})
+	fn("calibratePreview", func(args []js.Value) any {
+		if a.built == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
+			return `{"error":"calibratePreview needs a target ε"}`
+		}
+		eps := args[0].Float()
+		if !(eps > 0) || math.IsInf(eps, 0) {
+			return fmt.Sprintf(`{"error":%q}`, check.Errorf("target ε", "must be a number > 0 (got %v)", eps).Error())
+		}
+		p, err := PreviewCalibration(a.built.Scenario, eps)
+		if err != nil {
+			return fmt.Sprintf(`{"error":%q}`, err.Error())
+		}
+		out, _ := json.Marshal(p)
+		return string(out)
+	})
 	fn("theory", func([]js.Value) any {
 		if a.run == nil {
 			return ""
@@ -570,6 +738,7 @@ func (a *App) Register() {
 		return nil
 	})
 	a.registerData(fn)
+	a.registerEavesdrop(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)
@@ -663,4 +832,31 @@ func readingText(b *scenario.Built) string {
 		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
 	}
 	return "edge list read \"from-to\": [a, b] is a link a → b"
+}
+
+// epsilonKind says what the ledger's ε means for the page: "dp" when
+// the accountant gives a finite ε, "none" without noise, and
+// "unaccounted" when the run adds noise but its ε is infinite (DDGT and
+// diff-DRADT carry DP-DGT's noise but claim no differential privacy).
+func epsilonKind(b *scenario.Built, led privacy.Ledger) string {
+	switch {
+	case !led.Max.NoGuarantee():
+		return "dp"
+	case Noisy(b.Scenario):
+		return "unaccounted"
+	}
+	return "none"
+}
+
+// ledgerReason returns why the ledger's ε is infinite, in its words.
+func ledgerReason(led privacy.Ledger) string {
+	for _, e := range led.Agents {
+		if e.Reason != "" {
+			return e.Reason
+		}
+	}
+	if len(led.Notes) > 0 {
+		return led.Notes[0]
+	}
+	return ""
 }

@@ -6,46 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"syscall/js"
-	"time"
-
-	"github.com/norunners/vert"
 
 	"dpsim/core/scenario"
+	"dpsim/ui/datafiles"
 )
-
-// dataNeeds is what dpsim.dataNeeds returns (as JSON): the files to
-// fetch before building a scenario, and every file it uses (for the note
-// shown beside its results, fetched or not).
-type dataNeeds struct {
-	Need  []DataFile `json:"need"`
-	Uses  []DataFile `json:"uses"`
-	Error string     `json:"error,omitempty"`
-}
-
-// provideResult is what dpsim.provideData returns.
-type provideResult struct {
-	OK    bool   `js:"ok"`
-	Error string `js:"error"`
-	// Ms is how long the check and decode took, in milliseconds: Go runs
-	// on the page's main thread, so this is how long the page was busy.
-	Ms float64 `js:"ms"`
-}
 
 // needs returns the dataset files scenario s needs that the page has not
 // provided, and all it uses.
-func (a *App) needs(s *scenario.Scenario) dataNeeds {
-	// Empty lists, not null, for the page.
-	r := dataNeeds{Need: []DataFile{}, Uses: []DataFile{}}
-	need, err := Needs(s, a.data.Has)
-	r.Need = append(r.Need, need...)
-	if err != nil {
-		r.Error = err.Error()
-		return r
-	}
-	uses, _ := Needs(s, nil)
-	r.Uses = append(r.Uses, uses...)
-	return r
-}
+func (a *App) needs(s *scenario.Scenario) datafiles.Report { return a.data.Report(s) }
 
 // checkData refuses to build s while a dataset file it needs is missing,
 // with an error saying so (instead of core/data's "no data source").
@@ -55,7 +23,7 @@ func (a *App) checkData(s *scenario.Scenario) error {
 		return errors.New(r.Error)
 	}
 	if len(r.Need) > 0 {
-		return missingData(r.Need)
+		return datafiles.Missing(r.Need)
 	}
 	return nil
 }
@@ -63,7 +31,7 @@ func (a *App) checkData(s *scenario.Scenario) error {
 // registerData adds the dataset calls to window.dpsim (docs/bridge.md).
 func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 	fn("dataNeeds", func(args []js.Value) any {
-		var r dataNeeds
+		var r datafiles.Report
 		var s *scenario.Scenario
 		var err error
 		switch {
@@ -84,24 +52,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		out, _ := json.Marshal(r)
 		return string(out)
 	})
-	fn("provideData", func(args []js.Value) any {
-		r := provideResult{}
-		if len(args) < 2 || args[0].Type() != js.TypeString || !args[1].InstanceOf(js.Global().Get("Uint8Array")) {
-			r.Error = "provideData needs a file name and a Uint8Array"
-			return vert.ValueOf(r).JSValue()
-		}
-		b := make([]byte, args[1].Get("length").Int())
-		js.CopyBytesToGo(b, args[1])
-		t0 := time.Now()
-		err := a.data.Provide(args[0].String(), b)
-		r.Ms = float64(time.Since(t0).Microseconds()) / 1000
-		if err != nil {
-			r.Error = err.Error()
-		} else {
-			r.OK = true
-		}
-		return vert.ValueOf(r).JSValue()
-	})
+	fn("provideData", func(args []js.Value) any { return a.data.ProvideJS(args) })
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {
 			return ""

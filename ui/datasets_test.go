@@ -3,12 +3,9 @@ package ui
 import (
 	"fmt"
 	"os"
-	"slices"
-	"strings"
 	"testing"
 
 	"dpsim/core/data"
-	"dpsim/core/scenario"
 	"dpsim/ui/internal/datatoy"
 )
 
@@ -20,121 +17,6 @@ func dataScenario(dataset string) string {
 		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 2}},
 		"noise": {"eta": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
 			"xi": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}}}, "iterations": 20}`, datatoy.Kind, dataset)
-}
-
-// TestNeeds checks what the page fetches before building: the files a
-// problem declares, with the manifest's size, sha256, title and note, not
-// those already provided; nothing for a problem that declares none (every
-// built-in preset but gtdp-logistic-mushrooms, GT-DP's and DP-DGT's among
-// them) or a scenario that will not build anyway.
-func TestNeeds(t *testing.T) {
-	un, err := datatoy.Register()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(un)
-
-	for _, c := range []struct {
-		dataset, file string
-		note          bool
-	}{
-		{"mushrooms", "mushrooms-train.gz", false},
-		{"cifar10-catdog", "cifar10-catdog-train.gz", true},
-	} {
-		s, err := scenario.Parse([]byte(dataScenario(c.dataset)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Needs(s, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, _ := data.Info(c.dataset)
-		want := d.Splits[0]
-		if len(got) != 1 || got[0].File != c.file || got[0].Split != "train" || got[0].Bytes != want.Bytes ||
-			got[0].SHA256 != want.SHA256 || got[0].Title != d.Title || got[0].Dataset != c.dataset {
-			t.Errorf("%s: needs %+v, want %s (%d bytes, %s)", c.dataset, got, c.file, want.Bytes, want.SHA256)
-		}
-		if c.note && (len(got) != 1 || !strings.Contains(got[0].Note, "not the 10000")) {
-			t.Errorf("%s: note %q, want the CIFAR-10 gap", c.dataset, got[0].Note)
-		}
-		if got, _ := Needs(s, func(f string) bool { return f == c.file }); len(got) != 0 {
-			t.Errorf("%s: provided, still needs %+v", c.dataset, got)
-		}
-	}
-
-	// A dataset the manifest lacks is an error naming it, not a fetch.
-	s, _ := scenario.Parse([]byte(dataScenario("nope")))
-	if got, err := Needs(s, nil); err == nil || !strings.Contains(err.Error(), `"nope" is not a dataset`) {
-		t.Errorf("unknown dataset: needs %+v, error %v", got, err)
-	}
-	// Bad params: nothing to fetch; building reports the error.
-	bad := strings.Replace(dataScenario("mushrooms"), `"dataset"`, `"datset"`, 1)
-	if s, err := scenario.Parse([]byte(bad)); err == nil {
-		if got, err := Needs(s, nil); len(got) != 0 || err != nil {
-			t.Errorf("bad params: needs %+v, error %v", got, err)
-		}
-	}
-
-	// Every built-in preset loads nothing extra except those that train
-	// on a dataset, which need its two splits — train first.
-	mushrooms := []string{"mushrooms-train.gz", "mushrooms-test.gz"}
-	dataPresets := map[string][]string{
-		"gtdp-logistic-mushrooms": mushrooms,
-		"gtdp-cnn-mnist":          {"mnist-train.gz", "mnist-test.gz"},
-		"ldp-online-mushrooms":    mushrooms,
-		"ldol-mushrooms":          mushrooms,
-		"dola-mushrooms":          mushrooms,
-		"dmod-mushrooms":          mushrooms,
-		"dsgd-mushrooms":          mushrooms,
-		"pdop-online-mushrooms":   mushrooms,
-	}
-	for _, p := range scenario.Presets() {
-		s, err := scenario.PresetScenario(p.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Needs(s, nil)
-		var files []string
-		for _, n := range got {
-			files = append(files, n.File)
-		}
-		if want := dataPresets[p.Name]; !slices.Equal(files, want) || err != nil {
-			t.Errorf("preset %s needs %v (error %v), want %v", p.Name, files, err, want)
-		}
-		delete(dataPresets, p.Name)
-	}
-	for name := range dataPresets {
-		t.Errorf("preset %s is gone: update this test", name)
-	}
-}
-
-// TestProvided checks the session cache: bytes that fail data.Provide's
-// checks are refused with its error and not remembered; the committed
-// bytes are, once.
-func TestProvided(t *testing.T) {
-	b, err := os.ReadFile("../core/data/files/mushrooms-test.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p Provided
-	bad := append([]byte(nil), b...)
-	bad[len(bad)/2] ^= 0x40
-	if err := p.Provide("mushrooms-test.gz", bad); err == nil || !strings.Contains(err.Error(), "sha256") {
-		t.Errorf("corrupted copy: error %v, want the checksum mismatch", err)
-	}
-	if p.Has("mushrooms-test.gz") {
-		t.Error("a refused file is cached")
-	}
-	if err := p.Provide("mushrooms-test.gz", b); err != nil {
-		t.Fatal(err)
-	}
-	if !p.Has("mushrooms-test.gz") || p.Has("mushrooms-train.gz") {
-		t.Error("the cache does not hold exactly the provided file")
-	}
-	if err := p.Provide("nope.gz", b); err == nil {
-		t.Error("a file not in the manifest is accepted")
-	}
 }
 
 // TestDataToyBuilds checks the test plug-in itself: built once its file

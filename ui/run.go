@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -15,11 +16,15 @@ import (
 // closes. wasm/app calls it, and so do the test programs that register a
 // test-only plug-in first (ui/internal/*/app).
 func Run(title string) {
+	// Start-up marks for bench/page/startup.sh: Go's runtime and package
+	// initialisation end here; the default scenario's build follows.
+	mark("dpsim-go-main")
 	app := New()
 	if err := app.LoadPreset(scenario.DefaultPreset); err != nil {
 		// The embedded default is tested; this would be a build error.
 		panic(fmt.Sprintf("the default scenario does not load: %v", err))
 	}
+	mark("dpsim-scenario-built")
 	app.Register()
 	app.ApplyQuery()
 	ebiten.SetRunnableOnUnfocused(true)
@@ -35,5 +40,13 @@ func Run(title string) {
 	// The page keeps keyboard focus on its controls (docs/bridge.md).
 	if err := ebiten.RunGameWithOptions(app.Game(), &ebiten.RunGameOptions{InitUnfocused: true}); err != nil {
 		panic(err)
+	}
+}
+
+// mark sets a performance mark (nothing where the page has no
+// performance API).
+func mark(name string) {
+	if p := js.Global().Get("performance"); p.Truthy() && p.Get("mark").Truthy() {
+		p.Call("mark", name)
 	}
 }

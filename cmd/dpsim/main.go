@@ -26,6 +26,7 @@ import (
 
 	"dpsim/core/check"
 	_ "dpsim/core/data/files" // registers the committed datasets for data.Load
+	"dpsim/core/eavesdrop"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
@@ -211,7 +212,7 @@ func parseAndLoad(ctx context.Context, fs *flags, args []string, stdin io.Reader
 	return loadWith(ctx, arg, stdin, cal)
 }
 
-const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] SCENARIO
+const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] [--eavesdrop FILE [--eavesdrop-agent I] [--eavesdrop-every N]] SCENARIO
        dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE] [--quiet]
 
 Runs the scenario and writes the run export (JSON: the scenario with every
@@ -229,6 +230,11 @@ Ctrl-C (or SIGTERM, or SIGHUP) stops the run before its next iteration
 and writes the export so far, marked "status": "paused". The outputs are
 checked before the run starts and written whole or not at all
 (docs/guarantees.md).
+--eavesdrop writes what an eavesdropper on every link of agent I sees
+(JSON, format dpsim-eavesdrop/1): per iteration the messages the agent
+sends and receives, its true x_i and ∇f_i(x_i), and, for DPP², the
+reconstruction of x_i + w_i and ∇f_i + e_i by a listener who knows η^k
+(docs/dpp2-paper.md, "What the eavesdropper sees").
 
 `
 
@@ -247,11 +253,23 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
 	resume := fs.String("resume", "", "continue the run recorded in the export `EXPORT.json` from one of its checkpoints, instead of running a SCENARIO")
 	from := fs.Int("from", -1, "with --resume, the checkpoint's iteration `K` (default: the export's last checkpoint)")
+	spy := fs.String("eavesdrop", "", "also write what an eavesdropper on the links of one agent sees to `FILE` (JSON)")
+	spyAgent := fs.Int("eavesdrop-agent", 0, "with --eavesdrop, the agent `I` whose links are tapped")
+	spyEvery := fs.Int("eavesdrop-every", 1, "with --eavesdrop, keep every `N`-th iteration (and always 0 and 1)")
 	cal := calibFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := cal.check(); err != nil {
+		return err
+	}
+	if *spy == "" && (fs.given("eavesdrop-agent") || fs.given("eavesdrop-every")) {
+		return usagef("run", "--eavesdrop-agent and --eavesdrop-every need --eavesdrop FILE")
+	}
+	if *spy != "" && *resume != "" {
+		return usagef("run", "--eavesdrop listens from iteration 0: it does not apply to --resume")
+	}
+	if err := intRange("eavesdrop-every", *spyEvery, 1, scenario.MaxIterations); err != nil {
 		return err
 	}
 	var input string
@@ -284,17 +302,29 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if input != "-" && !strings.HasPrefix(input, "preset:") {
 		inputs = append(inputs, input)
 	}
-	if err := checkFiles(inputs, []output{{"--out", *out}, {"--csv", *csv}}); err != nil {
+	outs := []output{{"--out", *out}, {"--csv", *csv}}
+	if *spy != "" {
+		outs = append(outs, output{"--eavesdrop", *spy})
+	}
+	if err := checkFiles(inputs, outs); err != nil {
 		return err
 	}
 	var b *scenario.Built
 	var r *runner.Runner
+	var spyRec *eavesdrop.Recorder
 	if *resume == "" {
 		var err error
 		if b, err = loadWith(env.ctx, input, stdin, cal); err != nil {
 			return err
 		}
-		r = runner.New(b)
+		if *spy != "" {
+			if spyRec, err = newEavesdropper(b, *spyAgent, *spyEvery); err != nil {
+				return err
+			}
+			r = runner.New(b, spyRec)
+		} else {
+			r = runner.New(b)
+		}
 	} else {
 		var err error
 		if r, err = resumeRun(*resume, *from); err != nil {
@@ -335,6 +365,16 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if *csv != "" {
 		if err := writeFile("--csv", *csv, r.Metrics.Series.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if spyRec != nil {
+		rep := spyRec.Report(b.Factory.Name)
+		if err := writeFile("--eavesdrop", *spy, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", " ")
+			return enc.Encode(rep)
+		}); err != nil {
 			return err
 		}
 	}
@@ -552,4 +592,19 @@ func printTheory(w io.Writer, b *scenario.Built) {
 			fmt.Fprintf(w, "  infinite-horizon ε: unavailable: %s\n", ih.Reason)
 		}
 	}
+}
+
+// newEavesdropper returns the --eavesdrop recorder of agent on b, refusing
+// an agent outside the network or a view too large to write.
+func newEavesdropper(b *scenario.Built, agent, every int) (*eavesdrop.Recorder, error) {
+	n := b.Env.Problem.Agents()
+	if agent < 0 || agent >= n {
+		return nil, usagef("run", "--eavesdrop-agent must be from 0 to %d, the scenario's agents (got %d)", n-1, agent)
+	}
+	frames := min(b.Scenario.Iterations/every+2, eavesdrop.MaxFrames)
+	links := 1 + len(b.Env.Graph.In(agent)) + len(b.Env.Graph.Out(agent))
+	if numbers := int64(frames) * int64(4*links+6) * int64(b.Env.Problem.Dim()); numbers > 20_000_000 {
+		return nil, usagef("run", "--eavesdrop would write about %d numbers (%d frames × %d links × dimension %d): at most 2e7; raise --eavesdrop-every", numbers, frames, links, b.Env.Problem.Dim())
+	}
+	return eavesdrop.New(b.Env.Problem, b.Algorithm, agent, every)
 }

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // output is a file a command writes, and the flag that names it.
@@ -99,10 +101,15 @@ func target(path string) string {
 }
 
 // createTemp creates a temporary file in path's folder, so that renaming it
-// onto path is atomic.
+// onto path is atomic. Its name carries this process's id,
+// .NAME.pidPID.RANDOM.tmp, so that a later write of the same output can
+// tell the temporaries of dead processes (a SIGKILL between create and
+// rename leaves one) from those of a live one, and remove them first
+// (removeStale).
 func createTemp(flag, path string) (*os.File, error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	removeStale(path)
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+strconv.Itoa(os.Getpid())+".*.tmp")
 	if err == nil {
 		return tmp, nil
 	}
@@ -119,6 +126,38 @@ func createTemp(flag, path string) (*os.File, error) {
 		err = pe.Err
 	}
 	return nil, fmt.Errorf("%s %s: cannot write in the folder %s: %v", flag, path, dir, err)
+}
+
+// tempPrefix is the start of every temporary file name for path, up to
+// the process id.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".pid" }
+
+// removeStale removes the temporary files that writes of path by
+// processes that no longer run left beside it (.NAME.pidPID.*.tmp with
+// PID dead: killed between create and rename). A temporary of a live
+// process (another dpsim writing the same output), one whose process
+// cannot be told (not Unix), or any other file is left alone; so is
+// anything that cannot be removed: this is tidying, not a condition of
+// the write.
+func removeStale(path string) {
+	dir, prefix := filepath.Dir(path), tempPrefix(path)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || !strings.HasSuffix(name, ".tmp") || !e.Type().IsRegular() {
+			continue
+		}
+		digits, _, ok := strings.Cut(rest, ".")
+		pid, err := strconv.Atoi(digits)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
 }
 
 // writeFile writes path with write (buffered) through a temporary file in

@@ -213,7 +213,15 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	written, err := writeResult(plan, res, base, shard == nil)
+	// A Ctrl-C while the figures are drawn stops them (the JSON and CSV
+	// are written first); after a first Ctrl-C during the runs the
+	// figures of the partial result are drawn regardless, and a second
+	// Ctrl-C kills at once.
+	drawCtx := env.ctx
+	if runErr != nil {
+		drawCtx = context.Background()
+	}
+	written, err := writeResult(drawCtx, plan, res, base, shard == nil)
 	if err != nil {
 		return err
 	}
@@ -285,7 +293,9 @@ func outBase(out, name string) (string, error) {
 
 // writeResult writes base.json and, for a whole sweep, base.csv and the
 // figures, each atomically (writeFile). It returns the files written.
-func writeResult(plan *experiment.Plan, res *experiment.Result, base string, figures bool) ([]string, error) {
+// Drawing a figure stops when ctx is done (between series, before the
+// encoding): the files written so far stay, and the error says so.
+func writeResult(ctx context.Context, plan *experiment.Plan, res *experiment.Result, base string, figures bool) ([]string, error) {
 	files := []struct {
 		ext  string
 		data func() ([]byte, error)
@@ -300,12 +310,15 @@ func writeResult(plan *experiment.Plan, res *experiment.Result, base string, fig
 			files = append(files, struct {
 				ext  string
 				data func() ([]byte, error)
-			}{f, func() ([]byte, error) { return figure.Bytes(fd, f) }})
+			}{f, func() ([]byte, error) { return figure.BytesContext(ctx, fd, f) }})
 		}
 	}
 	var written []string
 	for _, f := range files {
 		data, err := f.data()
+		if errors.Is(err, context.Canceled) {
+			return written, fmt.Errorf("interrupted while drawing %s.%s: wrote %s; the figures from there on are not written", base, f.ext, strings.Join(written, ", "))
+		}
 		if err != nil {
 			return written, fmt.Errorf("%s.%s: %w", base, f.ext, err)
 		}
@@ -404,7 +417,7 @@ func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	written, err := writeResult(plan, res, base, !res.Partial)
+	written, err := writeResult(env.ctx, plan, res, base, !res.Partial)
 	if err != nil {
 		return err
 	}

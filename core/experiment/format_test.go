@@ -226,3 +226,25 @@ func mustParse(t testing.TB, b []byte) *Experiment {
 	}
 	return e
 }
+
+// TestOnlyFinalKeepsEvalEvery: an experiment that records only the final
+// point of a scenario with expensive metrics (record.eval_every) plans
+// without the user restating eval_every: the engine moves it with every.
+func TestOnlyFinalKeepsEvalEvery(t *testing.T) {
+	b, err := PresetJSON("gtdp-logistic-mushrooms-noise")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The preset's base scenario sets record.eval_every = 50 itself.
+	p, err := NewPlan(mustParse(t, b))
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	sc, err := p.Scenario(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Record.Every != 200 || sc.Record.EvalEvery != 200 {
+		t.Fatalf("record.every %d, eval_every %d; want 200 and 200", sc.Record.Every, sc.Record.EvalEvery)
+	}
+}

@@ -91,13 +91,7 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 		if s.Hook != nil {
 			sp.hook = hooks[s.Hook.Name]
 		}
-		fields, values := e.X.Fields, e.X.Values
-		if s.Sweep != nil {
-			fields, values = s.Sweep.Fields, s.Sweep.Values
-		}
-		if e.X.alongRun() {
-			fields, values = nil, []float64{math.NaN()}
-		}
+		fields, values := e.sweep(s)
 		for pi, v := range values {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -138,6 +132,43 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// sweep returns the fields series s sets and the values it takes: the
+// series' own sweep, the experiment's x, or one point (NaN) on the
+// iteration and communication axes.
+func (e *Experiment) sweep(s Series) (fields []string, values []float64) {
+	fields, values = e.X.Fields, e.X.Values
+	if s.Sweep != nil {
+		fields, values = s.Sweep.Fields, s.Sweep.Values
+	}
+	if e.X.alongRun() {
+		fields, values = nil, []float64{math.NaN()}
+	}
+	return fields, values
+}
+
+// Scenarios returns the scenario of every series and point of e, every
+// override applied, none built: what a caller prepares before NewPlan,
+// which builds them all (the page fetches the datasets they train on).
+func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
+	base, err := baseJSON(e.Base)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Exp: e}
+	var out []*scenario.Scenario
+	for si, s := range e.Series {
+		fields, values := e.sweep(s)
+		for _, v := range values {
+			pp, err := p.point(base, s, fields, v)
+			if err != nil {
+				return nil, fmt.Errorf("series[%d] (%s): %w", si, s.Name, err)
+			}
+			out = append(out, pp.parsed)
+		}
+	}
+	return out, nil
 }
 
 // checkMetrics checks that every metric is registered or recorded by the
@@ -236,6 +267,11 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 			t["record"] = rec
 		}
 		rec["every"] = every
+		if sc.Record.EvalEvery != 0 {
+			// Expensive metrics are then evaluated at that one point too
+			// (eval_every must stay a multiple of every).
+			rec["eval_every"] = every
+		}
 		if data, err = json.Marshal(t); err != nil {
 			return pointPlan{}, err
 		}

@@ -165,6 +165,7 @@ type Workspace struct {
 	a2    []float32 // Channels2·h2·w2
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
+	panel []float32 // gemmNT's scratch: 4 × its longest shared index
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
@@ -182,6 +183,7 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
+		panel: make([]float32, 4*max(n.feat, n.h1*n.w1, n.h2*n.w2)),
 	}
 }
 
@@ -242,15 +244,25 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 	for i := range b {
 		// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols (C·25 × p1).
 		cols := ws.cols[:n.c*kk*p1]
-		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 		fillBias(ws.a1, b1, p1)
-		gemmNN(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		if wasm {
+			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNNPacked(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		} else {
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNN(Channels1, p1, n.c*kk, w1, cols, ws.a1)
+		}
 		poolReLU(ws.a1, Channels1, n.h1, n.w1, ws.q1[i*n1:(i+1)*n1], ws.arg1[i*n1:(i+1)*n1])
 		// conv2 on the pooled map.
 		cols = ws.cols[:Channels1*kk*p2]
-		im2col(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
 		fillBias(ws.a2, b2, p2)
-		gemmNN(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		if wasm {
+			im2colPacked(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
+			gemmNNPacked(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		} else {
+			im2col(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
+			gemmNN(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
+		}
 		poolReLU(ws.a2, Channels2, n.h2, n.w2, ws.q2[i*n.feat:(i+1)*n.feat], ws.arg2[i*n.feat:(i+1)*n.feat])
 	}
 	// dense: z (b × classes) = bd + q2 (b × feat) · Wdᵀ.
@@ -258,7 +270,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 	for i := range b {
 		copy(z[i*n.classes:(i+1)*n.classes], bd)
 	}
-	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z)
+	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z, ws.panel)
 	return ws.softmax(labels, scale)
 }
 
@@ -330,9 +342,14 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		rowSums(ws.a2, Channels2, p2, gb2)
 		q1 := ws.q1[i*n1 : (i+1)*n1]
 		cols := ws.cols[:Channels1*kk*p2]
-		im2col(q1, Channels1, n.q1h, n.q1w, cols)
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
+		if wasm {
+			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
+			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
+		} else {
+			im2col(q1, Channels1, n.q1h, n.q1w, cols)
+			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
+		}
 		clear(ws.dcols)
 		gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
 		clear(ws.dq1)
@@ -342,8 +359,13 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
-		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-		gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
+		if wasm {
+			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
+		} else {
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
+		}
 	}
 }
 
@@ -385,6 +407,46 @@ func im2col(x []float32, c, h, w int, cols []float32) {
 				}
 				r++
 			}
+		}
+	}
+}
+
+// im2colPacked writes what im2col does in pack8's layout (for
+// gemmNNPacked): row r of the patch matrix, in group r/8, lane r mod 8,
+// lands at dst[(r/8)·8p + 8j + r mod 8] for column j; the last (c·25)
+// mod 8 rows as im2col writes them.
+func im2colPacked(x []float32, c, h, w int, dst []float32) {
+	ho, wo := h-Kernel+1, w-Kernel+1
+	p := ho * wo
+	k := c * kk
+	g := k / 8
+	var off [8]int
+	for gi := range g {
+		// Where each lane's patch row starts in x: channel, kernel row,
+		// kernel column of row 8·gi + lane.
+		for l := range off {
+			r := 8*gi + l
+			off[l] = (r/kk)*h*w + (r%kk/Kernel)*w + r%Kernel
+		}
+		d := dst[gi*8*p : (gi+1)*8*p]
+		for y := range ho {
+			dy := d[8*y*wo : 8*(y+1)*wo]
+			s0, s1, s2, s3 := x[off[0]+y*w:], x[off[1]+y*w:], x[off[2]+y*w:], x[off[3]+y*w:]
+			s4, s5, s6, s7 := x[off[4]+y*w:], x[off[5]+y*w:], x[off[6]+y*w:], x[off[7]+y*w:]
+			s0, s1, s2, s3 = s0[:wo], s1[:wo], s2[:wo], s3[:wo]
+			s4, s5, s6, s7 = s4[:wo], s5[:wo], s6[:wo], s7[:wo]
+			for xx := range s0 {
+				q := dy[8*xx : 8*xx+8 : 8*xx+8]
+				q[0], q[1], q[2], q[3] = s0[xx], s1[xx], s2[xx], s3[xx]
+				q[4], q[5], q[6], q[7] = s4[xx], s5[xx], s6[xx], s7[xx]
+			}
+		}
+	}
+	for r := 8 * g; r < k; r++ {
+		src := x[(r/kk)*h*w+(r%kk/Kernel)*w+r%Kernel:]
+		row := dst[r*p : (r+1)*p]
+		for y := range ho {
+			copy(row[y*wo:(y+1)*wo], src[y*w:])
 		}
 	}
 }
@@ -431,17 +493,45 @@ func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
 				// Branch-free: the window's values are random, so
 				// branches on them would be mispredicted half the time.
 				v0, v1, v2, v3 := r0[2*x], r0[2*x+1], r1[2*x], r1[2*x+1]
-				m := max(max(v0, v1), max(v2, v3))
+				m := max32(max32(v0, v1), max32(v2, v3))
 				// The first position holding m, found from the last.
 				at := 3
 				at ^= (at ^ 2) & -b2i(v2 == m)
 				at ^= (at ^ 1) & -b2i(v1 == m)
 				at &= -(1 - b2i(v0 == m))
-				o[x], g[x] = max(m, 0), uint8(at)
+				o[x], g[x] = max32(m, 0), uint8(at)
 			}
 			k += ow
 		}
 	}
+}
+
+// max32 is Go's max on two float32s. Under wasm Go calls a runtime
+// function for the builtin (a tenth of the wasm step went there), so
+// there it is written out with the builtin's results: the larger value;
+// +0 over −0; NaN if either is NaN.
+func max32(a, b float32) float32 {
+	if !wasm {
+		return max(a, b)
+	}
+	return maxWritten(a, b)
+}
+
+// maxWritten is max32's written-out form.
+func maxWritten(a, b float32) float32 {
+	switch {
+	case a != a:
+		return a
+	case b != b:
+		return b
+	case a > b:
+		return a
+	case b > a:
+		return b
+	case math.Signbit(float64(a)):
+		return b
+	}
+	return a
 }
 
 // b2i is 1 for true and 0 for false, without a branch.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"runtime"
 	"testing"
 
 	"dpsim/core/rng"
@@ -66,12 +67,41 @@ func TestGemmBits(t *testing.T) {
 		aSize, bSize func(m, n, k int) int
 	}
 	mk := func(m, n, k int) int { return m * k }
+	// Every variant on every platform: the native and the wasm kernels
+	// must agree with the naive loop, and so with each other.
+	panel := make([]float32, 4*1000)
+	rows := func(f func(x []float32, stride int, b []float32, n int, cr []float32)) func(m, n, k int, a, b, c []float32) {
+		return func(m, n, k int, a, b, c []float32) {
+			for i := range m {
+				f(a[i*k:i*k+k], 1, b[:k*n], n, c[i*n:i*n+n])
+			}
+		}
+	}
 	kernels := []kernel{
 		{"NN", gemmNN, naiveNN, mk, func(m, n, k int) int { return k * n }},
-		{"NT", gemmNT, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NN rows of 4", rows(axpyRows4), naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NN rows of 8", rows(axpyRows8), naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NT", func(m, n, k int, a, b, c []float32) { gemmNT(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NT 2×4", func(m, n, k int, a, b, c []float32) { gemmNT24(m, n, k, a, b, c, n) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NT panel", func(m, n, k int, a, b, c []float32) { gemmNTPanel(m, n, k, a, b, c, panel) }, naiveNT, mk, func(m, n, k int) int { return n * k }},
+		{"NN packed", func(m, n, k int, a, b, c []float32) {
+			bp := make([]float32, k*n)
+			pack8(b, k, n, bp)
+			gemmNNPacked(m, n, k, a, bp, c)
+		}, naiveNN, mk, func(m, n, k int) int { return k * n }},
+		{"NT packed", func(m, n, k int, a, b, c []float32) {
+			bp := make([]float32, n*k)
+			pack8(b, n, k, bp)
+			gemmNTPacked(m, n, k, a, bp, c)
+		}, naiveNT, mk, func(m, n, k int) int { return n * k }},
 		{"TN", gemmTN, naiveTN, mk, func(m, n, k int) int { return k * n }},
+		{"TN rows of 8", func(m, n, k int, a, b, c []float32) {
+			for i := range m {
+				axpyRows8(a[i:], m, b[:k*n], n, c[i*n:i*n+n])
+			}
+		}, naiveTN, mk, func(m, n, k int) int { return k * n }},
 	}
-	shapes := [][3]int{{1, 1, 1}, {8, 576, 25}, {16, 64, 200}, {5, 7, 3}, {3, 5, 9}, {16, 200, 64}, {200, 64, 16}, {7, 13, 1}, {10, 256, 32}}
+	shapes := [][3]int{{1, 1, 1}, {8, 576, 25}, {16, 64, 200}, {5, 7, 3}, {3, 5, 9}, {16, 200, 64}, {200, 64, 16}, {7, 13, 1}, {10, 256, 32}, {9, 11, 17}, {3, 6, 20}}
 	s := rng.NewStream(1, "test")
 	for _, kn := range kernels {
 		for _, sh := range shapes {
@@ -86,6 +116,26 @@ func TestGemmBits(t *testing.T) {
 					t.Errorf("%s %d×%d×%d: C[%d] = %v, the naive loop %v", kn.name, m, n, k, i, got[i], want[i])
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestIm2colPacked checks that im2colPacked writes pack8 of im2col, on
+// channel counts whose patch rows (c·25) leave every remainder mod 8.
+func TestIm2colPacked(t *testing.T) {
+	s := rng.NewStream(3, "test")
+	for _, c := range []int{1, 2, 3, 8} {
+		h, w := 9, 11
+		x := randSlice(s, c*h*w)
+		k, p := c*kk, (h-Kernel+1)*(w-Kernel+1)
+		cols, want, got := make([]float32, k*p), make([]float32, k*p), make([]float32, k*p)
+		im2col(x, c, h, w, cols)
+		pack8(cols, k, p, want)
+		im2colPacked(x, c, h, w, got)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d channels: value %d is %v, pack8(im2col) has %v", c, i, got[i], want[i])
 			}
 		}
 	}
@@ -136,6 +186,12 @@ func TestGradientFiniteDifference(t *testing.T) {
 		{"1x16x16 3 classes batch 3", 1, 16, 16, 3, 3, 1e-6, 1e-3, 1e-5, 1e-5},
 		{"3x17x18 2 classes batch 2", 3, 17, 18, 2, 2, 1e-6, 1e-3, 1e-5, 1e-5},
 		{"1x20x20 10 classes batch 4", 1, 20, 20, 10, 4, 1e-6, 1e-3, 1e-5, 1e-5},
+	}
+	if runtime.GOARCH == "wasm" {
+		// The float64 reference is slow under wasm; the backward pass is
+		// the same code there, its kernels are checked bit for bit
+		// (TestGemmBits) and its result pinned (TestGoldenBits).
+		cases = cases[:1]
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -311,7 +367,7 @@ func benchStep(b *testing.B, c, h, w, classes int) {
 // PyTorch, TensorFlow.js and ConvNetJS.
 func BenchmarkStep(b *testing.B) {
 	b.Run("mnist", func(b *testing.B) { benchStep(b, 1, 28, 28, 10) })
-	b.Run("cifar", func(b *testing.B) { benchStep(b, 3, 32, 32, 2) })
+	b.Run("cifar", func(b *testing.B) { benchStep(b, 3, 32, 32, 10) })
 }
 
 // TestChunks checks that a batch done in chunks with AddGradient gives
@@ -333,6 +389,29 @@ func TestChunks(t *testing.T) {
 	for k := range whole {
 		if math.Float32bits(whole[k]) != math.Float32bits(chunks[k]) {
 			t.Fatalf("gradient[%d] = %v in chunks, %v whole", k, chunks[k], whole[k])
+		}
+	}
+}
+
+// TestMax32 checks the written-out max (wasm's) against the builtin on the
+// values that differ in sign of zero and on ordinary ones (the builtin's
+// NaN is a NaN, whatever its bits).
+func TestMax32(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	nan := float32(math.NaN())
+	vals := []float32{negZero, 0, 1, -1, 2.5, -3, float32(math.Inf(1)), float32(math.Inf(-1)), nan}
+	for _, a := range vals {
+		for _, b := range vals {
+			got, want := maxWritten(a, b), max(a, b)
+			if want != want {
+				if got == got {
+					t.Errorf("max32(%v, %v) = %v, want NaN", a, b, got)
+				}
+				continue
+			}
+			if math.Float32bits(got) != math.Float32bits(want) {
+				t.Errorf("max32(%v, %v) = %v (bits %x), the builtin %v (bits %x)", a, b, got, math.Float32bits(got), want, math.Float32bits(want))
+			}
 		}
 	}
 }

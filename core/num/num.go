@@ -63,46 +63,48 @@ func Log(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
+// Exp's constants: those of math.Exp (FreeBSD's e_exp.c).
+const (
+	expLn2Hi     = 6.93147180369123816490e-01
+	expLn2Lo     = 1.90821492927058770002e-10
+	expLog2e     = 1.44269504088896338700e+00
+	expOverflow  = 7.09782712893383973096e+02
+	expUnderflow = -7.45133219101941108420e+02
+	expNearZero  = 1.0 / (1 << 28)
+	expP1        = 1.66666666666666657415e-01
+	expP2        = -2.77777777770155933842e-03
+	expP3        = 6.61375632143793436117e-05
+	expP4        = -1.65339022054652515390e-06
+	expP5        = 4.13813679705723846039e-08
+)
+
 // Exp returns e**x, bit-identical on every architecture. Special cases are
 // those of math.Exp.
 func Exp(x float64) float64 {
-	const (
-		ln2Hi     = 6.93147180369123816490e-01
-		ln2Lo     = 1.90821492927058770002e-10
-		log2e     = 1.44269504088896338700e+00
-		overflow  = 7.09782712893383973096e+02
-		underflow = -7.45133219101941108420e+02
-		nearZero  = 1.0 / (1 << 28)
-		p1        = 1.66666666666666657415e-01
-		p2        = -2.77777777770155933842e-03
-		p3        = 6.61375632143793436117e-05
-		p4        = -1.65339022054652515390e-06
-		p5        = 4.13813679705723846039e-08
-	)
 	switch {
 	case math.IsNaN(x):
 		return x
-	case x > overflow:
+	case x > expOverflow:
 		return math.Inf(1)
-	case x < underflow:
+	case x < expUnderflow:
 		return 0
-	case -nearZero < x && x < nearZero:
+	case -expNearZero < x && x < expNearZero:
 		return 1 + x
 	}
 	var k int
 	switch {
 	case x < 0:
-		k = int(float64(log2e*x) - 0.5)
+		k = int(float64(expLog2e*x) - 0.5)
 	case x > 0:
-		k = int(float64(log2e*x) + 0.5)
+		k = int(float64(expLog2e*x) + 0.5)
 	}
 	// Products are wrapped in float64(…) so that no multiply-add is fused
 	// (see Log).
-	hi := x - float64(float64(k)*ln2Hi)
-	lo := float64(float64(k) * ln2Lo)
+	hi := x - float64(float64(k)*expLn2Hi)
+	lo := float64(float64(k) * expLn2Lo)
 	r := hi - lo
 	t := float64(r * r)
-	c := r - float64(t*(p1+float64(t*(p2+float64(t*(p3+float64(t*(p4+float64(t*p5)))))))))
+	c := r - float64(t*(expP1+float64(t*(expP2+float64(t*(expP3+float64(t*(expP4+float64(t*expP5)))))))))
 	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
 	if -1020 <= k && k <= 1020 {
 		// y is within [½, 2] and y·2^k a normal number: multiplying by
@@ -111,6 +113,49 @@ func Exp(x float64) float64 {
 		return y * math.Float64frombits(uint64(k+1023)<<52)
 	}
 	return math.Ldexp(y, k)
+}
+
+// ExpTo sets dst[i] = Exp(src[i]) for every i (len(dst) ≥ len(src); dst
+// may be src), with Exp's bits. It is Exp's body in a loop: one call for
+// a block of values, because under js/wasm a call costs about as much as
+// Exp's arithmetic (the logistic loss's full gradient, one exp per row:
+// docs/performance.md). TestExpToBits holds the two to the same bits.
+func ExpTo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		switch {
+		case math.IsNaN(x):
+			dst[i] = x
+			continue
+		case x > expOverflow:
+			dst[i] = math.Inf(1)
+			continue
+		case x < expUnderflow:
+			dst[i] = 0
+			continue
+		case -expNearZero < x && x < expNearZero:
+			dst[i] = 1 + x
+			continue
+		}
+		var k int
+		switch {
+		case x < 0:
+			k = int(float64(expLog2e*x) - 0.5)
+		case x > 0:
+			k = int(float64(expLog2e*x) + 0.5)
+		}
+		hi := x - float64(float64(k)*expLn2Hi)
+		lo := float64(float64(k) * expLn2Lo)
+		r := hi - lo
+		t := float64(r * r)
+		c := r - float64(t*(expP1+float64(t*(expP2+float64(t*(expP3+float64(t*(expP4+float64(t*expP5)))))))))
+		y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
+		if -1020 <= k && k <= 1020 {
+			dst[i] = y * math.Float64frombits(uint64(k+1023)<<52)
+		} else {
+			dst[i] = math.Ldexp(y, k)
+		}
+	}
 }
 
 // Pow returns x**y, bit-identical on every architecture. Special cases are

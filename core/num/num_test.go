@@ -45,3 +45,29 @@ func close(a, b, rel float64) bool {
 	}
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }
+
+// TestExpToBits checks that ExpTo gives Exp's bits: over Exp's whole
+// range, at the branch edges, and on the special values, in place too.
+func TestExpToBits(t *testing.T) {
+	xs := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e-300, -1e-300,
+		1.0 / (1 << 28), -1.0 / (1 << 28), 709.782712893384, 709.79, -745.1332191019411, -745.14,
+		-708.5, 708.5, -707, 707, 0.5, -0.5, 1, -1, 20, -20}
+	state := uint64(9)
+	for range 200000 {
+		xs = append(xs, -750+1460*unit(&state))
+	}
+	got := make([]float64, len(xs))
+	ExpTo(got, xs)
+	for i, x := range xs {
+		if w := Exp(x); math.Float64bits(got[i]) != math.Float64bits(w) && !(math.IsNaN(w) && math.IsNaN(got[i])) {
+			t.Fatalf("ExpTo(%v) = %v, Exp = %v", x, got[i], w)
+		}
+	}
+	in := append([]float64(nil), xs...)
+	ExpTo(in, in)
+	for i := range xs {
+		if math.Float64bits(in[i]) != math.Float64bits(got[i]) && !math.IsNaN(got[i]) {
+			t.Fatalf("in place: ExpTo(%v) = %v, want %v", xs[i], in[i], got[i])
+		}
+	}
+}

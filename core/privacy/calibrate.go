@@ -142,20 +142,28 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 	if lim.Cancel != nil && lim.Cancel() {
 		return c, ErrInterrupted
 	}
+	inv, closed := p.(InversePredictor)
+	if closed {
+		// The closed form first: a factor beyond the bound is refused
+		// after this one full-horizon prediction.
+		f, err := inv.FactorFor(iterations, target)
+		if lim.Cancel != nil && lim.Cancel() {
+			return c, ErrInterrupted // f or err may come from a prediction cut short
+		}
+		if err != nil {
+			return c, check.Errorf(field, "%v", err)
+		}
+		if lim.MaxFactor > 0 && f > lim.MaxFactor {
+			return c, check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d iterations it needs %s multiplied by %.4g, a scale of %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
+				target, iterations, lim.Scale, f, f*lim.Base, lim.Bound)
+		}
+		c.Factor, c.Method = f, "closed form"
+	}
 	c.Before = p.PredictEpsilon(iterations, 1)
 	if lim.Cancel != nil && lim.Cancel() {
 		return c, ErrInterrupted
 	}
-	if inv, ok := p.(InversePredictor); ok {
-		f, err := inv.FactorFor(iterations, target)
-		if err != nil {
-			return c, check.Errorf(field, "%v", err)
-		}
-		if lim.Cancel != nil && lim.Cancel() {
-			return c, ErrInterrupted // f may come from a prediction cut short
-		}
-		c.Factor, c.Method = f, "closed form"
-	} else {
+	if !closed {
 		f, steps, err := bisect(p, iterations, target, lim.Cancel)
 		if err != nil {
 			if errors.Is(err, ErrInterrupted) {
@@ -176,10 +184,11 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 }
 
 // probeGrowth is the ratio between the horizons needsTooMuch probes, and
-// 1/probeShare of the full horizon the longest one: together they cost at
-// most 1/probeShare + 1/(probeShare·(probeGrowth−1)) ≈ 27% of one
-// full-horizon prediction when the target turns out to be within the
-// bound.
+// 1/probeShare of the full horizon the longest short one: together they
+// cost at most 1/probeShare + 1/(probeShare·(probeGrowth−1)) ≈ 27% of one
+// full-horizon prediction, and the full horizon itself one more, when
+// the target turns out to be within the bound (the bisection then takes
+// dozens).
 const (
 	probeGrowth = 16
 	probeShare  = 4
@@ -187,11 +196,11 @@ const (
 
 // needsTooMuch refuses a target that needs a factor beyond lim.MaxFactor,
 // judged from horizons shorter than iterations (probeIterations,
-// ×probeGrowth, …, and iterations/probeShare): ε is non-decreasing in the
-// iterations and non-increasing in the factor, so if ε after k <
-// iterations iterations at the largest factor already exceeds the target,
-// it does at the full horizon too, and no allowed factor reaches it.
-// lim.Cancel is looked at before every probe.
+// ×probeGrowth, …, and iterations/probeShare), then from the full one:
+// ε is non-decreasing in the iterations and non-increasing in the
+// factor, so if ε after k ≤ iterations iterations at the largest factor
+// already exceeds the target, it does at the full horizon too, and no
+// allowed factor reaches it. lim.Cancel is looked at before every probe.
 func needsTooMuch(p Predictor, iterations int, target float64, field string, lim Limits) error {
 	if !(lim.MaxFactor > 0) || math.IsInf(lim.MaxFactor, 0) {
 		return nil
@@ -205,6 +214,12 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 			// ε ∝ 1/λ gives the factor needed at this horizon, a lower
 			// bound on the one needed at the full horizon; for other
 			// accountants MaxFactor itself is the lower bound.
+			if k == iterations {
+				// The factor needed would cost one more full-horizon
+				// prediction: say what the largest allowed one gives.
+				return check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d iterations even %s multiplied by %.4g (a scale of %.4g, the largest allowed: beyond %g noisy messages leave float64's range) gives ε = %s: ask for a larger ε or fewer iterations",
+					target, iterations, lim.Scale, lim.MaxFactor, lim.MaxFactor*lim.Base, lim.Bound, e)
+			}
 			need := lim.MaxFactor
 			if f, err := ProportionalFactor(p.PredictEpsilon(k, 1), k, target); err == nil && f > need {
 				need = f
@@ -212,16 +227,28 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 			return check.Errorf(field, "ε = %g cannot be reached within the noise bound: already after %d of %d iterations it needs %s multiplied by at least %.4g, a scale ≥ %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
 				target, k, iterations, lim.Scale, need, need*lim.Base, lim.Bound)
 		}
-		// Next: ×probeGrowth, and last the quarter of the full horizon.
+		// Next: ×probeGrowth, then the quarter of the full horizon, and
+		// last the full horizon itself: one prediction at the largest
+		// factor decides a target just beyond the bound, which the short
+		// horizons cannot see, before the bisection's dozens.
 		switch last := iterations / probeShare; {
 		case k*probeGrowth <= last:
 			k *= probeGrowth
 		case k < last:
 			k = last
+		case k < iterations && !closedForm(p):
+			// A closed form decides it with its own one prediction.
+			k = iterations
 		default:
 			return nil
 		}
 	}
+}
+
+// closedForm reports whether p inverts in closed form.
+func closedForm(p Predictor) bool {
+	_, ok := p.(InversePredictor)
+	return ok
 }
 
 // probeIterations is the short horizon at which Calibrate first asks the

@@ -77,6 +77,13 @@ func TestCalibrateRefusesBeyondMaxFactorEarly(t *testing.T) {
 		{10_000_000, 100, false},  // needs ×10^5
 		{10, 1e-6, true},          // short horizon: probed at the full one
 		{10, 1, false},
+		// Needs ×1.0101·10^6, just beyond the bound: the short horizons
+		// (up to 2.5·10^6 iterations) cannot see it, one prediction at the
+		// full horizon and the largest factor does, before any bisection
+		// (once it was found only after the whole bisection, 2.7 s for
+		// GT-DP at 10^7 iterations).
+		{10_000_000, 9.9, true},
+		{10_000_000, 10.1, false}, // ×0.990·10^6, just within
 	} {
 		p := &counting{}
 		c, err := CalibrateWith(p, tc.iterations, tc.target, "calibrate.epsilon", lim)
@@ -89,8 +96,13 @@ func TestCalibrateRefusesBeyondMaxFactorEarly(t *testing.T) {
 			if !strings.HasPrefix(msg, "calibrate.epsilon: ε = ") || !strings.Contains(msg, "beyond 1e+06") || strings.Contains(msg, "\n") {
 				t.Errorf("error %q: want one line naming the field, the scale and the bound", msg)
 			}
-			if tc.iterations > probeIterations && p.longest > tc.iterations/probeShare {
+			if tc.iterations > probeIterations && p.longest > tc.iterations/probeShare && tc.target != 9.9 {
 				t.Errorf("%d iterations, ε = %g: asked for %d iterations before refusing, want ≤ %d", tc.iterations, tc.target, p.longest, tc.iterations/probeShare)
+			}
+			// No bisection: the probes (16, 256, …, 16^5, the quarter and
+			// the full horizon, and hopeless's two) and nothing else.
+			if p.calls > 10 {
+				t.Errorf("%d iterations, ε = %g: %d predictions before refusing, want ≤ 10 (no bisection)", tc.iterations, tc.target, p.calls)
 			}
 			continue
 		}
@@ -118,5 +130,48 @@ func TestCalibrateCancel(t *testing.T) {
 				t.Errorf("cancel after %d asks (max factor %g): %d predictions, want ≤ %d", after, lim.MaxFactor, p.calls, after+2)
 			}
 		}
+	}
+}
+
+// invCounting is counting with a closed-form inverse, counting the
+// full-horizon work it does (predictions and inversions at that horizon).
+type invCounting struct {
+	counting
+	full, horizon int
+}
+
+func (c *invCounting) PredictEpsilon(iterations int, factor float64) Amount {
+	if iterations == c.horizon {
+		c.full++
+	}
+	return c.counting.PredictEpsilon(iterations, factor)
+}
+
+func (c *invCounting) FactorFor(iterations int, target float64) (float64, error) {
+	if iterations == c.horizon {
+		c.full++
+	}
+	return float64(iterations) / target, nil
+}
+
+// With a closed form, a target just beyond the bound is refused after
+// the closed form's one full-horizon evaluation, naming the factor it
+// needs (once Before, the closed form and After all ran first, and the
+// caller refused after: 2.5 s for GT-DP at 10^7 iterations, now 1.0 s);
+// one just within is calibrated as before.
+func TestCalibrateClosedFormRefusesAfterOneFullHorizon(t *testing.T) {
+	lim := Limits{MaxFactor: 1e6, Scale: "the eta noise scale 1", Base: 1, Bound: 1e6}
+	p := &invCounting{horizon: 10_000_000}
+	_, err := CalibrateWith(p, 10_000_000, 9.9, "calibrate.epsilon", lim)
+	if err == nil || !strings.Contains(err.Error(), "multiplied by 1.01e+06, a scale of 1.01e+06, beyond 1e+06") {
+		t.Errorf("ε = 9.9: error %v, want the factor 1.01e+06 beyond the bound", err)
+	}
+	if p.full != 1 {
+		t.Errorf("ε = 9.9: %d full-horizon evaluations before refusing, want 1", p.full)
+	}
+	p = &invCounting{horizon: 10_000_000}
+	c, err := CalibrateWith(p, 10_000_000, 10.1, "calibrate.epsilon", lim)
+	if err != nil || c.Method != "closed form" || math.Abs(c.Factor*10.1/1e7-1) > 1e-12 {
+		t.Errorf("ε = 10.1: %+v, %v", c, err)
 	}
 }

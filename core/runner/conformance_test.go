@@ -71,6 +71,11 @@ func conformanceCases(t *testing.T) []presetCase {
 				if err != nil {
 					t.Fatalf("experiment preset %s: %v", ep.Name, err)
 				}
+				// An experiment's scenarios differ from the scenario
+				// presets in parameters, not in code paths, so a short
+				// horizon checks them; the full ones cost minutes (the
+				// DPP² figures alone: 41 scenarios of 500–1000 iterations).
+				shorten(s, experimentHorizon)
 				add(fmt.Sprintf("%s/%s/%d", ep.Name, se.Name, pt), s)
 			}
 		}
@@ -86,6 +91,10 @@ func parseCase(t *testing.T, c presetCase) *scenario.Scenario {
 	}
 	return s
 }
+
+// experimentHorizon caps the iterations of the experiment presets'
+// scenarios in the conformance cases (the scenario presets run in full).
+const experimentHorizon = 300
 
 // shorten cuts s to at most k iterations (a plug-in's defaults need only
 // build and take a few steps).

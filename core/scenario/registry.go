@@ -12,10 +12,12 @@ import (
 	"dpsim/core/algorithms/dola"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/dpp2"
 	"dpsim/core/algorithms/dsgd"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/algorithms/ldol"
 	"dpsim/core/algorithms/ldponline"
+	"dpsim/core/algorithms/ppdc"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
@@ -39,6 +41,8 @@ var (
 		&diffdradt.Factory,
 		&dpop.Factory,
 		&diadsp.Factory,
+		&dpp2.Factory,
+		&ppdc.Factory,
 		&ldponline.Factory,
 		&ldol.Factory,
 		&dola.Factory,

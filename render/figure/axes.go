@@ -150,7 +150,9 @@ func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData) error {
 	if first {
 		return nil
 	}
-	ax := plot.New().Y // a fresh axis: its range, scale and ticks
+	fresh := plot.New()
+	useGlyphs(fresh)
+	ax := fresh.Y // a fresh axis: its range, scale and ticks
 	setAxis(&ax, lo, hi, fd.Y2Log)
 	xt, _ := p.Transforms(&da)
 	yt := func(v float64) vg.Length {

@@ -13,6 +13,7 @@ package figure
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -68,8 +69,13 @@ var Palette = []color.NRGBA{
 
 // Bytes returns the figure of fd in format.
 func Bytes(fd experiment.FigureData, format string) ([]byte, error) {
+	return BytesContext(context.Background(), fd, format)
+}
+
+// BytesContext is Bytes that stops with ctx's error once ctx is done.
+func BytesContext(ctx context.Context, fd experiment.FigureData, format string) ([]byte, error) {
 	var b bytes.Buffer
-	if err := Write(&b, fd, format); err != nil {
+	if err := WriteContext(ctx, &b, fd, format); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -77,6 +83,23 @@ func Bytes(fd experiment.FigureData, format string) ([]byte, error) {
 
 // Write writes the figure of fd in format to w.
 func Write(w io.Writer, fd experiment.FigureData, format string) error {
+	return WriteContext(context.Background(), w, fd, format)
+}
+
+// WriteContext is Write that stops with ctx's error, writing nothing,
+// once ctx is done: it is looked at between series (while they are
+// thinned and while they are added to the plot), before the plot is
+// drawn and before it is encoded. Series of more than thinAbove points
+// are first thinned to what Columns columns can show (thin), so that no
+// single step takes long.
+func WriteContext(ctx context.Context, w io.Writer, fd experiment.FigureData, format string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	fd, err := thin(ctx, fd)
+	if err != nil {
+		return err
+	}
 	notes := noteLines(fd)
 	h := PlotHeight + vg.Length(len(notes))*noteLine + noteLine/2
 	var c vg.CanvasWriterTo
@@ -86,19 +109,25 @@ func Write(w io.Writer, fd experiment.FigureData, format string) error {
 	case PNG:
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))}
 	case PDF:
-		var err error
 		if c, err = pdfCanvas(Width, h); err != nil {
 			return err
 		}
 	default:
 		return fmt.Errorf("figure format %q: must be svg, png or pdf", format)
 	}
-	if err := draw1(draw.New(c), fd, notes); err != nil {
+	if err := draw1(ctx, draw.New(c), fd, notes); err != nil {
 		return err
 	}
-	_, err := c.WriteTo(w)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err = c.WriteTo(w)
 	return err
 }
+
+// seriesAdded, when not nil, is called after series i is added to the
+// plot (tests: the order of cancellation).
+var seriesAdded func(i int)
 
 type note struct {
 	text  string
@@ -166,7 +195,7 @@ func wrap(s string, n int) []string {
 	return lines
 }
 
-func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
+func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 	// White background for SVG and PDF too.
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
@@ -183,6 +212,7 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 	area := draw.Crop(full, axisTitle, 0, axisTitle, 0)
 
 	p := plot.New()
+	useGlyphs(p)
 	p.Title.Text = fd.Title
 	p.Title.TextStyle.Font.Size = 13
 	p.Legend.TextStyle.Font.Size = 10
@@ -191,6 +221,9 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 	floor := logFloor(fd)
 	var ext extent
 	for i, s := range fd.Series {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		col := Palette[i%len(Palette)]
 		line, band, marks := seriesXYs(fd, s, floor)
 		thumbs := []plot.Thumbnailer{}
@@ -231,6 +264,12 @@ func draw1(dc draw.Canvas, fd experiment.FigureData, notes []note) error {
 			}
 		}
 		p.Legend.Add(s.Label, thumbs...)
+		if seriesAdded != nil {
+			seriesAdded(i)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if !ext.ok() {
 		ext = extent{1, 10, 1, 10, true}

@@ -3,6 +3,7 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 )
 
 // Rect is an axis-aligned rectangle in canvas pixels.
@@ -70,6 +71,12 @@ type Frame struct {
 	Packets []Disc
 	// InFlight counts the packets drawn with non-zero opacity.
 	InFlight int
+	// PacketOf[k] is the Model.Packets index of Packets[k]; NodeAt[i] is
+	// agent i's centre and NodeR the nodes' radius: what the page's
+	// inspector hit-tests.
+	PacketOf []int
+	NodeAt   [][2]float64
+	NodeR    float64
 	Legend   Legend
 
 	// NodeBoxes are square nodes: the generators of a resource-allocation
@@ -104,6 +111,10 @@ const MaxTrailSegments = 1600
 // plane view is shown.
 const NetSplit = 0.58
 
+// PortraitAspect is the height-to-width ratio above which the panels
+// stack (network on top) instead of standing side by side.
+const PortraitAspect = 1.15
+
 // AllocSplit is the network panel's share beside the allocation panel,
 // whose bars and captions need less width than the network's labels.
 const AllocSplit = 0.61
@@ -112,6 +123,7 @@ func (f *Frame) reset(w, h int) {
 	*f = Frame{
 		W: w, H: h, Background: Background,
 		Edges: f.Edges[:0], Rings: f.Rings[:0], Nodes: f.Nodes[:0], Packets: f.Packets[:0],
+		PacketOf: f.PacketOf[:0], NodeAt: f.NodeAt[:0],
 		Legend:    Legend{Ticks: f.Legend.Ticks[:0]},
 		NodeBoxes: f.NodeBoxes[:0], AllocBoxes: f.AllocBoxes[:0], AllocLines: f.AllocLines[:0], Labels: f.Labels[:0],
 		Grid:    f.Grid[:0],
@@ -135,6 +147,21 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 	W, H := float64(w), float64(h)
 	mg := min(10*u, 0.04*min(W, H))
 	switch {
+	case (m.alloc != nil || m.plane != nil) && H > PortraitAspect*W:
+		// A tall canvas (a phone held upright): the network on top, the
+		// other panel under it, so that neither is squeezed to a strip.
+		share := NetSplit
+		if m.alloc != nil {
+			share = AllocSplit
+		}
+		split := math.Round(H * share)
+		f.NetPanel = Rect{mg, mg, W - 2*mg, split - 1.5*mg}
+		other := Rect{mg, split + 0.5*mg, W - 2*mg, H - split - 1.5*mg}
+		if m.alloc != nil {
+			f.HasAlloc, f.AllocPanel = true, other
+		} else {
+			f.HasPlane, f.PlanePanel = true, other
+		}
 	case m.alloc != nil:
 		split := math.Round(W * AllocSplit)
 		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
@@ -197,9 +224,26 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	ne := float64(len(m.g.Edges))
 	ew := u * min(1.6, max(0.7, 1.6*math.Sqrt(60/max(ne, 1))))
 	ec := withAlpha(EdgeColor, min(1, max(0.3, math.Sqrt(300/max(ne, 1)))))
+	large := m.Large()
+	var flow []float64 // large: the latest noise ÷ signal each agent sent (−1: silent)
+	if large {
+		flow = m.senderRatios()
+		ew = max(ew, 1.5*u)
+	}
 	for _, e := range m.g.Edges {
 		ax, ay := at(e.From)
 		bx, by := at(e.To)
+		if large {
+			// Per-link flow: the link in the colour of the latest messages
+			// on it (either direction's larger ratio), faded.
+			rr := max(flow[e.From], flow[e.To])
+			c := withAlpha(EdgeColor, 0.35)
+			if rr >= 0 {
+				c = withAlpha(RatioColor(rr), 0.55)
+			}
+			f.Edges = append(f.Edges, Segment{ax, ay, bx, by, ew, c})
+			continue
+		}
 		f.Edges = append(f.Edges, Segment{ax, ay, bx, by, ew, ec})
 		if m.g.Directed {
 			dx, dy := bx-ax, by-ay
@@ -216,6 +260,11 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		}
 	}
 
+	f.NodeR = r
+	for i := range n {
+		x, y := at(i)
+		f.NodeAt = append(f.NodeAt, [2]float64{x, y})
+	}
 	lw2 := max(1, 1.3*u)
 	if r < 4*u {
 		lw2 = max(0.6, 0.8*u)
@@ -225,7 +274,11 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.hasActive && m.active[i] {
 			f.Rings = append(f.Rings, Disc{X: x, Y: y, R: r + 2*u, Line: ActiveRing, LineW: 3 * u})
 		}
-		if m.alloc == nil {
+		if m.alloc == nil && large {
+			// A plain dot in the colour of its spread (no outline: half the
+			// triangles).
+			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: max(r, 1.5*u), Fill: RatioColor(spreadOf(m, i))})
+		} else if m.alloc == nil {
 			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
 		}
 	}
@@ -240,6 +293,9 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		phase = 1
 	}
 	rounds := float64(max(1, m.rounds))
+	if m.Slow {
+		rounds = float64(m.Groups())
+	}
 	pks := m.Packets()
 	// Past HaloLimit packets the halos go: they double the triangles of a
 	// crowded frame, and among so many packets they no longer separate one
@@ -255,6 +311,9 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	if len(pks) > MaxPackets {
 		stride = (len(pks) + MaxPackets - 1) / MaxPackets
 		offset = m.iter % stride
+	}
+	if large && !m.Slow {
+		pks = nil // the links carry the flow
 	}
 	for k, pk := range pks {
 		if k%stride != offset {
@@ -276,12 +335,21 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if pk.From > pk.To {
 			off = -off
 		}
-		t := phase*rounds - float64(pk.Round)
+		turn := pk.Round
+		if m.Slow {
+			turn = pk.Group
+		}
+		t := phase*rounds - float64(turn)
 		alpha := 1.0
-		if t < 0 || t > 1 {
+		switch {
+		case m.Hold && phase >= 1:
+			t = 0.5 // held half-way, to be seen and inspected
+		case t < 0 || t > 1:
 			alpha = 0
-		} else if t > 0.88 {
+		case t > 0.88 && !m.Slow:
 			alpha = (1 - t) / 0.12 // fade out on arrival
+		case t > 0.94:
+			alpha = (1 - t) / 0.06 // slow motion: stays until nearly there
 		}
 		t = min(1, max(0, t))
 		e := t * t * (3 - 2*t)
@@ -298,6 +366,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 			pd.R *= 0.75
 		}
 		f.Packets = append(f.Packets, pd)
+		f.PacketOf = append(f.PacketOf, k)
 		if alpha > 0 {
 			f.InFlight++
 		}
@@ -310,6 +379,61 @@ const HaloLimit = 800
 
 // MaxPackets bounds the packets one frame draws.
 const MaxPackets = 1200
+
+// LargeN is the number of agents above which the network is drawn as a
+// flow picture: no packets (unless in slow motion), each link coloured by
+// the noise ÷ signal of its latest messages and faded, each node a plain
+// dot coloured by its distance to the agents' mean estimate relative to
+// the median distance (the page labels that scale), the plane without
+// trails. It keeps a 5,000-node ring readable and its frames cheap.
+const LargeN = 400
+
+// Large reports whether the model draws its network as a flow picture
+// (more than LargeN agents).
+func (m *Model) Large() bool { return m.g.N > LargeN }
+
+// spread returns each agent's distance to the mean estimate divided by
+// the median distance (1 for every agent when they all agree), for the
+// large picture's node colours.
+func (m *Model) spread() []float64 {
+	n, d := m.g.N, m.dim
+	out := m.spreadBuf[:0]
+	if d <= 0 || len(m.est) < n*d {
+		for range n {
+			out = append(out, 1)
+		}
+		m.spreadBuf = out
+		return out
+	}
+	mean := make([]float64, d)
+	for i := range n {
+		for k := range d {
+			mean[k] += m.est[i*d+k] / float64(n)
+		}
+	}
+	for i := range n {
+		ss := 0.0
+		for k := range d {
+			v := m.est[i*d+k] - mean[k]
+			ss += v * v
+		}
+		out = append(out, math.Sqrt(ss))
+	}
+	m.spreadBuf = out
+	sorted := append(m.spreadSort[:0], out...)
+	m.spreadSort = sorted
+	slices.Sort(sorted)
+	med := sorted[len(sorted)/2]
+	for i := range out {
+		switch {
+		case med > 0 && !math.IsInf(med, 0):
+			out[i] /= med
+		default:
+			out[i] = 1
+		}
+	}
+	return out
+}
 
 // planeView fills the plane panel: the plotting square, its grid, the
 // targets, the optimum, and the agents' estimates with their trails.
@@ -409,11 +533,16 @@ func (m *Model) planeView(f *Frame, u float64) {
 		Segment{x1, y0, x1, y1, bw, AxisColor})
 
 	cs, cw := 4.5*u, max(1, 1.6*u)
+	large := m.Large()
 	for _, t := range pl.Targets {
 		if !finite2(t) {
 			continue
 		}
 		x, y := to(t)
+		if large {
+			f.Targets = append(f.Targets, Segment{x - cw, y, x + cw, y, 2 * cw, TargetInk}) // a dot
+			continue
+		}
 		f.Targets = append(f.Targets,
 			Segment{x - cs, y - cs, x + cs, y + cs, cw, TargetInk},
 			Segment{x - cs, y + cs, x + cs, y - cs, cw, TargetInk})
@@ -423,7 +552,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	// when there are many agents (about MaxTrailSegments in all).
 	tw := max(1, 1.4*u)
 	tl := min(m.trailCount, max(4, MaxTrailSegments/max(n, 1)+1))
-	if tl > 1 {
+	if tl > 1 && !large {
 		for i := range n {
 			col := NodeColor(i)
 			var px, py float64
@@ -458,6 +587,10 @@ func (m *Model) planeView(f *Frame, u float64) {
 				continue
 			}
 			x, y := to(q)
+			if large {
+				f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: RatioColor(spreadOf(m, i))})
+				continue
+			}
 			f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: NodeColor(i), Line: NodeLine, LineW: max(0.8, u)})
 		}
 	}
@@ -483,4 +616,29 @@ func niceStep(x float64) float64 {
 	default:
 		return 10 * e
 	}
+}
+
+// spreadOf returns agent i's relative spread for this frame (computed
+// once per frame by senderRatios' caller, network).
+func spreadOf(m *Model, i int) float64 {
+	if i < len(m.spreadBuf) {
+		return m.spreadBuf[i]
+	}
+	return 1
+}
+
+// senderRatios returns, per agent, the largest noise ÷ signal of the
+// latest step's releases it sent, −1 for an agent that sent none; it also
+// refreshes the spread of the estimates (the large picture's colours).
+func (m *Model) senderRatios() []float64 {
+	m.spread()
+	out := m.flowBuf[:0]
+	for range m.g.N {
+		out = append(out, -1)
+	}
+	for _, r := range m.rels {
+		out[r.from] = max(out[r.from], r.ratio)
+	}
+	m.flowBuf = out
+	return out
 }

@@ -192,10 +192,21 @@ func sides(r float64) int {
 	return min(maxSides, max(minSides, int(math.Ceil(2*math.Pi*r/3.5))))
 }
 
+// DotRadius is the radius in pixels up to which an outline-less disc is
+// drawn as a square of the same area.
+const DotRadius = 3
+
 // disc draws the outline, then the fill. Over an opaque fill the outline
 // is a larger disc underneath; under a translucent one it is an annulus.
 func (m *Mesh) disc(d Disc) {
 	fill := d.Fill.A > 0 && d.R > 0
+	if fill && !(d.LineW > 0 && d.Line.A > 0) && d.R <= DotRadius {
+		// A dot of a few pixels: a square of the same area reads the
+		// same, in 4 vertices instead of 7 (a large network's thousands).
+		h := d.R * math.Sqrt(math.Pi) / 2
+		m.rect(Rect{d.X - h, d.Y - h, 2 * h, 2 * h}, d.Fill)
+		return
+	}
 	if d.LineW > 0 && d.Line.A > 0 {
 		if d.Fill.A == 0xff && fill {
 			m.fan(d.X, d.Y, d.R+d.LineW, d.Line)

@@ -57,9 +57,34 @@ type Packet struct {
 	// Pull reports a pulled message (sim.Release.Pull): drawn hollow,
 	// where pushed and broadcast ones are filled.
 	Pull bool
+	// Group is the packet's turn in slow motion: its sender's rank among
+	// the step's senders, or its round for a multi-round algorithm.
+	Group int
+	// Release indexes the step's release the packet carries (Model.Message).
+	Release int
 
 	lane int // the channel's lane, for the sideways offset
 }
+
+// Message is what the inspector shows of one release: the sender, its
+// channel and round, and the message split into the signal the sender
+// computed and the noise it added (norms, and the first HeadLen
+// coordinates of each).
+type Message struct {
+	From    int
+	To      []int
+	Channel string
+	Round   int
+	Ratio   float64
+	// Dim is the payload's length; Signal and Noise hold its first
+	// min(Dim, HeadLen) coordinates.
+	Dim                   int
+	Signal, Noise         []float64
+	SignalNorm, NoiseNorm float64
+}
+
+// HeadLen is how many coordinates of a message the inspector shows.
+const HeadLen = 4
 
 // Model is what the picture needs from the step stream. It is a
 // sim.Recorder: Record copies what it keeps, so the step's buffers may be
@@ -68,6 +93,14 @@ type Model struct {
 	// PixelRatio is the number of canvas pixels per CSS pixel; line widths
 	// and radii scale with it. Zero counts as 1.
 	PixelRatio float64
+	// Slow draws the latest step in slow motion: one group of packets
+	// (one sender, or one round of a multi-round algorithm) after the
+	// other, each over 1/Groups() of the phase.
+	Slow bool
+	// Hold keeps the latest step's packets on screen, half-way along
+	// their links, once they have arrived (a paused run): so that a
+	// paused picture still shows what was sent, to be inspected.
+	Hold bool
 
 	g       *graph.Graph
 	pos     [][2]float64
@@ -102,10 +135,15 @@ type Model struct {
 	last       *sim.Step
 	summarised bool
 	rounds     int
+	senders    int      // distinct senders of the latest step
+	rank       []int    // rank[i]: agent i's turn among the senders, −1 if silent
 	channels   []string // lane k carries channels[k]; a handful, so a scan beats a map
 	pulled     []bool   // pulled[k]: channel k's messages are pulled (sim.Release.Pull)
 
 	frame Frame
+
+	// The large picture's buffers (frame.go: spread, senderRatios).
+	spreadBuf, spreadSort, flowBuf []float64
 }
 
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
@@ -162,6 +200,8 @@ type release struct {
 	ratio             float64
 	pull              bool
 	to0, to1          int // receivers: m.to[to0:to1]
+	group             int // slow-motion turn
+	idx               int // index in the step's Releases
 }
 
 // Packets returns the messages of the latest recorded iteration, one per
@@ -176,7 +216,7 @@ func (m *Model) Packets() []Packet {
 	for _, r := range m.rels {
 		for _, to := range m.to[r.to0:r.to1] {
 			m.packets = append(m.packets, Packet{From: r.from, To: to, Channel: r.channel,
-				Round: r.round, Ratio: r.ratio, Pull: r.pull, lane: r.lane})
+				Round: r.round, Ratio: r.ratio, Pull: r.pull, Group: r.group, Release: r.idx, lane: r.lane})
 		}
 	}
 	m.expanded = true
@@ -282,7 +322,13 @@ func (m *Model) summarise() {
 	m.summarised = true
 	s := m.last
 	m.rels, m.to = m.rels[:0], m.to[:0]
-	m.rounds = 0
+	m.rounds, m.senders = 0, 0
+	if len(m.rank) != m.g.N {
+		m.rank = make([]int, m.g.N)
+	}
+	for i := range m.rank {
+		m.rank[i] = -1
+	}
 	for k := range s.Releases {
 		r := &s.Releases[k]
 		if r.From < 0 || r.From >= m.g.N {
@@ -296,10 +342,64 @@ func (m *Model) summarise() {
 			}
 		}
 		round := max(0, r.Round)
+		if m.rank[r.From] < 0 {
+			m.rank[r.From] = m.senders
+			m.senders++
+		}
 		m.rels = append(m.rels, release{from: r.From, round: round, lane: lane, channel: r.Channel,
-			ratio: Ratio(r.Sent, r.Noise), pull: r.Pull, to0: to0, to1: len(m.to)})
+			ratio: Ratio(r.Sent, r.Noise), pull: r.Pull, to0: to0, to1: len(m.to), idx: k})
 		m.rounds = max(m.rounds, round+1)
 	}
+	// Slow motion's turns: the rounds of a multi-round algorithm (a
+	// round's messages depend on the previous round's), else one sender
+	// after the other.
+	for k := range m.rels {
+		if m.rounds > 1 {
+			m.rels[k].group = m.rels[k].round
+		} else {
+			m.rels[k].group = m.rank[m.rels[k].from]
+		}
+	}
+}
+
+// Groups returns the number of slow-motion turns of the latest step: its
+// rounds for a multi-round algorithm, else its senders (at least 1).
+func (m *Model) Groups() int {
+	m.summarise()
+	if m.rounds > 1 {
+		return m.rounds
+	}
+	return max(1, m.senders)
+}
+
+// Message returns release k of the latest step (Packet.Release), with
+// its signal and noise apart; ok is false when there is no such release.
+// Like Packets, it reads the step before the algorithm's next Advance.
+func (m *Model) Message(k int) (msg Message, ok bool) {
+	if m.last == nil || k < 0 || k >= len(m.last.Releases) {
+		return Message{}, false
+	}
+	r := &m.last.Releases[k]
+	msg = Message{From: r.From, Channel: r.Channel, Round: max(0, r.Round), Dim: len(r.Sent),
+		Ratio: Ratio(r.Sent, r.Noise)}
+	for _, j := range r.To {
+		if j != r.From {
+			msg.To = append(msg.To, j)
+		}
+	}
+	noiseAt := func(i int) float64 {
+		if i < len(r.Noise) {
+			return r.Noise[i]
+		}
+		return 0
+	}
+	for i := range min(len(r.Sent), HeadLen) {
+		msg.Signal = append(msg.Signal, r.Sent[i]-noiseAt(i))
+		msg.Noise = append(msg.Noise, noiseAt(i))
+	}
+	msg.NoiseNorm = scaledNorm(len(r.Sent), noiseAt)
+	msg.SignalNorm = scaledNorm(len(r.Sent), func(i int) float64 { return r.Sent[i] - noiseAt(i) })
+	return msg, true
 }
 
 // Ratio returns ‖noise‖/‖payload−noise‖ (Euclidean norms): 0 when the

@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"dpsim/core/graph"
@@ -192,7 +193,8 @@ func checkFrameInside(t *testing.T, name string, f *Frame) {
 	if f.PlaneBox.X < f.PlanePanel.X || f.PlaneBox.X+f.PlaneBox.W > f.PlanePanel.X+f.PlanePanel.W+1e-9 {
 		t.Errorf("%s: plane box %+v outside its panel %+v", name, f.PlaneBox, f.PlanePanel)
 	}
-	if f.PlanePanel.X < f.NetPanel.X+f.NetPanel.W {
+	// Side by side, or stacked on a tall canvas (PortraitAspect).
+	if f.PlanePanel.X < f.NetPanel.X+f.NetPanel.W && f.PlanePanel.Y < f.NetPanel.Y+f.NetPanel.H {
 		t.Errorf("%s: panels overlap", name)
 	}
 	for _, list := range [][]Segment{f.Grid, f.Targets, f.Trails} {
@@ -487,5 +489,108 @@ func TestPacketsFollowTheLastStep(t *testing.T) {
 	pk := m.Packets()
 	if len(pk) != 1 || pk[0].From != 3 || pk[0].To != 0 || pk[0].Ratio != 1.5 || len(f.Packets) != 1 {
 		t.Fatalf("packets %+v, want the last step's one packet 3→0", pk)
+	}
+}
+
+// TestSlowGroupsAndMessage checks slow motion's turns (one sender at a
+// time; rounds for a multi-round step), the Hold of a paused picture, and
+// the inspector's split of a message into signal and noise.
+func TestSlowGroupsAndMessage(t *testing.T) {
+	m := NewModel(ring(t, 4), nil)
+	st := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 8), Releases: []sim.Release{
+		link(0, 1, "x", 0, []float64{3, 4}, []float64{0, 4}), // signal (3, 0), noise (0, 4)
+		link(0, 3, "x", 0, []float64{3, 4}, []float64{0, 4}),
+		link(2, 1, "x", 0, []float64{1, 1}, nil),
+	}}
+	m.Record(st)
+	if g := m.Groups(); g != 2 {
+		t.Fatalf("Groups() = %d, want 2 senders", g)
+	}
+	m.Slow = true
+	visible := func(phase float64) (v []int) {
+		f := m.Frame(phase, 400, 400)
+		for k, d := range f.Packets {
+			if d.Fill.A > 0 {
+				v = append(v, m.Packets()[f.PacketOf[k]].From)
+			}
+		}
+		return v
+	}
+	for _, c := range []struct {
+		phase float64
+		hold  bool
+		want  []int
+	}{
+		{0.25, false, []int{0, 0}}, // agent 0's turn
+		{0.75, false, []int{2}},    // agent 2's
+		{1, false, nil},            // all arrived
+		{1, true, []int{0, 0, 2}},  // paused: held on screen
+	} {
+		m.Hold = c.hold
+		if got := visible(c.phase); !slices.Equal(got, c.want) {
+			t.Errorf("phase %v hold %v: senders on screen %v, want %v", c.phase, c.hold, got, c.want)
+		}
+	}
+	msg, ok := m.Message(0)
+	if !ok || msg.From != 0 || !slices.Equal(msg.To, []int{1}) || msg.Dim != 2 {
+		t.Fatalf("Message(0) = %+v, %v", msg, ok)
+	}
+	const tol = 1e-12
+	if math.Abs(msg.SignalNorm-3) > tol || math.Abs(msg.NoiseNorm-4) > tol ||
+		!slices.Equal(msg.Signal, []float64{3, 0}) || !slices.Equal(msg.Noise, []float64{0, 4}) {
+		t.Errorf("Message(0): signal %v (‖%v‖) noise %v (‖%v‖), want (3, 0) ‖3‖ and (0, 4) ‖4‖",
+			msg.Signal, msg.SignalNorm, msg.Noise, msg.NoiseNorm)
+	}
+	if _, ok := m.Message(3); ok {
+		t.Error("Message(3) of a 3-release step reported ok")
+	}
+}
+
+// TestPortraitStacks checks that a tall canvas stacks the network above
+// the plane panel, each the canvas's full width, and a wide one keeps
+// them side by side.
+func TestPortraitStacks(t *testing.T) {
+	m := NewModel(ring(t, 8), planeFor(8))
+	f := m.Frame(1, 390, 700)
+	if !(f.PlanePanel.Y > f.NetPanel.Y+f.NetPanel.H-1) || f.NetPanel.W < 350 || f.PlanePanel.W < 350 {
+		t.Errorf("390×700: network %+v, plane %+v: want stacked, full width", f.NetPanel, f.PlanePanel)
+	}
+	f = m.Frame(1, 800, 500)
+	if !(f.PlanePanel.X > f.NetPanel.X+f.NetPanel.W-1) {
+		t.Errorf("800×500: network %+v, plane %+v: want side by side", f.NetPanel, f.PlanePanel)
+	}
+}
+
+// TestLargeFlowPicture checks the large network's picture: no packets
+// (the links carry the flow, coloured by their latest noise ÷ signal),
+// plain dots coloured by the spread, and far fewer vertices than the
+// detailed picture would need; slow motion still shows its packets.
+func TestLargeFlowPicture(t *testing.T) {
+	const n = 5000
+	g := ring(t, n)
+	m := NewModel(g, planeFor(n))
+	s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 2*n)}
+	for i := range n {
+		s.Estimates[2*i] = float64(i % 7)
+		s.Releases = append(s.Releases, sim.Release{From: i, To: []int{(i + 1) % n, (i + n - 1) % n}, Channel: "x",
+			Sent: []float64{1, 1}, Noise: []float64{float64(i%2) * 10, 0}})
+	}
+	m.Record(s)
+	f := m.Frame(0.5, 1200, 800)
+	if len(f.Packets) != 0 || len(f.Nodes) != n || len(f.Trails) != 0 {
+		t.Fatalf("large: %d packets, %d nodes, %d trail segments; want 0, %d, 0", len(f.Packets), len(f.Nodes), len(f.Trails), n)
+	}
+	// Links touching a noisy sender are in the ratio's colour, not grey.
+	if f.Edges[0].Color == withAlpha(EdgeColor, 0.35) {
+		t.Error("link 0–1 is grey although agent 1 sent noise 10× its signal")
+	}
+	var mesh Mesh
+	mesh.Build(f)
+	if len(mesh.Vertices) > 120000 {
+		t.Errorf("%d vertices for a 5,000-node ring: want ≤ 120,000", len(mesh.Vertices))
+	}
+	m.Slow = true
+	if f := m.Frame(0.0001, 1200, 800); f.InFlight == 0 {
+		t.Error("slow motion on a large network shows no packet")
 	}
 }

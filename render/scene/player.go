@@ -59,6 +59,7 @@ type Player struct {
 	phase   float64 // animation phase of the latest iteration, in [0, 1]
 	cycle   float64 // free-running phase at high speed
 	oneshot float64 // StepOnce: seconds of animation left (< 0: none)
+	slow    float64 // slow motion: seconds per iteration (0: off)
 
 	now func() time.Time // the clock for the budget (tests replace it)
 }
@@ -100,7 +101,34 @@ func (p *Player) StepOnce() {
 	if p.advance() {
 		p.phase = 0
 		p.oneshot = min(1/p.speed, StepOnceDuration.Seconds())
+		if p.slow > 0 {
+			p.oneshot = p.slow
+		}
 	}
+}
+
+// SetSlow sets slow motion: each iteration's packets then take sec
+// seconds of wall-clock time, whatever the speed (sec ≤ 0 turns it off).
+// The caller sizes sec to the step's turns (Model.Groups), so that each
+// sender's messages travel for over a second.
+func (p *Player) SetSlow(sec float64) {
+	if !(sec > 0) || math.IsInf(sec, 0) {
+		sec = 0
+	}
+	p.slow = sec
+	p.owed = min(p.owed, p.maxOwed())
+}
+
+// Slow returns the seconds per iteration of slow motion, 0 when off.
+func (p *Player) Slow() float64 { return p.slow }
+
+// rate is the iterations per second playback owes: the speed, or one
+// per slow-motion duration.
+func (p *Player) rate() float64 {
+	if p.slow > 0 {
+		return 1 / p.slow
+	}
+	return p.speed
 }
 
 // SetSpeed sets the speed in iterations per second, clamped to
@@ -145,7 +173,7 @@ func (p *Player) Phase() float64 { return p.phase }
 // maxOwed bounds the backlog: speed·Backlog iterations, but at least 2 so
 // that at frame rates below the speed the fractional progress (the phase)
 // survives the cap.
-func (p *Player) maxOwed() float64 { return max(2, p.speed*Backlog) }
+func (p *Player) maxOwed() float64 { return max(2, p.rate()*Backlog) }
 
 // Update advances playback by dt of wall-clock time. While playing it owes
 // dt·speed more iterations (at most max(2, speed·Backlog)) and runs the whole ones, stopping early once budget of
@@ -163,17 +191,24 @@ func (p *Player) Update(dt, budget time.Duration) {
 		}
 		return
 	}
-	if p.fast {
+	if p.fast && p.slow <= 0 {
 		// Owe exactly what the budget can run; reading the clock every
 		// few iterations keeps its cost out of cheap iterations.
 		budget = max(budget, FastBudget)
 		start := p.now()
+		dear := false // iterations cost over budget/8: read the clock after each
 		for ran := 0; p.running; ran++ {
-			if ran&7 == 0 && ran > 0 && p.now().Sub(start) >= budget {
+			if ran > 0 && (ran&7 == 0 || dear) && p.now().Sub(start) >= budget {
 				break
 			}
 			if !p.advance() {
 				break
+			}
+			if ran == 0 {
+				// On a large network one iteration takes milliseconds:
+				// eight of them before the first look at the clock would
+				// make a long task of every frame.
+				dear = p.now().Sub(start) >= budget/8
 			}
 		}
 		p.owed = 0
@@ -182,7 +217,7 @@ func (p *Player) Update(dt, budget time.Duration) {
 		}
 		return
 	}
-	p.owed = min(p.owed+sec*p.speed, p.maxOwed())
+	p.owed = min(p.owed+sec*p.rate(), p.maxOwed())
 	start := p.now()
 	for ran := 0; p.owed >= 1 && p.running; ran++ {
 		if ran > 0 && p.now().Sub(start) >= budget {
@@ -196,7 +231,7 @@ func (p *Player) Update(dt, budget time.Duration) {
 	if !p.running { // the stepper failed: keep the picture as it was
 		return
 	}
-	if p.speed <= AnimSpeed {
+	if p.rate() <= AnimSpeed {
 		// The fraction of the current iteration's slot that has elapsed;
 		// a backlog (owed ≥ 1) leaves the packets at their receivers.
 		p.phase = min(1, max(0, p.owed))

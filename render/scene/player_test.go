@@ -347,3 +347,56 @@ func TestFastForward(t *testing.T) {
 		t.Errorf("fast-forward past a failure: %d iterations, running %v, err %v", f2.n, p2.Running(), p2.Err())
 	}
 }
+
+// TestSlowMotion checks that slow motion paces one iteration per slow
+// duration, whatever the speed and fast-forward, with the phase moving
+// through the iteration's slot, and that StepOnce animates for the whole
+// duration.
+func TestSlowMotion(t *testing.T) {
+	f := &fakeStepper{}
+	p := newTestPlayer(f)
+	p.SetSpeed(MaxSpeed)
+	p.SetFast(true)
+	p.SetSlow(4)
+	p.Play()
+	p.Update(0, time.Second) // the first iteration is due at once
+	for _, c := range []struct {
+		dt    time.Duration
+		steps int
+		phase float64
+	}{
+		{1000 * ms, 1, 0.25},
+		{1000 * ms, 1, 0.5},
+		{1000 * ms, 1, 0.75},
+		{1500 * ms, 2, 0.125},
+	} {
+		p.Update(c.dt, time.Second)
+		if p.Steps() != c.steps || math.Abs(p.Phase()-c.phase) > 1e-9 {
+			t.Errorf("after %v: steps %d phase %v, want %d and %v", c.dt, p.Steps(), p.Phase(), c.steps, c.phase)
+		}
+	}
+	p.StepOnce()
+	p.Update(2*time.Second, time.Second)
+	if math.Abs(p.Phase()-0.5) > 1e-9 {
+		t.Errorf("StepOnce in slow motion: phase %v after 2 s of 4, want 0.5", p.Phase())
+	}
+	p.SetSlow(0)
+	if p.Slow() != 0 {
+		t.Error("SetSlow(0) did not turn slow motion off")
+	}
+}
+
+// TestFastDearIterations checks that fast-forward stops at its budget
+// when each iteration is dear (a large network): 3 ms iterations and an
+// 8 ms budget run 3 iterations a frame, not the 8 a clock read every
+// eighth iteration would allow.
+func TestFastDearIterations(t *testing.T) {
+	f := &fakeStepper{cost: 3 * ms}
+	p := newTestPlayer(f)
+	p.SetFast(true)
+	p.Play()
+	p.Update(16*ms, 0)
+	if f.n != 3 {
+		t.Errorf("%d iterations of 3 ms in an 8 ms budget, want 3", f.n)
+	}
+}

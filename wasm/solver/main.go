@@ -13,6 +13,14 @@
 //	runTask(name, runs, t)           JSON of task t's run record
 //	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
+//	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
+//	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
+//
+// An experiment whose problem trains on a committed dataset can be
+// planned (plan, runTask, assemble, figure) only once its files are
+// provided: the page fetches each once and hands the bytes to every
+// worker (public/experiments.js), with the checks and messages of the
+// main page (ui/datafiles, public/datafetch.js).
 //
 // runs replaces the experiment's runs per point, as "dpsim sweep --runs"
 // does (0: the preset's own). Errors are returned as {error: "..."}.
@@ -26,9 +34,38 @@ import (
 
 	"dpsim/core/experiment"
 	"dpsim/render/figure"
+	"dpsim/ui/datafiles"
 )
 
 var plans = map[string]*experiment.Plan{}
+
+// provided is this worker's cache of the dataset files handed over.
+var provided datafiles.Provided
+
+// dataNeeds reports the dataset files of an experiment given by preset
+// name or as JSON. An experiment that does not parse needs nothing:
+// planning it reports the error.
+func dataNeeds(kind, arg string) datafiles.Report {
+	var e *experiment.Experiment
+	var err error
+	switch kind {
+	case "preset":
+		e, err = experiment.PresetExperiment(arg)
+	case "experiment":
+		e, err = experiment.Parse([]byte(arg))
+	default:
+		return datafiles.Report{Need: []datafiles.DataFile{}, Uses: []datafiles.DataFile{},
+			Error: `dataNeeds: the first argument must be "preset" or "experiment"`}
+	}
+	if err != nil {
+		return provided.Report()
+	}
+	scs, err := experiment.Scenarios(e)
+	if err != nil {
+		return provided.Report()
+	}
+	return provided.Report(scs...)
+}
 
 // plan returns the plan of preset name with runs per point (0: the
 // preset's), built once.
@@ -174,6 +211,8 @@ func main() {
 		}
 		return bytesToJS(b)
 	}))
+	api.Set("dataNeeds", fn(func(a []js.Value) any { return jsonString(dataNeeds(a[0].String(), a[1].String())) }))
+	api.Set("provideData", fn(func(a []js.Value) any { return provided.ProvideJS(a) }))
 	js.Global().Set("dpsimSolver", api)
 	select {}
 }

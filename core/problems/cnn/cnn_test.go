@@ -216,3 +216,29 @@ func relErr(got, want []float64) float64 {
 	}
 	return math.Sqrt(dot(d, d) / dot(want, want))
 }
+
+// TestLearns trains one agent by plain SGD on batches of 32 of its 128
+// images (GradBatch, x from 0, i.e. from θ⁰) and requires the training
+// accuracy on the first 128 MNIST images to pass 50 % (chance: 10 %)
+// after 40 steps; the test accuracy (128 images) is logged.
+func TestLearns(t *testing.T) {
+	m := mustBuild(t, 2, func(p *Params) { p.TrainRows, p.EvalRows = 256, 128 })
+	x := make([]float64, m.Dim())
+	g := make([]float64, m.Dim())
+	idx := make([]int, 32)
+	for step := range 40 {
+		for k := range idx {
+			idx[k] = (step*32 + k) % m.Samples(0)
+		}
+		m.GradBatch(0, x, idx, g)
+		for c := range x {
+			x[c] -= 0.1 * g[c]
+		}
+	}
+	out := make([]float64, 3)
+	m.Evaluate(&sim.Step{Dim: m.Dim(), Estimates: x}, out)
+	t.Logf("after 40 steps: training loss %.3f, training accuracy %.3f, test accuracy %.3f", out[0], out[1], out[2])
+	if out[1] < 0.5 || out[2] < 0.3 {
+		t.Errorf("training accuracy %.3f, test accuracy %.3f after 40 SGD steps, want ≥ 0.5 and ≥ 0.3", out[1], out[2])
+	}
+}

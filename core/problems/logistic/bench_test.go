@@ -38,8 +38,9 @@ func BenchmarkFullGrad(b *testing.B) {
 }
 
 // TestBlockedGradient checks that the full gradient (blocked: Dots, then
-// Axpys) has exactly the bits of the row-by-row batch path over the same
-// rows, on a committed float32 set and a pixel set.
+// Axpys, the slopes' exps in one num.ExpTo call per block) has exactly
+// the bits of the row-by-row batch path over the same rows, on a
+// committed float32 set and a pixel set.
 func TestBlockedGradient(t *testing.T) {
 	for _, name := range []string{"mushrooms", "mnist-01"} {
 		set, err := data.Load(name, "test")
@@ -53,16 +54,20 @@ func TestBlockedGradient(t *testing.T) {
 		for k := range all {
 			all[k] = k
 		}
-		x := make([]float64, set.Cols)
-		for c := range x {
-			x[c] = 0.01 * float64(c%7-3)
-		}
-		got, want := make([]float64, set.Cols), make([]float64, set.Cols)
-		m.Grad(0, x, got)
-		m.GradBatch(0, x, all, want)
-		for c := range got {
-			if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
-				t.Fatalf("%s: ∇f[%d] = %v blocked, %v row by row", name, c, got[c], want[c])
+		// Small scores, and large ones (the sigmoid's both branches far
+		// out, e^(−|t|) down to underflow).
+		for _, scale := range []float64{0.01, 40} {
+			x := make([]float64, set.Cols)
+			for c := range x {
+				x[c] = scale * float64(c%7-3)
+			}
+			got, want := make([]float64, set.Cols), make([]float64, set.Cols)
+			m.Grad(0, x, got)
+			m.GradBatch(0, x, all, want)
+			for c := range got {
+				if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+					t.Fatalf("%s, x scale %g: ∇f[%d] = %v blocked, %v row by row", name, scale, c, got[c], want[c])
+				}
 			}
 		}
 	}

@@ -48,8 +48,10 @@ var Factory = objective.Factory{
 			return 0, 0
 		}
 		dim := d.Cols * len(d.Classes)
-		// The shard permutation and L-BFGS's 2·20 correction vectors; the
-		// shared dataset is counted by its loader.
+		// The shard permutation and room for 40 weight vectors (x* and
+		// the solver's), a bound the old L-BFGS set; the solver's sparse
+		// view of the rows and Gram matrix are dropped once x* is found,
+		// and the shared dataset is counted by its loader.
 		return dim, 8*int64(d.Splits[0].Rows) + 8*40*int64(dim)
 	},
 	Build: build,

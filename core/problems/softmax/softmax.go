@@ -10,8 +10,12 @@
 package softmax
 
 import (
-	"dpsim/core/num"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"dpsim/core/num"
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
@@ -37,7 +41,7 @@ const tol = 1e-11
 
 // New builds the model on shards with λ > 0 (without it the loss is
 // unchanged by adding one vector to every w_c, and x* is not unique),
-// computes every L_i and solves for x* by L-BFGS.
+// computes every L_i and solves for x* by Newton-CG (solve.go).
 func New(shards []learn.Rows, test *learn.Rows, lambda float64) (*Model, error) {
 	if len(shards) == 0 {
 		return nil, check.Errorf(fieldDataset, "has no rows for any agent")
@@ -54,8 +58,12 @@ func New(shards []learn.Rows, test *learn.Rows, lambda float64) (*Model, error) 
 		// The per-sample Hessian (diag(p) − ppᵀ) ⊗ aaᵀ has norm ≤ ½‖a‖².
 		m.lip = math.Max(m.lip, s.GramMax()/2+lambda)
 	}
-	x := make([]float64, m.Dim())
-	if _, err := learn.LBFGS(m.central(), x, 20, tol, 50000); err != nil {
+	if m.d > math.MaxUint16 {
+		// The solver's sparse rows index features with 16 bits.
+		return nil, check.Errorf(fieldDataset, "%q has %d features; softmax takes at most %d", set.Name, m.d, math.MaxUint16)
+	}
+	x, _, err := newSolver(m).solve(tol)
+	if err != nil {
 		return nil, check.Errorf("problem.params", "%v", err)
 	}
 	m.opt = x
@@ -122,34 +130,81 @@ func (m *Model) valueGrad(v learn.Rows, idx []int, x, out []float64) float64 {
 	clear(out)
 	z := make([]float64, m.k)
 	val := 0.0
-	add := func(r int) {
-		lse := m.scores(v, r, x, z)
-		y := v.Label(r)
-		val += lse - z[y]
-		for c, zc := range z {
-			p := num.Exp(zc - lse)
-			if c == y {
-				p--
-			}
-			v.Axpy(r, p, out[c*m.d:(c+1)*m.d])
-		}
-	}
 	cnt := v.Len()
 	if idx != nil {
 		cnt = len(idx)
 		for _, r := range idx {
-			add(r)
+			lse := m.scores(v, r, x, z)
+			y := v.Label(r)
+			val += lse - z[y]
+			for c, zc := range z {
+				p := num.Exp(zc - lse)
+				if c == y {
+					p--
+				}
+				v.Axpy(r, p, out[c*m.d:(c+1)*m.d])
+			}
 		}
 	} else {
-		for r := range cnt {
-			add(r)
-		}
+		val = m.blocks(v, x, func(lo int, b int, _, coef []float64) {
+			for c := range m.k {
+				v.Axpys(lo, coef[c*block:c*block+b], out[c*m.d:(c+1)*m.d])
+			}
+		})
 	}
 	inv := 1 / float64(cnt)
 	for c, xc := range x {
 		out[c] = out[c]*inv + m.lambda*xc
 	}
 	return val*inv + m.lambda/2*learn.Dot(x, x)
+}
+
+// block is the number of rows the full passes handle together: their
+// scores are computed class by class four rows at a time (learn.Rows.Dots)
+// and their gradient terms added class by class (Axpys), with the same
+// bits as row after row, each entry's sum running in row order.
+const block = 64
+
+// blocks runs over the rows of v in blocks of at most block rows: for
+// each it computes the scores z (class-major: z[c·block + t] for row
+// lo+t) and coef[c·block + t] = p_c − [y = c], p = softmax(z) (with the
+// bits of scores and the row-by-row gradient), and calls use(lo, b, p, coef)
+// with p[c·block + t] = p_c. It returns the sum of the rows' losses.
+func (m *Model) blocks(v learn.Rows, x []float64, use func(lo, b int, p, coef []float64)) float64 {
+	z := make([]float64, block*m.k)
+	p := make([]float64, block*m.k)
+	coef := make([]float64, block*m.k)
+	val := 0.0
+	n := v.Len()
+	for lo := 0; lo < n; lo += block {
+		b := min(block, n-lo)
+		for c := range m.k {
+			v.Dots(lo, x[c*m.d:(c+1)*m.d], z[c*block:c*block+b])
+		}
+		for t := range b {
+			top := math.Inf(-1)
+			for c := range m.k {
+				top = math.Max(top, z[c*block+t])
+			}
+			s := 0.0
+			for c := range m.k {
+				s += num.Exp(z[c*block+t] - top)
+			}
+			lse := top + num.Log(s)
+			y := v.Label(lo + t)
+			val += lse - z[y*block+t]
+			for c := range m.k {
+				pc := num.Exp(z[c*block+t] - lse)
+				p[c*block+t] = pc
+				if c == y {
+					pc--
+				}
+				coef[c*block+t] = pc
+			}
+		}
+		use(lo, b, p, coef)
+	}
+	return val
 }
 
 // GradAll implements objective.Batch.
@@ -172,21 +227,54 @@ func (m *Model) Objective(x []float64) float64 {
 	return s / float64(len(m.shards))
 }
 
-// central returns F = (1/n)·Σ_i f_i with its gradient, for the solver.
+// central returns F = (1/n)·Σ_i f_i with its gradient, for the solver:
+// the shards' passes run in parallel (natively), each into its own
+// buffer, and are summed in shard order, so the bits do not depend on
+// the scheduling or the number of threads.
 func (m *Model) central() learn.Func {
 	n := float64(len(m.shards))
+	gs := make([][]float64, len(m.shards))
+	vs := make([]float64, len(m.shards))
 	return func(x, g []float64) float64 {
-		gi := make([]float64, len(x))
+		m.perShard(func(i int) {
+			if gs[i] == nil {
+				gs[i] = make([]float64, len(x))
+			}
+			vs[i] = m.valueGrad(m.shards[i], nil, x, gs[i])
+		})
 		clear(g)
 		s := 0.0
-		for _, sh := range m.shards {
-			s += m.valueGrad(sh, nil, x, gi)
+		for i, gi := range gs {
+			s += vs[i]
 			for c, v := range gi {
 				g[c] += v / n
 			}
 		}
 		return s / n
 	}
+}
+
+// perShard calls f(i) for every shard, on up to GOMAXPROCS goroutines.
+func (m *Model) perShard(f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), len(m.shards))
+	if workers <= 1 {
+		for i := range m.shards {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(m.shards); i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // KKT returns ‖∇F(x)‖, F = (1/n)·Σ_i f_i.

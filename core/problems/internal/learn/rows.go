@@ -235,6 +235,26 @@ func axpyFloat32(c float64, a []float32, out []float64) {
 	}
 }
 
+// AxpySquares adds c·a_kj² to out_j for view row k: the terms of a
+// Hessian's diagonal (preconditioners; no bit-for-bit promise beyond
+// determinism).
+func (r Rows) AxpySquares(k int, c float64, out []float64) {
+	s, i, d := r.Set, r.Row(k), r.Set.Cols
+	out = out[:d]
+	if s.Pixels != nil {
+		c /= 255 * 255
+		for j, a := range s.Pixels[i*d : (i+1)*d : (i+1)*d] {
+			f := float64(a)
+			out[j] += float64(c * float64(f*f))
+		}
+		return
+	}
+	for j, a := range s.Features[i*d : (i+1)*d : (i+1)*d] {
+		f := float64(a)
+		out[j] += float64(c * float64(f*f))
+	}
+}
+
 // Label returns the class of view row k.
 func (r Rows) Label(k int) int { return int(r.Set.Y[r.Row(k)]) }
 

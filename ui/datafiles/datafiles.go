@@ -1,4 +1,9 @@
-package ui
+// Package datafiles is what a page needs to fetch the committed dataset
+// files a scenario (or every scenario of an experiment) trains on, and
+// its session cache of files handed over: shared by the main page
+// (ui, wasm/app) and the Experiments panel's workers (wasm/solver), so
+// that both check, name and cache the files the same way.
+package datafiles
 
 import (
 	"strings"
@@ -110,10 +115,54 @@ func Needs(s *scenario.Scenario, have func(file string) bool) ([]DataFile, error
 	return out, nil
 }
 
-// missingData is the error for building a scenario whose dataset files
+// NeedsAll is Needs over several scenarios (an experiment's points):
+// each file once, in the order the scenarios first name them.
+func NeedsAll(scs []*scenario.Scenario, have func(file string) bool) ([]DataFile, error) {
+	var out []DataFile
+	seen := map[string]bool{}
+	for _, s := range scs {
+		got, err := Needs(s, have)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range got {
+			if !seen[f.File] {
+				seen[f.File] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Report is what the page's dataNeeds calls return (as JSON): the files
+// to fetch before building, and every file used (for the notes shown
+// beside results, fetched or not). The lists are empty, never null.
+type Report struct {
+	Need  []DataFile `json:"need"`
+	Uses  []DataFile `json:"uses"`
+	Error string     `json:"error,omitempty"`
+}
+
+// Report returns what the scenarios need that p does not have, and all
+// they use.
+func (p *Provided) Report(scs ...*scenario.Scenario) Report {
+	r := Report{Need: []DataFile{}, Uses: []DataFile{}}
+	need, err := NeedsAll(scs, p.Has)
+	r.Need = append(r.Need, need...)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	uses, _ := NeedsAll(scs, nil)
+	r.Uses = append(r.Uses, uses...)
+	return r
+}
+
+// Missing is the error for building a scenario whose dataset files
 // the page has not fetched yet (a bridge call that skipped the page's
 // fetch, e.g. dpsim.loadPreset from the console).
-func missingData(files []DataFile) error {
+func Missing(files []DataFile) error {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Dataset+"/"+f.Split+" ("+f.File+")")

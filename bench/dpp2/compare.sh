@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# compare.sh — one DPP² iteration (N = 50, d = 10, RGG(50, 0.3), P = I − W_MH,
+# noise on): dpsim natively, dpsim under js/wasm (node), and the vectorised
+# NumPy reference, interleaved over several rounds on the same machine;
+# prints every round and the median ratios, for two problems:
+#   classifier — the paper's nonconvex classifier (m = 200 samples per
+#                agent): the 50 gradients dominate the iteration;
+#   update     — f_i = ‖x − a_i‖² in dimension 10: DPP²'s update alone
+#                (two rounds, two P-mixings, two Laplace channels, η^k).
+#
+#   bench/dpp2/compare.sh [ROUNDS]        (default 5)
+#
+# Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
+# -y python3-numpy). The targets (as for GT-DP): native ≥ 3× faster than
+# NumPy, wasm ≤ 2.5× native.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+rounds=${1:-5}
+py=/usr/bin/python3
+"$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
+export PATH="$PATH:$(go env GOROOT)/lib/wasm"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The pinned export gives NumPy exactly dpsim's P and parameters.
+"$py" - core/scenario/presets/dpp2-classifier.json "$tmp/one.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); s["iterations"] = 1; s["record"] = {"every": 1}
+json.dump(s, open(sys.argv[2], "w"))
+PY
+go run ./cmd/dpsim run --quiet --out "$tmp/export.json" "$tmp/one.json"
+go test -c -o "$tmp/native.test" ./core/algorithms/dpp2
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/algorithms/dpp2
+
+bench() { # NAME CMD…: prints ns/op of BenchmarkIteration/NAME (warm: b.N grows until a run lasts 1 s)
+  local name=$1; shift
+  (cd core/algorithms/dpp2 && "$@" -test.run '^$' -test.bench "Iteration/$name\$" -test.benchtime 1s) |
+    awk -v b="BenchmarkIteration/$name" 'index($1, b) == 1 { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }'
+}
+for mode in classifier update; do
+  case $mode in classifier) name=rgg50 np_iters=500 ;; update) name=rgg50-update np_iters=5000 ;; esac
+  [[ $mode == update ]] && problem=quadratic || problem=classifier
+  echo "== $mode (BenchmarkIteration/$name)"
+  printf '%-6s %14s %14s %14s %10s %10s\n' round native_µs wasm_µs numpy_µs numpy/nat wasm/nat
+  lines=()
+  for r in $(seq "$rounds"); do
+    nat=$(bench "$name" "$tmp/native.test")
+    wasm=$(bench "$name" go_js_wasm_exec "$tmp/wasm.test")
+    np=$("$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')
+    line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" 'BEGIN {
+      printf "%-6s %14.2f %14.2f %14.2f %10.2f %10.2f", r, n/1000, w/1000, p, p*1000/n, w/n }')
+    echo "$line"
+    lines+=("$line")
+  done
+  printf '%s\n' "${lines[@]}" | awk -v mode="$mode" '{ a[NR] = $5; b[NR] = $6; n[NR] = $2; p[NR] = $4 }
+    function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+                                     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+    END { printf "median (%s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3), wasm/native %.2fx (target ≤ 2.5)\n", mode, med(n, NR), med(p, NR), med(a, NR), med(b, NR) }'
+done

@@ -1,0 +1,4 @@
+package nn
+
+// wasm selects the kernels measured fastest under js/wasm (gemm.go).
+const wasm = true

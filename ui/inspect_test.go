@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/graph"
+	"dpsim/core/metrics"
+	"dpsim/core/privacy"
+	"dpsim/core/sim"
+	"dpsim/render/scene"
+)
+
+// TestInspect checks the inspector's hit test: on a held packet it reads
+// the message's signal and noise apart, its sender and receiver and the
+// sender's ε; on a node, the agent; elsewhere, nothing.
+func TestInspect(t *testing.T) {
+	g, err := graph.Ring(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scene.NewModel(g, nil)
+	m.Record(&sim.Step{Iter: 3, Dim: 2, Estimates: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Releases: []sim.Release{
+		{From: 1, To: []int{2}, Channel: "x", Sent: []float64{6, 8}, Noise: []float64{6, 0}},
+	}})
+	m.Hold = true
+	const ratio = 2
+	f := m.Frame(1, 800, 800)
+	led := privacy.Ledger{Agents: []privacy.Entry{{Agent: 0, Epsilon: privacy.Of(1)}, {Agent: 1, Epsilon: privacy.Of(2.5)}}}
+	c := metrics.NewCounters(4)
+	c.Add(&sim.Step{Iter: 1})
+	pk := f.Packets[0]
+	in := Inspect(m, f, ratio, pk.X/ratio, pk.Y/ratio, led, "dp", c)
+	const tol = 1e-12
+	if in.Kind != "message" || in.Agent != 1 || in.To != 2 || in.Channel != "x" || in.Epsilon != "2.5" ||
+		math.Abs(in.SignalNorm-8) > tol || math.Abs(in.NoiseNorm-6) > tol || in.Signal[1] != 8 || in.Noise[0] != 6 {
+		t.Errorf("on the packet: %+v", in)
+	}
+	if len(in.State) != 2 || in.State[0] != 3 {
+		t.Errorf("sender's state %v, want [3 4]", in.State)
+	}
+	n0 := f.NodeAt[0]
+	in = Inspect(m, f, ratio, n0[0]/ratio, n0[1]/ratio, led, "unaccounted", c)
+	if in.Kind != "node" || in.Agent != 0 || in.Epsilon != "noise, but no DP guarantee" || in.Activations != 1 {
+		t.Errorf("on node 0: %+v", in)
+	}
+	if in = Inspect(m, f, ratio, 0, 0, led, "dp", c); in.Kind != "" {
+		t.Errorf("in a corner: %+v, want nothing", in)
+	}
+}
+
+// TestBadges checks the slow-motion badges: one per agent with its ε and
+// activations, "no DP" for noise without a guarantee, none past
+// BadgeLimit agents.
+func TestBadges(t *testing.T) {
+	g, _ := graph.Ring(4)
+	m := scene.NewModel(g, nil)
+	m.Record(&sim.Step{Iter: 1, Dim: 1, Estimates: []float64{1, 2, 3, 4}, Active: []int{2}})
+	f := m.Frame(1, 400, 400)
+	led := privacy.Ledger{Agents: []privacy.Entry{{Epsilon: privacy.Of(1)}, {Epsilon: privacy.Of(2)}, {Epsilon: privacy.Of(3)}, {Epsilon: privacy.Of(4)}}}
+	c := metrics.NewCounters(4)
+	c.Add(&sim.Step{Iter: 1, Active: []int{2}})
+	bs := Badges(f, 2, led, "dp", c)
+	if len(bs) != 4 || bs[2].Epsilon != "ε 3" || bs[2].Activations != 1 || bs[0].Activations != 0 || bs[1].X != f.NodeAt[1][0]/2 {
+		t.Errorf("badges %+v", bs)
+	}
+	if bs := Badges(f, 2, led, "unaccounted", c); bs[0].Epsilon != "no DP" {
+		t.Errorf("unaccounted: %q", bs[0].Epsilon)
+	}
+	big, _ := graph.Ring(BadgeLimit + 1)
+	mb := scene.NewModel(big, nil)
+	if bs := Badges(mb.Frame(1, 400, 400), 1, led, "dp", nil); len(bs) != 0 {
+		t.Errorf("%d badges past the limit", len(bs))
+	}
+}

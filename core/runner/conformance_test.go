@@ -185,9 +185,18 @@ func defaultsOn(t *testing.T, cases []presetCase, what string, use func(*scenari
 // them into init, and Build must read each back with the same meaning.
 func checkStates(t *testing.T, b *scenario.Built) {
 	t.Helper()
-	var got []string
+	var got, shared []string
 	for _, v := range b.Algorithm.State() {
+		// A relay's shared variables (method.Factory.Shared: the baton)
+		// are reported too, and declared apart from the per-agent States.
+		if _, ok := b.Factory.SharedVar(v.Name); ok {
+			shared = append(shared, v.Name)
+			continue
+		}
 		got = append(got, v.Name)
+	}
+	if len(shared) != len(b.Factory.Shared) {
+		t.Errorf("%s: State() reports the shared variables %v but the factory declares %d", b.Factory.Name, shared, len(b.Factory.Shared))
 	}
 	if !slices.Equal(got, b.Factory.States) {
 		t.Errorf("%s: State() reports %v but the factory declares States %v", b.Factory.Name, got, b.Factory.States)

@@ -11,6 +11,7 @@ import (
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/gtdp"
+	"dpsim/core/algorithms/recal"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
@@ -33,6 +34,7 @@ var (
 		&diffdradt.Factory,
 		&dpop.Factory,
 		&diadsp.Factory,
+		&recal.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

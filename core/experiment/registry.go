@@ -139,10 +139,16 @@ func columnMetric(name, title string) MetricDef {
 
 // problemMetricNames lists the metrics b's problem records itself.
 func problemMetricNames(b *scenario.Built) []string {
+	var names []string
 	if m, ok := b.Env.Problem.(objective.Measured); ok {
-		return m.MetricNames()
+		names = m.MetricNames()
 	}
-	return nil
+	// Expensive metrics (the test accuracy) are columns too, recorded
+	// every record.eval_every iterations and at the last one (NaN between).
+	if e, ok := b.Env.Problem.(metrics.Evaluated); ok {
+		names = append(slices.Clip(names), e.EvaluatedNames()...)
+	}
+	return names
 }
 
 func init() {

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 
-	"dpsim/core/algorithms/recal"
 	"dpsim/core/attack"
 	"dpsim/core/data"
 )
@@ -28,19 +27,6 @@ PREFIX-dp-recal.pgm for square grey images (MNIST).
 
 `
 
-// attackReport is the JSON --out writes.
-type attackReport struct {
-	Dataset string         `json:"dataset"`
-	Target  int            `json:"target"`
-	Epsilon float64        `json:"epsilon"`
-	Delta   float64        `json:"delta"`
-	PLF     int            `json:"plf"`
-	Truth   []float64      `json:"truth"`
-	Label   float64        `json:"label"`
-	Clean   *attack.Result `json:"recal"`
-	Private *attack.Result `json:"dp_recal"`
-}
-
 func cmdAttack(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("attack", attackHelp, stdout)
 	ds := fs.String("dataset", "mnist-01", "the images: a committed image dataset (mnist-01, fmnist-tshirt-trouser, cifar10-catdog) or any binary dataset")
@@ -58,46 +44,18 @@ func cmdAttack(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return usagef("attack", "takes no arguments (got %q)", fs.Arg(0))
 	}
-	if !(*eps > 0 && *eps <= 1e6) {
-		return flagError("epsilon", "must be in (0, 1e6]", *eps)
-	}
-	if !(*alpha > 0 && *alpha <= 1e6) {
-		return flagError("alpha", "must be in (0, 1e6]", *alpha)
-	}
-	if *plf < 1 || *plf > 100_000_000 {
-		return flagError("plf", "must be in [1, 10⁸]", *plf)
-	}
 	set, err := data.Load(*ds, "train")
 	if err != nil {
 		return fmt.Errorf("--dataset: %v", err)
 	}
-	if len(set.Classes) != 2 || set.Rows < 8 {
-		return flagError("dataset", "must be a binary dataset with at least 8 training rows", *ds)
-	}
-	cfg := attack.Config{Target: *target, Iterations: 100_000, Steps: *steps, Seed: *seed}
-	for i := range 8 {
-		cfg.Images = append(cfg.Images, set.RowTo(nil, i))
-		cfg.Labels = append(cfg.Labels, 2*float64(set.Y[i])-1)
-	}
-	p := recal.Defaults()
-	p.Alpha, p.PLF = *alpha, *plf
-	cfg.Params = p
-	clean, err := attack.Run(cfg)
+	rep, err := attack.FromDataset(set, attack.Options{Target: *target, Epsilon: *eps, Alpha: *alpha, PLF: *plf, Steps: *steps, Seed: *seed})
 	if err != nil {
 		return err
 	}
-	q := *p
-	q.TargetEpsilon = *eps
-	cfg.Params = &q
-	private, err := attack.Run(cfg)
-	if err != nil {
-		return err
-	}
+	clean, private := rep.Clean, rep.Private
 	fmt.Fprintf(stdout, "attack on agent %d's %s image (label %+g), first activation at iteration %d\n", *target, *ds, clean.Label, clean.Iteration)
 	fmt.Fprintf(stdout, "  RECAL:          %s\n", clean)
 	fmt.Fprintf(stdout, "  DP-RECAL ε=%g: %s\n", *eps, private)
-	rep := attackReport{Dataset: *ds, Target: *target, Epsilon: *eps, Delta: p.Delta, PLF: *plf,
-		Truth: clean.Truth, Label: clean.Label, Clean: clean, Private: private}
 	if *out != "" {
 		b, err := json.Marshal(rep)
 		if err != nil {

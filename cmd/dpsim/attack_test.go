@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dpsim/core/attack"
 )
 
 // dpsim attack writes both reconstructions: RECAL's is the image, DP-RECAL's
@@ -21,12 +23,12 @@ func TestAttackCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep attackReport
+	var rep attack.Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Truth) != 784 || !(rep.Clean.Error < 1e-4) || !(rep.Private.Error > 0.5*rep.Private.RandomGuess) {
-		t.Errorf("report: %d pixels, RECAL MSE %v, DP-RECAL MSE %v (random %v)", len(rep.Truth), rep.Clean.Error, rep.Private.Error, rep.Private.RandomGuess)
+	if len(rep.Clean.Truth) != 784 || !(rep.Clean.Error < 1e-4) || !(rep.Private.Error > 0.5*rep.Private.RandomGuess) {
+		t.Errorf("report: %d pixels, RECAL MSE %v, DP-RECAL MSE %v (random %v)", len(rep.Clean.Truth), rep.Clean.Error, rep.Private.Error, rep.Private.RandomGuess)
 	}
 	if !strings.Contains(so.String(), "DP-RECAL ε=12") {
 		t.Errorf("stdout: %s", so.String())

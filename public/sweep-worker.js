@@ -53,6 +53,10 @@ async function handle(msg) {
       const r = check(solver.assemble(msg.name, msg.runs || 0, msg.records));
       return { json: r.json, csv: r.csv, figure: r.figure };
     }
+    case 'provideData':
+      return check(solver.provideData(msg.file, msg.bytes));
+    case 'attack':
+      return JSON.parse(check(solver.attack(msg.dataset, JSON.stringify(msg.options || {}))));
     case 'figure': {
       const v = check(solver.figure(msg.result, msg.format));
       return v;

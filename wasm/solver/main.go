@@ -13,6 +13,8 @@
 //	runTask(name, runs, t)           JSON of task t's run record
 //	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
+//	provideData(file, bytes)         hands a dataset file (public/data/FILE) to core/data: true, or {error}
+//	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
 //
 // runs replaces the experiment's runs per point, as "dpsim sweep --runs"
 // does (0: the preset's own). Errors are returned as {error: "..."}.
@@ -24,6 +26,8 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"dpsim/core/attack"
+	"dpsim/core/data"
 	"dpsim/core/experiment"
 	"dpsim/render/figure"
 )
@@ -173,6 +177,29 @@ func main() {
 			return string(b)
 		}
 		return bytesToJS(b)
+	}))
+	api.Set("provideData", fn(func(a []js.Value) any {
+		b := make([]byte, a[1].Get("length").Int())
+		js.CopyBytesToGo(b, a[1])
+		if err := data.Provide(a[0].String(), b); err != nil {
+			return errValue(err)
+		}
+		return true
+	}))
+	api.Set("attack", fn(func(a []js.Value) any {
+		o := attack.DefaultOptions()
+		if err := json.Unmarshal([]byte(a[1].String()), &o); err != nil {
+			return errValue(fmt.Errorf("attack options: %v", err))
+		}
+		set, err := data.Load(a[0].String(), "train")
+		if err != nil {
+			return errValue(err)
+		}
+		rep, err := attack.FromDataset(set, o)
+		if err != nil {
+			return errValue(err)
+		}
+		return jsonString(rep)
 	}))
 	js.Global().Set("dpsimSolver", api)
 	select {}

@@ -1,6 +1,7 @@
 package recal_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -296,3 +297,48 @@ func TestBadParams(t *testing.T) {
 }
 
 var _ sim.Resumable = (*recal.Algorithm)(nil)
+
+// A run resumed from its export's checkpoint — the baton's x, ũ and u,
+// the agents' y and λ, the carried counters τ_i and holder, the walk's
+// and the noise's stream positions — writes the uninterrupted run's
+// export byte for byte, with the noise on and a pinned walk alike.
+func TestResumeFromExport(t *testing.T) {
+	for _, pinned := range []bool{false, true} {
+		s, err := scenario.PresetScenario("dp-recal-ijcnn1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Stop = nil
+		s.Iterations = 300
+		s.Record.Checkpoints = []int{137}
+		if pinned {
+			s.Algorithm.Draws = map[string][]float64{"walk": {2, 3, 4, 3}}
+		}
+		b, err := scenario.Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runner.New(b)
+		if err := r.Run(); err != nil {
+			t.Fatal(err)
+		}
+		var full bytes.Buffer
+		if err := r.WriteExport(&full); err != nil {
+			t.Fatal(err)
+		}
+		rr, err := runner.ResumeExport(full.Bytes(), 137, scenario.CLI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rr.Run(); err != nil {
+			t.Fatal(err)
+		}
+		var again bytes.Buffer
+		if err := rr.WriteExport(&again); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(full.Bytes(), again.Bytes()) {
+			t.Errorf("pinned walk %v: the resumed export differs from the uninterrupted one", pinned)
+		}
+	}
+}

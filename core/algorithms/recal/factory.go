@@ -187,13 +187,17 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	} else {
 		a.holder = a.walk.IntN(n)
 	}
-	if p.ClipGradients == false && !a.off() {
+	if !p.ClipGradients && !a.off() {
+		var bound objective.Bound
+		known := false
 		if lp, ok := env.Problem.(objective.Lipschitz); ok {
-			if b, ok := lp.GradientBound(); ok && b.Value > p.GradientBound {
-				warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "c = %g is below the problem's gradient bound %.6g and gradients are not clipped: ε is nominal, not a guarantee", p.GradientBound, b.Value))
-			}
-		} else {
+			bound, known = lp.GradientBound()
+		}
+		switch {
+		case !known:
 			warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "the problem declares no gradient bound and gradients are not clipped: ε assumes ‖∇f_i‖ ≤ c = %g, which may fail (set clip_gradients)", p.GradientBound))
+		case bound.Value > p.GradientBound:
+			warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "c = %g is below the problem's gradient bound %.6g and gradients are not clipped: ε is nominal, not a guarantee", p.GradientBound, bound.Value))
 		}
 	}
 	th := &method.Theory{

@@ -342,3 +342,22 @@ func TestResumeFromExport(t *testing.T) {
 		}
 	}
 }
+
+// Noise without clipping on a problem that declares no gradient bound
+// warns that ε assumes ‖∇f_i‖ ≤ c; RECAL (no noise) does not.
+func TestGradientBoundWarning(t *testing.T) {
+	has := func(b *scenario.Built) bool {
+		for _, w := range b.Warnings {
+			if w.Field == "algorithm.params.gradient_bound" && strings.Contains(w.Message, "declares no gradient bound") {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(build(t, "dp-recal-ijcnn1", nil)) {
+		t.Error("DP-RECAL on least squares: no warning about c")
+	}
+	if has(build(t, "recal-synthetic", nil)) {
+		t.Error("RECAL without noise warns about c")
+	}
+}

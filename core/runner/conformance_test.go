@@ -71,11 +71,26 @@ func conformanceCases(t *testing.T) []presetCase {
 				if err != nil {
 					t.Fatalf("experiment preset %s: %v", ep.Name, err)
 				}
+				if trainsOnData(s) {
+					// DP-RECAL's figures train on MNIST-sized data for
+					// thousands of iterations (minutes in all); replay
+					// does not depend on the horizon.
+					shorten(s, 100)
+				}
 				add(fmt.Sprintf("%s/%s/%d", ep.Name, se.Name, pt), s)
 			}
 		}
 	}
 	return cs
+}
+
+// trainsOnData reports whether s's problem reads a committed dataset.
+func trainsOnData(s *scenario.Scenario) bool {
+	var p struct {
+		Dataset string `json:"dataset"`
+	}
+	_ = json.Unmarshal(s.Problem.Params, &p)
+	return p.Dataset != "" && p.Dataset != "synthetic"
 }
 
 func parseCase(t *testing.T, c presetCase) *scenario.Scenario {

@@ -101,13 +101,20 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	// n, and is read-only: several scenarios (the presets of one paper's
 	// figures) share it instead of solving for x* again (seconds for
 	// MNIST's 784 features).
+	// Contiguous shards do not read the seed, so instances that differ
+	// only in it share the data and x*; each keeps its own seed for
+	// Pinned (a shallow copy), so an export never depends on what the
+	// process built before.
 	key := ""
 	if p.Dataset != "synthetic" {
 		q := *p
 		q.Seed = seed
+		if p.Shards == learn.Contiguous {
+			q.Seed = 0
+		}
 		key = fmt.Sprintf("%+v|n=%d", q, n)
 		if prob, warns, ok := built.get(key); ok {
-			return prob, warns, nil
+			return withSeed(prob, seed), warns, nil
 		}
 	}
 	prob, warns, err := buildNew(p, seed, n)
@@ -115,6 +122,22 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		built.put(key, prob, warns)
 	}
 	return prob, warns, err
+}
+
+// withSeed returns a shallow copy of a built instance that records seed
+// as the one it was built from.
+func withSeed(prob objective.Problem, seed uint64) objective.Problem {
+	switch q := prob.(type) {
+	case *Model:
+		m := *q
+		m.seedUsed = seed
+		return &m
+	case *Composite:
+		m := *q.Model
+		m.seedUsed = seed
+		return &Composite{&m}
+	}
+	return prob
 }
 
 // memo keeps the last few dataset-backed instances a process built.

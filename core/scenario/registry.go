@@ -9,6 +9,7 @@ import (
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
 	"dpsim/core/algorithms/dpdgt"
+	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/graph"
@@ -33,6 +34,7 @@ var (
 		&diffdradt.Factory,
 		&dpop.Factory,
 		&diadsp.Factory,
+		&dpextra.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

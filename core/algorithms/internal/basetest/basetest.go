@@ -1,0 +1,95 @@
+// Package basetest holds what the tests of the DP-RECAL paper's baselines
+// share: a small composite problem on the paper's ring of 8 agents, built
+// for any of them with the parameters a test gives, and the distance of a
+// run's estimates from the central solver's x*.
+package basetest
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
+	"dpsim/core/scenario"
+)
+
+// Setup is one test scenario.
+type Setup struct {
+	// Algorithm and Params ({"alpha": 0.1, …}, a JSON object's inside).
+	Algorithm, Params string
+	// Channel is the noise channel and Scale its σ_1 (0: no noise).
+	Channel string
+	Scale   float64
+	// Loss is "squares" or "logistic"; L1 the ℓ1 weight of r (with
+	// Regularizer "elastic-net", the default) or Regularizer "none".
+	Loss, Regularizer string
+	L1                float64
+	// Graph is a graph section ({"kind": "ring", "n": 8} by default).
+	Graph      string
+	Iterations int
+	Seed       int
+}
+
+// JSON returns the scenario's text.
+func (s Setup) JSON() string {
+	if s.Loss == "" {
+		s.Loss = "squares"
+	}
+	if s.Regularizer == "" {
+		s.Regularizer = "elastic-net"
+	}
+	if s.Graph == "" {
+		s.Graph = `{"kind": "ring", "n": 8}`
+	}
+	if s.Seed == 0 {
+		s.Seed = 7
+	}
+	l2 := 0.0
+	if s.Regularizer == "none" {
+		l2 = 1
+	}
+	return fmt.Sprintf(`{"name": "t", "seed": %d, "graph": %s, "weights": {"kind": "metropolis"},
+  "problem": {"kind": "logistic", "params": {"dataset": "synthetic", "rows": 160, "features": 5, "test_rows": 20, "loss": %q, "l2": %v, "regularizer": %q, "r_l1": %v, "r_l2": 1}},
+  "algorithm": {"kind": %q, "params": {%s}},
+  "noise": {%q: {"dist": "gaussian", "scale": %v}},
+  "iterations": %d, "record": {"every": 1}}`, s.Seed, s.Graph, s.Loss, l2, s.Regularizer, s.L1, s.Algorithm, s.Params, s.Channel, s.Scale, s.Iterations)
+}
+
+// Build builds the scenario, failing the test on an error.
+func (s Setup) Build(t testing.TB) *scenario.Built {
+	t.Helper()
+	return runnertest.Parse(t, []byte(s.JSON()), nil)
+}
+
+// Run builds and runs the scenario.
+func (s Setup) Run(t testing.TB) *runner.Runner {
+	t.Helper()
+	return runnertest.Run(t, s.Build(t))
+}
+
+// Error returns the largest relative distance max_i ‖x_i − x*‖/‖x*‖ of
+// the run's last estimates (or its shared output) from the problem's x*,
+// the central solver's.
+func Error(t testing.TB, r *runner.Runner, est []float64) float64 {
+	t.Helper()
+	opt := r.Built().Env.Problem.Optimum()
+	d := len(opt)
+	no := 0.0
+	for _, v := range opt {
+		no += v * v
+	}
+	if no == 0 {
+		t.Fatal("x* = 0: the relative error is undefined; give the test a smaller ℓ1 weight")
+	}
+	worst := 0.0
+	for i := 0; i+d <= len(est); i += d {
+		s := 0.0
+		for c := range d {
+			e := est[i+c] - opt[c]
+			s += e * e
+		}
+		worst = math.Max(worst, math.Sqrt(s/no))
+	}
+	return worst
+}

@@ -10,6 +10,7 @@ import (
 	"dpsim/core/algorithms/diffdradt"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpextra"
+	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/graph"
@@ -35,6 +36,7 @@ var (
 		&dpop.Factory,
 		&diadsp.Factory,
 		&dpextra.Factory,
+		&dpnids.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

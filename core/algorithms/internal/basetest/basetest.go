@@ -9,6 +9,7 @@ import (
 	"math"
 	"testing"
 
+	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
@@ -92,4 +93,14 @@ func Error(t testing.TB, r *runner.Runner, est []float64) float64 {
 		worst = math.Max(worst, math.Sqrt(s/no))
 	}
 	return worst
+}
+
+// PLF returns the ledger's privacy leakage frequency input.
+func PLF(l privacy.Ledger) int {
+	for _, in := range l.Inputs {
+		if in.Name == "PLF" {
+			return int(in.Value)
+		}
+	}
+	return -1
 }

@@ -1,0 +1,82 @@
+package dpnids_test
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"dpsim/core/algorithms/internal/basetest"
+	"dpsim/core/privacy"
+	"dpsim/core/runner/runnertest"
+)
+
+// Without noise DP-NIDS is NIDS: every agent reaches the central
+// solver's x* of the composite problem (least squares and logistic, with
+// the ℓ1 + ℓ2 regulariser and without it).
+func TestNoiseFreeReachesOptimum(t *testing.T) {
+	for _, c := range []struct {
+		loss, reg string
+		l1        float64
+		iters     int
+	}{
+		{"squares", "elastic-net", 0.02, 600},
+		{"logistic", "elastic-net", 0.01, 4000},
+		{"squares", "none", 0, 600},
+	} {
+		r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters}.Run(t)
+		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
+			t.Errorf("%s/%s: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ 1e-9", c.loss, c.reg, got, c.iters)
+		}
+	}
+}
+
+// The ledger is the hand computation of baselines.md §6.0: K iterations
+// make K − 1 publications (the first sends nothing), and K − 1
+// publications of Δ = 4αc with σ_k² = σ_1²R^(−(k−1)) give
+// ρ = ρ_1(R^(K−1) − 1)/(R − 1), ρ_1 = Δ²/(2σ_1²), and ε = ρ + 2√(ρ ln 1/δ)
+// with the simple conversion.
+func TestLedgerByHand(t *testing.T) {
+	const alpha, c, sigma, R, delta = 0.1, 0.5, 3.0, 1.02, 1e-4
+	for _, k := range []int{2, 7, 120} {
+		r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: sigma, L1: 0.02, Iterations: k,
+			Params: `"alpha": 0.1, "gradient_bound": 0.5, "attenuation": 1.02, "delta": 1e-4, "conversion": "simple"`}.Run(t)
+		d := 4 * alpha * c
+		rho := d * d / (2 * sigma * sigma) * (math.Pow(R, float64(k-1)) - 1) / (R - 1)
+		want := rho + 2*math.Sqrt(rho*math.Log(1/delta))
+		l := r.Ledger()
+		if got := l.Max.Value(); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("K=%d: ε = %.15g, hand %.15g", k, got, want)
+		}
+		if got := basetest.PLF(l); got != k-1 {
+			t.Errorf("K=%d: PLF %d, want %d", k, got, k-1)
+		}
+		for _, e := range l.Agents {
+			if e.Epsilon.Value() != l.Max.Value() {
+				t.Errorf("K=%d: agent %d has ε %v, the others %v (every agent publishes every iteration)", k, e.Agent, e.Epsilon, l.Max)
+			}
+		}
+	}
+}
+
+// A target ε at a PLF is met to 1e-9 with either conversion, through the
+// algorithm's target_epsilon and through the scenario's calibrate.
+func TestCalibration(t *testing.T) {
+	for _, conv := range []string{"tight", "simple"} {
+		for _, eps := range []float64{0.5, 12} {
+			r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 301,
+				Params: `"conversion": "` + conv + `", "target_epsilon": ` + strconv.FormatFloat(eps, 'g', -1, 64) + `, "plf": 300`}.Run(t)
+			if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
+				t.Errorf("%s, target %g: ε = %.15g after 300 publications (301 iterations)", conv, eps, got)
+			}
+		}
+	}
+	b := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 200}.Build(t)
+	p := b.Accountant.(privacy.InversePredictor)
+	f, err := p.FactorFor(200, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.PredictEpsilon(200, f).Value(); math.Abs(got-12) > 1e-9*12 {
+		t.Errorf("calibrated factor %g predicts ε = %.15g, want 12", f, got)
+	}
+}

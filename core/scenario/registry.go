@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"dpsim/core/algorithms/ddgt"
+	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
 	"dpsim/core/algorithms/dpdgt"
@@ -37,6 +38,7 @@ var (
 		&diadsp.Factory,
 		&dpextra.Factory,
 		&dpnids.Factory,
+		&dpadmm.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

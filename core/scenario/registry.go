@@ -6,9 +6,9 @@ import (
 	"runtime"
 
 	"dpsim/core/algorithms/ddgt"
-	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
+	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/dpnids"

@@ -13,6 +13,7 @@ import (
 	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/dprwadmm"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/graph"
 	"dpsim/core/method"
@@ -39,6 +40,7 @@ var (
 		&dpextra.Factory,
 		&dpnids.Factory,
 		&dpadmm.Factory,
+		&dprwadmm.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

@@ -11,6 +11,7 @@ import (
 	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/dpdgt"
 	"dpsim/core/algorithms/dpextra"
+	"dpsim/core/algorithms/dpmradmm"
 	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/dprwadmm"
@@ -41,6 +42,7 @@ var (
 		&dpnids.Factory,
 		&dpadmm.Factory,
 		&dprwadmm.Factory,
+		&dpmradmm.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

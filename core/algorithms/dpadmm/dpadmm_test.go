@@ -97,3 +97,12 @@ func TestHuangNoiseFollowsTheStep(t *testing.T) {
 		t.Errorf("σ_400/σ_1 measured %.4g, want Δ_400/Δ_1 = %.4g", got, want)
 	}
 }
+
+// The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
+// closed-form inverse, ρ ∝ 1/λ²), with either conversion.
+func TestScenarioCalibrate(t *testing.T) {
+	for _, conv := range []string{"tight", "simple"} {
+		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200,
+			Params: `"conversion": "` + conv + `"`}, 12)
+	}
+}

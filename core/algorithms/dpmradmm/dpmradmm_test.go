@@ -72,3 +72,12 @@ func TestCalibration(t *testing.T) {
 		}
 	}
 }
+
+// The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
+// closed-form inverse, ρ ∝ 1/λ²), with either conversion.
+func TestScenarioCalibrate(t *testing.T) {
+	for _, conv := range []string{"tight", "simple"} {
+		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 200,
+			Params: `"conversion": "` + conv + `"`}, 12)
+	}
+}

@@ -80,3 +80,12 @@ func TestCalibration(t *testing.T) {
 		t.Errorf("calibrated factor %g predicts ε = %.15g, want 12", f, got)
 	}
 }
+
+// The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
+// closed-form inverse, ρ ∝ 1/λ²), with either conversion.
+func TestScenarioCalibrate(t *testing.T) {
+	for _, conv := range []string{"tight", "simple"} {
+		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 200,
+			Params: `"conversion": "` + conv + `"`}, 12)
+	}
+}

@@ -104,3 +104,17 @@ func PLF(l privacy.Ledger) int {
 	}
 	return -1
 }
+
+// CheckCalibrate runs s with the scenario's "calibrate" at target ε over
+// its iterations and fails the test unless the ledger reports the target
+// to 1e-9.
+func CheckCalibrate(t testing.TB, s Setup, eps float64) {
+	t.Helper()
+	b := runnertest.Parse(t, []byte(s.JSON()), func(sc *scenario.Scenario) {
+		sc.Calibrate = &scenario.Calibrate{Epsilon: eps}
+	})
+	r := runnertest.Run(t, b)
+	if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
+		t.Errorf("%s calibrated to ε = %g over %d iterations: the ledger reports %.15g", s.Algorithm, eps, s.Iterations, got)
+	}
+}

@@ -7,8 +7,10 @@ package basetest
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
+	_ "dpsim/core/data/files" // the committed datasets, for Bench
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
@@ -116,5 +118,26 @@ func CheckCalibrate(t testing.TB, s Setup, eps float64) {
 	r := runnertest.Run(t, b)
 	if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
 		t.Errorf("%s calibrated to ε = %g over %d iterations: the ledger reports %.15g", s.Algorithm, eps, s.Iterations, got)
+	}
+}
+
+// Bench times one iteration of s's algorithm on the DP-RECAL paper's
+// setting — ijcnn1 (least squares, ℓ1 weight 0.01 with ½‖x‖², or an ℓ2
+// term for reg "none"), a ring of 8, noise at scale 1 — and reports the
+// time per message (Table IV's time column divided by its Comm. column)
+// beside ns/op.
+func Bench(b *testing.B, alg, channel, reg string) {
+	s := Setup{Algorithm: alg, Channel: channel, Scale: 1, Regularizer: reg, L1: 0.01, Iterations: 10_000_000}
+	js := strings.Replace(s.JSON(), `"dataset": "synthetic", "rows": 160, "features": 5, "test_rows": 20`, `"dataset": "ijcnn1", "test_accuracy": false`, 1)
+	bt := runnertest.Parse(b, []byte(js), nil)
+	a := bt.Algorithm
+	msgs := 0
+	b.ResetTimer()
+	for range b.N {
+		msgs += a.Advance().Links()
+	}
+	b.StopTimer()
+	if msgs > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs), "ns/message")
 	}
 }

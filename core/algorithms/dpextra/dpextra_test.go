@@ -3,11 +3,13 @@ package dpextra_test
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/privacy"
 	"dpsim/core/runner/runnertest"
+	"dpsim/core/scenario"
 )
 
 // Without noise DP-EXTRA is PG-EXTRA: every agent reaches the central
@@ -83,5 +85,29 @@ func TestScenarioCalibrate(t *testing.T) {
 	for _, conv := range []string{"tight", "simple"} {
 		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200,
 			Params: `"conversion": "` + conv + `"`}, 12)
+	}
+}
+
+// Bad privacy inputs are refused with the field, the rule and the value.
+func TestBadPrivacyInputs(t *testing.T) {
+	for _, c := range []struct {
+		name, params, noise, want string
+	}{
+		{"decaying channel", ``, `{"dist": "gaussian", "scale": 1, "decay": {"kind": "geometric", "c": 1, "r": 0.9}}`, "noise.x.decay"},
+		{"no gradient bound", `"gradient_bound": 0`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.gradient_bound"},
+		{"δ = 1", `"delta": 1`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.delta"},
+		{"R < 1", `"attenuation": 0.5`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.attenuation"},
+		{"target with per-agent scales", `"target_epsilon": 12`, `{"dist": "gaussian", "scales": [1, 1, 1, 1, 1, 1, 1, 1]}`, "noise.x.scales"},
+		{"unknown conversion", `"conversion": "loose"`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.conversion"},
+	} {
+		s := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 3, Params: c.params}
+		js := strings.Replace(s.JSON(), `"x": {"dist": "gaussian", "scale": 1}`, `"x": `+c.noise, 1)
+		sc, err := scenario.Parse([]byte(js))
+		if err == nil {
+			_, err = scenario.Build(sc)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
+		}
 	}
 }

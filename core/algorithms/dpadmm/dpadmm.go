@@ -195,12 +195,8 @@ func (a *Algorithm) Published(int) int { return a.k }
 // PublishedAfter implements zcdpgauss.Source.
 func (a *Algorithm) PublishedAfter(_, k int) int { return k }
 
-// LogRho implements zcdpgauss.Source: Δ_t²/(2σ_t²), which for the huang
-// variant is Δ_1²/(2σ_1²)·R^(t−1), the step's decay cancelling.
-func (a *Algorithm) LogRho(i, t int) float64 {
-	ls := zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, t)
-	if a.p.Variant == Huang {
-		return zcdpgauss.LogRho(a.delta[i], ls)
-	}
-	return zcdpgauss.LogRho(a.Sensitivity(i, t), ls)
+// Cost implements zcdpgauss.Source: ρ_1 = Δ_1²/(2σ_1²), ratio R — for
+// [12] Δ is constant, for [13] σ_t/Δ_t is, the step's decay cancelling.
+func (a *Algorithm) Cost(i int) (float64, float64) {
+	return zcdpgauss.LogRho(a.delta[i], zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation)
 }

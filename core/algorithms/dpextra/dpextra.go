@@ -27,6 +27,7 @@ import (
 	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/num"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
@@ -176,7 +177,7 @@ func (a *Algorithm) PublishedAfter(_, k int) int { return k }
 // Sensitivity is Δ = 4αc (baselines.md §6.0).
 func (a *Algorithm) Sensitivity() float64 { return 4 * a.p.Alpha * a.p.GradientBound }
 
-// LogRho implements zcdpgauss.Source.
-func (a *Algorithm) LogRho(i, t int) float64 {
-	return zcdpgauss.LogRho(a.Sensitivity(), zcdpgauss.LogSigma(a.spec, a.r, i, t))
+// Cost implements zcdpgauss.Source: ρ_1 = Δ²/(2σ_1²), ratio R.
+func (a *Algorithm) Cost(i int) (float64, float64) {
+	return zcdpgauss.LogRho(a.Sensitivity(), zcdpgauss.LogSigma(a.spec, a.r, i, 1)), num.Log(a.r)
 }

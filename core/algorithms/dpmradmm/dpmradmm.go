@@ -208,7 +208,8 @@ func (a *Algorithm) Published(i int) int { return a.PublishedAfter(i, a.k) }
 // PublishedAfter implements zcdpgauss.Source: ⌈k/2⌉.
 func (a *Algorithm) PublishedAfter(_, k int) int { return (k + 1) / 2 }
 
-// LogRho implements zcdpgauss.Source.
-func (a *Algorithm) LogRho(i, t int) float64 {
-	return zcdpgauss.LogRho(a.Sensitivity(i, t), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, t))
+// Cost implements zcdpgauss.Source: ρ_1 = Δ_1²/(2σ_1²) and, since
+// Δ_t = Δ_1κ^(−2(t−1)) and σ_t² = σ_1²R^(−(t−1)), the ratio q = R/κ⁴.
+func (a *Algorithm) Cost(i int) (float64, float64) {
+	return zcdpgauss.LogRho(a.Sensitivity(i, 1), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation) - 4*num.Log(a.p.Growth)
 }

@@ -33,6 +33,7 @@ import (
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/num"
 	"dpsim/core/objective"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
@@ -231,9 +232,9 @@ func (a *Algorithm) PublishedAfter(i, k int) int {
 // Sensitivity is Δ = 4αc/n (baselines.md §6.0).
 func (a *Algorithm) Sensitivity() float64 { return 4 * a.p.Alpha * a.p.GradientBound / float64(a.n) }
 
-// LogRho implements zcdpgauss.Source.
-func (a *Algorithm) LogRho(i, t int) float64 {
-	return zcdpgauss.LogRho(a.Sensitivity(), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, t))
+// Cost implements zcdpgauss.Source: ρ_1 = Δ²/(2σ_1²), ratio R.
+func (a *Algorithm) Cost(i int) (float64, float64) {
+	return zcdpgauss.LogRho(a.Sensitivity(), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation)
 }
 
 // replayer returns the walk's source from its start: the pinned values,

@@ -76,7 +76,7 @@ func (nz *Noise) Calibrate(ac *Accountant, prefix string) error {
 	}
 	best := privacy.Of(0)
 	for i := range ac.n {
-		r, _ := ac.rhoAfter(i, nz.PLF)
+		r := ac.rhoAfter(i, nz.PLF)
 		best = privacy.Max(best, r)
 	}
 	want := nz.Set.Conv.Rho(nz.Target, nz.Set.Delta)

@@ -97,12 +97,35 @@ type Source interface {
 	// Published returns how many times agent i has published a noisy
 	// message so far.
 	Published(i int) int
-	// LogRho returns ln ρ of agent i's t-th publication (t ≥ 1) at the
-	// channel's own scales: LogRho(Δ_t, ln σ_t).
-	LogRho(i, t int) float64
 	// PublishedAfter returns how many times agent i publishes in the
 	// first k iterations of a run from the start (for predictions).
 	PublishedAfter(i, k int) int
+	// Cost returns the zCDP of agent i's publications at the channel's
+	// own scales as a geometric sequence: the t-th costs ρ_1·q^(t−1), and
+	// Cost returns ln ρ_1 (LogRho(Δ_1, ln σ_1); −Inf: nothing sensitive,
+	// +Inf: no noise) and ln q (ln R for a constant Δ).
+	Cost(i int) (logRho1, logQ float64)
+}
+
+// LogGeometric returns the natural log of Σ_{t=1..count} ρ_1·q^(t−1)
+// from ln ρ_1 and ln q, without overflow: ln ρ_1 + ln((q^count − 1)/(q − 1)),
+// ln ρ_1 + ln count for q = 1, −Inf for count = 0 or ρ_1 = 0.
+func LogGeometric(logRho1, logQ float64, count int) float64 {
+	switch {
+	case count <= 0 || math.IsInf(logRho1, -1):
+		return math.Inf(-1)
+	case math.IsInf(logRho1, 1) || math.IsNaN(logRho1):
+		return math.Inf(1)
+	case logQ == 0:
+		return logRho1 + num.Log(float64(count))
+	}
+	tl := float64(count) * logQ
+	if logQ > 0 {
+		// q^T (1 − q^−T)/(q − 1)
+		return logRho1 + tl + num.Log(1-num.Exp(-tl)) - num.Log(num.Exp(logQ)-1)
+	}
+	// (1 − q^T)/(1 − q)
+	return logRho1 + num.Log(1-num.Exp(tl)) - num.Log(1-num.Exp(logQ))
 }
 
 // Meta is what the ledger says about its algorithm.
@@ -132,30 +155,26 @@ type Accountant struct {
 	meta  Meta
 	n     int
 	done  []int
-	sums  []privacy.Sum
 	iters int
 }
 
 // New returns the ledger of n agents reading src.
 func New(src Source, n int, set Settings, meta Meta) *Accountant {
-	return &Accountant{src: src, set: set, meta: meta, n: n, done: make([]int, n), sums: make([]privacy.Sum, n)}
+	return &Accountant{src: src, set: set, meta: meta, n: n, done: make([]int, n)}
 }
 
-// Record implements sim.Recorder: it adds every publication made since
-// the last step (a resumed run's first step adds all of them at once).
+// Record implements sim.Recorder: it reads every agent's publications so
+// far (a resumed run's first step reads all of them at once).
 func (ac *Accountant) Record(st *sim.Step) {
 	ac.iters = st.Iter
 	for i := range ac.n {
-		for p := ac.src.Published(i); ac.done[i] < p; {
-			ac.done[i]++
-			ac.sums[i].AddLog(ac.src.LogRho(i, ac.done[i]))
-		}
+		ac.done[i] = ac.src.Published(i)
 	}
 }
 
 // Formula is the ledger's formula (baselines.md §6.0; DP-RECAL Theorem 4
 // for a constant Δ).
-const Formula = "ρ_i = Σ_{t=1..τ_i} Δ_t²/(2σ_t²), σ_t² = σ_1²·R^(−(t−1)) (= ρ_1(R^τ_i − 1)/(R − 1) for a constant Δ); " +
+const Formula = "ρ_i = Σ_{t=1..τ_i} Δ_t²/(2σ_t²), σ_t² = σ_1²·R^(−(t−1)), = ρ_1(q^τ_i − 1)/(q − 1) with q = R for a constant Δ (DP-RECAL's Theorem 4); " +
 	"ε_i = min_a aρ_i + (ln(1/δ) + (a−1)ln(1−1/a) − ln a)/(a−1) (tight) or ρ_i + 2√(ρ_i ln(1/δ)) (simple, the paper's); PLF = max_i τ_i"
 
 // epsilon converts a ρ total into ε with conversion c: beyond float64, ε
@@ -171,16 +190,18 @@ func (ac *Accountant) epsilon(rho privacy.Amount, c privacy.Conversion) privacy.
 }
 
 // rhoAfter returns agent i's ρ total after count publications at factor
-// 1; ok is false when a cancelled calibration cut it short.
-func (ac *Accountant) rhoAfter(i, count int) (privacy.Amount, bool) {
-	var s privacy.Sum
-	for t := 1; t <= count; t++ {
-		if ac.Stop(t) {
-			return privacy.Infinite(), false
-		}
-		s.AddLog(ac.src.LogRho(i, t))
+// 1, in closed form (O(1), so a prediction over 10⁷ iterations of 5 000
+// agents takes microseconds).
+func (ac *Accountant) rhoAfter(i, count int) privacy.Amount {
+	r1, q := ac.src.Cost(i)
+	l := LogGeometric(r1, q, count)
+	switch {
+	case math.IsInf(l, -1):
+		return privacy.Of(0)
+	case math.IsInf(l, 1) || math.IsNaN(l):
+		return privacy.Infinite()
 	}
-	return s.Amount(), true
+	return privacy.OfLog10(l / math.Ln10)
 }
 
 // maxRho returns the largest ρ total over the agents after iterations
@@ -191,8 +212,11 @@ func (ac *Accountant) maxRho(iterations int) privacy.Amount {
 	}
 	best := privacy.Of(0)
 	for i := range ac.n {
-		r, ok := ac.rhoAfter(i, ac.src.PublishedAfter(i, iterations))
-		if !ok || r.NoGuarantee() {
+		if ac.Stop(i) {
+			return privacy.Infinite() // cancelled: the calibration reports it
+		}
+		r := ac.rhoAfter(i, ac.src.PublishedAfter(i, iterations))
+		if r.NoGuarantee() {
 			return privacy.Infinite()
 		}
 		best = privacy.Max(best, r)
@@ -238,7 +262,7 @@ func (ac *Accountant) Rho(i int) privacy.Amount {
 	if ac.meta.Off != "" {
 		return privacy.Infinite()
 	}
-	return ac.sums[i].Amount()
+	return ac.rhoAfter(i, ac.done[i])
 }
 
 // PLF returns the privacy leakage frequency so far: the largest number of

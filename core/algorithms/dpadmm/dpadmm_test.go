@@ -106,3 +106,15 @@ func TestScenarioCalibrate(t *testing.T) {
 			Params: `"conversion": "` + conv + `"`}, 12)
 	}
 }
+
+// The noise drawn is the noise the ledger accounts for: [12]
+// σ_1·R^(−(t−1)/2), [13] σ_1·Δ_t/Δ_1 (R = 1).
+func TestNoiseIsAccounted(t *testing.T) {
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 0.5, L1: 0.02, Iterations: 60,
+		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
+	const tau, pen, gamma = 0.2, 0.7, 0.97
+	delta := func(k int) float64 { return 1 / (1/(tau*math.Pow(gamma, float64(k))) + 4*pen) }
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 0.5, L1: 0.02, Iterations: 60,
+		Params: `"variant": "huang", "tau": 0.2, "gamma": 0.97, "penalty": 0.7, "attenuation": 1`}, 1,
+		func(_, t, _ int) float64 { return delta(t-1) / delta(0) }, nil)
+}

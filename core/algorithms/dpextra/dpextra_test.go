@@ -111,3 +111,10 @@ func TestBadPrivacyInputs(t *testing.T) {
 		}
 	}
 }
+
+// The noise drawn is the noise the ledger accounts for: σ_1·R^(−(k−1)/2)
+// at the k-th iteration.
+func TestNoiseIsAccounted(t *testing.T) {
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 0.5, L1: 0.02, Iterations: 60,
+		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
+}

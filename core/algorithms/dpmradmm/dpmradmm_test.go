@@ -81,3 +81,10 @@ func TestScenarioCalibrate(t *testing.T) {
 			Params: `"conversion": "` + conv + `"`}, 12)
 	}
 }
+
+// The noise drawn is the noise the ledger accounts for: σ_1·R^(−(t−1)/2)
+// at the t-th odd iteration, none at even ones.
+func TestNoiseIsAccounted(t *testing.T) {
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 0.5, Regularizer: "none", Iterations: 120,
+		Params: `"attenuation": 1.05`}, 1.05, nil, func(k int) bool { return k%2 == 0 })
+}

@@ -89,3 +89,10 @@ func TestScenarioCalibrate(t *testing.T) {
 			Params: `"conversion": "` + conv + `"`}, 12)
 	}
 }
+
+// The noise drawn is the noise the ledger accounts for: σ_1·R^(−(t−1)/2)
+// at the t-th publication (iteration t + 1).
+func TestNoiseIsAccounted(t *testing.T) {
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 0.5, L1: 0.02, Iterations: 60,
+		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
+}

@@ -150,3 +150,10 @@ func TestScenarioCalibrate(t *testing.T) {
 			Params: `"conversion": "` + conv + `"`}, 12)
 	}
 }
+
+// The noise drawn is the noise the ledger accounts for: σ_1·R^(−(τ−1)/2)
+// at the holder's τ-th activation.
+func TestNoiseIsAccounted(t *testing.T) {
+	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 0.5, L1: 0.02, Iterations: 400,
+		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
+}

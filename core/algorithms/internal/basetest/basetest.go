@@ -15,6 +15,7 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
+	"dpsim/core/sim"
 )
 
 // Setup is one test scenario.
@@ -139,5 +140,69 @@ func Bench(b *testing.B, alg, channel, reg string) {
 	b.StopTimer()
 	if msgs > 0 {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs), "ns/message")
+	}
+}
+
+// noiseLog collects every release's noise, sender and iteration.
+type noiseLog struct {
+	from, iter []int
+	noise      [][]float64
+}
+
+func (l *noiseLog) Record(s *sim.Step) {
+	for _, r := range s.Releases {
+		l.from = append(l.from, r.From)
+		l.iter = append(l.iter, s.Iter)
+		l.noise = append(l.noise, append([]float64(nil), r.Noise...))
+	}
+}
+
+// CheckNoise runs s (its Scale is σ_1) and checks that the noise drawn is
+// the noise the ledger accounts for: a sender's t-th noisy release has
+// standard deviation σ_1·R^(−(t−1)/2)·extra(i, t, k) (extra = 1 when nil;
+// k is the iteration), releases without noise only at iterations free(k)
+// says cost nothing, and the standardised squares average 1 within four
+// standard errors (a χ² test over every coordinate).
+func CheckNoise(t testing.TB, s Setup, r float64, extra func(i, t, k int) float64, free func(k int) bool) {
+	t.Helper()
+	b := s.Build(t)
+	log := &noiseLog{}
+	run := runner.New(b, log)
+	if err := run.Run(); err != nil {
+		t.Fatal(err)
+	}
+	pubs := map[int]int{}
+	sum, m := 0.0, 0
+	for k, nz := range log.noise {
+		zero := true
+		for _, v := range nz {
+			zero = zero && v == 0
+		}
+		if zero {
+			if free == nil || !free(log.iter[k]) {
+				t.Fatalf("%s: agent %d released without noise at iteration %d", s.Algorithm, log.from[k], log.iter[k])
+			}
+			continue
+		}
+		if free != nil && free(log.iter[k]) {
+			t.Fatalf("%s: agent %d released noise at the free iteration %d", s.Algorithm, log.from[k], log.iter[k])
+		}
+		i := log.from[k]
+		pubs[i]++
+		sd := s.Scale * math.Pow(r, -0.5*float64(pubs[i]-1))
+		if extra != nil {
+			sd *= extra(i, pubs[i], log.iter[k])
+		}
+		for _, v := range nz {
+			sum += (v / sd) * (v / sd)
+			m++
+		}
+	}
+	if m < 1000 {
+		t.Fatalf("%s: only %d noise values; the test needs more", s.Algorithm, m)
+	}
+	mean := sum / float64(m)
+	if se := math.Sqrt(2 / float64(m)); math.Abs(mean-1) > 4*se {
+		t.Errorf("%s: mean standardised square %.4f over %d values, want 1 ± %.4f: the drawn noise is not the noise the ledger assumes", s.Algorithm, mean, m, 4*se)
 	}
 }

@@ -118,3 +118,21 @@ func TestNoiseIsAccounted(t *testing.T) {
 		Params: `"variant": "huang", "tau": 0.2, "gamma": 0.97, "penalty": 0.7, "attenuation": 1`}, 1,
 		func(_, t, _ int) float64 { return delta(t-1) / delta(0) }, nil)
 }
+
+// The duals sum to 0 at every iteration, noise or not: each is ρ times a
+// row of the graph Laplacian applied to the published x̃.
+func TestDualsSumToZero(t *testing.T) {
+	r := basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 0.3, L1: 0.02, Iterations: 30}.Run(t)
+	lam := runnertest.State(r.Built().Algorithm, "lambda")
+	d := r.Built().Env.Problem.Dim()
+	for c := range d {
+		s, m := 0.0, 0.0
+		for i := 0; i < len(lam); i += d {
+			s += lam[i+c]
+			m = math.Max(m, math.Abs(lam[i+c]))
+		}
+		if math.Abs(s) > 1e-12*math.Max(m, 1) {
+			t.Errorf("coordinate %d: Σ_i λ_i = %g (largest |λ_i| %g)", c, s, m)
+		}
+	}
+}

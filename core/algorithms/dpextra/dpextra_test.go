@@ -118,3 +118,32 @@ func TestNoiseIsAccounted(t *testing.T) {
 	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 0.5, L1: 0.02, Iterations: 60,
 		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
 }
+
+// PG-EXTRA's sum invariant with noise: W and W̃ are doubly stochastic, so
+// summed over the agents the updates telescope to
+// Σ_i x_i^{k+1/2} + αΣ_i ∇f_i(x_i^k) = Σ_i x̃_i^k — when every agent mixes
+// its own published (noisy) copy. Mixing the clean own copy
+// (self_noisy false) breaks it by the own weights times the noise.
+func TestSumInvariantLocatesTheNoise(t *testing.T) {
+	for _, selfNoisy := range []bool{true, false} {
+		r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 0.3, L1: 0.02, Iterations: 25,
+			Params: `"alpha": 0.1, "self_noisy": ` + strconv.FormatBool(selfNoisy)}.Run(t)
+		a := r.Built().Algorithm
+		prob := r.Built().Env.Problem
+		half, xprev, sent := runnertest.State(a, "half"), runnertest.State(a, "x_prev"), runnertest.State(a, "sent")
+		d := prob.Dim()
+		g := make([]float64, d)
+		gap := 0.0
+		for c := range d {
+			s := 0.0
+			for i := range prob.Agents() {
+				prob.Grad(i, xprev[i*d:(i+1)*d], g)
+				s += half[i*d+c] + 0.1*g[c] - sent[i*d+c]
+			}
+			gap = math.Max(gap, math.Abs(s))
+		}
+		if holds := gap < 1e-12; holds != selfNoisy {
+			t.Errorf("self_noisy %v: |Σ x^{k+1/2} + αΣ∇f − Σ x̃| = %g", selfNoisy, gap)
+		}
+	}
+}

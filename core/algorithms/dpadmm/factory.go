@@ -75,10 +75,11 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err := env.RequireUndirected("DP-ADMM", "DP-ADMM exchanges with the graph's neighbours"); err != nil {
 		return nil, nil, err
 	}
-	tau, warns, err := zcdpgauss.Step(env.Problem, pf, "tau", p.Tau, 1)
+	tau, err := zcdpgauss.Step(env.Problem, pf, "tau", p.Tau, 1)
 	if err != nil {
 		return nil, nil, err
 	}
+	var warns []check.Warning
 	p.Tau = tau
 	nz, err := zcdpgauss.Prepare(env, pf, "x", zcdpgauss.Common{C: p.GradientBound, R: p.Attenuation, Delta: p.Delta,
 		Conversion: p.Conversion, TargetEpsilon: p.TargetEpsilon, PLF: p.PLF})

@@ -72,10 +72,11 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err := env.RequireUndirected("DP-EXTRA", "PG-EXTRA mixes with a symmetric doubly stochastic W whose support is the graph; W fails", needs...); err != nil {
 		return nil, nil, err
 	}
-	alpha, warns, err := zcdpgauss.Step(env.Problem, pf, "alpha", p.Alpha, 1)
+	alpha, err := zcdpgauss.Step(env.Problem, pf, "alpha", p.Alpha, 1)
 	if err != nil {
 		return nil, nil, err
 	}
+	var warns []check.Warning
 	p.Alpha = alpha
 	nz, err := zcdpgauss.Prepare(env, pf, "x", zcdpgauss.Common{C: p.GradientBound, R: p.Attenuation, Delta: p.Delta,
 		Conversion: p.Conversion, TargetEpsilon: p.TargetEpsilon, PLF: p.PLF})

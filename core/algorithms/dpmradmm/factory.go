@@ -82,10 +82,11 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if !(l > 0) || math.IsInf(l, 0) {
 		return nil, nil, check.Errorf("problem", "DP-MRADMM's exact odd step needs the problem's smoothness constant L, which %s does not declare", env.Problem.Kind())
 	}
-	tau, warns, err := zcdpgauss.Step(env.Problem, pf, "tau", p.Tau, 1)
+	tau, err := zcdpgauss.Step(env.Problem, pf, "tau", p.Tau, 1)
 	if err != nil {
 		return nil, nil, err
 	}
+	var warns []check.Warning
 	p.Tau = tau
 	nz, err := zcdpgauss.Prepare(env, pf, "x", zcdpgauss.Common{C: p.GradientBound, R: p.Attenuation, Delta: p.Delta,
 		Conversion: p.Conversion, TargetEpsilon: p.TargetEpsilon, PLF: p.PLF})

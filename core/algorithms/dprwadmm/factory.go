@@ -83,10 +83,11 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			return nil, nil, err
 		}
 	}
-	alpha, warns, err := zcdpgauss.Step(env.Problem, pf, "alpha", p.Alpha, 0.25)
+	alpha, err := zcdpgauss.Step(env.Problem, pf, "alpha", p.Alpha, 0.25)
 	if err != nil {
 		return nil, nil, err
 	}
+	var warns []check.Warning
 	p.Alpha = alpha
 	nz, err := zcdpgauss.Prepare(env, pf, "xbar", zcdpgauss.Common{C: p.GradientBound, R: p.Attenuation, Delta: p.Delta,
 		Conversion: p.Conversion, TargetEpsilon: p.TargetEpsilon, PLF: p.PLF})

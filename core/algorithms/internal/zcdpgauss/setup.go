@@ -146,16 +146,16 @@ func (p Proxer) Apply(x []float64, step float64, out []float64) {
 // Step returns the step a parameter gives, or, when it is 0, factor/L with
 // L the problem's smoothness constant (objective.Smooth); a problem that
 // declares none needs the step given. prefix and name name it in errors.
-func Step(prob objective.Problem, prefix, name string, given, factor float64) (float64, []check.Warning, error) {
+func Step(prob objective.Problem, prefix, name string, given, factor float64) (float64, error) {
 	if given > 0 {
-		return given, nil, nil
+		return given, nil
 	}
 	l := 0.0
 	if s, ok := prob.(objective.Smooth); ok {
 		_, l = s.Smoothness()
 	}
 	if !(l > 0) || math.IsInf(l, 0) {
-		return 0, nil, check.Errorf(check.Join(prefix, name), "is required (> 0): the problem declares no smoothness constant L to take %g/L from", factor)
+		return 0, check.Errorf(check.Join(prefix, name), "is required (> 0): the problem declares no smoothness constant L to take %g/L from", factor)
 	}
-	return factor / l, nil, nil
+	return factor / l, nil
 }

@@ -322,9 +322,3 @@ func amount(name string, a privacy.Amount) privacy.Input {
 	}
 	return privacy.Text(name, a.String())
 }
-
-// Conversion reads the conversion parameter (validated by its options
-// tag).
-func Conversion(field, s string) (privacy.Conversion, error) {
-	return privacy.ParseConversion(field, s)
-}

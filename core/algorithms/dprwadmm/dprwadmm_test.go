@@ -22,9 +22,9 @@ func TestNoiseFreeReachesOptimum(t *testing.T) {
 		l1        float64
 		iters     int
 	}{
-		{"squares", "elastic-net", 0.02, 20000},
-		{"logistic", "elastic-net", 0.01, 40000},
-		{"squares", "none", 0, 20000},
+		{"squares", "elastic-net", 0.02, 12000},
+		{"logistic", "elastic-net", 0.01, 25000},
+		{"squares", "none", 0, 12000},
 	} {
 		r := basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters}.Run(t)
 		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {

@@ -50,8 +50,11 @@ func Check(prefix, channel string, s Settings, sp *noise.Spec) error {
 	if !(s.R >= 1) || math.IsInf(s.R, 0) {
 		return check.Errorf(check.Join(prefix, "attenuation"), "R must be a finite number ≥ 1 (got %v)", s.R)
 	}
-	if err := privacy.CheckZCDP(check.Join(prefix, "gradient_bound"), s.C, check.Join(prefix, "delta"), s.Delta); err != nil {
-		return err
+	if !(s.Delta > 0 && s.Delta < 1) {
+		return check.Errorf(check.Join(prefix, "delta"), "δ must be in (0, 1) (got %v)", s.Delta)
+	}
+	if !(s.C >= 0) || math.IsInf(s.C, 0) {
+		return check.Errorf(check.Join(prefix, "gradient_bound"), "c must be a finite number ≥ 0 (got %v)", s.C)
 	}
 	if !sp.IsOff() && !(s.C > 0) {
 		return check.Errorf(check.Join(prefix, "gradient_bound"), "c must be > 0 when noise is on: it is the sensitivity input of the ledger (got %v)", s.C)

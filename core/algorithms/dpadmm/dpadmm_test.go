@@ -3,8 +3,10 @@ package dpadmm_test
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
+	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
@@ -134,5 +136,17 @@ func TestDualsSumToZero(t *testing.T) {
 		if math.Abs(s) > 1e-12*math.Max(m, 1) {
 			t.Errorf("coordinate %d: Σ_i λ_i = %g (largest |λ_i| %g)", c, s, m)
 		}
+	}
+}
+
+// The source confidence of baselines.md is shown where people read: the
+// factory's description (dpsim plugins, the page) and the ledger's source.
+func TestConfidenceShown(t *testing.T) {
+	if !strings.Contains(dpadmm.Factory.Paper, "(confidence "+dpadmm.Confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", dpadmm.Factory.Paper)
+	}
+	r := basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
+	if l := r.Ledger(); !strings.Contains(l.Source, dpadmm.Confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
 	}
 }

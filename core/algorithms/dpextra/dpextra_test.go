@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/privacy"
 	"dpsim/core/runner/runnertest"
@@ -145,5 +146,17 @@ func TestSumInvariantLocatesTheNoise(t *testing.T) {
 		if holds := gap < 1e-12; holds != selfNoisy {
 			t.Errorf("self_noisy %v: |Σ x^{k+1/2} + αΣ∇f − Σ x̃| = %g", selfNoisy, gap)
 		}
+	}
+}
+
+// The source confidence of baselines.md is shown where people read: the
+// factory's description (dpsim plugins, the page) and the ledger's source.
+func TestConfidenceShown(t *testing.T) {
+	if !strings.Contains(dpextra.Factory.Paper, "(confidence "+dpextra.Confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", dpextra.Factory.Paper)
+	}
+	r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
+	if l := r.Ledger(); !strings.Contains(l.Source, dpextra.Confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
 	}
 }

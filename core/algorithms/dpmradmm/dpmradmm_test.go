@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/algorithms/dpmradmm"
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
@@ -87,4 +88,16 @@ func TestScenarioCalibrate(t *testing.T) {
 func TestNoiseIsAccounted(t *testing.T) {
 	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 0.5, Regularizer: "none", Iterations: 120,
 		Params: `"attenuation": 1.05`}, 1.05, nil, func(k int) bool { return k%2 == 0 })
+}
+
+// The source confidence of baselines.md is shown where people read: the
+// factory's description (dpsim plugins, the page) and the ledger's source.
+func TestConfidenceShown(t *testing.T) {
+	if !strings.Contains(dpmradmm.Factory.Paper, "(confidence "+dpmradmm.Confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", dpmradmm.Factory.Paper)
+	}
+	r := basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 2}.Run(t)
+	if l := r.Ledger(); !strings.Contains(l.Source, dpmradmm.Confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
+	}
 }

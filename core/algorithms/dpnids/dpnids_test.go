@@ -3,8 +3,10 @@ package dpnids_test
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
+	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
@@ -138,5 +140,17 @@ func TestSumInvariantKeepsTheNoise(t *testing.T) {
 		if math.Abs(s-rec.sum[c]) > 1e-12*math.Max(1, math.Abs(rec.sum[c])) {
 			t.Errorf("coordinate %d: Σz − Σx + αΣ∇f = %.15g, the noise released %.15g", c, s, rec.sum[c])
 		}
+	}
+}
+
+// The source confidence of baselines.md is shown where people read: the
+// factory's description (dpsim plugins, the page) and the ledger's source.
+func TestConfidenceShown(t *testing.T) {
+	if !strings.Contains(dpnids.Factory.Paper, "(confidence "+dpnids.Confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", dpnids.Factory.Paper)
+	}
+	r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
+	if l := r.Ledger(); !strings.Contains(l.Source, dpnids.Confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
 	}
 }

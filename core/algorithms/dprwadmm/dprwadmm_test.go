@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/algorithms/dprwadmm"
 	"dpsim/core/algorithms/internal/basetest"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
@@ -156,4 +157,16 @@ func TestScenarioCalibrate(t *testing.T) {
 func TestNoiseIsAccounted(t *testing.T) {
 	basetest.CheckNoise(t, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 0.5, L1: 0.02, Iterations: 400,
 		Params: `"attenuation": 1.05`}, 1.05, nil, nil)
+}
+
+// The source confidence of baselines.md is shown where people read: the
+// factory's description (dpsim plugins, the page) and the ledger's source.
+func TestConfidenceShown(t *testing.T) {
+	if !strings.Contains(dprwadmm.Factory.Paper, "(confidence "+dprwadmm.Confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", dprwadmm.Factory.Paper)
+	}
+	r := basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
+	if l := r.Ledger(); !strings.Contains(l.Source, dprwadmm.Confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
+	}
 }

@@ -14,7 +14,7 @@
 // paper's decaying-step row), the neighbours N_i (degree d_i), the
 // published x̃_j and s_i = Σ_{j∈N_i} (x̃_i + x̃_j), agent i updates
 //
-//	odd m:  x_i = argmin_x f_i(x) + λ_iᵀx + ρ_m Σ_{j∈N_i} ‖x − (x̃_i + x̃_j)/2‖²      (exact, by gradient descent)
+//	odd m:  x_i = argmin_x f_i(x) + λ_iᵀx + ρ_m Σ_{j∈N_i} ‖x − (x̃_i + x̃_j)/2‖²      (exact, by accelerated gradient)
 //	        publish x̃_i = x_i + ν_i,  ν_i ~ N(0, σ_t²I), t = (m+1)/2                 (σ_t² = σ_1²R^(−(t−1)))
 //	        g̃_i = ρ_m s_i − λ_i − 2ρ_m d_i x̃_i                                      (the gradient the optimality condition implies, at x̃)
 //	even m: x_i = x̃_i = ( x̃_i/τ − g̃_i − λ_i + ρ_m s_i ) / (1/τ + 2ρ_m d_i)          (recycled, published without noise)
@@ -48,6 +48,7 @@ type Algorithm struct {
 	n, d int
 	g    *graph.Graph
 	l    float64 // the largest L_i, for the inner step
+	mu   float64 // the smallest μ_i, for the inner momentum
 	spec *noise.Spec
 	smp  *noise.Sampler
 	x    []float64 // x_i
@@ -57,6 +58,8 @@ type Algorithm struct {
 	nz   []float64
 	s    []float64 // s_i of the iteration
 	grad []float64
+	y    []float64 // the inner solve's extrapolated point
+	prev []float64 // and its last iterate
 	k    int
 	// inner counts the gradient evaluations of the last odd iteration.
 	inner int
@@ -64,14 +67,14 @@ type Algorithm struct {
 }
 
 // New returns DP-MRADMM on prob over g, with the largest smoothness
-// constant l, the noise channel spec drawn by smp, and initial estimates
+// constant l and the smallest strong convexity mu of the f_i, the noise channel spec drawn by smp, and initial estimates
 // x0 (also the first x̃).
-func New(p Params, prob objective.Problem, g *graph.Graph, l float64, spec *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
+func New(p Params, prob objective.Problem, g *graph.Graph, l, mu float64, spec *noise.Spec, smp *noise.Sampler, x0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
 	mk := func() []float64 { return make([]float64, n*d) }
-	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, l: l, spec: spec, smp: smp,
+	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, l: l, mu: mu, spec: spec, smp: smp,
 		x: append([]float64(nil), x0...), lam: mk(), sent: append([]float64(nil), x0...), rec: mk(), nz: mk(), s: mk(),
-		grad: make([]float64, d)}
+		grad: make([]float64, d), y: make([]float64, d), prev: make([]float64, d)}
 	a.step.Releases = make([]sim.Release, 0, n)
 	a.step.AddReleases("x", n, d, d, 0, a.sent, a.nz, false, func(i int) ([]int, []float64) { return g.Neighbors(i), nil })
 	a.step.Dim = d
@@ -102,20 +105,30 @@ func (a *Algorithm) Sensitivity(i, t int) float64 {
 }
 
 // solve minimises f_i(x) + λ_iᵀx + ρ d_i‖x‖² − ρ s_iᵀx (the odd step up to
-// a constant) by gradient descent from x with step 1/(L + 2ρd_i), until
-// the step is below 1e-15 of ‖x‖ or after the inner budget; it returns
-// the gradient evaluations.
+// a constant), which is (μ + 2ρd_i)-strongly convex and (L + 2ρd_i)-smooth,
+// by Nesterov's accelerated gradient from x (step 1/(L + 2ρd_i), momentum
+// (√κ − 1)/(√κ + 1) with κ the ratio of the two), until a step is below
+// 1e-15 of ‖x‖ or after the inner budget; it returns the gradient
+// evaluations.
 func (a *Algorithm) solve(i int, rho float64, x, lam, s []float64) int {
 	di := float64(a.g.Degree(i))
-	h := 1 / (a.l + 2*rho*di)
+	lc, mc := a.l+2*rho*di, a.mu+2*rho*di
+	h := 1 / lc
+	q := math.Sqrt(lc / mc)
+	mom := (q - 1) / (q + 1)
+	y, prev := a.y, a.prev
+	copy(y, x)
+	copy(prev, x)
 	for it := 1; it <= a.p.Inner; it++ {
-		a.prob.Grad(i, x, a.grad)
+		a.prob.Grad(i, y, a.grad)
 		mv, mx := 0.0, 0.0
 		for c := range x {
-			st := h * (a.grad[c] + lam[c] + 2*rho*di*x[c] - rho*s[c])
-			x[c] -= st
-			mv = math.Max(mv, math.Abs(st))
-			mx = math.Max(mx, math.Abs(x[c]))
+			xn := y[c] - h*(a.grad[c]+lam[c]+2*rho*di*y[c]-rho*s[c])
+			mv = math.Max(mv, math.Abs(xn-prev[c]))
+			mx = math.Max(mx, math.Abs(xn))
+			x[c] = xn
+			y[c] = xn + mom*(xn-prev[c])
+			prev[c] = xn
 		}
 		if mv <= 1e-15*math.Max(mx, 1e-300) {
 			return it

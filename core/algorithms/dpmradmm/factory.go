@@ -75,9 +75,9 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err := env.RequireUndirected("DP-MRADMM", "DP-MRADMM exchanges with the graph's neighbours"); err != nil {
 		return nil, nil, err
 	}
-	l := 0.0
+	mu, l := 0.0, 0.0
 	if s, ok := env.Problem.(objective.Smooth); ok {
-		_, l = s.Smoothness()
+		mu, l = s.Smoothness()
 	}
 	if !(l > 0) || math.IsInf(l, 0) {
 		return nil, nil, check.Errorf("problem", "DP-MRADMM's exact odd step needs the problem's smoothness constant L, which %s does not declare", env.Problem.Kind())
@@ -93,7 +93,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	a := New(p, env.Problem, env.Graph, l, nz.Spec, env.Sampler("dp-mradmm", "x"), env.InitState("x"))
+	a := New(p, env.Problem, env.Graph, l, max(mu, 0), nz.Spec, env.Sampler("dp-mradmm", "x"), env.InitState("x"))
 	off := ""
 	if nz.Spec.IsOff() {
 		off = "no noise on x (channel x)"

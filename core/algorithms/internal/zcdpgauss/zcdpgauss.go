@@ -125,10 +125,20 @@ func LogGeometric(logRho1, logQ float64, count int) float64 {
 	tl := float64(count) * logQ
 	if logQ > 0 {
 		// q^T (1 − q^−T)/(q − 1)
-		return logRho1 + tl + num.Log(1-num.Exp(-tl)) - num.Log(num.Exp(logQ)-1)
+		return logRho1 + tl + num.Log(-expm1(-tl)) - num.Log(expm1(logQ))
 	}
 	// (1 − q^T)/(1 − q)
-	return logRho1 + num.Log(1-num.Exp(tl)) - num.Log(1-num.Exp(logQ))
+	return logRho1 + num.Log(-expm1(tl)) - num.Log(-expm1(logQ))
+}
+
+// expm1 is e^x − 1 without the cancellation of num.Exp(x) − 1 near 0
+// (R = 1 + 10⁻⁷ would lose nine digits): its Taylor series below 0.01,
+// whose seventh term is under 10⁻¹⁶ of the sum there.
+func expm1(x float64) float64 {
+	if math.Abs(x) >= 0.01 {
+		return num.Exp(x) - 1
+	}
+	return x * (1 + x/2*(1+x/3*(1+x/4*(1+x/5*(1+x/6*(1+x/7))))))
 }
 
 // Meta is what the ledger says about its algorithm.

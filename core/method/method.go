@@ -317,6 +317,17 @@ func (e *Env) RequireOneDecay(why string) error {
 	return nil
 }
 
+// FreshStreams forgets every stream, draw source and sample cursor the
+// environment handed out, so that an algorithm built on it again draws
+// from the start, as a replay of the same scenario does (calibration
+// builds twice). Without it the second build got the first build's
+// cached sources, already advanced and registered with a registry the
+// run no longer saves.
+func (e *Env) FreshStreams() {
+	e.Streams = &rng.Registry{}
+	e.sources, e.cursors = nil, nil
+}
+
 func (e *Env) streams() *rng.Registry {
 	if e.Streams == nil {
 		e.Streams = &rng.Registry{}

@@ -307,7 +307,7 @@ func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Bu
 	env.Noise = scaled
 	// The rebuilt algorithm draws from fresh streams, exactly as a replay
 	// of the pinned (calibrated) scenario does.
-	env.Streams = &rng.Registry{}
+	env.FreshStreams()
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
 		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {

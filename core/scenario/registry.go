@@ -8,8 +8,13 @@ import (
 	"dpsim/core/algorithms/ddgt"
 	"dpsim/core/algorithms/diadsp"
 	"dpsim/core/algorithms/diffdradt"
+	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/dpdgt"
+	"dpsim/core/algorithms/dpextra"
+	"dpsim/core/algorithms/dpmradmm"
+	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/dpop"
+	"dpsim/core/algorithms/dprwadmm"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/algorithms/recal"
 	"dpsim/core/graph"
@@ -35,6 +40,11 @@ var (
 		&dpop.Factory,
 		&diadsp.Factory,
 		&recal.Factory,
+		&dpextra.Factory,
+		&dpnids.Factory,
+		&dpadmm.Factory,
+		&dprwadmm.Factory,
+		&dpmradmm.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

@@ -9,6 +9,12 @@
 #
 #   bench/recal/compare.sh [ROUNDS]        (default 3)
 #
+# Then Table IV's baselines in dpsim alone (BenchmarkPerMessage: DP-RECAL,
+# DP-ADMM [12], DP-EXTRA, DP-NIDS, DP-RWADMM through the runner, ε = 12):
+# time per iteration, per message, and per PLF 300 (Table IV's time: a
+# synchronous method reaches PLF 300 in 300 iterations, the baton in
+# about 2,230 on the ring of 8), each as a ratio to DP-RECAL's.
+#
 # Needs go and /usr/bin/python3 with NumPy; NumPy on one BLAS thread, as
 # dpsim's iteration is one goroutine.
 set -euo pipefail
@@ -41,3 +47,14 @@ for ds in ijcnn1 mnist-01; do
                                      return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
     END { printf "median %s: dpsim %.1f µs, NumPy %.1f µs per communication; NumPy/dpsim %.2fx (target ≥ 3)\n", d, med(n, k), med(p, k), med(a, k) }'
 done
+
+echo
+echo "Table IV's baselines in dpsim (one round, 300 iterations each):"
+(cd core/algorithms/recal && "$tmp/native.test" -test.cpu 1 -test.run '^$' -test.bench 'PerMessage' -test.benchtime 300x) |
+  awk '/^BenchmarkPerMessage\// { split($1, p, "/"); ns = ""; nm = ""
+      for (i = 2; i <= NF; i++) { if ($i == "ns/op") ns = $(i-1); if ($i == "ns/message") nm = $(i-1) }
+      it = (p[3] == "dp-recal" || p[3] == "dp-rwadmm") ? 2230 : 300
+      plf[p[2] "/" p[3]] = ns * it; msg[p[2] "/" p[3]] = nm; op[p[2] "/" p[3]] = ns; keys[++k] = p[2] "/" p[3] }
+    END { printf "%-24s %12s %14s %14s %12s\n", "dataset/algorithm", "us/iter", "us/message", "s to PLF 300", "÷ DP-RECAL"
+      for (i = 1; i <= k; i++) { key = keys[i]; split(key, q, "/"); ref = plf[q[1] "/dp-recal"]
+        printf "%-24s %12.1f %14.1f %14.3f %12.2f\n", key, op[key]/1e3, msg[key]/1e3, plf[key]/1e9, plf[key]/ref } }'

@@ -76,10 +76,12 @@ func TestNeeds(t *testing.T) {
 		}
 	}
 
-	// Every built-in preset loads nothing extra except the one that
-	// trains on mushrooms, which needs its two splits — train first.
+	// Every built-in preset loads nothing extra except those that train
+	// on a dataset (mushrooms; DP-RECAL's ijcnn1), which need its two
+	// splits — train first.
 	dataPresets := map[string][]string{
 		"gtdp-logistic-mushrooms": {"mushrooms-train.gz", "mushrooms-test.gz"},
+		"dp-recal-ijcnn1":         {"ijcnn1-train.gz", "ijcnn1-test.gz"},
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)

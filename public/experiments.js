@@ -45,6 +45,7 @@
     <ul id="exp-legend" class="exp-legend"></ul>
     <p id="exp-readout" class="exp-readout mono"></p>
     <ul id="exp-verdicts" class="exp-verdicts"></ul>
+    <div id="exp-table" class="exp-table"></div>
     <div class="row">
       <span class="muted">Download:</span>
       <button type="button" id="exp-dl-json" disabled>JSON</button>
@@ -363,6 +364,7 @@
     state.verdicts = result.figure.verdicts.map((x) => ({ claim: x.claim, verdict: x.verdict }));
     draw(result.figure);
     showVerdicts(result.figure);
+    showTable(result.csv);
     for (const b of Object.values(dl)) b.disabled = false;
     setMsg(`Shown: your last sweep, ${v.name}${v.partial ? ' (partial)' : ''}, of ${new Date(v.at).toLocaleString()}, kept in this browser.`);
   }
@@ -542,6 +544,7 @@
     if (!partial) state.status = 'done';
     draw(result.figure);
     showVerdicts(result.figure);
+    showTable(result.csv);
     for (const b of Object.values(dl)) b.disabled = false;
     if (partial) setMsg(`Cancelled: the figure and downloads show the ${recs.length} of ${state.total} runs that finished (marked partial).`);
     showProgress();
@@ -579,6 +582,59 @@
 
 
   const draw = timed(drawFigure);
+  // showTable shows a sweep whose series each have one x point (a table
+  // such as DP-RECAL's Table IV) as a table from its CSV: one row per
+  // series, one column per variable, mean ± sd over the runs.
+  function showTable(csv) {
+    const box = $('exp-table');
+    box.textContent = '';
+    state.tableRows = 0;
+    const rows = parseCSV(csv || '');
+    if (rows.length < 2) return;
+    const h = rows[0], col = (n) => h.indexOf(n);
+    const recs = rows.slice(1).filter((r) => r.length === h.length);
+    if (recs.some((r) => r[col('point')] !== '0')) return; // a figure, not a table
+    const vars = [...new Set(recs.map((r) => r[col('variable')]))];
+    const labels = [...new Set(recs.map((r) => r[col('label')]))];
+    const fmt = (v) => (v === '' || v === 'NaN' ? '–' : Number(v).toPrecision(4));
+    const t = document.createElement('table');
+    t.innerHTML = '<thead><tr><th>series</th>' + vars.map((v) => `<th>${v} (mean ± sd)</th>`).join('') + '</tr></thead>';
+    const body = document.createElement('tbody');
+    for (const l of labels) {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.textContent = l;
+      tr.append(th);
+      for (const v of vars) {
+        const r = recs.find((x) => x[col('label')] === l && x[col('variable')] === v);
+        const td = document.createElement('td');
+        td.textContent = r ? `${fmt(r[col('mean')])} ± ${fmt(r[col('sd')])}` : '–';
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    t.append(body);
+    box.append(t);
+    state.tableRows = labels.length;
+  }
+
+  // parseCSV reads RFC 4180 CSV (quoted fields with "" escapes).
+  function parseCSV(text) {
+    const out = [];
+    let row = [], f = '', q = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (q) {
+        if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+      } else if (c === '"') q = true;
+      else if (c === ',') { row.push(f); f = ''; }
+      else if (c === '\n') { row.push(f); out.push(row); row = []; f = ''; }
+      else if (c !== '\r') f += c;
+    }
+    if (f !== '' || row.length) { row.push(f); out.push(row); }
+    return out;
+  }
+
   function drawFigure(fd) {
     figTitle.textContent = fd.title;
     figSub.textContent = fd.subtitle + (fd.y_note ? ' · ' + fd.y_note : '') + (fd.partial ? ` · PARTIAL: ${fd.finished} of ${fd.tasks} runs` : '');

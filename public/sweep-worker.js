@@ -62,6 +62,8 @@ async function handle(msg) {
       if (!r.ok) throw new Error(r.error);
       return r.ms;
     }
+    case 'attack':
+      return JSON.parse(check(solver.attack(msg.dataset, JSON.stringify(msg.options || {}))));
     case 'figure': {
       const v = check(solver.figure(msg.result, msg.format));
       return v;

@@ -44,6 +44,7 @@ Usage:
   dpsim plugins
   dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
   dpsim merge --out NAME.json PART.json...
+  dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
 input, or preset:NAME for a built-in scenario (see "dpsim presets").
@@ -59,7 +60,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep or merge"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge or attack"))
 		return 2
 	}
 	var err error
@@ -76,11 +77,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdSweep(args[1:], stdin, stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
+	case "attack":
+		err = cmdAttack(args[1:], stdout, stderr)
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep and merge", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge and attack", args[0])
 	}
 	var ue *usageError
 	switch {

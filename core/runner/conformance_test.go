@@ -76,11 +76,31 @@ func conformanceCases(t *testing.T) []presetCase {
 				// horizon checks them; the full ones cost minutes (the
 				// DPP² figures alone: 41 scenarios of 500–1000 iterations).
 				shorten(s, experimentHorizon)
+				switch {
+				case s.Problem.Kind == "cnn":
+					// One iteration is a CNN step per agent (about 0.3 s
+					// under js/wasm for the LDP figures' ten agents).
+					shorten(s, 3)
+				case trainsOnData(s):
+					// DP-RECAL's figures train on MNIST-sized data for
+					// thousands of iterations (minutes in all); replay
+					// does not depend on the horizon.
+					shorten(s, 100)
+				}
 				add(fmt.Sprintf("%s/%s/%d", ep.Name, se.Name, pt), s)
 			}
 		}
 	}
 	return cs
+}
+
+// trainsOnData reports whether s's problem reads a committed dataset.
+func trainsOnData(s *scenario.Scenario) bool {
+	var p struct {
+		Dataset string `json:"dataset"`
+	}
+	_ = json.Unmarshal(s.Problem.Params, &p)
+	return p.Dataset != "" && p.Dataset != "synthetic"
 }
 
 func parseCase(t *testing.T, c presetCase) *scenario.Scenario {
@@ -194,9 +214,18 @@ func defaultsOn(t *testing.T, cases []presetCase, what string, use func(*scenari
 // them into init, and Build must read each back with the same meaning.
 func checkStates(t *testing.T, b *scenario.Built) {
 	t.Helper()
-	var got []string
+	var got, shared []string
 	for _, v := range b.Algorithm.State() {
+		// A relay's shared variables (method.Factory.Shared: the baton)
+		// are reported too, and declared apart from the per-agent States.
+		if _, ok := b.Factory.SharedVar(v.Name); ok {
+			shared = append(shared, v.Name)
+			continue
+		}
 		got = append(got, v.Name)
+	}
+	if len(shared) != len(b.Factory.Shared) {
+		t.Errorf("%s: State() reports the shared variables %v but the factory declares %d", b.Factory.Name, shared, len(b.Factory.Shared))
 	}
 	if !slices.Equal(got, b.Factory.States) {
 		t.Errorf("%s: State() reports %v but the factory declares States %v", b.Factory.Name, got, b.Factory.States)

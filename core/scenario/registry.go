@@ -10,14 +10,20 @@ import (
 	"dpsim/core/algorithms/diffdradt"
 	"dpsim/core/algorithms/dmod"
 	"dpsim/core/algorithms/dola"
+	"dpsim/core/algorithms/dpadmm"
 	"dpsim/core/algorithms/dpdgt"
+	"dpsim/core/algorithms/dpextra"
+	"dpsim/core/algorithms/dpmradmm"
+	"dpsim/core/algorithms/dpnids"
 	"dpsim/core/algorithms/dpop"
 	"dpsim/core/algorithms/dpp2"
+	"dpsim/core/algorithms/dprwadmm"
 	"dpsim/core/algorithms/dsgd"
 	"dpsim/core/algorithms/gtdp"
 	"dpsim/core/algorithms/ldol"
 	"dpsim/core/algorithms/ldponline"
 	"dpsim/core/algorithms/ppdc"
+	"dpsim/core/algorithms/recal"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/objective"
@@ -48,6 +54,12 @@ var (
 		&dola.Factory,
 		&dmod.Factory,
 		&dsgd.Factory,
+		&recal.Factory,
+		&dpextra.Factory,
+		&dpnids.Factory,
+		&dpadmm.Factory,
+		&dprwadmm.Factory,
+		&dpmradmm.Factory,
 	)
 	problems = registry(
 		&rendezvous.Factory,

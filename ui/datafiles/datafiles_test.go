@@ -88,6 +88,7 @@ func TestNeeds(t *testing.T) {
 		"dmod-mushrooms":          {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"dsgd-mushrooms":          {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"pdop-online-mushrooms":   {"mushrooms-train.gz", "mushrooms-test.gz"},
+		"dp-recal-ijcnn1":         {"ijcnn1-train.gz", "ijcnn1-test.gz"},
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)

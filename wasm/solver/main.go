@@ -15,6 +15,7 @@
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
 //	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
+//	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -32,6 +33,8 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"dpsim/core/attack"
+	"dpsim/core/data"
 	"dpsim/core/experiment"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
@@ -213,6 +216,21 @@ func main() {
 	}))
 	api.Set("dataNeeds", fn(func(a []js.Value) any { return jsonString(dataNeeds(a[0].String(), a[1].String())) }))
 	api.Set("provideData", fn(func(a []js.Value) any { return provided.ProvideJS(a) }))
+	api.Set("attack", fn(func(a []js.Value) any {
+		o := attack.DefaultOptions()
+		if err := json.Unmarshal([]byte(a[1].String()), &o); err != nil {
+			return errValue(fmt.Errorf("attack options: %v", err))
+		}
+		set, err := data.Load(a[0].String(), "train")
+		if err != nil {
+			return errValue(err)
+		}
+		rep, err := attack.FromDataset(set, o)
+		if err != nil {
+			return errValue(err)
+		}
+		return jsonString(rep)
+	}))
 	js.Global().Set("dpsimSolver", api)
 	select {}
 }

@@ -1,0 +1,79 @@
+package recal_test
+
+import (
+	"testing"
+
+	"dpsim/core/noise"
+	"dpsim/core/runner"
+	"dpsim/core/scenario"
+)
+
+// benchAlgorithms are DP-RECAL and the DP baselines of its Table IV, each
+// with its noise channel (docs/recal-baselines.md).
+var benchAlgorithms = []struct{ kind, channel string }{
+	{"dp-recal", "u"}, {"dp-admm", "x"}, {"dp-extra", "x"}, {"dp-nids", "xbar"}, {"dp-rwadmm", "xbar"},
+}
+
+// BenchmarkIteration times one DP-RECAL iteration — one communication:
+// the holder's gradient on its shard, the prox, the noise and the walk —
+// on the paper's least squares, 8 agents on a ring, ε = 12 (bench/recal
+// compares it with a NumPy implementation of the same update).
+func BenchmarkIteration(b *testing.B) {
+	for _, ds := range []string{"ijcnn1", "mnist-01"} {
+		b.Run(ds, func(b *testing.B) {
+			bl := benchBuild(b, "dp-recal", "u", ds)
+			a := bl.Algorithm
+			a.Initial()
+			b.ResetTimer()
+			for range b.N {
+				a.Advance()
+			}
+		})
+	}
+}
+
+// BenchmarkPerMessage times one iteration of DP-RECAL and of each
+// baseline through the runner and reports ns per message sent (Table
+// IV's time over Comm.): a baton sends one message per iteration, a
+// synchronous method 2|E| = 16 on the ring of 8.
+func BenchmarkPerMessage(b *testing.B) {
+	for _, ds := range []string{"ijcnn1", "mnist-01"} {
+		for _, alg := range benchAlgorithms {
+			b.Run(ds+"/"+alg.kind, func(b *testing.B) {
+				bl := benchBuild(b, alg.kind, alg.channel, ds)
+				bl.Scenario.Iterations = b.N
+				r := runner.New(bl)
+				b.ResetTimer()
+				if err := r.Run(); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if m := r.Counters().Messages; m > 0 {
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(m), "ns/message")
+				}
+			})
+		}
+	}
+}
+
+func benchBuild(b *testing.B, kind, channel, ds string) *scenario.Built {
+	s, err := scenario.PresetScenario("dp-recal-ijcnn1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Problem.Params = []byte(`{"dataset": "` + ds + `", "loss": "squares", "l2": 0, "regularizer": "elastic-net", "r_l1": 0.01, "r_l2": 1, "shards": "contiguous"}`)
+	s.Algorithm.Kind = kind
+	s.Algorithm.Params = []byte(`{"target_epsilon": 12, "plf": 300}`)
+	s.Weights.Kind = "metropolis"
+	for k := range s.Noise {
+		delete(s.Noise, k)
+	}
+	s.Noise[channel] = &noise.Spec{Dist: noise.Gaussian}
+	s.Stop = nil
+	s.Record.Every, s.Record.EvalEvery = 1000000, 0
+	bl, err := scenario.Build(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bl
+}

@@ -1,0 +1,271 @@
+package recal
+
+import (
+	"fmt"
+	"math"
+
+	"dpsim/core/check"
+	"dpsim/core/method"
+	"dpsim/core/noise"
+	"dpsim/core/objective"
+	"dpsim/core/param"
+	"dpsim/core/privacy"
+)
+
+// Params are DP-RECAL's parameters (spec §6.3–6.4).
+type Params struct {
+	// Mode is the u bookkeeping: Literal (Algorithm 1 as printed) or
+	// Realisable (the holder adds to the ũ it received).
+	Mode string `json:"mode" doc:"literal: Algorithm 1 as printed, the baton keeps the exact u = Σλ_j hidden (exact convergence); realisable: the holder adds to the noisy ũ it received (the noise accumulates in u, a bias)" options:"literal|realisable"`
+	// Alpha is every agent's step α_i; 0 takes 1/(L+1), L = max_i L_i.
+	Alpha float64 `json:"alpha" doc:"local step α_i of every agent, in (0, 2/(L_i+1)) (Theorem 2); 0: 1/(L+1) with L the problem's largest L_i" range:"[0, 1e6]"`
+	// Alphas, when given, are uncoordinated steps, one per agent.
+	Alphas []float64 `json:"alphas,omitempty" doc:"uncoordinated steps α_i, one per agent (overrides alpha)"`
+	// Attenuation is R > 1: the holder's noise variance shrinks by 1/R at
+	// each of its activations, σ_τ² = σ_1²·R^(−(τ−1)); R = 1 keeps it
+	// constant.
+	Attenuation float64 `json:"attenuation" doc:"R: the noise variance of an agent shrinks by 1/R at each of its activations, σ_τ² = σ_1²·R^(−(τ−1)) (1: constant)" range:"[1, 10]"`
+	// GradientBound is c of Assumption 3, ‖∇f_i‖ ≤ c: the sensitivity input.
+	GradientBound float64 `json:"gradient_bound" doc:"c: the per-agent gradient bound ‖∇f_i‖ ≤ c of Assumption 3, the sensitivity input of the privacy account" range:"(0, 1e100]"`
+	// ClipGradients clips every ∇f_i(y_i) to norm c, so that Assumption 3
+	// holds by construction (a modification of the paper).
+	ClipGradients bool `json:"clip_gradients" doc:"clip every gradient to norm c so that the budget is a guarantee (a modification of the paper)"`
+	// Sensitivity is "paper" (Lemma 5's Δ = 4αβc) or "direct" (2αβc).
+	Sensitivity string `json:"sensitivity" doc:"the ℓ2 sensitivity of u per activation: paper, Lemma 5's Δ = 4αβc; or direct, 2αβc from Δλ = αβ·Δ∇f (spec §6.7)" options:"paper|direct"`
+	// Delta is δ of (ε, δ)-DP.
+	Delta float64 `json:"delta" doc:"δ of the (ε, δ)-DP the ledger reports" range:"(0, 1)"`
+	// Conversion turns ρ-zCDP into (ε, δ)-DP for the ledger and the
+	// calibration: "tight" or "simple" (the paper's).
+	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
+	// TargetEpsilon, when > 0, sets σ_1 so that an agent activated PLF
+	// times spends exactly this ε (the paper's calibration); the noise
+	// channel's scale is then not used.
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that PLF activations spend exactly ε (noise.u.scale is then not used); 0: σ_1 = noise.u.scale" range:"[0, 1e6]"`
+	// PLF is the privacy leakage frequency the calibration assumes.
+	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]"`
+}
+
+// Defaults returns the spec's setting (R = 1.01, c = 1, δ = 1e-3, PLF 300),
+// literal mode, the tight conversion, α from the problem.
+func Defaults() *Params {
+	return &Params{Mode: Literal, Attenuation: 1.01, GradientBound: 1, Sensitivity: "paper", Delta: 1e-3, Conversion: "tight", PLF: 300}
+}
+
+// Confidence of the non-private RECAL reconstruction (baselines.md §1.1).
+const Confidence = "high: Algorithm 1 of the seed paper, with σ = 0 for RECAL (baselines.md §1.1)"
+
+// Factory builds DP-RECAL (and RECAL, with the noise off) from a scenario.
+var Factory = method.Factory{
+	Name:  "dp-recal",
+	Title: "DP-RECAL",
+	Paper: "X. Wang, Y. Guo, T. Yang and Y. Shi, differentially private relayed, communication-efficient algorithm (dp-recal-relay), Algorithm 1; RECAL with noise.u.scale = 0 (confidence " + Confidence + ")",
+	Channels: []method.Channel{
+		{Name: "u", Dist: noise.Gaussian, Description: "ε^k on the baton's ũ, σ_1 per agent, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)"},
+	},
+	Solves: method.Minimisation,
+	States: []string{"y", "lambda"},
+	Shared: []method.SharedVar{
+		{Name: "x", Description: "the baton's estimate x^k"},
+		{Name: "u_noisy", Description: "the baton's noisy ũ^k (what is sent)"},
+		{Name: "u", Description: "the exact running sum u^k = Σλ_j (hidden; literal mode)"},
+	},
+	Output: "x",
+	Prox:   true,
+	Draws: []method.Draw{{Name: "walk", Whole: true, Min: 0, Max: 1e7,
+		Description: "the agents the baton visits, i_1, i_2, …: each a neighbour of the one before (cycled, so the last's neighbour is the first)"}},
+	NewParams: func() any { return Defaults() },
+	Footprint: func(agents, _, dim int) int64 { return 8 * (2*int64(agents)*int64(dim) + 14*int64(dim)) },
+	Build:     build,
+}
+
+const pf = "algorithm.params"
+
+func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
+	p := *params.(*Params)
+	if err := param.Validate(pf, &p); err != nil {
+		return nil, nil, err
+	}
+	g := env.Graph
+	if g.Directed {
+		return nil, nil, check.Errorf("graph.directed", "DP-RECAL's walk P = I − D⁻¹L needs an undirected graph")
+	}
+	if !g.Connected() {
+		return nil, nil, check.Errorf("graph", "DP-RECAL's walk needs a connected graph")
+	}
+	n, d := env.Problem.Agents(), env.Problem.Dim()
+	var warns []check.Warning
+
+	// α_i: given, uncoordinated, or 1/(L+1) from the problem's L.
+	L := math.NaN()
+	if s, ok := env.Problem.(objective.Smooth); ok {
+		_, L = s.Smoothness()
+	}
+	alpha := make([]float64, n)
+	switch {
+	case p.Alphas != nil:
+		if len(p.Alphas) != n {
+			return nil, nil, check.Errorf(check.Join(pf, "alphas"), "must list one step per agent (%d), got %d", n, len(p.Alphas))
+		}
+		for i, v := range p.Alphas {
+			if !(v > 0 && v <= 1e6) {
+				return nil, nil, check.Errorf(check.Index(check.Join(pf, "alphas"), i), "must be in (0, 1e6] (got %v)", v)
+			}
+		}
+		copy(alpha, p.Alphas)
+	case p.Alpha > 0:
+		for i := range alpha {
+			alpha[i] = p.Alpha
+		}
+	default:
+		if !(L > 0) || math.IsInf(L, 0) {
+			return nil, nil, check.Errorf(check.Join(pf, "alpha"), "is required (> 0): the problem declares no smoothness constant L to take 1/(L+1) from")
+		}
+		for i := range alpha {
+			alpha[i] = 1 / (L + 1)
+		}
+	}
+	if L > 0 {
+		for i, v := range alpha {
+			if v >= 2/(L+1) {
+				warns = append(warns, check.Warnf(check.Join(pf, "alpha"), "α_%d = %g is not below 2/(L+1) = %.6g with L = max_i L_i = %.6g: Theorem 2's condition may fail", i, v, 2/(L+1), L))
+				break
+			}
+		}
+	}
+
+	// The pinned walk must be a walk on the graph.
+	if w, ok := env.PinnedDraws["walk"]; ok {
+		if err := checkWalk(w, g.N, g.HasLink); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	// σ_1: from the channel, or calibrated to the target ε.
+	spec := env.Noise["u"]
+	if spec.PerAgentDecay() || (spec.Decay.Kind != "" && spec.Decay.Kind != noise.Constant) {
+		return nil, nil, check.Errorf("noise.u.decay", "must be constant: DP-RECAL decays its noise per activation of the holder with R = algorithm.params.attenuation, not per iteration (got %v)", spec.Decay)
+	}
+	a := &Algorithm{p: p, n: n, d: d, prob: env.Problem, g: g, alpha: alpha, beta: 1 / (2 * float64(n+1)),
+		sigma: make([]float64, n), r: p.Attenuation}
+	a.sens = sensitivity(p, a.beta, alpha)
+	conv, _ := privacy.ParseConversion(check.Join(pf, "conversion"), p.Conversion)
+	if p.TargetEpsilon > 0 {
+		if spec.Scales != nil {
+			return nil, nil, check.Errorf("noise.u.scales", "per-agent scales and algorithm.params.target_epsilon exclude each other: the calibration sets one σ_1")
+		}
+		rho1 := privacy.GeometricRho1(conv.Rho(p.TargetEpsilon, p.Delta), p.Attenuation, p.PLF)
+		s1 := math.Sqrt(a.sens * a.sens / (2 * rho1))
+		if !(s1 > 0) || s1 > 1e100 {
+			return nil, nil, check.Errorf(check.Join(pf, "target_epsilon"), "gives σ_1 = %v, outside (0, 1e100] (ε = %v, PLF = %d, R = %v)", s1, p.TargetEpsilon, p.PLF, p.Attenuation)
+		}
+		for i := range a.sigma {
+			a.sigma[i] = s1
+		}
+		a.calibrated = true
+	} else {
+		for i := range a.sigma {
+			a.sigma[i] = spec.ScaleAt(i, 0)
+		}
+	}
+	if c, ok := env.Problem.(objective.Composite); ok {
+		a.prox = c
+	}
+	a.walk = env.Draws("dp-recal", "walk")
+	a.smp = env.Sampler("dp-recal", "u")
+	a.x = env.InitShared("x", d)
+	a.ut = env.InitShared("u_noisy", d)
+	a.u = env.InitShared("u", d)
+	a.y = env.InitState("y")
+	a.lam = env.InitState("lambda")
+	a.tau = make([]int, n)
+	for _, s := range []*[]float64{&a.grad, &a.lh, &a.v, &a.xn, &a.yn, &a.ln, &a.eps} {
+		*s = make([]float64, d)
+	}
+	a.msg, a.nz = make([]float64, 2*d), make([]float64, 2*d)
+	if a.walk.Pinned() {
+		a.holder = int(a.walk.Float64())
+	} else {
+		a.holder = a.walk.IntN(n)
+	}
+	if !p.ClipGradients && !a.off() {
+		var bound objective.Bound
+		known := false
+		if lp, ok := env.Problem.(objective.Lipschitz); ok {
+			bound, known = lp.GradientBound()
+		}
+		switch {
+		case !known:
+			warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "the problem declares no gradient bound and gradients are not clipped: ε assumes ‖∇f_i‖ ≤ c = %g, which may fail (set clip_gradients)", p.GradientBound))
+		case bound.Value > p.GradientBound:
+			warns = append(warns, check.Warnf(check.Join(pf, "gradient_bound"), "c = %g is below the problem's gradient bound %.6g and gradients are not clipped: ε is nominal, not a guarantee", p.GradientBound, bound.Value))
+		}
+	}
+	th := &method.Theory{
+		Source:      "Wang, Guo, Yang & Shi (dp-recal-relay), Theorems 2–4; spec §6.5",
+		Convergence: convergence(p, a),
+	}
+	return &method.Built{Algorithm: a, Accountant: NewAccountant(a, conv), Theory: th}, warns, nil
+}
+
+func convergence(p Params, a *Algorithm) string {
+	switch {
+	case a.off():
+		return "RECAL (no noise): exact convergence for convex f_i with α_i < 2/(L_i+1) (Theorem 2), linear under metric subregularity (Theorem 3)"
+	case p.Mode == Realisable:
+		return "realisable relay: the noise accumulates in u, so x converges to the minimiser of a perturbed problem (a bias of order √(nq·σ_1²·R/(R−1)); spec §6.2)"
+	case p.Attenuation > 1:
+		return "literal Algorithm 1 with summable noise (R > 1): exact almost-sure convergence (Theorem 2)"
+	}
+	return "literal Algorithm 1 with constant noise (R = 1): the noise is not summable, Theorem 2 does not apply; expect a noise floor"
+}
+
+// checkWalk checks that a pinned walk visits agents of 0..n−1, each a
+// neighbour of the one before, the last a neighbour of the first (the
+// values are cycled).
+func checkWalk(w []float64, n int, link func(i, j int) bool) error {
+	const f = "algorithm.draws.walk"
+	if len(w) < 2 {
+		return check.Errorf(f, "must list at least two agents (the walk has no self-loops and the values are cycled), got %d", len(w))
+	}
+	for k, v := range w {
+		if v < 0 || int(v) >= n {
+			return check.Errorf(check.Index(f, k), "must be an agent of 0..%d (got %v)", n-1, v)
+		}
+	}
+	for k := range w {
+		i, j := int(w[k]), int(w[(k+1)%len(w)])
+		if !link(i, j) {
+			return check.Errorf(check.Index(f, (k+1)%len(w)), "agent %d is not a neighbour of agent %d before it (the walk moves along edges; the values are cycled)", j, i)
+		}
+	}
+	return nil
+}
+
+// sensitivity returns the ℓ2 sensitivity of u per activation with
+// α = max_i α_i: 4αβc (Lemma 5) or 2αβc (direct).
+func sensitivity(p Params, beta float64, alpha []float64) float64 {
+	am := 0.0
+	for _, v := range alpha {
+		am = math.Max(am, v)
+	}
+	f := 4.0
+	if p.Sensitivity == "direct" {
+		f = 2
+	}
+	return f * am * beta * p.GradientBound
+}
+
+// off reports whether no agent adds noise (RECAL).
+func (a *Algorithm) off() bool {
+	for _, s := range a.sigma {
+		if s != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// String describes the algorithm's setting for logs.
+func (a *Algorithm) String() string {
+	return fmt.Sprintf("DP-RECAL(n=%d, β=%g, R=%g, mode=%s)", a.n, a.beta, a.r, a.p.Mode)
+}

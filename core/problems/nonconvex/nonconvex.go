@@ -141,37 +141,143 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 
 // Grad implements objective.Problem: ∇f_i(x) = −(1/m)·Σ_s y_is·z_is·
 // σ(−y_is·xᵀz_is) + [2λω[x]_t/(1 + ω[x]_t²)²]_t.
-func (c *Classifier) Grad(i int, x, out []float64) { c.grad(i, x, nil, out) }
+//
+// It scores gradBlock samples at a time: their dot products four rows at
+// a time (the four sums overlap, each still left to right in its own
+// accumulator), the block's exponentials in one num.ExpTo call (under
+// js/wasm a call per sample cost as much as the exp), then the samples'
+// terms added to every entry in sample order, four samples per pass.
+// Every operation and its order are those of one sample after another
+// (gradOne), so the bits are too (TestBlockedGrad).
+func (c *Classifier) Grad(i int, x, out []float64) {
+	d := c.d
+	x, out = x[:d], out[:d]
+	clear(out)
+	var s, e [gradBlock]float64
+	base := i * c.m
+	for lo := 0; lo < c.m; lo += gradBlock {
+		nb := min(gradBlock, c.m-lo)
+		z := c.z[(base+lo)*d : (base+lo+nb)*d]
+		y := c.y[base+lo : base+lo+nb]
+		sb, eb := s[:nb], e[:nb]
+		dots(z, x, sb)
+		// σ(t) is 1/(1 + e^(−t)) for t ≥ 0 and e^t/(1 + e^t) below,
+		// both from e^(−|t|) (sigmoid's two branches).
+		for t, v := range sb {
+			v = -y[t] * v
+			sb[t] = v
+			eb[t] = -math.Abs(v)
+		}
+		num.ExpTo(eb, eb)
+		for t, v := range sb {
+			var sig float64
+			if v >= 0 {
+				sig = 1 / (1 + eb[t])
+			} else {
+				sig = eb[t] / (1 + eb[t])
+			}
+			sb[t] = -y[t] * sig
+		}
+		axpys(z, sb, out)
+	}
+	c.finish(x, c.m, out)
+}
+
+// gradBlock is how many samples Grad scores per num.ExpTo call: the
+// block's scratch stays on the stack and in the first-level cache.
+const gradBlock = 64
 
 // GradBatch implements objective.Stochastic: the batch's average
 // logistic term plus the whole regulariser's gradient.
 func (c *Classifier) GradBatch(i int, x []float64, idx []int, out []float64) {
-	c.grad(i, x, idx, out)
+	clear(out)
+	for _, k := range idx {
+		c.gradOne(i, k, x, out)
+	}
+	c.finish(x, len(idx), out)
 }
 
-func (c *Classifier) grad(i int, x []float64, idx []int, out []float64) {
-	clear(out)
-	cnt := c.m
-	add := func(k int) {
-		z, y := c.sample(i, k)
-		a := -y * sigmoid(-y*learn.Dot(x, z))
-		for t, zt := range z {
-			out[t] += a * zt
-		}
+// gradOne adds −y_is·z_is·σ(−y_is·xᵀz_is) of sample s of agent i to out.
+func (c *Classifier) gradOne(i, s int, x, out []float64) {
+	z, y := c.sample(i, s)
+	a := -y * sigmoid(-y*learn.Dot(x, z))
+	for t, zt := range z {
+		out[t] += a * zt
 	}
-	if idx != nil {
-		cnt = len(idx)
-		for _, k := range idx {
-			add(k)
-		}
-	} else {
-		for k := range c.m {
-			add(k)
-		}
-	}
+}
+
+// finish divides the logistic sum in out by the cnt samples it holds and
+// adds the regulariser's gradient [2λω[x]_t/(1 + ω[x]_t²)²]_t.
+func (c *Classifier) finish(x []float64, cnt int, out []float64) {
 	for t, v := range x {
 		q := 1 + c.omega*v*v
 		out[t] = out[t]/float64(cnt) + 2*c.lambda*c.omega*v/(q*q)
+	}
+}
+
+// dots sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four rows
+// at a time; each sum runs left to right from 0 in its own accumulator,
+// as learn.Dot's. Products are wrapped in float64(…) so that no platform
+// fuses them into the sums (core/num).
+func dots(z, x, out []float64) {
+	d := len(x)
+	s := 0
+	for ; s+4 <= len(out); s += 4 {
+		a := z[s*d : (s+1)*d : (s+1)*d]
+		b := z[(s+1)*d : (s+2)*d : (s+2)*d]
+		c := z[(s+2)*d : (s+3)*d : (s+3)*d]
+		e := z[(s+3)*d : (s+4)*d : (s+4)*d]
+		a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
+		var sa, sb, sc, se float64
+		for j, v := range x {
+			sa += float64(v * a[j])
+			sb += float64(v * b[j])
+			sc += float64(v * c[j])
+			se += float64(v * e[j])
+		}
+		o := out[s : s+4 : s+4]
+		o[0], o[1], o[2], o[3] = sa, sb, sc, se
+	}
+	for ; s < len(out); s++ {
+		a := z[s*d : (s+1)*d : (s+1)*d]
+		a = a[:len(x)]
+		var sa float64
+		for j, v := range x {
+			sa += float64(v * a[j])
+		}
+		out[s] = sa
+	}
+}
+
+// axpys adds Σ_s w[s]·z_s to out for the rows z_s of z (len(out) each),
+// each entry's terms in row order (the bits of one axpy after another),
+// four rows per pass over out.
+func axpys(z, w, out []float64) {
+	d := len(out)
+	s := 0
+	for ; s+4 <= len(w); s += 4 {
+		a := z[s*d : (s+1)*d : (s+1)*d]
+		b := z[(s+1)*d : (s+2)*d : (s+2)*d]
+		c := z[(s+2)*d : (s+3)*d : (s+3)*d]
+		e := z[(s+3)*d : (s+4)*d : (s+4)*d]
+		a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
+		ww := w[s : s+4 : s+4]
+		wa, wb, wc, we := ww[0], ww[1], ww[2], ww[3]
+		for j, v := range out {
+			v += float64(wa * a[j])
+			v += float64(wb * b[j])
+			v += float64(wc * c[j])
+			v += float64(we * e[j])
+			out[j] = v
+		}
+	}
+	for ; s < len(w); s++ {
+		a := z[s*d : (s+1)*d : (s+1)*d]
+		a = a[:len(out)]
+		wa := w[s]
+		for j, v := range out {
+			out[j] = v + float64(wa*a[j])
+		}
 	}
 }
 

@@ -146,3 +146,57 @@ func TestWHat(t *testing.T) {
 		t.Errorf("Ŵ = %.12g, want %.12g", out[0], want)
 	}
 }
+
+// TestBlockedGrad holds Grad (blocks of samples, four rows per pass, one
+// num.ExpTo per block) to the bits of one sample after another (gradOne),
+// for sample counts that fill no block and no group of four, and at
+// points from the origin to far out, where the sigmoid saturates and the
+// exp underflows.
+func TestBlockedGrad(t *testing.T) {
+	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {130, 3}, {7, 17}} {
+		cl := build(t, 2, 5, func(p *Params) { p.Samples = c.m; p.Dim = c.d })
+		r := rng.New(9, "x")
+		x := make([]float64, c.d)
+		got, want := make([]float64, c.d), make([]float64, c.d)
+		for _, sc := range []float64{0, 0.01, 1, 30, 1e3} {
+			for t := range x {
+				x[t] = sc * r.NormFloat64()
+			}
+			for i := range cl.n {
+				cl.Grad(i, x, got)
+				clear(want)
+				for s := range c.m {
+					cl.gradOne(i, s, x, want)
+				}
+				cl.finish(x, c.m, want)
+				for k := range got {
+					if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("m = %d, d = %d, scale %g, agent %d: Grad[%d] = %v, one sample after another %v", c.m, c.d, sc, i, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGrad is one agent's full gradient on the paper's sizes (m =
+// 200, d = 10): the DPP² iteration's 50 of them (bench/dpp2).
+func BenchmarkGrad(b *testing.B) {
+	g, err := graph.Ring(2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pr, _, err := Factory.Build(&objective.Env{Graph: g, Seeds: rng.FromOne(1)}, Factory.NewParams())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := pr.(*Classifier)
+	x, out := make([]float64, c.d), make([]float64, c.d)
+	for t := range x {
+		x[t] = 0.1 * float64(t+1)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		c.Grad(0, x, out)
+	}
+}

@@ -18,8 +18,9 @@ shapes and feature scale s = 3.6; their values do not change the cost).
 --problem quadratic: ∇f_i = 2(x_i − a_i), so the update alone is timed
 (dpsim's rgg50-update).
 
-Usage: numpy_iteration.py EXPORT.json [--problem classifier|quadratic] [--iters N] [--rounds R]
-Prints one line per round: "numpy_us_per_iter <µs>".
+Usage: numpy_iteration.py EXPORT.json [--problem classifier|quadratic] [--iters N] [--rounds R] [--cpu]
+Prints one line per round: "numpy_us_per_iter <µs>" (--cpu: the process's
+CPU time, every thread's, in place of wall time; bench/dpp2/cputime.sh).
 NumPy: Debian's python3-numpy for /usr/bin/python3.
 """
 import argparse
@@ -35,6 +36,7 @@ def main():
     ap.add_argument("--problem", default="classifier", choices=["classifier", "quadratic"])
     ap.add_argument("--iters", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--cpu", action="store_true", help="time with the process's CPU time, not wall time")
     a = ap.parse_args()
     sc = json.load(open(a.export))["scenario"]
     n = sc["graph"]["n"]
@@ -64,11 +66,12 @@ def main():
         def grad(X):
             return 2.0 * (X - A)
 
+    clock = time.process_time if a.cpu else time.perf_counter
     for _ in range(a.rounds):
         X = np.zeros((n, d))
         D = np.zeros((n, d))
         Q = np.zeros((n, d))
-        t0 = time.perf_counter()
+        t0 = clock()
         for k in range(a.iters):
             eta = rng.random()
             sc_k = r ** k
@@ -81,7 +84,7 @@ def main():
             X = X + W - alpha * Zc + beta * (P @ Zk)
             D = eta * D + Yk
             Q = eta * Q + rho * Ak
-        dt = time.perf_counter() - t0
+        dt = clock() - t0
         print("numpy_us_per_iter %.3f" % (dt / a.iters * 1e6), flush=True)
 
 

@@ -74,20 +74,18 @@ func New(n, m, d int, z, y []float64, lambda, omega, scale float64) (*Classifier
 // gramMax returns λ_max(ZᵀZ) for Z (rows×d, row-major) by power
 // iteration from a fixed start, to a relative 1e-12 or 10,000 passes.
 func gramMax(z []float64, rows, d int) float64 {
-	v, w := make([]float64, d), make([]float64, d)
+	v, w, a := make([]float64, d), make([]float64, d), make([]float64, rows)
 	for t := range v {
 		v[t] = 1 / math.Sqrt(float64(d)) * (1 + 0.1*float64(t)) // not orthogonal to the top eigenvector, almost surely
 	}
 	lam := 0.0
 	for range 10000 {
+		// w = Σ_k (z_kᵀv)·z_k, with the blocked kernels of Grad: the bits
+		// of one row after another (TestGramMax), at a fraction of the
+		// cost (New runs this for every agent, every build).
 		clear(w)
-		for k := range rows {
-			row := z[k*d : (k+1)*d]
-			a := learn.Dot(row, v)
-			for t, zt := range row {
-				w[t] += a * zt
-			}
-		}
+		dots(z, v, a)
+		axpys(z, a, w)
 		nv := learn.Norm(v)
 		num := learn.Dot(v, w) / (nv * nv)
 		nw := learn.Norm(w) / nv
@@ -130,7 +128,42 @@ func (c *Classifier) reg(x []float64) float64 {
 }
 
 // Value implements objective.Problem: f_i(x).
+// It scores gradBlock samples at a time as Grad does; each sample's
+// log(1 + e^t) takes e^(−|t|) from one num.ExpTo call per block, as
+// softplus's two branches do, and the sum runs in sample order, so the
+// bits are those of one sample after another (TestBlockedValue).
 func (c *Classifier) Value(i int, x []float64) float64 {
+	d := c.d
+	x = x[:d]
+	var s, e [gradBlock]float64
+	base := i * c.m
+	sum := 0.0
+	for lo := 0; lo < c.m; lo += gradBlock {
+		nb := min(gradBlock, c.m-lo)
+		z := c.z[(base+lo)*d : (base+lo+nb)*d]
+		y := c.y[base+lo : base+lo+nb]
+		sb, eb := s[:nb], e[:nb]
+		dots(z, x, sb)
+		for t, v := range sb {
+			v = -y[t] * v
+			sb[t] = v
+			eb[t] = -math.Abs(v)
+		}
+		num.ExpTo(eb, eb)
+		for t, v := range sb {
+			if v > 0 {
+				sum += v + math.Log1p(eb[t])
+			} else {
+				sum += math.Log1p(eb[t])
+			}
+		}
+	}
+	return sum/float64(c.m) + c.reg(x)
+}
+
+// valueOne is Value one sample after another, the reference of
+// TestBlockedValue.
+func (c *Classifier) valueOne(i int, x []float64) float64 {
 	s := 0.0
 	for k := range c.m {
 		z, y := c.sample(i, k)
@@ -141,34 +174,74 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 
 // Grad implements objective.Problem: ∇f_i(x) = −(1/m)·Σ_s y_is·z_is·
 // σ(−y_is·xᵀz_is) + [2λω[x]_t/(1 + ω[x]_t²)²]_t.
-func (c *Classifier) Grad(i int, x, out []float64) { c.grad(i, x, nil, out) }
+//
+// It scores gradBlock samples at a time: their dot products four rows at
+// a time (the four sums overlap, each still left to right in its own
+// accumulator), the block's exponentials in one num.ExpTo call (under
+// js/wasm a call per sample cost as much as the exp), then the samples'
+// terms added to every entry in sample order, four samples per pass.
+// Every operation and its order are those of one sample after another
+// (gradOne), so the bits are too (TestBlockedGrad).
+func (c *Classifier) Grad(i int, x, out []float64) {
+	d := c.d
+	x, out = x[:d], out[:d]
+	clear(out)
+	var s, e [gradBlock]float64
+	base := i * c.m
+	for lo := 0; lo < c.m; lo += gradBlock {
+		nb := min(gradBlock, c.m-lo)
+		z := c.z[(base+lo)*d : (base+lo+nb)*d]
+		y := c.y[base+lo : base+lo+nb]
+		sb, eb := s[:nb], e[:nb]
+		dots(z, x, sb)
+		// σ(t) is 1/(1 + e^(−t)) for t ≥ 0 and e^t/(1 + e^t) below,
+		// both from e^(−|t|) (sigmoid's two branches).
+		for t, v := range sb {
+			v = -y[t] * v
+			sb[t] = v
+			eb[t] = -math.Abs(v)
+		}
+		num.ExpTo(eb, eb)
+		for t, v := range sb {
+			var sig float64
+			if v >= 0 {
+				sig = 1 / (1 + eb[t])
+			} else {
+				sig = eb[t] / (1 + eb[t])
+			}
+			sb[t] = -y[t] * sig
+		}
+		axpys(z, sb, out)
+	}
+	c.finish(x, c.m, out)
+}
+
+// gradBlock is how many samples Grad scores per num.ExpTo call: the
+// block's scratch stays on the stack and in the first-level cache.
+const gradBlock = 64
 
 // GradBatch implements objective.Stochastic: the batch's average
 // logistic term plus the whole regulariser's gradient.
 func (c *Classifier) GradBatch(i int, x []float64, idx []int, out []float64) {
-	c.grad(i, x, idx, out)
+	clear(out)
+	for _, k := range idx {
+		c.gradOne(i, k, x, out)
+	}
+	c.finish(x, len(idx), out)
 }
 
-func (c *Classifier) grad(i int, x []float64, idx []int, out []float64) {
-	clear(out)
-	cnt := c.m
-	add := func(k int) {
-		z, y := c.sample(i, k)
-		a := -y * sigmoid(-y*learn.Dot(x, z))
-		for t, zt := range z {
-			out[t] += a * zt
-		}
+// gradOne adds −y_is·z_is·σ(−y_is·xᵀz_is) of sample s of agent i to out.
+func (c *Classifier) gradOne(i, s int, x, out []float64) {
+	z, y := c.sample(i, s)
+	a := -y * sigmoid(-y*learn.Dot(x, z))
+	for t, zt := range z {
+		out[t] += a * zt
 	}
-	if idx != nil {
-		cnt = len(idx)
-		for _, k := range idx {
-			add(k)
-		}
-	} else {
-		for k := range c.m {
-			add(k)
-		}
-	}
+}
+
+// finish divides the logistic sum in out by the cnt samples it holds and
+// adds the regulariser's gradient [2λω[x]_t/(1 + ω[x]_t²)²]_t.
+func (c *Classifier) finish(x []float64, cnt int, out []float64) {
 	for t, v := range x {
 		q := 1 + c.omega*v*v
 		out[t] = out[t]/float64(cnt) + 2*c.lambda*c.omega*v/(q*q)

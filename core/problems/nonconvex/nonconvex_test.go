@@ -146,3 +146,119 @@ func TestWHat(t *testing.T) {
 		t.Errorf("Ŵ = %.12g, want %.12g", out[0], want)
 	}
 }
+
+// TestBlockedGrad holds Grad (blocks of samples, four rows per pass, one
+// num.ExpTo per block) to the bits of one sample after another (gradOne),
+// for sample counts that fill no block and no group of four, and at
+// points from the origin to far out, where the sigmoid saturates and the
+// exp underflows.
+func TestBlockedGrad(t *testing.T) {
+	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {130, 3}, {7, 17}} {
+		cl := build(t, 2, 5, func(p *Params) { p.Samples = c.m; p.Dim = c.d })
+		r := rng.New(9, "x")
+		x := make([]float64, c.d)
+		got, want := make([]float64, c.d), make([]float64, c.d)
+		for _, sc := range []float64{0, 0.01, 1, 30, 1e3} {
+			for t := range x {
+				x[t] = sc * r.NormFloat64()
+			}
+			for i := range cl.n {
+				cl.Grad(i, x, got)
+				clear(want)
+				for s := range c.m {
+					cl.gradOne(i, s, x, want)
+				}
+				cl.finish(x, c.m, want)
+				for k := range got {
+					if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+						t.Fatalf("m = %d, d = %d, scale %g, agent %d: Grad[%d] = %v, one sample after another %v", c.m, c.d, sc, i, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkGrad is one agent's full gradient on the paper's sizes (m =
+// 200, d = 10): the DPP² iteration's 50 of them (bench/dpp2).
+func BenchmarkGrad(b *testing.B) {
+	g, err := graph.Ring(2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pr, _, err := Factory.Build(&objective.Env{Graph: g, Seeds: rng.FromOne(1)}, Factory.NewParams())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := pr.(*Classifier)
+	x, out := make([]float64, c.d), make([]float64, c.d)
+	for t := range x {
+		x[t] = 0.1 * float64(t+1)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		c.Grad(0, x, out)
+	}
+}
+
+// TestBlockedValue holds Value (blocks of samples, one num.ExpTo per
+// block) to the bits of one sample after another (valueOne), from the
+// origin to far out.
+func TestBlockedValue(t *testing.T) {
+	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {7, 17}} {
+		cl := build(t, 2, 5, func(p *Params) { p.Samples = c.m; p.Dim = c.d })
+		r := rng.New(9, "x")
+		x := make([]float64, c.d)
+		for _, sc := range []float64{0, 0.01, 1, 30, 1e3} {
+			for t := range x {
+				x[t] = sc * r.NormFloat64()
+			}
+			for i := range cl.n {
+				if got, want := cl.Value(i, x), cl.valueOne(i, x); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("m = %d, d = %d, scale %g, agent %d: Value = %v, one sample after another %v", c.m, c.d, sc, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestGramMaxBits holds gramMax (the blocked kernels) to the bits of the
+// power iteration one row after another, on the paper's sizes and on
+// sizes that fill no group of four rows: M_i, and so M̄, the privacy
+// ledger and every export, stay as they were.
+func TestGramMaxBits(t *testing.T) {
+	rowByRow := func(z []float64, rows, d int) float64 {
+		v, w := make([]float64, d), make([]float64, d)
+		for t := range v {
+			v[t] = 1 / math.Sqrt(float64(d)) * (1 + 0.1*float64(t))
+		}
+		lam := 0.0
+		for range 10000 {
+			clear(w)
+			for k := range rows {
+				row := z[k*d : (k+1)*d]
+				a := learn.Dot(row, v)
+				for t, zt := range row {
+					w[t] += a * zt
+				}
+			}
+			nv := learn.Norm(v)
+			num := learn.Dot(v, w) / (nv * nv)
+			nw := learn.Norm(w) / nv
+			for t := range v {
+				v[t] = w[t] / (nw * nv)
+			}
+			lam = nw
+			if nw-num <= 1e-12*nw {
+				break
+			}
+		}
+		return lam
+	}
+	for _, c := range []struct{ m, d int }{{200, 10}, {203, 3}, {5, 7}, {1, 1}} {
+		z, _ := Draw(7, 1, c.m, c.d, 3.6)
+		if got, want := gramMax(z, c.m, c.d), rowByRow(z, c.m, c.d); math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("m = %d, d = %d: gramMax %v, row by row %v", c.m, c.d, got, want)
+		}
+	}
+}

@@ -148,9 +148,19 @@ func TestExperimentNeeds(t *testing.T) {
 	dataPresets := map[string][]string{
 		"gtdp-logistic-mushrooms-noise": {"mushrooms-train.gz", "mushrooms-test.gz"},
 		// ldp-fig1 turns the test accuracy off: the train split alone.
-		"ldp-fig1": {"mushrooms-train.gz"},
-		"ldp-fig2": {"mnist-train.gz", "mnist-test.gz"},
-		"ldp-fig3": {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		"ldp-fig1":                   {"mushrooms-train.gz"},
+		"ldp-fig2":                   {"mnist-train.gz", "mnist-test.gz"},
+		"ldp-fig3":                   {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		"recal-fig2-cifar":           {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		"recal-fig2-fmnist":          {"fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz"},
+		"recal-fig2-ijcnn1":          {"ijcnn1-train.gz", "ijcnn1-test.gz"},
+		"recal-fig2-ijcnn1-logistic": {"ijcnn1-train.gz", "ijcnn1-test.gz"},
+		"recal-fig2-mnist":           {"mnist-01-train.gz", "mnist-01-test.gz"},
+		"recal-fig3-cifar":           {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		"recal-fig3-fmnist":          {"fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz"},
+		"recal-fig3-ijcnn1":          {"ijcnn1-train.gz", "ijcnn1-test.gz"},
+		"recal-fig3-mnist":           {"mnist-01-train.gz", "mnist-01-test.gz"},
+		"recal-table4":               {"ijcnn1-train.gz", "ijcnn1-test.gz", "mnist-01-train.gz", "mnist-01-test.gz", "fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz", "cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
 	}
 	for _, p := range experiment.Presets() {
 		e, err := experiment.PresetExperiment(p.Name)

@@ -1369,10 +1369,6 @@
   }
 
   async function start() {
-    // The download starts before anything else (the WebGL probe alone
-    // takes a SwiftShader browser ~150 ms); without WebGL2 it is dropped.
-    const wasmRes = fetchWithProgress(WASM_URL);
-    wasmRes.catch(() => {});
     if (!hasWebGL2()) {
       dead = true;
       showViewMessage(
@@ -1429,7 +1425,7 @@
     };
     let instance;
     try {
-      const res = await wasmRes;
+      const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
       performance.mark('dpsim-instantiated');

@@ -18,12 +18,18 @@
 // Every response carries Cache-Control: no-store. A request for a .wasm file is
 // answered with Content-Type application/wasm and, when the client accepts it,
 // with a precompressed sidecar (name.wasm.br, then name.wasm.gz) that is at
-// least as new as the .wasm itself; a stale sidecar is ignored. All files are
+// least as new as the .wasm itself; a stale sidecar is ignored. Text (HTML,
+// CSS, JavaScript, JSON, SVG) is gzipped on the fly for a client that
+// accepts it, as any static host does: uncompressed, the page's scripts and
+// poster were a tenth of the bytes fetched before the simulator's first
+// frame. All files are
 // opened through an os.Root, so no request can reach outside the directory,
 // whether by "..", an encoded "%2e%2e", an absolute path or a symlink.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -339,11 +345,50 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Encoding", enc)
 			content = sf
 		}
+	} else if compressible(name) {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if parseAcceptEncoding(r.Header.Get("Accept-Encoding"))["gzip"] && fi.Size() <= maxOnTheFly {
+			if z, err := gzipAll(f); err == nil {
+				w.Header().Set("Content-Encoding", "gzip")
+				content = z
+			}
+		}
 	}
 	// ServeContent keeps the Content-Type set above and handles HEAD and
 	// Range; with Content-Encoding set, ranges apply to the encoded bytes,
 	// as they should.
 	http.ServeContent(w, r, name, modTime, content)
+}
+
+// maxOnTheFly bounds the size of a file gzipped in memory per request; a
+// larger one is sent as it is.
+const maxOnTheFly = 4 << 20
+
+// compressible reports whether name is text worth gzipping on the fly.
+// Data files (.gz) and images other than SVG are compressed already.
+func compressible(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".csv", ".md":
+		return true
+	}
+	return false
+}
+
+// gzipAll reads r to its end and returns its gzip encoding. Ranges then
+// apply to the encoded bytes, as they do for a .wasm sidecar.
+func gzipAll(r io.Reader) (*bytes.Reader, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(zw, io.LimitReader(r, maxOnTheFly+1)); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(buf.Bytes()), nil
 }
 
 // errNotServed refuses what is neither a regular file nor a folder.

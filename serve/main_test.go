@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"net"
@@ -294,5 +296,50 @@ func TestParseAcceptEncoding(t *testing.T) {
 	}
 	if got := parseAcceptEncoding(""); len(got) != 0 {
 		t.Errorf("empty: got %v", got)
+	}
+}
+
+// TestTextGzip: text is gzipped for a client that accepts it and decodes to
+// the file's bytes; a client that does not gets the bytes as they are.
+func TestTextGzip(t *testing.T) {
+	h := newHandler(t, setup(t))
+	cases := []struct {
+		path, accept, enc, body string
+	}{
+		{"/page.js", "gzip, br", "gzip", "let x = 1;"},
+		{"/style.css", "gzip", "gzip", "body{}"},
+		{"/index.html", "gzip", "gzip", "INDEX"},
+		{"/page.js", "", "", "let x = 1;"},
+		{"/page.js", "br", "", "let x = 1;"},
+		{"/page.js", "gzip;q=0", "", "let x = 1;"},
+	}
+	for _, c := range cases {
+		w := get(h, c.path, c.accept)
+		if w.Code != 200 {
+			t.Errorf("%s [%s]: status %d", c.path, c.accept, w.Code)
+			continue
+		}
+		if got := w.Header().Get("Content-Encoding"); got != c.enc {
+			t.Errorf("%s [%s]: Content-Encoding %q, want %q", c.path, c.accept, got, c.enc)
+			continue
+		}
+		if got := w.Header().Get("Vary"); got != "Accept-Encoding" {
+			t.Errorf("%s [%s]: Vary %q, want Accept-Encoding", c.path, c.accept, got)
+		}
+		body := w.Body.Bytes()
+		if c.enc == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Errorf("%s [%s]: not gzip: %v", c.path, c.accept, err)
+				continue
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Errorf("%s [%s]: gzip: %v", c.path, c.accept, err)
+				continue
+			}
+		}
+		if string(body) != c.body && !strings.Contains(string(body), c.body) {
+			t.Errorf("%s [%s]: body %q, want %q", c.path, c.accept, body, c.body)
+		}
 	}
 }

@@ -458,6 +458,32 @@ func BenchmarkFrameAndMesh(b *testing.B) {
 	}
 }
 
+// BenchmarkFrameAndMeshRing5000 is the large-network view's Go-side cost
+// per frame: a 5,000-node ring in fast-forward (flow picture, no packets).
+func BenchmarkFrameAndMeshRing5000(b *testing.B) {
+	const n = 5000
+	g, err := graph.Ring(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := NewModel(g, nil)
+	s := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 2*n)}
+	for i := range s.Estimates {
+		s.Estimates[i] = math.Sin(float64(i))
+	}
+	for _, e := range g.Edges {
+		s.Releases = append(s.Releases,
+			link(e.From, e.To, "x", 0, []float64{1, 2}, []float64{0.1, 0}),
+			link(e.To, e.From, "x", 0, []float64{1, 2}, []float64{3, 0}))
+	}
+	m.Record(s)
+	var mesh Mesh
+	b.ReportAllocs()
+	for b.Loop() {
+		mesh.Build(m.Frame(0.5, 1000, 600))
+	}
+}
+
 // A broadcast release becomes one packet per receiver, all with the
 // release's ratio: the receiver's factor scales signal and noise alike.
 func TestBroadcastReleaseExpands(t *testing.T) {

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"dpsim/core/check"
 	_ "dpsim/core/data/files" // the committed datasets: a preset trains on mushrooms
 	"dpsim/core/experiment"
+	"dpsim/core/objective"
 	"dpsim/core/param"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -33,12 +37,64 @@ type presetCase struct {
 // an earlier case already holds the same scenario (seeds aside).
 func conformanceCases(t *testing.T) []presetCase {
 	t.Helper()
+	casesOnce.Do(func() { casesMemo, casesErr = listCases() })
+	if casesErr != nil {
+		t.Fatal(casesErr)
+	}
+	return casesMemo
+}
+
+// The cases are listed once per process: planning every experiment
+// preset builds its problems (central solves on the datasets), which cost
+// seconds each, and three tests walk the same list.
+var (
+	casesOnce sync.Once
+	casesMemo []presetCase
+	casesErr  error
+)
+
+// sharedProblems hands the cases' builds one instance per problem key
+// (objective.Factory.Key), as a sweep's plan does, so that a dataset's
+// central solve runs once rather than at every build and replay; it keeps
+// the last keepProblems instances.
+var sharedProblems = func() scenario.ProblemProvider {
+	const keepProblems = 6
+	var (
+		mu    sync.Mutex
+		kept  = map[string]objective.Problem{}
+		warns = map[string][]check.Warning{}
+		order []string
+	)
+	return func(key string, _ int64, build func() (objective.Problem, []check.Warning, error)) (objective.Problem, []check.Warning, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p, ok := kept[key]; ok {
+			return p, warns[key], nil
+		}
+		p, w, err := build()
+		if err != nil {
+			return p, w, err
+		}
+		if len(order) == keepProblems {
+			delete(kept, order[0])
+			delete(warns, order[0])
+			order = order[1:]
+		}
+		kept[key], warns[key] = p, w
+		order = append(order, key)
+		return p, w, nil
+	}
+}()
+
+func listCases() ([]presetCase, error) {
 	var cs []presetCase
 	seen := map[string]bool{}
+	var addErr error
 	add := func(name string, s *scenario.Scenario) {
 		js, err := json.Marshal(s)
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			addErr = fmt.Errorf("%s: %v", name, err)
+			return
 		}
 		c := *s
 		c.Seed, c.Seeds, c.Name, c.Title, c.Description = nil, nil, "", "", ""
@@ -52,30 +108,36 @@ func conformanceCases(t *testing.T) []presetCase {
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)
 		if err != nil {
-			t.Fatalf("preset %s: %v", p.Name, err)
+			return nil, fmt.Errorf("preset %s: %v", p.Name, err)
 		}
 		add(p.Name, s)
 	}
 	for _, ep := range experiment.Presets() {
 		e, err := experiment.PresetExperiment(ep.Name)
 		if err != nil {
-			t.Fatalf("experiment preset %s: %v", ep.Name, err)
+			return nil, fmt.Errorf("experiment preset %s: %v", ep.Name, err)
 		}
 		pl, err := experiment.NewPlan(e)
 		if err != nil {
-			t.Fatalf("experiment preset %s: %v", ep.Name, err)
+			return nil, fmt.Errorf("experiment preset %s: %v", ep.Name, err)
 		}
 		for si, se := range e.Series {
 			for pt := range pl.Points(si) {
 				s, err := pl.Scenario(pl.TaskIndex(si, pt, 0))
 				if err != nil {
-					t.Fatalf("experiment preset %s: %v", ep.Name, err)
+					return nil, fmt.Errorf("experiment preset %s: %v", ep.Name, err)
 				}
 				// An experiment's scenarios differ from the scenario
 				// presets in parameters, not in code paths, so a short
 				// horizon checks them; the full ones cost minutes (the
 				// DPP² figures alone: 41 scenarios of 500–1000 iterations).
 				shorten(s, experimentHorizon)
+				if runtime.GOOS == "js" {
+					// Under js/wasm the experiments' code paths need only
+					// run: step (e2) compares every scenario preset's
+					// export with the native one byte for byte.
+					shorten(s, jsExperimentHorizon)
+				}
 				switch {
 				case s.Problem.Kind == "cnn":
 					// One iteration is a CNN step per agent (about 0.3 s
@@ -91,7 +153,7 @@ func conformanceCases(t *testing.T) []presetCase {
 			}
 		}
 	}
-	return cs
+	return cs, addErr
 }
 
 // trainsOnData reports whether s's problem reads a committed dataset.
@@ -115,6 +177,10 @@ func parseCase(t *testing.T, c presetCase) *scenario.Scenario {
 // experimentHorizon caps the iterations of the experiment presets'
 // scenarios in the conformance cases (the scenario presets run in full).
 const experimentHorizon = 300
+
+// jsExperimentHorizon is that cap under js/wasm, where every iteration
+// costs several times more (the runner's package alone took minutes).
+const jsExperimentHorizon = 30
 
 // shorten cuts s to at most k iterations (a plug-in's defaults need only
 // build and take a few steps).
@@ -194,7 +260,7 @@ func defaultsOn(t *testing.T, cases []presetCase, what string, use func(*scenari
 			continue
 		}
 		shorten(s, 5)
-		b, err := scenario.Build(s)
+		b, err := scenario.BuildWith(s, scenario.CLI, sharedProblems)
 		if err == nil {
 			if err = runner.New(b).Run(); err == nil {
 				return b
@@ -337,7 +403,7 @@ func TestConformancePresets(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: the export's scenario does not parse: %v", c.name, err)
 			}
-			bb, err := scenario.Build(again)
+			bb, err := scenario.BuildWith(again, scenario.CLI, sharedProblems)
 			if err != nil {
 				t.Fatalf("%s: the export does not replay: %v", c.name, err)
 			}
@@ -390,7 +456,7 @@ func TestConformancePresets(t *testing.T) {
 // exportOf builds and runs s and returns its export.
 func exportOf(t *testing.T, name string, s *scenario.Scenario) ([]byte, *scenario.Built) {
 	t.Helper()
-	b, err := scenario.Build(s)
+	b, err := scenario.BuildWith(s, scenario.CLI, sharedProblems)
 	if err != nil {
 		t.Fatalf("%s does not build: %v", name, err)
 	}

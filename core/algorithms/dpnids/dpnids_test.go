@@ -3,7 +3,6 @@ package dpnids_test
 import (
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"dpsim/core/algorithms/dpnids"
@@ -18,20 +17,11 @@ import (
 // solver's x* of the composite problem (least squares and logistic, with
 // the ℓ1 + ℓ2 regulariser and without it).
 func TestNoiseFreeReachesOptimum(t *testing.T) {
-	for _, c := range []struct {
-		loss, reg string
-		l1        float64
-		iters     int
-	}{
-		{"squares", "elastic-net", 0.02, 600},
-		{"logistic", "elastic-net", 0.01, 4000},
-		{"squares", "none", 0, 600},
-	} {
-		r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters}.Run(t)
-		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
-			t.Errorf("%s/%s: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ 1e-9", c.loss, c.reg, got, c.iters)
-		}
-	}
+	basetest.CheckOptimum(t, 1e-9,
+		basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Loss: "squares", Regularizer: "elastic-net", L1: 0.02, Iterations: 600},
+		basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Loss: "logistic", Regularizer: "elastic-net", L1: 0.01, Iterations: 4000},
+		basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Loss: "squares", Regularizer: "none", L1: 0, Iterations: 600},
+	)
 }
 
 // The ledger is the hand computation of baselines.md §6.0: K iterations
@@ -88,10 +78,7 @@ func TestCalibration(t *testing.T) {
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
 // closed-form inverse, ρ ∝ 1/λ²), with either conversion.
 func TestScenarioCalibrate(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 200,
-			Params: `"conversion": "` + conv + `"`}, 12)
-	}
+	basetest.CheckCalibrateConversions(t, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 200}, 12)
 }
 
 // The noise drawn is the noise the ledger accounts for: σ_1·R^(−(t−1)/2)
@@ -146,11 +133,5 @@ func TestSumInvariantKeepsTheNoise(t *testing.T) {
 // The source confidence of baselines.md is shown where people read: the
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
-	if !strings.Contains(dpnids.Factory.Paper, "(confidence "+dpnids.Confidence+")") {
-		t.Errorf("the factory's Paper does not carry the confidence: %s", dpnids.Factory.Paper)
-	}
-	r := basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
-	if l := r.Ledger(); !strings.Contains(l.Source, dpnids.Confidence) {
-		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
-	}
+	basetest.CheckConfidence(t, dpnids.Factory.Paper, dpnids.Confidence, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2})
 }

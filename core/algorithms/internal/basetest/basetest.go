@@ -122,6 +122,46 @@ func CheckCalibrate(t testing.TB, s Setup, eps float64) {
 	}
 }
 
+// CheckCalibrateConversions is CheckCalibrate with each conversion,
+// tight and simple, added to s's parameters.
+func CheckCalibrateConversions(t testing.TB, s Setup, eps float64) {
+	t.Helper()
+	for _, conv := range []string{"tight", "simple"} {
+		c := s
+		c.Params = `"conversion": "` + conv + `"`
+		if s.Params != "" {
+			c.Params = s.Params + ", " + c.Params
+		}
+		CheckCalibrate(t, c, eps)
+	}
+}
+
+// CheckOptimum runs every setup and fails the test unless the estimates
+// in the algorithm's state variable "x" are within the relative distance
+// tol of x* (Error).
+func CheckOptimum(t testing.TB, tol float64, setups ...Setup) {
+	t.Helper()
+	for _, s := range setups {
+		r := s.Run(t)
+		if got := Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > tol {
+			t.Errorf("%s, %s/%s, ℓ1 %g: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ %g", s.Algorithm, s.Loss, s.Regularizer, s.L1, got, s.Iterations, tol)
+		}
+	}
+}
+
+// CheckConfidence fails the test unless the source confidence of
+// baselines.md is shown where people read: in the factory's description
+// paper, as "(confidence …)", and in the ledger's source of a run of s.
+func CheckConfidence(t testing.TB, paper, confidence string, s Setup) {
+	t.Helper()
+	if !strings.Contains(paper, "(confidence "+confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", paper)
+	}
+	if l := s.Run(t).Ledger(); !strings.Contains(l.Source, confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
+	}
+}
+
 // Bench times one iteration of s's algorithm on the DP-RECAL paper's
 // setting — ijcnn1 (least squares, ℓ1 weight 0.01 with ½‖x‖², or an ℓ2
 // term for reg "none"), a ring of 8, noise at scale 1 — and reports the

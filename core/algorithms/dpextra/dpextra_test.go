@@ -8,7 +8,6 @@ import (
 
 	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/internal/basetest"
-	"dpsim/core/privacy"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
@@ -51,24 +50,8 @@ func TestLedgerByHand(t *testing.T) {
 // A target ε at a PLF is met to 1e-9 with either conversion, through the
 // algorithm's target_epsilon and through the scenario's calibrate.
 func TestCalibration(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		for _, eps := range []float64{0.5, 12} {
-			r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 300,
-				Params: `"conversion": "` + conv + `", "target_epsilon": ` + strconv.FormatFloat(eps, 'g', -1, 64) + `, "plf": 300`}.Run(t)
-			if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
-				t.Errorf("%s, target %g: ε = %.15g after 300 publications", conv, eps, got)
-			}
-		}
-	}
-	b := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}.Build(t)
-	p := b.Accountant.(privacy.InversePredictor)
-	f, err := p.FactorFor(200, 12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := p.PredictEpsilon(200, f).Value(); math.Abs(got-12) > 1e-9*12 {
-		t.Errorf("calibrated factor %g predicts ε = %.15g, want 12", f, got)
-	}
+	basetest.CheckTargetEpsilon(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 300}, 300, 0.5, 12)
+	basetest.CheckFactorFor(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}, 12)
 }
 
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's

@@ -7,6 +7,7 @@ package basetest
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,6 +134,41 @@ func CheckCalibrateConversions(t testing.TB, s Setup, eps float64) {
 			c.Params = s.Params + ", " + c.Params
 		}
 		CheckCalibrate(t, c, eps)
+	}
+}
+
+// CheckTargetEpsilon runs s with each conversion and each target ε of
+// epsilons set through the algorithm's target_epsilon at plf publications,
+// and fails the test unless the ledger reports the target to 1e-9 after
+// s's iterations (which must make plf publications).
+func CheckTargetEpsilon(t testing.TB, s Setup, plf int, epsilons ...float64) {
+	t.Helper()
+	for _, conv := range []string{"tight", "simple"} {
+		for _, eps := range epsilons {
+			c := s
+			c.Params = fmt.Sprintf(`"conversion": %q, "target_epsilon": %s, "plf": %d`, conv, strconv.FormatFloat(eps, 'g', -1, 64), plf)
+			if got := c.Run(t).Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
+				t.Errorf("%s, %s, target %g: ε = %.15g after %d iterations (PLF %d)", s.Algorithm, conv, eps, got, s.Iterations, plf)
+			}
+		}
+	}
+}
+
+// CheckFactorFor builds s and fails the test unless its accountant's
+// inverse predictor gives a noise factor whose predicted ε over s's
+// iterations is eps to 1e-9.
+func CheckFactorFor(t testing.TB, s Setup, eps float64) {
+	t.Helper()
+	p, ok := s.Build(t).Accountant.(privacy.InversePredictor)
+	if !ok {
+		t.Fatalf("%s's accountant is not a privacy.InversePredictor", s.Algorithm)
+	}
+	f, err := p.FactorFor(s.Iterations, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.PredictEpsilon(s.Iterations, f).Value(); math.Abs(got-eps) > 1e-9*eps {
+		t.Errorf("%s: calibrated factor %g predicts ε = %.15g, want %g", s.Algorithm, f, got, eps)
 	}
 }
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -9,24 +8,10 @@ import (
 	"dpsim/ui/internal/datatoy"
 )
 
-// dataScenario is GT-DP on a ring of six agents with the data toy on the
-// named dataset.
-func dataScenario(dataset string) string {
-	return fmt.Sprintf(`{"name": "data", "seed": 3, "graph": {"kind": "ring", "n": 6},
-		"weights": {"kind": "metropolis"}, "problem": {"kind": %q, "params": {"dataset": %q}},
-		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 2}},
-		"noise": {"eta": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
-			"xi": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}}}, "iterations": 20}`, datatoy.Kind, dataset)
-}
-
 // TestDataToyBuilds checks the test plug-in itself: built once its file
 // is provided, its optimum is the mean of the shard means.
 func TestDataToyBuilds(t *testing.T) {
-	un, err := datatoy.Register()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(un)
+	datatoy.Use(t)
 	b, err := os.ReadFile("../core/data/files/mushrooms-train.gz")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +19,7 @@ func TestDataToyBuilds(t *testing.T) {
 	if err := data.Provide("mushrooms-train.gz", b); err != nil {
 		t.Fatal(err)
 	}
-	built := build(t, dataScenario("mushrooms"))
+	built := build(t, datatoy.Scenario("mushrooms"))
 	x := built.Env.Problem.Optimum()
 	s, _ := data.Load("mushrooms", "train")
 	var want [2]float64

@@ -330,6 +330,28 @@ func TestProblemMetric(t *testing.T) {
 	}
 }
 
+// checkClaims plans e, runs it on two workers and fails t unless it has
+// want expectations (want 0: at least one) and every one holds; the
+// verdicts are logged.
+func checkClaims(t testing.TB, e *Experiment, want int) {
+	t.Helper()
+	p, err := NewPlan(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := executeAll(t, p, 2)
+	if n := len(r.Expectations); n == 0 || want > 0 && n != want {
+		t.Fatalf("%d expectations, want %d (0: at least one)", n, want)
+	}
+	for _, x := range r.Expectations {
+		if x.Verdict != Holds {
+			t.Errorf("%q: %s (%s)", x.Claim, x.Verdict, x.Summary)
+		} else {
+			t.Logf("%q: %s", x.Claim, x.Summary)
+		}
+	}
+}
+
 // executeAll runs every task of p on workers workers and assembles the
 // result, failing t on any error.
 func executeAll(t testing.TB, p *Plan, workers int) *Result {

@@ -27,18 +27,7 @@ func TestRECALFig2Claims(t *testing.T) {
 	e.Set["algorithm.params.plf"] = json.RawMessage("250")
 	e.Set["stop.max_activations"] = json.RawMessage("250")
 	e.X.Values = []float64{0, 400, 800, 1200, 1600}
-	p, err := NewPlan(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := executeAll(t, p, 2)
-	for _, x := range r.Expectations {
-		if x.Verdict != Holds {
-			t.Errorf("%q: %s (%s)", x.Claim, x.Verdict, x.Summary)
-		} else {
-			t.Logf("%q: %s", x.Claim, x.Summary)
-		}
-	}
+	checkClaims(t, e, 0)
 }
 
 // DP-RECAL's Fig. 3 claim on ijcnn1, on a reduced run count and PLF: at
@@ -72,19 +61,5 @@ func TestRECALFig3Claims(t *testing.T) {
 	}
 	// RECAL against DP-RECAL is Fig. 2's claim, tested there.
 	e.Expectations = slices.DeleteFunc(e.Expectations, func(x Expectation) bool { return x.Series == "recal" })
-	p, err := NewPlan(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := executeAll(t, p, 2)
-	if len(r.Expectations) != 5 {
-		t.Fatalf("%d expectations, want 5", len(r.Expectations))
-	}
-	for _, x := range r.Expectations {
-		if x.Verdict != Holds {
-			t.Errorf("%q: %s (%s)", x.Claim, x.Verdict, x.Summary)
-		} else {
-			t.Logf("%q: %s", x.Claim, x.Summary)
-		}
-	}
+	checkClaims(t, e, 5)
 }

@@ -1,7 +1,6 @@
 package datafiles
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -13,27 +12,13 @@ import (
 	"dpsim/ui/internal/datatoy"
 )
 
-// dataScenario is GT-DP on a ring of six agents with the data toy on the
-// named dataset.
-func dataScenario(dataset string) string {
-	return fmt.Sprintf(`{"name": "data", "seed": 3, "graph": {"kind": "ring", "n": 6},
-		"weights": {"kind": "metropolis"}, "problem": {"kind": %q, "params": {"dataset": %q}},
-		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 2}},
-		"noise": {"eta": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
-			"xi": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}}}, "iterations": 20}`, datatoy.Kind, dataset)
-}
-
 // TestNeeds checks what the page fetches before building: the files a
 // problem declares, with the manifest's size, sha256, title and note, not
 // those already provided; nothing for a problem that declares none (every
 // built-in preset but gtdp-logistic-mushrooms, GT-DP's and DP-DGT's among
 // them) or a scenario that will not build anyway.
 func TestNeeds(t *testing.T) {
-	un, err := datatoy.Register()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(un)
+	datatoy.Use(t)
 
 	for _, c := range []struct {
 		dataset, file string
@@ -42,7 +27,7 @@ func TestNeeds(t *testing.T) {
 		{"mushrooms", "mushrooms-train.gz", false},
 		{"cifar10-catdog", "cifar10-catdog-train.gz", true},
 	} {
-		s, err := scenario.Parse([]byte(dataScenario(c.dataset)))
+		s, err := scenario.Parse([]byte(datatoy.Scenario(c.dataset)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,12 +50,12 @@ func TestNeeds(t *testing.T) {
 	}
 
 	// A dataset the manifest lacks is an error naming it, not a fetch.
-	s, _ := scenario.Parse([]byte(dataScenario("nope")))
+	s, _ := scenario.Parse([]byte(datatoy.Scenario("nope")))
 	if got, err := Needs(s, nil); err == nil || !strings.Contains(err.Error(), `"nope" is not a dataset`) {
 		t.Errorf("unknown dataset: needs %+v, error %v", got, err)
 	}
 	// Bad params: nothing to fetch; building reports the error.
-	bad := strings.Replace(dataScenario("mushrooms"), `"dataset"`, `"datset"`, 1)
+	bad := strings.Replace(datatoy.Scenario("mushrooms"), `"dataset"`, `"datset"`, 1)
 	if s, err := scenario.Parse([]byte(bad)); err == nil {
 		if got, err := Needs(s, nil); len(got) != 0 || err != nil {
 			t.Errorf("bad params: needs %+v, error %v", got, err)

@@ -3,7 +3,6 @@ package dpadmm_test
 import (
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"dpsim/core/algorithms/dpadmm"
@@ -17,21 +16,11 @@ import (
 // agent reaches the central solver's x* (least squares and logistic,
 // with and without the ℓ1 + ℓ2 regulariser).
 func TestNoiseFreeReachesOptimum(t *testing.T) {
-	for _, c := range []struct {
-		loss, reg string
-		l1        float64
-		iters     int
-	}{
-		{"squares", "elastic-net", 0.02, 1500},
-		{"logistic", "elastic-net", 0.01, 3000},
-		{"squares", "none", 0, 1500},
-	} {
-		r := basetest.Setup{Algorithm: "dp-admm", Channel: "x", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters,
-			Params: `"penalty": 0.5`}.Run(t)
-		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
-			t.Errorf("%s/%s: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ 1e-9", c.loss, c.reg, got, c.iters)
-		}
-	}
+	basetest.CheckOptimum(t, 1e-9,
+		basetest.Setup{Algorithm: "dp-admm", Channel: "x", Loss: "squares", Regularizer: "elastic-net", L1: 0.02, Iterations: 1500, Params: `"penalty": 0.5`},
+		basetest.Setup{Algorithm: "dp-admm", Channel: "x", Loss: "logistic", Regularizer: "elastic-net", L1: 0.01, Iterations: 3000, Params: `"penalty": 0.5`},
+		basetest.Setup{Algorithm: "dp-admm", Channel: "x", Loss: "squares", Regularizer: "none", L1: 0, Iterations: 1500, Params: `"penalty": 0.5`},
+	)
 }
 
 // The ledger is the hand computation of baselines.md §6.0 and §6.3–6.4 on
@@ -103,10 +92,7 @@ func TestHuangNoiseFollowsTheStep(t *testing.T) {
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
 // closed-form inverse, ρ ∝ 1/λ²), with either conversion.
 func TestScenarioCalibrate(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200,
-			Params: `"conversion": "` + conv + `"`}, 12)
-	}
+	basetest.CheckCalibrateConversions(t, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}, 12)
 }
 
 // The noise drawn is the noise the ledger accounts for: [12]
@@ -142,11 +128,5 @@ func TestDualsSumToZero(t *testing.T) {
 // The source confidence of baselines.md is shown where people read: the
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
-	if !strings.Contains(dpadmm.Factory.Paper, "(confidence "+dpadmm.Confidence+")") {
-		t.Errorf("the factory's Paper does not carry the confidence: %s", dpadmm.Factory.Paper)
-	}
-	r := basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
-	if l := r.Ledger(); !strings.Contains(l.Source, dpadmm.Confidence) {
-		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
-	}
+	basetest.CheckConfidence(t, dpadmm.Factory.Paper, dpadmm.Confidence, basetest.Setup{Algorithm: "dp-admm", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2})
 }

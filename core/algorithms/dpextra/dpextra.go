@@ -145,17 +145,17 @@ func (a *Algorithm) Advance() *sim.Step {
 
 // State implements sim.Algorithm: x^k, x^{k−1/2}, x^{k−1} and the last
 // published x̃^{k−1} (what neighbours stored).
-func (a *Algorithm) State() []sim.Var {
-	cp := func(name string, v []float64) sim.Var {
-		return sim.Var{Name: name, Dim: a.d, Data: append([]float64(nil), v...)}
-	}
-	return []sim.Var{cp("x", a.x), cp("half", a.half), cp("x_prev", a.xprev), cp("sent", a.sent)}
+func (a *Algorithm) State() []sim.Var { return zcdpgauss.Snapshot(a.vars()) }
+
+// vars are the state variables over the algorithm's own buffers, in
+// State's order.
+func (a *Algorithm) vars() []sim.Var {
+	return zcdpgauss.Buffers(a.d, []string{"x", "half", "x_prev", "sent"}, a.x, a.half, a.xprev, a.sent)
 }
 
 // Resume implements sim.Resumable.
 func (a *Algorithm) Resume(iter int, state []sim.Var) error {
-	v := func(name string, b []float64) sim.Var { return sim.Var{Name: name, Dim: a.d, Data: b} }
-	if err := method.Restore(state, v("x", a.x), v("half", a.half), v("x_prev", a.xprev), v("sent", a.sent)); err != nil {
+	if err := method.Restore(state, a.vars()...); err != nil {
 		return err
 	}
 	// The gradients are functions of x and x_prev: the same calls give

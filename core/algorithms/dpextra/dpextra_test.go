@@ -8,7 +8,6 @@ import (
 
 	"dpsim/core/algorithms/dpextra"
 	"dpsim/core/algorithms/internal/basetest"
-	"dpsim/core/privacy"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
@@ -17,20 +16,11 @@ import (
 // solver's x* of the composite problem (least squares and logistic, with
 // the ℓ1 + ℓ2 regulariser and without it).
 func TestNoiseFreeReachesOptimum(t *testing.T) {
-	for _, c := range []struct {
-		loss, reg string
-		l1        float64
-		iters     int
-	}{
-		{"squares", "elastic-net", 0.02, 600},
-		{"logistic", "elastic-net", 0.01, 4000},
-		{"squares", "none", 0, 600},
-	} {
-		r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters}.Run(t)
-		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
-			t.Errorf("%s/%s: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ 1e-9", c.loss, c.reg, got, c.iters)
-		}
-	}
+	basetest.CheckOptimum(t, 1e-9,
+		basetest.Setup{Algorithm: "dp-extra", Channel: "x", Loss: "squares", Regularizer: "elastic-net", L1: 0.02, Iterations: 600},
+		basetest.Setup{Algorithm: "dp-extra", Channel: "x", Loss: "logistic", Regularizer: "elastic-net", L1: 0.01, Iterations: 4000},
+		basetest.Setup{Algorithm: "dp-extra", Channel: "x", Loss: "squares", Regularizer: "none", L1: 0, Iterations: 600},
+	)
 }
 
 // The ledger is the hand computation of baselines.md §6.0: K
@@ -60,33 +50,14 @@ func TestLedgerByHand(t *testing.T) {
 // A target ε at a PLF is met to 1e-9 with either conversion, through the
 // algorithm's target_epsilon and through the scenario's calibrate.
 func TestCalibration(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		for _, eps := range []float64{0.5, 12} {
-			r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 300,
-				Params: `"conversion": "` + conv + `", "target_epsilon": ` + strconv.FormatFloat(eps, 'g', -1, 64) + `, "plf": 300`}.Run(t)
-			if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
-				t.Errorf("%s, target %g: ε = %.15g after 300 publications", conv, eps, got)
-			}
-		}
-	}
-	b := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}.Build(t)
-	p := b.Accountant.(privacy.InversePredictor)
-	f, err := p.FactorFor(200, 12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := p.PredictEpsilon(200, f).Value(); math.Abs(got-12) > 1e-9*12 {
-		t.Errorf("calibrated factor %g predicts ε = %.15g, want 12", f, got)
-	}
+	basetest.CheckTargetEpsilon(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 300}, 300, 0.5, 12)
+	basetest.CheckFactorFor(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}, 12)
 }
 
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
 // closed-form inverse, ρ ∝ 1/λ²), with either conversion.
 func TestScenarioCalibrate(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200,
-			Params: `"conversion": "` + conv + `"`}, 12)
-	}
+	basetest.CheckCalibrateConversions(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 200}, 12)
 }
 
 // Bad privacy inputs are refused with the field, the rule and the value.
@@ -152,11 +123,5 @@ func TestSumInvariantLocatesTheNoise(t *testing.T) {
 // The source confidence of baselines.md is shown where people read: the
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
-	if !strings.Contains(dpextra.Factory.Paper, "(confidence "+dpextra.Confidence+")") {
-		t.Errorf("the factory's Paper does not carry the confidence: %s", dpextra.Factory.Paper)
-	}
-	r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
-	if l := r.Ledger(); !strings.Contains(l.Source, dpextra.Confidence) {
-		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
-	}
+	basetest.CheckConfidence(t, dpextra.Factory.Paper, dpextra.Confidence, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2})
 }

@@ -197,17 +197,17 @@ func (a *Algorithm) Advance() *sim.Step {
 
 // State implements sim.Algorithm: x, λ, the published x̃ and the
 // recycled gradient g̃.
-func (a *Algorithm) State() []sim.Var {
-	cp := func(name string, v []float64) sim.Var {
-		return sim.Var{Name: name, Dim: a.d, Data: append([]float64(nil), v...)}
-	}
-	return []sim.Var{cp("x", a.x), cp("lambda", a.lam), cp("sent", a.sent), cp("recycled", a.rec)}
+func (a *Algorithm) State() []sim.Var { return zcdpgauss.Snapshot(a.vars()) }
+
+// vars are the state variables over the algorithm's own buffers, in
+// State's order.
+func (a *Algorithm) vars() []sim.Var {
+	return zcdpgauss.Buffers(a.d, []string{"x", "lambda", "sent", "recycled"}, a.x, a.lam, a.sent, a.rec)
 }
 
 // Resume implements sim.Resumable.
 func (a *Algorithm) Resume(iter int, state []sim.Var) error {
-	v := func(name string, b []float64) sim.Var { return sim.Var{Name: name, Dim: a.d, Data: b} }
-	if err := method.Restore(state, v("x", a.x), v("lambda", a.lam), v("sent", a.sent), v("recycled", a.rec)); err != nil {
+	if err := method.Restore(state, a.vars()...); err != nil {
 		return err
 	}
 	a.k = iter

@@ -7,7 +7,6 @@ import (
 
 	"dpsim/core/algorithms/dpmradmm"
 	"dpsim/core/algorithms/internal/basetest"
-	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
 )
 
@@ -15,12 +14,10 @@ import (
 // linearized ones and every agent reaches the central solver's x* (least
 // squares and logistic with an ℓ2 term, r = 0 as the paper runs it).
 func TestNoiseFreeReachesOptimum(t *testing.T) {
-	for _, loss := range []string{"squares", "logistic"} {
-		r := basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Loss: loss, Regularizer: "none", Iterations: 400}.Run(t)
-		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
-			t.Errorf("%s: max_i ‖x_i − x*‖/‖x*‖ = %g after 400 iterations, want ≤ 1e-9", loss, got)
-		}
-	}
+	basetest.CheckOptimum(t, 1e-9,
+		basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Loss: "squares", Regularizer: "none", Iterations: 400},
+		basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Loss: "logistic", Regularizer: "none", Iterations: 400},
+	)
 }
 
 // A composite problem is refused: the paper runs DP-MRADMM with r = 0.
@@ -65,22 +62,14 @@ func TestLedgerByHand(t *testing.T) {
 
 // A target ε at a PLF is met to 1e-9 with either conversion.
 func TestCalibration(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		r := basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 599,
-			Params: `"conversion": "` + conv + `", "target_epsilon": 12, "plf": 300`}.Run(t)
-		if got := r.Ledger().Max.Value(); math.Abs(got-12) > 1e-9*12 {
-			t.Errorf("%s: ε = %.15g after 300 noisy publications (599 iterations), want 12", conv, got)
-		}
-	}
+	// 599 iterations make 300 noisy publications (the odd ones).
+	basetest.CheckTargetEpsilon(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 599}, 300, 12)
 }
 
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
 // closed-form inverse, ρ ∝ 1/λ²), with either conversion.
 func TestScenarioCalibrate(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 200,
-			Params: `"conversion": "` + conv + `"`}, 12)
-	}
+	basetest.CheckCalibrateConversions(t, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 200}, 12)
 }
 
 // The noise drawn is the noise the ledger accounts for: σ_1·R^(−(t−1)/2)
@@ -93,11 +82,5 @@ func TestNoiseIsAccounted(t *testing.T) {
 // The source confidence of baselines.md is shown where people read: the
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
-	if !strings.Contains(dpmradmm.Factory.Paper, "(confidence "+dpmradmm.Confidence+")") {
-		t.Errorf("the factory's Paper does not carry the confidence: %s", dpmradmm.Factory.Paper)
-	}
-	r := basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 2}.Run(t)
-	if l := r.Ledger(); !strings.Contains(l.Source, dpmradmm.Confidence) {
-		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
-	}
+	basetest.CheckConfidence(t, dpmradmm.Factory.Paper, dpmradmm.Confidence, basetest.Setup{Algorithm: "dp-mradmm", Channel: "x", Scale: 1, Regularizer: "none", Iterations: 2})
 }

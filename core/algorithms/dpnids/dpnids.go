@@ -140,17 +140,17 @@ func (a *Algorithm) Advance() *sim.Step {
 }
 
 // State implements sim.Algorithm: x^k, z^k and x^{k−1}.
-func (a *Algorithm) State() []sim.Var {
-	cp := func(name string, v []float64) sim.Var {
-		return sim.Var{Name: name, Dim: a.d, Data: append([]float64(nil), v...)}
-	}
-	return []sim.Var{cp("x", a.x), cp("z", a.z), cp("x_prev", a.xprev)}
+func (a *Algorithm) State() []sim.Var { return zcdpgauss.Snapshot(a.vars()) }
+
+// vars are the state variables over the algorithm's own buffers, in
+// State's order.
+func (a *Algorithm) vars() []sim.Var {
+	return zcdpgauss.Buffers(a.d, []string{"x", "z", "x_prev"}, a.x, a.z, a.xprev)
 }
 
 // Resume implements sim.Resumable.
 func (a *Algorithm) Resume(iter int, state []sim.Var) error {
-	v := func(name string, b []float64) sim.Var { return sim.Var{Name: name, Dim: a.d, Data: b} }
-	if err := method.Restore(state, v("x", a.x), v("z", a.z), v("x_prev", a.xprev)); err != nil {
+	if err := method.Restore(state, a.vars()...); err != nil {
 		return err
 	}
 	a.grads(a.x, a.g)

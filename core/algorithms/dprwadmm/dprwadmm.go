@@ -153,18 +153,18 @@ func (a *Algorithm) Advance() *sim.Step {
 
 // State implements sim.Algorithm: the estimate x = prox(x̄) and the token
 // x̄ (shared), then every agent's y and z.
-func (a *Algorithm) State() []sim.Var {
-	cp := func(name string, v []float64) sim.Var {
-		return sim.Var{Name: name, Dim: a.d, Data: append([]float64(nil), v...)}
-	}
-	return []sim.Var{cp("x", a.x), cp("xbar", a.xbar), cp("y", a.y), cp("z", a.z)}
+func (a *Algorithm) State() []sim.Var { return zcdpgauss.Snapshot(a.vars()) }
+
+// vars are the state variables over the algorithm's own buffers, in
+// State's order.
+func (a *Algorithm) vars() []sim.Var {
+	return zcdpgauss.Buffers(a.d, []string{"x", "xbar", "y", "z"}, a.x, a.xbar, a.y, a.z)
 }
 
 // Resume implements sim.Resumable; the holder and the activation counts
 // come back through SetCarried.
 func (a *Algorithm) Resume(iter int, state []sim.Var) error {
-	v := func(name string, b []float64) sim.Var { return sim.Var{Name: name, Dim: a.d, Data: b} }
-	if err := method.Restore(state, v("x", a.x), v("xbar", a.xbar), v("y", a.y), v("z", a.z)); err != nil {
+	if err := method.Restore(state, a.vars()...); err != nil {
 		return err
 	}
 	a.k = iter

@@ -18,20 +18,11 @@ import (
 // Without noise DP-RWADMM is Walkman with a linearized local step: the
 // token's estimate reaches the central solver's x*.
 func TestNoiseFreeReachesOptimum(t *testing.T) {
-	for _, c := range []struct {
-		loss, reg string
-		l1        float64
-		iters     int
-	}{
-		{"squares", "elastic-net", 0.02, 12000},
-		{"logistic", "elastic-net", 0.01, 25000},
-		{"squares", "none", 0, 12000},
-	} {
-		r := basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Loss: c.loss, Regularizer: c.reg, L1: c.l1, Iterations: c.iters}.Run(t)
-		if got := basetest.Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > 1e-9 {
-			t.Errorf("%s/%s: ‖x − x*‖/‖x*‖ = %g after %d iterations, want ≤ 1e-9", c.loss, c.reg, got, c.iters)
-		}
-	}
+	basetest.CheckOptimum(t, 1e-9,
+		basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Loss: "squares", Regularizer: "elastic-net", L1: 0.02, Iterations: 12000},
+		basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Loss: "logistic", Regularizer: "elastic-net", L1: 0.01, Iterations: 25000},
+		basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Loss: "squares", Regularizer: "none", L1: 0, Iterations: 12000},
+	)
 }
 
 // walkLog records each step's active agent and its one message.
@@ -146,10 +137,7 @@ func TestCalibration(t *testing.T) {
 // The scenario's "calibrate" meets a target ε to 1e-9 (the accountant's
 // closed-form inverse, ρ ∝ 1/λ²), with either conversion.
 func TestScenarioCalibrate(t *testing.T) {
-	for _, conv := range []string{"tight", "simple"} {
-		basetest.CheckCalibrate(t, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 1500,
-			Params: `"conversion": "` + conv + `"`}, 12)
-	}
+	basetest.CheckCalibrateConversions(t, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 1500}, 12)
 }
 
 // The noise drawn is the noise the ledger accounts for: σ_1·R^(−(τ−1)/2)
@@ -162,11 +150,5 @@ func TestNoiseIsAccounted(t *testing.T) {
 // The source confidence of baselines.md is shown where people read: the
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
-	if !strings.Contains(dprwadmm.Factory.Paper, "(confidence "+dprwadmm.Confidence+")") {
-		t.Errorf("the factory's Paper does not carry the confidence: %s", dprwadmm.Factory.Paper)
-	}
-	r := basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2}.Run(t)
-	if l := r.Ledger(); !strings.Contains(l.Source, dprwadmm.Confidence) {
-		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
-	}
+	basetest.CheckConfidence(t, dprwadmm.Factory.Paper, dprwadmm.Confidence, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2})
 }

@@ -1,6 +1,7 @@
 package dprwadmm
 
 import (
+	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/check"
 	"dpsim/core/method"
@@ -71,15 +72,12 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	g := env.Graph
-	if g.Directed {
-		return nil, nil, check.Errorf("graph.directed", "DP-RWADMM's walk P = I − D⁻¹L needs an undirected graph")
-	}
-	if !g.Connected() {
-		return nil, nil, check.Errorf("graph", "DP-RWADMM's walk needs a connected graph")
+	if err := randwalk.CheckGraph(g, "DP-RWADMM"); err != nil {
+		return nil, nil, err
 	}
 	pinned, ok := env.PinnedDraws["walk"]
 	if ok {
-		if err := checkWalk(pinned, g.N, g.HasLink); err != nil {
+		if err := randwalk.CheckPinned(pinned, g.N, g.HasLink); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -129,26 +127,4 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		Convergence: "without noise: x^k → x* for a small enough α, one agent per iteration (≈ n× the iterations of a synchronous method per PLF unit, baselines.md G7); the noise stays in the token, so x settles at a noise-dependent distance",
 	}
 	return &method.Built{Algorithm: a, Accountant: ac, Theory: th}, warns, nil
-}
-
-// checkWalk checks that a pinned walk visits agents of 0..n−1, each a
-// neighbour of the one before, the last a neighbour of the first (the
-// values are cycled).
-func checkWalk(w []float64, n int, link func(i, j int) bool) error {
-	const f = "algorithm.draws.walk"
-	if len(w) < 2 {
-		return check.Errorf(f, "must list at least two agents (the walk has no self-loops and the values are cycled), got %d", len(w))
-	}
-	for k, v := range w {
-		if v < 0 || int(v) >= n {
-			return check.Errorf(check.Index(f, k), "must be an agent of 0..%d (got %v)", n-1, v)
-		}
-	}
-	for k := range w {
-		i, j := int(w[k]), int(w[(k+1)%len(w)])
-		if !link(i, j) {
-			return check.Errorf(check.Index(f, (k+1)%len(w)), "agent %d is not a neighbour of agent %d before it (the walk moves along edges; the values are cycled)", j, i)
-		}
-	}
-	return nil
 }

@@ -24,7 +24,6 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/param"
 	"dpsim/core/privacy"
-	"dpsim/core/sim"
 )
 
 // Confidence is the source confidence baselines.md gives LDOL.
@@ -67,11 +66,9 @@ var Factory = method.Factory{
 	Build:     build,
 }
 
-// Algorithm is LDOL on one problem instance.
+// Algorithm is LDOL on one problem instance; the engine makes it
+// sim.Resumable.
 type Algorithm struct{ *online.Engine }
-
-// Resume implements sim.Resumable.
-func (a *Algorithm) Resume(iter int, state []sim.Var) error { return a.Engine.Resume(iter, state) }
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {
 	p := *params.(*Params)

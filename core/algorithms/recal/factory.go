@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -86,11 +87,8 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	g := env.Graph
-	if g.Directed {
-		return nil, nil, check.Errorf("graph.directed", "DP-RECAL's walk P = I − D⁻¹L needs an undirected graph")
-	}
-	if !g.Connected() {
-		return nil, nil, check.Errorf("graph", "DP-RECAL's walk needs a connected graph")
+	if err := randwalk.CheckGraph(g, "DP-RECAL"); err != nil {
+		return nil, nil, err
 	}
 	n, d := env.Problem.Agents(), env.Problem.Dim()
 	var warns []check.Warning
@@ -135,7 +133,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 
 	// The pinned walk must be a walk on the graph.
 	if w, ok := env.PinnedDraws["walk"]; ok {
-		if err := checkWalk(w, g.N, g.HasLink); err != nil {
+		if err := randwalk.CheckPinned(w, g.N, g.HasLink); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -217,28 +215,6 @@ func convergence(p Params, a *Algorithm) string {
 		return "literal Algorithm 1 with summable noise (R > 1): exact almost-sure convergence (Theorem 2)"
 	}
 	return "literal Algorithm 1 with constant noise (R = 1): the noise is not summable, Theorem 2 does not apply; expect a noise floor"
-}
-
-// checkWalk checks that a pinned walk visits agents of 0..n−1, each a
-// neighbour of the one before, the last a neighbour of the first (the
-// values are cycled).
-func checkWalk(w []float64, n int, link func(i, j int) bool) error {
-	const f = "algorithm.draws.walk"
-	if len(w) < 2 {
-		return check.Errorf(f, "must list at least two agents (the walk has no self-loops and the values are cycled), got %d", len(w))
-	}
-	for k, v := range w {
-		if v < 0 || int(v) >= n {
-			return check.Errorf(check.Index(f, k), "must be an agent of 0..%d (got %v)", n-1, v)
-		}
-	}
-	for k := range w {
-		i, j := int(w[k]), int(w[(k+1)%len(w)])
-		if !link(i, j) {
-			return check.Errorf(check.Index(f, (k+1)%len(w)), "agent %d is not a neighbour of agent %d before it (the walk moves along edges; the values are cycled)", j, i)
-		}
-	}
-	return nil
 }
 
 // sensitivity returns the ℓ2 sensitivity of u per activation with

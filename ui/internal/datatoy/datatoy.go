@@ -7,6 +7,8 @@
 package datatoy
 
 import (
+	"fmt"
+
 	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/objective"
@@ -113,4 +115,30 @@ var Factory = objective.Factory{
 // function that removes it.
 func Register() (unregister func(), err error) {
 	return scenario.RegisterProblemForTest(&Factory)
+}
+
+// Use registers the problem for the test t and removes it when t ends.
+// t is a testing.TB; the interface keeps package testing out of the
+// end-to-end test's program, which links this package too.
+func Use(t interface {
+	Helper()
+	Fatal(args ...any)
+	Cleanup(func())
+}) {
+	t.Helper()
+	un, err := Register()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(un)
+}
+
+// Scenario is GT-DP on a ring of six agents with the data toy on the
+// named dataset, the scenario the tests build.
+func Scenario(dataset string) string {
+	return fmt.Sprintf(`{"name": "data", "seed": 3, "graph": {"kind": "ring", "n": 6},
+		"weights": {"kind": "metropolis"}, "problem": {"kind": %q, "params": {"dataset": %q}},
+		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 2}},
+		"noise": {"eta": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
+			"xi": {"dist": "laplace", "scale": 0.01, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}}}, "iterations": 20}`, Kind, dataset)
 }

@@ -7,6 +7,7 @@ package basetest
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,6 +120,81 @@ func CheckCalibrate(t testing.TB, s Setup, eps float64) {
 	r := runnertest.Run(t, b)
 	if got := r.Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
 		t.Errorf("%s calibrated to ε = %g over %d iterations: the ledger reports %.15g", s.Algorithm, eps, s.Iterations, got)
+	}
+}
+
+// CheckCalibrateConversions is CheckCalibrate with each conversion,
+// tight and simple, added to s's parameters.
+func CheckCalibrateConversions(t testing.TB, s Setup, eps float64) {
+	t.Helper()
+	for _, conv := range []string{"tight", "simple"} {
+		c := s
+		c.Params = `"conversion": "` + conv + `"`
+		if s.Params != "" {
+			c.Params = s.Params + ", " + c.Params
+		}
+		CheckCalibrate(t, c, eps)
+	}
+}
+
+// CheckTargetEpsilon runs s with each conversion and each target ε of
+// epsilons set through the algorithm's target_epsilon at plf publications,
+// and fails the test unless the ledger reports the target to 1e-9 after
+// s's iterations (which must make plf publications).
+func CheckTargetEpsilon(t testing.TB, s Setup, plf int, epsilons ...float64) {
+	t.Helper()
+	for _, conv := range []string{"tight", "simple"} {
+		for _, eps := range epsilons {
+			c := s
+			c.Params = fmt.Sprintf(`"conversion": %q, "target_epsilon": %s, "plf": %d`, conv, strconv.FormatFloat(eps, 'g', -1, 64), plf)
+			if got := c.Run(t).Ledger().Max.Value(); math.Abs(got-eps) > 1e-9*eps {
+				t.Errorf("%s, %s, target %g: ε = %.15g after %d iterations (PLF %d)", s.Algorithm, conv, eps, got, s.Iterations, plf)
+			}
+		}
+	}
+}
+
+// CheckFactorFor builds s and fails the test unless its accountant's
+// inverse predictor gives a noise factor whose predicted ε over s's
+// iterations is eps to 1e-9.
+func CheckFactorFor(t testing.TB, s Setup, eps float64) {
+	t.Helper()
+	p, ok := s.Build(t).Accountant.(privacy.InversePredictor)
+	if !ok {
+		t.Fatalf("%s's accountant is not a privacy.InversePredictor", s.Algorithm)
+	}
+	f, err := p.FactorFor(s.Iterations, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.PredictEpsilon(s.Iterations, f).Value(); math.Abs(got-eps) > 1e-9*eps {
+		t.Errorf("%s: calibrated factor %g predicts ε = %.15g, want %g", s.Algorithm, f, got, eps)
+	}
+}
+
+// CheckOptimum runs every setup and fails the test unless the estimates
+// in the algorithm's state variable "x" are within the relative distance
+// tol of x* (Error).
+func CheckOptimum(t testing.TB, tol float64, setups ...Setup) {
+	t.Helper()
+	for _, s := range setups {
+		r := s.Run(t)
+		if got := Error(t, r, runnertest.State(r.Built().Algorithm, "x")); got > tol {
+			t.Errorf("%s, %s/%s, ℓ1 %g: max_i ‖x_i − x*‖/‖x*‖ = %g after %d iterations, want ≤ %g", s.Algorithm, s.Loss, s.Regularizer, s.L1, got, s.Iterations, tol)
+		}
+	}
+}
+
+// CheckConfidence fails the test unless the source confidence of
+// baselines.md is shown where people read: in the factory's description
+// paper, as "(confidence …)", and in the ledger's source of a run of s.
+func CheckConfidence(t testing.TB, paper, confidence string, s Setup) {
+	t.Helper()
+	if !strings.Contains(paper, "(confidence "+confidence+")") {
+		t.Errorf("the factory's Paper does not carry the confidence: %s", paper)
+	}
+	if l := s.Run(t).Ledger(); !strings.Contains(l.Source, confidence) {
+		t.Errorf("the ledger's source does not carry the confidence: %s", l.Source)
 	}
 }
 

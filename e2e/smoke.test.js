@@ -253,6 +253,10 @@ describe('dpsim page with WebGL2', () => {
   });
 
   test('controls keep keyboard focus; Space toggles play', async () => {
+    // Slow enough that the run cannot reach its end between the presses
+    // on a loaded machine (at 200 it/s it did, and a finished run cannot
+    // play again).
+    await b.page.evaluate(() => window.dpsim.setSpeed(2));
     if ((await state(b.page)).status === 'done') {
       await b.page.click('#reset'); // a finished run cannot play
       await waitFor(b, 'iteration 0 after reset', () => window.dpsimState.iter === 0);

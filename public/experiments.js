@@ -242,7 +242,8 @@
   function dataNote(files) {
     if (!files.length) return '';
     const total = files.reduce((t, f) => t + f.bytes, 0);
-    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))];
+    // The manifest's notes are sentences, some without their full stop.
+    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))].map((n) => (/[.!?]$/.test(n) ? n : n + '.'));
     return ` Trains on ${files.map((f) => `${f.title} (${f.split})`).join(', ')}: ${mb(total)} MB, fetched once.` +
       (notes.length ? ' ' + notes.join(' ') : '');
   }

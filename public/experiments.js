@@ -242,7 +242,8 @@
   function dataNote(files) {
     if (!files.length) return '';
     const total = files.reduce((t, f) => t + f.bytes, 0);
-    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))];
+    // The manifest's notes are sentences, some without their full stop.
+    const notes = [...new Set(files.map((f) => f.note).filter(Boolean))].map((n) => (/[.!?]$/.test(n) ? n : n + '.'));
     return ` Trains on ${files.map((f) => `${f.title} (${f.split})`).join(', ')}: ${mb(total)} MB, fetched once.` +
       (notes.length ? ' ' + notes.join(' ') : '');
   }
@@ -280,7 +281,7 @@
     bar.value = state.done;
     const pct = state.total ? (100 * state.done / state.total).toFixed(1) : '0.0';
     let t = `${state.done} / ${state.total} runs (${pct} %)`;
-    if (state.status === 'running') t += ` · ${state.running} workers · ETA ${fmtSeconds(state.etaSeconds)}`;
+    if (state.status === 'running') t += ` · ${state.running} workers · ${fmtSeconds(state.elapsedSeconds)} elapsed · ETA ${fmtSeconds(state.etaSeconds)}`;
     else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)}`;
     else if (state.status === 'cancelled') t += ' · cancelled';
     progText.textContent = t;
@@ -443,6 +444,13 @@
     const s = { name, runs, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
     sweep = s;
     startStallMonitor();
+    // A long run (one CNN training, say) finishes no run for a minute: the
+    // clock ticks every second so the bar shows the sweep is alive.
+    s.clock = setInterval(() => {
+      if (sweep !== s || state.status !== 'running' || !state.running) return;
+      state.elapsedSeconds = (performance.now() - s.t0) / 1000;
+      showProgress();
+    }, 1000);
     try {
       const h = await getHelper();
       s.files = state.dataFiles = await withData(h, 'preset', name);
@@ -499,6 +507,7 @@
   }
 
   function finish() {
+    if (sweep) clearInterval(sweep.clock);
     sweep = null;
     stopStallMonitor();
     runBtn.disabled = false;

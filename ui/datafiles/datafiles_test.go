@@ -136,6 +136,7 @@ func TestExperimentNeeds(t *testing.T) {
 		"ldp-fig1":                   {"mushrooms-train.gz"},
 		"ldp-fig2":                   {"mnist-train.gz", "mnist-test.gz"},
 		"ldp-fig3":                   {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		"ldp-mnist-200":              {"mnist-train.gz", "mnist-test.gz"},
 		"recal-fig2-cifar":           {"cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
 		"recal-fig2-fmnist":          {"fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz"},
 		"recal-fig2-ijcnn1":          {"ijcnn1-train.gz", "ijcnn1-test.gz"},

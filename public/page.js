@@ -681,7 +681,7 @@
     let html;
     if (v.kind === 'message') {
       html = `<h3>Message: agent ${v.agent} → agent ${v.to}</h3><table>` +
-        row('iteration', `${v.iteration}, channel ${esc(v.channel)}${v.round ? ', round ' + v.round : ''}`) +
+        row('iteration', `${v.iteration}, channel ${esc(v.channel)}${v.rounds > 1 ? `, round ${v.round + 1} of ${v.rounds}` : ''}`) +
         row('sender\'s state', vec(v.state) + more, 'mono') +
         row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
         row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +

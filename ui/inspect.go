@@ -31,6 +31,9 @@ type Inspection struct {
 	To      int     `json:"to"`    // the message's receiver (−1 for a node)
 	Channel string  `json:"channel,omitempty"`
 	Round   int     `json:"round"`
+	// Rounds is the number of rounds of the step (the page names the
+	// round only when there are several).
+	Rounds int `json:"rounds"`
 	// State is the first coordinates of the agent's (the sender's)
 	// estimate, Dim its length.
 	State []float64 `json:"state"`
@@ -96,6 +99,7 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 			d := f.Packets[best]
 			in.Kind, in.X, in.Y, in.R = "message", d.X/ratio, d.Y/ratio, d.R/ratio
 			in.Agent, in.To, in.Channel, in.Round = pk.From, pk.To, pk.Channel, pk.Round
+			in.Rounds = m.Rounds()
 			in.Signal, in.Noise, in.SignalNorm, in.NoiseNorm = msg.Signal, msg.Noise, msg.SignalNorm, msg.NoiseNorm
 			in.Ratio, in.Receivers, in.Dim = msg.Ratio, msg.To, msg.Dim
 			in.State = state(pk.From)

@@ -39,6 +39,9 @@ func TestInspect(t *testing.T) {
 	if len(in.State) != 2 || in.State[0] != 3 {
 		t.Errorf("sender's state %v, want [3 4]", in.State)
 	}
+	if in.Rounds != 1 || in.Round != 0 {
+		t.Errorf("one-round step: round %d of %d, want 0 of 1", in.Round, in.Rounds)
+	}
 	n0 := f.NodeAt[0]
 	in = Inspect(m, f, ratio, n0[0]/ratio, n0[1]/ratio, led, "unaccounted", c)
 	if in.Kind != "node" || in.Agent != 0 || in.Epsilon != "noise, but no DP guarantee" || in.Activations != 1 {
@@ -46,6 +49,21 @@ func TestInspect(t *testing.T) {
 	}
 	if in = Inspect(m, f, ratio, 0, 0, led, "dp", c); in.Kind != "" {
 		t.Errorf("in a corner: %+v, want nothing", in)
+	}
+
+	// A two-round step (DPP²'s y then z): the inspector says which round
+	// of how many, so the page can name round 1 of 2 as well as 2 of 2.
+	m.Record(&sim.Step{Iter: 4, Dim: 2, Estimates: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Releases: []sim.Release{
+		{From: 1, To: []int{2}, Channel: "y", Round: 0, Sent: []float64{6, 8}, Noise: []float64{6, 0}},
+		{From: 1, To: []int{2}, Channel: "z", Round: 1, Sent: []float64{6, 8}, Noise: []float64{6, 0}},
+	}})
+	f = m.Frame(0.1, 800, 800) // early in the first turn: round 0's packet
+	if len(f.Packets) == 0 {
+		t.Fatal("no packet drawn for the two-round step")
+	}
+	pk = f.Packets[0]
+	if in = Inspect(m, f, ratio, pk.X/ratio, pk.Y/ratio, led, "dp", c); in.Kind != "message" || in.Rounds != 2 {
+		t.Errorf("two-round step: %+v, want a message with rounds = 2", in)
 	}
 }
 

@@ -362,6 +362,13 @@ func (m *Model) summarise() {
 	}
 }
 
+// Rounds returns the number of communication rounds of the latest step
+// (1 for a one-round algorithm; DPP² has 2).
+func (m *Model) Rounds() int {
+	m.summarise()
+	return max(1, m.rounds)
+}
+
 // Groups returns the number of slow-motion turns of the latest step: its
 // rounds for a multi-round algorithm, else its senders (at least 1).
 func (m *Model) Groups() int {

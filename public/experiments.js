@@ -186,10 +186,10 @@
     const needs = await w.request('dataNeeds', { kind, arg });
     if (needs.error) throw new Error(needs.error);
     const files = needs.uses;
-    const todo = files.filter((f) => !dataCache.has(f.file));
-    if (todo.length > 0) {
-      const total = todo.reduce((t, f) => t + f.bytes, 0);
-      const what = todo.map((f) => `${f.title} (${f.split})`).join(', ');
+    const missing = files.filter((f) => !dataCache.has(f.file));
+    if (missing.length > 0) {
+      const total = missing.reduce((t, f) => t + f.bytes, 0);
+      const what = missing.map((f) => `${f.title} (${f.split})`).join(', ');
       let done = 0;
       const show = (n) => {
         bar.max = total;
@@ -198,7 +198,7 @@
         state.dataLoaded = n;
       };
       show(0);
-      for (const f of todo) {
+      for (const f of missing) {
         const p = fetchFile(f, (n) => show(done + n));
         dataCache.set(f.file, p);
         state.dataFetches++;

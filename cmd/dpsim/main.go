@@ -22,6 +22,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"dpsim/core/check"
@@ -393,8 +394,8 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()
-		fmt.Fprintf(stderr, "%s: %d iterations; optimality %.3g, consensus %.3g; max ε %s\n",
-			b.Scenario.Name, r.Iter(), last.Optimality, last.Consensus, r.Ledger().Max)
+		fmt.Fprintf(stderr, "%s: %d iterations; %s, consensus %.3g; max ε %s\n",
+			b.Scenario.Name, r.Iter(), headline(last, r.Metrics.Series.ExtraNames), last.Consensus, r.Ledger().Max)
 		if st := r.SteadyState(); !math.IsNaN(st.Predicted[0]) {
 			fmt.Fprintf(stderr, "steady-state error (mean from iteration %d) %.4g; the theory predicts ≤ %.4g\n", st.From, st.Measured, st.Predicted[0])
 		}
@@ -610,4 +611,17 @@ func newEavesdropper(b *scenario.Built, agent, every int) (*eavesdrop.Recorder, 
 		return nil, usagef("run", "--eavesdrop would write about %d numbers (%d frames × %d links × dimension %d): at most 2e7; raise --eavesdrop-every", numbers, frames, links, b.Env.Problem.Dim())
 	}
 	return eavesdrop.New(b.Env.Problem, b.Algorithm, agent, every)
+}
+
+// headline is the summary's first metric: the optimality, or, for a
+// problem without a known optimum (optimality NaN), its stationarity
+// rather than a bare "NaN".
+func headline(p metrics.Point, extra []string) string {
+	if !math.IsNaN(p.Optimality) {
+		return fmt.Sprintf("optimality %.3g", p.Optimality)
+	}
+	if i := slices.Index(extra, metrics.ColStationarity); i >= 0 && i < len(p.Extra) {
+		return fmt.Sprintf("stationarity %.3g (no known optimum)", p.Extra[i])
+	}
+	return "optimality — (no known optimum)"
 }

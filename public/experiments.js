@@ -306,12 +306,14 @@
       }
       const want = new URLSearchParams(location.search).get('experiment');
       if (want && state.presets.includes(want)) sel.value = want;
+      setMsg('');
+      // 'ready' only once the description (and any kept sweep) is shown:
+      // a test or a user acting on 'ready' must find the panel complete.
+      await describe();
+      await restore();
       sel.disabled = false;
       runBtn.disabled = false;
       state.status = 'ready';
-      setMsg('');
-      await describe();
-      await restore();
     } catch (e) {
       loaded = false;
       fail(e);

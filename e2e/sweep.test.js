@@ -177,6 +177,16 @@ describe(`experiments panel on ${pg.name}`, () => {
     }
     assert.ok(st.figureDrawn, 'the figure was drawn');
     assert.deepEqual(st.verdicts.map((v) => v.verdict), ['holds', 'holds', 'holds']);
+    if (pg.cancel) {
+      // A verdict's "why?" opens the passage of docs/ that explains it.
+      const [doc] = await Promise.all([b.ctx.waitForEvent('page'), b.page.click('#exp-verdicts .exp-why')]);
+      await doc.waitForFunction(() => window.dpsimDocState && window.dpsimDocState.status !== 'loading', null, { timeout: TIMEOUT });
+      const ds = await doc.evaluate(() => ({ ...window.dpsimDocState, hit: (document.querySelector('.doc-hit') || {}).textContent || '' }));
+      assert.equal(ds.status, 'ready', `doc.html: ${ds.error}`);
+      assert.ok(ds.hit.includes(PRESET), `the highlighted passage of ${ds.file} names ${PRESET}: ${ds.hit.slice(0, 200)}`);
+      await doc.screenshot({ path: path.join(OUT, 'sweep-verdict-doc.png') });
+      await doc.close();
+    }
 
     const json = await download(b, '#exp-dl-json');
     assert.equal(json.name, `${PRESET}.json`);

@@ -288,6 +288,7 @@
   }
 
   let loaded = false;
+  const figures = new Map();
   async function loadPanel() {
     if (loaded) return;
     loaded = true;
@@ -297,6 +298,8 @@
       const h = await getHelper();
       const list = await h.request('presets');
       state.presets = list.map((p) => p.name);
+      // The figure a preset reproduces ("Fig. 3 (mnist)"), for the verdicts' links.
+      for (const p of list) if (p.reproduces) figures.set(p.name, p.reproduces.split(', ').pop());
       sel.replaceChildren();
       for (const p of list) {
         const o = document.createElement('option');
@@ -751,16 +754,17 @@
       sum.className = 'muted';
       sum.textContent = v.summary;
       li.append(b, claim, sum);
-      // Each verdict links to where the paper's claim is discussed
-      // (docs/<paper>-paper.md, served with the page by build.sh).
+      // Each verdict links to the passage of docs/ that explains it
+      // (doc.html finds and highlights it; docs/ is served with the page).
       const name = (result && result.name) || sel.value || '';
-      const doc = 'docs/' + (name.split('-')[0] || 'experiments') + '-paper.md';
+      const fig = (figures.get(name) || '');
       const a = document.createElement('a');
       a.className = 'exp-why';
-      a.href = doc;
+      a.href = `doc.html?experiment=${encodeURIComponent(name)}${fig ? '&fig=' + encodeURIComponent(fig) : ''}`;
       a.target = '_blank';
       a.rel = 'noopener';
-      a.textContent = ' why? (' + doc + ')';
+      a.textContent = ' why?';
+      a.title = `What docs/ says about ${name}${fig ? ' (' + fig + ')' : ''}`;
       li.append(a);
       verdicts.append(li);
     }

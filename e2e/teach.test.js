@@ -119,6 +119,18 @@ describe('layout at four window sizes', () => {
           const sizes = await p.page.evaluate(() => [...document.querySelectorAll('#view-labels span')].map((s) => parseFloat(s.style.fontSize)));
           assert.ok(sizes.length > 0 && Math.min(...sizes) >= 8, `label sizes ${sizes}`);
         }
+        // No two labels overlap, at any size (a phone squeezed DP-DGT's
+        // 14 bus labels into each other).
+        const overlaps = await p.page.evaluate(() => {
+          const rs = [...document.querySelectorAll('#view-labels span')].map((s) => ({ t: s.textContent, r: s.getBoundingClientRect() })).filter((x) => x.r.width > 0);
+          const out = [];
+          for (let i = 0; i < rs.length; i++) for (let j = i + 1; j < rs.length; j++) {
+            const a = rs[i].r, b = rs[j].r;
+            if (a.left < b.right - 1 && a.right > b.left + 1 && a.top < b.bottom - 1 && a.bottom > b.top + 1) out.push(`${rs[i].t} × ${rs[j].t}`);
+          }
+          return out;
+        });
+        assert.deepEqual(overlaps, [], `labels overlap at ${w}×${h}`);
         await p.page.screenshot({ path: path.join(OUT, `teach-${w}x${h}-dpdgt.png`) });
       } finally {
         await p.ctx.close();

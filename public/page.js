@@ -597,6 +597,30 @@
       const ty = l.valign === 'middle' ? '-50%' : l.valign === 'bottom' ? '-100%' : '0';
       el.style.transform = `translate(${tx}, ${ty})`;
     });
+    if (list.length <= 200) separateLabels();
+  }
+
+  // separateLabels moves a label that would overlap one already placed up
+  // or down by part of its height (nearest free spot first, at most a few
+  // steps), so that a small view — DP-DGT's 14 buses on a phone — stays
+  // readable. The labels' boxes come from the DOM: only it knows the font.
+  function separateLabels() {
+    const els = [...viewLabels.children];
+    const base = els.map((el) => { el.style.marginTop = '0px'; return el.getBoundingClientRect(); });
+    const order = els.map((_, i) => i).sort((a, b) => base[a].top - base[b].top);
+    const placed = [];
+    const hits = (r, dy) => placed.some((q) => r.left < q.right - 1 && r.right > q.left + 1 && r.top + dy < q.bottom - 1 && r.bottom + dy > q.top + 1);
+    for (const i of order) {
+      const r = base[i];
+      if (r.width === 0) continue;
+      const step = Math.max(2, r.height * 0.5);
+      let dy = 0;
+      for (const k of [0, 1, -1, 2, -2, 3, -3, 4, -4]) {
+        if (!hits(r, k * step)) { dy = k * step; break; }
+      }
+      if (dy) els[i].style.marginTop = dy.toFixed(1) + 'px';
+      placed.push({ left: r.left, right: r.right, top: r.top + dy, bottom: r.bottom + dy });
+    }
   }
 
   // The key under the view follows the scenario: which channels are sent or

@@ -58,10 +58,9 @@ func expSample(n int, seed uint64) []float64 {
 // out of place and in place, and at every edge.
 func TestExpToBitsWide(t *testing.T) {
 	xs := append(expEdges(), expSample(3_000_000, 17)...)
-	for _, tc := range []struct {
-		name string
-		f    func(dst, src []float64)
-	}{{"ExpTo", ExpTo}, {"generic", expToGeneric}} {
+	paths := append(expToPaths, expToPaths[0])
+	paths[len(paths)-1].name, paths[len(paths)-1].f = "generic", expToGeneric
+	for _, tc := range paths {
 		got := make([]float64, len(xs))
 		tc.f(got, xs)
 		bad := 0
@@ -96,27 +95,29 @@ func TestExpToTails(t *testing.T) {
 		base[i] = -30 + float64(i)*0.77 // ordinary values: the vector path
 	}
 	specials := []float64{math.NaN(), math.Inf(1), 710, -740, 1e-9, 0, 700.0000000000001}
-	for n := 0; n <= 67; n++ {
-		for off := 0; off < 2; off++ {
-			for pos := -1; pos < n; pos++ {
-				for si, s := range specials {
-					if pos < 0 && si > 0 {
-						break
-					}
-					src := append([]float64(nil), base[off:off+n]...)
-					if pos >= 0 {
-						src[pos] = s
-					}
-					dst := make([]float64, n+1)
-					dst[n] = 42
-					ExpTo(dst, src)
-					for i, x := range src {
-						if w := Exp(x); !sameBits(dst[i], w) {
-							t.Fatalf("n=%d off=%d special %v at %d: ExpTo[%d](%v) = %v, Exp = %v", n, off, s, pos, i, x, dst[i], w)
+	for _, p := range expToPaths {
+		for n := 0; n <= 67; n++ {
+			for off := 0; off < 2; off++ {
+				for pos := -1; pos < n; pos++ {
+					for si, s := range specials {
+						if pos < 0 && si > 0 {
+							break
 						}
-					}
-					if dst[n] != 42 {
-						t.Fatalf("n=%d: ExpTo wrote past the block", n)
+						src := append([]float64(nil), base[off:off+n]...)
+						if pos >= 0 {
+							src[pos] = s
+						}
+						dst := make([]float64, n+1)
+						dst[n] = 42
+						p.f(dst, src)
+						for i, x := range src {
+							if w := Exp(x); !sameBits(dst[i], w) {
+								t.Fatalf("%s: n=%d off=%d special %v at %d: [%d](%v) = %v, Exp = %v", p.name, n, off, s, pos, i, x, dst[i], w)
+							}
+						}
+						if dst[n] != 42 {
+							t.Fatalf("%s: n=%d: wrote past the block", p.name, n)
+						}
 					}
 				}
 			}

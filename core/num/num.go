@@ -14,6 +14,12 @@
 // language defines as a rounding and so forbids the fusion; code elsewhere
 // that must be bit-identical across builds needs the same care.
 //
+// ExpTo, Exp over a block, runs on amd64 in assembly four lanes at a time
+// (AVX2, by CPUID) or two (SSE2): each lane does Exp's operations in
+// Exp's order with separate multiplies and adds, which IEEE arithmetic
+// rounds exactly as the scalar code does, so the bits are Exp's; values
+// off Exp's common path go to Exp itself (exp_amd64.s, TestExpToBitsWide).
+//
 // The algorithms are those of Go's math package (FreeBSD msun), BSD
 // licence, copyright The Go Authors.
 package num

@@ -203,18 +203,24 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 		}
 		num.ExpTo(eb, eb)
 		for t, v := range sb {
-			var sig float64
+			// σ's numerator is 1 for v ≥ 0 and e^(−|v|) below, picked
+			// by an integer select (a conditional move, not a branch
+			// mispredicted on half the samples); the division is the
+			// same, so are the bits.
+			e := eb[t]
+			nb := math.Float64bits(e)
 			if v >= 0 {
-				sig = 1 / (1 + eb[t])
-			} else {
-				sig = eb[t] / (1 + eb[t])
+				nb = oneBits
 			}
-			sb[t] = -y[t] * sig
+			sb[t] = -y[t] * (math.Float64frombits(nb) / (1 + e))
 		}
 		axpys(z, sb, out)
 	}
 	c.finish(x, c.m, out)
 }
+
+// oneBits is 1.0's bit pattern, Grad's sigmoid numerator for t ≥ 0.
+const oneBits = 0x3ff0000000000000
 
 // gradBlock is how many samples Grad scores per num.ExpTo call: the
 // block's scratch stays on the stack and in the first-level cache.

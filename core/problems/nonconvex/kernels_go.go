@@ -2,6 +2,8 @@
 
 package nonconvex
 
+import "math"
+
 // dots4 sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four at
 // a time: the four sums overlap, each left to right from 0 in its own
 // accumulator. len(out) is a multiple of 4 and z holds len(out) rows
@@ -73,5 +75,33 @@ func axpys4(z, w, out []float64) {
 			v += float64(we * e[j])
 			out[j] = v
 		}
+	}
+}
+
+// margins sets s[t] = −y[t]·s[t] (the margin −y·xᵀz of each sample) and
+// e[t] = −|s[t]|, the argument of the exponential both branches of the
+// sigmoid and of softplus take.
+func margins(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	for t, v := range s {
+		v = -y[t] * v
+		s[t] = v
+		e[t] = -math.Abs(v)
+	}
+}
+
+// sigmoids sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|): σ(v) is
+// 1/(1 + e^(−v)) for v ≥ 0 and e^v/(1 + e^v) below (sigmoid's two
+// branches), its numerator picked by an integer select (a conditional
+// move, not a branch mispredicted on half the samples).
+func sigmoids(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	for t, v := range s {
+		ev := e[t]
+		nb := math.Float64bits(ev)
+		if v >= 0 {
+			nb = oneBits
+		}
+		s[t] = -y[t] * (math.Float64frombits(nb) / (1 + ev))
 	}
 }

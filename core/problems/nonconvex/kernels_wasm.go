@@ -19,3 +19,15 @@ func dots4(z, x, out []float64)
 //
 //go:noescape
 func axpys4(z, w, out []float64)
+
+// margins sets s[t] = −y[t]·s[t] and e[t] = −|s[t]| (kernels_go.go);
+// len(y), len(e) ≥ len(s) (the callers' blocks).
+//
+//go:noescape
+func margins(y, s, e []float64)
+
+// sigmoids sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|)
+// (kernels_go.go); len(y), len(e) ≥ len(s).
+//
+//go:noescape
+func sigmoids(y, s, e []float64)

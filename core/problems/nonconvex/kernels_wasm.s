@@ -175,3 +175,73 @@ TEXT ·axpys4(SB), NOSPLIT, $0-72
 	End
 	End
 	RET
+
+// K pushes the float64 with the given bit pattern.
+#define K(bits) I64Const $bits; F64ReinterpretI64
+// MARGIN(off): s = −y·s at s + off, and e = −|s| at e + off.
+#define MARGIN(off) Get R1; I32WrapI64; Get R0; I32WrapI64; F64Load $off; F64Neg; Get R1; I32WrapI64; F64Load $off; F64Mul; Tee F16; F64Store $off; Get R2; I32WrapI64; Get F16; F64Abs; F64Neg; F64Store $off
+// SIGMOID(off): s = −y·(n/(1 + e)) at s + off, with n = 1 if s ≥ 0 and
+// e below (a select, as the Go version's conditional move).
+#define SIGMOID(off) Get R2; I32WrapI64; F64Load $off; Set F17; Get R1; I32WrapI64; Get R0; I32WrapI64; F64Load $off; F64Neg; K(0x3ff0000000000000); Get F17; Get R1; I32WrapI64; F64Load $off; K(0); F64Ge; Select; K(0x3ff0000000000000); Get F17; F64Add; F64Div; F64Mul; F64Store $off
+// NEXT(n) advances R0–R2 by n values and takes n from the count R3.
+#define NEXT(n) Get R0; I64Const $(8*n); I64Add; Set R0; Get R1; I64Const $(8*n); I64Add; Set R1; Get R2; I64Const $(8*n); I64Add; Set R2; Get R3; I64Const $n; I64Sub; Set R3
+
+// func margins(y, s, e []float64)
+//
+// The Go version's loop (kernels_go.go), two samples per step then one.
+// Registers: R0 y, R1 s, R2 e, R3 samples left; F16 the margin.
+TEXT ·margins(SB), NOSPLIT, $0-72
+	MOVD y_base+0(FP), R0
+	MOVD s_base+24(FP), R1
+	MOVD s_len+32(FP), R3
+	MOVD e_base+48(FP), R2
+
+	Block
+	Loop
+		Get R3
+		I64Const $2
+		I64LtU
+		BrIf $1
+		MARGIN(0)
+		MARGIN(8)
+		NEXT(2)
+		Br $0
+	End
+	End
+	Block
+		Get R3
+		I64Eqz
+		BrIf $0
+		MARGIN(0)
+	End
+	RET
+
+// func sigmoids(y, s, e []float64)
+//
+// The Go version's loop (kernels_go.go), two samples per step then one.
+// Registers: R0 y, R1 s, R2 e, R3 samples left; F17 e.
+TEXT ·sigmoids(SB), NOSPLIT, $0-72
+	MOVD y_base+0(FP), R0
+	MOVD s_base+24(FP), R1
+	MOVD s_len+32(FP), R3
+	MOVD e_base+48(FP), R2
+
+	Block
+	Loop
+		Get R3
+		I64Const $2
+		I64LtU
+		BrIf $1
+		SIGMOID(0)
+		SIGMOID(8)
+		NEXT(2)
+		Br $0
+	End
+	End
+	Block
+		Get R3
+		I64Eqz
+		BrIf $0
+		SIGMOID(0)
+	End
+	RET

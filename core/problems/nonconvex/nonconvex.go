@@ -144,11 +144,7 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
 		dots(z, x, sb)
-		for t, v := range sb {
-			v = -y[t] * v
-			sb[t] = v
-			eb[t] = -math.Abs(v)
-		}
+		margins(y, sb, eb)
 		num.ExpTo(eb, eb)
 		for t, v := range sb {
 			if v > 0 {
@@ -196,24 +192,9 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 		dots(z, x, sb)
 		// σ(t) is 1/(1 + e^(−t)) for t ≥ 0 and e^t/(1 + e^t) below,
 		// both from e^(−|t|) (sigmoid's two branches).
-		for t, v := range sb {
-			v = -y[t] * v
-			sb[t] = v
-			eb[t] = -math.Abs(v)
-		}
+		margins(y, sb, eb)
 		num.ExpTo(eb, eb)
-		for t, v := range sb {
-			// σ's numerator is 1 for v ≥ 0 and e^(−|v|) below, picked
-			// by an integer select (a conditional move, not a branch
-			// mispredicted on half the samples); the division is the
-			// same, so are the bits.
-			e := eb[t]
-			nb := math.Float64bits(e)
-			if v >= 0 {
-				nb = oneBits
-			}
-			sb[t] = -y[t] * (math.Float64frombits(nb) / (1 + e))
-		}
+		sigmoids(y, sb, eb)
 		axpys(z, sb, out)
 	}
 	c.finish(x, c.m, out)

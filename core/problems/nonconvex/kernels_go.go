@@ -4,11 +4,12 @@ package nonconvex
 
 import "math"
 
-// dots4 sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four at
-// a time: the four sums overlap, each left to right from 0 in its own
+// dots4Go sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four
+// at a time: the four sums overlap, each left to right from 0 in its own
 // accumulator. len(out) is a multiple of 4 and z holds len(out) rows
-// (dots has checked).
-func dots4(z, x, out []float64) {
+// (dots has checked). It is dots4 off amd64 and wasm, and on amd64
+// without AVX2.
+func dots4Go(z, x, out []float64) {
 	d := len(x)
 	for s := 0; s+4 <= len(out); s += 4 {
 		a := z[s*d : (s+1)*d : (s+1)*d]
@@ -41,10 +42,11 @@ func dots4(z, x, out []float64) {
 	}
 }
 
-// axpys4 adds w[s]·z_s to out for the rows z_s of z (len(out) each), four
-// rows per pass over out, each entry's terms in row order. len(w) is a
-// multiple of 4 and z holds len(w) rows (axpys has checked).
-func axpys4(z, w, out []float64) {
+// axpys4Go adds w[s]·z_s to out for the rows z_s of z (len(out) each),
+// four rows per pass over out, each entry's terms in row order. len(w) is
+// a multiple of 4 and z holds len(w) rows (axpys has checked). It is
+// axpys4 off amd64 and wasm, and on amd64 without AVX2.
+func axpys4Go(z, w, out []float64) {
 	d := len(out)
 	for s := 0; s+4 <= len(w); s += 4 {
 		a := z[s*d : (s+1)*d : (s+1)*d]

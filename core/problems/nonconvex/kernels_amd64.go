@@ -23,6 +23,18 @@ func dots4AVX2(z, x, out []float64)
 //go:noescape
 func axpys4AVX2(z, w, out []float64)
 
+// margins4AVX2 is marginsGo on the first len(s)&^3 samples, four at a
+// time (the sign flips and |·| as bit operations, exact as Go's).
+//
+//go:noescape
+func margins4AVX2(y, s, e []float64)
+
+// sigmoids4AVX2 is sigmoidsGo on the first len(s)&^3 samples, four at a
+// time (the numerator by a blend, the same division).
+//
+//go:noescape
+func sigmoids4AVX2(y, s, e []float64)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
@@ -64,4 +76,28 @@ func axpys4(z, w, out []float64) {
 		return
 	}
 	axpys4Go(z, w, out)
+}
+
+// margins sets s[t] = −y[t]·s[t] and e[t] = −|s[t]| (kernels_go.go's
+// marginsGo, four samples at a time with AVX2).
+func margins(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	n := 0
+	if hasAVX2 {
+		n = len(s) &^ 3
+		margins4AVX2(y, s, e)
+	}
+	marginsGo(y[n:], s[n:], e[n:])
+}
+
+// sigmoids sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|)
+// (kernels_go.go's sigmoidsGo, four samples at a time with AVX2).
+func sigmoids(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	n := 0
+	if hasAVX2 {
+		n = len(s) &^ 3
+		sigmoids4AVX2(y, s, e)
+	}
+	sigmoidsGo(y[n:], s[n:], e[n:])
 }

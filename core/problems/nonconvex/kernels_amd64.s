@@ -212,6 +212,80 @@ adone:
 	VZEROUPPER
 	RET
 
+DATA sign<>+0(SB)/8, $0x8000000000000000
+DATA sign<>+8(SB)/8, $0x8000000000000000
+DATA sign<>+16(SB)/8, $0x8000000000000000
+DATA sign<>+24(SB)/8, $0x8000000000000000
+GLOBL sign<>(SB), RODATA|NOPTR, $32
+DATA one<>+0(SB)/8, $0x3ff0000000000000
+DATA one<>+8(SB)/8, $0x3ff0000000000000
+DATA one<>+16(SB)/8, $0x3ff0000000000000
+DATA one<>+24(SB)/8, $0x3ff0000000000000
+GLOBL one<>(SB), RODATA|NOPTR, $32
+
+// func margins4AVX2(y, s, e []float64)
+//
+// v = (−y)·s (the sign flip by XOR, exact), e = −|v| (the sign bit set by
+// OR: math.Abs then negation), four samples per step over len(s)&^3.
+TEXT ·margins4AVX2(SB), NOSPLIT, $0-72
+	MOVQ    y_base+0(FP), SI
+	MOVQ    s_base+24(FP), DI
+	MOVQ    s_len+32(FP), CX
+	MOVQ    e_base+48(FP), DX
+	ANDQ    $-4, CX
+	XORQ    AX, AX
+	VMOVUPD sign<>(SB), Y15
+
+mloop:
+	CMPQ    AX, CX
+	JGE     mdone
+	VXORPD  (SI)(AX*8), Y15, Y0 // −y
+	VMULPD  (DI)(AX*8), Y0, Y0  // (−y)·s
+	VMOVUPD Y0, (DI)(AX*8)
+	VORPD   Y15, Y0, Y1         // −|v|
+	VMOVUPD Y1, (DX)(AX*8)
+	ADDQ    $4, AX
+	JMP     mloop
+
+mdone:
+	VZEROUPPER
+	RET
+
+// func sigmoids4AVX2(y, s, e []float64)
+//
+// s = (−y)·(n/(1 + e)) with n = 1 where s ≥ 0 (an ordered comparison:
+// false on NaN, as Go's) and e elsewhere, four samples per step over
+// len(s)&^3.
+TEXT ·sigmoids4AVX2(SB), NOSPLIT, $0-72
+	MOVQ    y_base+0(FP), SI
+	MOVQ    s_base+24(FP), DI
+	MOVQ    s_len+32(FP), CX
+	MOVQ    e_base+48(FP), DX
+	ANDQ    $-4, CX
+	XORQ    AX, AX
+	VMOVUPD sign<>(SB), Y15
+	VMOVUPD one<>(SB), Y14
+	VXORPD  Y13, Y13, Y13
+
+sloop:
+	CMPQ      AX, CX
+	JGE       sdone
+	VMOVUPD   (DX)(AX*8), Y1          // e
+	VMOVUPD   (DI)(AX*8), Y0          // v
+	VCMPPD    $0x1d, Y13, Y0, Y2      // v ≥ 0 (GE_OQ)
+	VBLENDVPD Y2, Y14, Y1, Y3         // n = v ≥ 0 ? 1 : e
+	VADDPD    Y1, Y14, Y4             // 1 + e
+	VDIVPD    Y4, Y3, Y3              // n/(1 + e)
+	VXORPD    (SI)(AX*8), Y15, Y5     // −y
+	VMULPD    Y3, Y5, Y5              // (−y)·σ
+	VMOVUPD   Y5, (DI)(AX*8)
+	ADDQ      $4, AX
+	JMP       sloop
+
+sdone:
+	VZEROUPPER
+	RET
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX

@@ -80,10 +80,11 @@ func axpys4Go(z, w, out []float64) {
 	}
 }
 
-// margins sets s[t] = −y[t]·s[t] (the margin −y·xᵀz of each sample) and
-// e[t] = −|s[t]|, the argument of the exponential both branches of the
-// sigmoid and of softplus take.
-func margins(y, s, e []float64) {
+// marginsGo sets s[t] = −y[t]·s[t] (the margin −y·xᵀz of each sample)
+// and e[t] = −|s[t]|, the argument of the exponential both branches of the
+// sigmoid and of softplus take. It is margins off amd64 and wasm, and the
+// tail of the AVX2 one.
+func marginsGo(y, s, e []float64) {
 	y, e = y[:len(s)], e[:len(s)]
 	for t, v := range s {
 		v = -y[t] * v
@@ -92,11 +93,12 @@ func margins(y, s, e []float64) {
 	}
 }
 
-// sigmoids sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|): σ(v) is
+// sigmoidsGo sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|): σ(v) is
 // 1/(1 + e^(−v)) for v ≥ 0 and e^v/(1 + e^v) below (sigmoid's two
 // branches), its numerator picked by an integer select (a conditional
-// move, not a branch mispredicted on half the samples).
-func sigmoids(y, s, e []float64) {
+// move, not a branch mispredicted on half the samples). It is sigmoids
+// off amd64 and wasm, and the tail of the AVX2 one.
+func sigmoidsGo(y, s, e []float64) {
 	y, e = y[:len(s)], e[:len(s)]
 	for t, v := range s {
 		ev := e[t]

@@ -79,3 +79,58 @@ func TestKernelBits(t *testing.T) {
 		restore()
 	}
 }
+
+// TestSigmoidKernelBits holds margins and sigmoids, on every path, to the
+// scalar formulas of one sample after another (softplus's and sigmoid's
+// branches) for every length 0–13 (the four-wide steps and their tails)
+// with NaN, ±Inf, ±0 and ordinary values in the sums and in e.
+func TestSigmoidKernelBits(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -3.75, 1e-310, -1e300, math.Inf(1), math.Inf(-1), math.NaN()}
+	r := rng.New(4, "sigmoids")
+	pick := func() float64 { return vals[r.Uint64()%uint64(len(vals))] }
+	for _, p := range kernelPaths {
+		restore := p.use()
+		for n := 0; n <= 13; n++ {
+			for range 50 {
+				y, s, e := make([]float64, n), make([]float64, n), make([]float64, n)
+				for k := range n {
+					y[k] = 1
+					if r.Uint64()&1 == 0 {
+						y[k] = -1
+					}
+					s[k], e[k] = pick(), pick()
+				}
+				s0, e0 := append([]float64(nil), s...), append([]float64(nil), e...)
+				margins(y, s, e)
+				for k := range n {
+					v := -y[k] * s0[k]
+					if !sameFloat(s[k], v) || !sameFloat(e[k], -math.Abs(v)) {
+						t.Fatalf("%s: n = %d: margins(%v, %v) = %v, %v, want %v, %v", p.name, n, y[k], s0[k], s[k], e[k], v, -math.Abs(v))
+					}
+				}
+				copy(s, s0)
+				copy(e, e0)
+				sigmoids(y, s, e)
+				for k := range n {
+					num := e0[k]
+					if s0[k] >= 0 {
+						num = 1
+					}
+					if w := -y[k] * (num / (1 + e0[k])); !sameFloat(s[k], w) {
+						t.Fatalf("%s: n = %d: sigmoids(%v, %v, %v) = %v, want %v", p.name, n, y[k], s0[k], e0[k], s[k], w)
+					}
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// sameFloat reports whether a and b have the same bits, any NaN matching
+// any NaN with the same sign.
+func sameFloat(a, b float64) bool {
+	if math.IsNaN(a) && math.IsNaN(b) {
+		return math.Signbit(a) == math.Signbit(b)
+	}
+	return math.Float64bits(a) == math.Float64bits(b)
+}

@@ -12,21 +12,27 @@
 #define INRANGE(x) Get x; F64Abs; K(0x3e30000000000000); F64Ge; Get x; F64Abs; K(0x4085e00000000000); F64Le; I32And
 
 // KF(x, k): k = int(log2e·x ± ½), truncated toward zero as Go's
-// conversion (a − ½ = a + (−½) exactly).
-#define KF(x, k) Get x; K(0x3ff71547652b82fe); F64Mul; K(0x3fe0000000000000); Get x; F64Copysign; F64Add; I64TruncF64S; Set k
+// conversion (a − ½ = a + (−½) exactly), kept as the bits of k + 1.5·2⁵²
+// (exact for |k| < 2⁵¹), whose low bits are k in two's complement: F64Trunc
+// is one instruction where I64TruncF64S is seven (V8 checks it for a trap).
+#define KF(x, k) Get x; K(0x3ff71547652b82fe); F64Mul; K(0x3fe0000000000000); Get x; F64Copysign; F64Add; F64Trunc; K(0x4338000000000000); F64Add; I64ReinterpretF64; Set k
+
+// FK(k) pushes float64(k) (+0 for k = 0, as Go's conversion), exactly.
+#define FK(k) Get k; F64ReinterpretI64; K(0x4338000000000000); F64Sub
 
 // LO(k) pushes lo = float64(k)·ln2Lo (recomputed where it is needed, the
 // same operation and so the same value, to spare a local).
-#define LO(k) Get k; F64ConvertI64S; K(0x3dea39ef35793c76); F64Mul
+#define LO(k) FK(k); K(0x3dea39ef35793c76); F64Mul
 
 // HLRT(x, k, hi, r, t): hi = x − float64(k)·ln2Hi, r = hi − lo, t = r·r.
-#define HLRT(x, k, hi, r, t) Get x; Get k; F64ConvertI64S; K(0x3fe62e42fee00000); F64Mul; F64Sub; Tee hi; LO(k); F64Sub; Tee r; Get r; F64Mul; Set t
+#define HLRT(x, k, hi, r, t) Get x; FK(k); K(0x3fe62e42fee00000); F64Mul; F64Sub; Tee hi; LO(k); F64Sub; Tee r; Get r; F64Mul; Set t
 
 // C(r, t, c): c = r − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))).
 #define C(r, t, c) Get r; Get t; K(0x3fc5555555555555); Get t; K(0xbf66c16c16bebd93); Get t; K(0x3f11566aaf25de2c); Get t; K(0xbebbbd41c5d26bf1); Get t; K(0x3e66376972bea4d0); F64Mul; F64Add; F64Mul; F64Add; F64Mul; F64Add; F64Mul; F64Add; F64Mul; F64Sub; Set c
 
 // Y(off, k, r, c, hi) stores (1 − ((lo − r·c/(2 − c)) − hi))·2^k at
-// dst + off, the power of two built in its exponent field as in Exp.
+// dst + off, the power of two built in its exponent field as in Exp (the
+// magic number's own bits shift out).
 #define Y(off, k, r, c, hi) Get R0; I32WrapI64; K(0x3ff0000000000000); LO(k); Get r; Get c; F64Mul; K(0x4000000000000000); Get c; F64Sub; F64Div; F64Sub; Get hi; F64Sub; F64Sub; Get k; I64Const $1023; I64Add; I64Const $52; I64Shl; F64ReinterpretI64; F64Mul; F64Store $off
 
 // func expRun(dst, src *float64, n int) int

@@ -19,6 +19,9 @@
 // Exp's order with separate multiplies and adds, which IEEE arithmetic
 // rounds exactly as the scalar code does, so the bits are Exp's; values
 // off Exp's common path go to Exp itself (exp_amd64.s, TestExpToBitsWide).
+// Under js/wasm it is WebAssembly assembly, four values interleaved per
+// step (exp_wasm.s): WebAssembly rounds every operation as IEEE says and
+// has no fused multiply-add, so the same operations give the same bits.
 //
 // The algorithms are those of Go's math package (FreeBSD msun), BSD
 // licence, copyright The Go Authors.

@@ -43,12 +43,14 @@
 // multiply-add, so the same bits. Four values per step, their operations
 // interleaved phase by phase: one exp is a chain of dependent operations
 // (about a hundred cycles) that the processor overlaps only with what
-// sits near it in its window; then one value at a time. It stops at the
-// first step holding a value outside 2⁻²⁸ ≤ |x| ≤ 700 (NaN included),
-// where Exp takes another branch, and returns how many values it wrote.
+// sits near it in its window; then one value at a time (the tail, or a
+// step holding a value outside 2⁻²⁸ ≤ |x| ≤ 700, NaN included, where Exp
+// takes another branch). It stops at the first such value and returns
+// how many values it wrote.
 //
 // Registers: R0 dst, R1 src, R2 values left, R3 the count; value v of a
-// step has k in R(4+v) and x (then c), hi, r, t in F(16+4v)–F(19+4v).
+// step has k (KF's form) in R(4+v) and x (then c), hi, r, t in
+// F(16+4v)–F(19+4v).
 TEXT ·expRun(SB), NOSPLIT, $0-32
 	MOVD dst+0(FP), R0
 	MOVD src+8(FP), R1

@@ -14,6 +14,15 @@
 // language defines as a rounding and so forbids the fusion; code elsewhere
 // that must be bit-identical across builds needs the same care.
 //
+// ExpTo, Exp over a block, runs on amd64 in assembly four lanes at a time
+// (AVX2, by CPUID) or two (SSE2): each lane does Exp's operations in
+// Exp's order with separate multiplies and adds, which IEEE arithmetic
+// rounds exactly as the scalar code does, so the bits are Exp's; values
+// off Exp's common path go to Exp itself (exp_amd64.s, TestExpToBitsWide).
+// Under js/wasm it is WebAssembly assembly, four values interleaved per
+// step (exp_wasm.s): WebAssembly rounds every operation as IEEE says and
+// has no fused multiply-add, so the same operations give the same bits.
+//
 // The algorithms are those of Go's math package (FreeBSD msun), BSD
 // licence, copyright The Go Authors.
 package num
@@ -113,49 +122,6 @@ func Exp(x float64) float64 {
 		return y * math.Float64frombits(uint64(k+1023)<<52)
 	}
 	return math.Ldexp(y, k)
-}
-
-// ExpTo sets dst[i] = Exp(src[i]) for every i (len(dst) ≥ len(src); dst
-// may be src), with Exp's bits. It is Exp's body in a loop: one call for
-// a block of values, because under js/wasm a call costs about as much as
-// Exp's arithmetic (the logistic loss's full gradient, one exp per row:
-// docs/performance.md). TestExpToBits holds the two to the same bits.
-func ExpTo(dst, src []float64) {
-	dst = dst[:len(src)]
-	for i, x := range src {
-		switch {
-		case math.IsNaN(x):
-			dst[i] = x
-			continue
-		case x > expOverflow:
-			dst[i] = math.Inf(1)
-			continue
-		case x < expUnderflow:
-			dst[i] = 0
-			continue
-		case -expNearZero < x && x < expNearZero:
-			dst[i] = 1 + x
-			continue
-		}
-		var k int
-		switch {
-		case x < 0:
-			k = int(float64(expLog2e*x) - 0.5)
-		case x > 0:
-			k = int(float64(expLog2e*x) + 0.5)
-		}
-		hi := x - float64(float64(k)*expLn2Hi)
-		lo := float64(float64(k) * expLn2Lo)
-		r := hi - lo
-		t := float64(r * r)
-		c := r - float64(t*(expP1+float64(t*(expP2+float64(t*(expP3+float64(t*(expP4+float64(t*expP5)))))))))
-		y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
-		if -1020 <= k && k <= 1020 {
-			dst[i] = y * math.Float64frombits(uint64(k+1023)<<52)
-		} else {
-			dst[i] = math.Ldexp(y, k)
-		}
-	}
 }
 
 // Pow returns x**y, bit-identical on every architecture. Special cases are

@@ -2,11 +2,14 @@
 
 package nonconvex
 
-// dots4 sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four at
-// a time: the four sums overlap, each left to right from 0 in its own
+import "math"
+
+// dots4Go sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four
+// at a time: the four sums overlap, each left to right from 0 in its own
 // accumulator. len(out) is a multiple of 4 and z holds len(out) rows
-// (dots has checked).
-func dots4(z, x, out []float64) {
+// (dots has checked). It is dots4 off amd64 and wasm, and on amd64
+// without AVX2.
+func dots4Go(z, x, out []float64) {
 	d := len(x)
 	for s := 0; s+4 <= len(out); s += 4 {
 		a := z[s*d : (s+1)*d : (s+1)*d]
@@ -39,10 +42,11 @@ func dots4(z, x, out []float64) {
 	}
 }
 
-// axpys4 adds w[s]·z_s to out for the rows z_s of z (len(out) each), four
-// rows per pass over out, each entry's terms in row order. len(w) is a
-// multiple of 4 and z holds len(w) rows (axpys has checked).
-func axpys4(z, w, out []float64) {
+// axpys4Go adds w[s]·z_s to out for the rows z_s of z (len(out) each),
+// four rows per pass over out, each entry's terms in row order. len(w) is
+// a multiple of 4 and z holds len(w) rows (axpys has checked). It is
+// axpys4 off amd64 and wasm, and on amd64 without AVX2.
+func axpys4Go(z, w, out []float64) {
 	d := len(out)
 	for s := 0; s+4 <= len(w); s += 4 {
 		a := z[s*d : (s+1)*d : (s+1)*d]
@@ -73,5 +77,35 @@ func axpys4(z, w, out []float64) {
 			v += float64(we * e[j])
 			out[j] = v
 		}
+	}
+}
+
+// marginsGo sets s[t] = −y[t]·s[t] (the margin −y·xᵀz of each sample)
+// and e[t] = −|s[t]|, the argument of the exponential both branches of the
+// sigmoid and of softplus take. It is margins off amd64 and wasm, and the
+// tail of the AVX2 one.
+func marginsGo(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	for t, v := range s {
+		v = -y[t] * v
+		s[t] = v
+		e[t] = -math.Abs(v)
+	}
+}
+
+// sigmoidsGo sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|): σ(v) is
+// 1/(1 + e^(−v)) for v ≥ 0 and e^v/(1 + e^v) below (sigmoid's two
+// branches), its numerator picked by an integer select (a conditional
+// move, not a branch mispredicted on half the samples). It is sigmoids
+// off amd64 and wasm, and the tail of the AVX2 one.
+func sigmoidsGo(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	for t, v := range s {
+		ev := e[t]
+		nb := math.Float64bits(ev)
+		if v >= 0 {
+			nb = oneBits
+		}
+		s[t] = -y[t] * (math.Float64frombits(nb) / (1 + ev))
 	}
 }

@@ -144,11 +144,7 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
 		dots(z, x, sb)
-		for t, v := range sb {
-			v = -y[t] * v
-			sb[t] = v
-			eb[t] = -math.Abs(v)
-		}
+		margins(y, sb, eb)
 		num.ExpTo(eb, eb)
 		for t, v := range sb {
 			if v > 0 {
@@ -196,25 +192,16 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 		dots(z, x, sb)
 		// σ(t) is 1/(1 + e^(−t)) for t ≥ 0 and e^t/(1 + e^t) below,
 		// both from e^(−|t|) (sigmoid's two branches).
-		for t, v := range sb {
-			v = -y[t] * v
-			sb[t] = v
-			eb[t] = -math.Abs(v)
-		}
+		margins(y, sb, eb)
 		num.ExpTo(eb, eb)
-		for t, v := range sb {
-			var sig float64
-			if v >= 0 {
-				sig = 1 / (1 + eb[t])
-			} else {
-				sig = eb[t] / (1 + eb[t])
-			}
-			sb[t] = -y[t] * sig
-		}
+		sigmoids(y, sb, eb)
 		axpys(z, sb, out)
 	}
 	c.finish(x, c.m, out)
 }
+
+// oneBits is 1.0's bit pattern, Grad's sigmoid numerator for t ≥ 0.
+const oneBits = 0x3ff0000000000000
 
 // gradBlock is how many samples Grad scores per num.ExpTo call: the
 // block's scratch stays on the stack and in the first-level cache.

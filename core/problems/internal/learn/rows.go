@@ -131,18 +131,6 @@ func dot4Pixels(a, b, c, e []uint8, x []float64) (sa, sb, sc, se float64) {
 	return
 }
 
-// dot4Float32 is dot4Pixels for float32 rows.
-func dot4Float32(a, b, c, e []float32, x []float64) (sa, sb, sc, se float64) {
-	a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
-	for j, v := range x {
-		sa += float64(float64(a[j]) * v)
-		sb += float64(float64(b[j]) * v)
-		sc += float64(float64(c[j]) * v)
-		se += float64(float64(e[j]) * v)
-	}
-	return
-}
-
 // Axpys adds Σ_t c[t]·a_{lo+t} to out, the rows' terms added to each
 // entry in row order (the same bits as Axpy row after row), four rows
 // per pass over out.
@@ -170,18 +158,6 @@ func (r Rows) Axpys(lo int, c []float64, out []float64) {
 
 // axpy4Pixels adds ca·a_j, then cb·b_j, cc·c_j, ce·e_j to out_j.
 func axpy4Pixels(ca, cb, cc, ce float64, a, b, c, e []uint8, out []float64) {
-	a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
-	for j, v := range out {
-		v += float64(ca * float64(a[j]))
-		v += float64(cb * float64(b[j]))
-		v += float64(cc * float64(c[j]))
-		v += float64(ce * float64(e[j]))
-		out[j] = v
-	}
-}
-
-// axpy4Float32 is axpy4Pixels for float32 rows.
-func axpy4Float32(ca, cb, cc, ce float64, a, b, c, e []float32, out []float64) {
 	a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
 	for j, v := range out {
 		v += float64(ca * float64(a[j]))

@@ -1,0 +1,103 @@
+//go:build amd64
+
+package nonconvex
+
+// On amd64 with AVX2 the gradient's two row loops are assembly
+// (kernels_amd64.s) that computes four sums or four entries at once, each
+// lane doing the Go version's operations in the Go version's order with
+// separate multiplies and adds (no fused multiply-add), so the bits are
+// the same (TestBlockedGrad, TestBlockedValue, TestGramMaxBits run both
+// paths). Without AVX2 they are the Go versions (kernels_go.go).
+
+// dots4AVX2 is dots4 with the four rows of a group in the four lanes of
+// a register: two columns at a time, by 128-bit loads that an unpack
+// transposes, then the odd column.
+//
+//go:noescape
+func dots4AVX2(z, x, out []float64)
+
+// axpys4AVX2 is axpys4 with four (two, one) consecutive entries of out in
+// a register's lanes, up to eleven entries held in registers across all
+// the rows: each entry's terms still in row order.
+//
+//go:noescape
+func axpys4AVX2(z, w, out []float64)
+
+// margins4AVX2 is marginsGo on the first len(s)&^3 samples, four at a
+// time (the sign flips and |·| as bit operations, exact as Go's).
+//
+//go:noescape
+func margins4AVX2(y, s, e []float64)
+
+// sigmoids4AVX2 is sigmoidsGo on the first len(s)&^3 samples, four at a
+// time (the numerator by a blend, the same division).
+//
+//go:noescape
+func sigmoids4AVX2(y, s, e []float64)
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2 reports whether the CPU has AVX2 and the OS saves the YMM
+// registers, decided as internal/cpu does (and core/num's ExpTo). A
+// variable, so that the tests run the Go path on an AVX2 machine too.
+var hasAVX2 = func() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}()
+
+// dots4 sets out[s] = xᵀz_s for the rows z_s of z, four at a time
+// (kernels_go.go's dots4Go, or its AVX2 form).
+func dots4(z, x, out []float64) {
+	if hasAVX2 {
+		dots4AVX2(z, x, out)
+		return
+	}
+	dots4Go(z, x, out)
+}
+
+// axpys4 adds w[s]·z_s to out for the rows z_s of z, four rows per pass
+// (kernels_go.go's axpys4Go, or its AVX2 form).
+func axpys4(z, w, out []float64) {
+	if hasAVX2 {
+		axpys4AVX2(z, w, out)
+		return
+	}
+	axpys4Go(z, w, out)
+}
+
+// margins sets s[t] = −y[t]·s[t] and e[t] = −|s[t]| (kernels_go.go's
+// marginsGo, four samples at a time with AVX2).
+func margins(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	n := 0
+	if hasAVX2 {
+		n = len(s) &^ 3
+		margins4AVX2(y, s, e)
+	}
+	marginsGo(y[n:], s[n:], e[n:])
+}
+
+// sigmoids sets s[t] = −y[t]·σ(s[t]) from e[t] = e^(−|s[t]|)
+// (kernels_go.go's sigmoidsGo, four samples at a time with AVX2).
+func sigmoids(y, s, e []float64) {
+	y, e = y[:len(s)], e[:len(s)]
+	n := 0
+	if hasAVX2 {
+		n = len(s) &^ 3
+		sigmoids4AVX2(y, s, e)
+	}
+	sigmoidsGo(y[n:], s[n:], e[n:])
+}

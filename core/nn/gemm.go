@@ -29,6 +29,10 @@ package nn
 
 // gemmNN computes C (m×n) += A (m×k) · B (k×n).
 func gemmNN(m, n, k int, a, b, c []float32) {
+	if useKernel {
+		gemmStrided(m, n, k, a, k, 1, b, n, c, n)
+		return
+	}
 	b = b[:k*n]
 	for i := range m {
 		axpyRows(a[i*k:i*k+k], 1, b, n, c[i*n:i*n+n])
@@ -37,6 +41,10 @@ func gemmNN(m, n, k int, a, b, c []float32) {
 
 // gemmTN computes C (m×n) += A (k×m)ᵀ · B (k×n).
 func gemmTN(m, n, k int, a, b, c []float32) {
+	if useKernel {
+		gemmStrided(m, n, k, a, 1, m, b, n, c, n)
+		return
+	}
 	a, b = a[:k*m], b[:k*n]
 	for i := range m {
 		axpyRows(a[i:], m, b, n, c[i*n:i*n+n])
@@ -121,11 +129,16 @@ func axpyRows4(x []float32, stride int, b []float32, n int, cr []float32) {
 
 // gemmNT computes C (m×n) += A (m×k) · B (n×k)ᵀ: every output is a dot
 // product of a row of A and a row of B. panel is scratch of at least 4k
-// values. Under wasm, four rows of B are first interleaved into panel,
+// values, and of k·n where useKernel is set (then Bᵀ is written there
+// and gemmStrided does the product). Under wasm, four rows of B are first interleaved into panel,
 // so the kernel walks three slices instead of six (Go's js/wasm code
 // runs out of registers and keeps the loop counter in memory
 // otherwise); natively the rows are read in place.
 func gemmNT(m, n, k int, a, b, c, panel []float32) {
+	if useKernel {
+		gemmNTKernel(m, n, k, a, b, c, panel)
+		return
+	}
 	if wasm {
 		gemmNTPanel(m, n, k, a, b, c, panel)
 		return

@@ -165,7 +165,10 @@ type Workspace struct {
 	a2    []float32 // Channels2·h2·w2
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
-	panel []float32 // gemmNT's scratch: 4 × its longest shared index
+	panel []float32 // gemmNT's scratch: 4 × its longest shared index, or feat × classes
+	at    []float32 // gradTKernel's scratch: a1 or a2 transposed
+	gt1   []float32 // where useKernel is set, the conv1 weight gradient transposed during backward
+	gt2   []float32 // and conv2's
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
@@ -183,7 +186,10 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
-		panel: make([]float32, 4*max(n.feat, n.h1*n.w1, n.h2*n.w2)),
+		panel: make([]float32, max(4*max(n.feat, n.h1*n.w1, n.h2*n.w2), n.feat*n.classes)),
+		at:    make([]float32, max(Channels1*n.h1*n.w1, Channels2*n.h2*n.w2)),
+		gt1:   make([]float32, Channels1*n.c*kk),
+		gt2:   make([]float32, Channels2*Channels1*kk),
 	}
 }
 
@@ -245,7 +251,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 		// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols (C·25 × p1).
 		cols := ws.cols[:n.c*kk*p1]
 		fillBias(ws.a1, b1, p1)
-		if wasm {
+		if wasm && !useKernel {
 			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNNPacked(Channels1, p1, n.c*kk, w1, cols, ws.a1)
 		} else {
@@ -256,7 +262,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 		// conv2 on the pooled map.
 		cols = ws.cols[:Channels1*kk*p2]
 		fillBias(ws.a2, b2, p2)
-		if wasm {
+		if wasm && !useKernel {
 			im2colPacked(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
 			gemmNNPacked(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
 		} else {
@@ -333,6 +339,17 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 			gbd[c] += v
 		}
 	}
+	if useKernel {
+		// The convolutions' weight gradients accumulate transposed
+		// (gradTKernel), so the kernel's lanes run along the output
+		// channels; transposing is exact, so the bits do not change.
+		transpose(Channels1, n.c*kk, gw1, ws.gt1)
+		transpose(Channels2, Channels1*kk, gw2, ws.gt2)
+		defer func() {
+			transpose(n.c*kk, Channels1, ws.gt1, gw1)
+			transpose(Channels1*kk, Channels2, ws.gt2, gw2)
+		}()
+	}
 	dq2 := ws.dq2[:b*n.feat]
 	clear(dq2)
 	gemmNN(b, n.feat, n.classes, dz, wd, dq2)
@@ -343,10 +360,14 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		q1 := ws.q1[i*n1 : (i+1)*n1]
 		cols := ws.cols[:Channels1*kk*p2]
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		if wasm {
+		switch {
+		case useKernel:
+			im2col(q1, Channels1, n.q1h, n.q1w, cols)
+			gradTKernel(Channels2, Channels1*kk, p2, ws.a2, cols, ws.gt2, ws.at)
+		case wasm:
 			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
 			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
-		} else {
+		default:
 			im2col(q1, Channels1, n.q1h, n.q1w, cols)
 			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
 		}
@@ -359,10 +380,14 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
-		if wasm {
+		switch {
+		case useKernel:
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gradTKernel(Channels1, n.c*kk, p1, ws.a1, cols, ws.gt1, ws.at)
+		case wasm:
 			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
-		} else {
+		default:
 			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
 		}

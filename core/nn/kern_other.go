@@ -1,0 +1,13 @@
+//go:build (!amd64 && !wasm) || purego
+
+package nn
+
+// useKernel is false where no micro-kernel is written: the Go kernels
+// of gemm.go run.
+var useKernel = false
+
+const kernRows, kernCols = 1, 1
+
+func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
+	panic("nn: no micro-kernel on this platform")
+}

@@ -1,0 +1,81 @@
+package nn
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/rng"
+)
+
+// TestGemmStrided checks gemmStrided against the naive loop, bit for
+// bit, with row strides wider than the matrices (C and B inside larger
+// buffers, A read row-major and transposed) and every tile remainder,
+// on both paths; the entries of C outside the m×n block must not move.
+func TestGemmStrided(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(3, "strided")
+		for _, sh := range [][3]int{{1, 1, 1}, {4, 8, 1}, {4, 16, 3}, {5, 9, 7}, {8, 24, 25}, {12, 40, 13}, {7, 3, 5}, {3, 7, 2}, {25, 8, 576}, {200, 16, 64}, {9, 17, 33}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			for _, trans := range []bool{false, true} {
+				sai, sap, la := k, 1, m*k
+				if trans {
+					sai, sap = 1, m
+				}
+				ldb, ldc := n+3, n+5
+				a, b := randSlice(s, la), randSlice(s, k*ldb)
+				c0 := randSlice(s, m*ldc)
+				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				gemmStrided(m, n, k, a, sai, sap, b, ldb, got, ldc)
+				for i := range m {
+					for j := range n {
+						v := want[i*ldc+j]
+						for p := range k {
+							v += float32(a[i*sai+p*sap] * b[p*ldb+j])
+						}
+						want[i*ldc+j] = v
+					}
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Errorf("%d×%d×%d transposed %v: C[%d] = %v, the naive loop %v", m, n, k, trans, i, got[i], want[i])
+						break
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestGradTKernel checks the transposed weight gradient against naiveNT.
+func TestGradTKernel(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(4, "gradT")
+		for _, sh := range [][3]int{{8, 25, 576}, {16, 200, 64}, {8, 75, 784}, {3, 5, 7}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			a, b, c := randSlice(s, m*k), randSlice(s, n*k), randSlice(s, m*n)
+			ct := make([]float32, n*m)
+			transpose(m, n, c, ct)
+			gradTKernel(m, n, k, a, b, ct, make([]float32, k*m))
+			naiveNT(m, n, k, a, b, c)
+			got := make([]float32, m*n)
+			transpose(n, m, ct, got)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(c[i]) {
+					t.Errorf("%d×%d×%d: C[%d] = %v, the naive loop %v", m, n, k, i, got[i], c[i])
+					break
+				}
+			}
+		}
+	})
+}
+
+// TestStridedPanics checks that a slice too short for the shape panics
+// in Go before the micro-kernel reads past it.
+func TestStridedPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("gemmStrided on a short C did not panic")
+		}
+	}()
+	gemmStrided(8, 16, 4, make([]float32, 32), 4, 1, make([]float32, 64), 16, make([]float32, 127), 16)
+}

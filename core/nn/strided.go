@@ -17,7 +17,7 @@ func gemmStrided(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c
 	_ = b[(k-1)*ldb+n-1]
 	_ = c[(m-1)*ldc+n-1]
 	mt, nt := m/kernRows*kernRows, n/kernCols*kernCols
-	if mt > 0 && nt > 0 {
+	if useKernel && mt > 0 && nt > 0 {
 		kernel(&a[0], sai, sap, &b[0], ldb, &c[0], ldc, mt, nt, k)
 	} else {
 		mt, nt = 0, 0

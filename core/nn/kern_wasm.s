@@ -1,0 +1,166 @@
+#include "textflag.h"
+
+// Linear-memory addresses are the low 32 bits of Go's 64-bit pointers.
+// LOADB sets F10 to B's value at R14 + off; MAC sets acc = acc + a·F10,
+// the product rounded to float32 first (f32.mul, then f32.add).
+#define LOADB(off) Get R14; I32WrapI64; F32Load $(off); Set F10
+#define MAC(acc, a) Get acc; Get a; Get F10; F32Mul; F32Add; Set acc
+#define LOADC(ptr, off, acc) Get ptr; I32WrapI64; F32Load $(off); Set acc
+#define STOREC(ptr, off, acc) Get ptr; I32WrapI64; Get acc; F32Store $(off)
+
+// func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
+//
+// C (m×n, row stride ldc) += A·B for m a positive multiple of 2, n of 4
+// and k ≥ 1; A's (i, p) entry at a[i·sai + p·sap], B row-major with row
+// stride ldb. A 2×4 tile of C in F0–F7 over the whole of k, each adding
+// its products in increasing order of p as the scalar loop does. The
+// loops are WebAssembly's own structured loops (Block/Loop/BrIf), not
+// the Go backend's resumable dispatcher.
+//
+// Registers: R0 A's tile rows, R1 sai·4, R2 sap·4, R3 B, R4 ldb·4, R5
+// C's tile rows, R6 ldc·4, R7 rows left, R8 n·4, R9 k, R10 the column
+// offset in bytes, R11/R12 C's two rows at the tile, R13 A's row 0 at
+// p, R14 B's row p at the tile, R15 the k counter; F8/F9 the two A
+// values, F10 the B value.
+TEXT ·kernWasm(SB), NOSPLIT, $0-80
+	MOVD a+0(FP), R0
+	MOVD sai+8(FP), R1
+	MOVD sap+16(FP), R2
+	MOVD b+24(FP), R3
+	MOVD ldb+32(FP), R4
+	MOVD c+40(FP), R5
+	MOVD ldc+48(FP), R6
+	MOVD m+56(FP), R7
+	MOVD n+64(FP), R8
+	MOVD k+72(FP), R9
+	Get R1
+	I64Const $2
+	I64Shl
+	Set R1
+	Get R2
+	I64Const $2
+	I64Shl
+	Set R2
+	Get R4
+	I64Const $2
+	I64Shl
+	Set R4
+	Get R6
+	I64Const $2
+	I64Shl
+	Set R6
+	Get R8
+	I64Const $2
+	I64Shl
+	Set R8
+
+	Block
+	Loop
+		Get R7
+		I64Eqz
+		BrIf $1
+		I64Const $0
+		Set R10
+		Block
+		Loop
+			Get R10
+			Get R8
+			I64GeU
+			BrIf $1
+			Get R5
+			Get R10
+			I64Add
+			Tee R11
+			Get R6
+			I64Add
+			Set R12
+			LOADC(R11, 0, F0)
+			LOADC(R11, 4, F1)
+			LOADC(R11, 8, F2)
+			LOADC(R11, 12, F3)
+			LOADC(R12, 0, F4)
+			LOADC(R12, 4, F5)
+			LOADC(R12, 8, F6)
+			LOADC(R12, 12, F7)
+			Get R0
+			Set R13
+			Get R3
+			Get R10
+			I64Add
+			Set R14
+			Get R9
+			Set R15
+			Loop
+				Get R13
+				I32WrapI64
+				F32Load $0
+				Set F8
+				Get R13
+				Get R1
+				I64Add
+				I32WrapI64
+				F32Load $0
+				Set F9
+				LOADB(0)
+				MAC(F0, F8)
+				MAC(F4, F9)
+				LOADB(4)
+				MAC(F1, F8)
+				MAC(F5, F9)
+				LOADB(8)
+				MAC(F2, F8)
+				MAC(F6, F9)
+				LOADB(12)
+				MAC(F3, F8)
+				MAC(F7, F9)
+				Get R13
+				Get R2
+				I64Add
+				Set R13
+				Get R14
+				Get R4
+				I64Add
+				Set R14
+				Get R15
+				I64Const $1
+				I64Sub
+				Tee R15
+				I64Eqz
+				I32Eqz
+				BrIf $0
+			End
+			STOREC(R11, 0, F0)
+			STOREC(R11, 4, F1)
+			STOREC(R11, 8, F2)
+			STOREC(R11, 12, F3)
+			STOREC(R12, 0, F4)
+			STOREC(R12, 4, F5)
+			STOREC(R12, 8, F6)
+			STOREC(R12, 12, F7)
+			Get R10
+			I64Const $16
+			I64Add
+			Set R10
+			Br $0
+		End
+		End
+		Get R0
+		Get R1
+		I64Const $1
+		I64Shl
+		I64Add
+		Set R0
+		Get R5
+		Get R6
+		I64Const $1
+		I64Shl
+		I64Add
+		Set R5
+		Get R7
+		I64Const $2
+		I64Sub
+		Set R7
+		Br $0
+	End
+	End
+	RET

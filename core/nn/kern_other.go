@@ -11,3 +11,9 @@ const kernRows, kernCols = 1, 1
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
 	panic("nn: no micro-kernel on this platform")
 }
+
+// im2col is im2colGo.
+func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
+
+// col2im is col2imGo.
+func col2im(dcols []float32, c, h, w int, dx []float32) { col2imGo(dcols, c, h, w, dx) }

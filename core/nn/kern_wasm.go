@@ -25,3 +25,41 @@ const kernRows, kernCols = 2, 4
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
 	kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
 }
+
+// im2colWasm and col2imWasm are im2col's and col2im's loops in
+// WebAssembly (kern_wasm.s), called on checked lengths only.
+//
+//go:noescape
+func im2colWasm(x *float32, c, h, w int, cols *float32)
+
+//go:noescape
+func col2imWasm(x *float32, c, h, w int, cols *float32)
+
+// im2col writes the 5×5 patches of the c×h×w image x as the columns of
+// cols (c·25 rows of (h−4)(w−4) values): im2colGo's loops, in
+// WebAssembly where useKernel is set (Go's copy of a short row is a
+// runtime call under wasm).
+func im2col(x []float32, c, h, w int, cols []float32) {
+	if !useKernel || !patchShape(x, c, h, w, cols) {
+		im2colGo(x, c, h, w, cols)
+		return
+	}
+	im2colWasm(&x[0], c, h, w, &cols[0])
+}
+
+// col2im adds the columns of dcols back onto the c×h×w gradient dx:
+// col2imGo's loops and order, in WebAssembly where useKernel is set.
+func col2im(dcols []float32, c, h, w int, dx []float32) {
+	if !useKernel || !patchShape(dx, c, h, w, dcols) {
+		col2imGo(dcols, c, h, w, dx)
+		return
+	}
+	col2imWasm(&dx[0], c, h, w, &dcols[0])
+}
+
+// patchShape reports whether the assembly may run on these lengths
+// (otherwise the Go loops run, and panic where they must).
+func patchShape(x []float32, c, h, w int, cols []float32) bool {
+	ho, wo := h-Kernel+1, w-Kernel+1
+	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
+}

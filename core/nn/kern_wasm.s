@@ -8,6 +8,68 @@
 #define LOADC(ptr, off, acc) Get ptr; I32WrapI64; F32Load $(off); Set acc
 #define STOREC(ptr, off, acc) Get ptr; I32WrapI64; Get acc; F32Store $(off)
 
+// PATCHES runs body once per value of the patch matrix, in im2col's
+// order: for each channel (R0 its plane, R1 channels left), kernel row
+// (R5) and column (R6), for each output row (R8 rows left, R7 its first
+// value in x) the wo values at R7 + R9 (R9 the byte offset, below R10 =
+// wo·4) against the patch row at R4 + R9; R4 walks the patch matrix. R2
+// is a plane's bytes, R3 a row's (w·4), R11 ho, R12 the channel's row
+// ky.
+#define PATCHES(body) \
+	Block; Loop; \
+		Get R1; I64Eqz; BrIf $1; \
+		I64Const $0; Set R5; \
+		Get R0; Set R12; \
+		Block; Loop; \
+			Get R5; I64Const $5; I64GeU; BrIf $1; \
+			I64Const $0; Set R6; \
+			Block; Loop; \
+				Get R6; I64Const $5; I64GeU; BrIf $1; \
+				Get R12; Get R6; I64Const $2; I64Shl; I64Add; Set R7; \
+				Get R11; Set R8; \
+				Block; Loop; \
+					Get R8; I64Eqz; BrIf $1; \
+					I64Const $0; Set R9; \
+					Block; Loop; \
+						Get R9; Get R10; I64GeU; BrIf $1; \
+						body; \
+						Get R9; I64Const $4; I64Add; Set R9; \
+						Br $0; \
+					End; End; \
+					Get R4; Get R10; I64Add; Set R4; \
+					Get R7; Get R3; I64Add; Set R7; \
+					Get R8; I64Const $1; I64Sub; Set R8; \
+					Br $0; \
+				End; End; \
+				Get R6; I64Const $1; I64Add; Set R6; \
+				Br $0; \
+			End; End; \
+			Get R12; Get R3; I64Add; Set R12; \
+			Get R5; I64Const $1; I64Add; Set R5; \
+			Br $0; \
+		End; End; \
+		Get R0; Get R2; I64Add; Set R0; \
+		Get R1; I64Const $1; I64Sub; Set R1; \
+		Br $0; \
+	End; End
+
+// SHAPE loads the arguments (x, c, h, w, cols) and sets R2, R3, R10,
+// R11 as PATCHES wants them.
+#define SHAPE \
+	MOVD x+0(FP), R0; \
+	MOVD c+8(FP), R1; \
+	MOVD h+16(FP), R2; \
+	MOVD w+24(FP), R3; \
+	MOVD cols+32(FP), R4; \
+	Get R2; I64Const $4; I64Sub; Set R11; \
+	Get R3; I64Const $4; I64Sub; I64Const $2; I64Shl; Set R10; \
+	Get R2; Get R3; I64Mul; I64Const $2; I64Shl; Set R2; \
+	Get R3; I64Const $2; I64Shl; Set R3
+
+// The two addresses of one value: the patch matrix's and the image's.
+#define COLS Get R4; Get R9; I64Add; I32WrapI64
+#define IMG Get R7; Get R9; I64Add; I32WrapI64
+
 // func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 //
 // C (m×n, row stride ldc) += A·B for m a positive multiple of 2, n of 4
@@ -163,4 +225,21 @@ TEXT ·kernWasm(SB), NOSPLIT, $0-80
 		Br $0
 	End
 	End
+	RET
+
+// func im2colWasm(x *float32, c, h, w int, cols *float32)
+//
+// im2col's loops (nn.go) as structured WebAssembly loops: the value is
+// copied as its 32 bits.
+TEXT ·im2colWasm(SB), NOSPLIT, $0-40
+	SHAPE
+	PATCHES(COLS; IMG; I32Load $0; I32Store $0)
+	RET
+
+// func col2imWasm(x *float32, c, h, w int, cols *float32)
+//
+// col2im's loops: x[…] = x[…] + cols[…] in f32, in col2im's order.
+TEXT ·col2imWasm(SB), NOSPLIT, $0-40
+	SHAPE
+	PATCHES(IMG; IMG; F32Load $0; COLS; F32Load $0; F32Add; F32Store $0)
 	RET

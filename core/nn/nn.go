@@ -415,10 +415,10 @@ func rowSums(a []float32, rows, p int, out []float32) {
 	}
 }
 
-// im2col writes the 5×5 patches of the c×h×w image x as the columns of
+// im2colGo writes the 5×5 patches of the c×h×w image x as the columns of
 // cols ((c·25) × (ho·wo), ho = h−4, wo = w−4): row (ch, ky, kx), column
 // (y, x) holds x[ch][y+ky][x+kx].
-func im2col(x []float32, c, h, w int, cols []float32) {
+func im2colGo(x []float32, c, h, w int, cols []float32) {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	p := ho * wo
 	r := 0
@@ -476,9 +476,9 @@ func im2colPacked(x []float32, c, h, w int, dst []float32) {
 	}
 }
 
-// col2im adds the columns of dcols back onto the c×h×w gradient dx: the
+// col2imGo adds the columns of dcols back onto the c×h×w gradient dx: the
 // adjoint of im2col, in the same order.
-func col2im(dcols []float32, c, h, w int, dx []float32) {
+func col2imGo(dcols []float32, c, h, w int, dx []float32) {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	p := ho * wo
 	r := 0

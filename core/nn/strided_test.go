@@ -79,3 +79,37 @@ func TestStridedPanics(t *testing.T) {
 	}()
 	gemmStrided(8, 16, 4, make([]float32, 32), 4, 1, make([]float32, 64), 16, make([]float32, 127), 16)
 }
+
+// TestPatches checks im2col and col2im (WebAssembly loops under wasm)
+// against im2colGo and col2imGo bit for bit, on both paths, on every
+// shape the network uses and odd ones; col2im adds onto a nonzero dx.
+func TestPatches(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(6, "patches")
+		for _, sh := range [][3]int{{1, 28, 28}, {8, 12, 12}, {3, 32, 32}, {8, 14, 14}, {2, 5, 5}, {3, 6, 9}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			p := (h - Kernel + 1) * (w - Kernel + 1)
+			x := randSlice(s, c*h*w)
+			got, want := make([]float32, c*kk*p), make([]float32, c*kk*p)
+			im2col(x, c, h, w, got)
+			im2colGo(x, c, h, w, want)
+			same(t, "im2col", sh, got, want)
+			dcols := randSlice(s, c*kk*p)
+			dx := randSlice(s, c*h*w)
+			gx, wx := append([]float32(nil), dx...), append([]float32(nil), dx...)
+			col2im(dcols, c, h, w, gx)
+			col2imGo(dcols, c, h, w, wx)
+			same(t, "col2im", sh, gx, wx)
+		}
+	})
+}
+
+func same(t *testing.T, what string, sh [3]int, got, want []float32) {
+	t.Helper()
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Errorf("%s %v: value %d is %v, want %v", what, sh, i, got[i], want[i])
+			return
+		}
+	}
+}

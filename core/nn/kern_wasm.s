@@ -72,9 +72,10 @@
 
 // func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 //
-// C (m×n, row stride ldc) += A·B for m a positive multiple of 2, n of 4
+// C (m×n, row stride ldc) += A·B for m ≥ 1, n a positive multiple of 4
 // and k ≥ 1; A's (i, p) entry at a[i·sai + p·sap], B row-major with row
-// stride ldb. A 2×4 tile of C in F0–F7 over the whole of k, each adding
+// stride ldb. A 2×4 tile of C in F0–F7 over the whole of k
+// (an odd last row in a 1×4 tile), each adding
 // its products in increasing order of p as the scalar loop does. The
 // loops are WebAssembly's own structured loops (Block/Loop/BrIf), not
 // the Go backend's resumable dispatcher.
@@ -119,7 +120,8 @@ TEXT ·kernWasm(SB), NOSPLIT, $0-80
 	Block
 	Loop
 		Get R7
-		I64Eqz
+		I64Const $2
+		I64LtU
 		BrIf $1
 		I64Const $0
 		Set R10
@@ -224,6 +226,77 @@ TEXT ·kernWasm(SB), NOSPLIT, $0-80
 		Set R7
 		Br $0
 	End
+	End
+
+	// An odd last row: a 1×4 tile in F0–F3.
+	Get R7
+	I64Eqz
+	I32Eqz
+	If
+		I64Const $0
+		Set R10
+		Block
+		Loop
+			Get R10
+			Get R8
+			I64GeU
+			BrIf $1
+			Get R5
+			Get R10
+			I64Add
+			Set R11
+			LOADC(R11, 0, F0)
+			LOADC(R11, 4, F1)
+			LOADC(R11, 8, F2)
+			LOADC(R11, 12, F3)
+			Get R0
+			Set R13
+			Get R3
+			Get R10
+			I64Add
+			Set R14
+			Get R9
+			Set R15
+			Loop
+				Get R13
+				I32WrapI64
+				F32Load $0
+				Set F8
+				LOADB(0)
+				MAC(F0, F8)
+				LOADB(4)
+				MAC(F1, F8)
+				LOADB(8)
+				MAC(F2, F8)
+				LOADB(12)
+				MAC(F3, F8)
+				Get R13
+				Get R2
+				I64Add
+				Set R13
+				Get R14
+				Get R4
+				I64Add
+				Set R14
+				Get R15
+				I64Const $1
+				I64Sub
+				Tee R15
+				I64Eqz
+				I32Eqz
+				BrIf $0
+			End
+			STOREC(R11, 0, F0)
+			STOREC(R11, 4, F1)
+			STOREC(R11, 8, F2)
+			STOREC(R11, 12, F3)
+			Get R10
+			I64Const $16
+			I64Add
+			Set R10
+			Br $0
+		End
+		End
 	End
 	RET
 

@@ -17,3 +17,6 @@ func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, col
 
 // col2im is col2imGo.
 func col2im(dcols []float32, c, h, w int, dx []float32) { col2imGo(dcols, c, h, w, dx) }
+
+// poolReLU is poolReLUGo.
+func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) { poolReLUGo(a, c, h, w, out, arg) }

@@ -62,3 +62,20 @@ func patchShape(x []float32, c, h, w int, cols []float32) bool {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
 }
+
+// poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with
+// selects for max32 and the window's position; on checked lengths only.
+//
+//go:noescape
+func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
+
+// poolReLU is poolReLUGo (nn.go), in WebAssembly where useKernel is
+// set: the same maxima, ties and NaNs, bit for bit (TestPool).
+func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
+	oh, ow := h/2, w/2
+	if !useKernel || c <= 0 || oh <= 0 || ow <= 0 || len(a) < c*h*w || len(out) < c*oh*ow || len(arg) < c*oh*ow {
+		poolReLUGo(a, c, h, w, out, arg)
+		return
+	}
+	poolWasm(&a[0], c, h, w, &out[0], &arg[0])
+}

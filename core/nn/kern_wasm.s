@@ -70,6 +70,14 @@
 #define COLS Get R4; Get R9; I64Add; I32WrapI64
 #define IMG Get R7; Get R9; I64Add; I32WrapI64
 
+// MAX32 sets dst to max32(a, b) (nn.go's maxWritten) with selects, no
+// branch: a if a > b, a is NaN, or a == b and a's sign bit is clear;
+// b otherwise.
+#define MAX32(a, b, dst) Get a; Get b; Get a; Get b; F32Gt; Get a; Get a; F32Ne; I32Or; Get a; Get b; F32Eq; Get a; I32ReinterpretF32; I32Const $0; I32GeS; I32And; I32Or; Select; Set dst
+// VAL sets reg to the f32 at R7 + R12 + off.
+#define VAL(off, reg) Get R7; Get R12; I64Add; I32WrapI64; F32Load $(off); Set reg
+#define VAL2(off, reg) Get R7; Get R12; I64Add; Get R3; I64Add; I32WrapI64; F32Load $(off); Set reg
+
 // func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 //
 // C (m×n, row stride ldc) += A·B for m ≥ 1, n a positive multiple of 4
@@ -315,4 +323,145 @@ TEXT ·im2colWasm(SB), NOSPLIT, $0-40
 TEXT ·col2imWasm(SB), NOSPLIT, $0-40
 	SHAPE
 	PATCHES(IMG; IMG; F32Load $0; COLS; F32Load $0; F32Add; F32Store $0)
+	RET
+
+// func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
+//
+// poolReLU's loops (nn.go), branch-free with selects: per 2×2 window
+// v0 v1 / v2 v3, m = max32(max32(v0, v1), max32(v2, v3)), out =
+// max32(m, 0) and arg = the first of 0–3 whose value equals m (3 if
+// none).
+//
+// Registers: R0 the channel's plane, R1 channels left, R3 w·4, R4 out,
+// R5 arg, R6 output rows left, R7 the window's top row, R8 outputs left
+// in the row, R9 oh, R10 ow, R11 a plane's bytes, R12 the byte offset
+// of the window in its row; F0–F3 the window, F4–F6 maxima, F7 zero.
+TEXT ·poolWasm(SB), NOSPLIT, $0-48
+	MOVD a+0(FP), R0
+	MOVD c+8(FP), R1
+	MOVD h+16(FP), R9
+	MOVD w+24(FP), R3
+	MOVD out+32(FP), R4
+	MOVD arg+40(FP), R5
+	Get R9
+	Get R3
+	I64Mul
+	I64Const $2
+	I64Shl
+	Set R11
+	Get R9
+	I64Const $1
+	I64ShrU
+	Set R9
+	Get R3
+	I64Const $1
+	I64ShrU
+	Set R10
+	Get R3
+	I64Const $2
+	I64Shl
+	Set R3
+	I32Const $0
+	F32ReinterpretI32
+	Set F7
+
+	Block
+	Loop
+		Get R1
+		I64Eqz
+		BrIf $1
+		Get R0
+		Set R7
+		Get R9
+		Set R6
+		Block
+		Loop
+			Get R6
+			I64Eqz
+			BrIf $1
+			I64Const $0
+			Set R12
+			Get R10
+			Set R8
+			Block
+			Loop
+				Get R8
+				I64Eqz
+				BrIf $1
+				VAL(0, F0)
+				VAL(4, F1)
+				VAL2(0, F2)
+				VAL2(4, F3)
+				MAX32(F0, F1, F4)
+				MAX32(F2, F3, F5)
+				MAX32(F4, F5, F6)
+				// out = max32(m, 0)
+				Get R4
+				I32WrapI64
+				MAX32(F6, F7, F4)
+				Get F4
+				F32Store $0
+				// arg: 0 if v0 == m, else 1 if v1 == m, else 2 if v2 == m, else 3
+				Get R5
+				I32WrapI64
+				I32Const $0
+				I32Const $1
+				I32Const $2
+				I32Const $3
+				Get F2
+				Get F6
+				F32Eq
+				Select
+				Get F1
+				Get F6
+				F32Eq
+				Select
+				Get F0
+				Get F6
+				F32Eq
+				Select
+				I32Store8 $0
+				Get R4
+				I64Const $4
+				I64Add
+				Set R4
+				Get R5
+				I64Const $1
+				I64Add
+				Set R5
+				Get R12
+				I64Const $8
+				I64Add
+				Set R12
+				Get R8
+				I64Const $1
+				I64Sub
+				Set R8
+				Br $0
+			End
+			End
+			Get R7
+			Get R3
+			I64Const $1
+			I64Shl
+			I64Add
+			Set R7
+			Get R6
+			I64Const $1
+			I64Sub
+			Set R6
+			Br $0
+		End
+		End
+		Get R0
+		Get R11
+		I64Add
+		Set R0
+		Get R1
+		I64Const $1
+		I64Sub
+		Set R1
+		Br $0
+	End
+	End
 	RET

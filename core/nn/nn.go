@@ -500,11 +500,11 @@ func col2imGo(dcols []float32, c, h, w int, dx []float32) {
 	}
 }
 
-// poolReLU writes max(0, max of each 2×2 window) of the c×h×w map a into
+// poolReLUGo writes max(0, max of each 2×2 window) of the c×h×w map a into
 // out (c × h/2 × w/2; an odd last row or column is dropped) and which
 // window position (0–3, row-major, the first on ties) held the maximum
 // into arg. ReLU and max commute, so one pass does both.
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
+func poolReLUGo(a []float32, c, h, w int, out []float32, arg []uint8) {
 	oh, ow := h/2, w/2
 	k := 0
 	for ch := range c {

@@ -113,3 +113,35 @@ func same(t *testing.T, what string, sh [3]int, got, want []float32) {
 		}
 	}
 }
+
+// TestPool checks poolReLU (WebAssembly under wasm) against poolReLUGo
+// bit for bit on both paths, on maps whose windows hold ties, ±0, NaNs
+// and infinities, with odd and even sides.
+func TestPool(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(7, "pool")
+		nan := float32(math.NaN())
+		special := []float32{0, float32(math.Copysign(0, -1)), nan, float32(math.Inf(1)), float32(math.Inf(-1)), 1, -1, 0.5}
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {2, 6, 3}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			a := randSlice(s, c*h*w)
+			for i := range a {
+				if s.Float64() < 0.5 {
+					a[i] = special[int(s.Float64()*float64(len(special)))]
+				}
+			}
+			n := c * (h / 2) * (w / 2)
+			got, want := make([]float32, n), make([]float32, n)
+			ga, wa := make([]uint8, n), make([]uint8, n)
+			poolReLU(a, c, h, w, got, ga)
+			poolReLUGo(a, c, h, w, want, wa)
+			same(t, "pool", sh, got, want)
+			for i := range ga {
+				if ga[i] != wa[i] {
+					t.Errorf("pool %v: position %d is %d, want %d", sh, i, ga[i], wa[i])
+					break
+				}
+			}
+		}
+	})
+}

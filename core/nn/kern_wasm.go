@@ -79,3 +79,55 @@ func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
 	}
 	poolWasm(&a[0], c, h, w, &out[0], &arg[0])
 }
+
+//go:noescape
+func fillWasm(a, bias *float32, rows, p int)
+
+//go:noescape
+func rowSumsWasm(a *float32, rows, p int, out *float32)
+
+//go:noescape
+func transposeWasm(r, c int, x, dst *float32)
+
+//go:noescape
+func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+
+// fillBias is fillBiasGo, in WebAssembly (fillWasm) where useKernel is
+// set: every loop iteration of Go's wasm code is dear.
+func fillBias(a, bias []float32, p int) {
+	if !useKernel || len(bias) == 0 || p <= 0 || len(a) < len(bias)*p {
+		fillBiasGo(a, bias, p)
+		return
+	}
+	fillWasm(&a[0], &bias[0], len(bias), p)
+}
+
+// rowSums is rowSumsGo (the same sums in the same order), in
+// WebAssembly where useKernel is set.
+func rowSums(a []float32, rows, p int, out []float32) {
+	if !useKernel || rows <= 0 || p <= 0 || len(a) < rows*p || len(out) < rows {
+		rowSumsGo(a, rows, p, out)
+		return
+	}
+	rowSumsWasm(&a[0], rows, p, &out[0])
+}
+
+// transpose is transposeGo, in WebAssembly where useKernel is set.
+func transpose(r, c int, x, dst []float32) {
+	if !useKernel || r <= 0 || c <= 0 || len(x) < r*c || len(dst) < r*c {
+		transposeGo(r, c, x, dst)
+		return
+	}
+	transposeWasm(r, c, &x[0], &dst[0])
+}
+
+// unpool is unpoolGo, its scatter in WebAssembly where useKernel is set.
+func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
+	n := c * (h / 2) * (w / 2)
+	if !useKernel || n <= 0 || len(dq) < n || len(q) < n || len(arg) < n || len(da) < c*h*w {
+		unpoolGo(dq, q, arg, c, h, w, da)
+		return
+	}
+	clear(da[:c*h*w])
+	unpoolWasm(&dq[0], &q[0], &arg[0], c, h, w, &da[0])
+}

@@ -465,3 +465,326 @@ TEXT ·poolWasm(SB), NOSPLIT, $0-48
 	End
 	End
 	RET
+
+// func fillWasm(a, bias *float32, rows, p int)
+//
+// fillBias's loops: row r of a (rows × p) set to bias[r], as 32 bits.
+// Registers: R0 a, R1 bias, R2 rows left, R3 p·4, R4 the byte offset.
+TEXT ·fillWasm(SB), NOSPLIT, $0-32
+	MOVD a+0(FP), R0
+	MOVD bias+8(FP), R1
+	MOVD rows+16(FP), R2
+	MOVD p+24(FP), R3
+	Get R3
+	I64Const $2
+	I64Shl
+	Set R3
+	Block
+	Loop
+		Get R2
+		I64Eqz
+		BrIf $1
+		I64Const $0
+		Set R4
+		Block
+		Loop
+			Get R4
+			Get R3
+			I64GeU
+			BrIf $1
+			Get R0
+			Get R4
+			I64Add
+			I32WrapI64
+			Get R1
+			I32WrapI64
+			I32Load $0
+			I32Store $0
+			Get R4
+			I64Const $4
+			I64Add
+			Set R4
+			Br $0
+		End
+		End
+		Get R0
+		Get R3
+		I64Add
+		Set R0
+		Get R1
+		I64Const $4
+		I64Add
+		Set R1
+		Get R2
+		I64Const $1
+		I64Sub
+		Set R2
+		Br $0
+	End
+	End
+	RET
+
+// func rowSumsWasm(a *float32, rows, p int, out *float32)
+//
+// rowSums's loops: out[r] = out[r] + a[r][0] + a[r][1] + …, in f32, in
+// that order. Registers: R0 a, R1 rows left, R2 p·4, R3 out, R4 the
+// byte offset; F0 the sum.
+TEXT ·rowSumsWasm(SB), NOSPLIT, $0-32
+	MOVD a+0(FP), R0
+	MOVD rows+8(FP), R1
+	MOVD p+16(FP), R2
+	MOVD out+24(FP), R3
+	Get R2
+	I64Const $2
+	I64Shl
+	Set R2
+	Block
+	Loop
+		Get R1
+		I64Eqz
+		BrIf $1
+		Get R3
+		I32WrapI64
+		F32Load $0
+		Set F0
+		I64Const $0
+		Set R4
+		Block
+		Loop
+			Get R4
+			Get R2
+			I64GeU
+			BrIf $1
+			Get F0
+			Get R0
+			Get R4
+			I64Add
+			I32WrapI64
+			F32Load $0
+			F32Add
+			Set F0
+			Get R4
+			I64Const $4
+			I64Add
+			Set R4
+			Br $0
+		End
+		End
+		Get R3
+		I32WrapI64
+		Get F0
+		F32Store $0
+		Get R0
+		Get R2
+		I64Add
+		Set R0
+		Get R3
+		I64Const $4
+		I64Add
+		Set R3
+		Get R1
+		I64Const $1
+		I64Sub
+		Set R1
+		Br $0
+	End
+	End
+	RET
+
+// func transposeWasm(r, c int, x, dst *float32)
+//
+// transpose's loops: dst[j·r + i] = x[i·c + j], as 32 bits. Registers:
+// R0 r, R1 c, R2 x (walks it), R3 dst's column i, R4 j left, R5 the
+// destination, R6 r·4.
+TEXT ·transposeWasm(SB), NOSPLIT, $0-32
+	MOVD r+0(FP), R0
+	MOVD c+8(FP), R1
+	MOVD x+16(FP), R2
+	MOVD dst+24(FP), R3
+	Get R0
+	I64Const $2
+	I64Shl
+	Set R6
+	Block
+	Loop
+		Get R0
+		I64Eqz
+		BrIf $1
+		Get R3
+		Set R5
+		Get R1
+		Set R4
+		Block
+		Loop
+			Get R4
+			I64Eqz
+			BrIf $1
+			Get R5
+			I32WrapI64
+			Get R2
+			I32WrapI64
+			I32Load $0
+			I32Store $0
+			Get R2
+			I64Const $4
+			I64Add
+			Set R2
+			Get R5
+			Get R6
+			I64Add
+			Set R5
+			Get R4
+			I64Const $1
+			I64Sub
+			Set R4
+			Br $0
+		End
+		End
+		Get R3
+		I64Const $4
+		I64Add
+		Set R3
+		Get R0
+		I64Const $1
+		I64Sub
+		Set R0
+		Br $0
+	End
+	End
+	RET
+
+// func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+//
+// unpool's scatter (da already cleared): for each pooled value k in
+// order, if q[k] > 0, da's window position arg[k] gets dq[k], as 32
+// bits. Registers: R0 dq, R1 q, R2 arg, R3 channels left, R4 output
+// rows per channel (h/2), R5 outputs per row (w/2), R6 w·4, R7 the
+// window row's first value in da, R8 rows left, R9 outputs left, R10
+// the window's address, R11 the channel's plane, R12 a plane's bytes.
+TEXT ·unpoolWasm(SB), NOSPLIT, $0-56
+	MOVD dq+0(FP), R0
+	MOVD q+8(FP), R1
+	MOVD arg+16(FP), R2
+	MOVD c+24(FP), R3
+	MOVD h+32(FP), R4
+	MOVD w+40(FP), R6
+	MOVD da+48(FP), R11
+	Get R4
+	Get R6
+	I64Mul
+	I64Const $2
+	I64Shl
+	Set R12
+	Get R4
+	I64Const $1
+	I64ShrU
+	Set R4
+	Get R6
+	I64Const $1
+	I64ShrU
+	Set R5
+	Get R6
+	I64Const $2
+	I64Shl
+	Set R6
+	Block
+	Loop
+		Get R3
+		I64Eqz
+		BrIf $1
+		Get R11
+		Set R7
+		Get R4
+		Set R8
+		Block
+		Loop
+			Get R8
+			I64Eqz
+			BrIf $1
+			Get R7
+			Set R10
+			Get R5
+			Set R9
+			Block
+			Loop
+				Get R9
+				I64Eqz
+				BrIf $1
+				Get R1
+				I32WrapI64
+				F32Load $0
+				I32Const $0
+				F32ReinterpretI32
+				F32Gt
+				If
+					// da[window + (a>>1)·w + (a&1)] = dq[k]
+					Get R10
+					Get R2
+					I32WrapI64
+					I64Load8U $0
+					Tee R13
+					I64Const $1
+					I64ShrU
+					Get R6
+					I64Mul
+					I64Add
+					Get R13
+					I64Const $1
+					I64And
+					I64Const $2
+					I64Shl
+					I64Add
+					I32WrapI64
+					Get R0
+					I32WrapI64
+					I32Load $0
+					I32Store $0
+				End
+				Get R0
+				I64Const $4
+				I64Add
+				Set R0
+				Get R1
+				I64Const $4
+				I64Add
+				Set R1
+				Get R2
+				I64Const $1
+				I64Add
+				Set R2
+				Get R10
+				I64Const $8
+				I64Add
+				Set R10
+				Get R9
+				I64Const $1
+				I64Sub
+				Set R9
+				Br $0
+			End
+			End
+			Get R7
+			Get R6
+			I64Const $1
+			I64Shl
+			I64Add
+			Set R7
+			Get R8
+			I64Const $1
+			I64Sub
+			Set R8
+			Br $0
+		End
+		End
+		Get R11
+		Get R12
+		I64Add
+		Set R11
+		Get R3
+		I64Const $1
+		I64Sub
+		Set R3
+		Br $0
+	End
+	End
+	RET

@@ -394,8 +394,8 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 	}
 }
 
-// fillBias sets row r of a (rows × p) to bias[r].
-func fillBias(a, bias []float32, p int) {
+// fillBiasGo sets row r of a (rows × p) to bias[r].
+func fillBiasGo(a, bias []float32, p int) {
 	for r, v := range bias {
 		row := a[r*p : (r+1)*p]
 		for j := range row {
@@ -404,8 +404,8 @@ func fillBias(a, bias []float32, p int) {
 	}
 }
 
-// rowSums adds each row's sum of a (rows × p) to out[row], left to right.
-func rowSums(a []float32, rows, p int, out []float32) {
+// rowSumsGo adds each row's sum of a (rows × p) to out[row], left to right.
+func rowSumsGo(a []float32, rows, p int, out []float32) {
 	for r := range rows {
 		s := out[r]
 		for _, v := range a[r*p : (r+1)*p] {
@@ -568,10 +568,10 @@ func b2i(b bool) int {
 	return i
 }
 
-// unpool writes into da (the c×h×w pre-activation gradient) the pooled
+// unpoolGo writes into da (the c×h×w pre-activation gradient) the pooled
 // gradient dq routed to each window's maximum where the pooled value q is
 // positive (ReLU's derivative), and zero elsewhere.
-func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
+func unpoolGo(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
 	clear(da[:c*h*w])
 	oh, ow := h/2, w/2
 	k := 0

@@ -40,8 +40,8 @@ func gemmStridedGo(i0, i1, j0, j1, k int, a []float32, sai, sap int, b []float32
 	}
 }
 
-// transpose writes the r×c matrix x (row-major) into dst as c×r.
-func transpose(r, c int, x, dst []float32) {
+// transposeGo writes the r×c matrix x (row-major) into dst as c×r.
+func transposeGo(r, c int, x, dst []float32) {
 	x, dst = x[:r*c], dst[:r*c]
 	for i := range r {
 		row := x[i*c : i*c+c]

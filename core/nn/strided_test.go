@@ -145,3 +145,45 @@ func TestPool(t *testing.T) {
 		}
 	})
 }
+
+// TestSmallLoops checks fillBias, rowSums, transpose and unpool
+// (WebAssembly under wasm) against their Go loops bit for bit, on both
+// paths; rowSums starts from nonzero sums, unpool's pooled values are
+// half non-positive and its output starts dirty.
+func TestSmallLoops(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(8, "small")
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			p := h * w
+			bias := randSlice(s, c)
+			got, want := randSlice(s, c*p), make([]float32, c*p)
+			fillBias(got, bias, p)
+			fillBiasGo(want, bias, p)
+			same(t, "fillBias", sh, got, want)
+
+			a := randSlice(s, c*p)
+			gs := randSlice(s, c)
+			ws := append([]float32(nil), gs...)
+			rowSums(a, c, p, gs)
+			rowSumsGo(a, c, p, ws)
+			same(t, "rowSums", sh, gs, ws)
+
+			gt, wt := make([]float32, c*p), make([]float32, c*p)
+			transpose(c, p, a, gt)
+			transposeGo(c, p, a, wt)
+			same(t, "transpose", sh, gt, wt)
+
+			n := c * (h / 2) * (w / 2)
+			dq, q := randSlice(s, n), randSlice(s, n)
+			arg := make([]uint8, n)
+			for i := range arg {
+				arg[i] = uint8(4 * s.Float64())
+			}
+			gd, wd := randSlice(s, c*p), randSlice(s, c*p)
+			unpool(dq, q, arg, c, h, w, gd)
+			unpoolGo(dq, q, arg, c, h, w, wd)
+			same(t, "unpool", sh, gd, wd)
+		}
+	})
+}

@@ -12,10 +12,10 @@
 // order: for each channel (R0 its plane, R1 channels left), kernel row
 // (R5) and column (R6), for each output row (R8 rows left, R7 its first
 // value in x) the wo values at R7 + R9 (R9 the byte offset, below R10 =
-// wo·4) against the patch row at R4 + R9; R4 walks the patch matrix. R2
+// wo·4, advancing by step bytes) against the patch row at R4 + R9; R4 walks the patch matrix. R2
 // is a plane's bytes, R3 a row's (w·4), R11 ho, R12 the channel's row
 // ky.
-#define PATCHES(body) \
+#define PATCHES(step, body) \
 	Block; Loop; \
 		Get R1; I64Eqz; BrIf $1; \
 		I64Const $0; Set R5; \
@@ -33,7 +33,7 @@
 					Block; Loop; \
 						Get R9; Get R10; I64GeU; BrIf $1; \
 						body; \
-						Get R9; I64Const $4; I64Add; Set R9; \
+						Get R9; I64Const $(step); I64Add; Set R9; \
 						Br $0; \
 					End; End; \
 					Get R4; Get R10; I64Add; Set R4; \
@@ -310,11 +310,20 @@ TEXT ·kernWasm(SB), NOSPLIT, $0-80
 
 // func im2colWasm(x *float32, c, h, w int, cols *float32)
 //
-// im2col's loops (nn.go) as structured WebAssembly loops: the value is
-// copied as its 32 bits.
+// im2col's loops (nn.go) as structured WebAssembly loops: the values
+// are copied as their bits, two at a time when wo is even.
 TEXT ·im2colWasm(SB), NOSPLIT, $0-40
 	SHAPE
-	PATCHES(COLS; IMG; I32Load $0; I32Store $0)
+	// An even wo (every shape of the network): two values per copy.
+	Get R10
+	I64Const $7
+	I64And
+	I64Eqz
+	If
+		PATCHES(8, COLS; IMG; I64Load $0; I64Store $0)
+	Else
+		PATCHES(4, COLS; IMG; I32Load $0; I32Store $0)
+	End
 	RET
 
 // func col2imWasm(x *float32, c, h, w int, cols *float32)
@@ -322,7 +331,7 @@ TEXT ·im2colWasm(SB), NOSPLIT, $0-40
 // col2im's loops: x[…] = x[…] + cols[…] in f32, in col2im's order.
 TEXT ·col2imWasm(SB), NOSPLIT, $0-40
 	SHAPE
-	PATCHES(IMG; IMG; F32Load $0; COLS; F32Load $0; F32Add; F32Store $0)
+	PATCHES(4, IMG; IMG; F32Load $0; COLS; F32Load $0; F32Add; F32Store $0)
 	RET
 
 // func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)

@@ -1,7 +1,10 @@
 package nn
 
 // The three matrix products of the network, all row-major and all
-// accumulating into C. Two shapes of loop, chosen by measurement
+// accumulating into C. Where useKernel is set (amd64 with AVX2, and
+// wasm) gemmNN, gemmTN and gemmNT hand over to gemmStrided and its
+// assembly micro-kernels (strided.go, kern_*.s); the Go kernels below
+// run elsewhere and in the tests on every platform. Two shapes of loop, chosen by measurement
 // (docs/cnn.md; the register tiles that suit a C compiler lose here,
 // because Go's register allocator spills the slice headers and loop
 // counters of a 4×4 tile):

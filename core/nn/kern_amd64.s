@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // TILE16 multiplies-adds one row's broadcast A value into a 16-column

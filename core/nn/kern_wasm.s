@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // Linear-memory addresses are the low 32 bits of Go's 64-bit pointers.

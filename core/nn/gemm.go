@@ -1,7 +1,10 @@
 package nn
 
 // The three matrix products of the network, all row-major and all
-// accumulating into C. Two shapes of loop, chosen by measurement
+// accumulating into C. Where useKernel is set (amd64 with AVX2, and
+// wasm) gemmNN, gemmTN and gemmNT hand over to gemmStrided and its
+// assembly micro-kernels (strided.go, kern_*.s); the Go kernels below
+// run elsewhere and in the tests on every platform. Two shapes of loop, chosen by measurement
 // (docs/cnn.md; the register tiles that suit a C compiler lose here,
 // because Go's register allocator spills the slice headers and loop
 // counters of a 4×4 tile):
@@ -29,6 +32,10 @@ package nn
 
 // gemmNN computes C (m×n) += A (m×k) · B (k×n).
 func gemmNN(m, n, k int, a, b, c []float32) {
+	if useKernel {
+		gemmStrided(m, n, k, a, k, 1, b, n, c, n)
+		return
+	}
 	b = b[:k*n]
 	for i := range m {
 		axpyRows(a[i*k:i*k+k], 1, b, n, c[i*n:i*n+n])
@@ -37,6 +44,10 @@ func gemmNN(m, n, k int, a, b, c []float32) {
 
 // gemmTN computes C (m×n) += A (k×m)ᵀ · B (k×n).
 func gemmTN(m, n, k int, a, b, c []float32) {
+	if useKernel {
+		gemmStrided(m, n, k, a, 1, m, b, n, c, n)
+		return
+	}
 	a, b = a[:k*m], b[:k*n]
 	for i := range m {
 		axpyRows(a[i:], m, b, n, c[i*n:i*n+n])
@@ -121,11 +132,16 @@ func axpyRows4(x []float32, stride int, b []float32, n int, cr []float32) {
 
 // gemmNT computes C (m×n) += A (m×k) · B (n×k)ᵀ: every output is a dot
 // product of a row of A and a row of B. panel is scratch of at least 4k
-// values. Under wasm, four rows of B are first interleaved into panel,
+// values, and of k·n where useKernel is set (then Bᵀ is written there
+// and gemmStrided does the product). Under wasm, four rows of B are first interleaved into panel,
 // so the kernel walks three slices instead of six (Go's js/wasm code
 // runs out of registers and keeps the loop counter in memory
 // otherwise); natively the rows are read in place.
 func gemmNT(m, n, k int, a, b, c, panel []float32) {
+	if useKernel {
+		gemmNTKernel(m, n, k, a, b, c, panel)
+		return
+	}
 	if wasm {
 		gemmNTPanel(m, n, k, a, b, c, panel)
 		return

@@ -165,7 +165,10 @@ type Workspace struct {
 	a2    []float32 // Channels2·h2·w2
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
-	panel []float32 // gemmNT's scratch: 4 × its longest shared index
+	panel []float32 // gemmNT's scratch: 4 × its longest shared index, or feat × classes
+	at    []float32 // gradTKernel's scratch: a1 or a2 transposed
+	gt1   []float32 // where useKernel is set, the conv1 weight gradient transposed during backward
+	gt2   []float32 // and conv2's
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
@@ -183,7 +186,10 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
-		panel: make([]float32, 4*max(n.feat, n.h1*n.w1, n.h2*n.w2)),
+		panel: make([]float32, max(4*max(n.feat, n.h1*n.w1, n.h2*n.w2), n.feat*n.classes)),
+		at:    make([]float32, max(Channels1*n.h1*n.w1, Channels2*n.h2*n.w2)),
+		gt1:   make([]float32, Channels1*n.c*kk),
+		gt2:   make([]float32, Channels2*Channels1*kk),
 	}
 }
 
@@ -245,7 +251,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 		// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols (C·25 × p1).
 		cols := ws.cols[:n.c*kk*p1]
 		fillBias(ws.a1, b1, p1)
-		if wasm {
+		if wasm && !useKernel {
 			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNNPacked(Channels1, p1, n.c*kk, w1, cols, ws.a1)
 		} else {
@@ -256,7 +262,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 		// conv2 on the pooled map.
 		cols = ws.cols[:Channels1*kk*p2]
 		fillBias(ws.a2, b2, p2)
-		if wasm {
+		if wasm && !useKernel {
 			im2colPacked(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
 			gemmNNPacked(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
 		} else {
@@ -333,6 +339,17 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 			gbd[c] += v
 		}
 	}
+	if useKernel {
+		// The convolutions' weight gradients accumulate transposed
+		// (gradTKernel), so the kernel's lanes run along the output
+		// channels; transposing is exact, so the bits do not change.
+		transpose(Channels1, n.c*kk, gw1, ws.gt1)
+		transpose(Channels2, Channels1*kk, gw2, ws.gt2)
+		defer func() {
+			transpose(n.c*kk, Channels1, ws.gt1, gw1)
+			transpose(Channels1*kk, Channels2, ws.gt2, gw2)
+		}()
+	}
 	dq2 := ws.dq2[:b*n.feat]
 	clear(dq2)
 	gemmNN(b, n.feat, n.classes, dz, wd, dq2)
@@ -343,10 +360,14 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		q1 := ws.q1[i*n1 : (i+1)*n1]
 		cols := ws.cols[:Channels1*kk*p2]
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		if wasm {
+		switch {
+		case useKernel:
+			im2col(q1, Channels1, n.q1h, n.q1w, cols)
+			gradTKernel(Channels2, Channels1*kk, p2, ws.a2, cols, ws.gt2, ws.at)
+		case wasm:
 			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
 			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
-		} else {
+		default:
 			im2col(q1, Channels1, n.q1h, n.q1w, cols)
 			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
 		}
@@ -359,18 +380,22 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
-		if wasm {
+		switch {
+		case useKernel:
+			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+			gradTKernel(Channels1, n.c*kk, p1, ws.a1, cols, ws.gt1, ws.at)
+		case wasm:
 			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
-		} else {
+		default:
 			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
 			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
 		}
 	}
 }
 
-// fillBias sets row r of a (rows × p) to bias[r].
-func fillBias(a, bias []float32, p int) {
+// fillBiasGo sets row r of a (rows × p) to bias[r].
+func fillBiasGo(a, bias []float32, p int) {
 	for r, v := range bias {
 		row := a[r*p : (r+1)*p]
 		for j := range row {
@@ -379,8 +404,8 @@ func fillBias(a, bias []float32, p int) {
 	}
 }
 
-// rowSums adds each row's sum of a (rows × p) to out[row], left to right.
-func rowSums(a []float32, rows, p int, out []float32) {
+// rowSumsGo adds each row's sum of a (rows × p) to out[row], left to right.
+func rowSumsGo(a []float32, rows, p int, out []float32) {
 	for r := range rows {
 		s := out[r]
 		for _, v := range a[r*p : (r+1)*p] {
@@ -390,10 +415,10 @@ func rowSums(a []float32, rows, p int, out []float32) {
 	}
 }
 
-// im2col writes the 5×5 patches of the c×h×w image x as the columns of
+// im2colGo writes the 5×5 patches of the c×h×w image x as the columns of
 // cols ((c·25) × (ho·wo), ho = h−4, wo = w−4): row (ch, ky, kx), column
 // (y, x) holds x[ch][y+ky][x+kx].
-func im2col(x []float32, c, h, w int, cols []float32) {
+func im2colGo(x []float32, c, h, w int, cols []float32) {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	p := ho * wo
 	r := 0
@@ -451,9 +476,9 @@ func im2colPacked(x []float32, c, h, w int, dst []float32) {
 	}
 }
 
-// col2im adds the columns of dcols back onto the c×h×w gradient dx: the
+// col2imGo adds the columns of dcols back onto the c×h×w gradient dx: the
 // adjoint of im2col, in the same order.
-func col2im(dcols []float32, c, h, w int, dx []float32) {
+func col2imGo(dcols []float32, c, h, w int, dx []float32) {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	p := ho * wo
 	r := 0
@@ -475,11 +500,11 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	}
 }
 
-// poolReLU writes max(0, max of each 2×2 window) of the c×h×w map a into
+// poolReLUGo writes max(0, max of each 2×2 window) of the c×h×w map a into
 // out (c × h/2 × w/2; an odd last row or column is dropped) and which
 // window position (0–3, row-major, the first on ties) held the maximum
 // into arg. ReLU and max commute, so one pass does both.
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
+func poolReLUGo(a []float32, c, h, w int, out []float32, arg []uint8) {
 	oh, ow := h/2, w/2
 	k := 0
 	for ch := range c {
@@ -543,10 +568,10 @@ func b2i(b bool) int {
 	return i
 }
 
-// unpool writes into da (the c×h×w pre-activation gradient) the pooled
+// unpoolGo writes into da (the c×h×w pre-activation gradient) the pooled
 // gradient dq routed to each window's maximum where the pooled value q is
 // positive (ReLU's derivative), and zero elsewhere.
-func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
+func unpoolGo(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
 	clear(da[:c*h*w])
 	oh, ow := h/2, w/2
 	k := 0

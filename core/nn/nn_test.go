@@ -61,6 +61,30 @@ func randSlice(s *rng.Stream, n int) []float32 {
 // TestGemmBits checks every kernel against the naive loop, bit for bit,
 // on shapes that exercise every tile and every tail.
 func TestGemmBits(t *testing.T) {
+	eachPath(t, testGemmBits)
+}
+
+// kernelPaths are the code paths this machine can run: the Go kernels
+// of gemm.go, and the platform's micro-kernel (useKernel) where it has
+// one.
+func kernelPaths() []bool {
+	if useKernel {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// eachPath runs f once on every path of kernelPaths, setting useKernel.
+func eachPath(t *testing.T, f func(t *testing.T)) {
+	old := useKernel
+	defer func() { useKernel = old }()
+	for _, on := range kernelPaths() {
+		useKernel = on
+		t.Run(map[bool]string{false: "go", true: "kernel"}[on], f)
+	}
+}
+
+func testGemmBits(t *testing.T) {
 	type kernel struct {
 		name         string
 		tiled, naive func(m, n, k int, a, b, c []float32)
@@ -69,7 +93,7 @@ func TestGemmBits(t *testing.T) {
 	mk := func(m, n, k int) int { return m * k }
 	// Every variant on every platform: the native and the wasm kernels
 	// must agree with the naive loop, and so with each other.
-	panel := make([]float32, 4*1000)
+	panel := make([]float32, 64*1000)
 	rows := func(f func(x []float32, stride int, b []float32, n int, cr []float32)) func(m, n, k int, a, b, c []float32) {
 		return func(m, n, k int, a, b, c []float32) {
 			for i := range m {
@@ -308,6 +332,10 @@ const goldenGrad = "109dd938f919dd43a88ead823fb380ff7f977edcec84909f58e714ae1316
 
 // TestGoldenBits pins the bits of two gradients (see goldenGrad).
 func TestGoldenBits(t *testing.T) {
+	eachPath(t, testGoldenBits)
+}
+
+func testGoldenBits(t *testing.T) {
 	h := sha256.New()
 	for _, f := range [][6]int{{1, 28, 28, 10, 8, 11}, {3, 32, 32, 2, 4, 12}} {
 		net, params, x, y := fixture(t, f[0], f[1], f[2], f[3], f[4], uint64(f[5]))

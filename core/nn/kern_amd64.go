@@ -1,0 +1,71 @@
+//go:build amd64 && !purego
+
+package nn
+
+// kernAVX2 is the AVX2 micro-kernel of gemmStrided (kern_amd64.s): C
+// (m×n, row stride ldc) += A·B on m a multiple of 4 and n of 8, A's (i,
+// p) entry at a[i·sai + p·sap], B row-major with row stride ldb. Eight
+// outputs per vector, each adding its products (VMULPS, then VADDPS: no
+// FMA) in increasing order of p, so the bits are the scalar loop's.
+//
+//go:noescape
+func kernAVX2(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2 reports whether the CPU has AVX2 and the OS saves the YMM
+// registers (CPUID.1:ECX.OSXSAVE and AVX, XCR0's SSE and AVX bits,
+// CPUID.7:EBX.AVX2), as internal/cpu decides it.
+var hasAVX2 = func() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}()
+
+// useKernel selects gemmStrided's micro-kernel paths (the convolutions
+// through gemmStrided, the weight gradients transposed): where the CPU
+// has AVX2. A variable, so that the tests run the Go kernels too.
+var useKernel = hasAVX2
+
+// Tile of the micro-kernel: rows a multiple of kernRows, columns of
+// kernCols.
+const kernRows, kernCols = 4, 8
+
+func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
+	kernAVX2(a, sai, sap, b, ldb, c, ldc, m, n, k)
+}
+
+// im2col is im2colGo: natively Go's copy is already a fast memmove.
+func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
+
+// col2im is col2imGo.
+func col2im(dcols []float32, c, h, w int, dx []float32) { col2imGo(dcols, c, h, w, dx) }
+
+// poolReLU is poolReLUGo.
+func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) { poolReLUGo(a, c, h, w, out, arg) }
+
+// fillBias is fillBiasGo.
+func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
+
+// rowSums is rowSumsGo.
+func rowSums(a []float32, rows, p int, out []float32) { rowSumsGo(a, rows, p, out) }
+
+// transpose is transposeGo.
+func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
+
+// unpool is unpoolGo.
+func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
+	unpoolGo(dq, q, arg, c, h, w, da)
+}

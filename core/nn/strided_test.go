@@ -1,0 +1,189 @@
+package nn
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/rng"
+)
+
+// TestGemmStrided checks gemmStrided against the naive loop, bit for
+// bit, with row strides wider than the matrices (C and B inside larger
+// buffers, A read row-major and transposed) and every tile remainder,
+// on both paths; the entries of C outside the m×n block must not move.
+func TestGemmStrided(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(3, "strided")
+		for _, sh := range [][3]int{{1, 1, 1}, {4, 8, 1}, {4, 16, 3}, {5, 9, 7}, {8, 24, 25}, {12, 40, 13}, {7, 3, 5}, {3, 7, 2}, {25, 8, 576}, {200, 16, 64}, {9, 17, 33}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			for _, trans := range []bool{false, true} {
+				sai, sap, la := k, 1, m*k
+				if trans {
+					sai, sap = 1, m
+				}
+				ldb, ldc := n+3, n+5
+				a, b := randSlice(s, la), randSlice(s, k*ldb)
+				c0 := randSlice(s, m*ldc)
+				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				gemmStrided(m, n, k, a, sai, sap, b, ldb, got, ldc)
+				for i := range m {
+					for j := range n {
+						v := want[i*ldc+j]
+						for p := range k {
+							v += float32(a[i*sai+p*sap] * b[p*ldb+j])
+						}
+						want[i*ldc+j] = v
+					}
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Errorf("%d×%d×%d transposed %v: C[%d] = %v, the naive loop %v", m, n, k, trans, i, got[i], want[i])
+						break
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestGradTKernel checks the transposed weight gradient against naiveNT.
+func TestGradTKernel(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(4, "gradT")
+		for _, sh := range [][3]int{{8, 25, 576}, {16, 200, 64}, {8, 75, 784}, {3, 5, 7}} {
+			m, n, k := sh[0], sh[1], sh[2]
+			a, b, c := randSlice(s, m*k), randSlice(s, n*k), randSlice(s, m*n)
+			ct := make([]float32, n*m)
+			transpose(m, n, c, ct)
+			gradTKernel(m, n, k, a, b, ct, make([]float32, k*m))
+			naiveNT(m, n, k, a, b, c)
+			got := make([]float32, m*n)
+			transpose(n, m, ct, got)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(c[i]) {
+					t.Errorf("%d×%d×%d: C[%d] = %v, the naive loop %v", m, n, k, i, got[i], c[i])
+					break
+				}
+			}
+		}
+	})
+}
+
+// TestStridedPanics checks that a slice too short for the shape panics
+// in Go before the micro-kernel reads past it.
+func TestStridedPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("gemmStrided on a short C did not panic")
+		}
+	}()
+	gemmStrided(8, 16, 4, make([]float32, 32), 4, 1, make([]float32, 64), 16, make([]float32, 127), 16)
+}
+
+// TestPatches checks im2col and col2im (WebAssembly loops under wasm)
+// against im2colGo and col2imGo bit for bit, on both paths, on every
+// shape the network uses and odd ones; col2im adds onto a nonzero dx.
+func TestPatches(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(6, "patches")
+		for _, sh := range [][3]int{{1, 28, 28}, {8, 12, 12}, {3, 32, 32}, {8, 14, 14}, {2, 5, 5}, {3, 6, 9}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			p := (h - Kernel + 1) * (w - Kernel + 1)
+			x := randSlice(s, c*h*w)
+			got, want := make([]float32, c*kk*p), make([]float32, c*kk*p)
+			im2col(x, c, h, w, got)
+			im2colGo(x, c, h, w, want)
+			same(t, "im2col", sh, got, want)
+			dcols := randSlice(s, c*kk*p)
+			dx := randSlice(s, c*h*w)
+			gx, wx := append([]float32(nil), dx...), append([]float32(nil), dx...)
+			col2im(dcols, c, h, w, gx)
+			col2imGo(dcols, c, h, w, wx)
+			same(t, "col2im", sh, gx, wx)
+		}
+	})
+}
+
+func same(t *testing.T, what string, sh [3]int, got, want []float32) {
+	t.Helper()
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Errorf("%s %v: value %d is %v, want %v", what, sh, i, got[i], want[i])
+			return
+		}
+	}
+}
+
+// TestPool checks poolReLU (WebAssembly under wasm) against poolReLUGo
+// bit for bit on both paths, on maps whose windows hold ties, ±0, NaNs
+// and infinities, with odd and even sides.
+func TestPool(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(7, "pool")
+		nan := float32(math.NaN())
+		special := []float32{0, float32(math.Copysign(0, -1)), nan, float32(math.Inf(1)), float32(math.Inf(-1)), 1, -1, 0.5}
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {2, 6, 3}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			a := randSlice(s, c*h*w)
+			for i := range a {
+				if s.Float64() < 0.5 {
+					a[i] = special[int(s.Float64()*float64(len(special)))]
+				}
+			}
+			n := c * (h / 2) * (w / 2)
+			got, want := make([]float32, n), make([]float32, n)
+			ga, wa := make([]uint8, n), make([]uint8, n)
+			poolReLU(a, c, h, w, got, ga)
+			poolReLUGo(a, c, h, w, want, wa)
+			same(t, "pool", sh, got, want)
+			for i := range ga {
+				if ga[i] != wa[i] {
+					t.Errorf("pool %v: position %d is %d, want %d", sh, i, ga[i], wa[i])
+					break
+				}
+			}
+		}
+	})
+}
+
+// TestSmallLoops checks fillBias, rowSums, transpose and unpool
+// (WebAssembly under wasm) against their Go loops bit for bit, on both
+// paths; rowSums starts from nonzero sums, unpool's pooled values are
+// half non-positive and its output starts dirty.
+func TestSmallLoops(t *testing.T) {
+	eachPath(t, func(t *testing.T) {
+		s := rng.NewStream(8, "small")
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}} {
+			c, h, w := sh[0], sh[1], sh[2]
+			p := h * w
+			bias := randSlice(s, c)
+			got, want := randSlice(s, c*p), make([]float32, c*p)
+			fillBias(got, bias, p)
+			fillBiasGo(want, bias, p)
+			same(t, "fillBias", sh, got, want)
+
+			a := randSlice(s, c*p)
+			gs := randSlice(s, c)
+			ws := append([]float32(nil), gs...)
+			rowSums(a, c, p, gs)
+			rowSumsGo(a, c, p, ws)
+			same(t, "rowSums", sh, gs, ws)
+
+			gt, wt := make([]float32, c*p), make([]float32, c*p)
+			transpose(c, p, a, gt)
+			transposeGo(c, p, a, wt)
+			same(t, "transpose", sh, gt, wt)
+
+			n := c * (h / 2) * (w / 2)
+			dq, q := randSlice(s, n), randSlice(s, n)
+			arg := make([]uint8, n)
+			for i := range arg {
+				arg[i] = uint8(4 * s.Float64())
+			}
+			gd, wd := randSlice(s, c*p), randSlice(s, c*p)
+			unpool(dq, q, arg, c, h, w, gd)
+			unpoolGo(dq, q, arg, c, h, w, wd)
+			same(t, "unpool", sh, gd, wd)
+		}
+	})
+}

@@ -138,16 +138,13 @@ func (c *Comparison) check() error {
 func (c *Comparison) BaseScenario() *Scenario { return c.base }
 
 // WithBase returns a copy of c on another base scenario (a seed
-// override) and calibration target (nil: none, not even the base's).
+// override, say) with another calibration target (nil: none of its own;
+// the base's calibrate section, if any, then applies). base is copied.
 func (c *Comparison) WithBase(base *Scenario, cal *Calibrate) *Comparison {
 	cp := *c
 	cp.base = base.Clone()
 	cp.Base = cp.base.JSON()
 	cp.Calibrate = cal
-	if cal == nil {
-		cp.base.Calibrate = nil
-		cp.Base = cp.base.JSON()
-	}
 	return &cp
 }
 

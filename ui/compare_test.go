@@ -34,6 +34,11 @@ func TestCompareFollowsAndReports(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The report reads the ledgers: 40 of 300 iterations in, the viewed
+	// entry has spent only part of the target.
+	if e := cmp.Report().Items[1]; e.Epsilon == nil || !(*e.Epsilon < 0.9*10000) || *e.Epsilon <= 0 {
+		t.Errorf("%s after 40 of 300 iterations: ε %v, want a part of the target 10000 read from its ledger", e.Label, e.Epsilon)
+	}
 	before := cmp.Progress()
 	for cmp.Entries[0].Run.Iter() < 40 || cmp.Entries[2].Run.Iter() < 40 {
 		cmp.CatchUp(main.Iter(), time.Second)

@@ -160,8 +160,36 @@
     const module = await solverModule();
     const w = new SolverWorker();
     await w.request('init', { module });
+    // Every worker knows the generated experiments (openGenerated).
+    for (const json of generatedJSON.values()) await w.request('experimentFromJSON', { json });
     return w;
   }
+
+  // openGenerated shows an experiment given as JSON — or a comparison
+  // (dpsim-compare/1), as its privacy–utility experiment — in the panel:
+  // opens it, registers the experiment in the workers (the solver's
+  // experimentFromJSON), selects it and, unless told not to, runs it.
+  // It resolves to the experiment's name. window.dpsimExperiments.
+  const generatedJSON = new Map(); // name → JSON text
+  async function openGenerated(json, opts = {}) {
+    if (sweep) throw new Error('a sweep is running: cancel it first');
+    box.open = true;
+    await loadPanel();
+    while (state.status === 'loading') await new Promise((r) => setTimeout(r, 50));
+    const h = await getHelper();
+    const { name, title } = await h.request('experimentFromJSON', { json });
+    generatedJSON.set(name, json);
+    let o = Array.from(sel.options).find((x) => x.value === name);
+    if (!o) { o = document.createElement('option'); o.value = name; sel.prepend(o); }
+    o.textContent = `${name} — ${title} (generated)`;
+    sel.value = name;
+    state.generated = name;
+    await describe();
+    box.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    if (opts.run !== false) run();
+    return name;
+  }
+  window.dpsimExperiments = { openGenerated };
 
   // ------------------------------------------------------------ datasets
   //

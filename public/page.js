@@ -306,8 +306,20 @@
     return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
   }
 
+  // plotExtra is the hook for extra curves on the headline's axis
+  // (compare.js): window.dpsimPlotExtra = {sig() → '' when none, else a
+  // string that changes when the curves do; series() → uPlot series;
+  // hideOwn → hide the page's own curves and consensus axis; data(m) → one array
+  // per series aligned with m.iter}.
+  function plotExtra() {
+    const x = window.dpsimPlotExtra;
+    return x && typeof x.sig === 'function' && x.sig() ? x : null;
+  }
+
   function makePlot(headline) {
     const { logAxis } = window.dpsimPlot;
+    const extra = plotExtra();
+    plot.extraSig = extra ? extra.sig() : '';
     const width = plotWidth();
     plot.width = width;
     plot.headline = headline;
@@ -328,7 +340,7 @@
       axes: [
         logAxis({ label: 'iteration', stroke: '#475467', grid: { stroke: '#edf0f4' }, size: 40 }, false),
         logAxis({ scale: 'y', label: headline, labelSize: 16, stroke: hc, grid: { stroke: '#edf0f4' }, size: 52 }, true),
-        logAxis({ scale: 'y2', side: 1, label: 'consensus', labelSize: 16, stroke: COLORS.cons, grid: { show: false }, size: 52 }, true),
+        logAxis({ scale: 'y2', side: 1, label: 'consensus', labelSize: 16, stroke: COLORS.cons, grid: { show: false }, size: 52, show: !(extra && extra.hideOwn) }, true),
       ],
       series: [
         { label: 'iteration', value: (u, v) => (v == null ? '—' : String(Math.round(v))) },
@@ -336,13 +348,15 @@
         { label: 'consensus', scale: 'y2', stroke: COLORS.cons, width: 1.6, dash: [6, 4], spanGaps: false,
           points: { show: sparse, size: 5, fill: '#fff', stroke: COLORS.cons, space: 24 }, value: fmtv },
         { label: 'noise-free', scale: 'y', stroke: COLORS.ghost, width: 1.2, spanGaps: true, points: { show: false }, value: fmtv },
+        ...(extra ? extra.series(fmtv) : []),
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
       hooks: {
         setCursor: [(u) => { plot.hover = u.cursor.idx != null && u.cursor.left >= 0; }],
       },
-    }, [[], [], [], []], plotBox);
+    }, [[], [], [], [], ...(extra ? extra.series(fmtv).map(() => []) : [])], plotBox);
+    if (extra && extra.hideOwn) for (const i of [1, 2, 3]) plot.u.setSeries(i, { show: false });
     // Tests read the plot's scales and splits here (no global).
     plotBox.uplot = plot.u;
     const legendGhost = plotBox.querySelectorAll('.u-series')[3];
@@ -380,7 +394,8 @@
   function drawPlot(state) {
     if (typeof uPlot !== 'function' || !window.dpsimPlot) return;
     const headline = state && state.headline === 'stationarity' ? 'stationarity' : 'optimality';
-    if (plot.u && plot.headline !== headline) {
+    const ex = plotExtra();
+    if (plot.u && (plot.headline !== headline || (ex ? ex.sig() : '') !== plot.extraSig)) {
       // uPlot's series are fixed when it is made: remake it for the other
       // headline, and redraw the history at once.
       plot.u.destroy();
@@ -400,6 +415,7 @@
     const first = headline === 'stationarity' ? (m.stationarity || []) : m.optimality;
     const ghost = m.ghost ? positive(m.ghost) : new Array(n).fill(null);
     const data = [Array.from(m.iter), positive(first), positive(m.consensus), ghost];
+    if (ex) for (const col of ex.data(m)) data.push(positive(col));
     plot.u.setData(data);
     plotBox.dataset.points = String(n);
     plot.ghostLast = null;

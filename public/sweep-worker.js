@@ -64,6 +64,10 @@ async function handle(msg) {
     }
     case 'attack':
       return JSON.parse(check(solver.attack(msg.dataset, JSON.stringify(msg.options || {}))));
+    case 'experimentFromJSON':
+      // A generated experiment (or a comparison's privacy–utility one),
+      // registered under its name for plan, run and assemble.
+      return JSON.parse(check(solver.experimentFromJSON(msg.json)));
     case 'figure': {
       const v = check(solver.figure(msg.result, msg.format));
       return v;

@@ -65,6 +65,8 @@ type App struct {
 	loads   int
 	// slow is slow motion (SlowPerTurn seconds per sender or round).
 	slow bool
+	// cmp is the live comparison, nil when none (ui/comparebridge.go).
+	cmp *Compare
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -209,6 +211,7 @@ func (a *App) install(b *scenario.Built) {
 	}
 	a.lastErr = ""
 	a.game.Set(player, model)
+	a.cmp = nil // a scenario of its own ends a comparison
 	a.publish()
 }
 
@@ -216,6 +219,9 @@ func (a *App) install(b *scenario.Built) {
 func (a *App) reset() error {
 	if a.scen == nil {
 		return errors.New("no scenario is loaded")
+	}
+	if a.cmp != nil {
+		return a.loadCompare(a.cmp.Source, a.cmp.View)
 	}
 	return a.Load(a.scen)
 }
@@ -258,6 +264,9 @@ func (a *App) LoadPreset(name string) error {
 func (a *App) Calibrate(eps float64) error {
 	if a.scen == nil {
 		return errors.New("no scenario is loaded")
+	}
+	if a.cmp != nil {
+		return a.CalibrateAll(eps)
 	}
 	cp := *a.scen
 	cp.Calibrate = nil
@@ -332,6 +341,7 @@ const PublishEvery = 100 * time.Millisecond
 
 func (a *App) onFrame() {
 	a.pace()
+	a.compareFrame()
 	a.state.Draws = a.game.Draws()
 	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
 		a.publish()
@@ -374,7 +384,7 @@ func (a *App) publish() {
 		st.Nodes, st.Links = b.Env.Graph.N, b.Env.Graph.Links()
 		st.Iter = a.run.Iter()
 		a.live.Feed(&a.run.Metrics.Series)
-		st.HistoryRev = a.live.Revision()
+		st.HistoryRev = a.histRev()
 		st.Rate = a.rate.update(st.Iter)
 		last := a.run.Metrics.Latest()
 		st.Optimality, st.Consensus = last.Optimality, last.Consensus
@@ -599,13 +609,14 @@ func (a *App) Register() {
 		if a.live != nil {
 			a.live.Feed(&a.run.Metrics.Series)
 			it, opt, cons, obj, stat = a.live.Points()
-			o.Set("rev", a.live.Revision())
+			o.Set("rev", a.histRev())
 		}
 		o.Set("iter", float64sToJS(it))
 		o.Set("optimality", float64sToJS(opt))
 		o.Set("consensus", float64sToJS(cons))
 		o.Set("objective", float64sToJS(obj))
 		o.Set("stationarity", float64sToJS(stat))
+		a.compareHistory(o, it, opt, stat)
 		if a.ghost != nil {
 			if !a.fast {
 				a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
@@ -739,6 +750,7 @@ func (a *App) Register() {
 	})
 	a.registerData(fn)
 	a.registerEavesdrop(fn)
+	a.registerCompare(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -7,6 +7,7 @@
 //	dpsim plugins
 //	dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] EXPERIMENT
 //	dpsim merge --out NAME.json PART.json...
+//	dpsim compare [--dir DIR] [--epsilon E] COMPARISON
 //
 // SCENARIO is a JSON file, "-" for standard input, or preset:NAME.
 // Errors go to standard error as one line, with a non-zero exit status.
@@ -46,6 +47,7 @@ Usage:
   dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
   dpsim merge --out NAME.json PART.json...
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
+  dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
 input, or preset:NAME for a built-in scenario (see "dpsim presets").
@@ -61,7 +63,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge or attack"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, attack or compare"))
 		return 2
 	}
 	var err error
@@ -80,11 +82,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdMerge(args[1:], stdout, stderr)
 	case "attack":
 		err = cmdAttack(args[1:], stdout, stderr)
+	case "compare":
+		err = cmdCompare(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge and attack", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, attack and compare", args[0])
 	}
 	var ue *usageError
 	switch {

@@ -16,6 +16,7 @@
 //	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
+//	experimentFromJSON(text)         JSON {name, title}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -31,11 +32,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"dpsim/core/attack"
 	"dpsim/core/data"
 	"dpsim/core/experiment"
+	"dpsim/core/scenario"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
 )
@@ -53,7 +56,7 @@ func dataNeeds(kind, arg string) datafiles.Report {
 	var err error
 	switch kind {
 	case "preset":
-		e, err = experiment.PresetExperiment(arg)
+		e, err = lookup(arg)
 	case "experiment":
 		e, err = experiment.Parse([]byte(arg))
 	default:
@@ -77,7 +80,7 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 	if p, ok := plans[key]; ok {
 		return p, nil
 	}
-	e, err := experiment.PresetExperiment(name)
+	e, err := lookup(name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +97,49 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 	}
 	plans[key] = p
 	return p, nil
+}
+
+// generated holds the experiments registered by experimentFromJSON, by
+// name; they shadow a preset of the same name.
+var generated = map[string]*experiment.Experiment{}
+
+// lookup returns the registered experiment called name, else the preset.
+func lookup(name string) (*experiment.Experiment, error) {
+	if e, ok := generated[name]; ok {
+		return e, nil
+	}
+	return experiment.PresetExperiment(name)
+}
+
+// fromJSON parses an experiment, or a comparison's privacy–utility
+// experiment, and registers it (dropping the plans of an earlier one of
+// the same name).
+func fromJSON(text []byte) (*experiment.Experiment, error) {
+	var head struct {
+		Format string `json:"format"`
+	}
+	_ = json.Unmarshal(text, &head)
+	var e *experiment.Experiment
+	var err error
+	if head.Format == scenario.CompareFormat {
+		var c *scenario.Comparison
+		if c, err = scenario.ParseComparison(text); err != nil {
+			return nil, err
+		}
+		e, err = experiment.FromComparison(c)
+	} else {
+		e, err = experiment.Parse(text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	generated[e.Name] = e
+	for k := range plans {
+		if strings.HasPrefix(k, e.Name+"/") {
+			delete(plans, k)
+		}
+	}
+	return e, nil
 }
 
 func errValue(err error) js.Value {
@@ -230,6 +276,13 @@ func main() {
 			return errValue(err)
 		}
 		return jsonString(rep)
+	}))
+	api.Set("experimentFromJSON", fn(func(a []js.Value) any {
+		e, err := fromJSON([]byte(a[0].String()))
+		if err != nil {
+			return errValue(err)
+		}
+		return jsonString(map[string]string{"name": e.Name, "title": e.Title})
 	}))
 	js.Global().Set("dpsimSolver", api)
 	select {}

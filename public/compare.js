@@ -1,0 +1,316 @@
+// compare.js — live comparison (docs/compare.md): pick two or more
+// algorithms (or parameter sets of one) to run on the current scenario's
+// problem instance, graph and seeds; all advance together, their curves
+// overlay in the main plot (page.js's dpsimPlotExtra hook), the view
+// animates the entry picked here; "Calibrate all" sets one ε for every
+// entry's own accountant and the table reads each ledger's ε back;
+// "Privacy–utility" opens the Experiments panel on the generated
+// experiment (experiments.js openGenerated, the solver's
+// experimentFromJSON). The Go side is ui/comparebridge.go:
+// dpsim.loadComparison, comparisonJSON, compareState, compareView,
+// calibrateAll, compareStop. window.dpsimCompareState is for tests.
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const card = $('cmp-card');
+  if (!card) return;
+
+  // Okabe–Ito: distinct for the common colour-vision deficiencies; the
+  // yellow (#F0E442) is left out, too pale on white.
+  const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#882255'];
+  const DASHES = [null, [8, 3], [2, 3], [10, 3, 2, 3], null, [8, 3], [2, 3], [10, 3, 2, 3]];
+  const MIN = 2, MAX = 8;
+
+  card.innerHTML = `<h2>Compare <span class="muted">— algorithms on this scenario: same problem, graph and seeds</span></h2>
+    <div id="cmp-setup">
+      <div class="row">
+        <label for="cmp-algo">Algorithm</label>
+        <select id="cmp-algo" disabled><option>(loading…)</option></select>
+        <button type="button" id="cmp-add" disabled>Add</button>
+      </div>
+      <ol id="cmp-picked" class="cmp-picked" aria-label="Algorithms to compare"></ol>
+      <div class="row">
+        <button type="button" id="cmp-start" class="primary" disabled>Compare</button>
+        <span id="cmp-error" class="field-error" role="alert"></span>
+      </div>
+    </div>
+    <div id="cmp-live" hidden>
+      <table class="cmp-table">
+        <caption class="visually-hidden">Compared algorithms: the view animates the one picked</caption>
+        <thead><tr><th scope="col">view</th><th scope="col">algorithm</th><th scope="col" title="The largest ε over agents, read from the entry's own privacy ledger">ε, ledger</th><th scope="col" id="cmp-head-h">error</th><th scope="col" title="iteration">k</th></tr></thead>
+        <tbody id="cmp-rows"></tbody>
+      </table>
+      <p id="cmp-verdict" class="cmp-verdict" role="status" aria-live="polite"></p>
+      <div class="row">
+        <label for="cmp-eps">Calibrate all to ε</label>
+        <input type="number" id="cmp-eps" min="0" step="any" class="mono cmp-eps" placeholder="none">
+        <button type="button" id="cmp-cal">Calibrate all</button>
+        <span id="cmp-eps-error" class="field-error" role="alert"></span>
+      </div>
+      <div class="row">
+        <button type="button" id="cmp-pu" title="Final error against ε for these algorithms on this scenario, each calibrated to every ε by its own accountant: a sweep in the Experiments panel, on every core">Privacy–utility curve</button>
+        <button type="button" id="cmp-stop">Stop comparing</button>
+        <span id="cmp-pu-msg" class="field-error" role="alert"></span>
+      </div>
+    </div>`;
+
+  const algoSel = $('cmp-algo'), addBtn = $('cmp-add'), picked = $('cmp-picked');
+  const startBtn = $('cmp-start'), errBox = $('cmp-error');
+  const setup = $('cmp-setup'), live = $('cmp-live'), rows = $('cmp-rows');
+  const verdict = $('cmp-verdict'), epsIn = $('cmp-eps'), calBtn = $('cmp-cal'), epsErr = $('cmp-eps-error');
+  const puBtn = $('cmp-pu'), puMsg = $('cmp-pu-msg'), stopBtn = $('cmp-stop');
+
+  const state = { on: false, entries: [], view: 0, target: 0, error: '', experiment: '' };
+  window.dpsimCompareState = state;
+
+  let titles = {};   // algorithm kind → title
+  let picks = [];    // [{kind, label, params?, noise?, draws?}]
+  let pickedFor = -1; // dpsimState.loads the picks were made for
+  let info = null;   // the latest compareState()
+  let sig = '';      // labels of the plotted entries
+
+  const short = (t) => (t || '').replace(/ \(.*$/, '');
+  const fmt = (v) => (v == null ? '—' : window.dpsimPlot.fmt(v));
+
+  // ------------------------------------------------------- plot hook
+
+  window.dpsimPlotExtra = {
+    sig: () => sig,
+    hideOwn: true,
+    series(fmtv) {
+      if (!info) return [];
+      return info.entries.map((e, i) => ({
+        label: e.label, scale: 'y', stroke: COLORS[i % COLORS.length], width: i === info.view ? 2.6 : 1.8,
+        dash: DASHES[i % DASHES.length] || undefined, spanGaps: false, points: { show: false }, value: fmtv,
+      }));
+    },
+    data(m) {
+      const n = m.iter.length;
+      const cols = m.compare || [];
+      return (info ? info.entries : []).map((_, i) => (cols[i] ? cols[i] : new Array(n).fill(null)));
+    },
+  };
+
+  // ------------------------------------------------------- picking
+
+  function currentScenario() {
+    try { return JSON.parse(window.dpsim.scenario() || 'null'); } catch (e) { return null; }
+  }
+
+  // The picks start from the page's scenario: its own algorithm (with
+  // its parameters and noise, so entry 1 is the run on screen) and
+  // nothing else; Add appends an algorithm with its defaults.
+  function resetPicks() {
+    const s = currentScenario();
+    picks = [];
+    if (s && s.algorithm) picks.push({ kind: s.algorithm.kind, label: '', params: s.algorithm.params, noise: s.noise, draws: s.algorithm.draws });
+    renderPicks();
+  }
+
+  function renderPicks() {
+    picked.replaceChildren();
+    picks.forEach((p, i) => {
+      const li = document.createElement('li');
+      li.style.setProperty('--swatch', COLORS[i % COLORS.length]);
+      const id = `cmp-label-${i}`;
+      li.innerHTML = `<span class="cmp-swatch" aria-hidden="true"></span>
+        <span class="cmp-kind"></span>
+        <label for="${id}" class="visually-hidden">Label of entry ${i + 1}</label>
+        <input type="text" id="${id}" class="cmp-label" maxlength="80">
+        <button type="button" class="link cmp-remove" aria-label="Remove entry ${i + 1}">×</button>`;
+      li.querySelector('.cmp-kind').textContent = short(titles[p.kind] || p.kind) + (i === 0 && p.params !== undefined ? ' (this run)' : '');
+      const inp = li.querySelector('input');
+      inp.value = p.label;
+      inp.placeholder = short(titles[p.kind] || p.kind);
+      inp.addEventListener('input', () => { p.label = inp.value; });
+      li.querySelector('button').addEventListener('click', () => { picks.splice(i, 1); renderPicks(); });
+      picked.append(li);
+    });
+    addBtn.disabled = picks.length >= MAX || !algoSel.value;
+    startBtn.disabled = picks.length < MIN;
+    errBox.textContent = picks.length < MIN ? '' : errBox.textContent;
+  }
+
+  function fillAlgorithms() {
+    let plugins;
+    try { plugins = JSON.parse(window.dpsim.plugins()); } catch (e) { return; }
+    algoSel.replaceChildren();
+    for (const a of plugins.algorithms) {
+      titles[a.name] = a.title;
+      const o = document.createElement('option');
+      o.value = a.name;
+      o.textContent = short(a.title) + ` (${a.name})`;
+      algoSel.append(o);
+    }
+    algoSel.disabled = false;
+    addBtn.disabled = false;
+  }
+
+  addBtn.addEventListener('click', () => {
+    if (picks.length >= MAX) return;
+    picks.push({ kind: algoSel.value, label: '' });
+    renderPicks();
+  });
+
+  // The comparison of the picks on the page's current scenario.
+  function comparisonText() {
+    const base = currentScenario();
+    if (!base) throw new Error('no scenario is loaded');
+    const compare = picks.map((p) => {
+      const e = { kind: p.kind };
+      if (p.label.trim()) e.label = p.label.trim();
+      if (p.params !== undefined && p.params !== null) e.params = p.params;
+      if (p.noise) e.noise = p.noise;
+      if (p.draws) e.draws = p.draws;
+      return e;
+    });
+    return JSON.stringify({ format: 'dpsim-compare/1', base, compare });
+  }
+
+  function announce() {
+    let json = '', comparison = '';
+    try { json = window.dpsim.scenario() || ''; comparison = window.dpsim.comparisonJSON() || ''; } catch (e) { /* not ready */ }
+    window.dispatchEvent(new CustomEvent('dpsim-scenario', { detail: { json, comparison } }));
+  }
+
+  // apply runs a bridge call that rebuilds the comparison and shows its
+  // one-line error in box, or refreshes the card and tells listeners.
+  function apply(box, fn) {
+    box.textContent = '';
+    let r;
+    try { r = fn(); } catch (e) { r = { ok: false, error: String(e && e.message || e) }; }
+    if (!r || !r.ok) { box.textContent = (r && r.error) || 'failed'; state.error = box.textContent; return false; }
+    state.error = '';
+    refresh(true);
+    announce();
+    return true;
+  }
+
+  startBtn.addEventListener('click', () => {
+    apply(errBox, () => window.dpsim.loadComparison(comparisonText()));
+  });
+  stopBtn.addEventListener('click', () => {
+    apply(puMsg, () => window.dpsim.compareStop());
+  });
+
+  // Calibrate all: empty removes every calibration.
+  calBtn.addEventListener('click', () => {
+    const text = epsIn.value.trim();
+    const v = text === '' ? 0 : Number(text);
+    if (text !== '' && !(v > 0 && Number.isFinite(v))) {
+      epsErr.textContent = `target ε: must be a number > 0, or empty for none (got ${text})`;
+      return;
+    }
+    apply(epsErr, () => window.dpsim.calibrateAll(v));
+  });
+  epsIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') calBtn.click(); });
+
+  puBtn.addEventListener('click', async () => {
+    puMsg.textContent = '';
+    const exp = window.dpsimExperiments;
+    if (!exp) { puMsg.textContent = 'the Experiments panel is not on this page'; return; }
+    try {
+      state.experiment = await exp.openGenerated(window.dpsim.comparisonJSON());
+    } catch (e) {
+      puMsg.textContent = String(e && e.message || e);
+    }
+  });
+
+  rows.addEventListener('change', (e) => {
+    if (e.target.name !== 'cmp-view') return;
+    apply(errBox, () => window.dpsim.compareView(Number(e.target.value)));
+  });
+
+  // ------------------------------------------------------- the live card
+
+  function refresh(force) {
+    let text = '';
+    try { text = window.dpsim.compareState() || ''; } catch (e) { return; }
+    info = text ? JSON.parse(text) : null;
+    state.on = !!info;
+    const newSig = info ? info.entries.map((e) => e.label).join('\u0001') : '';
+    sig = newSig;
+    setup.hidden = !!info;
+    const plotBox = $('plot');
+    if (plotBox) plotBox.classList.toggle('cmp-on', !!info);
+    live.hidden = !info;
+    if (!info) { state.entries = []; return; }
+    state.entries = info.entries;
+    state.view = info.view;
+    state.target = info.target;
+    if (force || rows.children.length !== info.entries.length) buildRows();
+    info.entries.forEach((e, i) => {
+      const tr = rows.children[i];
+      tr.querySelector('.cmp-e').textContent = e.epsilonText + (e.calibrated ? '' : ' ·');
+      tr.querySelector('.cmp-e').title = e.calibrated ? `calibrated to ε = ${info.target}` : (e.note || 'not calibrated');
+      tr.querySelector('.cmp-h').textContent = fmt(e.headline);
+      tr.querySelector('.cmp-i').textContent = `${e.iter}/${e.iterations}`;
+      tr.querySelector('input').checked = i === info.view;
+      tr.classList.toggle('viewed', i === info.view);
+    });
+    renderVerdict();
+  }
+
+  function buildRows() {
+    rows.replaceChildren();
+    info.entries.forEach((e, i) => {
+      const tr = document.createElement('tr');
+      tr.style.setProperty('--swatch', COLORS[i % COLORS.length]);
+      tr.innerHTML = `<td><input type="radio" name="cmp-view" value="${i}" aria-label="Show ${''} in the view"></td>
+        <td><span class="cmp-swatch" aria-hidden="true"></span><span class="cmp-name"></span></td>
+        <td class="mono cmp-e"></td><td class="mono cmp-h"></td><td class="mono cmp-i"></td>`;
+      tr.querySelector('.cmp-name').textContent = e.label;
+      tr.querySelector('input').setAttribute('aria-label', `Show ${e.label} in the view`);
+      rows.append(tr);
+    });
+    if (document.activeElement !== epsIn) epsIn.value = info.target > 0 ? String(info.target) : '';
+  }
+
+  // renderVerdict says whether the ledgers agree on ε, and names every
+  // entry that could not be calibrated, with the reason.
+  function renderVerdict() {
+    const es = info.entries;
+    const parts = [];
+    const cal = es.filter((e) => e.calibrated);
+    const not = es.filter((e) => !e.calibrated);
+    if (info.target > 0) {
+      const done = cal.every((e) => e.iter >= e.iterations);
+      const eq = cal.length > 0 && cal.every((e) => e.epsilon != null && Math.abs(e.epsilon - info.target) <= 1e-6 * info.target);
+      if (cal.length) {
+        parts.push(done
+          ? (eq ? `Equal ε: the ledgers of ${cal.map((e) => e.label).join(', ')} report ε = ${fmt(info.target)} after the run.`
+            : `The ledgers do not agree with the target ε = ${fmt(info.target)}: ${cal.map((e) => `${e.label} ${e.epsilonText}`).join(', ')}.`)
+          : `Calibrated to ε = ${fmt(info.target)}: each ledger is checked when the run ends.`);
+      }
+      for (const e of not) parts.push(`Not calibrated: ${e.label} — ${e.note || 'no target'}.`);
+    } else {
+      parts.push('Not calibrated: each entry runs with its noise as written; "Calibrate all" puts them at one ε.');
+    }
+    const t = parts.join(' ');
+    if (verdict.textContent !== t) verdict.textContent = t;
+    const h = lastHeadline();
+    $('cmp-head-h').textContent = h;
+  }
+
+  function lastHeadline() { const s = window.dpsimState; return s && s.headline === 'stationarity' ? 'stationarity' : 'optimality'; }
+
+  // ------------------------------------------------------- lifecycle
+
+  let lastLoads = -1, lastPoll = 0;
+  function tick(now) {
+    const s = window.dpsimState;
+    if (window.dpsim && s && s.ready) {
+      if (algoSel.disabled) fillAlgorithms();
+      if (s.loads !== lastLoads) {
+        lastLoads = s.loads;
+        refresh(true);
+        if (!state.on && pickedFor !== s.loads) { pickedFor = s.loads; resetPicks(); }
+      } else if (state.on && now - lastPoll > 250) {
+        lastPoll = now;
+        refresh(false);
+      }
+    }
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})();

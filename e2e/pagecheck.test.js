@@ -149,6 +149,11 @@ describe('issue 19: a 200-iteration, 10-agent MNIST run in the page', () => {
       // the end reports the time.
       const running = texts.filter((t) => /elapsed/.test(t));
       assert.ok(running.length >= 2, `progress updates while running: ${JSON.stringify(texts)}`);
+      // … and within the one run, its iterations climb (the Worker
+      // reports them), so the bar is not stuck at 0 for the whole run.
+      const iters = texts.map((t) => /iteration (\d+) of 200/.exec(t)).filter(Boolean).map((m) => Number(m[1]));
+      assert.ok(iters.length >= 3 && iters[iters.length - 1] > iters[0], `the run's iterations shown: ${JSON.stringify(iters)}`);
+      for (let i = 1; i < iters.length; i++) assert.ok(iters[i] >= iters[i - 1], 'iterations never go back');
       assert.match(texts[texts.length - 1], /1 \/ 1 runs \(100\.0 %\) · done in \d+/);
       assert.ok(longest <= 200, `a main-thread task of ${longest.toFixed(0)} ms`);
       assert.ok(frames > secs * 5, `${frames} frames in ${secs.toFixed(1)} s: the page froze`);

@@ -305,10 +305,14 @@
     requestAnimationFrame(() => { progressQueued = false; drawProgress(); });
   }
   function drawProgress() {
+    const inRun = state.status === 'running' ? (state.inRun || []) : [];
+    const frac = inRun.reduce((a, v) => a + (v.total > 0 ? Math.min(1, v.iter / v.total) : 0), 0);
     bar.max = Math.max(state.total, 1);
-    bar.value = state.done;
-    const pct = state.total ? (100 * state.done / state.total).toFixed(1) : '0.0';
+    bar.value = state.done + frac;
+    const pct = state.total ? (100 * (state.done + frac) / state.total).toFixed(1) : '0.0';
     let t = `${state.done} / ${state.total} runs (${pct} %)`;
+    // A sweep of a few long runs (a CNN) names their iterations.
+    if (inRun.length && state.total <= 8) t += ` · ${inRun.length === 1 ? 'iteration' : 'iterations'} ${inRun.map((v) => `${v.iter} of ${v.total}`).join(', ')}`;
     if (state.status === 'running') t += ` · ${state.running} workers · ${fmtSeconds(state.elapsedSeconds)} elapsed · ETA ${fmtSeconds(state.etaSeconds)}`;
     else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)}`;
     else if (state.status === 'cancelled') t += ' · cancelled';
@@ -474,7 +478,7 @@
     Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
       etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false, restored: '' });
     setMsg('');
-    const s = { name, runs, workers: [], records: [], cancelled: false, t0: performance.now(), next: 0 };
+    const s = { name, runs, workers: [], records: [], partial: new Map(), cancelled: false, t0: performance.now(), next: 0 };
     sweep = s;
     startStallMonitor();
     // A long run (one CNN training, say) finishes no run for a minute: the
@@ -528,11 +532,19 @@
       while (tasks.length < CHUNK && s.next < total) tasks.push(s.order[s.next++]);
       await w.request('run', { name: s.name, runs: s.runs, tasks }, (pr) => {
         if (s.cancelled || s.records[pr.task] !== undefined) return;
-        s.records[pr.task] = pr.record;
-        state.done++;
+        if (pr.record === undefined) {
+          // A long run's iterations so far: the bar moves within it.
+          s.partial.set(pr.task, { iter: pr.iter, total: pr.total });
+        } else {
+          s.partial.delete(pr.task);
+          s.records[pr.task] = pr.record;
+          state.done++;
+        }
+        state.inRun = [...s.partial.values()].map((v) => ({ ...v }));
+        const doneNow = state.done + state.inRun.reduce((a, v) => a + (v.total > 0 ? Math.min(1, v.iter / v.total) : 0), 0);
         const el = (performance.now() - s.t0) / 1000;
         state.elapsedSeconds = el;
-        state.etaSeconds = state.done ? el / state.done * (total - state.done) : null;
+        state.etaSeconds = doneNow > 0 ? el / doneNow * (total - doneNow) : null;
         showProgress();
       });
     }

@@ -44,7 +44,9 @@ async function handle(msg) {
       // A chunk of tasks, one after another; the page hands out the next
       // chunk when this one is done, and cancels by terminating us.
       for (const t of msg.tasks) {
-        const rec = check(solver.runTask(msg.name, msg.runs || 0, t));
+        // How far a long run is, a few times a second: {task, iter, total}.
+        const report = (iter, total) => self.postMessage({ id: msg.id, progress: { task: t, iter, total } });
+        const rec = check(solver.runTask(msg.name, msg.runs || 0, t, report));
         self.postMessage({ id: msg.id, progress: { task: t, record: rec } });
       }
       return msg.tasks.length;

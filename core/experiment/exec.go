@@ -55,6 +55,14 @@ const cancelEvery = 256
 // when ctx is cancelled first; a run that diverges or fails to build is a
 // record with that status.
 func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
+	return p.RunTaskReporting(ctx, t, nil)
+}
+
+// RunTaskReporting is RunTask calling report(done, total) after every
+// iteration of the run (total is the scenario's horizon; a run may stop
+// before it), so that a long single run — a CNN in a browser Worker —
+// can show how far it is. report decides itself how often to pass it on.
+func (p *Plan) RunTaskReporting(ctx context.Context, t int, report func(done, total int)) (RunRecord, error) {
 	k := p.Task(t)
 	e := p.Exp
 	s := e.Series[k.Series]
@@ -92,6 +100,9 @@ func (p *Plan) RunTask(ctx context.Context, t int) (RunRecord, error) {
 				rec.Status, rec.Error = StatusDiverged, err.Error()
 			}
 			break
+		}
+		if report != nil {
+			report(r.Iter(), b.Scenario.Iterations)
 		}
 	}
 	rec.Iterations = r.Iter()

@@ -10,7 +10,7 @@
 //
 //	presets()                        JSON [{name, title, reproduces}]
 //	plan(name, runs)                 JSON {name, title, description, tasks, runs, series: [{name, label, first, points}]}
-//	runTask(name, runs, t)           JSON of task t's run record
+//	runTask(name, runs, t[, report]) JSON of task t's run record; report(done, total) hears the iterations as it runs
 //	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
 //	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"dpsim/core/attack"
 	"dpsim/core/data"
@@ -216,7 +217,21 @@ func main() {
 		if t < 0 || t >= p.Tasks() {
 			return errValue(fmt.Errorf("task %d does not exist (0 to %d)", t, p.Tasks()-1))
 		}
-		rec, err := p.RunTask(context.Background(), t)
+		// An optional fourth argument, a function, hears how far the run
+		// is — (done, total) iterations, at most five times a second — so
+		// that one long run (a CNN) shows progress before its record.
+		var report func(done, total int)
+		if len(a) > 3 && a[3].Type() == js.TypeFunction {
+			cb := a[3]
+			last := time.Now()
+			report = func(done, total int) {
+				if now := time.Now(); now.Sub(last) >= 200*time.Millisecond {
+					last = now
+					cb.Invoke(done, total)
+				}
+			}
+		}
+		rec, err := p.RunTaskReporting(context.Background(), t, report)
 		if err != nil {
 			return errValue(err)
 		}

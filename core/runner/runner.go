@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
@@ -140,6 +141,8 @@ type Runner struct {
 	// out of round order, reordered for the recorders.
 	sorted sim.Step
 	rels   []sim.Release
+	// eps is every agent's ε at each recorded point (TrackEpsilon).
+	eps epsTrace
 }
 
 // New returns a runner for b, at iteration 0. Extra recorders see every
@@ -220,6 +223,9 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 	}
 	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
+	}
+	if r.eps.on {
+		r.trackEpsilon()
 	}
 	return st
 }
@@ -440,7 +446,7 @@ type steadyJSON struct {
 
 // MarshalJSON implements json.Marshaler.
 func (s SteadyState) MarshalJSON() ([]byte, error) {
-	return json.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
+	return jsonout.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
 }
 
 // UnmarshalJSON implements json.Unmarshaler (null reads back as NaN).
@@ -540,7 +546,7 @@ func (r *Runner) WriteExport(w io.Writer) error {
 	e := r.Export()
 	series, states := e.Metrics, e.States
 	e.Metrics, e.States = nil, nil
-	js, err := json.MarshalIndent(e, "", " ")
+	js, err := jsonout.MarshalIndent(e, "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding the export: %w", err)
 	}
@@ -581,7 +587,7 @@ func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
 		return err
 	}
 	for k := range cps {
-		js, err := json.MarshalIndent(&cps[k], "  ", " ")
+		js, err := jsonout.MarshalIndent(&cps[k], "  ", " ")
 		if err != nil {
 			return fmt.Errorf("encoding checkpoint %d: %w", k, err)
 		}

@@ -36,6 +36,7 @@ import (
 	"dpsim/core/attack"
 	"dpsim/core/data"
 	"dpsim/core/experiment"
+	"dpsim/core/jsonout"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
 )
@@ -189,7 +190,7 @@ func main() {
 		if err != nil {
 			return errValue(err)
 		}
-		fd, err := json.Marshal(p.Figure(res))
+		fd, err := jsonout.Marshal(p.Figure(res))
 		if err != nil {
 			return errValue(err)
 		}

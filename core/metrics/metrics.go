@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -337,6 +338,33 @@ func rowPoint(row []float64) Point {
 // it before the first point is added.
 func (s *Series) Spill(f SpillFile, keep int) {
 	s.spill, s.keep = f, max(1, keep)
+}
+
+// Snapshot returns the series as it is now, which points added later do
+// not change: it shares the recorded values (they never change once
+// added) unless the series spills, whose in-memory points are reused
+// after each spill and are copied. Writing a snapshot (WriteJSON,
+// WriteCSVWith) while the run goes on is then safe.
+func (s *Series) Snapshot() *Series {
+	c := *s
+	n := len(s.Iter)
+	if s.spill == nil {
+		// Full slice expressions: an append to c never writes into s.
+		c.Iter, c.Optimality, c.Consensus, c.Objective = s.Iter[:n:n], s.Optimality[:n:n], s.Consensus[:n:n], s.Objective[:n:n]
+		c.Extra = make([]Floats, len(s.Extra))
+		for k := range s.Extra {
+			c.Extra[k] = s.Extra[k][:n:n]
+		}
+	} else {
+		c.Iter = slices.Clone(s.Iter)
+		c.Optimality, c.Consensus, c.Objective = slices.Clone(s.Optimality), slices.Clone(s.Consensus), slices.Clone(s.Objective)
+		c.Extra = make([]Floats, len(s.Extra))
+		for k := range s.Extra {
+			c.Extra[k] = slices.Clone(s.Extra[k])
+		}
+	}
+	c.ExtraNames = slices.Clone(s.ExtraNames)
+	return &c
 }
 
 // Err returns the first error writing or reading the spill file.

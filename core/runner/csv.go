@@ -91,9 +91,20 @@ func (r *Runner) ScenarioHash() (string, error) {
 // finite guarantee, empty before a resumed run's first new point. The CLI
 // and the page write it; their bytes differ only in the date line.
 func (r *Runner) WriteCSV(w io.Writer, m CSVMeta) error {
-	hash, err := r.ScenarioHash()
+	write, err := r.CSVWriter(m)
 	if err != nil {
 		return err
+	}
+	return write(w)
+}
+
+// CSVWriter returns a function that writes WriteCSV's bytes for the run
+// as it stands now: like Snapshot, what it writes does not change as the
+// run goes on, so the page can write it a chunk at a time.
+func (r *Runner) CSVWriter(m CSVMeta) (func(io.Writer) error, error) {
+	hash, err := r.ScenarioHash()
+	if err != nil {
+		return nil, err
 	}
 	v := m.Version
 	if v == "" {
@@ -108,7 +119,7 @@ func (r *Runner) WriteCSV(w io.Writer, m CSVMeta) error {
 		ss := s.StreamSeeds()
 		js, err := jsonout.Marshal(ss)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		seed = "seeds: " + string(js)
 	}
@@ -120,6 +131,7 @@ func (r *Runner) WriteCSV(w io.Writer, m CSVMeta) error {
 		"date: " + m.Date.UTC().Format(time.RFC3339),
 	}}
 	if e := r.eps; e.on {
+		e.vals = e.vals[:len(e.vals):len(e.vals)] // later rows are appended past it
 		x.Meta = append(x.Meta, "eps_agent_I: agent I's ε spent up to the row's iteration (the privacy ledger's "+
 			r.Ledger().Notion+"; +Inf: no finite guarantee)")
 		for k := range e.agents {
@@ -136,5 +148,6 @@ func (r *Runner) WriteCSV(w io.Writer, m CSVMeta) error {
 			return buf
 		}
 	}
-	return r.Metrics.Series.WriteCSVWith(w, x)
+	series := r.Metrics.Series.Snapshot()
+	return func(w io.Writer) error { return series.WriteCSVWith(w, x) }, nil
 }

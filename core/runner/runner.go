@@ -542,11 +542,40 @@ type Export struct {
 // large network's export never has to fit in memory as text: the peak is
 // the text of one checkpoint (scenario.EstimateOf counts it). The page and
 // the CLI both write exports with it.
-func (r *Runner) WriteExport(w io.Writer) error {
+func (r *Runner) WriteExport(w io.Writer) error { return r.Export().Write(w, nil) }
+
+// Snapshot returns the run's export as it stands: unlike Export's, its
+// metrics are a snapshot (metrics.Series.Snapshot) that the run going on
+// does not change, so it can be written a chunk at a time while the run
+// advances (the page's streamed Export JSON).
+func (r *Runner) Snapshot() *Export {
 	e := r.Export()
-	series, states := e.Metrics, e.States
-	e.Metrics, e.States = nil, nil
-	js, err := jsonout.MarshalIndent(e, "", " ")
+	e.Metrics = r.Metrics.Series.Snapshot()
+	// Checkpoints are only ever appended: the slice as it is now is fixed.
+	e.States = e.States[:len(e.States):len(e.States)]
+	return e
+}
+
+// Progress is told how much of an export is written: done of total
+// units (one per metric value and per checkpoint value).
+type Progress func(done, total int64)
+
+// Write streams e as indented JSON, as WriteExport describes; progress,
+// if not nil, is called after every metric column and every checkpoint.
+// It leaves e as it was.
+func (e *Export) Write(w io.Writer, progress Progress) error {
+	c := *e
+	series, states := c.Metrics, c.States
+	c.Metrics, c.States = nil, nil
+	var done, total int64
+	if progress != nil {
+		total = int64(series.Len()) * int64(len(series.Names())+1)
+		for k := range states {
+			total += checkpointSize(&states[k])
+		}
+		progress(0, total)
+	}
+	js, err := jsonout.MarshalIndent(&c, "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding the export: %w", err)
 	}
@@ -563,10 +592,19 @@ func (r *Runner) WriteExport(w io.Writer) error {
 	if err := series.WriteJSON(w, " ", " "); err != nil {
 		return err
 	}
+	if progress != nil {
+		done = int64(series.Len()) * int64(len(series.Names())+1)
+		progress(done, total)
+	}
 	if _, err := w.Write(js[i+len(markM) : j+len(markC)-len("null")]); err != nil {
 		return err
 	}
-	if err := writeCheckpoints(w, states); err != nil {
+	if err := writeCheckpoints(w, states, func(k int) {
+		if progress != nil {
+			done += checkpointSize(&states[k])
+			progress(done, total)
+		}
+	}); err != nil {
 		return err
 	}
 	if _, err := w.Write(js[j+len(markC):]); err != nil {
@@ -578,7 +616,7 @@ func (r *Runner) WriteExport(w io.Writer) error {
 
 // writeCheckpoints writes cps as the value of the export's top-level
 // "checkpoints" field in MarshalIndent's layout, one checkpoint at a time.
-func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
+func writeCheckpoints(w io.Writer, cps []Checkpoint, written func(k int)) error {
 	if len(cps) == 0 {
 		_, err := io.WriteString(w, "[]")
 		return err
@@ -601,9 +639,22 @@ func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
 		if _, err := w.Write(js); err != nil {
 			return err
 		}
+		written(k)
 	}
 	_, err := io.WriteString(w, "\n ]")
 	return err
+}
+
+// checkpointSize counts cp's state values, a checkpoint's share of an
+// export's progress (at least 1).
+func checkpointSize(cp *Checkpoint) int64 {
+	n := int64(1)
+	for _, st := range cp.States {
+		for _, row := range st.Values {
+			n += int64(len(row))
+		}
+	}
+	return n
 }
 
 // FormatVersion names the export format.

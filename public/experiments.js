@@ -8,7 +8,8 @@
 //
 // Nothing here runs on the page's thread but bookkeeping: the runs, the
 // statistics and the figures are computed in the workers. Tests read
-// window.dpsimSweepState (docs/experiments.md, "The page").
+// window.dpsimSweepState (docs/experiments.md, "The page"); window.dpsimExperiments.openJSON
+// opens an experiment given as JSON (a dropped file, public/export.js).
 (() => {
   'use strict';
 
@@ -160,8 +161,43 @@
     const module = await solverModule();
     const w = new SolverWorker();
     await w.request('init', { module });
+    // Every worker knows the experiments of the page's own (openJSON).
+    for (const json of customs.values()) await w.request('define', { json });
     return w;
   }
+
+  // openJSON opens an experiment given as JSON (a file dropped on the
+  // page, public/export.js) in the panel: the solver checks it as
+  // "dpsim sweep FILE" does and keeps it under its name beside the
+  // presets. Returns {ok, name} or {ok: false, error}.
+  const customs = new Map(); // name → JSON text
+  async function openJSON(text, fileName = '') {
+    try {
+      if (sweep) return { ok: false, error: 'a sweep is running: cancel it or wait for it first' };
+      box.open = true;
+      await loadPanel();
+      while (state.status === 'loading') await new Promise((r) => setTimeout(r, 50));
+      if (!loaded) return { ok: false, error: state.error || 'the Experiments panel did not load' };
+      const h = await getHelper();
+      const e = await h.request('define', { json: text });
+      customs.set(e.name, text);
+      let o = Array.from(sel.options).find((x) => x.value === e.name);
+      if (!o) {
+        o = document.createElement('option');
+        o.value = e.name;
+        sel.append(o);
+      }
+      o.textContent = `${e.name} — ${e.title} (${fileName || 'your file'})`;
+      sel.value = e.name;
+      if (!state.presets.includes(e.name)) state.presets.push(e.name);
+      await describe();
+      box.scrollIntoView({ block: 'start' });
+      return { ok: true, name: e.name };
+    } catch (err) {
+      return { ok: false, error: String(err && err.message || err) };
+    }
+  }
+  window.dpsimExperiments = { openJSON };
 
   // ------------------------------------------------------------ datasets
   //

@@ -16,6 +16,7 @@
 //	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
+//	define(experimentJSON)           JSON {name, title}: keeps an experiment of the page's (a dropped file) under its name, for plan, runTask, assemble and dataNeeds (wasm/solver/custom.go)
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -54,7 +55,7 @@ func dataNeeds(kind, arg string) datafiles.Report {
 	var err error
 	switch kind {
 	case "preset":
-		e, err = experiment.PresetExperiment(arg)
+		e, err = lookup(arg) // a preset, or the page's own (define)
 	case "experiment":
 		e, err = experiment.Parse([]byte(arg))
 	default:
@@ -78,7 +79,7 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 	if p, ok := plans[key]; ok {
 		return p, nil
 	}
-	e, err := experiment.PresetExperiment(name)
+	e, err := lookup(name)
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +134,7 @@ func fn(f func(args []js.Value) any) js.Func {
 func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("presets", fn(func([]js.Value) any { return jsonString(experiment.Presets()) }))
+	api.Set("define", fn(defineJS))
 	api.Set("plan", fn(func(a []js.Value) any {
 		p, err := plan(a[0].String(), a[1].Int())
 		if err != nil {

@@ -31,25 +31,24 @@ type epsTrace struct {
 // ledger's) at each recorded point, for WriteCSV's eps_agent_I columns.
 // Call it before the run advances. It costs one ledger per recorded point
 // and 8 bytes per agent and point.
-func (r *Runner) TrackEpsilon() { r.eps.on = true }
+func (r *Runner) TrackEpsilon() { r.eps.on, r.eps.agents = true, r.b.Env.Problem.Agents() }
 
-// trackEpsilon records the ledger's ε per agent when the metrics have just
-// recorded a point.
+// trackEpsilon records the ledger's ε per agent for the point the metrics
+// have just recorded (the last of the series).
 func (r *Runner) trackEpsilon() {
-	n := r.Metrics.Series.Len()
-	if n <= r.eps.from+r.eps.rows {
-		return
-	}
 	led := r.b.Accountant.Ledger()
 	if r.eps.rows == 0 {
-		r.eps.from, r.eps.agents = n-1, len(led.Agents)
+		r.eps.from = r.Metrics.Series.Len() - 1
 	}
-	for k := range r.eps.agents {
-		v := math.Inf(1) // an agent the ledger does not list has no guarantee
-		if k < len(led.Agents) {
-			v = epsValue(led.Agents[k].Epsilon.Value())
+	row := len(r.eps.vals)
+	for range r.eps.agents {
+		// An agent the ledger does not list has no guarantee.
+		r.eps.vals = append(r.eps.vals, math.Inf(1))
+	}
+	for _, e := range led.Agents {
+		if e.Agent >= 0 && e.Agent < r.eps.agents {
+			r.eps.vals[row+e.Agent] = epsValue(e.Epsilon.Value())
 		}
-		r.eps.vals = append(r.eps.vals, v)
 	}
 	r.eps.rows++
 }

@@ -218,14 +218,15 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 		r.checkStop()
 	}
 	st = r.inRoundOrder(st)
+	kept := r.Metrics.Series.Len()
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
 	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
 	}
-	if r.eps.on {
-		r.trackEpsilon()
+	if r.eps.on && r.Metrics.Series.Len() > kept {
+		r.trackEpsilon() // the metrics kept this step: so does the ε trace
 	}
 	return st
 }

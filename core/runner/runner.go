@@ -537,7 +537,7 @@ type Export struct {
 }
 
 // WriteExport streams the run's export as indented JSON: exactly the
-// bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
+// bytes of jsonout.MarshalIndent(r.Export(), "", " ") and a newline, but the
 // metrics are written column by column (read back from disk when they
 // were spilled) and the checkpoints one at a time, so a long run's or a
 // large network's export never has to fit in memory as text: the peak is

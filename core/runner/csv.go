@@ -25,13 +25,31 @@ type epsTrace struct {
 	from int
 	rows int
 	vals []float64 // rows × agents, row after row
+	// skipped says why TrackEpsilon kept no trace ("" when it did).
+	skipped string
 }
 
+// MaxEpsilonTrace bounds the memory of the ε trace (TrackEpsilon), in
+// bytes: beyond it the CSV has no ε columns and says why.
+const MaxEpsilonTrace = 512 << 20
+
 // TrackEpsilon makes the run keep every agent's ε spent (the privacy
-// ledger's) at each recorded point, for WriteCSV's eps_agent_I columns.
-// Call it before the run advances. It costs one ledger per recorded point
-// and 8 bytes per agent and point.
-func (r *Runner) TrackEpsilon() { r.eps.on, r.eps.agents = true, r.b.Env.Problem.Agents() }
+// ledger's) at each recorded point, for WriteCSV's eps_agent_I columns,
+// and reports whether it does. Call it before the run advances. It costs
+// one ledger per recorded point and 8 bytes per agent and point: a run
+// whose trace would exceed MaxEpsilonTrace keeps none.
+func (r *Runner) TrackEpsilon() bool {
+	s := r.b.Scenario
+	points := int64(s.Iterations/max(s.Record.Every, 1)) + 2
+	agents := r.b.Env.Problem.Agents()
+	if need := points * int64(agents) * 8; need > MaxEpsilonTrace {
+		r.eps.skipped = fmt.Sprintf("omitted: %d agents × %d recorded points would hold %d MiB in memory (the limit is %d MiB)",
+			agents, points, need>>20, MaxEpsilonTrace>>20)
+		return false
+	}
+	r.eps.on, r.eps.agents = true, agents
+	return true
+}
 
 // trackEpsilon records the ledger's ε per agent for the point the metrics
 // have just recorded (the last of the series).
@@ -129,6 +147,9 @@ func (r *Runner) CSVWriter(m CSVMeta) (func(io.Writer) error, error) {
 		"dpsim_version: " + v,
 		"date: " + m.Date.UTC().Format(time.RFC3339),
 	}}
+	if r.eps.skipped != "" {
+		x.Meta = append(x.Meta, "eps_agent_I: "+r.eps.skipped)
+	}
 	if e := r.eps; e.on {
 		e.vals = e.vals[:len(e.vals):len(e.vals)] // later rows are appended past it
 		x.Meta = append(x.Meta, "eps_agent_I: agent I's ε spent up to the row's iteration (the privacy ledger's "+

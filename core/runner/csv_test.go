@@ -165,3 +165,22 @@ func TestCSVEpsilonWithoutGuaranteeIsInf(t *testing.T) {
 		t.Errorf("the last agent's ε without noise is %q, want +Inf\n%s", got, buf.String())
 	}
 }
+
+// A run whose ε trace would not fit in MaxEpsilonTrace keeps none, and
+// its CSV says so instead of holding the columns.
+func TestCSVEpsilonTraceTooLarge(t *testing.T) {
+	r := runner.New(runnertest.Preset(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+		s.Graph.N, s.Iterations, s.Record.Checkpoints = 1000, 1_000_000, nil
+	}))
+	if r.TrackEpsilon() {
+		t.Fatal("a trace of 1000 agents × 10⁶ points (8 GB) is kept")
+	}
+	var buf bytes.Buffer
+	if err := r.WriteCSV(&buf, runner.CSVMeta{Date: time.Unix(0, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "# eps_agent_I: omitted: 1000 agents × 1000002 recorded points would hold 7629 MiB in memory (the limit is 512 MiB)\n") ||
+		strings.Contains(buf.String(), "eps_agent_0") {
+		t.Errorf("the CSV:\n%s", buf.String())
+	}
+}

@@ -8,7 +8,8 @@
 //
 // Nothing here runs on the page's thread but bookkeeping: the runs, the
 // statistics and the figures are computed in the workers. Tests read
-// window.dpsimSweepState (docs/experiments.md, "The page").
+// window.dpsimSweepState (docs/experiments.md, "The page"); window.dpsimExperiments.openJSON
+// opens an experiment given as JSON (a dropped file, public/export.js).
 (() => {
   'use strict';
 
@@ -160,8 +161,9 @@
     const module = await solverModule();
     const w = new SolverWorker();
     await w.request('init', { module });
-    // Every worker knows the generated experiments (openGenerated).
-    for (const json of generatedJSON.values()) await w.request('experimentFromJSON', { json });
+    // Every worker knows the page's own experiments (openGenerated,
+    // openJSON), registered as they first were.
+    for (const { cmd, json } of customs.values()) await w.request(cmd, { json });
     return w;
   }
 
@@ -170,7 +172,7 @@
   // opens it, registers the experiment in the workers (the solver's
   // experimentFromJSON), selects it and, unless told not to, runs it.
   // It resolves to the experiment's name. window.dpsimExperiments.
-  const generatedJSON = new Map(); // name → JSON text
+  const customs = new Map(); // name → {cmd, json}: how the workers learnt it
   async function openGenerated(json, opts = {}) {
     if (sweep) throw new Error('a sweep is running: cancel it first');
     box.open = true;
@@ -178,7 +180,7 @@
     while (state.status === 'loading') await new Promise((r) => setTimeout(r, 50));
     const h = await getHelper();
     const { name, title } = await h.request('experimentFromJSON', { json });
-    generatedJSON.set(name, json);
+    customs.set(name, { cmd: 'experimentFromJSON', json });
     let o = Array.from(sel.options).find((x) => x.value === name);
     if (!o) { o = document.createElement('option'); o.value = name; sel.prepend(o); }
     o.textContent = `${name} — ${title} (generated)`;
@@ -189,7 +191,38 @@
     if (opts.run !== false) run();
     return name;
   }
-  window.dpsimExperiments = { openGenerated };
+
+  // openJSON opens an experiment given as JSON (a file dropped on the
+  // page, public/export.js) in the panel: the solver checks it as
+  // "dpsim sweep FILE" does and keeps it under its name beside the
+  // presets. Returns {ok, name} or {ok: false, error}.
+  async function openJSON(text, fileName = '') {
+    try {
+      if (sweep) return { ok: false, error: 'a sweep is running: cancel it or wait for it first' };
+      box.open = true;
+      await loadPanel();
+      while (state.status === 'loading') await new Promise((r) => setTimeout(r, 50));
+      if (!loaded) return { ok: false, error: state.error || 'the Experiments panel did not load' };
+      const h = await getHelper();
+      const e = await h.request('define', { json: text });
+      customs.set(e.name, { cmd: 'define', json: text });
+      let o = Array.from(sel.options).find((x) => x.value === e.name);
+      if (!o) {
+        o = document.createElement('option');
+        o.value = e.name;
+        sel.append(o);
+      }
+      o.textContent = `${e.name} — ${e.title} (${fileName || 'your file'})`;
+      sel.value = e.name;
+      if (!state.presets.includes(e.name)) state.presets.push(e.name);
+      await describe();
+      box.scrollIntoView({ block: 'start' });
+      return { ok: true, name: e.name };
+    } catch (err) {
+      return { ok: false, error: String(err && err.message || err) };
+    }
+  }
+  window.dpsimExperiments = { openGenerated, openJSON };
 
   // ------------------------------------------------------------ datasets
   //

@@ -3,7 +3,8 @@
 //
 // The only names shared with the Go program are the ones in docs/bridge.md:
 // window.dpsim (functions), window.dpsimState (state object),
-// window.dpsimReady and the "dpsim-ready" event. This file defines no globals.
+// window.dpsimReady and the "dpsim-ready" event. It defines one global,
+// window.dpsimPage.loadScenarioText, for public/export.js (drag and drop).
 (() => {
   'use strict';
 
@@ -29,8 +30,6 @@
   const scenarioLoad = $('scenario-load');
   const scenarioCurrent = $('scenario-current');
   const scenarioMsg = $('scenario-msg');
-  const exportJSON = $('export-json');
-  const exportCSV = $('export-csv');
   const plotBox = $('plot');
   const plotDefs = $('plot-defs');
   const plotNote = $('plot-note');
@@ -1112,8 +1111,25 @@
     }
   });
 
-  exportJSON.addEventListener('click', () => call('exportJSON'));
-  exportCSV.addEventListener('click', () => call('exportCSV'));
+  // Export JSON and Export CSV are streamed by public/export.js.
+
+  // loadScenarioText loads a scenario's JSON text as the editor's Load
+  // does (its datasets fetched first, the same validation, the error in
+  // the messages and in where); a broken text leaves the current run.
+  // public/export.js loads a dropped file with it.
+  async function loadScenarioText(text, where) {
+    const res = await loadWithData('text', text, 'load');
+    if (res === undefined) return undefined;
+    if (!res) return { ok: false, error: 'not loaded: its dataset could not be fetched (see the messages)' };
+    if (showResult(res, where, 'loaded')) {
+      plotClear();
+      seedDirty = false;
+      seedErr.textContent = '';
+      if (scenarioBox.open) fillScenario();
+    }
+    return res;
+  }
+  window.dpsimPage = Object.assign(window.dpsimPage || {}, { loadScenarioText });
 
   // Keyboard shortcuts, ignored while typing in a field.
   function isTyping(el) {

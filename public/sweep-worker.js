@@ -36,6 +36,8 @@ async function handle(msg) {
       solver = await waitForSolver();
       return true;
     }
+    case 'define': // an experiment of the page's (a dropped file): wasm/solver/custom.go
+      return JSON.parse(check(solver.define(msg.json)));
     case 'presets':
       return JSON.parse(check(solver.presets()));
     case 'plan':

@@ -3,7 +3,6 @@
 package ui
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -193,6 +192,7 @@ func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
 	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
 	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
+	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()
 	player := scene.NewPlayer(run)
 	// Fast-forward never outlives a scenario: a new one starts at its
@@ -727,28 +727,8 @@ func (a *App) Register() {
 		}
 		return string(js)
 	})
-	fn("exportJSON", func([]js.Value) any {
-		if a.run == nil {
-			return nil
-		}
-		var buf bytes.Buffer
-		if err := a.run.WriteExport(&buf); err != nil {
-			a.lastErr = "export: " + err.Error()
-			return nil
-		}
-		download(a.built.Scenario.Name+"-run.json", "application/json", buf.Bytes())
-		return nil
-	})
-	fn("exportCSV", func([]js.Value) any {
-		if a.run == nil {
-			return nil
-		}
-		var buf bytes.Buffer
-		_ = a.run.Metrics.Series.WriteCSV(&buf)
-		download(a.built.Scenario.Name+"-metrics.csv", "text/csv", buf.Bytes())
-		return nil
-	})
 	a.registerData(fn)
+	a.registerExport(fn)
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
 	js.Global().Set("dpsim", api)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +8,7 @@ import (
 
 	"dpsim/core/attack"
 	"dpsim/core/data"
+	"dpsim/core/jsonout"
 )
 
 const attackHelp = `Usage: dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--alpha A] [--plf P] [--steps S] [--seed N] [--out FILE.json] [--pgm PREFIX]
@@ -57,7 +57,7 @@ func cmdAttack(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  RECAL:          %s\n", clean)
 	fmt.Fprintf(stdout, "  DP-RECAL ε=%g: %s\n", *eps, private)
 	if *out != "" {
-		b, err := json.Marshal(rep)
+		b, err := jsonout.Marshal(rep)
 		if err != nil {
 			return err
 		}

@@ -16,7 +16,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,10 +24,12 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"dpsim/core/check"
 	_ "dpsim/core/data/files" // registers the committed datasets for data.Load
 	"dpsim/core/eavesdrop"
+	"dpsim/core/jsonout"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
@@ -340,6 +341,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		b = r.Built()
 	}
+	if *csv != "" {
+		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
+	}
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
@@ -372,14 +376,16 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	if *csv != "" {
-		if err := writeFile("--csv", *csv, r.Metrics.Series.WriteCSV); err != nil {
+		if err := writeFile("--csv", *csv, func(w io.Writer) error {
+			return r.WriteCSV(w, runner.CSVMeta{Date: time.Now()})
+		}); err != nil {
 			return err
 		}
 	}
 	if spyRec != nil {
 		rep := spyRec.Report(b.Factory.Name)
 		if err := writeFile("--eavesdrop", *spy, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
+			enc := jsonout.NewEncoder(w)
 			enc.SetIndent("", " ")
 			return enc.Encode(rep)
 		}); err != nil {
@@ -563,7 +569,7 @@ func cmdPlugins(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return usagef("plugins", "takes no arguments (got %q)", fs.Arg(0))
 	}
-	b, err := json.MarshalIndent(scenario.Plugins(), "", "  ")
+	b, err := jsonout.MarshalIndent(scenario.Plugins(), "", "  ")
 	if err != nil {
 		return err // not reached: descriptions are plain data
 	}

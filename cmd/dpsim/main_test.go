@@ -54,8 +54,16 @@ func TestRunWritesIdenticalExports(t *testing.T) {
 			ex.Status, len(ex.Metrics.Iteration), len(ex.Privacy.Agents), len(ex.Checkpoints))
 	}
 	csv, _ := os.ReadFile(c)
-	if !strings.HasPrefix(string(csv), "iteration,optimality,consensus,objective,messages,releases,activations\n0,") {
+	// The metadata lines, then the header with ε per agent (docs/exports.md).
+	if !strings.HasPrefix(string(csv), "# scenario: gtdp-rendezvous\n# scenario_sha256: ") {
 		t.Errorf("csv starts %q", string(csv[:min(60, len(csv))]))
+	}
+	eps := ""
+	for i := range 8 {
+		eps += fmt.Sprintf(",eps_agent_%d", i)
+	}
+	if h := "\niteration,optimality,consensus,objective,messages,releases,activations" + eps + "\n0,"; !strings.Contains(string(csv), h) {
+		t.Errorf("csv has no header %q", h)
 	}
 	// The export's scenario is pinned and replays the same run.
 	pinned, _ := json.Marshal(ex.Scenario)

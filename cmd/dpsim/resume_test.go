@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,8 +41,14 @@ func TestRunResume(t *testing.T) {
 		}
 		got, _ := os.ReadFile(out)
 		gotCSV, _ := os.ReadFile(csv)
-		if !bytes.Equal(got, want) || !bytes.Equal(gotCSV, wantCSV) {
-			t.Fatalf("--from %s: the resumed run's export (equal: %v) or CSV (equal: %v) differs", from, bytes.Equal(got, want), bytes.Equal(gotCSV, wantCSV))
+		k := 200 // the last checkpoint
+		if from != "" {
+			k, _ = strconv.Atoi(from)
+		}
+		// The CSVs differ in their date lines, and the resumed run has no ε
+		// per agent before its checkpoint (docs/exports.md).
+		if w, g := resumedCSV(t, wantCSV, k), resumedCSV(t, gotCSV, -1); !bytes.Equal(got, want) || w != g {
+			t.Fatalf("--from %s: the resumed run's export (equal: %v) or CSV (equal: %v) differs", from, bytes.Equal(got, want), w == g)
 		}
 	}
 	for _, c := range []struct {
@@ -61,4 +68,38 @@ func TestRunResume(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want one line containing %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// resumedCSV returns csv without its date line and, when upTo ≥ 0, with the
+// eps_agent_I cells of the rows up to iteration upTo emptied: what a run
+// resumed at upTo writes of the same run.
+func resumedCSV(t *testing.T, csv []byte, upTo int) string {
+	t.Helper()
+	var out []string
+	first := -1
+	for _, line := range strings.Split(string(csv), "\n") {
+		switch {
+		case strings.HasPrefix(line, "# date: "):
+			continue
+		case strings.HasPrefix(line, "iteration,"):
+			for i, h := range strings.Split(line, ",") {
+				if strings.HasPrefix(h, "eps_agent_") && first < 0 {
+					first = i
+				}
+			}
+			if first < 0 {
+				t.Fatalf("no eps_agent columns in %q", line)
+			}
+		case first >= 0 && line != "":
+			cells := strings.Split(line, ",")
+			if it, err := strconv.Atoi(cells[0]); err == nil && it <= upTo {
+				for i := first; i < len(cells); i++ {
+					cells[i] = ""
+				}
+				line = strings.Join(cells, ",")
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/scenario"
 )
@@ -269,7 +270,7 @@ func Parse(data []byte) (*Experiment, error) {
 // JSON returns the experiment in its canonical form (the form results
 // embed): compact JSON with keys in a fixed order.
 func (e *Experiment) JSON() []byte {
-	b, err := json.Marshal(e)
+	b, err := jsonout.Marshal(e)
 	if err != nil {
 		panic("experiment: " + err.Error()) // plain data, validated finite
 	}

@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/rng"
 	"dpsim/core/scenario"
 )
@@ -234,7 +234,7 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 		}
 	}
 	for _, f := range fields {
-		val, _ := json.Marshal(v)
+		val, _ := jsonout.Marshal(v)
 		if err := setPath(t, f, val); err != nil {
 			return pointPlan{}, check.Errorf(fmt.Sprintf("x.fields %q", f), "%v", err)
 		}
@@ -246,7 +246,7 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 	if rec, ok := t["record"].(map[string]any); ok {
 		delete(rec, "checkpoints")
 	}
-	data, err := json.Marshal(t)
+	data, err := jsonout.Marshal(t)
 	if err != nil {
 		return pointPlan{}, err
 	}
@@ -272,7 +272,7 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 			// (eval_every must stay a multiple of every).
 			rec["eval_every"] = every
 		}
-		if data, err = json.Marshal(t); err != nil {
+		if data, err = jsonout.Marshal(t); err != nil {
 			return pointPlan{}, err
 		}
 	}

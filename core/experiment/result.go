@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/jsonstrict"
 )
 
@@ -392,7 +393,7 @@ func (p *Plan) quantityStats(runs []*RunRecord) map[string]Stats {
 func (r *Result) JSON() []byte {
 	var b bytes.Buffer
 	line := func(v any) []byte {
-		js, err := json.Marshal(v)
+		js, err := jsonout.Marshal(v)
 		if err != nil {
 			panic("experiment: " + err.Error()) // plain data
 		}
@@ -530,7 +531,7 @@ func MergeCancel(names []string, parts [][]byte, cancel func() bool) (*Result, e
 			if err := plan.checkRecord(&rec); err != nil {
 				return nil, fmt.Errorf("%s: runs[%d] (task %d): %w", name(i), j, rec.Task, err)
 			}
-			js, _ := json.Marshal(rec)
+			js, _ := jsonout.Marshal(rec)
 			if old, dup := raw[rec.Task]; dup {
 				if !bytes.Equal(old, js) {
 					return nil, fmt.Errorf("%s: runs[%d]: task %d has a different record in an earlier part", name(i), j, rec.Task)

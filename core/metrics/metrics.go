@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -337,6 +338,33 @@ func rowPoint(row []float64) Point {
 // it before the first point is added.
 func (s *Series) Spill(f SpillFile, keep int) {
 	s.spill, s.keep = f, max(1, keep)
+}
+
+// Snapshot returns the series as it is now, which points added later do
+// not change: it shares the recorded values (they never change once
+// added) unless the series spills, whose in-memory points are reused
+// after each spill and are copied. Writing a snapshot (WriteJSON,
+// WriteCSVWith) while the run goes on is then safe.
+func (s *Series) Snapshot() *Series {
+	c := *s
+	n := len(s.Iter)
+	if s.spill == nil {
+		// Full slice expressions: an append to c never writes into s.
+		c.Iter, c.Optimality, c.Consensus, c.Objective = s.Iter[:n:n], s.Optimality[:n:n], s.Consensus[:n:n], s.Objective[:n:n]
+		c.Extra = make([]Floats, len(s.Extra))
+		for k := range s.Extra {
+			c.Extra[k] = s.Extra[k][:n:n]
+		}
+	} else {
+		c.Iter = slices.Clone(s.Iter)
+		c.Optimality, c.Consensus, c.Objective = slices.Clone(s.Optimality), slices.Clone(s.Consensus), slices.Clone(s.Objective)
+		c.Extra = make([]Floats, len(s.Extra))
+		for k := range s.Extra {
+			c.Extra[k] = slices.Clone(s.Extra[k])
+		}
+	}
+	c.ExtraNames = slices.Clone(s.ExtraNames)
+	return &c
 }
 
 // Err returns the first error writing or reading the spill file.
@@ -802,19 +830,48 @@ func (r *Recorder) compute(s *sim.Step) Point {
 
 // WriteCSV writes the series as CSV with a header line; non-finite values
 // are written as NaN, +Inf or -Inf, which spreadsheet programs read.
-func (s *Series) WriteCSV(w io.Writer) error {
+func (s *Series) WriteCSV(w io.Writer) error { return s.WriteCSVWith(w, CSVExtra{}) }
+
+// CSVExtra is what WriteCSVWith writes beside the series: metadata lines
+// before the header and columns after the series' own.
+type CSVExtra struct {
+	// Meta lines are written first, each as "# " and the line (a line
+	// break inside one is written as a space, so each stays one line).
+	Meta []string
+	// Names are the added columns' names; Cells appends row i's cells
+	// for them to buf, each after a comma, and returns buf.
+	Names []string
+	Cells func(buf []byte, i int) []byte
+}
+
+// WriteCSVWith writes the series as WriteCSV does, with x's metadata
+// lines before the header and x's columns after the series' own. Readers
+// that skip lines starting with '#' (pandas' comment="#", R's
+// comment.char) read the table as it is.
+func (s *Series) WriteCSVWith(w io.Writer, x CSVExtra) error {
+	var head strings.Builder
+	for _, m := range x.Meta {
+		head.WriteString("# ")
+		head.WriteString(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(m))
+		head.WriteByte('\n')
+	}
 	// One join: += per name would be quadratic in the columns.
-	header := "iteration," + strings.Join(s.Names(), ",")
-	if _, err := fmt.Fprintln(w, header); err != nil {
+	head.WriteString("iteration," + strings.Join(append(s.Names(), x.Names...), ","))
+	if _, err := fmt.Fprintln(w, head.String()); err != nil {
 		return err
 	}
 	buf := make([]byte, 0, 128)
+	i := 0
 	return s.eachRow(func(row []float64) error {
 		buf = strconv.AppendInt(buf[:0], int64(row[0]), 10)
 		for _, v := range row[1:] {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
 		}
+		if x.Cells != nil {
+			buf = x.Cells(buf, i)
+		}
+		i++
 		buf = append(buf, '\n')
 		_, err := w.Write(buf)
 		return err

@@ -13,6 +13,7 @@ import (
 	"math"
 	"strings"
 
+	"dpsim/core/jsonout"
 	"dpsim/core/num"
 	"dpsim/core/sim"
 )
@@ -102,7 +103,7 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 	if l := a.log10; !math.IsInf(l, 0) && !math.IsNaN(l) {
 		o.Log10 = &l
 	}
-	return json.Marshal(o)
+	return jsonout.Marshal(o)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes, exactly: a missing value

@@ -15,6 +15,7 @@ import (
 	"slices"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
@@ -140,6 +141,8 @@ type Runner struct {
 	// out of round order, reordered for the recorders.
 	sorted sim.Step
 	rels   []sim.Release
+	// eps is every agent's ε at each recorded point (TrackEpsilon).
+	eps epsTrace
 }
 
 // New returns a runner for b, at iteration 0. Extra recorders see every
@@ -215,11 +218,15 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 		r.checkStop()
 	}
 	st = r.inRoundOrder(st)
+	kept := r.Metrics.Series.Len()
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
 	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
 		r.checkpoint(st.Iter)
+	}
+	if r.eps.on && r.Metrics.Series.Len() > kept {
+		r.trackEpsilon() // the metrics kept this step: so does the ε trace
 	}
 	return st
 }
@@ -440,7 +447,7 @@ type steadyJSON struct {
 
 // MarshalJSON implements json.Marshaler.
 func (s SteadyState) MarshalJSON() ([]byte, error) {
-	return json.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
+	return jsonout.Marshal(steadyJSON{s.From, metrics.Float(s.Measured), s.Predicted})
 }
 
 // UnmarshalJSON implements json.Unmarshaler (null reads back as NaN).
@@ -530,17 +537,46 @@ type Export struct {
 }
 
 // WriteExport streams the run's export as indented JSON: exactly the
-// bytes of json.MarshalIndent(r.Export(), "", " ") and a newline, but the
+// bytes of jsonout.MarshalIndent(r.Export(), "", " ") and a newline, but the
 // metrics are written column by column (read back from disk when they
 // were spilled) and the checkpoints one at a time, so a long run's or a
 // large network's export never has to fit in memory as text: the peak is
 // the text of one checkpoint (scenario.EstimateOf counts it). The page and
 // the CLI both write exports with it.
-func (r *Runner) WriteExport(w io.Writer) error {
+func (r *Runner) WriteExport(w io.Writer) error { return r.Export().Write(w, nil) }
+
+// Snapshot returns the run's export as it stands: unlike Export's, its
+// metrics are a snapshot (metrics.Series.Snapshot) that the run going on
+// does not change, so it can be written a chunk at a time while the run
+// advances (the page's streamed Export JSON).
+func (r *Runner) Snapshot() *Export {
 	e := r.Export()
-	series, states := e.Metrics, e.States
-	e.Metrics, e.States = nil, nil
-	js, err := json.MarshalIndent(e, "", " ")
+	e.Metrics = r.Metrics.Series.Snapshot()
+	// Checkpoints are only ever appended: the slice as it is now is fixed.
+	e.States = e.States[:len(e.States):len(e.States)]
+	return e
+}
+
+// Progress is told how much of an export is written: done of total
+// units (one per metric value and per checkpoint value).
+type Progress func(done, total int64)
+
+// Write streams e as indented JSON, as WriteExport describes; progress,
+// if not nil, is called after every metric column and every checkpoint.
+// It leaves e as it was.
+func (e *Export) Write(w io.Writer, progress Progress) error {
+	c := *e
+	series, states := c.Metrics, c.States
+	c.Metrics, c.States = nil, nil
+	var done, total int64
+	if progress != nil {
+		total = int64(series.Len()) * int64(len(series.Names())+1)
+		for k := range states {
+			total += checkpointSize(&states[k])
+		}
+		progress(0, total)
+	}
+	js, err := jsonout.MarshalIndent(&c, "", " ")
 	if err != nil {
 		return fmt.Errorf("encoding the export: %w", err)
 	}
@@ -557,10 +593,19 @@ func (r *Runner) WriteExport(w io.Writer) error {
 	if err := series.WriteJSON(w, " ", " "); err != nil {
 		return err
 	}
+	if progress != nil {
+		done = int64(series.Len()) * int64(len(series.Names())+1)
+		progress(done, total)
+	}
 	if _, err := w.Write(js[i+len(markM) : j+len(markC)-len("null")]); err != nil {
 		return err
 	}
-	if err := writeCheckpoints(w, states); err != nil {
+	if err := writeCheckpoints(w, states, func(k int) {
+		if progress != nil {
+			done += checkpointSize(&states[k])
+			progress(done, total)
+		}
+	}); err != nil {
 		return err
 	}
 	if _, err := w.Write(js[j+len(markC):]); err != nil {
@@ -572,7 +617,7 @@ func (r *Runner) WriteExport(w io.Writer) error {
 
 // writeCheckpoints writes cps as the value of the export's top-level
 // "checkpoints" field in MarshalIndent's layout, one checkpoint at a time.
-func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
+func writeCheckpoints(w io.Writer, cps []Checkpoint, written func(k int)) error {
 	if len(cps) == 0 {
 		_, err := io.WriteString(w, "[]")
 		return err
@@ -581,7 +626,7 @@ func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
 		return err
 	}
 	for k := range cps {
-		js, err := json.MarshalIndent(&cps[k], "  ", " ")
+		js, err := jsonout.MarshalIndent(&cps[k], "  ", " ")
 		if err != nil {
 			return fmt.Errorf("encoding checkpoint %d: %w", k, err)
 		}
@@ -595,9 +640,22 @@ func writeCheckpoints(w io.Writer, cps []Checkpoint) error {
 		if _, err := w.Write(js); err != nil {
 			return err
 		}
+		written(k)
 	}
 	_, err := io.WriteString(w, "\n ]")
 	return err
+}
+
+// checkpointSize counts cp's state values, a checkpoint's share of an
+// export's progress (at least 1).
+func checkpointSize(cp *Checkpoint) int64 {
+	n := int64(1)
+	for _, st := range cp.States {
+		for _, row := range st.Values {
+			n += int64(len(row))
+		}
+	}
+	return n
 }
 
 // FormatVersion names the export format.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/jsonout"
 	"dpsim/core/metrics"
 	"dpsim/core/noise"
 	"dpsim/core/runner"
@@ -28,7 +29,7 @@ func TestWriteExportIsMarshalIndent(t *testing.T) {
 		if err := r.Run(); err != nil {
 			t.Fatal(err)
 		}
-		want, err := json.MarshalIndent(r.Export(), "", " ")
+		want, err := jsonout.MarshalIndent(r.Export(), "", " ")
 		if err != nil {
 			t.Fatal(err)
 		}

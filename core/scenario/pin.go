@@ -1,9 +1,9 @@
 package scenario
 
 import (
-	"encoding/json"
 	"maps"
 
+	"dpsim/core/jsonout"
 	"dpsim/core/weights"
 )
 
@@ -46,7 +46,7 @@ func (b *Built) Pinned() *Scenario {
 			s.Weights.setRole(r.Role, &w)
 		}
 	}
-	pinned, err := json.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
+	pinned, err := jsonout.Marshal(b.ProblemFactory.Pinned(b.Env.Problem, b.ProblemParams))
 	if err != nil {
 		panic("scenario: pinning the problem: " + err.Error()) // plain data, validated finite
 	}

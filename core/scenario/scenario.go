@@ -14,6 +14,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/graph"
+	"dpsim/core/jsonout"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/method"
 
@@ -322,7 +323,7 @@ func (w Weights) clone() Weights {
 
 // JSON returns the scenario as indented JSON.
 func (s *Scenario) JSON() []byte {
-	b, err := json.MarshalIndent(s, "", "  ")
+	b, err := jsonout.MarshalIndent(s, "", "  ")
 	if err != nil {
 		// Every field is plain data validated to be finite.
 		panic("scenario: " + err.Error())

@@ -17,6 +17,7 @@
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
 //	experimentFromJSON(text)         JSON {name, title}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
+//	define(experimentJSON)           JSON {name, title}: keeps an experiment of the page's (a dropped file) under its name, for plan, runTask, assemble and dataNeeds (wasm/solver/custom.go)
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -32,7 +33,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"syscall/js"
 	"time"
 
@@ -40,6 +40,7 @@ import (
 	"dpsim/core/data"
 	"dpsim/core/experiment"
 	"dpsim/core/scenario"
+	"dpsim/core/jsonout"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
 )
@@ -57,7 +58,7 @@ func dataNeeds(kind, arg string) datafiles.Report {
 	var err error
 	switch kind {
 	case "preset":
-		e, err = lookup(arg)
+		e, err = lookup(arg) // a preset, or the page's own (define)
 	case "experiment":
 		e, err = experiment.Parse([]byte(arg))
 	default:
@@ -100,18 +101,6 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 	return p, nil
 }
 
-// generated holds the experiments registered by experimentFromJSON, by
-// name; they shadow a preset of the same name.
-var generated = map[string]*experiment.Experiment{}
-
-// lookup returns the registered experiment called name, else the preset.
-func lookup(name string) (*experiment.Experiment, error) {
-	if e, ok := generated[name]; ok {
-		return e, nil
-	}
-	return experiment.PresetExperiment(name)
-}
-
 // fromJSON parses an experiment, or a comparison's privacy–utility
 // experiment, and registers it (dropping the plans of an earlier one of
 // the same name).
@@ -134,12 +123,7 @@ func fromJSON(text []byte) (*experiment.Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	generated[e.Name] = e
-	for k := range plans {
-		if strings.HasPrefix(k, e.Name+"/") {
-			delete(plans, k)
-		}
-	}
+	keep(e)
 	return e, nil
 }
 
@@ -179,6 +163,7 @@ func fn(f func(args []js.Value) any) js.Func {
 func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("presets", fn(func([]js.Value) any { return jsonString(experiment.Presets()) }))
+	api.Set("define", fn(defineJS))
 	api.Set("plan", fn(func(a []js.Value) any {
 		p, err := plan(a[0].String(), a[1].Int())
 		if err != nil {
@@ -250,7 +235,7 @@ func main() {
 		if err != nil {
 			return errValue(err)
 		}
-		fd, err := json.Marshal(p.Figure(res))
+		fd, err := jsonout.Marshal(p.Figure(res))
 		if err != nil {
 			return errValue(err)
 		}

@@ -19,6 +19,7 @@ import (
 type Rows struct {
 	Set *data.Set
 	Idx []int
+	sp  *lazySparse // the set's sparse form, if attached (WithSparse)
 }
 
 // Len returns the number of rows in the view.
@@ -92,10 +93,17 @@ func dotFloat32(a []float32, x []float64) float64 {
 // out, four rows at a time: each row's sum still runs left to right in
 // its own accumulator (the same bits as Dot), but the four independent
 // chains overlap, where one chain waits on its adder's latency.
+//
+// On a view with a sparse form (WithSparse) and a finite x it sums over
+// the nonzero features only, with the same bits (sparseRows).
 func (r Rows) Dots(lo int, x []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	x = x[:d]
-	t := 0
+	if sp := r.sparse(); sp != nil && finite(x) {
+		r.sparseDots(sp, lo, x, out)
+		return
+	}
+	t := r.dotsWide(lo, x, out) // amd64 with AVX2: eight rows at a time
 	for ; t+4 <= len(out); t += 4 {
 		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
 		o := out[t : t+4 : t+4]
@@ -146,10 +154,18 @@ func dot4Float32(a, b, c, e []float32, x []float64) (sa, sb, sc, se float64) {
 // Axpys adds Σ_t c[t]·a_{lo+t} to out, the rows' terms added to each
 // entry in row order (the same bits as Axpy row after row), four rows
 // per pass over out.
+//
+// On a view with a sparse form (WithSparse), finite c and no −0 in out
+// it adds the nonzero features' terms only, with the same bits
+// (sparseRows).
 func (r Rows) Axpys(lo int, c []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	out = out[:d]
-	t := 0
+	if sp := r.sparse(); sp != nil && finite(c) && noNegZero(out) {
+		r.sparseAxpys(sp, lo, c, out)
+		return
+	}
+	t := r.axpysWide(lo, c, out) // amd64 with AVX2: eight rows at a time
 	for ; t+4 <= len(c); t += 4 {
 		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
 		cc := c[t : t+4 : t+4]
@@ -261,13 +277,13 @@ func (r Rows) Label(k int) int { return int(r.Set.Y[r.Row(k)]) }
 // Sub returns the view of rows [lo, hi) of r.
 func (r Rows) Sub(lo, hi int) Rows {
 	if r.Idx != nil {
-		return Rows{Set: r.Set, Idx: r.Idx[lo:hi]}
+		return Rows{Set: r.Set, Idx: r.Idx[lo:hi], sp: r.sp}
 	}
 	idx := make([]int, hi-lo)
 	for k := range idx {
 		idx[k] = lo + k
 	}
-	return Rows{Set: r.Set, Idx: idx}
+	return Rows{Set: r.Set, Idx: idx, sp: r.sp}
 }
 
 // MaxNorm returns max_k ‖a_k‖₂ over the view.

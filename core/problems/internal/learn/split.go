@@ -40,7 +40,9 @@ func Split(set *data.Set, n int, rule string, seed uint64) ([]Rows, error) {
 	default:
 		return nil, fmt.Errorf("unknown shard rule %q", rule)
 	}
-	all := Rows{Set: set, Idx: idx}
+	// The views share the set's sparse form (built on first use, only
+	// if the set is sparse enough): the full gradients then skip zeros.
+	all := Rows{Set: set, Idx: idx}.WithSparse()
 	out := make([]Rows, n)
 	q, rem := set.Rows/n, set.Rows%n
 	lo := 0

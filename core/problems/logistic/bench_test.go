@@ -13,7 +13,9 @@ import (
 // point x_c = 0.01·(c mod 7) — the workload bench/data/compare.sh sets
 // beside NumPy's vectorised A @ x and Aᵀ @ s on the same committed file.
 // The model is assembled directly (no central solve: only the gradient
-// is timed). It reports ‖∇f(x)‖₂ as "gradnorm" so that the script can
+// is timed), on a view with the set's sparse form attached as Split
+// attaches it to every shard (MNIST 0 vs 1 then runs the sparse
+// kernels, ijcnn1 the dense ones: learn.SparseDensity). It reports ‖∇f(x)‖₂ as "gradnorm" so that the script can
 // check both sides computed the same thing.
 func BenchmarkFullGrad(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01"} {
@@ -22,7 +24,7 @@ func BenchmarkFullGrad(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := &Model{loss: Logistic, lambda: 1e-3, shards: []learn.Rows{{Set: set}}, dim: set.Cols}
+			m := &Model{loss: Logistic, lambda: 1e-3, shards: []learn.Rows{learn.Rows{Set: set}.WithSparse()}, dim: set.Cols}
 			x, g := make([]float64, set.Cols), make([]float64, set.Cols)
 			for c := range x {
 				x[c] = 0.01 * float64(c%7)

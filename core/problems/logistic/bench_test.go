@@ -40,9 +40,11 @@ func BenchmarkFullGrad(b *testing.B) {
 }
 
 // TestBlockedGradient checks that the full gradient (blocked: Dots, then
-// Axpys, the slopes' exps in one num.ExpTo call per block) has exactly
-// the bits of the row-by-row batch path over the same rows, on a
-// committed float32 set and a pixel set.
+// Axpys, the slopes' exps in one num.ExpTo call per block; the squared
+// loss's slopes from the ±1 signs New stores) has exactly the bits of
+// the row-by-row batch path over the same rows, for both losses, on a
+// committed float32 set and a pixel set, densely and through the sparse
+// form Split attaches.
 func TestBlockedGradient(t *testing.T) {
 	for _, name := range []string{"mushrooms", "mnist-01"} {
 		set, err := data.Load(name, "test")
@@ -50,8 +52,22 @@ func TestBlockedGradient(t *testing.T) {
 			t.Fatal(err)
 		}
 		rows := min(set.Rows, 1001) // not a multiple of the block or of 4
-		shard := learn.Rows{Set: set}.Sub(0, rows)
-		m := &Model{loss: Logistic, lambda: 1e-3, shards: []learn.Rows{shard}, dim: set.Cols}
+		for _, shard := range []learn.Rows{learn.Rows{Set: set}.Sub(0, rows), learn.Rows{Set: set}.WithSparse().Sub(0, rows)} {
+			for _, loss := range []string{Logistic, Squares} {
+				m := &Model{loss: loss, lambda: 1e-3, shards: []learn.Rows{shard}, dim: set.Cols}
+				m.setSigns()
+				blockedMatchesBatch(t, name, m, rows)
+			}
+		}
+	}
+}
+
+// blockedMatchesBatch compares m.Grad(0) with m.GradBatch(0) over every
+// row, bit for bit, at small and large scores.
+func blockedMatchesBatch(t *testing.T, name string, m *Model, rows int) {
+	t.Helper()
+	set := m.Set()
+	{
 		all := make([]int, rows)
 		for k := range all {
 			all[k] = k
@@ -68,7 +84,7 @@ func TestBlockedGradient(t *testing.T) {
 			m.GradBatch(0, x, all, want)
 			for c := range got {
 				if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
-					t.Fatalf("%s, x scale %g: ∇f[%d] = %v blocked, %v row by row", name, scale, c, got[c], want[c])
+					t.Fatalf("%s, %s, sparse %v, x scale %g: ∇f[%d] = %v blocked, %v row by row", name, m.loss, m.shards[0].Sparse(), scale, c, got[c], want[c])
 				}
 			}
 		}

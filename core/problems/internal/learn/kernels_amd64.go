@@ -67,13 +67,28 @@ const wideBlock = 64
 
 // offsets writes the start of view rows lo … lo+len(off)−1 in the set's
 // features (row index · d) into off, checking that each row lies inside
-// f: the assembly loads them unchecked.
+// the features (the assembly loads them unchecked): one compare a row,
+// against the set's row count, once the features are known to hold
+// every row.
 func (r Rows) offsets(lo int, off []int) {
-	f, d := r.Set.Features, r.Set.Cols
-	for k := range off {
-		o := r.Row(lo+k) * d
-		_ = f[o : o+d]
-		off[k] = o
+	s := r.Set
+	if len(s.Features) < s.Rows*s.Cols {
+		panic("learn: a set's features are shorter than its rows")
+	}
+	if r.Idx == nil {
+		if lo < 0 || lo+len(off) > s.Rows {
+			panic("learn: view rows outside the set")
+		}
+		for k := range off {
+			off[k] = (lo + k) * s.Cols
+		}
+		return
+	}
+	for k, i := range r.Idx[lo : lo+len(off)] {
+		if uint(i) >= uint(s.Rows) {
+			panic("learn: a view row outside its set")
+		}
+		off[k] = i * s.Cols
 	}
 }
 

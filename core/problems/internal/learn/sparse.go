@@ -147,6 +147,10 @@ func (r Rows) WithSparse() Rows {
 	return r
 }
 
+// Sparse reports whether r's full-pass kernels (Dots, Axpys) run over a
+// sparse form: one is attached and the set is sparse enough.
+func (r Rows) Sparse() bool { return r.sparse() != nil }
+
 // sparse returns r's sparse form, or nil when r has none or its set is
 // dense.
 func (r Rows) sparse() *sparseRows {

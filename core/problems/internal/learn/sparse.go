@@ -10,11 +10,19 @@ import (
 )
 
 // SparseDensity is the largest fraction of nonzero features at which a
-// set gets a sparse row form (sparseRows): above it the sparse kernels'
-// index loads cost more than the zero terms they skip (bench/recal:
-// ijcnn1, 59 % nonzero, is as fast dense; MNIST 0 vs 1, 17 %, about
-// four times faster sparse).
+// float32 set gets a sparse row form (sparseRows): above it the sparse
+// kernels' index loads and scattered adds cost more than the zero terms
+// they skip (ijcnn1, 59 % nonzero, runs twice as fast dense), and the
+// form (6 bytes a nonzero) would outgrow three quarters of the dense
+// features (4 bytes an entry) that every other problem still reads.
 const SparseDensity = 0.5
+
+// PixelSparseDensity is SparseDensity for byte (pixel) sets: a nonzero
+// costs 3 bytes in the form against 1 an entry dense, so the form stays
+// no larger than the pixels it sits beside (MNIST, 17–19 % nonzero:
+// about half their size; Fashion-MNIST's T-shirts and trousers, 47 %,
+// stay dense, where the sparse loops were only 1.4 times as fast).
+const PixelSparseDensity = 1.0 / 3
 
 // sparseRows is a data.Set's nonzero features in compressed-row form:
 // row i's nonzeros are at positions start[i] … start[i+1]−1 of col (their
@@ -107,7 +115,13 @@ type lazySparse struct {
 // get returns the sparse form of s (nil: s is dense), building it once.
 // It must not keep s: the cache entry dies with the set (sparseFor).
 func (l *lazySparse) get(s *data.Set) *sparseRows {
-	l.once.Do(func() { l.sp = newSparseRows(s, SparseDensity) })
+	l.once.Do(func() {
+		limit := SparseDensity
+		if s.Pixels != nil {
+			limit = PixelSparseDensity
+		}
+		l.sp = newSparseRows(s, limit)
+	})
 	return l.sp
 }
 

@@ -135,6 +135,13 @@ func TestSparseForm(t *testing.T) {
 	if sp := newSparseRows(dense, SparseDensity); sp != nil {
 		t.Fatalf("a set with 70 %% nonzeros got a sparse form of %d entries", len(sp.col))
 	}
+	// 40 % nonzero: sparse as float32, dense as pixels (the form would
+	// outgrow the bytes).
+	f40, px40 := sparseSets(40, 10, 0.6)
+	if !(Rows{Set: f40}.WithSparse().Sparse()) || (Rows{Set: px40}.WithSparse().Sparse()) {
+		t.Fatalf("at 40 %% nonzeros: float32 sparse %v (want true), pixels sparse %v (want false)",
+			Rows{Set: f40}.WithSparse().Sparse(), Rows{Set: px40}.WithSparse().Sparse())
+	}
 	f, px := sparseSets(20, 10, 0.8)
 	for _, s := range []*data.Set{f, px} {
 		sp := newSparseRows(s, SparseDensity)

@@ -19,7 +19,6 @@ import (
 type Rows struct {
 	Set *data.Set
 	Idx []int
-	sp  *lazySparse // the set's sparse form, if attached (WithSparse)
 }
 
 // Len returns the number of rows in the view.
@@ -94,8 +93,8 @@ func dotFloat32(a []float32, x []float64) float64 {
 // its own accumulator (the same bits as Dot), but the four independent
 // chains overlap, where one chain waits on its adder's latency.
 //
-// On a view with a sparse form (WithSparse) and a finite x it sums over
-// the nonzero features only, with the same bits (sparseRows).
+// On a sparse set (sparseRows) and a finite x it sums over the nonzero
+// features only, with the same bits.
 func (r Rows) Dots(lo int, x []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	x = x[:d]
@@ -155,9 +154,8 @@ func dot4Float32(a, b, c, e []float32, x []float64) (sa, sb, sc, se float64) {
 // entry in row order (the same bits as Axpy row after row), four rows
 // per pass over out.
 //
-// On a view with a sparse form (WithSparse), finite c and no −0 in out
-// it adds the nonzero features' terms only, with the same bits
-// (sparseRows).
+// On a sparse set (sparseRows), finite c and no −0 in out it adds the
+// nonzero features' terms only, with the same bits.
 func (r Rows) Axpys(lo int, c []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	out = out[:d]
@@ -277,13 +275,13 @@ func (r Rows) Label(k int) int { return int(r.Set.Y[r.Row(k)]) }
 // Sub returns the view of rows [lo, hi) of r.
 func (r Rows) Sub(lo, hi int) Rows {
 	if r.Idx != nil {
-		return Rows{Set: r.Set, Idx: r.Idx[lo:hi], sp: r.sp}
+		return Rows{Set: r.Set, Idx: r.Idx[lo:hi]}
 	}
 	idx := make([]int, hi-lo)
 	for k := range idx {
 		idx[k] = lo + k
 	}
-	return Rows{Set: r.Set, Idx: idx, sp: r.sp}
+	return Rows{Set: r.Set, Idx: idx}
 }
 
 // MaxNorm returns max_k ‖a_k‖₂ over the view.

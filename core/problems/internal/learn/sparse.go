@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"dpsim/core/data"
@@ -105,8 +106,9 @@ func (sp *sparseRows) Bytes() int {
 	return 8*len(sp.start) + 2*len(sp.col) + 4*len(sp.f32) + len(sp.pix)
 }
 
-// lazySparse is one set's sparse form, built on first use: problems that
-// never call the blocked kernels (the CNN) never pay for it.
+// lazySparse is one set's sparse form, built on the first full pass
+// (Dots or Axpys) over a view of the set: sets that never see one (the
+// CNN's) never pay for it.
 type lazySparse struct {
 	once sync.Once
 	sp   *sparseRows
@@ -152,27 +154,40 @@ func sparseFor(set *data.Set) *lazySparse {
 	return l
 }
 
-// WithSparse returns r with the set's sparse row form attached: Dots and
-// Axpys then skip zero features, with the same bits (sparseRows). Split
-// attaches it to every view it deals; it is built on the first call of
-// Dots or Axpys, and shared by every view of the set.
-func (r Rows) WithSparse() Rows {
-	r.sp = sparseFor(r.Set)
-	return r
+// lastSparse remembers the set of the last lookup and its form, so that
+// the full passes (a Dots and an Axpys call per block of rows) find it
+// with one atomic load: the cache's lock and weak pointer cost more than
+// a small block's work. It keeps that one set alive until another is
+// looked up. (A field in Rows would be cheaper still natively, but a
+// fifth word in Rows made js/wasm's full gradient half as slow again.)
+var lastSparse atomic.Pointer[sparseHit]
+
+// useSparse selects the sparse kernels; tests turn it off to compare.
+var useSparse = true
+
+type sparseHit struct {
+	set *data.Set
+	l   *lazySparse
+}
+
+// sparse returns the sparse form of r's set, or nil when the set is
+// dense: built on the first full pass over any view of the set, shared
+// by all of them.
+func (r Rows) sparse() *sparseRows {
+	if !useSparse {
+		return nil
+	}
+	if h := lastSparse.Load(); h != nil && h.set == r.Set {
+		return h.l.get(r.Set)
+	}
+	l := sparseFor(r.Set)
+	lastSparse.Store(&sparseHit{set: r.Set, l: l})
+	return l.get(r.Set)
 }
 
 // Sparse reports whether r's full-pass kernels (Dots, Axpys) run over a
-// sparse form: one is attached and the set is sparse enough.
+// sparse form of its set.
 func (r Rows) Sparse() bool { return r.sparse() != nil }
-
-// sparse returns r's sparse form, or nil when r has none or its set is
-// dense.
-func (r Rows) sparse() *sparseRows {
-	if r.sp == nil {
-		return nil
-	}
-	return r.sp.get(r.Set)
-}
 
 // negZero is the bit pattern of −0.
 const negZero = 1 << 63

@@ -54,11 +54,13 @@ func TestSparseKernels(t *testing.T) {
 			for k := range idx {
 				idx[k] = (k * 13) % s.Rows // 13 is prime to 41: a permutation
 			}
-			for _, dense := range []Rows{{Set: s}, {Set: s, Idx: idx}} {
-				sparse := dense.WithSparse()
-				if sparse.sparse() == nil {
-					t.Fatal("WithSparse attached no sparse form")
+			for _, r := range []Rows{{Set: s}, {Set: s, Idx: idx}} {
+				if !r.Sparse() {
+					t.Fatal("a set at 75 % zeros runs dense")
 				}
+				// Dense: the Go loops (and AVX2), sparse: the sparse form.
+				dense := denseRows{r}
+				sparse := r
 				points := map[string][]float64{}
 				x := make([]float64, cols)
 				for c := range x {
@@ -138,9 +140,9 @@ func TestSparseForm(t *testing.T) {
 	// 40 % nonzero: sparse as float32, dense as pixels (the form would
 	// outgrow the bytes).
 	f40, px40 := sparseSets(40, 10, 0.6)
-	if !(Rows{Set: f40}.WithSparse().Sparse()) || (Rows{Set: px40}.WithSparse().Sparse()) {
+	if !(Rows{Set: f40}).Sparse() || (Rows{Set: px40}).Sparse() {
 		t.Fatalf("at 40 %% nonzeros: float32 sparse %v (want true), pixels sparse %v (want false)",
-			Rows{Set: f40}.WithSparse().Sparse(), Rows{Set: px40}.WithSparse().Sparse())
+			Rows{Set: f40}.Sparse(), Rows{Set: px40}.Sparse())
 	}
 	f, px := sparseSets(20, 10, 0.8)
 	for _, s := range []*data.Set{f, px} {
@@ -164,17 +166,14 @@ func TestSparseForm(t *testing.T) {
 			}
 		}
 	}
-	a, b := Rows{Set: f}.WithSparse(), Rows{Set: f}.Sub(2, 7).WithSparse()
-	if a.sp != b.sp || a.Sub(1, 3).sp != a.sp {
-		t.Fatal("views of one set do not share its sparse form")
-	}
-	views, err := Split(f, 3, Contiguous, 1)
+	a := (Rows{Set: f}).sparse()
+	views, err := Split(f, 3, Shuffled, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, v := range views {
-		if v.sp != a.sp {
-			t.Fatalf("Split's view %d has no (or another) sparse form", i)
+	for i, v := range append(views, Rows{Set: f}.Sub(2, 7)) {
+		if (Rows{Set: px}).sparse() == a || v.sparse() != a {
+			t.Fatalf("view %d of a set does not share its sparse form", i)
 		}
 	}
 }
@@ -185,9 +184,11 @@ func TestSparseForm(t *testing.T) {
 func TestSparseCacheForgets(t *testing.T) {
 	k := func() weak.Pointer[data.Set] {
 		f, _ := sparseSets(10, 4, 0.8)
-		Rows{Set: f}.WithSparse().sparse()
+		(Rows{Set: f}).sparse()
 		return weak.Make(f)
 	}()
+	other, _ := sparseSets(10, 4, 0.8)
+	(Rows{Set: other}).sparse() // the last lookup no longer holds f
 	for range 100 {
 		runtime.GC()
 		runtime.Gosched()
@@ -199,4 +200,19 @@ func TestSparseCacheForgets(t *testing.T) {
 		}
 	}
 	t.Fatal("the sparse form of a collected set is still cached after 100 collections")
+}
+
+// denseRows runs a view's Dots and Axpys with the sparse kernels off.
+type denseRows struct{ Rows }
+
+func (d denseRows) Dots(lo int, x, out []float64) {
+	useSparse = false
+	defer func() { useSparse = true }()
+	d.Rows.Dots(lo, x, out)
+}
+
+func (d denseRows) Axpys(lo int, c, out []float64) {
+	useSparse = false
+	defer func() { useSparse = true }()
+	d.Rows.Axpys(lo, c, out)
 }

@@ -40,9 +40,7 @@ func Split(set *data.Set, n int, rule string, seed uint64) ([]Rows, error) {
 	default:
 		return nil, fmt.Errorf("unknown shard rule %q", rule)
 	}
-	// The views share the set's sparse form (built on first use, only
-	// if the set is sparse enough): the full gradients then skip zeros.
-	all := Rows{Set: set, Idx: idx}.WithSparse()
+	all := Rows{Set: set, Idx: idx}
 	out := make([]Rows, n)
 	q, rem := set.Rows/n, set.Rows%n
 	lo := 0

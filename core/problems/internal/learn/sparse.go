@@ -36,7 +36,8 @@ const PixelSparseDensity = 1.0 / 3
 // (+0 + −0 = +0, and x + (−x) = +0 in round-to-nearest), and adding ±0
 // to a value other than −0 returns it. A product 0·x_j is not ±0 when
 // x_j is ±Inf or NaN, and an accumulator may be handed in as −0: the
-// kernels check for both and then run the dense loops (sparseSafe).
+// kernels check for both (finite, noNegZero) and then run the dense
+// loops.
 type sparseRows struct {
 	start []int
 	col   []uint16
@@ -101,7 +102,8 @@ func newSparseRows(s *data.Set, maxDensity float64) *sparseRows {
 	return sp
 }
 
-// Bytes returns the memory the form holds, for the docs' accounting.
+// Bytes returns the memory the form holds (docs/performance.md counts
+// it beside the dense features).
 func (sp *sparseRows) Bytes() int {
 	return 8*len(sp.start) + 2*len(sp.col) + 4*len(sp.f32) + len(sp.pix)
 }

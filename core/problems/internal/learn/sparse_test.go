@@ -150,6 +150,13 @@ func TestSparseForm(t *testing.T) {
 		if sp == nil {
 			t.Fatal("no sparse form at 80 % zeros")
 		}
+		per := 6 // uint16 column + float32 value
+		if s.Pixels != nil {
+			per = 3
+		}
+		if got, want := sp.Bytes(), 8*(s.Rows+1)+per*len(sp.col); got != want {
+			t.Fatalf("pixels %v: the form reports %d bytes, holds %d", s.Pixels != nil, got, want)
+		}
 		for i := range s.Rows {
 			k := sp.start[i]
 			for j := range s.Cols {

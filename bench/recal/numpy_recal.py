@@ -8,7 +8,9 @@ core/data's file format, as bench/data/numpy_grad.py does).
 
 Vectorised per agent: the holder's gradient is A_i.T @ (A_i @ y_i - b_i) / m_i
 on a float64 copy of its block made outside the timing (NumPy's best
-case). Prints "<name> <microseconds per iteration> <|x|>".
+case). Prints "<name> <microseconds per iteration> <|x|> <CPU microseconds
+per iteration>" (wall time, then the process's CPU time, which a shared
+machine's load does not inflate).
 """
 import argparse, gzip, os, time
 import numpy as np
@@ -66,8 +68,9 @@ def step():
 
 for _ in range(50):
     step()  # warm
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 for _ in range(a.iters):
     step()
-dt = time.perf_counter() - t0
-print(os.path.basename(a.file).split("-train")[0], f"{dt / a.iters * 1e6:.3f}", f"{np.linalg.norm(x):.6g}")
+dt, dc = time.perf_counter() - t0, time.process_time() - c0
+print(os.path.basename(a.file).split("-train")[0], f"{dt / a.iters * 1e6:.3f}", f"{np.linalg.norm(x):.6g}",
+      f"{dc / a.iters * 1e6:.3f}")

@@ -2,6 +2,7 @@ package recal_test
 
 import (
 	"testing"
+	"time"
 
 	"dpsim/core/noise"
 	"dpsim/core/runner"
@@ -17,7 +18,9 @@ var benchAlgorithms = []struct{ kind, channel string }{
 // BenchmarkIteration times one DP-RECAL iteration — one communication:
 // the holder's gradient on its shard, the prox, the noise and the walk —
 // on the paper's least squares, 8 agents on a ring, ε = 12 (bench/recal
-// compares it with a NumPy implementation of the same update).
+// compares it with a NumPy implementation of the same update). Besides
+// wall time it reports the process's CPU time per iteration
+// ("cpu-ns/op"), which a shared machine's load does not inflate.
 func BenchmarkIteration(b *testing.B) {
 	for _, ds := range []string{"ijcnn1", "mnist-01"} {
 		b.Run(ds, func(b *testing.B) {
@@ -25,9 +28,11 @@ func BenchmarkIteration(b *testing.B) {
 			a := bl.Algorithm
 			a.Initial()
 			b.ResetTimer()
+			c0, ok := processCPU()
 			for range b.N {
 				a.Advance()
 			}
+			reportCPU(b, c0, ok)
 		})
 	}
 }
@@ -44,10 +49,12 @@ func BenchmarkPerMessage(b *testing.B) {
 				bl.Scenario.Iterations = b.N
 				r := runner.New(bl)
 				b.ResetTimer()
+				c0, ok := processCPU()
 				if err := r.Run(); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
+				reportCPU(b, c0, ok)
 				if m := r.Counters().Messages; m > 0 {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(m), "ns/message")
 				}
@@ -76,4 +83,12 @@ func benchBuild(b *testing.B, kind, channel, ds string) *scenario.Built {
 		b.Fatal(err)
 	}
 	return bl
+}
+
+// reportCPU reports the process's CPU time per op since c0 (taken when
+// ok) as "cpu-ns/op".
+func reportCPU(b *testing.B, c0 time.Duration, ok bool) {
+	if c1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
+	}
 }

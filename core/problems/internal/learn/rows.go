@@ -92,10 +92,17 @@ func dotFloat32(a []float32, x []float64) float64 {
 // out, four rows at a time: each row's sum still runs left to right in
 // its own accumulator (the same bits as Dot), but the four independent
 // chains overlap, where one chain waits on its adder's latency.
+//
+// On a sparse set (sparseRows) and a finite x it sums over the nonzero
+// features only, with the same bits.
 func (r Rows) Dots(lo int, x []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	x = x[:d]
-	t := 0
+	if sp := r.sparse(); sp != nil && finite(x) {
+		r.sparseDots(sp, lo, x, out)
+		return
+	}
+	t := r.dotsWide(lo, x, out) // amd64 with AVX2: eight rows at a time
 	for ; t+4 <= len(out); t += 4 {
 		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
 		o := out[t : t+4 : t+4]
@@ -134,10 +141,17 @@ func dot4Pixels(a, b, c, e []uint8, x []float64) (sa, sb, sc, se float64) {
 // Axpys adds Σ_t c[t]·a_{lo+t} to out, the rows' terms added to each
 // entry in row order (the same bits as Axpy row after row), four rows
 // per pass over out.
+//
+// On a sparse set (sparseRows), finite c and no −0 in out it adds the
+// nonzero features' terms only, with the same bits.
 func (r Rows) Axpys(lo int, c []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	out = out[:d]
-	t := 0
+	if sp := r.sparse(); sp != nil && finite(c) && noNegZero(out) {
+		r.sparseAxpys(sp, lo, c, out)
+		return
+	}
+	t := r.axpysWide(lo, c, out) // amd64 with AVX2: eight rows at a time
 	for ; t+4 <= len(c); t += 4 {
 		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
 		cc := c[t : t+4 : t+4]

@@ -1,0 +1,46 @@
+package learn
+
+import (
+	"testing"
+
+	"dpsim/core/data"
+	_ "dpsim/core/data/files" // the committed datasets
+)
+
+// BenchmarkShardGradient times the kernels of one full gradient over an
+// eighth of a committed training split (DP-RECAL's shard on 8 agents):
+// Dots, then Axpys, 64 rows at a time, as the logistic model's gradRows
+// runs them, over the dense loops and over the sparse form (built here
+// whatever the set's density, to show where SparseDensity should sit:
+// the benchmark then leaves it in the process's cache).
+func BenchmarkShardGradient(b *testing.B) {
+	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser"} {
+		set, err := data.Load(name, "train")
+		if err != nil {
+			b.Fatal(err)
+		}
+		shard := Rows{Set: set}.Sub(0, set.Rows/8)
+		for _, form := range []string{"dense", "sparse"} {
+			r := shard
+			b.Run(name+"/"+form, func(b *testing.B) {
+				x, out := make([]float64, set.Cols), make([]float64, set.Cols)
+				for c := range x {
+					x[c] = 0.01 * float64(c%7-3)
+				}
+				var z [64]float64
+				useSparse = form == "sparse"
+				defer func() { useSparse = true }()
+				forced := sparseFor(set)
+				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
+				for range b.N {
+					clear(out)
+					for lo := 0; lo < r.Len(); lo += len(z) {
+						blk := z[:min(len(z), r.Len()-lo)]
+						r.Dots(lo, x, blk)
+						r.Axpys(lo, blk, out)
+					}
+				}
+			})
+		}
+	}
+}

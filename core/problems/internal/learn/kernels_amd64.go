@@ -1,0 +1,144 @@
+//go:build !purego
+
+package learn
+
+import "unsafe"
+
+// The float32 kernels of the dense rows in AVX2 on amd64 processors that
+// have it (checked once, with the operating system's consent to save the
+// ymm registers), eight rows per step. They keep the pure-Go loops'
+// order of operations — each row's dot product is a lane summed left to
+// right, each axpy entry adds its rows' terms in row order, products and
+// sums rounded apart (no fused multiply-add) — so they give the same
+// bits, natively and against js/wasm's pure-Go loops; only the
+// four-at-a-time instructions differ. TestBlockedKernels checks the bits
+// against Dot and Axpy row by row, TestAVX2Kernels against the Go loops.
+
+// tailMask holds the lane masks of a row's last 1–3 columns: ps for
+// four float32, pd for four float64.
+type tailMask struct {
+	ps [4]int32
+	pd [4]int64
+}
+
+// tailMasks[k] masks the first k lanes.
+var tailMasks = func() (m [4]tailMask) {
+	for k := range m {
+		for l := range k {
+			m[k].ps[l], m[k].pd[l] = -1, -1
+		}
+	}
+	return m
+}()
+
+//go:noescape
+func dotsF32AVX2(f *float32, off *int, groups int, x *float64, n int, mask *tailMask, out *float64)
+
+//go:noescape
+func axpysF32AVX2(f *float32, off *int, groups int, c *float64, n int, mask *tailMask, out *float64)
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2 reports whether the processor has AVX2 and the operating
+// system saves the ymm registers (CPUID.1:ECX OSXSAVE and AVX, XCR0's
+// SSE and AVX state bits, CPUID.7:EBX AVX2).
+func hasAVX2() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+// useAVX2 selects the AVX2 kernels; tests turn it off to compare.
+var useAVX2 = hasAVX2()
+
+// wideBlock is the most rows one call of the wide kernels takes.
+const wideBlock = 64
+
+// offsets writes the start of view rows lo … lo+len(off)−1 in the set's
+// features (row index · d) into off, checking that each row lies inside
+// the features (the assembly loads them unchecked): one compare a row,
+// against the set's row count, once the features are known to hold
+// every row.
+func (r Rows) offsets(lo int, off []int) {
+	s := r.Set
+	if len(s.Features) < s.Rows*s.Cols {
+		panic("learn: a set's features are shorter than its rows")
+	}
+	if r.Idx == nil {
+		if lo < 0 || lo+len(off) > s.Rows {
+			panic("learn: view rows outside the set")
+		}
+		for k := range off {
+			off[k] = (lo + k) * s.Cols
+		}
+		return
+	}
+	for k, i := range r.Idx[lo : lo+len(off)] {
+		if uint(i) >= uint(s.Rows) {
+			panic("learn: a view row outside its set")
+		}
+		off[k] = i * s.Cols
+	}
+}
+
+// dotsWide writes a_kᵀx for the first multiple of eight of the view rows
+// lo, lo+1, … (at most len(out)) into out, eight rows per step in AVX2,
+// and returns how many rows it did: 0 without AVX2 or on pixel rows.
+func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
+	d := r.Set.Cols
+	if !useAVX2 || r.Set.Pixels != nil || d == 0 {
+		return 0
+	}
+	x = x[:d]
+	done := 0
+	var off [wideBlock]int
+	for m := len(out) &^ 7; done < m; {
+		b := min(wideBlock, m-done)
+		r.offsets(lo+done, off[:b])
+		dotsF32AVX2(unsafe.SliceData(r.Set.Features), &off[0], b/8, &x[0], d&^3, tail(d), &out[done])
+		done += b
+	}
+	return done
+}
+
+// axpysWide adds Σ_t c[t]·a_{lo+t} to out over the first multiple of
+// eight of len(c) rows, eight rows per pass over out in AVX2, each
+// entry's terms in row order, and returns how many rows it did: 0
+// without AVX2 or on pixel rows.
+func (r Rows) axpysWide(lo int, c []float64, out []float64) int {
+	d := r.Set.Cols
+	if !useAVX2 || r.Set.Pixels != nil || d == 0 {
+		return 0
+	}
+	out = out[:d]
+	done := 0
+	var off [wideBlock]int
+	for m := len(c) &^ 7; done < m; {
+		b := min(wideBlock, m-done)
+		r.offsets(lo+done, off[:b])
+		axpysF32AVX2(unsafe.SliceData(r.Set.Features), &off[0], b/8, &c[done], d&^3, tail(d), &out[0])
+		done += b
+	}
+	return done
+}
+
+// tail returns the mask of a row's last d mod 4 columns, nil when none.
+func tail(d int) *tailMask {
+	if d%4 == 0 {
+		return nil
+	}
+	return &tailMasks[d%4]
+}

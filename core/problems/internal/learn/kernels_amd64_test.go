@@ -1,0 +1,87 @@
+//go:build !purego
+
+package learn
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/data"
+	"dpsim/core/rng"
+)
+
+// TestAVX2Kernels checks that the AVX2 kernels of Dots and Axpys give
+// exactly the bits of the Go loops: widths 1–35 (with and without a
+// 1–3 column tail), block lengths around multiples of eight, rows through
+// a permutation, features and points with wide exponents (products and
+// sums round at every step), −0, and non-finite values (whose results are
+// compared as NaN or not: NaN payloads are not portable).
+func TestAVX2Kernels(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("this processor has no AVX2: Dots and Axpys run the Go loops")
+	}
+	if !useAVX2 {
+		t.Fatal("the processor has AVX2 but the kernels are off")
+	}
+	defer func() { useAVX2 = true }()
+	s := rng.New(5, "learn/avx2-test")
+	wide := func() float64 { return (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30)) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for cols := 1; cols <= 35; cols++ {
+		const rows = 83
+		set := &data.Set{Name: "w", Split: "train", Rows: rows, Cols: cols, Features: make([]float32, rows*cols),
+			Y: make([]uint8, rows), Classes: []string{"a", "b"}}
+		for k := range set.Features {
+			set.Features[k] = float32(wide())
+			if s.IntN(9) == 0 {
+				set.Features[k] = float32(math.Copysign(0, -1))
+			}
+		}
+		idx := make([]int, rows)
+		for k := range idx {
+			idx[k] = (k * 29) % rows // 29 is prime to 83: a permutation
+		}
+		x := make([]float64, cols)
+		for c := range x {
+			x[c] = wide()
+		}
+		xs := map[string][]float64{"wide": x, "±Inf": append([]float64{math.Inf(1)}, x[1:]...)}
+		for _, r := range []Rows{{Set: set}, {Set: set, Idx: idx}} {
+			for name, x := range xs {
+				for _, n := range []int{7, 8, 9, 16, 63, 64, 65, 80} {
+					lo := rows - n
+					want, got := make([]float64, n), make([]float64, n)
+					useAVX2 = false
+					r.Dots(lo, x, want)
+					useAVX2 = true
+					r.Dots(lo, x, got)
+					for k := range n {
+						if !same(want[k], got[k]) {
+							t.Fatalf("cols %d, idx %v, x %s, n %d: AVX2 Dots[%d] = %v, Go %v", cols, r.Idx != nil, name, n, k, got[k], want[k])
+						}
+					}
+					c := make([]float64, n)
+					for k := range c {
+						c[k] = wide()
+					}
+					wout, gout := make([]float64, cols), make([]float64, cols)
+					for j := range wout {
+						wout[j] = wide()
+						gout[j] = wout[j]
+					}
+					useAVX2 = false
+					r.Axpys(lo, c, wout)
+					useAVX2 = true
+					r.Axpys(lo, c, gout)
+					for j := range wout {
+						if !same(wout[j], gout[j]) {
+							t.Fatalf("cols %d, idx %v, x %s, n %d: AVX2 Axpys[%d] = %v, Go %v", cols, r.Idx != nil, name, n, j, gout[j], wout[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,359 @@
+package learn
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"weak"
+
+	"dpsim/core/data"
+)
+
+// SparseDensity is the largest fraction of nonzero features at which a
+// float32 set gets a sparse row form (sparseRows): above it the sparse
+// kernels' index loads and scattered adds cost more than the zero terms
+// they skip (ijcnn1, 59 % nonzero, runs twice as fast dense), and the
+// form (6 bytes a nonzero) would outgrow three quarters of the dense
+// features (4 bytes an entry) that every other problem still reads.
+const SparseDensity = 0.5
+
+// PixelSparseDensity is SparseDensity for byte (pixel) sets: a nonzero
+// costs 3 bytes in the form against 1 an entry dense, so the form stays
+// no larger than the pixels it sits beside (MNIST, 17–19 % nonzero:
+// about half their size; Fashion-MNIST's T-shirts and trousers, 47 %,
+// stay dense, where the sparse loops were only 1.4 times as fast).
+const PixelSparseDensity = 1.0 / 3
+
+// sparseRows is a data.Set's nonzero features in compressed-row form:
+// row i's nonzeros are at positions start[i] … start[i+1]−1 of col (their
+// columns, increasing) and of f32 or pix (their values, as the set stores
+// them: float32 features or bytes). It is built once per set, from the
+// set, and read-only after.
+//
+// Skipping a zero term a_j·x_j leaves a sum's bits unchanged: the sums
+// here start at +0 and add products left to right, so they are never −0
+// (+0 + −0 = +0, and x + (−x) = +0 in round-to-nearest), and adding ±0
+// to a value other than −0 returns it. A product 0·x_j is not ±0 when
+// x_j is ±Inf or NaN, and an accumulator may be handed in as −0: the
+// kernels check for both (finite, noNegZero) and then run the dense
+// loops.
+type sparseRows struct {
+	start []int
+	col   []uint16
+	f32   []float32
+	pix   []uint8
+}
+
+// maxSparseCols bounds the columns a uint16 index can name.
+const maxSparseCols = 1 << 16
+
+// newSparseRows returns s's compressed-row form, or nil when more than
+// maxDensity of its features are nonzero (or it has too many columns
+// for a uint16 index). A feature stored as −0 counts as zero: its
+// products are ±0 like +0's.
+func newSparseRows(s *data.Set, maxDensity float64) *sparseRows {
+	total := s.Rows * s.Cols
+	if total == 0 || s.Cols > maxSparseCols {
+		return nil
+	}
+	nnz := 0
+	if s.Pixels != nil {
+		for _, p := range s.Pixels[:total] {
+			if p != 0 {
+				nnz++
+			}
+		}
+	} else {
+		for _, v := range s.Features[:total] {
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	if float64(nnz) > maxDensity*float64(total) {
+		return nil
+	}
+	sp := &sparseRows{start: make([]int, s.Rows+1), col: make([]uint16, 0, nnz)}
+	if s.Pixels != nil {
+		sp.pix = make([]uint8, 0, nnz)
+	} else {
+		sp.f32 = make([]float32, 0, nnz)
+	}
+	d := s.Cols
+	for i := range s.Rows {
+		if s.Pixels != nil {
+			for j, p := range s.Pixels[i*d : (i+1)*d] {
+				if p != 0 {
+					sp.col = append(sp.col, uint16(j))
+					sp.pix = append(sp.pix, p)
+				}
+			}
+		} else {
+			for j, v := range s.Features[i*d : (i+1)*d] {
+				if v != 0 {
+					sp.col = append(sp.col, uint16(j))
+					sp.f32 = append(sp.f32, v)
+				}
+			}
+		}
+		sp.start[i+1] = len(sp.col)
+	}
+	return sp
+}
+
+// Bytes returns the memory the form holds (docs/performance.md counts
+// it beside the dense features).
+func (sp *sparseRows) Bytes() int {
+	return 8*len(sp.start) + 2*len(sp.col) + 4*len(sp.f32) + len(sp.pix)
+}
+
+// lazySparse is one set's sparse form, built on the first full pass
+// (Dots or Axpys) over a view of the set: sets that never see one (the
+// CNN's) never pay for it.
+type lazySparse struct {
+	once sync.Once
+	sp   *sparseRows
+}
+
+// get returns the sparse form of s (nil: s is dense), building it once.
+// It must not keep s: the cache entry dies with the set (sparseFor).
+func (l *lazySparse) get(s *data.Set) *sparseRows {
+	l.once.Do(func() {
+		limit := SparseDensity
+		if s.Pixels != nil {
+			limit = PixelSparseDensity
+		}
+		l.sp = newSparseRows(s, limit)
+	})
+	return l.sp
+}
+
+// sparseCache maps each set a view was split from to its lazily built
+// sparse form. Keys are weak, and an entry is removed once its set is
+// collected, so synthetic sets drawn per run leave nothing behind.
+var sparseCache = struct {
+	mu sync.Mutex
+	m  map[weak.Pointer[data.Set]]*lazySparse
+}{m: map[weak.Pointer[data.Set]]*lazySparse{}}
+
+// sparseFor returns set's (lazy) sparse form, shared by every view of
+// the set in the process.
+func sparseFor(set *data.Set) *lazySparse {
+	k := weak.Make(set)
+	sparseCache.mu.Lock()
+	defer sparseCache.mu.Unlock()
+	if l, ok := sparseCache.m[k]; ok {
+		return l
+	}
+	l := &lazySparse{}
+	sparseCache.m[k] = l
+	runtime.AddCleanup(set, func(k weak.Pointer[data.Set]) {
+		sparseCache.mu.Lock()
+		delete(sparseCache.m, k)
+		sparseCache.mu.Unlock()
+	}, k)
+	return l
+}
+
+// lastSparse remembers the set of the last lookup and its form, so that
+// the full passes (a Dots and an Axpys call per block of rows) find it
+// with one atomic load: the cache's lock and weak pointer cost more than
+// a small block's work. It keeps that one set alive until another is
+// looked up. (A field in Rows would be cheaper still natively, but a
+// fifth word in Rows made js/wasm's full gradient half as slow again.)
+var lastSparse atomic.Pointer[sparseHit]
+
+// useSparse selects the sparse kernels; tests turn it off to compare.
+var useSparse = true
+
+type sparseHit struct {
+	set *data.Set
+	l   *lazySparse
+}
+
+// sparse returns the sparse form of r's set, or nil when the set is
+// dense: built on the first full pass over any view of the set, shared
+// by all of them.
+func (r Rows) sparse() *sparseRows {
+	if !useSparse {
+		return nil
+	}
+	if h := lastSparse.Load(); h != nil && h.set == r.Set {
+		return h.l.get(r.Set)
+	}
+	l := sparseFor(r.Set)
+	lastSparse.Store(&sparseHit{set: r.Set, l: l})
+	return l.get(r.Set)
+}
+
+// Sparse reports whether r's full-pass kernels (Dots, Axpys) run over a
+// sparse form of its set.
+func (r Rows) Sparse() bool { return r.sparse() != nil }
+
+// negZero is the bit pattern of −0.
+const negZero = 1 << 63
+
+// finite reports whether every entry of x is finite (no ±Inf, no NaN),
+// the precondition of the sparse dot: 0·x_j is then ±0.
+func finite(x []float64) bool {
+	bad := uint64(0)
+	for _, v := range x {
+		// The exponent field is all ones exactly for ±Inf and NaN.
+		bad |= (math.Float64bits(v)>>52&0x7ff + 1) >> 11
+	}
+	return bad == 0
+}
+
+// noNegZero reports whether no entry of out is −0, the precondition of
+// the sparse axpy: adding a skipped +0 would turn −0 into +0.
+func noNegZero(out []float64) bool {
+	for _, v := range out {
+		if math.Float64bits(v) == negZero {
+			return false
+		}
+	}
+	return true
+}
+
+// sdotF32 returns Σ_t float64(v_t)·x[c_t], left to right: row a's sum
+// over its nonzeros.
+func sdotF32(c []uint16, v []float32, x []float64) float64 {
+	v = v[:len(c)]
+	var acc float64
+	for t, j := range c {
+		acc += float64(float64(v[t]) * x[j])
+	}
+	return acc
+}
+
+// sdotPix is sdotF32 for byte values (not yet divided by 255).
+func sdotPix(c []uint16, v []uint8, x []float64) float64 {
+	v = v[:len(c)]
+	var acc float64
+	for t, j := range c {
+		acc += float64(float64(v[t]) * x[j])
+	}
+	return acc
+}
+
+// sdot4F32 returns the sparse sums of four rows, their chains
+// interleaved over the common length (each still left to right).
+func sdot4F32(ca, cb, cc, ce []uint16, va, vb, vc, ve []float32, x []float64) (sa, sb, sc, se float64) {
+	n := min(len(ca), len(cb), len(cc), len(ce))
+	ca2, cb2, cc2, ce2 := ca[:n], cb[:n], cc[:n], ce[:n]
+	va2, vb2, vc2, ve2 := va[:n], vb[:n], vc[:n], ve[:n]
+	for t := range ca2 {
+		sa += float64(float64(va2[t]) * x[ca2[t]])
+		sb += float64(float64(vb2[t]) * x[cb2[t]])
+		sc += float64(float64(vc2[t]) * x[cc2[t]])
+		se += float64(float64(ve2[t]) * x[ce2[t]])
+	}
+	sa = sdotF32Add(sa, ca[n:], va[n:], x)
+	sb = sdotF32Add(sb, cb[n:], vb[n:], x)
+	sc = sdotF32Add(sc, cc[n:], vc[n:], x)
+	se = sdotF32Add(se, ce[n:], ve[n:], x)
+	return
+}
+
+// sdotF32Add continues a sparse sum acc over more nonzeros.
+func sdotF32Add(acc float64, c []uint16, v []float32, x []float64) float64 {
+	v = v[:len(c)]
+	for t, j := range c {
+		acc += float64(float64(v[t]) * x[j])
+	}
+	return acc
+}
+
+// sdot4Pix is sdot4F32 for byte values.
+func sdot4Pix(ca, cb, cc, ce []uint16, va, vb, vc, ve []uint8, x []float64) (sa, sb, sc, se float64) {
+	n := min(len(ca), len(cb), len(cc), len(ce))
+	ca2, cb2, cc2, ce2 := ca[:n], cb[:n], cc[:n], ce[:n]
+	va2, vb2, vc2, ve2 := va[:n], vb[:n], vc[:n], ve[:n]
+	for t := range ca2 {
+		sa += float64(float64(va2[t]) * x[ca2[t]])
+		sb += float64(float64(vb2[t]) * x[cb2[t]])
+		sc += float64(float64(vc2[t]) * x[cc2[t]])
+		se += float64(float64(ve2[t]) * x[ce2[t]])
+	}
+	sa = sdotPixAdd(sa, ca[n:], va[n:], x)
+	sb = sdotPixAdd(sb, cb[n:], vb[n:], x)
+	sc = sdotPixAdd(sc, cc[n:], vc[n:], x)
+	se = sdotPixAdd(se, ce[n:], ve[n:], x)
+	return
+}
+
+// sdotPixAdd continues a sparse byte sum acc over more nonzeros.
+func sdotPixAdd(acc float64, c []uint16, v []uint8, x []float64) float64 {
+	v = v[:len(c)]
+	for t, j := range c {
+		acc += float64(float64(v[t]) * x[j])
+	}
+	return acc
+}
+
+// saxpyF32 adds k·float64(v_t) to out[c_t] for each nonzero.
+func saxpyF32(k float64, c []uint16, v []float32, out []float64) {
+	v = v[:len(c)]
+	for t, j := range c {
+		out[j] += float64(k * float64(v[t]))
+	}
+}
+
+// saxpyPix is saxpyF32 for byte values (k already divided by 255).
+func saxpyPix(k float64, c []uint16, v []uint8, out []float64) {
+	v = v[:len(c)]
+	for t, j := range c {
+		out[j] += float64(k * float64(v[t]))
+	}
+}
+
+// sparseDots is Dots over the sparse form sp (x finite).
+func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
+	st := sp.start
+	t := 0
+	for ; t+4 <= len(out); t += 4 {
+		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
+		a0, b0 := st[i0], st[i0+1]
+		a1, b1 := st[i1], st[i1+1]
+		a2, b2 := st[i2], st[i2+1]
+		a3, b3 := st[i3], st[i3+1]
+		c := sp.col
+		o := out[t : t+4 : t+4]
+		if sp.pix != nil {
+			p := sp.pix
+			o[0], o[1], o[2], o[3] = sdot4Pix(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], p[a0:b0], p[a1:b1], p[a2:b2], p[a3:b3], x)
+			o[0] /= 255
+			o[1] /= 255
+			o[2] /= 255
+			o[3] /= 255
+			continue
+		}
+		f := sp.f32
+		o[0], o[1], o[2], o[3] = sdot4F32(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], f[a0:b0], f[a1:b1], f[a2:b2], f[a3:b3], x)
+	}
+	for ; t < len(out); t++ {
+		i := r.Row(lo + t)
+		a, b := st[i], st[i+1]
+		if sp.pix != nil {
+			out[t] = sdotPix(sp.col[a:b], sp.pix[a:b], x) / 255
+		} else {
+			out[t] = sdotF32(sp.col[a:b], sp.f32[a:b], x)
+		}
+	}
+}
+
+// sparseAxpys is Axpys over the sparse form sp (c finite, out free of
+// −0): row after row, so each entry's terms still add in row order.
+func (r Rows) sparseAxpys(sp *sparseRows, lo int, c []float64, out []float64) {
+	st := sp.start
+	for t, k := range c {
+		i := r.Row(lo + t)
+		a, b := st[i], st[i+1]
+		if sp.pix != nil {
+			saxpyPix(k/255, sp.col[a:b], sp.pix[a:b], out)
+		} else {
+			saxpyF32(k, sp.col[a:b], sp.f32[a:b], out)
+		}
+	}
+}

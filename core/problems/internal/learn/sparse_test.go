@@ -1,0 +1,225 @@
+package learn
+
+import (
+	"math"
+	"runtime"
+	"testing"
+	"weak"
+
+	"dpsim/core/data"
+	"dpsim/core/rng"
+)
+
+// sparseSets returns a float32 set and a pixel set of rows×cols with
+// about zeros of the features zero (some stored as −0 in the float32
+// set) and rows 0 and 5 all zero.
+func sparseSets(rows, cols int, zeros float64) (f, px *data.Set) {
+	s := rng.New(7, "learn/sparse-test")
+	f = &data.Set{Name: "sf", Split: "train", Rows: rows, Cols: cols, Features: make([]float32, rows*cols),
+		Y: make([]uint8, rows), Classes: []string{"a", "b"}}
+	px = &data.Set{Name: "sp", Split: "train", Rows: rows, Cols: cols, Pixels: make([]uint8, rows*cols),
+		Y: f.Y, Classes: f.Classes}
+	for i := range rows {
+		f.Y[i] = uint8(i % 2)
+		for j := range cols {
+			k := i*cols + j
+			if i == 0 || i == 5 || s.Float64() < zeros {
+				if s.Float64() < 0.3 {
+					f.Features[k] = float32(math.Copysign(0, -1))
+				}
+				continue
+			}
+			f.Features[k] = float32(s.Float64())
+			px.Pixels[k] = uint8(1 + s.IntN(255))
+		}
+	}
+	return f, px
+}
+
+// TestSparseKernels checks that the sparse Dots and Axpys give exactly
+// the bits of the dense ones — through a permutation, for block lengths
+// that are and are not multiples of four, on all-zero rows, at points x
+// with −0 and negative entries (products ±0), with accumulators that
+// cancel to 0 — and that they fall back to the dense loops where skipping
+// would change a bit: an infinite or NaN x (0·Inf is NaN), an infinite
+// coefficient, or an out holding −0.
+func TestSparseKernels(t *testing.T) {
+	for _, cols := range []int{1, 5, 22, 61} {
+		f, px := sparseSets(41, cols, 0.75)
+		for _, s := range []*data.Set{f, px} {
+			if newSparseRows(s, SparseDensity) == nil {
+				t.Fatalf("cols %d, pixels %v: no sparse form at 75 %% zeros", cols, s.Pixels != nil)
+			}
+			idx := make([]int, s.Rows)
+			for k := range idx {
+				idx[k] = (k * 13) % s.Rows // 13 is prime to 41: a permutation
+			}
+			for _, r := range []Rows{{Set: s}, {Set: s, Idx: idx}} {
+				if !r.Sparse() {
+					t.Fatal("a set at 75 % zeros runs dense")
+				}
+				// Dense: the Go loops (and AVX2), sparse: the sparse form.
+				dense := denseRows{r}
+				sparse := r
+				points := map[string][]float64{}
+				x := make([]float64, cols)
+				for c := range x {
+					x[c] = math.Sin(float64(3*c+1)) / 3
+				}
+				points["sin"] = x
+				negz := make([]float64, cols)
+				for c := range negz {
+					negz[c] = math.Copysign(0, -1)
+				}
+				points["all −0"] = negz
+				mixed := append([]float64(nil), x...)
+				for c := 0; c < cols; c += 2 {
+					mixed[c] = math.Copysign(0, -1)
+				}
+				points["half −0"] = mixed
+				points["+Inf"] = append(append([]float64(nil), x...)[:cols-1], math.Inf(1))
+				points["NaN"] = append([]float64{math.NaN()}, x[1:]...)
+				for name, x := range points {
+					for _, n := range []int{0, 1, 4, 6, 9, 41} {
+						want, got := make([]float64, n), make([]float64, n)
+						dense.Dots(0, x, want)
+						sparse.Dots(0, x, got)
+						for k := range n {
+							if math.Float64bits(want[k]) != math.Float64bits(got[k]) {
+								t.Fatalf("cols %d, pixels %v, idx %v, x %s, n %d: sparse Dots[%d] = %v, dense %v",
+									cols, s.Pixels != nil, dense.Idx != nil, name, n, k, got[k], want[k])
+							}
+						}
+						for _, coef := range []string{"slopes", "±0", "cancel", "Inf"} {
+							c := make([]float64, n)
+							for k := range c {
+								switch coef {
+								case "slopes":
+									c[k] = want[k]*1.5 - 0.25
+								case "±0":
+									c[k] = math.Copysign(0, float64(k%2)-0.5)
+								case "cancel": // rows k and k+1 cancel where they share a feature
+									c[k] = float64(1 - 2*(k%2))
+								case "Inf":
+									c[k] = math.Inf(1 - 2*(k%2))
+								}
+							}
+							for _, start := range []string{"+0", "−0 entries"} {
+								wout, gout := make([]float64, cols), make([]float64, cols)
+								if start != "+0" {
+									for j := 0; j < cols; j += 3 {
+										wout[j], gout[j] = math.Copysign(0, -1), math.Copysign(0, -1)
+									}
+								}
+								dense.Axpys(0, c, wout)
+								sparse.Axpys(0, c, gout)
+								for j := range wout {
+									if math.Float64bits(wout[j]) != math.Float64bits(gout[j]) {
+										t.Fatalf("cols %d, pixels %v, idx %v, x %s, n %d, c %s, out %s: sparse Axpys[%d] = %v, dense %v",
+											cols, s.Pixels != nil, dense.Idx != nil, name, n, coef, start, j, gout[j], wout[j])
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSparseForm checks the density rule (a set above SparseDensity
+// nonzero keeps the dense loops), that −0 features count as zeros, that
+// the form holds exactly the nonzero features, and that views of one set
+// share one form.
+func TestSparseForm(t *testing.T) {
+	dense, _ := sparseSets(20, 10, 0.3)
+	if sp := newSparseRows(dense, SparseDensity); sp != nil {
+		t.Fatalf("a set with 70 %% nonzeros got a sparse form of %d entries", len(sp.col))
+	}
+	// 40 % nonzero: sparse as float32, dense as pixels (the form would
+	// outgrow the bytes).
+	f40, px40 := sparseSets(40, 10, 0.6)
+	if !(Rows{Set: f40}).Sparse() || (Rows{Set: px40}).Sparse() {
+		t.Fatalf("at 40 %% nonzeros: float32 sparse %v (want true), pixels sparse %v (want false)",
+			Rows{Set: f40}.Sparse(), Rows{Set: px40}.Sparse())
+	}
+	f, px := sparseSets(20, 10, 0.8)
+	for _, s := range []*data.Set{f, px} {
+		sp := newSparseRows(s, SparseDensity)
+		if sp == nil {
+			t.Fatal("no sparse form at 80 % zeros")
+		}
+		per := 6 // uint16 column + float32 value
+		if s.Pixels != nil {
+			per = 3
+		}
+		if got, want := sp.Bytes(), 8*(s.Rows+1)+per*len(sp.col); got != want {
+			t.Fatalf("pixels %v: the form reports %d bytes, holds %d", s.Pixels != nil, got, want)
+		}
+		for i := range s.Rows {
+			k := sp.start[i]
+			for j := range s.Cols {
+				if s.At(i, j) == 0 {
+					continue
+				}
+				if k >= sp.start[i+1] || int(sp.col[k]) != j {
+					t.Fatalf("pixels %v: row %d: nonzero feature %d missing from the sparse form", s.Pixels != nil, i, j)
+				}
+				k++
+			}
+			if k != sp.start[i+1] {
+				t.Fatalf("pixels %v: row %d: %d entries in the sparse form, %d nonzero features", s.Pixels != nil, i, sp.start[i+1]-sp.start[i], k-sp.start[i])
+			}
+		}
+	}
+	a := (Rows{Set: f}).sparse()
+	views, err := Split(f, 3, Shuffled, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range append(views, Rows{Set: f}.Sub(2, 7)) {
+		if (Rows{Set: px}).sparse() == a || v.sparse() != a {
+			t.Fatalf("view %d of a set does not share its sparse form", i)
+		}
+	}
+}
+
+// TestSparseCacheForgets checks that the process-wide cache of sparse
+// forms lets a set go: its entry is removed once the set is collected
+// (synthetic sets are drawn per run).
+func TestSparseCacheForgets(t *testing.T) {
+	k := func() weak.Pointer[data.Set] {
+		f, _ := sparseSets(10, 4, 0.8)
+		(Rows{Set: f}).sparse()
+		return weak.Make(f)
+	}()
+	other, _ := sparseSets(10, 4, 0.8)
+	(Rows{Set: other}).sparse() // the last lookup no longer holds f
+	for range 100 {
+		runtime.GC()
+		runtime.Gosched()
+		sparseCache.mu.Lock()
+		_, ok := sparseCache.m[k]
+		sparseCache.mu.Unlock()
+		if !ok {
+			return
+		}
+	}
+	t.Fatal("the sparse form of a collected set is still cached after 100 collections")
+}
+
+// denseRows runs a view's Dots and Axpys with the sparse kernels off.
+type denseRows struct{ Rows }
+
+func (d denseRows) Dots(lo int, x, out []float64) {
+	useSparse = false
+	defer func() { useSparse = true }()
+	d.Rows.Dots(lo, x, out)
+}
+
+func (d denseRows) Axpys(lo int, c, out []float64) {
+	useSparse = false
+	defer func() { useSparse = true }()
+	d.Rows.Axpys(lo, c, out)
+}

@@ -349,8 +349,10 @@
         db.close();
       }
     },
-    put(v) { return keep.use('readwrite', (st) => st.put(v, 'last')); },
-    get() { return keep.use('readonly', (st) => st.get('last')); },
+    // The last sweep is kept under 'last' and under 'exp:<name>', one per
+    // experiment (the gallery, gallery.js, reads the latter's verdicts).
+    put(v) { return keep.use('readwrite', (st) => { st.put(v, 'exp:' + v.name); return st.put(v, 'last'); }); },
+    get(key = 'last') { return keep.use('readonly', (st) => st.get(key)); },
   };
   window.addEventListener('beforeunload', (e) => {
     if (sweep) { e.preventDefault(); e.returnValue = ''; }
@@ -359,7 +361,9 @@
   // restore shows the kept sweep, unless a sweep is already on show.
   async function restore() {
     let v = null;
-    try { v = await keep.get(); } catch (e) { return; } // storage off: nothing kept
+    // The chosen experiment's own last sweep (opened from the gallery,
+    // say), else the last sweep of any.
+    try { v = (sel.value && await keep.get('exp:' + sel.value)) || await keep.get(); } catch (e) { return; } // storage off: nothing kept
     if (!v || !v.figure || !v.json || result || sweep) return;
     result = { name: v.name, json: v.json, csv: v.csv, figure: v.figure };
     state.partial = !!v.partial;

@@ -175,13 +175,14 @@
     d.setAttribute('aria-labelledby', 'keys-title');
     d.innerHTML = `<div class="keys-head"><h2 id="keys-title">Keyboard shortcuts</h2>
       <button type="button" id="keys-close" class="link" aria-label="Close the list of shortcuts">close</button></div>
-      <p class="muted keys-note">Not while typing in a field. Tab and Shift+Tab move between controls; Enter or Space presses the focused one.</p>
+      <p class="muted keys-note">Not while typing in a field. Tab and Shift+Tab move between controls; Enter presses the focused one (so does Space, outside the main bar).</p>
       <table class="keys-table" id="keys-table"><thead><tr><th scope="col">Key</th><th scope="col">Does</th></tr></thead><tbody></tbody></table>`;
     document.body.append(d);
     $('keys-close').addEventListener('click', close);
-    d.addEventListener('close', () => { if (opener && opener.isConnected) opener.focus(); opener = null; });
+    d.addEventListener('close', restoreFocus); // closed by the browser (Escape)
     // A click on the backdrop (outside the box) closes it too.
     d.addEventListener('click', (e) => { if (e.target === d) close(); });
+    d.addEventListener('keydown', (e) => trapTab(d, e));
     return d;
   }
 
@@ -219,7 +220,17 @@
   }
   function close() {
     const d = $('keys-dialog');
-    if (d && d.open) d.close();
+    if (d && d.open) { d.close(); restoreFocus(); }
+  }
+  // restoreFocus gives focus back to what had it before the list opened
+  // (at once: the browser's 'close' event comes a task later, after the
+  // next key may have gone to the closed dialog's button).
+  function restoreFocus() {
+    const d = $('keys-dialog');
+    if (!d || d.open) return;
+    if (opener && opener.isConnected && opener !== document.body) opener.focus();
+    else if (d.contains(document.activeElement)) document.activeElement.blur();
+    opener = null;
   }
 
   // The hint line under the controls names the same keys.
@@ -250,15 +261,19 @@
         before = null;
       }
     }).observe(cal, { attributes: true, attributeFilter: ['hidden'] });
-    cal.addEventListener('keydown', (e) => {
-      if (e.key !== 'Tab') return;
-      const f = [...cal.querySelectorAll('button')].filter((b) => !b.disabled);
-      if (!f.length) return;
-      const i = f.indexOf(document.activeElement);
-      const j = e.shiftKey ? (i <= 0 ? f.length - 1 : i - 1) : (i === f.length - 1 ? 0 : i + 1);
-      e.preventDefault();
-      f[j].focus();
-    });
+    cal.addEventListener('keydown', (e) => trapTab(cal, e));
+  }
+
+  // trapTab keeps Tab and Shift+Tab among the controls of box (a modal
+  // <dialog> alone would let Tab leave for the browser's own controls).
+  function trapTab(box, e) {
+    if (e.key !== 'Tab') return;
+    const f = [...box.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')].filter((b) => !b.disabled);
+    if (!f.length) return;
+    const i = f.indexOf(document.activeElement);
+    const j = e.shiftKey ? (i <= 0 ? f.length - 1 : i - 1) : (i === f.length - 1 ? 0 : i + 1);
+    e.preventDefault();
+    f[j].focus();
   }
 
   // The symbols panel: opened by its button, focus moves into it.

@@ -553,7 +553,8 @@
     await provide(h, s.files || []); // a fresh helper after Cancel
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
-    keep.put({ ...result, partial, at: Date.now() }).catch(() => {}); // storage off or full: shown, not kept
+    // state.kept names the sweep once it is kept (the gallery reads it).
+    keep.put({ ...result, partial, at: Date.now() }).then(() => { state.kept = s.name; }, () => {}); // storage off or full: shown, not kept
     state.partial = partial;
     state.verdicts = result.figure.verdicts.map((v) => ({ claim: v.claim, verdict: v.verdict }));
     if (!partial) state.status = 'done';

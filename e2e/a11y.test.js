@@ -184,6 +184,28 @@ describe('keyboard', () => {
     } finally { await p.ctx.close(); }
   });
 
+  test('the calibration question takes focus, keeps Tab, and Esc answers "keep"', async () => {
+    const p = await open('');
+    try {
+      await simReady(p);
+      await p.page.fill('#target-eps', '1');
+      await p.page.press('#target-eps', 'Enter');
+      await waitFor(p, 'the question', () => !document.getElementById('cal-confirm').hidden);
+      await waitFor(p, 'focus on the safe answer', () => document.activeElement.id === 'cal-confirm-no');
+      assert.deepEqual(await axeSerious(p.page), [], 'axe with the question open');
+      const seen = new Set();
+      for (let i = 0; i < 4; i++) {
+        await p.page.keyboard.press(i % 2 ? 'Shift+Tab' : 'Tab');
+        seen.add(await p.page.evaluate(() => document.activeElement.id));
+      }
+      assert.deepEqual([...seen].sort(), ['cal-confirm-no', 'cal-confirm-yes'], 'Tab left the question');
+      await p.page.keyboard.press('Escape');
+      assert.equal(await p.page.evaluate(() => document.getElementById('cal-confirm').hidden), true, 'Esc left the question open');
+      assert.match(await p.page.textContent('#th-cal'), /^none/, 'Esc calibrated');
+      assert.equal(await p.page.evaluate(() => document.activeElement.id), 'target-eps', 'focus did not go back to the field');
+    } finally { await p.ctx.close(); }
+  });
+
   for (const [w, h, scale] of [[1280, 720, 1], [390, 844, 2]]) {
     test(`? lists the handler's shortcuts; they do what they say (${w}×${h})`, async () => {
       const p = await open('', { width: w, height: h }, scale);

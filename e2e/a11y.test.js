@@ -144,13 +144,17 @@ const CONTROLS = () => {
 };
 
 describe('keyboard', () => {
-  test('Tab reaches every control, in document order, each with a name', async () => {
-    const p = await open('');
+  const PAGES = {
+    'index.html': async (p) => { await simReady(p); await openPanels(p); },
+    'experiments.html': panelReady,
+    'gallery.html': (p) => waitFor(p, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready'),
+  };
+  for (const [file, prepare] of Object.entries(PAGES)) test(`Tab reaches every control of ${file}, in document order, each with a name`, async () => {
+    const p = await open(file === 'index.html' ? '' : file);
     try {
-      await simReady(p);
-      await openPanels(p);
+      await prepare(p);
       const all = await p.page.evaluate(CONTROLS);
-      assert.ok(all.length > 30, `only ${all.length} controls found`);
+      assert.ok(all.length >= (file === 'index.html' ? 30 : 5), `only ${all.length} controls found`);
       const nameless = all.filter((c) => !c.name).map((c) => c.what);
       assert.deepEqual(nameless, [], 'controls without an accessible name');
       assert.equal(await p.page.evaluate(() => document.querySelectorAll('[tabindex]:not([tabindex="-1"]):not([tabindex="0"])').length), 0, 'a positive tabindex breaks the order');

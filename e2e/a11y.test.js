@@ -93,11 +93,16 @@ describe('axe-core: no serious or critical violations', () => {
       assert.deepEqual(await axeSerious(p.page), []);
     } finally { await p.ctx.close(); }
   });
-  test('experiments.html', async () => {
-    const p = await open('experiments.html');
+  test('experiments.html, before and after a sweep', async () => {
+    const p = await open('experiments.html?experiment=dpdgt-fig2');
     try {
       await panelReady(p);
       assert.deepEqual(await axeSerious(p.page), []);
+      // The figure, its legend, the verdicts and the downloads.
+      await p.page.fill('#exp-runs', '1');
+      await p.page.click('#exp-run');
+      await waitFor(p, 'the sweep', () => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn);
+      assert.deepEqual(await axeSerious(p.page), [], 'after the sweep');
     } finally { await p.ctx.close(); }
   });
   test('gallery.html', async () => {
@@ -207,6 +212,20 @@ describe('keyboard', () => {
       assert.equal(await p.page.evaluate(() => document.getElementById('cal-confirm').hidden), true, 'Esc left the question open');
       assert.match(await p.page.textContent('#th-cal'), /^none/, 'Esc calibrated');
       assert.equal(await p.page.evaluate(() => document.activeElement.id), 'target-eps', 'focus did not go back to the field');
+    } finally { await p.ctx.close(); }
+  });
+
+  test('? on experiments.html lists only what that page takes', async () => {
+    const p = await open('experiments.html');
+    try {
+      await panelReady(p);
+      await p.page.keyboard.press('?');
+      await waitFor(p, 'the shortcuts dialog', () => document.getElementById('keys-dialog') && document.getElementById('keys-dialog').open);
+      const rows = await p.page.evaluate(() => [...document.querySelectorAll('#keys-dialog tbody tr')].map((tr) => tr.dataset.keys));
+      assert.deepEqual(rows, ['e E', '?', 'Escape'], 'no simulation keys without the simulation');
+      await p.page.keyboard.press('Escape');
+      await p.page.keyboard.press('e');
+      assert.equal(await p.page.evaluate(() => document.activeElement.id), 'exp-preset');
     } finally { await p.ctx.close(); }
   });
 

@@ -114,6 +114,10 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
       if (name !== CHEAP) assert.ok(g2[name].claims.every((c) => c.verdict === 'not run yet' || FIGURES.get(name).claims.length === 0), `${name} shows a verdict it never had`);
     }
     assert.match(await page.textContent(`li[data-experiment="${CHEAP}"] .gal-foot`), /verdicts of your sweep of/);
+    // A thumbnail of its curves, for that figure only.
+    assert.equal(await page.locator('svg.gal-thumb').count(), 1, 'thumbnails');
+    assert.ok(await page.locator(`li[data-experiment="${CHEAP}"] svg.gal-thumb polyline`).count() > 0, 'no curve in the thumbnail');
+    await page.locator(`li[data-experiment="${CHEAP}"]`).screenshot({ path: path.join(OUT, 'gallery-swept.png') });
 
     // Its link shows that sweep again in the panel.
     await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);

@@ -132,11 +132,51 @@
     state.papers = [...byPaper.keys()];
   }
 
+  // The Experiments panel's colours, in its order.
+  const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+
+  // thumb draws a kept sweep's curves small (no axes, no bands: a
+  // reminder of the figure, not a reading of it), or returns null.
+  function thumb(fd) {
+    const W = 168, H = 64, pad = 3;
+    const okX = (v) => v != null && isFinite(v) && (!fd.x_log || v > 0);
+    const okY = (v) => v != null && isFinite(v) && (!fd.y_log || v > 0);
+    const tx = (v) => (fd.x_log ? Math.log10(v) : v);
+    const ty = (v) => (fd.y_log ? Math.log10(v) : v);
+    const pts = (fd.series || []).map((se) => se.x.map((x, i) => [x, se.y[i]]).filter(([x, y]) => okX(x) && okY(y)).map(([x, y]) => [tx(x), ty(y)]));
+    const all = pts.flat();
+    if (all.length < 2) return null;
+    const [x0, x1] = [Math.min(...all.map((q) => q[0])), Math.max(...all.map((q) => q[0]))];
+    const [y0, y1] = [Math.min(...all.map((q) => q[1])), Math.max(...all.map((q) => q[1]))];
+    const sx = (v) => pad + (x1 > x0 ? (v - x0) / (x1 - x0) : 0.5) * (W - 2 * pad);
+    const sy = (v) => H - pad - (y1 > y0 ? (v - y0) / (y1 - y0) : 0.5) * (H - 2 * pad);
+    const NS = 'http://www.w3.org/2000/svg';
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('width', W);
+    svg.setAttribute('height', H);
+    svg.setAttribute('class', 'gal-thumb');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', `thumbnail of your sweep: ${pts.length} curve${pts.length === 1 ? '' : 's'} (${fd.series.map((se) => se.label).join('; ')})`);
+    pts.forEach((q, k) => {
+      if (!q.length) return;
+      const pl = document.createElementNS(NS, 'polyline');
+      pl.setAttribute('points', q.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' '));
+      pl.setAttribute('fill', 'none');
+      pl.setAttribute('stroke', COLORS[k % COLORS.length]);
+      pl.setAttribute('stroke-width', '1.5');
+      svg.append(pl);
+    });
+    return svg;
+  }
+
   function item(p, kept) {
     const li = el('li', { className: 'gal-item' });
     li.dataset.experiment = p.name;
     const h = el('h3', { className: 'gal-title' }, el('span', { className: 'gal-fig', textContent: p.figure }), ' ', p.title);
     li.append(h, el('p', { className: 'gal-name muted mono', textContent: p.name }));
+    const t = kept && thumb(kept.figure);
+    if (t) li.append(t);
     const verdicts = kept ? kept.figure.verdicts || [] : [];
     const claims = el('ul', { className: 'exp-verdicts gal-claims' });
     claims.setAttribute('aria-label', 'claims of ' + p.name);

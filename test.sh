@@ -56,7 +56,7 @@ if ((node_major < 20)); then
   echo "test.sh: node $(node --version) is too old; the e2e test needs node >= 20" >&2
   false
 fi
-if [[ ! -d e2e/node_modules/playwright-core ]]; then
+if [[ ! -d e2e/node_modules/playwright-core || ! -d e2e/node_modules/axe-core ]]; then
   echo "npm ci --prefix e2e"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix e2e --no-audit --no-fund
 fi

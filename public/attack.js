@@ -94,6 +94,8 @@
     tmp.getContext('2d').putImageData(img, 0, 0);
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(tmp, 0, 0, c.width, c.height);
+    c.setAttribute('role', 'img'); // a picture, named by its caption
+    c.setAttribute('aria-label', caption);
     const cap = document.createElement('figcaption');
     cap.textContent = caption;
     fig.append(c, cap);

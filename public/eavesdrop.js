@@ -60,7 +60,7 @@
       </div>
       <div>
         <h3>Noise ÷ signal left in the reconstruction (log scale, recent iterations)</h3>
-        <canvas id="eav-shield" width="480" height="120" aria-label="the second tier's protection over time"></canvas>
+        <canvas id="eav-shield" width="480" height="120" role="img" aria-label="the second tier's protection over time"></canvas>
         <p class="muted small">Above 1 (the dashed line) the Laplace noise still hides x_i and ∇f_i(x_i); as it decays, what the messages reveal approaches the truth.</p>
       </div>
       <div class="eav-msgs">

@@ -417,8 +417,10 @@
         db.close();
       }
     },
-    put(v) { return keep.use('readwrite', (st) => st.put(v, 'last')); },
-    get() { return keep.use('readonly', (st) => st.get('last')); },
+    // The last sweep is kept under 'last' and under 'exp:<name>', one per
+    // experiment (the gallery, gallery.js, reads the latter's verdicts).
+    put(v) { return keep.use('readwrite', (st) => { st.put(v, 'exp:' + v.name); return st.put(v, 'last'); }); },
+    get(key = 'last') { return keep.use('readonly', (st) => st.get(key)); },
   };
   window.addEventListener('beforeunload', (e) => {
     if (sweep) { e.preventDefault(); e.returnValue = ''; }
@@ -427,7 +429,9 @@
   // restore shows the kept sweep, unless a sweep is already on show.
   async function restore() {
     let v = null;
-    try { v = await keep.get(); } catch (e) { return; } // storage off: nothing kept
+    // The chosen experiment's own last sweep (opened from the gallery,
+    // say), else the last sweep of any.
+    try { v = (sel.value && await keep.get('exp:' + sel.value)) || await keep.get(); } catch (e) { return; } // storage off: nothing kept
     if (!v || !v.figure || !v.json || result || sweep) return;
     result = { name: v.name, json: v.json, csv: v.csv, figure: v.figure };
     state.partial = !!v.partial;
@@ -625,7 +629,8 @@
     await provide(h, s.files || []); // a fresh helper after Cancel
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
-    keep.put({ ...result, partial, at: Date.now() }).catch(() => {}); // storage off or full: shown, not kept
+    // state.kept names the sweep once it is kept (the gallery reads it).
+    keep.put({ ...result, partial, at: Date.now() }).then(() => { state.kept = s.name; }, () => {}); // storage off or full: shown, not kept
     state.partial = partial;
     state.verdicts = result.figure.verdicts.map((v) => ({ claim: v.claim, verdict: v.verdict }));
     if (!partial) state.status = 'done';

@@ -1131,44 +1131,8 @@
   }
   window.dpsimPage = Object.assign(window.dpsimPage || {}, { loadScenarioText });
 
-  // Keyboard shortcuts, ignored while typing in a field.
-  function isTyping(el) {
-    if (!el) return false;
-    const tag = el.tagName;
-    return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
-  }
-  let swallowSpaceUp = false;
-  document.addEventListener('keydown', (e) => {
-    if (!ready || dead || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (isTyping(e.target) || isTyping(document.activeElement)) return;
-    const k = e.key;
-    if (k === ' ' || k === 'Spacebar') {
-      // Also keeps a focused button from being "clicked" by the space bar.
-      e.preventDefault();
-      swallowSpaceUp = true;
-      if (!e.repeat) togglePlay();
-    } else if (k === 'ArrowRight' || k === 's' || k === 'S') {
-      e.preventDefault();
-      doStep();
-    } else if (k === 'r' || k === 'R') {
-      e.preventDefault();
-      if (!e.repeat) doReset();
-    } else if (k === 'f' || k === 'F') {
-      e.preventDefault();
-      if (!e.repeat) toggleFast();
-    } else if (k === 'm' || k === 'M') {
-      e.preventDefault();
-      if (!e.repeat) toggleSlow();
-    } else if (k === 'Escape') {
-      closeInspector();
-    }
-  });
-  document.addEventListener('keyup', (e) => {
-    if ((e.key === ' ' || e.key === 'Spacebar') && swallowSpaceUp) {
-      swallowSpaceUp = false;
-      e.preventDefault();
-    }
-  });
+  // Keyboard shortcuts: keys.js holds their one table (listed on `?`).
+  if (window.dpsimKeys) window.dpsimKeys.attach({ ready: () => ready && !dead, togglePlay, doStep, doReset, toggleFast, toggleSlow, closeInspector });
 
   // ------------------------------------------------------------ bridge up
 

@@ -17,6 +17,12 @@ type Preset struct {
 	Title string `json:"title"`
 	// Reproduces names the paper figure, if the experiment reproduces one.
 	Reproduces string `json:"reproduces,omitempty"`
+	// Paper and Figure are Reproduces in two parts, so that a list of
+	// paper figures (the page's gallery) can group them by paper.
+	Paper  string `json:"paper,omitempty"`
+	Figure string `json:"figure,omitempty"`
+	// Claims are the experiment's expectations in words, in order.
+	Claims []string `json:"claims,omitempty"`
 }
 
 // Presets lists the built-in experiments, sorted by name.
@@ -30,6 +36,10 @@ func Presets() []Preset {
 			p.Title = e.Title
 			if e.Reproduces != nil {
 				p.Reproduces = e.Reproduces.Paper + ", " + e.Reproduces.Figure
+				p.Paper, p.Figure = e.Reproduces.Paper, e.Reproduces.Figure
+			}
+			for _, x := range e.Expectations {
+				p.Claims = append(p.Claims, x.Claim)
 			}
 		}
 		ps = append(ps, p)

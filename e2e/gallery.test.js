@@ -1,0 +1,145 @@
+'use strict';
+// End-to-end test of the gallery of paper figures (gallery.html, issue 21
+// point 3): every experiment preset that reproduces a paper figure
+// (read here from core/experiment/presets/, independently of the page)
+// appears, grouped by paper, with each of its claims; a figure never
+// swept says "not run yet"; its link opens it in the Experiments panel;
+// after a sweep there, the gallery shows that sweep's verdicts, and the
+// link shows the sweep again. Screenshots at 1280×720 and 390×844 land in
+// e2e/out/.
+//
+//   node --test e2e/gallery.test.js     (after ./build.sh)
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+
+const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
+// A figure whose sweep takes well under a second natively at one run.
+const CHEAP = 'dpdgt-fig2';
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-gallery-'));
+let server = null;
+let baseURL = '';
+let browser = null;
+
+// The figures, from the experiment files themselves.
+const FIGURES = (() => {
+  const dir = path.join(ROOT, 'core', 'experiment', 'presets');
+  const out = new Map();
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const e = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    if (e.reproduces) out.set(f.replace(/\.json$/, ''), { paper: e.reproduces.paper, claims: (e.expectations || []).map((x) => x.claim) });
+  }
+  return out;
+})();
+
+before(async () => {
+  for (const f of ['gallery.html', 'gallery.js', 'wasm_exec.js', 'solver.wasm']) {
+    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
+  }
+  fs.mkdirSync(OUT, { recursive: true });
+  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function waitFor(page, log, what, fn, arg, timeout = TIMEOUT) {
+  try {
+    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
+  } catch (e) {
+    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n console: ${log.slice(-10).join('\n  ')}`);
+  }
+}
+const galleryReady = (page, log) => waitFor(page, log, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready');
+
+// shown reads the gallery: per figure, its paper's heading and its
+// claims with their badges.
+const shown = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('li.gal-item')].map((li) => [li.dataset.experiment, {
+  paper: li.closest('section').querySelector('h2').textContent,
+  claims: [...li.querySelectorAll('.gal-claims > li')].map((c) => ({ verdict: c.querySelector('.exp-verdict') && c.querySelector('.exp-verdict').textContent, text: c.textContent })),
+  link: li.querySelector('a.gal-open').getAttribute('href'),
+}])));
+
+test('every paper figure, its claims, a link to its experiment, its last sweep\'s verdicts', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await ctx.newPage();
+  const log = [];
+  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+  try {
+    await page.goto(baseURL + 'gallery.html');
+    await galleryReady(page, log);
+    const g = await shown(page);
+    assert.deepEqual(Object.keys(g).sort(), [...FIGURES.keys()].sort(), 'the figures listed');
+    for (const [name, f] of FIGURES) {
+      assert.equal(g[name].paper, f.paper, `${name}'s paper`);
+      assert.equal(g[name].link, 'experiments.html?experiment=' + name);
+      if (f.claims.length === 0) continue;
+      assert.equal(g[name].claims.length, f.claims.length, `${name}'s claims`);
+      f.claims.forEach((c, i) => {
+        assert.ok(g[name].claims[i].text.includes(c), `${name} claim ${i}: ${g[name].claims[i].text}`);
+        assert.equal(g[name].claims[i].verdict, 'not run yet', `${name} claim ${i} in a fresh browser`);
+      });
+    }
+    assert.ok(FIGURES.has(CHEAP) && FIGURES.get(CHEAP).claims.length > 0);
+    await page.screenshot({ path: path.join(OUT, 'gallery-1280x720.png') });
+
+    // The link opens the figure in the Experiments panel; a sweep there…
+    await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);
+    await page.waitForURL(/experiments\.html\?experiment=/);
+    await waitFor(page, log, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
+    assert.equal(await page.inputValue('#exp-preset'), CHEAP);
+    await page.fill('#exp-runs', '1');
+    await page.click('#exp-run');
+    await waitFor(page, log, 'the sweep, kept', (n) => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn && window.dpsimSweepState.kept === n, CHEAP);
+    const verdicts = await page.evaluate(() => window.dpsimSweepState.verdicts);
+    assert.equal(verdicts.length, FIGURES.get(CHEAP).claims.length);
+
+    // …shows in the gallery, for that figure only.
+    await page.goto(baseURL + 'gallery.html');
+    await galleryReady(page, log);
+    const g2 = await shown(page);
+    verdicts.forEach((v, i) => {
+      assert.equal(g2[CHEAP].claims[i].verdict, v.verdict, `claim ${i} of ${CHEAP}`);
+      assert.ok(g2[CHEAP].claims[i].text.includes(v.claim));
+    });
+    for (const [name] of FIGURES) {
+      if (name !== CHEAP) assert.ok(g2[name].claims.every((c) => c.verdict === 'not run yet' || FIGURES.get(name).claims.length === 0), `${name} shows a verdict it never had`);
+    }
+    assert.match(await page.textContent(`li[data-experiment="${CHEAP}"] .gal-foot`), /verdicts of your sweep of/);
+    // A thumbnail of its curves, for that figure only.
+    assert.equal(await page.locator('svg.gal-thumb').count(), 1, 'thumbnails');
+    assert.ok(await page.locator(`li[data-experiment="${CHEAP}"] svg.gal-thumb polyline`).count() > 0, 'no curve in the thumbnail');
+    await page.locator(`li[data-experiment="${CHEAP}"]`).screenshot({ path: path.join(OUT, 'gallery-swept.png') });
+
+    // Its link shows that sweep again in the panel.
+    await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);
+    await waitFor(page, log, 'the kept sweep', (n) => window.dpsimSweepState && window.dpsimSweepState.status === 'ready' && window.dpsimSweepState.restored === n && window.dpsimSweepState.figureDrawn, CHEAP);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the gallery on a phone (390×844)', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const page = await ctx.newPage();
+  const log = [];
+  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+  try {
+    await page.goto(baseURL + 'gallery.html');
+    await galleryReady(page, log);
+    // Nothing wider than the window.
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `the page is ${wide} px wide`);
+    await page.screenshot({ path: path.join(OUT, 'gallery-390x844.png') });
+  } finally {
+    await ctx.close();
+  }
+});

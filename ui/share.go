@@ -112,9 +112,11 @@ func (a *App) presetLink() (query.Params, bool) {
 		p.Seed = &seed
 	}
 	if c := a.scen.Calibrate; !reflect.DeepEqual(c, pre.Calibrate) {
-		// ?epsilon= sets the target at the scenario's horizon only, and
-		// cannot remove a preset's own target.
-		if c == nil || c.Iterations != 0 || !(c.Epsilon >= query.MinEpsilon && c.Epsilon <= query.MaxEpsilon) {
+		// ?epsilon= sets the target at the scenario's horizon only (the
+		// build writes that horizon in), and cannot remove a preset's own
+		// target.
+		horizon := c != nil && (c.Iterations == 0 || c.Iterations == a.scen.Iterations)
+		if !horizon || !(c.Epsilon >= query.MinEpsilon && c.Epsilon <= query.MaxEpsilon) {
 			return query.Params{}, false
 		}
 		eps := c.Epsilon

@@ -4,7 +4,6 @@ package ui
 
 import (
 	"encoding/json"
-	"reflect"
 	"syscall/js"
 	"time"
 
@@ -78,51 +77,12 @@ func (a *App) applyRun(q query.Params, errs []error) []error {
 	return errs
 }
 
-// linkParams describes the current run for a link: a preset by name with
-// its seed and target ε while the scenario is the preset's (a short link
-// that stays readable), the whole scenario as built otherwise.
+// linkParams describes the current run for a link (LinkParams).
 func (a *App) linkParams() query.Params {
 	if a.built == nil {
 		return query.Params{}
 	}
-	if p, ok := a.presetLink(); ok {
-		return p
-	}
-	return query.Params{Scenario: a.built.Scenario.JSON()}
-}
-
-// presetLink reports whether the current scenario is a preset, unmodified
-// but for the seed and the target ε, and its short link if so.
-func (a *App) presetLink() (query.Params, bool) {
-	if a.scen == nil {
-		return query.Params{}, false
-	}
-	pre, err := scenario.PresetScenario(a.scen.Name)
-	if err != nil {
-		return query.Params{}, false
-	}
-	cur := *a.scen
-	cur.Calibrate = pre.Calibrate
-	if string(cur.JSON()) != string(pre.JSON()) {
-		return query.Params{}, false
-	}
-	p := query.Params{Preset: a.scen.Name}
-	if a.seed >= 0 {
-		seed := uint64(a.seed)
-		p.Seed = &seed
-	}
-	if c := a.scen.Calibrate; !reflect.DeepEqual(c, pre.Calibrate) {
-		// ?epsilon= sets the target at the scenario's horizon only (the
-		// build writes that horizon in), and cannot remove a preset's own
-		// target.
-		horizon := c != nil && (c.Iterations == 0 || c.Iterations == a.scen.Iterations)
-		if !horizon || !(c.Epsilon >= query.MinEpsilon && c.Epsilon <= query.MaxEpsilon) {
-			return query.Params{}, false
-		}
-		eps := c.Epsilon
-		p.Epsilon = &eps
-	}
-	return p, true
+	return LinkParams(a.scen, a.seed, a.built.Scenario)
 }
 
 // viewParams are the view's parameters the page keeps in its link

@@ -12,9 +12,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
@@ -124,6 +125,17 @@ describe('share', () => {
     for (const k of ['iter', 'optimality', 'consensus', 'objective', 'ledger']) assert.equal(tb[k], ta[k], `${k} differs`);
     const algo = JSON.parse(tb.scenario).algorithm.params.alpha;
     assert.equal(algo, 0.07);
+
+    // dpsim run agrees: the link's scenario (as the editor shows it) run
+    // by the CLI gives the same first 121 points.
+    const file = path.join(tmp, 'linked.json');
+    fs.writeFileSync(file, tb.scenario);
+    execFileSync('go', ['run', './cmd/dpsim', 'run', '--out', path.join(tmp, 'cli.json'), file], { cwd: ROOT, stdio: 'ignore' });
+    const cli = JSON.parse(fs.readFileSync(path.join(tmp, 'cli.json'), 'utf8')).metrics;
+    const n = ta.iter.split(',').length;
+    const hex = (a) => Buffer.from(Float64Array.from(a.slice(0, n)).buffer).toString('hex');
+    assert.equal(cli.iteration.slice(0, n).join(','), ta.iter);
+    for (const k of ['optimality', 'consensus', 'objective']) assert.equal(hex(cli[k]), ta[k], `dpsim run's ${k} differs from the page's`);
     await a.ctx.close();
     await b.ctx.close();
   });

@@ -572,6 +572,15 @@
     speedSynced = false;
     plot.ghostLast = null;
     calConfirm.hidden = true;
+    announceScenario();
+  }
+
+  // announceScenario tells the page's other parts (share.js: the link;
+  // the builder, the comparison) that the current scenario changed —
+  // however: load, preset, URL, seed, calibration, reset.
+  function announceScenario() {
+    const json = call('scenario');
+    window.dispatchEvent(new CustomEvent('dpsim-scenario', { detail: { json: typeof json === 'string' ? json : '' } }));
   }
 
   // renderMetricNote writes, beside the plot, what its curves are for
@@ -1316,10 +1325,15 @@
     if (!text) return;
     let q;
     try { q = JSON.parse(text); } catch (e) { return; }
-    const res = await loadWithData('preset', q.preset, 'loadPreset');
+    // A whole scenario (?scenario=) or a preset, then its seed and its
+    // target ε, in the URL's order (docs/url.md).
+    const res = q.scenario
+      ? await loadWithData('text', q.scenario, 'load')
+      : await loadWithData('preset', q.preset, 'loadPreset');
     if (!res || !showResult(res, null, 'loaded')) return;
     plotClear();
     if (q.seed !== undefined) showResult(call('setSeed', q.seed), null, 'seed');
+    if (q.epsilon !== undefined) showResult(call('calibrate', q.epsilon), null, 'calibrated');
   }
 
   // -------------------------------------------------------------- loading

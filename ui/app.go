@@ -66,6 +66,8 @@ type App struct {
 	slow bool
 	// cmp is the live comparison, nil when none (ui/comparebridge.go).
 	cmp *Compare
+	// share is what the URL left for the page's share panel (ui/share.go).
+	share share
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -731,39 +733,30 @@ func (a *App) Register() {
 	a.registerExport(fn)
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
+	a.registerShare(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("dpsim-ready"))
 }
 
-// ApplyQuery reads ?preset=NAME&seed=N&speed=X from the page's URL (parsed
-// by package query). The preset applies first, so that a seed given with
-// it applies to it. A bad value is reported in dpsimState.error and
-// otherwise ignored.
+// ApplyQuery reads the page's URL (parsed by package query; docs/url.md)
+// and applies its parameters in the order of query.Keys: the scenario,
+// comparison or preset, its seed, its target ε, the speed. (The parts to
+// hide are the page's: public/share.js.) A bad value is reported in
+// dpsimState.error and by dpsim.shareErrors, and otherwise ignored.
 func (a *App) ApplyQuery() {
 	q, errs := query.Parse(js.Global().Get("location").Get("search").String())
-	if q.Preset != "" && a.presetNeedsData(q.Preset) {
-		// The page fetches the datasets, then loads the preset and its
-		// seed (dpsim.deferredQuery).
-		a.deferred = &deferredQuery{Preset: q.Preset, Seed: q.Seed}
-		q.Preset, q.Seed = "", nil
-	}
-	if q.Preset != "" {
-		if err := a.LoadPreset(q.Preset); err != nil {
-			errs = append(errs, check.Errorf("URL parameter preset", "%v", err))
-		}
-	}
-	if q.Seed != nil {
-		if err := a.SetSeed(float64(*q.Seed)); err != nil {
-			errs = append(errs, check.Errorf("URL parameter seed", "%v", err))
-		}
-	}
+	errs = a.applyRun(q, errs)
 	if q.Speed != nil {
 		a.speed = *q.Speed
 		if a.player != nil {
 			a.player.SetSpeed(a.speed)
 		}
+	}
+	a.share.errs = a.share.errs[:0]
+	for _, e := range errs {
+		a.share.errs = append(a.share.errs, e.Error())
 	}
 	if len(errs) > 0 {
 		a.lastErr = query.Describe(errs)

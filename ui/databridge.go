@@ -67,8 +67,12 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 // must fetch first: ApplyQuery runs before the page can fetch anything,
 // so it leaves the preset to the page (dpsim.deferredQuery).
 type deferredQuery struct {
-	Preset string  `json:"preset"`
-	Seed   *uint64 `json:"seed,omitempty"`
+	Preset string `json:"preset,omitempty"`
+	// Scenario is the URL's scenario text, when it gave one instead of a
+	// preset (ui/share.go).
+	Scenario string   `json:"scenario,omitempty"`
+	Seed     *uint64  `json:"seed,omitempty"`
+	Epsilon  *float64 `json:"epsilon,omitempty"`
 }
 
 // presetNeedsData reports whether the named preset needs a dataset file

@@ -1,7 +1,8 @@
-// Package query parses the page's URL parameters,
-// ?preset=NAME&seed=N&speed=X. It is pure Go, apart from the browser
-// bridge in package ui (which builds only for js/wasm), so that it is
-// tested and fuzzed natively.
+// Package query parses and writes the page's URL parameters (docs/url.md):
+// a whole scenario or comparison, compressed (Encode, Decode), or a preset
+// with its seed; the target ε; the speed; the parts of the page to hide.
+// It is pure Go, apart from the browser bridge in package ui (which builds
+// only for js/wasm), so that it is tested and fuzzed natively.
 package query
 
 import (
@@ -23,19 +24,54 @@ const MaxSeed = 1 << 53
 
 // Params are the parameters given in the URL.
 type Params struct {
+	// Scenario is a whole scenario's JSON text, decoded from the
+	// compressed parameter (Decode); nil when not given. Whether it is a
+	// valid scenario is for the caller to find out.
+	Scenario []byte
+	// Compare is a comparison's JSON text, decoded likewise; nil when not
+	// given. The page hands it to dpsim.loadComparison as it is.
+	Compare []byte
 	// Preset names a built-in scenario; "" when not given. Whether it
-	// exists is for the caller to find out.
+	// exists is for the caller to find out. At most one of Scenario,
+	// Compare and Preset is set.
 	Preset string
 	// Seed, when not nil, is in 0…MaxSeed.
 	Seed *uint64
+	// Epsilon, when not nil, is the target ε the run is calibrated to,
+	// in MinEpsilon…MaxEpsilon.
+	Epsilon *float64
 	// Speed, when not nil, is in scene.MinSpeed…scene.MaxSpeed iterations
 	// per second.
 	Speed *float64
+	// Hide lists the parts of the page to hide, each once, in the order
+	// of Parts.
+	Hide []string
+	// Classroom hides every part: only the view, Play and the privacy
+	// slider stay.
+	Classroom bool
 }
 
-// Keys are the parameters the page takes, in the order they apply: the
-// preset first, so that a seed given with it applies to it.
-var Keys = []string{"preset", "seed", "speed"}
+// Keys are the parameters the page takes, in the order they apply (and in
+// which Link writes them): what to run first — a scenario, a comparison or
+// a preset —, then the seed that overrides its own, the target ε it is
+// calibrated to (after the seed, as a calibration is of the seeded
+// scenario), the speed it plays at, and last what of the page to hide.
+var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed", "hide", "classroom"}
+
+// Parts are the named parts of the page that ?hide= removes (the page marks
+// each with data-part="NAME"; docs/url.md says what each is). Play, the
+// privacy slider and the view itself cannot be hidden.
+var Parts = []string{
+	"header", "title", "transport", "speed", "preset", "target", "share", "key",
+	"editor", "plot", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "footer",
+}
+
+// MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider
+// spans 0.1 to 100 within them.
+const (
+	MinEpsilon = 1e-6
+	MaxEpsilon = 1e6
+)
 
 var (
 	presetRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -60,6 +96,19 @@ func Parse(search string) (Params, []error) {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, check.Errorf("URL parameter "+clip(key), format, args...))
 	}
+	// A run is described once: by a scenario, a comparison or a preset.
+	var what []string
+	for _, key := range Keys[:3] {
+		if _, ok := values[key]; ok {
+			what = append(what, key)
+		}
+	}
+	if len(what) > 1 {
+		bad(strings.Join(what, ", "), "describe the run %d times; give one of scenario, compare or preset", len(what))
+		for _, key := range what {
+			delete(values, key)
+		}
+	}
 	for _, key := range Keys {
 		vs, ok := values[key]
 		if !ok {
@@ -71,6 +120,34 @@ func Parse(search string) (Params, []error) {
 		}
 		v := vs[0]
 		switch key {
+		case "scenario", "compare":
+			text, err := Decode(key, v)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if key == "scenario" {
+				p.Scenario = text
+			} else {
+				p.Compare = text
+			}
+		case "epsilon":
+			e, err := strconv.ParseFloat(v, 64)
+			if !speedRE.MatchString(v) || err != nil || !(e >= MinEpsilon && e <= MaxEpsilon) {
+				bad(key, "must be a target ε from %g to %g (got %q)", MinEpsilon, MaxEpsilon, clip(v))
+				continue
+			}
+			p.Epsilon = &e
+		case "hide":
+			hide, herrs := parseHide(v)
+			p.Hide = hide
+			errs = append(errs, herrs...)
+		case "classroom":
+			if v != "" && v != "1" {
+				bad(key, "takes no value: write ?classroom (got %q)", clip(v))
+				continue
+			}
+			p.Classroom = true
 		case "preset":
 			if !presetRE.MatchString(v) {
 				bad(key, "must be a preset name: letters, digits, '-', '_' and '.' (got %q)", clip(v))

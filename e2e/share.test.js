@@ -177,7 +177,7 @@ describe('share', () => {
         }
       }
     }
-    await b.page.goto(baseURL + '?hide=plot,state,theory,messages,editor');
+    await b.page.goto(baseURL + '?hide=plot,compare,state,theory,messages,editor');
     await ready(b);
     const after = await b.page.evaluate(() => ({
       w: document.getElementById('view').getBoundingClientRect().width,

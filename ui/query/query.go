@@ -63,7 +63,7 @@ var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed",
 // privacy slider and the view itself cannot be hidden.
 var Parts = []string{
 	"header", "title", "transport", "speed", "preset", "target", "share", "key",
-	"editor", "plot", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "footer",
+	"editor", "plot", "compare", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "footer",
 }
 
 // MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider

@@ -432,7 +432,8 @@ describe('dpsim page with WebGL2', () => {
     await b.page.reload();
     await waitFor(b, 'the page drawing again', () => window.dpsimState && window.dpsimState.draws > 2);
     assert.match(await b.page.textContent('#messages'), /scenario edit of .* is kept in this browser/);
-    await b.page.click('#scenario-box summary');
+    // A reload keeps the open boxes open (share.js); open it if not.
+    if (!(await b.page.evaluate(() => document.getElementById('scenario-box').open))) await b.page.click('#scenario-box summary');
     // the details element announces its opening in a task of its own
     await waitFor(b, 'the kept edit in the editor', () => document.getElementById('scenario-text').value !== '');
     assert.equal(await b.page.inputValue('#scenario-text'), text);

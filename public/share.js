@@ -47,7 +47,7 @@
   const classroom = params.has('classroom');
   const hide = (params.get('hide') || '').split(',').map((s) => s.trim()).filter((s) => partNames.includes(s));
   const urlSpeed = params.has('speed') && Number.isFinite(Number(params.get('speed'))) ? Number(params.get('speed')) : null;
-  const view = { speed: urlSpeed, hide: [...new Set(hide)], classroom };
+  const view = { speed: urlSpeed, hide: [...new Set(hide)], classroom, experiment: params.get('experiment') || '' };
 
   // applyHide removes the hidden parts from the layout and the tab order
   // (display: none), and lets the view take their room: a column whose
@@ -100,7 +100,7 @@
     clearTimeout(timer);
     timer = 0;
     if (!ready) return;
-    const q = call('shareLink', JSON.stringify({ compare: comparison(), speed: view.speed, hide: view.hide, classroom: view.classroom }));
+    const q = call('shareLink', JSON.stringify({ compare: comparison(), speed: view.speed, hide: view.hide, classroom: view.classroom, experiment: view.experiment }));
     const run = call('shareLink', '{}');
     if (typeof q !== 'string' || typeof run !== 'string') return;
     runLink = run;
@@ -208,7 +208,9 @@
     }
   }
   let saved = readSaved();
-  if (saved) {
+  // The open boxes come back on a reload of the same link only (another
+  // link, e.g. ?experiment=, opens its own).
+  if (saved && saved.search === location.search) {
     for (const [id, open] of Object.entries(saved.open)) {
       const d = document.getElementById(id);
       if (d && d.tagName === 'DETAILS' && typeof open === 'boolean') d.open = open;
@@ -220,7 +222,7 @@
     const s = window.dpsimState || {};
     const open = {};
     for (const d of document.querySelectorAll('details[id]')) open[d.id] = d.open;
-    const v = { v: 1, run: runLink, iter: Number.isInteger(s.iter) ? s.iter : 0, speed: speedIn ? Number(speedIn.value) : null, slow: !!s.slow, open, at: Date.now() };
+    const v = { v: 1, run: runLink, search: location.search, iter: Number.isInteger(s.iter) ? s.iter : 0, speed: speedIn ? Number(speedIn.value) : null, slow: !!s.slow, open, at: Date.now() };
     try { localStorage.setItem(KEY, JSON.stringify(v)); } catch (e) { /* storage off or full: nothing kept */ }
   }
   setInterval(() => { if (saved === null) save(); }, 1000);

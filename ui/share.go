@@ -89,10 +89,11 @@ func (a *App) linkParams() query.Params {
 // (share.js): what the page was opened with, and a comparison if one is
 // on.
 type viewParams struct {
-	Compare   string   `json:"compare"`
-	Speed     *float64 `json:"speed"`
-	Hide      []string `json:"hide"`
-	Classroom bool     `json:"classroom"`
+	Compare    string   `json:"compare"`
+	Speed      *float64 `json:"speed"`
+	Hide       []string `json:"hide"`
+	Classroom  bool     `json:"classroom"`
+	Experiment string   `json:"experiment"`
 }
 
 // restored is what dpsim.restoreTo returns.
@@ -151,7 +152,7 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 		if v.Compare != "" {
 			p = query.Params{Compare: []byte(v.Compare)}
 		}
-		p.Speed, p.Hide, p.Classroom = v.Speed, v.Hide, v.Classroom
+		p.Speed, p.Hide, p.Classroom, p.Experiment = v.Speed, v.Hide, v.Classroom, v.Experiment
 		return query.Link(p)
 	})
 	// shareErrors returns the URL's errors as a JSON array of lines.

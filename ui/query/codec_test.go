@@ -108,7 +108,7 @@ func TestLink(t *testing.T) {
 	text := []byte(`{"name": "mine", "seed": 3}`)
 	for _, p := range []Params{
 		{Scenario: text, Seed: u(9), Epsilon: f(2), Hide: []string{"header", "attack"}},
-		{Compare: text, Speed: f(0.25), Classroom: true},
+		{Compare: text, Speed: f(0.25), Classroom: true, Experiment: "dpdgt-fig5"},
 		{Preset: "dpdgt-ieee14", Epsilon: f(12.5), Hide: Parts},
 	} {
 		link := Link(p)

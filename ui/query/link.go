@@ -84,6 +84,9 @@ func Link(p Params) string {
 	if p.Classroom {
 		parts = append(parts, "classroom")
 	}
+	if p.Experiment != "" {
+		add("experiment", p.Experiment)
+	}
 	if len(parts) == 0 {
 		return ""
 	}

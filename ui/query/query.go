@@ -49,6 +49,9 @@ type Params struct {
 	// Classroom hides every part: only the view, Play and the privacy
 	// slider stay.
 	Classroom bool
+	// Experiment names an experiment preset for the Experiments panel
+	// (public/experiments.js opens it); "" when not given.
+	Experiment string
 }
 
 // Keys are the parameters the page takes, in the order they apply (and in
@@ -56,7 +59,7 @@ type Params struct {
 // a preset —, then the seed that overrides its own, the target ε it is
 // calibrated to (after the seed, as a calibration is of the seeded
 // scenario), the speed it plays at, and last what of the page to hide.
-var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed", "hide", "classroom"}
+var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed", "hide", "classroom", "experiment"}
 
 // Parts are the named parts of the page that ?hide= removes (the page marks
 // each with data-part="NAME"; docs/url.md says what each is). Play, the
@@ -148,6 +151,12 @@ func Parse(search string) (Params, []error) {
 				continue
 			}
 			p.Classroom = true
+		case "experiment":
+			if !presetRE.MatchString(v) {
+				bad(key, "must be an experiment preset's name: letters, digits, '-', '_' and '.' (got %q)", clip(v))
+				continue
+			}
+			p.Experiment = v
 		case "preset":
 			if !presetRE.MatchString(v) {
 				bad(key, "must be a preset name: letters, digits, '-', '_' and '.' (got %q)", clip(v))

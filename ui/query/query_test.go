@@ -41,7 +41,7 @@ func TestParse(t *testing.T) {
 		{"?preset=", "", nil, nil, []string{"URL parameter preset: must be a preset name"}},
 		{"?preset=a%20b", "", nil, nil, []string{`URL parameter preset: must be a preset name: letters, digits, '-', '_' and '.' (got "a b")`}},
 		{"?seed=1&seed=2", "", nil, nil, []string{"URL parameter seed: is given 2 times; give it once"}},
-		{"?sped=3&seed=4", "", u(4), nil, []string{"URL parameter sped: is unknown; the page takes scenario, compare, preset, seed, epsilon, speed, hide, classroom"}},
+		{"?sped=3&seed=4", "", u(4), nil, []string{"URL parameter sped: is unknown; the page takes scenario, compare, preset, seed, epsilon, speed, hide, classroom, experiment"}},
 		{"?seed=%zz&speed=3", "", nil, f(3), []string{`URL: the query is malformed: "%zz"`}},
 		{"?seed=x&speed=y&preset=!", "", nil, nil, []string{"URL parameter preset", "URL parameter seed", "URL parameter speed"}},
 		{"?" + strings.Repeat("k", 500) + "=1", "", nil, nil, []string{"URL parameter kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…: is unknown"}},

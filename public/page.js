@@ -990,9 +990,12 @@
   // Slow motion: one sender (or round) at a time, 1.5 s each; it slows
   // the run right down, so it also starts playing when paused.
   function toggleSlow() {
-    const on = !(lastState && lastState.slow);
+    // The freshest state, as togglePlay reads: lastState is a frame old,
+    // so two presses within one frame both read "off".
+    const s = window.dpsimState || lastState;
+    const on = !(s && s.slow);
     call('setSlow', on);
-    if (on && !(lastState && lastState.running)) call('play');
+    if (on && !(s && s.running)) call('play');
   }
   slowBtn.addEventListener('click', toggleSlow);
 

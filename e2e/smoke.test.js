@@ -325,7 +325,10 @@ describe('dpsim page with WebGL2', () => {
     assert.match(dl.suggestedFilename(), /\.csv$/, 'a .csv file');
     const file = path.join(OUT, 'dpsim-metrics.csv');
     await dl.saveAs(file);
-    const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+    // Metadata comes first as '# key: value' lines (docs/exports.md).
+    const all = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+    assert.match(all[0], /^# /, 'the metadata header first');
+    const lines = all.filter((l) => !l.startsWith('# '));
     assert.ok(lines.length >= 2, 'header plus at least one row');
     const header = lines[0].split(',').map((s) => s.trim());
     assert.ok(header.length >= 2, `header has ${header.length} column(s): ${lines[0]}`);

@@ -46,9 +46,10 @@ type Params struct {
 
 // Factory builds the dispatch problem from a scenario.
 var Factory = objective.Factory{
-	Name:   "dispatch",
-	Title:  "Economic dispatch: min Σ a_i w_i² + b_i w_i + c_i s.t. Σ w_i = Σ d_i, w_i in a box",
-	Source: "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
+	Name:       "dispatch",
+	Title:      "Economic dispatch: min Σ a_i w_i² + b_i w_i + c_i s.t. Σ w_i = Σ d_i, w_i in a box",
+	Source:     "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
+	Allocation: true,
 	NewParams: func() any {
 		return &Params{}
 	},

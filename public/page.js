@@ -908,6 +908,12 @@
     }
     try { return fn.apply(window.dpsim, args); } catch (e) { onBridgeError(e); return undefined; }
   }
+  // announceScenario tells other panels (the builder, the URL) that the
+  // loaded scenario changed: a load, a preset, a seed, a calibration.
+  function announceScenario() {
+    const json = call('scenario');
+    window.dispatchEvent(new CustomEvent('dpsim-scenario', { detail: { json: typeof json === 'string' ? json : '' } }));
+  }
   // showResult reports a {ok, error, warnings} result; returns ok.
   function showResult(res, where, okText) {
     if (!res) return false;
@@ -919,6 +925,7 @@
       if (where) { where.textContent = err; where.className = where.className.replace(/\b(ok|warn|error)\b/g, '').trim() + ' error'; }
       return false;
     }
+    if (okText) announceScenario();
     if (where) {
       where.textContent = warnings.length ? `${okText} (${warnings.length} warning${warnings.length > 1 ? 's' : ''})` : okText;
       where.className = where.className.replace(/\b(ok|warn|error)\b/g, '').trim() + (warnings.length ? ' warn' : ' ok');
@@ -974,6 +981,7 @@
       seedErr.textContent = res.error || 'invalid seed';
       return;
     }
+    announceScenario();
     seedDirty = false;
     plotClear();
   }
@@ -1287,6 +1295,7 @@
     // Go announces readiness before it reads the URL (ApplyQuery), within
     // the same run of its main: ask for a deferred preset once it yields.
     setTimeout(loadDeferred, 0);
+    setTimeout(announceScenario, 0);
   }
 
   // A URL's ?preset= whose datasets must be fetched first: Go left it to

@@ -739,6 +739,7 @@ func (a *App) Register() {
 	})
 	a.registerData(fn)
 	a.registerEavesdrop(fn)
+	a.registerBuilder(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -58,6 +58,7 @@ async function open(viewport, scale = 1) {
   page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
   await page.goto(baseURL);
   await waitFor(page, log, 'the builder', () => window.dpsimState && window.dpsimState.draws > 2 && document.querySelector('#builder[data-ready]'));
+  await page.click('#builder-box > summary'); // closed by default
   return { ctx, page, log };
 }
 

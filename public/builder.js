@@ -434,8 +434,11 @@
     try { model = JSON.parse(json); } catch (e) { return; }
     dirty = false;
     root.querySelector('.bf-newer').hidden = true;
-    validateNow();
+    // The page has just built it: no need to build it again here (a CNN
+    // takes a second); its warnings are in the page's messages.
+    lastReport = null;
     draw();
+    setSummary('the loaded scenario: edit a field, or pick a kind', '');
   }
 
   function build() {
@@ -472,8 +475,9 @@
     $('builder-current').addEventListener('click', () => follow(bridge('scenario'), true));
     const cur = bridge('scenario');
     try { model = cur ? JSON.parse(cur) : { name: 'my-scenario', seed: 1, iterations: 200 }; } catch (e) { model = {}; }
-    validateNow();
     draw();
+    if (cur) setSummary('the loaded scenario: edit a field, or pick a kind', '');
+    else scheduleValidate();
     root.dataset.ready = '1';
   }
 

@@ -967,6 +967,7 @@
       if (where) { where.textContent = err; where.className = where.className.replace(/\b(ok|warn|error)\b/g, '').trim() + ' error'; }
       return false;
     }
+    if (okText) announceScenario();
     if (where) {
       where.textContent = warnings.length ? `${okText} (${warnings.length} warning${warnings.length > 1 ? 's' : ''})` : okText;
       where.className = where.className.replace(/\b(ok|warn|error)\b/g, '').trim() + (warnings.length ? ' warn' : ' ok');
@@ -1025,6 +1026,7 @@
       seedErr.textContent = res.error || 'invalid seed';
       return;
     }
+    announceScenario();
     seedDirty = false;
     plotClear();
   }
@@ -1319,6 +1321,7 @@
     // Go announces readiness before it reads the URL (ApplyQuery), within
     // the same run of its main: ask for a deferred preset once it yields.
     setTimeout(loadDeferred, 0);
+    setTimeout(announceScenario, 0);
   }
 
   // A URL's ?preset= whose datasets must be fetched first: Go left it to

@@ -734,6 +734,7 @@ func (a *App) Register() {
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
 	a.registerShare(fn)
+	a.registerBuilder(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

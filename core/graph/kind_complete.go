@@ -5,7 +5,7 @@ import "math/rand/v2"
 // CompleteParams are the parameters of CompleteKind. The bound on n is
 // lower than MaxAgents: the links grow as n².
 type CompleteParams struct {
-	N int `json:"n" doc:"number of agents" range:"[1, 1000]" required:"true"`
+	N int `json:"n" doc:"number of agents" range:"[1, 1000]" required:"true" unit:"agents"`
 }
 
 // CompleteKind is the complete graph (Complete).

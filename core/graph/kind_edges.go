@@ -17,7 +17,7 @@ const (
 
 // EdgesParams are the parameters of EdgesKind.
 type EdgesParams struct {
-	N        int    `json:"n" doc:"number of agents" range:"[1, 5000]" required:"true"`
+	N        int    `json:"n" doc:"number of agents" range:"[1, 5000]" required:"true" unit:"agents"`
 	Directed bool   `json:"directed" doc:"the pairs are directed links (see reading); otherwise each links both ways"`
 	Reading  string `json:"reading" doc:"how a directed pair [a, b] reads: from-to (a → b) or to-from (b → a, the DP-DGT paper's convention)" options:"from-to|to-from"`
 	// Edges lists each link once as [a, b], 0 ≤ a, b < n, a ≠ b.

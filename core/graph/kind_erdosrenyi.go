@@ -7,9 +7,9 @@ import (
 
 // ErdosRenyiParams are the parameters of ErdosRenyiKind.
 type ErdosRenyiParams struct {
-	N     int     `json:"n" doc:"number of agents" range:"[1, 2000]" required:"true"`
+	N     int     `json:"n" doc:"number of agents" range:"[1, 2000]" required:"true" unit:"agents"`
 	P     float64 `json:"p" doc:"probability that a pair of agents is linked" range:"(0, 1]" required:"true"`
-	Tries int     `json:"tries" doc:"redraws until the graph is connected (0: 100, fewer for large n, so that redraws × node pairs ≤ 5e7)" range:"[0, 1000]"`
+	Tries int     `json:"tries" doc:"redraws until the graph is connected (0: 100, fewer for large n, so that redraws × node pairs ≤ 5e7)" range:"[0, 1000]" unit:"redraws"`
 }
 
 // ErdosRenyiKind links every pair independently (ErdosRenyi).

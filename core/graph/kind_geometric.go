@@ -7,9 +7,9 @@ import (
 
 // RandomGeometricParams are the parameters of RandomGeometricKind.
 type RandomGeometricParams struct {
-	N      int     `json:"n" doc:"number of agents" range:"[1, 2000]" required:"true"`
-	Radius float64 `json:"radius" doc:"agents closer than this in the unit square are linked" range:"(0, 2]" required:"true"`
-	Tries  int     `json:"tries" doc:"redraws until the graph is connected (0: 100, fewer for large n, so that redraws × node pairs ≤ 5e7)" range:"[0, 1000]"`
+	N      int     `json:"n" doc:"number of agents" range:"[1, 2000]" required:"true" unit:"agents"`
+	Radius float64 `json:"radius" doc:"agents closer than this in the unit square are linked" range:"(0, 2]" required:"true" unit:"unit-square lengths"`
+	Tries  int     `json:"tries" doc:"redraws until the graph is connected (0: 100, fewer for large n, so that redraws × node pairs ≤ 5e7)" range:"[0, 1000]" unit:"redraws"`
 }
 
 // RandomGeometricKind draws points in the unit square and links those

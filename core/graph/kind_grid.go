@@ -8,8 +8,8 @@ import (
 
 // GridParams are the parameters of GridKind.
 type GridParams struct {
-	Rows int `json:"rows" doc:"rows of the lattice" range:"[1, 5000]" required:"true"`
-	Cols int `json:"cols" doc:"columns of the lattice (rows × cols ≤ 5000 agents)" range:"[1, 5000]" required:"true"`
+	Rows int `json:"rows" doc:"rows of the lattice" range:"[1, 5000]" required:"true" unit:"agents"`
+	Cols int `json:"cols" doc:"columns of the lattice (rows × cols ≤ 5000 agents)" range:"[1, 5000]" required:"true" unit:"agents"`
 }
 
 // GridKind is the rows×cols lattice (Grid).

@@ -4,7 +4,7 @@ import "math/rand/v2"
 
 // PathParams are the parameters of PathKind.
 type PathParams struct {
-	N int `json:"n" doc:"number of agents" range:"[1, 5000]" required:"true"`
+	N int `json:"n" doc:"number of agents" range:"[1, 5000]" required:"true" unit:"agents"`
 }
 
 // PathKind is the path 0–1–…–(n−1) (Path).

@@ -4,7 +4,7 @@ import "math/rand/v2"
 
 // RingParams are the parameters of RingKind.
 type RingParams struct {
-	N int `json:"n" doc:"number of agents" range:"[2, 5000]" required:"true"`
+	N int `json:"n" doc:"number of agents" range:"[2, 5000]" required:"true" unit:"agents"`
 }
 
 // RingKind is the cycle 0–1–…–(n−1)–0 (Ring).

@@ -4,7 +4,7 @@ import "math/rand/v2"
 
 // StarParams are the parameters of StarKind.
 type StarParams struct {
-	N int `json:"n" doc:"number of agents (the centre is agent 0)" range:"[1, 5000]" required:"true"`
+	N int `json:"n" doc:"number of agents (the centre is agent 0)" range:"[1, 5000]" required:"true" unit:"agents"`
 }
 
 // StarKind is the star with centre 0 (Star).

@@ -166,6 +166,12 @@ type Factory struct {
 	Title string
 	// Source cites where the problem comes from.
 	Source string
+	// Allocation declares that Build returns an Allocation (a
+	// resource-allocation problem), so that a form can pair the problem
+	// with the algorithms that solve its form (method.Factory.Solves)
+	// before building it; the scenario's tests check the declaration
+	// against what Build returns.
+	Allocation bool
 	// NewParams returns a pointer to a parameter struct holding the
 	// defaults; the scenario loader decodes the user's parameters into it
 	// strictly (unknown keys are errors) and checks its param tags.

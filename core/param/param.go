@@ -8,6 +8,7 @@
 //	doc:"step size α"          one line for people (required)
 //	range:"(0, 1]"             an interval a number must lie in; inf allowed
 //	options:"a|b|c"            the values a string may take
+//	unit:"agents"              what a number counts or measures (optional)
 //
 // Nested structs (a schedule, say) are described as one field of kind
 // "object" with their own fields.
@@ -38,6 +39,9 @@ type Field struct {
 	Range string `json:"range,omitempty"`
 	// Options lists the values a string may take.
 	Options []string `json:"options,omitempty"`
+	// Unit is what a number counts or measures ("agents", "MW"); empty
+	// for a pure number such as a step size.
+	Unit string `json:"unit,omitempty"`
 	// Fields are the nested fields of an object.
 	Fields []Field `json:"fields,omitempty"`
 }
@@ -58,7 +62,7 @@ func Describe(params any) []Field {
 			continue
 		}
 		fv := v.Field(i)
-		f := Field{Name: name, Doc: sf.Tag.Get("doc"), Range: sf.Tag.Get("range")}
+		f := Field{Name: name, Doc: sf.Tag.Get("doc"), Range: sf.Tag.Get("range"), Unit: sf.Tag.Get("unit")}
 		if o := sf.Tag.Get("options"); o != "" {
 			f.Options = strings.Split(o, "|")
 		}
@@ -87,11 +91,30 @@ func Describe(params any) []Field {
 
 // Validate checks every tagged field of the struct params points to: each
 // number is finite and within its range, each string one of its options.
-// Errors name the field as prefix.name.
+// Errors name the field as prefix.name. It returns the first broken rule;
+// ValidateAll returns them all.
 func Validate(prefix string, params any) error {
+	var first error
+	walk(prefix, params, func(err error) bool { first = err; return false })
+	return first
+}
+
+// ValidateAll is Validate that goes on past the first broken rule and
+// returns every one, in field order, so that a form can show each error
+// beside its field at once.
+func ValidateAll(prefix string, params any) []error {
+	var errs []error
+	walk(prefix, params, func(err error) bool { errs = append(errs, err); return true })
+	return errs
+}
+
+// walk checks the fields of params in order and hands each broken rule
+// to report, stopping when report returns false; it reports whether to go
+// on.
+func walk(prefix string, params any, report func(error) bool) bool {
 	v := reflect.Indirect(reflect.ValueOf(params))
 	if v.Kind() != reflect.Struct {
-		return nil
+		return true
 	}
 	t := v.Type()
 	for i := range t.NumField() {
@@ -105,16 +128,17 @@ func Validate(prefix string, params any) error {
 		switch fv.Kind() {
 		case reflect.Float64, reflect.Float32:
 			x := fv.Float()
-			if err := check.Finite(field, x); err != nil {
-				return err
+			err := check.Finite(field, x)
+			if err == nil {
+				err = inRange(field, sf.Tag.Get("range"), x, strconv.FormatFloat(x, 'g', -1, 64))
 			}
-			if err := inRange(field, sf.Tag.Get("range"), x, strconv.FormatFloat(x, 'g', -1, 64)); err != nil {
-				return err
+			if err != nil && !report(err) {
+				return false
 			}
 		case reflect.Int, reflect.Int64, reflect.Int32:
 			x := fv.Int()
-			if err := inRange(field, sf.Tag.Get("range"), float64(x), strconv.FormatInt(x, 10)); err != nil {
-				return err
+			if err := inRange(field, sf.Tag.Get("range"), float64(x), strconv.FormatInt(x, 10)); err != nil && !report(err) {
+				return false
 			}
 		case reflect.String:
 			if o := sf.Tag.Get("options"); o != "" {
@@ -123,25 +147,29 @@ func Validate(prefix string, params any) error {
 				for _, s := range opts {
 					ok = ok || s == fv.String()
 				}
-				if !ok {
-					return check.Errorf(field, "must be one of %s (got %q)", quoteAll(opts), fv.String())
+				if !ok && !report(check.Errorf(field, "must be one of %s (got %q)", quoteAll(opts), fv.String())) {
+					return false
 				}
 			}
 		case reflect.Slice:
 			if fv.Type().Elem().Kind() == reflect.Float64 {
 				for k := range fv.Len() {
+					// One error per list: its other entries are the same mistake.
 					if err := check.Finite(check.Index(field, k), fv.Index(k).Float()); err != nil {
-						return err
+						if !report(err) {
+							return false
+						}
+						break
 					}
 				}
 			}
 		case reflect.Struct:
-			if err := Validate(field, fv.Addr().Interface()); err != nil {
-				return err
+			if !walk(field, fv.Addr().Interface(), report) {
+				return false
 			}
 		}
 	}
-	return nil
+	return true
 }
 
 // Interval is a closed, open or half-open interval of the real line.

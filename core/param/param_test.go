@@ -97,3 +97,37 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("options %v, nested %+v", fs[2].Options, fs[4].Fields)
 	}
 }
+
+// TestValidateAll: every broken rule is returned, in field order, each
+// naming its own field, and Validate's error is the first of them.
+func TestValidateAll(t *testing.T) {
+	ok := params{Alpha: 0.1, N: 3, Mode: "vector", In: inner{R: 0.5}, List: []float64{1}}
+	if errs := ValidateAll("p", &ok); len(errs) != 0 {
+		t.Fatalf("valid params rejected: %v", errs)
+	}
+	bad := ok
+	bad.Alpha, bad.Mode, bad.In.R, bad.List = -1, "x", 2, []float64{math.NaN(), math.Inf(1)}
+	errs := ValidateAll("p", &bad)
+	want := []string{"p.alpha:", "p.mode:", "p.inner.r:", "p.list[0]:"}
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors %v, want %d", len(errs), errs, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(errs[i].Error(), w) {
+			t.Errorf("error %d is %v, want it to start with %q", i, errs[i], w)
+		}
+	}
+	if first := Validate("p", &bad); first == nil || first.Error() != errs[0].Error() {
+		t.Errorf("Validate gave %v, want %v", first, errs[0])
+	}
+}
+
+// TestUnit: the unit tag is described.
+func TestUnit(t *testing.T) {
+	type withUnit struct {
+		N int `json:"n" doc:"agents" unit:"agents"`
+	}
+	if fs := Describe(&withUnit{N: 4}); fs[0].Unit != "agents" {
+		t.Errorf("unit %q, want agents", fs[0].Unit)
+	}
+}

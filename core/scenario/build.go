@@ -109,26 +109,8 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 			return nil, err
 		}
 	}
-	switch {
-	case s.Seed != nil && s.Seeds != nil:
-		return nil, check.Errorf("seed", "give either seed (one number) or seeds (four), not both")
-	case s.Seed != nil:
-		if *s.Seed > 1<<53 {
-			return nil, check.Errorf("seed", "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, *s.Seed)
-		}
-	case s.Seeds == nil:
-		return nil, check.Errorf("seed", "is required: a whole number (or \"seeds\": {\"data\", \"graph\", \"noise\", \"algorithm\"})")
-	default:
-		// The same bound as seed, for the same reason: the export repeats
-		// the seeds, and a reader in JavaScript must get them exactly.
-		for _, sd := range []struct {
-			key string
-			v   uint64
-		}{{"data", s.Seeds.Data}, {"graph", s.Seeds.Graph}, {"noise", s.Seeds.Noise}, {"algorithm", s.Seeds.Algorithm}} {
-			if sd.v > 1<<53 {
-				return nil, check.Errorf("seeds."+sd.key, "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, sd.v)
-			}
-		}
+	if err := checkSeeds(s); err != nil {
+		return nil, err
 	}
 	f, ok := factories[s.Algorithm.Kind]
 	if s.Algorithm.Kind == "" {

@@ -27,8 +27,8 @@ const Confidence = "medium-high: the update follows the published Algorithm 1 li
 type Params struct {
 	Alpha0        float64 `json:"alpha0" doc:"α_0 in the step α_t = α_0/(t+1)^a (the LDP online paper tunes it near-optimally)" range:"(0, 1e6]"`
 	Power         float64 `json:"power" doc:"a in α_t = α_0/(t+1)^a (DOLA: ½); the noise should decay at the same rate (baselines.md §7.2)" range:"[0, 2]"`
-	Batch         int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration" range:"[1, 100000]"`
-	Window        int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, the LDP online paper's strategy for all methods)" range:"[0, 1000000]"`
+	Batch         int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration" range:"[1, 100000]" unit:"samples per iteration"`
+	Window        int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, the LDP online paper's strategy for all methods)" range:"[0, 1000000]" unit:"batches"`
 	GradientBound float64 `json:"gradient_bound" doc:"C: the ℓ2 bound on every per-sample gradient; the ledger's sensitivity is 2√n·C·α_t (baselines.md)" range:"[0, 1e100]"`
 	Clip          bool    `json:"clip_gradients" doc:"modification: scale the gradient to ‖g‖₂ ≤ C"`
 	Radius        float64 `json:"radius" doc:"W: project onto the ball ‖w‖ ≤ radius (0: no projection)" range:"[0, 1e100]"`

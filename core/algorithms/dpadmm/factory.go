@@ -34,7 +34,7 @@ type Params struct {
 	// TargetEpsilon, when > 0, sets σ_1 for plf publications.
 	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that plf publications spend exactly ε (noise.x.scale is then not used); 0: σ_1 = noise.x.scale" range:"[0, 1e6]"`
 	// PLF is the publications the target ε holds for.
-	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: publications per agent, here the iterations" range:"[1, 100000000]"`
+	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: publications per agent, here the iterations" range:"[1, 100000000]" unit:"publications"`
 }
 
 // Defaults returns DP-ADMM [12] with τ from the problem, ρ = 1, and the

@@ -23,7 +23,7 @@ type Params struct {
 	// Tau is the proximal step of the even (recycled) iterations.
 	Tau float64 `json:"tau" doc:"proximal step τ of the recycled (even) iterations; 0: 1/L with L the problem's largest L_i" range:"[0, 1e6]"`
 	// Inner bounds the gradient steps of an odd iteration's exact solve.
-	Inner int `json:"inner" doc:"the most gradient steps an odd iteration's exact solve may take (it stops earlier once converged): the computational burden the paper notes" range:"[1, 100000]"`
+	Inner int `json:"inner" doc:"the most gradient steps an odd iteration's exact solve may take (it stops earlier once converged): the computational burden the paper notes" range:"[1, 100000]" unit:"gradient steps"`
 	// GradientBound is c of DP-RECAL's Assumption 3.
 	GradientBound float64 `json:"gradient_bound" doc:"c: a bound on every ‖∇f_i‖₂ (DP-RECAL's Assumption 3), the sensitivity input" range:"[0, 1e100]"`
 	// Attenuation is R.
@@ -35,7 +35,7 @@ type Params struct {
 	// TargetEpsilon, when > 0, sets σ_1 for plf publications.
 	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that plf noisy publications spend exactly ε (noise.x.scale is then not used); 0: σ_1 = noise.x.scale" range:"[0, 1e6]"`
 	// PLF is the publications the target ε holds for.
-	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: noisy publications per agent, ⌈iterations/2⌉" range:"[1, 100000000]"`
+	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: noisy publications per agent, ⌈iterations/2⌉" range:"[1, 100000000]" unit:"publications"`
 }
 
 // Defaults returns a fixed penalty ρ = 1, τ from the problem, at most 500

@@ -41,9 +41,9 @@ type Params struct {
 	// baseline): every agent receives that many samples of its stream
 	// per iteration and ∇f_i is replaced by the gradient over the
 	// samples it has received (internal/online.History).
-	StreamBatch int `json:"stream_batch,omitempty" doc:"online (the LDP online paper's PDOP): new samples each agent receives per iteration, its gradient then averaged over all it has received; 0: the full local gradient ∇f_i (Huang et al.)" range:"[0, 100000]"`
+	StreamBatch int `json:"stream_batch,omitempty" doc:"online (the LDP online paper's PDOP): new samples each agent receives per iteration, its gradient then averaged over all it has received; 0: the full local gradient ∇f_i (Huang et al.)" range:"[0, 100000]" unit:"samples per iteration"`
 	// StreamWindow caps the received data the online gradient reads.
-	StreamWindow int `json:"stream_window,omitempty" doc:"online only: the gradient reads the latest stream_window batches (0: all received data)" range:"[0, 1000000]"`
+	StreamWindow int `json:"stream_window,omitempty" doc:"online only: the gradient reads the latest stream_window batches (0: all received data)" range:"[0, 1000000]" unit:"batches"`
 	// Radius is the ℓ2 ball X projected onto when the problem has no
 	// domain of its own (the LDP online paper's logistic regression).
 	Radius float64 `json:"radius,omitempty" doc:"the radius of the ball ‖x‖ ≤ radius that X is when the problem has no domain (0: the problem's own domain is required)" range:"[0, 1e100]"`

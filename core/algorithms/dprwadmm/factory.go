@@ -27,7 +27,7 @@ type Params struct {
 	// TargetEpsilon, when > 0, sets σ_1 for plf activations.
 	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that an agent activated plf times spends exactly ε (noise.xbar.scale is then not used); 0: σ_1 = noise.xbar.scale" range:"[0, 1e6]"`
 	// PLF is the activations the target ε holds for.
-	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]"`
+	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]" unit:"activations"`
 }
 
 // Defaults returns α from the problem and the privacy setting of

@@ -26,8 +26,8 @@ const Confidence = "high: checked against a public implementation (liboyue/Netwo
 type Params struct {
 	Alpha0 float64 `json:"alpha0" doc:"α_0 in the step α_t = α_0/(t+1)^a (the LDP online paper: Algorithm 1's λ_0 = 1)" range:"(0, 1e6]"`
 	Power  float64 `json:"power" doc:"a in α_t = α_0/(t+1)^a (the LDP online paper: Algorithm 1's v = 0.71)" range:"[0, 2]"`
-	Batch  int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration" range:"[1, 100000]"`
-	Window int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far)" range:"[0, 1000000]"`
+	Batch  int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration" range:"[1, 100000]" unit:"samples per iteration"`
+	Window int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far)" range:"[0, 1000000]" unit:"batches"`
 	// GradientBound is C, used only when noise is added.
 	GradientBound float64 `json:"gradient_bound" doc:"C: the ℓ2 gradient bound, needed only when noise is added to the channel x" range:"[0, 1e100]"`
 }

@@ -38,8 +38,8 @@ type Params struct {
 	// Lambda0 and V give the step λ̌_t = λ̌_0/(t+1)^v.
 	Lambda0 float64 `json:"lambda0" doc:"λ̌_0 in the step λ̌_t = λ̌_0/(t+1)^v (the paper: 1)" range:"(0, 1e6]"`
 	V       float64 `json:"v" doc:"v in λ̌_t = λ̌_0/(t+1)^v (the paper: 0.71)" range:"[0, 2]"`
-	Batch   int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration (the paper: 2 on mushrooms, 32 images on MNIST and CIFAR-10)" range:"[1, 100000]"`
-	Window  int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, as the paper; a window is cheaper but forgets older data)" range:"[0, 1000000]"`
+	Batch   int     `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration (the paper: 2 on mushrooms, 32 images on MNIST and CIFAR-10)" range:"[1, 100000]" unit:"samples per iteration"`
+	Window  int     `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, as the paper; a window is cheaper but forgets older data)" range:"[0, 1000000]" unit:"batches"`
 	// GradientBound is d, the ℓ1 bound on per-sample gradients.
 	GradientBound float64 `json:"gradient_bound" doc:"d: the ℓ1 bound on every per-sample gradient, the ledger's sensitivity input" range:"[0, 1e100]"`
 	Clip          bool    `json:"clip_gradients" doc:"modification (not in the paper): scale the gradient to ‖g‖₁ ≤ d"`

@@ -28,9 +28,9 @@ type Params struct {
 	Lambda0 float64 `json:"lambda0" doc:"λ_0 in the step λ_t = λ_0/(t+1)^v (the paper: 1; Theorem 1 asks λ_0 ≤ −δ_2·μ/(2μ² + 16L²), far smaller)" range:"(0, 1e6]"`
 	V       float64 `json:"v" doc:"v in λ_t = λ_0/(t+1)^v; the theory needs ½ < v < 1 and v > max_i ς^i (the paper: 0.71 mushrooms, 0.68 MNIST, 0.70 CIFAR-10)" range:"[0, 2]"`
 	// Batch is N^i, the samples each agent receives per iteration.
-	Batch int `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration (the paper: 2 on mushrooms, 32 images on MNIST and CIFAR-10)" range:"[1, 100000]"`
+	Batch int `json:"batch" doc:"N^i: new samples each agent receives from its shard every iteration (the paper: 2 on mushrooms, 32 images on MNIST and CIFAR-10)" range:"[1, 100000]" unit:"samples per iteration"`
 	// Window caps the data the gradient reads (0: all received).
-	Window int `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, as the paper; its cost is then bounded by the shard; a window is cheaper but forgets older data, 1 is classic online SGD)" range:"[0, 1000000]"`
+	Window int `json:"window" doc:"the gradient reads the latest window batches only (0: every sample received so far, as the paper; its cost is then bounded by the shard; a window is cheaper but forgets older data, 1 is classic online SGD)" range:"[0, 1000000]" unit:"batches"`
 	// GradientBound is d of A5: ‖∇l(θ; ξ)‖₁ ≤ d for every θ and ξ.
 	GradientBound float64 `json:"gradient_bound" doc:"d: the ℓ1 bound on every per-sample gradient (A5), the privacy ledger's sensitivity input; the paper gives none" range:"[0, 1e100]"`
 	// Clip scales each gradient step to ‖g‖₁ ≤ d: a modification of the

@@ -43,7 +43,7 @@ type Params struct {
 	// channel's scale is then not used.
 	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that PLF activations spend exactly ε (noise.u.scale is then not used); 0: σ_1 = noise.u.scale" range:"[0, 1e6]"`
 	// PLF is the privacy leakage frequency the calibration assumes.
-	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]"`
+	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]" unit:"activations"`
 }
 
 // Defaults returns the spec's setting (R = 1.01, c = 1, δ = 1e-3, PLF 300),

@@ -13,8 +13,8 @@ import (
 // Params are the scenario's parameters of the CNN problem.
 type Params struct {
 	Dataset   string  `json:"dataset" doc:"the images: mnist (10 digits, 28×28 grey; 30,000 training images), cifar10-catdog (cat vs dog, 32×32 colour; only 777 training and 189 test images: the complete CIFAR-10 was not available, so results are not comparable with the paper's), or the two-class 28×28 sets" options:"mnist|cifar10-catdog|mnist-01|fmnist-tshirt-trouser"`
-	TrainRows int     `json:"train_rows" doc:"training images used: the first this many of the training split, dealt to the agents (0: all). A full gradient reads an agent's whole shard, so algorithms without minibatches want few" range:"[0, 1000000]"`
-	EvalRows  int     `json:"eval_rows" doc:"images the expensive metrics read: the first this many of the training images used and of the test split (0: all); every evaluation is a forward pass over them" range:"[0, 1000000]"`
+	TrainRows int     `json:"train_rows" doc:"training images used: the first this many of the training split, dealt to the agents (0: all). A full gradient reads an agent's whole shard, so algorithms without minibatches want few" range:"[0, 1000000]" unit:"images"`
+	EvalRows  int     `json:"eval_rows" doc:"images the expensive metrics read: the first this many of the training images used and of the test split (0: all); every evaluation is a forward pass over them" range:"[0, 1000000]" unit:"images"`
 	Shards    string  `json:"shards" doc:"how the training images are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`
 	L2        float64 `json:"l2" doc:"λ ≥ 0: weight decay (λ/2)‖θ‖² on the network's parameters θ = θ⁰ + x in every agent's loss" range:"[0, 1e3]"`
 	Seed      uint64  `json:"seed,omitempty" doc:"seed of the initialisation θ⁰ and of the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`

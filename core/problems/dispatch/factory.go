@@ -21,8 +21,8 @@ type Generator struct {
 	A     float64 `json:"a" doc:"quadratic cost coefficient a_i (strong convexity 2a_i)" range:"(0, 1e12]"`
 	B     float64 `json:"b" doc:"linear cost coefficient b_i" range:"[-1e12, 1e12]"`
 	C     float64 `json:"c" doc:"constant cost c_i (changes the cost, not the optimum)" range:"[-1e12, 1e12]"`
-	Min   float64 `json:"min" doc:"lowest output" range:"[-1e12, 1e12]"`
-	Max   float64 `json:"max" doc:"highest output" range:"[-1e12, 1e12]"`
+	Min   float64 `json:"min" doc:"lowest output" range:"[-1e12, 1e12]" unit:"MW"`
+	Max   float64 `json:"max" doc:"highest output" range:"[-1e12, 1e12]" unit:"MW"`
 }
 
 // Params are the scenario's parameters of the dispatch problem.
@@ -33,7 +33,7 @@ type Params struct {
 	// produces nothing (W_i = {0}).
 	Generators []Generator `json:"generators,omitempty" doc:"the generators: agent, cost a·w² + b·w + c, output range [min, max]; every other agent produces 0"`
 	// Demands holds d_i for every agent.
-	Demands []float64 `json:"demands,omitempty" doc:"every agent's local demand d_i"`
+	Demands []float64 `json:"demands,omitempty" doc:"every agent's local demand d_i" unit:"MW"`
 	// Names labels the agents in the view and the exports.
 	Names []string `json:"names,omitempty" doc:"a label per agent (e.g. bus 1); default agent 0, agent 1, …"`
 	// Unit names the unit of outputs and demands, for display.
@@ -46,9 +46,10 @@ type Params struct {
 
 // Factory builds the dispatch problem from a scenario.
 var Factory = objective.Factory{
-	Name:   "dispatch",
-	Title:  "Economic dispatch: min Σ a_i w_i² + b_i w_i + c_i s.t. Σ w_i = Σ d_i, w_i in a box",
-	Source: "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
+	Name:       "dispatch",
+	Title:      "Economic dispatch: min Σ a_i w_i² + b_i w_i + c_i s.t. Σ w_i = Σ d_i, w_i in a box",
+	Source:     "Huo, Chen, Huang, Johansson & Shi, DP-DGT, Sec. 6 (IEEE 14-bus data after Kar & Hug 2012)",
+	Allocation: true,
 	NewParams: func() any {
 		return &Params{}
 	},

@@ -17,9 +17,9 @@ import (
 type Params struct {
 	Dataset string `json:"dataset" doc:"the training data: a committed dataset, or synthetic (seeded, drawn here)" options:"synthetic|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
 	// Rows, Features, TestRows and LabelNoise shape the synthetic set.
-	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]"`
-	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]"`
-	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]"`
+	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]" unit:"samples"`
+	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]" unit:"features per sample"`
+	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]" unit:"samples"`
 	LabelNoise float64 `json:"label_noise" doc:"synthetic: Gumbel noise on the planted model's scores (0: separable labels)" range:"[0, 100]"`
 	Loss       string  `json:"loss" doc:"the loss: logistic log(1 + e^(−b·aᵀx)) or squares ½(aᵀx − b)², labels b ∈ {−1, +1}" options:"logistic|squares"`
 	L2         float64 `json:"l2" doc:"λ: the ℓ2 term (λ/2)‖x‖² in every agent's loss" range:"[0, 1e6]"`

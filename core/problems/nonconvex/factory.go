@@ -9,8 +9,8 @@ import (
 // Params are the scenario's parameters; the defaults are the paper's
 // (N = 50 comes from the graph) with the spec's proposal for the data.
 type Params struct {
-	Samples int     `json:"samples" doc:"m: samples per agent (the paper: 200)" range:"[1, 100000]"`
-	Dim     int     `json:"dim" doc:"d: features (the paper: 10)" range:"[1, 1000]"`
+	Samples int     `json:"samples" doc:"m: samples per agent (the paper: 200)" range:"[1, 100000]" unit:"samples per agent"`
+	Dim     int     `json:"dim" doc:"d: features (the paper: 10)" range:"[1, 1000]" unit:"coordinates"`
 	Lambda  float64 `json:"lambda" doc:"λ: the regulariser's weight (the paper: 0.001)" range:"[0, 1e6]"`
 	Omega   float64 `json:"omega" doc:"ω: the regulariser's shape (the paper: 1)" range:"[0, 1e6]"`
 	Scale   float64 `json:"scale" doc:"s: features z ~ N(0, s²I), labels ±1 at random (the paper's data are unstated; s ≈ 3.6 reproduces its M̄ ≈ 5.03)" range:"(0, 1e3]"`

@@ -16,7 +16,7 @@ const MaxCoordinate = 1e12
 
 // Params are the scenario's parameters of the rendezvous problem.
 type Params struct {
-	Dim int `json:"dim" doc:"dimension of the decision variable" range:"[1, 100000]"`
+	Dim int `json:"dim" doc:"dimension of the decision variable" range:"[1, 100000]" unit:"coordinates"`
 	// Box is the half-width of the box random targets are drawn in.
 	Box float64 `json:"box" doc:"random targets are drawn uniformly in [−box, box]^dim" range:"(0, 1e12]"`
 	// CommonTarget gives every agent the same target: the GT-DP paper's

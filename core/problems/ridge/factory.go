@@ -12,7 +12,7 @@ import (
 // gives neither the dimension nor ρ; the defaults are the spec's proposal
 // (dim = 2, ρ = 0.1).
 type Params struct {
-	Dim int `json:"dim" doc:"dimension r of x (not given in the paper)" range:"[1, 500]"`
+	Dim int `json:"dim" doc:"dimension r of x (not given in the paper)" range:"[1, 500]" unit:"coordinates"`
 	// Penalty is ρ; the paper reuses ρ for it.
 	Penalty float64 `json:"penalty" doc:"ridge penalty ρ (not given in the paper)" range:"(0, 1e6]"`
 	// NoiseSD is the standard deviation of ζ_i in v_i = u_iᵀx̃_i + ζ_i.

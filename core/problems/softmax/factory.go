@@ -11,10 +11,10 @@ import (
 // Params are the scenario's parameters of the softmax problem.
 type Params struct {
 	Dataset    string  `json:"dataset" doc:"the training data: a committed dataset (mnist: 10 digits), or synthetic (seeded, drawn here)" options:"synthetic|mnist|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
-	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]"`
-	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]"`
+	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]" unit:"samples"`
+	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]" unit:"features per sample"`
 	Classes    int     `json:"classes" doc:"synthetic: classes" range:"[2, 100]"`
-	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]"`
+	TestRows   int     `json:"test_rows" doc:"synthetic: test samples for the test accuracy (0: none)" range:"[0, 200000]" unit:"samples"`
 	LabelNoise float64 `json:"label_noise" doc:"synthetic: Gumbel noise on the planted model's scores (0: separable labels)" range:"[0, 100]"`
 	L2         float64 `json:"l2" doc:"λ > 0: the ℓ2 term (λ/2)‖W‖² in every agent's loss" range:"(0, 1e6]"`
 	Shards     string  `json:"shards" doc:"how the training rows are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`

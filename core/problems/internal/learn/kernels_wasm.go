@@ -14,110 +14,90 @@ package learn
 // (WebAssembly has no fused multiply-add), so the bits are the same
 // (TestBlockedKernels and TestSparseKernels, run under js/wasm).
 
-// dotsF32 writes Σ_j float64(f[o+j])·x_j for the 4·groups rows starting at
-// the float32 offsets o = off[0], off[1], … into out, four rows per pass
-// over x, d = len(x) columns.
-//
-//go:noescape
-func dotsF32(f *float32, off *int, groups int, x *float64, d int, out *float64)
+// The kernels take a view's rows as idx and first: view row k is the
+// set's row idx[k], or first + k when idx is nil (viewRows).
 
-// axpysF32 adds c[k]·f[off[k]+j] to out_j for the 4·groups rows k in row
-// order, four rows per pass over out's d entries.
+// dotsF32 writes Σ_j float64(f[row·d+j])·x_j for the 4·groups view rows
+// into out, four rows per pass over x's d columns.
 //
 //go:noescape
-func axpysF32(f *float32, off *int, groups int, c *float64, d int, out *float64)
+func dotsF32(f *float32, idx *int, first, groups int, x *float64, d int, out *float64)
+
+// axpysF32 adds c[k]·f[row_k·d+j] to out_j for the 4·groups view rows k
+// in row order, four rows per pass over out's d entries.
+//
+//go:noescape
+func axpysF32(f *float32, idx *int, first, groups int, c *float64, d int, out *float64)
 
 // sdotsPix writes Σ_t float64(pix[t])·x[col[t]] / 255 over t = start[i] …
-// start[i+1]−1 for the 4·groups rows i = rows[0], rows[1], … into out,
-// four rows' chains interleaved over their common length, then each row's
+// start[i+1]−1 for the 4·groups view rows' set rows i into out, four
+// rows' chains interleaved over their common length, then each row's
 // rest (sdot4Pix's order).
 //
 //go:noescape
-func sdotsPix(start *int, col *uint16, pix *uint8, rows *int, groups int, x *float64, out *float64)
+func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, groups int, x *float64, out *float64)
 
 // saxpysPix adds (c[k]/255)·float64(pix[t]) to out[col[t]] for each
-// nonzero t of each of the n rows k = rows[0], rows[1], …, row after row
-// (saxpyPix's order).
+// nonzero t of each of the n view rows k, row after row (saxpyPix's
+// order).
 //
 //go:noescape
-func saxpysPix(start *int, col *uint16, pix *uint8, rows *int, n int, c *float64, out *float64)
+func saxpysPix(start *int, col *uint16, pix *uint8, idx *int, first, n int, c *float64, out *float64)
 
-// asmBlock is the most rows one call of the block kernels takes.
-const asmBlock = 64
+// maxRow returns the largest of idx[0 … n−1] as unsigned (n ≥ 1).
+//
+//go:noescape
+func maxRow(idx *int, n int) uint
 
-// offsets writes the start of view rows lo … lo+len(off)−1 in the set's
-// features (row index · d) into off, checking that each row lies inside
-// the features (the assembly loads them unchecked).
-func (r Rows) offsets(lo int, off []int) {
-	s := r.Set
-	if len(s.Features) < s.Rows*s.Cols {
-		panic("learn: a set's features are shorter than its rows")
-	}
-	r.rowsOf(lo, off)
-	for k := range off {
-		off[k] *= s.Cols
-	}
-}
-
-// rowsOf writes the set's row indices of view rows lo … lo+len(dst)−1
-// into dst, checking each against the set's row count.
-func (r Rows) rowsOf(lo int, dst []int) {
-	s := r.Set
+// viewRows returns the kernels' idx and first for view rows lo …
+// lo+n−1 (n ≥ 1), having checked that every one is a row of the set
+// (the assembly loads rows unchecked).
+func (r Rows) viewRows(lo, n int) (idx *int, first int) {
 	if r.Idx == nil {
-		if lo < 0 || lo+len(dst) > s.Rows {
+		if lo < 0 || lo+n > r.Set.Rows {
 			panic("learn: view rows outside the set")
 		}
-		for k := range dst {
-			dst[k] = lo + k
-		}
-		return
+		return nil, lo
 	}
-	for k, i := range r.Idx[lo : lo+len(dst)] {
-		if uint(i) >= uint(s.Rows) {
-			panic("learn: a view row outside its set")
-		}
-		dst[k] = i
+	v := r.Idx[lo : lo+n]
+	if maxRow(&v[0], n) >= uint(r.Set.Rows) {
+		panic("learn: a view row outside its set")
 	}
+	return &v[0], 0
 }
 
 // dotsWide writes a_kᵀx for the first multiple of four of the view rows
 // lo, lo+1, … (at most len(out)) into out in assembly and returns how many
 // rows it did: 0 on pixel rows.
 func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
-	d := r.Set.Cols
-	if r.Set.Pixels != nil || d == 0 {
+	s, d, m := r.Set, r.Set.Cols, len(out)&^3
+	if s.Pixels != nil || d == 0 || m == 0 {
 		return 0
 	}
-	x = x[:d]
-	done := 0
-	var off [asmBlock]int
-	for m := len(out) &^ 3; done < m; {
-		b := min(asmBlock, m-done)
-		r.offsets(lo+done, off[:b])
-		dotsF32(&r.Set.Features[0], &off[0], b/4, &x[0], d, &out[done])
-		done += b
+	if len(s.Features) < s.Rows*d {
+		panic("learn: a set's features are shorter than its rows")
 	}
-	return done
+	x = x[:d]
+	idx, first := r.viewRows(lo, m)
+	dotsF32(&s.Features[0], idx, first, m/4, &x[0], d, &out[0])
+	return m
 }
 
 // axpysWide adds Σ_t c[t]·a_{lo+t} to out over the first multiple of four
 // of len(c) rows in assembly, each entry's terms in row order, and
 // returns how many rows it did: 0 on pixel rows.
 func (r Rows) axpysWide(lo int, c []float64, out []float64) int {
-	d := r.Set.Cols
-	if r.Set.Pixels != nil || d == 0 {
+	s, d, m := r.Set, r.Set.Cols, len(c)&^3
+	if s.Pixels != nil || d == 0 || m == 0 {
 		return 0
 	}
-	out = out[:d]
-	done := 0
-	var off [asmBlock]int
-	for m := len(c) &^ 3; done < m; {
-		b := min(asmBlock, m-done)
-		r.offsets(lo+done, off[:b])
-		axpysF32(&r.Set.Features[0], &off[0], b/4, &c[done], d, &out[0])
-		done += b
+	if len(s.Features) < s.Rows*d {
+		panic("learn: a set's features are shorter than its rows")
 	}
-	return done
+	out = out[:d]
+	idx, first := r.viewRows(lo, m)
+	axpysF32(&s.Features[0], idx, first, m/4, &c[0], d, &out[0])
+	return m
 }
 
 // sparseDotsWide is sparseDots's assembly over the first multiple of four
@@ -125,34 +105,23 @@ func (r Rows) axpysWide(lo int, c []float64, out []float64) int {
 // set's columns, which bound every col entry); it returns how many rows
 // it did: 0 on float32 sets.
 func (r Rows) sparseDotsWide(sp *sparseRows, lo int, x []float64, out []float64) int {
-	if sp.pix == nil || len(sp.pix) == 0 || len(x) < r.Set.Cols {
+	m := len(out) &^ 3
+	if sp.pix == nil || len(sp.pix) == 0 || len(x) < r.Set.Cols || m == 0 {
 		return 0
 	}
-	done := 0
-	var rows [asmBlock]int
-	for m := len(out) &^ 3; done < m; {
-		b := min(asmBlock, m-done)
-		r.rowsOf(lo+done, rows[:b])
-		sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], &rows[0], b/4, &x[0], &out[done])
-		done += b
-	}
-	return done
+	idx, first := r.viewRows(lo, m)
+	sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m/4, &x[0], &out[0])
+	return m
 }
 
 // sparseAxpysWide is sparseAxpys's assembly over all of c's rows of a
 // pixel set's sparse form (c finite, out free of −0, len(out) = the set's
 // columns); it returns how many rows it did: 0 on float32 sets.
 func (r Rows) sparseAxpysWide(sp *sparseRows, lo int, c []float64, out []float64) int {
-	if sp.pix == nil || len(sp.pix) == 0 || len(out) < r.Set.Cols {
+	if sp.pix == nil || len(sp.pix) == 0 || len(out) < r.Set.Cols || len(c) == 0 {
 		return 0
 	}
-	done := 0
-	var rows [asmBlock]int
-	for done < len(c) {
-		b := min(asmBlock, len(c)-done)
-		r.rowsOf(lo+done, rows[:b])
-		saxpysPix(&sp.start[0], &sp.col[0], &sp.pix[0], &rows[0], b, &c[done], &out[0])
-		done += b
-	}
-	return done
+	idx, first := r.viewRows(lo, len(c))
+	saxpysPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, len(c), &c[0], &out[0])
+	return len(c)
 }

@@ -125,3 +125,16 @@ func (r Rows) sparseAxpysWide(sp *sparseRows, lo int, c []float64, out []float64
 	saxpysPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, len(c), &c[0], &out[0])
 	return len(c)
 }
+
+// LabelRows returns what an assembly kernel elsewhere (the logistic
+// model's slopes under js/wasm) needs to read the classes of view rows lo
+// … lo+n−1 (n ≥ 1) unchecked: the set's class bytes y and the rows as idx
+// and first (view row k is the set's row idx[k], or first + k when idx is
+// nil), every one checked to be a row of the set and of y.
+func (r Rows) LabelRows(lo, n int) (y *uint8, idx *int, first int) {
+	if len(r.Set.Y) < r.Set.Rows {
+		panic("learn: a set's classes are shorter than its rows")
+	}
+	idx, first = r.viewRows(lo, n)
+	return &r.Set.Y[0], idx, first
+}

@@ -311,7 +311,7 @@ func saxpyPix(k float64, c []uint16, v []uint8, out []float64) {
 // sparseDots is Dots over the sparse form sp (x finite).
 func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
 	st := sp.start
-	t := 0
+	t := r.sparseDotsWide(sp, lo, x, out) // js/wasm: assembly, pixel rows
 	for ; t+4 <= len(out); t += 4 {
 		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
 		a0, b0 := st[i0], st[i0+1]
@@ -347,7 +347,9 @@ func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
 // −0): row after row, so each entry's terms still add in row order.
 func (r Rows) sparseAxpys(sp *sparseRows, lo int, c []float64, out []float64) {
 	st := sp.start
-	for t, k := range c {
+	done := r.sparseAxpysWide(sp, lo, c, out) // js/wasm: assembly, pixel rows
+	for t := done; t < len(c); t++ {
+		k := c[t]
 		i := r.Row(lo + t)
 		a, b := st[i], st[i+1]
 		if sp.pix != nil {

@@ -39,8 +39,8 @@ import (
 	"dpsim/core/attack"
 	"dpsim/core/data"
 	"dpsim/core/experiment"
-	"dpsim/core/scenario"
 	"dpsim/core/jsonout"
+	"dpsim/core/scenario"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
 )

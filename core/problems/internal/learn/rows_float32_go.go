@@ -1,9 +1,9 @@
-//go:build !wasm
-
 package learn
 
 // The float32 rows' four-row kernels (Dots and Axpys on ijcnn1 and the
-// other feature sets); under js/wasm they are assembly (rows_wasm.s).
+// other feature sets). Under js/wasm and on amd64 with AVX2 whole blocks
+// of rows run in assembly (kernels_wasm.s, kernels_amd64.s); these do
+// the rest, and everything under purego.
 
 // dot4Float32 is dot4Pixels for float32 rows.
 func dot4Float32(a, b, c, e []float32, x []float64) (sa, sb, sc, se float64) {

@@ -1,0 +1,97 @@
+'use strict';
+// End-to-end: a comparison calibrated to one ε travels in a copied link.
+// Three algorithms are compared on gtdp-fig2 at equal ε; the page's URL
+// (kept up to date by share.js) is opened in a fresh browser, which must
+// show the same comparison — same entries, same calibration — and, run to
+// the same iteration, the same optimality of every entry, bit for bit.
+//
+//   node --test e2e/comparelink.test.js      (after ./build.sh)
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+
+const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-cmplink-e2e-'));
+let server = null;
+let browser = null;
+
+before(async () => {
+  server = await startServer(tmp, { quiet: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.proc.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function open(url) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  const log = [];
+  page.on('pageerror', (e) => log.push(e.message));
+  await page.goto(url);
+  return { ctx, page, log };
+}
+
+async function waitFor(p, what, fn, arg) {
+  try {
+    await p.page.waitForFunction(fn, arg, { timeout: TIMEOUT });
+  } catch (e) {
+    throw new Error(`waiting for ${what}: ${e.message}\n${p.log.join('\n')}`);
+  }
+}
+
+// runTo pauses every entry at iteration k and returns each entry's
+// label, ε and optimality there.
+async function runTo(p, k) {
+  await p.page.evaluate(() => window.dpsim.pause());
+  for (;;) {
+    const it = await p.page.evaluate(() => window.dpsimState.iter);
+    if (it >= k) break;
+    await p.page.evaluate(() => window.dpsim.step());
+  }
+  await waitFor(p, `every entry at ${k}`, (n) => window.dpsimCompareState.entries.every((e) => e.iter === n), k);
+  return p.page.evaluate(() => window.dpsimCompareState.entries.map((e) => ({ label: e.label, kind: e.kind, opt: e.optimality, eps: e.epsilonText })));
+}
+
+test('a compared run at equal ε, sent as a link, comes back bit for bit', async () => {
+  const a = await open(`${server.url}?preset=gtdp-fig2`);
+  let b = null;
+  try {
+    await waitFor(a, 'the preset', () => window.dpsimState && window.dpsimState.ready && window.dpsimState.scenario === 'gtdp-fig2');
+    await waitFor(a, 'the algorithm list', () => !document.getElementById('cmp-algo').disabled);
+    for (const k of ['dpop', 'diadsp']) {
+      await a.page.selectOption('#cmp-algo', k);
+      await a.page.click('#cmp-add');
+    }
+    await a.page.click('#cmp-start');
+    await waitFor(a, 'the comparison', () => window.dpsimCompareState.on && window.dpsimCompareState.entries.length === 3);
+    // The URL follows every change (debounced) and holds the comparison.
+    await waitFor(a, 'the link', () => /[?&]compare=/.test(location.search));
+    const uncalibrated = await a.page.evaluate(() => location.href);
+    await a.page.fill('#cmp-eps', '5000');
+    await a.page.click('#cmp-cal');
+    await waitFor(a, 'the calibration', () => window.dpsimCompareState.target === 5000);
+    const want = await a.page.evaluate(() => window.dpsim.comparisonJSON());
+    await waitFor(a, 'the link after the calibration', (u) => location.href !== u, uncalibrated);
+    const link = await a.page.evaluate(() => location.href);
+    assert.ok(!/[?&]preset=/.test(link), `a comparison's link carries it whole: ${link.slice(0, 120)}`);
+    const ra = await runTo(a, 60);
+
+    b = await open(link);
+    await waitFor(b, 'the comparison from the link', () => window.dpsimCompareState && window.dpsimCompareState.on && window.dpsimCompareState.entries.length === 3);
+    assert.equal(await b.page.evaluate(() => window.dpsim.comparisonJSON()), want, 'the same comparison');
+    const rb = await runTo(b, 60);
+    assert.deepEqual(rb, ra, 'every entry, bit for bit');
+    assert.deepEqual(ra.map((e) => e.kind), ['gt-dp', 'dpop', 'diadsp']);
+    assert.deepEqual([...a.log, ...b.log], []);
+  } finally {
+    await a.ctx.close();
+    if (b) await b.ctx.close();
+  }
+});

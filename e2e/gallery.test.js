@@ -65,6 +65,7 @@ const shown = (page) => page.evaluate(() => Object.fromEntries([...document.quer
   paper: li.closest('section').querySelector('h2').textContent,
   claims: [...li.querySelectorAll('.gal-claims > li')].map((c) => ({ verdict: c.querySelector('.exp-verdict') && c.querySelector('.exp-verdict').textContent, text: c.textContent })),
   link: li.querySelector('a.gal-open').getAttribute('href'),
+  doc: li.querySelector('a.gal-doc').getAttribute('href'),
 }])));
 
 test('every paper figure, its claims, a link to its experiment, its last sweep\'s verdicts', async () => {
@@ -81,6 +82,9 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
     for (const [name, f] of FIGURES) {
       assert.equal(g[name].paper, f.paper, `${name}'s paper`);
       assert.equal(g[name].link, 'experiments.html?experiment=' + name);
+      // … and what docs/ records of it (e2e/docview.test.js checks every
+      // such link finds its passage).
+      assert.ok(g[name].doc.startsWith('doc.html?experiment=' + encodeURIComponent(name)), `${name}'s doc link ${g[name].doc}`);
       if (f.claims.length === 0) continue;
       assert.equal(g[name].claims.length, f.claims.length, `${name}'s claims`);
       f.claims.forEach((c, i) => {

@@ -195,7 +195,12 @@
     const open = el('a', { className: 'gal-open', href: 'experiments.html?experiment=' + encodeURIComponent(p.name) });
     open.textContent = kept ? 'Open it in the Experiments panel' : 'Not run yet — run it in the Experiments panel';
     open.setAttribute('aria-label', (kept ? 'Open ' : 'Run ') + p.name + ' in the Experiments panel');
-    const foot = el('p', { className: 'gal-foot' }, open);
+    // What dpsim measured at the preset's full run count, as the paper's
+    // doc records it (doc.html highlights the passage).
+    const doc = el('a', { className: 'gal-doc', href: `doc.html?experiment=${encodeURIComponent(p.name)}${p.figure ? '&fig=' + encodeURIComponent(p.figure) : ''}` });
+    doc.textContent = 'the measured verdicts in docs/';
+    doc.setAttribute('aria-label', `What docs/ records of ${p.name}`);
+    const foot = el('p', { className: 'gal-foot' }, open, ' · ', doc);
     if (kept) {
       foot.append(el('span', {
         className: 'muted',

@@ -118,7 +118,7 @@ describe('axe-core: no serious or critical violations', () => {
 // each with its accessible name (Chromium's own, through the accessibility
 // tree's computed name is not exposed to scripts: this follows the ARIA
 // rules the page uses: aria-labelledby, aria-label, <label>, content,
-// title, placeholder).
+// title; a hint inside an empty field is not a name).
 const CONTROLS = () => {
   const sel = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
   const visible = (el) => {
@@ -137,7 +137,7 @@ const CONTROLS = () => {
     if (el.labels && el.labels.length) return [...el.labels].map((l) => l.textContent).join(' ').trim();
     const t = (el.textContent || '').trim();
     if (t && !/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) return t;
-    return (el.getAttribute('title') || el.getAttribute('placeholder') || '').trim();
+    return (el.getAttribute('title') || '').trim();
   };
   window.__a11yKey = (el) => {
     if (!el.dataset.a11yKey) el.dataset.a11yKey = String(window.__a11yN = (window.__a11yN || 0) + 1);

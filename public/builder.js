@@ -119,6 +119,8 @@
     const meta = [];
     if (f.unit) meta.push(f.unit);
     if (f.range) meta.push(rangeText(f.range));
+    // An emptied number field means the default: say which, beside it.
+    if ((f.kind === 'number' || f.kind === 'integer') && f.default !== null && f.default !== undefined) meta.push('default ' + fmtNum(f.default));
     switch (f.kind) {
       case 'bool':
         input = el('input', { type: 'checkbox', id, checked: !!shown });
@@ -139,8 +141,7 @@
       case 'number':
       case 'integer': {
         input = el('input', { type: 'text', id, inputMode: f.kind === 'integer' ? 'numeric' : 'decimal', class: 'mono num',
-          value: shown === undefined || shown === null ? '' : fmtNum(shown), spellcheck: false,
-          placeholder: f.default === null || f.default === undefined ? '—' : fmtNum(f.default) });
+          value: shown === undefined || shown === null ? '' : fmtNum(shown), spellcheck: false });
         input.addEventListener('input', () => {
           const s = input.value.trim();
           if (s === '') { onChange(undefined, true); return; }
@@ -155,7 +156,7 @@
         const long = Array.isArray(shown) && shown.length > LIST_INLINE;
         input = el('input', { type: 'text', id, class: 'mono', spellcheck: false, readOnly: long,
           value: long ? `${shown.length} entries: edit them in the JSON` : (shown === undefined || shown === null ? '' : JSON.stringify(shown)),
-          placeholder: 'JSON, e.g. [1, 2]' });
+          title: 'JSON, e.g. [1, 2]' });
         if (!long) {
           input.addEventListener('input', () => {
             const s = input.value.trim();

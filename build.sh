@@ -5,6 +5,8 @@
 #   wasm/app    -> public/dpsim.wasm   (the page's program)
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
 #
+#   cmd/dpsim  -> ./dpsim              (the CLI, stamped like the page)
+#
 #   core/data/files/*.gz -> public/data/  (the datasets the page fetches on
 #                           demand; copied as they are, never recompressed)
 #
@@ -27,6 +29,15 @@ if ! command -v brotli >/dev/null 2>&1; then
   echo "build.sh: brotli not found (apt-get install brotli); writing gzip sidecars only" >&2
 fi
 
+# The version the page and the CLI write into their exports (core/version):
+# the commit, stamped by Go from git whenever this is a git checkout,
+# whatever GOFLAGS says (some machines set -buildvcs=false); without git,
+# both say "devel". One flag for every build below, so they agree.
+buildvcs=false
+if command -v git >/dev/null 2>&1 && git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  buildvcs=true
+fi
+
 size() { stat -c %s "$1"; }
 human() { numfmt --to=iec-i --suffix=B --format='%.2f' "$1" 2>/dev/null || echo "$1 B"; }
 
@@ -46,7 +57,7 @@ for d in wasm/*/; do
 
   rm -f "$target.gz" "$target.br"
   echo "build.sh: GOOS=js GOARCH=wasm go build ./$d -> public/$base.wasm"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$target" "./$d"
+  GOOS=js GOARCH=wasm go build -buildvcs=$buildvcs -trimpath -ldflags="-s -w" -o "$target" "./$d"
 
   gzip -9 -n -c "$target" > "$target.gz.tmp" && mv "$target.gz.tmp" "$target.gz"
   if (( have_brotli )); then
@@ -68,6 +79,9 @@ for d in wasm/*/; do
   fi
   built=$((built + 1))
 done
+
+go build -buildvcs=$buildvcs -trimpath -o "$root/dpsim.tmp" ./cmd/dpsim && mv "$root/dpsim.tmp" "$root/dpsim"
+echo "build.sh: built ./dpsim (the CLI), version $("$root/dpsim" version)"
 
 # The datasets: the page fetches a preset's files from data/ and hands the
 # bytes to core/data, which checks them against the embedded manifest's

@@ -23,7 +23,7 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI, commit } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const PRESET = 'dpop-fig1'; // 500 iterations: a second or two in the page
 
@@ -116,8 +116,7 @@ before(async () => {
     if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
   }
   fs.mkdirSync(OUT, { recursive: true });
-  bin = path.join(tmp, 'dpsim');
-  execFileSync('go', ['build', '-o', bin, './cmd/dpsim'], { cwd: ROOT, stdio: 'inherit' });
+  bin = builtCLI();
   ({ proc: server, url: baseURL } = await startServer(tmp));
 });
 
@@ -149,7 +148,13 @@ describe('exports and imports', () => {
     assert.match(lines[0], /^# scenario: dpop-fig1$/);
     assert.ok(lines.some((l) => /^# scenario_sha256: [0-9a-f]{64}$/.test(l)), 'the scenario hash line');
     assert.ok(lines.some((l) => /^# seed: \d+$/.test(l)), 'the seed line');
-    assert.ok(lines.some((l) => /^# dpsim_version: \S+$/.test(l)), 'the version line');
+    // The page and ./dpsim are stamped with the commit they were built from
+    // (build.sh), not "devel", whatever GOFLAGS says.
+    const want = commit();
+    const got = (lines.find((l) => l.startsWith('# dpsim_version: ')) || '').slice('# dpsim_version: '.length);
+    if (want) assert.equal(got, want, 'the version line names the commit the page was built from');
+    else assert.match(got, /^\S+$/, 'the version line');
+    assert.equal(execFileSync(bin, ['version'], { encoding: 'utf8' }).trim(), got, 'dpsim version says what the exports say');
     const header = lines.find((l) => l.startsWith('iteration,')).split(',');
     const n = JSON.parse(json.data).privacy.agents.length;
     const eps = header.filter((h) => /^eps_agent_\d+$/.test(h));

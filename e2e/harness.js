@@ -40,4 +40,29 @@ async function startServer(dir, { quiet = false } = {}) {
   return { proc, url };
 }
 
-module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer };
+// cli returns the path of ./dpsim, the CLI ./build.sh builds beside the
+// page from the same tree with the same version stamp (core/version), so
+// that exports compared byte for byte name the same dpsim_version.
+function cli() {
+  const fs = require('node:fs');
+  const bin = path.join(ROOT, 'dpsim');
+  const wasm = path.join(SITE, 'dpsim.wasm');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing (run ./build.sh)`);
+  if (fs.existsSync(wasm) && fs.statSync(bin).mtimeMs < fs.statSync(wasm).mtimeMs) {
+    throw new Error(`${bin} is older than ${wasm} (run ./build.sh)`);
+  }
+  return bin;
+}
+
+// commit is the version a build of this tree is stamped with when git can
+// say (the first 12 hex digits of HEAD, "+dirty" when git status lists
+// anything, as Go decides), or null outside a git checkout.
+function commit() {
+  try {
+    const rev = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().slice(0, 12);
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
+    return rev + (dirty ? '+dirty' : '');
+  } catch { return null; }
+}
+
+module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, commit };

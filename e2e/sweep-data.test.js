@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 
-const { ROOT, SITE, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, SITE, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const PRESET = 'gtdp-logistic-mushrooms-noise';
 const RUNS = 12;
@@ -38,8 +38,7 @@ before(async () => {
   for (const f of ['experiments.html', 'experiments.js', 'datafetch.js', 'sweep-worker.js', 'solver.wasm', 'data/mushrooms-train.gz', 'data/mushrooms-test.gz']) {
     if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
   }
-  const bin = path.join(tmp, 'dpsim');
-  execFileSync('go', ['build', '-o', bin, './cmd/dpsim'], { cwd: ROOT, stdio: 'inherit' });
+  const bin = builtCLI();
   const out = path.join(tmp, `${PRESET}.json`);
   execFileSync(bin, ['sweep', '--quiet', '--out', out, `preset:${PRESET}`], { stdio: 'inherit' });
   for (const ext of ['json', 'svg']) cli[ext] = fs.readFileSync(path.join(tmp, `${PRESET}.${ext}`));

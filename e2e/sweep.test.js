@@ -19,7 +19,7 @@ const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 // The preset whose page result is compared with the CLI's: 600 runs of
 // 500 iterations, a few seconds in the browser.
@@ -35,8 +35,7 @@ let cli = {}; // the CLI's files for PRESET, by extension
 
 // The CLI's output for PRESET, computed natively.
 function cliSweep() {
-  const bin = path.join(tmp, 'dpsim');
-  execFileSync('go', ['build', '-o', bin, './cmd/dpsim'], { cwd: ROOT, stdio: 'inherit' });
+  const bin = builtCLI();
   const out = path.join(tmp, `${PRESET}.json`);
   execFileSync(bin, ['sweep', '--quiet', '--out', out, `preset:${PRESET}`], { stdio: 'inherit' });
   const files = {};

@@ -85,7 +85,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack or compare; see dpsim --help"},
+		{nil, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version; see dpsim --help"},
 		{[]string{"run"}, "dpsim run: give exactly one SCENARIO (a file, - or preset:NAME); got 0 arguments; see dpsim run --help"},
 		{[]string{"run", "--bogus", "x"}, "dpsim run: flag provided but not defined: -bogus; see dpsim run --help"},
 		{[]string{"validate", "a", "b"}, "dpsim validate: give exactly one SCENARIO"},
@@ -101,9 +101,9 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		}
 		oneLineErr(t, strings.Join(c.args, " "), errs, c.want)
 	}
-	for _, cmd := range []string{"run", "validate", "presets", "plugins", "sweep", "merge"} {
+	for _, cmd := range []string{"run", "validate", "presets", "plugins", "sweep", "merge", "version"} {
 		code, out, errs := dpsim(t, "", cmd, "--help")
-		if code != 0 || errs != "" || !strings.HasPrefix(out, "Usage: dpsim "+cmd) || !strings.Contains(out, "\n  -") && cmd != "presets" && cmd != "plugins" {
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "Usage: dpsim "+cmd) || !strings.Contains(out, "\n  -") && cmd != "presets" && cmd != "plugins" && cmd != "version" {
 			t.Errorf("%s --help: exit %d, stderr %q, stdout %q", cmd, code, errs, out)
 		}
 	}

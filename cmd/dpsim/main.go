@@ -34,6 +34,7 @@ import (
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
+	"dpsim/core/version"
 	"dpsim/core/weights"
 )
 
@@ -49,6 +50,7 @@ Usage:
   dpsim merge --out NAME.json PART.json...
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
   dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
+  dpsim version
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
 input, or preset:NAME for a built-in scenario (see "dpsim presets").
@@ -64,7 +66,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, attack or compare"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version"))
 		return 2
 	}
 	var err error
@@ -85,11 +87,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdAttack(args[1:], stdout, stderr)
 	case "compare":
 		err = cmdCompare(args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-version":
+		err = cmdVersion(args[1:], stdout)
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, attack and compare", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, attack, compare and version", args[0])
 	}
 	var ue *usageError
 	switch {
@@ -560,6 +564,28 @@ builders the parameters a scenario must give ("required"). The page draws
 its forms from this.
 
 `
+
+const versionHelp = `Usage: dpsim version
+
+Prints the version this binary names in its exports (the CSV's
+dpsim_version line): the commit it was built from, "+dirty" when the tree
+had uncommitted changes, or "devel" when Go stamped no version control
+information (go run, go test, -buildvcs=false). ./build.sh builds ./dpsim
+and the page stamped with the same commit.
+
+`
+
+func cmdVersion(args []string, stdout io.Writer) error {
+	fs := newFlags("version", versionHelp, stdout)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("version", "takes no arguments (got %q)", fs.Arg(0))
+	}
+	_, err := fmt.Fprintln(stdout, version.String())
+	return err
+}
 
 func cmdPlugins(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plugins", pluginsHelp, stdout)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"dpsim/core/scenario"
+	"dpsim/core/version"
 )
 
 func dpsim(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -102,12 +103,12 @@ func TestErrorsAndHelp(t *testing.T) {
 		code int
 		out  string
 	}{
-		{nil, 2, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack or compare; see dpsim --help"},
+		{nil, 2, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version; see dpsim --help"},
 		{[]string{"--help"}, 0, "Usage"},
 		{[]string{"run", "--help"}, 0, "Usage: dpsim run"},
 		{[]string{"validate", "-h"}, 0, "Usage: dpsim validate"},
 		{[]string{"presets", "--help"}, 0, "Usage: dpsim presets"},
-		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep, merge, attack and compare; see dpsim --help"},
+		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep, merge, attack, compare and version; see dpsim --help"},
 		{[]string{"run"}, 2, "exactly one SCENARIO"},
 		{[]string{"run", "preset:nope"}, 1, "no preset named"},
 		{[]string{"run", "/does/not/exist.json"}, 1, "no such file"},
@@ -548,5 +549,20 @@ func TestPluginsListsEveryRegisteredPlugin(t *testing.T) {
 	}
 	if code, _, errs := dpsim(t, "", "plugins", "extra"); code != 2 || errs != "dpsim plugins: takes no arguments (got \"extra\"); see dpsim plugins --help\n" {
 		t.Errorf("an argument: exit %d, %q", code, errs)
+	}
+}
+
+// TestVersionCommand: "dpsim version" prints the version the exports name
+// (under go test Go stamps no VCS information, so it is version.Devel),
+// and refuses an argument in one line.
+func TestVersionCommand(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, errs := dpsim(t, "", args...)
+		if code != 0 || errs != "" || out != version.String()+"\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errs, version.String())
+		}
+	}
+	if code, _, errs := dpsim(t, "", "version", "x"); code != 2 || errs != "dpsim version: takes no arguments (got \"x\"); see dpsim version --help\n" {
+		t.Errorf("version x: exit %d, stderr %q", code, errs)
 	}
 }

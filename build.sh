@@ -6,6 +6,9 @@
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
 #
 #   cmd/dpsim  -> ./dpsim              (the CLI, stamped like the page)
+#   jsvendor/  -> public/vendor/       (uPlot, fetched by npm ci as pinned by
+#                                       jsvendor/package-lock.json, with its
+#                                       licence)
 #
 #   core/data/files/*.gz -> public/data/  (the datasets the page fetches on
 #                           demand; copied as they are, never recompressed)
@@ -82,6 +85,25 @@ done
 
 go build -buildvcs=$buildvcs -trimpath -o "$root/dpsim.tmp" ./cmd/dpsim && mv "$root/dpsim.tmp" "$root/dpsim"
 echo "build.sh: built ./dpsim (the CLI), version $("$root/dpsim" version)"
+
+# The page's third-party JavaScript: fetched once by npm (version and
+# integrity pinned by the lockfile), copied unchanged with its licence.
+if [[ ! -f jsvendor/node_modules/uplot/package.json ]]; then
+  command -v npm >/dev/null 2>&1 || { echo "build.sh: npm not found (apt-get install npm): it fetches uPlot, pinned in jsvendor/package-lock.json" >&2; exit 1; }
+  echo "build.sh: npm ci --prefix jsvendor"
+  npm ci --prefix jsvendor --no-audit --no-fund >/dev/null
+fi
+uplot=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' jsvendor/node_modules/uplot/package.json)
+want=$(sed -n 's/^    "uplot": "\(.*\)"$/\1/p' jsvendor/package.json)
+if [[ $uplot != "$want" ]]; then
+  echo "build.sh: jsvendor/node_modules has uPlot $uplot, jsvendor/package.json pins $want: run npm ci --prefix jsvendor" >&2
+  exit 1
+fi
+rm -rf "$out/vendor"
+mkdir -p "$out/vendor/uplot-$uplot"
+cp jsvendor/node_modules/uplot/dist/uPlot.iife.min.js jsvendor/node_modules/uplot/dist/uPlot.min.css \
+  jsvendor/node_modules/uplot/LICENSE "$out/vendor/uplot-$uplot/"
+echo "build.sh: vendored uPlot $uplot into public/vendor/"
 
 # The datasets: the page fetches a preset's files from data/ and hands the
 # bytes to core/data, which checks them against the embedded manifest's

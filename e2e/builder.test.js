@@ -193,6 +193,32 @@ describe('the builder at 1280×720', () => {
     await p.page.evaluate(() => { document.getElementById('scenario-box').scrollIntoView(); window.scrollBy(0, -110); });
     await p.page.screenshot({ path: path.join(OUT, 'builder-json-1280x720.png') });
   });
+
+  test('the four stream seeds are fields: seed and seeds together, or seeds half given, are errors beside them; a new noise seed keeps the graph', async () => {
+    await p.page.selectOption('#preset', 'gtdp-rendezvous');
+    await waitFor(p.page, p.log, 'the preset', () => window.dpsimState.scenario === 'gtdp-rendezvous');
+    await p.page.click('#builder-current');
+    await waitFor(p.page, p.log, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'gtdp-rendezvous');
+    for (const k of ['data', 'graph', 'noise', 'algorithm']) assert.ok(await p.page.$(`input[data-path="seeds.${k}"]`), `a field for seeds.${k}`);
+    await p.page.fill('input[data-path="seeds.noise"]', '7');
+    await waitFor(p.page, p.log, 'the missing stream seeds beside seeds', () => {
+      const fields = [...document.querySelectorAll('#builder .bf-error')].map((e) => e.closest('[data-field]').dataset.field);
+      return fields.length === 1 && fields[0] === 'seeds' && /give all of/.test(document.querySelector('#builder .bf-error').textContent) &&
+        !document.querySelector('#builder[data-pending]');
+    });
+    for (const [k, v] of [['data', '1'], ['graph', '1'], ['algorithm', '1']]) await p.page.fill(`input[data-path="seeds.${k}"]`, v);
+    await waitFor(p.page, p.log, 'the seed conflict beside seed', () => {
+      const row = document.querySelector('.bf-field[data-field="seed"] .bf-msg');
+      return row && /not both/.test(row.textContent) && !document.querySelector('#builder[data-pending]');
+    });
+    await p.page.fill('input[data-path="seed"]', '');
+    await waitFor(p.page, p.log, 'no error', () => document.querySelectorAll('#builder .bf-error').length === 0 && !document.querySelector('#builder[data-pending]'));
+    const m = await formJSON(p.page);
+    assert.equal(m.seed, undefined);
+    assert.deepEqual(m.seeds, { data: 1, graph: 1, noise: 7, algorithm: 1 });
+    await p.page.evaluate(() => { document.querySelector('[data-field="seeds"]').scrollIntoView(); window.scrollBy(0, -140); });
+    await p.page.screenshot({ path: path.join(OUT, 'builder-seeds-1280x720.png') });
+  });
 });
 
 describe('the builder on a phone, 390×844', () => {

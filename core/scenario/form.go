@@ -195,6 +195,12 @@ func scenarioFields() []param.Field {
 		{Name: "name", Kind: "string", Doc: "a short identifier: letters, digits, '-', '_' or '.'", Default: "my-scenario"},
 		{Name: "title", Kind: "string", Doc: "a title for people", Default: ""},
 		{Name: "seed", Kind: "integer", Doc: "the seed all four random streams (data, graph, noise, algorithm) derive from", Default: 1, Range: "[0, 9007199254740992]"},
+		{Name: "seeds", Kind: "object", Doc: "instead of seed: one seed per random stream, all four, so that one stream (say the noise) changes while the others keep the same data and graph", Fields: []param.Field{
+			{Name: "data", Kind: "integer", Doc: "the seed of the data (synthetic samples, targets, shards)", Default: nil, Range: "[0, 9007199254740992]"},
+			{Name: "graph", Kind: "integer", Doc: "the seed of random graphs and positions", Default: nil, Range: "[0, 9007199254740992]"},
+			{Name: "noise", Kind: "integer", Doc: "the seed of the privacy noise", Default: nil, Range: "[0, 9007199254740992]"},
+			{Name: "algorithm", Kind: "integer", Doc: "the seed of the algorithm's own draws (walks, η, sampling)", Default: nil, Range: "[0, 9007199254740992]"},
+		}},
 		{Name: "iterations", Kind: "integer", Doc: "the horizon: how many iterations the run takes", Default: 200, Range: iters, Unit: "iterations"},
 		{Name: "record", Kind: "object", Doc: "what to record", Fields: []param.Field{
 			{Name: "every", Kind: "integer", Doc: "record the metrics every this many iterations (default 1)", Default: 1, Range: iters, Unit: "iterations"},

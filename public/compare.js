@@ -299,7 +299,9 @@
   let lastLoads = -1, lastPoll = 0;
   function tick(now) {
     const s = window.dpsimState;
-    if (window.dpsim && s && s.ready) {
+    // After the simulator's first frame (page.js): the lists are not
+    // needed to draw it.
+    if (window.dpsim && s && s.ready && window.dpsimFirstFrame) {
       if (algoSel.disabled) fillAlgorithms();
       if (s.loads !== lastLoads) {
         lastLoads = s.loads;

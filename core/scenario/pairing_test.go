@@ -57,3 +57,21 @@ func TestPairing(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetTitles: the list's titles, read alone from each file, are the
+// titles of the presets decoded whole (or the name where there is none).
+func TestPresetTitles(t *testing.T) {
+	for _, p := range Presets() {
+		s, err := PresetScenario(p.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		want := s.Title
+		if want == "" {
+			want = p.Name
+		}
+		if p.Title != want {
+			t.Errorf("%s: listed as %q, decoded title %q", p.Name, p.Title, want)
+		}
+	}
+}

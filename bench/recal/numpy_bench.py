@@ -1,10 +1,13 @@
 """The NumPy reference of bench/recal/compare.sh: one iteration of
 DP-RECAL, noise-free RECAL and each DP baseline of the DP-RECAL paper's
-Table IV (DP-ADMM [12], DP-EXTRA, DP-NIDS, DP-RWADMM), vectorised, on the
-paper's least squares f_i(x) = (1/m_i) sum_j (a_j'x - b_j)^2 / 2 with
+Table IV (DP-ADMM [12], DP-EXTRA, DP-NIDS, DP-RWADMM, DP-MRADMM),
+vectorised, on the paper's least squares
+f_i(x) = (1/m_i) sum_j (a_j'x - b_j)^2 / 2 + lambda/2*|x|^2 with
 r(x) = l1*|x|_1 + l2/2*|x|^2 over a committed dataset's train split, 8
-agents on a ring -- the same equations as dpsim's packages
-core/algorithms/{recal,dpadmm,dpextra,dpnids,dprwadmm} (their doc comments),
+agents on a ring (lambda = 0; for DP-MRADMM, which takes no r, lambda = 1
+and r = 0) -- the same equations as dpsim's packages
+core/algorithms/{recal,dpadmm,dpextra,dpnids,dprwadmm,dpmradmm} (their doc
+comments),
 with the parameters dpsim resolved: every step, penalty, weight, shard
 bound, L and sigma_1 is read from the export of TestNumPyExport
 (core/algorithms/recal/numpy_test.go), nothing recomputed.
@@ -64,6 +67,7 @@ class Problem:
         self.A = [np.ascontiguousarray(A[lo:hi]) for lo, hi in ex["shards"]]
         self.b = [lab[lo:hi].copy() for lo, hi in ex["shards"]]
         self.m = np.array([hi - lo for lo, hi in ex["shards"]], dtype=np.float64)
+        self.lam2 = ex["l2"]  # lambda, the l2 weight inside every f_i
         mx = int(self.m.max())
         # Zero rows (and labels) pad every shard to the longest: their
         # residuals are 0 and add nothing to A'r.
@@ -76,9 +80,10 @@ class Problem:
         self.grads = self.grads_loop
 
     def grad(self, i, y):
-        """grad f_i(y) = A_i'(A_i y - b_i)/m_i."""
+        """grad f_i(y) = A_i'(A_i y - b_i)/m_i + lambda*y."""
         Ai = self.A[i]
-        return Ai.T @ (Ai @ y - self.b[i]) / self.m[i]
+        g = Ai.T @ (Ai @ y - self.b[i]) / self.m[i]
+        return g + self.lam2 * y if self.lam2 else g
 
     def grads_loop(self, X):
         """Every agent's gradient at its row of X, one BLAS call each."""
@@ -87,12 +92,13 @@ class Problem:
             Ai = self.A[i]
             G[i] = Ai.T @ (Ai @ X[i] - self.b[i])
         G /= self.m[:, None]
-        return G
+        return G + self.lam2 * X if self.lam2 else G
 
     def grads_batched(self, X):
         """The same over the padded shards, one batched matmul each way."""
         R = np.matmul(self.A3, X[:, :, None]) - self.B3
-        return np.matmul(self.A3T, R)[:, :, 0] / self.m[:, None]
+        G = np.matmul(self.A3T, R)[:, :, 0] / self.m[:, None]
+        return G + self.lam2 * X if self.lam2 else G
 
     def pick_grads(self):
         """Keeps the faster of the two gradient forms (NumPy's best case)."""
@@ -318,8 +324,71 @@ class RWADMM:
         return {"x": self.x, "xbar": self.xbar, "y": self.y, "z": self.z}
 
 
+class MRADMM:
+    """DP-MRADMM [17] (Recycled ADMM, fixed penalty): odd iterations solve
+    the ADMM step exactly by Nesterov's accelerated gradient and publish
+    with noise, even ones recycle the implied gradient (dpmradmm's
+    package doc, baselines.md 6.6). On the smooth problem (r = 0)."""
+    walk = False
+
+    def __init__(self, p, ex, nz, holders=None):
+        n, d = p.n, p.d
+        self.p, self.nz = p, nz
+        self.rho0, self.kappa = inputs(ex, "ρ_0 (penalty)"), inputs(ex, "κ")
+        self.tau, self.inner = inputs(ex, "τ"), int(inputs(ex, "inner"))
+        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+        self.L, self.mu = ex["L"], ex["mu"]
+        adj = np.zeros((n, n))
+        for i, nb in enumerate(ex["neighbors"]):
+            adj[i, nb] = 1
+        self.deg = adj.sum(1)
+        self.plus, self.lap = np.diag(self.deg) + adj, np.diag(self.deg) - adj
+        z = lambda: np.zeros((n, d))
+        self.x, self.lam, self.sent, self.rec = z(), z(), z(), z()
+        self.k = 0
+
+    def solve(self, i, rho, lam, s):
+        """Agent i's odd step from x_i, until a step is below 1e-15 of |x|
+        (max norms) or after inner gradients."""
+        di = self.deg[i]
+        lc, mc = self.L + 2 * rho * di, self.mu + 2 * rho * di
+        h, q = 1 / lc, np.sqrt(lc / mc)
+        mom = (q - 1) / (q + 1)
+        x = self.x[i]
+        y, prev = x.copy(), x.copy()
+        for _ in range(self.inner):
+            xn = y - h * (self.p.grad(i, y) + lam + 2 * rho * di * y - rho * s)
+            mv, mx = np.abs(xn - prev).max(), np.abs(xn).max()
+            x = xn
+            y = xn + mom * (xn - prev)
+            prev = xn
+            if mv <= 1e-15 * max(mx, 1e-300):
+                break
+        self.x[i] = x
+
+    def step(self):
+        m = self.k + 1
+        rho = self.rho0 if self.kappa == 1 else self.rho0 * self.kappa ** (m - 1)
+        S = self.plus @ self.sent                                           # s_i
+        if m % 2 == 1:
+            for i in range(self.p.n):
+                self.solve(i, rho, self.lam[i], S[i])
+            s = self.sigma1 * self.R ** (-((m + 1) // 2 - 1) / 2)           # t = (m+1)/2
+            self.sent = self.x + self.nz.draw(self.x.shape, s)
+            self.rec = rho * S - self.lam - 2 * rho * self.deg[:, None] * self.sent
+        else:
+            a = (1 / self.tau + 2 * rho * self.deg)[:, None]
+            self.x = (self.sent / self.tau - self.rec - self.lam + rho * S) / a
+            self.sent = self.x.copy()
+        self.lam += rho * (self.lap @ self.sent)
+        self.k += 1
+
+    def state(self):
+        return {"x": self.x, "lambda": self.lam, "sent": self.sent, "recycled": self.rec}
+
+
 ALGORITHMS = {"dp-recal": RECAL, "recal": RECAL, "dp-admm": ADMM, "dp-extra": EXTRA,
-              "dp-nids": NIDS, "dp-rwadmm": RWADMM}
+              "dp-nids": NIDS, "dp-rwadmm": RWADMM, "dp-mradmm": MRADMM}
 
 
 def main():
@@ -353,13 +422,13 @@ def main():
         if not ALGORITHMS[name].walk:
             p.pick_grads()
         alg = ALGORITHMS[name](p, ex, Noise(True))
-        for _ in range(5):
+        for _ in range(4):
             alg.step()  # warm
         it, t0, c0 = 0, time.perf_counter(), time.process_time()
         while True:
-            for _ in range(10):
+            for _ in range(2):  # DP-MRADMM's odd and even iterations
                 alg.step()
-            it += 10
+            it += 2
             if time.perf_counter() - t0 >= a.seconds:
                 break
         dt, dc = time.perf_counter() - t0, time.process_time() - c0

@@ -54,7 +54,9 @@ func BenchmarkIteration(b *testing.B) {
 // BenchmarkPerMessage times one iteration of DP-RECAL and of each
 // baseline through the runner and reports ns per message sent (Table
 // IV's time over Comm.): a baton sends one message per iteration, a
-// synchronous method 2|E| = 16 on the ring of 8.
+// synchronous method 2|E| = 16 on the ring of 8. DP-MRADMM's odd
+// iterations take tens of gradients per agent: give it a small
+// -benchtime count (bench/recal/compare.sh does).
 func BenchmarkPerMessage(b *testing.B) {
 	for _, ds := range []string{"ijcnn1", "mnist-01"} {
 		for _, alg := range benchAlgorithms {

@@ -9,10 +9,24 @@ import (
 	"dpsim/core/scenario"
 )
 
-// benchAlgorithms are DP-RECAL and the DP baselines of its Table IV, each
-// with its noise channel (docs/recal-baselines.md).
-var benchAlgorithms = []struct{ kind, channel string }{
-	{"dp-recal", "u"}, {"dp-admm", "x"}, {"dp-extra", "x"}, {"dp-nids", "xbar"}, {"dp-rwadmm", "xbar"},
+// benchAlgorithm is one row of Table IV's time column: an algorithm (a
+// factory name), its noise channel and whether it is private (ε = 12 at
+// PLF 300; false: the noise off, as RECAL).
+type benchAlgorithm struct {
+	name, kind, channel string
+	private             bool
+	// smooth drops r: ½‖x‖² moves into every f_i (l2 = 1) and the ℓ1
+	// term goes, for DP-MRADMM, which refuses composite problems.
+	smooth bool
+}
+
+// benchAlgorithms are DP-RECAL, noise-free RECAL and the DP baselines of
+// its Table IV, each with its noise channel (docs/recal-baselines.md).
+var benchAlgorithms = []benchAlgorithm{
+	{"dp-recal", "dp-recal", "u", true, false}, {"recal", "dp-recal", "u", false, false},
+	{"dp-admm", "dp-admm", "x", true, false}, {"dp-extra", "dp-extra", "x", true, false},
+	{"dp-nids", "dp-nids", "xbar", true, false}, {"dp-rwadmm", "dp-rwadmm", "xbar", true, false},
+	{"dp-mradmm", "dp-mradmm", "x", true, true},
 }
 
 // BenchmarkIteration times one DP-RECAL iteration — one communication:
@@ -24,7 +38,7 @@ var benchAlgorithms = []struct{ kind, channel string }{
 func BenchmarkIteration(b *testing.B) {
 	for _, ds := range []string{"ijcnn1", "mnist-01"} {
 		b.Run(ds, func(b *testing.B) {
-			bl := benchBuild(b, "dp-recal", "u", ds)
+			bl := benchBuild(b, benchAlgorithms[0], ds)
 			a := bl.Algorithm
 			a.Initial()
 			b.ResetTimer()
@@ -40,12 +54,14 @@ func BenchmarkIteration(b *testing.B) {
 // BenchmarkPerMessage times one iteration of DP-RECAL and of each
 // baseline through the runner and reports ns per message sent (Table
 // IV's time over Comm.): a baton sends one message per iteration, a
-// synchronous method 2|E| = 16 on the ring of 8.
+// synchronous method 2|E| = 16 on the ring of 8. DP-MRADMM's odd
+// iterations take tens of gradients per agent: give it a small
+// -benchtime count (bench/recal/compare.sh does).
 func BenchmarkPerMessage(b *testing.B) {
 	for _, ds := range []string{"ijcnn1", "mnist-01"} {
 		for _, alg := range benchAlgorithms {
-			b.Run(ds+"/"+alg.kind, func(b *testing.B) {
-				bl := benchBuild(b, alg.kind, alg.channel, ds)
+			b.Run(ds+"/"+alg.name, func(b *testing.B) {
+				bl := benchBuild(b, alg, ds)
 				bl.Scenario.Iterations = b.N
 				r := runner.New(bl)
 				b.ResetTimer()
@@ -57,30 +73,42 @@ func BenchmarkPerMessage(b *testing.B) {
 				reportCPU(b, c0, ok)
 				if m := r.Counters().Messages; m > 0 {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(m), "ns/message")
+					b.ReportMetric(float64(m)/float64(b.N), "messages/op")
 				}
 			})
 		}
 	}
 }
 
-func benchBuild(b *testing.B, kind, channel, ds string) *scenario.Built {
+// benchBuild builds alg on the paper's least squares over dataset ds
+// (r = 0.01‖x‖₁ + ½‖x‖², or ½‖x‖² in every f_i when alg is smooth;
+// contiguous shards), 8 agents on a ring with
+// Metropolis weights, ε = 12 at PLF 300 when private, else with the noise
+// off; nothing is recorded.
+func benchBuild(tb testing.TB, alg benchAlgorithm, ds string) *scenario.Built {
 	s, err := scenario.PresetScenario("dp-recal-ijcnn1")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	s.Problem.Params = []byte(`{"dataset": "` + ds + `", "loss": "squares", "l2": 0, "regularizer": "elastic-net", "r_l1": 0.01, "r_l2": 1, "shards": "contiguous"}`)
-	s.Algorithm.Kind = kind
-	s.Algorithm.Params = []byte(`{"target_epsilon": 12, "plf": 300}`)
+	if alg.smooth {
+		s.Problem.Params = []byte(`{"dataset": "` + ds + `", "loss": "squares", "l2": 1, "regularizer": "none", "shards": "contiguous"}`)
+	}
+	s.Algorithm.Kind = alg.kind
+	s.Algorithm.Params = []byte(`{"plf": 300}`)
+	if alg.private {
+		s.Algorithm.Params = []byte(`{"target_epsilon": 12, "plf": 300}`)
+	}
 	s.Weights.Kind = "metropolis"
 	for k := range s.Noise {
 		delete(s.Noise, k)
 	}
-	s.Noise[channel] = &noise.Spec{Dist: noise.Gaussian}
+	s.Noise[alg.channel] = &noise.Spec{Dist: noise.Gaussian}
 	s.Stop = nil
 	s.Record.Every, s.Record.EvalEvery = 1000000, 0
 	bl, err := scenario.Build(s)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return bl
 }

@@ -1458,6 +1458,15 @@
     });
 
     showViewMessage('Loading the simulation…', '', { progress: true });
+    // ebiten asks for a multisampled WebGL2 canvas with a depth buffer,
+    // then copies its finished picture onto it in one pixel-aligned pass
+    // that needs neither: a software GPU would clear and resolve four
+    // samples a pixel every frame for nothing (docs/performance.md).
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, attr) {
+      if (kind === 'webgl2' && attr && typeof attr === 'object') attr = Object.assign({}, attr, { antialias: false, depth: false });
+      return getContext.call(this, kind, attr);
+    };
     const go = new window.Go();
     go.exit = (code) => {
       if (code !== 0) console.warn('exit code:', code);

@@ -34,13 +34,23 @@ type Game struct {
 	ratio   float64
 	draws   int
 	shown   picture // the picture on the screen
+	pacer   scene.FramePacer
 }
+
+// LargeFPS is the frame rate fast-forward keeps on a large network
+// (scene.Model.Large), giving up iterations for it; the budget never
+// drops below LargeMinBudget.
+const (
+	LargeFPS       = 32
+	LargeMinBudget = 2 * time.Millisecond
+)
 
 // NewGame returns a game playing p and drawing m. onFrame (may be nil) is
 // called after every frame is drawn; the bridge uses it to count frames
 // and publish the state.
 func NewGame(p *scene.Player, m *scene.Model, onFrame func()) *Game {
-	return &Game{player: p, model: m, onFrame: onFrame, ratio: 1}
+	return &Game{player: p, model: m, onFrame: onFrame, ratio: 1,
+		pacer: scene.FramePacer{Target: time.Second / LargeFPS, Min: LargeMinBudget}}
 }
 
 // Set swaps the player and the model (either may be nil: nothing plays or
@@ -49,6 +59,7 @@ func (g *Game) Set(p *scene.Player, m *scene.Model) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.player, g.model, g.frame = p, m, nil
+	g.pacer.Reset()
 }
 
 // Player returns the current player.
@@ -95,6 +106,14 @@ func (g *Game) Update() error {
 	}
 	g.last = now
 	if g.player != nil {
+		if g.model != nil && g.model.Large() && g.player.Fast() && g.player.Running() {
+			// The large picture is for watching: fast-forward's iterations
+			// take what the frame leaves of 1/LargeFPS s.
+			g.player.SetFastBudget(g.pacer.Budget(dt))
+		} else {
+			g.pacer.Reset()
+			g.player.SetFastBudget(0)
+		}
 		g.player.Update(dt, UpdateBudget)
 	}
 	return nil

@@ -464,7 +464,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	// The window: the targets and the optimum with some room, grown to
 	// take in the recent estimates, but at most 4× as large, square.
 	pl := m.plane
-	c, half := m.centre, pl.halfWidth()
+	c, half := m.centre, m.planeHalf
 	if !(half > 0) || math.IsInf(half, 0) {
 		half = max(1, 0.1*math.Max(math.Abs(c[0]), math.Abs(c[1])))
 	}

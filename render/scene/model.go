@@ -145,12 +145,14 @@ type Model struct {
 	// The large picture's buffers (frame.go: spread, senderRatios).
 	spreadBuf, spreadSort, flowBuf []float64
 
-	// centre is the plane view's centre (targets and optimum), fixed for
-	// the model; trailExt[row] is the largest |q − centre| (max norm) of
-	// the trail row's finite points, kept by Record so that a frame need
-	// not scan TrailLen × N points to fit its window.
-	centre   [2]float64
-	trailExt [TrailLen]float64
+	// centre and planeHalf are the plane view's centre and half-width
+	// around the targets and the optimum, fixed for the model;
+	// trailExt[row] is the largest |q − centre| (max norm) of the trail
+	// row's finite points, kept by Record so that a frame need not scan
+	// TrailLen × N points to fit its window.
+	centre    [2]float64
+	planeHalf float64
+	trailExt  [TrailLen]float64
 
 	// pixStamp and pixGen find dots that land in the same canvas pixel
 	// (lastPerPixel), without clearing a canvas-sized table per frame.
@@ -165,7 +167,7 @@ func NewModel(g *graph.Graph, plane *Plane) *Model {
 	m := &Model{g: g, pos: Layout(g), plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
-		m.centre = plane.centre()
+		m.centre, m.planeHalf = plane.centre(), plane.halfWidth()
 		m.trail = make([][2]float64, TrailLen*g.N)
 	}
 	return m

@@ -11,7 +11,10 @@
 // thread over the window (Chrome DevTools' .cpuprofile format) and prints
 // the functions with the most self time, to see where a frame goes; with
 // PROBE_TRACE=FILE a Chromium trace of the window (chrome://tracing, or
-// ui.perfetto.dev), whose renderer events show the browser's own work.
+// ui.perfetto.dev), whose renderer events show the browser's own work
+// (CrGpuMain's CommandBufferService:PutChanged is SwiftShader drawing;
+// CrRendererMain's CommandBufferProxyImpl::WaitForGetOffset, the page
+// waiting for it). PROBE_W and PROBE_H set the viewport (1280×800).
 const { chromium } = require('../../e2e/node_modules/playwright-core');
 const fs = require('node:fs');
 const { CHROMIUM, CHROMIUM_ARGS } = require('../../e2e/harness.js');
@@ -37,17 +40,6 @@ function summarise(profile) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: Number(process.env.PROBE_W || 1280), height: Number(process.env.PROBE_H || 800) } });
-    if (process.env.PROBE_SKIP) await page.addInitScript((v) => { window.__skip = Number(v); }, process.env.PROBE_SKIP);
-    if (process.env.PROBE_NOAA) {
-      await page.addInitScript((a) => { window.__ctxattr = a; }, process.env.PROBE_NOAA);
-      await page.addInitScript(() => {
-        const orig = HTMLCanvasElement.prototype.getContext;
-        HTMLCanvasElement.prototype.getContext = function (kind, attr) {
-          if (kind === 'webgl2' && attr) Object.assign(attr, JSON.parse(window.__ctxattr));
-          return orig.call(this, kind, attr);
-        };
-      });
-    }
     await page.goto(url);
     await page.waitForFunction(() => window.dpsimReady === true && window.dpsimState && window.dpsimState.draws > 5, null, { timeout: 120000 });
     const res = await page.evaluate((t) => { const r = window.dpsim.load(t); return { ok: r.ok, error: String(r.error) }; }, fs.readFileSync(file, 'utf8'));

@@ -5,6 +5,7 @@ package render
 import (
 	"math"
 	"sync"
+	"syscall/js"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -166,14 +167,25 @@ func (g *Game) Draw(screen *ebiten.Image) {
 
 // Layout implements ebiten.Game: the canvas has the outside size times
 // the device scale factor (capped at MaxPixelRatio), for crisp lines.
+// The picture's pixel ratio also counts the page's canvas scale.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	s := 1.0
 	if m := ebiten.Monitor(); m != nil {
 		s = m.DeviceScaleFactor()
 	}
 	s = min(MaxPixelRatio, max(1, s))
+	// The page may give ebiten a view smaller than the one shown, by
+	// window.dpsimCanvasScale (public/page.js: a large network's picture
+	// under a software GPU), and stretch the canvas: a canvas pixel is
+	// then 1/(s·k) CSS pixels, which lines, dots and the inspector follow.
+	k := 1.0
+	if v := js.Global().Get("dpsimCanvasScale"); v.Type() == js.TypeNumber {
+		if f := v.Float(); f >= 0.25 && f <= 1 {
+			k = f
+		}
+	}
 	g.mu.Lock()
-	g.ratio = s
+	g.ratio = s * k
 	g.mu.Unlock()
 	return max(1, int(math.Ceil(float64(outsideWidth)*s))), max(1, int(math.Ceil(float64(outsideHeight)*s)))
 }

@@ -42,7 +42,7 @@ type Game struct {
 // (scene.Model.Large), giving up iterations for it; the budget never
 // drops below LargeMinBudget.
 const (
-	LargeFPS       = 32
+	LargeFPS       = 36
 	LargeMinBudget = 2 * time.Millisecond
 )
 

@@ -162,13 +162,30 @@
   // Ebitengine sizes its canvas and its Layout from document.body.clientWidth
   // and clientHeight. Point those at #view so the game renders at the view's
   // own size instead of the whole page's.
+  //
+  // A large network's flow picture (dpsimState.large) is drawn into a
+  // canvas LARGE_CANVAS_SCALE times the view's size, which the browser
+  // stretches: a browser without a GPU (SwiftShader) spends most of a
+  // frame on the canvas's pixels — clearing, copying and reading it back
+  // cost ~50 ns a pixel — and a cloud of 5,000 dots loses little at 0.7×
+  // (docs/performance.md). canvasScale is the factor in force; Go reads it
+  // as window.dpsimCanvasScale (render.Game.Layout) and sizes the picture's
+  // lines and dots, the inspector's coordinates and the labels with it.
+  const LARGE_CANVAS_SCALE = 0.7;
+  let canvasScale = 1;
+  function setCanvasScale(k) {
+    if (k === canvasScale) return;
+    canvasScale = k;
+    window.dpsimCanvasScale = k;
+    window.dispatchEvent(new Event('resize')); // ebiten re-reads the size
+  }
   function viewSizeToEbiten() {
     try {
       Object.defineProperty(document.body, 'clientWidth', {
-        configurable: true, get: () => view.clientWidth,
+        configurable: true, get: () => Math.max(1, Math.round(view.clientWidth * canvasScale)),
       });
       Object.defineProperty(document.body, 'clientHeight', {
-        configurable: true, get: () => view.clientHeight,
+        configurable: true, get: () => Math.max(1, Math.round(view.clientHeight * canvasScale)),
       });
     } catch (e) {
       console.warn('dpsim: cannot redirect body size to #view:', e);
@@ -605,7 +622,7 @@
   function renderLabels(s) {
     const list = s && s.labels ? Array.from(s.labels) : [];
     const w = view.clientWidth, h = view.clientHeight;
-    const sig = w + 'x' + h + ':' + list.map((l) => l.text + '@' + l.x.toFixed(4) + ',' + l.y.toFixed(4)).join('|');
+    const sig = w + 'x' + h + '@' + canvasScale + ':' + list.map((l) => l.text + '@' + l.x.toFixed(4) + ',' + l.y.toFixed(4)).join('|');
     if (sig === labelsSig) return;
     labelsSig = sig;
     while (viewLabels.children.length > list.length) viewLabels.lastElementChild.remove();
@@ -679,6 +696,7 @@
     if (dead) return;
     const s = window.dpsimState;
     if (s && s !== lastState) {
+      setCanvasScale(s.large && !s.allocation ? LARGE_CANVAS_SCALE : 1);
       renderState(s);
       renderLabels(s);
       renderKey(s);
@@ -1466,6 +1484,15 @@
     });
 
     showViewMessage('Loading the simulation…', '', { progress: true });
+    // ebiten asks for a multisampled WebGL2 canvas with a depth buffer,
+    // then copies its finished picture onto it in one pixel-aligned pass
+    // that needs neither: a software GPU would clear and resolve four
+    // samples a pixel every frame for nothing (docs/performance.md).
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, attr) {
+      if (kind === 'webgl2' && attr && typeof attr === 'object') attr = Object.assign({}, attr, { antialias: false, depth: false });
+      return getContext.call(this, kind, attr);
+    };
     const go = new window.Go();
     go.exit = (code) => {
       if (code !== 0) console.warn('exit code:', code);

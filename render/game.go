@@ -5,6 +5,7 @@ package render
 import (
 	"math"
 	"sync"
+	"syscall/js"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -34,13 +35,23 @@ type Game struct {
 	ratio   float64
 	draws   int
 	shown   picture // the picture on the screen
+	pacer   scene.FramePacer
 }
+
+// LargeFPS is the frame rate fast-forward keeps on a large network
+// (scene.Model.Large), giving up iterations for it; the budget never
+// drops below LargeMinBudget.
+const (
+	LargeFPS       = 36
+	LargeMinBudget = 2 * time.Millisecond
+)
 
 // NewGame returns a game playing p and drawing m. onFrame (may be nil) is
 // called after every frame is drawn; the bridge uses it to count frames
 // and publish the state.
 func NewGame(p *scene.Player, m *scene.Model, onFrame func()) *Game {
-	return &Game{player: p, model: m, onFrame: onFrame, ratio: 1}
+	return &Game{player: p, model: m, onFrame: onFrame, ratio: 1,
+		pacer: scene.FramePacer{Target: time.Second / LargeFPS, Min: LargeMinBudget}}
 }
 
 // Set swaps the player and the model (either may be nil: nothing plays or
@@ -49,6 +60,7 @@ func (g *Game) Set(p *scene.Player, m *scene.Model) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.player, g.model, g.frame = p, m, nil
+	g.pacer.Reset()
 }
 
 // Player returns the current player.
@@ -95,6 +107,14 @@ func (g *Game) Update() error {
 	}
 	g.last = now
 	if g.player != nil {
+		if g.model != nil && g.model.Large() && g.player.Fast() && g.player.Running() {
+			// The large picture is for watching: fast-forward's iterations
+			// take what the frame leaves of 1/LargeFPS s.
+			g.player.SetFastBudget(g.pacer.Budget(dt))
+		} else {
+			g.pacer.Reset()
+			g.player.SetFastBudget(0)
+		}
 		g.player.Update(dt, UpdateBudget)
 	}
 	return nil
@@ -147,14 +167,25 @@ func (g *Game) Draw(screen *ebiten.Image) {
 
 // Layout implements ebiten.Game: the canvas has the outside size times
 // the device scale factor (capped at MaxPixelRatio), for crisp lines.
+// The picture's pixel ratio also counts the page's canvas scale.
 func (g *Game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	s := 1.0
 	if m := ebiten.Monitor(); m != nil {
 		s = m.DeviceScaleFactor()
 	}
 	s = min(MaxPixelRatio, max(1, s))
+	// The page may give ebiten a view smaller than the one shown, by
+	// window.dpsimCanvasScale (public/page.js: a large network's picture
+	// under a software GPU), and stretch the canvas: a canvas pixel is
+	// then 1/(s·k) CSS pixels, which lines, dots and the inspector follow.
+	k := 1.0
+	if v := js.Global().Get("dpsimCanvasScale"); v.Type() == js.TypeNumber {
+		if f := v.Float(); f >= 0.25 && f <= 1 {
+			k = f
+		}
+	}
 	g.mu.Lock()
-	g.ratio = s
+	g.ratio = s * k
 	g.mu.Unlock()
 	return max(1, int(math.Ceil(float64(outsideWidth)*s))), max(1, int(math.Ceil(float64(outsideHeight)*s)))
 }

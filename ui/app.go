@@ -48,6 +48,12 @@ type App struct {
 	warnings  []string
 	lastErr   string
 	state     State
+
+	// publishSoon republishes the state in a task of its own (onFrame);
+	// queued: one is pending.
+	publishSoon js.Func
+	queued      bool
+
 	// data is the session's cache of fetched dataset files; deferred a
 	// URL preset left to the page until it has fetched its datasets.
 	data     datafiles.Provided
@@ -345,8 +351,23 @@ func (a *App) onFrame() {
 	a.pace()
 	a.compareFrame()
 	a.state.Draws = a.game.Draws()
-	if now := time.Now(); a.state.Draws <= 3 || now.Sub(a.published) >= PublishEvery {
+	now := time.Now()
+	switch {
+	case a.state.Draws <= 3:
 		a.publish()
+	case now.Sub(a.published) >= PublishEvery && !a.queued:
+		// In a task of its own, after the frame's: reading the ledger of
+		// thousands of agents and building the state object take
+		// milliseconds that would lengthen the frame's task past 50 ms.
+		if a.publishSoon.IsUndefined() {
+			a.publishSoon = js.FuncOf(func(js.Value, []js.Value) any {
+				a.queued = false
+				a.publish()
+				return nil
+			})
+		}
+		a.queued = true
+		js.Global().Call("setTimeout", a.publishSoon, 0)
 	}
 }
 

@@ -230,10 +230,20 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		flow = m.senderRatios()
 		ew = max(ew, 1.5*u)
 	}
+	// The large picture's dots: radius dr, covering a disc of radius
+	// cover around their centre (a square dot, its inscribed one).
+	dr := max(r, 1.5*u)
+	cover := dr
+	if dr <= DotRadius {
+		cover = dr * math.Sqrt(math.Pi) / 2
+	}
 	for _, e := range m.g.Edges {
 		ax, ay := at(e.From)
 		bx, by := at(e.To)
 		if large {
+			if m.alloc == nil && hidden(math.Hypot(bx-ax, by-ay), ew, cover) {
+				continue // wholly under its two end dots, drawn over it
+			}
 			// Per-link flow: the link in the colour of the latest messages
 			// on it (either direction's larger ratio), faded.
 			rr := max(flow[e.From], flow[e.To])
@@ -269,6 +279,10 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	if r < 4*u {
 		lw2 = max(0.6, 0.8*u)
 	}
+	var keep []bool
+	if m.alloc == nil && large {
+		keep = m.lastPerPixel(f.W, f.H, n, at)
+	}
 	for i := range n {
 		x, y := at(i)
 		if m.hasActive && m.active[i] {
@@ -277,7 +291,10 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.alloc == nil && large {
 			// A plain dot in the colour of its spread (no outline: half the
 			// triangles).
-			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: max(r, 1.5*u), Fill: RatioColor(spreadOf(m, i))})
+			// Dots hidden by a later one in the same pixel are left out.
+			if keep[i] {
+				f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: dr, Fill: RatioColor(spreadOf(m, i))})
+			}
 		} else if m.alloc == nil {
 			f.Nodes = append(f.Nodes, Disc{X: x, Y: y, R: r, Fill: NodeColor(i), Line: NodeLine, LineW: lw2})
 		}
@@ -447,21 +464,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	// The window: the targets and the optimum with some room, grown to
 	// take in the recent estimates, but at most 4× as large, square.
 	pl := m.plane
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	if pl.HasOptimum {
-		lo, hi = pl.Optimum, pl.Optimum
-	}
-	for _, t := range pl.Targets {
-		if finite2(t) {
-			lo = [2]float64{min(lo[0], t[0]), min(lo[1], t[1])}
-			hi = [2]float64{max(hi[0], t[0]), max(hi[1], t[1])}
-		}
-	}
-	c := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
-	if !finite2(c) {
-		c = [2]float64{0, 0}
-	}
-	half := max(hi[0]-lo[0], hi[1]-lo[1]) / 2 * 1.2
+	c, half := m.centre, m.planeHalf
 	if !(half > 0) || math.IsInf(half, 0) {
 		half = max(1, 0.1*math.Max(math.Abs(c[0]), math.Abs(c[1])))
 	}
@@ -469,11 +472,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	base := half
 	n := m.g.N
 	for k := range m.trailCount {
-		for _, q := range m.trail[k*n : (k+1)*n] {
-			if finite2(q) {
-				half = max(half, 1.08*math.Max(math.Abs(q[0]-c[0]), math.Abs(q[1]-c[1])))
-			}
-		}
+		half = max(half, 1.08*m.trailExt[k]) // the row's largest offset (Record)
 	}
 	half = min(half, 4*base)
 	// Snap the window to the grid step, so grid lines meet the box
@@ -534,12 +533,25 @@ func (m *Model) planeView(f *Frame, u float64) {
 
 	cs, cw := 4.5*u, max(1, 1.6*u)
 	large := m.Large()
-	for _, t := range pl.Targets {
+	var keep []bool
+	if large {
+		// Targets are dots of one colour: one per pixel draws the same.
+		keep = m.lastPerPixel(f.W, f.H, len(pl.Targets), func(i int) (float64, float64) {
+			if !finite2(pl.Targets[i]) {
+				return -1, -1
+			}
+			return to(pl.Targets[i])
+		})
+	}
+	for k, t := range pl.Targets {
 		if !finite2(t) {
 			continue
 		}
 		x, y := to(t)
 		if large {
+			if !keep[k] {
+				continue
+			}
 			f.Targets = append(f.Targets, Segment{x - cw, y, x + cw, y, 2 * cw, TargetInk}) // a dot
 			continue
 		}
@@ -581,6 +593,16 @@ func (m *Model) planeView(f *Frame, u float64) {
 	er := min(4.5*u, max(2*u, 0.02*side*math.Sqrt(8/float64(max(n, 8)))))
 	if m.trailCount > 0 {
 		row := (m.trailHead - 1 + TrailLen) % TrailLen
+		if large {
+			// Converged estimates fall on a few pixels: the last dot in
+			// each is the one seen.
+			keep = m.lastPerPixel(f.W, f.H, n, func(i int) (float64, float64) {
+				if q := m.trail[row*n+i]; finite2(q) {
+					return to(q)
+				}
+				return -1, -1
+			})
+		}
 		for i := range n {
 			q := m.trail[row*n+i]
 			if !finite2(q) {
@@ -588,6 +610,9 @@ func (m *Model) planeView(f *Frame, u float64) {
 			}
 			x, y := to(q)
 			if large {
+				if !keep[i] {
+					continue
+				}
 				f.Estimates = append(f.Estimates, Disc{X: x, Y: y, R: er, Fill: RatioColor(spreadOf(m, i))})
 				continue
 			}
@@ -641,4 +666,81 @@ func (m *Model) senderRatios() []float64 {
 	}
 	m.flowBuf = out
 	return out
+}
+
+// bounds returns the box around the targets and the optimum (infinite
+// and empty when there are none).
+func (pl *Plane) bounds() (lo, hi [2]float64) {
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	if pl.HasOptimum {
+		lo, hi = pl.Optimum, pl.Optimum
+	}
+	for _, t := range pl.Targets {
+		if finite2(t) {
+			lo = [2]float64{min(lo[0], t[0]), min(lo[1], t[1])}
+			hi = [2]float64{max(hi[0], t[0]), max(hi[1], t[1])}
+		}
+	}
+	return lo, hi
+}
+
+// centre is the plane view's centre: the middle of the targets and the
+// optimum, or the origin when there are none.
+func (pl *Plane) centre() [2]float64 {
+	lo, hi := pl.bounds()
+	c := [2]float64{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2}
+	if !finite2(c) {
+		c = [2]float64{0, 0}
+	}
+	return c
+}
+
+// halfWidth is half the side of the square around the targets and the
+// optimum, with 20 % of room (before the estimates widen it).
+func (pl *Plane) halfWidth() float64 {
+	lo, hi := pl.bounds()
+	return max(hi[0]-lo[0], hi[1]-lo[1]) / 2 * 1.2
+}
+
+// lastPerPixel returns, for n dots drawn in order at xy(i) on a w×h
+// canvas, whether each is the last one centred in its canvas pixel: the
+// large picture draws only those, since a later dot of the same size
+// in the same pixel covers an earlier one up to a pixel's sliver. A ring
+// of 5,000 agents puts four or five in a pixel; a rendezvous's converged
+// estimates, thousands. The result is reused by the next call.
+func (m *Model) lastPerPixel(w, h, n int, xy func(int) (float64, float64)) []bool {
+	if len(m.pixStamp) != w*h {
+		m.pixStamp, m.pixGen = make([]uint32, w*h), 0
+	}
+	m.pixGen++
+	if m.pixGen == 0 { // wrapped: old stamps could match
+		clear(m.pixStamp)
+		m.pixGen = 1
+	}
+	keep := m.keep[:0]
+	for range n {
+		keep = append(keep, true)
+	}
+	m.keep = keep
+	for i := n - 1; i >= 0; i-- {
+		x, y := xy(i)
+		if !(x >= 0 && y >= 0 && x < float64(w) && y < float64(h)) {
+			continue // off the canvas or NaN: drawn as it is
+		}
+		c := int(y)*w + int(x)
+		if m.pixStamp[c] == m.pixGen {
+			keep[i] = false
+			continue
+		}
+		m.pixStamp[c] = m.pixGen
+	}
+	return keep
+}
+
+// hidden reports whether a segment of length l and width w lies wholly
+// inside the dots at its two ends (discs of radius r, or squares of
+// half-side r: every point of the segment is within √((l/2)² + (w/2)²)
+// of the nearer end): the large picture leaves such links out.
+func hidden(l, w, r float64) bool {
+	return (l/2)*(l/2)+(w/2)*(w/2) <= r*r
 }

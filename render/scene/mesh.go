@@ -3,6 +3,7 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 )
 
 // Vertex is one mesh vertex: a position in canvas pixels and an
@@ -32,14 +33,19 @@ type Mesh struct {
 // Build replaces the mesh's contents with f's picture.
 func (m *Mesh) Build(f *Frame) {
 	m.Vertices, m.Indices, m.Spans = m.Vertices[:0], m.Indices[:0], m.Spans[:0]
-	W, H := float64(f.W), float64(f.H)
-	m.rect(Rect{0, 0, W, H}, f.Background)
-	m.panel(f.NetPanel)
+	// The background and the panels tile the canvas without overlapping:
+	// under a software GPU each full-canvas layer costs several
+	// milliseconds a frame, and an opaque layer under another is wasted.
+	panels := [2]Rect{f.NetPanel}
+	np := 1
 	if f.HasPlane {
-		m.panel(f.PlanePanel)
+		panels[np], np = f.PlanePanel, np+1
+	} else if f.HasAlloc {
+		panels[np], np = f.AllocPanel, np+1
 	}
-	if f.HasAlloc {
-		m.panel(f.AllocPanel)
+	m.around(float64(f.W), float64(f.H), panels[:np], f.Background)
+	for _, p := range panels[:np] {
+		m.panel(p)
 	}
 	for _, s := range f.Edges {
 		m.segment(s)
@@ -152,10 +158,64 @@ func (m *Mesh) rect(r Rect, c color.RGBA) {
 	m.quad(r.X, r.Y, r.X+r.W, r.Y, r.X+r.W, r.Y+r.H, r.X, r.Y+r.H, c)
 }
 
-// panel is a white card with a hairline border.
+// panel is a white card with a hairline border: four strips and the
+// fill, edge to edge.
 func (m *Mesh) panel(r Rect) {
-	m.rect(r, PanelLine)
-	m.rect(Rect{r.X + 1, r.Y + 1, r.W - 2, r.H - 2}, PanelFill)
+	if r.W <= 2 || r.H <= 2 {
+		m.rect(r, PanelLine)
+		return
+	}
+	x0, y0, x3, y3 := r.X, r.Y, r.X+r.W, r.Y+r.H
+	x1, y1, x2, y2 := x0+1, y0+1, x3-1, y3-1
+	m.box4(x0, y0, x3, y1, PanelLine)
+	m.box4(x0, y2, x3, y3, PanelLine)
+	m.box4(x0, y1, x1, y2, PanelLine)
+	m.box4(x2, y1, x3, y2, PanelLine)
+	m.box4(x1, y1, x2, y2, PanelFill)
+}
+
+// box4 fills the rectangle between x0 and x1, y0 and y1 (given by its
+// edges, so that neighbours share theirs exactly).
+func (m *Mesh) box4(x0, y0, x1, y1 float64, c color.RGBA) {
+	if c.A == 0 || !(x1 > x0) || !(y1 > y0) {
+		return
+	}
+	m.quad(x0, y0, x1, y0, x1, y1, x0, y1, c)
+}
+
+// around fills the w×h canvas outside the panels (at most two, disjoint)
+// with c: in horizontal bands between the panels' top and bottom edges,
+// each band filled in the gaps between the panels that span it.
+func (m *Mesh) around(w, h float64, panels []Rect, c color.RGBA) {
+	ys := make([]float64, 0, 6)
+	ys = append(ys, 0, h)
+	for _, p := range panels {
+		ys = append(ys, min(h, max(0, p.Y)), min(h, max(0, p.Y+p.H)))
+	}
+	slices.Sort(ys)
+	for k := 0; k+1 < len(ys); k++ {
+		y0, y1 := ys[k], ys[k+1]
+		if !(y1 > y0) {
+			continue
+		}
+		var xs [4]float64 // the spanning panels' [left, right) pairs
+		nx := 0
+		for _, p := range panels {
+			if p.Y <= y0 && p.Y+p.H >= y1 && p.W > 0 {
+				xs[nx], xs[nx+1] = p.X, p.X+p.W
+				nx += 2
+			}
+		}
+		if nx == 4 && xs[2] < xs[0] {
+			xs[0], xs[1], xs[2], xs[3] = xs[2], xs[3], xs[0], xs[1]
+		}
+		x := 0.0
+		for j := 0; j < nx; j += 2 {
+			m.box4(x, y0, xs[j], y1, c)
+			x = max(x, xs[j+1])
+		}
+		m.box4(x, y0, w, y1, c)
+	}
 }
 
 func (m *Mesh) segment(s Segment) {

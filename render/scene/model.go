@@ -144,6 +144,21 @@ type Model struct {
 
 	// The large picture's buffers (frame.go: spread, senderRatios).
 	spreadBuf, spreadSort, flowBuf []float64
+
+	// centre and planeHalf are the plane view's centre and half-width
+	// around the targets and the optimum, fixed for the model;
+	// trailExt[row] is the largest |q − centre| (max norm) of the trail
+	// row's finite points, kept by Record so that a frame need not scan
+	// TrailLen × N points to fit its window.
+	centre    [2]float64
+	planeHalf float64
+	trailExt  [TrailLen]float64
+
+	// pixStamp and pixGen find dots that land in the same canvas pixel
+	// (lastPerPixel), without clearing a canvas-sized table per frame.
+	pixStamp []uint32
+	pixGen   uint32
+	keep     []bool
 }
 
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
@@ -152,6 +167,7 @@ func NewModel(g *graph.Graph, plane *Plane) *Model {
 	m := &Model{g: g, pos: Layout(g), plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
+		m.centre, m.planeHalf = plane.centre(), plane.halfWidth()
 		m.trail = make([][2]float64, TrailLen*g.N)
 	}
 	return m
@@ -281,12 +297,18 @@ func (m *Model) Record(s *sim.Step) {
 	if m.plane != nil && s.Dim >= 2 {
 		n := min(m.g.N, s.Agents())
 		row := m.trail[m.trailHead*m.g.N : (m.trailHead+1)*m.g.N]
+		ext, c := 0.0, m.centre
 		for i := range n {
-			row[i] = [2]float64{s.Estimates[i*s.Dim], s.Estimates[i*s.Dim+1]}
+			q := [2]float64{s.Estimates[i*s.Dim], s.Estimates[i*s.Dim+1]}
+			row[i] = q
+			if finite2(q) {
+				ext = max(ext, math.Abs(q[0]-c[0]), math.Abs(q[1]-c[1]))
+			}
 		}
 		for i := n; i < m.g.N; i++ {
 			row[i] = [2]float64{math.NaN(), math.NaN()}
 		}
+		m.trailExt[m.trailHead] = ext
 		m.trailHead = (m.trailHead + 1) % TrailLen
 		m.trailCount = min(m.trailCount+1, TrailLen)
 	}

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -603,12 +604,36 @@ func TestLargeFlowPicture(t *testing.T) {
 	}
 	m.Record(s)
 	f := m.Frame(0.5, 1200, 800)
-	if len(f.Packets) != 0 || len(f.Nodes) != n || len(f.Trails) != 0 {
-		t.Fatalf("large: %d packets, %d nodes, %d trail segments; want 0, %d, 0", len(f.Packets), len(f.Nodes), len(f.Trails), n)
+	if len(f.Packets) != 0 || len(f.Trails) != 0 {
+		t.Fatalf("large: %d packets, %d trail segments; want 0, 0", len(f.Packets), len(f.Trails))
 	}
-	// Links touching a noisy sender are in the ratio's colour, not grey.
-	if f.Edges[0].Color == withAlpha(EdgeColor, 0.35) {
-		t.Error("link 0–1 is grey although agent 1 sent noise 10× its signal")
+	// One dot per pixel: every agent's pixel holds a dot, and no pixel
+	// holds two (four or five agents share a pixel on this ring).
+	drawn := map[[2]int]int{}
+	for _, d := range f.Nodes {
+		drawn[[2]int{int(d.X), int(d.Y)}]++
+	}
+	for i, c := range f.NodeAt {
+		if drawn[[2]int{int(c[0]), int(c[1])}] != 1 {
+			t.Fatalf("agent %d's pixel holds %d dots, want 1", i, drawn[[2]int{int(c[0]), int(c[1])}])
+		}
+	}
+	if len(f.Nodes) >= n/2 {
+		t.Errorf("%d dots for %d agents on a ring a few hundred pixels across", len(f.Nodes), n)
+	}
+	// A link is left out only when its end dots cover it.
+	if want := len(g.Edges) - hiddenLinks(f, g); len(f.Edges) != want {
+		t.Errorf("%d links drawn, want %d", len(f.Edges), want)
+	}
+	// Where they show, links touching a noisy sender are in the ratio's
+	// colour, not grey.
+	m5 := NewModel(ring(t, 500), nil)
+	s5 := &sim.Step{Iter: 1, Dim: 2, Estimates: make([]float64, 1000), Releases: []sim.Release{{From: 1, To: []int{0, 2}, Channel: "x",
+		Sent: []float64{1, 1}, Noise: []float64{10, 0}}}}
+	m5.Record(s5)
+	f5 := m5.Frame(0.5, 3000, 2000) // links longer than the dots
+	if len(f5.Edges) != 500 || f5.Edges[0].Color == withAlpha(EdgeColor, 0.35) {
+		t.Errorf("ring of 500: %d links drawn (want 500), link 0–1 grey although agent 1 sent noise 10× its signal", len(f5.Edges))
 	}
 	var mesh Mesh
 	mesh.Build(f)
@@ -618,5 +643,76 @@ func TestLargeFlowPicture(t *testing.T) {
 	m.Slow = true
 	if f := m.Frame(0.0001, 1200, 800); f.InFlight == 0 {
 		t.Error("slow motion on a large network shows no packet")
+	}
+}
+
+// hiddenLinks counts the links of g whose two end dots in f cover them.
+func hiddenLinks(f *Frame, g *graph.Graph) int {
+	k := 0
+	for _, e := range g.Edges {
+		a, b := f.NodeAt[e.From], f.NodeAt[e.To]
+		r := f.Nodes[0].R
+		if r <= DotRadius {
+			r *= math.Sqrt(math.Pi) / 2
+		}
+		if hidden(math.Hypot(b[0]-a[0], b[1]-a[1]), 1.5, r) {
+			k++
+		}
+	}
+	return k
+}
+
+// The background and the panels tile the canvas: every pixel is painted
+// once, in the colour the old layering (background, then each panel's
+// border, then its fill) showed — one full-canvas layer instead of five.
+func TestMeshTilesCanvas(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		f    Frame
+	}{
+		{"alone", Frame{W: 64, H: 40, NetPanel: Rect{3, 3, 58, 34}}},
+		{"side by side", Frame{W: 90, H: 50, NetPanel: Rect{4, 4, 47.5, 42}, HasPlane: true, PlanePanel: Rect{54.5, 4, 31.5, 42}}},
+		{"stacked", Frame{W: 40, H: 90, NetPanel: Rect{2, 2, 36, 50}, HasAlloc: true, AllocPanel: Rect{2, 55, 36, 33}}},
+	} {
+		f := c.f
+		f.Background = Background
+		var mesh Mesh
+		mesh.Build(&f)
+		count := make([]int, f.W*f.H)
+		col := make([]Vertex, f.W*f.H)
+		for q := 0; q+3 < len(mesh.Vertices); q += 4 {
+			v := mesh.Vertices[q : q+4]
+			x0, x1 := min(v[0].X, v[2].X), max(v[0].X, v[2].X)
+			y0, y1 := min(v[0].Y, v[2].Y), max(v[0].Y, v[2].Y)
+			for y := range f.H {
+				for x := range f.W {
+					if cx, cy := float32(x)+0.5, float32(y)+0.5; cx >= x0 && cx < x1 && cy >= y0 && cy < y1 {
+						count[y*f.W+x]++
+						col[y*f.W+x] = v[0]
+					}
+				}
+			}
+		}
+		want := func(x, y float64) color.RGBA {
+			in := func(r Rect) bool { return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H }
+			for _, p := range []Rect{f.NetPanel, f.PlanePanel, f.AllocPanel} {
+				if p.W > 0 && in(p) {
+					if in(Rect{p.X + 1, p.Y + 1, p.W - 2, p.H - 2}) {
+						return PanelFill
+					}
+					return PanelLine
+				}
+			}
+			return Background
+		}
+		for y := range f.H {
+			for x := range f.W {
+				k := y*f.W + x
+				w := fc(want(float64(x)+0.5, float64(y)+0.5))
+				if got := col[k]; count[k] != 1 || got.R != w.r || got.G != w.g || got.B != w.b {
+					t.Fatalf("%s: pixel (%d, %d) painted %d times, last %v; want once, %v", c.name, x, y, count[k], got, w)
+				}
+			}
+		}
 	}
 }

@@ -62,7 +62,14 @@ type Player struct {
 	slow    float64 // slow motion: seconds per iteration (0: off)
 
 	now func() time.Time // the clock for the budget (tests replace it)
+
+	fastBudget time.Duration // fast-forward's budget per Update (0: FastBudget)
 }
+
+// SetFastBudget sets the wall-clock time a fast-forward Update spends on
+// iterations; d ≤ 0 restores FastBudget. A FramePacer chooses it when the
+// frame rate matters more than the iterations per second.
+func (p *Player) SetFastBudget(d time.Duration) { p.fastBudget = max(0, d) }
 
 // NewPlayer returns a paused player at 10 iterations per second that
 // passes every step it runs to recs, in order. It does not record the
@@ -195,6 +202,9 @@ func (p *Player) Update(dt, budget time.Duration) {
 		// Owe exactly what the budget can run; reading the clock every
 		// few iterations keeps its cost out of cheap iterations.
 		budget = max(budget, FastBudget)
+		if p.fastBudget > 0 {
+			budget = p.fastBudget
+		}
 		start := p.now()
 		dear := false // iterations cost over budget/8: read the clock after each
 		for ran := 0; p.running; ran++ {
@@ -258,3 +268,43 @@ func (p *Player) advance() bool {
 	}
 	return true
 }
+
+// FramePacer sizes fast-forward's iteration budget so that frames keep
+// coming at a target rate: while the frames (smoothed) come slower than
+// Target it shrinks the budget, down to Min; while they come faster it
+// grows it back, up to FastBudget. Where drawing is cheap (a real GPU) the
+// budget stays at FastBudget; under a software GPU, where drawing a large
+// network takes most of a frame, the iterations yield to the frames.
+type FramePacer struct {
+	Target, Min time.Duration
+
+	budget time.Duration
+	period float64 // smoothed frame period, seconds (0: none yet)
+}
+
+// Budget returns the budget for the next Update, given the time since the
+// previous one (0 for the first).
+func (f *FramePacer) Budget(dt time.Duration) time.Duration {
+	if f.budget == 0 {
+		f.budget = FastBudget
+	}
+	if s := dt.Seconds(); s > 0 && s < 1 { // a pause or a hidden tab says nothing
+		if f.period == 0 {
+			f.period = s
+		} else {
+			f.period += 0.25 * (s - f.period)
+		}
+		switch t := f.Target.Seconds(); {
+		case f.period > 1.03*t:
+			f.budget = time.Duration(0.85 * float64(f.budget))
+		case f.period < 0.93*t:
+			f.budget = time.Duration(1.1 * float64(f.budget))
+		}
+	}
+	f.budget = min(FastBudget, max(f.Min, f.budget))
+	return f.budget
+}
+
+// Reset forgets the frame rate measured so far (a new scenario, or the
+// end of fast-forward).
+func (f *FramePacer) Reset() { f.budget, f.period = 0, 0 }

@@ -400,3 +400,37 @@ func TestFastDearIterations(t *testing.T) {
 		t.Errorf("%d iterations of 3 ms in an 8 ms budget, want 3", f.n)
 	}
 }
+
+// The pacer gives fast-forward what a frame leaves of the target period:
+// all of FastBudget when drawing is cheap, less when it is dear, Min when
+// even that cannot reach the target; and a set budget is what a fast
+// Update spends.
+func TestFramePacer(t *testing.T) {
+	const target = 33 * ms
+	for _, c := range []struct {
+		draw   time.Duration // a frame's cost besides the iterations
+		lo, hi time.Duration // where the budget settles
+	}{
+		{5 * ms, FastBudget, FastBudget},
+		{28 * ms, 3 * ms, 6 * ms},
+		{45 * ms, 2 * ms, 2 * ms},
+	} {
+		f := FramePacer{Target: target, Min: 2 * ms}
+		b := f.Budget(0)
+		for range 200 {
+			b = f.Budget(c.draw + b)
+		}
+		if b < c.lo || b > c.hi {
+			t.Errorf("drawing %v: budget settles at %v, want in [%v, %v]", c.draw, b, c.lo, c.hi)
+		}
+	}
+	fs := &fakeStepper{cost: 100 * time.Microsecond}
+	p := newTestPlayer(fs)
+	p.SetFast(true)
+	p.SetFastBudget(2 * ms)
+	p.Play()
+	p.Update(16*ms, 6*ms)
+	if fs.n < 20 || fs.n > 28 {
+		t.Errorf("a fast Update with a 2 ms budget ran %d iterations of 0.1 ms, want about 20", fs.n)
+	}
+}

@@ -163,9 +163,10 @@
   // and clientHeight. Point those at #view so the game renders at the view's
   // own size instead of the whole page's.
   //
-  // A large network's flow picture (dpsimState.large) is drawn into a
-  // canvas LARGE_CANVAS_SCALE times the view's size, which the browser
-  // stretches: a browser without a GPU (SwiftShader) spends most of a
+  // A large network's flow picture (dpsimState.large) is drawn, where
+  // WebGL runs on the CPU (softwareGL), into a canvas LARGE_CANVAS_SCALE
+  // times the view's size, which the browser stretches: a browser without
+  // a GPU (SwiftShader) spends most of a
   // frame on the canvas's pixels — clearing, copying and reading it back
   // cost ~50 ns a pixel — and a cloud of 5,000 dots loses little at 0.7×
   // (docs/performance.md). canvasScale is the factor in force; Go reads it
@@ -696,7 +697,7 @@
     if (dead) return;
     const s = window.dpsimState;
     if (s && s !== lastState) {
-      setCanvasScale(s.large && !s.allocation ? LARGE_CANVAS_SCALE : 1);
+      setCanvasScale(s.large && !s.allocation && softwareGL ? LARGE_CANVAS_SCALE : 1);
       renderState(s);
       renderLabels(s);
       renderKey(s);
@@ -1378,11 +1379,18 @@
       : `The simulation stopped: the Go program exited with code ${code}.`, tail);
   }
 
+  // softwareGL: WebGL is drawn by the CPU (SwiftShader, llvmpipe), where
+  // every canvas pixel costs; only there is a large network drawn at
+  // LARGE_CANVAS_SCALE.
+  let softwareGL = false;
   function hasWebGL2() {
     try {
       const c = document.createElement('canvas');
       const gl = c.getContext('webgl2');
       if (!gl) return false;
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || '');
+      softwareGL = /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
       const lose = gl.getExtension('WEBGL_lose_context');
       if (lose) lose.loseContext();
       return true;

@@ -54,15 +54,12 @@ function cli() {
   return bin;
 }
 
-// commit is the version a build of this tree is stamped with when git can
-// say (the first 12 hex digits of HEAD, "+dirty" when git status lists
-// anything, as Go decides), or null outside a git checkout.
-function commit() {
+// inGitCheckout says whether ROOT is a git work tree git can read: there
+// build.sh stamps the page and the CLI with the commit (core/version).
+function inGitCheckout() {
   try {
-    const rev = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().slice(0, 12);
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
-    return rev + (dirty ? '+dirty' : '');
-  } catch { return null; }
+    return execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'true';
+  } catch { return false; }
 }
 
-module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, commit };
+module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout };

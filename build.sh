@@ -6,7 +6,7 @@
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
 #
 #   cmd/dpsim  -> ./dpsim              (the CLI, stamped like the page)
-#   jsvendor/  -> public/vendor/       (uPlot, fetched by npm ci as pinned by
+#   jsvendor/  -> public/vendor/uplot/ (uPlot, fetched by npm ci as pinned by
 #                                       jsvendor/package-lock.json, with its
 #                                       licence)
 #
@@ -100,9 +100,9 @@ if [[ $uplot != "$want" ]]; then
   exit 1
 fi
 rm -rf "$out/vendor"
-mkdir -p "$out/vendor/uplot-$uplot"
+mkdir -p "$out/vendor/uplot"
 cp jsvendor/node_modules/uplot/dist/uPlot.iife.min.js jsvendor/node_modules/uplot/dist/uPlot.min.css \
-  jsvendor/node_modules/uplot/LICENSE "$out/vendor/uplot-$uplot/"
+  jsvendor/node_modules/uplot/LICENSE "$out/vendor/uplot/"
 echo "build.sh: vendored uPlot $uplot into public/vendor/"
 
 # The datasets: the page fetches a preset's files from data/ and hands the

@@ -728,6 +728,11 @@
   }
 
   function drawFigure(fd) {
+    // On index.html uPlot arrives after the simulator's first frame.
+    if (typeof window.uPlot !== 'function') {
+      window.dpsimPlot.loadUPlot().then(() => drawFigure(fd), (e) => { fig.textContent = e.message; });
+      return;
+    }
     figTitle.textContent = fd.title;
     figSub.textContent = fd.subtitle + (fd.y_note ? ' · ' + fd.y_note : '') + (fd.partial ? ` · PARTIAL: ${fd.finished} of ${fd.tasks} runs` : '');
     const ok = (v, log) => v != null && isFinite(v) && (!log || v > 0);

@@ -715,6 +715,8 @@
       requestAnimationFrame(() => setTimeout(() => {
         window.dpsimFirstFrame = true;
         window.dispatchEvent(new Event('dpsim-first-frame'));
+        // Plotting loads after the first frame too (issue 20).
+        window.dpsimPlot.loadUPlot().then(() => drawPlot(window.dpsimState), (e) => addMessage('error', e.message, { keep: true }));
       }, 0));
     }
     if (ready) { pollMetrics(s); renderBadges(s); }

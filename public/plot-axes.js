@@ -48,5 +48,23 @@ window.dpsimPlot = (() => {
     };
   }
 
-  return { fmt, logAxis };
+  // loadUPlot resolves once uPlot is there, loading its script (vendored
+  // by build.sh) the first time: the live page asks for it after the
+  // simulator's first frame, which plotting must not hold back.
+  let loading = null;
+  function loadUPlot() {
+    if (typeof window.uPlot === 'function') return Promise.resolve(window.uPlot);
+    if (!loading) {
+      loading = new Promise((resolve, reject) => {
+        const sc = document.createElement('script');
+        sc.src = 'vendor/uplot/uPlot.iife.min.js';
+        sc.onload = () => (typeof window.uPlot === 'function' ? resolve(window.uPlot) : reject(new Error('vendor/uplot/uPlot.iife.min.js defined no uPlot')));
+        sc.onerror = () => { loading = null; reject(new Error('could not load the plotting library (vendor/uplot/uPlot.iife.min.js; run ./build.sh)')); };
+        document.head.append(sc);
+      });
+    }
+    return loading;
+  }
+
+  return { fmt, logAxis, loadUPlot };
 })();

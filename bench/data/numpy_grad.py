@@ -10,28 +10,18 @@ The features are converted once to float64 (pixels / 255) outside the
 timing, NumPy's best case; the timed loop is A @ x, the sigmoid and
 A.T @ s. Prints "<name> <microseconds per gradient> <gradnorm>".
 """
-import argparse, gzip, os, sys, time
+import argparse, os, sys, time
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dpsimds  # noqa: E402  (bench/dpsimds.py: the dataset reader)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("file")
 ap.add_argument("--iters", type=int, default=0, help="0: repeat until 1 s")
 a = ap.parse_args()
-raw = gzip.open(a.file).read()
-assert raw[:8] == b"DPSIMDS1", "not a dpsim dataset file"
-kind, classes = raw[8], raw[9]
-rows = int.from_bytes(raw[12:16], "little")
-cols = int.from_bytes(raw[16:20], "little")
-off = 20
-if kind == 1:
-    A = np.frombuffer(raw, dtype="<f4", count=rows * cols, offset=off).astype(np.float64)
-    off += 4 * rows * cols
-else:
-    A = np.frombuffer(raw, dtype=np.uint8, count=rows * cols, offset=off).astype(np.float64) / 255
-    off += rows * cols
-A = A.reshape(rows, cols)
-y = np.frombuffer(raw, dtype=np.uint8, count=rows, offset=off)
-b = np.where(y == 1, 1.0, -1.0)
+A, b = dpsimds.read(a.file)
+rows, cols = A.shape
 lam = 1e-3
 x = 0.01 * (np.arange(cols) % 7)
 

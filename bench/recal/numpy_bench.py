@@ -32,29 +32,18 @@ is faster on this machine (chosen before the timing).
 variable with dpsim's: max |numpy - dpsim| / max(|dpsim|) per variable;
 exits 1 when one exceeds --tol (1e-10).
 """
-import argparse, gzip, json, os, sys, time
+import argparse, json, os, sys, time
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import dpsimds  # noqa: E402  (bench/dpsimds.py: the dataset reader)
 
 
 # ---- shared: data, shards, gradients, prox --------------------------------
 
 def read_set(path):
-    """A dpsim dataset file (core/data's format) as float64 rows and +-1
-    labels (class 1 -> +1), pixels scaled by 1/255 as dpsim does."""
-    raw = gzip.open(path).read()
-    assert raw[:8] == b"DPSIMDS1", "not a dpsim dataset file"
-    kind = raw[8]
-    rows = int.from_bytes(raw[12:16], "little")
-    cols = int.from_bytes(raw[16:20], "little")
-    off = 20
-    if kind == 1:
-        A = np.frombuffer(raw, dtype="<f4", count=rows * cols, offset=off).astype(np.float64)
-        off += 4 * rows * cols
-    else:
-        A = np.frombuffer(raw, dtype=np.uint8, count=rows * cols, offset=off).astype(np.float64) / 255
-        off += rows * cols
-    lab = np.where(np.frombuffer(raw, dtype=np.uint8, count=rows, offset=off) == 1, 1.0, -1.0)
-    return A.reshape(rows, cols), lab
+    """A dpsim dataset file as float64 rows and +-1 labels (bench/dpsimds.py)."""
+    return dpsimds.read(path)
 
 
 class Problem:
@@ -136,6 +125,11 @@ def inputs(ex, name):
     return ex["inputs"][name]
 
 
+def noise_schedule(ex):
+    """sigma_1 and the attenuation R of a baseline's noise, sigma_1 R^(-k/2)."""
+    return inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+
+
 # ---- the algorithms: one class each, step() is one iteration ---------------
 
 class RECAL:
@@ -202,7 +196,7 @@ class ADMM:
         n, d = p.n, p.d
         self.p, self.nz = p, nz
         self.tau, self.rho = inputs(ex, "τ"), inputs(ex, "ρ (penalty)")
-        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+        self.sigma1, self.R = noise_schedule(ex)
         adj = np.zeros((n, n))
         for i, nb in enumerate(ex["neighbors"]):
             adj[i, nb] = 1
@@ -226,18 +220,26 @@ class ADMM:
         return {"x": self.x, "lambda": self.lam, "sent": self.sent}
 
 
-class EXTRA:
-    """DP-EXTRA: PG-EXTRA with noise on every published x_i, own terms
-    noisy (self_noisy, the default; baselines.md 2.3, 6.1)."""
+class Synchronous:
+    """What DP-EXTRA and DP-NIDS share: the step, the noise schedule and
+    W~ = (I + W)/2."""
     walk = False
 
-    def __init__(self, p, ex, nz, holders=None):
-        n, d = p.n, p.d
+    def __init__(self, p, ex, nz):
         self.p, self.nz = p, nz
         self.alpha = inputs(ex, "α")
-        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+        self.sigma1, self.R = noise_schedule(ex)
         self.W = np.array(ex["W"])
-        self.Wt = (np.eye(n) + self.W) / 2                                   # W~ = (I + W)/2
+        self.Wt = (np.eye(p.n) + self.W) / 2                                 # W~ = (I + W)/2
+
+
+class EXTRA(Synchronous):
+    """DP-EXTRA: PG-EXTRA with noise on every published x_i, own terms
+    noisy (self_noisy, the default; baselines.md 2.3, 6.1)."""
+
+    def __init__(self, p, ex, nz, holders=None):
+        super().__init__(p, ex, nz)
+        n, d = p.n, p.d
         z = lambda: np.zeros((n, d))
         self.x, self.half, self.xprev, self.sent = z(), z(), z(), z()
         self.g, self.gprev = p.grads(self.x), p.grads(self.xprev)
@@ -260,17 +262,13 @@ class EXTRA:
         return {"x": self.x, "half": self.half, "x_prev": self.xprev, "sent": self.sent}
 
 
-class NIDS:
+class NIDS(Synchronous):
     """DP-NIDS: NIDS with noise on the published x-bar, own term noisy
     (baselines.md 2.4, 6.2)."""
-    walk = False
 
     def __init__(self, p, ex, nz, holders=None):
+        super().__init__(p, ex, nz)
         n, d = p.n, p.d
-        self.p, self.nz = p, nz
-        self.alpha = inputs(ex, "α")
-        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
-        self.Wt = (np.eye(n) + np.array(ex["W"])) / 2                        # W~
         self.x, self.z, self.xprev = np.zeros((n, d)), np.zeros((n, d)), np.zeros((n, d))
         self.g, self.gprev = p.grads(self.x), p.grads(self.xprev)
         self.k = 0
@@ -301,7 +299,7 @@ class RWADMM:
         n, d = p.n, p.d
         self.p, self.nz, self.n = p, nz, n
         self.alpha = inputs(ex, "α")
-        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+        self.sigma1, self.R = noise_schedule(ex)
         self.y, self.z = np.zeros((n, d)), np.zeros((n, d))
         self.xbar = np.zeros(d)
         self.x = p.prox(self.xbar, self.alpha)
@@ -336,7 +334,7 @@ class MRADMM:
         self.p, self.nz = p, nz
         self.rho0, self.kappa = inputs(ex, "ρ_0 (penalty)"), inputs(ex, "κ")
         self.tau, self.inner = inputs(ex, "τ"), int(inputs(ex, "inner"))
-        self.sigma1, self.R = inputs(ex, "σ_1"), inputs(ex, "R (attenuation)")
+        self.sigma1, self.R = noise_schedule(ex)
         self.L, self.mu = ex["L"], ex["mu"]
         adj = np.zeros((n, n))
         for i, nb in enumerate(ex["neighbors"]):

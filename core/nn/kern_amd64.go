@@ -2,6 +2,8 @@
 
 package nn
 
+import "dpsim/core/internal/cpufeat"
+
 // kernAVX2 is the AVX2 micro-kernel of gemmStrided (kern_amd64.s): C
 // (m×n, row stride ldc) += A·B on m a multiple of 4 and n of 8, A's (i,
 // p) entry at a[i·sai + p·sap], B row-major with row stride ldb. Eight
@@ -11,28 +13,8 @@ package nn
 //go:noescape
 func kernAVX2(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
-
-// hasAVX2 reports whether the CPU has AVX2 and the OS saves the YMM
-// registers (CPUID.1:ECX.OSXSAVE and AVX, XCR0's SSE and AVX bits,
-// CPUID.7:EBX.AVX2), as internal/cpu decides it.
-var hasAVX2 = func() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+// hasAVX2 is cpufeat.AVX2.
+var hasAVX2 = cpufeat.AVX2
 
 // useKernel selects gemmStrided's micro-kernel paths (the convolutions
 // through gemmStrided, the weight gradients transposed): where the CPU

@@ -2,6 +2,8 @@
 
 package num
 
+import "dpsim/core/internal/cpufeat"
+
 // expPairs writes Exp(src[i]) to dst[i] for i < n (n even), two values
 // at a time in SSE2 (every amd64 has it), until the first pair holding a
 // value off Exp's common path (NaN, |x| < 2⁻²⁸, |x| > 700); it returns
@@ -16,29 +18,9 @@ func expPairs(dst, src *float64, n int) int
 //go:noescape
 func expQuads(dst, src *float64, n int) int
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
-
-// hasAVX2 reports whether the CPU has AVX2 and the OS saves the YMM
-// registers (CPUID.1:ECX.OSXSAVE and AVX, XCR0's SSE and AVX bits,
-// CPUID.7:EBX.AVX2), as internal/cpu decides it. A variable, so that the
-// tests can run the SSE2 path on an AVX2 machine too.
-var hasAVX2 = func() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+// hasAVX2 is cpufeat.AVX2, a variable so that the tests can run the
+// SSE2 path on an AVX2 machine too.
+var hasAVX2 = cpufeat.AVX2
 
 // ExpTo sets dst[i] = Exp(src[i]) for every i (len(dst) ≥ len(src); dst
 // may be src), with Exp's bits. On amd64 it computes four values at once

@@ -2,6 +2,8 @@
 
 package nonconvex
 
+import "dpsim/core/internal/cpufeat"
+
 // On amd64 with AVX2 the gradient's two row loops are assembly
 // (kernels_amd64.s) that computes four sums or four entries at once, each
 // lane doing the Go version's operations in the Go version's order with
@@ -35,28 +37,9 @@ func margins4AVX2(y, s, e []float64)
 //go:noescape
 func sigmoids4AVX2(y, s, e []float64)
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
-
-// hasAVX2 reports whether the CPU has AVX2 and the OS saves the YMM
-// registers, decided as internal/cpu does (and core/num's ExpTo). A
-// variable, so that the tests run the Go path on an AVX2 machine too.
-var hasAVX2 = func() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+// hasAVX2 is cpufeat.AVX2, a variable so that the tests run the Go path
+// on an AVX2 machine too.
+var hasAVX2 = cpufeat.AVX2
 
 // dots4 sets out[s] = xᵀz_s for the rows z_s of z, four at a time
 // (kernels_go.go's dots4Go, or its AVX2 form).

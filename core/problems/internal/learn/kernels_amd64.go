@@ -2,7 +2,11 @@
 
 package learn
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"dpsim/core/internal/cpufeat"
+)
 
 // The float32 kernels of the dense rows in AVX2 on amd64 processors that
 // have it (checked once, with the operating system's consent to save the
@@ -37,29 +41,9 @@ func dotsF32AVX2(f *float32, off *int, groups int, x *float64, n int, mask *tail
 //go:noescape
 func axpysF32AVX2(f *float32, off *int, groups int, c *float64, n int, mask *tailMask, out *float64)
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
-
 // hasAVX2 reports whether the processor has AVX2 and the operating
-// system saves the ymm registers (CPUID.1:ECX OSXSAVE and AVX, XCR0's
-// SSE and AVX state bits, CPUID.7:EBX AVX2).
-func hasAVX2() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
+// system saves the ymm registers (cpufeat.AVX2).
+func hasAVX2() bool { return cpufeat.AVX2 }
 
 // useAVX2 selects the AVX2 kernels; tests turn it off to compare.
 var useAVX2 = hasAVX2()

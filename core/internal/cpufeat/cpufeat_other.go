@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package cpufeat
+
+// AVX2 is false off amd64 (and under purego, where no kernel is assembly).
+var AVX2 = false

@@ -1,0 +1,31 @@
+package cpufeat
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestAVX2AgreesWithTheKernel: on Linux/amd64, the answer matches the
+// avx2 flag the kernel reports in /proc/cpuinfo (which also requires the
+// OS to save the YMM state).
+func TestAVX2AgreesWithTheKernel(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("needs /proc/cpuinfo on amd64")
+	}
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		t.Skip(err)
+	}
+	var flags string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "flags") {
+			flags = " " + l[strings.Index(l, ":")+1:] + " "
+			break
+		}
+	}
+	if want := strings.Contains(flags, " avx2 "); AVX2 != want && !testingPurego() {
+		t.Errorf("AVX2 = %v, /proc/cpuinfo says %v", AVX2, want)
+	}
+}

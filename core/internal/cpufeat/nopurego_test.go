@@ -1,0 +1,5 @@
+//go:build !purego
+
+package cpufeat
+
+func testingPurego() bool { return false }

@@ -6,7 +6,7 @@ var sink float64
 
 // BenchmarkExp times Exp over the arguments the logistic loss's sigmoid
 // sees (|t| ≲ 20), natively and under js/wasm: one call per value, and ExpTo over
-// blocks of 64 (per value), and expToGeneric (ExpTo off amd64: Exp's body
+// blocks of 64 (per value), and expToGeneric (ExpTo without assembly: Exp
 // in a loop) beside it for the vector path's gain.
 func BenchmarkExp(b *testing.B) {
 	xs := make([]float64, 1024)

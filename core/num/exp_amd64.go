@@ -27,8 +27,8 @@ var hasAVX2 = cpufeat.AVX2
 // with AVX2 where the CPU has it, then two at once with SSE2
 // (exp_amd64.s: Exp's operations lane by lane in the same order, no fused
 // multiply-add, so the same roundings), and hands every group holding a
-// special value, and an odd last value, to Exp; elsewhere it is Exp's
-// body in a loop (expToGeneric). TestExpToBitsWide holds it to Exp's bits.
+// special value, and an odd last value, to Exp; elsewhere it is Exp
+// in a loop (expToGeneric). TestExpToBitsWide holds it to Exp's bits.
 func ExpTo(dst, src []float64) {
 	dst = dst[:len(src)]
 	i := 0

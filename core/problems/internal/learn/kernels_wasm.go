@@ -32,13 +32,13 @@ func axpysF32(f *float32, idx *int, first, groups int, c *float64, d int, out *f
 // sdotsPix writes Σ_t float64(pix[t])·x[col[t]] / 255 over t = start[i] …
 // start[i+1]−1 for the 4·groups view rows' set rows i into out, four
 // rows' chains interleaved over their common length, then each row's
-// rest (sdot4Pix's order).
+// rest (sdot4's order).
 //
 //go:noescape
 func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, groups int, x *float64, out *float64)
 
 // saxpysPix adds (c[k]/255)·float64(pix[t]) to out[col[t]] for each
-// nonzero t of each of the n view rows k, row after row (saxpyPix's
+// nonzero t of each of the n view rows k, row after row (saxpy's
 // order).
 //
 //go:noescape

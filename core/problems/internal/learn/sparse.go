@@ -216,30 +216,29 @@ func noNegZero(out []float64) bool {
 	return true
 }
 
-// sdotF32 returns Σ_t float64(v_t)·x[c_t], left to right: row a's sum
-// over its nonzeros.
-func sdotF32(c []uint16, v []float32, x []float64) float64 {
+// value is what a sparse row holds: float32 features, or pixel bytes (not
+// yet divided by 255). The kernels below are written once for both; each
+// instantiation does the same float64 operations in the same order.
+type value interface{ float32 | uint8 }
+
+// sdot returns Σ_t float64(v_t)·x[c_t] over a sparse row, left to right
+// from +0, each product rounded apart (the dense loop's bits).
+func sdot[V value](c []uint16, v []V, x []float64) float64 {
+	return sdotAdd(0, c, v, x)
+}
+
+// sdotAdd continues a sparse sum acc over more nonzeros.
+func sdotAdd[V value](acc float64, c []uint16, v []V, x []float64) float64 {
 	v = v[:len(c)]
-	var acc float64
 	for t, j := range c {
 		acc += float64(float64(v[t]) * x[j])
 	}
 	return acc
 }
 
-// sdotPix is sdotF32 for byte values (not yet divided by 255).
-func sdotPix(c []uint16, v []uint8, x []float64) float64 {
-	v = v[:len(c)]
-	var acc float64
-	for t, j := range c {
-		acc += float64(float64(v[t]) * x[j])
-	}
-	return acc
-}
-
-// sdot4F32 returns the sparse sums of four rows, their chains
-// interleaved over the common length (each still left to right).
-func sdot4F32(ca, cb, cc, ce []uint16, va, vb, vc, ve []float32, x []float64) (sa, sb, sc, se float64) {
+// sdot4 returns the sparse sums of four rows, their chains interleaved
+// over the common length (each still left to right).
+func sdot4[V value](ca, cb, cc, ce []uint16, va, vb, vc, ve []V, x []float64) (sa, sb, sc, se float64) {
 	n := min(len(ca), len(cb), len(cc), len(ce))
 	ca2, cb2, cc2, ce2 := ca[:n], cb[:n], cc[:n], ce[:n]
 	va2, vb2, vc2, ve2 := va[:n], vb[:n], vc[:n], ve[:n]
@@ -249,59 +248,16 @@ func sdot4F32(ca, cb, cc, ce []uint16, va, vb, vc, ve []float32, x []float64) (s
 		sc += float64(float64(vc2[t]) * x[cc2[t]])
 		se += float64(float64(ve2[t]) * x[ce2[t]])
 	}
-	sa = sdotF32Add(sa, ca[n:], va[n:], x)
-	sb = sdotF32Add(sb, cb[n:], vb[n:], x)
-	sc = sdotF32Add(sc, cc[n:], vc[n:], x)
-	se = sdotF32Add(se, ce[n:], ve[n:], x)
+	sa = sdotAdd(sa, ca[n:], va[n:], x)
+	sb = sdotAdd(sb, cb[n:], vb[n:], x)
+	sc = sdotAdd(sc, cc[n:], vc[n:], x)
+	se = sdotAdd(se, ce[n:], ve[n:], x)
 	return
 }
 
-// sdotF32Add continues a sparse sum acc over more nonzeros.
-func sdotF32Add(acc float64, c []uint16, v []float32, x []float64) float64 {
-	v = v[:len(c)]
-	for t, j := range c {
-		acc += float64(float64(v[t]) * x[j])
-	}
-	return acc
-}
-
-// sdot4Pix is sdot4F32 for byte values.
-func sdot4Pix(ca, cb, cc, ce []uint16, va, vb, vc, ve []uint8, x []float64) (sa, sb, sc, se float64) {
-	n := min(len(ca), len(cb), len(cc), len(ce))
-	ca2, cb2, cc2, ce2 := ca[:n], cb[:n], cc[:n], ce[:n]
-	va2, vb2, vc2, ve2 := va[:n], vb[:n], vc[:n], ve[:n]
-	for t := range ca2 {
-		sa += float64(float64(va2[t]) * x[ca2[t]])
-		sb += float64(float64(vb2[t]) * x[cb2[t]])
-		sc += float64(float64(vc2[t]) * x[cc2[t]])
-		se += float64(float64(ve2[t]) * x[ce2[t]])
-	}
-	sa = sdotPixAdd(sa, ca[n:], va[n:], x)
-	sb = sdotPixAdd(sb, cb[n:], vb[n:], x)
-	sc = sdotPixAdd(sc, cc[n:], vc[n:], x)
-	se = sdotPixAdd(se, ce[n:], ve[n:], x)
-	return
-}
-
-// sdotPixAdd continues a sparse byte sum acc over more nonzeros.
-func sdotPixAdd(acc float64, c []uint16, v []uint8, x []float64) float64 {
-	v = v[:len(c)]
-	for t, j := range c {
-		acc += float64(float64(v[t]) * x[j])
-	}
-	return acc
-}
-
-// saxpyF32 adds k·float64(v_t) to out[c_t] for each nonzero.
-func saxpyF32(k float64, c []uint16, v []float32, out []float64) {
-	v = v[:len(c)]
-	for t, j := range c {
-		out[j] += float64(k * float64(v[t]))
-	}
-}
-
-// saxpyPix is saxpyF32 for byte values (k already divided by 255).
-func saxpyPix(k float64, c []uint16, v []uint8, out []float64) {
+// saxpy adds k·float64(v_t) to out[c_t] for each nonzero (for pixels, k
+// already divided by 255).
+func saxpy[V value](k float64, c []uint16, v []V, out []float64) {
 	v = v[:len(c)]
 	for t, j := range c {
 		out[j] += float64(k * float64(v[t]))
@@ -322,7 +278,7 @@ func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
 		o := out[t : t+4 : t+4]
 		if sp.pix != nil {
 			p := sp.pix
-			o[0], o[1], o[2], o[3] = sdot4Pix(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], p[a0:b0], p[a1:b1], p[a2:b2], p[a3:b3], x)
+			o[0], o[1], o[2], o[3] = sdot4(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], p[a0:b0], p[a1:b1], p[a2:b2], p[a3:b3], x)
 			o[0] /= 255
 			o[1] /= 255
 			o[2] /= 255
@@ -330,15 +286,15 @@ func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
 			continue
 		}
 		f := sp.f32
-		o[0], o[1], o[2], o[3] = sdot4F32(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], f[a0:b0], f[a1:b1], f[a2:b2], f[a3:b3], x)
+		o[0], o[1], o[2], o[3] = sdot4(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], f[a0:b0], f[a1:b1], f[a2:b2], f[a3:b3], x)
 	}
 	for ; t < len(out); t++ {
 		i := r.Row(lo + t)
 		a, b := st[i], st[i+1]
 		if sp.pix != nil {
-			out[t] = sdotPix(sp.col[a:b], sp.pix[a:b], x) / 255
+			out[t] = sdot(sp.col[a:b], sp.pix[a:b], x) / 255
 		} else {
-			out[t] = sdotF32(sp.col[a:b], sp.f32[a:b], x)
+			out[t] = sdot(sp.col[a:b], sp.f32[a:b], x)
 		}
 	}
 }
@@ -353,9 +309,9 @@ func (r Rows) sparseAxpys(sp *sparseRows, lo int, c []float64, out []float64) {
 		i := r.Row(lo + t)
 		a, b := st[i], st[i+1]
 		if sp.pix != nil {
-			saxpyPix(k/255, sp.col[a:b], sp.pix[a:b], out)
+			saxpy(k/255, sp.col[a:b], sp.pix[a:b], out)
 		} else {
-			saxpyF32(k, sp.col[a:b], sp.f32[a:b], out)
+			saxpy(k, sp.col[a:b], sp.f32[a:b], out)
 		}
 	}
 }

@@ -62,7 +62,7 @@
 // For each of groups groups of eight rows (row k of a group starts at
 // f + off[k]; off advances by eight per group), out[k] = Σ_j
 // float64(row_k[j])·x[j] over the row's columns, each sum from +0 left
-// to right: the bits of dot4Float32's chains. Columns run four at a time
+// to right: the bits of dot4Rows' chains. Columns run four at a time
 // up to n (a multiple of 4); mask, when not nil, covers the 1–3 columns
 // past n with masked loads. Lanes are rows (Y13 rows 0–3, Y14 rows 4–7);
 // each step loads four columns of the eight rows and transposes them.
@@ -161,7 +161,7 @@ end:
 // For each of groups groups of eight rows (as dotsF32AVX2) with
 // coefficients c[0:8] (c advances by eight per group), out[j] = ((out[j]
 // + c0·row_0[j]) + c1·row_1[j]) + … + c7·row_7[j]: each entry's terms in
-// row order, the bits of axpy4Float32 row group after row group.
+// row order, the bits of axpy4Rows row group after row group.
 // Entries run four at a time up to n; mask covers the 1–3 past n with
 // masked loads and a masked store. Registers: rows as dotsF32AVX2, R10
 // out, R11 n, R12 j, Y8–Y15 the coefficients.

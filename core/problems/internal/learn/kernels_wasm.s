@@ -64,7 +64,7 @@
 // func dotsF32(f *float32, idx *int, first, groups int, x *float64, d int, out *float64)
 //
 // For each group of four rows, two columns per step through advancing
-// pointers, then the odd one (as dot4Float32 in rows_float32_go.go). Registers: R0–R3
+// pointers, then the odd one (as dot4Rows in rows.go). Registers: R0–R3
 // the rows, R4 x at the column, R5 columns left, R6 f, R7 idx at the
 // group, R8 groups left, R9 x, R10 d, R11 out, R12 idx, R13 first at the
 // group, R14 d·4; F16–F19 the sums, F20 and F21 x_j and
@@ -151,7 +151,7 @@ TEXT ·dotsF32(SB), NOSPLIT, $0-56
 // func axpysF32(f *float32, idx *int, first, groups int, c *float64, d int, out *float64)
 //
 // For each group of four rows, two entries of out per step through
-// advancing pointers, then the odd one (as axpy4Float32 in rows_float32_go.go).
+// advancing pointers, then the odd one (as axpy4Rows in rows.go).
 // Registers: R0–R3 the rows, R4 out at the entry, R5 entries left, R6 f,
 // R7 idx at the group, R8 groups left, R9 out, R10 d, R11 c, R12 idx,
 // R13 first at the group, R14 d·4; F16–F19 the four weights.

@@ -47,31 +47,14 @@ func (r Rows) Row(k int) int {
 func (r Rows) Dot(k int, x []float64) float64 {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
 	if s.Pixels != nil {
-		return dotPixels(s.Pixels[i*d:(i+1)*d:(i+1)*d], x[:d]) / 255
+		return dotRow(s.Pixels[i*d:(i+1)*d:(i+1)*d], x[:d]) / 255
 	}
-	return dotFloat32(s.Features[i*d:(i+1)*d:(i+1)*d], x[:d])
+	return dotRow(s.Features[i*d:(i+1)*d:(i+1)*d], x[:d])
 }
 
-// dotPixels returns Σ_j float64(a_j)·x_j, left to right.
-func dotPixels(a []uint8, x []float64) float64 {
-	x = x[:len(a)]
-	var acc float64
-	j := 0
-	for ; j+4 <= len(a); j += 4 {
-		aa, xx := a[j:j+4:j+4], x[j:j+4:j+4]
-		acc += float64(float64(aa[0]) * xx[0])
-		acc += float64(float64(aa[1]) * xx[1])
-		acc += float64(float64(aa[2]) * xx[2])
-		acc += float64(float64(aa[3]) * xx[3])
-	}
-	for ; j < len(a); j++ {
-		acc += float64(float64(a[j]) * x[j])
-	}
-	return acc
-}
-
-// dotFloat32 returns Σ_j float64(a_j)·x_j, left to right.
-func dotFloat32(a []float32, x []float64) float64 {
+// dotRow returns Σ_j float64(a_j)·x_j, left to right, for a row of
+// float32 features or pixel bytes (sparse.go's value).
+func dotRow[V value](a []V, x []float64) float64 {
 	x = x[:len(a)]
 	var acc float64
 	j := 0
@@ -108,7 +91,7 @@ func (r Rows) Dots(lo int, x []float64, out []float64) {
 		o := out[t : t+4 : t+4]
 		if s.Pixels != nil {
 			p := s.Pixels
-			o[0], o[1], o[2], o[3] = dot4Pixels(p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
+			o[0], o[1], o[2], o[3] = dot4Rows(p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
 				p[i2*d:(i2+1)*d:(i2+1)*d], p[i3*d:(i3+1)*d:(i3+1)*d], x)
 			o[0] /= 255
 			o[1] /= 255
@@ -117,7 +100,7 @@ func (r Rows) Dots(lo int, x []float64, out []float64) {
 			continue
 		}
 		f := s.Features
-		o[0], o[1], o[2], o[3] = dot4Float32(f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
+		o[0], o[1], o[2], o[3] = dot4Rows(f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
 			f[i2*d:(i2+1)*d:(i2+1)*d], f[i3*d:(i3+1)*d:(i3+1)*d], x)
 	}
 	for ; t < len(out); t++ {
@@ -125,9 +108,9 @@ func (r Rows) Dots(lo int, x []float64, out []float64) {
 	}
 }
 
-// dot4Pixels returns Σ_j float64(a_j)·x_j for four rows a, b, c, e of
+// dot4Rows returns Σ_j float64(a_j)·x_j for four rows a, b, c, e of
 // len(x), each left to right.
-func dot4Pixels(a, b, c, e []uint8, x []float64) (sa, sb, sc, se float64) {
+func dot4Rows[V value](a, b, c, e []V, x []float64) (sa, sb, sc, se float64) {
 	a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
 	for j, v := range x {
 		sa += float64(float64(a[j]) * v)
@@ -157,12 +140,12 @@ func (r Rows) Axpys(lo int, c []float64, out []float64) {
 		cc := c[t : t+4 : t+4]
 		if s.Pixels != nil {
 			p := s.Pixels
-			axpy4Pixels(cc[0]/255, cc[1]/255, cc[2]/255, cc[3]/255, p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
+			axpy4Rows(cc[0]/255, cc[1]/255, cc[2]/255, cc[3]/255, p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
 				p[i2*d:(i2+1)*d:(i2+1)*d], p[i3*d:(i3+1)*d:(i3+1)*d], out)
 			continue
 		}
 		f := s.Features
-		axpy4Float32(cc[0], cc[1], cc[2], cc[3], f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
+		axpy4Rows(cc[0], cc[1], cc[2], cc[3], f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
 			f[i2*d:(i2+1)*d:(i2+1)*d], f[i3*d:(i3+1)*d:(i3+1)*d], out)
 	}
 	for ; t < len(c); t++ {
@@ -170,8 +153,8 @@ func (r Rows) Axpys(lo int, c []float64, out []float64) {
 	}
 }
 
-// axpy4Pixels adds ca·a_j, then cb·b_j, cc·c_j, ce·e_j to out_j.
-func axpy4Pixels(ca, cb, cc, ce float64, a, b, c, e []uint8, out []float64) {
+// axpy4Rows adds ca·a_j, then cb·b_j, cc·c_j, ce·e_j to out_j.
+func axpy4Rows[V value](ca, cb, cc, ce float64, a, b, c, e []V, out []float64) {
 	a, b, c, e = a[:len(out)], b[:len(out)], c[:len(out)], e[:len(out)]
 	for j, v := range out {
 		v += float64(ca * float64(a[j]))
@@ -187,30 +170,14 @@ func axpy4Pixels(ca, cb, cc, ce float64, a, b, c, e []uint8, out []float64) {
 func (r Rows) Axpy(k int, c float64, out []float64) {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
 	if s.Pixels != nil {
-		axpyPixels(c/255, s.Pixels[i*d:(i+1)*d:(i+1)*d], out[:d])
+		axpyRow(c/255, s.Pixels[i*d:(i+1)*d:(i+1)*d], out[:d])
 		return
 	}
-	axpyFloat32(c, s.Features[i*d:(i+1)*d:(i+1)*d], out[:d])
+	axpyRow(c, s.Features[i*d:(i+1)*d:(i+1)*d], out[:d])
 }
 
-// axpyPixels adds c·float64(a_j) to out_j.
-func axpyPixels(c float64, a []uint8, out []float64) {
-	out = out[:len(a)]
-	j := 0
-	for ; j+4 <= len(a); j += 4 {
-		aa, oo := a[j:j+4:j+4], out[j:j+4:j+4]
-		oo[0] += float64(c * float64(aa[0]))
-		oo[1] += float64(c * float64(aa[1]))
-		oo[2] += float64(c * float64(aa[2]))
-		oo[3] += float64(c * float64(aa[3]))
-	}
-	for ; j < len(a); j++ {
-		out[j] += float64(c * float64(a[j]))
-	}
-}
-
-// axpyFloat32 adds c·float64(a_j) to out_j.
-func axpyFloat32(c float64, a []float32, out []float64) {
+// axpyRow adds c·float64(a_j) to out_j.
+func axpyRow[V value](c float64, a []V, out []float64) {
 	out = out[:len(a)]
 	j := 0
 	for ; j+4 <= len(a); j += 4 {

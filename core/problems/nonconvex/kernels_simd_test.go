@@ -1,0 +1,71 @@
+//go:build js && wasm && dpsimsimd
+
+package nonconvex
+
+import (
+	"math"
+	"testing"
+
+	"dpsim/core/problems/internal/learn"
+	"dpsim/core/rng"
+)
+
+// TestFusedGradBits holds the SIMD module's gradient loop (run through
+// wasmsimd/go_js_wasm_exec) to the bits of one sample after another
+// (gradOne), for widths 1–27 (pairs of columns and an odd one) and
+// sample counts that fill no group of four, no pair and no block; and
+// checks that it scores every block whose exp arguments are all on
+// num.Exp's common path and stops before the first that is not, leaving
+// out as it was for that block.
+func TestFusedGradBits(t *testing.T) {
+	r := rng.New(4, "fused")
+	var s, e [gradBlock + 1]float64
+	for d := 1; d <= 27; d++ {
+		for _, m := range []int{1, 2, 3, 4, 5, 7, 64, 65, 67, 130, 203} {
+			z, y, x := make([]float64, m*d), make([]float64, m), make([]float64, d)
+			for k := range z {
+				z[k] = r.NormFloat64()
+			}
+			for k := range y {
+				y[k] = float64(1 - 2*int(r.Uint64()&1))
+			}
+			for k := range x {
+				x[k] = 2 * r.NormFloat64()
+			}
+			// A sample with margin 0 (e = 0, off the common path) in the
+			// last block of the larger cases: the call stops before it.
+			stop := m
+			if m > gradBlock {
+				bad := m - 1
+				clear(z[bad*d : (bad+1)*d])
+				stop = bad / gradBlock * gradBlock
+			}
+			got, want := make([]float64, d), make([]float64, d)
+			for k := range got {
+				got[k] = r.NormFloat64()
+				want[k] = got[k]
+			}
+			n := gradFused(z, y, x, got, &s, &e)
+			for k := range stop {
+				if a := math.Abs(learn.Dot(x, z[k*d:(k+1)*d])); a < 1.0/(1<<28) || a > 700 {
+					stop = k / gradBlock * gradBlock
+					break
+				}
+			}
+			for k := range stop {
+				a := -y[k] * sigmoid(-y[k]*learn.Dot(x, z[k*d:(k+1)*d]))
+				for j := range want {
+					want[j] += a * z[k*d+j]
+				}
+			}
+			if n != stop {
+				t.Fatalf("d = %d, m = %d: the SIMD module scored %d samples, want %d", d, m, n, stop)
+			}
+			for j := range got {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("d = %d, m = %d: out[%d] = %v, one sample after another %v", d, m, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}

@@ -17,6 +17,7 @@ import "unsafe"
 // values.
 //
 //go:wasmimport dpsimsimd grad
+//go:noescape
 func simdGrad(z, y, x, out, s, e unsafe.Pointer, m, d int32) int32
 
 // gradFused adds the logistic terms of the first samples of z (rows of

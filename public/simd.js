@@ -18,6 +18,7 @@
 'use strict';
 (function (root) {
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
+  const done = new Map(); // url -> WebAssembly.Module | null, once compiled
 
   function compile(url) {
     if (!compiled.has(url)) {
@@ -32,16 +33,19 @@
         console.warn(`simd.js: ${err.message || err}; the classifier's gradient runs without SIMD (same results, slower)`);
         return null;
       });
+      p.then((m) => done.set(url, m));
       compiled.set(url, p);
     }
     return compiled.get(url);
   }
 
   // prepare gives go the import dpsimsimd.grad and wraps go.run so that
-  // the SIMD instance is made on the Go instance's memory as it starts
-  // (at once if simd.wasm is compiled by then, else as soon as it is).
-  // It returns a promise that settles once linked (true) or given up
-  // (false), for callers that want SIMD from the first call.
+  // the SIMD instance is made on the Go instance's memory as it starts:
+  // at once if simd.wasm is compiled by then (synchronously: a Go
+  // program may run for long before it yields to the event loop), else
+  // as soon as it is. It returns a promise that settles once linked
+  // (true) or given up (false); its .ready settles once compiled, so a
+  // caller that awaits it before go.run has SIMD from the first call.
   function prepare(go, url = 'simd.wasm') {
     let grad = () => 0;
     go.importObject.dpsimsimd = {
@@ -49,7 +53,7 @@
     };
     const mod = compile(url);
     let linked;
-    const done = new Promise((resolve) => { linked = resolve; });
+    const result = new Promise((resolve) => { linked = resolve; });
     const run = go.run.bind(go);
     go.run = (instance) => {
       const attach = (m) => {
@@ -58,13 +62,12 @@
         grad = simd.exports.grad;
         linked(true);
       };
-      mod.then(attach);
+      if (done.has(url)) attach(done.get(url));
+      else mod.then(attach);
       return run(instance);
     };
-    // ready: resolves once the module is compiled (or given up), so a
-    // caller that awaits it before go.run links synchronously.
-    done.ready = mod.then((m) => m !== null);
-    return done;
+    result.ready = mod.then((m) => m !== null);
+    return result;
   }
 
   root.dpsimSIMD = { prepare };

@@ -54,12 +54,17 @@
     const mod = compile(url);
     let linked;
     const result = new Promise((resolve) => { linked = resolve; });
+    api.status = 'pending';
     const run = go.run.bind(go);
     go.run = (instance) => {
       const attach = (m) => {
-        if (!m) return linked(false);
+        if (!m) {
+          api.status = 'unavailable';
+          return linked(false);
+        }
         const simd = new WebAssembly.Instance(m, { go: { mem: instance.exports.mem } });
         grad = simd.exports.grad;
+        api.status = 'linked';
         linked(true);
       };
       if (done.has(url)) attach(done.get(url));
@@ -70,5 +75,8 @@
     return result;
   }
 
-  root.dpsimSIMD = { prepare };
+  // status: the last prepared program's link, for tests and the curious:
+  // 'none' (nothing prepared), 'pending', 'linked' or 'unavailable'.
+  const api = { prepare, status: 'none' };
+  root.dpsimSIMD = api;
 })(globalThis);

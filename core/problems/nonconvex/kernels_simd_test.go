@@ -5,6 +5,7 @@ package nonconvex
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"dpsim/core/problems/internal/learn"
 	"dpsim/core/rng"
@@ -67,5 +68,17 @@ func TestFusedGradBits(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkSIMDCall is one call of the SIMD module with no samples: the
+// cost of Go → JavaScript trampoline → SIMD module and back, which Grad
+// pays once per agent (docs/dpp2-paper.md).
+func BenchmarkSIMDCall(b *testing.B) {
+	var s, e [gradBlock + 1]float64
+	x, out := make([]float64, 10), make([]float64, 10)
+	for b.Loop() {
+		simdGrad(unsafe.Pointer(&x[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&out[0]),
+			unsafe.Pointer(&s), unsafe.Pointer(&e), 0, 10)
 	}
 }

@@ -21,8 +21,11 @@ import (
 func TestFusedGradBits(t *testing.T) {
 	r := rng.New(4, "fused")
 	var s, e [gradBlock + 1]float64
-	for d := 1; d <= 27; d++ {
-		for _, m := range []int{1, 2, 3, 4, 5, 7, 64, 65, 67, 130, 203} {
+	for k := range 2 * 27 * 11 {
+		// Features ~ N(0, 1), x ~ N(0, sc²): margins to ~±60 at sc = 2,
+		// over most of the exp's range at sc = 40 (and past 700, a stop).
+		sc, d, m := []float64{2, 40}[k%2], 1+k/2%27, []int{1, 2, 3, 4, 5, 7, 64, 65, 67, 130, 203}[k/54]
+		{
 			z, y, x := make([]float64, m*d), make([]float64, m), make([]float64, d)
 			for k := range z {
 				z[k] = r.NormFloat64()
@@ -31,7 +34,7 @@ func TestFusedGradBits(t *testing.T) {
 				y[k] = float64(1 - 2*int(r.Uint64()&1))
 			}
 			for k := range x {
-				x[k] = 2 * r.NormFloat64()
+				x[k] = sc * r.NormFloat64()
 			}
 			// A sample with margin 0 (e = 0, off the common path) in the
 			// last block of the larger cases: the call stops before it.
@@ -60,11 +63,11 @@ func TestFusedGradBits(t *testing.T) {
 				}
 			}
 			if n != stop {
-				t.Fatalf("d = %d, m = %d: the SIMD module scored %d samples, want %d", d, m, n, stop)
+				t.Fatalf("d = %d, m = %d, scale %g: the SIMD module scored %d samples, want %d", d, m, sc, n, stop)
 			}
 			for j := range got {
 				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
-					t.Fatalf("d = %d, m = %d: out[%d] = %v, one sample after another %v", d, m, j, got[j], want[j])
+					t.Fatalf("d = %d, m = %d, scale %g: out[%d] = %v, one sample after another %v", d, m, sc, j, got[j], want[j])
 				}
 			}
 		}

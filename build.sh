@@ -4,6 +4,10 @@
 #
 #   wasm/app    -> public/dpsim.wasm   (the page's program)
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
+#                 both with the dpsimsimd tag: the classifier's gradient
+#                 runs in the SIMD module below, linked by public/simd.js
+#   wasmsimd/gen -> public/simd.wasm   (that WebAssembly SIMD module,
+#                                       generated, never committed)
 #
 #   cmd/dpsim  -> ./dpsim              (the CLI, stamped like the page)
 #   jsvendor/  -> public/vendor/uplot/ (uPlot, fetched by npm ci as pinned by
@@ -60,7 +64,7 @@ for d in wasm/*/; do
 
   rm -f "$target.gz" "$target.br"
   echo "build.sh: GOOS=js GOARCH=wasm go build ./$d -> public/$base.wasm"
-  GOOS=js GOARCH=wasm go build -buildvcs=$buildvcs -trimpath -ldflags="-s -w" -o "$target" "./$d"
+  GOOS=js GOARCH=wasm go build -tags dpsimsimd -buildvcs=$buildvcs -trimpath -ldflags="-s -w" -o "$target" "./$d"
 
   gzip -9 -n -c "$target" > "$target.gz.tmp" && mv "$target.gz.tmp" "$target.gz"
   if (( have_brotli )); then
@@ -82,6 +86,11 @@ for d in wasm/*/; do
   fi
   built=$((built + 1))
 done
+
+# The SIMD module the tagged builds import (wasmsimd/gen: f64x2 code from
+# readable instruction lists, the same bytes from the same source).
+go run ./wasmsimd/gen -o "$out/simd.wasm.tmp" && mv "$out/simd.wasm.tmp" "$out/simd.wasm"
+echo "build.sh: go run ./wasmsimd/gen -> public/simd.wasm ($(size "$out/simd.wasm") bytes)"
 
 go build -buildvcs=$buildvcs -trimpath -o "$root/dpsim.tmp" ./cmd/dpsim && mv "$root/dpsim.tmp" "$root/dpsim"
 echo "build.sh: built ./dpsim (the CLI), version $("$root/dpsim" version)"

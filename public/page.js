@@ -1504,6 +1504,7 @@
       return getContext.call(this, kind, attr);
     };
     const go = new window.Go();
+    if (window.dpsimSIMD) window.dpsimSIMD.prepare(go); else go.importObject.dpsimsimd = { grad: () => 0 }; // p17simd: links simd.wasm, the classifier's SIMD gradient (public/simd.js); without it Go scores every sample itself
     go.exit = (code) => {
       if (code !== 0) console.warn('exit code:', code);
       goExited(code);

@@ -8,6 +8,7 @@
 // the "init" request, so N workers cost one download and one compilation.
 'use strict';
 importScripts('wasm_exec.js');
+importScripts('simd.js'); // dpsimSIMD: solver.wasm imports the classifier's SIMD gradient
 
 let solver = null;
 
@@ -31,6 +32,7 @@ async function handle(msg) {
   switch (msg.cmd) {
     case 'init': {
       const go = new Go();
+      await dpsimSIMD.prepare(go).ready; // compiled before go.run, so linked from the first run
       const inst = await WebAssembly.instantiate(msg.module, go.importObject);
       go.run(inst); // runs until the worker is terminated
       solver = await waitForSolver();

@@ -356,17 +356,28 @@ func TestExportsNativeAndWasm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
-	execWasm := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
+	// The build the page runs: with the dpsimsimd tag and the SIMD module
+	// linked (wasmsimd/go_js_wasm_exec), which scores the classifier's
+	// gradients (DPP²'s presets) in f64x2 lanes with the same bits.
+	execWasm, err := filepath.Abs(filepath.Join("..", "..", "wasmsimd", "go_js_wasm_exec"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatal("node is not installed; it runs the js/wasm build")
 	}
 	dir := t.TempDir()
 	wasm := filepath.Join(dir, "dpsim.wasm")
-	build := exec.Command("go", "build", "-o", wasm, ".")
+	build := exec.Command("go", "build", "-tags", "dpsimsimd", "-o", wasm, ".")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building for js/wasm: %v\n%s", err, out)
 	}
+	simd := filepath.Join(dir, "simd.wasm")
+	if out, err := exec.Command("go", "run", "../../wasmsimd/gen", "-o", simd).CombinedOutput(); err != nil {
+		t.Fatalf("generating the SIMD module: %v\n%s", err, out)
+	}
+	wasmEnv := append(os.Environ(), "DPSIM_SIMD_WASM="+simd, "DPSIM_GOROOT="+strings.TrimSpace(string(goroot)))
 	args := map[string]string{}
 	for _, p := range scenario.Presets() {
 		args["preset "+p.Name] = "preset:" + p.Name
@@ -382,6 +393,7 @@ func TestExportsNativeAndWasm(t *testing.T) {
 		arg := args[name]
 		_, nOut, nErr := dpsim(t, "", "run", "--quiet", arg)
 		cmd := exec.Command(execWasm, wasm, "run", "--quiet", arg)
+		cmd.Env = wasmEnv
 		var wOut, wErr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &wOut, &wErr
 		if err := cmd.Run(); err != nil && nErr == "" {

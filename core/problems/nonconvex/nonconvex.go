@@ -182,9 +182,17 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 	d := c.d
 	x, out = x[:d], out[:d]
 	clear(out)
-	var s, e [gradBlock]float64
+	var s, e [gradBlock + 1]float64 // + 1: the SIMD module's pad
 	base := i * c.m
 	for lo := 0; lo < c.m; lo += gradBlock {
+		// Under js/wasm with the dpsimsimd tag, the SIMD module scores the
+		// blocks from lo in one call (kernels_simd.go); elsewhere this
+		// adds nothing. Either way the blocks are those below, and the
+		// bits are too.
+		lo += gradFused(c.z[(base+lo)*d:(base+c.m)*d], c.y[base+lo:base+c.m], x, out, &s, &e)
+		if lo == c.m {
+			break
+		}
 		nb := min(gradBlock, c.m-lo)
 		z := c.z[(base+lo)*d : (base+lo+nb)*d]
 		y := c.y[base+lo : base+lo+nb]

@@ -1,0 +1,82 @@
+// simd.js — links the WebAssembly SIMD module (simd.wasm, written by
+// build.sh from wasmsimd/gen) to a Go program built with the dpsimsimd
+// tag (dpsim.wasm, solver.wasm), whose nonconvex classifier calls it
+// through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
+// kernels_simd.go).
+//
+// The SIMD module works in Go's own memory, which exists only once Go's
+// module is instantiated, while Go's module needs its imports before
+// that. So Go imports a JavaScript trampoline, and the SIMD instance is
+// made on Go's memory when go.run starts. Until then, or if simd.wasm
+// cannot be had (no WebAssembly SIMD, a failed fetch), the trampoline
+// answers 0, "no samples scored", and Go scores them itself: the same
+// bits, more slowly (TestBlockedGrad holds both paths to them).
+//
+//   dpsimSIMD.prepare(go[, url])  after new Go(), before instantiating
+//
+// Runs in a page, a Worker and node (wasmsimd/exec_node.js).
+'use strict';
+(function (root) {
+  const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
+  const done = new Map(); // url -> WebAssembly.Module | null, once compiled
+
+  function compile(url) {
+    if (!compiled.has(url)) {
+      const p = (async () => {
+        if (typeof process !== 'undefined' && process.versions && process.versions.node && !/^[a-z]+:/.test(url)) {
+          return new WebAssembly.Module(require('fs').readFileSync(url));
+        }
+        const res = await fetch(url);
+        if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+        return WebAssembly.compile(await res.arrayBuffer());
+      })().catch((err) => {
+        console.warn(`simd.js: ${err.message || err}; the classifier's gradient runs without SIMD (same results, slower)`);
+        return null;
+      });
+      p.then((m) => done.set(url, m));
+      compiled.set(url, p);
+    }
+    return compiled.get(url);
+  }
+
+  // prepare gives go the import dpsimsimd.grad and wraps go.run so that
+  // the SIMD instance is made on the Go instance's memory as it starts:
+  // at once if simd.wasm is compiled by then (synchronously: a Go
+  // program may run for long before it yields to the event loop), else
+  // as soon as it is. It returns a promise that settles once linked
+  // (true) or given up (false); its .ready settles once compiled, so a
+  // caller that awaits it before go.run has SIMD from the first call.
+  function prepare(go, url = 'simd.wasm') {
+    let grad = () => 0;
+    go.importObject.dpsimsimd = {
+      grad: (z, y, x, out, s, e, m, d) => grad(z, y, x, out, s, e, m, d),
+    };
+    const mod = compile(url);
+    let linked;
+    const result = new Promise((resolve) => { linked = resolve; });
+    api.status = 'pending';
+    const run = go.run.bind(go);
+    go.run = (instance) => {
+      const attach = (m) => {
+        if (!m) {
+          api.status = 'unavailable';
+          return linked(false);
+        }
+        const simd = new WebAssembly.Instance(m, { go: { mem: instance.exports.mem } });
+        grad = simd.exports.grad;
+        api.status = 'linked';
+        linked(true);
+      };
+      if (done.has(url)) attach(done.get(url));
+      else mod.then(attach);
+      return run(instance);
+    };
+    result.ready = mod.then((m) => m !== null);
+    return result;
+  }
+
+  // status: the last prepared program's link, for tests and the curious:
+  // 'none' (nothing prepared), 'pending', 'linked' or 'unavailable'.
+  const api = { prepare, status: 'none' };
+  root.dpsimSIMD = api;
+})(globalThis);

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"testing"
+)
+
+// TestEncoding holds a few instructions to their bytes in the binary
+// format: opcodes past 0x7f in LEB128 after the SIMD prefix, signed
+// immediates, and the shuffle's sixteen lane bytes.
+func TestEncoding(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		emit func(f *fn)
+		want []byte
+	}{
+		{"i64x2.add", (*fn).I64x2Add, []byte{0xfd, 0xce, 0x01}},
+		{"f64x2.div", (*fn).F64x2Div, []byte{0xfd, 0xf3, 0x01}},
+		{"v128.bitselect", (*fn).V128Bitselect, []byte{0xfd, 0x52}},
+		{"i32.const -16", func(f *fn) { f.I32Const(-16) }, []byte{0x41, 0x70}},
+		{"i32.const 64", func(f *fn) { f.I32Const(64) }, []byte{0x41, 0xc0, 0x00}},
+		{"v128.load offset 16", func(f *fn) { f.V128Load(16) }, []byte{0xfd, 0x00, 0x04, 0x10}},
+		{"shuffle [a1, b1]", func(f *fn) { f.Shuffle64(1, 3) }, []byte{0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31}},
+	} {
+		f := &fn{}
+		c.emit(f)
+		if !bytes.Equal(f.code, c.want) {
+			t.Errorf("%s: % x, want % x", c.name, f.code, c.want)
+		}
+	}
+}
+
+// TestModule checks the module's frame (magic, version, its one import
+// and export) and that the same source gives the same bytes; where node
+// is installed, that WebAssembly compiles it.
+func TestModule(t *testing.T) {
+	a, b := module([]*fn{grad()}), module([]*fn{grad()})
+	if !bytes.Equal(a, b) {
+		t.Fatal("two generations differ")
+	}
+	if !bytes.HasPrefix(a, []byte("\x00asm\x01\x00\x00\x00")) {
+		t.Fatalf("header % x", a[:8])
+	}
+	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00"} {
+		if !bytes.Contains(a, []byte(s)) {
+			t.Errorf("no %q in the module", s)
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not installed: the module's validation skipped")
+	}
+	cmd := exec.Command("node", "-e", `const m = new WebAssembly.Module(require("fs").readFileSync(0));
+const e = WebAssembly.Module.exports(m), i = WebAssembly.Module.imports(m);
+if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
+	cmd.Stdin = bytes.NewReader(a)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node rejects the module: %v\n%s", err, out)
+	}
+}

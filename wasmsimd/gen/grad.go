@@ -1,0 +1,621 @@
+package main
+
+// block is how many samples grad scores per pass, as nonconvex.Grad's
+// gradBlock: its scratch s and e hold block+1 values (the pad).
+const block = 64
+
+// Exp's constants (core/num, FreeBSD's e_exp.c) by their bits, and the
+// others the kernel needs, one f64x2 local each, set once on entry.
+var consts = []struct {
+	name string
+	bits uint64
+}{
+	{"log2e", 0x3ff71547652b82fe},
+	{"half", 0x3fe0000000000000},
+	{"sign", 0x8000000000000000},
+	{"magic", 0x4338000000000000}, // 1.5·2⁵²: k as the low bits of a float
+	{"ln2hi", 0x3fe62e42fee00000},
+	{"ln2lo", 0x3dea39ef35793c76},
+	{"p1", 0x3fc5555555555555},
+	{"p2", 0xbf66c16c16bebd93},
+	{"p3", 0x3f11566aaf25de2c},
+	{"p4", 0xbebbbd41c5d26bf1},
+	{"p5", 0x3e66376972bea4d0},
+	{"one", 0x3ff0000000000000},
+	{"two", 0x4000000000000000},
+	{"bias", 1023},               // i64 lanes: the exponent bias
+	{"near", 0x3e30000000000000}, // 2⁻²⁸
+	{"far", 0x4085e00000000000},  // 700
+	{"zero", 0},
+}
+
+// grad is the exported function
+//
+//	grad(z, y, x, out, s, e, m, d i32) i32
+//
+// nonconvex.Grad's logistic loop over one agent's m samples (z: m rows
+// of d features, y: m labels, x: d values; s, e: scratch of block+1
+// values): for each block of 64 samples, dots (each row's sum left to
+// right from +0), margins (s = −y·s, e = −|s|), e = Exp(e), sigmoids
+// (s = −y·(n/(1 + e)), n = 1 if the margin is ≥ 0 and e below), then
+// out += Σ s_t·z_t in sample order, four rows per pass. Every lane does
+// the scalar code's operations in its order (kernels_go.go, num.Exp):
+// f64x2 lanes are two of AVX2's four, WebAssembly rounds each operation
+// as IEEE says and has no fused multiply-add, so the bits are those of
+// the Go code. A block holding a value off Exp's common path (NaN, |e| <
+// 2⁻²⁸ or > 700, where Exp branches) stops the call before its out is
+// touched: grad returns how many samples it added, m when done, and Go
+// scores that block itself.
+func grad() *fn {
+	f := &fn{name: "grad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const z, y, x, out, s, e, m, d = 0, 1, 2, 3, 4, 5, 6, 7
+	L := func() uint32 { return f.local(i32) }
+	lo, nb, nb8, nbp, zb, yb, g, ra, rb, rc, re, jb, d8, t, p, q := L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L()
+	acc, sv, ev := f.local(f64), f.local(f64), f.local(f64)
+	V := func() uint32 { return f.local(v128) }
+	a01, a23, va, vb, vc, ve, xj, xj1, wa, wb, wc, we, ok := V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V()
+	// Two pairs of exp values in flight: x (then c), k, hi, r, t each.
+	var ex [2][5]uint32
+	for i := range ex {
+		for j := range ex[i] {
+			ex[i][j] = V()
+		}
+	}
+	c := map[string]uint32{}
+	for _, k := range consts {
+		c[k.name] = V()
+		f.V128Const(k.bits, k.bits)
+		f.Set(c[k.name])
+	}
+
+	inc := func(l uint32, n int32) { f.Get(l); f.I32Const(n); f.I32Add(); f.Set(l) }
+	addr := func(base, off uint32) { f.Get(base); f.Get(off); f.I32Add() } // base + off
+	// loopWhile opens Block; Loop with a break when cond pushes true.
+	loopUntil := func(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
+	endLoop := func() { f.Br(0); f.End(); f.End() }
+
+	f.Get(d)
+	f.I32Const(3)
+	f.I32Shl()
+	f.Set(d8)
+
+	loopUntil(func() { f.Get(lo); f.Get(m); f.I32GeU() })
+	{
+		// nb = min(block, m − lo); nb8 its bytes; nbp rounded up to pairs.
+		f.Get(m)
+		f.Get(lo)
+		f.I32Sub()
+		f.Set(nb)
+		f.I32Const(block)
+		f.Get(nb)
+		f.Get(nb)
+		f.I32Const(block)
+		f.I32GtU()
+		f.Select()
+		f.Tee(nb)
+		f.I32Const(3)
+		f.I32Shl()
+		f.Tee(nb8)
+		f.I32Const(15)
+		f.I32Add()
+		f.I32Const(-16)
+		f.I32And()
+		f.Set(nbp)
+		f.Get(z)
+		f.Get(lo)
+		f.Get(d8)
+		f.I32Mul()
+		f.I32Add()
+		f.Set(zb)
+		f.Get(y)
+		f.Get(lo)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Set(yb)
+
+		// Dots, four rows per group: lanes [a, b] in a01 and [c, e] in
+		// a23, two columns per step (each pair's two columns split into
+		// [a_j, b_j] and [a_j+1, b_j+1] by shuffles).
+		f.Get(zb)
+		f.Set(ra)
+		f.I32Const(0)
+		f.Set(g)
+		rows := func() {
+			for _, r := range [][2]uint32{{ra, rb}, {rb, rc}, {rc, re}} {
+				f.Get(r[0])
+				f.Get(d8)
+				f.I32Add()
+				f.Set(r[1])
+			}
+		}
+		loopUntil(func() { f.Get(g); f.I32Const(4); f.I32Add(); f.Get(nb); f.I32GtU() })
+		{
+			rows()
+			f.V128Const(0, 0)
+			f.Set(a01)
+			f.V128Const(0, 0)
+			f.Set(a23)
+			f.I32Const(0)
+			f.Set(jb)
+			loopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
+			{
+				addr(x, jb)
+				f.Tee(p)
+				f.V128Load64Splat(0)
+				f.Set(xj)
+				f.Get(p)
+				f.V128Load64Splat(8)
+				f.Set(xj1)
+				for _, r := range [][5]uint32{{ra, rb, va, vb, a01}, {rc, re, vc, ve, a23}} {
+					addr(r[0], jb)
+					f.V128Load(0)
+					f.Set(r[2])
+					addr(r[1], jb)
+					f.V128Load(0)
+					f.Set(r[3])
+					f.Get(r[4])
+					f.Get(xj)
+					f.Get(r[2])
+					f.Get(r[3])
+					f.Shuffle64(0, 2)
+					f.F64x2Mul()
+					f.F64x2Add()
+					f.Get(xj1)
+					f.Get(r[2])
+					f.Get(r[3])
+					f.Shuffle64(1, 3)
+					f.F64x2Mul()
+					f.F64x2Add()
+					f.Set(r[4])
+				}
+				inc(jb, 16)
+			}
+			endLoop()
+			// An odd last column.
+			f.Block()
+			f.Get(jb)
+			f.Get(d8)
+			f.I32GeU()
+			f.BrIf(0)
+			addr(x, jb)
+			f.V128Load64Splat(0)
+			f.Set(xj)
+			for _, r := range [][3]uint32{{ra, rb, a01}, {rc, re, a23}} {
+				f.Get(r[2])
+				f.Get(xj)
+				addr(r[1], jb)
+				addr(r[0], jb)
+				f.V128Load64Zero(0)
+				f.V128Load64Lane(0, 1)
+				f.F64x2Mul()
+				f.F64x2Add()
+				f.Set(r[2])
+			}
+			f.End()
+			f.Get(s)
+			f.Get(g)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Tee(p)
+			f.Get(a01)
+			f.V128Store(0)
+			f.Get(p)
+			f.Get(a23)
+			f.V128Store(16)
+			f.Get(re)
+			f.Get(d8)
+			f.I32Add()
+			f.Set(ra)
+			inc(g, 4)
+		}
+		endLoop()
+		// The block's last rows one at a time.
+		loopUntil(func() { f.Get(g); f.Get(nb); f.I32GeU() })
+		{
+			f.F64Const(0)
+			f.Set(acc)
+			f.I32Const(0)
+			f.Set(jb)
+			loopUntil(func() { f.Get(jb); f.Get(d8); f.I32GeU() })
+			{
+				f.Get(acc)
+				addr(x, jb)
+				f.F64Load(0)
+				addr(ra, jb)
+				f.F64Load(0)
+				f.F64Mul()
+				f.F64Add()
+				f.Set(acc)
+				inc(jb, 8)
+			}
+			endLoop()
+			f.Get(s)
+			f.Get(g)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Get(acc)
+			f.F64Store(0)
+			f.Get(ra)
+			f.Get(d8)
+			f.I32Add()
+			f.Set(ra)
+			inc(g, 1)
+		}
+		endLoop()
+
+		// Margins, two samples per step, then an odd one (and e's pad).
+		f.I32Const(0)
+		f.Set(t)
+		loopUntil(func() { f.Get(t); f.I32Const(16); f.I32Add(); f.Get(nb8); f.I32GtU() })
+		{
+			addr(s, t)
+			f.Tee(p)
+			addr(yb, t)
+			f.V128Load(0)
+			f.F64x2Neg()
+			f.Get(p)
+			f.V128Load(0)
+			f.F64x2Mul()
+			f.Tee(va)
+			f.V128Store(0)
+			addr(e, t)
+			f.Get(va)
+			f.F64x2Abs()
+			f.F64x2Neg()
+			f.V128Store(0)
+			inc(t, 16)
+		}
+		endLoop()
+		f.Block()
+		f.Get(t)
+		f.Get(nb8)
+		f.I32GeU()
+		f.BrIf(0)
+		addr(s, t)
+		f.Tee(p)
+		addr(yb, t)
+		f.F64Load(0)
+		f.F64Neg()
+		f.Get(p)
+		f.F64Load(0)
+		f.F64Mul()
+		f.Tee(sv)
+		f.F64Store(0)
+		addr(e, t)
+		f.Tee(p)
+		f.Get(sv)
+		f.F64Abs()
+		f.F64Neg()
+		f.F64Store(0)
+		f.Get(p)
+		f.F64Const(-1) // the pad: in Exp's common path, its result unused
+		f.F64Store(8)
+		f.End()
+
+		// Every exp argument on Exp's common path, or Go scores the block.
+		f.V128Const(^uint64(0), ^uint64(0))
+		f.Set(ok)
+		f.I32Const(0)
+		f.Set(t)
+		loopUntil(func() { f.Get(t); f.Get(nbp); f.I32GeU() })
+		{
+			addr(e, t)
+			f.V128Load(0)
+			f.F64x2Abs()
+			f.Tee(va)
+			f.Get(c["near"])
+			f.F64x2Ge()
+			f.Get(va)
+			f.Get(c["far"])
+			f.F64x2Le()
+			f.V128And()
+			f.Get(ok)
+			f.V128And()
+			f.Set(ok)
+			inc(t, 16)
+		}
+		endLoop()
+		f.Block()
+		f.Get(ok)
+		f.I64x2AllTrue()
+		f.BrIf(0)
+		f.Get(lo)
+		f.Return()
+		f.End()
+
+		// Exp, two pairs per step with their phases interleaved (one exp
+		// is a chain of dependent operations), then a last pair.
+		kf := func(r [5]uint32) { // k = trunc(log2e·x ± ½) as k + 1.5·2⁵²
+			xv, k := r[0], r[1]
+			f.Get(xv)
+			f.Get(c["log2e"])
+			f.F64x2Mul()
+			f.Get(xv)
+			f.Get(c["half"])
+			f.Get(c["sign"])
+			f.V128Bitselect() // ½ with x's sign
+			f.F64x2Add()
+			f.F64x2Trunc()
+			f.Get(c["magic"])
+			f.F64x2Add()
+			f.Set(k)
+		}
+		fk := func(k uint32) { f.Get(k); f.Get(c["magic"]); f.F64x2Sub() } // float64(k)
+		lov := func(k uint32) { fk(k); f.Get(c["ln2lo"]); f.F64x2Mul() }
+		hlrt := func(r [5]uint32) { // hi = x − k·ln2Hi, r = hi − lo, t = r·r
+			xv, k, hi, rv, tv := r[0], r[1], r[2], r[3], r[4]
+			f.Get(xv)
+			fk(k)
+			f.Get(c["ln2hi"])
+			f.F64x2Mul()
+			f.F64x2Sub()
+			f.Tee(hi)
+			lov(k)
+			f.F64x2Sub()
+			f.Tee(rv)
+			f.Get(rv)
+			f.F64x2Mul()
+			f.Set(tv)
+		}
+		cc := func(r [5]uint32) { // c = r − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))), into x's local
+			rv, tv := r[3], r[4]
+			f.Get(rv)
+			for _, pn := range []string{"p1", "p2", "p3", "p4", "p5"} {
+				f.Get(tv)
+				f.Get(c[pn])
+			}
+			for range 4 {
+				f.F64x2Mul()
+				f.F64x2Add()
+			}
+			f.F64x2Mul()
+			f.F64x2Sub()
+			f.Set(r[0])
+		}
+		yy := func(r [5]uint32, off uint32) { // e = (1 − ((lo − r·c/(2 − c)) − hi))·2^k
+			cv, k, hi, rv := r[0], r[1], r[2], r[3]
+			f.Get(p)
+			f.Get(c["one"])
+			lov(k)
+			f.Get(rv)
+			f.Get(cv)
+			f.F64x2Mul()
+			f.Get(c["two"])
+			f.Get(cv)
+			f.F64x2Sub()
+			f.F64x2Div()
+			f.F64x2Sub()
+			f.Get(hi)
+			f.F64x2Sub()
+			f.F64x2Sub()
+			f.Get(k)
+			f.Get(c["bias"])
+			f.I64x2Add()
+			f.I32Const(52)
+			f.I64x2Shl()
+			f.F64x2Mul()
+			f.V128Store(off)
+		}
+		f.I32Const(0)
+		f.Set(t)
+		loopUntil(func() { f.Get(t); f.I32Const(32); f.I32Add(); f.Get(nbp); f.I32GtU() })
+		{
+			addr(e, t)
+			f.Tee(p)
+			f.V128Load(0)
+			f.Set(ex[0][0])
+			f.Get(p)
+			f.V128Load(16)
+			f.Set(ex[1][0])
+			for _, ph := range []func([5]uint32){kf, hlrt, cc} {
+				ph(ex[0])
+				ph(ex[1])
+			}
+			yy(ex[0], 0)
+			yy(ex[1], 16)
+			inc(t, 32)
+		}
+		endLoop()
+		f.Block()
+		f.Get(t)
+		f.Get(nbp)
+		f.I32GeU()
+		f.BrIf(0)
+		addr(e, t)
+		f.Tee(p)
+		f.V128Load(0)
+		f.Set(ex[0][0])
+		kf(ex[0])
+		hlrt(ex[0])
+		cc(ex[0])
+		yy(ex[0], 0)
+		f.End()
+
+		// Sigmoids, two samples per step, then an odd one:
+		// s = −y·(n/(1 + e)), n = 1 where the margin is ≥ 0, e below.
+		f.I32Const(0)
+		f.Set(t)
+		loopUntil(func() { f.Get(t); f.I32Const(16); f.I32Add(); f.Get(nb8); f.I32GtU() })
+		{
+			addr(e, t)
+			f.V128Load(0)
+			f.Set(va)
+			addr(s, t)
+			f.Tee(p)
+			addr(yb, t)
+			f.V128Load(0)
+			f.F64x2Neg()
+			f.Get(c["one"])
+			f.Get(va)
+			f.Get(p)
+			f.V128Load(0)
+			f.Get(c["zero"])
+			f.F64x2Ge()
+			f.V128Bitselect()
+			f.Get(c["one"])
+			f.Get(va)
+			f.F64x2Add()
+			f.F64x2Div()
+			f.F64x2Mul()
+			f.V128Store(0)
+			inc(t, 16)
+		}
+		endLoop()
+		f.Block()
+		f.Get(t)
+		f.Get(nb8)
+		f.I32GeU()
+		f.BrIf(0)
+		addr(e, t)
+		f.F64Load(0)
+		f.Set(ev)
+		addr(s, t)
+		f.Tee(p)
+		addr(yb, t)
+		f.F64Load(0)
+		f.F64Neg()
+		f.F64Const(1)
+		f.Get(ev)
+		f.Get(p)
+		f.F64Load(0)
+		f.F64Const(0)
+		f.F64Ge()
+		f.Select()
+		f.F64Const(1)
+		f.Get(ev)
+		f.F64Add()
+		f.F64Div()
+		f.F64Mul()
+		f.F64Store(0)
+		f.End()
+
+		// out += Σ s_t·z_t, four rows per pass over out (each entry's
+		// terms in row order), two entries per step, then an odd one.
+		f.Get(zb)
+		f.Set(ra)
+		f.I32Const(0)
+		f.Set(g)
+		loopUntil(func() { f.Get(g); f.I32Const(4); f.I32Add(); f.Get(nb); f.I32GtU() })
+		{
+			rows()
+			f.Get(s)
+			f.Get(g)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Set(p)
+			for i, w := range []uint32{wa, wb, wc, we} {
+				f.Get(p)
+				f.V128Load64Splat(uint32(8 * i))
+				f.Set(w)
+			}
+			f.I32Const(0)
+			f.Set(jb)
+			loopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
+			{
+				addr(out, jb)
+				f.Tee(q)
+				f.Get(q)
+				f.V128Load(0)
+				for _, r := range [][2]uint32{{wa, ra}, {wb, rb}, {wc, rc}, {we, re}} {
+					f.Get(r[0])
+					addr(r[1], jb)
+					f.V128Load(0)
+					f.F64x2Mul()
+					f.F64x2Add()
+				}
+				f.V128Store(0)
+				inc(jb, 16)
+			}
+			endLoop()
+			f.Block()
+			f.Get(jb)
+			f.Get(d8)
+			f.I32GeU()
+			f.BrIf(0)
+			addr(out, jb)
+			f.Tee(q)
+			f.Get(q)
+			f.F64Load(0)
+			for i, r := range []uint32{ra, rb, rc, re} {
+				f.Get(p)
+				f.F64Load(uint32(8 * i))
+				addr(r, jb)
+				f.F64Load(0)
+				f.F64Mul()
+				f.F64Add()
+			}
+			f.F64Store(0)
+			f.End()
+			f.Get(re)
+			f.Get(d8)
+			f.I32Add()
+			f.Set(ra)
+			inc(g, 4)
+		}
+		endLoop()
+		// The block's last rows one at a time: out += w·z_t.
+		loopUntil(func() { f.Get(g); f.Get(nb); f.I32GeU() })
+		{
+			f.Get(s)
+			f.Get(g)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Tee(p)
+			f.V128Load64Splat(0)
+			f.Set(wa)
+			f.I32Const(0)
+			f.Set(jb)
+			loopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
+			{
+				addr(out, jb)
+				f.Tee(q)
+				f.Get(q)
+				f.V128Load(0)
+				f.Get(wa)
+				addr(ra, jb)
+				f.V128Load(0)
+				f.F64x2Mul()
+				f.F64x2Add()
+				f.V128Store(0)
+				inc(jb, 16)
+			}
+			endLoop()
+			f.Block()
+			f.Get(jb)
+			f.Get(d8)
+			f.I32GeU()
+			f.BrIf(0)
+			addr(out, jb)
+			f.Tee(q)
+			f.Get(q)
+			f.F64Load(0)
+			f.Get(p)
+			f.F64Load(0)
+			addr(ra, jb)
+			f.F64Load(0)
+			f.F64Mul()
+			f.F64Add()
+			f.F64Store(0)
+			f.End()
+			f.Get(ra)
+			f.Get(d8)
+			f.I32Add()
+			f.Set(ra)
+			inc(g, 1)
+		}
+		endLoop()
+
+		f.Get(lo)
+		f.Get(nb)
+		f.I32Add()
+		f.Set(lo)
+	}
+	endLoop()
+	f.Get(m)
+	return f
+}

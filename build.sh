@@ -6,7 +6,7 @@
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
 #                 both with the dpsimsimd tag: the classifier's gradient
 #                 runs in the SIMD module below, linked by public/simd.js
-#   wasmsimd/gen -> public/simd.wasm   (that WebAssembly SIMD module,
+#   wasm/simd/gen -> public/simd.wasm   (that WebAssembly SIMD module,
 #                                       generated, never committed)
 #
 #   cmd/dpsim  -> ./dpsim              (the CLI, stamped like the page)
@@ -87,10 +87,10 @@ for d in wasm/*/; do
   built=$((built + 1))
 done
 
-# The SIMD module the tagged builds import (wasmsimd/gen: f64x2 code from
+# The SIMD module the tagged builds import (wasm/simd/gen: f64x2 code from
 # readable instruction lists, the same bytes from the same source).
-go run ./wasmsimd/gen -o "$out/simd.wasm.tmp" && mv "$out/simd.wasm.tmp" "$out/simd.wasm"
-echo "build.sh: go run ./wasmsimd/gen -> public/simd.wasm ($(size "$out/simd.wasm") bytes)"
+go run ./wasm/simd/gen -o "$out/simd.wasm.tmp" && mv "$out/simd.wasm.tmp" "$out/simd.wasm"
+echo "build.sh: go run ./wasm/simd/gen -> public/simd.wasm ($(size "$out/simd.wasm") bytes)"
 
 go build -buildvcs=$buildvcs -trimpath -o "$root/dpsim.tmp" ./cmd/dpsim && mv "$root/dpsim.tmp" "$root/dpsim"
 echo "build.sh: built ./dpsim (the CLI), version $("$root/dpsim" version)"

@@ -105,9 +105,9 @@ else
   GOOS=js GOARCH=wasm go test "${wasm_pkgs[@]}"
 fi
 # The page's build of the classifier: the dpsimsimd tag, its gradient in
-# the WebAssembly SIMD module (wasmsimd/), linked by the wrapper; the
+# the WebAssembly SIMD module (wasm/simd/), linked by the wrapper; the
 # same bit tests on that path.
-GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasmsimd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2
+GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2
 
 # ---------------------------------------------------------------- (e2)
 step "(e2) exports byte-identical natively and under js/wasm (node)"

@@ -1,6 +1,6 @@
 'use strict';
 // End-to-end test of the WebAssembly SIMD module (public/simd.js,
-// simd.wasm from wasmsimd/gen): the page's dpsim.wasm, built with the
+// simd.wasm from wasm/simd/gen): the page's dpsim.wasm, built with the
 // dpsimsimd tag, starts with the module linked on its memory, and a Web
 // Worker (as sweep-worker.js, which links it for solver.wasm) can
 // compile it. The results' bits are held by the Go tests and step e2 of

@@ -1,5 +1,5 @@
 // simd.js — links the WebAssembly SIMD module (simd.wasm, written by
-// build.sh from wasmsimd/gen) to a Go program built with the dpsimsimd
+// build.sh from wasm/simd/gen) to a Go program built with the dpsimsimd
 // tag (dpsim.wasm, solver.wasm), whose nonconvex classifier calls it
 // through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
 // kernels_simd.go).
@@ -14,7 +14,7 @@
 //
 //   dpsimSIMD.prepare(go[, url])  after new Go(), before instantiating
 //
-// Runs in a page, a Worker and node (wasmsimd/exec_node.js).
+// Runs in a page, a Worker and node (wasm/simd/exec_node.js).
 'use strict';
 (function (root) {
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>

@@ -13,7 +13,7 @@
 # is timed by its own process's CPU time beside them. With REV (a
 # git revision) it also times that revision's code, for a before/after.
 # The wasm side is built as the page's is, with the dpsimsimd tag, and
-# runs with the SIMD module linked (wasmsimd/go_js_wasm_exec); the side
+# runs with the SIMD module linked (wasm/simd/go_js_wasm_exec); the side
 # "wasm-scalar" is the same code without the tag (the Go WebAssembly
 # assembly alone), for the SIMD module's gain.
 #
@@ -39,7 +39,7 @@ go run ./cmd/dpsim run --quiet --out "$tmp/export.json" "$tmp/one.json"
 go test -c -o "$tmp/native.test" ./core/algorithms/dpp2
 GOOS=js GOARCH=wasm go test -tags dpsimsimd -c -o "$tmp/wasm.test" ./core/algorithms/dpp2
 GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm-scalar.test" ./core/algorithms/dpp2
-go run ./wasmsimd/gen -o "$tmp/simd.wasm"
+go run ./wasm/simd/gen -o "$tmp/simd.wasm"
 export DPSIM_SIMD_WASM=$tmp/simd.wasm DPSIM_GOROOT="$(go env GOROOT)"
 if [[ -n $rev ]]; then
   mkdir "$tmp/old"
@@ -54,7 +54,7 @@ problem=$([[ $case == rgg50 ]] && echo classifier || echo quadratic)
 cpu() { # cpu SIDE N -> CPU seconds
   local run=("$tmp/$1.test")
   [[ $1 == wasm* ]] && run=(go_js_wasm_exec "$tmp/$1.test")
-  [[ $1 == wasm ]] && run=("$PWD/wasmsimd/go_js_wasm_exec" "$tmp/$1.test")
+  [[ $1 == wasm ]] && run=("$PWD/wasm/simd/go_js_wasm_exec" "$tmp/$1.test")
   (cd core/algorithms/dpp2 && /usr/bin/time -f '%U %S' -o "$tmp/t" "${run[@]}" -test.cpu 1 -test.run '^$' \
     -test.bench "Iteration/$case\$" -test.benchtime "$2x" >/dev/null)
   awk '{ print $1 + $2 }' "$tmp/t"

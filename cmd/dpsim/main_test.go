@@ -357,9 +357,9 @@ func TestExportsNativeAndWasm(t *testing.T) {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	// The build the page runs: with the dpsimsimd tag and the SIMD module
-	// linked (wasmsimd/go_js_wasm_exec), which scores the classifier's
+	// linked (wasm/simd/go_js_wasm_exec), which scores the classifier's
 	// gradients (DPP²'s presets) in f64x2 lanes with the same bits.
-	execWasm, err := filepath.Abs(filepath.Join("..", "..", "wasmsimd", "go_js_wasm_exec"))
+	execWasm, err := filepath.Abs(filepath.Join("..", "..", "wasm", "simd", "go_js_wasm_exec"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestExportsNativeAndWasm(t *testing.T) {
 		t.Fatalf("building for js/wasm: %v\n%s", err, out)
 	}
 	simd := filepath.Join(dir, "simd.wasm")
-	if out, err := exec.Command("go", "run", "../../wasmsimd/gen", "-o", simd).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "run", "../../wasm/simd/gen", "-o", simd).CombinedOutput(); err != nil {
 		t.Fatalf("generating the SIMD module: %v\n%s", err, out)
 	}
 	wasmEnv := append(os.Environ(), "DPSIM_SIMD_WASM="+simd, "DPSIM_GOROOT="+strings.TrimSpace(string(goroot)))

@@ -5,10 +5,10 @@ package nonconvex
 import "unsafe"
 
 // simdGrad is the exported function grad of the WebAssembly SIMD module
-// (wasmsimd/gen, built by build.sh into public/simd.wasm), which works in
+// (wasm/simd/gen, built by build.sh into public/simd.wasm), which works in
 // this program's own memory: whoever instantiates this program supplies
 // it (public/simd.js: the page, the solver Workers, and node through
-// wasmsimd/go_js_wasm_exec). It scores the samples blocks of gradBlock at
+// wasm/simd/go_js_wasm_exec). It scores the samples blocks of gradBlock at
 // a time in f64x2 lanes with the operations, and the order, of the
 // kernels here and of num.Exp (TestBlockedGrad, TestFusedGradBits), adds
 // their logistic terms to out and returns how many samples it added: m,

@@ -12,7 +12,7 @@ import (
 )
 
 // TestFusedGradBits holds the SIMD module's gradient loop (run through
-// wasmsimd/go_js_wasm_exec) to the bits of one sample after another
+// wasm/simd/go_js_wasm_exec) to the bits of one sample after another
 // (gradOne), for widths 1–27 (pairs of columns and an odd one) and
 // sample counts that fill no group of four, no pair and no block; and
 // checks that it scores every block whose exp arguments are all on

@@ -4,7 +4,7 @@
 // kernels_simd.go): hand-written f64x2 code, imported by Go through
 // //go:wasmimport dpsimsimd grad, working in Go's own linear memory.
 //
-//	go run ./wasmsimd/gen -o public/simd.wasm
+//	go run ./wasm/simd/gen -o public/simd.wasm
 //
 // The module is built from the instruction lists in grad.go by the
 // encoder in asm.go, with no tool beyond Go; the same source gives the

@@ -1,7 +1,7 @@
 // exec_node.js — Go's wasm_exec_node.js (GOROOT/lib/wasm) for programs
 // built with the dpsimsimd tag: it links the SIMD module through
 // public/simd.js before go.run, so they run with SIMD from the first
-// call. Run by wasmsimd/go_js_wasm_exec, which sets DPSIM_GOROOT and
+// call. Run by wasm/simd/go_js_wasm_exec, which sets DPSIM_GOROOT and
 // DPSIM_SIMD_WASM (the module's path).
 "use strict";
 
@@ -19,7 +19,7 @@ globalThis.performance ??= require("performance");
 globalThis.crypto ??= require("crypto");
 
 require(path.join(process.env.DPSIM_GOROOT, "lib", "wasm", "wasm_exec.js"));
-require(path.join(__dirname, "..", "public", "simd.js"));
+require(path.join(__dirname, "..", "..", "public", "simd.js"));
 
 const go = new Go();
 go.argv = process.argv.slice(2);

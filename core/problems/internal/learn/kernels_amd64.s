@@ -229,9 +229,11 @@ aend:
 	VZEROUPPER
 	RET
 
-// PDOT adds the products of x_j (Y8) with four rows' feature j at
-// off(SI), as float64, to acc (temporary t).
-#define PDOT(off, t, acc) \
+// PTERM adds Y8 times the four float32 at off(SI), as float64, to acc
+// (temporary t): the products of x_j with four rows' feature j in
+// packedDotsAVX2, of c_k with four of row k's columns in
+// packedAxpysAVX2; the product rounded, then the sum (no FMA).
+#define PTERM(off, t, acc) \
 	VCVTPS2PD off(SI), t; \
 	VMULPD Y8, t, t; \
 	VADDPD t, acc, acc
@@ -264,14 +266,14 @@ pgroup:
 
 pfeature:
 	VBROADCASTSD (R8)(R9*8), Y8
-	PDOT(0, Y9, Y0)
-	PDOT(16, Y10, Y1)
-	PDOT(32, Y11, Y2)
-	PDOT(48, Y12, Y3)
-	PDOT(64, Y13, Y4)
-	PDOT(80, Y14, Y5)
-	PDOT(96, Y15, Y6)
-	PDOT(112, Y9, Y7)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
+	PTERM(112, Y9, Y7)
 	ADDQ $128, SI
 	INCQ R9
 	CMPQ R9, DX
@@ -290,13 +292,6 @@ pfeature:
 	JNE  pgroup
 	VZEROUPPER
 	RET
-
-// PAXPY adds c_k (Y8) times the row's columns off/4 … off/4+3 at off(SI),
-// as float64, to acc (temporary t).
-#define PAXPY(off, t, acc) \
-	VCVTPS2PD off(SI), t; \
-	VMULPD Y8, t, t; \
-	VADDPD t, acc, acc
 
 // PROWNEXT advances to the next row and coefficient and loops to label
 // while rows remain.
@@ -348,70 +343,70 @@ TEXT ·packedAxpysAVX2(SB), NOSPLIT, $0-48
 
 a1:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
+	PTERM(0, Y9, Y0)
 	PROWNEXT(a1)
 
 a2:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
 	PROWNEXT(a2)
 
 a3:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
 	PROWNEXT(a3)
 
 a4:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
-	PAXPY(48, Y12, Y3)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
 	PROWNEXT(a4)
 
 a5:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
-	PAXPY(48, Y12, Y3)
-	PAXPY(64, Y13, Y4)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
 	PROWNEXT(a5)
 
 a6:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
-	PAXPY(48, Y12, Y3)
-	PAXPY(64, Y13, Y4)
-	PAXPY(80, Y14, Y5)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
 	PROWNEXT(a6)
 
 a7:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
-	PAXPY(48, Y12, Y3)
-	PAXPY(64, Y13, Y4)
-	PAXPY(80, Y14, Y5)
-	PAXPY(96, Y15, Y6)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
 	PROWNEXT(a7)
 
 a8:
 	VBROADCASTSD (DX), Y8
-	PAXPY(0, Y9, Y0)
-	PAXPY(16, Y10, Y1)
-	PAXPY(32, Y11, Y2)
-	PAXPY(48, Y12, Y3)
-	PAXPY(64, Y13, Y4)
-	PAXPY(80, Y14, Y5)
-	PAXPY(96, Y15, Y6)
-	PAXPY(112, Y9, Y7)
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
+	PTERM(112, Y9, Y7)
 	PROWNEXT(a8)
 
 astore:

@@ -59,9 +59,6 @@ func pack(r Rows) *Packed {
 	return p
 }
 
-// Rows returns the view p was packed from.
-func (p *Packed) Rows() Rows { return p.rows }
-
 // Bytes returns the memory the two layouts hold.
 func (p *Packed) Bytes() int { return 4 * (len(p.tr) + len(p.rm)) }
 

@@ -138,3 +138,16 @@ func packedAxpysGo(rm []float32, stride, n int, c []float64, nv int, acc *[packT
 		}
 	}
 }
+
+// PackBytes bounds the memory Pack takes for rows dense float32 rows of
+// cols features split into shards views: 0 where Pack builds nothing
+// (packKernels), else both layouts with each shard's last group padded
+// to packGroup rows — for a problem's memory estimate, before any data
+// is loaded.
+func PackBytes(rows int64, cols, shards int) int64 {
+	if !packKernels() || rows <= 0 || cols <= 0 {
+		return 0
+	}
+	c, c4 := int64(cols), int64((cols+3)&^3)
+	return 4 * ((rows+int64(max(shards, 1))*(packGroup-1))*c + rows*c4)
+}

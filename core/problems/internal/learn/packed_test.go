@@ -124,3 +124,32 @@ func TestPackPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestPackBytes checks that PackBytes bounds what Pack takes for every
+// shard of a split (the problem's memory estimate relies on it), within
+// the padding of one group a shard, and is 0 where Pack builds nothing.
+func TestPackBytes(t *testing.T) {
+	for _, tc := range []struct{ rows, cols, n int }{{1000, 22, 8}, {37, 3, 5}, {64, 32, 2}, {33, 70, 1}} {
+		set := Synthetic(2, "train", tc.rows, tc.cols, 2, 0.1)
+		shards, err := Split(set, tc.n, Contiguous, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, r := range shards {
+			if p := Pack(r); p != nil {
+				got += p.Bytes()
+			}
+		}
+		bound := PackBytes(int64(tc.rows), tc.cols, tc.n)
+		if !packKernels() {
+			if got != 0 || bound != 0 {
+				t.Errorf("%+v: no packed kernels, yet Pack took %d bytes and PackBytes says %d", tc, got, bound)
+			}
+			continue
+		}
+		if slack := bound - int64(got); slack < 0 || slack > int64(4*tc.n*packGroup*tc.cols) {
+			t.Errorf("%+v: Pack took %d bytes, PackBytes says %d", tc, got, bound)
+		}
+	}
+}

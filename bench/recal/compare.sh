@@ -11,7 +11,12 @@
 # r = 0 rows); its odd iterations solve exactly, tens of gradients per
 # agent, so its check runs 20 iterations.
 #
-#   bench/recal/compare.sh [ROUNDS]        (default 3)
+#   bench/recal/compare.sh [ROUNDS [BASE]]   (ROUNDS default 3)
+#
+# BASE, a git revision, times dpsim at that revision too (built from
+# git archive in a temporary directory), in the same interleaved
+# rounds: a before-and-after of a change under the same load, printed as
+# extra columns (base_cpu, its CPU ratio to NumPy, and after ÷ before).
 #
 # First a check that NumPy runs dpsim's update: both run every algorithm
 # without noise for 200 iterations (the walks on dpsim's holders) and every
@@ -40,6 +45,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-3}
+base=${2:-}
 py=/usr/bin/python3
 "$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
@@ -50,6 +56,11 @@ if [ -e "$openblas/libblas.so.3" ]; then blases+=(openblas); else
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/native.test" ./core/algorithms/recal
+if [ -n "$base" ]; then
+  mkdir "$tmp/base"
+  git archive "$base" | tar -x -C "$tmp/base"
+  (cd "$tmp/base" && go test -c -o "$tmp/base.test" ./core/algorithms/recal)
+fi
 numpy() { # numpy BLAS ARGS…
   local b=$1; shift
   if [ "$b" = openblas ]; then LD_LIBRARY_PATH=$openblas "$py" bench/recal/numpy_bench.py "$@"; else "$py" bench/recal/numpy_bench.py "$@"; fi
@@ -66,8 +77,8 @@ done
 
 # dpsim: the runner over a fixed number of iterations per dataset and kind
 # of algorithm (about a second each).
-native() { # native DATASET REGEXP ITERATIONS
-  (cd core/algorithms/recal && "$tmp/native.test" -test.cpu 1 -test.run '^$' -test.bench "^BenchmarkPerMessage/$1/($2)\$" -test.benchtime "$3x") |
+native() { # native DATASET REGEXP ITERATIONS [BINARY]
+  (cd core/algorithms/recal && "${4:-$tmp/native.test}" -test.cpu 1 -test.run '^$' -test.bench "^BenchmarkPerMessage/$1/($2)\$" -test.benchtime "$3x") |
     awk '/^BenchmarkPerMessage\// { split($1, p, "/"); ns = ""; cpu = ""; mo = ""
       for (i = 2; i <= NF; i++) { if ($i == "ns/op") ns = $(i-1); if ($i == "cpu-ns/op") cpu = $(i-1); if ($i == "messages/op") mo = $(i-1) }
       sub(/-[0-9]+$/, "", p[3]); print p[2], p[3], ns, cpu, mo }'
@@ -75,18 +86,26 @@ native() { # native DATASET REGEXP ITERATIONS
 walks='dp-recal|recal|dp-rwadmm'
 sync='dp-admm|dp-extra|dp-nids'
 echo
-printf '%-5s %-8s %-9s %-8s %9s %9s %9s %9s %8s %8s %6s %6s\n' round dataset algorithm numpy \
-  nat_us nat_cpu np_us np_cpu ratio cpu_ratio msgs nat_msg
+printf '%-5s %-8s %-9s %-8s %9s %9s %9s %9s %8s %8s %6s %6s%s\n' round dataset algorithm numpy \
+  nat_us nat_cpu np_us np_cpu ratio cpu_ratio msgs nat_msg "${base:+  base_cpu base_cpur after/base}"
 lines=()
+natall() { # natall [BINARY]: every dataset and algorithm
+  native ijcnn1 "$walks" 20000 "$@"; native ijcnn1 "$sync" 2500 "$@"; native ijcnn1 dp-mradmm 100 "$@"
+  native mnist-01 "$walks" 3000 "$@"; native mnist-01 "$sync" 400 "$@"; native mnist-01 dp-mradmm 8 "$@"
+}
 for r in $(seq "$rounds"); do
-  nat=$(native ijcnn1 "$walks" 20000; native ijcnn1 "$sync" 2500; native ijcnn1 dp-mradmm 100
-    native mnist-01 "$walks" 3000; native mnist-01 "$sync" 400; native mnist-01 dp-mradmm 8)
+  natb=""
+  if [ -n "$base" ]; then natb=$(natall "$tmp/base.test"); fi
+  nat=$(natall)
   for b in "${blases[@]}"; do
     for ds in ijcnn1 mnist-01; do
       while read -r alg pw pc _ msgs; do
         read -r _ _ nw nc nm < <(awk -v d="$ds" -v a="$alg" '$1 == d && $2 == a' <<<"$nat")
-        line=$(awk -v r="$r" -v d="$ds" -v a="$alg" -v b="$b" -v nw="$nw" -v nc="$nc" -v pw="$pw" -v pc="$pc" -v m="$msgs" -v nm="$nm" 'BEGIN {
-          printf "%-5s %-8s %-9s %-8s %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %6d %6.2f", r, d, a, b, nw/1e3/m, nc/1e3/m, pw/m, pc/m, pw*1e3/nw, pc*1e3/nc, m, nm }')
+        bc=0
+        if [ -n "$base" ]; then read -r _ _ _ bc _ < <(awk -v d="$ds" -v a="$alg" '$1 == d && $2 == a' <<<"$natb"); fi
+        line=$(awk -v r="$r" -v d="$ds" -v a="$alg" -v b="$b" -v nw="$nw" -v nc="$nc" -v pw="$pw" -v pc="$pc" -v m="$msgs" -v nm="$nm" -v bc="$bc" 'BEGIN {
+          printf "%-5s %-8s %-9s %-8s %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %6d %6.2f", r, d, a, b, nw/1e3/m, nc/1e3/m, pw/m, pc/m, pw*1e3/nw, pc*1e3/nc, m, nm
+          if (bc > 0) printf " %9.2f %8.2f %6.2f", bc/1e3/m, pc*1e3/bc, nc/bc }')
         echo "$line"
         lines+=("$line")
       done < <(numpy "$b" "$tmp/x" "$ds" --seconds 1)
@@ -95,11 +114,14 @@ for r in $(seq "$rounds"); do
 done
 echo
 echo "medians over $rounds rounds, µs per communication (a message; 16 per synchronous iteration, 1 per walk step):"
-printf '%-8s %-9s %-8s %9s %9s %9s %9s %11s %11s\n' dataset algorithm numpy dpsim dpsim_cpu numpy numpy_cpu "NumPy/dpsim" "CPU ratio"
+printf '%-8s %-9s %-8s %9s %9s %9s %9s %11s %11s%s\n' dataset algorithm numpy dpsim dpsim_cpu numpy numpy_cpu "NumPy/dpsim" "CPU ratio" \
+  "${base:+ $(printf '%10s %10s %10s' base_cpu 'base ratio' after/base)}"
 printf '%s\n' "${lines[@]}" | awk '{ key = $2 " " $3 " " $4; if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-    k = ++cnt[key]; for (c = 5; c <= 10; c++) v[key, c, k] = $c }
+    k = ++cnt[key]; for (c = 5; c <= 15; c++) v[key, c, k] = $c }
   function med(key, c,   i, j, t, k, x) { k = cnt[key]; for (i = 1; i <= k; i++) x[i] = v[key, c, i]
     for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
   END { for (i = 1; i <= nk; i++) { key = keys[i]; split(key, q, " ")
-      printf "%-8s %-9s %-8s %9.2f %9.2f %9.2f %9.2f %10.2fx %10.2fx (target ≥ 3)\n", q[1], q[2], q[3], med(key, 5), med(key, 6), med(key, 7), med(key, 8), med(key, 9), med(key, 10) } }'
+      printf "%-8s %-9s %-8s %9.2f %9.2f %9.2f %9.2f %10.2fx %10.2fx", q[1], q[2], q[3], med(key, 5), med(key, 6), med(key, 7), med(key, 8), med(key, 9), med(key, 10)
+      if (v[key, 13, 1] != "") printf " %10.2f %9.2fx %9.2fx", med(key, 13), med(key, 14), med(key, 15)
+      printf " (target ≥ 3)\n" } }'

@@ -14,7 +14,7 @@ import (
 // beside NumPy's vectorised A @ x and Aᵀ @ s on the same committed file.
 // The model is assembled directly (no central solve: only the gradient
 // is timed). MNIST 0 vs 1 runs the sparse kernels, ijcnn1 the dense
-// ones (learn.SparseDensity). It reports ‖∇f(x)‖₂ as "gradnorm" so that the script can
+// ones (learn.SparseDensity) over its packed rows, as New builds them. It reports ‖∇f(x)‖₂ as "gradnorm" so that the script can
 // check both sides computed the same thing.
 func BenchmarkFullGrad(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01"} {
@@ -24,6 +24,7 @@ func BenchmarkFullGrad(b *testing.B) {
 				b.Fatal(err)
 			}
 			m := &Model{loss: Logistic, lambda: 1e-3, shards: []learn.Rows{{Set: set}}, dim: set.Cols}
+			m.packed = []*learn.Packed{learn.Pack(m.shards[0])}
 			x, g := make([]float64, set.Cols), make([]float64, set.Cols)
 			for c := range x {
 				x[c] = 0.01 * float64(c%7)
@@ -43,10 +44,12 @@ func BenchmarkFullGrad(b *testing.B) {
 // loss's slopes from the ±1 signs New stores) has exactly the bits of
 // the row-by-row batch path over the same rows (Dot and Axpy: dense, in
 // Go), for both losses, on a committed float32 set (mushrooms, 19 %
-// nonzero) and a pixel set (MNIST 0 vs 1, 17 %), both sparse, so that
-// the sparse and AVX2 full passes are checked against the plain loops.
+// nonzero) and a pixel set (MNIST 0 vs 1, 17 %), both sparse, and a
+// dense float32 set (ijcnn1, over its packed rows where learn.Pack
+// builds them, as New does), so that the sparse, AVX2 and packed full
+// passes are checked against the plain loops.
 func TestBlockedGradient(t *testing.T) {
-	for _, name := range []string{"mushrooms", "mnist-01"} {
+	for _, name := range []string{"mushrooms", "mnist-01", "ijcnn1"} {
 		set, err := data.Load(name, "test")
 		if err != nil {
 			t.Fatal(err)
@@ -58,6 +61,10 @@ func TestBlockedGradient(t *testing.T) {
 			for _, loss := range []string{Logistic, Squares} {
 				m := &Model{loss: loss, lambda: 1e-3, shards: []learn.Rows{shard}, dim: set.Cols}
 				m.setSigns()
+				m.packed = []*learn.Packed{learn.Pack(shard)}
+				if name == "ijcnn1" && m.packed[0] == nil && learn.Pack(learn.Rows{Set: learn.Synthetic(1, "train", 8, 3, 2, 0)}) != nil {
+					t.Fatal("ijcnn1 is not packed where dense float32 sets are")
+				}
 				blockedMatchesBatch(t, name, m, shard.Len())
 			}
 		}

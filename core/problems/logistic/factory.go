@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/objective"
 	"dpsim/core/param"
 	"dpsim/core/problems/internal/learn"
@@ -55,12 +56,20 @@ var Factory = objective.Factory{
 		rows, cols, ok := shape(p.Dataset)
 		if !ok {
 			rows, cols = int64(max(p.Rows, 0)+max(p.TestRows, 0)), p.Features
-			// The synthetic set's float32 features and labels.
-			return cols, rows*(4*int64(max(cols, 0))+1) + 8*rows + 8*int64(max(cols, 0))*int64(max(cols, 0))
+			// The synthetic set's float32 features and labels, and the
+			// training rows' packed copy (learn.Pack).
+			return cols, rows*(4*int64(max(cols, 0))+1) + 8*rows + 8*int64(max(cols, 0))*int64(max(cols, 0)) +
+				learn.PackBytes(int64(max(p.Rows, 0)), cols, agents)
 		}
 		// The shared dataset is counted once per process by its loader;
-		// here: the shard permutation and, for Newton, the Hessian.
-		return cols, 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim))
+		// here: the shard permutation, for Newton the Hessian, and the
+		// packed copy of float32 shards (learn.Pack; sparse ones, which it
+		// skips, are counted too: an upper bound).
+		pack := int64(0)
+		if d, err := data.Info(p.Dataset); err == nil && d.Kind == "float32" {
+			pack = learn.PackBytes(rows, cols, agents)
+		}
+		return cols, 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + pack
 	},
 	Build: build,
 	Pinned: func(pr objective.Problem, params any) any {

@@ -47,6 +47,11 @@ type Model struct {
 	// through the view's index (a tenth of a DP-RECAL iteration on
 	// ijcnn1's 22 features); nil in models assembled without New.
 	signs [][]int8
+	// packed holds each shard's rows in the full-pass kernels' layouts
+	// (learn.Pack; nil entries where they would not be read): the full
+	// gradient of a dense float32 shard then reads contiguous memory,
+	// twice as fast on ijcnn1, for about twice the shard's features.
+	packed []*learn.Packed
 }
 
 // Composite is a Model with DP-RECAL's regulariser r: it implements
@@ -95,6 +100,10 @@ func New(shards []learn.Rows, test *learn.Rows, cfg Config) (objective.Problem, 
 	}
 	m := &Model{loss: cfg.Loss, lambda: cfg.L2, shards: shards, test: test, dim: set.Cols, r: cfg.Reg}
 	m.setSigns()
+	m.packed = make([]*learn.Packed, len(shards))
+	for i, s := range shards {
+		m.packed[i] = learn.Pack(s)
+	}
 	c := 1.0
 	if cfg.Loss == Logistic {
 		c = 0.25 // ℓ'' ≤ ¼
@@ -207,13 +216,19 @@ func (m *Model) Grad(i int, x, out []float64) {
 	if m.signs != nil {
 		signs = m.signs[i]
 	}
-	m.gradRows(m.shards[i], signs, nil, x, out)
+	var p *learn.Packed
+	if m.packed != nil {
+		p = m.packed[i]
+	}
+	m.gradRows(m.shards[i], p, signs, nil, x, out)
 }
 
 // gradRows writes the gradient of the average loss over the view rows
 // idx of r (all of them when idx is nil), plus λx, into out. signs, when
-// not nil, holds r's labels as ±1 (Model.signs).
-func (m *Model) gradRows(r learn.Rows, signs []int8, idx []int, x, out []float64) {
+// not nil, holds r's labels as ±1 (Model.signs); p, when not nil, is r
+// packed (Model.packed), which the full pass reads instead (the same
+// bits).
+func (m *Model) gradRows(r learn.Rows, p *learn.Packed, signs []int8, idx []int, x, out []float64) {
 	for c := range out {
 		out[c] = 0
 	}
@@ -230,7 +245,11 @@ func (m *Model) gradRows(r learn.Rows, signs []int8, idx []int, x, out []float64
 		var z, e [64]float64
 		for lo := 0; lo < cnt; lo += len(z) {
 			blk := z[:min(len(z), cnt-lo)]
-			r.Dots(lo, x, blk)
+			if p != nil {
+				p.Dots(lo, x, blk)
+			} else {
+				r.Dots(lo, x, blk)
+			}
 			if m.loss == Squares && signs != nil {
 				sg := signs[lo : lo+len(blk)]
 				for t, v := range blk {
@@ -243,7 +262,11 @@ func (m *Model) gradRows(r learn.Rows, signs []int8, idx []int, x, out []float64
 			} else {
 				m.slopes(r, lo, blk, e[:len(blk)])
 			}
-			r.Axpys(lo, blk, out)
+			if p != nil {
+				p.Axpys(lo, blk, out)
+			} else {
+				r.Axpys(lo, blk, out)
+			}
 		}
 	}
 	inv := 1 / float64(cnt)
@@ -286,7 +309,7 @@ func (m *Model) Samples(i int) int { return m.shards[i].Len() }
 // (1/|idx|)·Σ_{j∈idx} ℓ(b_ij·a_ijᵀx) + (λ/2)‖x‖² (each sample's loss
 // carries the ℓ2 term, as LDP online's per-batch loss does).
 func (m *Model) GradBatch(i int, x []float64, idx []int, out []float64) {
-	m.gradRows(m.shards[i], nil, idx, x, out)
+	m.gradRows(m.shards[i], nil, nil, idx, x, out)
 }
 
 // Objective implements objective.Problem: (1/n)·Σ_i f_i(x); on a

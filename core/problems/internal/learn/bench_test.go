@@ -10,9 +10,10 @@ import (
 // BenchmarkShardGradient times the kernels of one full gradient over an
 // eighth of a committed training split (DP-RECAL's shard on 8 agents):
 // Dots, then Axpys, 64 rows at a time, as the logistic model's gradRows
-// runs them, over the dense loops and over the sparse form (built here
+// runs them, over the dense loops, over the sparse form (built here
 // whatever the set's density, to show where SparseDensity should sit:
-// the benchmark then leaves it in the process's cache).
+// the benchmark then leaves it in the process's cache), and over the
+// packed layouts (Packed; float32 sets only).
 func BenchmarkShardGradient(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser"} {
 		set, err := data.Load(name, "train")
@@ -20,8 +21,11 @@ func BenchmarkShardGradient(b *testing.B) {
 			b.Fatal(err)
 		}
 		shard := Rows{Set: set}.Sub(0, set.Rows/8)
-		for _, form := range []string{"dense", "sparse"} {
+		for _, form := range []string{"dense", "sparse", "packed"} {
 			r := shard
+			if form == "packed" && set.Pixels != nil {
+				continue
+			}
 			b.Run(name+"/"+form, func(b *testing.B) {
 				x, out := make([]float64, set.Cols), make([]float64, set.Cols)
 				for c := range x {
@@ -32,6 +36,19 @@ func BenchmarkShardGradient(b *testing.B) {
 				defer func() { useSparse = true }()
 				forced := sparseFor(set)
 				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
+				if form == "packed" {
+					p := pack(r)
+					b.ResetTimer()
+					for range b.N {
+						clear(out)
+						for lo := 0; lo < r.Len(); lo += len(z) {
+							blk := z[:min(len(z), r.Len()-lo)]
+							p.Dots(lo, x, blk)
+							p.Axpys(lo, blk, out)
+						}
+					}
+					return
+				}
 				for range b.N {
 					clear(out)
 					for lo := 0; lo < r.Len(); lo += len(z) {

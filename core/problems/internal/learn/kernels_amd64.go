@@ -126,3 +126,44 @@ func tail(d int) *tailMask {
 	}
 	return &tailMasks[d%4]
 }
+
+//go:noescape
+func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
+
+//go:noescape
+func packedAxpysAVX2(rm *float32, stride, n int, c *float64, nv int, acc *[packTile]float64)
+
+// packKernels reports whether Pack builds the packed layouts: when the
+// AVX2 kernels read them.
+func packKernels() bool { return useAVX2 }
+
+// packedDots writes the dot products of groups feature-major groups of
+// packGroup rows (tr holds exactly those groups) with x into out
+// (groups·packGroup entries): packedDotsGo's sums, in AVX2 when present.
+func packedDots(tr []float32, groups, d int, x, out []float64) {
+	if len(tr) < groups*d*packGroup || len(out) < groups*packGroup || len(x) < d {
+		panic("learn: packedDots slices shorter than their groups")
+	}
+	if !useAVX2 || groups == 0 || d == 0 {
+		packedDotsGo(tr, groups, d, x, out)
+		return
+	}
+	packedDotsAVX2(&tr[0], groups, d, &x[0], &out[0])
+}
+
+// packedAxpys adds c[k]·row_k to the tile's 4·nv entries in acc for n
+// rows of rm, stride floats apart: packedAxpysGo's sums, in AVX2 when
+// present.
+func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTile]float64) {
+	if n == 0 {
+		return
+	}
+	if nv < 1 || 4*nv > packTile || len(c) < n || len(rm) < (n-1)*stride+4*nv {
+		panic("learn: packedAxpys slices shorter than their rows")
+	}
+	if !useAVX2 {
+		packedAxpysGo(rm, stride, n, c, nv, acc)
+		return
+	}
+	packedAxpysAVX2(&rm[0], 4*stride, n, &c[0], nv, acc)
+}

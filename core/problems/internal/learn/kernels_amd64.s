@@ -228,3 +228,195 @@ atail:
 aend:
 	VZEROUPPER
 	RET
+
+// PTERM adds Y8 times the four float32 at off(SI), as float64, to acc
+// (temporary t): the products of x_j with four rows' feature j in
+// packedDotsAVX2, of c_k with four of row k's columns in
+// packedAxpysAVX2; the product rounded, then the sum (no FMA).
+#define PTERM(off, t, acc) \
+	VCVTPS2PD off(SI), t; \
+	VMULPD Y8, t, t; \
+	VADDPD t, acc, acc
+
+// func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
+//
+// For each of groups feature-major groups of 32 rows (feature j of lane
+// l at tr[j·32 + l], groups back to back), out[l] = Σ_j
+// float64(tr[j·32 + l])·x[j], each sum from +0 left to right over j:
+// packedDotsGo's bits. Lanes are rows: Y0–Y7 hold the 32 sums, eight
+// independent chains. Registers: SI tr, CX groups, DX d, R8 x, DI out,
+// R9 j.
+TEXT ·packedDotsAVX2(SB), NOSPLIT, $0-40
+	MOVQ tr+0(FP), SI
+	MOVQ groups+8(FP), CX
+	MOVQ d+16(FP), DX
+	MOVQ x+24(FP), R8
+	MOVQ out+32(FP), DI
+
+pgroup:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ R9, R9
+
+pfeature:
+	VBROADCASTSD (R8)(R9*8), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
+	PTERM(112, Y9, Y7)
+	ADDQ $128, SI
+	INCQ R9
+	CMPQ R9, DX
+	JLT  pfeature
+
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	ADDQ $256, DI
+	DECQ CX
+	JNE  pgroup
+	VZEROUPPER
+	RET
+
+// PROWNEXT advances to the next row and coefficient and loops to label
+// while rows remain.
+#define PROWNEXT(label) \
+	ADDQ BX, SI; \
+	ADDQ $8, DX; \
+	DECQ CX; \
+	JNE  label; \
+	JMP  astore
+
+// func packedAxpysAVX2(rm *float32, stride, n int, c *float64, nv int, acc *[32]float64)
+//
+// For n ≥ 1 rows (row k at rm + k·stride bytes, 4·nv floats read) and
+// coefficients c[0:n], acc[j] = ((acc[j] + c_0·row_0[j]) + c_1·row_1[j])
+// + …, j < 4·nv: each entry's terms in row order, packedAxpysGo's bits.
+// Lanes are columns: Y0–Y7 hold acc through the whole pass, one loop per
+// nv (1–8) so that the row loop carries no tests. Registers: SI rm, BX
+// stride, CX n, DX c, DI acc, Y8 c_k.
+TEXT ·packedAxpysAVX2(SB), NOSPLIT, $0-48
+	MOVQ rm+0(FP), SI
+	MOVQ stride+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	MOVQ nv+32(FP), AX
+	MOVQ acc+40(FP), DI
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	CMPQ AX, $1
+	JEQ  a1
+	CMPQ AX, $2
+	JEQ  a2
+	CMPQ AX, $3
+	JEQ  a3
+	CMPQ AX, $4
+	JEQ  a4
+	CMPQ AX, $5
+	JEQ  a5
+	CMPQ AX, $6
+	JEQ  a6
+	CMPQ AX, $7
+	JEQ  a7
+	JMP  a8
+
+a1:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PROWNEXT(a1)
+
+a2:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PROWNEXT(a2)
+
+a3:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PROWNEXT(a3)
+
+a4:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PROWNEXT(a4)
+
+a5:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PROWNEXT(a5)
+
+a6:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PROWNEXT(a6)
+
+a7:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
+	PROWNEXT(a7)
+
+a8:
+	VBROADCASTSD (DX), Y8
+	PTERM(0, Y9, Y0)
+	PTERM(16, Y10, Y1)
+	PTERM(32, Y11, Y2)
+	PTERM(48, Y12, Y3)
+	PTERM(64, Y13, Y4)
+	PTERM(80, Y14, Y5)
+	PTERM(96, Y15, Y6)
+	PTERM(112, Y9, Y7)
+	PROWNEXT(a8)
+
+astore:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET

@@ -85,3 +85,12 @@ func TestAVX2Kernels(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedGo runs TestPacked's checks over the Go loops of the packed
+// layouts (TestPacked runs the AVX2 kernels where the processor has
+// them).
+func TestPackedGo(t *testing.T) {
+	defer func(on bool) { useAVX2 = on }(useAVX2)
+	useAVX2 = false
+	checkPacked(t)
+}

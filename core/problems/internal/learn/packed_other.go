@@ -1,0 +1,18 @@
+//go:build !amd64 || purego
+
+package learn
+
+// packKernels reports whether Pack builds the packed layouts: only for
+// the AVX2 kernels of amd64 (kernels_amd64.go); elsewhere the full
+// passes read the rows in place and save the memory.
+func packKernels() bool { return false }
+
+// packedDots runs packedDotsGo: there are no packed kernels here.
+func packedDots(tr []float32, groups, d int, x, out []float64) {
+	packedDotsGo(tr, groups, d, x, out)
+}
+
+// packedAxpys runs packedAxpysGo: there are no packed kernels here.
+func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTile]float64) {
+	packedAxpysGo(rm, stride, n, c, nv, acc)
+}

@@ -144,6 +144,9 @@ func (f *fn) F64x2Mul()      { f.simd(0xf2) }
 func (f *fn) F64x2Div()      { f.simd(0xf3) }
 func (f *fn) I64x2Splat()    { f.simd(0x12) }
 
+// F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
+func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }
+
 // module encodes a module of the given functions, every one exported
 // under its name, importing its memory as "go" "mem" (Go's own).
 func module(fns []*fn) []byte {

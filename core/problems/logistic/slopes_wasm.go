@@ -2,14 +2,12 @@
 
 package logistic
 
-import (
-	"dpsim/core/num"
-	"dpsim/core/problems/internal/learn"
-)
+import "dpsim/core/problems/internal/learn"
 
 // slopes overwrites the scores z of view rows lo, lo+1, … with the
 // logistic loss's slopes, −b·σ(−b·z) for each, with slope's bits. Under
-// js/wasm the two passes around num.ExpTo are assembly (slopes_wasm.s):
+// js/wasm the two passes around num.ExpTo (expTo: in the SIMD module
+// with the dpsimsimd tag) are assembly (slopes_wasm.s):
 // as Go they were a third of ijcnn1's gradient, each label read and each
 // branch of σ a jump through the function's block dispatcher. They do
 // slopes_other.go's operations in its order — s = (−b)·z, e = −|s|; then
@@ -23,7 +21,7 @@ func (m *Model) slopes(r learn.Rows, lo int, z, e []float64) {
 	e = e[:len(z)]
 	y, idx, first := r.LabelRows(lo, len(z))
 	slopesPre(&z[0], &e[0], len(z), y, idx, first)
-	num.ExpTo(e, e)
+	expTo(e)
 	slopesPost(&z[0], &e[0], len(z), y, idx, first)
 }
 

@@ -2,15 +2,17 @@
 // classifier's gradient loop (grad: core/problems/nonconvex,
 // kernels_simd.go) and the packed dense float32 dots and axpys of the
 // logistic and DP-RECAL models' full gradients (pdots, paxpys:
-// core/problems/internal/learn, packed_simd.go) in the browser (and in
+// core/problems/internal/learn, packed_simd.go), and the exps of the
+// logistic model's slopes (pexp: core/problems/logistic, slopes_simd.go)
+// in the browser (and in
 // node) for the Go wasm built with the dpsimsimd tag: hand-written f64x2
 // code, imported by Go through //go:wasmimport dpsimsimd, working in Go's
 // own linear memory.
 //
 //	go run ./wasm/simd/gen -o public/simd.wasm
 //
-// The module is built from the instruction lists in grad.go and
-// packed.go by the
+// The module is built from the instruction lists in grad.go, packed.go
+// and exp.go by the
 // encoder in asm.go, with no tool beyond Go; the same source gives the
 // same bytes. build.sh writes it into public/; public/simd.js links it.
 package main
@@ -31,4 +33,4 @@ func main() {
 }
 
 // kernels are the module's functions, each exported under its name.
-func kernels() []*fn { return []*fn{grad(), pdots(), paxpys()} }
+func kernels() []*fn { return []*fn{grad(), pdots(), paxpys(), pexp()} }

@@ -4,7 +4,7 @@
 // through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
 // kernels_simd.go) and whose logistic and DP-RECAL models' full
 // gradients call pdots and paxpys (core/problems/internal/learn,
-// packed_simd.go) and pexp (core/problems/logistic, slopes_simd.go).
+// packed_simd.go) and pslopes (core/problems/logistic, slopes_simd.go).
 //
 // The SIMD module works in Go's own memory, which exists only once Go's
 // module is instantiated, while Go's module needs its imports before
@@ -42,22 +42,23 @@
   }
 
   // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys and
-  // .pexp and wraps go.run so that the SIMD instance is made on the Go
-  // instance's memory as it starts: at once if simd.wasm is compiled by
-  // then (synchronously: a Go program may run for long before it yields
-  // to the event loop), else as soon as it is. It returns a promise that settles once linked
-  // (true) or given up (false); its .ready settles once compiled, so a
-  // caller that awaits it before go.run has SIMD from the first call.
+  // .pslopes and wraps go.run so that the SIMD instance is made on the
+  // Go instance's memory as it starts: at once if simd.wasm is compiled
+  // by then (synchronously: a Go program may run for long before it
+  // yields to the event loop), else as soon as it is. It returns a
+  // promise that settles once linked (true) or given up (false); its
+  // .ready settles once compiled, so a caller that awaits it before
+  // go.run has SIMD from the first call.
   function prepare(go, url = 'simd.wasm') {
     let grad = () => 0;
     let pdots = () => 0;
     let paxpys = () => 0;
-    let pexp = () => 0;
+    let pslopes = () => 0;
     go.importObject.dpsimsimd = {
       grad: (z, y, x, out, s, e, m, d) => grad(z, y, x, out, s, e, m, d),
       pdots: (tr, x, out, groups, d) => pdots(tr, x, out, groups, d),
       paxpys: (rm, c, acc, stride, n, w) => paxpys(rm, c, acc, stride, n, w),
-      pexp: (e, n) => pexp(e, n),
+      pslopes: (z, e, nb, y, idx, first, n) => pslopes(z, e, nb, y, idx, first, n),
     };
     const mod = compile(url);
     let linked;
@@ -74,7 +75,7 @@
         grad = simd.exports.grad;
         pdots = simd.exports.pdots;
         paxpys = simd.exports.paxpys;
-        pexp = simd.exports.pexp;
+        pslopes = simd.exports.pslopes;
         api.status = 'linked';
         linked(true);
       };

@@ -2,8 +2,9 @@
 // classifier's gradient loop (grad: core/problems/nonconvex,
 // kernels_simd.go) and the packed dense float32 dots and axpys of the
 // logistic and DP-RECAL models' full gradients (pdots, paxpys:
-// core/problems/internal/learn, packed_simd.go), and the exps of the
-// logistic model's slopes (pexp: core/problems/logistic, slopes_simd.go)
+// core/problems/internal/learn, packed_simd.go), and the logistic
+// model's slopes with their exps (pslopes: core/problems/logistic,
+// slopes_simd.go)
 // in the browser (and in
 // node) for the Go wasm built with the dpsimsimd tag: hand-written f64x2
 // code, imported by Go through //go:wasmimport dpsimsimd, working in Go's
@@ -33,4 +34,4 @@ func main() {
 }
 
 // kernels are the module's functions, each exported under its name.
-func kernels() []*fn { return []*fn{grad(), pdots(), paxpys(), pexp()} }
+func kernels() []*fn { return []*fn{grad(), pdots(), paxpys(), pslopes()} }

@@ -92,7 +92,7 @@ step "(d) go test ./... (native)"
 go test ./...
 
 # ---------------------------------------------------------------- (e)
-step "(e) go test under js/wasm (node): core/..., render/scene/... and render/figure/..., and the classifier with SIMD"
+step "(e) go test under js/wasm (node): core/..., render/scene/... and render/figure/..., and the SIMD build's kernels"
 patterns=(./core/...)
 [[ -d render/scene ]] && patterns+=(./render/scene/...)
 # render/figure's golden SVG and PNG, checked in the browser's arithmetic:
@@ -104,10 +104,12 @@ if ((${#wasm_pkgs[@]} == 0)); then
 else
   GOOS=js GOARCH=wasm go test "${wasm_pkgs[@]}"
 fi
-# The page's build of the classifier: the dpsimsimd tag, its gradient in
-# the WebAssembly SIMD module (wasm/simd/), linked by the wrapper; the
-# same bit tests on that path.
-GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2
+# The page's build: the dpsimsimd tag, the classifier's gradient and the
+# packed dense full passes and logistic slopes in the WebAssembly SIMD
+# module (wasm/simd/), linked by the wrapper; the same bit tests on that
+# path.
+GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2 \
+  ./core/problems/internal/learn ./core/problems/logistic
 
 # ---------------------------------------------------------------- (e2)
 step "(e2) exports byte-identical natively and under js/wasm (node)"

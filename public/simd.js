@@ -2,15 +2,17 @@
 // build.sh from wasm/simd/gen) to a Go program built with the dpsimsimd
 // tag (dpsim.wasm, solver.wasm), whose nonconvex classifier calls it
 // through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
-// kernels_simd.go).
+// kernels_simd.go) and whose logistic and DP-RECAL models' full
+// gradients call pdots and paxpys (core/problems/internal/learn,
+// packed_simd.go) and pslopes (core/problems/logistic, slopes_simd.go).
 //
 // The SIMD module works in Go's own memory, which exists only once Go's
 // module is instantiated, while Go's module needs its imports before
 // that. So Go imports a JavaScript trampoline, and the SIMD instance is
 // made on Go's memory when go.run starts. Until then, or if simd.wasm
 // cannot be had (no WebAssembly SIMD, a failed fetch), the trampoline
-// answers 0, "no samples scored", and Go scores them itself: the same
-// bits, more slowly (TestBlockedGrad holds both paths to them).
+// answers 0, "nothing done", and Go does the work itself: the same bits,
+// more slowly (TestBlockedGrad and TestPacked hold both paths to them).
 //
 //   dpsimSIMD.prepare(go[, url])  after new Go(), before instantiating
 //
@@ -39,17 +41,24 @@
     return compiled.get(url);
   }
 
-  // prepare gives go the import dpsimsimd.grad and wraps go.run so that
-  // the SIMD instance is made on the Go instance's memory as it starts:
-  // at once if simd.wasm is compiled by then (synchronously: a Go
-  // program may run for long before it yields to the event loop), else
-  // as soon as it is. It returns a promise that settles once linked
-  // (true) or given up (false); its .ready settles once compiled, so a
-  // caller that awaits it before go.run has SIMD from the first call.
+  // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys and
+  // .pslopes and wraps go.run so that the SIMD instance is made on the
+  // Go instance's memory as it starts: at once if simd.wasm is compiled
+  // by then (synchronously: a Go program may run for long before it
+  // yields to the event loop), else as soon as it is. It returns a
+  // promise that settles once linked (true) or given up (false); its
+  // .ready settles once compiled, so a caller that awaits it before
+  // go.run has SIMD from the first call.
   function prepare(go, url = 'simd.wasm') {
     let grad = () => 0;
+    let pdots = () => 0;
+    let paxpys = () => 0;
+    let pslopes = () => 0;
     go.importObject.dpsimsimd = {
       grad: (z, y, x, out, s, e, m, d) => grad(z, y, x, out, s, e, m, d),
+      pdots: (tr, x, out, groups, d) => pdots(tr, x, out, groups, d),
+      paxpys: (rm, c, acc, stride, n, w) => paxpys(rm, c, acc, stride, n, w),
+      pslopes: (z, e, nb, y, idx, first, n) => pslopes(z, e, nb, y, idx, first, n),
     };
     const mod = compile(url);
     let linked;
@@ -64,6 +73,9 @@
         }
         const simd = new WebAssembly.Instance(m, { go: { mem: instance.exports.mem } });
         grad = simd.exports.grad;
+        pdots = simd.exports.pdots;
+        paxpys = simd.exports.paxpys;
+        pslopes = simd.exports.pslopes;
         api.status = 'linked';
         linked(true);
       };

@@ -12,6 +12,11 @@
 # -y python3-numpy). NumPy runs on one BLAS thread (OPENBLAS_NUM_THREADS=1,
 # as dpsim's gradient is one goroutine). The targets: native ≥ NumPy's
 # speed, wasm ≤ 2.5× native (docs/performance.md).
+#
+# The wasm side is built as the page's is, with the dpsimsimd tag, and
+# runs with the SIMD module linked (wasm/simd/go_js_wasm_exec); the
+# column wasm-scalar is the same code without the tag (Go's WebAssembly
+# alone, dense rows read in place), for the module's share.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-5}
@@ -23,7 +28,10 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/native.test" ./core/problems/logistic
-GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/problems/logistic
+GOOS=js GOARCH=wasm go test -tags dpsimsimd -c -o "$tmp/wasm.test" ./core/problems/logistic
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm-scalar.test" ./core/problems/logistic
+go run ./wasm/simd/gen -o "$tmp/simd.wasm"
+export DPSIM_SIMD_WASM=$tmp/simd.wasm DPSIM_GOROOT="$(go env GOROOT)"
 
 # Time-based (b.N grows until a run lasts 1 s), so both sides are warm.
 bench() { # prints "<name> <ns/op> <gradnorm>" for each dataset
@@ -32,26 +40,29 @@ bench() { # prints "<name> <ns/op> <gradnorm>" for each dataset
       for (i = 2; i <= NF; i++) { if ($i == "ns/op") ns = $(i-1); if ($i == "gradnorm") gn = $(i-1) }
       print p[2], ns, gn }'
 }
-printf '%-6s %-9s %12s %12s %12s %10s %10s\n' round dataset native_ms wasm_ms numpy_ms numpy/nat wasm/nat
+printf '%-6s %-9s %12s %12s %12s %10s %10s %15s\n' round dataset native_ms wasm_ms numpy_ms numpy/nat wasm/nat wasm-scalar_ms
 lines=()
 for r in $(seq "$rounds"); do
   nat=$(bench "$tmp/native.test")
-  wasm=$(bench go_js_wasm_exec "$tmp/wasm.test")
+  wasm=$(bench "$PWD/wasm/simd/go_js_wasm_exec" "$tmp/wasm.test")
+  scalar=$(bench go_js_wasm_exec "$tmp/wasm-scalar.test")
   for ds in ijcnn1 mnist-01; do
     read -r _ n gn < <(grep "^$ds " <<<"$nat")
-    read -r _ w _ < <(grep "^$ds " <<<"$wasm")
+    read -r _ w wgn < <(grep "^$ds " <<<"$wasm")
+    read -r _ sc _ < <(grep "^$ds " <<<"$scalar")
+    [[ $wgn == "$gn" ]] || { echo "compare.sh: $ds: ‖∇f‖ $gn natively, $wgn under js/wasm" >&2; exit 1; }
     read -r _ p pgn < <("$py" bench/data/numpy_grad.py "core/data/files/$ds-train.gz")
     # The benchmark reports ‖g‖ to 4 significant digits: agree to that.
     awk -v a="$gn" -v b="$pgn" -v d="$ds" 'BEGIN { if ((a - b)^2 > (1e-3 * b)^2) { printf "compare.sh: %s: ‖∇f‖ %s (dpsim) vs %s (NumPy)\n", d, a, b > "/dev/stderr"; exit 1 } }'
-    line=$(awk -v n="$n" -v w="$w" -v p="$p" -v r="$r" -v d="$ds" 'BEGIN {
-      printf "%-6s %-9s %12.3f %12.3f %12.3f %10.2f %10.2f", r, d, n/1e6, w/1e6, p/1e3, p*1000/n, w/n }')
+    line=$(awk -v n="$n" -v w="$w" -v p="$p" -v sc="$sc" -v r="$r" -v d="$ds" 'BEGIN {
+      printf "%-6s %-9s %12.3f %12.3f %12.3f %10.2f %10.2f %15.3f", r, d, n/1e6, w/1e6, p/1e3, p*1000/n, w/n, sc/1e6 }')
     echo "$line"
     lines+=("$line")
   done
 done
 for ds in ijcnn1 mnist-01; do
-  printf '%s\n' "${lines[@]}" | awk -v d="$ds" '$2 == d { k++; n[k] = $3; w[k] = $4; p[k] = $5; a[k] = $6; b[k] = $7 }
+  printf '%s\n' "${lines[@]}" | awk -v d="$ds" '$2 == d { k++; n[k] = $3; w[k] = $4; p[k] = $5; a[k] = $6; b[k] = $7; s[k] = $8 }
     function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
                                      return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
-    END { printf "median %s: native %.3f ms, wasm %.3f ms, NumPy %.3f ms; NumPy/native %.2fx (target ≥ 1), wasm/native %.2fx (target ≤ 2.5)\n", d, med(n, k), med(w, k), med(p, k), med(a, k), med(b, k) }'
+    END { printf "median %s: native %.3f ms, wasm %.3f ms (without SIMD %.3f ms), NumPy %.3f ms; NumPy/native %.2fx (target ≥ 1), wasm/native %.2fx (target ≤ 2.5)\n", d, med(n, k), med(w, k), med(s, k), med(p, k), med(a, k), med(b, k) }'
 done

@@ -15,14 +15,21 @@ import (
 // slopes_other.go's operations in its order — s = (−b)·z, e = −|s|; then
 // σ = 1/(1 + e) for s ≥ 0, else e/(1 + e) (a select of the numerator),
 // and (−b)·σ — so the bits are the same (TestBlockedGradient, run under
-// js/wasm). e is scratch of len(z).
+// js/wasm). With the dpsimsimd tag the whole block runs in the
+// WebAssembly SIMD module where it can (slopesSIMD, slopes_simd.go). e is
+// scratch of len(z).
 func (m *Model) slopes(r learn.Rows, lo int, z, e []float64) {
 	if len(z) == 0 {
 		return
 	}
 	e = e[:len(z)]
 	y, idx, first := r.LabelRows(lo, len(z))
-	slopesPre(&z[0], &e[0], len(z), y, idx, first)
+	switch slopesSIMD(z, e, y, idx, first) {
+	case slopesDone:
+		return
+	case slopesNone:
+		slopesPre(&z[0], &e[0], len(z), y, idx, first)
+	}
 	num.ExpTo(e, e)
 	slopesPost(&z[0], &e[0], len(z), y, idx, first)
 }
@@ -39,3 +46,10 @@ func slopesPre(z, e *float64, n int, y *uint8, idx *int, first int)
 //
 //go:noescape
 func slopesPost(z, e *float64, n int, y *uint8, idx *int, first int)
+
+// slopesSIMD's answers: how much of a block the SIMD module did.
+const (
+	slopesNone = iota // nothing: no module (or not this build)
+	slopesPre1        // the first pass (slopesPre's): an exp argument off num.Exp's common path
+	slopesDone        // all of it
+)

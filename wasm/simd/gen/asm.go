@@ -65,9 +65,14 @@ func (f *fn) Set(i uint32) { f.op(0x21); f.u(i) }
 func (f *fn) Tee(i uint32) { f.op(0x22); f.u(i) }
 
 // Scalar memory and numbers.
-func (f *fn) F64Load(off uint32)  { f.op(0x2b); f.memarg(3, off) }
-func (f *fn) F64Store(off uint32) { f.op(0x39); f.memarg(3, off) }
-func (f *fn) I32Const(v int32)    { f.op(0x41); f.sleb(int64(v)) }
+func (f *fn) F64Load(off uint32)   { f.op(0x2b); f.memarg(3, off) }
+func (f *fn) F64Store(off uint32)  { f.op(0x39); f.memarg(3, off) }
+func (f *fn) I64Load(off uint32)   { f.op(0x29); f.memarg(3, off) }
+func (f *fn) I32Load8U(off uint32) { f.op(0x2d); f.memarg(0, off) }
+func (f *fn) I32WrapI64()          { f.op(0xa7) }
+func (f *fn) I32Eq()               { f.op(0x46) }
+func (f *fn) I32ShrU()             { f.op(0x76) }
+func (f *fn) I32Const(v int32)     { f.op(0x41); f.sleb(int64(v)) }
 func (f *fn) F64Const(v float64) {
 	f.op(0x44)
 	f.code = binary.LittleEndian.AppendUint64(f.code, math.Float64bits(v))
@@ -143,6 +148,9 @@ func (f *fn) F64x2Sub()      { f.simd(0xf1) }
 func (f *fn) F64x2Mul()      { f.simd(0xf2) }
 func (f *fn) F64x2Div()      { f.simd(0xf3) }
 func (f *fn) I64x2Splat()    { f.simd(0x12) }
+
+// F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
+func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }
 
 // module encodes a module of the given functions, every one exported
 // under its name, importing its memory as "go" "mem" (Go's own).

@@ -17,6 +17,7 @@ func TestEncoding(t *testing.T) {
 	}{
 		{"i64x2.add", (*fn).I64x2Add, []byte{0xfd, 0xce, 0x01}},
 		{"f64x2.div", (*fn).F64x2Div, []byte{0xfd, 0xf3, 0x01}},
+		{"f64x2.promote_low_f32x4", (*fn).F64x2PromoteLow, []byte{0xfd, 0x5f}},
 		{"v128.bitselect", (*fn).V128Bitselect, []byte{0xfd, 0x52}},
 		{"i32.const -16", func(f *fn) { f.I32Const(-16) }, []byte{0x41, 0x70}},
 		{"i32.const 64", func(f *fn) { f.I32Const(64) }, []byte{0x41, 0xc0, 0x00}},
@@ -32,17 +33,17 @@ func TestEncoding(t *testing.T) {
 }
 
 // TestModule checks the module's frame (magic, version, its one import
-// and export) and that the same source gives the same bytes; where node
+// and its exports) and that the same source gives the same bytes; where node
 // is installed, that WebAssembly compiles it.
 func TestModule(t *testing.T) {
-	a, b := module([]*fn{grad()}), module([]*fn{grad()})
+	a, b := module(kernels()), module(kernels())
 	if !bytes.Equal(a, b) {
 		t.Fatal("two generations differ")
 	}
 	if !bytes.HasPrefix(a, []byte("\x00asm\x01\x00\x00\x00")) {
 		t.Fatalf("header % x", a[:8])
 	}
-	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00"} {
+	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03"} {
 		if !bytes.Contains(a, []byte(s)) {
 			t.Errorf("no %q in the module", s)
 		}
@@ -52,7 +53,7 @@ func TestModule(t *testing.T) {
 	}
 	cmd := exec.Command("node", "-e", `const m = new WebAssembly.Module(require("fs").readFileSync(0));
 const e = WebAssembly.Module.exports(m), i = WebAssembly.Module.imports(m);
-if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
+if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
 	cmd.Stdin = bytes.NewReader(a)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node rejects the module: %v\n%s", err, out)

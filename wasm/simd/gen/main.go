@@ -1,12 +1,19 @@
 // Command gen writes the WebAssembly SIMD module that runs the nonconvex
-// classifier's gradient loop in the browser (and in node) for the Go
-// wasm built with the dpsimsimd tag (core/problems/nonconvex,
-// kernels_simd.go): hand-written f64x2 code, imported by Go through
-// //go:wasmimport dpsimsimd grad, working in Go's own linear memory.
+// classifier's gradient loop (grad: core/problems/nonconvex,
+// kernels_simd.go) and the packed dense float32 dots and axpys of the
+// logistic and DP-RECAL models' full gradients (pdots, paxpys:
+// core/problems/internal/learn, packed_simd.go), and the logistic
+// model's slopes with their exps (pslopes: core/problems/logistic,
+// slopes_simd.go)
+// in the browser (and in
+// node) for the Go wasm built with the dpsimsimd tag: hand-written f64x2
+// code, imported by Go through //go:wasmimport dpsimsimd, working in Go's
+// own linear memory.
 //
 //	go run ./wasm/simd/gen -o public/simd.wasm
 //
-// The module is built from the instruction lists in grad.go by the
+// The module is built from the instruction lists in grad.go, packed.go
+// and exp.go by the
 // encoder in asm.go, with no tool beyond Go; the same source gives the
 // same bytes. build.sh writes it into public/; public/simd.js links it.
 package main
@@ -20,8 +27,11 @@ import (
 func main() {
 	out := flag.String("o", "simd.wasm", "the module's path")
 	flag.Parse()
-	if err := os.WriteFile(*out, module([]*fn{grad()}), 0o644); err != nil {
+	if err := os.WriteFile(*out, module(kernels()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
+
+// kernels are the module's functions, each exported under its name.
+func kernels() []*fn { return []*fn{grad(), pdots(), paxpys(), pslopes()} }

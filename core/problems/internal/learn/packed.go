@@ -11,8 +11,9 @@ package learn
 //
 // It costs about twice the view's features (ijcnn1's 49,990 × 22 train
 // split over any number of shards: 4.4 MB feature-major plus 4.8 MB
-// row-major), so Pack builds it only where the AVX2 kernels read it. A
-// Packed is read-only after Pack and safe for concurrent use.
+// row-major), so Pack builds it only where the AVX2 kernels or the
+// WebAssembly SIMD module (packed_simd.go) read it. A Packed is
+// read-only after Pack and safe for concurrent use.
 type Packed struct {
 	rows   Rows
 	d, d4  int
@@ -29,8 +30,9 @@ const packGroup = 32
 const packTile = 32
 
 // Pack returns r's rows packed for the full-pass kernels, or nil where
-// they would not read it: without the AVX2 kernels (other processors,
-// js/wasm, purego), on byte (pixel) sets, on sets with a sparse form
+// they would not read it: without the AVX2 kernels or the SIMD module
+// (other processors, js/wasm without the dpsimsimd tag or the module
+// linked, purego), on byte (pixel) sets, on sets with a sparse form
 // (their sparse kernels skip the zeros), and on empty views.
 func Pack(r Rows) *Packed {
 	if !packKernels() || r.Set.Pixels != nil || r.Set.Cols == 0 || r.Len() == 0 || r.sparse() != nil {

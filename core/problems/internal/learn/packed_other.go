@@ -1,10 +1,11 @@
-//go:build !amd64 || purego
+//go:build (!amd64 || purego) && !(js && wasm && dpsimsimd && !purego)
 
 package learn
 
 // packKernels reports whether Pack builds the packed layouts: only for
-// the AVX2 kernels of amd64 (kernels_amd64.go); elsewhere the full
-// passes read the rows in place and save the memory.
+// the AVX2 kernels of amd64 (kernels_amd64.go) and the WebAssembly SIMD
+// module of js/wasm built with the dpsimsimd tag (packed_simd.go);
+// elsewhere the full passes read the rows in place and save the memory.
 func packKernels() bool { return false }
 
 // packedDots runs packedDotsGo: there are no packed kernels here.

@@ -1,0 +1,72 @@
+//go:build js && wasm && dpsimsimd && !purego
+
+package learn
+
+import "unsafe"
+
+// Under js/wasm built with the dpsimsimd tag (the page's and the solver
+// Workers' build), the packed full passes run in the WebAssembly SIMD
+// module (wasm/simd/gen, packed.go; public/simd.wasm), which works in
+// this program's own memory: whoever instantiates this program links it
+// (public/simd.js: the page, the Workers, and node through
+// wasm/simd/go_js_wasm_exec). Its f64x2 lanes do packedDotsGo's and
+// packedAxpysGo's operations in their order — a float32 promoted to
+// float64, one product rounded, then one sum, no fused multiply-add — so
+// the bits are those of the Go loops (TestPacked, run under the tag).
+// One call covers a block's groups or a tile's rows: the JavaScript
+// trampoline between Go and the module costs tens of nanoseconds a call.
+
+// simdPackedDots is the module's pdots: packedDots over groups groups
+// (4·packGroup·d bytes each from tr) into out; it returns 1, or 0 where
+// the module is not linked (simd.js's fallback), and then did nothing.
+// groups = 0 touches no memory: a probe.
+//
+//go:wasmimport dpsimsimd pdots
+//go:noescape
+func simdPackedDots(tr, x, out unsafe.Pointer, groups, d int32) int32
+
+// simdPackedAxpys is the module's paxpys: packedAxpys over n rows of rm,
+// stride bytes apart, and the tile's first w entries of acc (w a multiple
+// of 4, at most packTile); it returns 1, or 0 where the module is not
+// linked, and then did nothing.
+//
+//go:wasmimport dpsimsimd paxpys
+//go:noescape
+func simdPackedAxpys(rm, c, acc unsafe.Pointer, stride, n, w int32) int32
+
+// packKernels reports whether Pack builds the packed layouts: when the
+// SIMD module is linked, which it is from the program's start wherever
+// simd.js's promise .ready was awaited before go.run (exec_node.js, the
+// Workers) — else packing would cost the memory and run the Go loops,
+// slower than the in-place assembly (kernels_wasm.s).
+func packKernels() bool { return simdPackedDots(nil, nil, nil, 0, 0) == 1 }
+
+// packedDots writes the dot products of groups feature-major groups of
+// packGroup rows (tr holds exactly those groups) with x into out
+// (groups·packGroup entries): packedDotsGo's sums, in the SIMD module
+// when linked.
+func packedDots(tr []float32, groups, d int, x, out []float64) {
+	if len(tr) < groups*d*packGroup || len(out) < groups*packGroup || len(x) < d {
+		panic("learn: packedDots slices shorter than their groups")
+	}
+	if groups == 0 || d == 0 || simdPackedDots(unsafe.Pointer(&tr[0]), unsafe.Pointer(&x[0]),
+		unsafe.Pointer(&out[0]), int32(groups), int32(d)) == 0 {
+		packedDotsGo(tr, groups, d, x, out)
+	}
+}
+
+// packedAxpys adds c[k]·row_k to the tile's 4·nv entries in acc for n
+// rows of rm, stride floats apart: packedAxpysGo's sums, in the SIMD
+// module when linked.
+func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTile]float64) {
+	if n == 0 {
+		return
+	}
+	if nv < 1 || 4*nv > packTile || len(c) < n || len(rm) < (n-1)*stride+4*nv {
+		panic("learn: packedAxpys slices shorter than their rows")
+	}
+	if simdPackedAxpys(unsafe.Pointer(&rm[0]), unsafe.Pointer(&c[0]), unsafe.Pointer(acc),
+		int32(4*stride), int32(n), int32(4*nv)) == 0 {
+		packedAxpysGo(rm, stride, n, c, nv, acc)
+	}
+}

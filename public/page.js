@@ -1504,7 +1504,10 @@
       return getContext.call(this, kind, attr);
     };
     const go = new window.Go();
-    if (window.dpsimSIMD) window.dpsimSIMD.prepare(go); else go.importObject.dpsimsimd = { grad: () => 0 }; // p17simd: links simd.wasm, the classifier's SIMD gradient (public/simd.js); without it Go scores every sample itself
+    // simd.js links simd.wasm (the SIMD kernels, public/simd.js); without it
+    // every import answers 0 ("not done") and Go does the work, same bits.
+    if (window.dpsimSIMD) window.dpsimSIMD.prepare(go);
+    else go.importObject.dpsimsimd = new Proxy({}, { get: () => () => 0 });
     go.exit = (code) => {
       if (code !== 0) console.warn('exit code:', code);
       goExited(code);

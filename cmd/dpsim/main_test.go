@@ -358,7 +358,8 @@ func TestExportsNativeAndWasm(t *testing.T) {
 	}
 	// The build the page runs: with the dpsimsimd tag and the SIMD module
 	// linked (wasm/simd/go_js_wasm_exec), which scores the classifier's
-	// gradients (DPP²'s presets) in f64x2 lanes with the same bits.
+	// gradients (DPP²'s presets) and the packed logistic rows and slopes
+	// (the data presets) in f64x2 lanes with the same bits.
 	execWasm, err := filepath.Abs(filepath.Join("..", "..", "wasm", "simd", "go_js_wasm_exec"))
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,6 @@ type View struct {
 	// cost under a software GPU.
 	AntiAlias bool
 
-	mesh  scene.Mesh
 	verts []ebiten.Vertex
 	white *ebiten.Image // a 1×1 white sub-image, the triangles' source
 	op    ebiten.DrawTrianglesOptions
@@ -26,21 +25,19 @@ type View struct {
 	Vertices, Calls int
 }
 
-// Draw tessellates f and draws it onto screen, in spans of at most
-// scene.DefaultBatch vertices (one DrawTriangles32 call each; a typical
-// frame is one call).
-func (v *View) Draw(screen *ebiten.Image, f *scene.Frame) {
+// Draw draws a mesh onto screen, one DrawTriangles32 call per span (of
+// at most scene.DefaultBatch vertices; a typical frame is one call).
+func (v *View) Draw(screen *ebiten.Image, mesh *scene.Mesh) {
 	if v.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
 		v.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 	}
-	v.mesh.Build(f)
-	if cap(v.verts) < len(v.mesh.Vertices) {
-		v.verts = make([]ebiten.Vertex, len(v.mesh.Vertices), len(v.mesh.Vertices)+len(v.mesh.Vertices)/4)
+	if cap(v.verts) < len(mesh.Vertices) {
+		v.verts = make([]ebiten.Vertex, len(mesh.Vertices), len(mesh.Vertices)+len(mesh.Vertices)/4)
 	}
-	v.verts = v.verts[:len(v.mesh.Vertices)]
-	for i, s := range v.mesh.Vertices {
+	v.verts = v.verts[:len(mesh.Vertices)]
+	for i, s := range mesh.Vertices {
 		v.verts[i] = ebiten.Vertex{
 			DstX: s.X, DstY: s.Y, SrcX: 1, SrcY: 1,
 			ColorR: s.R, ColorG: s.G, ColorB: s.B, ColorA: s.A,
@@ -51,9 +48,9 @@ func (v *View) Draw(screen *ebiten.Image, f *scene.Frame) {
 		AntiAlias:      v.AntiAlias,
 	}
 	v.Vertices, v.Calls = len(v.verts), 0
-	for _, sp := range v.mesh.Spans {
+	for _, sp := range mesh.Spans {
 		if sp.I1 > sp.I0 {
-			screen.DrawTriangles32(v.verts[sp.V0:sp.V1], v.mesh.Indices[sp.I0:sp.I1], v.white, &v.op)
+			screen.DrawTriangles32(v.verts[sp.V0:sp.V1], mesh.Indices[sp.I0:sp.I1], v.white, &v.op)
 			v.Calls++
 		}
 	}

@@ -166,7 +166,7 @@ type State struct {
 // New returns an app with nothing loaded yet.
 func New() *App {
 	a := &App{seed: -1, speed: DefaultSpeed, spy: spy{agent: -1}}
-	a.game = render.NewGame(nil, nil, a.onFrame)
+	a.game = render.NewGame(a.onFrame)
 	return a
 }
 

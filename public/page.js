@@ -50,6 +50,7 @@
   };
 
   const WASM_URL = 'dpsim.wasm';
+  const VIEW_URL = 'view.wasm';
 
   // The poster: the scenario's first frame, rendered at build time by the
   // same scene code (cmd/mkposter → posters/<preset>.svg), shown at once
@@ -1503,6 +1504,38 @@
       if (kind === 'webgl2' && attr && typeof attr === 'object') attr = Object.assign({}, attr, { antialias: false, depth: false });
       return getContext.call(this, kind, attr);
     };
+    // Two Go programs: the view (view.wasm, ebiten: it draws) first, so
+    // that the scenario is on screen early, then the simulator
+    // (dpsim.wasm: the run, the bridge), which hands the view its pictures
+    // (docs/bridge.md).
+    const goView = new window.Go();
+    goView.exit = (code) => {
+      if (code !== 0) console.warn('view exit code:', code);
+      goExited(code);
+    };
+    let viewInstance;
+    try {
+      const res = await fetchWithProgress(VIEW_URL);
+      const result = await WebAssembly.instantiateStreaming(res, goView.importObject);
+      viewInstance = result.instance;
+      performance.mark('dpsim-view-instantiated');
+    } catch (e) {
+      fatal('Could not load the view (view.wasm).', e && e.message ? e.message : String(e));
+      return;
+    }
+    // The simulator writes each picture straight into the view's memory.
+    window.dpsimViewMemory = viewInstance.exports.mem;
+    requestAnimationFrame(frame);
+    goView.run(viewInstance).then(
+      () => goExited(null),
+      (e) => fatal('The view crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),
+    );
+    await startSimulator();
+  }
+
+  // startSimulator fetches, compiles and runs dpsim.wasm, the simulator.
+  async function startSimulator() {
+    if (dead) return;
     const go = new window.Go();
     go.exit = (code) => {
       if (code !== 0) console.warn('exit code:', code);
@@ -1519,7 +1552,6 @@
       return;
     }
     showViewMessage('Starting…', '', { progress: false });
-    requestAnimationFrame(frame);
     go.run(instance).then(
       () => goExited(null),
       (e) => fatal('The simulation crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),

@@ -5,33 +5,54 @@ package render
 import (
 	"math"
 	"syscall/js"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"dpsim/render/scene"
 )
 
-// Game is an ebiten.Game over a scene.Driver: Update plays the run, Draw
-// draws the driver's mesh when the picture changed.
+// Source hands the view its pictures. The page's simulator is one (Bridge,
+// through window.dpsim); the view draws nothing of its own.
+type Source interface {
+	// Ready reports whether the source can be asked for pictures yet.
+	Ready() bool
+	// Update advances the run by one tick of wall-clock time.
+	Update()
+	// Frame asks for the picture of a w×h canvas with ratio canvas pixels
+	// per CSS pixel. changed false: the picture is the one on screen,
+	// leave it. Otherwise the picture is in b (empty: the background
+	// only).
+	Frame(w, h int, ratio float64, b *Buffers) (changed bool)
+}
+
+// Buffers hold a picture as ebiten draws it: the vertices, the triangles'
+// indices, and the spans (one DrawTriangles32 call each, of at most
+// scene.DefaultBatch vertices). They are reused from frame to frame.
+type Buffers struct {
+	Vertices []ebiten.Vertex
+	Indices  []uint32
+	Spans    []scene.Span
+}
+
+// Game is the ebiten.Game of the page's view: Update and Draw ask the
+// source; an unchanged picture is not drawn again.
 type Game struct {
-	*scene.Driver
+	src   Source
+	buf   Buffers
 	view  View
 	ratio float64
+	// OnDraw (may be nil) is called after each Draw that drew a picture.
+	OnDraw func()
 }
 
-// NewGame returns a game with nothing to play; onFrame (may be nil) is
-// called after every frame, as scene.NewDriver says.
-func NewGame(onFrame func()) *Game {
-	return &Game{Driver: scene.NewDriver(onFrame), ratio: 1}
-}
-
-// View returns the game's view (for its AntiAlias switch and counters).
-func (g *Game) View() *View { return &g.view }
+// NewGame returns a game drawing src's pictures.
+func NewGame(src Source) *Game { return &Game{src: src, ratio: 1} }
 
 // Update implements ebiten.Game.
 func (g *Game) Update() error {
-	g.Driver.Update(time.Now())
+	if g.src.Ready() {
+		g.src.Update()
+	}
 	return nil
 }
 
@@ -39,14 +60,20 @@ func (g *Game) Update() error {
 // it is: with the screen not cleared every frame, ebiten then stops
 // presenting it, and an idle page costs no GPU work.
 func (g *Game) Draw(screen *ebiten.Image) {
+	if !g.src.Ready() {
+		return
+	}
 	b := screen.Bounds()
-	mesh, changed := g.Driver.Draw(b.Dx(), b.Dy(), g.ratio)
-	switch {
-	case !changed:
-	case mesh == nil:
+	if !g.src.Frame(b.Dx(), b.Dy(), g.ratio, &g.buf) {
+		return
+	}
+	if len(g.buf.Spans) == 0 {
 		screen.Fill(scene.Background)
-	default:
-		g.view.Draw(screen, mesh)
+	} else {
+		g.view.Draw(screen, &g.buf)
+	}
+	if g.OnDraw != nil {
+		g.OnDraw()
 	}
 }
 

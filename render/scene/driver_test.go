@@ -88,3 +88,19 @@ func TestDriverUpdatePlaysByWallClock(t *testing.T) {
 		t.Errorf("one second at 10 iterations/s: %d iterations, want 10 ± 1", got)
 	}
 }
+
+// TestPackVertices checks the ebiten.Vertex layout the view relies on:
+// position, the white texel (1, 1), colour, four zeros.
+func TestPackVertices(t *testing.T) {
+	vs := []Vertex{{X: 1.5, Y: 2, R: 0.1, G: 0.2, B: 0.3, A: 0.4}, {X: -3, Y: 7, R: 1, G: 1, B: 1, A: 1}}
+	got := PackVertices(make([]float32, 30), vs) // longer: the tail goes
+	want := []float32{1.5, 2, 1, 1, 0.1, 0.2, 0.3, 0.4, 0, 0, 0, 0, -3, 7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}
+	if len(got) != len(want) {
+		t.Fatalf("%d floats, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("float %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 	"dpsim/render/scene"
+	"dpsim/render/sceneof"
 	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
@@ -198,8 +199,8 @@ func (a *App) Load(s *scenario.Scenario) error {
 }
 
 func (a *App) install(b *scenario.Built) {
-	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
-	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
+	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
+	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
 	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()

@@ -21,6 +21,7 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render/scene"
+	"dpsim/render/sceneof"
 )
 
 // The poster's size in CSS pixels: the page's view at 1280×800, about.
@@ -83,8 +84,8 @@ func poster(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
-	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
+	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
+	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
 	model.PixelRatio = 1
 	r := runner.New(b, model)
 	r.Start()

@@ -142,7 +142,12 @@ type Model struct {
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
 // unless the problem is 2-D.
 func NewModel(g *graph.Graph, plane *Plane) *Model {
-	m := &Model{g: g, pos: Layout(g), plane: plane}
+	return newModelAt(g, Layout(g), plane)
+}
+
+// newModelAt is NewModel with the layout given (a Snapshot's).
+func newModelAt(g *graph.Graph, pos [][2]float64, plane *Plane) *Model {
+	m := &Model{g: g, pos: pos, plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
 		m.centre, m.planeHalf = plane.centre(), plane.halfWidth()

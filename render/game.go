@@ -35,23 +35,36 @@ type Buffers struct {
 }
 
 // Game is the ebiten.Game of the page's view: Update and Draw ask the
-// source; an unchanged picture is not drawn again.
+// first of its sources that is ready (the simulator, else the snapshot of
+// the scenario's first frame); an unchanged picture is not drawn again.
 type Game struct {
-	src   Source
+	srcs  []Source
 	buf   Buffers
 	view  View
 	ratio float64
-	// OnDraw (may be nil) is called after each Draw that drew a picture.
-	OnDraw func()
+	// OnDraw (may be nil) is called after each Draw that drew a picture,
+	// with the source it came from.
+	OnDraw func(Source)
 }
 
-// NewGame returns a game drawing src's pictures.
-func NewGame(src Source) *Game { return &Game{src: src, ratio: 1} }
+// NewGame returns a game drawing the pictures of the first ready source,
+// in the order given.
+func NewGame(srcs ...Source) *Game { return &Game{srcs: srcs, ratio: 1} }
+
+// source returns the first ready source, or nil.
+func (g *Game) source() Source {
+	for _, s := range g.srcs {
+		if s.Ready() {
+			return s
+		}
+	}
+	return nil
+}
 
 // Update implements ebiten.Game.
 func (g *Game) Update() error {
-	if g.src.Ready() {
-		g.src.Update()
+	if s := g.source(); s != nil {
+		s.Update()
 	}
 	return nil
 }
@@ -60,11 +73,12 @@ func (g *Game) Update() error {
 // it is: with the screen not cleared every frame, ebiten then stops
 // presenting it, and an idle page costs no GPU work.
 func (g *Game) Draw(screen *ebiten.Image) {
-	if !g.src.Ready() {
+	src := g.source()
+	if src == nil {
 		return
 	}
 	b := screen.Bounds()
-	if !g.src.Frame(b.Dx(), b.Dy(), g.ratio, &g.buf) {
+	if !src.Frame(b.Dx(), b.Dy(), g.ratio, &g.buf) {
 		return
 	}
 	if len(g.buf.Spans) == 0 {
@@ -73,7 +87,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		g.view.Draw(screen, &g.buf)
 	}
 	if g.OnDraw != nil {
-		g.OnDraw()
+		g.OnDraw(src)
 	}
 }
 

@@ -27,7 +27,7 @@ var (
 // viewUpdate, viewFrame, viewCopy). The simulator writes each picture's
 // bytes straight into the view's buffers: the page exposes the view's
 // WebAssembly memory as window.dpsimViewMemory, and the view hands the
-// simulator byte views over its own slices.
+// simulator the addresses and lengths of its own slices.
 type Bridge struct{}
 
 func (Bridge) api() js.Value { return js.Global().Get("dpsim") }
@@ -70,12 +70,12 @@ func (b Bridge) Frame(w, h int, ratio float64, buf *Buffers) bool {
 		buf.Spans = buf.Spans[:0]
 		return true
 	}
-	// Views over this program's memory, taken after the slices grew (a
-	// grown memory detaches the previous buffer).
-	mem := js.Global().Get("dpsimViewMemory").Get("buffer")
-	u8 := js.Global().Get("Uint8Array")
-	va := u8.New(mem, int(uintptr(unsafe.Pointer(&buf.Vertices[0]))), nv*int(unsafe.Sizeof(ebiten.Vertex{})))
-	ia := u8.New(mem, int(uintptr(unsafe.Pointer(&buf.Indices[0]))), ni*4)
-	a.Call("viewCopy", va, ia)
+	// The simulator takes the byte views over this program's memory
+	// itself: made here, any allocation of ours (the call's arguments)
+	// could grow the memory and detach them. While this call runs this
+	// program allocates nothing.
+	a.Call("viewCopy",
+		int(uintptr(unsafe.Pointer(&buf.Vertices[0]))), nv*int(unsafe.Sizeof(ebiten.Vertex{})),
+		int(uintptr(unsafe.Pointer(&buf.Indices[0]))), ni*4)
 	return true
 }

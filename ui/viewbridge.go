@@ -19,8 +19,9 @@ type viewOut struct {
 
 // registerView installs the view program's side of the bridge
 // (docs/bridge.md): the view (wasm/view, render.Bridge) calls viewUpdate
-// and viewFrame on every tick, and viewCopy to receive a changed
-// picture's bytes into its own memory.
+// and viewFrame on every tick, and viewCopy (the addresses and lengths of
+// its vertex and index buffers) to receive a changed picture's bytes into
+// its own memory.
 func (a *App) registerView(fn func(string, func([]js.Value) any)) {
 	fn("viewUpdate", func([]js.Value) any {
 		a.game.Update(time.Now())
@@ -54,11 +55,24 @@ func (a *App) registerView(fn func(string, func([]js.Value) any)) {
 	})
 	fn("viewCopy", func(args []js.Value) any {
 		o := &a.viewOut
-		if len(args) < 2 || len(o.verts) == 0 || len(o.idx) == 0 {
+		if len(args) < 4 || len(o.verts) == 0 || len(o.idx) == 0 {
 			return nil
 		}
-		js.CopyBytesToJS(args[0], unsafe.Slice((*byte)(unsafe.Pointer(&o.verts[0])), 4*len(o.verts)))
-		js.CopyBytesToJS(args[1], unsafe.Slice((*byte)(unsafe.Pointer(&o.idx[0])), 4*len(o.idx)))
+		for _, v := range args[:4] {
+			if v.Type() != js.TypeNumber {
+				return nil
+			}
+		}
+		vb, ib := unsafe.Slice((*byte)(unsafe.Pointer(&o.verts[0])), 4*len(o.verts)), unsafe.Slice((*byte)(unsafe.Pointer(&o.idx[0])), 4*len(o.idx))
+		if args[1].Int() != len(vb) || args[3].Int() != len(ib) {
+			return nil // not the last viewFrame's mesh
+		}
+		// Byte views over the view's memory, made here: the view, blocked
+		// in this call, cannot grow (and detach) it meanwhile.
+		mem := js.Global().Get("dpsimViewMemory").Get("buffer")
+		u8 := js.Global().Get("Uint8Array")
+		js.CopyBytesToJS(u8.New(mem, args[0].Int(), len(vb)), vb)
+		js.CopyBytesToJS(u8.New(mem, args[2].Int(), len(ib)), ib)
 		return nil
 	})
 }

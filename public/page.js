@@ -744,6 +744,9 @@
   function frame() {
     if (dead) return;
     const s = window.dpsimState;
+    // Before the simulator, the labels of the snapshot's picture (the
+    // view writes them: render.SnapshotSource).
+    if (!simShown && window.dpsimSnapshotLabels) renderLabels({ labels: window.dpsimSnapshotLabels });
     if (s && s !== lastState) {
       setCanvasScale(s.large && !s.allocation && softwareGL ? LARGE_CANVAS_SCALE : 1);
       renderState(s);

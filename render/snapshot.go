@@ -85,5 +85,22 @@ func (s *SnapshotSource) Frame(w, h int, ratio float64, b *Buffers) bool {
 	}
 	b.Indices = append(b.Indices[:0], mesh.Indices...)
 	b.Spans = append(b.Spans, mesh.Spans...)
+	publishLabels(s.driver.Frame(), ratio)
 	return true
+}
+
+// publishLabels puts the frame's labels in window.dpsimSnapshotLabels, as
+// the simulator's dpsimState.labels has them (positions as fractions of
+// the canvas, sizes in CSS pixels): the page writes them over the
+// snapshot's picture as it does over the simulator's.
+func publishLabels(f *scene.Frame, ratio float64) {
+	if f == nil || f.W <= 0 || f.H <= 0 || !(ratio > 0) {
+		return
+	}
+	list := make([]any, len(f.Labels))
+	for i, l := range f.Labels {
+		list[i] = map[string]any{"x": l.X / float64(f.W), "y": l.Y / float64(f.H), "text": l.Text,
+			"align": l.Align, "valign": l.Valign, "size": l.Size / ratio, "cls": l.Class}
+	}
+	js.Global().Set("dpsimSnapshotLabels", list)
 }

@@ -2,10 +2,11 @@
 # build.sh — build every wasm/* main package into public/, with wasm_exec.js
 # and fresh precompressed sidecars.
 #
-#   wasm/app    -> public/dpsim.wasm   (the page's program)
+#   wasm/app    -> public/dpsim.wasm   (the page's simulator, no ebiten)
+#   wasm/view   -> public/view.wasm    (the page's view: ebiten, draws)
 #   wasm/<dir>  -> public/<dir>.wasm   (e.g. wasm/solver -> public/solver.wasm)
-#                 both with the dpsimsimd tag: the classifier's gradient
-#                 runs in the SIMD module below, linked by public/simd.js
+#                 all with the dpsimsimd tag: the simulator's and the solver's
+#                 gradient kernels run in the SIMD module below (public/simd.js)
 #   wasm/simd/gen -> public/simd.wasm   (that WebAssembly SIMD module,
 #                                       generated, never committed)
 #
@@ -47,6 +48,19 @@ fi
 
 size() { stat -c %s "$1"; }
 human() { numfmt --to=iec-i --suffix=B --format='%.2f' "$1" 2>/dev/null || echo "$1 B"; }
+
+# The page is two programs (docs/bridge.md): the view draws (ebiten), the
+# simulator runs (no ebiten), so that what loads before the first frame
+# stays a minimal ebiten program plus the scene code (docs/performance.md,
+# start-up). Keep them so.
+if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^github.com/hajimehoshi/ebiten'; then
+  echo "build.sh: wasm/app (the simulator) depends on ebiten; only wasm/view draws" >&2
+  exit 1
+fi
+if GOOS=js GOARCH=wasm go list -deps ./wasm/view | grep -q '^dpsim/core/objective$\|^dpsim/ui$\|^encoding/json$'; then
+  echo "build.sh: wasm/view (the view) links core/objective, ui or encoding/json; keep it thin (render/sceneof holds what needs a problem)" >&2
+  exit 1
+fi
 
 built=0
 for d in wasm/*/; do

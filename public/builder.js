@@ -487,14 +487,14 @@
     jsonTimer = setTimeout(editorEdited, JSON_MS);
   });
   window.addEventListener('dpsim-scenario', (e) => {
-    if (!catalog) { if (window.dpsimFirstFrame) init(); return; }
+    if (!catalog) { if (window.dpsimSimReady) init(); return; }
     follow(e.detail && e.detail.json);
   });
   // The form (every plug-in's fields) is drawn once the simulator's first
-  // frame is on screen (page.js), not before it; init reads the scenario
-  // then current.
-  if (window.dpsimFirstFrame) setTimeout(init, 0);
-  else window.addEventListener('dpsim-first-frame', () => setTimeout(init, 0), { once: true });
+  // frame is on screen (page.js: "dpsim-sim-ready"), not before it; init
+  // reads the scenario then current.
+  if (window.dpsimSimReady) setTimeout(init, 0);
+  else window.addEventListener('dpsim-sim-ready', () => setTimeout(init, 0), { once: true });
 
   // For tests and other panels: the builder's scenario and a way to wait
   // for its checks.

@@ -50,6 +50,10 @@
   };
 
   const WASM_URL = 'dpsim.wasm';
+  const VIEW_URL = 'view.wasm';
+  // How long the simulator waits for the view to draw the snapshot before
+  // it loads anyway (a view that cannot draw it).
+  const SNAPSHOT_WAIT_MS = 3000;
 
   // The poster: the scenario's first frame, rendered at build time by the
   // same scene code (cmd/mkposter → posters/<preset>.svg), shown at once
@@ -57,6 +61,8 @@
   // first frame. DEFAULT_PRESET is scenario.DefaultPreset.
   const DEFAULT_PRESET = 'gtdp-rendezvous';
   const poster = $('poster');
+  // snapshotReady: a promise of whether the scenario's snapshot arrived.
+  let snapshotReady = Promise.resolve(false);
   (() => {
     let name = DEFAULT_PRESET;
     try {
@@ -70,6 +76,22 @@
     });
     poster.addEventListener('error', () => { poster.remove(); });
     poster.src = 'posters/' + name + '.svg';
+    // The snapshot of the same first frame (posters/<preset>.snap), which
+    // the view program draws at the canvas's size before the simulator
+    // is loaded. Only for a preset alone in the URL: a seed, a scenario or
+    // a comparison draws another picture, which only the simulator knows.
+    let plain = true;
+    try {
+      for (const k of new URLSearchParams(location.search).keys()) if (k !== 'preset') plain = false;
+    } catch (e) { plain = false; }
+    snapshotReady = !plain ? Promise.resolve(false) : fetch('posters/' + name + '.snap')
+      .then((r) => (r.ok ? r.arrayBuffer() : null))
+      .then((b) => {
+        if (!b || b.byteLength === 0) return false;
+        window.dpsimSnapshot = new Uint8Array(b);
+        return true;
+      })
+      .catch(() => false);
     // Its title and description too, until the simulator says them.
     fetch('posters/index.json').then((r) => (r.ok ? r.json() : null)).then((idx) => {
       const h = idx && idx[name];
@@ -146,6 +168,7 @@
   // fatal shows an error in the view and the message box and disables controls.
   function fatal(title, detail) {
     dead = true;
+    loadLateScripts(); // the panels that need no simulator still work
     controls.disabled = true;
     showViewMessage(title, detail || '', { error: true, trace: true });
     addMessage('error', detail ? `${title}\n${detail}` : title);
@@ -692,10 +715,38 @@
     viewNote.textContent = notes.join(' ');
   }
 
+  // The page's first frame is the view's first picture of the scenario:
+  // from its snapshot (before the simulator is loaded) or from the
+  // simulator. The view calls dpsimViewDrew on its first picture of each
+  // kind (wasm/view).
   let firstFrameShown = false;
+  let firstFrameSeen = null;
+  const firstFrameDrawn = new Promise((resolve) => { firstFrameSeen = resolve; });
+  window.dpsimViewDrew = (kind, buildMs) => {
+    if (kind === 'snapshot' && typeof buildMs === 'number') window.dpsimSnapshotBuildMs = buildMs;
+    showFirstFrame();
+  };
+  function showFirstFrame() {
+    if (firstFrameShown) return;
+    firstFrameShown = true;
+    dropPoster();
+    hideViewMessage();
+    resetPageStyles();
+    firstFrameSeen();
+    requestAnimationFrame(() => setTimeout(() => {
+      window.dpsimFirstFrame = true;
+      window.dispatchEvent(new Event('dpsim-first-frame'));
+    }, 0));
+  }
+  // The live run attaches when the simulator has drawn its first picture
+  // (dpsimState.ready): "dpsim-sim-ready" then.
+  let simShown = false;
   function frame() {
     if (dead) return;
     const s = window.dpsimState;
+    // Before the simulator, the labels of the snapshot's picture (the
+    // view writes them: render.SnapshotSource).
+    if (!simShown && window.dpsimSnapshotLabels) renderLabels({ labels: window.dpsimSnapshotLabels });
     if (s && s !== lastState) {
       setCanvasScale(s.large && !s.allocation && softwareGL ? LARGE_CANVAS_SCALE : 1);
       renderState(s);
@@ -703,18 +754,18 @@
       renderKey(s);
       lastState = s;
     }
-    if (!firstFrameShown && s && (s.ready || s.draws > 0)) {
-      firstFrameShown = true;
-      dropPoster();
+    if (!simShown && s && (s.ready || s.draws > 0)) {
+      simShown = true;
+      performance.mark('dpsim-sim-ready');
+      showFirstFrame();
       hideViewMessage();
-      resetPageStyles();
       // Panels that the first frame does not need (the builder's form, the
-      // comparison's lists) wait for "dpsim-first-frame", sent once this
-      // frame is on screen: built in the same task, they held the
-      // simulator's first frame back by about 0.3 s.
+      // comparison's lists) wait for "dpsim-sim-ready", sent once the
+      // simulator's picture is on screen: built in the same task, they
+      // held its first frame back by about 0.3 s.
       requestAnimationFrame(() => setTimeout(() => {
-        window.dpsimFirstFrame = true;
-        window.dispatchEvent(new Event('dpsim-first-frame'));
+        window.dpsimSimReady = true;
+        window.dispatchEvent(new Event('dpsim-sim-ready'));
         // Plotting loads after the first frame too (issue 20).
         window.dpsimPlot.loadUPlot().then(() => drawPlot(window.dpsimState), (e) => addMessage('error', e.message, { keep: true }));
       }, 0));
@@ -1386,6 +1437,12 @@
   // LARGE_CANVAS_SCALE.
   let softwareGL = false;
   function hasWebGL2() {
+    // index.html's head has looked already (to fetch the view early).
+    const seen = window.dpsimGL;
+    if (seen && typeof seen.ok === 'boolean') {
+      softwareGL = seen.ok && /swiftshader|llvmpipe|softpipe|software/i.test(seen.renderer || '');
+      return seen.ok;
+    }
     try {
       const c = document.createElement('canvas');
       const gl = c.getContext('webgl2');
@@ -1454,6 +1511,7 @@
       addMessage('error', 'WebGL2 is not available, so the simulation cannot start.');
       setStatus('error');
       controls.disabled = true;
+      loadLateScripts();
       return;
     }
     if (typeof window.Go !== 'function') {
@@ -1503,6 +1561,69 @@
       if (kind === 'webgl2' && attr && typeof attr === 'object') attr = Object.assign({}, attr, { antialias: false, depth: false });
       return getContext.call(this, kind, attr);
     };
+    // Two Go programs: the view (view.wasm, ebiten: it draws) first, so
+    // that the scenario is on screen early, then the simulator
+    // (dpsim.wasm: the run, the bridge), which hands the view its pictures
+    // (docs/bridge.md).
+    const goView = new window.Go();
+    goView.exit = (code) => {
+      if (code !== 0) console.warn('view exit code:', code);
+      goExited(code);
+    };
+    let viewInstance;
+    try {
+      if (window.dpsimViewModule) {
+        // Compiled while streaming since the head (index.html).
+        viewInstance = await WebAssembly.instantiate(await window.dpsimViewModule, goView.importObject);
+      } else {
+        const res = await fetchWithProgress(VIEW_URL);
+        viewInstance = (await WebAssembly.instantiateStreaming(res, goView.importObject)).instance;
+      }
+      performance.mark('dpsim-view-instantiated');
+    } catch (e) {
+      fatal('Could not load the view (view.wasm).', e && e.message ? e.message : String(e));
+      return;
+    }
+    // The simulator writes each picture straight into the view's memory.
+    window.dpsimViewMemory = viewInstance.exports.mem;
+    requestAnimationFrame(frame);
+    goView.run(viewInstance).then(
+      () => goExited(null),
+      (e) => fatal('The view crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),
+    );
+    // The simulator is fetched after the view's first frame, so that the
+    // two do not share the network and the cores before it; without a
+    // snapshot the view has nothing to draw until the simulator does.
+    // The panels' scripts run before the simulator starts, so that they
+    // see it start.
+    const snap = await snapshotReady;
+    if (snap) await Promise.race([firstFrameDrawn, new Promise((r) => setTimeout(r, SNAPSHOT_WAIT_MS))]);
+    await loadLateScripts();
+    await startSimulator();
+  }
+
+  // loadLateScripts runs the panels' scripts (index.html's
+  // #late-scripts), in their order; it resolves when all have run (or
+  // failed to load, which each reports itself by its absence).
+  let lateScripts = null;
+  function loadLateScripts() {
+    if (lateScripts) return lateScripts;
+    const tpl = $('late-scripts');
+    const list = tpl ? [...tpl.content.querySelectorAll('script[src]')] : [];
+    lateScripts = Promise.all(list.map((old) => new Promise((resolve) => {
+      const el = document.createElement('script');
+      el.src = old.getAttribute('src');
+      el.async = false; // in order, as if in the page
+      el.onload = resolve;
+      el.onerror = () => { addMessage('error', `Could not load ${el.src}.`, { keep: true }); resolve(); };
+      document.body.append(el);
+    })));
+    return lateScripts;
+  }
+
+  // startSimulator fetches, compiles and runs dpsim.wasm, the simulator.
+  async function startSimulator() {
+    if (dead) return;
     const go = new window.Go();
     // simd.js links simd.wasm (the SIMD kernels, public/simd.js); without it
     // every import answers 0 ("not done") and Go does the work, same bits.
@@ -1522,8 +1643,7 @@
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));
       return;
     }
-    showViewMessage('Starting…', '', { progress: false });
-    requestAnimationFrame(frame);
+    if (!firstFrameShown) showViewMessage('Starting…', '', { progress: false });
     go.run(instance).then(
       () => goExited(null),
       (e) => fatal('The simulation crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),

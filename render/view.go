@@ -7,53 +7,35 @@ import (
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
-
-	"dpsim/render/scene"
 )
 
-// View draws frames. The zero value is ready to use; its buffers are
-// reused from frame to frame.
+// View draws pictures. The zero value is ready to use.
 type View struct {
 	// AntiAlias turns on ebiten's antialiasing, which roughly doubles the
 	// cost under a software GPU.
 	AntiAlias bool
 
-	mesh  scene.Mesh
-	verts []ebiten.Vertex
 	white *ebiten.Image // a 1×1 white sub-image, the triangles' source
 	op    ebiten.DrawTrianglesOptions
 	// Vertices and Calls describe the last Draw, for diagnostics.
 	Vertices, Calls int
 }
 
-// Draw tessellates f and draws it onto screen, in spans of at most
-// scene.DefaultBatch vertices (one DrawTriangles32 call each; a typical
-// frame is one call).
-func (v *View) Draw(screen *ebiten.Image, f *scene.Frame) {
+// Draw draws b onto screen, one DrawTriangles32 call per span.
+func (v *View) Draw(screen *ebiten.Image, b *Buffers) {
 	if v.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
 		v.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
 	}
-	v.mesh.Build(f)
-	if cap(v.verts) < len(v.mesh.Vertices) {
-		v.verts = make([]ebiten.Vertex, len(v.mesh.Vertices), len(v.mesh.Vertices)+len(v.mesh.Vertices)/4)
-	}
-	v.verts = v.verts[:len(v.mesh.Vertices)]
-	for i, s := range v.mesh.Vertices {
-		v.verts[i] = ebiten.Vertex{
-			DstX: s.X, DstY: s.Y, SrcX: 1, SrcY: 1,
-			ColorR: s.R, ColorG: s.G, ColorB: s.B, ColorA: s.A,
-		}
-	}
 	v.op = ebiten.DrawTrianglesOptions{
 		ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha,
 		AntiAlias:      v.AntiAlias,
 	}
-	v.Vertices, v.Calls = len(v.verts), 0
-	for _, sp := range v.mesh.Spans {
+	v.Vertices, v.Calls = len(b.Vertices), 0
+	for _, sp := range b.Spans {
 		if sp.I1 > sp.I0 {
-			screen.DrawTriangles32(v.verts[sp.V0:sp.V1], v.mesh.Indices[sp.I0:sp.I1], v.white, &v.op)
+			screen.DrawTriangles32(b.Vertices[sp.V0:sp.V1], b.Indices[sp.I0:sp.I1], v.white, &v.op)
 			v.Calls++
 		}
 	}

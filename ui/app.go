@@ -19,8 +19,8 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
-	"dpsim/render"
 	"dpsim/render/scene"
+	"dpsim/render/sceneof"
 	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
@@ -32,7 +32,7 @@ const MaxSeed = query.MaxSeed
 // App is the running lab: the current scenario, its runner, the player
 // that paces it and the model the view draws.
 type App struct {
-	game   *render.Game
+	game   *scene.Driver
 	scen   *scenario.Scenario // as loaded, before any seed override
 	seed   int64              // −1: the scenario's own four seeds
 	built  *scenario.Built
@@ -74,6 +74,8 @@ type App struct {
 	cmp *Compare
 	// share is what the URL left for the page's share panel (ui/share.go).
 	share share
+	// viewOut is the last picture handed to the view (ui/viewbridge.go).
+	viewOut viewOut
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -166,12 +168,12 @@ type State struct {
 // New returns an app with nothing loaded yet.
 func New() *App {
 	a := &App{seed: -1, speed: DefaultSpeed, spy: spy{agent: -1}}
-	a.game = render.NewGame(nil, nil, a.onFrame)
+	a.game = scene.NewDriver(a.onFrame)
 	return a
 }
 
-// Game returns the ebiten game to run.
-func (a *App) Game() *render.Game { return a.game }
+// Driver returns the driver that plays the run and builds its pictures.
+func (a *App) Driver() *scene.Driver { return a.game }
 
 // Load validates s and makes it the current scenario, at iteration 0 and
 // paused. On error nothing changes.
@@ -197,8 +199,8 @@ func (a *App) Load(s *scenario.Scenario) error {
 }
 
 func (a *App) install(b *scenario.Built) {
-	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
-	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
+	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
+	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
 	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()
@@ -756,6 +758,7 @@ func (a *App) Register() {
 	a.registerCompare(fn)
 	a.registerShare(fn)
 	a.registerBuilder(fn)
+	a.registerView(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

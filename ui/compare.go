@@ -7,6 +7,7 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render/scene"
+	"dpsim/render/sceneof"
 )
 
 // Compare is a live comparison on the page: every entry of a
@@ -44,8 +45,8 @@ type CompareEntry struct {
 func NewCompare(src, c *scenario.Comparison, cb *scenario.CompareBuilt) *Compare {
 	out := &Compare{Source: src, Cmp: c, Built: cb}
 	for _, b := range cb.Entries {
-		model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
-		model.SetAllocation(scene.AllocationOf(b.Env.Problem))
+		model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
+		model.SetAllocation(sceneof.Allocation(b.Env.Problem))
 		run := runner.New(b, model)
 		run.Start()
 		out.Entries = append(out.Entries, &CompareEntry{Built: b, Run: run, Live: NewLive(b, HistoryBuckets),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # startup.sh — the page's start-up against a minimal ebiten program's, in
 # headless Chromium: median of ROUNDS cold loads of each, alternating,
-# with the breakdown (poster, fetch, compile, Go start-up, first frame)
+# with the breakdown (poster; the view's fetch, compile, Go start-up,
+# ebiten start-up, scenario build → first frame; then the simulator)
 # and the compressed bytes fetched before the first frame.
 #
 #   bench/page/startup.sh [ROUNDS]     (default 5; builds the site first)

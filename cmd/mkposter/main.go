@@ -1,7 +1,10 @@
 // Command mkposter renders each preset's first frame as an SVG poster
 // (public/posters/<preset>.svg), with the scene code the page's simulator
-// draws with: the page shows the poster at once, before the simulator's
-// first frame replaces it. build.sh runs it.
+// draws with, and writes the frame's inputs as a snapshot
+// (public/posters/<preset>.snap, render/scene.Snapshot): the page's view
+// program draws the snapshot at the canvas's size as its first frame,
+// before the simulator has loaded, and shows the poster until then.
+// build.sh runs it.
 //
 //	go run ./cmd/mkposter -out public/posters
 //
@@ -21,6 +24,7 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render/scene"
+	"dpsim/render/sceneof"
 )
 
 // The poster's size in CSS pixels: the page's view at 1280×800, about.
@@ -39,18 +43,23 @@ func main() {
 	n, total := 0, 0
 	// index.json: every preset's title and description, so that the page
 	// writes them beside the poster before the simulator is up.
+	// Snapshot says that <preset>.snap exists.
 	type head struct {
 		Title       string `json:"title"`
 		Description string `json:"description"`
+		Snapshot    bool   `json:"snapshot,omitempty"`
 	}
 	index := map[string]head{}
+	snaps, snapBytes := 0, 0
 	for _, p := range scenario.Presets() {
+		h := head{}
 		if s, err := scenario.PresetScenario(p.Name); err == nil {
-			index[p.Name] = head{s.Title, s.Description}
+			h.Title, h.Description = s.Title, s.Description
 		}
-		svg, err := poster(p.Name)
+		svg, snap, err := poster(p.Name)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mkposter: %s skipped: %v\n", p.Name, err)
+			index[p.Name] = h
 			continue
 		}
 		path := filepath.Join(*out, p.Name+".svg")
@@ -60,6 +69,16 @@ func main() {
 		}
 		n++
 		total += len(svg)
+		if snap != nil {
+			if err := os.WriteFile(filepath.Join(*out, p.Name+".snap"), snap, 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, "mkposter:", err)
+				os.Exit(1)
+			}
+			h.Snapshot = true
+			snaps++
+			snapBytes += len(snap)
+		}
+		index[p.Name] = h
 	}
 	js, err := json.Marshal(index)
 	if err == nil {
@@ -69,12 +88,35 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mkposter:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("mkposter: %d poster(s), %d bytes, in %s\n", n, total, *out)
+	fmt.Printf("mkposter: %d poster(s), %d bytes, and %d snapshot(s), %d bytes, in %s\n", n, total, snaps, snapBytes, *out)
 }
 
 // poster builds the preset as the page does (ui.App.install) and renders
-// its iteration-0 frame.
-func poster(name string) ([]byte, error) {
+// its iteration-0 frame, as SVG and as a snapshot (nil when the preset
+// has none: its first step sends messages, which a snapshot does not
+// hold; the page then shows the poster until the simulator draws).
+func poster(name string) (svg, snap []byte, err error) {
+	model, err := firstModel(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if err := scene.WriteSVG(&buf, model.Frame(1, width, height)); err != nil {
+		return nil, nil, err
+	}
+	if s, err := scene.SnapshotOf(model); err == nil {
+		if snap, err = s.MarshalBinary(); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		fmt.Fprintf(os.Stderr, "mkposter: %s has no snapshot: %v\n", name, err)
+	}
+	return buf.Bytes(), snap, nil
+}
+
+// firstModel builds the preset as the page does and records its first
+// step.
+func firstModel(name string) (*scene.Model, error) {
 	s, err := scenario.PresetScenario(name)
 	if err != nil {
 		return nil, err
@@ -83,14 +125,10 @@ func poster(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := scene.NewModel(b.Env.Graph, scene.PlaneOf(b.Env.Problem))
-	model.SetAllocation(scene.AllocationOf(b.Env.Problem))
+	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
+	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
 	model.PixelRatio = 1
 	r := runner.New(b, model)
 	r.Start()
-	var buf bytes.Buffer
-	if err := scene.WriteSVG(&buf, model.Frame(1, width, height)); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return model, nil
 }

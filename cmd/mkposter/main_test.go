@@ -2,17 +2,19 @@ package main
 
 import (
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
 
 	"dpsim/core/scenario"
+	"dpsim/render/scene"
 )
 
 // TestPosters checks that every preset renders a well-formed SVG poster
 // with the picture's paths, and the dispatch preset its bus labels.
 func TestPosters(t *testing.T) {
 	for _, p := range scenario.Presets() {
-		svg, err := poster(p.Name)
+		svg, _, err := poster(p.Name)
 		if err != nil {
 			t.Errorf("%s: %v", p.Name, err)
 			continue
@@ -37,5 +39,46 @@ func TestPosters(t *testing.T) {
 		if p.Name == "dpdgt-ieee14" && !strings.Contains(string(svg), ">load 40<") {
 			t.Errorf("dpdgt-ieee14: the bus labels are missing")
 		}
+	}
+}
+
+// TestSnapshots checks that every preset's snapshot decodes and draws the
+// simulator's first frame to the bit, at the page's sizes (projector,
+// phone, a high pixel ratio): the view's first frame and the simulator's
+// are the same picture.
+func TestSnapshots(t *testing.T) {
+	have := 0
+	for _, p := range scenario.Presets() {
+		_, snap, err := poster(p.Name)
+		if err != nil || snap == nil {
+			continue
+		}
+		have++
+		var s scene.Snapshot
+		if err := s.UnmarshalBinary(snap); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+			continue
+		}
+		want, err := firstModel(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.Model()
+		for _, c := range []struct {
+			w, h  int
+			ratio float64
+		}{{816, 470, 1}, {358, 500, 1}, {1632, 940, 2}} {
+			var a, b scene.Mesh
+			want.Hold, want.PixelRatio = true, c.ratio
+			got.PixelRatio = c.ratio
+			a.Build(want.Frame(1, c.w, c.h))
+			b.Build(got.Frame(1, c.w, c.h))
+			if !slices.Equal(a.Vertices, b.Vertices) || !slices.Equal(a.Indices, b.Indices) || !slices.Equal(a.Spans, b.Spans) {
+				t.Errorf("%s %d×%d: the snapshot's mesh differs from the model's", p.Name, c.w, c.h)
+			}
+		}
+	}
+	if have < len(scenario.Presets())/2 {
+		t.Errorf("%d of %d presets have a snapshot", have, len(scenario.Presets()))
 	}
 }

@@ -44,7 +44,7 @@ type Batch interface {
 // Planar is implemented by problems whose agents hold a point in the plane
 // worth drawing, like the rendezvous targets. A problem is planar only when
 // its Dim is 2: Points returns nil otherwise, and whoever asserts Planar
-// checks the dimension too (render/scene.PlaneOf).
+// checks the dimension too (render/sceneof.Plane).
 type Planar interface {
 	Points() [][2]float64
 }

@@ -5,8 +5,6 @@ import (
 	"image/color"
 	"math"
 	"strings"
-
-	"dpsim/core/objective"
 )
 
 // Allocation is the extra data of a resource-allocation problem (economic
@@ -25,40 +23,6 @@ type Allocation struct {
 	Names     []string
 	// Unit labels the quantities, e.g. "MW"; may be empty.
 	Unit string
-}
-
-// AllocationOf returns the allocation data of prob, or nil when it is not
-// a resource-allocation problem. Optional methods fill in the rest: the
-// agents' names (Names() []string), the generators' ranges (Quadratic,
-// as core/dispatch has) and the unit (Unit() string).
-func AllocationOf(prob objective.Problem) *Allocation {
-	ap, ok := prob.(objective.Allocation)
-	if !ok || prob.Dim() != 1 {
-		return nil
-	}
-	n := prob.Agents()
-	a := &Allocation{Generator: make([]bool, n), Optimum: ap.Allocation(), Capacity: make([]float64, n), Demand: make([]float64, n)}
-	if opt := prob.Optimum(); len(opt) > 0 {
-		a.Price = opt[0]
-	}
-	q, hasQ := prob.(interface {
-		Quadratic(i int) (a, b, lo, hi float64, ok bool)
-	})
-	for i := range n {
-		a.Generator[i] = !ap.Fixed(i)
-		a.Demand[i] = ap.Demand(i)[0]
-		if hasQ {
-			_, _, _, hi, _ := q.Quadratic(i)
-			a.Capacity[i] = hi
-		}
-	}
-	if nm, ok := prob.(interface{ Names() []string }); ok {
-		a.Names = nm.Names()
-	}
-	if u, ok := prob.(interface{ Unit() string }); ok {
-		a.Unit = u.Unit()
-	}
-	return a
 }
 
 // PriceLen is the number of recorded iterations the price plot keeps.
@@ -414,3 +378,7 @@ func unitParen(unit string) string {
 	}
 	return ", " + unit
 }
+
+// PriceRows returns the number of recorded iterations the price plot
+// holds (at most PriceLen; a reset starts it again).
+func (m *Model) PriceRows() int { return m.priceCount }

@@ -366,3 +366,28 @@ func (m *Mesh) legend(l Legend) {
 		m.segment(Segment{t.X, l.Y + l.H + 1, t.X, l.Y + l.H + 1 + tl, 1, TargetInk})
 	}
 }
+
+// VertexFloats is the number of float32s PackVertices writes per vertex:
+// the layout of ebiten.Vertex (DstX, DstY, SrcX, SrcY, ColorR, ColorG,
+// ColorB, ColorA, Custom0…3), so that the view program draws the bytes
+// as they arrive, without a conversion loop (render checks the layout
+// when it compiles).
+const VertexFloats = 12
+
+// PackVertices writes vs into dst (grown as needed) in the layout of
+// ebiten.Vertex, with the source texel (1, 1): the view's triangles
+// sample a white pixel there. It returns dst.
+func PackVertices(dst []float32, vs []Vertex) []float32 {
+	n := VertexFloats * len(vs)
+	if cap(dst) < n {
+		dst = make([]float32, n, n+n/4)
+	}
+	dst = dst[:n]
+	for i, v := range vs {
+		d := dst[VertexFloats*i : VertexFloats*i+VertexFloats : VertexFloats*i+VertexFloats]
+		d[0], d[1], d[2], d[3] = v.X, v.Y, 1, 1
+		d[4], d[5], d[6], d[7] = v.R, v.G, v.B, v.A
+		d[8], d[9], d[10], d[11] = 0, 0, 0, 0
+	}
+	return dst
+}

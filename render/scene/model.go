@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"dpsim/core/graph"
-	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
 
@@ -22,27 +21,6 @@ type Plane struct {
 	// known optimum (a nonconvex loss) has no star to draw.
 	Optimum    [2]float64
 	HasOptimum bool
-}
-
-// PlaneOf returns the plane data of prob, or nil when prob is not
-// planar. A problem is planar only when it implements objective.Planar
-// and its dimension is 2 (a rendezvous in 3-D has targets, but no plane
-// to draw them in), with one point per agent. The optimum is taken when
-// the problem offers one of dimension 2.
-func PlaneOf(prob objective.Problem) *Plane {
-	pl, ok := prob.(objective.Planar)
-	if !ok || prob.Dim() != 2 {
-		return nil
-	}
-	pts := pl.Points()
-	if len(pts) != prob.Agents() {
-		return nil
-	}
-	p := &Plane{Targets: pts}
-	if opt := prob.Optimum(); len(opt) == 2 {
-		p.Optimum, p.HasOptimum = [2]float64{opt[0], opt[1]}, true
-	}
-	return p
 }
 
 // Packet is one message of the latest recorded iteration, as drawn.
@@ -164,7 +142,12 @@ type Model struct {
 // NewModel returns an empty model of g, laid out with Layout. plane is nil
 // unless the problem is 2-D.
 func NewModel(g *graph.Graph, plane *Plane) *Model {
-	m := &Model{g: g, pos: Layout(g), plane: plane}
+	return newModelAt(g, Layout(g), plane)
+}
+
+// newModelAt is NewModel with the layout given (a Snapshot's).
+func newModelAt(g *graph.Graph, pos [][2]float64, plane *Plane) *Model {
+	m := &Model{g: g, pos: pos, plane: plane}
 	m.spacing = spacing(m.pos)
 	if plane != nil {
 		m.centre, m.planeHalf = plane.centre(), plane.halfWidth()

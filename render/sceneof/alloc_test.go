@@ -1,4 +1,4 @@
-package scene
+package sceneof
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
+	"dpsim/render/scene"
 )
 
 // The IEEE 14-bus dispatch drawn: generators as squares, loads as discs,
@@ -20,11 +21,11 @@ func TestAllocationView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := AllocationOf(b.Env.Problem)
+	a := Allocation(b.Env.Problem)
 	if a == nil || a.Unit != "MW" || len(a.Names) != 14 || a.Names[0] != "bus 1" {
 		t.Fatalf("allocation data %+v", a)
 	}
-	m := NewModel(b.Env.Graph, nil)
+	m := scene.NewModel(b.Env.Graph, nil)
 	m.SetAllocation(a)
 	r := runner.New(b, m)
 	for range 30 {
@@ -45,12 +46,12 @@ func TestAllocationView(t *testing.T) {
 		d := f.Packets[k]
 		if pk.Pull {
 			pulls++
-			if d.Fill != PanelFill {
+			if d.Fill != scene.PanelFill {
 				t.Fatalf("pulled packet %d is not hollow: %+v", k, d)
 			}
 		} else {
 			pushes++
-			if d.Fill == PanelFill {
+			if d.Fill == scene.PanelFill {
 				t.Fatalf("pushed packet %d is hollow", k)
 			}
 		}
@@ -85,11 +86,11 @@ func TestAllocationView(t *testing.T) {
 	// Reset: the price history starts again.
 	r2 := runner.New(b, m)
 	r2.Start()
-	if m.priceCount != 1 {
-		t.Errorf("after a reset the price plot keeps %d rows, want 1", m.priceCount)
+	if rows := m.PriceRows(); rows != 1 {
+		t.Errorf("after a reset the price plot keeps %d rows, want 1", rows)
 	}
 	// The mesh builds and stays within the canvas.
-	var mesh Mesh
+	var mesh scene.Mesh
 	mesh.Build(f)
 	for _, v := range mesh.Vertices {
 		if v.X < -1 || v.Y < -1 || v.X > 1201 || v.Y > 701 {

@@ -1,7 +1,7 @@
 package main
 
 // expGen emits num.Exp on its common path in f64x2 lanes, in place over
-// n float64 values — grad's instruction list (grad.go): every lane does
+// n float64 values — for grad (grad.go) and pslopes: every lane does
 // Exp's operations in their order, so the bits are Exp's — and the check
 // that every value is on that path (2⁻²⁸ ≤ |x| ≤ 700: not NaN, not near
 // zero, no overflow or underflow, where Exp branches). Two pairs per step
@@ -20,8 +20,8 @@ type expGen struct {
 	incrementT func(by int32)
 }
 
-// newExpGen declares expGen's locals in f, sets its constants, and sets
-// n2 from n; e and n are locals holding the values' address and count.
+// newExpGen declares expGen's locals in f and sets its constants; e and
+// n are locals holding the values' address and count.
 func newExpGen(f *fn, e, n uint32) *expGen {
 	g := &expGen{f: f, e: e, n: n, c: map[string]uint32{}}
 	g.t, g.n2, g.p = f.local(i32), f.local(i32), f.local(i32)
@@ -39,13 +39,18 @@ func newExpGen(f *fn, e, n uint32) *expGen {
 	g.loopUntil = func(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
 	g.endLoop = func() { f.Br(0); f.End(); f.End() }
 	g.incrementT = func(by int32) { f.Get(g.t); f.I32Const(by); f.I32Add(); f.Set(g.t) }
-	f.Get(n)
+	return g
+}
+
+// pairs sets n2 from n (grad changes n from one block to the next).
+func (g *expGen) pairs() {
+	f := g.f
+	f.Get(g.n)
 	f.I32Const(-2)
 	f.I32And()
 	f.I32Const(3)
 	f.I32Shl()
 	f.Set(g.n2)
-	return g
 }
 
 // odd emits then where n is odd, with p at the last value.
@@ -68,6 +73,7 @@ func (g *expGen) odd(then func()) {
 // onPath pushes an i32: 1 when every value is on Exp's common path.
 func (g *expGen) onPath() {
 	f, c := g.f, g.c
+	g.pairs()
 	check := func() {
 		f.F64x2Abs()
 		f.Tee(g.va)
@@ -103,6 +109,7 @@ func (g *expGen) onPath() {
 // all emits Exp in place over the n values (all on its common path).
 func (g *expGen) all() {
 	f, c, ex, p := g.f, g.c, g.ex, g.p
+	g.pairs()
 	kf := func(r [5]uint32) { // k = trunc(log2e·x ± ½) as k + 1.5·2⁵²
 		xv, k := r[0], r[1]
 		f.Get(xv)

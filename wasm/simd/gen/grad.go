@@ -53,20 +53,11 @@ func grad() *fn {
 	lo, nb, nb8, nbp, zb, yb, g, ra, rb, rc, re, jb, d8, t, p, q := L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L()
 	acc, sv, ev := f.local(f64), f.local(f64), f.local(f64)
 	V := func() uint32 { return f.local(v128) }
-	a01, a23, va, vb, vc, ve, xj, xj1, wa, wb, wc, we, ok := V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V()
-	// Two pairs of exp values in flight: x (then c), k, hi, r, t each.
-	var ex [2][5]uint32
-	for i := range ex {
-		for j := range ex[i] {
-			ex[i][j] = V()
-		}
-	}
-	c := map[string]uint32{}
-	for _, k := range consts {
-		c[k.name] = V()
-		f.V128Const(k.bits, k.bits)
-		f.Set(c[k.name])
-	}
+	a01, a23, va, vb, vc, ve, xj, xj1, wa, wb, wc, we := V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V()
+	// Exp over a block's e, padded to pairs: np values (exp.go).
+	np := L()
+	ex := newExpGen(f, e, np)
+	c := ex.c
 
 	inc := func(l uint32, n int32) { f.Get(l); f.I32Const(n); f.I32Add(); f.Set(l) }
 	addr := func(base, off uint32) { f.Get(base); f.Get(off); f.I32Add() } // base + off
@@ -295,144 +286,19 @@ func grad() *fn {
 		f.F64Store(8)
 		f.End()
 
-		// Every exp argument on Exp's common path, or Go scores the block.
-		f.V128Const(^uint64(0), ^uint64(0))
-		f.Set(ok)
-		f.I32Const(0)
-		f.Set(t)
-		loopUntil(func() { f.Get(t); f.Get(nbp); f.I32GeU() })
-		{
-			addr(e, t)
-			f.V128Load(0)
-			f.F64x2Abs()
-			f.Tee(va)
-			f.Get(c["near"])
-			f.F64x2Ge()
-			f.Get(va)
-			f.Get(c["far"])
-			f.F64x2Le()
-			f.V128And()
-			f.Get(ok)
-			f.V128And()
-			f.Set(ok)
-			inc(t, 16)
-		}
-		endLoop()
+		// Every exp argument on Exp's common path, or Go scores the block;
+		// then Exp in place.
+		f.Get(nbp)
+		f.I32Const(3)
+		f.I32ShrU()
+		f.Set(np)
 		f.Block()
-		f.Get(ok)
-		f.I64x2AllTrue()
+		ex.onPath()
 		f.BrIf(0)
 		f.Get(lo)
 		f.Return()
 		f.End()
-
-		// Exp, two pairs per step with their phases interleaved (one exp
-		// is a chain of dependent operations), then a last pair.
-		kf := func(r [5]uint32) { // k = trunc(log2e·x ± ½) as k + 1.5·2⁵²
-			xv, k := r[0], r[1]
-			f.Get(xv)
-			f.Get(c["log2e"])
-			f.F64x2Mul()
-			f.Get(xv)
-			f.Get(c["half"])
-			f.Get(c["sign"])
-			f.V128Bitselect() // ½ with x's sign
-			f.F64x2Add()
-			f.F64x2Trunc()
-			f.Get(c["magic"])
-			f.F64x2Add()
-			f.Set(k)
-		}
-		fk := func(k uint32) { f.Get(k); f.Get(c["magic"]); f.F64x2Sub() } // float64(k)
-		lov := func(k uint32) { fk(k); f.Get(c["ln2lo"]); f.F64x2Mul() }
-		hlrt := func(r [5]uint32) { // hi = x − k·ln2Hi, r = hi − lo, t = r·r
-			xv, k, hi, rv, tv := r[0], r[1], r[2], r[3], r[4]
-			f.Get(xv)
-			fk(k)
-			f.Get(c["ln2hi"])
-			f.F64x2Mul()
-			f.F64x2Sub()
-			f.Tee(hi)
-			lov(k)
-			f.F64x2Sub()
-			f.Tee(rv)
-			f.Get(rv)
-			f.F64x2Mul()
-			f.Set(tv)
-		}
-		cc := func(r [5]uint32) { // c = r − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))), into x's local
-			rv, tv := r[3], r[4]
-			f.Get(rv)
-			for _, pn := range []string{"p1", "p2", "p3", "p4", "p5"} {
-				f.Get(tv)
-				f.Get(c[pn])
-			}
-			for range 4 {
-				f.F64x2Mul()
-				f.F64x2Add()
-			}
-			f.F64x2Mul()
-			f.F64x2Sub()
-			f.Set(r[0])
-		}
-		yy := func(r [5]uint32, off uint32) { // e = (1 − ((lo − r·c/(2 − c)) − hi))·2^k
-			cv, k, hi, rv := r[0], r[1], r[2], r[3]
-			f.Get(p)
-			f.Get(c["one"])
-			lov(k)
-			f.Get(rv)
-			f.Get(cv)
-			f.F64x2Mul()
-			f.Get(c["two"])
-			f.Get(cv)
-			f.F64x2Sub()
-			f.F64x2Div()
-			f.F64x2Sub()
-			f.Get(hi)
-			f.F64x2Sub()
-			f.F64x2Sub()
-			f.Get(k)
-			f.Get(c["bias"])
-			f.I64x2Add()
-			f.I32Const(52)
-			f.I64x2Shl()
-			f.F64x2Mul()
-			f.V128Store(off)
-		}
-		f.I32Const(0)
-		f.Set(t)
-		loopUntil(func() { f.Get(t); f.I32Const(32); f.I32Add(); f.Get(nbp); f.I32GtU() })
-		{
-			addr(e, t)
-			f.Tee(p)
-			f.V128Load(0)
-			f.Set(ex[0][0])
-			f.Get(p)
-			f.V128Load(16)
-			f.Set(ex[1][0])
-			for _, ph := range []func([5]uint32){kf, hlrt, cc} {
-				ph(ex[0])
-				ph(ex[1])
-			}
-			yy(ex[0], 0)
-			yy(ex[1], 16)
-			inc(t, 32)
-		}
-		endLoop()
-		f.Block()
-		f.Get(t)
-		f.Get(nbp)
-		f.I32GeU()
-		f.BrIf(0)
-		addr(e, t)
-		f.Tee(p)
-		f.V128Load(0)
-		f.Set(ex[0][0])
-		kf(ex[0])
-		hlrt(ex[0])
-		cc(ex[0])
-		yy(ex[0], 0)
-		f.End()
+		ex.all()
 
 		// Sigmoids, two samples per step, then an odd one:
 		// s = −y·(n/(1 + e)), n = 1 where the margin is ≥ 0, e below.

@@ -144,10 +144,12 @@ describe('start-up', () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await ctx.newPage();
     try {
-      // Hold the simulator back: the poster alone must show the scenario.
+      // Hold both programs back (the view, which draws the first frame
+      // from the scenario's snapshot, and the simulator): the poster
+      // alone must show the scenario.
       let release;
       const held = new Promise((r) => { release = r; });
-      await page.route(/dpsim\.wasm$/, async (route) => { await held; await route.continue(); });
+      await page.route(/(dpsim|view)\.wasm$/, async (route) => { await held; await route.continue(); });
       await page.goto(baseURL + '?preset=dpdgt-ieee14');
       await page.waitForFunction(() => performance.getEntriesByName('dpsim-poster').length > 0, null, { timeout: 20000 });
       const info = await page.evaluate(() => {

@@ -171,6 +171,26 @@ describe('start-up', () => {
   });
 });
 
+describe('a damaged snapshot', () => {
+  test('is refused by the view, and the simulator loads without waiting for it', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    const warnings = [];
+    page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+    try {
+      // A host that answers with a page where the snapshot should be.
+      await page.route(/posters\/[^/]+\.snap$/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>not here</p>' }));
+      await page.goto(baseURL);
+      await page.waitForFunction(() => window.dpsimSimReady === true, null, { timeout: TIMEOUT });
+      assert.ok(warnings.some((w) => /dpsim view: the scenario's snapshot/.test(w)), JSON.stringify(warnings));
+      assert.equal(await page.evaluate(() => window.dpsimSnapshotRefused), true);
+      assert.ok(await page.evaluate(() => window.dpsimState && window.dpsimState.draws > 0));
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('words', () => {
   test('description, this scenario\'s warnings only, glossary', async () => {
     // gtdp-fig1 has a warning; loaded from the URL it must be shown.

@@ -722,6 +722,12 @@
   let firstFrameShown = false;
   let firstFrameSeen = null;
   const firstFrameDrawn = new Promise((resolve) => { firstFrameSeen = resolve; });
+  // The view calls dpsimViewNoSnapshot when the snapshot's bytes do not
+  // decode (a damaged file, a host answering missing files with a page):
+  // the simulator then loads at once rather than after SNAPSHOT_WAIT_MS.
+  let snapshotGaveUp;
+  const snapshotRefused = new Promise((resolve) => { snapshotGaveUp = resolve; });
+  window.dpsimViewNoSnapshot = () => { window.dpsimSnapshotRefused = true; snapshotGaveUp(); };
   window.dpsimViewDrew = (kind, buildMs) => {
     if (kind === 'snapshot' && typeof buildMs === 'number') window.dpsimSnapshotBuildMs = buildMs;
     showFirstFrame();
@@ -1597,7 +1603,7 @@
     // The panels' scripts run before the simulator starts, so that they
     // see it start.
     const snap = await snapshotReady;
-    if (snap) await Promise.race([firstFrameDrawn, new Promise((r) => setTimeout(r, SNAPSHOT_WAIT_MS))]);
+    if (snap) await Promise.race([firstFrameDrawn, snapshotRefused, new Promise((r) => setTimeout(r, SNAPSHOT_WAIT_MS))]);
     await loadLateScripts();
     await startSimulator();
   }

@@ -19,6 +19,8 @@
 // Runs in a page, a Worker and node (wasm/simd/exec_node.js).
 'use strict';
 (function (root) {
+  // The module's exports, as Go imports them (dpsimsimd.<name>).
+  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes'];
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
   const done = new Map(); // url -> WebAssembly.Module | null, once compiled
 
@@ -32,7 +34,7 @@
         if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
         return WebAssembly.compile(await res.arrayBuffer());
       })().catch((err) => {
-        console.warn(`simd.js: ${err.message || err}; the classifier's gradient runs without SIMD (same results, slower)`);
+        console.warn(`simd.js: ${err.message || err}; the gradients run without SIMD (same results, slower)`);
         return null;
       });
       p.then((m) => done.set(url, m));
@@ -50,15 +52,15 @@
   // .ready settles once compiled, so a caller that awaits it before
   // go.run has SIMD from the first call.
   function prepare(go, url = 'simd.wasm') {
-    let grad = () => 0;
-    let pdots = () => 0;
-    let paxpys = () => 0;
-    let pslopes = () => 0;
+    // The module's exports once linked; until then (or without it) every
+    // kernel answers 0. The trampolines name their parameters: a rest
+    // parameter would cost each call an array.
+    const k = Object.fromEntries(KERNELS.map((n) => [n, () => 0]));
     go.importObject.dpsimsimd = {
-      grad: (z, y, x, out, s, e, m, d) => grad(z, y, x, out, s, e, m, d),
-      pdots: (tr, x, out, groups, d) => pdots(tr, x, out, groups, d),
-      paxpys: (rm, c, acc, stride, n, w) => paxpys(rm, c, acc, stride, n, w),
-      pslopes: (z, e, nb, y, idx, first, n) => pslopes(z, e, nb, y, idx, first, n),
+      grad: (z, y, x, out, s, e, m, d) => k.grad(z, y, x, out, s, e, m, d),
+      pdots: (tr, x, out, groups, d) => k.pdots(tr, x, out, groups, d),
+      paxpys: (rm, c, acc, stride, n, w) => k.paxpys(rm, c, acc, stride, n, w),
+      pslopes: (z, e, nb, y, idx, first, n) => k.pslopes(z, e, nb, y, idx, first, n),
     };
     const mod = compile(url);
     let linked;
@@ -71,11 +73,15 @@
           api.status = 'unavailable';
           return linked(false);
         }
-        const simd = new WebAssembly.Instance(m, { go: { mem: instance.exports.mem } });
-        grad = simd.exports.grad;
-        pdots = simd.exports.pdots;
-        paxpys = simd.exports.paxpys;
-        pslopes = simd.exports.pslopes;
+        let simd;
+        try {
+          simd = new WebAssembly.Instance(m, { go: { mem: instance.exports.mem } });
+        } catch (err) {
+          console.warn(`simd.js: ${err.message || err}; the gradients run without SIMD (same results, slower)`);
+          api.status = 'unavailable';
+          return linked(false);
+        }
+        for (const n of KERNELS) k[n] = simd.exports[n];
         api.status = 'linked';
         linked(true);
       };

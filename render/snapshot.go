@@ -26,8 +26,8 @@ type SnapshotSource struct {
 }
 
 // Ready implements Source: the snapshot has arrived and decoded. Bad
-// bytes are reported on the console once; the view then waits for the
-// simulator.
+// bytes are reported on the console once and to the page
+// (window.dpsimViewNoSnapshot); the view then waits for the simulator.
 func (s *SnapshotSource) Ready() bool {
 	if s.driver != nil {
 		return true
@@ -47,6 +47,10 @@ func (s *SnapshotSource) Ready() bool {
 	var snap scene.Snapshot
 	if err := snap.UnmarshalBinary(b); err != nil {
 		js.Global().Get("console").Call("warn", "dpsim view: the scenario's snapshot: "+err.Error())
+		// The page then loads the simulator at once (public/page.js).
+		if f := js.Global().Get("dpsimViewNoSnapshot"); f.Type() == js.TypeFunction {
+			f.Invoke()
+		}
 		return false
 	}
 	s.driver = scene.NewDriver(nil)

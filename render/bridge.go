@@ -59,13 +59,7 @@ func (b Bridge) Frame(w, h int, ratio float64, buf *Buffers) bool {
 	for k := 2; k < n; k += 4 {
 		buf.Spans = append(buf.Spans, scene.Span{V0: r.Index(k).Int(), V1: r.Index(k + 1).Int(), I0: r.Index(k + 2).Int(), I1: r.Index(k + 3).Int()})
 	}
-	if cap(buf.Vertices) < nv {
-		buf.Vertices = make([]ebiten.Vertex, nv, nv+nv/4)
-	}
-	if cap(buf.Indices) < ni {
-		buf.Indices = make([]uint32, ni, ni+ni/4)
-	}
-	buf.Vertices, buf.Indices = buf.Vertices[:nv], buf.Indices[:ni]
+	buf.size(nv, ni)
 	if nv == 0 || ni == 0 {
 		buf.Spans = buf.Spans[:0]
 		return true

@@ -34,6 +34,18 @@ type Buffers struct {
 	Spans    []scene.Span
 }
 
+// size sets the lengths of b's vertices and indices, growing them with a
+// quarter to spare so that a slowly growing picture seldom reallocates.
+func (b *Buffers) size(nv, ni int) {
+	if cap(b.Vertices) < nv {
+		b.Vertices = make([]ebiten.Vertex, nv, nv+nv/4)
+	}
+	if cap(b.Indices) < ni {
+		b.Indices = make([]uint32, ni, ni+ni/4)
+	}
+	b.Vertices, b.Indices = b.Vertices[:nv], b.Indices[:ni]
+}
+
 // Game is the ebiten.Game of the page's view: Update and Draw ask the
 // first of its sources that is ready (the simulator, else the snapshot of
 // the scenario's first frame); an unchanged picture is not drawn again.

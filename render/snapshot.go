@@ -7,8 +7,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"dpsim/render/scene"
 )
 
@@ -77,17 +75,14 @@ func (s *SnapshotSource) Frame(w, h int, ratio float64, b *Buffers) bool {
 		return true
 	}
 	nv := len(mesh.Vertices)
-	if cap(b.Vertices) < nv {
-		b.Vertices = make([]ebiten.Vertex, nv, nv+nv/4)
-	}
-	b.Vertices = b.Vertices[:nv]
+	b.size(nv, len(mesh.Indices))
 	if nv > 0 {
 		// ebiten.Vertex is scene.VertexFloats float32s (checked in
 		// bridge.go): pack in place.
 		fl := unsafe.Slice((*float32)(unsafe.Pointer(&b.Vertices[0])), nv*scene.VertexFloats)
 		scene.PackVertices(fl[:0], mesh.Vertices)
 	}
-	b.Indices = append(b.Indices[:0], mesh.Indices...)
+	copy(b.Indices, mesh.Indices)
 	b.Spans = append(b.Spans, mesh.Spans...)
 	publishLabels(s.driver.Frame(), ratio)
 	return true

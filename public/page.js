@@ -50,67 +50,12 @@
   };
 
   const WASM_URL = 'dpsim.wasm';
-  const VIEW_URL = 'view.wasm';
-  // How long the simulator waits for the view to draw the snapshot before
-  // it loads anyway (a view that cannot draw it).
-  const SNAPSHOT_WAIT_MS = 3000;
-
-  // The poster: the scenario's first frame, rendered at build time by the
-  // same scene code (cmd/mkposter → posters/<preset>.svg), shown at once
-  // in place of the canvas and removed when the simulator draws its own
-  // first frame. DEFAULT_PRESET is scenario.DefaultPreset.
-  const DEFAULT_PRESET = 'gtdp-rendezvous';
-  const poster = $('poster');
-  // snapshotReady: a promise of whether the scenario's snapshot arrived.
-  let snapshotReady = Promise.resolve(false);
-  (() => {
-    let name = DEFAULT_PRESET;
-    try {
-      const q = new URLSearchParams(location.search).get('preset');
-      if (q && /^[a-z0-9][a-z0-9._-]{0,80}$/.test(q)) name = q;
-    } catch (e) { /* no URL parameters: the default */ }
-    poster.addEventListener('load', () => {
-      poster.hidden = false;
-      view.classList.add('has-poster');
-      performance.mark('dpsim-poster');
-    });
-    poster.addEventListener('error', () => { poster.remove(); });
-    poster.src = 'posters/' + name + '.svg';
-    // The snapshot of the same first frame (posters/<preset>.snap), which
-    // the view program draws at the canvas's size before the simulator
-    // is loaded. Only for a preset alone in the URL: a seed, a scenario or
-    // a comparison draws another picture, which only the simulator knows.
-    let plain = true;
-    try {
-      for (const k of new URLSearchParams(location.search).keys()) if (k !== 'preset') plain = false;
-    } catch (e) { plain = false; }
-    snapshotReady = !plain ? Promise.resolve(false) : fetch('posters/' + name + '.snap')
-      .then((r) => (r.ok ? r.arrayBuffer() : null))
-      .then((b) => {
-        if (!b || b.byteLength === 0) return false;
-        window.dpsimSnapshot = new Uint8Array(b);
-        return true;
-      })
-      .catch(() => false);
-    // Its title and description too, until the simulator says them.
-    fetch('posters/index.json').then((r) => (r.ok ? r.json() : null)).then((idx) => {
-      const h = idx && idx[name];
-      if (!h || headSig !== null) return;
-      scnTitle.textContent = h.title || name;
-      scnDesc.textContent = h.description || '';
-      scnDesc.title = h.description || '';
-    }).catch(() => {});
-  })();
-  function dropPoster() {
-    if (!poster.isConnected) return;
-    poster.remove();
-    view.classList.remove('has-poster');
-    performance.mark('dpsim-first-frame');
-  }
+  // boot.js started the view and owns what it needs (the view's box, the
+  // canvas, the poster, the snapshot, the labels): page.js takes it over.
+  const boot = window.dpsimBoot;
 
   let ready = false;   // the Go bridge is up
   let dead = false;    // loading failed or the Go program exited
-  let goStderr = '';   // tail of the Go program's output, shown if it dies
 
   // ---------------------------------------------------------------- messages
 
@@ -182,11 +127,7 @@
 
   // ------------------------------------------------------- ebiten's canvas
 
-  // Ebitengine sizes its canvas and its Layout from document.body.clientWidth
-  // and clientHeight. Point those at #view so the game renders at the view's
-  // own size instead of the whole page's.
-  //
-  // A large network's flow picture (dpsimState.large) is drawn, where
+  // Ebitengine sizes its canvas from #view (boot.js). A large network's flow picture (dpsimState.large) is drawn, where
   // WebGL runs on the CPU (softwareGL), into a canvas LARGE_CANVAS_SCALE
   // times the view's size, which the browser stretches: a browser without
   // a GPU (SwiftShader) spends most of a
@@ -203,59 +144,6 @@
     window.dpsimCanvasScale = k;
     window.dispatchEvent(new Event('resize')); // ebiten re-reads the size
   }
-  function viewSizeToEbiten() {
-    try {
-      Object.defineProperty(document.body, 'clientWidth', {
-        configurable: true, get: () => Math.max(1, Math.round(view.clientWidth * canvasScale)),
-      });
-      Object.defineProperty(document.body, 'clientHeight', {
-        configurable: true, get: () => Math.max(1, Math.round(view.clientHeight * canvasScale)),
-      });
-    } catch (e) {
-      console.warn('dpsim: cannot redirect body size to #view:', e);
-    }
-  }
-
-  // Undo the inline styles ebiten puts on <html> and <body> (style.css also
-  // overrides them with !important).
-  function resetPageStyles() {
-    for (const el of [document.documentElement, document.body]) {
-      el.style.removeProperty('background-color');
-      el.style.removeProperty('height');
-    }
-  }
-
-  let gameCanvas = null;
-  function adoptCanvas(c) {
-    if (c === gameCanvas) return;
-    gameCanvas = c;
-    c.setAttribute('tabindex', '-1');
-    c.style.pointerEvents = 'none';
-    c.style.outline = 'none';
-    c.setAttribute('aria-hidden', 'true');
-    c.id = c.id || 'game';
-    // Clicks cannot reach it (pointer-events), but keep keyboard focus off it
-    // whatever ebiten does.
-    c.addEventListener('focus', () => c.blur());
-    view.insertBefore(c, viewMsg);
-    if (document.activeElement === c) c.blur();
-    resetPageStyles();
-    // Ebiten re-reads the size on resize.
-    window.dispatchEvent(new Event('resize'));
-  }
-  function adoptFromBody() {
-    for (const el of document.body.children) {
-      if (el.tagName === 'CANVAS') { adoptCanvas(el); return; }
-    }
-  }
-  const bodyObserver = new MutationObserver((records) => {
-    for (const r of records) {
-      for (const n of r.addedNodes) {
-        if (n.nodeType === 1 && n.tagName === 'CANVAS' && n.parentNode === document.body) adoptCanvas(n);
-      }
-    }
-  });
-
   // ------------------------------------------------------------ formatting
 
   function fmtNum(x) {
@@ -549,6 +437,7 @@
     const sig = s.scenario + '|' + s.title + '|' + s.description;
     if (sig === headSig) return;
     headSig = sig;
+    boot.takeHead();
     scnTitle.textContent = s.title || s.scenario || '';
     scnTitle.title = s.scenario || '';
     scnDesc.textContent = s.description || '';
@@ -640,53 +529,8 @@
 
   // ------------------------------------------------------ canvas labels
 
-  // The scene places text labels (node names and values, the allocation
-  // panel's captions); they are written here, over the canvas, as DOM text.
-  let labelsSig = '';
-  function renderLabels(s) {
-    const list = s && s.labels ? Array.from(s.labels) : [];
-    const w = view.clientWidth, h = view.clientHeight;
-    const sig = w + 'x' + h + '@' + canvasScale + ':' + list.map((l) => l.text + '@' + l.x.toFixed(4) + ',' + l.y.toFixed(4)).join('|');
-    if (sig === labelsSig) return;
-    labelsSig = sig;
-    while (viewLabels.children.length > list.length) viewLabels.lastElementChild.remove();
-    while (viewLabels.children.length < list.length) viewLabels.append(document.createElement('span'));
-    list.forEach((l, i) => {
-      const el = viewLabels.children[i];
-      el.textContent = l.text;
-      el.className = l.cls || '';
-      el.style.left = (l.x * w).toFixed(1) + 'px';
-      el.style.top = (l.y * h).toFixed(1) + 'px';
-      el.style.fontSize = Math.max(8, l.size).toFixed(1) + 'px';
-      const tx = l.align === 'center' ? '-50%' : l.align === 'right' ? '-100%' : '0';
-      const ty = l.valign === 'middle' ? '-50%' : l.valign === 'bottom' ? '-100%' : '0';
-      el.style.transform = `translate(${tx}, ${ty})`;
-    });
-    if (list.length <= 200) separateLabels();
-  }
-
-  // separateLabels moves a label that would overlap one already placed up
-  // or down by part of its height (nearest free spot first, at most a few
-  // steps), so that a small view — DP-DGT's 14 buses on a phone — stays
-  // readable. The labels' boxes come from the DOM: only it knows the font.
-  function separateLabels() {
-    const els = [...viewLabels.children];
-    const base = els.map((el) => { el.style.marginTop = '0px'; return el.getBoundingClientRect(); });
-    const order = els.map((_, i) => i).sort((a, b) => base[a].top - base[b].top);
-    const placed = [];
-    const hits = (r, dy) => placed.some((q) => r.left < q.right - 1 && r.right > q.left + 1 && r.top + dy < q.bottom - 1 && r.bottom + dy > q.top + 1);
-    for (const i of order) {
-      const r = base[i];
-      if (r.width === 0) continue;
-      const step = Math.max(2, r.height * 0.5);
-      let dy = 0;
-      for (const k of [0, 1, -1, 2, -2, 3, -3, 4, -4]) {
-        if (!hits(r, k * step)) { dy = k * step; break; }
-      }
-      if (dy) els[i].style.marginTop = dy.toFixed(1) + 'px';
-      placed.push({ left: r.left, right: r.right, top: r.top + dy, bottom: r.bottom + dy });
-    }
-  }
+  // The scene's text labels, written over the canvas (boot.js).
+  const renderLabels = (s) => boot.renderLabels(s && s.labels);
 
   // The key under the view follows the scenario: which channels are sent or
   // pulled, and for resource allocation the shapes and the edge reading.
@@ -715,35 +559,6 @@
     viewNote.textContent = notes.join(' ');
   }
 
-  // The page's first frame is the view's first picture of the scenario:
-  // from its snapshot (before the simulator is loaded) or from the
-  // simulator. The view calls dpsimViewDrew on its first picture of each
-  // kind (wasm/view).
-  let firstFrameShown = false;
-  let firstFrameSeen = null;
-  const firstFrameDrawn = new Promise((resolve) => { firstFrameSeen = resolve; });
-  // The view calls dpsimViewNoSnapshot when the snapshot's bytes do not
-  // decode (a damaged file, a host answering missing files with a page):
-  // the simulator then loads at once rather than after SNAPSHOT_WAIT_MS.
-  let snapshotGaveUp;
-  const snapshotRefused = new Promise((resolve) => { snapshotGaveUp = resolve; });
-  window.dpsimViewNoSnapshot = () => { window.dpsimSnapshotRefused = true; snapshotGaveUp(); };
-  window.dpsimViewDrew = (kind, buildMs) => {
-    if (kind === 'snapshot' && typeof buildMs === 'number') window.dpsimSnapshotBuildMs = buildMs;
-    showFirstFrame();
-  };
-  function showFirstFrame() {
-    if (firstFrameShown) return;
-    firstFrameShown = true;
-    dropPoster();
-    hideViewMessage();
-    resetPageStyles();
-    firstFrameSeen();
-    requestAnimationFrame(() => setTimeout(() => {
-      window.dpsimFirstFrame = true;
-      window.dispatchEvent(new Event('dpsim-first-frame'));
-    }, 0));
-  }
   // The live run attaches when the simulator has drawn its first picture
   // (dpsimState.ready): "dpsim-sim-ready" then.
   let simShown = false;
@@ -752,7 +567,7 @@
     const s = window.dpsimState;
     // Before the simulator, the labels of the snapshot's picture (the
     // view writes them: render.SnapshotSource).
-    if (!simShown && window.dpsimSnapshotLabels) renderLabels({ labels: window.dpsimSnapshotLabels });
+    if (!simShown && window.dpsimSnapshotLabels) boot.renderLabels(window.dpsimSnapshotLabels);
     if (s && s !== lastState) {
       setCanvasScale(s.large && !s.allocation && softwareGL ? LARGE_CANVAS_SCALE : 1);
       renderState(s);
@@ -763,7 +578,7 @@
     if (!simShown && s && (s.ready || s.draws > 0)) {
       simShown = true;
       performance.mark('dpsim-sim-ready');
-      showFirstFrame();
+      boot.showFirstFrame();
       hideViewMessage();
       // Panels that the first frame does not need (the builder's form, the
       // comparison's lists) wait for "dpsim-sim-ready", sent once the
@@ -880,16 +695,6 @@
     });
   }
 
-  // ---------------------------------------------------------------- layout
-  //
-  // The view takes the window's height below the controls and the
-  // scenario's title (--above-view), so it fills and follows the window.
-  function layoutView() {
-    const top = view.getBoundingClientRect().top + window.scrollY;
-    document.documentElement.style.setProperty('--above-view', Math.round(top) + 'px');
-  }
-  window.addEventListener('resize', layoutView);
-  layoutView();
   $('scn-title').parentElement.addEventListener('click', (e) => e.currentTarget.classList.toggle('open'));
 
   // ------------------------------------------------------------- datasets
@@ -1403,7 +1208,7 @@
     fillPresets();
     if (!speedSynced) speedOut.textContent = fmtSpeed(sliderToSpeed(Number(speedIn.value)));
     showViewMessage('Starting…', '', { progress: false });
-    if (firstFrameShown) hideViewMessage();
+    if (boot.firstFrameShown) hideViewMessage();
     // Go announces readiness before it reads the URL (ApplyQuery), within
     // the same run of its main: ask for a deferred preset once it yields.
     setTimeout(loadDeferred, 0);
@@ -1432,37 +1237,19 @@
 
   function goExited(code) {
     if (dead) return;
-    const tail = goStderr.trim().split('\n').slice(-12).join('\n');
+    const tail = goTail();
     fatal(code === null || code === undefined
       ? 'The simulation stopped: the Go program has exited.'
       : `The simulation stopped: the Go program exited with code ${code}.`, tail);
   }
 
+  // goTail is the end of the Go programs' output (boot.js keeps it).
+  const goTail = () => boot.stderr().trim().split('\n').slice(-12).join('\n');
+
   // softwareGL: WebGL is drawn by the CPU (SwiftShader, llvmpipe), where
   // every canvas pixel costs; only there is a large network drawn at
-  // LARGE_CANVAS_SCALE.
-  let softwareGL = false;
-  function hasWebGL2() {
-    // index.html's head has looked already (to fetch the view early).
-    const seen = window.dpsimGL;
-    if (seen && typeof seen.ok === 'boolean') {
-      softwareGL = seen.ok && /swiftshader|llvmpipe|softpipe|software/i.test(seen.renderer || '');
-      return seen.ok;
-    }
-    try {
-      const c = document.createElement('canvas');
-      const gl = c.getContext('webgl2');
-      if (!gl) return false;
-      const info = gl.getExtension('WEBGL_debug_renderer_info');
-      const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || '');
-      softwareGL = /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
-      const lose = gl.getExtension('WEBGL_lose_context');
-      if (lose) lose.loseContext();
-      return true;
-    } catch (e) {
-      return false;
-    }
-  }
+  // LARGE_CANVAS_SCALE. index.html's head has looked (boot.gl).
+  const softwareGL = boot.gl.ok && /swiftshader|llvmpipe|softpipe|software/i.test(boot.gl.renderer || '');
 
   // fetchWithProgress returns a Response whose body reports progress as it
   // streams, so instantiateStreaming can still compile while downloading.
@@ -1508,7 +1295,7 @@
   }
 
   async function start() {
-    if (!hasWebGL2()) {
+    if (!boot.gl.ok) {
       dead = true;
       showViewMessage(
         'This page needs WebGL2, which this browser has turned off or lacks.',
@@ -1529,22 +1316,6 @@
       return;
     }
 
-    viewSizeToEbiten();
-    adoptFromBody();
-    bodyObserver.observe(document.body, { childList: true });
-
-    // Keep the tail of the Go program's output (stdout and stderr both
-    // arrive here) to show if it dies; it still goes to the console too.
-    const gfs = globalThis.fs;
-    if (gfs && typeof gfs.writeSync === 'function') {
-      const orig = gfs.writeSync;
-      const dec = new TextDecoder('utf-8');
-      gfs.writeSync = function (fd, buf) {
-        try { goStderr = (goStderr + dec.decode(buf, { stream: true })).slice(-8000); } catch (e) { /* ignore */ }
-        return orig.call(this, fd, buf);
-      };
-    }
-
     window.addEventListener('dpsim-ready', onReady);
     window.addEventListener('error', (e) => {
       if (dead) return;
@@ -1557,53 +1328,24 @@
       addMessage('error', r && r.message ? r.message : String(r));
     });
 
-    showViewMessage('Loading the simulation…', '', { progress: true });
-    // ebiten asks for a multisampled WebGL2 canvas with a depth buffer,
-    // then copies its finished picture onto it in one pixel-aligned pass
-    // that needs neither: a software GPU would clear and resolve four
-    // samples a pixel every frame for nothing (docs/performance.md).
-    const getContext = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (kind, attr) {
-      if (kind === 'webgl2' && attr && typeof attr === 'object') attr = Object.assign({}, attr, { antialias: false, depth: false });
-      return getContext.call(this, kind, attr);
-    };
-    // Two Go programs: the view (view.wasm, ebiten: it draws) first, so
-    // that the scenario is on screen early, then the simulator
-    // (dpsim.wasm: the run, the bridge), which hands the view its pictures
-    // (docs/bridge.md).
-    const goView = new window.Go();
-    goView.exit = (code) => {
-      if (code !== 0) console.warn('view exit code:', code);
-      goExited(code);
-    };
-    let viewInstance;
+    if (!boot.firstFrameShown) showViewMessage('Loading the simulation…', '', { progress: true });
+    // Two Go programs: the view (view.wasm, ebiten: it draws), which
+    // boot.js started, and the simulator (dpsim.wasm: the run, the
+    // bridge), which hands the view its pictures (docs/bridge.md).
     try {
-      if (window.dpsimViewModule) {
-        // Compiled while streaming since the head (index.html).
-        viewInstance = await WebAssembly.instantiate(await window.dpsimViewModule, goView.importObject);
-      } else {
-        const res = await fetchWithProgress(VIEW_URL);
-        viewInstance = (await WebAssembly.instantiateStreaming(res, goView.importObject)).instance;
-      }
-      performance.mark('dpsim-view-instantiated');
+      await boot.view;
     } catch (e) {
       fatal('Could not load the view (view.wasm).', e && e.message ? e.message : String(e));
       return;
     }
-    // The simulator writes each picture straight into the view's memory.
-    window.dpsimViewMemory = viewInstance.exports.mem;
-    requestAnimationFrame(frame);
-    goView.run(viewInstance).then(
-      () => goExited(null),
-      (e) => fatal('The view crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),
+    boot.viewRun.then(
+      (code) => goExited(code),
+      (e) => fatal('The view crashed.', [e && e.message ? e.message : String(e), goTail()].filter(Boolean).join('\n')),
     );
-    // The simulator is fetched after the view's first frame, so that the
-    // two do not share the network and the cores before it; without a
-    // snapshot the view has nothing to draw until the simulator does.
-    // The panels' scripts run before the simulator starts, so that they
-    // see it start.
-    const snap = await snapshotReady;
-    if (snap) await Promise.race([firstFrameDrawn, snapshotRefused, new Promise((r) => setTimeout(r, SNAPSHOT_WAIT_MS))]);
+    requestAnimationFrame(frame);
+    // boot.js loaded this script after the view's first frame (or when
+    // none was coming); the panels' scripts run before the simulator
+    // starts, so that they see it start.
     await loadLateScripts();
     await startSimulator();
   }
@@ -1649,10 +1391,10 @@
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));
       return;
     }
-    if (!firstFrameShown) showViewMessage('Starting…', '', { progress: false });
+    if (!boot.firstFrameShown) showViewMessage('Starting…', '', { progress: false });
     go.run(instance).then(
       () => goExited(null),
-      (e) => fatal('The simulation crashed.', [e && e.message ? e.message : String(e), goStderr.trim().split('\n').slice(-12).join('\n')].filter(Boolean).join('\n')),
+      (e) => fatal('The simulation crashed.', [e && e.message ? e.message : String(e), goTail()].filter(Boolean).join('\n')),
     );
     if (window.dpsimReady) onReady();
   }

@@ -1,6 +1,7 @@
 // share.js — the page as a link (docs/url.md): the current scenario (or
 // comparison) kept in the URL as it changes, a "Copy link" button, the
-// parts of the page a URL hides (?hide=…, ?classroom), the privacy slider,
+// parts of the page a URL hides (?hide=…, ?classroom: boot.js hides them
+// before the page is first shown), the privacy slider,
 // and the view's state kept in this browser across a reload.
 //
 // It talks to Go through window.dpsim.shareLink, shareErrors, sharePending,
@@ -39,38 +40,9 @@
 
   // ------------------------------------------------- the URL's view part
 
-  // Read at once, before the simulator loads, so that a classroom page
-  // never shows what it hides. Go parses the same URL (ui/query) and
-  // reports its errors, which are shown once it is up (showURLErrors).
-  const params = new URLSearchParams(location.search);
-  const partNames = [...new Set([...document.querySelectorAll('[data-part]')].map((el) => el.dataset.part))];
-  const classroom = params.has('classroom');
-  const hide = (params.get('hide') || '').split(',').map((s) => s.trim()).filter((s) => partNames.includes(s));
-  const urlSpeed = params.has('speed') && Number.isFinite(Number(params.get('speed'))) ? Number(params.get('speed')) : null;
-  const view = { speed: urlSpeed, hide: [...new Set(hide)], classroom, experiment: params.get('experiment') || '' };
-
-  // applyHide removes the hidden parts from the layout and the tab order
-  // (display: none), and lets the view take their room: a column whose
-  // parts are all gone goes too.
-  function applyHide() {
-    const gone = new Set(classroom ? partNames : view.hide);
-    for (const el of document.querySelectorAll('[data-part]')) {
-      if (gone.has(el.dataset.part)) el.setAttribute('data-gone', '');
-      else el.removeAttribute('data-gone');
-    }
-    document.documentElement.classList.toggle('classroom', classroom);
-    document.documentElement.classList.toggle('parts-hidden', gone.size > 0);
-    for (const col of document.querySelectorAll('.layout > section')) {
-      const kids = [...col.children].filter((c) => !c.hidden && c.tagName !== 'ASIDE');
-      const empty = kids.length > 0 && kids.every((c) => c.hasAttribute('data-gone'));
-      col.toggleAttribute('data-gone', empty);
-    }
-    const layout = document.querySelector('.layout');
-    if (layout) layout.classList.toggle('one-column', [...layout.children].some((c) => c.hasAttribute('data-gone')));
-    // page.js sizes the view to the window below what is above it.
-    window.dispatchEvent(new Event('resize'));
-  }
-  if (view.hide.length || classroom) applyHide();
+  // boot.js read it (?hide=, ?classroom, ?speed=, ?experiment=) and hid
+  // the parts before the page was first shown.
+  const view = window.dpsimBoot.urlView;
 
   // --------------------------------------------------- the link, live
 
@@ -237,7 +209,7 @@
     const s = saved;
     saved = null;
     if (s.run !== runLink) return;
-    if (urlSpeed === null && s.speed !== null && speedIn) {
+    if (view.speed === null && s.speed !== null && speedIn) {
       speedIn.value = String(s.speed);
       speedIn.dispatchEvent(new Event('input'));
     }

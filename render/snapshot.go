@@ -45,7 +45,8 @@ func (s *SnapshotSource) Ready() bool {
 	var snap scene.Snapshot
 	if err := snap.UnmarshalBinary(b); err != nil {
 		js.Global().Get("console").Call("warn", "dpsim view: the scenario's snapshot: "+err.Error())
-		// The page then loads the simulator at once (public/page.js).
+		// The page then loads its scripts and the simulator at once
+		// (public/boot.js).
 		if f := js.Global().Get("dpsimViewNoSnapshot"); f.Type() == js.TypeFunction {
 			f.Invoke()
 		}

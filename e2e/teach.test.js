@@ -171,6 +171,32 @@ describe('start-up', () => {
   });
 });
 
+describe('start-up order', () => {
+  test('before the view\'s first frame only the view and boot.js run; the page\'s scripts come after', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    try {
+      await page.goto(baseURL);
+      await page.waitForFunction(() => window.dpsimSimReady === true, null, { timeout: TIMEOUT });
+      const r = await page.evaluate(() => {
+        const start = (f) => {
+          const e = performance.getEntriesByType('resource').find((x) => new URL(x.name).pathname.endsWith('/' + f));
+          return e ? Math.round(e.startTime) : null;
+        };
+        const out = { ff: Math.round(performance.getEntriesByName('dpsim-first-frame')[0].startTime) };
+        for (const f of ['boot.js', 'view.wasm', 'page.js', 'share.js', 'keys.js', 'glossary.js', 'builder.css', 'dpsim.wasm']) out[f] = start(f);
+        return out;
+      });
+      for (const f of ['boot.js', 'view.wasm']) assert.ok(r[f] !== null && r[f] < r.ff, `${f} before the first frame: ${JSON.stringify(r)}`);
+      for (const f of ['page.js', 'share.js', 'keys.js', 'glossary.js', 'builder.css', 'dpsim.wasm']) {
+        assert.ok(r[f] !== null && r[f] >= r.ff, `${f} only after the first frame: ${JSON.stringify(r)}`);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('a damaged snapshot', () => {
   test('is refused by the view, and the simulator loads without waiting for it', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -59,6 +59,19 @@ func (f *fn) BrIf(depth uint32) {
 }
 func (f *fn) Return() { f.op(0x0f) }
 
+// LoopUntil opens a loop that leaves as soon as cond (which pushes an
+// i32) is true, tested before each pass; EndLoop closes it.
+func (f *fn) LoopUntil(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
+
+// EndLoop branches back to LoopUntil's test and closes its loop.
+func (f *fn) EndLoop() { f.Br(0); f.End(); f.End() }
+
+// Inc adds by to the i32 local l.
+func (f *fn) Inc(l uint32, by int32) { f.Get(l); f.I32Const(by); f.I32Add(); f.Set(l) }
+
+// Addr pushes the i32 sum of the locals base and off (an address).
+func (f *fn) Addr(base, off uint32) { f.Get(base); f.Get(off); f.I32Add() }
+
 // Locals.
 func (f *fn) Get(i uint32) { f.op(0x20); f.u(i) }
 func (f *fn) Set(i uint32) { f.op(0x21); f.u(i) }

@@ -9,15 +9,12 @@ package main
 // operations), then a pair, then an odd last value in both lanes of a
 // splat.
 type expGen struct {
-	f          *fn
-	c          map[string]uint32 // the constants, one f64x2 local each
-	ex         [2][5]uint32      // two pairs in flight: x (then c), k, hi, r, t
-	va, ok     uint32
-	t, n2, p   uint32 // i32: byte offset, the pairs' bytes, an address
-	e, n       uint32 // i32: the values' address and count
-	loopUntil  func(cond func())
-	endLoop    func()
-	incrementT func(by int32)
+	f        *fn
+	c        map[string]uint32 // the constants, one f64x2 local each
+	ex       [2][5]uint32      // two pairs in flight: x (then c), k, hi, r, t
+	va, ok   uint32
+	t, n2, p uint32 // i32: byte offset, the pairs' bytes, an address
+	e, n     uint32 // i32: the values' address and count
 }
 
 // newExpGen declares expGen's locals in f and sets its constants; e and
@@ -36,10 +33,38 @@ func newExpGen(f *fn, e, n uint32) *expGen {
 		f.V128Const(k.bits, k.bits)
 		f.Set(g.c[k.name])
 	}
-	g.loopUntil = func(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
-	g.endLoop = func() { f.Br(0); f.End(); f.End() }
-	g.incrementT = func(by int32) { f.Get(g.t); f.I32Const(by); f.I32Add(); f.Set(g.t) }
 	return g
+}
+
+// ratio pushes n/(1 + e) for the pair e in the local va: n = 1 where
+// the margin (the pair margin pushes) is ≥ 0, else e — the sigmoid's two
+// forms, each exact on its side (grad and pslopes).
+func (g *expGen) ratio(va uint32, margin func()) {
+	f := g.f
+	f.Get(g.c["one"])
+	f.Get(va)
+	margin()
+	f.Get(g.c["zero"])
+	f.F64x2Ge()
+	f.V128Bitselect()
+	f.Get(g.c["one"])
+	f.Get(va)
+	f.F64x2Add()
+	f.F64x2Div()
+}
+
+// ratio1 is ratio for one value e in the f64 local ev.
+func ratio1(f *fn, ev uint32, margin func()) {
+	f.F64Const(1)
+	f.Get(ev)
+	margin()
+	f.F64Const(0)
+	f.F64Ge()
+	f.Select()
+	f.F64Const(1)
+	f.Get(ev)
+	f.F64Add()
+	f.F64Div()
 }
 
 // pairs sets n2 from n (grad changes n from one block to the next).
@@ -91,16 +116,16 @@ func (g *expGen) onPath() {
 	f.Set(g.ok)
 	f.I32Const(0)
 	f.Set(g.t)
-	g.loopUntil(func() { f.Get(g.t); f.Get(g.n2); f.I32GeU() })
+	f.LoopUntil(func() { f.Get(g.t); f.Get(g.n2); f.I32GeU() })
 	{
 		f.Get(g.e)
 		f.Get(g.t)
 		f.I32Add()
 		f.V128Load(0)
 		check()
-		g.incrementT(16)
+		f.Inc(g.t, 16)
 	}
-	g.endLoop()
+	f.EndLoop()
 	g.odd(func() { f.Get(g.p); f.V128Load64Splat(0); check() })
 	f.Get(g.ok)
 	f.I64x2AllTrue()
@@ -183,7 +208,7 @@ func (g *expGen) all() {
 
 	f.I32Const(0)
 	f.Set(g.t)
-	g.loopUntil(func() { f.Get(g.t); f.I32Const(32); f.I32Add(); f.Get(g.n2); f.I32GtU() })
+	f.LoopUntil(func() { f.Get(g.t); f.I32Const(32); f.I32Add(); f.Get(g.n2); f.I32GtU() })
 	{
 		f.Get(g.e)
 		f.Get(g.t)
@@ -204,9 +229,9 @@ func (g *expGen) all() {
 		f.Get(p)
 		yy(ex[1])
 		f.V128Store(16)
-		g.incrementT(32)
+		f.Inc(g.t, 32)
 	}
-	g.endLoop()
+	f.EndLoop()
 	f.Block()
 	f.Get(g.t)
 	f.Get(g.n2)
@@ -255,22 +280,20 @@ func pslopes() *fn {
 	t, n8 := f.local(i32), f.local(i32)
 	sv := f.local(f64)
 	va := f.local(v128)
-	addr := func(base, off uint32) { f.Get(base); f.Get(off); f.I32Add() }
-	inc := func(l uint32, by int32) { f.Get(l); f.I32Const(by); f.I32Add(); f.Set(l) }
 
 	f.Get(n)
 	f.I32Const(3)
 	f.I32Shl()
 	f.Set(n8)
-	g.loopUntil(func() { f.Get(t); f.Get(n8); f.I32GeU() })
+	f.LoopUntil(func() { f.Get(t); f.Get(n8); f.I32GeU() })
 	{
 		// nb[t] = −b: the class of y[row], row = idx ? idx[t] : first + t
 		// (a nil idx's load reads low memory, discarded by the select).
-		addr(nb, t)
+		f.Addr(nb, t)
 		f.F64Const(-1)
 		f.F64Const(1)
 		f.Get(y)
-		addr(idx, t)
+		f.Addr(idx, t)
 		f.I64Load(0)
 		f.I32WrapI64()
 		f.Get(first)
@@ -287,22 +310,22 @@ func pslopes() *fn {
 		f.Select()
 		f.F64Store(0)
 		// s = (−b)·z; z = s; e = −|s|.
-		addr(z, t)
-		addr(nb, t)
+		f.Addr(z, t)
+		f.Addr(nb, t)
 		f.F64Load(0)
-		addr(z, t)
+		f.Addr(z, t)
 		f.F64Load(0)
 		f.F64Mul()
 		f.Tee(sv)
 		f.F64Store(0)
-		addr(e, t)
+		f.Addr(e, t)
 		f.Get(sv)
 		f.F64Abs()
 		f.F64Neg()
 		f.F64Store(0)
-		inc(t, 8)
+		f.Inc(t, 8)
 	}
-	g.endLoop()
+	f.EndLoop()
 
 	f.Block()
 	g.onPath()
@@ -314,55 +337,34 @@ func pslopes() *fn {
 
 	// z = (−b)·(n/(1 + e)), n = 1 where s ≥ 0, else e: pairs, then an
 	// odd last value.
-	one, zero := g.c["one"], g.c["zero"]
 	f.I32Const(0)
 	f.Set(t)
-	g.loopUntil(func() { f.Get(t); f.Get(g.n2); f.I32GeU() })
+	f.LoopUntil(func() { f.Get(t); f.Get(g.n2); f.I32GeU() })
 	{
-		addr(e, t)
+		f.Addr(e, t)
 		f.V128Load(0)
 		f.Set(va)
-		addr(z, t)
-		addr(nb, t)
+		f.Addr(z, t)
+		f.Addr(nb, t)
 		f.V128Load(0)
-		f.Get(one)
-		f.Get(va)
-		addr(z, t)
-		f.V128Load(0)
-		f.Get(zero)
-		f.F64x2Ge()
-		f.V128Bitselect()
-		f.Get(one)
-		f.Get(va)
-		f.F64x2Add()
-		f.F64x2Div()
+		g.ratio(va, func() { f.Addr(z, t); f.V128Load(0) })
 		f.F64x2Mul()
 		f.V128Store(0)
-		inc(t, 16)
+		f.Inc(t, 16)
 	}
-	g.endLoop()
+	f.EndLoop()
 	f.Block()
 	f.Get(t)
 	f.Get(n8)
 	f.I32GeU()
 	f.BrIf(0)
-	addr(e, t)
+	f.Addr(e, t)
 	f.F64Load(0)
 	f.Set(sv)
-	addr(z, t)
-	addr(nb, t)
+	f.Addr(z, t)
+	f.Addr(nb, t)
 	f.F64Load(0)
-	f.F64Const(1)
-	f.Get(sv)
-	addr(z, t)
-	f.F64Load(0)
-	f.F64Const(0)
-	f.F64Ge()
-	f.Select()
-	f.F64Const(1)
-	f.Get(sv)
-	f.F64Add()
-	f.F64Div()
+	ratio1(f, sv, func() { f.Addr(z, t); f.F64Load(0) })
 	f.F64Mul()
 	f.F64Store(0)
 	f.End()

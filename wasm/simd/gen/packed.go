@@ -35,8 +35,6 @@ func pdots() *fn {
 	for i := range acc {
 		acc[i] = f.local(v128)
 	}
-	loopUntil := func(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
-	endLoop := func() { f.Br(0); f.End(); f.End() }
 
 	// xe = x + 8d; gb = tr (the group's start); ob = out.
 	f.Get(x)
@@ -49,11 +47,11 @@ func pdots() *fn {
 	f.Set(gb)
 	f.Get(out)
 	f.Set(ob)
-	loopUntil(func() { f.Get(g); f.Get(groups); f.I32GeU() })
+	f.LoopUntil(func() { f.Get(g); f.Get(groups); f.I32GeU() })
 	{
 		f.I32Const(0)
 		f.Set(h)
-		loopUntil(func() { f.Get(h); f.I32Const(2); f.I32GeU() })
+		f.LoopUntil(func() { f.Get(h); f.I32Const(2); f.I32GeU() })
 		{
 			for _, a := range acc {
 				f.V128Const(0, 0)
@@ -68,7 +66,7 @@ func pdots() *fn {
 			f.Set(p)
 			f.Get(x)
 			f.Set(xp)
-			loopUntil(func() { f.Get(xp); f.Get(xe); f.I32GeU() })
+			f.LoopUntil(func() { f.Get(xp); f.Get(xe); f.I32GeU() })
 			{
 				f.Get(xp)
 				f.V128Load64Splat(0)
@@ -92,7 +90,7 @@ func pdots() *fn {
 				f.I32Add()
 				f.Set(xp)
 			}
-			endLoop()
+			f.EndLoop()
 			for i, a := range acc {
 				f.Get(ob)
 				f.Get(a)
@@ -107,7 +105,7 @@ func pdots() *fn {
 			f.I32Add()
 			f.Set(h)
 		}
-		endLoop()
+		f.EndLoop()
 		// gb += 4·32·d: the next group.
 		f.Get(gb)
 		f.Get(d)
@@ -120,7 +118,7 @@ func pdots() *fn {
 		f.I32Add()
 		f.Set(g)
 	}
-	endLoop()
+	f.EndLoop()
 	f.I32Const(1)
 	return f
 }
@@ -145,8 +143,6 @@ func paxpys() *fn {
 	for i := range a {
 		a[i] = f.local(v128)
 	}
-	loopUntil := func(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
-	endLoop := func() { f.Br(0); f.End(); f.End() }
 
 	// ce = c + 8n.
 	f.Get(c)
@@ -157,7 +153,7 @@ func paxpys() *fn {
 	f.Set(ce)
 	for _, width := range []int32{16, 8, 4} {
 		nacc := int(width / 2)
-		loopUntil(func() { f.Get(col); f.I32Const(width); f.I32Add(); f.Get(w); f.I32GtU() })
+		f.LoopUntil(func() { f.Get(col); f.I32Const(width); f.I32Add(); f.Get(w); f.I32GtU() })
 		{
 			// The chunk's sums from acc + 8·col.
 			for i := range nacc {
@@ -178,7 +174,7 @@ func paxpys() *fn {
 			f.Set(p)
 			f.Get(c)
 			f.Set(cp)
-			loopUntil(func() { f.Get(cp); f.Get(ce); f.I32GeU() })
+			f.LoopUntil(func() { f.Get(cp); f.Get(ce); f.I32GeU() })
 			{
 				f.Get(cp)
 				f.V128Load64Splat(0)
@@ -202,7 +198,7 @@ func paxpys() *fn {
 				f.I32Add()
 				f.Set(cp)
 			}
-			endLoop()
+			f.EndLoop()
 			for i := range nacc {
 				f.Get(acc)
 				f.Get(col)
@@ -217,7 +213,7 @@ func paxpys() *fn {
 			f.I32Add()
 			f.Set(col)
 		}
-		endLoop()
+		f.EndLoop()
 	}
 	f.I32Const(1)
 	return f

@@ -197,6 +197,21 @@ describe('start-up order', () => {
   });
 });
 
+describe('a missing page script', () => {
+  test('is said in the view\'s box, not left at "Loading…"', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    try {
+      await page.route(/\/page\.js$/, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+      await page.goto(baseURL);
+      await page.waitForFunction(() => /Could not load page\.js/.test(document.getElementById('view-msg').textContent), null, { timeout: TIMEOUT });
+      assert.equal(await page.evaluate(() => document.getElementById('view-msg').hidden), false);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe('a damaged snapshot', () => {
   test('is refused by the view, and the simulator loads without waiting for it', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });

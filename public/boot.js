@@ -236,7 +236,7 @@
   // Its title and description too, until the simulator says them.
   let headTaken = false;
   fetch('posters/index.json').then((r) => (r.ok ? r.json() : null)).then((idx) => {
-    const h = idx && idx[name];
+    const h = idx && Object.hasOwn(idx, name) ? idx[name] : null;
     if (!h || headTaken) return;
     scnTitle.textContent = h.title || name;
     scnDesc.textContent = h.description || '';
@@ -327,6 +327,16 @@
   // styles, in their order; they load once the first frame is on screen,
   // or as soon as none is coming.
   let pageLoading = false;
+  // failed says in the view's box that a script of the page is missing:
+  // without it the page cannot start.
+  function failed(src) {
+    console.error(`dpsim: could not load ${src}`);
+    viewMsg.hidden = false;
+    viewMsg.classList.add('error');
+    $('view-msg-text').textContent = `Could not load ${src}, so the page cannot start.`;
+    $('view-msg-detail').textContent = 'Reload the page; if it stays, the site is incomplete (build it with ./build.sh and publish all of public/).';
+    $('load-progress').hidden = true;
+  }
   function loadPage() {
     if (pageLoading) return;
     pageLoading = true;
@@ -341,7 +351,7 @@
         const el = document.createElement('script');
         el.src = old.getAttribute('src');
         el.async = false; // in order, as if in the page
-        el.onerror = () => console.error(`dpsim: could not load ${el.src}`);
+        el.onerror = () => failed(el.getAttribute('src'));
         document.body.append(el);
       }
     }

@@ -32,6 +32,7 @@ var Factory = method.Factory{
 	// x, d, q, two noises, y and z with and without noise, a, ∇f.
 	Footprint: func(agents, _, dim int) int64 { return 8 * 11 * int64(agents) * int64(dim) },
 	Build:     build,
+	Words:     words,
 }
 
 // pNeeds are the properties of P that spec §3.1 requires: symmetric, zero

@@ -36,7 +36,6 @@
   const viewLabels = $('view-labels');
   const viewKeyText = $('view-key-text');
   const viewNote = $('view-note');
-  const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
   const scnTitle = $('scn-title');
   const scnDesc = $('scn-desc');
@@ -120,8 +119,11 @@
     setStatus('error');
   }
 
+  // The status badge: the state's word, or for a run that ended above
+  // its start, that (Go's ui.Status).
+  const STATUS_WORDS = { worse: 'worse than its start' };
   function setStatus(s) {
-    stat.status.textContent = s;
+    stat.status.textContent = STATUS_WORDS[s] || s;
     stat.status.className = 'badge s-' + s;
   }
 
@@ -413,12 +415,14 @@
       if (seedIn.value !== v) seedIn.value = v;
     }
     if (s.error && (!lastState || lastState.error !== s.error)) addMessage('error', s.error);
-    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged'].includes(s.status)) {
+    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged', 'worse'].includes(s.status)) {
       addMessage('info', 'Fast-forward turned itself off: the run has ended.');
     }
     checkNoiseDominated(s);
-    if (s.status === 'diverged' && (!lastState || lastState.status !== 'diverged')) {
-      addMessage('warn', 'The run diverged: the iterates are no longer finite.');
+    if (s.outcome && (!lastState || lastState.outcome !== s.outcome)) {
+      addMessage('warn', s.outcome === 'diverged'
+        ? `The run diverged: ${s.outcomeText || 'the iterates are no longer finite'}.`
+        : `The run ended worse than its start: ${s.outcomeText}. What the algorithm gained, the noise (or its settings) took back; the theory card says which of its assumptions fail.`);
     }
     if (s.stopReason && (!lastState || lastState.stopReason !== s.stopReason)) {
       addMessage('info', 'The run stopped early by its stop rule: ' + s.stopReason + '.');
@@ -484,22 +488,36 @@
 
   // checkNoiseDominated warns, once per scenario, when the run's error is
   // far above the noise-free ghost's: the privacy noise then dominates
-  // (typically after a calibration to a small ε).
+  // (typically after a calibration to a small ε). A ghost whose error has
+  // reached floating-point rounding (below dpsimState.roundingFloor, a
+  // share of the start's error) gives no ratio worth printing: the
+  // warning then says that the noise-free run reached rounding.
   let noiseWarned = -1;
   function checkNoiseDominated(s) {
     if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
     // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
     const [it, g, own] = plot.ghostLast;
-    if (!(g > 0) || !(own > 100 * g) || it < 20) return;
+    const floor = s.roundingFloor > 0 ? s.roundingFloor : 0;
+    const what = `its ${s.headline || 'optimality'} error (${fmtNum(own)})`;
+    if (it < 20 || !(g >= 0) || !(own > 0)) return;
+    if (g > floor) {
+      if (!(own > 100 * g)) return;
+      noiseWarned = s.loads;
+      addMessage('warn', `This run is dominated by its noise: ${what} is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
+        'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
+      return;
+    }
+    if (!(own > 100 * floor)) return;
     noiseWarned = s.loads;
-    addMessage('warn', `This run is dominated by its noise: its ${s.headline || 'optimality'} error (${fmtNum(own)}) is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
-      'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
+    addMessage('warn', `The noise sets what this run reaches: ${what} at iteration ${it}, while the noise-free run (the faint curve) has reached floating-point rounding ` +
+      `(${fmtNum(g)}, below ${fmtNum(floor)}), so no ratio between the two means anything. A larger ε (or no calibration) brings the run closer to it.`);
   }
 
   // onScenarioBuilt runs when a scenario is (re)built, however: the plot
   // starts again and fast-forward is off (Go turned it off).
   function onScenarioBuilt(s) {
     speedSynced = false;
+    if (window.dpsimGlossary && window.dpsimGlossary.refresh) window.dpsimGlossary.refresh();
     plot.ghostLast = null;
     calConfirm.hidden = true;
     announceScenario();
@@ -532,29 +550,19 @@
   // The scene's text labels, written over the canvas (boot.js).
   const renderLabels = (s) => boot.renderLabels(s && s.labels);
 
-  // The key under the view follows the scenario: which channels are sent or
-  // pulled, and for resource allocation the shapes and the edge reading.
+  // The key under the view is the run's legend, composed in Go from the
+  // algorithm's and the problem's own words (ui.KeyOf: what a link
+  // carries, what the picture shows and where it stands), so that no
+  // plug-in inherits another's text.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading, s.headline, s.large].join('|');
+    const sig = [s.legend, s.reading].join('|');
     if (sig === keySig) return;
     keySig = sig;
-    if (s.large && !s.allocation) {
-      viewKeyText.textContent = `Large network (${s.nodes} agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; ` +
-        'each agent a dot coloured by its distance to the agents\' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.';
-    } else if (!s.allocation) {
-      // Without a known optimum the view draws no ★.
-      viewKeyText.innerHTML = s.headline === 'stationarity'
-        ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
-    } else {
-      viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
-        (s.key ? 'Channels: ' + s.key + '. ' : '') +
-        'Squares: generator buses, labelled output / optimum*; discs: load buses, labelled with their demand. ' +
-        'Right panel: total generation against demand, each generator\'s output (bar) against its optimum (tick), every bus\'s price converging to λ*.';
-    }
+    viewKeyText.textContent = s.legend || '';
+    viewKeyText.dataset.where = s.pictureWhere || '';
     const notes = [];
     if (s.reading) notes.push('Directed links: arrows point from sender to receiver; ' + s.reading + '.');
-    if (s.allocation) notes.push('Error plot: optimality is the paper\'s allocation error, consensus the disagreement of the buses\' prices (their formulas below the plot).');
     viewNote.hidden = notes.length === 0;
     viewNote.textContent = notes.join(' ');
   }
@@ -1041,22 +1049,32 @@
 
   // ------------------------------------------------------------ bridge up
 
+  // fillPresets fills the preset menu grouped by paper, the paper's own
+  // algorithm first (Go's scenario.PresetMenu, from the plug-ins' words:
+  // no list is kept here).
   function fillPresets() {
-    const list = call('presets');
+    let groups = [];
+    try { groups = JSON.parse(call('presetMenu') || '[]'); } catch (e) { groups = []; }
     presetSel.replaceChildren();
-    const arr = list ? Array.from(list) : [];
-    if (arr.length === 0) {
+    if (groups.length === 0) {
       const o = document.createElement('option');
       o.value = ''; o.textContent = '(no presets)';
       presetSel.append(o);
       return;
     }
-    for (const p of arr) {
-      const o = document.createElement('option');
-      o.value = p.name;
-      o.textContent = p.title || p.name;
-      o.title = p.name;
-      presetSel.append(o);
+    for (const g of groups) {
+      const og = document.createElement('optgroup');
+      og.label = g.label;
+      og.dataset.paper = g.paper;
+      for (const p of g.presets) {
+        const o = document.createElement('option');
+        o.value = p.name;
+        o.textContent = p.title || p.name;
+        o.title = p.name;
+        o.dataset.algorithm = p.algorithm;
+        og.append(o);
+      }
+      presetSel.append(og);
     }
     presetsFilled = true;
     syncedPreset = null;
@@ -1096,9 +1114,10 @@
     rhow: document.getElementById('th-rhow'), measured: document.getElementById('th-measured'),
     pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
     conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
+    assume: document.getElementById('th-assume-list'),
   };
   const metricsFoot = document.getElementById('metrics-foot');
-  let theoryAt = 0, theoryKey = '';
+  let theoryAt = 0, theoryKey = '', theoryTimer = 0;
   let targetDirty = false;
 
   // refreshTheory fills the theory card from window.dpsim.theory(): the
@@ -1108,9 +1127,14 @@
   // while the run plays.
   function refreshTheory(s, force) {
     if (!window.dpsim || typeof window.dpsim.theory !== 'function') return;
-    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}`;
+    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}|${s && s.outcome}`;
     const now = performance.now();
-    if (!force && (key === theoryKey || now - theoryAt < 400)) return;
+    if (!force && key === theoryKey) return;
+    if (!force && now - theoryAt < 400) {
+      // A trailing refresh, so the card shows the run's last iteration.
+      if (!theoryTimer) theoryTimer = setTimeout(() => { theoryTimer = 0; refreshTheory(window.dpsimState, false); }, 400);
+      return;
+    }
     theoryAt = now; theoryKey = key;
     let v;
     try { v = JSON.parse(window.dpsim.theory() || 'null'); } catch (e) { return; }
@@ -1137,10 +1161,47 @@
     if (!ih) th.inf.textContent = '—';
     else if (ih.available) th.inf.textContent = `${ih.epsilon.text} (${ih.source})`;
     else th.inf.textContent = `unavailable: ${ih.reason}`;
-    th.conv.textContent = t.convergence || '—';
+    renderConvergence(t.convergence, v);
     th.src.textContent = v.paper || '—';
     if (!targetDirty && document.activeElement !== targetIn) {
       targetIn.value = v.target_epsilon > 0 ? String(v.target_epsilon) : '';
+    }
+  }
+
+  // renderConvergence writes the source's convergence claim with what
+  // this run says of it: the claim holds only under the assumptions the
+  // plug-in declares, each listed with its verdict for this run, and a
+  // run that ended (or is diverging) above its start contradicts it.
+  const VERDICT_MARK = { holds: '✓', fails: '✗', unknown: '?' };
+  function renderConvergence(claim, v) {
+    const as = v.assumptions || [];
+    const fails = as.filter((a) => a.verdict === 'fails');
+    let text = claim || '—';
+    if (v.outcome) {
+      text = `This run contradicts the claim: ${v.outcome_text}. The source claims: ${text}`;
+    } else if (claim && fails.length) {
+      text = `Only if every assumption below holds, and ${fails.length} fail${fails.length === 1 ? 's' : ''} here: ${text}`;
+    }
+    th.conv.textContent = text;
+    th.conv.dataset.outcome = v.outcome || '';
+    const sig = JSON.stringify(as);
+    if (th.assume.dataset.sig === sig) return;
+    th.assume.dataset.sig = sig;
+    th.assume.replaceChildren();
+    for (const a of as) {
+      const li = document.createElement('li');
+      li.dataset.verdict = a.verdict;
+      const mark = document.createElement('span');
+      mark.className = 'assume-mark';
+      mark.textContent = VERDICT_MARK[a.verdict] || '?';
+      mark.setAttribute('aria-label', a.verdict);
+      li.append(mark, ` ${a.name} (${a.source}) ${a.verdict}${a.detail ? ': ' + a.detail : ''}`);
+      th.assume.append(li);
+    }
+    if (!as.length) {
+      const li = document.createElement('li');
+      li.textContent = 'the algorithm declares none';
+      th.assume.append(li);
     }
   }
 

@@ -76,6 +76,9 @@ type App struct {
 	share share
 	// viewOut is the last picture handed to the view (ui/viewbridge.go).
 	viewOut viewOut
+	// assumptions are the run's verdicts on its algorithm's assumptions
+	// (scenario.Built.Assumptions), decided once per build.
+	assumptions []method.Checked
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -163,6 +166,27 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+	// Legend is the key under the network, from the plug-ins' words
+	// (ui.KeyOf); PictureWhere says where the picture stands ("beside",
+	// "below" or ""); Panels lists the panels that apply (ui.Panel…).
+	Legend       string   `js:"legend"`
+	PictureWhere string   `js:"pictureWhere"`
+	Panels       []string `js:"panels"`
+	// AlgorithmKind and ProblemKind are the plug-ins' names, which the
+	// glossary puts first.
+	AlgorithmKind string `js:"algorithmKind"`
+	ProblemKind   string `js:"problemKind"`
+	// Outcome is "worse" or "diverged" once the headline error ended (or,
+	// diverging, already is) above its start, "" otherwise; OutcomeText
+	// says it with the numbers (Live.Outcome).
+	Outcome     string `js:"outcome"`
+	OutcomeText string `js:"outcomeText"`
+	// HeadlineStart is the headline error at iteration 0 and
+	// RoundingFloor the error below which it is floating-point rounding
+	// (RoundingShare of the start): a noise-free run below it is compared
+	// with nothing.
+	HeadlineStart float64 `js:"headlineStart"`
+	RoundingFloor float64 `js:"roundingFloor"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -222,6 +246,7 @@ func (a *App) install(b *scenario.Built) {
 	a.lastErr = ""
 	a.game.Set(player, model)
 	a.cmp = nil // a scenario of its own ends a comparison
+	a.assumptions = b.Assumptions()
 	a.publish()
 }
 
@@ -305,15 +330,26 @@ type TheoryView struct {
 	StationarityMetric string               `json:"stationarity_metric,omitempty"`
 	Calibration        *privacy.Calibration `json:"calibration,omitempty"`
 	Target             float64              `json:"target_epsilon"`
-	RhoW               *float64             `json:"rho_w"`
-	RhoWo              *float64             `json:"rho_wo"`
-	Epsilon            privacy.Amount       `json:"epsilon"`
+	// Assumptions are the algorithm's source's assumptions, each with
+	// whether it holds for this run.
+	Assumptions []method.Checked `json:"assumptions"`
+	// Outcome and OutcomeText are State's: a run that ended (or is
+	// diverging) above its start contradicts any convergence claim.
+	Outcome     string         `json:"outcome,omitempty"`
+	OutcomeText string         `json:"outcome_text,omitempty"`
+	RhoW        *float64       `json:"rho_w"`
+	RhoWo       *float64       `json:"rho_wo"`
+	Epsilon     privacy.Amount `json:"epsilon"`
 }
 
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max,
+		Assumptions: a.assumptions, Outcome: a.state.Outcome, OutcomeText: a.state.OutcomeText}
+	if v.Assumptions == nil {
+		v.Assumptions = []method.Checked{}
+	}
 	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
 	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
@@ -441,6 +477,11 @@ func (a *App) publish() {
 			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
+		st.AlgorithmKind, st.ProblemKind = b.Factory.Name, b.ProblemFactory.Name
+		k := KeyOf(b, a.game.Model(), a.game.Frame())
+		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
+		start, _ := a.live.Ends(&a.run.Metrics.Series)
+		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
 		ratio := 1.0
 		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
 			ratio = m.PixelRatio
@@ -448,13 +489,24 @@ func (a *App) publish() {
 		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
-		switch st.Status, why = Status(a.run, st.Running); st.Status {
+		switch st.Status, why = Status(a.run, st.Running, a.live); st.Status {
 		case "diverged":
-			st.Error = why
+			if a.run.Err() != nil { // else the error grew: Outcome says it
+				st.Error = why
+			}
 		case "stopped":
 			st.StopReason = why
 		}
-		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
+		st.Outcome, st.OutcomeText = a.live.Outcome(&a.run.Metrics.Series)
+		if !a.run.Done() && a.run.Err() == nil && st.Outcome != OutcomeDiverged {
+			// Part-way, noise lifts the error above its start for a
+			// while: only growth without bound contradicts a claim yet.
+			st.Outcome, st.OutcomeText = "", ""
+		}
+		if a.run.Err() != nil {
+			st.Outcome, st.OutcomeText = OutcomeDiverged, why
+		}
+		if a.fast && (a.run.Done() || a.run.Err() != nil) {
 			// The run has ended: the next one starts at the chosen speed.
 			a.fast = false
 			a.player.SetFast(false)
@@ -743,6 +795,14 @@ func (a *App) Register() {
 		}
 		js, _ := json.Marshal(a.theoryView())
 		return string(js)
+	})
+	fn("glossary", func([]js.Value) any {
+		out, _ := json.Marshal(GlossaryOf(a.built))
+		return string(out)
+	})
+	fn("presetMenu", func([]js.Value) any {
+		out, _ := json.Marshal(scenario.PresetMenu())
+		return string(out)
 	})
 	fn("plugins", func([]js.Value) any {
 		js, err := json.Marshal(scenario.Plugins())

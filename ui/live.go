@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 
 	"dpsim/core/metrics"
@@ -126,16 +127,73 @@ func (l *Live) StationarityColumn(s *metrics.Series, from int) []float64 {
 	return out
 }
 
+// Outcomes of a run that ended above its start (Live.Outcome).
+const (
+	// OutcomeWorse: the headline error ended above its start.
+	OutcomeWorse = "worse"
+	// OutcomeDiverged: it ended more than DivergedFactor times above its
+	// start, or the estimates stopped being finite.
+	OutcomeDiverged = "diverged"
+)
+
+// DivergedFactor is how many times its start a run's headline error
+// must end above to read "diverged" rather than "worse than its start":
+// six orders of magnitude is no noise floor but growth without bound.
+const DivergedFactor = 1e6
+
+// RoundingShare is the share of its start below which a squared error
+// is floating-point rounding: 10⁴ units in the last place of the start's
+// distance, squared ((10⁴·2⁻⁵²)² ≈ 4.9·10⁻²⁴).
+const RoundingShare = 1e4 * 0x1p-52 * 1e4 * 0x1p-52
+
+// Ends returns the headline metric at the first and at the latest point
+// of s (NaN when it has none).
+func (l *Live) Ends(s *metrics.Series) (start, end float64) {
+	l.bind(s)
+	n := s.Len()
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	head := func(p metrics.Point) float64 {
+		if l.stat != nil {
+			return l.Stationarity(p)
+		}
+		return p.Optimality
+	}
+	return head(s.At(0)), head(s.At(n - 1))
+}
+
+// Outcome says how the headline error ended against its start: "" when
+// not above it, OutcomeWorse, or OutcomeDiverged past DivergedFactor
+// times the start; why says it with the numbers.
+func (l *Live) Outcome(s *metrics.Series) (outcome, why string) {
+	start, end := l.Ends(s)
+	if !(start >= 0) || !(end > start) {
+		return "", ""
+	}
+	name, _ := l.Headline()
+	why = fmt.Sprintf("the %s error ended at %.3g, above its start %.3g (×%.3g)", name, end, start, end/start)
+	if end > DivergedFactor*start {
+		return OutcomeDiverged, why + ": it grew without bound"
+	}
+	return OutcomeWorse, why
+}
+
 // Status returns the run's status for the page (docs/bridge.md):
-// "diverged" with the error, "stopped" with the stop rule's reason,
-// "done", "running", "ready" (iteration 0) or "paused".
-func Status(run *runner.Runner, running bool) (status, reason string) {
+// "diverged" with the error (or the growth of the headline error, by
+// Outcome), "stopped" with the stop rule's reason, "worse" (the run
+// ended above its start, with the numbers), "done", "running", "ready"
+// (iteration 0) or "paused".
+func Status(run *runner.Runner, running bool, l *Live) (status, reason string) {
 	switch err := run.Err(); {
 	case err != nil:
 		return "diverged", err.Error()
 	case run.Stopped() != "":
 		return "stopped", run.Stopped()
 	case run.Done():
+		if o, why := l.Outcome(&run.Metrics.Series); o != "" {
+			return o, why
+		}
 		return "done", ""
 	case running:
 		return "running", ""

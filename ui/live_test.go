@@ -159,12 +159,49 @@ func TestStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		status, reason := Status(r, c.running)
+		status, reason := Status(r, c.running, NewLive(r.Built(), 8))
 		if status != c.status || !strings.Contains(reason, c.cause) || (c.cause == "") != (reason == "") {
 			t.Errorf("%s: status %q, reason %q; want %q, a reason naming %q", c.name, status, reason, c.status, c.cause)
 		}
 		if c.status == "stopped" && r.Iter() >= 20 {
 			t.Errorf("%s: the stop rule did not stop the run early (iteration %d)", c.name, r.Iter())
+		}
+	}
+}
+
+// noisyRendezvous is GT-DP on a ring of six with constant Laplace noise
+// of scale b on both messages: large enough, the run ends far above its
+// start.
+func noisyRendezvous(b float64) string {
+	return fmt.Sprintf(`{"name": "noisy", "seed": 5, "graph": {"kind": "ring", "n": 6},
+		"weights": {"kind": "metropolis"}, "problem": {"kind": "rendezvous", "params": {"dim": 2}},
+		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 10}},
+		"noise": {"eta": {"dist": "laplace", "scale": %g}, "xi": {"dist": "laplace", "scale": %g}}, "iterations": 60}`, b, b)
+}
+
+// TestStatusWorseOrDiverged checks that a run whose error ends above its
+// start is not "done": "worse" with the numbers, and "diverged" once it
+// ends beyond DivergedFactor times its start, while a run that learns
+// stays "done" (issue 29: the DP-RECAL baselines at ε = 12 ended at
+// 2.6·10⁶ from 0.018 and the page said "done").
+func TestStatusWorseOrDiverged(t *testing.T) {
+	for _, c := range []struct {
+		noise  float64
+		status string
+	}{{0.001, "done"}, {3, OutcomeWorse}, {1e5, OutcomeDiverged}} {
+		b := build(t, noisyRendezvous(c.noise))
+		r := runner.New(b)
+		if err := r.Run(); err != nil {
+			t.Fatal(err)
+		}
+		l := NewLive(b, 8)
+		start, end := l.Ends(&r.Metrics.Series)
+		status, reason := Status(r, false, l)
+		if status != c.status {
+			t.Errorf("noise %g: status %q (%s), want %q; the error went from %.3g to %.3g", c.noise, status, reason, c.status, start, end)
+		}
+		if c.status != "done" && !strings.Contains(reason, "above its start") {
+			t.Errorf("noise %g: reason %q does not give the numbers", c.noise, reason)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // words is what the page says about the CNN classifier (objective.Words).
 var words = objective.Words{
-	Curve: "there is no picture of a network of thousands of weights and no known optimum: the error plot is its learning curve, how close the average gradient is to zero (stationarity) and the agents' disagreement",
+	Curve: "the error plot is the network's learning curve: with no known optimum, how close the average gradient is to zero (stationarity), and the agents' disagreement",
 	Symbols: []glossary.Term{
 		{Symbol: "θ⁰, x", Meaning: "The network's initial weights θ⁰ and the agents' estimate x: the weights are θ = θ⁰ + x."},
 		{Symbol: "λ", Meaning: "Weight decay (λ/2)‖θ‖² in every agent's loss."},

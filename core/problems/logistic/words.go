@@ -7,7 +7,7 @@ import (
 
 // words is what the page says about the binary linear model (objective.Words).
 var words = objective.Words{
-	Curve: "there is no picture of a model with this many weights: the error plot is its learning curve, the distance to the centrally solved x* and the agents' disagreement",
+	Curve: "the error plot is the model's learning curve: the distance to the centrally solved x* and the agents' disagreement",
 	Symbols: []glossary.Term{
 		{Symbol: "a, b", Meaning: "A sample's features a and its label b ∈ {−1, +1}."},
 		{Symbol: "x", Meaning: "The model's weights, one per feature."},

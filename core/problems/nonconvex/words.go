@@ -7,7 +7,7 @@ import (
 
 // words is what the page says about DPP²'s classifier (objective.Words).
 var words = objective.Words{
-	Curve: "the loss is nonconvex and has no known optimum: the error plot shows how close the average gradient is to zero (stationarity) and the agents' disagreement",
+	Curve: "the error plot shows, for a nonconvex loss without a known optimum, how close the average gradient is to zero (stationarity) and the agents' disagreement",
 	Symbols: []glossary.Term{
 		{Symbol: "m, d", Meaning: "The samples per agent and the features per sample (the paper: 200 and 10)."},
 		{Symbol: "z, b", Meaning: "A sample's features z ~ N(0, s²I) and its label b = ±1."},

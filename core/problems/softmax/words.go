@@ -7,7 +7,7 @@ import (
 
 // words is what the page says about the softmax regression (objective.Words).
 var words = objective.Words{
-	Curve: "there is no picture of a model with this many weights: the error plot is its learning curve, the distance to the centrally solved W* and the agents' disagreement",
+	Curve: "the error plot is the model's learning curve: the distance to the centrally solved W* and the agents' disagreement",
 	Symbols: []glossary.Term{
 		{Symbol: "W", Meaning: "The model's weights: one row of feature weights per class."},
 		{Symbol: "λ", Meaning: "The weight of the ℓ2 term (λ/2)‖W‖² in every agent's loss."},

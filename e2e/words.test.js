@@ -174,6 +174,32 @@ describe('the preset menu and the glossary', () => {
   });
 });
 
+describe('the packets\' colour counts all the noise a message carries', () => {
+  test('at ε = 1 the estimates fly off and the packets are red, against the noise-free twin', async () => {
+    const p = await open({ width: 1366, height: 768 });
+    try {
+      const r = await p.page.evaluate(() => { const x = window.dpsim.calibrate(1); return { ok: x.ok, error: x.error }; });
+      assert.ok(r.ok, r.error);
+      await p.page.evaluate(() => { window.dpsim.setSpeed(80); window.dpsim.play(); });
+      await waitFor(p, '40 iterations', () => window.dpsimState.iter >= 40);
+      await p.page.evaluate(() => window.dpsim.pause());
+      await waitFor(p, 'packets on screen', () => !window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 4);
+      const got = await p.page.evaluate(() => {
+        const pks = JSON.parse(window.dpsim.packetsOnScreen()).slice(0, 12);
+        return { legend: window.dpsimState.legend, msgs: pks.map((k) => JSON.parse(window.dpsim.inspect(k.x, k.y))).filter((v) => v.kind === 'message') };
+      });
+      assert.match(got.legend, /how far it is from the message the same run without noise sends/);
+      assert.ok(got.msgs.length > 0, 'no message under the packets');
+      for (const v of got.msgs) {
+        assert.ok(v.deviation >= 100, `a packet at ε = 1 off the noise-free message by ${v.deviation} (fresh noise ÷ signal ${v.ratio}): not red`);
+      }
+      await p.page.locator('#view').screenshot({ path: path.join(OUT, 'words-eps1-packets.png') });
+    } finally {
+      await p.ctx.close();
+    }
+  });
+});
+
 describe('status and theory tell the truth', () => {
   test('DP-NIDS at ε = 12 ends far above its start: not "done", and the theory card says so', async () => {
     const p = await open({ width: 1920, height: 1080 }, '?preset=dp-nids-ring8');

@@ -643,6 +643,7 @@
         row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
         row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +
         row('noise ÷ signal', v.signal_norm === 0 ? (v.noise_norm > 0 ? '∞ (the signal is 0: all noise)' : '0') : fmtNum(v.ratio), 'mono') +
+        (v.deviation != null ? row('off the noise-free message', `${fmtNum(v.deviation)}× its size (the packet's colour: all the noise this message carries, earlier noise included)`) : '') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
         row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
     } else {

@@ -79,6 +79,9 @@ type App struct {
 	// assumptions are the run's verdicts on its algorithm's assumptions
 	// (scenario.Built.Assumptions), decided once per build.
 	assumptions []method.Checked
+	// twin is the noise-free run the packets' colours compare with (nil
+	// without one: ui/twin.go).
+	twin *Twin
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -225,7 +228,17 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
 	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
-	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
+	recs := []sim.Recorder{model}
+	// The noise-free twin the packets' colours compare with, when the
+	// picture draws single packets of a problem small enough.
+	a.twin = nil
+	if !model.Large() {
+		if a.twin = NewTwin(b); a.twin != nil {
+			model.SetReference(a.twin)
+			recs = append(recs, a.twin)
+		}
+	}
+	run := runner.New(b, append(recs, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()
 	player := scene.NewPlayer(run)
@@ -617,6 +630,9 @@ func (a *App) Register() {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
 			if a.fast {
+				// The twin would double fast-forward's work: it stops, and
+				// the colours compare each fresh noise with its message.
+				a.twin.Stop()
 				a.slow = false // fast-forward and slow motion exclude each other
 				a.pace()
 			}

@@ -57,8 +57,10 @@ func KeyOf(b *scenario.Built, m *scene.Model, f *scene.Frame) Key {
 	if m != nil && m.Large() && m.Allocation() == nil {
 		s = append(s, fmt.Sprintf("Large network (%d agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; "+
 			"each agent a dot coloured by its distance to the agents' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.", b.Env.Graph.N))
+	} else if m != nil && m.Referencing() {
+		s = append(s, "Each packet is one message; its colour and size show noise ÷ signal: how far it is from the message the same run without noise sends, relative to that message.")
 	} else {
-		s = append(s, "Each packet is one message; its colour and size show noise ÷ signal.")
+		s = append(s, "Each packet is one message; its colour and size show noise ÷ signal: the noise it adds, relative to the rest of it.")
 	}
 	if aw.Messages != "" {
 		s = append(s, aw.Messages)

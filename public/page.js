@@ -477,7 +477,8 @@
       mean = 'Nothing sent yet: nothing revealed.';
     } else if (s.epsilon === 0 && s.messages > 0) {
       val = '0 so far';
-      mean = 'The messages sent so far carry no private information by the accountant\'s convention (GT-DP: the iteration-0 messages have sensitivity 0, so eq. (18) counts rounds k = 1 … K, K = iterations − 1); ε grows from the next round on.';
+      // The convention is the algorithm's accountant's, in its words.
+      mean = `The messages sent so far carry no private information by the accountant's count (${s.epsilonFree || s.epsilonSource || 'its source'}); ε grows from the next round on.`;
     } else if (s.epsilon > 0 || s.epsilonText) {
       mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon);
     }

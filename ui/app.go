@@ -123,6 +123,9 @@ type State struct {
 	EpsilonKind   string `js:"epsilonKind"`
 	EpsilonReason string `js:"epsilonReason"`
 	EpsilonSource string `js:"epsilonSource"`
+	// EpsilonFree says why the accountant counts the first messages as
+	// free, from the algorithm's words (method.Words.FreeMessages).
+	EpsilonFree string `js:"epsilonFree"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
@@ -472,6 +475,7 @@ func (a *App) publish() {
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}

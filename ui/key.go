@@ -134,27 +134,21 @@ type GlossaryGroup struct {
 // and problem first (b may be nil: none is current).
 func GlossaryOf(b *scenario.Built) []GlossaryGroup {
 	var cur, rest []GlossaryGroup
-	for _, f := range scenario.Factories() {
-		g := GlossaryGroup{Title: f.Title, Role: "algorithm", Terms: f.Words.Symbols, Current: b != nil && b.Factory == f}
+	add := func(g GlossaryGroup) {
+		if g.Terms == nil {
+			g.Terms = []glossary.Term{}
+		}
 		if g.Current {
 			cur = append(cur, g)
 		} else {
 			rest = append(rest, g)
 		}
+	}
+	for _, f := range scenario.Factories() {
+		add(GlossaryGroup{Title: f.Title, Role: "algorithm", Terms: f.Words.Symbols, Current: b != nil && b.Factory == f})
 	}
 	for _, f := range scenario.Problems() {
-		g := GlossaryGroup{Title: f.Title, Role: "problem", Terms: f.Words.Symbols, Current: b != nil && b.ProblemFactory == f}
-		if g.Current {
-			cur = append(cur, g)
-		} else {
-			rest = append(rest, g)
-		}
+		add(GlossaryGroup{Title: f.Title, Role: "problem", Terms: f.Words.Symbols, Current: b != nil && b.ProblemFactory == f})
 	}
-	out := append(cur, rest...)
-	for i := range out {
-		if out[i].Terms == nil {
-			out[i].Terms = []glossary.Term{}
-		}
-	}
-	return out
+	return append(cur, rest...)
 }

@@ -33,6 +33,10 @@ type Words struct {
 	// first of these whose paper poses its problem (objective.Words.Papers),
 	// else to the first.
 	BaselineOf []string
+	// FreeMessages says why the accountant counts the first messages as
+	// costing nothing, when it does ("" otherwise): the page says it
+	// beside an ε still 0 after messages were sent.
+	FreeMessages string
 	// Attack says what the gradient-leakage attack panel shows against
 	// this algorithm; "" when the attack does not apply, and the panel
 	// is then not shown.

@@ -49,6 +49,9 @@ type PluginWords struct {
 	// algorithms they belong to.
 	BaselineOf []string `json:"baseline_of,omitempty"`
 	Papers     []string `json:"papers,omitempty"`
+	// FreeMessages says why the accountant counts the first messages as
+	// free (algorithms; "" when it does not).
+	FreeMessages string `json:"free_messages,omitempty"`
 	// Attack says what the gradient-leakage attack panel shows against
 	// the algorithm ("" when it does not apply).
 	Attack string `json:"attack,omitempty"`
@@ -61,7 +64,8 @@ type Hypothesis struct {
 }
 
 func algorithmWords(w method.Words) *PluginWords {
-	pw := &PluginWords{Messages: w.Messages, Symbols: w.Symbols, Authors: w.Authors, BaselineOf: w.BaselineOf, Attack: w.Attack}
+	pw := &PluginWords{Messages: w.Messages, Symbols: w.Symbols, Authors: w.Authors, BaselineOf: w.BaselineOf,
+		FreeMessages: w.FreeMessages, Attack: w.Attack}
 	for _, a := range w.Assumptions {
 		pw.Assumptions = append(pw.Assumptions, Hypothesis{Name: a.Name, Source: a.Source})
 	}

@@ -7,7 +7,6 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
-	"dpsim/core/objective"
 	"dpsim/core/param"
 	"dpsim/core/privacy"
 	"dpsim/core/weights"
@@ -90,16 +89,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if noisy && p.Delta == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "delta"), "must be positive when noise is on: Theorem 3's ε is proportional to δ (give 1 to read ε in units of δ)")
 	}
-	mbar, mFrom := p.Smoothness, "algorithm.params.smoothness"
-	if mbar == 0 {
-		if sm, ok := env.Problem.(objective.Smooth); ok {
-			_, mbar = sm.Smoothness()
-			mFrom = "the problem (" + env.Problem.Kind() + ")"
-			if ss, ok := env.Problem.(objective.SmoothSource); ok {
-				mFrom = ss.SmoothnessSource()
-			}
-		}
-	}
+	mbar, mFrom, _ := mbarOf(env, &p)
 	var warns []check.Warning
 	if noisy && mbar == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "smoothness"), "is required (> 0) when noise is on: %s states no smoothness constant M̄ for Theorem 3", env.Problem.Kind())

@@ -35,7 +35,7 @@ var words = method.Words{
 		method.SummableNoise("r < 1: the noise decays geometrically", "Theorem 1"),
 		method.Assume("α < (1/4)/(M̄ + 21M̄²/2)", "condition (27), Theorem 1", func(env *method.Env, params any) method.Verdict {
 			p := params.(*Params)
-			m, ok := mbarOf(env, p)
+			m, _, ok := mbarOf(env, p)
 			if !ok {
 				return method.Unsure("the problem states no smoothness M̄")
 			}
@@ -47,7 +47,7 @@ var words = method.Words{
 		}),
 		method.Assume("α·M̄ < 1", "Theorem 3 (its ε)", func(env *method.Env, params any) method.Verdict {
 			p := params.(*Params)
-			m, ok := mbarOf(env, p)
+			m, _, ok := mbarOf(env, p)
 			if !ok {
 				return method.Unsure("the problem states no smoothness M̄")
 			}
@@ -59,14 +59,19 @@ var words = method.Words{
 	},
 }
 
-// mbarOf is M̄: the parameter, else the problem's smoothness L.
-func mbarOf(env *method.Env, p *Params) (float64, bool) {
+// mbarOf is M̄ and where it comes from: the parameter, else the
+// problem's smoothness L (ok false when neither gives one).
+func mbarOf(env *method.Env, p *Params) (mbar float64, from string, ok bool) {
 	if p.Smoothness > 0 {
-		return p.Smoothness, true
+		return p.Smoothness, "algorithm.params.smoothness", true
 	}
 	if sm, ok := env.Problem.(objective.Smooth); ok {
-		_, l := sm.Smoothness()
-		return l, l > 0
+		_, mbar = sm.Smoothness()
+		from = "the problem (" + env.Problem.Kind() + ")"
+		if ss, ok := env.Problem.(objective.SmoothSource); ok {
+			from = ss.SmoothnessSource()
+		}
+		return mbar, from, mbar > 0
 	}
-	return 0, false
+	return 0, "algorithm.params.smoothness", false
 }

@@ -9,7 +9,8 @@ import (
 
 // words is what the page says about GT-DP (method.Words).
 var words = method.Words{
-	Authors: "Xuan & Wang",
+	Authors:      "Xuan & Wang",
+	FreeMessages: "the iteration-0 messages have sensitivity 0, so eq. (18) counts rounds k = 1 … K, K = iterations − 1",
 	Messages: "Every agent sends its gradient tracker s_i + η_i and its estimate x_i + ξ_i to each neighbour j, " +
 		"weighted by w_ji: two lanes per link, both with Laplace noise of scale b·β_k.",
 	Symbols: []glossary.Term{

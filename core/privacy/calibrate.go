@@ -53,6 +53,39 @@ type Calibration struct {
 	After  Amount `json:"epsilon_after"`
 	// Channels lists every channel's base scales before and after.
 	Channels []ChannelScale `json:"channels"`
+	// Field names the plug-in parameter that asked for the calibration
+	// ("algorithm.params.target_epsilon"), and HorizonField the one that
+	// set its horizon; both are empty for a scenario's calibrate section.
+	Field        string `json:"field,omitempty"`
+	HorizonField string `json:"horizon_field,omitempty"`
+	// Unit is what Iterations counts when it is not iterations: an
+	// agent's "publications" or "activations" (the plug-in's own unit,
+	// DP-RECAL's privacy leakage frequency).
+	Unit string `json:"unit,omitempty"`
+}
+
+// Tolerance is how close a calibration must bring ε to its target: the
+// accountant rebuilt on the calibrated scales must predict the target to
+// this relative distance, or the calibration fails (Check).
+const Tolerance = 1e-9
+
+// Check returns an error naming field unless After, the prediction of
+// the accountant rebuilt on the calibrated scales, is the target within
+// Tolerance: a calibration that cannot reach its target says so instead
+// of reporting success.
+func (c Calibration) Check(field string) error {
+	d := c.After.Log10() - math.Log10(c.Target)
+	if !c.After.NoGuarantee() && math.Abs(d) <= math.Log10(1+Tolerance) {
+		return nil
+	}
+	return check.Errorf(field, "cannot reach ε = %g: with every noise scale multiplied by %.6g the rebuilt accountant predicts ε = %s after %d %s, not the target within %g", c.Target, c.Factor, c.After, c.Iterations, c.unit(), Tolerance)
+}
+
+func (c Calibration) unit() string {
+	if c.Unit != "" {
+		return c.Unit
+	}
+	return "iterations"
 }
 
 // ChannelScale is one noise channel's base scale (or per-agent scales)
@@ -63,8 +96,13 @@ type ChannelScale struct {
 	After   []float64 `json:"after"`
 }
 
-// String says what calibration did, in one line.
+// String says what calibration did, in one line, and, for a plug-in's
+// target, which parameters asked for it.
 func (c Calibration) String() string {
+	if c.Field != "" {
+		return fmt.Sprintf("%s = %g after %s = %d %s: noise scales ×%.6g (%s; ε was %s at the scales given)",
+			c.Field, c.Target, c.HorizonField, c.Iterations, c.unit(), c.Factor, c.Method, c.Before)
+	}
 	return fmt.Sprintf("noise scales ×%.6g (%s) so that ε = %g after %d iterations (was %s)",
 		c.Factor, c.Method, c.Target, c.Iterations, c.Before)
 }

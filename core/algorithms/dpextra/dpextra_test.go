@@ -69,7 +69,7 @@ func TestBadPrivacyInputs(t *testing.T) {
 		{"no gradient bound", `"gradient_bound": 0`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.gradient_bound"},
 		{"δ = 1", `"delta": 1`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.delta"},
 		{"R < 1", `"attenuation": 0.5`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.attenuation"},
-		{"target with per-agent scales", `"target_epsilon": 12`, `{"dist": "gaussian", "scales": [1, 1, 1, 1, 1, 1, 1, 1]}`, "noise.x.scales"},
+		{"target without a horizon", `"target_epsilon": 12, "plf": 0`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.plf"},
 		{"unknown conversion", `"conversion": "loose"`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.conversion"},
 	} {
 		s := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 3, Params: c.params}

@@ -177,8 +177,8 @@ func TestBatonAndLedger(t *testing.T) {
 	for i, e := range l.Agents {
 		rho := rho1 * (math.Pow(R, float64(tau[i])) - 1) / (R - 1)
 		want := privacy.ZCDPEpsilon(rho, delta)
-		if math.Abs(e.Epsilon.Value()-want) > 1e-9*want || math.Abs(ac.Rho(i)-rho) > 1e-9*rho {
-			t.Errorf("agent %d (τ = %d): ε %v ρ %v, want %v %v", i, tau[i], e.Epsilon.Value(), ac.Rho(i), want, rho)
+		if math.Abs(e.Epsilon.Value()-want) > 1e-9*want || math.Abs(ac.Rho(i).Value()-rho) > 1e-9*rho {
+			t.Errorf("agent %d (τ = %d): ε %v ρ %v, want %v %v", i, tau[i], e.Epsilon.Value(), ac.Rho(i).Value(), want, rho)
 		}
 		best = math.Max(best, want)
 	}

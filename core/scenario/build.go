@@ -299,7 +299,9 @@ func meetTarget(s *Scenario, f *method.Factory, env *method.Env, t *method.Targe
 // meets the target within privacy.Tolerance. field names the target in
 // errors.
 func rescale(s *Scenario, f *method.Factory, env *method.Env, want privacy.Calibration, pred privacy.Predictor, field string, cancel func() bool, after func(*method.Built) privacy.Predictor) (*method.Built, []check.Warning, *privacy.Calibration, error) {
-	cal, err := privacy.CalibrateWith(pred, want.Iterations, want.Target, field, noiseLimits(f, env, cancel))
+	lim := noiseLimits(f, env, cancel)
+	lim.Unit = want.Unit
+	cal, err := privacy.CalibrateWith(pred, want.Iterations, want.Target, field, lim)
 	if errors.Is(err, privacy.ErrInterrupted) {
 		return nil, nil, nil, fmt.Errorf("%s: interrupted while searching for the noise factor", field)
 	}

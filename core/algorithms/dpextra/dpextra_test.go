@@ -139,3 +139,9 @@ func TestLargeBudgetIsANumber(t *testing.T) {
 		t.Errorf("ε = %s (log10 %v), want 10^%.12g", got, got.Log10(), want)
 	}
 }
+
+// A step beyond the algorithm's condition warns, as DP-RECAL's does
+// (zcdpgauss.StepWarning); α = 100 was accepted without a word.
+func TestStepWarning(t *testing.T) {
+	basetest.CheckStepWarning(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 3})
+}

@@ -1,6 +1,8 @@
 package dpextra
 
 import (
+	"fmt"
+
 	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/check"
 	"dpsim/core/method"
@@ -99,6 +101,14 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		},
 	})
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
+	// PG-EXTRA's condition α < (1 + λ_min(W))/L, or, without W's
+	// spectrum, the bound 2/L it never exceeds.
+	l, rule, lmin, why := zcdpgauss.Smoothness(env.Problem), "2/L", -1.0, ""
+	if env.Report.HasEigenRange {
+		rule, lmin, why = "(1 + λ_min(W))/L", env.Report.EigenMin, fmt.Sprintf(" (λ_min(W) = %.6g)", env.Report.EigenMin)
+	}
+	warns = append(warns, zcdpgauss.StepWarning(check.Join(pf, "alpha"), "α", p.Alpha, (1+lmin)/l, rule, l,
+		"PG-EXTRA's convergence condition"+why+" (Shi et al. 2015, Theorem 1) does not hold: the iterates may diverge")...)
 	th := &method.Theory{
 		Source:      "Shi, Ling, Wu & Yin 2015 (PG-EXTRA), Theorem 1; baselines.md §6.1",
 		Convergence: "without noise: x_i^k → x* for α < (1 + λ_min(W))/L (o(1/k) in general); with noise that shrinks by 1/R per iteration (R > 1) the noise is summable and the iterates settle near x*, with R = 1 at a noise floor",

@@ -99,6 +99,9 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		},
 	})
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
+	l := zcdpgauss.Smoothness(env.Problem)
+	warns = append(warns, zcdpgauss.StepWarning(check.Join(pf, "alpha"), "α", p.Alpha, 2/l, "2/L", l,
+		"NIDS's convergence condition (Li, Shi & Yan 2019, whatever the network) does not hold: the iterates may diverge")...)
 	th := &method.Theory{
 		Source:      "Li, Shi & Yan 2019 (NIDS), Theorem 1; baselines.md §6.2",
 		Convergence: "without noise: x_i^k → x* for α < 2/L, whatever W (linear for strongly convex f); with noise that shrinks by 1/R per iteration (R > 1) the noise is summable and the iterates settle near x*, with R = 1 at a noise floor",

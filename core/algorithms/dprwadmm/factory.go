@@ -121,6 +121,9 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		},
 	})
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
+	l := zcdpgauss.Smoothness(env.Problem)
+	warns = append(warns, zcdpgauss.StepWarning(check.Join(pf, "alpha"), "α", p.Alpha, 1/l, "1/L", l,
+		"the linearized Walkman step diverges there on the test problems (no convergence condition could be retrieved, baselines.md §6.5; the default is 1/(4L))")...)
 	th := &method.Theory{
 		Source:      "Shah & Avrachenkov 2018 (linear convergence for strongly convex smooth f); Mao et al. (Walkman); baselines.md §6.5",
 		Convergence: "without noise: x^k → x* for a small enough α, one agent per iteration (≈ n× the iterations of a synchronous method per PLF unit, baselines.md G7); the noise stays in the token, so x settles at a noise-dependent distance",

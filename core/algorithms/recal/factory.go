@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"dpsim/core/algorithms/internal/randwalk"
+	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -122,12 +123,10 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			alpha[i] = 1 / (L + 1)
 		}
 	}
-	if L > 0 {
-		for i, v := range alpha {
-			if v >= 2/(L+1) {
-				warns = append(warns, check.Warnf(check.Join(pf, "alpha"), "α_%d = %g is not below 2/(L+1) = %.6g with L = max_i L_i = %.6g: Theorem 2's condition may fail", i, v, 2/(L+1), L))
-				break
-			}
+	for i, v := range alpha {
+		if w := zcdpgauss.StepWarning(check.Join(pf, "alpha"), fmt.Sprintf("α_%d", i), v, 2/(L+1), "2/(L+1)", L, "Theorem 2's condition may fail"); w != nil {
+			warns = append(warns, w...)
+			break
 		}
 	}
 

@@ -127,3 +127,27 @@ func Step(prob objective.Problem, prefix, name string, given, factor float64) (f
 	}
 	return factor / l, nil
 }
+
+// Smoothness returns the problem's smoothness constant L (the largest
+// L_i, objective.Smooth), NaN when it declares none.
+func Smoothness(prob objective.Problem) float64 {
+	if s, ok := prob.(objective.Smooth); ok {
+		if _, l := s.Smoothness(); l > 0 && !math.IsInf(l, 0) {
+			return l
+		}
+	}
+	return math.NaN()
+}
+
+// StepWarning warns when a step breaks its algorithm's convergence
+// condition step < bound (DP-RECAL's Theorem 2: α_i < 2/(L+1); NIDS:
+// α < 2/L; …): name is the step as the message shows it ("α", "α_3"),
+// rule the bound's formula, l the problem's L shown beside it, and why
+// what may then fail. It returns nil when the step is below the bound or
+// the bound is unknown (NaN: the problem declares no L).
+func StepWarning(field, name string, step, bound float64, rule string, l float64, why string) []check.Warning {
+	if !(bound > 0) || step < bound {
+		return nil
+	}
+	return []check.Warning{check.Warnf(field, "%s = %g is not below %s = %.6g with L = max_i L_i = %.6g: %s", name, step, rule, bound, l, why)}
+}

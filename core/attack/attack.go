@@ -24,6 +24,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
+	"dpsim/core/privacy"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
 )
@@ -38,7 +39,9 @@ type Config struct {
 	Target int
 	// Params are DP-RECAL's parameters (recal.Defaults() and an α).
 	Params *recal.Params
-	// Sigma1 is σ_1 when Params.TargetEpsilon is 0; 0 runs RECAL.
+	// Sigma1 is the noise channel's scale σ_1 (0 runs RECAL); a
+	// Params.TargetEpsilon > 0 calibrates it, as a scenario does
+	// (method.Target), and needs it > 0.
 	Sigma1 float64
 	// Iterations bounds the baton iterations watched (the attack uses the
 	// target's first activation).
@@ -173,6 +176,9 @@ func (c *Config) Check() error {
 	if c.Params == nil {
 		return check.Errorf("attack.params", "are required (recal.Defaults() with an α)")
 	}
+	if c.Params.TargetEpsilon > 0 && c.Sigma1 == 0 {
+		return check.Errorf("attack.sigma1", "must be > 0 with a target ε: the target calibrates the noise scale, and a scale of 0 (RECAL) has no noise to calibrate (got 0)")
+	}
 	return nil
 }
 
@@ -195,6 +201,17 @@ func Run(c Config) (*Result, error) {
 	built, _, err := recal.Factory.Build(env, &p)
 	if err != nil {
 		return nil, err
+	}
+	if t := built.Target; t != nil {
+		// The target calibrates σ_1 as a scenario's build does.
+		cal, err := privacy.Calibrate(t.Predict, t.Horizon, t.Epsilon, "attack.epsilon")
+		if err != nil {
+			return nil, err
+		}
+		q := *c.Params
+		if built, _, _, err = recal.Factory.Rescale(env, cal.Factor, &q); err != nil {
+			return nil, err
+		}
 	}
 	alg := built.Algorithm.(*recal.Algorithm)
 	t := c.Target
@@ -393,7 +410,7 @@ func FromDataset(set *data.Set, o Options) (*Report, error) {
 	}
 	q := *p
 	q.TargetEpsilon = o.Epsilon
-	cfg.Params = &q
+	cfg.Params, cfg.Sigma1 = &q, 1
 	private, err := Run(cfg)
 	if err != nil {
 		return nil, err

@@ -42,11 +42,7 @@ func NewTwin(b *scenario.Built) *Twin {
 		(b.ProblemFactory.Datasets != nil && len(b.ProblemFactory.Datasets(b.ProblemParams)) > 0) {
 		return nil
 	}
-	cp := *s
-	cp.Calibrate, cp.Stop = nil, nil
-	cp.Record.Checkpoints = nil
-	cp.Noise = zeroNoise(s)
-	tb, err := scenario.BuildFor(&cp, scenario.Page)
+	tb, err := scenario.BuildFor(noiseFree(s), scenario.Page) // the ghost's scenario
 	if err != nil {
 		return nil
 	}

@@ -241,7 +241,9 @@ describe('status and theory tell the truth', () => {
         const x = /is ([0-9.e+−-]+)× the noise-free run's \(([0-9.e+−-]+)/.exec(m);
         if (x) assert.ok(Number(x[2].replace('−', '-')) > r.floor, `a ratio against a ghost at rounding: ${m}`);
       }
-      assert.ok(r.msgs.some((m) => /floating-point rounding/.test(m)), `the warning does not say the ghost reached rounding: ${JSON.stringify(r.msgs)}`);
+      // Which of the two it says depends on how far the ghost had got when
+      // it was first said (ui.NoiseWarning, tested natively on the run's end).
+      assert.ok(r.msgs.some((m) => /dominated by its noise/.test(m)), `no noise warning: ${JSON.stringify(r.msgs)}`);
     } finally {
       await p.ctx.close();
     }

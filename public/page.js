@@ -201,7 +201,6 @@
     last: 0,          // time of the last redraw
     xMax: 0,
     width: 0,
-    ghostLast: null,  // [iteration, value] of the ghost's latest point
     hover: false,     // the cursor is on the plot: its legend follows it
   };
 
@@ -306,7 +305,6 @@
   function plotClear() {
     plot.rev = -1;
     plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [], ghost: [] };
-    plot.ghostLast = null;
     plotBox.dataset.points = '0';
   }
 
@@ -348,8 +346,6 @@
     if (ex) for (const col of ex.data(m)) data.push(positive(col));
     plot.u.setData(data);
     plotBox.dataset.points = String(n);
-    plot.ghostLast = null;
-    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i], data[1][i]]; break; }
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
@@ -487,31 +483,11 @@
     if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
   }
 
-  // checkNoiseDominated warns, once per scenario, when the run's error is
-  // far above the noise-free ghost's: the privacy noise then dominates
-  // (typically after a calibration to a small ε). A ghost whose error has
-  // reached floating-point rounding (below dpsimState.roundingFloor, a
-  // share of the start's error) gives no ratio worth printing: the
-  // warning then says that the noise-free run reached rounding.
-  let noiseWarned = -1;
+  // checkNoiseDominated says Go's noise warning (ui.NoiseWarning), once
+  // per build: the run against its noise-free ghost, compared only above
+  // floating-point rounding.
   function checkNoiseDominated(s) {
-    if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
-    // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
-    const [it, g, own] = plot.ghostLast;
-    const floor = s.roundingFloor > 0 ? s.roundingFloor : 0;
-    const what = `its ${s.headline || 'optimality'} error (${fmtNum(own)})`;
-    if (it < 20 || !(g >= 0) || !(own > 0)) return;
-    if (g > floor) {
-      if (!(own > 100 * g)) return;
-      noiseWarned = s.loads;
-      addMessage('warn', `This run is dominated by its noise: ${what} is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
-        'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
-      return;
-    }
-    if (!(own > 100 * floor)) return;
-    noiseWarned = s.loads;
-    addMessage('warn', `The noise sets what this run reaches: ${what} at iteration ${it}, while the noise-free run (the faint curve) has reached floating-point rounding ` +
-      `(${fmtNum(g)}, below ${fmtNum(floor)}), so no ratio between the two means anything. A larger ε (or no calibration) brings the run closer to it.`);
+    if (s.noiseWarning && (!lastState || lastState.noiseWarning !== s.noiseWarning)) addMessage('warn', s.noiseWarning);
   }
 
   // onScenarioBuilt runs when a scenario is (re)built, however: the plot
@@ -519,7 +495,6 @@
   function onScenarioBuilt(s) {
     speedSynced = false;
     if (window.dpsimGlossary && window.dpsimGlossary.refresh) window.dpsimGlossary.refresh();
-    plot.ghostLast = null;
     calConfirm.hidden = true;
     announceScenario();
   }

@@ -82,6 +82,8 @@ type App struct {
 	// twin is the noise-free run the packets' colours compare with (nil
 	// without one: ui/twin.go).
 	twin *Twin
+	// noiseFor is the build (loads) whose noise warning was said.
+	noiseFor int
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -193,6 +195,9 @@ type State struct {
 	// with nothing.
 	HeadlineStart float64 `js:"headlineStart"`
 	RoundingFloor float64 `js:"roundingFloor"`
+	// NoiseWarning says, once per build, that the noise dominates the run
+	// against the noise-free ghost (ui.NoiseWarning), or "".
+	NoiseWarning string `js:"noiseWarning"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -537,6 +542,13 @@ func (a *App) publish() {
 			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
+		if a.noiseFor != a.loads {
+			st.NoiseWarning = ""
+			it, own, g := a.live.NoiseAt(&a.run.Metrics.Series, a.ghost)
+			if w := NoiseWarning(st.Headline, it, own, g, st.RoundingFloor); w != "" {
+				st.NoiseWarning, a.noiseFor = w, a.loads // said once per build
+			}
+		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
@@ -201,4 +202,58 @@ func Status(run *runner.Runner, running bool, l *Live) (status, reason string) {
 		return "ready", ""
 	}
 	return "paused", ""
+}
+
+// NoiseWarning says whether the privacy noise, not the algorithm, sets
+// what the run reaches, comparing the headline error own of the run
+// with the noise-free ghost's at the same iteration it (≥ 20): "" when
+// own is within 100× of the ghost's. The ghost is compared with only
+// where its error is above floor (floating-point rounding, RoundingShare
+// of the start): below, a ratio would be one of rounding errors (the
+// landing's 1.6·10²⁴×), and the warning says the ghost reached rounding.
+func NoiseWarning(headline string, it int, own, ghost, floor float64) string {
+	if it < 20 || !(own > 0) || !(ghost >= 0) || math.IsInf(own, 0) {
+		return ""
+	}
+	what := fmt.Sprintf("its %s error (%.4g)", headline, own)
+	if ghost > floor {
+		if !(own > 100*ghost) {
+			return ""
+		}
+		return fmt.Sprintf("This run is dominated by its noise: %s is %.4g× the noise-free run's (%.4g, the faint curve) at iteration %d. "+
+			"The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.", what, own/ghost, ghost, it)
+	}
+	if !(own > 100*floor) {
+		return ""
+	}
+	return fmt.Sprintf("This run is dominated by its noise: %s at iteration %d, while the noise-free run (the faint curve) has reached floating-point rounding "+
+		"(%.3g, below %.3g), so no ratio between the two means anything. A larger ε (or no calibration) brings the run closer to it.", what, it, ghost, floor)
+}
+
+// NoiseAt returns the iteration the ghost g has reached (the latest the
+// run s recorded at or before it) with the run's and the ghost's
+// headline errors there; it is −1 when there is none yet.
+func (l *Live) NoiseAt(s *metrics.Series, g *Ghost) (it int, own, ghost float64) {
+	if g == nil || s.Len() == 0 {
+		return -1, math.NaN(), math.NaN()
+	}
+	l.bind(s)
+	gi, n := g.Iter(), s.Len()
+	iterAt := func(j int) int { return s.At(j).Iter }
+	if n == len(s.Iter) { // in memory, as on the page: no Point per probe
+		iterAt = func(j int) int { return s.Iter[j] }
+	}
+	// The last point at or before the ghost's iteration (the run's points
+	// are in iteration order; the ghost lags).
+	k := sort.Search(n, func(j int) bool { return iterAt(j) > gi }) - 1
+	if k < 0 {
+		return -1, math.NaN(), math.NaN()
+	}
+	p := s.At(k)
+	own = p.Optimality
+	if l.stat != nil {
+		own = l.Stationarity(p)
+	}
+	gv := g.At([]float64{float64(p.Iter)}, l.stat != nil)
+	return p.Iter, own, gv[0]
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
@@ -203,5 +204,42 @@ func TestStatusWorseOrDiverged(t *testing.T) {
 		if c.status != "done" && !strings.Contains(reason, "above its start") {
 			t.Errorf("noise %g: reason %q does not give the numbers", c.noise, reason)
 		}
+	}
+}
+
+// TestNoiseWarningAboveRounding checks the noise warning against the
+// noise-free ghost (issue 29: the landing compared its error with a
+// ghost at 1.9·10⁻²⁹, floating-point rounding, and printed "1.6e24×").
+// At the end of the landing's run the ghost is at rounding: the warning
+// says so and prints no ratio; a ghost above rounding gets the ratio;
+// a run within 100× of its ghost gets no warning.
+func TestNoiseWarningAboveRounding(t *testing.T) {
+	s, err := scenario.PresetScenario(scenario.DefaultPreset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := build(t, string(s.JSON()))
+	r := runner.New(b)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGhost(b.Scenario)
+	g.CatchUp(r.Iter(), time.Hour)
+	l := NewLive(b, 8)
+	start, _ := l.Ends(&r.Metrics.Series)
+	it, own, gv := l.NoiseAt(&r.Metrics.Series, g)
+	floor := start * RoundingShare
+	if it != r.Iter() || !(gv < floor) || !(own > 100*floor) {
+		t.Fatalf("the landing at iteration %d: run %.3g, ghost %.3g, floor %.3g; want the ghost at rounding", it, own, gv, floor)
+	}
+	w := NoiseWarning("optimality", it, own, gv, floor)
+	if !strings.Contains(w, "floating-point rounding") || strings.Contains(w, "×") {
+		t.Errorf("a ghost at rounding: %q", w)
+	}
+	if w := NoiseWarning("optimality", it, own, 1e6*floor, floor); !strings.Contains(w, "× the noise-free run's") {
+		t.Errorf("a ghost above rounding: %q", w)
+	}
+	if w := NoiseWarning("optimality", it, 50, 1, floor); w != "" {
+		t.Errorf("a run within 100× of its ghost: %q", w)
 	}
 }

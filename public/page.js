@@ -1154,7 +1154,9 @@
     const as = v.assumptions || [];
     const fails = as.filter((a) => a.verdict === 'fails');
     let text = claim || '—';
-    if (v.outcome) {
+    if (v.outcome && !claim) {
+      text = `The source states no convergence result for this run; in it, ${v.outcome_text}.`;
+    } else if (v.outcome) {
       text = `This run contradicts the claim: ${v.outcome_text}. The source claims: ${text}`;
     } else if (claim && fails.length) {
       text = `Only if every assumption below holds, and ${fails.length} fail${fails.length === 1 ? 's' : ''} here: ${text}`;

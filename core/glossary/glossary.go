@@ -36,13 +36,3 @@ func Check(owner string, terms []Term) error {
 	}
 	return nil
 }
-
-// Has reports whether terms hold an entry whose symbol is sym.
-func Has(terms []Term, sym string) bool {
-	for _, t := range terms {
-		if t.Symbol == sym {
-			return true
-		}
-	}
-	return false
-}

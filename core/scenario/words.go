@@ -132,15 +132,3 @@ func paperLabel(name string) string {
 	}
 	return f.Title + " — " + f.Words.Authors
 }
-
-// Papers lists the papers' own algorithms: those that are a baseline of
-// none, by name.
-func Papers() []*method.Factory {
-	var out []*method.Factory
-	for _, f := range Factories() {
-		if len(f.Words.BaselineOf) == 0 {
-			out = append(out, f)
-		}
-	}
-	return out
-}

@@ -43,8 +43,11 @@ type Plan struct {
 	// builds its own).
 	problems *problemShare
 	// maxRecord and maxRun are the largest record's and run's memory
-	// estimates over the points (memory.go).
-	maxRecord, maxRun int64
+	// estimates over the points, maxData the largest problem instance's
+	// and datasets the dataset splits the runs read, with their bytes
+	// (memory.go).
+	maxRecord, maxRun, maxData int64
+	datasets                   map[string]int64
 }
 
 type seriesPlan struct {
@@ -117,6 +120,7 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 			p.labels.note(b)
 			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
 			p.maxRun = max(p.maxRun, runBytes(b))
+			p.noteData(b)
 			sp.points = append(sp.points, pp)
 		}
 		total += len(sp.points) * e.Runs

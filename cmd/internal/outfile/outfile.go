@@ -1,4 +1,9 @@
-package main
+// Package outfile is how dpsim's commands treat the files they write:
+// every output is checked before any work starts (Check) and written
+// whole or not at all, through a temporary file renamed onto its name
+// (Write). docs/guarantees.md, "Outputs and atomic writes", states what
+// this promises.
+package outfile
 
 import (
 	"bufio"
@@ -12,17 +17,20 @@ import (
 	"strings"
 )
 
-// output is a file a command writes, and the flag that names it.
-type output struct{ flag, path string }
+// Output is a file a command writes, and the flag (or what else) names
+// it in errors.
+type Output struct{ Flag, Path string }
 
-// checkFiles checks, before any work, that every output (empty paths are
-// skipped) can be written: its folder exists and is writable, it is not a
-// folder itself, it is not one of the inputs, and no two outputs are the
-// same file. Files are compared as the system sees them — the same device
-// and inode — so a symlink or a hard link to an input is caught as well as
-// the same name. Writability is probed by creating and removing a temporary
-// file beside the output, as writeFile will.
-func checkFiles(inputs []string, outs []output) error {
+// Check checks, before any work, that every output (empty paths are
+// skipped) can be written: it is a name, not "-" (standard output is
+// never an output file: a command that writes to it does so without a
+// flag), its folder exists and is writable, it is not a folder itself, it
+// is not one of the inputs, and no two outputs are the same file. Files
+// are compared as the system sees them — the same device and inode — so a
+// symlink or a hard link to an input is caught as well as the same name.
+// Writability is probed by creating and removing a temporary file beside
+// the output, as Write will.
+func Check(inputs []string, outs []Output) error {
 	type seenFile struct {
 		what string
 		fi   fs.FileInfo
@@ -35,16 +43,19 @@ func checkFiles(inputs []string, outs []output) error {
 	}
 	names := map[string]string{} // resolved path → flag and path
 	for _, o := range outs {
-		if o.path == "" {
+		if o.Path == "" {
 			continue
 		}
-		what := o.flag + " " + o.path
-		res := resolve(o.path)
+		what := o.Flag + " " + o.Path
+		if o.Path == "-" {
+			return fmt.Errorf("%s: give a file name: \"-\" is not standard output here (./- names a file called -)", what)
+		}
+		res := resolve(o.Path)
 		if other, dup := names[res]; dup {
 			return fmt.Errorf("%s: is the same file as %s; give each output its own file", what, other)
 		}
 		names[res] = what
-		if fi, err := os.Stat(o.path); err == nil {
+		if fi, err := os.Stat(o.Path); err == nil {
 			switch {
 			case fi.IsDir():
 				return fmt.Errorf("%s: is a folder; give a file name", what)
@@ -60,7 +71,7 @@ func checkFiles(inputs []string, outs []output) error {
 			}
 			files = append(files, seenFile{what, fi})
 		}
-		tmp, err := createTemp(o.flag, target(o.path))
+		tmp, err := createTemp(o.Flag, target(o.Path))
 		if err != nil {
 			return err
 		}
@@ -160,11 +171,12 @@ func removeStale(path string) {
 	}
 }
 
-// writeFile writes path with write (buffered) through a temporary file in
+// Write writes path with write (buffered) through a temporary file in
 // the same folder and a rename, so that path is either its old self or
-// complete, never half written. A character device (/dev/null) is written
-// directly.
-func writeFile(flag, path string, write func(io.Writer) error) error {
+// complete, never half written: a full disk, a crash or a kill leaves the
+// old file. A character device (/dev/null) is written directly. Errors
+// name flag and path.
+func Write(flag, path string, write func(io.Writer) error) error {
 	fail := func(err error) error { return fmt.Errorf("%s %s: %v", flag, path, err) }
 	if fi, err := os.Stat(path); err == nil && fi.Mode()&fs.ModeCharDevice != 0 {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -197,8 +209,8 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 		// CreateTemp makes the file private (0600); an export is not.
 		err = os.Chmod(tmp.Name(), 0o644)
 	}
-	if err == nil && testHookBeforeRename != nil {
-		testHookBeforeRename(path)
+	if err == nil && BeforeRename != nil {
+		BeforeRename(path)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), target(path))
@@ -210,14 +222,14 @@ func writeFile(flag, path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// testHookBeforeRename, when set (by tests), is called with the output's
+// BeforeRename, when set (by tests only), is called with the output's
 // name once its temporary file is complete, just before the rename: the
 // moment at which a kill must leave the old file intact.
-var testHookBeforeRename func(path string)
+var BeforeRename func(path string)
 
-// writeBytes is writeFile for data already in memory.
-func writeBytes(flag, path string, data []byte) error {
-	return writeFile(flag, path, func(w io.Writer) error {
+// WriteBytes is Write for data already in memory.
+func WriteBytes(flag, path string, data []byte) error {
+	return Write(flag, path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

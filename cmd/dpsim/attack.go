@@ -48,7 +48,7 @@ func cmdAttack(args []string, stdout, stderr io.Writer) error {
 	}
 	set, err := data.Load(*ds, "train")
 	if err != nil {
-		return fmt.Errorf("--dataset: %v", err)
+		return fmt.Errorf("--dataset: %s", strings.TrimPrefix(err.Error(), "dataset: "))
 	}
 	// Every output is checked before the attack runs: a missing folder,
 	// an output named twice (--out PREFIX-true.pgm) or a folder in the way.

@@ -223,4 +223,14 @@ func TestMessagesNameTheFlagAndTheRule(t *testing.T) {
 	b, _ := json.Marshal(s)
 	_, _, errs := dpsim(t, string(b), "run", "--quiet", "--out", filepath.Join(t.TempDir(), "x.json"), "-")
 	oneLineErr(t, "divergence from 0", errs, "more than 1e+20 times 1 (the largest estimate at iteration 0 was 0; growth is measured from at least 1)")
+	// In a cluster job's environment, --print-task was refused with
+	// "give no shard with it", a shard no flag had given: a task is
+	// numbered in the whole experiment, so the job's shard does not apply.
+	job := map[string]string{"DPSIM_SHARDS": "2", "JOB_COMPLETION_INDEX": "0"}
+	var out, errb bytes.Buffer
+	err := sweep(sweepEnv{getenv: func(k string) string { return job[k] }, ctx: context.Background()},
+		[]string{"--print-task", "1", "--runs", "2", "preset:gtdp-error-bands"}, nil, &out, &errb)
+	if err != nil || !strings.HasPrefix(out.String(), "{") {
+		t.Errorf("--print-task in a sharded job's environment: %v, %.40q", err, out.String())
+	}
 }

@@ -154,13 +154,19 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 			return err
 		}
 		shard = &sh
-	} else if sh, ok, err := shardFromEnv(env.getenv); err != nil {
-		return err
-	} else if ok {
-		shard = &sh
+	} else if !fs.given("print-task") {
+		// A task is numbered in the whole experiment: a cluster job's
+		// shard (from the environment) does not apply to printing one.
+		sh, ok, err := shardFromEnv(env.getenv)
+		if err != nil {
+			return err
+		}
+		if ok {
+			shard = &sh
+		}
 	}
 	if shard != nil && fs.given("print-task") {
-		return usagef("sweep", "--print-task names a run of the whole experiment: give no shard with it")
+		return usagef("sweep", "--print-task names a run of the whole experiment: give no --shard with it")
 	}
 	arg := fs.Arg(0)
 	e, err := loadExperiment(arg, stdin)

@@ -67,17 +67,18 @@ func (p *Plan) recordBytes(grid int) int64 {
 // estimate without what the process holds once (the datasets, the
 // collector's room: the sweep counts them) and with all its recorded
 // metrics, which a sweep's run keeps in memory where a CLI run spills
-// them to disk.
-func runBytes(b *scenario.Built) int64 {
+// them to disk. curve is the part of it the recorded metrics take.
+func runBytes(b *scenario.Built) (held, curve int64) {
 	s := b.Scenario
 	est := scenario.EstimateOf(s, b.Factory, b.Env.Problem.Dim(), 0, false)
-	held := est.Total - est.Shared - est.Room
+	held = est.Total - est.Shared - est.Room
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
+	// Columns: the generic ones, the counters and the problem's own.
+	curve = points * 8 * int64(12+len(problemMetricNames(b)))
 	if points > scenario.SpillKeep {
-		// Columns: the generic ones, the counters and the problem's own.
 		held += (points - scenario.SpillKeep) * 8 * int64(12+len(problemMetricNames(b)))
 	}
-	return held
+	return held, curve
 }
 
 // noteData records what the plan's runs share: the datasets point b's
@@ -150,12 +151,17 @@ func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 		return check.Errorf("runs", "this sweep needs about %s of memory, more than the %s a sweep may use: %s; lower %s, or split it with --shard and merge the parts",
 			scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), strings.Join(knobs, ", "))
 	}
-	knobs := "the iterations, or raise record.every"
+	// What a run holds: mostly its recorded points (every one is kept),
+	// or its state and data — then record.every cannot help.
+	field, knobs, why := "iterations", "the iterations, or raise record.every", "a sweep's run keeps every recorded point in memory"
+	if 2*p.maxCurve < p.maxRun {
+		field, knobs, why = "graph.n", "the network or the problem (its dimension, its data)", "a run's states, checkpoints and data"
+	}
 	if e.Workers > 1 {
 		knobs = "--workers (now " + strconv.Itoa(e.Workers) + "), " + knobs
 	}
-	return check.Errorf("iterations", "this sweep needs about %s of memory, more than the %s a sweep may use: %s (a sweep's run keeps every recorded point in memory); lower %s",
-		scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), knobs)
+	return check.Errorf(field, "this sweep needs about %s of memory, more than the %s a sweep may use: %s (%s); lower %s",
+		scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), why, knobs)
 }
 
 func satMul(a, b int64) int64 {

@@ -150,3 +150,18 @@ func TestSweepEstimatePartsAddUp(t *testing.T) {
 		t.Errorf("summaries on a grid of 2 values: %s, want %s (2 series × 2 values × 2 metrics)", scenario.Bytes(g.Summaries), scenario.Bytes(want))
 	}
 }
+
+// Issue 28, class 9: a sweep whose runs hold their state rather than
+// their recorded points is not told to raise record.every, which a
+// field axis has already set to the iterations (only the final values
+// are recorded): the refusal names the network and the problem.
+func TestSweepRefusalAdvisesWhatHelps(t *testing.T) {
+	text := strings.Replace(small["field"], `"set":{"iterations":120}`,
+		`"set":{"iterations":120,"graph":{"kind":"ring","n":2000},"problem.params.dim":100,"record.checkpoints":[0,60,120]}`, 1)
+	p := plan(t, text)
+	err := p.CheckMemory(p.Tasks(), 8, 256<<20)
+	if err == nil || !strings.HasPrefix(err.Error(), "graph.n: this sweep needs about") || strings.Contains(err.Error(), "record.every") ||
+		!strings.Contains(err.Error(), "lower --workers (now 8), the network or the problem") {
+		t.Errorf("runs of large states: %v", err)
+	}
+}

@@ -48,6 +48,8 @@ type Plan struct {
 	// (memory.go).
 	maxRecord, maxRun, maxData int64
 	datasets                   map[string]int64
+	// maxCurve is the part of maxRun the recorded metrics take.
+	maxCurve int64
 }
 
 type seriesPlan struct {
@@ -119,7 +121,9 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 			}
 			p.labels.note(b)
 			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
-			p.maxRun = max(p.maxRun, runBytes(b))
+			if run, curve := runBytes(b); run > p.maxRun {
+				p.maxRun, p.maxCurve = run, curve
+			}
 			p.noteData(b)
 			sp.points = append(sp.points, pp)
 		}

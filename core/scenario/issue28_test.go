@@ -54,6 +54,8 @@ func TestMessagesBlameTheRightField(t *testing.T) {
 			"stop.max_messages: must be from 1"},
 		{"an empty stop", "gtdp-rendezvous", func(s map[string]any) { s["stop"] = map[string]any{} },
 			"stop: give max_activations, max_messages or both"},
+		{"a composite problem without an ℓ2 weight (was blamed on l2, which it left at 0)", "dp-recal-ijcnn1", func(s map[string]any) { params(s, "problem")["r_l2"] = 0 },
+			"problem.params.r_l2: or l2 must be > 0 so that the objective is strongly convex and has one minimiser x* (got r_l2 = 0 and l2 = 0)"},
 		{"both alpha and alphas (alphas silently won)", "recal-synthetic", func(s map[string]any) {
 			params(s, "algorithm")["alpha"] = 0.1
 			params(s, "algorithm")["alphas"] = []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}

@@ -1,25 +1,14 @@
 package scenario
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
 
-// preset returns preset name's JSON edited by edit.
+// presetEdited returns preset name's JSON text edited by edit.
 func presetEdited(t *testing.T, name string, edit func(s map[string]any)) string {
 	t.Helper()
-	b, err := PresetJSON(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	edit(s)
-	out, _ := json.Marshal(s)
-	return string(out)
+	return string(presetJSONEdited(t, name, edit))
 }
 
 // params returns s's problem or algorithm parameters (section "problem"

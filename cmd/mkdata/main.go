@@ -74,6 +74,9 @@ func run(args []string, stdout io.Writer) error {
 	if fi, err := os.Stat(*src); err != nil || !fi.IsDir() {
 		return fmt.Errorf("-src %s: must be a folder holding the original datasets", *src)
 	}
+	if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
+		return fmt.Errorf("-out %s: is not a folder; give the folder to write manifest.json and files/ into", *out)
+	}
 	manifestPath := filepath.Join(*out, "manifest.json")
 	// A partial rebuild replaces the entries of the datasets it built in
 	// the manifest already there and keeps the others, so that rebuilding

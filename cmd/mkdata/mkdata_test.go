@@ -154,6 +154,11 @@ func TestOnlyNeverDropsDatasets(t *testing.T) {
 	if string(read(t, manifest)) != "{not a manifest" {
 		t.Error("the unreadable manifest was replaced")
 	}
+	file := filepath.Join(out, "plain")
+	os.WriteFile(file, nil, 0o644)
+	if err := run([]string{"-src", src, "-out", file, "-only", "mushrooms"}, io.Discard); err == nil || err.Error() != "-out "+file+": is not a folder; give the folder to write manifest.json and files/ into" {
+		t.Errorf("-out a file: %v", err)
+	}
 	if _, err := os.Stat(sharedData); err != nil {
 		t.Skipf("originals not present at %s: %v", sharedData, err)
 	}

@@ -82,13 +82,15 @@ func Check(inputs []string, outs []Output) error {
 }
 
 // resolve returns path made absolute with every symlink followed; for a
-// file that does not exist yet, its folder is resolved.
+// file that does not exist yet, its folder is resolved (and a dangling
+// symlink's destination taken: two outputs through it are one file).
 func resolve(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		if abs, err := filepath.Abs(real); err == nil {
 			return abs
 		}
 	}
+	path = dangling(path)
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -103,10 +105,32 @@ func resolve(path string) string {
 }
 
 // target is where writing path lands: a symlink's destination, so that the
-// rename replaces the file it points to, not the link.
+// rename replaces the file it points to, not the link — or creates it,
+// when the link dangles.
 func target(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		return real
+	}
+	return dangling(path)
+}
+
+// dangling returns where a symlink that points to no file yet leads (its
+// chain followed, relative links from their own folder), or path itself
+// when it is not a symlink.
+func dangling(path string) string {
+	for range 40 { // the system's own bound on a chain of links
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
 	}
 	return path
 }

@@ -234,3 +234,13 @@ func TestMessagesNameTheFlagAndTheRule(t *testing.T) {
 		t.Errorf("--print-task in a sharded job's environment: %v, %.40q", err, out.String())
 	}
 }
+
+// Issue 28, class 7: validate prints the memory estimate dpsim run
+// checks, with its parts, and what the export pins.
+func TestValidatePrintsTheEstimate(t *testing.T) {
+	code, out, errs := dpsim(t, "", "validate", "preset:gtdp-logistic-mushrooms")
+	if code != 0 || !strings.Contains(out, "\n  memory: about ") || !strings.Contains(out, "datasets (problem.params.dataset)") ||
+		!strings.Contains(out, "the collector's room (a quarter of the rest, and 64 MiB for the runtime)); its export pins about ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -498,7 +498,8 @@ const validateHelp = `Usage: dpsim validate [--epsilon E [--horizon K]] SCENARIO
 
 Checks the scenario without running it. Broken rules are errors (exit 1,
 one line naming the field); soft assumptions that do not hold are printed
-as warnings, and the weight matrix's properties are listed, followed by
+as warnings, the memory estimate dpsim run checks (docs/guarantees.md)
+and the weight matrix's properties are listed, followed by
 the calibration (with --epsilon or a calibrate section: the noise scales
 that meet ε) and what the algorithm's source proves: the convergence
 case, the predicted steady-state error, the infinite-horizon budget.
@@ -517,6 +518,8 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	defer printTheory(stdout, b)
 	fmt.Fprintf(stdout, "%s: valid (%s, %d agents, dimension %d, %d iterations)\n",
 		b.Scenario.Name, b.Factory.Title, b.Env.Problem.Agents(), b.Env.Problem.Dim(), b.Scenario.Iterations)
+	est := b.Estimate(scenario.CLI)
+	fmt.Fprintf(stdout, "  memory: about %s for dpsim run (%s); its export pins about %s\n", scenario.Bytes(est.Total), est, scenario.Bytes(est.Pinned))
 	list := func(label string, fs []weights.Finding) {
 		for _, f := range fs {
 			mark := "yes"

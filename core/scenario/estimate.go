@@ -172,7 +172,7 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 		// Last, whatever its size: it follows from the others, and the
 		// largest part names the fields to lower.
 		e.Room = CollectorRoom(e.Total)
-		e.Parts = append(e.Parts, Part{What: "the collector's room (a quarter of the rest, and 64 MiB for the runtime)", Fields: []string{"the parts above"}, Bytes: e.Room})
+		e.Parts = append(e.Parts, Part{What: "the collector's room", Fields: []string{"a quarter of the rest, and 64 MiB for the runtime"}, Bytes: e.Room})
 		e.Total = satAdd(e.Total, e.Room)
 	}
 	return e

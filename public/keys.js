@@ -300,15 +300,22 @@
   // ε), from the numbers the state card prints, at most once a second;
   // a polite live region says when the run starts, pauses or ends, not
   // every iteration.
-  function watchView() {
-    const view = $('view');
-    if (!view) return;
+  // liveRegion makes a polite live region, hidden from sight, after the
+  // view (page.js says what the keyboard reaches on the picture in one).
+  function liveRegion(id) {
     const live = document.createElement('p');
-    live.id = 'view-live';
+    live.id = id;
     live.className = 'visually-hidden';
     live.setAttribute('role', 'status');
     live.setAttribute('aria-live', 'polite');
-    view.after(live);
+    $('view').after(live);
+    return live;
+  }
+
+  function watchView() {
+    const view = $('view');
+    if (!view) return;
+    const live = liveRegion('view-live');
     const text = (id) => { const el = $(id); return el ? el.textContent.trim() : ''; };
     let lastLabel = '', lastStatus = '';
     setInterval(() => {
@@ -342,5 +349,5 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
   else init();
 
-  window.dpsimKeys = { shortcuts: SHORTCUTS, attach, open, close, handle, available };
+  window.dpsimKeys = { shortcuts: SHORTCUTS, attach, open, close, handle, available, liveRegion };
 })();

@@ -789,13 +789,9 @@
   });
 
   // The agents as a list for the keyboard: one option per agent,
-  // rebuilt when a scenario is built.
-  const agentsLive = document.createElement('p');
-  agentsLive.id = 'agents-live';
-  agentsLive.className = 'visually-hidden';
-  agentsLive.setAttribute('role', 'status');
-  agentsLive.setAttribute('aria-live', 'polite');
-  view.after(agentsLive);
+  // rebuilt when a scenario is built. What the keyboard reaches is said
+  // in a polite live region of its own.
+  const agentsLive = window.dpsimKeys ? window.dpsimKeys.liveRegion('agents-live') : { textContent: '' };
   function fillAgents(n) {
     if (agentsBox.childElementCount === n) return;
     const opts = [];

@@ -117,6 +117,7 @@
       copied('Link copied', true);
       return;
     } catch (e) { /* no clipboard permission: select the field instead */ }
+    urlField.classList.add('shown');
     urlField.focus();
     urlField.select();
     let ok = false;

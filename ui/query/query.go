@@ -72,7 +72,7 @@ var Parts = []string{
 }
 
 // MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider
-// spans 0.1 to 100 within them.
+// spans what the scenario's accountant reaches within them (ui.RangeOf).
 const (
 	MinEpsilon = 1e-6
 	MaxEpsilon = 1e6

@@ -60,8 +60,11 @@ func TestRangeOf(t *testing.T) {
 			t.Errorf("%s calibrated to %g: %+v, want the uncalibrated range %+v", name, target, c, r)
 		}
 	}
-	if r := RangeOf(buildPreset(t, "dp-extra-ring8", 0)); !(r.Delta > 0) {
-		t.Errorf("dp-extra-ring8: δ = %g, want its (ε, δ) ledger's δ > 0", r.Delta)
+	// A preset whose algorithm carries its own privacy target: the
+	// slider stands at that target, and its own ε is that of its noise
+	// specification before the calibration.
+	if r := RangeOf(buildPreset(t, "dp-extra-ring8", 0)); !r.OK || !(r.Delta > 0) || r.Target != 12 || !(r.Own.Value() > 12) || !(r.Min < 12 && r.Max > 12) {
+		t.Errorf("dp-extra-ring8: %+v, want its (ε, δ) ledger's δ > 0 and its target 12 inside the range", r)
 	}
 	if r := RangeOf(buildPreset(t, "gtdp-rendezvous", 0)); r.Delta != 0 {
 		t.Errorf("gtdp-rendezvous: δ = %g, want 0 (pure ε-DP)", r.Delta)

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"dpsim/core/algorithms/recal"
@@ -26,6 +27,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
+	"dpsim/core/privacy"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
 )
@@ -40,7 +42,9 @@ type Config struct {
 	Target int
 	// Params are DP-RECAL's parameters (recal.Defaults() and an α).
 	Params *recal.Params
-	// Sigma1 is σ_1 when Params.TargetEpsilon is 0; 0 runs RECAL.
+	// Sigma1 is the noise channel's scale σ_1 (0 runs RECAL); a
+	// Params.TargetEpsilon > 0 calibrates it, as a scenario does
+	// (method.Target), and needs it > 0.
 	Sigma1 float64
 	// Iterations bounds the baton iterations watched (the attack uses the
 	// target's first activation).
@@ -135,6 +139,10 @@ func softplus(t float64) float64 {
 	return num.Log(1 + num.Exp(t))
 }
 
+// maxSigma1 bounds DP-RECAL's σ_1 here, given or calibrated: far above any
+// useful noise, far below float64's range.
+const maxSigma1 = 1e100
+
 // Check validates the configuration; errors name the field.
 func (c *Config) Check() error {
 	n := len(c.Images)
@@ -169,11 +177,14 @@ func (c *Config) Check() error {
 	if c.Steps < 1 || c.Steps > 1_000_000 {
 		return check.Errorf("attack.steps", "must be in [1, 10⁶] (got %d)", c.Steps)
 	}
-	if !(c.Sigma1 >= 0 && c.Sigma1 <= 1e100) {
-		return check.Errorf("attack.sigma1", "must be in [0, 1e100] (got %v)", c.Sigma1)
+	if !(c.Sigma1 >= 0 && c.Sigma1 <= maxSigma1) {
+		return check.Errorf("attack.sigma1", "must be in [0, %g] (got %v)", maxSigma1, c.Sigma1)
 	}
 	if c.Params == nil {
 		return check.Errorf("attack.params", "are required (recal.Defaults() with an α)")
+	}
+	if c.Params.TargetEpsilon > 0 && c.Sigma1 == 0 {
+		return check.Errorf("attack.sigma1", "must be > 0 with a target ε: the target calibrates the noise scale, and a scale of 0 (RECAL) has no noise to calibrate (got 0)")
 	}
 	return nil
 }
@@ -242,6 +253,21 @@ func (c *Config) build() (*recal.Algorithm, *problem, error) {
 	built, _, err := recal.Factory.Build(env, &p)
 	if err != nil {
 		return nil, nil, err
+	}
+	if t := built.Target; t != nil {
+		// The target calibrates σ_1 as a scenario's build does, within
+		// the range Check allows σ_1: beyond it the noise would be +Inf
+		// and every reconstruction NaN.
+		lim := privacy.Limits{MaxFactor: maxSigma1 / c.Sigma1, Scale: "σ_1 " + strconv.FormatFloat(c.Sigma1, 'g', 6, 64),
+			Base: c.Sigma1, Bound: maxSigma1, Unit: t.Unit}
+		cal, err := privacy.CalibrateWith(t.Predict, t.Horizon, t.Epsilon, "attack.epsilon", lim)
+		if err != nil {
+			return nil, nil, err
+		}
+		q := *c.Params
+		if built, _, _, err = recal.Factory.Rescale(env, cal.Factor, &q); err != nil {
+			return nil, nil, err
+		}
 	}
 	return built.Algorithm.(*recal.Algorithm), prob, nil
 }
@@ -430,11 +456,11 @@ func FromDataset(set *data.Set, o Options) (*Report, error) {
 	}
 	q := *p
 	q.TargetEpsilon = o.Epsilon
-	cfg.Params = &q
+	cfg.Params, cfg.Sigma1 = &q, 1
 	private, err := Run(cfg)
 	if err != nil {
 		var ce *check.Error
-		if errors.As(err, &ce) && strings.HasPrefix(ce.Field, "algorithm.params") {
+		if errors.As(err, &ce) && (ce.Field == "attack.epsilon" || strings.HasPrefix(ce.Field, "algorithm.params")) {
 			// Only the target differs from the clean run, which built.
 			return nil, cfg.targetError(err)
 		}

@@ -198,6 +198,10 @@ type State struct {
 	// NoiseWarning says, once per build, that the noise dominates the run
 	// against the noise-free ghost (ui.NoiseWarning), or "".
 	NoiseWarning string `js:"noiseWarning"`
+
+	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
+	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
+	Delta float64 `js:"delta"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -484,6 +488,7 @@ func (a *App) publish() {
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
+		st.Delta = maxDelta(led)
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
@@ -504,11 +509,7 @@ func (a *App) publish() {
 		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
 		start, _ := a.live.Ends(&a.run.Metrics.Series)
 		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
-		ratio := 1.0
-		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
+		st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
 		switch st.Status, why = Status(a.run, st.Running, a.live); st.Status {
@@ -678,12 +679,8 @@ func (a *App) Register() {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		ratio := 1.0
-		if m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
@@ -692,12 +689,8 @@ func (a *App) Register() {
 		if a.run == nil || m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		out, _ := json.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -705,11 +698,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		out, _ := json.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -851,6 +840,7 @@ func (a *App) Register() {
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)
+	a.registerInspect(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -76,6 +76,14 @@ type App struct {
 	share share
 	// viewOut is the last picture handed to the view (ui/viewbridge.go).
 	viewOut viewOut
+	// assumptions are the run's verdicts on its algorithm's assumptions
+	// (scenario.Built.Assumptions), decided once per build.
+	assumptions []method.Checked
+	// twin is the noise-free run the packets' colours compare with (nil
+	// without one: ui/twin.go).
+	twin *Twin
+	// noiseFor is the build (loads) whose noise warning was said.
+	noiseFor int
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -117,6 +125,9 @@ type State struct {
 	EpsilonKind   string `js:"epsilonKind"`
 	EpsilonReason string `js:"epsilonReason"`
 	EpsilonSource string `js:"epsilonSource"`
+	// EpsilonFree says why the accountant counts the first messages as
+	// free, from the algorithm's words (method.Words.FreeMessages).
+	EpsilonFree string `js:"epsilonFree"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
@@ -163,6 +174,30 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+	// Legend is the key under the network, from the plug-ins' words
+	// (ui.KeyOf); PictureWhere says where the picture stands ("beside",
+	// "below" or ""); Panels lists the panels that apply (ui.Panel…).
+	Legend       string   `js:"legend"`
+	PictureWhere string   `js:"pictureWhere"`
+	Panels       []string `js:"panels"`
+	// AlgorithmKind and ProblemKind are the plug-ins' names, which the
+	// glossary puts first.
+	AlgorithmKind string `js:"algorithmKind"`
+	ProblemKind   string `js:"problemKind"`
+	// Outcome is "worse" or "diverged" once the headline error ended (or,
+	// diverging, already is) above its start, "" otherwise; OutcomeText
+	// says it with the numbers (Live.Outcome).
+	Outcome     string `js:"outcome"`
+	OutcomeText string `js:"outcomeText"`
+	// HeadlineStart is the headline error at iteration 0 and
+	// RoundingFloor the error below which it is floating-point rounding
+	// (RoundingShare of the start): a noise-free run below it is compared
+	// with nothing.
+	HeadlineStart float64 `js:"headlineStart"`
+	RoundingFloor float64 `js:"roundingFloor"`
+	// NoiseWarning says, once per build, that the noise dominates the run
+	// against the noise-free ghost (ui.NoiseWarning), or "".
+	NoiseWarning string `js:"noiseWarning"`
 
 	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
 	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
@@ -205,7 +240,17 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
 	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
-	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
+	recs := []sim.Recorder{model}
+	// The noise-free twin the packets' colours compare with, when the
+	// picture draws single packets of a problem small enough.
+	a.twin = nil
+	if !model.Large() {
+		if a.twin = NewTwin(b); a.twin != nil {
+			model.SetReference(a.twin)
+			recs = append(recs, a.twin)
+		}
+	}
+	run := runner.New(b, append(recs, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()
 	player := scene.NewPlayer(run)
@@ -226,6 +271,7 @@ func (a *App) install(b *scenario.Built) {
 	a.lastErr = ""
 	a.game.Set(player, model)
 	a.cmp = nil // a scenario of its own ends a comparison
+	a.assumptions = b.Assumptions()
 	a.publish()
 }
 
@@ -309,15 +355,26 @@ type TheoryView struct {
 	StationarityMetric string               `json:"stationarity_metric,omitempty"`
 	Calibration        *privacy.Calibration `json:"calibration,omitempty"`
 	Target             float64              `json:"target_epsilon"`
-	RhoW               *float64             `json:"rho_w"`
-	RhoWo              *float64             `json:"rho_wo"`
-	Epsilon            privacy.Amount       `json:"epsilon"`
+	// Assumptions are the algorithm's source's assumptions, each with
+	// whether it holds for this run.
+	Assumptions []method.Checked `json:"assumptions"`
+	// Outcome and OutcomeText are State's: a run that ended (or is
+	// diverging) above its start contradicts any convergence claim.
+	Outcome     string         `json:"outcome,omitempty"`
+	OutcomeText string         `json:"outcome_text,omitempty"`
+	RhoW        *float64       `json:"rho_w"`
+	RhoWo       *float64       `json:"rho_wo"`
+	Epsilon     privacy.Amount `json:"epsilon"`
 }
 
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max,
+		Assumptions: a.assumptions, Outcome: a.state.Outcome, OutcomeText: a.state.OutcomeText}
+	if v.Assumptions == nil {
+		v.Assumptions = []method.Checked{}
+	}
 	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
 	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
@@ -427,6 +484,7 @@ func (a *App) publish() {
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
@@ -446,16 +504,32 @@ func (a *App) publish() {
 			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
+		st.AlgorithmKind, st.ProblemKind = b.Factory.Name, b.ProblemFactory.Name
+		k := KeyOf(b, a.game.Model(), a.game.Frame())
+		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
+		start, _ := a.live.Ends(&a.run.Metrics.Series)
+		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
 		st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
-		switch st.Status, why = Status(a.run, st.Running); st.Status {
+		switch st.Status, why = Status(a.run, st.Running, a.live); st.Status {
 		case "diverged":
-			st.Error = why
+			if a.run.Err() != nil { // else the error grew: Outcome says it
+				st.Error = why
+			}
 		case "stopped":
 			st.StopReason = why
 		}
-		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
+		st.Outcome, st.OutcomeText = a.live.Outcome(&a.run.Metrics.Series)
+		if !a.run.Done() && a.run.Err() == nil && st.Outcome != OutcomeDiverged {
+			// Part-way, noise lifts the error above its start for a
+			// while: only growth without bound contradicts a claim yet.
+			st.Outcome, st.OutcomeText = "", ""
+		}
+		if a.run.Err() != nil {
+			st.Outcome, st.OutcomeText = OutcomeDiverged, why
+		}
+		if a.fast && (a.run.Done() || a.run.Err() != nil) {
 			// The run has ended: the next one starts at the chosen speed.
 			a.fast = false
 			a.player.SetFast(false)
@@ -469,6 +543,13 @@ func (a *App) publish() {
 			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
+		if a.noiseFor != a.loads {
+			st.NoiseWarning = ""
+			it, own, g := a.live.NoiseAt(&a.run.Metrics.Series, a.ghost)
+			if w := NoiseWarning(st.Headline, it, own, g, st.RoundingFloor); w != "" {
+				st.NoiseWarning, a.noiseFor = w, a.loads // said once per build
+			}
+		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
@@ -566,6 +647,9 @@ func (a *App) Register() {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
 			if a.fast {
+				// The twin would double fast-forward's work: it stops, and
+				// the colours compare each fresh noise with its message.
+				a.twin.Stop()
 				a.slow = false // fast-forward and slow motion exclude each other
 				a.pace()
 			}
@@ -732,6 +816,14 @@ func (a *App) Register() {
 		}
 		js, _ := json.Marshal(a.theoryView())
 		return string(js)
+	})
+	fn("glossary", func([]js.Value) any {
+		out, _ := json.Marshal(GlossaryOf(a.built))
+		return string(out)
+	})
+	fn("presetMenu", func([]js.Value) any {
+		out, _ := json.Marshal(scenario.PresetMenu())
+		return string(out)
 	})
 	fn("plugins", func([]js.Value) any {
 		js, err := json.Marshal(scenario.Plugins())

@@ -127,7 +127,7 @@ func (a *App) restoreTo(k int, budget time.Duration) restored {
 	}
 	r.Iter = a.run.Iter()
 	if r.Iter < k && !r.Timeout {
-		r.Ended, _ = Status(a.run, false)
+		r.Ended, _ = Status(a.run, false, a.live)
 		if why := a.run.Err(); why != nil {
 			r.Ended += ": " + why.Error()
 		}

@@ -1409,7 +1409,8 @@
     if (!v) return;
     const c = v.calibration;
     th.cal.textContent = c
-      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} iterations: noise scales ×${fmtNum(c.factor)} (${c.method})`
+      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} ${c.unit || 'iterations'}: noise scales ×${fmtNum(c.factor)} (${c.method})` +
+        (c.field ? ` — asked by ${c.field}${c.horizon_field ? ' at ' + c.horizon_field : ''}` : '')
       : 'none (the scenario\'s own noise scales)';
     th.rhowo.textContent = v.rho_wo == null ? 'n/a' : fmtNum(v.rho_wo);
     th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
@@ -1504,7 +1505,7 @@
     const trial = t.iteration > 0
       ? ` A trial of the first ${t.iteration} iterations ends with error ${fmtNum(t.then)} instead of ${fmtNum(t.now)} (${fmtNum(t.then / t.now)}× worse).` : '';
     const pred = p.predicted_error ? ` The paper's prediction: error ≤ ${fmtNum(p.predicted_error.per_agent)}.` : '';
-    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} iterations.${trial}${pred} The noise will swamp the messages.`;
+    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} ${p.unit || 'iterations'}.${trial}${pred} The noise will swamp the messages.`;
     calConfirm.hidden = false;
     calConfirm.dataset.factor = String(p.factor);
   }

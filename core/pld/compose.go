@@ -1,0 +1,396 @@
+package pld
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+
+	"dpsim/core/num"
+)
+
+// Options tunes the accountant; the zero value chooses everything.
+type Options struct {
+	// Grid fixes the step h of the loss grid. By default it is chosen from
+	// the releases (gridFor), for a discretization error near 10⁻³ of ε.
+	Grid float64
+}
+
+// Methods, as Bound.Method names them.
+const (
+	MethodSilent   = "no release depends on the agent's data"
+	MethodNoNoise  = "a release without noise: no finite bound"
+	MethodGaussian = "Gaussian closed form"
+	MethodPLD      = "privacy loss distribution (connect the dots)"
+	MethodBeyond   = "beyond float64: the composition's largest loss"
+	MethodPure     = "pure DP (δ = 0): the composition's largest loss"
+)
+
+// MinDelta is the smallest δ the accountant answers for: the tails it
+// cuts add at most 10⁻²⁰ each to δ, far below it.
+const MinDelta = 1e-12
+
+// tail is the mass each cut of a tail may drop (counted at +∞): with at
+// most a few thousand cuts per composition, 10⁻¹⁶ of δ in all.
+const tail = 1e-20
+
+// kappa sets the default grid: h = kappa·√(Σ Var L_k / K), a tenth of a
+// typical release's loss deviation (measured: TestAccuracy).
+const kappa = 0.1
+
+// Composition is the composed privacy loss of a sequence of releases
+// (Koskela, Jälkö & Honkela 2020; Gopi, Lee & Wutschitz 2021; Google's
+// dp_accounting): all an accountant needs to answer ε(δ) and δ(ε) for
+// one agent.
+type Composition struct {
+	releases int64
+	method   string
+	// mu is the GDP parameter when every release is Gaussian.
+	mu float64
+	// log10 is log₁₀ ε when ε is beyond float64.
+	log10 float64
+	// pure is the largest loss, Σ ε_k (+Inf with a Gaussian part): ε at
+	// δ = 0, which basic composition gives exactly for Laplace releases.
+	pure float64
+	// fine and coarse are the distributions on the grid h and on 2h:
+	// both upper bounds, and their difference estimates the error.
+	fine, coarse *dist
+}
+
+// Bound is an upper bound on ε at a given δ.
+type Bound struct {
+	// Epsilon is the bound: +Inf when there is none, or when it is beyond
+	// float64 (then Log10 holds it).
+	Epsilon float64
+	// Log10 is log₁₀ Epsilon: −Inf for 0, +Inf when there is no bound.
+	Log10 float64
+	Delta float64
+	// Error estimates the discretization error of Epsilon, in ε: twice
+	// the bound on twice the grid minus this one. Both are upper bounds;
+	// as long as the error shrinks at least as fast as the grid (it
+	// shrinks as its square away from the largest loss, and linearly just
+	// below it), the difference alone covers it, and the factor 2 is the
+	// margin, so that the exact ε lies in [Epsilon − Error, Epsilon]
+	// (TestAccuracy checks it against the references). For the Gaussian
+	// closed form, the width of the bisection's last bracket.
+	Error float64
+	// Grid is the step of the loss grid (0 for the closed forms).
+	Grid float64
+	// Method says how the bound was computed (the Method constants).
+	Method string
+}
+
+// group is Count releases of one law; extra is added to their
+// composition's losses (Laplace releases above the truncation depth share
+// one shape and differ only by where it sits).
+type group struct {
+	law   law
+	count int64
+	extra float64
+}
+
+// Compose composes the releases (in any order: composition commutes).
+func Compose(rs []Release, opt Options) (*Composition, error) {
+	if g := opt.Grid; g != 0 && !(g > 0 && g < math.Inf(1)) {
+		return nil, fmt.Errorf("grid: must be > 0 and finite (0 to choose it), got %v", g)
+	}
+	c := &Composition{}
+	lap := map[float64]int64{}
+	var mu2 float64
+	var logs []float64 // natural logs of the parts of the largest loss, when it overflows
+	noNoise := false
+	for i, r := range rs {
+		if err := r.Validate(fmt.Sprintf("releases[%d]", i)); err != nil {
+			return nil, err
+		}
+		n := r.times()
+		if c.releases += n; c.releases > MaxCount {
+			return nil, fmt.Errorf("releases: more than %d in all", int64(MaxCount))
+		}
+		v, lv := r.ratio()
+		fn := float64(n)
+		switch {
+		case v == 0:
+			continue
+		case math.IsInf(lv, 1):
+			noNoise = true
+		case r.Mechanism == Laplace:
+			lap[v] += n
+			logs = append(logs, num.Log(fn)+lv)
+		default:
+			mu2 += fn * float64(v*v)
+			logs = append(logs, num.Log(fn/2)+2*lv)
+		}
+	}
+	switch {
+	case noNoise:
+		c.method = MethodNoNoise
+		return c, nil
+	case len(lap) == 0 && mu2 == 0:
+		c.method = MethodSilent
+		return c, nil
+	}
+	// The largest loss, Σ ε_k plus the Gaussian part's mean μ²/2, bounds
+	// the scale of everything; beyond float64, ε is that sum to the last
+	// digit that float64 could show (the correction is a few standard
+	// deviations, 10⁻³⁰⁰ of it).
+	top := mu2 / 2
+	for e, n := range lap {
+		top += float64(n) * e
+	}
+	if math.IsInf(top, 1) {
+		c.method, c.log10 = MethodBeyond, logSumExp(logs)/math.Ln10
+		return c, nil
+	}
+	c.pure = top
+	if mu2 > 0 {
+		c.pure = math.Inf(1)
+	}
+	if len(lap) == 0 {
+		c.method, c.mu = MethodGaussian, math.Sqrt(mu2)
+		return c, nil
+	}
+	groups := laplaceGroups(lap)
+	gmu := math.Sqrt(mu2)
+	h := opt.Grid
+	if h == 0 {
+		h = gridFor(groups, gmu)
+	}
+	var err error
+	if c.fine, err = build(groups, gmu, h); err != nil {
+		return nil, err
+	}
+	if c.coarse, err = build(groups, gmu, 2*h); err != nil {
+		return nil, err
+	}
+	c.method = MethodPLD
+	return c, nil
+}
+
+// laplaceGroups returns one group per distinct ε, in increasing order so
+// that the result does not depend on a map's order, with every ε whose
+// shape is truncated (2ε above the truncation depth) folded into one.
+func laplaceGroups(lap map[float64]int64) []group {
+	eps := make([]float64, 0, len(lap))
+	for e := range lap {
+		eps = append(eps, e)
+	}
+	slices.Sort(eps)
+	var gs []group
+	deep := -1
+	for _, e := range eps {
+		n := lap[e]
+		if 2*e <= laplaceDepth(tail) {
+			gs = append(gs, group{law: laplace{e}, count: n})
+			continue
+		}
+		if deep < 0 {
+			deep = len(gs)
+			gs = append(gs, group{law: laplace{e}})
+		}
+		g := &gs[deep]
+		g.extra += float64(n) * (e - g.law.(laplace).eps)
+		g.count += n
+	}
+	return gs
+}
+
+// gridFor returns the default grid step: kappa times the root mean square
+// of the releases' loss deviations, coarsened if the composition's window
+// or one release's range would need more points than it may have.
+//
+// Each Laplace release's grid sits on its largest loss ε, so its atom ½
+// there is exact; its atom ½e^{−ε} at −ε is exact only when 2ε is a
+// multiple of h, and splitting it costs 15 times the rest of the
+// discretization error (TestAccuracy). So h is shrunk (by at most a
+// factor 3) to put 2ε on an even multiple of it (on the grid 2h too) for
+// the group holding the most of that atom.
+func gridFor(gs []group, gmu float64) float64 {
+	var k, s2, widest, atom float64
+	align := 0.0
+	for _, g := range gs {
+		n := float64(g.count)
+		k += n
+		s2 += n * g.law.variance()
+		widest = max(widest, g.law.width(tail))
+		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
+			if w := n * num.Exp(-l.eps); w > atom {
+				atom, align = w, l.eps
+			}
+		}
+	}
+	// The Gaussian part counts in the spread the error is measured
+	// against, not among the releases whose rounding errors add up.
+	h := kappa * math.Sqrt((s2+gmu*gmu)/k)
+	if 2*align >= h {
+		h = 2 * align / (2 * math.Ceil(align/h))
+	}
+	// The composition's window: twice Bernstein's reach of the Laplace
+	// part, plus the Gaussian part's width.
+	probe := dist{vari: s2, rng: widest}
+	window := 2*probe.reach(tail) + gauss{gmu}.width(tail)
+	return max(h, window/maxWindow, widest/(maxPoints-2), gauss{gmu}.width(tail)/(maxPoints-2))
+}
+
+// maxWindow bounds the points of a composed distribution the default grid
+// aims at (the transforms are then of 2¹⁸ points at most).
+const maxWindow = 1 << 17
+
+// build discretizes every group on the grid h, composes each with itself
+// and the results together, smallest first (Huffman's order: the short
+// ones meet while they are short), and last the Gaussian part of
+// parameter gmu, if any: its range is wide and unbounded in truth, so it
+// is kept out of the tail cuts, which no later composition needs after it.
+func build(gs []group, gmu, h float64) (*dist, error) {
+	var c convolver
+	q := &queue{}
+	for _, g := range gs {
+		leaf := g.law.discretize(h, tail)
+		if leaf == nil {
+			return nil, tooFine(h, g.law)
+		}
+		leaf.setStats()
+		d := selfCompose(leaf, g.count, &c, tail)
+		d.offset += g.extra
+		heap.Push(q, item{d, q.seq})
+	}
+	for q.Len() > 1 {
+		a := heap.Pop(q).(item).d
+		b := heap.Pop(q).(item).d
+		heap.Push(q, item{compose(a, b, &c, tail), q.seq})
+	}
+	d := heap.Pop(q).(item).d
+	if gmu == 0 {
+		return d, nil
+	}
+	g := gauss{gmu}.discretize(h, tail)
+	if g == nil {
+		return nil, tooFine(h, gauss{gmu})
+	}
+	r := &dist{h: h, offset: d.offset + g.offset, lo: d.lo + g.lo, inf: d.inf + g.inf - float64(d.inf*g.inf)}
+	r.p = c.convolve(d.p, g.p)
+	return r, nil
+}
+
+func tooFine(h float64, l law) error {
+	return fmt.Errorf("grid: %v is too fine for a release of loss range %.3g (more than %d points)", h, l.width(tail), maxPoints)
+}
+
+// queue orders distributions by length, then by arrival, so that the
+// order of composition (and so every bit of the result) is fixed.
+type queue struct {
+	items []item
+	seq   int
+}
+
+type item struct {
+	d   *dist
+	seq int
+}
+
+func (q *queue) Len() int { return len(q.items) }
+func (q *queue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if len(a.d.p) != len(b.d.p) {
+		return len(a.d.p) < len(b.d.p)
+	}
+	return a.seq < b.seq
+}
+func (q *queue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *queue) Push(x any) {
+	it := x.(item)
+	it.seq = q.seq
+	q.seq++
+	q.items = append(q.items, it)
+}
+func (q *queue) Pop() any {
+	it := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return it
+}
+
+// logSumExp returns ln Σ e^{v_i} without overflow.
+func logSumExp(v []float64) float64 {
+	m := slices.Max(v)
+	s := 0.0
+	for _, x := range v {
+		s += num.Exp(x - m)
+	}
+	return m + num.Log(s)
+}
+
+// Releases returns how many releases were composed.
+func (c *Composition) Releases() int64 { return c.releases }
+
+// Epsilon returns the smallest ε for which the composition is
+// (ε, delta)-DP, as an upper bound: delta is 0 (pure DP, then ε is the
+// largest loss, Σ Δ_k/b_k for Laplace releases and +Inf with any Gaussian
+// one) or in [MinDelta, 1).
+func (c *Composition) Epsilon(delta float64) (Bound, error) {
+	if !(delta == 0 || delta >= MinDelta && delta < 1) {
+		return Bound{}, fmt.Errorf("delta: must be 0 or in [%g, 1), got %v", MinDelta, delta)
+	}
+	b := Bound{Delta: delta, Method: c.method}
+	if delta == 0 && (c.method == MethodGaussian || c.method == MethodPLD) {
+		b.Method = MethodPure
+		if c.method == MethodGaussian {
+			b.Epsilon, b.Log10 = math.Inf(1), math.Inf(1)
+		} else {
+			b.Epsilon, b.Log10 = c.pure, log10(c.pure)
+		}
+		return b, nil
+	}
+	switch c.method {
+	case MethodSilent:
+		b.Log10 = math.Inf(-1)
+	case MethodNoNoise:
+		b.Epsilon, b.Log10 = math.Inf(1), math.Inf(1)
+	case MethodBeyond:
+		b.Epsilon, b.Log10 = math.Inf(1), c.log10
+	case MethodGaussian:
+		b.Epsilon, b.Log10, b.Error = gaussEpsilon(c.mu, delta)
+	default:
+		b.Grid = c.fine.h
+		b.Epsilon = c.fine.absEpsilon(delta)
+		b.Error = 2 * max(c.coarse.absEpsilon(delta)-b.Epsilon, 0)
+		b.Log10 = log10(b.Epsilon)
+	}
+	return b, nil
+}
+
+// Delta returns an upper bound on the smallest δ for which the
+// composition is (eps, δ)-DP, and the estimate of its discretization
+// error (twice the bound on twice the grid minus it, as Bound.Error).
+func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
+	if math.IsNaN(eps) || eps < 0 {
+		return 0, 0, fmt.Errorf("epsilon: must be ≥ 0, got %v", eps)
+	}
+	switch c.method {
+	case MethodSilent:
+		return 0, 0, nil
+	case MethodNoNoise, MethodBeyond:
+		// Nothing better than the trivial bound is known there.
+		return 1, 0, nil
+	case MethodGaussian:
+		return gaussDelta(c.mu, eps), 0, nil
+	}
+	f := c.fine.delta(eps)
+	return f, 2 * max(c.coarse.delta(eps)-f, 0), nil
+}
+
+// absEpsilon is epsilon with the offset added, at least 0; +Inf when no
+// finite ε reaches delta.
+func (d *dist) absEpsilon(delta float64) float64 {
+	rel, ok := d.epsilon(delta)
+	if !ok {
+		return math.Inf(1)
+	}
+	return max(d.offset+rel, 0)
+}
+
+func log10(v float64) float64 {
+	if v == 0 {
+		return math.Inf(-1)
+	}
+	return num.Log(v) / math.Ln10
+}

@@ -63,11 +63,11 @@ func decayScales(k int) []float64 {
 // the accuracy table of docs/privacy-truth.md.
 func TestAccuracy(t *testing.T) {
 	type tc struct {
-		name  string
-		lap   []float64 // Laplace scales (sensitivity 1)
-		mu    float64   // one Gaussian release of μ = 1/σ
-		ref   string    // "cf" or "conv" (the bracket)
-		tol   float64
+		name string
+		lap  []float64 // Laplace scales (sensitivity 1)
+		mu   float64   // one Gaussian release of μ = 1/σ
+		ref  string    // "cf" or "conv" (the bracket)
+		tol  float64
 		// heavy: 1 runs unless -short or under js/wasm (tens of seconds
 		// natively), 2 only with -pld.heavy (minutes).
 		heavy int

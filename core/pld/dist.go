@@ -19,10 +19,11 @@ type dist struct {
 	p      []float64
 	inf    float64
 	// The mean and variance (relative to offset) of the exact algorithm's
-	// finite part, normalized, and a bound on how far any one composed
-	// release's loss lies from its mean: Bernstein's inequality then
-	// bounds the tails, whatever rounding left in them (cut).
-	mean, vari, rng float64
+	// finite part, normalized, and a scale b such that every composed
+	// release's loss X has E|X − EX|^k ≤ ½·k!·Var X·b^{k−2} for all k ≥ 2:
+	// Bernstein's inequality then bounds the tails, whatever rounding
+	// left in them (cut).
+	mean, vari, b float64
 }
 
 // loss returns the loss of p[i] relative to the offset.
@@ -40,7 +41,7 @@ func compose(a, b *dist, c *convolver, tail float64) *dist {
 		inf:  a.inf + b.inf - float64(a.inf*b.inf),
 		mean: a.mean + b.mean,
 		vari: a.vari + b.vari,
-		rng:  max(a.rng, b.rng),
+		b:    max(a.b, b.b),
 	}
 	d.cut(tail)
 	return d
@@ -61,11 +62,12 @@ const directMax = 48
 
 // reach is the distance t from the mean beyond which Bernstein's
 // inequality bounds each tail of d's exact finite part by tail:
-// P(S − E S ≥ t) ≤ exp(−t²/(2(σ² + M·t/3))) for a sum of independent terms
-// each within M of its mean.
+// P(S − E S ≥ t) ≤ exp(−t²/(2(σ² + b·t))) for a sum of independent terms
+// meeting the moment condition of d.b (Boucheron, Lugosi & Massart 2013,
+// Theorem 2.10 and Corollary 2.11).
 func (d *dist) reach(tail float64) float64 {
 	l := -num.Log(tail)
-	a := l * d.rng / 3
+	a := l * d.b
 	return a + math.Sqrt(float64(a*a)+2*float64(l*d.vari))
 }
 
@@ -140,7 +142,49 @@ func (d *dist) setStats() {
 		m2 += float64(v * float64(x*x))
 	}
 	d.vari = m2 / m0
-	d.rng = max(d.mean-d.loss(0), d.loss(len(d.p)-1)-d.mean, 0)
+	d.b = d.momentScale(m0)
+}
+
+// momentScale returns the smallest b with E|X − μ|^k ≤ ½·k!·σ²·b^{k−2}
+// for every k ≥ 3. A loss within R of its mean meets it with b = R/3
+// (Bernstein's bounded case), which is what a short release gets; but a
+// Laplace release far above the truncation depth has R = 92 and a tail
+// like an exponential of scale 2, so b ≈ 2, and the windows of its
+// compositions shrink several times over. Once (R/b)^{k−2} ≤ ½k! and
+// R/b ≤ k+1, the condition holds for every larger k by E|X−μ|^k ≤
+// R^{k−2}σ² alone (induction on k); up to there the moments are summed.
+func (d *dist) momentScale(m0 float64) float64 {
+	r := max(d.mean-d.loss(0), d.loss(len(d.p)-1)-d.mean, 0)
+	if r == 0 || d.vari == 0 || len(d.p) < 16 {
+		return r / 3
+	}
+	// ln(|x − μ|/R) ≤ 0, so no power below overflows.
+	lr := num.Log(r)
+	ld := make([]float64, len(d.p))
+	for i := range d.p {
+		ld[i] = num.Log(math.Abs(d.loss(i)-d.mean)) - lr
+	}
+	rhs0 := num.Log(d.vari) - math.Ln2 // ln(σ²/2)
+	lnFact := math.Ln2                 // ln k! at k = 2
+	b := 0.0
+	for k := 3; ; k++ {
+		fk := float64(k)
+		lnFact += num.Log(fk)
+		var s float64
+		for i, v := range d.p {
+			if v > 0 {
+				s += float64(v * num.Exp(float64(fk*ld[i])))
+			}
+		}
+		lnMoment := num.Log(s/m0) + float64(fk*lr)
+		b = max(b, num.Exp((lnMoment-lnFact-rhs0)/(fk-2)))
+		if b >= r/3 {
+			return r / 3
+		}
+		if float64((fk-2)*(lr-num.Log(b))) <= lnFact-math.Ln2 && r/b <= fk+1 {
+			return b
+		}
+	}
 }
 
 // selfCompose returns the composition of count ≥ 1 copies of d. From four
@@ -164,7 +208,7 @@ func selfCompose(d *dist, count int64, c *convolver, tail float64) *dist {
 		offset: fc * d.offset,
 		mean:   fc * d.mean,
 		vari:   fc * d.vari,
-		rng:    d.rng,
+		b:      d.b,
 		// 1 − (1 − inf)^count, without cancellation.
 		inf: -expm1(fc * math.Log1p(-d.inf)),
 	}

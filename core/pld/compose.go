@@ -320,11 +320,21 @@ func gridFor(gs []group, gmu, top float64) float64 {
 	// target/10 of that, which allows a coarser grid when top ≫ s.
 	h = max(h, math.Sqrt(target/10*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
-	// part, plus the Gaussian part's width.
+	// part (at most the sum of their ranges), plus the Gaussian part's
+	// width. A window of fewer than minWindow points costs nothing to
+	// refine, and δ(ε) between the grid losses is then close too.
 	probe := dist{vari: s2, b: widest / 3}
-	window := 2*probe.reach(tail) + gauss{gmu}.width(tail)
+	var support float64
+	for _, g := range gs {
+		support += float64(g.count) * g.law.width(tail)
+	}
+	window := min(2*probe.reach(tail), support) + gauss{gmu}.width(tail)
+	h = min(h, window/minWindow)
 	return max(h, window/maxWindow, widest/(maxPoints-2), gauss{gmu}.width(tail)/(maxPoints-2))
 }
+
+// minWindow is the fewest points the default grid gives a composition.
+const minWindow = 2000
 
 // maxWindow bounds the points of a composed distribution the default grid
 // aims at (the transforms are then of 2¹⁸ points at most).

@@ -18,7 +18,9 @@ var update = flag.Bool("update", false, "rewrite testdata/bits.golden")
 // both): the same releases give the same ε in the CLI and the page. Run
 // with -update to rewrite the file after a deliberate change.
 func TestBits(t *testing.T) {
-	lap := func(b float64, n int64) Release { return Release{Mechanism: Laplace, Scale: b, Sensitivity: 1, Count: n} }
+	lap := func(b float64, n int64) Release {
+		return Release{Mechanism: Laplace, Scale: b, Sensitivity: 1, Count: n}
+	}
 	cases := []struct {
 		name string
 		rs   []Release

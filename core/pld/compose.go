@@ -13,8 +13,24 @@ import (
 // Options tunes the accountant; the zero value chooses everything.
 type Options struct {
 	// Grid fixes the step h of the loss grid. By default it is chosen from
-	// the releases (gridFor), for a discretization error near 10⁻³ of ε.
+	// the releases (gridFor) and refined until Bound.Error is at most
+	// Tolerance of ε.
 	Grid float64
+	// Tolerance is the default grid's aim for Bound.Error relative to ε,
+	// in [10⁻⁶, 0.1]; 0 means 10⁻³. The cost grows about as its inverse
+	// square root (the error shrinks as the grid's square).
+	Tolerance float64
+}
+
+// validate checks the options, naming the field.
+func (o Options) validate() error {
+	if g := o.Grid; g != 0 && !(g > 0 && g < math.Inf(1)) {
+		return fmt.Errorf("grid: must be > 0 and finite (0 to choose it), got %v", g)
+	}
+	if t := o.Tolerance; t != 0 && !(t >= 1e-6 && t <= 0.1) {
+		return fmt.Errorf("tolerance: must be in [1e-06, 0.1] (0 for 1e-03), got %v", t)
+	}
+	return nil
 }
 
 // Methods, as Bound.Method names them.
@@ -39,7 +55,8 @@ const tail = 1e-20
 // L_k / K), a tenth of a typical release's loss deviation, or at
 // kappaAligned when the lower atoms of the Laplace releases are on the
 // grid (measured: TestAccuracy), and is halved up to maxRefine times
-// until Bound.Error at refDelta is at most target of ε.
+// until Bound.Error at refDelta is at most target of ε (the default
+// Options.Tolerance).
 const (
 	kappa        = 0.1
 	kappaAligned = 0.3
@@ -174,8 +191,12 @@ func (m *multiset) equal(o *multiset) bool {
 
 // compose returns the multiset's composition.
 func (m *multiset) compose(opt Options) (*Composition, error) {
-	if g := opt.Grid; g != 0 && !(g > 0 && g < math.Inf(1)) {
-		return nil, fmt.Errorf("grid: must be > 0 and finite (0 to choose it), got %v", g)
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = target
 	}
 	c := &Composition{releases: m.n}
 	switch {
@@ -230,8 +251,8 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
-	// most target of ε, or the distribution would outgrow maxWindow.
-	h := gridFor(groups, gmu, top)
+	// most tol of ε, or the distribution would outgrow maxWindow.
+	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h)
 	if err != nil {
 		return nil, err
@@ -243,7 +264,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		}
 		c.fine, c.coarse = fine, coarse
 		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
-		if 2*(g-f) <= target*f || 2*len(fine.p) > maxWindow {
+		if 2*(g-f) <= tol*f || 2*len(fine.p) > maxWindow {
 			break
 		}
 		coarse, h = fine, h/2
@@ -278,17 +299,18 @@ func laplaceGroups(eps []float64, lap map[float64]int64) []group {
 // gridFor returns the first grid step tried: kappa times the root mean
 // square of the releases' loss deviations (kappaAligned when one group's
 // atoms are on the grid, see below), at least what keeps the error of a
-// composition whose losses are far from 0 near target·10⁻¹ of its size,
+// composition whose losses are far from 0 near tol/10 of its size,
 // and coarsened if the composition's window or one release's range would
 // need more points than it may have.
 //
 // Each Laplace release's grid sits on its largest loss ε, so its atom ½
 // there is exact; its atom ½e^{−ε} at −ε is exact only when 2ε is a
 // multiple of h, and splitting it costs 15 times the rest of the
-// discretization error (TestAccuracy). So h is shrunk (by at most a
-// factor 3) to put 2ε on an even multiple of it (on the grid 2h too) for
-// the group holding the most of that atom.
-func gridFor(gs []group, gmu, top float64) float64 {
+// discretization error (TestAccuracy). So when one group holds 90 % of
+// those atoms (a constant schedule, not one release of a decaying one),
+// h is shrunk (by at most a factor 3) to put its 2ε on an even multiple
+// of it (on the grid 2h too).
+func gridFor(gs []group, gmu, top, tol float64) float64 {
 	var k, s2, widest, atoms, atom float64
 	align := 0.0
 	for _, g := range gs {
@@ -304,21 +326,24 @@ func gridFor(gs []group, gmu, top float64) float64 {
 			}
 		}
 	}
-	kap := kappa
-	if atom >= 0.9*atoms {
-		kap = kappaAligned
-	}
 	// The Gaussian part counts in the spread the error is measured
 	// against, not among the releases whose rounding errors add up.
 	s := math.Sqrt(s2 + gmu*gmu)
-	h := kap * s / math.Sqrt(k)
-	if 2*align >= h {
-		h = 2 * align / (2 * math.Ceil(align/h))
+	// κ was measured for the default tolerance; the error goes as h².
+	scale := math.Sqrt(tol / target)
+	h := kappa * scale * s / math.Sqrt(k)
+	// Aligning pays when one group holds most of the atoms (a constant
+	// schedule), not for one release of a decaying one.
+	if atom >= 0.9*atoms {
+		h = kappaAligned * scale * s / math.Sqrt(k)
+		if 2*align >= h {
+			h = 2 * align / (2 * math.Ceil(align/h))
+		}
 	}
 	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
 	// composition whose ε is of the order of top needs it below
-	// target/10 of that, which allows a coarser grid when top ≫ s.
-	h = max(h, math.Sqrt(target/10*top*s/(7*k)))
+	// tol/10 of that, which allows a coarser grid when top ≫ s.
+	h = max(h, math.Sqrt(tol/10*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
 	// part (at most the sum of their ranges), plus the Gaussian part's
 	// width. A window of fewer than minWindow points costs nothing to

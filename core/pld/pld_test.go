@@ -256,6 +256,29 @@ func TestMonotone(t *testing.T) {
 	}
 }
 
+// TestTolerance: a looser tolerance gives a grid no finer and a bound
+// still above the exact ε, with an error estimate that covers it.
+func TestTolerance(t *testing.T) {
+	rs, rr, _ := lapSeq(decayScales(200))
+	exact, _ := cfEpsilon(rr, 1e-6)
+	prevGrid := 0.0
+	for _, tol := range []float64{1e-4, 1e-3, 1e-2, 0.1} {
+		c, err := Compose(rs, Options{Tolerance: tol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := c.Epsilon(1e-6)
+		t.Logf("tolerance %g: grid %.3g, ε %.6f (error %.2g), exact %.6f", tol, b.Grid, b.Epsilon, b.Error, exact)
+		if b.Epsilon < exact || b.Epsilon-b.Error > exact {
+			t.Errorf("tolerance %g: ε = %.8f ± %.3g misses the exact %.8f", tol, b.Epsilon, b.Error, exact)
+		}
+		if b.Error > tol*b.Epsilon || b.Grid < prevGrid {
+			t.Errorf("tolerance %g: error %.3g of ε %.4f, grid %g after %g", tol, b.Error, b.Epsilon, b.Grid, prevGrid)
+		}
+		prevGrid = b.Grid
+	}
+}
+
 // TestLaplaceSplitDominated checks numerically that a vector Laplace
 // release whose ℓ1 change Δ is spread over coordinates (a composition of
 // Laplace releases of sensitivities a_i with Σa_i = Δ) leaks less than the
@@ -300,8 +323,14 @@ func TestValidation(t *testing.T) {
 			t.Errorf("%+v: error %v, want one line with %q", c.r, err, c.want)
 		}
 	}
-	if _, err := Compose(nil, Options{Grid: -1}); err == nil || !strings.HasPrefix(err.Error(), "grid:") {
+	one := []Release{{Mechanism: Laplace, Scale: 1, Sensitivity: 1}}
+	if _, err := Compose(one, Options{Grid: -1}); err == nil || !strings.HasPrefix(err.Error(), "grid:") {
 		t.Errorf("grid −1: %v", err)
+	}
+	for _, tol := range []float64{-1, 1e-7, 0.2, math.NaN()} {
+		if _, err := Compose(one, Options{Tolerance: tol}); err == nil || !strings.HasPrefix(err.Error(), "tolerance:") {
+			t.Errorf("tolerance %v: %v", tol, err)
+		}
 	}
 	comp, _ := Compose([]Release{{Mechanism: Laplace, Scale: 1, Sensitivity: 1}}, Options{})
 	for _, d := range []float64{-1, 1e-13, 1, math.NaN()} {

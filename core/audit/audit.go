@@ -13,7 +13,7 @@
 //
 // With the rates replaced by their Clopper–Pearson upper bounds this is a
 // lower bound on ε that holds with the stated confidence (Jagielski,
-// Ullman & Oprea 2020; Nasr, Songi, Thakurta, Papernot & Carlini 2021).
+// Ullman & Oprea 2020; Nasr, Song, Thakurta, Papernot & Carlini 2021).
 // The threshold of the test is chosen on one half of the runs and the
 // rates are counted on the other, so choosing the best of many
 // thresholds does not void the confidence.

@@ -20,27 +20,32 @@ func BenchmarkLedger(b *testing.B) {
 	cases := []struct {
 		name string
 		// at returns agent i's releases of iteration k.
-		at func(i, k int) []Release
+		at  func(i, k int) []Release
+		opt Options
 	}{
 		// ε_k = 0.01: the 10,000 releases compose to ε ≈ 4.4.
-		{"shared-constant", func(i, k int) []Release { return []Release{lap(100)} }},
+		{"shared-constant", func(i, k int) []Release { return []Release{lap(100)} }, Options{}},
 		// Each agent its own noise scale.
-		{"per-agent-constant", func(i, k int) []Release { return []Release{lap(100 * (1 + float64(i)/agents))} }},
+		{"per-agent-constant", func(i, k int) []Release { return []Release{lap(100 * (1 + float64(i)/agents))} }, Options{}},
 		// Two channels per iteration (as GT-DP's s and x), one Gaussian.
 		{"shared-two-channels", func(i, k int) []Release {
 			return []Release{lap(100), {Mechanism: Gaussian, Scale: 200, Sensitivity: 1}}
-		}},
+		}, Options{}},
 		// Noise shrinking geometrically: every release distinct.
-		{"shared-decaying", func(i, k int) []Release { return []Release{lap(300 * math.Exp(-3*float64(k)/releases))} }},
+		{"shared-decaying", func(i, k int) []Release { return []Release{lap(300 * math.Exp(-3*float64(k)/releases))} }, Options{}},
 		// A landing-scenario-like budget: ε_k in the thousands, decaying
 		// noise, every agent its own.
 		{"per-agent-decaying-large", func(i, k int) []Release {
 			return []Release{lap(1e-3 * (1 + float64(i)/agents) * math.Exp(-float64(k)/releases))}
-		}},
-		// The hardest: every release of every agent distinct and small.
+		}, Options{}},
+		// The hardest: every release of every agent distinct and small,
+		// at the default tolerance and at 10⁻² (a live view's).
 		{"per-agent-decaying", func(i, k int) []Release {
 			return []Release{lap(300 * (1 + float64(i)/agents) * math.Exp(-3*float64(k)/releases))}
-		}},
+		}, Options{}},
+		{"per-agent-decaying-tol1e-2", func(i, k int) []Release {
+			return []Release{lap(300 * (1 + float64(i)/agents) * math.Exp(-3*float64(k)/releases))}
+		}, Options{Tolerance: 1e-2}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -56,7 +61,7 @@ func BenchmarkLedger(b *testing.B) {
 			}
 			c0, ok := cpuTime()
 			for b.Loop() {
-				if _, err := l.Bounds(1e-5, Options{}); err != nil {
+				if _, err := l.Bounds(1e-5, c.opt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -85,7 +85,8 @@ func regIncBeta(x, a, b float64) float64 {
 	return 1 - num.Exp(lnFront)*betaCF(1-x, b, a)/b
 }
 
-// betaCF evaluates the continued fraction of I_x(a, b).
+// betaCF evaluates the continued fraction of I_x(a, b): each step m
+// takes its even and its odd partial numerator in turn.
 func betaCF(x, a, b float64) float64 {
 	const tiny = 1e-300
 	qab, qap, qam := a+b, a+1, a-1
@@ -95,31 +96,25 @@ func betaCF(x, a, b float64) float64 {
 	}
 	d = 1 / d
 	h := d
+	// lentz folds the partial numerator aa into (c, d) and returns the
+	// factor it multiplies h by.
+	lentz := func(aa float64) float64 {
+		d = 1 + float64(aa*d)
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		return d * c
+	}
 	for m := 1; m <= 100000; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
-		aa := float64(fm*(b-fm)) * x / float64((qam+m2)*(a+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -float64((a+fm)*(qab+fm)) * x / float64((a+m2)*(qap+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= lentz(float64(fm*(b-fm)) * x / float64((qam+m2)*(a+m2)))
+		del := lentz(-float64((a+fm)*(qab+fm)) * x / float64((a+m2)*(qap+m2)))
 		h *= del
 		if math.Abs(del-1) < 1e-16 {
 			break

@@ -219,17 +219,8 @@ func selfCompose(d *dist, count int64, c *convolver, tail float64) *dist {
 	first := max(int64(math.Ceil((r.mean-t)/d.h)), count*int64(d.lo))
 	last := min(int64(math.Floor((r.mean+t)/d.h)), count*int64(d.lo+n-1))
 	w := int(last - first + 1)
-	size := 4
-	for size < max(w, n) {
-		size *= 2
-	}
-	p := planFor(size)
-	m := size / 2
-	c.x = grow(c.x, size)
-	c.re, c.im = grow(c.re, m), grow(c.im, m)
-	c.ar, c.ai = grow(c.ar, m+1), grow(c.ai, m+1)
-	copy(c.x, d.p)
-	clear(c.x[n:])
+	p := c.load(d.p, max(w, n))
+	size, m := p.n, p.n/2
 	p.forward(c.x, c.re, c.im, c.ar, c.ai)
 	for k := range m + 1 {
 		c.ar[k], c.ai[k] = cpow(c.ar[k], c.ai[k], count)

@@ -161,24 +161,28 @@ func grow(b []float64, n int) []float64 {
 	return b[:n]
 }
 
-// fftConvolve returns the linear convolution of a and b (length
-// len(a)+len(b)−1), with the negative values rounding leaves clamped to 0.
-func (c *convolver) fftConvolve(a, b []float64) []float64 {
-	out := len(a) + len(b) - 1
+// load sizes the work buffers for a transform of the first power of two
+// n ≥ max(size, 4), sets x to v padded with zeros, and returns the plan.
+func (c *convolver) load(v []float64, size int) *plan {
 	n := 4
-	for n < out {
+	for n < size {
 		n *= 2
 	}
-	p := planFor(n)
 	m := n / 2
 	c.x = grow(c.x, n)
 	c.re, c.im = grow(c.re, m), grow(c.im, m)
 	c.ar, c.ai = grow(c.ar, m+1), grow(c.ai, m+1)
-	load := func(v []float64) {
-		copy(c.x, v)
-		clear(c.x[len(v):])
-	}
-	load(a)
+	copy(c.x, v)
+	clear(c.x[len(v):])
+	return planFor(n)
+}
+
+// fftConvolve returns the linear convolution of a and b (length
+// len(a)+len(b)−1), with the negative values rounding leaves clamped to 0.
+func (c *convolver) fftConvolve(a, b []float64) []float64 {
+	out := len(a) + len(b) - 1
+	p := c.load(a, out)
+	m := p.n / 2
 	p.forward(c.x, c.re, c.im, c.ar, c.ai)
 	if sameSlice(a, b) {
 		for k := range m + 1 {
@@ -187,7 +191,8 @@ func (c *convolver) fftConvolve(a, b []float64) []float64 {
 		}
 	} else {
 		c.br, c.bi = grow(c.br, m+1), grow(c.bi, m+1)
-		load(b)
+		copy(c.x, b)
+		clear(c.x[len(b):])
 		p.forward(c.x, c.re, c.im, c.br, c.bi)
 		for k := range m + 1 {
 			ar, ai, br, bi := c.ar[k], c.ai[k], c.br[k], c.bi[k]

@@ -4,10 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
+	"dpsim/core/internal/golden"
 	"dpsim/core/noise"
 )
 
@@ -33,20 +33,5 @@ func TestBits(t *testing.T) {
 				r.FPR.Count, r.FPR.Runs, math.Float64bits(r.FPR.Upper), r.FNR.Count, r.FNR.Runs, math.Float64bits(r.FNR.Upper))
 		}
 	}
-	const path = "testdata/bits.golden"
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("bits differ from %s (run with -update after a deliberate change):\n%s", path, got)
-	}
+	golden.Check(t, "testdata/bits.golden", b.String(), *update)
 }

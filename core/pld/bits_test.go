@@ -4,9 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"dpsim/core/internal/golden"
 
 	"dpsim/core/num"
 )
@@ -52,20 +53,5 @@ func TestBits(t *testing.T) {
 				math.Float64bits(e.Epsilon), math.Float64bits(e.Error), math.Float64bits(e.Grid), math.Float64bits(d), math.Float64bits(de))
 		}
 	}
-	const path = "testdata/bits.golden"
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("bits differ from %s (run with -update after a deliberate change):\n%s", path, got)
-	}
+	golden.Check(t, "testdata/bits.golden", b.String(), *update)
 }

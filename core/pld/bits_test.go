@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"dpsim/core/internal/golden"
-
 	"dpsim/core/num"
 )
 

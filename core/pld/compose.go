@@ -3,7 +3,6 @@ package pld
 import (
 	"container/heap"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 
@@ -132,8 +131,14 @@ func Compose(rs []Release, opt Options) (*Composition, error) {
 // Σμ² (they compose to one Gaussian release of μ = √Σμ²), plus the
 // exceptions that decide the answer alone.
 type multiset struct {
-	lap map[float64]int64
-	mu2 float64
+	// eps and count are the distinct Laplace ε in the order they first
+	// came, and their counts; index finds an ε's place. Sums over them run
+	// in that order, which a scenario fixes, so that the bits are the same
+	// natively and in the browser without sorting ten thousand values.
+	eps   []float64
+	count []int64
+	index map[float64]int
+	mu2   float64
 	// noNoise: a release of scale 0 (or sensitivity +Inf).
 	noNoise bool
 	// huge holds ln of the largest loss of each release whose Δ/scale
@@ -146,7 +151,7 @@ type multiset struct {
 	hash uint64
 }
 
-func newMultiset() multiset { return multiset{lap: map[float64]int64{}} }
+func newMultiset() multiset { return multiset{index: map[float64]int{}} }
 
 // add records r, naming field in its one-line error.
 func (m *multiset) add(r Release, field string) error {
@@ -168,7 +173,13 @@ func (m *multiset) add(r Release, field string) error {
 	case math.IsInf(v, 1):
 		m.huge = append(m.huge, num.Log(float64(n)/2)+2*lv)
 	case r.Mechanism == Laplace:
-		m.lap[v] += n
+		if i, ok := m.index[v]; ok {
+			m.count[i] += n
+		} else {
+			m.index[v] = len(m.eps)
+			m.eps = append(m.eps, v)
+			m.count = append(m.count, n)
+		}
 		m.hash += uint64(n) * mix64(math.Float64bits(v))
 	default:
 		m.mu2 += float64(n) * float64(v*v)
@@ -185,8 +196,16 @@ func mix64(z uint64) uint64 {
 
 // equal reports whether m and o compose to the same distribution.
 func (m *multiset) equal(o *multiset) bool {
-	return m.hash == o.hash && m.mu2 == o.mu2 && m.noNoise == o.noNoise && m.n == o.n &&
-		slices.Equal(m.huge, o.huge) && maps.Equal(m.lap, o.lap)
+	if m.hash != o.hash || m.mu2 != o.mu2 || m.noNoise != o.noNoise || m.n != o.n ||
+		len(m.eps) != len(o.eps) || !slices.Equal(m.huge, o.huge) {
+		return false
+	}
+	for i, e := range m.eps {
+		if j, ok := o.index[e]; !ok || o.count[j] != m.count[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // compose returns the multiset's composition.
@@ -203,24 +222,22 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	case m.noNoise:
 		c.method = MethodNoNoise
 		return c, nil
-	case len(m.lap) == 0 && m.mu2 == 0 && len(m.huge) == 0:
+	case len(m.eps) == 0 && m.mu2 == 0 && len(m.huge) == 0:
 		c.method = MethodSilent
 		return c, nil
 	}
-	eps := slices.Sorted(maps.Keys(m.lap))
 	// The largest loss, Σ ε_k plus the Gaussian part's mean μ²/2, bounds
 	// the scale of everything; beyond float64, ε is that sum to the last
 	// digit that float64 could show (the correction is a few standard
-	// deviations, 10⁻³⁰⁰ of it). Summed in increasing order, so that the
-	// bits do not depend on a map's order.
+	// deviations, 10⁻³⁰⁰ of it).
 	top := m.mu2 / 2
-	for _, e := range eps {
-		top += float64(m.lap[e]) * e
+	for i, e := range m.eps {
+		top += float64(m.count[i]) * e
 	}
 	if math.IsInf(top, 1) || len(m.huge) > 0 {
 		logs := slices.Clone(m.huge)
-		for _, e := range eps {
-			logs = append(logs, num.Log(float64(m.lap[e]))+num.Log(e))
+		for i, e := range m.eps {
+			logs = append(logs, num.Log(float64(m.count[i]))+num.Log(e))
 		}
 		if m.mu2 > 0 {
 			logs = append(logs, num.Log(m.mu2/2))
@@ -232,11 +249,11 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	if m.mu2 > 0 {
 		c.pure = math.Inf(1)
 	}
-	if len(eps) == 0 {
+	if len(m.eps) == 0 {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := laplaceGroups(eps, m.lap)
+	groups := laplaceGroups(m.eps, m.count)
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
@@ -273,14 +290,14 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	return c, nil
 }
 
-// laplaceGroups returns one group per distinct ε, given in increasing
-// order (so that nothing depends on a map's order), with every ε whose
-// shape is truncated (2ε above the truncation depth) folded into one.
-func laplaceGroups(eps []float64, lap map[float64]int64) []group {
+// laplaceGroups returns one group per distinct ε (eps[i] with count[i]),
+// with every ε whose shape is truncated (2ε above the truncation depth)
+// folded into one.
+func laplaceGroups(eps []float64, count []int64) []group {
 	var gs []group
 	deep := -1
-	for _, e := range eps {
-		n := lap[e]
+	for i, e := range eps {
+		n := count[i]
 		if 2*e <= laplaceDepth(tail) {
 			gs = append(gs, group{law: laplace{e}, count: n})
 			continue

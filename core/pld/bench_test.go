@@ -105,7 +105,7 @@ func BenchmarkSelfCompose(b *testing.B) {
 }
 
 // BenchmarkConvolve: the definition against the transform, for a long
-// vector and a short one (directMax).
+// vector and a short one (convolve's crossover).
 func BenchmarkConvolve(b *testing.B) {
 	a := make([]float64, 4096)
 	for i := range a {

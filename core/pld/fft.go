@@ -7,17 +7,16 @@ import (
 )
 
 // The accountant convolves probability vectors of up to a million points.
-// It uses its own radix-2 transform rather than gonum's dsp/fourier, for
-// three measured reasons (BenchmarkFFT, docs/privacy-truth.md): gonum's
-// FFT type (FFTPACK) took 4× longer natively and 8× longer under js/wasm
-// than a radix-2 complex transform of half the size; gonum's radix-2
-// functions compute their twiddle factors by repeated multiplication,
-// which its documentation warns loses accuracy on long inputs, and
-// the masses that decide δ are 10⁻⁸ to 10⁻¹² of the total; and neither
-// rounds its products apart from its additions, so under a build that
-// fuses multiply-adds the bits would change (core/num explains why that
-// matters). Twiddles here come from math.Sincos, one per index, exact to
-// an ulp, and every product is rounded before its addition.
+// It uses its own radix-2 transform rather than gonum's dsp/fourier
+// (BenchmarkFFT, docs/privacy-truth.md): gonum's FFT type (FFTPACK) took 3
+// to 5 times longer natively and under js/wasm; gonum's radix-2 functions,
+// about as fast as this one, compute their twiddle factors by repeated
+// multiplication, which their documentation warns loses accuracy on long
+// inputs, and the masses that decide δ are 10⁻⁸ to 10⁻¹² of the total;
+// and neither rounds its products apart from its additions, so under a
+// build that fuses multiply-adds the bits would change (core/num explains
+// why that matters). Twiddles here come from math.Sincos, one per index,
+// exact to an ulp, and every product is rounded before its addition.
 
 // plan holds one transform size's tables: a real transform of length n
 // done as a complex transform of length n/2.

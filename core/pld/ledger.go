@@ -85,17 +85,24 @@ func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
 	return out, nil
 }
 
-// Bounds returns every agent's ε at delta (see Composition.Epsilon).
+// Bounds returns every agent's ε at delta (see Composition.Epsilon),
+// reading each shared composition once.
 func (l *Ledger) Bounds(delta float64, opt Options) ([]Bound, error) {
 	cs, err := l.Compose(opt)
 	if err != nil {
 		return nil, err
 	}
 	bs := make([]Bound, len(cs))
+	read := map[*Composition]Bound{}
 	for i, c := range cs {
-		if bs[i], err = c.Epsilon(delta); err != nil {
-			return nil, err
+		b, ok := read[c]
+		if !ok {
+			if b, err = c.Epsilon(delta); err != nil {
+				return nil, err
+			}
+			read[c] = b
 		}
+		bs[i] = b
 	}
 	return bs, nil
 }

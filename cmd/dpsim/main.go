@@ -389,9 +389,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if spyRec != nil {
 		rep := spyRec.Report(b.Factory.Name)
 		if err := writeFile("--eavesdrop", *spy, func(w io.Writer) error {
-			enc := jsonout.NewEncoder(w)
-			enc.SetIndent("", " ")
-			return enc.Encode(rep)
+			return jsonout.Encode(w, rep, "", " ")
 		}); err != nil {
 			return err
 		}

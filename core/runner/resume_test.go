@@ -8,10 +8,11 @@ import (
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
+	"dpsim/core/sim"
 )
 
 // runExport runs r to its end and returns its export's bytes.
-func runExport(t *testing.T, r *runner.Runner) []byte {
+func runExport(t testing.TB, r *runner.Runner) []byte {
 	t.Helper()
 	if err := r.Run(); err != nil {
 		t.Fatal(err)
@@ -99,11 +100,108 @@ func TestResumeExportErrors(t *testing.T) {
 		{"other format", bytes.Replace(good, []byte(`"dpsim-run/1"`), []byte(`"dpsim-run/0"`), 1), -1, `format is "dpsim-run/0"`},
 		{"other generator", bytes.Replace(good, []byte(`"noise_stream": "`), []byte(`"noise_stream": "old-`), 1), -1, "noise was drawn by"},
 		{"not JSON", []byte("{"), -1, "reading the export"},
-		{"edited state", bytes.Replace(good, []byte(`"name": "s"`), []byte(`"name": "q"`), 1), 0, `state variable 1 is "q"`},
+		{"edited state", bytes.Replace(good, []byte(`"name": "s"`), []byte(`"name": "q"`), 1), 0, `checkpoints[0].states[1].name: is "q"; GT-DP's state variable 1 is "s"`},
 	} {
 		_, err := runner.ResumeExport(c.data, c.from, scenario.CLI)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: got %v, want one line containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Issue 30: a run its stop rule ends saves a checkpoint where it stopped,
+// asked for or not, and resuming from it ends the run there again, with
+// the export of the run that stopped.
+func TestStopSavesCheckpoint(t *testing.T) {
+	data, stop := recalStopped(t)
+	r, err := runner.ResumeExport(data, -1, scenario.CLI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Iter() != stop || !r.Done() || !strings.HasPrefix(r.Stopped(), "stop.max_activations") {
+		t.Fatalf("resumed at %d (the stop: %d), done %v, stopped %q", r.Iter(), stop, r.Done(), r.Stopped())
+	}
+	if got := runExport(t, r); !bytes.Equal(got, data) {
+		t.Fatalf("resumed at the stop: the export differs:\n%s", firstDiff(string(got), string(data)))
+	}
+}
+
+// Issue 28: an interrupted run (Ctrl-C) saves a checkpoint where it
+// stands — at iteration 0 if it had not started — from which the export
+// it writes resumes, bit for bit, to the uninterrupted run's export. A run
+// that ended, or whose algorithm cannot resume, saves none and says so.
+func TestInterruptSavesCheckpoint(t *testing.T) {
+	edit := func(s *scenario.Scenario) { s.Iterations, s.Record.Every, s.Record.Checkpoints = 60, 4, []int{0, 40} }
+	want := runExport(t, runner.New(runnertest.Preset(t, "gtdp-rendezvous", edit)))
+	for _, at := range []int{0, 1, 23, 40, 59} {
+		r := runner.New(runnertest.Preset(t, "gtdp-rendezvous", edit))
+		for r.Iter() < at {
+			if _, err := r.Advance(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !r.Interrupt() {
+			t.Fatalf("interrupted at %d: no checkpoint", at)
+		}
+		var paused bytes.Buffer
+		if err := r.WriteExport(&paused); err != nil {
+			t.Fatal(err)
+		}
+		e := r.Export()
+		if n := len(e.States); e.Status != "paused" || !e.Partial || e.States[n-1].Iter != at {
+			t.Fatalf("interrupted at %d: status %q, partial %v, checkpoints up to %d", at, e.Status, e.Partial, e.States[n-1].Iter)
+		}
+		rr, err := runner.ResumeExport(paused.Bytes(), -1, scenario.CLI)
+		if err != nil {
+			t.Fatalf("interrupted at %d: %v", at, err)
+		}
+		if got := runExport(t, rr); !bytes.Equal(got, want) {
+			t.Fatalf("interrupted at %d and resumed: the export differs:\n%s", at, firstDiff(string(got), string(want)))
+		}
+	}
+	done := runner.New(runnertest.Preset(t, "gtdp-rendezvous", edit))
+	if err := done.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if done.Interrupt() {
+		t.Error("a completed run saved a checkpoint when interrupted")
+	}
+	b := runnertest.Parse(t, ldpToyScenario(streamProblem, ""), nil)
+	b.Algorithm = struct{ sim.Algorithm }{b.Algorithm}
+	if runner.New(b).Interrupt() {
+		t.Error("an algorithm that cannot resume saved a checkpoint when interrupted")
+	}
+}
+
+// Issue 28, class 3: DP-RECAL with a noise scale of 1e-20 or 1e-200 (ρ
+// beyond float64: its ledger inputs are NaN or +Inf) writes its export —
+// the numbers as null and "Inf" — and the export resumes to itself.
+func TestNonFiniteExportsAndResumes(t *testing.T) {
+	for _, scale := range []float64{1e-20, 1e-200} {
+		r := runner.New(runnertest.Preset(t, "recal-synthetic", func(s *scenario.Scenario) {
+			s.Iterations, s.Record.Checkpoints = 400, []int{0, 150, 400}
+			s.Noise["u"].Scale = scale
+		}))
+		r.TrackEpsilon()
+		data := runExport(t, r)
+		if !bytes.Contains(data, []byte(`"value": "Inf"`)) && !bytes.Contains(data, []byte(`"value": null`)) {
+			t.Fatalf("scale %g: no non-finite ledger input in the export", scale)
+		}
+		var csv bytes.Buffer
+		if err := r.WriteCSV(&csv, runner.CSVMeta{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(csv.Bytes(), []byte(",+Inf\n")) {
+			t.Errorf("scale %g: the CSV's ε columns do not read +Inf", scale)
+		}
+		for _, k := range []int{0, 150} {
+			rr, err := runner.ResumeExport(data, k, scenario.CLI)
+			if err != nil {
+				t.Fatalf("scale %g from %d: %v", scale, k, err)
+			}
+			if got := runExport(t, rr); !bytes.Equal(got, data) {
+				t.Fatalf("scale %g resumed at %d: the export differs:\n%s", scale, k, firstDiff(string(got), string(data)))
+			}
 		}
 	}
 }

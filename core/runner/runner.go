@@ -222,7 +222,9 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
-	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
+	if (len(r.points) > 0 && r.points[st.Iter]) || r.stopped != "" { // no map lookup per step without checkpoints
+		// A run a stop rule ended saves its last state too, so that it
+		// can be resumed (or continued with a larger limit).
 		r.checkpoint(st.Iter)
 	}
 	if r.eps.on && r.Metrics.Series.Len() > kept {
@@ -328,26 +330,52 @@ func (r *Runner) Advance() (*sim.Step, error) {
 // the last planned iteration; the metrics then record (and evaluate) the
 // step as their last.
 func (r *Runner) checkStop() {
-	rule := r.b.Scenario.Stop
-	if rule == nil || r.iter >= r.b.Scenario.Iterations {
+	if r.iter >= r.b.Scenario.Iterations {
 		return
 	}
-	if rule.MaxActivations > 0 {
-		if a, c := r.counters.MaxActivations(); c >= rule.MaxActivations {
-			r.stopped = fmt.Sprintf("stop.max_activations: agent %d was active %d times (the limit is %d) after iteration %d", a, c, rule.MaxActivations, r.iter)
-		}
-	}
-	if r.stopped == "" && rule.MaxMessages > 0 && r.counters.Messages >= rule.MaxMessages {
-		r.stopped = fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", r.counters.Messages, rule.MaxMessages, r.iter)
-	}
-	if r.stopped != "" {
+	if r.stopped = stopReason(r.b.Scenario.Stop, r.counters, r.iter); r.stopped != "" {
 		r.Metrics.EndAt(r.iter)
 	}
 }
 
+// stopReason says why rule ends a run whose counters are c after
+// iteration iter, or "" when it does not.
+func stopReason(rule *scenario.Stop, c *metrics.Counters, iter int) string {
+	if rule == nil {
+		return ""
+	}
+	if rule.MaxActivations > 0 {
+		if a, n := c.MaxActivations(); n >= rule.MaxActivations {
+			return fmt.Sprintf("stop.max_activations: agent %d was active %d times (the limit is %d) after iteration %d", a, n, rule.MaxActivations, iter)
+		}
+	}
+	if rule.MaxMessages > 0 && c.Messages >= rule.MaxMessages {
+		return fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", c.Messages, rule.MaxMessages, iter)
+	}
+	return ""
+}
+
 // Interrupt marks the run as interrupted by its user: its export, if
-// written before the run completes, says "partial": true.
-func (r *Runner) Interrupt() { r.interrupted = true }
+// written before the run completes, says "partial": true, and holds a
+// checkpoint at the iteration reached (the initial state is recorded
+// first if the run had not started), from which ResumeExport continues
+// it bit for bit. It reports whether it did: not when the run has ended
+// (completed, stopped, diverged) or its algorithm cannot resume
+// (sim.Resumable).
+func (r *Runner) Interrupt() (checkpoint bool) {
+	r.interrupted = true
+	if r.err != nil || r.Done() {
+		return false
+	}
+	if _, ok := r.alg.(sim.Resumable); !ok {
+		return false
+	}
+	r.Start()
+	if n := len(r.saved); n == 0 || r.saved[n-1].Iter != r.iter {
+		r.checkpoint(r.iter)
+	}
+	return true
+}
 
 // Stopped returns why a stop rule ended the run, or "" when none did.
 func (r *Runner) Stopped() string { return r.stopped }
@@ -360,12 +388,9 @@ func (r *Runner) Counters() *metrics.Counters {
 }
 
 // restoreCounters puts the counters back at a checkpoint's, for a resumed
-// run (a checkpoint written before the counters existed has none: the
-// counters then restart from zero).
+// run; Resume has checked them (checkCheckpoint).
 func (r *Runner) restoreCounters(cp *Checkpoint) {
-	if cp.Communication != nil && len(cp.Communication.Activations) == len(r.counters.Activations) {
-		*r.counters = *cp.Communication.Clone()
-	}
+	*r.counters = *cp.Communication.Clone()
 }
 
 // hint explains a divergence. Data, initial states and noise scales are

@@ -118,7 +118,16 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	// three communication counters, stationarity), with room for the
 	// slices' growth.
 	add("recorded metrics", 96*points, "iterations", "1/record.every")
-	add("checkpoints", checkpointBytes(int64(len(s.Record.Checkpoints)), int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
+	// Beside those asked for, a run a stop rule ends saves its last state,
+	// and so does a CLI run interrupted by a signal (runner.Interrupt).
+	saved := int64(len(s.Record.Checkpoints))
+	if s.Stop != nil {
+		saved++
+	}
+	if !inPage {
+		saved++
+	}
+	add("checkpoints", checkpointBytes(saved, int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
 	// The pinned scenario in the export: weight entries, initial states
 	// and problem data as text.
 	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), dataBytes)

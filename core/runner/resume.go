@@ -83,6 +83,13 @@ func resume(b *scenario.Built, cp *Checkpoint, path string, extra []sim.Recorder
 	}
 	r := New(b, extra...)
 	r.iter, r.started = cp.Iter, true
+	// The growth rule's window, as the run that saved cp held it (its
+	// first peak was at iteration 0).
+	from := max(0, cp.Iter+1-Window)
+	for i, p := range cp.Peaks {
+		r.peaks[(from+i)%(Window+1)] = p
+	}
+	r.peakFrom, r.peakSeen = from, true
 	// The messages, releases and activations counted so far continue.
 	r.restoreCounters(cp)
 	if cp.Iter > 0 {
@@ -109,7 +116,8 @@ func resume(b *scenario.Built, cp *Checkpoint, path string, extra []sim.Recorder
 // than the algorithm's (names, rows, dimensions), values that are not
 // finite or an estimate beyond Limit (a run stops as diverged before it
 // saves one), random sources that are not the run's (a stream missing or
-// given twice), carried quantities other than the algorithm's, and
+// given twice), carried quantities other than the algorithm's, a growth
+// window of another length or with magnitudes no estimate has, and
 // counters of another network or beyond what cp.Iter iterations can
 // count.
 func checkCheckpoint(b *scenario.Built, cp *Checkpoint, path string) error {
@@ -179,6 +187,14 @@ func checkCheckpoint(b *scenario.Built, cp *Checkpoint, path string) error {
 		}
 	} else if len(cp.Carried) > 0 {
 		return check.Errorf(path+".carried", "holds %v, which %s does not keep", keys(cp.Carried), title)
+	}
+	if n := min(cp.Iter+1, Window); len(cp.Peaks) != n {
+		return check.Errorf(path+".peaks", "has %d values; a checkpoint at iteration %d holds the largest estimate magnitude of its last %d iterations (runner.Window)", len(cp.Peaks), cp.Iter, n)
+	}
+	for i, v := range cp.Peaks {
+		if !(v >= 0 && v <= Limit) {
+			return check.Errorf(check.Index(path+".peaks", i), "is %v; an estimate's magnitude is from 0 to %g (runner.Limit)", v, Limit)
+		}
 	}
 	c := cp.Communication
 	if c == nil {

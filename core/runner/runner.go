@@ -93,6 +93,11 @@ type Checkpoint struct {
 	// Communication holds the counters (messages, releases, activations
 	// per agent) at the checkpoint, so that a resumed run continues them.
 	Communication *metrics.Counters `json:"communication,omitempty"`
+	// Peaks is the largest estimate magnitude at each of the last
+	// min(Iter+1, Window) iterations, oldest first: the growth rule's
+	// window (Growth), so that a resumed run stops as diverged where the
+	// uninterrupted run does.
+	Peaks metrics.Floats `json:"peaks"`
 }
 
 // Carrier is implemented by resumable algorithms that keep quantities of
@@ -260,6 +265,12 @@ func (r *Runner) checkpoint(k int) {
 	}
 	pos := r.b.Env.Positions()
 	cp.Sources = &pos
+	// Every growth decision after k compares with a peak of these.
+	from := max(r.peakFrom, k+1-Window)
+	cp.Peaks = make(metrics.Floats, 0, k+1-from)
+	for it := from; it <= k; it++ {
+		cp.Peaks = append(cp.Peaks, r.peaks[it%(Window+1)])
+	}
 	if c, ok := r.alg.(Carrier); ok {
 		cp.Carried = map[string]metrics.Floats{}
 		for k, v := range c.Carried() {

@@ -158,6 +158,8 @@ func TestResumeRefusesTamperedExports(t *testing.T) {
 		{"carried missing", edit(g, func(e *runner.Saved) { e.States[2].Carried = nil }), 17, `checkpoints[2].carried.max_gradient_norm_sq: is missing: GT-DP carries it`},
 		{"carried extra", edit(g, func(e *runner.Saved) { e.States[2].Carried["more"] = metrics.Floats{1} }), 17, `checkpoints[2].carried.more: is not carried by GT-DP`},
 		{"carried NaN", edit(g, func(e *runner.Saved) { e.States[2].Carried["max_gradient_norm_sq"][0] = math.NaN() }), 17, `checkpoints[2].carried.max_gradient_norm_sq[0]: is NaN`},
+		{"growth window shortened", edit(g, func(e *runner.Saved) { e.States[2].Peaks = e.States[2].Peaks[1:] }), 17, `checkpoints[2].peaks: has 17 values; a checkpoint at iteration 17 holds the largest estimate magnitude of its last 18 iterations (runner.Window)`},
+		{"growth window negative", edit(g, func(e *runner.Saved) { e.States[3].Peaks[5] = -1 }), 17, `checkpoints[3].peaks[5]: is -1; an estimate's magnitude is from 0 to 1e+150 (runner.Limit)`},
 		{"no counters", edit(g, func(e *runner.Saved) { e.States[2].Communication = nil }), 17, `checkpoints[2].communication: is missing`},
 		{"counters of another network", edit(g, func(e *runner.Saved) { e.States[2].Communication.Activations = []int64{1, 2} }), 17, `checkpoints[2].communication.activations: has 2 entries; the run has 8 agents`},
 		{"negative messages", edit(g, func(e *runner.Saved) { e.States[2].Communication.Messages = -5 }), 17, `checkpoints[2].communication.messages: is -5; a count is ≥ 0`},

@@ -160,7 +160,8 @@ func checkpointBytes(count, states, agents, dim int64) int64 {
 	if count == 0 {
 		return 0
 	}
-	held := states*agents*(24+8*dim) + 8*agents
+	// Rows, counters, and the growth rule's window (runner.Window peaks).
+	held := states*agents*(24+8*dim) + 8*agents + 8*201
 	writing := states * agents * (200 + 100*dim)
 	return satAdd(satMul(count, held), writing)
 }

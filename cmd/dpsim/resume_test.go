@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -113,16 +114,7 @@ func resumedCSV(t *testing.T, csv []byte, upTo int) string {
 // Each is refused in one line naming the field, and nothing is written.
 func TestResumeRefusesTamperedExport(t *testing.T) {
 	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.json")
-	os.WriteFile(scen, []byte(`{"name": "t", "seed": 3, "graph": {"kind": "ring", "n": 6}, "weights": {"kind": "metropolis"},
- "problem": {"kind": "rendezvous", "params": {"dim": 2, "box": 10}},
- "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 60}},
- "noise": {"eta": {"dist": "laplace", "scale": 1}, "xi": {"dist": "laplace", "scale": 1}},
- "iterations": 500, "record": {"every": 1, "checkpoints": [0, 250, 500]}}`), 0o644)
-	whole := filepath.Join(dir, "whole.json")
-	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", whole, scen); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	_, whole, _ := gtdpRun(t, dir, 6, 500, `{"every": 1, "checkpoints": [0, 250, 500]}`)
 	good, _ := os.ReadFile(whole)
 	// edit applies f to the export decoded as a tree and writes it back
 	// with the scenario as it was and the metrics' columns in their order.
@@ -221,20 +213,10 @@ func TestResumeBeyondSpill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("70,000 recorded points")
 	}
-	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.json")
-	os.WriteFile(scen, []byte(`{"name": "long", "seed": 3, "graph": {"kind": "ring", "n": 3}, "weights": {"kind": "metropolis"},
- "problem": {"kind": "rendezvous", "params": {"dim": 1}},
- "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 60}},
- "noise": {"eta": {"dist": "laplace", "scale": 1}, "xi": {"dist": "laplace", "scale": 1}},
- "iterations": 70000, "record": {"every": 1, "checkpoints": [65535, 65536, 65537, 69999]}}`), 0o644)
-	whole := filepath.Join(dir, "whole.json")
-	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", whole, scen); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	_, whole, _ := gtdpRun(t, t.TempDir(), 3, 70000, `{"every": 1, "checkpoints": [65535, 65536, 65537, 69999]}`)
 	want, _ := os.ReadFile(whole)
 	for _, from := range []string{"65535", "65536", "65537", "69999"} {
-		out := filepath.Join(dir, "r"+from+".json")
+		out := filepath.Join(filepath.Dir(whole), "r"+from+".json")
 		if code, _, errs := dpsim(t, "", "run", "--quiet", "--resume", whole, "--from", from, "--out", out); code != 0 {
 			t.Fatalf("--from %s: exit %d: %s", from, code, errs)
 		}
@@ -242,4 +224,25 @@ func TestResumeBeyondSpill(t *testing.T) {
 			t.Fatalf("--from %s: the resumed export differs", from)
 		}
 	}
+}
+
+// gtdpRun writes a GT-DP rendezvous scenario (a ring of n agents,
+// dimension 2, Laplace noise of scale 1 on both channels) with the given
+// iterations and record section to dir, runs it with --out and --csv, and
+// returns the scenario's, the export's and the CSV's paths.
+func gtdpRun(t *testing.T, dir string, n, iterations int, record string) (scen, export, csv string) {
+	t.Helper()
+	scen, export, csv = filepath.Join(dir, "s.json"), filepath.Join(dir, "whole.json"), filepath.Join(dir, "whole.csv")
+	js := fmt.Sprintf(`{"name": "resume", "seed": 3, "graph": {"kind": "ring", "n": %d}, "weights": {"kind": "metropolis"},
+ "problem": {"kind": "rendezvous", "params": {"dim": 2, "box": 10}},
+ "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 60}},
+ "noise": {"eta": {"dist": "laplace", "scale": 1}, "xi": {"dist": "laplace", "scale": 1}},
+ "iterations": %d, "record": %s}`, n, iterations, record)
+	if err := os.WriteFile(scen, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", export, "--csv", csv, scen); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	return scen, export, csv
 }

@@ -27,17 +27,7 @@ func TestSignalWritesResumableCheckpoint(t *testing.T) {
 		t.Skip("runs dpsim in child processes")
 	}
 	dir := t.TempDir()
-	scen := filepath.Join(dir, "s.json")
-	os.WriteFile(scen, []byte(`{"name": "sig", "seed": 5, "graph": {"kind": "ring", "n": 6}, "weights": {"kind": "metropolis"},
-	 "problem": {"kind": "rendezvous", "params": {"dim": 2, "box": 10}},
-	 "algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 60}},
-	 "noise": {"eta": {"dist": "laplace", "scale": 1, "decay": {"kind": "polynomial", "c": 1, "m": 1, "p": 0.8}},
-	           "xi": {"dist": "laplace", "scale": 1, "decay": {"kind": "geometric", "c": 1, "r": 0.999}}},
-	 "iterations": 3000, "record": {"every": 7, "checkpoints": [0, 1000, 3000]}}`), 0o644)
-	whole, wholeCSV := filepath.Join(dir, "whole.json"), filepath.Join(dir, "whole.csv")
-	if code, _, errs := dpsim(t, "", "run", "--quiet", "--out", whole, "--csv", wholeCSV, scen); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	scen, whole, wholeCSV := gtdpRun(t, dir, 6, 3000, `{"every": 7, "checkpoints": [0, 1000, 3000]}`)
 	want, _ := os.ReadFile(whole)
 	wantCSV, _ := os.ReadFile(wholeCSV)
 	line := regexp.MustCompile(`^dpsim: interrupted at iteration (\d+) of 3000: (\S+) holds the run so far, marked "partial": true, with a checkpoint at iteration (\d+): dpsim run --resume (\S+) continues it\n$`)

@@ -371,6 +371,10 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		// temporary folder is to blame, not --out.
 		return tmpError(err)
 	}
+	if mm := (*runner.Mismatch)(nil); errors.As(runErr, &mm) {
+		// The export resumed was edited: nothing of it is written.
+		return fmt.Errorf("%s: %w", input, runErr)
+	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
 		if err := r.WriteExport(bw); err != nil {

@@ -934,6 +934,12 @@ func (r *Recorder) Latest() Point {
 	return r.latest
 }
 
+// Cheap returns the metrics the recorder would record for step s, but
+// the expensive ones (NaN) and the counters (of the recorder's counters),
+// without recording anything: a resumed run checks a checkpoint's state
+// against the metrics its export recorded there.
+func (r *Recorder) Cheap(s *sim.Step) Point { return r.compute(s) }
+
 // compute returns the cheap metrics of s with every extra column in
 // place (the expensive ones NaN).
 func (r *Recorder) compute(s *sim.Step) Point {

@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -375,6 +376,12 @@ func ResumeExport(data []byte, from int, place scenario.Place, extra ...sim.Reco
 	if err := r.SetHistory(&e.Metrics.Series, e.States); err != nil {
 		return nil, err
 	}
+	// What the export holds after the checkpoint, the run must record
+	// again: a state edited to another plausible value is caught at the
+	// next recorded point.
+	after := tail(&e.Metrics.Series, r.iter)
+	r.expect = &continuation{from: check.Index("checkpoints", k), series: after, skip: len(e.Metrics.Iter) - len(after.Iter),
+		cps: e.States[k+1:], first: k + 1, status: *e.Status, iter: *e.Iter}
 	return r, nil
 }
 
@@ -618,6 +625,11 @@ func (e *saved) checkCheckpoints(b *scenario.Built, fresh *Runner, status string
 		if err := checkCheckpoint(b, cp, at); err != nil {
 			return err
 		}
+		if p, ok := point[it]; ok {
+			if err := checkState(b, fresh, cp, at, m, p); err != nil {
+				return err
+			}
+		}
 		// Restore checks the positions against the run's sources.
 		if err := b.Env.Restore(*cp.Sources); err != nil {
 			return check.Errorf(at+".sources", "%v", err)
@@ -676,6 +688,63 @@ func (e *saved) checkCheckpoints(b *scenario.Built, fresh *Runner, status string
 	return nil
 }
 
+// checkState compares the metrics the state of cp gives with those the
+// export recorded at its iteration (point p of m): a run records them from
+// that very state, so an edited state (or metric) disagrees. The
+// expensive metrics and the counters (checked against cp's counters) are
+// left out, and so are problems whose metrics read more than the state
+// (metrics.Generic: the prices).
+func checkState(b *scenario.Built, fresh *Runner, cp *Checkpoint, at string, m *metrics.Series, p int) error {
+	if _, generic := b.Env.Problem.(metrics.Generic); generic || len(b.Factory.States) == 0 {
+		return nil
+	}
+	st := &sim.Step{Iter: cp.Iter}
+	for _, v := range cp.States {
+		var flat []float64
+		for _, row := range v.Values {
+			flat = append(flat, row...)
+		}
+		switch v.Name {
+		case b.Factory.States[0]:
+			st.Estimates, st.Dim = flat, len(flat)/max(len(v.Values), 1)
+		case b.Factory.Output:
+			st.Output = flat
+		}
+	}
+	if st.Estimates == nil {
+		return nil
+	}
+	got := fresh.Metrics.Cheap(st)
+	skip := map[string]bool{metrics.ColMessages: true, metrics.ColReleases: true, metrics.ColActivations: true}
+	if ev, ok := b.Env.Problem.(metrics.Evaluated); ok {
+		for _, n := range ev.EvaluatedNames() {
+			skip[n] = true
+		}
+	}
+	vals := append([]float64{got.Optimality, got.Consensus, got.Objective}, got.Extra...)
+	for k, name := range m.Names() {
+		if skip[name] || k >= len(vals) {
+			continue
+		}
+		var rec float64
+		switch k {
+		case 0:
+			rec = m.Optimality[p]
+		case 1:
+			rec = m.Consensus[p]
+		case 2:
+			rec = m.Objective[p]
+		default:
+			rec = m.Extra[k-3][p]
+		}
+		if !sameBits(vals[k], rec) {
+			return &Mismatch{at + " and " + check.Index("metrics."+name, p), fmt.Sprintf(
+				"the checkpoint's state gives %v at iteration %d, the metrics hold %v; one of them was edited", vals[k], cp.Iter, rec)}
+		}
+	}
+	return nil
+}
+
 // extraNote names the checkpoint a run of status saves beyond those asked
 // for.
 func extraNote(status string) string {
@@ -713,4 +782,102 @@ func (e *saved) checkCalibration(b *scenario.Built) error {
 		}
 	}
 	return nil
+}
+
+// Mismatch is the error of a resumed run that records, after the
+// checkpoint it resumed from, other metrics or checkpoints than the
+// export it continues: one of them was edited (no run writes both).
+type Mismatch struct {
+	// Fields names the two records that disagree, Rule says how.
+	Fields, Rule string
+}
+
+// Error implements error: "A and B disagree: …".
+func (m *Mismatch) Error() string { return m.Fields + " disagree: " + m.Rule }
+
+// continuation is what an export holds after the checkpoint a run is
+// resumed from: its metrics and checkpoints, which the resumed run records
+// again bit for bit unless the export was edited.
+type continuation struct {
+	from   string          // the checkpoint resumed from, "checkpoints[k]"
+	series *metrics.Series // the export's points after the checkpoint
+	status string          // the export's status and iterations run
+	iter   int
+	skip   int // the export's points up to it
+	next   int // the next point of series to compare
+	cps    []Checkpoint
+	first  int // the index in the export of cps[0]
+}
+
+// check compares iteration it of r with the export: the point it
+// recorded (when it recorded one) and the checkpoint it saved there.
+func (c *continuation) check(r *Runner, it int, recorded bool) error {
+	s := c.series
+	if recorded {
+		for c.next < len(s.Iter) && s.Iter[c.next] < it {
+			c.next++
+		}
+		if c.next < len(s.Iter) && s.Iter[c.next] == it {
+			p, j := r.Metrics.Latest(), c.next
+			got := append([]float64{p.Optimality, p.Consensus, p.Objective}, p.Extra...)
+			want := []float64{s.Optimality[j], s.Consensus[j], s.Objective[j]}
+			for k := range s.Extra {
+				want = append(want, s.Extra[k][j])
+			}
+			for k, name := range s.Names() {
+				if k < len(got) && !sameBits(got[k], want[k]) {
+					return &Mismatch{c.from + " and " + check.Index("metrics."+name, c.skip+j), fmt.Sprintf(
+						"resumed from the checkpoint, the run records %v at iteration %d where the export holds %v; one of them was edited", got[k], it, want[k])}
+				}
+			}
+		}
+	}
+	if n := len(r.saved); n > 0 && r.saved[n-1].Iter == it {
+		for k := range c.cps {
+			if c.cps[k].Iter != it {
+				continue
+			}
+			a, errA := jsonout.Marshal(&r.saved[n-1])
+			b, errB := jsonout.Marshal(&c.cps[k])
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				return &Mismatch{c.from + " and " + check.Index("checkpoints", c.first+k), fmt.Sprintf(
+					"resumed from the first, the run saves another state at iteration %d than the second; one of them was edited", it)}
+			}
+		}
+	}
+	return nil
+}
+
+// ended returns a Mismatch when the export says that the run did not end
+// with err at iteration it (it went on, or ended otherwise), nil when it
+// agrees.
+func (c *continuation) ended(it int, err error) error {
+	want, what := "failed", "breaks the step contract"
+	if d := (*Diverged)(nil); errors.As(err, &d) {
+		want, what = "diverged", "diverges"
+	}
+	if (c.status == want && c.iter == it) || (c.status == "paused" && it > c.iter) {
+		return nil // as the export says, or beyond what it knows
+	}
+	return &Mismatch{c.from + " and status", fmt.Sprintf("resumed from the checkpoint, the run %s at iteration %d, but the export says it was %s after %d iterations; one of them was edited", what, it, c.status, c.iter)}
+}
+
+// tail returns a copy of s's points after iteration it (the points up to
+// it, a resumed run's history, are not kept twice).
+func tail(s *metrics.Series, it int) *metrics.Series {
+	i := 0
+	for i < len(s.Iter) && s.Iter[i] <= it {
+		i++
+	}
+	t := &metrics.Series{Iter: slices.Clone(s.Iter[i:]), Optimality: slices.Clone(s.Optimality[i:]),
+		Consensus: slices.Clone(s.Consensus[i:]), Objective: slices.Clone(s.Objective[i:]), ExtraNames: s.ExtraNames}
+	for _, col := range s.Extra {
+		t.Extra = append(t.Extra, slices.Clone(col[i:]))
+	}
+	return t
+}
+
+// sameBits reports whether a and b are the same float64, NaN equal to NaN.
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }

@@ -148,6 +148,9 @@ type Runner struct {
 	rels   []sim.Release
 	// eps is every agent's ε at each recorded point (TrackEpsilon).
 	eps epsTrace
+	// expect is what the export a resumed run continues holds after its
+	// checkpoint, which the run must record again (ResumeExport).
+	expect *continuation
 }
 
 // New returns a runner for b, at iteration 0. Extra recorders see every
@@ -235,6 +238,9 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 	if r.eps.on && r.Metrics.Series.Len() > kept {
 		r.trackEpsilon() // the metrics kept this step: so does the ε trace
 	}
+	if r.expect != nil && r.err == nil {
+		r.err = r.expect.check(r, st.Iter, r.Metrics.Series.Len() > kept)
+	}
 	return st
 }
 
@@ -300,8 +306,7 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	for idx, v := range st.Estimates {
 		a := math.Abs(v)
 		if !(a <= Limit) {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
-			return nil, r.err
+			return nil, r.fail(&Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()})
 		}
 		if a > peak {
 			peak, at = a, idx
@@ -312,29 +317,43 @@ func (r *Runner) Advance() (*sim.Step, error) {
 		a := math.Abs(v)
 		if !(a <= Limit) {
 			// The shared estimate belongs to no agent: -1 says so.
-			r.err = &Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()}
-			return nil, r.err
+			return nil, r.fail(&Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()})
 		}
 		if a > peak {
 			peak, agent = a, -1
 		}
 	}
 	if d := r.growth(st.Iter, peak, agent); d != nil {
-		r.err = d
-		return nil, r.err
+		return nil, r.fail(d)
 	}
 	if st.Active != nil {
 		// Only active agents compute and speak: a release from another
 		// would escape the activation counters and the stop rules.
 		for i := range st.Releases {
 			if rel := &st.Releases[i]; !st.IsActive(rel.From) {
-				r.err = fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
-					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active)
-				return nil, r.err
+				return nil, r.fail(fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
+					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active))
 			}
 		}
 	}
-	return r.record(st), nil
+	st = r.record(st)
+	if r.err != nil {
+		return nil, r.err // a resumed run that disagrees with its export
+	}
+	return st, nil
+}
+
+// fail ends the run at its current iteration with err — unless the run
+// was resumed from an export that says it went on (or ended otherwise):
+// then the export was edited, and the error says so (Mismatch).
+func (r *Runner) fail(err error) error {
+	r.err = err
+	if r.expect != nil {
+		if m := r.expect.ended(r.iter, err); m != nil {
+			r.err = m
+		}
+	}
+	return r.err
 }
 
 // checkStop ends the run when the scenario's stop rule is met before

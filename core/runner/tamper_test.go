@@ -3,6 +3,7 @@ package runner_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -152,6 +153,9 @@ func TestResumeRefusesTamperedExports(t *testing.T) {
 		{"state Inf", edit(g, func(e *runner.Saved) { e.States[2].States[1].Values[4][1] = math.Inf(-1) }), 17, `checkpoints[2].states[1].values[4][1]: "s" is -Inf`},
 		{"state 1e308", edit(g, func(e *runner.Saved) { e.States[2].States[0].Values[0][0] = 1e308 }), 17, `checkpoints[2].states[0].values[0][0]: the estimate "x" is 1e+308, beyond 1e+150 (runner.Limit)`},
 		{"state null", raw(g, `"values": [`+"\n      [\n       ", `"values": [`+"\n      [\n       null, "), 0, `checkpoints[0].states[0].values[0]: "x" has 3 entries`},
+		{"last state nudged", edit(g, func(e *runner.Saved) { e.States[5].States[0].Values[2][0] += 1e-9 }), -1, `checkpoints[5] and metrics.optimality[20] disagree: the checkpoint's state gives`},
+		{"earlier state nudged", edit(g, func(e *runner.Saved) { e.States[0].States[0].Values[0][1] = 3 }), -1, `checkpoints[0] and metrics.optimality[0] disagree: the checkpoint's state gives`},
+		{"metric at a checkpoint", edit(g, func(e *runner.Saved) { e.Metrics.Consensus[20] *= 2 }), 17, `checkpoints[5] and metrics.consensus[20] disagree: the checkpoint's state gives`},
 		{"no sources", edit(g, func(e *runner.Saved) { e.States[2].Sources = nil }), 17, `checkpoints[2].sources: is missing`},
 		{"stream twice", edit(g, func(e *runner.Saved) { e.States[2].Sources.Streams[1] = e.States[2].Sources.Streams[0] }), 17, `checkpoints[2].sources.streams[1].label: "noise/gt-dp/eta" is given twice`},
 		{"stream unknown", edit(g, func(e *runner.Saved) { e.States[3].Sources.Streams[1].Label = "noise/other" }), 17, `checkpoints[3].sources: the checkpoint's random stream "noise/other" is not one of this run's`},
@@ -237,3 +241,42 @@ func addPoint(s *metrics.Series, it int) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// An edit no single record betrays — a state moved to another plausible
+// value, a metric after the checkpoint changed — makes the export
+// disagree with itself: resumed from the checkpoint, the run records its
+// next point (or saves its next checkpoint) otherwise than the export,
+// and stops there with a *runner.Mismatch naming both, instead of writing
+// another run as if it were this one.
+func TestResumeCatchesEditsAfterTheCheckpoint(t *testing.T) {
+	g := gtdpExport(t)
+	for _, c := range []struct {
+		name string
+		data []byte
+		from int
+		want string
+	}{
+		{"state nudged", tamper(t, g, func(e *runner.Saved) { e.States[2].States[0].Values[3][1] += 0.5 }), 17,
+			"checkpoints[2] and metrics.optimality[6] disagree: resumed from the checkpoint, the run records"},
+		{"tracker nudged", tamper(t, g, func(e *runner.Saved) { e.States[2].States[1].Values[0][0] *= 1.000001 }), 17,
+			"checkpoints[2] and metrics.optimality[6] disagree"},
+		{"stream moved", tamper(t, g, func(e *runner.Saved) { e.States[2].Sources.Streams[0].State++ }), 17,
+			"checkpoints[2] and metrics.optimality[6] disagree"},
+		{"tracker at 1e308", tamper(t, g, func(e *runner.Saved) { e.States[2].States[1].Values[0][0] = 1e308 }), 17,
+			"checkpoints[2] and status disagree: resumed from the checkpoint, the run diverges at iteration 18, but the export says it was completed after 60 iterations; one of them was edited"},
+		{"metric after the checkpoint", tamper(t, g, func(e *runner.Saved) { e.Metrics.Objective[10] = 2.5 }), 17,
+			"checkpoints[2] and metrics.objective[10] disagree: resumed from the checkpoint, the run records"},
+		{"later checkpoint", tamper(t, g, func(e *runner.Saved) { e.States[4].States[0].Values[0][0] = 1 }), 40,
+			"checkpoints[3] and checkpoints[4] disagree: resumed from the first, the run saves another state at iteration 59 than the second"},
+	} {
+		r, err := runner.ResumeExport(c.data, c.from, scenario.CLI)
+		if err != nil {
+			t.Fatalf("%s: refused before the run: %v", c.name, err)
+		}
+		err = r.Run()
+		var m *runner.Mismatch
+		if !errors.As(err, &m) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v\nwant a mismatch containing %q", c.name, err, c.want)
+		}
+	}
+}

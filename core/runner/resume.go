@@ -630,6 +630,9 @@ func (e *saved) checkCheckpoints(b *scenario.Built, fresh *Runner, status string
 				return err
 			}
 		}
+		if err := checkPeak(b, cp, at); err != nil {
+			return err
+		}
 		// Restore checks the positions against the run's sources.
 		if err := b.Env.Restore(*cp.Sources); err != nil {
 			return check.Errorf(at+".sources", "%v", err)
@@ -684,6 +687,28 @@ func (e *saved) checkCheckpoints(b *scenario.Built, fresh *Runner, status string
 	}
 	if status == "stopped" && !have[*e.Iter] {
 		return check.Errorf("checkpoints", "has none at iteration %d, where the stop rule ended the run: a run saves one there", *e.Iter)
+	}
+	return nil
+}
+
+// checkPeak refuses a checkpoint whose growth window does not end with
+// the largest estimate magnitude of its own state (the run saves the
+// window after the step the state is).
+func checkPeak(b *scenario.Built, cp *Checkpoint, at string) error {
+	peak, n := 0.0, len(cp.Peaks)
+	for _, v := range cp.States {
+		if v.Name != b.Factory.Output && (len(b.Factory.States) == 0 || v.Name != b.Factory.States[0]) {
+			continue
+		}
+		for _, row := range v.Values {
+			for _, x := range row {
+				peak = max(peak, math.Abs(x))
+			}
+		}
+	}
+	if n > 0 && len(b.Factory.States) > 0 && cp.Peaks[n-1] != peak {
+		return &Mismatch{check.Index(at+".peaks", n-1) + " and " + at + ".states", fmt.Sprintf(
+			"the window's last peak is %v, the largest estimate magnitude of the state %v; one of them was edited", cp.Peaks[n-1], peak)}
 	}
 	return nil
 }

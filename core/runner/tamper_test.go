@@ -155,6 +155,7 @@ func TestResumeRefusesTamperedExports(t *testing.T) {
 		{"state null", raw(g, `"values": [`+"\n      [\n       ", `"values": [`+"\n      [\n       null, "), 0, `checkpoints[0].states[0].values[0]: "x" has 3 entries`},
 		{"last state nudged", edit(g, func(e *runner.Saved) { e.States[5].States[0].Values[2][0] += 1e-9 }), -1, `checkpoints[5] and metrics.optimality[20] disagree: the checkpoint's state gives`},
 		{"earlier state nudged", edit(g, func(e *runner.Saved) { e.States[0].States[0].Values[0][1] = 3 }), -1, `checkpoints[0] and metrics.optimality[0] disagree: the checkpoint's state gives`},
+		{"growth window's end", edit(g, func(e *runner.Saved) { e.States[2].Peaks[17] *= 2 }), 17, `checkpoints[2].peaks[17] and checkpoints[2].states disagree: the window's last peak is`},
 		{"metric at a checkpoint", edit(g, func(e *runner.Saved) { e.Metrics.Consensus[20] *= 2 }), 17, `checkpoints[5] and metrics.consensus[20] disagree: the checkpoint's state gives`},
 		{"no sources", edit(g, func(e *runner.Saved) { e.States[2].Sources = nil }), 17, `checkpoints[2].sources: is missing`},
 		{"stream twice", edit(g, func(e *runner.Saved) { e.States[2].Sources.Streams[1] = e.States[2].Sources.Streams[0] }), 17, `checkpoints[2].sources.streams[1].label: "noise/gt-dp/eta" is given twice`},
@@ -266,7 +267,7 @@ func TestResumeCatchesEditsAfterTheCheckpoint(t *testing.T) {
 			"checkpoints[2] and status disagree: resumed from the checkpoint, the run diverges at iteration 18, but the export says it was completed after 60 iterations; one of them was edited"},
 		{"metric after the checkpoint", tamper(t, g, func(e *runner.Saved) { e.Metrics.Objective[10] = 2.5 }), 17,
 			"checkpoints[2] and metrics.objective[10] disagree: resumed from the checkpoint, the run records"},
-		{"later checkpoint", tamper(t, g, func(e *runner.Saved) { e.States[4].States[0].Values[0][0] = 1 }), 40,
+		{"later checkpoint", tamper(t, g, func(e *runner.Saved) { e.States[4].States[1].Values[0][0] += 1 }), 40,
 			"checkpoints[3] and checkpoints[4] disagree: resumed from the first, the run saves another state at iteration 59 than the second"},
 	} {
 		r, err := runner.ResumeExport(c.data, c.from, scenario.CLI)

@@ -319,15 +319,24 @@ var statuses = []string{"completed", "stopped", "diverged", "failed", "paused"}
 // together, a scenario that is not pinned, metrics with other columns or
 // other recorded iterations than the run records, counters that are not
 // counts, checkpoints that are not the ones the run saves or hold states,
-// sources or counters no run saves (checkCheckpoint). The parts of the
-// export that resuming does not read (ledger, theory, summary) are
-// recomputed.
+// sources or counters no run saves (checkCheckpoint), a checkpoint
+// whose state gives other metrics than those recorded at its iteration.
+// The runner it returns records again what the export holds after the
+// checkpoint, and stops with a *Mismatch at the first point, checkpoint
+// or end that differs. The parts of the export that resuming does not
+// read (ledger, theory, summary) are recomputed.
 func ResumeExport(data []byte, from int, place scenario.Place, extra ...sim.Recorder) (*Runner, error) {
-	// First the format, leniently: a scenario or a sweep given by mistake
-	// is told as such, not by its first unknown key.
-	var f struct{ Format string }
-	if json.Unmarshal(data, &f) == nil && f.Format != FormatVersion {
-		return nil, fmt.Errorf("is not a run export: its format is %q; this dpsim reads %q", f.Format, FormatVersion)
+	// First the format, from the first key alone: a scenario or a sweep
+	// given by mistake is told as such, not by its first unknown key.
+	f, ok := firstFormat(data)
+	if !ok {
+		// Keys in another order (a tool sorted them), or not JSON.
+		var top struct{ Format string }
+		ok = json.Unmarshal(data, &top) == nil
+		f = top.Format
+	}
+	if ok && f != FormatVersion {
+		return nil, fmt.Errorf("is not a run export: its format is %q; this dpsim reads %q", f, FormatVersion)
 	}
 	var e saved
 	if err := jsonstrict.Decode(data, &e, ""); err != nil {
@@ -383,6 +392,21 @@ func ResumeExport(data []byte, from int, place scenario.Place, extra ...sim.Reco
 	r.expect = &continuation{from: check.Index("checkpoints", k), series: after, skip: len(e.Metrics.Iter) - len(after.Iter),
 		cps: e.States[k+1:], first: k + 1, status: *e.Status, iter: *e.Iter}
 	return r, nil
+}
+
+// firstFormat returns the "format" of a JSON object that starts with it,
+// as every dpsim file does, without reading the rest; ok is false when
+// data does not start so.
+func firstFormat(data []byte) (format string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	if t, err := dec.Token(); err != nil || t != "format" {
+		return "", false
+	}
+	err := dec.Decode(&format)
+	return format, err == nil
 }
 
 // head checks what an export must hold before its scenario is built.

@@ -118,13 +118,11 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	// three communication counters, stationarity), with room for the
 	// slices' growth.
 	add("recorded metrics", 96*points, "iterations", "1/record.every")
-	// Beside those asked for, a run a stop rule ends saves its last state,
-	// and so does a CLI run interrupted by a signal (runner.Interrupt).
+	// Beside those asked for, a run a stop rule ends saves its last state.
+	// (An interrupted CLI run saves one too, when it ends: the state it
+	// copies is counted as the algorithm's.)
 	saved := int64(len(s.Record.Checkpoints))
 	if s.Stop != nil {
-		saved++
-	}
-	if !inPage {
 		saved++
 	}
 	add("checkpoints", checkpointBytes(saved, int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")

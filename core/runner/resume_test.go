@@ -2,9 +2,12 @@ package runner_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
+	"dpsim/core/jsonout"
+	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
 	"dpsim/core/scenario"
@@ -201,6 +204,37 @@ func TestNonFiniteExportsAndResumes(t *testing.T) {
 			}
 			if got := runExport(t, rr); !bytes.Equal(got, data) {
 				t.Fatalf("scale %g resumed at %d: the export differs:\n%s", scale, k, firstDiff(string(got), string(data)))
+			}
+		}
+	}
+}
+
+// jsonout's copy for non-finite numbers writes a whole run export —
+// recursive weights by role (DP-DGT), a calibration, embedded and
+// self-written types — exactly as encoding/json does: only the number
+// that was NaN or infinite changes.
+func TestExportWithNaNKeepsItsBytes(t *testing.T) {
+	for _, name := range []string{"gtdp-rendezvous", "dpdgt-ieee14", "dp-recal-ijcnn1", "diadsp-fig2"} {
+		r := runner.New(runnertest.Preset(t, name, func(s *scenario.Scenario) { s.Iterations, s.Record.Checkpoints = 3, nil }))
+		if err := r.Run(); err != nil {
+			t.Fatal(err)
+		}
+		e := r.Export()
+		e.Metrics, e.States = nil, nil
+		in := &e.Ledger.Agents[0].Inputs
+		*in = append(*in, privacy.Num("sentinel", 123456.789))
+		want, err := jsonout.MarshalIndent(e, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			v    float64
+			text string
+		}{{math.NaN(), "null"}, {math.Inf(1), `"Inf"`}, {math.Inf(-1), `"-Inf"`}} {
+			(*in)[len(*in)-1].Value = c.v
+			got, err := jsonout.MarshalIndent(e, "", " ")
+			if err != nil || string(got) != strings.Replace(string(want), "123456.789", c.text, 1) {
+				t.Fatalf("%s, %v: %v\n%s", name, c.v, err, firstDiff(string(got), strings.Replace(string(want), "123456.789", c.text, 1)))
 			}
 		}
 	}

@@ -687,6 +687,9 @@ func (e *saved) checkCheckpoints(b *scenario.Built, fresh *Runner, status string
 			}
 		}
 		prev = c
+		if err := bracket(c, it, at, m); err != nil {
+			return err
+		}
 		if p, ok := point[it]; ok {
 			_, most := c.MaxActivations()
 			for _, x := range []struct {
@@ -789,6 +792,35 @@ func checkState(b *scenario.Built, fresh *Runner, cp *Checkpoint, at string, m *
 		if !sameBits(vals[k], rec) {
 			return &Mismatch{at + " and " + check.Index("metrics."+name, p), fmt.Sprintf(
 				"the checkpoint's state gives %v at iteration %d, the metrics hold %v; one of them was edited", vals[k], cp.Iter, rec)}
+		}
+	}
+	return nil
+}
+
+// bracket refuses counters at a checkpoint at iteration it that lie
+// outside those the metrics recorded around it (counts never fall):
+// at least the last recorded count at or before it, at most the first at
+// or after it.
+func bracket(c *metrics.Counters, it int, at string, m *metrics.Series) error {
+	_, most := c.MaxActivations()
+	for _, x := range []struct {
+		name, field string
+		v           int64
+	}{{metrics.ColMessages, ".communication.messages", c.Messages}, {metrics.ColReleases, ".communication.releases", c.Releases},
+		{metrics.ColActivations, ".communication.activations", most}} {
+		col := m.ExtraColumn(x.name)
+		if col == nil {
+			continue
+		}
+		j, _ := slices.BinarySearch(m.Iter, it) // the first point at or after it
+		v := float64(x.v)
+		if j > 0 && m.Iter[j-1] < it && v < col[j-1] {
+			return &Mismatch{at + x.field + " and " + check.Index("metrics."+x.name, j-1), fmt.Sprintf(
+				"the checkpoint counts %d at iteration %d, fewer than the %v recorded at iteration %d; one of them was edited", x.v, it, col[j-1], m.Iter[j-1])}
+		}
+		if j < len(col) && v > col[j] {
+			return &Mismatch{at + x.field + " and " + check.Index("metrics."+x.name, j), fmt.Sprintf(
+				"the checkpoint counts %d at iteration %d, more than the %v recorded at iteration %d; one of them was edited", x.v, it, col[j], m.Iter[j])}
 		}
 	}
 	return nil

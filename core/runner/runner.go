@@ -92,7 +92,7 @@ type Checkpoint struct {
 	Carried map[string]metrics.Floats `json:"carried,omitempty"`
 	// Communication holds the counters (messages, releases, activations
 	// per agent) at the checkpoint, so that a resumed run continues them.
-	Communication *metrics.Counters `json:"communication,omitempty"`
+	Communication *metrics.Counters `json:"communication,omitempty" jsonstrict:"allkeys"`
 	// Peaks is the largest estimate magnitude at each of the last
 	// min(Iter+1, Window) iterations, oldest first: the growth rule's
 	// window (Growth), so that a resumed run stops as diverged where the

@@ -171,6 +171,8 @@ func TestResumeRefusesTamperedExports(t *testing.T) {
 		{"too many activations", edit(g, func(e *runner.Saved) { e.States[2].Communication.Activations[3] = 18 }), 17, `checkpoints[2].communication.activations[3]: is 18; after 17 iterations an agent was active 0 to 17 times`},
 		{"counts at 0", edit(g, func(e *runner.Saved) { e.States[0].Communication.Releases = 1 }), 17, `checkpoints[0].communication: counts 0 messages and 1 releases at iteration 0`},
 		{"counts fall", edit(g, func(e *runner.Saved) { e.States[3].Communication.Releases = 10 }), 17, `checkpoints[3].communication.releases: is 10, below 272 at the checkpoint before`},
+		{"counter left out", raw(g, `"messages": 0,`, ``), 17, `checkpoints[0].communication: missing key "messages": give all of "messages", "releases", "activations"`},
+		{"counts outside the metrics", edit(g, func(e *runner.Saved) { e.States[3].Communication.Messages = 1000 }), 17, `checkpoints[3].communication.messages and metrics.messages[13] disagree: the checkpoint counts 1000 at iteration 40, fewer than the 1248 recorded at iteration 39`},
 		{"calibration", edit(g, func(e *runner.Saved) {
 			e.Calibration = &privacy.Calibration{Target: 5, Iterations: 60, Factor: -1, Method: "bisection",
 				Channels: []privacy.ChannelScale{{Channel: "eta", Before: []float64{1}, After: []float64{1}}}}

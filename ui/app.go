@@ -163,6 +163,10 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+
+	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
+	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
+	Delta float64 `js:"delta"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -426,6 +430,7 @@ func (a *App) publish() {
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
+		st.Delta = maxDelta(led)
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
@@ -441,11 +446,7 @@ func (a *App) publish() {
 			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
-		ratio := 1.0
-		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
+		st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
 		switch st.Status, why = Status(a.run, st.Running); st.Status {
@@ -594,12 +595,8 @@ func (a *App) Register() {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		ratio := 1.0
-		if m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
@@ -608,12 +605,8 @@ func (a *App) Register() {
 		if a.run == nil || m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		out, _ := json.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -621,11 +614,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		out, _ := json.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -759,6 +748,7 @@ func (a *App) Register() {
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)
+	a.registerInspect(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"syscall/js"
 
@@ -49,7 +49,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		if s != nil && err == nil {
 			r = a.needs(s)
 		}
-		out, _ := json.Marshal(r)
+		out, _ := jsonout.Marshal(r)
 		return string(out)
 	})
 	fn("provideData", func(args []js.Value) any { return a.data.ProvideJS(args) })
@@ -57,7 +57,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		if a.deferred == nil {
 			return ""
 		}
-		out, _ := json.Marshal(a.deferred)
+		out, _ := jsonout.Marshal(a.deferred)
 		a.deferred = nil
 		return string(out)
 	})

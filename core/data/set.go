@@ -22,9 +22,14 @@ type Set struct {
 	Y []uint8
 	// Classes names the classes in the order of Y's values.
 	Classes []string
+	// User marks a set read from a user's data (UserData.Load), whose
+	// features are any finite numbers within ±MaxUserMagnitude;
+	// OutsideUnit says that some of them lie outside [0, 1], where
+	// constants that assume [0, 1] (a gradient bound √d) do not hold.
+	User, OutsideUnit bool
 }
 
-// At returns feature j of sample i, in [0, 1].
+// At returns feature j of sample i (in [0, 1] unless OutsideUnit).
 func (s *Set) At(i, j int) float64 {
 	if s.Pixels != nil {
 		return float64(s.Pixels[i*s.Cols+j]) / 255

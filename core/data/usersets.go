@@ -50,9 +50,9 @@ type Source struct {
 // (Train) or one source per agent (Agents), optionally held-out test
 // rows, how raw labels map to classes, and how features are scaled.
 type UserData struct {
-	Train  *Source   `json:"train,omitempty"`
-	Agents []Source  `json:"agents,omitempty" jsonstrict:"max=5000"`
-	Test   *Source   `json:"test,omitempty"`
+	Train  *Source  `json:"train,omitempty"`
+	Agents []Source `json:"agents,omitempty" jsonstrict:"max=5000"`
+	Test   *Source  `json:"test,omitempty"`
 	// Classes lists the raw label values in class order (class 0 first).
 	// Left out: a binary problem takes 0/1 or −1/+1, a multi-class one
 	// whole numbers 0 … K−1.

@@ -12,8 +12,8 @@ type Set struct {
 	// Rows is the number of samples, Cols the number of features.
 	Rows, Cols int
 	// Features holds real-valued features, row-major (sample i is
-	// Features[i*Cols : (i+1)*Cols]), scaled to [0, 1]; nil for image
-	// sets, which use Pixels.
+	// Features[i*Cols : (i+1)*Cols]), scaled to [0, 1] (a user's: any
+	// finite numbers, see User); nil for image sets, which use Pixels.
 	Features []float32
 	// Pixels holds image features as bytes, row-major; feature j of
 	// sample i is Pixels[i*Cols+j]/255 in [0, 1]. Nil for other sets.
@@ -51,4 +51,21 @@ func (s *Set) RowTo(dst []float64, i int) []float64 {
 		dst[j] = float64(v)
 	}
 	return dst
+}
+
+// Head returns the first rows rows of s (all when rows is 0 or more than
+// it has), sharing its memory.
+func (s *Set) Head(rows int) *Set {
+	if rows <= 0 || rows >= s.Rows {
+		return s
+	}
+	h := *s
+	h.Rows = rows
+	if s.Pixels != nil {
+		h.Pixels = s.Pixels[:rows*s.Cols]
+	} else {
+		h.Features = s.Features[:rows*s.Cols]
+	}
+	h.Y = s.Y[:rows]
+	return &h
 }

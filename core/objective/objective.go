@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/graph"
 	"dpsim/core/rng"
 )
@@ -205,6 +206,11 @@ type Factory struct {
 	// "mushrooms/train"), so that the page can fetch them before it builds
 	// the scenario; nil or empty means none.
 	Datasets func(params any) []string
+	// UserData returns, for the given (decoded) params, the user's data
+	// Build reads (core/data's UserData: inline rows, or files by name),
+	// nil when none, so that the CLI can read the files it names and the
+	// page ask for them before building.
+	UserData func(params any) *data.UserData
 }
 
 // Measured is implemented by problems with metrics of their own beyond

@@ -74,7 +74,7 @@ var Factory = objective.Factory{
 		return net.Size(), 4*int64(net.Size()) + 8*rows + 4*ws + held
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
-	Build: build,
+	Build:    build,
 	Pinned: func(pr objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Seed = pr.(*Model).seedUsed

@@ -18,10 +18,12 @@ import (
 // the scenario is built. Each file is read as every input is (a regular
 // file, its size checked before a byte is read).
 func provideFiles(s *scenario.Scenario, dir string) error {
+	read := map[string]bool{}
 	for _, f := range scenario.UserFiles(s) {
-		if _, ok := data.UserSHA256(f.Name); ok {
-			continue // read already (the same name twice, or a second build)
+		if read[f.Name] {
+			continue // named twice (an .npz's train and test arrays)
 		}
+		read[f.Name] = true
 		path := f.Name
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)

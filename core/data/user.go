@@ -111,30 +111,34 @@ func UserSHA256(name string) (string, bool) {
 }
 
 // HasUserFile reports whether a file is at hand for a source naming
-// name with the pinned sha256 pin ("" when none): by its content, or
-// under the name when nothing is pinned.
+// name with the pinned sha256 pin ("" when none): the file under the
+// name, else (when pinned) one with that content.
 func HasUserFile(name, pin string) bool {
 	users.Lock()
 	defer users.Unlock()
-	if pin != "" {
-		return users.bySHA[pin] != nil
+	if users.byName[name] != nil {
+		return true
 	}
-	return users.byName[name] != nil
+	return pin != "" && users.bySHA[pin] != nil
 }
 
 // userBytes returns the file a source names (name, and the sha256 it
-// pins or ""), and its sha256. A pinned sha256 is looked up by content;
-// a file provided under the name with other content is refused naming
-// both hashes (a replay with another file).
+// pins or ""), and its sha256. A file provided under the name with other
+// content than the pinned is refused naming both hashes (a replay with
+// another file); with none under the name, the pinned content is looked
+// up by its hash.
 func userBytes(name, pin string) ([]byte, string, error) {
 	users.Lock()
 	defer users.Unlock()
 	if pin != "" {
+		// The file last handed over under the name decides: a replay
+		// with another file is refused even if the pinned content was
+		// seen before.
+		if f := users.byName[name]; f != nil && f.sha != pin {
+			return nil, "", fmt.Errorf("%s has sha256 %s, but the scenario pins %s: a replay needs the same file", name, f.sha, pin)
+		}
 		if f := users.bySHA[pin]; f != nil {
 			return f.b, f.sha, nil
-		}
-		if f := users.byName[name]; f != nil {
-			return nil, "", fmt.Errorf("%s has sha256 %s, but the scenario pins %s: a replay needs the same file", name, f.sha, pin)
 		}
 		return nil, "", fmt.Errorf("%s (sha256 %s) has not been provided: the CLI reads it beside the scenario, the page asks for it", name, pin)
 	}

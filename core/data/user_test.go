@@ -171,20 +171,22 @@ func ones(n int) [][]float64 {
 }
 
 // TestReplayNeedsTheSameFile pins a sha256 and offers another file under
-// the name: refused naming both hashes; the right content under another
-// name is found by its hash.
+// the name: refused naming both hashes, although the pinned content was
+// seen before; with no file under the name, the pinned content is found
+// by its hash.
 func TestReplayNeedsTheSameFile(t *testing.T) {
 	a := provide(t, "replay.csv", []byte("a,label\n1,0\n2,1\n"))
 	b := provide(t, "replay.csv", []byte("a,label\n1,0\n3,1\n"))
 	u := &UserData{Train: &Source{File: "replay.csv", SHA256: a}}
-	if _, err := u.Load("problem.params.data", 2, Task{Binary: true, MaxClasses: 2}); err != nil {
-		t.Errorf("the pinned content, provided earlier under the name: %v", err)
-	}
-	u.Train.SHA256 = strings.Repeat("0", 64)
 	_, err := u.Load("problem.params.data", 2, Task{Binary: true, MaxClasses: 2})
-	want := "problem.params.data.train.file: replay.csv has sha256 " + b + ", but the scenario pins " + strings.Repeat("0", 64)
-	if err == nil || !strings.Contains(err.Error(), want) {
+	want := "problem.params.data.train.file: replay.csv has sha256 " + b + ", but the scenario pins " + a + ": a replay needs the same file"
+	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
+	}
+	// The pinned content under another name is found by its hash.
+	u.Train.File = "elsewhere/replay.csv"
+	if _, err := u.Load("problem.params.data", 2, Task{Binary: true, MaxClasses: 2}); err != nil {
+		t.Errorf("the pinned content, provided earlier under another name: %v", err)
 	}
 }
 

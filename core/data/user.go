@@ -100,6 +100,25 @@ func ProvideUser(name string, b []byte) (string, error) {
 	return sha, nil
 }
 
+// ProvideUserPinned is ProvideUser for a file a scenario pins by its
+// sha256 (pin; "" pins none): bytes with another sha256 are refused
+// naming both hashes, and not kept.
+func ProvideUserPinned(name string, b []byte, pin string) (string, error) {
+	if pin != "" {
+		sum := sha256.Sum256(b)
+		if got := hex.EncodeToString(sum[:]); got != pin {
+			return "", pinMismatch(name, got, pin)
+		}
+	}
+	return ProvideUser(name, b)
+}
+
+// pinMismatch is the error for a file whose content is not what the
+// scenario pins.
+func pinMismatch(name, got, pin string) error {
+	return fmt.Errorf("%s has sha256 %s, but the scenario pins %s: a replay needs the same file", name, got, pin)
+}
+
 // UserSHA256 returns the sha256 of the file last provided under name.
 func UserSHA256(name string) (string, bool) {
 	users.Lock()
@@ -135,7 +154,7 @@ func userBytes(name, pin string) ([]byte, string, error) {
 		// with another file is refused even if the pinned content was
 		// seen before.
 		if f := users.byName[name]; f != nil && f.sha != pin {
-			return nil, "", fmt.Errorf("%s has sha256 %s, but the scenario pins %s: a replay needs the same file", name, f.sha, pin)
+			return nil, "", pinMismatch(name, f.sha, pin)
 		}
 		if f := users.bySHA[pin]; f != nil {
 			return f.b, f.sha, nil

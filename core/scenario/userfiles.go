@@ -1,10 +1,16 @@
 package scenario
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 
+	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/jsonout"
+	"dpsim/core/jsonstrict"
+	"dpsim/core/param"
 )
 
 // dataField is the field of a learning problem's user data.
@@ -77,6 +83,7 @@ func PinFiles(s *Scenario) {
 		return
 	}
 	s.Problem.Params = slices.Concat(raw[:at], js, raw[end:])
+	s.Problem.paramsAt = jsonstrict.Pos{} // the text moved
 }
 
 func sourcesOf(list []data.Source) []*data.Source {
@@ -85,4 +92,52 @@ func sourcesOf(list []data.Source) []*data.Source {
 		out[i] = &list[i]
 	}
 	return out
+}
+
+// TrainOn returns a copy of s whose learning problem trains on the
+// user's file name (its rows dealt by the problem's shard rule, no test
+// rows): "dataset": "user" where the problem has a dataset, and "data"
+// naming the file. The page's "train on this file". A problem that
+// reads no user data is refused naming the ones that do.
+func TrainOn(s *Scenario, name string) (*Scenario, error) {
+	pf, params, err := decodeProblem(&s.Problem)
+	if err != nil {
+		return nil, err
+	}
+	if pf.UserData == nil {
+		var kinds []string
+		for _, k := range ProblemKinds() {
+			if problems[k].UserData != nil {
+				kinds = append(kinds, k)
+			}
+		}
+		return nil, check.Errorf("problem.kind", "%s reads no data of yours: choose a learning problem (%s) (got %q)", pf.Title, strings.Join(kinds, ", "), pf.Name)
+	}
+	raw := map[string]json.RawMessage{}
+	if len(s.Problem.Params) > 0 {
+		if err := json.Unmarshal(s.Problem.Params, &raw); err != nil {
+			return nil, check.Errorf("problem.params", "%v", err)
+		}
+	}
+	if slices.ContainsFunc(param.Describe(params), func(f param.Field) bool { return f.Name == "dataset" }) {
+		raw["dataset"] = json.RawMessage(`"user"`)
+	}
+	src, _ := jsonout.Marshal(data.UserData{Train: &data.Source{File: name}})
+	raw["data"] = src
+	out := s.Clone()
+	if out.Problem.Params, err = jsonout.Marshal(raw); err != nil {
+		return nil, err
+	}
+	out.Name = strings.TrimSuffix(s.Name, "-user")
+	if len(out.Name) > 59 {
+		out.Name = out.Name[:59]
+	}
+	out.Name += "-user"
+	out.Problem.paramsAt = jsonstrict.Pos{} // the text is new
+	title := strings.TrimSpace(s.Title)
+	if title == "" {
+		title = s.Name
+	}
+	out.Title = fmt.Sprintf("%s, on %s", title, name)
+	return out, nil
 }

@@ -230,3 +230,50 @@ func TestOverLimit(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestClassesScaleAgents: "classes" maps raw labels in its order,
+// "min-max" maps each column to [0, 1] by the training rows (test rows
+// clipped), "pixels" keeps bytes, and per-agent sources give each agent
+// its rows (their count must be the agents').
+func TestClassesScaleAgents(t *testing.T) {
+	train := &Source{Features: [][]float64{{-2, 10}, {2, 20}, {0, 15}}, Labels: []float64{2, 1, 2}}
+	test := &Source{Features: [][]float64{{4, 15}}, Labels: []float64{1}}
+	u := &UserData{Train: train, Test: test, Classes: []float64{2, 1}, Scale: ScaleMinMax}
+	s, err := u.Load("problem.params.data", 3, Task{Binary: true, MaxClasses: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(s.Train.Y, []uint8{0, 1, 0}) || !bytes.Equal(s.Test.Y, []uint8{1}) {
+		t.Errorf("labels %v, test %v: want class 0 for label 2", s.Train.Y, s.Test.Y)
+	}
+	if want := []float32{0, 0, 1, 1, 0.5, 0.5}; !equalF32(s.Train.Features, want) {
+		t.Errorf("min-max: %v, want %v", s.Train.Features, want)
+	}
+	if want := []float32{1, 0.5}; !equalF32(s.Test.Features, want) {
+		t.Errorf("min-max test (clipped): %v, want %v", s.Test.Features, want)
+	}
+	if s.Train.OutsideUnit {
+		t.Error("min-max features lie in [0, 1]")
+	}
+
+	px := &UserData{Train: &Source{Features: [][]float64{{0, 255}, {17, 3}}, Labels: []float64{0, 1}}, Scale: ScalePixels}
+	if s, err := px.Load("problem.params.data", 2, Task{MaxClasses: 10}); err != nil || !bytes.Equal(s.Train.Pixels, []uint8{0, 255, 17, 3}) || s.Train.At(0, 1) != 1 {
+		t.Errorf("pixels: %v %+v", err, s)
+	}
+
+	agents := &UserData{Agents: []Source{
+		{Features: [][]float64{{1}, {2}, {3}}, Labels: []float64{0, 1, 0}},
+		{Features: [][]float64{{4}}, Labels: []float64{1}},
+	}}
+	s, err = agents.Load("problem.params.data", 2, Task{Binary: true, MaxClasses: 2})
+	if err != nil || len(s.Counts) != 2 || s.Counts[0] != 3 || s.Counts[1] != 1 || s.Train.Rows != 4 {
+		t.Errorf("agents: %v %+v", err, s)
+	}
+	if _, err := agents.Load("problem.params.data", 3, Task{Binary: true, MaxClasses: 2}); err == nil || err.Error() != "problem.params.data.agents: lists 2 sources for 3 agents: give one per agent" {
+		t.Errorf("agents for 3: %v", err)
+	}
+	both := &UserData{Train: train, Agents: agents.Agents}
+	if _, err := both.Load("problem.params.data", 2, Task{Binary: true, MaxClasses: 2}); err == nil || !strings.Contains(err.Error(), `give either "train"`) {
+		t.Errorf("train and agents: %v", err)
+	}
+}

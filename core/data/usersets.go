@@ -139,13 +139,7 @@ func (u *UserData) each(field string, f func(string, *Source)) {
 
 // loaded caches the last few loads: a problem's Size and Build load the
 // same data in turn, and an experiment's runs many times.
-var loaded = struct {
-	sync.Mutex
-	keys []string
-	sets map[string]*UserSets
-}{sets: map[string]*UserSets{}}
-
-const loadedSize = 4
+var loaded = newRecent[*UserSets](4)
 
 // Load reads u for agents agents and a problem's task: every source
 // parsed (files from what ProvideUser was handed, checked against a
@@ -160,25 +154,15 @@ func (u *UserData) Load(field string, agents int, task Task) (*UserSets, error) 
 	js, _ := json.Marshal(pinned)
 	sum := sha256.Sum256(fmt.Appendf(js, "|%d|%v|%d", agents, task.Binary, task.MaxClasses))
 	key := hex.EncodeToString(sum[:])
-	loaded.Lock()
-	if s := loaded.sets[key]; s != nil {
-		loaded.Unlock()
+	if s, ok := loaded.get(key); ok {
 		return s, nil
 	}
-	loaded.Unlock()
 	s, err := u.assemble(field, agents, task, tables)
 	if err != nil {
 		return nil, err
 	}
 	s.Pinned, s.Key = pinned, key
-	loaded.Lock()
-	defer loaded.Unlock()
-	if len(loaded.keys) == loadedSize {
-		delete(loaded.sets, loaded.keys[0])
-		loaded.keys = loaded.keys[1:]
-	}
-	loaded.keys = append(loaded.keys, key)
-	loaded.sets[key] = s
+	loaded.put(key, s)
 	return s, nil
 }
 
@@ -239,13 +223,7 @@ func (u *UserData) read(field string) (*UserData, []part, error) {
 }
 
 // parsed caches parsed files by content and reading.
-var parsed = struct {
-	sync.Mutex
-	keys   []string
-	tables map[string]*table
-}{tables: map[string]*table{}}
-
-const parsedSize = 8
+var parsed = newRecent[*table](8)
 
 // readSource parses one source; for a file it writes the sha256 and the
 // format into s (a copy of the scenario's). inline counts the inline
@@ -311,10 +289,8 @@ func readSource(field string, s *Source, inline *int) (part, error) {
 		s.LabelsSHA256 = sha
 	}
 	key := strings.Join([]string{s.SHA256, s.Format, s.Label, s.X, s.Y, s.LabelsSHA256, strconv.Itoa(s.Columns)}, "|")
-	parsed.Lock()
-	t := parsed.tables[key]
-	parsed.Unlock()
-	if t == nil {
+	t, ok := parsed.get(key)
+	if !ok {
 		switch s.Format {
 		case FormatLIBSVM:
 			t, err = parseLIBSVM(b, s.Columns)
@@ -328,16 +304,7 @@ func readSource(field string, s *Source, inline *int) (part, error) {
 		if err != nil {
 			return part{}, check.Errorf(ff, "%s: %v", s.File, err)
 		}
-		parsed.Lock()
-		if _, ok := parsed.tables[key]; !ok {
-			if len(parsed.keys) == parsedSize {
-				delete(parsed.tables, parsed.keys[0])
-				parsed.keys = parsed.keys[1:]
-			}
-			parsed.keys = append(parsed.keys, key)
-			parsed.tables[key] = t
-		}
-		parsed.Unlock()
+		parsed.put(key, t)
 	}
 	base := 0
 	if s.Format == FormatCSV || s.Format == FormatLIBSVM {
@@ -585,4 +552,48 @@ func (u *UserData) set(name, split string, parts []part, classes map[float64]int
 		}
 	}
 	return s, nil
+}
+
+// recent keeps the last few values by key, for concurrent use.
+type recent[T any] struct {
+	mu   sync.Mutex
+	size int
+	keys []string
+	m    map[string]T
+}
+
+func newRecent[T any](size int) *recent[T] { return &recent[T]{size: size, m: map[string]T{}} }
+
+func (c *recent[T]) get(key string) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[key]
+	return v, ok
+}
+
+// put keeps v under key, dropping the oldest key when full; a key kept
+// already keeps its first value.
+func (c *recent[T]) put(key string, v T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[key]; ok {
+		return
+	}
+	if len(c.keys) == c.size {
+		delete(c.m, c.keys[0])
+		c.keys = c.keys[1:]
+	}
+	c.keys = append(c.keys, key)
+	c.m[key] = v
+}
+
+// Bytes returns the memory the sets' features and labels hold.
+func (s *UserSets) Bytes() int64 {
+	n := int64(0)
+	for _, set := range []*Set{s.Train, s.Test} {
+		if set != nil {
+			n += 4*int64(len(set.Features)) + int64(len(set.Pixels)) + int64(len(set.Y))
+		}
+	}
+	return n
 }

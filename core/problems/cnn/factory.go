@@ -46,16 +46,15 @@ var Factory = objective.Factory{
 		var net *nn.Net
 		var rows, held int64
 		if p.Dataset == learn.User {
-			sets, err := loadUser(p, agents)
-			if err != nil {
+			sets := learn.UserSized(p.Data, agents, task)
+			if sets == nil {
 				return 1, 0 // Build says why
 			}
+			var err error
 			if net, err = netOf(sets.Train); err != nil {
 				return 1, 0
 			}
-			rows = int64(sets.Train.Rows)
-			// The user's images, held once (bytes or float32).
-			held = int64(len(sets.Train.Pixels)) + 4*int64(len(sets.Train.Features)) + rows
+			rows, held = int64(sets.Train.Rows), sets.Bytes()
 		} else {
 			var err error
 			if net, err = netFor(p.Dataset); err != nil {
@@ -162,11 +161,6 @@ func netOf(set *data.Set) (*nn.Net, error) {
 		return nil, err
 	}
 	return nn.New(c, h, w, len(set.Classes))
-}
-
-// loadUser loads the user's images for agents agents.
-func loadUser(p *Params, agents int) (*data.UserSets, error) {
-	return p.Data.Load(learn.FieldData, max(agents, 1), task)
 }
 
 // buildUser builds the model on the user's images: train_rows and

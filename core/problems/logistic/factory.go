@@ -272,17 +272,10 @@ func modelOf(prob objective.Problem) *Model {
 // once, shared by the instances built on it), the shard permutation,
 // for Newton the Hessian, and the packed copy of the shards.
 func userSize(p *Params, agents int) (int, int64) {
-	if p.Data == nil {
+	sets := learn.UserSized(p.Data, agents, task)
+	if sets == nil {
 		return 1, 0
 	}
-	sets, err := p.Data.Load(learn.FieldData, max(agents, 1), task)
-	if err != nil {
-		return 1, 0 // Build says why
-	}
 	rows, cols := int64(sets.Train.Rows), sets.Train.Cols
-	held := rows * (4*int64(cols) + 1)
-	if sets.Test != nil {
-		held += int64(sets.Test.Rows) * (4*int64(cols) + 1)
-	}
-	return cols, held + 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + learn.PackBytes(rows, cols, agents)
+	return cols, sets.Bytes() + 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + learn.PackBytes(rows, cols, agents)
 }

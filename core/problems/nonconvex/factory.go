@@ -35,13 +35,13 @@ var Factory = objective.Factory{
 	Size: func(params any, agents int) (int, int64) {
 		p := params.(*Params)
 		if p.Data != nil {
-			sets, err := p.Data.Load(learn.FieldData, max(agents, 1), task)
-			if err != nil {
+			sets := learn.UserSized(p.Data, agents, task)
+			if sets == nil {
 				return 1, 0 // Build says why
 			}
-			// The parsed set (float32) and its float64 copy.
+			// The parsed set and its float64 copy.
 			rows, cols := int64(sets.Train.Rows), int64(sets.Train.Cols)
-			return int(cols), rows*(4*cols+1) + 8*rows*(cols+1)
+			return int(cols), sets.Bytes() + 8*rows*(cols+1)
 		}
 		return p.Dim, 8 * int64(agents) * int64(max(p.Samples, 0)) * int64(max(p.Dim, 0)+1)
 	},

@@ -152,21 +152,14 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 // labels (held once), and what the problem and its solver hold, as for a
 // committed dataset.
 func userSize(p *Params, agents int) (int, int64) {
-	if p.Data == nil {
+	sets := learn.UserSized(p.Data, agents, task)
+	if sets == nil {
 		return 1, 0
 	}
-	sets, err := p.Data.Load(learn.FieldData, max(agents, 1), task)
-	if err != nil {
-		return 1, 0 // Build says why
-	}
 	rows, cols, k := int64(sets.Train.Rows), int64(sets.Train.Cols), int64(len(sets.Train.Classes))
-	held := rows * (4*cols + 1)
-	if sets.Test != nil {
-		held += int64(sets.Test.Rows) * (4*cols + 1)
-	}
 	dim := cols * k
 	solver := 6*rows*cols + 8*int64(max(agents, 1)+1)*cols*cols + 8*rows*k
-	return int(dim), held + 8*rows + 8*40*dim + solver
+	return int(dim), sets.Bytes() + 8*rows + 8*40*dim + solver
 }
 
 // datasets names the dataset splits Build loads for p (objective.Factory.Datasets).

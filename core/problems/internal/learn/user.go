@@ -47,3 +47,17 @@ func UserShards(u *data.UserData, n int, task data.Task, rule string, seed uint6
 	}
 	return shards, sets, nil
 }
+
+// UserSized loads the user's data for a problem's Size, which must
+// answer before anything is built: nil when there is none or it cannot
+// be loaded (Build then says why).
+func UserSized(u *data.UserData, agents int, task data.Task) *data.UserSets {
+	if u == nil {
+		return nil
+	}
+	sets, err := u.Load(FieldData, max(agents, 1), task)
+	if err != nil {
+		return nil
+	}
+	return sets
+}

@@ -268,3 +268,29 @@ func TestUserDataPerAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestUserDataCompare: dpsim compare reads the base scenario's files
+// beside the comparison file.
+func TestUserDataCompare(t *testing.T) {
+	p := userProblems[0]
+	dir := t.TempDir()
+	x, y := userRows(p, 1, p.rows)
+	base := userScenario(t, p, map[string]any{"train": writeSource(t, dir, "csv", "train", x, y)})
+	var s map[string]any
+	json.Unmarshal(base, &s)
+	alg := s["algorithm"].(map[string]any)
+	cmp, _ := json.Marshal(map[string]any{
+		"format": "dpsim-compare/1",
+		"base":   s,
+		"compare": []map[string]any{
+			{"label": "as given", "kind": alg["kind"], "params": alg["params"]},
+			{"label": "again", "kind": alg["kind"], "params": alg["params"]},
+		},
+	})
+	file := filepath.Join(dir, "compare.json")
+	os.WriteFile(file, cmp, 0o644)
+	out := t.TempDir()
+	if code, _, stderr := dpsim(t, "", "compare", "--quiet", "--dir", out, file); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}

@@ -294,3 +294,27 @@ func TestUserDataCompare(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestUserDataSweep: dpsim sweep reads its base scenario's data files
+// beside the experiment file, and every run trains on them.
+func TestUserDataSweep(t *testing.T) {
+	p := userProblems[0]
+	dir := t.TempDir()
+	x, y := userRows(p, 1, p.rows)
+	var s map[string]any
+	json.Unmarshal(userScenario(t, p, map[string]any{"train": writeSource(t, dir, "csv", "train", x, y)}), &s)
+	e, _ := json.Marshal(map[string]any{
+		"format": "dpsim-experiment/1", "name": "user-sweep", "title": "a sweep on a user's data",
+		"base":   map[string]any{"scenario": s},
+		"series": []map[string]any{{"name": "a"}},
+		"x":      map[string]any{"kind": "field", "fields": []string{"noise.theta.scale"}, "values": []float64{0.1, 1}, "label": "b"},
+		"runs":   2, "seed": 1, "statistic": "mean",
+		"metrics": []map[string]any{{"name": "optimality"}},
+		"figure":  map[string]any{"title": "t", "y": map[string]any{"metric": "optimality", "label": "y"}},
+	})
+	file := filepath.Join(dir, "sweep.json")
+	os.WriteFile(file, e, 0o644)
+	if code, _, stderr := dpsim(t, "", "sweep", "--quiet", "--workers", "1", "--out", filepath.Join(dir, "out.json"), file); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}

@@ -218,7 +218,9 @@ type Measured interface {
 	// MetricNames names the extra metrics (JSON keys: lower case, '_').
 	MetricNames() []string
 	// Measure writes one value per name into out, from the agents'
-	// estimates (agent-major, dim values each).
+	// estimates (agent-major, dim values each) or, when the algorithm's
+	// estimate is shared (sim.Step.Output: DP-RECAL's baton x), from
+	// that one row: a problem then measures every agent at it.
 	Measure(estimates []float64, dim int, out []float64)
 }
 

@@ -53,6 +53,9 @@ type Env struct {
 	// SampleOrder pins every agent's sample order (one list per agent,
 	// cycled); nil draws it from the data seed.
 	SampleOrder [][]int
+	// Iterations is the run's length, the scenario's iterations: what a
+	// pinned draw that must cover the run (a walk) is checked against.
+	Iterations int
 
 	sources []*Source
 	cursors []*Cursor

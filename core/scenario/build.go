@@ -226,7 +226,7 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 		}
 	}
 	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
-		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init, Iterations: s.Iterations}
 	if err := setStreams(s, f, env); err != nil {
 		return nil, err
 	}

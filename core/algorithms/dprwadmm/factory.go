@@ -58,9 +58,8 @@ var Factory = method.Factory{
 		{Name: "x", Description: "the estimate x^k = prox_{αr}(x̄^k), computed by the holder from the token"},
 		{Name: "xbar", Description: "the token x̄^k as the holder received it, noise included (by default (1/n)Σ_j (y_j − z_j))"},
 	},
-	Output: "x",
-	Draws: []method.Draw{{Name: "walk", Whole: true, Min: 0, Max: 1e7,
-		Description: "the agents the token visits, i_1, i_2, …: each a neighbour of the one before (cycled, so the last's neighbour is the first)"}},
+	Output:    "x",
+	Draws:     []method.Draw{randwalk.Draw("the token")},
 	NewParams: func() any { return Defaults() },
 	Footprint: func(agents, _, dim int) int64 { return 8 * (2*int64(agents)*int64(dim) + 8*int64(dim)) },
 	Build:     build,
@@ -78,9 +77,12 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err := randwalk.CheckGraph(g, "DP-RWADMM"); err != nil {
 		return nil, nil, err
 	}
-	pinned, ok := env.PinnedDraws["walk"]
-	if ok {
-		if err := randwalk.CheckPinned(pinned, g.N, g.HasLink); err != nil {
+	tr, err := randwalk.FromEnv(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pinned, ok := env.PinnedDraws["walk"]; ok {
+		if err := randwalk.CheckPinned(pinned, env.Iterations, tr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -107,7 +109,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			}
 		}
 	}
-	a := New(p, env.Problem, g, nz.Spec, env.Sampler("dp-rwadmm", "xbar"), env.Draws("dp-rwadmm", "walk"),
+	a := New(p, env.Problem, tr, nz.Spec, env.Sampler("dp-rwadmm", "xbar"), env.Draws("dp-rwadmm", "walk"),
 		func() *method.Source { return env.Replay("dp-rwadmm", "walk") }, y0, z0, xbar0)
 	off := ""
 	if nz.Spec.IsOff() {

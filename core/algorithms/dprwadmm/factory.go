@@ -48,7 +48,8 @@ var Factory = method.Factory{
 	Title: "DP-RWADMM (random-walk ADMM with Gaussian noise)",
 	Paper: "S. M. Shah and K. E. Avrachenkov, Linearly convergent asynchronous distributed ADMM via Markov sampling, arXiv 1810.05067, 2018 (RWADMM [30] of the DP-RECAL paper, Fig. 3 and Table IV), in the form of Walkman (Mao et al.); as specified in baselines.md §6.5 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
-		{Name: "xbar", Dist: noise.Gaussian, Description: "ν on the token x̄ the holder passes on: σ_1, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)"},
+		{Name: "xbar", Dist: noise.Gaussian, Description: "ν on the token x̄ the holder passes on: σ_1, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)",
+			PerIteration: randwalk.HolderDraws},
 	},
 	Solves: method.Minimisation,
 	Prox:   true,

@@ -62,7 +62,8 @@ var Factory = method.Factory{
 	Title: "DP-RECAL",
 	Paper: "X. Wang, Y. Guo, T. Yang and Y. Shi, differentially private relayed, communication-efficient algorithm (dp-recal-relay), Algorithm 1; RECAL with noise.u.scale = 0 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
-		{Name: "u", Dist: noise.Gaussian, Description: "ε^k on the baton's ũ, σ_1 per agent, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)"},
+		{Name: "u", Dist: noise.Gaussian, Description: "ε^k on the baton's ũ, σ_1 per agent, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)",
+			PerIteration: randwalk.HolderDraws},
 	},
 	Solves: method.Minimisation,
 	States: []string{"y", "lambda"},

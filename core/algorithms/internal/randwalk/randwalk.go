@@ -203,8 +203,19 @@ func CheckPinned(w []float64, iterations int, p *Transition) error {
 // the name "walk": whose walk it is (the baton, the token) in what.
 func Draw(what string) method.Draw {
 	return method.Draw{Name: "walk", Whole: true, Min: 0, Max: 1e7,
-		Description: "the agents " + what + " visits, i_1, i_2, …: each a neighbour of the one before, iterations + 1 of them at least (the first holder and each next one), used as given"}
+		Description: "the agents " + what + " visits, i_1, i_2, …: each a neighbour of the one before, iterations + 1 of them at least (the first holder and each next one), used as given",
+		Replay: func(env *method.Env, src *method.Source, iterations int) []float64 {
+			tr, err := FromEnv(env)
+			if err != nil {
+				panic("randwalk: the weights were accepted at build: " + err.Error())
+			}
+			return Agents(src, tr, iterations)
+		}}
 }
+
+// HolderDraws is a walk algorithm's noise draws per iteration
+// (method.Channel.PerIteration): the holder alone noises one vector.
+func HolderDraws(_, dim int) int { return dim }
 
 // Walk draws a walk on P from src: the first agent uniformly and then a
 // neighbour of each with P's probabilities, or, when src is pinned, the

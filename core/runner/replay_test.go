@@ -1,0 +1,87 @@
+package runner_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"dpsim/core/rng"
+	"dpsim/core/runner"
+	"dpsim/core/runner/runnertest"
+	"dpsim/core/scenario"
+)
+
+// paperPresets are one built-in scenario per paper: GT-DP, DP-DGT, DPP²
+// (η^k drawn), DP-RECAL (the baton's walk, with noise: the ijcnn1 preset
+// is calibrated, and a calibration's warning is the seeded run's alone)
+// and LDP online (sample orders); DPP²'s and LDP online's are beyond the
+// default size of the replay arrays at their full length.
+var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms"}
+
+// Issue 30: a replay export (record.replay) holds every draw of its run
+// as plain arrays; the run built from its scenario with four other seeds
+// draws nothing from them and writes the same export byte for byte, the
+// scenario's seeds aside. The seeded export of the same run (replay off)
+// holds no arrays, and with other seeds it runs another trajectory, so
+// the test would see a difference.
+func TestReplayArraysRebuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a preset of every paper three times")
+	}
+	for _, name := range paperPresets {
+		t.Run(name, func(t *testing.T) {
+			edit := func(replay bool) func(*scenario.Scenario) {
+				return func(s *scenario.Scenario) {
+					s.Iterations, s.Record.Checkpoints = 40, []int{0, 17, 40}
+					s.Record.Replay = &replay
+					if u := s.Noise["u"]; u != nil {
+						u.Scale = 0.5
+					}
+				}
+			}
+			want := runExport(t, runner.New(runnertest.Preset(t, name, edit(true))))
+			got := rebuilt(t, want)
+			if a, b := withoutScenarioSeeds(t, want), withoutScenarioSeeds(t, got); !bytes.Equal(a, b) {
+				t.Fatalf("the run rebuilt from the replay arrays writes another export:\n%s", firstDiff(string(b), string(a)))
+			}
+			seeded := runExport(t, runner.New(runnertest.Preset(t, name, edit(false))))
+			if a, b := withoutScenarioSeeds(t, seeded), withoutScenarioSeeds(t, rebuilt(t, seeded)); bytes.Equal(a, b) {
+				t.Fatalf("without replay arrays, other seeds gave the same export: the test cannot tell")
+			}
+		})
+	}
+}
+
+// rebuilt runs the scenario of export data with four other seeds and
+// returns its export.
+func rebuilt(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var e struct{ Scenario json.RawMessage }
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	b := runnertest.Parse(t, e.Scenario, func(s *scenario.Scenario) {
+		s.Seed, s.Seeds = nil, &rng.Seeds{Data: 9001, Graph: 9002, Noise: 9003, Algorithm: 9004}
+	})
+	return runExport(t, runner.New(b))
+}
+
+// withoutScenarioSeeds returns an export's bytes with the seed lines of
+// its scenario removed (the only lines a run rebuilt with other seeds
+// may change).
+func withoutScenarioSeeds(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var out [][]byte
+	skip := false
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		switch {
+		case skip:
+			skip = !bytes.HasPrefix(l, []byte("  }"))
+		case bytes.HasPrefix(l, []byte(`  "seeds": {`)):
+			skip = true
+		case !bytes.HasPrefix(l, []byte(`  "seed": `)):
+			out = append(out, l)
+		}
+	}
+	return bytes.Join(out, []byte("\n"))
+}

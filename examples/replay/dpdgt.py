@@ -15,20 +15,10 @@ import numpy as np
 import export as ex
 
 
-def matrix(n, section):
-    M = np.zeros((n, n))
-    for i, j, v in section["entries"]:
-        M[int(i), int(j)] = v
-    return M
-
-
 def main(path):
-    e = ex.load(path)
-    sc = e["scenario"]
-    assert sc["algorithm"]["kind"] == "dp-dgt", "not a DP-DGT export"
-    assert sc["problem"]["kind"] == "dispatch", "this replay knows dispatch costs"
+    e, sc = ex.open_export(path, "dp-dgt", "dispatch")
     n = sc["graph"]["n"]
-    R, C = matrix(n, sc["weights"]["pull"]), matrix(n, sc["weights"]["push"])
+    R, C = ex.weights(sc, "pull"), ex.weights(sc, "push")
     prob = sc["problem"]["params"]
     dem = np.array(prob["demands"], dtype=float)
     gens = {g["agent"]: g for g in prob["generators"]}

@@ -15,10 +15,7 @@ import export as ex
 
 
 def main(path):
-    e = ex.load(path)
-    sc = e["scenario"]
-    assert sc["algorithm"]["kind"] == "dpp2", "not a DPP² export"
-    assert sc["problem"]["kind"] == "rendezvous", "this replay knows rendezvous costs"
+    e, sc = ex.open_export(path, "dpp2", "rendezvous")
     p = sc["algorithm"]["params"]
     assert p.get("scale_p", "none") == "none", "this replay takes P as pinned"
     P = ex.weights(sc)

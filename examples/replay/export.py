@@ -21,10 +21,23 @@ def load(path):
     return e
 
 
-def weights(sc):
-    """The weight matrix W, dense, from the pinned entries [i, j, w_ij]."""
+def open_export(path, algorithm, problem):
+    """The export at path and its scenario, which must run algorithm on
+    problem (the costs the replay knows)."""
+    e = load(path)
+    sc = e["scenario"]
+    if sc["algorithm"]["kind"] != algorithm or sc["problem"]["kind"] != problem:
+        sys.exit(f"{path}: this replay takes {algorithm} on {problem}, not {sc['algorithm']['kind']} on {sc['problem']['kind']}")
+    if sc["algorithm"].get("params", {}).get("clip_gradients"):
+        sys.exit(f"{path}: this replay does not clip gradients")
+    return e, sc
+
+
+def weights(sc, role=None):
+    """A weight matrix, dense, from the pinned entries [i, j, w_ij]: the
+    weights section's, or its role's (DP-DGT's pull R and push C)."""
     n = sc["graph"]["n"]
-    w = sc["weights"]
+    w = sc["weights"] if role is None else sc["weights"][role]
     if w.get("kind") != "entries":
         sys.exit("the export's weights are not pinned as entries")
     W = np.zeros((n, n))

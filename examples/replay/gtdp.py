@@ -13,11 +13,7 @@ import export as ex
 
 
 def main(path):
-    e = ex.load(path)
-    sc = e["scenario"]
-    assert sc["algorithm"]["kind"] == "gt-dp", "not a GT-DP export"
-    assert sc["problem"]["kind"] == "rendezvous", "this replay knows rendezvous costs"
-    assert not sc["algorithm"]["params"].get("clip_gradients"), "this replay does not clip gradients"
+    e, sc = ex.open_export(path, "gt-dp", "rendezvous")
     W = ex.weights(sc)
     n = W.shape[0]
     Wo = W - np.diag(np.diag(W))

@@ -15,12 +15,8 @@ import export as ex
 
 
 def main(path):
-    e = ex.load(path)
-    sc = e["scenario"]
-    assert sc["algorithm"]["kind"] == "ldp-online", "not an LDP online export"
-    assert sc["problem"]["kind"] == "rendezvous", "this replay knows rendezvous costs"
+    e, sc = ex.open_export(path, "ldp-online", "rendezvous")
     p = sc["algorithm"]["params"]
-    assert not p.get("clip_gradients"), "this replay does not clip gradients"
     W = ex.weights(sc)
     n = W.shape[0]
     Wo = W - np.diag(np.diag(W))

@@ -15,12 +15,8 @@ import export as ex
 
 
 def main(path):
-    e = ex.load(path)
-    sc = e["scenario"]
-    assert sc["algorithm"]["kind"] == "dp-recal", "not a DP-RECAL export"
-    assert sc["problem"]["kind"] == "rendezvous", "this replay knows rendezvous costs"
+    e, sc = ex.open_export(path, "dp-recal", "rendezvous")
     p = sc["algorithm"]["params"]
-    assert not p.get("clip_gradients"), "this replay does not clip gradients"
     a = ex.rows(sc["problem"]["params"]["targets"])
     n = a.shape[0]
     # α_i: given, or 1/(L + 1) with L = 2, the smoothness of ‖y − a_i‖².

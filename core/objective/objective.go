@@ -196,6 +196,13 @@ type Factory struct {
 	// the replay limit count what is written; nil: Pinned writes the
 	// parameters only (a dataset is named, never written).
 	PinnedBytes func(params any, agents int) int64
+	// Rows returns, for a replay export (record.replay), the pinned
+	// parameters with the data p drew written as the user's inline rows,
+	// one source per agent (its shard, in its order) and the test rows,
+	// so that a replay needs neither the generator nor the seed; nil when
+	// p drew no data (a committed dataset, the user's rows) or the rows
+	// exceed data.MaxInlineValues. nil: the problem writes no rows.
+	Rows func(p Problem, params any) any
 	// Reads declares what of its Env Build reads beyond the number of
 	// agents, for the given (decoded) params. Sweeps share one instance
 	// among the runs whose Key is equal (see Key); nil means both the

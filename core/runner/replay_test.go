@@ -16,7 +16,7 @@ import (
 // is calibrated, and a calibration's warning is the seeded run's alone)
 // and LDP online (sample orders); DPP²'s and LDP online's are beyond the
 // default size of the replay arrays at their full length.
-var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms"}
+var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic"}
 
 // Issue 30: a replay export (record.replay) holds every draw of its run
 // as plain arrays; the run built from its scenario with four other seeds

@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"dpsim/core/check"
+	"dpsim/core/jsonout"
 	"dpsim/core/method"
 )
 
@@ -55,9 +56,20 @@ func (b *Built) chooseReplay() error {
 // PinnedReplay returns the pinned scenario (Pinned) with the replay
 // arrays pins written into it: the algorithm's draws under
 // algorithm.draws, the sample orders under samples.order (which then
-// replaces samples.mode) and the noise draws under noise.<channel>.draws.
+// replaces samples.mode) and the noise draws under noise.<channel>.draws;
+// data the problem drew (a synthetic set dealt to the agents) is written
+// as the user's inline rows, one source per agent (objective.Factory.Rows).
 func (b *Built) PinnedReplay(pins method.Pins) *Scenario {
 	s := b.Pinned()
+	if rows := b.ProblemFactory.Rows; rows != nil {
+		if q := rows(b.Env.Problem, b.ProblemParams); q != nil {
+			js, err := jsonout.Marshal(q)
+			if err != nil {
+				panic("scenario: writing the problem's rows: " + err.Error()) // plain data, validated finite
+			}
+			s.Problem = Problem{Kind: s.Problem.Kind, Params: js}
+		}
+	}
 	if len(pins.Draws) > 0 {
 		s.Algorithm.Draws = maps.Clone(s.Algorithm.Draws)
 		if s.Algorithm.Draws == nil {

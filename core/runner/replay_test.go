@@ -3,6 +3,7 @@ package runner_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"dpsim/core/rng"
@@ -15,8 +16,9 @@ import (
 // (η^k drawn), DP-RECAL (the baton's walk, with noise: the ijcnn1 preset
 // is calibrated, and a calibration's warning is the seeded run's alone)
 // and LDP online (sample orders); DPP²'s and LDP online's are beyond the
-// default size of the replay arrays at their full length.
-var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic"}
+// default size of the replay arrays at their full length; and the
+// synthetic learning sets, which a replay export writes as rows.
+var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic", "gtdp-softmax-synthetic"}
 
 // Issue 30: a replay export (record.replay) holds every draw of its run
 // as plain arrays; the run built from its scenario with four other seeds
@@ -40,6 +42,9 @@ func TestReplayArraysRebuild(t *testing.T) {
 				}
 			}
 			want := runExport(t, runner.New(runnertest.Preset(t, name, edit(true))))
+			if strings.HasSuffix(name, "-synthetic") && !bytes.Contains(want, []byte(`"dataset": "user"`)) {
+				t.Fatal("the export does not write the synthetic set as rows")
+			}
 			got := rebuilt(t, want)
 			if a, b := withoutScenarioSeeds(t, want), withoutScenarioSeeds(t, got); !bytes.Equal(a, b) {
 				t.Fatalf("the run rebuilt from the replay arrays writes another export:\n%s", firstDiff(string(b), string(a)))

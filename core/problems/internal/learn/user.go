@@ -82,7 +82,14 @@ func InlineRows(shards []Rows, test *Rows) (*data.UserData, bool) {
 		}
 		return s
 	}
+	// Every class by its index, so that a class no training row holds
+	// keeps its place.
 	u := &data.UserData{}
+	if len(shards) > 0 {
+		for c := range shards[0].Set.Classes {
+			u.Classes = append(u.Classes, float64(c))
+		}
+	}
 	for _, sh := range shards {
 		u.Agents = append(u.Agents, src(sh))
 	}

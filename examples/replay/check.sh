@@ -17,7 +17,10 @@ if [[ -z $dpsim ]]; then
 fi
 py=python3
 if ! "$py" -c 'import numpy' 2>/dev/null; then py=/usr/bin/python3; fi
-for paper in gtdp dpdgt dpp2 recal ldp; do
+# scenario:script — DP-RECAL twice: rendezvous, and the paper's own
+# regression on synthetic rows the export writes out.
+for pair in gtdp:gtdp dpdgt:dpdgt dpp2:dpp2 recal:recal recal-regression:recal ldp:ldp; do
+  paper=${pair%:*} script=${pair#*:}
   "$py" - "$paper.json" "$tmp/$paper-quiet.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -28,7 +31,7 @@ PY
   for run in "$paper.json:noisy" "$tmp/$paper-quiet.json:noise-free"; do
     "$dpsim" run --quiet --out "$tmp/out.json" "${run%:*}"
     printf '%-11s ' "${run##*:}"
-    "$py" "$paper.py" "$tmp/out.json"
+    "$py" "$script.py" "$tmp/out.json"
   done
 done
 # The check can fail: one recorded draw moved, the replay must disagree.

@@ -113,3 +113,31 @@ func TestReplayArraysUserData(t *testing.T) {
 		t.Fatalf("the run rebuilt from the replay arrays writes another export:\n%s", firstDiff(string(g), string(a)))
 	}
 }
+
+// A replay export's checkpoints stand in its arrays: a position outside
+// them, or a count of another run, is refused in one line before the run.
+func TestReplayCheckpointsRefused(t *testing.T) {
+	good := runExport(t, runner.New(runnertest.Preset(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
+		s.Iterations, s.Record.Checkpoints = 20, []int{0, 10, 20}
+	})))
+	if _, err := runner.ResumeExport(good, 10, scenario.CLI); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(e *runner.Saved)
+		want string
+	}{
+		{"noise position", func(e *runner.Saved) { e.States[1].Sources.Noise["gt-dp/eta"] = 1 << 20 },
+			`checkpoints[1].sources: the checkpoint's position 1048576 of the pinned noise "gt-dp/eta" is outside its 320 draws`},
+		{"count missing", func(e *runner.Saved) { delete(e.States[1].Sources.Counts, "noise/gt-dp/xi") },
+			`checkpoints[1].sources: the checkpoint has no count of the draws "noise/gt-dp/xi"`},
+		{"count negative", func(e *runner.Saved) { e.States[1].Sources.Counts["noise/gt-dp/xi"] = -3 },
+			`checkpoints[1].sources: the checkpoint's count -3 of the draws "noise/gt-dp/xi" is negative`},
+	} {
+		_, err := runner.ResumeExport(tamper(t, good, c.edit), 10, scenario.CLI)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line starting %q", c.name, err, c.want)
+		}
+	}
+}

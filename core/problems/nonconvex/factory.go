@@ -92,7 +92,7 @@ func fromUser(p *Params, n int, seed uint64) (objective.Problem, []check.Warning
 	if p.Data.Test != nil {
 		return nil, nil, check.Errorf(learn.FieldData+".test", "the classifier has no test metric: its metrics are stationarity, consensus and Ŵ")
 	}
-	shards, sets, err := learn.UserShards(p.Data, n, task, learn.Contiguous, seed, 0)
+	shards, sets, err := learn.UserShards(p.Data, n, task, learn.Contiguous, seed, 0, nil)
 	if err != nil {
 		return nil, nil, err
 	}

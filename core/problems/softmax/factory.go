@@ -81,23 +81,17 @@ var Factory = objective.Factory{
 	},
 	Rows: func(pr objective.Problem, params any) (any, int64) {
 		p, m := params.(*Params), pr.(*Model)
-		q := *p
-		// The seed stays as Pinned writes it: neither rows per agent nor
-		// a deal read it.
-		q.Seed = m.seedUsed
-		if p.Dataset != "synthetic" {
-			deal, n := learn.DrawnDeal(p.Shards, p.Deal, m.shards, m.userData)
-			if deal == nil {
-				return nil, 0
-			}
-			q.Deal, q.Data = deal, m.userData
-			return &q, n
-		}
-		ud, n := learn.InlineRows(m.shards, m.test)
-		if ud == nil {
+		rows, deal, n := learn.Drawn(p.Dataset, p.Shards, p.Deal, m.shards, m.test, m.userData)
+		if rows == nil && deal == nil {
 			return nil, 0
 		}
-		q.Dataset, q.Data = learn.User, ud
+		// The seed stays as Pinned writes it: neither rows per agent nor
+		// a deal read it.
+		q := *p
+		q.Seed, q.Deal, q.Data = m.seedUsed, deal, m.userData
+		if rows != nil {
+			q.Dataset, q.Data = learn.User, rows
+		}
 		return &q, n
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },

@@ -42,6 +42,19 @@ func DrawnDeal(rule string, given [][]int, shards []Rows, user *data.UserData) (
 	return deal, n
 }
 
+// Drawn returns what a replay export writes of a learning problem's
+// draws (objective.Factory.Rows) and the number of values: on synthetic
+// data the rows themselves (InlineRows), else the deal when it was drawn
+// (DrawnDeal); both nil when nothing is written.
+func Drawn(dataset, rule string, given [][]int, shards []Rows, test *Rows, user *data.UserData) (rows *data.UserData, deal [][]int, n int64) {
+	if dataset == "synthetic" {
+		rows, n = InlineRows(shards, test)
+		return rows, nil, n
+	}
+	deal, n = DrawnDeal(rule, given, shards, user)
+	return nil, deal, n
+}
+
 // CheckUser refuses user data without "dataset": "user", and that
 // dataset without data, naming the field.
 func CheckUser(dataset string, u *data.UserData) error {

@@ -681,12 +681,15 @@
     const box = $('exp-table');
     box.textContent = '';
     state.tableRows = 0;
-    const rows = parseCSV(csv || '');
+    // The metadata block's "# " lines come before the header.
+    const rows = parseCSV((csv || '').split('\n').filter((l) => !l.startsWith('# ')).join('\n'));
     if (rows.length < 2) return;
     const h = rows[0], col = (n) => h.indexOf(n);
     const recs = rows.slice(1).filter((r) => r.length === h.length);
     if (recs.some((r) => r[col('point')] !== '0')) return; // a figure, not a table
-    const vars = [...new Set(recs.map((r) => r[col('variable')]))];
+    // ε's log10 only where ε itself overflowed.
+    const overflow = recs.some((r) => r[col('variable')] === 'epsilon' && r[col('mean')] === 'Inf');
+    const vars = [...new Set(recs.map((r) => r[col('variable')]))].filter((v) => overflow || v !== 'epsilon_log10');
     const labels = [...new Set(recs.map((r) => r[col('label')]))];
     const fmt = (v) => (v === '' || v === 'NaN' ? '–' : Number(v).toPrecision(4));
     const t = document.createElement('table');

@@ -174,8 +174,14 @@ func (p *Plan) Figure(r *Result) FigureData {
 // experiment's count, or for a partial result the range of the counts
 // that finished, with how many of all.
 func (p *Plan) runsPerPoint(r *Result) string {
+	runs := func(n string, one bool) string {
+		if one {
+			return n + " run per point"
+		}
+		return n + " runs per point"
+	}
 	if !r.Partial {
-		return fmt.Sprintf("%d runs per point", p.Exp.Runs)
+		return runs(strconv.Itoa(p.Exp.Runs), p.Exp.Runs == 1)
 	}
 	count := map[[2]int]int{}
 	for _, rec := range r.Runs {
@@ -195,7 +201,7 @@ func (p *Plan) runsPerPoint(r *Result) string {
 	if lo != hi {
 		n = fmt.Sprintf("%d–%d", max(lo, 0), hi)
 	}
-	return fmt.Sprintf("%s runs per point (partial: %d of %d runs finished; the experiment asks %d per point)", n, r.Finished, r.Tasks, p.Exp.Runs)
+	return fmt.Sprintf("%s (partial: %d of %d runs finished; the experiment asks %d per point)", runs(n, n == "1"), r.Finished, r.Tasks, p.Exp.Runs)
 }
 
 // hasValue reports whether some series has a finite value to plot.

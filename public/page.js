@@ -1386,6 +1386,9 @@
       const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
+      // The compiled simulator, which a heavy scenario's Web Worker runs
+      // too (ui/remote.go, public/run-worker.js): compiled once.
+      window.dpsimSimModule = result.module;
       performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));

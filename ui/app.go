@@ -20,7 +20,6 @@ import (
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 	"dpsim/render/scene"
-	"dpsim/render/sceneof"
 	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
@@ -76,6 +75,11 @@ type App struct {
 	share share
 	// viewOut is the last picture handed to the view (ui/viewbridge.go).
 	viewOut viewOut
+	// rem is the run computed in a Web Worker (a heavy scenario), nil
+	// when the run is the page's own (a.run); next is a heavy scenario
+	// being built in a Worker, which replaces the run on show once built
+	// (ui/remote.go).
+	rem, next *remote
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -163,6 +167,9 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+	// Remote says what a Web Worker does for the page: a heavy scenario
+	// built, or the run's next iterations computed, there (ui/remote.go).
+	Remote RemoteJS `js:"remote"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -183,6 +190,9 @@ func (a *App) Load(s *scenario.Scenario) error {
 		seed := uint64(a.seed)
 		cp.Seed, cp.Seeds = &seed, nil
 	}
+	if why := heavy(&cp); why != "" {
+		return a.loadRemote(s, &cp, why)
+	}
 	if err := a.checkData(&cp); err != nil {
 		return err
 	}
@@ -199,10 +209,9 @@ func (a *App) Load(s *scenario.Scenario) error {
 }
 
 func (a *App) install(b *scenario.Built) {
-	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
-	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
-	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
-	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
+	a.stopRemote() // a run of the page's own ends one in a Worker (ui/remote.go)
+	model := newModel(b)
+	run := newRun(b, append([]sim.Recorder{model}, a.taps(b)...)...)
 	run.Start()
 	player := scene.NewPlayer(run)
 	// Fast-forward never outlives a scenario: a new one starts at its
@@ -251,7 +260,7 @@ func (a *App) loadNew(s *scenario.Scenario) error {
 	// A new scenario starts at the default speed, without slow motion
 	// (fast-forward is off after every build).
 	a.seed, a.speed, a.slow = -1, DefaultSpeed, false
-	if err := a.Load(s); err != nil {
+	if err := a.Load(s); err != nil && !errors.Is(err, errPending) {
 		a.seed, a.speed, a.slow = old, speed, slow
 		return err
 	}
@@ -310,10 +319,12 @@ type TheoryView struct {
 	Epsilon            privacy.Amount       `json:"epsilon"`
 }
 
-func (a *App) theoryView() TheoryView {
-	b := a.built
+func (a *App) theoryView() TheoryView { return theoryOf(a.built, a.run) }
+
+// theoryOf is the theory card of run, a run of b.
+func theoryOf(b *scenario.Built, run *runner.Runner) TheoryView {
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.Ledger().Max}
 	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
 	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
@@ -336,7 +347,7 @@ func (a *App) SetSeed(n float64) error {
 	}
 	old := a.seed
 	a.seed = int64(n)
-	if err := a.reset(); err != nil {
+	if err := a.reset(); err != nil && !errors.Is(err, errPending) {
 		a.seed = old
 		return err
 	}
@@ -352,6 +363,7 @@ const PublishEvery = 100 * time.Millisecond
 func (a *App) onFrame() {
 	a.pace()
 	a.compareFrame()
+	a.remoteFrame()
 	a.state.Draws = a.game.Draws()
 	now := time.Now()
 	switch {
@@ -401,7 +413,10 @@ func (a *App) publish() {
 	st.Fast = a.fast
 	st.Seed = float64(a.seed)
 	st.Warnings = a.warnings
-	if a.built != nil {
+	st.Remote = a.remoteState()
+	if a.rem != nil {
+		a.publishRemote(st)
+	} else if a.built != nil {
 		b := a.built
 		st.Scenario, st.Title, st.Algorithm = b.Scenario.Name, b.Scenario.Title, b.Factory.Title
 		st.Description, st.Loads = b.Scenario.Description, a.loads
@@ -431,21 +446,9 @@ func (a *App) publish() {
 			st.EpsilonNote = sm.Summary()
 		}
 		st.Running = a.player.Running()
-		st.Slow, st.SlowSeconds, st.Turns = a.slow, a.player.Slow(), 0
-		if m := a.game.Model(); m != nil {
-			st.Turns = m.Groups()
-			st.Packets = m.PacketCount()
-			st.Channels = m.Channels()
-			st.Key = packetKey(m)
-			st.Allocation = m.Allocation() != nil
-			st.Large = m.Large()
-		}
+		st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
+		a.modelState(st)
 		st.Reading = readingText(b)
-		ratio := 1.0
-		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
 		switch st.Status, why = Status(a.run, st.Running); st.Status {
@@ -472,6 +475,25 @@ func (a *App) publish() {
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
 
+// modelState fills what the state says of the picture's model: its
+// turns, packets, channels and panels, and the labels over the canvas.
+func (a *App) modelState(st *State) {
+	st.Turns = 0
+	if m := a.game.Model(); m != nil {
+		st.Turns = m.Groups()
+		st.Packets = m.PacketCount()
+		st.Channels = m.Channels()
+		st.Key = packetKey(m)
+		st.Allocation = m.Allocation() != nil
+		st.Large = m.Large()
+	}
+	ratio := 1.0
+	if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
+		ratio = m.PixelRatio
+	}
+	st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
+}
+
 // rateMeter measures iterations per second over about the last second.
 type rateMeter struct {
 	t0   time.Time
@@ -496,11 +518,17 @@ type result struct {
 	OK       bool     `js:"ok"`
 	Error    string   `js:"error"`
 	Warnings []string `js:"warnings"`
+	// Pending says the scenario is being built in a Web Worker: it
+	// replaces the run on show once built (its warnings, or its error,
+	// come then, with dpsimState.loads or .error).
+	Pending bool `js:"pending"`
 }
 
 func (a *App) result(err error) any {
 	r := result{OK: err == nil, Warnings: []string{}}
-	if err != nil {
+	if errors.Is(err, errPending) {
+		r.OK, r.Pending = true, true
+	} else if err != nil {
 		r.Error = err.Error()
 		a.lastErr = r.Error
 	} else {
@@ -541,7 +569,9 @@ func (a *App) Register() {
 		return nil
 	})
 	fn("step", func([]js.Value) any {
-		if a.player != nil {
+		if a.rem != nil {
+			a.rem.step()
+		} else if a.player != nil {
 			a.player.StepOnce()
 		}
 		a.publish()
@@ -590,7 +620,7 @@ func (a *App) Register() {
 		return nil
 	})
 	fn("inspect", func(args []js.Value) any {
-		if a.run == nil || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+		if (a.run == nil && a.rem == nil) || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
@@ -598,22 +628,22 @@ func (a *App) Register() {
 		if m != nil && m.PixelRatio > 0 {
 			ratio = m.PixelRatio
 		}
-		led := a.run.Ledger()
-		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		led, kind, counters := a.privacyNow()
+		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, kind, counters)
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
 	fn("badges", func([]js.Value) any {
 		m, f := a.game.Model(), a.game.Frame()
-		if a.run == nil || m == nil || f == nil {
+		if (a.run == nil && a.rem == nil) || m == nil || f == nil {
 			return "[]"
 		}
 		ratio := 1.0
 		if m.PixelRatio > 0 {
 			ratio = m.PixelRatio
 		}
-		led := a.run.Ledger()
-		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		led, kind, counters := a.privacyNow()
+		out, _ := json.Marshal(Badges(f, ratio, led, kind, counters))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -630,6 +660,10 @@ func (a *App) Register() {
 	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
+		if a.rem != nil {
+			a.remoteHistory(o)
+			return o
+		}
 		var it, opt, cons, obj, stat []float64
 		if a.live != nil {
 			a.live.Feed(&a.run.Metrics.Series)
@@ -679,6 +713,9 @@ func (a *App) Register() {
 		return arr
 	})
 	fn("scenario", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.head.Scenario)
+		}
 		if a.built == nil {
 			return ""
 		}
@@ -691,8 +728,7 @@ func (a *App) Register() {
 		}
 		o := js.Global().Get("Object").New()
 		var it, opt, cons, obj, stat []float64
-		if a.run != nil {
-			s := &a.run.Metrics.Series
+		if s := a.series(); s != nil {
 			for i := from; i < s.Len(); i++ {
 				it = append(it, float64(s.Iter[i]))
 			}
@@ -709,6 +745,9 @@ func (a *App) Register() {
 		return o
 	})
 	fn("ledger", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.sum.Ledger)
+		}
 		if a.run == nil {
 			return ""
 		}
@@ -723,6 +762,11 @@ func (a *App) Register() {
 		return a.result(a.Calibrate(eps))
 	})
 	fn("calibratePreview", func(args []js.Value) any {
+		if a.rem != nil {
+			// Previewing builds the scenario twice and runs a trial: for a
+			// heavy scenario that is the Worker's work, when it calibrates.
+			return `{"remote":true,"large":false}`
+		}
 		if a.built == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return `{"error":"calibratePreview needs a target ε"}`
 		}
@@ -738,6 +782,9 @@ func (a *App) Register() {
 		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.sum.Theory)
+		}
 		if a.run == nil {
 			return ""
 		}
@@ -759,6 +806,7 @@ func (a *App) Register() {
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)
+	a.registerRemote(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -25,7 +25,20 @@ func (a *App) checkData(s *scenario.Scenario) error {
 	if len(r.Need) > 0 {
 		return datafiles.Missing(r.Need)
 	}
-	return nil
+	// The page keeps the files it fetched without decoding them (a heavy
+	// run decodes them in its Worker): a run of the page's own decodes
+	// them here, now.
+	return a.data.Ready(s)
+}
+
+// checkBuild is the scenario builder's gate (ui/builder.go): checkData,
+// and no build here of a scenario that builds in a Worker — its sections
+// are checked, and it is built, off the page's thread, when loaded.
+func (a *App) checkBuild(s *scenario.Scenario) error {
+	if why := heavy(s); why != "" {
+		return errors.New("it is built in a background thread when loaded (" + why + ")")
+	}
+	return a.checkData(s)
 }
 
 // registerData adds the dataset calls to window.dpsim (docs/bridge.md).
@@ -52,7 +65,10 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		out, _ := json.Marshal(r)
 		return string(out)
 	})
-	fn("provideData", func(args []js.Value) any { return a.data.ProvideJS(args) })
+	// The bytes are kept, not decoded: decoding a dataset takes the
+	// thread for a while, and the runs that train on one build in a
+	// Worker, which decodes them there (ui/remote.go).
+	fn("provideData", func(args []js.Value) any { return a.data.KeepJS(args) })
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {
 			return ""

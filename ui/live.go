@@ -43,8 +43,14 @@ const (
 // NewLive returns the live view of a run of b, with a history of at most
 // 2·buckets points per series.
 func NewLive(b *scenario.Built, buckets int) *Live {
+	return newLiveOf(metrics.Describe(b.Env.Problem, b.Factory.Output != ""), buckets)
+}
+
+// newLiveOf is NewLive from the metrics' description (a run in a Worker:
+// ui/remote.go).
+func newLiveOf(desc metrics.Description, buckets int) *Live {
 	l := &Live{
-		Desc:    metrics.Describe(b.Env.Problem, b.Factory.Output != ""),
+		Desc:    desc,
 		statCol: -1,
 		hist:    metrics.NewHistory(buckets),
 	}

@@ -79,6 +79,9 @@ func (a *App) applyRun(q query.Params, errs []error) []error {
 
 // linkParams describes the current run for a link (LinkParams).
 func (a *App) linkParams() query.Params {
+	if a.rem != nil {
+		return LinkParams(a.scen, a.seed, a.rem.pinned())
+	}
 	if a.built == nil {
 		return query.Params{}
 	}
@@ -109,6 +112,9 @@ type restored struct {
 // steps playback would take, so the same trace — for at most budget; the
 // view shows where it got.
 func (a *App) restoreTo(k int, budget time.Duration) restored {
+	if a.rem != nil {
+		return a.rem.restore(k)
+	}
 	if a.run == nil {
 		return restored{Ended: "no scenario is loaded"}
 	}

@@ -243,6 +243,16 @@ const HOSTILE = [
 
 for (const h of HOSTILE) {
   test(`a share link with ${h.name} does not block the page, and ${h.stop === 'Escape' ? 'Escape' : 'Cancel'} interrupts it at once`, async () => {
+    // The page idle, for the bounds: the machine is shared.
+    const r = await open(baseURL);
+    let idle;
+    try {
+      await ready(r);
+      idle = await measure(r, 3000);
+    } finally {
+      await r.ctx.close();
+    }
+    const held = (m) => !(m.fps >= Math.min(3, 0.3 * idle.fps) && m.lag <= 3 * idle.lag + 200);
     const b = await open(baseURL + link(h.scenario));
     try {
       await ready(b);
@@ -252,9 +262,9 @@ for (const h of HOSTILE) {
       assert.notEqual(st.scenario, h.scenario.name, 'the landing run stays on show while it builds');
       await waitFor(b, 'the box saying so', () => /Building “.*” in a background thread/.test((document.getElementById('remote-text') || {}).textContent || ''));
       const m = await measure(b, 3000);
-      console.log(`# ${h.name}, building: ${fmt(m)}`);
+      console.log(`# ${h.name}, building: ${fmt(m)} (idle: ${fmt(idle)})`);
       assert.ok((await state(b)).remote.phase === 'building' || h.iteration, 'still building after 3 s (the test measured the build)');
-      assert.ok(m.fps >= 3 && m.lag <= 250, `the page's thread is held while it builds: ${fmt(m)}`);
+      assert.ok(!held(m), `the page's thread is held while it builds: ${fmt(m)}, idle ${fmt(idle)}`);
       if (h.iteration) {
         // Built at last: its first iteration takes seconds, in the Worker.
         await waitFor(b, 'the CNN built', () => window.dpsimState.remote.active && window.dpsimState.remote.phase !== 'building');
@@ -262,7 +272,7 @@ for (const h of HOSTILE) {
         await waitFor(b, 'a long iteration', () => window.dpsimState.remote.phase === 'computing' && window.dpsimState.remote.seconds > 1.5);
         const mi = await measure(b, 2000);
         console.log(`# ${h.name}, computing an iteration: ${fmt(mi)}`);
-        assert.ok(mi.fps >= 3 && mi.lag <= 250, `the page's thread is held while it computes: ${fmt(mi)}`);
+        assert.ok(!held(mi), `the page's thread is held while it computes: ${fmt(mi)}, idle ${fmt(idle)}`);
       }
       await b.page.screenshot({ path: path.join(OUT, `heavy-${h.scenario.name}.png`) });
       await b.page.evaluate(() => { window.__t0 = performance.now(); });

@@ -449,20 +449,8 @@ func (a *App) publish() {
 		st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 		a.modelState(st)
 		st.Reading = readingText(b)
-		st.Error, st.StopReason = a.lastErr, ""
-		var why string
-		switch st.Status, why = Status(a.run, st.Running); st.Status {
-		case "diverged":
-			st.Error = why
-		case "stopped":
-			st.StopReason = why
-		}
-		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
-			// The run has ended: the next one starts at the chosen speed.
-			a.fast = false
-			a.player.SetFast(false)
-		}
-		st.Fast = a.fast
+		status, why := Status(a.run, st.Running)
+		a.statusState(st, status, why)
 		budget := 3 * time.Millisecond
 		if a.fast {
 			budget = 0 // fast-forward's time is the run's: the ghost waits
@@ -473,6 +461,25 @@ func (a *App) publish() {
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
+}
+
+// statusState sets the run's status and what goes with it: the error of
+// a diverged run, the stop rule's reason, fast-forward turned off at the
+// end.
+func (a *App) statusState(st *State, status, why string) {
+	st.Error, st.StopReason, st.Status = a.lastErr, "", status
+	switch status {
+	case "diverged":
+		st.Error = why
+	case "stopped":
+		st.StopReason = why
+	}
+	if a.fast && (status == "diverged" || status == "stopped" || status == "done") {
+		// The run has ended: the next one starts at the chosen speed.
+		a.fast = false
+		a.player.SetFast(false)
+	}
+	st.Fast = a.fast
 }
 
 // modelState fills what the state says of the picture's model: its
@@ -660,23 +667,19 @@ func (a *App) Register() {
 	})
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
-		if a.rem != nil {
-			a.remoteHistory(o)
-			return o
-		}
 		var it, opt, cons, obj, stat []float64
-		if a.live != nil {
-			a.live.Feed(&a.run.Metrics.Series)
+		if s := a.series(); s != nil && a.live != nil {
+			a.live.Feed(s)
 			it, opt, cons, obj, stat = a.live.Points()
 			o.Set("rev", a.histRev())
 		}
-		o.Set("iter", float64sToJS(it))
-		o.Set("optimality", float64sToJS(opt))
-		o.Set("consensus", float64sToJS(cons))
-		o.Set("objective", float64sToJS(obj))
-		o.Set("stationarity", float64sToJS(stat))
+		setColumns(o, it, opt, cons, obj, stat)
 		a.compareHistory(o, it, opt, stat)
-		if a.ghost != nil {
+		if a.rem != nil {
+			if g := a.rem.ghostAt(it); g != nil {
+				o.Set("ghost", float64sToJS(g))
+			}
+		} else if a.ghost != nil {
 			if !a.fast {
 				a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
 			}
@@ -737,11 +740,7 @@ func (a *App) Register() {
 			}
 			stat = a.live.StationarityColumn(s, from)
 		}
-		o.Set("iter", float64sToJS(it))
-		o.Set("optimality", float64sToJS(opt))
-		o.Set("consensus", float64sToJS(cons))
-		o.Set("objective", float64sToJS(obj))
-		o.Set("stationarity", float64sToJS(stat))
+		setColumns(o, it, opt, cons, obj, stat)
 		return o
 	})
 	fn("ledger", func([]js.Value) any {

@@ -434,18 +434,7 @@ func decodeBatch(b64 string) (*stream.Batch, error) {
 // step the picture (when it carries one), its counters and ε the state.
 func (r *remote) take(it stream.Item) {
 	if p := it.Point; p != nil {
-		s := &r.series
-		s.Iter = append(s.Iter, p.Iter)
-		s.Optimality = append(s.Optimality, p.Optimality)
-		s.Consensus = append(s.Consensus, p.Consensus)
-		s.Objective = append(s.Objective, p.Objective)
-		for k := range s.Extra {
-			v := math.NaN()
-			if k < len(p.Extra) {
-				v = p.Extra[k]
-			}
-			s.Extra[k] = append(s.Extra[k], v)
-		}
+		r.series.Append(*p)
 	}
 	if it.Step != nil {
 		r.model.Record(it.Step)
@@ -712,19 +701,8 @@ func (a *App) publishRemote(st *State) {
 	st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 	a.modelState(st)
 	st.Reading = h.Reading
-	st.Error, st.StopReason = a.lastErr, ""
-	var why string
-	switch st.Status, why = r.status(st.Running); st.Status {
-	case "diverged":
-		st.Error = why
-	case "stopped":
-		st.StopReason = why
-	}
-	if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
-		a.fast = false
-		a.player.SetFast(false)
-	}
-	st.Fast = a.fast
+	status, why := r.status(st.Running)
+	a.statusState(st, status, why)
 	st.GhostIter = r.sum.GhostIter
 }
 
@@ -744,28 +722,21 @@ func (r *remote) ledger() (privacy.Ledger, *metrics.Counters) {
 	return *r.led, r.counters
 }
 
-// history fills dpsim.history()'s object for a remote run.
-func (a *App) remoteHistory(o js.Value) {
-	r := a.rem
-	a.live.Feed(&r.series)
-	it, opt, cons, obj, stat := a.live.Points()
-	o.Set("rev", a.histRev())
-	o.Set("iter", float64sToJS(it))
-	o.Set("optimality", float64sToJS(opt))
-	o.Set("consensus", float64sToJS(cons))
-	o.Set("objective", float64sToJS(obj))
-	o.Set("stationarity", float64sToJS(stat))
-	if r.head.Noisy {
-		g := make([]float64, len(it))
-		for i, k := range it {
-			v, ok := r.ghost[int(k)]
-			if !ok {
-				v = math.NaN()
-			}
-			g[i] = v
-		}
-		o.Set("ghost", float64sToJS(g))
+// ghostAt is the ghost's headline metric at the history's iterations it
+// (NaN where the Worker's ghost has not got yet), nil without noise.
+func (r *remote) ghostAt(it []float64) []float64 {
+	if !r.head.Noisy {
+		return nil
 	}
+	g := make([]float64, len(it))
+	for i, k := range it {
+		v, ok := r.ghost[int(k)]
+		if !ok {
+			v = math.NaN()
+		}
+		g[i] = v
+	}
+	return g
 }
 
 // exportWaiting starts an export asked for once the Worker has answered

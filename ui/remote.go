@@ -415,7 +415,8 @@ func (a *App) installRemote(r *remote) {
 	a.lastErr = ""
 	a.game.Set(player, r.model)
 	a.cmp = nil
-	r.request(2) // the first steps, so that Play and Step start at once
+	a.player.Pause()
+	r.request(2) // the first steps (or a restore's), so that Play and Step start at once
 	a.publish()
 }
 

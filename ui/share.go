@@ -112,6 +112,11 @@ type restored struct {
 // steps playback would take, so the same trace — for at most budget; the
 // view shows where it got.
 func (a *App) restoreTo(k int, budget time.Duration) restored {
+	if a.next != nil {
+		// Still being built in a Worker: replayed there once built.
+		a.next.target = k
+		return restored{Iter: k}
+	}
 	if a.rem != nil {
 		return a.rem.restore(k)
 	}

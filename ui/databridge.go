@@ -32,10 +32,11 @@ func (a *App) checkData(s *scenario.Scenario) error {
 }
 
 // checkBuild is the scenario builder's gate (ui/builder.go): checkData,
-// and no build here of a scenario that builds in a Worker — its sections
-// are checked, and it is built, off the page's thread, when loaded.
+// and no build here of a scenario whose build takes long (heavyBuild) —
+// its sections are checked, and it is built, off the page's thread, when
+// loaded.
 func (a *App) checkBuild(s *scenario.Scenario) error {
-	if why := heavy(s); why != "" {
+	if why := heavyBuild(s); why != "" {
 		return errors.New("it is built in a background thread when loaded (" + why + ")")
 	}
 	return a.checkData(s)

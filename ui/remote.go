@@ -11,7 +11,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"dpsim/core/jsonstrict"
 	"dpsim/core/metrics"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
@@ -33,41 +32,6 @@ import (
 // picture's model records them, the plot's history and the state come
 // from their points, counters and ledger. The page's thread never waits
 // on the Worker, and terminating it interrupts at once.
-
-// HeavyCalibration is the horizon from which a calibrated scenario builds
-// in a Worker: the calibration evaluates the ledger over every iteration
-// for each try of its search (10⁷ iterations took 2.6 s natively).
-const HeavyCalibration = 100_000
-
-// HeavyData is the problem data, in bytes, from which a scenario builds
-// in a Worker (a synthetic set of millions of values, say).
-const HeavyData = 16 << 20
-
-// heavy says why s runs in a Worker, "" when it runs on the page's
-// thread: it trains on a committed dataset, calibrates over
-// HeavyCalibration iterations or more, or holds HeavyData bytes of
-// problem data or more.
-func heavy(s *scenario.Scenario) string {
-	if uses, err := datafiles.Needs(s, nil); err == nil && len(uses) > 0 {
-		return fmt.Sprintf("it trains on %s", uses[0].Title)
-	}
-	if s.Calibrate != nil && s.Iterations >= HeavyCalibration {
-		return fmt.Sprintf("its calibration accounts for %d iterations", s.Iterations)
-	}
-	for _, f := range scenario.Problems() {
-		if f.Name != s.Problem.Kind || f.Size == nil {
-			continue
-		}
-		params := f.NewParams()
-		if len(s.Problem.Params) > 0 && jsonstrict.Decode(s.Problem.Params, params, "problem.params") != nil {
-			return ""
-		}
-		if _, data := f.Size(params, max(s.Graph.N, 1)); data >= HeavyData {
-			return fmt.Sprintf("its problem holds %s of data", scenario.Bytes(data))
-		}
-	}
-	return ""
-}
 
 // errPending says that a scenario is being built in a Worker: the call
 // succeeded, and the run it asked for replaces the current one when the

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"dpsim/core/scenario"
+)
+
+// TestHeavy checks which scenarios the page builds and runs in a Worker:
+// exactly the presets that train on a dataset, a calibration over
+// HeavyCalibration iterations, and a problem holding HeavyData bytes —
+// never a small scenario, whatever its kind.
+func TestHeavy(t *testing.T) {
+	onData := map[string]bool{"gtdp-logistic-mushrooms": true, "gtdp-cnn-mnist": true, "ldp-online-mushrooms": true,
+		"ldol-mushrooms": true, "dola-mushrooms": true, "dmod-mushrooms": true, "dsgd-mushrooms": true,
+		"pdop-online-mushrooms": true, "dp-recal-ijcnn1": true}
+	for _, p := range scenario.Presets() {
+		s, err := scenario.PresetScenario(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := heavy(s)
+		if (why != "") != onData[p.Name] {
+			t.Errorf("preset %s: heavy %q, want %v", p.Name, why, onData[p.Name])
+		}
+	}
+	base, err := scenario.PresetScenario("gtdp-rendezvous")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(s *scenario.Scenario)
+		want string
+	}{
+		{"calibrated, short", func(s *scenario.Scenario) { s.Calibrate = &scenario.Calibrate{Epsilon: 5} }, ""},
+		{"calibrated over 10⁷ iterations", func(s *scenario.Scenario) {
+			s.Calibrate, s.Iterations = &scenario.Calibrate{Epsilon: 5}, 10_000_000
+		}, "calibration accounts for 10000000 iterations"},
+		{"10⁷ iterations, no calibration", func(s *scenario.Scenario) { s.Iterations = 10_000_000 }, ""},
+	} {
+		s := base.Clone()
+		c.edit(s)
+		if got := heavy(s); (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s: heavy %q, want %q", c.name, got, c.want)
+		}
+	}
+	// What the scenario builder does not build on the page's thread: the
+	// long builds only (a small set on a dataset builds there, for its
+	// checks).
+	for _, c := range []struct {
+		preset, kind, params string
+		heavy, build         string
+	}{
+		{"gtdp-logistic-synthetic", "logistic", `{"dataset":"synthetic","rows":300,"features":6}`, "", ""},
+		{"gtdp-logistic-synthetic", "logistic", `{"dataset":"synthetic","rows":1000000,"features":100}`, "of data", "of data"},
+		{"gtdp-logistic-mushrooms", "logistic", `{"dataset":"mushrooms"}`, "trains on", ""},
+		{"gtdp-softmax-synthetic", "softmax", `{"dataset":"mnist","l2":0.01}`, "trains on MNIST", "dataset holds"},
+		{"gtdp-cnn-mnist", "cnn", `{"dataset":"mnist","train_rows":0,"eval_rows":0}`, "trains on MNIST", "dataset holds"},
+		{"dp-recal-ijcnn1", "logistic", `{"dataset":"ijcnn1"}`, "trains on", ""},
+	} {
+		s, err := scenario.PresetScenario(c.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Problem.Kind, s.Problem.Params = c.kind, []byte(c.params)
+		if got := heavy(s); (got == "") != (c.heavy == "") || !strings.Contains(got, c.heavy) {
+			t.Errorf("%s %s: heavy %q, want %q", c.kind, c.params, got, c.heavy)
+		}
+		if got := heavyBuild(s); (got == "") != (c.build == "") || !strings.Contains(got, c.build) {
+			t.Errorf("%s %s: heavyBuild %q, want %q", c.kind, c.params, got, c.build)
+		}
+	}
+}

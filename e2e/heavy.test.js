@@ -176,6 +176,10 @@ test('the CNN preset runs in a Worker: the page stays responsive, Stop and Play,
     }
 
     // Stop: at once, the run stays where it is shown; Play computes on.
+    // (From the start again, slowly: the measured run may have ended.)
+    await b.page.evaluate(() => { window.dpsim.pause(); window.dpsim.reset(); });
+    await waitFor(b, 'the CNN built again', (n) => window.dpsimState.scenario === n && window.dpsimState.remote.active && window.dpsimState.remote.phase !== 'building' && window.dpsimState.iter === 0, CNN);
+    await b.page.evaluate(() => { window.dpsim.setSpeed(2); window.dpsim.play(); });
     await waitFor(b, 'a few iterations', () => window.dpsimState.iter >= 3);
     const stopped = await b.page.evaluate(() => {
       const t0 = performance.now();

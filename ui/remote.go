@@ -455,7 +455,7 @@ const RemoteAhead = 0.5
 
 // request asks the Worker for more iterations, unless one is on its
 // way: at least min, else what the speed plays in RemoteAhead seconds
-// beyond those waiting; in fast-forward, as many as fit in 40 ms and
+// beyond those waiting; in fast-forward, as many as fit in 100 ms and
 // only the last one's step.
 func (r *remote) request(min int) {
 	a := r.a
@@ -485,7 +485,11 @@ func (r *remote) request(min int) {
 	}
 	r.busy = true
 	r.phase, r.since = "computing", time.Now()
-	r.call("advance", map[string]any{"n": n, "budget": 40, "fast": fast}, nil, func(v js.Value, err error) {
+	budget := 40 // ms: a frame or two of play
+	if fast {
+		budget = 100 // fast-forward: fewer round trips
+	}
+	r.call("advance", map[string]any{"n": n, "budget": budget, "fast": fast}, nil, func(v js.Value, err error) {
 		r.busy = false
 		if err == nil && v.Get("error").Truthy() {
 			err = errors.New(v.Get("error").String())
@@ -538,6 +542,9 @@ func (r *remote) request(min int) {
 			r.wantStep = false
 			a.player.StepOnce()
 			a.publish()
+		}
+		if a.player.Running() {
+			r.request(0) // keep the Worker busy: the next batch is computed while this one plays
 		}
 	})
 }

@@ -378,12 +378,20 @@
         sel.append(o);
       }
       const want = new URLSearchParams(location.search).get('experiment');
-      if (want && state.presets.includes(want)) sel.value = want;
+      // A name no preset has opens the first one, and says so: it used
+      // to open another experiment without a word.
+      const unknown = want !== null && !state.presets.includes(want);
+      if (want && !unknown) sel.value = want;
       setMsg('');
       // 'ready' only once the description (and any kept sweep) is shown:
       // a test or a user acting on 'ready' must find the panel complete.
       await describe();
       await restore();
+      if (unknown) {
+        const shown = want.length > 80 ? want.slice(0, 80) + '…' : want;
+        state.unknownExperiment = want;
+        setMsg(`?experiment=${shown}: no experiment preset has that name, so the panel shows ${sel.value}; choose one from the list.`, 'error');
+      }
       sel.disabled = false;
       runBtn.disabled = false;
       state.status = 'ready';

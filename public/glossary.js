@@ -1,7 +1,8 @@
 // glossary.js — what every symbol and word the page prints means, in
-// plain words: each element with data-term="key" gets the entry as its
-// hover text (and a dotted underline), and the "Symbols?" side panel
-// lists them all. Defines window.dpsimGlossary = {terms, attach, open}.
+// plain words: each element with data-term="key" shows its entry by
+// keyboard, touch and mouse (a popover; a description for screen
+// readers), and the "Symbols?" panel lists them all. Defines
+// window.dpsimGlossary = {terms, attach, open, add, show, hide}.
 (() => {
   'use strict';
 
@@ -36,19 +37,124 @@
     'signal': ['signal, noise', 'In the inspector: a message is signal + noise; the signal is what the agent computed, the noise what it added for privacy.'],
   };
 
+  // ------------------------------------------------------- the mechanism
+  //
+  // Every element marked data-term="key" whose key has an entry is a
+  // term: dotted, in the tab order, described by its entry (a hidden
+  // element each, for screen readers: aria-describedby), and its entry
+  // shows in a small popover when the term is focused (keyboard), tapped
+  // (touch) or clicked, or after a short hover (mouse) — never in a title
+  // tooltip, which neither touch nor keyboard can open. The popover's
+  // "all symbols" opens the panel at the entry; Escape closes it
+  // (keys.js). A label names its control: its entry describes the control.
+  // Entries can come from anywhere (add: the plug-ins' descriptions).
+
+  const $ = (id) => document.getElementById(id);
+  let pop = null;
+  let popFor = null;   // the term the popover shows
+  let hoverTimer = 0;
+
+  function descId(key) { return 'gloss-' + key.replace(/[^A-Za-z0-9_-]/g, '_'); }
+  // descriptions keeps one hidden element per entry for aria-describedby.
+  function description(key) {
+    let box = $('gloss-descs');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'gloss-descs';
+      box.hidden = true;
+      document.body.append(box);
+    }
+    const id = descId(key);
+    let d = $(id);
+    if (!d) { d = document.createElement('span'); d.id = id; box.append(d); }
+    const [sym, text] = TERMS[key];
+    d.textContent = `${sym}: ${text}`;
+    return id;
+  }
+  function describe(el, id) {
+    const ids = new Set((el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean));
+    ids.add(id);
+    el.setAttribute('aria-describedby', [...ids].join(' '));
+  }
+
   function attach(root) {
     for (const el of (root || document).querySelectorAll('[data-term]')) {
-      const t = TERMS[el.dataset.term];
-      if (!t) continue;
-      el.title = `${t[0]}: ${t[1]}`;
+      const key = el.dataset.term;
+      if (!Object.hasOwn(TERMS, key)) continue;
       el.classList.add('has-term');
+      el.removeAttribute('title');
+      const id = description(key);
+      if (el.tagName === 'LABEL') {
+        const c = el.control;
+        if (c) describe(c, id);
+        continue;
+      }
+      describe(el, id);
+      if (!el.matches('a[href], button, input, select, textarea, [tabindex]')) el.tabIndex = 0;
     }
   }
 
+  function popover() {
+    if (pop) return pop;
+    pop = document.createElement('div');
+    pop.id = 'term-pop';
+    pop.className = 'term-pop';
+    // What it says reaches screen readers as each term's description.
+    pop.setAttribute('aria-hidden', 'true');
+    pop.hidden = true;
+    pop.innerHTML = '<button type="button" class="link term-pop-close" aria-label="Close this entry" tabindex="-1">×</button>' +
+      '<h3 id="term-pop-title"></h3><p id="term-pop-text"></p>' +
+      '<button type="button" class="link" id="term-pop-all" tabindex="-1">all symbols and words</button>';
+    document.body.append(pop);
+    pop.querySelector('.term-pop-close').addEventListener('click', () => hide());
+    $('term-pop-all').addEventListener('click', () => {
+      const key = pop.dataset.term;
+      hide();
+      open(true);
+      const d = $('term-' + key);
+      if (d) d.scrollIntoView({ block: 'nearest' });
+    });
+    pop.addEventListener('mouseenter', () => clearTimeout(hoverTimer));
+    pop.addEventListener('mouseleave', () => { if (popFor && popFor !== document.activeElement) hide(); });
+    return pop;
+  }
+
+  // show puts term el's entry in the popover, under the term (above it
+  // when there is no room below), inside the window.
+  function show(el) {
+    const key = el.dataset.term;
+    if (!Object.hasOwn(TERMS, key)) return;
+    const p = popover();
+    const [sym, text] = TERMS[key];
+    $('term-pop-title').textContent = sym;
+    $('term-pop-text').textContent = text;
+    p.dataset.term = key;
+    p.hidden = false;
+    popFor = el;
+    el.setAttribute('aria-expanded', 'true');
+    const r = el.getBoundingClientRect();
+    const w = p.offsetWidth, h = p.offsetHeight;
+    const x = Math.max(8, Math.min(r.left, document.documentElement.clientWidth - w - 8));
+    const below = r.bottom + 6 + h <= window.innerHeight || r.top - 6 - h < 0;
+    p.style.left = (x + window.scrollX) + 'px';
+    p.style.top = ((below ? r.bottom + 6 : r.top - 6 - h) + window.scrollY) + 'px';
+  }
+  function hide() {
+    clearTimeout(hoverTimer);
+    if (!pop || pop.hidden) return false;
+    pop.hidden = true;
+    if (popFor) popFor.removeAttribute('aria-expanded');
+    popFor = null;
+    return true;
+  }
+  const termOf = (e) => (e.target && e.target.closest ? e.target.closest('.has-term') : null);
+
   function fill() {
     const list = document.getElementById('glossary-list');
-    if (!list || list.children.length) return;
+    if (!list) return;
+    const have = new Set([...list.querySelectorAll('dt')].map((d) => d.id));
     for (const [key, [sym, text]] of Object.entries(TERMS)) {
+      if (have.has('term-' + key)) continue;
       const dt = document.createElement('dt');
       dt.textContent = sym;
       dt.id = 'term-' + key;
@@ -58,12 +164,24 @@
     }
   }
 
+  // add takes more entries ({key: [symbol, meaning]}, e.g. from the
+  // plug-ins' descriptions): the page's terms and the panel follow.
+  function add(entries) {
+    for (const [key, v] of Object.entries(entries || {})) {
+      if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') TERMS[key] = v;
+    }
+    attach(document);
+    if (!document.getElementById('glossary').hidden) fill();
+  }
+
+  // open shows or hides the panel; fixed at the side of the window (a
+  // sheet on a phone), it never scrolls the page.
   function open(show = true) {
     const g = document.getElementById('glossary');
     if (!g) return;
     fill();
     g.hidden = !show;
-    if (show) g.scrollIntoView({ block: 'nearest' });
+    if (show) hide();
   }
 
   function init() {
@@ -72,17 +190,31 @@
     if (o) o.addEventListener('click', () => open(document.getElementById('glossary').hidden));
     const c = document.getElementById('glossary-close');
     if (c) c.addEventListener('click', () => open(false));
-    // A click on a term opens the panel at it.
+    // Focus (keyboard), a tap or a click shows a term's entry; a hover
+    // too, after a moment.
+    document.addEventListener('focusin', (e) => { const t = termOf(e); if (t && t.tagName !== 'LABEL') show(t); else if (pop && !pop.contains(e.target)) hide(); });
+    document.addEventListener('focusout', (e) => { if (termOf(e) === popFor) setTimeout(() => { if (popFor && document.activeElement !== popFor && !(pop && pop.matches(':hover'))) hide(); }, 0); });
     document.addEventListener('click', (e) => {
-      const el = e.target.closest && e.target.closest('.has-term');
-      if (!el || el.tagName === 'LABEL') return;
-      open(true);
-      const d = document.getElementById('term-' + el.dataset.term);
-      if (d) d.scrollIntoView({ block: 'nearest' });
+      const t = termOf(e);
+      if (t) { if (t.tagName !== 'LABEL' || !t.control) show(t); return; }
+      if (pop && !pop.hidden && !pop.contains(e.target)) hide();
     });
+    document.addEventListener('mouseover', (e) => {
+      const t = termOf(e);
+      if (!t || t === popFor) return;
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(() => show(t), 350);
+    });
+    document.addEventListener('mouseout', (e) => {
+      const t = termOf(e);
+      if (!t) return;
+      clearTimeout(hoverTimer);
+      if (t === popFor && document.activeElement !== t) hoverTimer = setTimeout(() => { if (!(pop && pop.matches(':hover'))) hide(); }, 250);
+    });
+    window.addEventListener('scroll', () => { if (popFor && document.activeElement !== popFor) hide(); }, { passive: true });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
   else init();
 
-  window.dpsimGlossary = { terms: TERMS, attach, open };
+  window.dpsimGlossary = { terms: TERMS, attach, open, add, show, hide };
 })();

@@ -170,6 +170,10 @@ type State struct {
 	// Remote says what a Web Worker does for the page: a heavy scenario
 	// built, or the run's next iterations computed, there (ui/remote.go).
 	Remote RemoteJS `js:"remote"`
+
+	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
+	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
+	Delta float64 `js:"delta"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -441,6 +445,7 @@ func (a *App) publish() {
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
+		st.Delta = maxDelta(led)
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
@@ -494,11 +499,7 @@ func (a *App) modelState(st *State) {
 		st.Allocation = m.Allocation() != nil
 		st.Large = m.Large()
 	}
-	ratio := 1.0
-	if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
-		ratio = m.PixelRatio
-	}
-	st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
+	st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 }
 
 // rateMeter measures iterations per second over about the last second.
@@ -631,12 +632,8 @@ func (a *App) Register() {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		ratio := 1.0
-		if m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led, kind, counters := a.privacyNow()
-		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, kind, counters)
+		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, kind, counters)
 		out, _ := json.Marshal(in)
 		return string(out)
 	})
@@ -645,12 +642,8 @@ func (a *App) Register() {
 		if (a.run == nil && a.rem == nil) || m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led, kind, counters := a.privacyNow()
-		out, _ := json.Marshal(Badges(f, ratio, led, kind, counters))
+		out, _ := json.Marshal(Badges(f, cssRatio(m), led, kind, counters))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -658,11 +651,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		out, _ := json.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -806,6 +795,7 @@ func (a *App) Register() {
 	a.registerBuilder(fn)
 	a.registerView(fn)
 	a.registerRemote(fn)
+	a.registerInspect(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

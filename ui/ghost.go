@@ -30,12 +30,7 @@ func NewGhost(s *scenario.Scenario) *Ghost {
 	if !Noisy(s) {
 		return nil
 	}
-	cp := *s
-	cp.Calibrate = nil
-	cp.Stop = nil
-	cp.Record.Checkpoints = nil // resuming is the main run's business
-	cp.Noise = zeroNoise(s)
-	b, err := scenario.BuildFor(&cp, scenario.Page)
+	b, err := scenario.BuildFor(noiseFree(s), scenario.Page)
 	if err != nil {
 		return nil
 	}
@@ -44,10 +39,33 @@ func NewGhost(s *scenario.Scenario) *Ghost {
 	return &Ghost{run: r, live: NewLive(b, 1)}
 }
 
-// Noisy reports whether s adds any privacy noise to its messages.
+// noiseFree returns the ghost's scenario: s with every noise scale zero
+// and no calibration. An algorithm's own privacy target (method.Target)
+// calibrates its noise channels like a calibrate section, so on zero
+// noise it applies to nothing (the build warns and draws no noise): the
+// ghost is noise-free for every algorithm.
+func noiseFree(s *scenario.Scenario) *scenario.Scenario {
+	cp := *s
+	cp.Calibrate = nil
+	cp.Stop = nil
+	cp.Record.Checkpoints = nil // resuming is the main run's business
+	cp.Noise = zeroNoise(s)
+	return &cp
+}
+
+// Noisy reports whether s adds any privacy noise to its messages. s
+// need not have been built: a decay left out (the zero schedule, which
+// the build makes constant 1) does not turn the noise off.
 func Noisy(s *scenario.Scenario) bool {
 	for _, sp := range s.Noise {
-		if sp != nil && (sp.Var > 0 || !sp.IsOff()) {
+		if sp == nil {
+			continue
+		}
+		cp := *sp
+		if cp.Decays == nil && cp.Decay == (noise.Schedule{}) {
+			cp.Decay = noise.Const(1)
+		}
+		if cp.Var > 0 || !cp.IsOff() {
 			return true
 		}
 	}

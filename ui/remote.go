@@ -669,6 +669,7 @@ func (a *App) publishRemote(st *State) {
 	st.Messages, st.Activations = float64(r.last.Messages), float64(r.last.Activations)
 	st.Epsilon, st.EpsilonText = r.eps, r.epsText
 	st.EpsilonKind, st.EpsilonReason, st.EpsilonSource, st.EpsilonNote = r.sum.EpsilonKind, r.sum.Reason, r.sum.Source, r.sum.Note
+	st.Delta = r.sum.Delta
 	st.Running = a.player.Running()
 	st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 	a.modelState(st)

@@ -182,6 +182,18 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 		out, _ := json.Marshal(query.Parts)
 		return string(out)
 	})
+	// privacyRange() returns RangeOf the current scenario as JSON: what
+	// the privacy slider spans, from the scenario's own accountant.
+	fn("privacyRange", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.head.Range) // the Worker's, from its built scenario
+		}
+		if a.built == nil {
+			return `{"ok":false,"reason":"no scenario is loaded"}`
+		}
+		out, _ := json.Marshal(RangeOf(a.built))
+		return string(out)
+	})
 	// restoreTo(k, ms) replays the run to iteration k within ms
 	// milliseconds (default 5000) and returns what it reached, as JSON.
 	fn("restoreTo", func(args []js.Value) any {

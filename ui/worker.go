@@ -189,6 +189,8 @@ type remoteHead struct {
 	Summary remoteSummary `json:"summary"`
 	// BuildMs is how long the build took in the worker.
 	BuildMs float64 `json:"build_ms"`
+	// Range is what the privacy slider spans (RangeOf the built scenario).
+	Range json.RawMessage `json:"range"`
 }
 
 // remoteSummary is what the page reads of the run beyond its steps, as
@@ -202,6 +204,8 @@ type remoteSummary struct {
 	Source      string          `json:"epsilon_source"`
 	Note        string          `json:"epsilon_note"`
 	GhostIter   int             `json:"ghost_iter"`
+	// Delta is the ledger's largest δ (0 for pure ε-DP).
+	Delta float64 `json:"delta"`
 }
 
 func (w *worker) open(text []byte) string {
@@ -253,6 +257,7 @@ func (w *worker) open(text []byte) string {
 	}
 	h.Scenario = json.RawMessage(b.Scenario.JSON())
 	h.Columns = append([]string{}, w.run.Metrics.Series.ExtraNames...)
+	h.Range, _ = json.Marshal(RangeOf(b))
 	snap, err := scene.SnapshotOf(model)
 	if err != nil {
 		return fail(fmt.Errorf("the first frame: %w", err))
@@ -357,7 +362,7 @@ func (w *worker) batch(end *stream.End) []byte {
 // times a second (they are the slow part: a ledger of every agent).
 func (w *worker) summary() remoteSummary {
 	led := w.run.Ledger()
-	s := remoteSummary{EpsilonKind: epsilonKind(w.b, led), Source: led.Source, GhostIter: w.ghost.Iter()}
+	s := remoteSummary{EpsilonKind: epsilonKind(w.b, led), Source: led.Source, GhostIter: w.ghost.Iter(), Delta: maxDelta(led)}
 	if led.Max.NoGuarantee() {
 		s.Reason = ledgerReason(led)
 	}

@@ -60,6 +60,7 @@ preset:NAME.
 `
 
 func main() {
+	holdMemory(scenario.CLIBudget)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -261,7 +262,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // given (tests give their own).
 func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runHelp, stdout)
-	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
+	out := fs.String("out", "", "write the JSON export to `FILE` (default, or -: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
 	resume := fs.String("resume", "", "continue the run recorded in the export `EXPORT.json` from one of its checkpoints, instead of running a SCENARIO")
@@ -275,6 +276,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err := cal.check(); err != nil {
 		return err
+	}
+	if *out == "-" {
+		*out = "" // standard output, as without --out; any other output refuses "-"
 	}
 	if *spy == "" && (fs.given("eavesdrop-agent") || fs.given("eavesdrop-every")) {
 		return usagef("run", "--eavesdrop-agent and --eavesdrop-every need --eavesdrop FILE")
@@ -345,6 +349,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		b = r.Built()
 	}
+	holdMemory(b.Estimate(scenario.CLI).Total)
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}
@@ -359,6 +364,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer cleanup()
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
+	env.saveOnSignal() // from here a signal writes the export so far
 	interrupted, runErr := runUntil(env.ctx, r)
 	if interrupted {
 		r.Interrupt()
@@ -492,7 +498,8 @@ const validateHelp = `Usage: dpsim validate [--epsilon E [--horizon K]] SCENARIO
 
 Checks the scenario without running it. Broken rules are errors (exit 1,
 one line naming the field); soft assumptions that do not hold are printed
-as warnings, and the weight matrix's properties are listed, followed by
+as warnings, the memory estimate dpsim run checks (docs/guarantees.md)
+and the weight matrix's properties are listed, followed by
 the calibration (with --epsilon or a calibrate section: the noise scales
 that meet ε) and what the algorithm's source proves: the convergence
 case, the predicted steady-state error, the infinite-horizon budget.
@@ -511,6 +518,8 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	defer printTheory(stdout, b)
 	fmt.Fprintf(stdout, "%s: valid (%s, %d agents, dimension %d, %d iterations)\n",
 		b.Scenario.Name, b.Factory.Title, b.Env.Problem.Agents(), b.Env.Problem.Dim(), b.Scenario.Iterations)
+	est := b.Estimate(scenario.CLI)
+	fmt.Fprintf(stdout, "  memory: about %s for dpsim run (%s); its export pins about %s\n", scenario.Bytes(est.Total), est, scenario.Bytes(est.Pinned))
 	list := func(label string, fs []weights.Finding) {
 		for _, f := range fs {
 			mark := "yes"

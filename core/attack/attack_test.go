@@ -47,7 +47,7 @@ func TestAttack(t *testing.T) {
 	if !(clean.GradientError < 1e-9) || clean.LabelGuess != clean.Label || !(clean.Error < 1e-4) {
 		t.Errorf("noise-free: %v; want gradient error < 1e-9, the label, MSE < 1e-4", clean)
 	}
-	c.Params.TargetEpsilon = 12
+	c.Params.TargetEpsilon, c.Sigma1 = 12, 1
 	dp, err := Run(c)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +67,7 @@ func TestAttackBadInput(t *testing.T) {
 		{func(c *Config) { c.Labels[2] = 0 }, "attack.labels[2]"},
 		{func(c *Config) { c.Images[1] = c.Images[1][:5] }, "attack.images[1]"},
 		{func(c *Config) { c.Iterations = 1 }, "never held the baton"},
+		{func(c *Config) { c.Params.TargetEpsilon = 12 }, "attack.sigma1"},
 	} {
 		cfg := config(t)
 		cfg.Target = 3

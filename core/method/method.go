@@ -242,6 +242,9 @@ type Built struct {
 	// Theory is what the algorithm's source proves about this
 	// configuration; nil when the factory offers none.
 	Theory *Theory
+	// Target is the privacy target the parameters ask for, nil when
+	// none: the scenario calibrates the noise to it (see Target).
+	Target *Target
 }
 
 // InitState returns the initial value of variable name as a flat
@@ -270,6 +273,20 @@ func (e *Env) InitShared(name string, n int) []float64 {
 // stream of the noise seed so that channels never share draws.
 func (e *Env) Sampler(alg, name string) *noise.Sampler {
 	return noise.NewSampler(e.Noise[name].Dist, e.streams().Stream("noise", e.Seeds.Noise, alg+"/"+name))
+}
+
+// Replay returns a fresh copy of algorithm alg's draws named name, from
+// their start: the pinned values or a new stream of the algorithm seed
+// with Draws' label. It is registered nowhere, so that an accountant can
+// replay a walk for its predictions without moving the run's streams.
+func (e *Env) Replay(alg, name string) *Source {
+	src := &Source{label: alg + "/" + name}
+	if v, ok := e.PinnedDraws[name]; ok {
+		src.pinned = v
+	} else {
+		src.s = rng.NewStream(e.Seeds.Algorithm, alg+"/"+name)
+	}
+	return src
 }
 
 // AlgorithmStream returns the algorithm's own stream labelled label (DPP²'s

@@ -189,6 +189,12 @@ type Factory struct {
 	// Pinned returns parameters that rebuild p exactly without drawing
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
+	// PinnedBytes bounds, from the decoded params alone, the text Pinned's
+	// data take in an export's pinned scenario for agents agents (drawn
+	// targets or samples written out), so that the memory estimate and
+	// the replay limit count what is written; nil: Pinned writes the
+	// parameters only (a dataset is named, never written).
+	PinnedBytes func(params any, agents int) int64
 	// Reads declares what of its Env Build reads beyond the number of
 	// agents, for the given (decoded) params. Sweeps share one instance
 	// among the runs whose Key is equal (see Key); nil means both the

@@ -53,6 +53,39 @@ type Calibration struct {
 	After  Amount `json:"epsilon_after"`
 	// Channels lists every channel's base scales before and after.
 	Channels []ChannelScale `json:"channels"`
+	// Field names the plug-in parameter that asked for the calibration
+	// ("algorithm.params.target_epsilon"), and HorizonField the one that
+	// set its horizon; both are empty for a scenario's calibrate section.
+	Field        string `json:"field,omitempty"`
+	HorizonField string `json:"horizon_field,omitempty"`
+	// Unit is what Iterations counts when it is not iterations: an
+	// agent's "publications" or "activations" (the plug-in's own unit,
+	// DP-RECAL's privacy leakage frequency).
+	Unit string `json:"unit,omitempty"`
+}
+
+// Tolerance is how close a calibration must bring ε to its target: the
+// accountant rebuilt on the calibrated scales must predict the target to
+// this relative distance, or the calibration fails (Check).
+const Tolerance = 1e-9
+
+// Check returns an error naming field unless After, the prediction of
+// the accountant rebuilt on the calibrated scales, is the target within
+// Tolerance: a calibration that cannot reach its target says so instead
+// of reporting success.
+func (c Calibration) Check(field string) error {
+	d := c.After.Log10() - math.Log10(c.Target)
+	if !c.After.NoGuarantee() && math.Abs(d) <= math.Log10(1+Tolerance) {
+		return nil
+	}
+	return check.Errorf(field, "cannot reach ε = %g: with every noise scale multiplied by %.6g the rebuilt accountant predicts ε = %s after %d %s, not the target within %g", c.Target, c.Factor, c.After, c.Iterations, c.unit(), Tolerance)
+}
+
+func (c Calibration) unit() string {
+	if c.Unit != "" {
+		return c.Unit
+	}
+	return "iterations"
 }
 
 // ChannelScale is one noise channel's base scale (or per-agent scales)
@@ -63,8 +96,13 @@ type ChannelScale struct {
 	After   []float64 `json:"after"`
 }
 
-// String says what calibration did, in one line.
+// String says what calibration did, in one line, and, for a plug-in's
+// target, which parameters asked for it.
 func (c Calibration) String() string {
+	if c.Field != "" {
+		return fmt.Sprintf("%s = %g after %s = %d %s: noise scales ×%.6g (%s; ε was %s at the scales given)",
+			c.Field, c.Target, c.HorizonField, c.Iterations, c.unit(), c.Factor, c.Method, c.Before)
+	}
 	return fmt.Sprintf("noise scales ×%.6g (%s) so that ε = %g after %d iterations (was %s)",
 		c.Factor, c.Method, c.Target, c.Iterations, c.Before)
 }
@@ -91,6 +129,17 @@ type Limits struct {
 	// Cancel, when not nil, is asked between predictions; once it returns
 	// true the calibration stops with ErrInterrupted.
 	Cancel func() bool
+	// Unit names what the horizon counts in messages: "iterations" when
+	// empty, or a plug-in's own unit ("publications", "activations").
+	Unit string
+}
+
+// unit returns what the horizon counts.
+func (lim Limits) unit() string {
+	if lim.Unit != "" {
+		return lim.Unit
+	}
+	return "iterations"
 }
 
 // Interruptible is implemented by predictors whose predictions loop over
@@ -133,7 +182,7 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 		in.SetCancel(lim.Cancel)
 		defer in.SetCancel(nil)
 	}
-	if err := hopeless(p, iterations); err != nil {
+	if err := hopeless(p, iterations, lim.unit()); err != nil {
 		return c, check.Errorf(field, "%v", err)
 	}
 	if err := needsTooMuch(p, iterations, target, field, lim); err != nil {
@@ -154,8 +203,8 @@ func CalibrateWith(p Predictor, iterations int, target float64, field string, li
 			return c, check.Errorf(field, "%v", err)
 		}
 		if lim.MaxFactor > 0 && f > lim.MaxFactor {
-			return c, check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d iterations it needs %s multiplied by %.4g, a scale of %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
-				target, iterations, lim.Scale, f, f*lim.Base, lim.Bound)
+			return c, check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d %s it needs %s multiplied by %.4g, a scale of %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer %[3]s",
+				target, iterations, lim.unit(), lim.Scale, f, f*lim.Base, lim.Bound)
 		}
 		c.Factor, c.Method = f, "closed form"
 	}
@@ -217,15 +266,15 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 			if k == iterations {
 				// The factor needed would cost one more full-horizon
 				// prediction: say what the largest allowed one gives.
-				return check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d iterations even %s multiplied by %.4g (a scale of %.4g, the largest allowed: beyond %g noisy messages leave float64's range) gives ε = %s: ask for a larger ε or fewer iterations",
-					target, iterations, lim.Scale, lim.MaxFactor, lim.MaxFactor*lim.Base, lim.Bound, e)
+				return check.Errorf(field, "ε = %g cannot be reached within the noise bound: after its %d %s even %s multiplied by %.4g (a scale of %.4g, the largest allowed: beyond %g noisy messages leave float64's range) gives ε = %s: ask for a larger ε or fewer %[3]s",
+					target, iterations, lim.unit(), lim.Scale, lim.MaxFactor, lim.MaxFactor*lim.Base, lim.Bound, e)
 			}
 			need := lim.MaxFactor
 			if f, err := ProportionalFactor(p.PredictEpsilon(k, 1), k, target); err == nil && f > need {
 				need = f
 			}
-			return check.Errorf(field, "ε = %g cannot be reached within the noise bound: already after %d of %d iterations it needs %s multiplied by at least %.4g, a scale ≥ %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer iterations",
-				target, k, iterations, lim.Scale, need, need*lim.Base, lim.Bound)
+			return check.Errorf(field, "ε = %g cannot be reached within the noise bound: already after %d of %d %s it needs %s multiplied by at least %.4g, a scale ≥ %.4g, beyond %g (the largest scale that keeps noisy messages inside float64's range): ask for a larger ε or fewer %[4]s",
+				target, k, iterations, lim.unit(), lim.Scale, need, need*lim.Base, lim.Bound)
 		}
 		// Next: ×probeGrowth, then the quarter of the full horizon, and
 		// last the full horizon itself: one prediction at the largest
@@ -262,12 +311,12 @@ const probeIterations = 16
 // decay with r = 0, …) and it stays infinite at the full horizon, since
 // budgets only grow with the iterations. Without this the accountant ran
 // the whole horizon (seconds for 10^7 iterations) before saying so.
-func hopeless(p Predictor, iterations int) error {
+func hopeless(p Predictor, iterations int, unit string) error {
 	k := min(iterations, probeIterations)
 	if !p.PredictEpsilon(k, 1).NoGuarantee() || !p.PredictEpsilon(k, math.Exp(maxLnFactor)).NoGuarantee() {
 		return nil
 	}
-	return fmt.Errorf("cannot be reached: ε is already infinite after %d iteration(s) at any noise scale (a noise scale is 0: a base scale of 0, or a decay that reaches 0, such as r = 0), so no factor gives a finite ε; give every channel a scale > 0 that does not decay to 0", k)
+	return fmt.Errorf("cannot be reached: ε is already infinite after %d %s at any noise scale (a noise scale is 0: a base scale of 0, or a decay that reaches 0, such as r = 0), so no factor gives a finite ε; give every channel a scale > 0 that does not decay to 0", k, unit)
 }
 
 // maxLnFactor bounds the search: factors beyond e^±700 overflow scales.

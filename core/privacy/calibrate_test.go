@@ -175,3 +175,30 @@ func TestCalibrateClosedFormRefusesAfterOneFullHorizon(t *testing.T) {
 		t.Errorf("ε = 10.1: %+v, %v", c, err)
 	}
 }
+
+// A calibration whose rebuilt accountant does not predict its target
+// fails, in one line naming the field, and says it cannot reach it: an
+// algorithm that ignored the calibrated scales (its σ fixed by its own
+// target, ε = 12 after a calibration to 5) reported success before.
+func TestCalibrationCheck(t *testing.T) {
+	for _, c := range []struct {
+		after Amount
+		ok    bool
+	}{
+		{Of(5), true},
+		{Of(5 * (1 + 0.5e-9)), true},
+		{Of(5 * (1 - 0.5e-9)), true},
+		{Of(5 * (1 + 2e-9)), false},
+		{Of(12), false},
+		{Infinite(), false},
+		{OfLog10(400), false},
+	} {
+		err := Calibration{Target: 5, Iterations: 500, Factor: 1.97725, After: c.after}.Check("calibrate.epsilon")
+		if (err == nil) != c.ok {
+			t.Errorf("after %s: %v, want ok %v", c.after, err, c.ok)
+		}
+		if err != nil && (!strings.HasPrefix(err.Error(), "calibrate.epsilon: cannot reach ε = 5") || strings.Contains(err.Error(), "\n")) {
+			t.Errorf("after %s: %q, want one line naming the field", c.after, err)
+		}
+	}
+}

@@ -154,7 +154,13 @@ func ZCDPEpsilonSimple(rho, delta float64) float64 {
 	if math.IsInf(rho, 1) {
 		return rho
 	}
-	return rho + 2*math.Sqrt(rho*num.Log(1/delta))
+	l := num.Log(1 / delta)
+	if p := rho * l; !math.IsInf(p, 1) {
+		return rho + 2*math.Sqrt(p)
+	}
+	// ρ·ln(1/δ) overflows near float64's top: the root of each factor
+	// apart keeps ε finite (and equal to ρ to every digit).
+	return rho + 2*math.Sqrt(rho)*math.Sqrt(l)
 }
 
 // ZCDPRhoSimple inverts the simple conversion in closed form:
@@ -178,7 +184,11 @@ func ZCDPRhoSimple(eps, delta float64) float64 {
 // The derivative of that function is ρ − (ln(1/δ) − ln a)/(a−1)², so the
 // minimiser is the one root of h(a) = ρ(a−1)² + ln a − ln(1/δ), which lies
 // in (1, 1 + √(ln(1/δ)/ρ)] (h < 0 at 1, h = ln a > 0 at the right end);
-// bisection finds it to the last bit.
+// bisection finds it to the last bit. For a large ρ that interval is
+// narrower than float64's spacing near 1 (ρ ≳ 5.6·10³² at δ = 10⁻³ made
+// it empty, a = 1 and 0·log 0 = NaN), so there the search runs on
+// u = a − 1 instead (zcdpEpsilonNearOne): ε stays finite for every
+// finite ρ.
 func ZCDPEpsilon(rho, delta float64) float64 {
 	if !(rho >= 0) || !(delta > 0 && delta < 1) {
 		return math.NaN()
@@ -187,6 +197,9 @@ func ZCDPEpsilon(rho, delta float64) float64 {
 		return rho
 	}
 	l := num.Log(1 / delta)
+	if w := math.Sqrt(l / rho); w < nearOne {
+		return min(zcdpEpsilonNearOne(rho, l, w), ZCDPEpsilonSimple(rho, delta))
+	}
 	lo, hi := 1.0, 1+math.Sqrt(l/rho)
 	for i := 0; i < 200; i++ {
 		mid := lo + (hi-lo)/2
@@ -235,4 +248,40 @@ func ZCDPRho(eps, delta float64) float64 {
 		}
 	}
 	return lo
+}
+
+// nearOne is the width √(ln(1/δ)/ρ) of the order's search interval below
+// which ZCDPEpsilon searches u = a − 1 rather than a: there a − 1 would
+// keep fewer than 30 of its bits. Above it the two searches agree to
+// float64's precision, so ledgers of ordinary ρ keep their bits.
+const nearOne = 1e-6
+
+// zcdpEpsilonNearOne is the tight conversion for a large ρ, whose
+// optimal order a = 1 + u has u ∈ (0, w], w = √(l/ρ) < nearOne, l =
+// ln(1/δ). With a = 1 + u the objective is
+//
+//	ε(u) = ρ + ρu + l/u + ln u − ln(1+u) − ln(1+u)/u,
+//
+// minimised where h(u) = ρu² + ln(1+u) − l = 0. Both are evaluated with
+// the series of ln(1+u) (u < 10⁻⁶: its fifth term is below 10⁻³⁰ of u),
+// so nothing cancels, and bisection on u, whose interval starts at 0,
+// finds the root to the last bit.
+func zcdpEpsilonNearOne(rho, l, w float64) float64 {
+	log1p := func(u float64) float64 { return u * (1 - u*(0.5-u*(1.0/3-u*0.25))) }
+	lo, hi := 0.0, w
+	for i := 0; i < 200; i++ {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if rho*mid*mid+log1p(mid)-l < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	u := hi
+	// The small terms first, then ρ: ln(1+u)/u = 1 − u/2 + u²/3 − u³/4.
+	excess := rho*u + l/u + num.Log(u) - log1p(u) - (1 - u*(0.5-u*(1.0/3-u*0.25)))
+	return rho + excess
 }

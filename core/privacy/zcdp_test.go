@@ -132,3 +132,63 @@ func TestZCDPBadInput(t *testing.T) {
 		t.Errorf("bad input not NaN")
 	}
 }
+
+// The tight conversion is finite for every finite ρ, never NaN: its
+// search interval collapsed once ρ ≳ 5.6·10³² (δ = 10⁻³), and the
+// exports of a DP-RECAL run with R = 10 or 70,000 iterations failed on
+// the NaN (issue 30). Each value is checked against an independent
+// evaluation: a golden-section search of the objective in ln(a − 1)
+// with the standard library's Log1p, ε = ρ + min_u (ρu + l/u + ln u −
+// ln(1+u) − ln(1+u)/u), to within tol relative.
+func TestZCDPEpsilonLargeRho(t *testing.T) {
+	independent := func(rho, delta float64) float64 {
+		l := math.Log(1 / delta)
+		f := func(lu float64) float64 {
+			u := math.Exp(lu)
+			return rho*u + l/u + lu - math.Log1p(u) - math.Log1p(u)/u
+		}
+		w := math.Log(math.Sqrt(l / rho))
+		a, b := w-8, w+1
+		g := (math.Sqrt(5) - 1) / 2
+		for range 300 {
+			c, d := b-g*(b-a), a+g*(b-a)
+			if f(c) < f(d) {
+				b = d
+			} else {
+				a = c
+			}
+		}
+		return rho + f((a+b)/2)
+	}
+	for _, c := range []struct {
+		rho, delta, tol float64
+	}{
+		{1e3, 1e-3, 1e-12}, // the bisection on a (for comparison)
+		{1e12, 1e-3, 1e-14},
+		{1e14, 1e-3, 1e-15},
+		{1e20, 1e-10, 1e-15},
+		{5.5e32, 1e-3, 1e-15},
+		{5.7e32, 1e-3, 1e-15}, // NaN before
+		{1e40, 1e-3, 1e-15},
+		{1e100, 1e-3, 1e-15},
+		{1e200, 1e-5, 1e-15},
+		{1e300, 1e-3, 1e-15},
+		{math.MaxFloat64, 1e-3, 1e-15},
+	} {
+		got := ZCDPEpsilon(c.rho, c.delta)
+		if math.IsNaN(got) || math.IsInf(got, 0) {
+			t.Errorf("ρ = %g, δ = %g: ε = %v, want finite", c.rho, c.delta, got)
+			continue
+		}
+		want := independent(c.rho, c.delta)
+		if math.Abs(got-want) > c.tol*want {
+			t.Errorf("ρ = %g, δ = %g: ε = %.17g, independent %.17g (relative %.2g > %g)", c.rho, c.delta, got, want, math.Abs(got-want)/want, c.tol)
+		}
+		if s := ZCDPEpsilonSimple(c.rho, c.delta); got > s || math.IsInf(s, 0) {
+			t.Errorf("ρ = %g: tight %v, simple %v", c.rho, got, s)
+		}
+		if back := ZCDPRho(got, c.delta); c.rho < 1e300 && math.Abs(back-c.rho) > 1e-9*c.rho {
+			t.Errorf("ρ = %g: the inverse of ε = %g gives ρ = %g", c.rho, got, back)
+		}
+	}
+}

@@ -50,8 +50,13 @@ func (d *Diverged) Error() string {
 		if d.Agent < 0 {
 			who = "the shared estimate"
 		}
-		return fmt.Sprintf("the run diverged at iteration %d: %s reached %.3g, more than %.0e times the largest estimate at iteration %d (%.3g), a growth no converging run shows (runner.Growth); %s",
-			d.Iter, who, d.Value, Growth, d.FromIter, d.From, d.Hint)
+		// The rule measures growth from max(M_j, 1): "1e+20 times 0" would be false.
+		from := fmt.Sprintf("the largest estimate at iteration %d (%.3g)", d.FromIter, d.From)
+		if !(d.From >= 1) {
+			from = fmt.Sprintf("1 (the largest estimate at iteration %d was %.3g; growth is measured from at least 1)", d.FromIter, d.From)
+		}
+		return fmt.Sprintf("the run diverged at iteration %d: %s reached %.3g, more than %.0e times %s, a growth no converging run shows (runner.Growth); %s",
+			d.Iter, who, d.Value, Growth, from, d.Hint)
 	}
 	if d.Agent < 0 {
 		return fmt.Sprintf("the run diverged at iteration %d: the shared estimate reached %v; %s", d.Iter, d.Value, d.Hint)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"dpsim/core/check"
 	"dpsim/core/graph"
@@ -157,7 +158,7 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 	if _, ok := prob.(objective.Composite); ok && !f.Prox {
 		return nil, check.Errorf("algorithm.kind", "%s takes no proximal step, so on %s it would minimise the smooth part alone and ignore the nonsmooth regulariser: choose an algorithm with a prox step (got %q)", f.Title, pf.Title, f.Name)
 	}
-	warns = append(warns, pw...)
+	warns = append(append(warns, pw...), evalWarnings(s, pf, prob)...)
 
 	// Noise: exactly the algorithm's channels, each validated.
 	chans := map[string]*noise.Spec{}
@@ -233,11 +234,26 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 	if err != nil {
 		return nil, err
 	}
+	// A privacy target is a calibration of the noise channels: the
+	// scenario's own (calibrate) replaces the plug-in's (Built.Target),
+	// and neither applies to noise that is off.
 	var cal *privacy.Calibration
-	if s.Calibrate != nil {
-		if built, aw, cal, err = calibrate(s, f, env, built, cancel); err != nil {
-			return nil, err
+	t := built.Target
+	switch {
+	case s.Calibrate != nil:
+		if t != nil {
+			warns = append(warns, check.Warnf("calibrate.epsilon", "replaces %s = %g (at %s = %d %s): the scenario's calibration takes precedence over the algorithm's target",
+				t.Field(), t.Epsilon, t.HorizonField(), t.Horizon, t.Unit))
 		}
+		built, aw, cal, err = calibrate(s, f, env, built, cancel)
+	case t != nil && method.NoiseOff(f, env.Noise):
+		warns = append(warns, check.Warnf(t.Field(), "%g is ignored because the noise is off (%s): no noise is drawn and the ledger says no noise; give a scale > 0 to calibrate it",
+			t.Epsilon, offChannels(f, env.Noise)))
+	case t != nil:
+		built, aw, cal, err = meetTarget(s, f, env, t, cancel)
+	}
+	if err != nil {
+		return nil, err
 	}
 	warns = append(warns, aw...)
 	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
@@ -259,50 +275,88 @@ func calibrate(s *Scenario, f *method.Factory, env *method.Env, built *method.Bu
 	if !ok {
 		return nil, nil, nil, check.Errorf("calibrate", "%s's accountant cannot predict ε before running, so it cannot be calibrated", f.Title)
 	}
-	cal, err := privacy.CalibrateWith(pred, c.Iterations, c.Epsilon, "calibrate.epsilon", noiseLimits(f, env, cancel))
+	return rescale(s, f, env, privacy.Calibration{Target: c.Epsilon, Iterations: c.Iterations}, pred, "calibrate.epsilon", cancel,
+		func(b *method.Built) privacy.Predictor { return b.Accountant.(privacy.Predictor) })
+}
+
+// meetTarget calibrates env's noise to the plug-in's target t, over the
+// horizon in the accountant's own unit, as calibrate does for the
+// scenario's.
+func meetTarget(s *Scenario, f *method.Factory, env *method.Env, t *method.Target, cancel func() bool) (*method.Built, []check.Warning, *privacy.Calibration, error) {
+	want := privacy.Calibration{Target: t.Epsilon, Iterations: t.Horizon, Field: t.Field(), HorizonField: t.HorizonField(), Unit: t.Unit}
+	return rescale(s, f, env, want, t.Predict, t.Field(), cancel, func(b *method.Built) privacy.Predictor {
+		if b.Target == nil {
+			return nil
+		}
+		return b.Target.Predict
+	})
+}
+
+// rescale finds the factor at which pred gives want.Target after
+// want.Iterations (privacy.CalibrateWith, bounded by MaxMagnitude),
+// builds the algorithm again on env's channels multiplied by it, and
+// checks that the rebuilt accountant's own prediction (after returns it)
+// meets the target within privacy.Tolerance. field names the target in
+// errors.
+func rescale(s *Scenario, f *method.Factory, env *method.Env, want privacy.Calibration, pred privacy.Predictor, field string, cancel func() bool, after func(*method.Built) privacy.Predictor) (*method.Built, []check.Warning, *privacy.Calibration, error) {
+	lim := noiseLimits(f, env, cancel)
+	lim.Unit = want.Unit
+	cal, err := privacy.CalibrateWith(pred, want.Iterations, want.Target, field, lim)
 	if errors.Is(err, privacy.ErrInterrupted) {
-		return nil, nil, nil, fmt.Errorf("calibrate.epsilon: interrupted while searching for the noise factor")
+		return nil, nil, nil, fmt.Errorf("%s: interrupted while searching for the noise factor", field)
 	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	scaled := map[string]*noise.Spec{}
+	cal.Field, cal.HorizonField, cal.Unit = want.Field, want.HorizonField, want.Unit
+	scaled, _ := method.ScaleNoise(f, env.Noise, cal.Factor)
 	for _, ch := range f.Channels {
-		old := env.Noise[ch.Name]
-		sp := *old
-		sp.Scale *= cal.Factor
-		sp.Scales = nil
-		if old.Scales != nil {
-			sp.Scales = make([]float64, len(old.Scales))
-			for i, b := range old.Scales {
-				sp.Scales[i] = b * cal.Factor
-			}
-		}
 		for i := range env.Graph.N {
-			if b := sp.Base(i); b > MaxMagnitude {
-				return nil, nil, nil, check.Errorf("calibrate.epsilon", "ε = %g needs the %s noise scale %g, beyond %g (a smaller noise would break float64's range): ask for a larger ε", c.Epsilon, ch.Name, b, MaxMagnitude)
+			if b := scaled[ch.Name].Base(i); b > MaxMagnitude {
+				return nil, nil, nil, check.Errorf(field, "ε = %g needs the %s noise scale %g, beyond %g (a smaller noise would break float64's range): ask for a larger ε", want.Target, ch.Name, b, MaxMagnitude)
 			}
 		}
-		scaled[ch.Name] = &sp
-		cal.Channels = append(cal.Channels, privacy.ChannelScale{Channel: ch.Name, Before: baseScales(old), After: baseScales(&sp)})
 	}
-	env.Noise = scaled
-	// The rebuilt algorithm draws from fresh streams, exactly as a replay
-	// of the pinned (calibrated) scenario does.
-	env.ResetStreams()
 	params := f.NewParams()
 	if len(s.Algorithm.Params) > 0 {
 		if err := jsonstrict.Decode(s.Algorithm.Params, params, "algorithm.params"); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	again, warns, err := f.Build(env, params)
+	// The rebuilt algorithm draws from fresh streams, exactly as a replay
+	// of the pinned (calibrated) scenario does.
+	again, warns, record, err := f.Rescale(env, cal.Factor, params)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	// What the rebuilt accountant itself predicts at its own scales.
-	cal.After = again.Accountant.(privacy.Predictor).PredictEpsilon(c.Iterations, 1)
+	cal.Channels = record
+	// What the rebuilt accountant itself predicts at its own scales: the
+	// target, or the calibration failed.
+	p := after(again)
+	if p == nil {
+		return nil, nil, nil, check.Errorf(field, "cannot reach ε = %g: the algorithm rebuilt on the calibrated scales offers no prediction to check it against", want.Target)
+	}
+	cal.After = p.PredictEpsilon(want.Iterations, 1)
+	if err := cal.Check(field); err != nil {
+		return nil, nil, nil, err
+	}
 	return again, warns, &cal, nil
+}
+
+// offChannels says why f's channels in chans add no noise, for a
+// warning: "noise.x.scale = 0", or "noise.x adds no noise" (a decay of
+// 0, per-agent scales of 0).
+func offChannels(f *method.Factory, chans map[string]*noise.Spec) string {
+	var why []string
+	for _, ch := range f.Channels {
+		field := check.Join("noise", ch.Name)
+		if sp := chans[ch.Name]; sp.Scales == nil && sp.Scale == 0 {
+			why = append(why, field+".scale = 0")
+		} else {
+			why = append(why, field+" adds no noise")
+		}
+	}
+	return strings.Join(why, ", ")
 }
 
 // noiseLimits bounds the calibration factor by the largest base scale of
@@ -322,13 +376,6 @@ func noiseLimits(f *method.Factory, env *method.Env, cancel func() bool) privacy
 		lim.MaxFactor = MaxMagnitude / lim.Base
 	}
 	return lim
-}
-
-func baseScales(s *noise.Spec) []float64 {
-	if s.Scales != nil {
-		return append([]float64(nil), s.Scales...)
-	}
-	return []float64{s.Scale}
 }
 
 // decodeProblem finds the problem's factory and decodes its params.

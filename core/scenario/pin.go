@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"maps"
 
 	"dpsim/core/jsonout"
@@ -18,9 +19,13 @@ func (b *Built) Pinned() *Scenario {
 	s := *b.Scenario
 	if b.Calibration != nil {
 		// The calibrated scales are written out, so the replay needs no
-		// calibration (which could move a scale by an ulp).
+		// calibration (which could move a scale by an ulp), neither the
+		// scenario's nor the algorithm's own target (set to 0: none).
 		s.Calibrate = nil
 		s.Noise = maps.Clone(b.Env.Noise)
+		if t := b.Target; t != nil {
+			s.Algorithm.Params = withoutTarget(s.Algorithm.Params, t.Param)
+		}
 	}
 	g := b.Env.Graph
 	// A directed edge list keeps the reading the scenario chose, so that
@@ -80,4 +85,21 @@ func pinWeights(m *weights.Matrix) Weights {
 		triples[k] = t
 	}
 	return Weights{Kind: weights.KindEntries, Entries: triples}
+}
+
+// withoutTarget returns the algorithm's params with key set to 0, the
+// value by which a plug-in's target parameter asks for no calibration.
+func withoutTarget(params json.RawMessage, key string) json.RawMessage {
+	m := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &m); err != nil {
+			panic("scenario: pinning the algorithm's params: " + err.Error()) // decoded strictly at build
+		}
+	}
+	m[key] = json.RawMessage("0")
+	out, err := jsonout.Marshal(m)
+	if err != nil {
+		panic("scenario: pinning the algorithm's params: " + err.Error())
+	}
+	return out
 }

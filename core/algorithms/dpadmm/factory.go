@@ -12,8 +12,9 @@ import (
 )
 
 // Params are DP-ADMM's parameters. The noise is the scenario's channel
-// "x" (Gaussian, base scale σ_1, constant decay) unless target_epsilon
-// sets σ_1.
+// "x" (Gaussian, base scale σ_1, constant decay); a target_epsilon
+// calibrates that scale (the scenario multiplies it by the factor that
+// meets the target).
 type Params struct {
 	// Variant is ZhangZhu ([12], the default) or Huang ([13]).
 	Variant string `json:"variant" doc:"zhang-zhu: DP-ADMM [12], fixed step τ (the paper's Fig. 3); huang: DP-ADMM [13], decaying step η_k = τ·γ^k with noise ∝ Δ_k (Table IV only; use attenuation 1)" options:"zhang-zhu|huang"`
@@ -31,8 +32,9 @@ type Params struct {
 	Delta float64 `json:"delta" doc:"δ of the (ε, δ)-DP the ledger reports" range:"(0, 1)"`
 	// Conversion turns ρ-zCDP into (ε, δ).
 	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
-	// TargetEpsilon, when > 0, sets σ_1 for plf publications.
-	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that plf publications spend exactly ε (noise.x.scale is then not used); 0: σ_1 = noise.x.scale" range:"[0, 1e6]"`
+	// TargetEpsilon, when > 0, is calibrated for plf publications:
+	// σ_1 = λ·noise.x.scale (method.Target).
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε (0: none): noise.x.scale is multiplied by the one factor that makes plf publications spend exactly ε, shown as a calibration; ignored, with a warning, when that scale is 0; a calibrate section replaces it" range:"[0, 1e6]"`
 	// PLF is the publications the target ε holds for.
 	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: publications per agent, here the iterations" range:"[1, 100000000]" unit:"publications"`
 }
@@ -113,14 +115,11 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			return append(in, nz.Inputs()...)
 		},
 	})
-	if err := nz.Calibrate(ac, pf); err != nil {
-		return nil, nil, err
-	}
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
 	conv := "without noise: the linearized consensus ADMM (Chang, Hong & Wang 2015) converges to x* for a small enough τ; with noise shrinking by 1/R per publication (R > 1) the iterates settle near x*"
 	if p.Variant == Huang {
 		conv = "decaying steps η_k = τγ^k: the iterates freeze once η_k is small (baselines.md G9), wherever they are"
 	}
 	th := &method.Theory{Source: "Chang, Hong & Wang 2015 (IC-ADMM); baselines.md §6.3–6.4", Convergence: conv}
-	return &method.Built{Algorithm: a, Accountant: ac, Theory: th}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: th, Target: nz.Target(ac, "publications")}, warns, nil
 }

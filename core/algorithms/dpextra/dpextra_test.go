@@ -69,7 +69,7 @@ func TestBadPrivacyInputs(t *testing.T) {
 		{"no gradient bound", `"gradient_bound": 0`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.gradient_bound"},
 		{"δ = 1", `"delta": 1`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.delta"},
 		{"R < 1", `"attenuation": 0.5`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.attenuation"},
-		{"target with per-agent scales", `"target_epsilon": 12`, `{"dist": "gaussian", "scales": [1, 1, 1, 1, 1, 1, 1, 1]}`, "noise.x.scales"},
+		{"target without a horizon", `"target_epsilon": 12, "plf": 0`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.plf"},
 		{"unknown conversion", `"conversion": "loose"`, `{"dist": "gaussian", "scale": 1}`, "algorithm.params.conversion"},
 	} {
 		s := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 3, Params: c.params}
@@ -124,4 +124,24 @@ func TestSumInvariantLocatesTheNoise(t *testing.T) {
 // factory's description (dpsim plugins, the page) and the ledger's source.
 func TestConfidenceShown(t *testing.T) {
 	basetest.CheckConfidence(t, dpextra.Factory.Paper, dpextra.Confidence, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 2})
+}
+
+// A finite budget beyond the tight conversion's old reach is written as
+// a number, not ∞ (NaN → ∞ before, from ρ ≈ 5.6·10³²): R = 10 over 74
+// publications gives ρ = ρ_1(10⁷⁴ − 1)/9 ≈ 10⁷³, and ε is ρ to 12 digits.
+func TestLargeBudgetIsANumber(t *testing.T) {
+	const alpha, c = 0.1, 1.0
+	r := basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 74,
+		Params: `"alpha": 0.1, "attenuation": 10`}.Run(t)
+	d := 4 * alpha * c
+	want := math.Log10(d*d/2) + math.Log10((math.Pow(10, 74)-1)/9)
+	if got := r.Ledger().Max; got.NoGuarantee() || math.Abs(got.Log10()-want) > 1e-12*want {
+		t.Errorf("ε = %s (log10 %v), want 10^%.12g", got, got.Log10(), want)
+	}
+}
+
+// A step beyond the algorithm's condition warns, as DP-RECAL's does
+// (zcdpgauss.StepWarning); α = 100 was accepted without a word.
+func TestStepWarning(t *testing.T) {
+	basetest.CheckStepWarning(t, basetest.Setup{Algorithm: "dp-extra", Channel: "x", Scale: 1, L1: 0.02, Iterations: 3})
 }

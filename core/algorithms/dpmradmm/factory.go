@@ -13,8 +13,9 @@ import (
 )
 
 // Params are DP-MRADMM's parameters. The noise is the scenario's channel
-// "x" (Gaussian, base scale σ_1, constant decay) unless target_epsilon
-// sets σ_1.
+// "x" (Gaussian, base scale σ_1, constant decay); a target_epsilon
+// calibrates that scale (the scenario multiplies it by the factor that
+// meets the target).
 type Params struct {
 	// Penalty is ρ_0.
 	Penalty float64 `json:"penalty" doc:"the ADMM penalty ρ_0 (not the zCDP ρ); Δ = c/(ρ_m d_i) per publication" range:"(0, 1e6]"`
@@ -32,8 +33,9 @@ type Params struct {
 	Delta float64 `json:"delta" doc:"δ of the (ε, δ)-DP the ledger reports" range:"(0, 1)"`
 	// Conversion turns ρ-zCDP into (ε, δ).
 	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
-	// TargetEpsilon, when > 0, sets σ_1 for plf publications.
-	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that plf noisy publications spend exactly ε (noise.x.scale is then not used); 0: σ_1 = noise.x.scale" range:"[0, 1e6]"`
+	// TargetEpsilon, when > 0, is calibrated for plf publications:
+	// σ_1 = λ·noise.x.scale (method.Target).
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε (0: none): noise.x.scale is multiplied by the one factor that makes plf noisy publications spend exactly ε, shown as a calibration; ignored, with a warning, when that scale is 0; a calibrate section replaces it" range:"[0, 1e6]"`
 	// PLF is the publications the target ε holds for.
 	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: noisy publications per agent, ⌈iterations/2⌉" range:"[1, 100000000]" unit:"publications"`
 }
@@ -106,13 +108,10 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			return append([]privacy.Input{privacy.Num("ρ_0 (penalty)", p.Penalty), privacy.Num("κ", p.Growth), privacy.Num("τ", p.Tau)}, nz.Inputs()...)
 		},
 	})
-	if err := nz.Calibrate(ac, pf); err != nil {
-		return nil, nil, err
-	}
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
 	th := &method.Theory{
 		Source:      "Zhang, Khalili & Liu 2019 (R-ADMM); baselines.md §6.6",
 		Convergence: "without noise: exact ADMM steps alternating with recycled linearized ones reach x*; the noise enters at odd iterations only, shrinking by 1/R per publication",
 	}
-	return &method.Built{Algorithm: a, Accountant: ac, Theory: th}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: th, Target: nz.Target(ac, "publications")}, warns, nil
 }

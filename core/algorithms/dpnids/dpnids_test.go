@@ -118,3 +118,9 @@ func TestSumInvariantKeepsTheNoise(t *testing.T) {
 func TestConfidenceShown(t *testing.T) {
 	basetest.CheckConfidence(t, dpnids.Factory.Paper, dpnids.Confidence, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2})
 }
+
+// A step beyond the algorithm's condition warns, as DP-RECAL's does
+// (zcdpgauss.StepWarning); α = 100 was accepted without a word.
+func TestStepWarning(t *testing.T) {
+	basetest.CheckStepWarning(t, basetest.Setup{Algorithm: "dp-nids", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 3})
+}

@@ -11,8 +11,9 @@ import (
 )
 
 // Params are DP-NIDS's parameters. The noise is the scenario's channel
-// "xbar" (Gaussian, base scale σ_1, constant decay) unless target_epsilon
-// sets σ_1.
+// "xbar" (Gaussian, base scale σ_1, constant decay); a target_epsilon
+// calibrates that scale (the scenario multiplies it by the factor that
+// meets the target).
 type Params struct {
 	// Alpha is the constant step α; 0 takes 1/L.
 	Alpha float64 `json:"alpha" doc:"constant step α of NIDS (baselines.md §2.4), below 2/L whatever the network; 0: 1/L with L the problem's largest L_i" range:"[0, 1e6]"`
@@ -27,8 +28,9 @@ type Params struct {
 	Delta float64 `json:"delta" doc:"δ of the (ε, δ)-DP the ledger reports" range:"(0, 1)"`
 	// Conversion turns ρ-zCDP into (ε, δ).
 	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
-	// TargetEpsilon, when > 0, sets σ_1 for plf publications.
-	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that plf publications spend exactly ε (noise.xbar.scale is then not used); 0: σ_1 = noise.xbar.scale" range:"[0, 1e6]"`
+	// TargetEpsilon, when > 0, is calibrated for plf publications:
+	// σ_1 = λ·noise.xbar.scale (method.Target).
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε (0: none): noise.xbar.scale is multiplied by the one factor that makes plf publications spend exactly ε, shown as a calibration; ignored, with a warning, when that scale is 0; a calibrate section replaces it" range:"[0, 1e6]"`
 	// PLF is the publications the target ε holds for.
 	PLF int `json:"plf" doc:"the privacy leakage frequency the target ε is calibrated for: publications per agent, here the iterations − 1 (the first iteration sends nothing)" range:"[1, 100000000]" unit:"publications"`
 }
@@ -96,13 +98,13 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			return append([]privacy.Input{privacy.Num("α", p.Alpha), privacy.Num("Δ", a.Sensitivity())}, nz.Inputs()...)
 		},
 	})
-	if err := nz.Calibrate(ac, pf); err != nil {
-		return nil, nil, err
-	}
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
+	l := zcdpgauss.Smoothness(env.Problem)
+	warns = append(warns, zcdpgauss.StepWarning(check.Join(pf, "alpha"), "α", p.Alpha, 2/l, "2/L", l,
+		"NIDS's convergence condition (Li, Shi & Yan 2019, whatever the network) does not hold: the iterates may diverge")...)
 	th := &method.Theory{
 		Source:      "Li, Shi & Yan 2019 (NIDS), Theorem 1; baselines.md §6.2",
 		Convergence: "without noise: x_i^k → x* for α < 2/L, whatever W (linear for strongly convex f); with noise that shrinks by 1/R per iteration (R > 1) the noise is summable and the iterates settle near x*, with R = 1 at a noise floor",
 	}
-	return &method.Built{Algorithm: a, Accountant: ac, Theory: th}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: th, Target: nz.Target(ac, "publications")}, warns, nil
 }

@@ -29,13 +29,13 @@ package dprwadmm
 import (
 	"fmt"
 
+	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
-	"dpsim/core/rng"
 	"dpsim/core/sim"
 )
 
@@ -48,9 +48,8 @@ type Algorithm struct {
 	prox   zcdpgauss.Proxer
 	spec   *noise.Spec
 	smp    *noise.Sampler
-	walk   *method.Source
-	w      walker
-	replay func() walker
+	w      randwalk.Walk
+	visits *randwalk.Visits
 	y, z   []float64 // per agent
 	x      []float64 // prox_{αr}(x̄): the estimate
 	xbar   []float64 // the token as published
@@ -63,46 +62,21 @@ type Algorithm struct {
 	k      int
 	to     []int
 	step   sim.Step
-	// counts caches the replayed walk's activation counts by horizon.
-	counts map[int][]int
-}
-
-// walker draws a walk: the first holder, then each next one.
-type walker struct {
-	first func() int
-	next  func(i int) int
-}
-
-// newWalker reads src: a pinned sequence of agents, or, unpinned, a
-// uniform first agent and uniform neighbours after it.
-func newWalker(src interface {
-	Pinned() bool
-	Float64() float64
-	IntN(int) int
-}, g *graph.Graph) walker {
-	if src.Pinned() {
-		pick := func() int { return int(src.Float64()) }
-		return walker{first: pick, next: func(int) int { return pick() }}
-	}
-	return walker{first: func() int { return src.IntN(g.N) }, next: func(i int) int {
-		nb := g.Neighbors(i)
-		return nb[src.IntN(len(nb))]
-	}}
 }
 
 // New returns DP-RWADMM on prob over g, drawing its walk from walk and its
 // noise (channel spec) from smp; y0, z0 are the agents' initial states and
 // xbar0 the token's (by default (1/n)Σ_j (y_j − z_j)). replay returns a
 // fresh copy of the walk's source from its start, for predictions.
-func New(p Params, prob objective.Problem, g *graph.Graph, spec *noise.Spec, smp *noise.Sampler, walk *method.Source, replay func() walker, y0, z0, xbar0 []float64) *Algorithm {
+func New(p Params, prob objective.Problem, g *graph.Graph, spec *noise.Spec, smp *noise.Sampler, walk *method.Source, replay func() *method.Source, y0, z0, xbar0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, prox: zcdpgauss.NewProxer(prob), spec: spec, smp: smp, walk: walk, replay: replay,
+	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, prox: zcdpgauss.NewProxer(prob), spec: spec, smp: smp, visits: randwalk.NewVisits(replay, g),
 		y: append([]float64(nil), y0...), z: append([]float64(nil), z0...), x: make([]float64, d),
 		xbar: append([]float64(nil), xbar0...), sent: make([]float64, d), nz: make([]float64, d), grad: make([]float64, d),
-		yo: make([]float64, d), zo: make([]float64, d), tau: make([]int, n), to: make([]int, 1), counts: map[int][]int{}}
+		yo: make([]float64, d), zo: make([]float64, d), tau: make([]int, n), to: make([]int, 1)}
 	a.prox.Apply(a.xbar, p.Alpha, a.x)
-	a.w = newWalker(walk, g)
-	a.holder = a.w.first()
+	a.w = randwalk.New(walk, g)
+	a.holder = a.w.First()
 	a.step.Dim = d
 	a.step.Releases = []sim.Release{{Channel: "xbar", Sent: a.sent, Noise: a.nz, To: a.to}}
 	a.step.Active = make([]int, 1)
@@ -138,7 +112,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		a.xbar[c] += a.nz[c]
 	}
 	copy(a.sent, a.xbar)
-	next := a.w.next(i)
+	next := a.w.Next(i)
 	a.prox.Apply(a.xbar, alpha, a.x)
 	a.to[0] = next
 	a.step.Releases[0].From = i
@@ -208,26 +182,8 @@ func (a *Algorithm) Holder() int { return a.holder }
 func (a *Algorithm) Published(i int) int { return a.tau[i] }
 
 // PublishedAfter implements zcdpgauss.Source by replaying the walk from
-// its start: it comes from the algorithm's own stream (or the pinned
-// sequence), which neither the data nor the noise touch, so the
-// prediction is what the run will do.
-func (a *Algorithm) PublishedAfter(i, k int) int {
-	c, ok := a.counts[k]
-	if !ok {
-		c = make([]int, a.n)
-		w := a.replay()
-		h := w.first()
-		for range k {
-			c[h]++
-			h = w.next(h)
-		}
-		if len(a.counts) > 8 {
-			clear(a.counts)
-		}
-		a.counts[k] = c
-	}
-	return c[i]
-}
+// its start (randwalk.Visits).
+func (a *Algorithm) PublishedAfter(i, k int) int { return a.visits.After(i, k) }
 
 // Sensitivity is Δ = 4αc/n (baselines.md §6.0).
 func (a *Algorithm) Sensitivity() float64 { return 4 * a.p.Alpha * a.p.GradientBound / float64(a.n) }
@@ -236,34 +192,3 @@ func (a *Algorithm) Sensitivity() float64 { return 4 * a.p.Alpha * a.p.GradientB
 func (a *Algorithm) Cost(i int) (float64, float64) {
 	return zcdpgauss.LogRho(a.Sensitivity(), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation)
 }
-
-// replayer returns the walk's source from its start: the pinned values,
-// or a fresh copy of the algorithm stream Env.Draws hands out (same seed,
-// same label).
-func replayer(pinned []float64, seed uint64, g *graph.Graph) func() walker {
-	return func() walker {
-		if pinned != nil {
-			return newWalker(&cycle{v: pinned}, g)
-		}
-		return newWalker(&stream{s: rng.NewStream(seed, "dp-rwadmm/walk")}, g)
-	}
-}
-
-type cycle struct {
-	v  []float64
-	at int
-}
-
-func (c *cycle) Pinned() bool { return true }
-func (c *cycle) Float64() float64 {
-	x := c.v[c.at]
-	c.at = (c.at + 1) % len(c.v)
-	return x
-}
-func (c *cycle) IntN(int) int { return 0 }
-
-type stream struct{ s *rng.Stream }
-
-func (s *stream) Pinned() bool     { return false }
-func (s *stream) Float64() float64 { return s.s.Float64() }
-func (s *stream) IntN(n int) int   { return s.s.IntN(n) }

@@ -152,3 +152,9 @@ func TestNoiseIsAccounted(t *testing.T) {
 func TestConfidenceShown(t *testing.T) {
 	basetest.CheckConfidence(t, dprwadmm.Factory.Paper, dprwadmm.Confidence, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 2})
 }
+
+// A step beyond the algorithm's condition warns, as DP-RECAL's does
+// (zcdpgauss.StepWarning); α = 100 was accepted without a word.
+func TestStepWarning(t *testing.T) {
+	basetest.CheckStepWarning(t, basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 3})
+}

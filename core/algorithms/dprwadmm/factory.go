@@ -11,8 +11,9 @@ import (
 )
 
 // Params are DP-RWADMM's parameters. The noise is the scenario's channel
-// "xbar" (Gaussian, base scale σ_1, constant decay) unless target_epsilon
-// sets σ_1.
+// "xbar" (Gaussian, base scale σ_1, constant decay); a target_epsilon
+// calibrates that scale (the scenario multiplies it by the factor that
+// meets the target).
 type Params struct {
 	// Alpha is the step α (the inverse ADMM penalty); 0 takes 1/(4L).
 	Alpha float64 `json:"alpha" doc:"step α of the linearized Walkman update (the inverse of the ADMM penalty), well below 1/L (α = 1/L diverges on the test problems); 0: 1/(4L) with L the problem's largest L_i" range:"[0, 1e6]"`
@@ -24,8 +25,9 @@ type Params struct {
 	Delta float64 `json:"delta" doc:"δ of the (ε, δ)-DP the ledger reports" range:"(0, 1)"`
 	// Conversion turns ρ-zCDP into (ε, δ).
 	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
-	// TargetEpsilon, when > 0, sets σ_1 for plf activations.
-	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that an agent activated plf times spends exactly ε (noise.xbar.scale is then not used); 0: σ_1 = noise.xbar.scale" range:"[0, 1e6]"`
+	// TargetEpsilon, when > 0, is calibrated for plf activations:
+	// σ_1 = λ·noise.xbar.scale (method.Target).
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε (0: none): noise.xbar.scale is multiplied by the one factor that makes an agent activated plf times spend exactly ε, shown as a calibration; ignored, with a warning, when that scale is 0; a calibrate section replaces it" range:"[0, 1e6]"`
 	// PLF is the activations the target ε holds for.
 	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]" unit:"activations"`
 }
@@ -105,7 +107,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		}
 	}
 	a := New(p, env.Problem, g, nz.Spec, env.Sampler("dp-rwadmm", "xbar"), env.Draws("dp-rwadmm", "walk"),
-		replayer(pinned, env.Seeds.Algorithm, g), y0, z0, xbar0)
+		func() *method.Source { return env.Replay("dp-rwadmm", "walk") }, y0, z0, xbar0)
 	off := ""
 	if nz.Spec.IsOff() {
 		off = "no noise on the token (channel xbar)"
@@ -118,13 +120,13 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			return append([]privacy.Input{privacy.Num("α", p.Alpha), privacy.Num("n", float64(n)), privacy.Num("Δ", a.Sensitivity())}, nz.Inputs()...)
 		},
 	})
-	if err := nz.Calibrate(ac, pf); err != nil {
-		return nil, nil, err
-	}
 	warns = append(warns, zcdpgauss.Warnings(env.Problem, pf, p.GradientBound, off != "")...)
+	l := zcdpgauss.Smoothness(env.Problem)
+	warns = append(warns, zcdpgauss.StepWarning(check.Join(pf, "alpha"), "α", p.Alpha, 1/l, "1/L", l,
+		"the linearized Walkman step diverges there on the test problems (no convergence condition could be retrieved, baselines.md §6.5; the default is 1/(4L))")...)
 	th := &method.Theory{
 		Source:      "Shah & Avrachenkov 2018 (linear convergence for strongly convex smooth f); Mao et al. (Walkman); baselines.md §6.5",
 		Convergence: "without noise: x^k → x* for a small enough α, one agent per iteration (≈ n× the iterations of a synchronous method per PLF unit, baselines.md G7); the noise stays in the token, so x settles at a noise-dependent distance",
 	}
-	return &method.Built{Algorithm: a, Accountant: ac, Theory: th}, warns, nil
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: th, Target: nz.Target(ac, "activations")}, warns, nil
 }

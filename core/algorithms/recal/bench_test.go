@@ -96,14 +96,16 @@ func benchBuild(tb testing.TB, alg benchAlgorithm, ds string) *scenario.Built {
 	}
 	s.Algorithm.Kind = alg.kind
 	s.Algorithm.Params = []byte(`{"plf": 300}`)
+	scale := 0.0
 	if alg.private {
-		s.Algorithm.Params = []byte(`{"target_epsilon": 12, "plf": 300}`)
+		// The target calibrates the channel's scale (method.Target).
+		s.Algorithm.Params, scale = []byte(`{"target_epsilon": 12, "plf": 300}`), 1
 	}
 	s.Weights.Kind = "metropolis"
 	for k := range s.Noise {
 		delete(s.Noise, k)
 	}
-	s.Noise[alg.channel] = &noise.Spec{Dist: noise.Gaussian}
+	s.Noise[alg.channel] = &noise.Spec{Dist: noise.Gaussian, Scale: scale}
 	s.Stop = nil
 	s.Record.Every, s.Record.EvalEvery = 1000000, 0
 	bl, err := scenario.Build(s)

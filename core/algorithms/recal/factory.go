@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"dpsim/core/algorithms/internal/randwalk"
+	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -38,10 +39,10 @@ type Params struct {
 	// Conversion turns ρ-zCDP into (ε, δ)-DP for the ledger and the
 	// calibration: "tight" or "simple" (the paper's).
 	Conversion string `json:"conversion" doc:"ρ-zCDP → (ε, δ): tight (Canonne–Kamath–Steinke, OpenDP), or simple ρ + 2√(ρ ln 1/δ) (the paper's); the ledger shows both" options:"tight|simple"`
-	// TargetEpsilon, when > 0, sets σ_1 so that an agent activated PLF
-	// times spends exactly this ε (the paper's calibration); the noise
-	// channel's scale is then not used.
-	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε: when > 0, σ_1 is set so that PLF activations spend exactly ε (noise.u.scale is then not used); 0: σ_1 = noise.u.scale" range:"[0, 1e6]"`
+	// TargetEpsilon, when > 0, is calibrated for PLF activations: the
+	// scenario multiplies the noise channel's scale by the factor that
+	// meets it (the paper's calibration, method.Target).
+	TargetEpsilon float64 `json:"target_epsilon" doc:"target ε (0: none): noise.u.scale is multiplied by the one factor that makes an agent activated plf times spend exactly ε (the paper's calibration of σ_1), shown as a calibration; ignored, with a warning, when that scale is 0 (RECAL); a calibrate section replaces it" range:"[0, 1e6]"`
 	// PLF is the privacy leakage frequency the calibration assumes.
 	PLF int `json:"plf" doc:"the privacy leakage frequency (largest activation count) the target ε is calibrated for; stop the run at it with stop.max_activations" range:"[1, 100000000]" unit:"activations"`
 }
@@ -100,6 +101,8 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	alpha := make([]float64, n)
 	switch {
+	case p.Alphas != nil && p.Alpha != 0:
+		return nil, nil, check.Errorf(check.Join(pf, "alphas"), "and alpha exclude each other: give one step for every agent (alpha) or one per agent (alphas), not both (got alpha %v and %d alphas)", p.Alpha, len(p.Alphas))
 	case p.Alphas != nil:
 		if len(p.Alphas) != n {
 			return nil, nil, check.Errorf(check.Join(pf, "alphas"), "must list one step per agent (%d), got %d", n, len(p.Alphas))
@@ -122,12 +125,10 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			alpha[i] = 1 / (L + 1)
 		}
 	}
-	if L > 0 {
-		for i, v := range alpha {
-			if v >= 2/(L+1) {
-				warns = append(warns, check.Warnf(check.Join(pf, "alpha"), "α_%d = %g is not below 2/(L+1) = %.6g with L = max_i L_i = %.6g: Theorem 2's condition may fail", i, v, 2/(L+1), L))
-				break
-			}
+	for i, v := range alpha {
+		if w := zcdpgauss.StepWarning(check.Join(pf, "alpha"), fmt.Sprintf("α_%d", i), v, 2/(L+1), "2/(L+1)", L, "Theorem 2's condition may fail"); w != nil {
+			warns = append(warns, w...)
+			break
 		}
 	}
 
@@ -138,7 +139,8 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		}
 	}
 
-	// σ_1: from the channel, or calibrated to the target ε.
+	// σ_1: the channel's, always; a target ε is met by the scenario
+	// scaling the channel (Built.Target).
 	spec := env.Noise["u"]
 	if spec.PerAgentDecay() || (spec.Decay.Kind != "" && spec.Decay.Kind != noise.Constant) {
 		return nil, nil, check.Errorf("noise.u.decay", "must be constant: DP-RECAL decays its noise per activation of the holder with R = algorithm.params.attenuation, not per iteration (got %v)", spec.Decay)
@@ -147,28 +149,13 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		sigma: make([]float64, n), r: p.Attenuation}
 	a.sens = sensitivity(p, a.beta, alpha)
 	conv, _ := privacy.ParseConversion(check.Join(pf, "conversion"), p.Conversion)
-	if p.TargetEpsilon > 0 {
-		if spec.Scales != nil {
-			return nil, nil, check.Errorf("noise.u.scales", "per-agent scales and algorithm.params.target_epsilon exclude each other: the calibration sets one σ_1")
-		}
-		rho1 := privacy.GeometricRho1(conv.Rho(p.TargetEpsilon, p.Delta), p.Attenuation, p.PLF)
-		s1 := math.Sqrt(a.sens * a.sens / (2 * rho1))
-		if !(s1 > 0) || s1 > 1e100 {
-			return nil, nil, check.Errorf(check.Join(pf, "target_epsilon"), "gives σ_1 = %v, outside (0, 1e100] (ε = %v, PLF = %d, R = %v)", s1, p.TargetEpsilon, p.PLF, p.Attenuation)
-		}
-		for i := range a.sigma {
-			a.sigma[i] = s1
-		}
-		a.calibrated = true
-	} else {
-		for i := range a.sigma {
-			a.sigma[i] = spec.ScaleAt(i, 0)
-		}
+	for i := range a.sigma {
+		a.sigma[i] = spec.ScaleAt(i, 0)
 	}
 	if c, ok := env.Problem.(objective.Composite); ok {
 		a.prox = c
 	}
-	a.walk = env.Draws("dp-recal", "walk")
+	a.walk = randwalk.New(env.Draws("dp-recal", "walk"), g)
 	a.smp = env.Sampler("dp-recal", "u")
 	a.x = env.InitShared("x", d)
 	a.ut = env.InitShared("u_noisy", d)
@@ -180,11 +167,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		*s = make([]float64, d)
 	}
 	a.msg, a.nz = make([]float64, 2*d), make([]float64, 2*d)
-	if a.walk.Pinned() {
-		a.holder = int(a.walk.Float64())
-	} else {
-		a.holder = a.walk.IntN(n)
-	}
+	a.holder = a.walk.First()
 	if !p.ClipGradients && !a.off() {
 		var bound objective.Bound
 		known := false
@@ -202,7 +185,13 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		Source:      "Wang, Guo, Yang & Shi (dp-recal-relay), Theorems 2–4; spec §6.5",
 		Convergence: convergence(p, a),
 	}
-	return &method.Built{Algorithm: a, Accountant: NewAccountant(a, conv), Theory: th}, warns, nil
+	ac := NewAccountant(a, conv, randwalk.NewVisits(func() *method.Source { return env.Replay("dp-recal", "walk") }, g))
+	var target *method.Target
+	if p.TargetEpsilon > 0 {
+		target = &method.Target{Epsilon: p.TargetEpsilon, Horizon: p.PLF, Unit: "activations",
+			Param: "target_epsilon", HorizonParam: "plf", Predict: ac.PerAgent()}
+	}
+	return &method.Built{Algorithm: a, Accountant: ac, Theory: th, Target: target}, warns, nil
 }
 
 func convergence(p Params, a *Algorithm) string {

@@ -2,7 +2,11 @@ package recal
 
 import (
 	"fmt"
+	"math"
 
+	"dpsim/core/algorithms/internal/randwalk"
+	"dpsim/core/algorithms/internal/zcdpgauss"
+	"dpsim/core/num"
 	"dpsim/core/privacy"
 	"dpsim/core/sim"
 )
@@ -19,15 +23,16 @@ const Formula = "ρ_i = ρ_1·(R^τ_i − 1)/(R − 1) (ρ_1·τ_i at R = 1),  �
 // is that of the most activated agent when σ_1 is the same for all — the
 // privacy leakage frequency PLF = max_i τ_i.
 type Accountant struct {
-	alg   *Algorithm
-	conv  privacy.Conversion
-	iters int
+	alg    *Algorithm
+	conv   privacy.Conversion
+	iters  int
+	visits *randwalk.Visits
 }
 
 // NewAccountant returns the ledger keeper of alg, converting ρ to (ε, δ)
-// with conv.
-func NewAccountant(alg *Algorithm, conv privacy.Conversion) *Accountant {
-	return &Accountant{alg: alg, conv: conv}
+// with conv; visits replays the walk for predictions over iterations.
+func NewAccountant(alg *Algorithm, conv privacy.Conversion, visits *randwalk.Visits) *Accountant {
+	return &Accountant{alg: alg, conv: conv, visits: visits}
 }
 
 // Record implements sim.Recorder. The activation counts are the
@@ -39,12 +44,105 @@ func (ac *Accountant) Record(st *sim.Step) { ac.iters = st.Iter }
 func (ac *Accountant) Rho1(i int) float64 { return privacy.GaussianRho(ac.alg.sens, ac.alg.sigma[i]) }
 
 // Rho returns agent i's ρ so far: ρ_1·(R^τ_i − 1)/(R − 1).
-func (ac *Accountant) Rho(i int) float64 {
-	t := ac.alg.tau[i]
-	if t == 0 {
-		return 0
+func (ac *Accountant) Rho(i int) privacy.Amount { return ac.rhoAfter(i, ac.alg.tau[i]) }
+
+// linearSigma is the smallest σ_1 whose ρ_1 = Δ²/(2σ_1²) is computed in
+// float64 directly: σ_1² is then a normal number.
+const linearSigma = 1e-150
+
+// rhoAfter returns agent i's ρ after count activations: in float64 while
+// that is exact, and in log space beyond (a tiny σ_1, or R^count past
+// float64), so that a finite ρ is written 10^x, never ∞.
+func (ac *Accountant) rhoAfter(i, count int) privacy.Amount {
+	a := ac.alg
+	if count <= 0 {
+		return privacy.Of(0)
 	}
-	return privacy.GeometricRho(ac.Rho1(i), ac.alg.r, t)
+	if s := a.sigma[i]; s >= linearSigma {
+		if v := privacy.GeometricRho(ac.Rho1(i), a.r, count); !math.IsInf(v, 0) {
+			return privacy.Of(v)
+		}
+	}
+	return zcdpgauss.LogAmount(zcdpgauss.LogGeometric(zcdpgauss.LogRho(a.sens, num.Log(a.sigma[i])), num.Log(a.r), count))
+}
+
+// maxRho returns the largest ρ over the agents, agent i having been
+// activated count(i) times (∞ when one of them has no noise).
+func (ac *Accountant) maxRho(count func(i int) int) privacy.Amount {
+	best := privacy.Of(0)
+	for i := range ac.alg.n {
+		best = privacy.Max(best, ac.rhoAfter(i, count(i)))
+	}
+	return best
+}
+
+// off says why no scale gives a finite ε ("" when one does).
+func (ac *Accountant) off() string {
+	if ac.alg.off() {
+		return "RECAL has no noise (noise.u.scale = 0), and no scale gives a finite ε"
+	}
+	return ""
+}
+
+// PredictEpsilon implements privacy.Predictor: the walk's activation
+// counts after iterations iterations (replayed from its start: its draws
+// come from the algorithm's own stream, which neither the data nor the
+// noise touch) with every σ_1 multiplied by factor.
+func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
+	return ac.predict(func(i int) int { return ac.visits.After(i, iterations) }, factor)
+}
+
+func (ac *Accountant) predict(count func(i int) int, factor float64) privacy.Amount {
+	if ac.alg.off() {
+		return privacy.Infinite()
+	}
+	return zcdpgauss.Epsilon(zcdpgauss.ScaleRho(ac.maxRho(count), factor), ac.conv, ac.alg.p.Delta)
+}
+
+// FactorFor implements privacy.InversePredictor: ρ ∝ 1/λ², so
+// λ = √(ρ(1)/ρ_target).
+func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
+	if why := ac.off(); why != "" {
+		return 0, fmt.Errorf("cannot be reached: %s", why)
+	}
+	rho := ac.maxRho(func(i int) int { return ac.visits.After(i, iterations) })
+	return zcdpgauss.FactorFor(rho, iterations, "iteration(s)", ac.conv, ac.alg.p.Delta, target)
+}
+
+// PerAgent returns the ledger's prediction over an agent's own
+// activations, the paper's privacy leakage frequency: its iterations
+// argument is the PLF, and ε is that of the agent whose σ_1 is smallest,
+// activated PLF times. target_epsilon at plf is calibrated through it
+// (method.Target).
+func (ac *Accountant) PerAgent() privacy.InversePredictor { return perAgent{ac} }
+
+type perAgent struct{ ac *Accountant }
+
+func (p perAgent) PredictEpsilon(plf int, factor float64) privacy.Amount {
+	return p.ac.predict(func(int) int { return plf }, factor)
+}
+
+// FactorFor is the paper's recipe (spec §6.4): ρ_tot from the target,
+// ρ_1 = ρ_tot(R − 1)/(R^PLF − 1) and σ_1 = √(Δ²/(2ρ_1)), divided by the
+// smallest σ_1 the channel gives; where that overflows, the general
+// closed form in log space.
+func (p perAgent) FactorFor(plf int, target float64) (float64, error) {
+	ac := p.ac
+	a := ac.alg
+	if why := ac.off(); why != "" {
+		return 0, fmt.Errorf("cannot be reached: %s", why)
+	}
+	least := math.Inf(1)
+	for _, s := range a.sigma {
+		least = math.Min(least, s)
+	}
+	if want := ac.conv.Rho(target, a.p.Delta); want > 0 && !math.IsInf(want, 0) && least > 0 {
+		rho1 := privacy.GeometricRho1(want, a.r, plf)
+		if f := math.Sqrt(a.sens*a.sens/(2*rho1)) / least; f > 0 && !math.IsInf(f, 0) {
+			return f, nil
+		}
+	}
+	return zcdpgauss.FactorFor(ac.maxRho(func(int) int { return plf }), plf, "activations per agent", ac.conv, a.p.Delta, target)
 }
 
 // PLF returns the privacy leakage frequency max_i τ_i.
@@ -80,9 +178,6 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 			privacy.Num("PLF = max_i τ_i", float64(ac.PLF())),
 		},
 	}
-	if a.calibrated {
-		l.Inputs = append(l.Inputs, privacy.Num("target ε", p.TargetEpsilon), privacy.Num("PLF calibrated for", float64(p.PLF)))
-	}
 	off := a.off()
 	for i := range a.n {
 		rho := ac.Rho(i)
@@ -96,20 +191,20 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 				e.Reason = "no noise (RECAL, noise.u.scale = 0)"
 			}
 		default:
-			e.Epsilon = privacy.Of(ac.conv.Epsilon(rho, p.Delta))
-			e.Inputs = append(e.Inputs, privacy.Num("ρ_i", rho),
-				privacy.Num("ε tight", privacy.ZCDPEpsilon(rho, p.Delta)),
-				privacy.Num("ε simple (the paper's)", privacy.ZCDPEpsilonSimple(rho, p.Delta)))
+			e.Epsilon = zcdpgauss.Epsilon(rho, ac.conv, p.Delta)
+			e.Inputs = append(e.Inputs, zcdpgauss.AmountInput("ρ_i", rho),
+				zcdpgauss.AmountInput("ε tight", zcdpgauss.Epsilon(rho, privacy.Tight, p.Delta)),
+				zcdpgauss.AmountInput("ε simple (the paper's)", zcdpgauss.Epsilon(rho, privacy.Simple, p.Delta)))
 		}
 		l.Agents = append(l.Agents, e)
 	}
 	l.Max = privacy.MaxOf(l.Agents)
 	if !off {
 		plf := ac.PLF()
-		rho := privacy.GeometricRho(ac.Rho1(0), a.r, plf)
+		rho := ac.rhoAfter(0, plf)
 		l.Notes = append(l.Notes,
-			fmt.Sprintf("PLF = %d: agent ρ at the PLF (σ_1 of agent 0 = %.6g) is %.6g; ε = %.6g (tight), %.6g (simple, the paper's), δ = %g",
-				plf, a.sigma[0], rho, privacy.ZCDPEpsilon(rho, p.Delta), privacy.ZCDPEpsilonSimple(rho, p.Delta), p.Delta),
+			fmt.Sprintf("PLF = %d: agent ρ at the PLF (σ_1 of agent 0 = %.6g) is %s; ε = %s (tight), %s (simple, the paper's), δ = %g",
+				plf, a.sigma[0], rho, zcdpgauss.Epsilon(rho, privacy.Tight, p.Delta), zcdpgauss.Epsilon(rho, privacy.Simple, p.Delta), p.Delta),
 			"ε grows like R^PLF: there is no infinite-horizon budget; stop the run at a PLF budget with stop.max_activations")
 	}
 	return l

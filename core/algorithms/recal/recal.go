@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math"
 
+	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/noise"
@@ -56,9 +57,7 @@ type Algorithm struct {
 	r     float64   // R, the variance attenuation per activation
 	sens  float64   // Δ, the ℓ2 sensitivity of u per activation
 
-	calibrated bool // σ_1 was set from the target ε
-
-	walk *method.Source // the walk's draws (algorithm stream or pinned)
+	walk randwalk.Walk // the baton's walk (algorithm stream or pinned)
 	smp  *noise.Sampler
 
 	k      int
@@ -105,16 +104,6 @@ func (a *Algorithm) SigmaAt(i, tau int) float64 {
 		return a.sigma[i]
 	}
 	return a.sigma[i] * num.Pow(a.r, -float64(tau-1)/2)
-}
-
-// next draws the agent after i on the walk: a uniformly chosen neighbour
-// (P = I − D⁻¹L), or the next agent of a pinned walk.
-func (a *Algorithm) next(i int) int {
-	if a.walk.Pinned() {
-		return int(a.walk.Float64())
-	}
-	nb := a.g.Neighbors(i)
-	return nb[a.walk.IntN(len(nb))]
 }
 
 // Initial implements sim.Algorithm.
@@ -166,7 +155,7 @@ func (a *Algorithm) Advance() *sim.Step {
 	copy(lam, a.ln)
 	copy(a.x, a.xn)
 
-	nx := a.next(i)
+	nx := a.walk.Next(i)
 	copy(a.msg[:d], a.ut)
 	copy(a.msg[d:], a.x)
 	for c := range d {

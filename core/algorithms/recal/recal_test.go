@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,8 +178,8 @@ func TestBatonAndLedger(t *testing.T) {
 	for i, e := range l.Agents {
 		rho := rho1 * (math.Pow(R, float64(tau[i])) - 1) / (R - 1)
 		want := privacy.ZCDPEpsilon(rho, delta)
-		if math.Abs(e.Epsilon.Value()-want) > 1e-9*want || math.Abs(ac.Rho(i)-rho) > 1e-9*rho {
-			t.Errorf("agent %d (τ = %d): ε %v ρ %v, want %v %v", i, tau[i], e.Epsilon.Value(), ac.Rho(i), want, rho)
+		if math.Abs(e.Epsilon.Value()-want) > 1e-9*want || math.Abs(ac.Rho(i).Value()-rho) > 1e-9*rho {
+			t.Errorf("agent %d (τ = %d): ε %v ρ %v, want %v %v", i, tau[i], e.Epsilon.Value(), ac.Rho(i).Value(), want, rho)
 		}
 		best = math.Max(best, want)
 	}
@@ -359,5 +360,60 @@ func TestGradientBoundWarning(t *testing.T) {
 	}
 	if has(build(t, "recal-synthetic", nil)) {
 		t.Error("RECAL without noise warns about c")
+	}
+}
+
+// Budgets beyond where the ρ → ε conversion or float64 gave up are
+// written, finite, in every export: the tight conversion returned NaN
+// from ρ ≈ 5.6·10³² (70,000 iterations at the defaults with σ_1 = 1:
+// "json: unsupported value: NaN", nothing written), and ρ overflowed to
+// +Inf for R = 10 over 3,000 iterations or σ_1 = 10⁻²⁰⁰ (+Inf: the same).
+// Each export's ε is checked against a hand computation of log10 ρ (ε is
+// ρ to 12 digits there), from the algorithm's α, β, τ and σ_1.
+func TestLargeBudgetsExport(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		sigma, r   float64
+		iterations int
+	}{
+		{"defaults, σ_1 = 1, 70,000 iterations", 1, 1.01, 70_000},
+		{"R = 10, 3,000 iterations", 1, 10, 3000},
+		{"σ_1 = 1e-200", 1e-200, 1.01, 300},
+	} {
+		b := build(t, "recal-synthetic", func(s *scenario.Scenario) {
+			s.Iterations = c.iterations
+			s.Record = scenario.Record{Every: 1000, EvalEvery: 1000}
+			s.Noise["u"].Scale = c.sigma
+			setParams(t, s, func(p *recal.Params) { p.Attenuation = c.r })
+		})
+		r := runner.New(b)
+		if err := r.Run(); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := r.WriteExport(&buf); err != nil {
+			t.Fatalf("%s: the export failed: %v", c.name, err)
+		}
+		var ex struct {
+			Privacy privacy.Ledger
+		}
+		if err := json.Unmarshal(buf.Bytes(), &ex); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		a := b.Algorithm.(*recal.Algorithm)
+		am := slices.Max(a.Alphas())
+		delta := 4 * am * a.Beta()
+		tau := slices.Max(a.Activations())
+		// log10 ρ = log10(Δ²/(2σ²)) + log10((R^τ − 1)/(R − 1)), the
+		// last as τ·log10 R − log10(R − 1) where R^τ overflows.
+		geo := math.Log10((math.Pow(c.r, float64(tau)) - 1) / (c.r - 1))
+		if math.IsInf(geo, 0) {
+			geo = float64(tau)*math.Log10(c.r) - math.Log10(c.r-1)
+		}
+		want := math.Log10(delta*delta/2) - 2*math.Log10(c.sigma) + geo
+		got := ex.Privacy.Max
+		if got.NoGuarantee() || math.Abs(got.Log10()-want) > 1e-9 {
+			t.Errorf("%s: the export's ε = %s (log10 %v), want 10^%.10g", c.name, got, got.Log10(), want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package cnn
 
 import (
+	"fmt"
+	"strings"
+
 	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/nn"
@@ -123,5 +126,26 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		return nil, nil, check.Errorf(fieldDataset, "%v", err)
 	}
 	m.seedUsed = seed
-	return m, nil, nil
+	return m, rowWarnings(p, train.Rows, used.Rows, test.Rows), nil
+}
+
+// rowWarnings says when train_rows or eval_rows ask for more images than
+// there are, so that a count beyond the data is not silently cut: all of
+// them are then used.
+func rowWarnings(p *Params, train, used, test int) []check.Warning {
+	var ws []check.Warning
+	if p.TrainRows > train {
+		ws = append(ws, check.Warnf("problem.params.train_rows", "%d is more than the %d training images of %s: all %d are used (0 says so)", p.TrainRows, train, p.Dataset, train))
+	}
+	var over []string
+	if p.EvalRows > used {
+		over = append(over, fmt.Sprintf("the %d training images used", used))
+	}
+	if p.EvalRows > test {
+		over = append(over, fmt.Sprintf("the %d test images of %s", test, p.Dataset))
+	}
+	if len(over) > 0 {
+		ws = append(ws, check.Warnf("problem.params.eval_rows", "%d is more than %s: the evaluations read %d training and %d test images (0 says all)", p.EvalRows, strings.Join(over, " and "), min(p.EvalRows, used), min(p.EvalRows, test)))
+	}
+	return ws
 }

@@ -96,7 +96,12 @@ func New(shards []learn.Rows, test *learn.Rows, cfg Config) (objective.Problem, 
 		mu += cfg.Reg.L2
 	}
 	if !(mu > 0) {
-		return nil, nil, check.Errorf(fieldL2, "l2 (or the composite regulariser's r_l2) must be > 0 so that the objective is strongly convex and has one minimiser x* (got l2 = %v)", cfg.L2)
+		if cfg.Reg != nil {
+			// Either weight would do: name the regulariser's, which the
+			// composite problem (DP-RECAL's) sets, and give both values.
+			return nil, nil, check.Errorf("problem.params.r_l2", "or l2 must be > 0 so that the objective is strongly convex and has one minimiser x* (got r_l2 = %v and l2 = %v)", cfg.Reg.L2, cfg.L2)
+		}
+		return nil, nil, check.Errorf(fieldL2, "must be > 0 so that the objective is strongly convex and has one minimiser x* (got %v)", cfg.L2)
 	}
 	m := &Model{loss: cfg.Loss, lambda: cfg.L2, shards: shards, test: test, dim: set.Cols, r: cfg.Reg}
 	m.setSigns()

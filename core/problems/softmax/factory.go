@@ -48,11 +48,16 @@ var Factory = objective.Factory{
 			return 0, 0
 		}
 		dim := d.Cols * len(d.Classes)
+		rows, cols, k := int64(d.Splits[0].Rows), int64(d.Cols), int64(len(d.Classes))
 		// The shard permutation and room for 40 weight vectors (x* and
-		// the solver's), a bound the old L-BFGS set; the solver's sparse
-		// view of the rows and Gram matrix are dropped once x* is found,
-		// and the shared dataset is counted by its loader.
-		return dim, 8*int64(d.Splits[0].Rows) + 8*40*int64(dim)
+		// the solver's), and what the solver for x* holds at its peak and
+		// drops once x* is found: its sparse view of the rows (a column
+		// index and a value, 6 bytes, per nonzero; every entry counted),
+		// one Gram matrix per shard and their sum, and the class
+		// probabilities of every row. The shared dataset is counted by
+		// the scenario's estimate.
+		solver := 6*rows*cols + 8*int64(max(agents, 1)+1)*cols*cols + 8*rows*k
+		return dim, 8*rows + 8*40*int64(dim) + solver
 	},
 	Build: build,
 	Pinned: func(pr objective.Problem, params any) any {

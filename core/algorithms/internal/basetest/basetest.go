@@ -282,3 +282,25 @@ func CheckNoise(t testing.TB, s Setup, r float64, extra func(i, t, k int) float6
 		t.Errorf("%s: mean standardised square %.4f over %d values, want 1 ± %.4f: the drawn noise is not the noise the ledger assumes", s.Algorithm, mean, m, 4*se)
 	}
 }
+
+// CheckStepWarning builds s with α = 100 and with a small α (0.01), and
+// fails the test unless the first warns, in one line naming
+// algorithm.params.alpha, that the step breaks the algorithm's condition,
+// and the second does not.
+func CheckStepWarning(t testing.TB, s Setup) {
+	t.Helper()
+	for _, c := range []struct {
+		alpha string
+		warn  bool
+	}{{"100", true}, {"0.01", false}} {
+		c2 := s
+		c2.Params = `"alpha": ` + c.alpha
+		warned := false
+		for _, w := range c2.Build(t).Warnings {
+			warned = warned || (w.Field == "algorithm.params.alpha" && strings.Contains(w.Message, "is not below") && !strings.Contains(w.Message, "\n"))
+		}
+		if warned != c.warn {
+			t.Errorf("%s with α = %s: warned %v, want %v", s.Algorithm, c.alpha, warned, c.warn)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
-	"dpsim/core/num"
 	"dpsim/core/objective"
 	"dpsim/core/privacy"
 )
@@ -24,22 +23,21 @@ type Common struct {
 	PLF           int
 }
 
-// Noise is a baseline's resolved noise channel: the scenario's, or, with
-// a target ε, a copy whose base scale σ_1 meets it.
+// Noise is a baseline's noise channel, as the scenario gives it, with
+// the privacy settings its ledger reads and the target ε, if any, that
+// the scenario calibrates the channel to (Target).
 type Noise struct {
 	Spec *noise.Spec
 	Set  Settings
-	// Calibrated reports that σ_1 was set from target_epsilon and plf.
-	Calibrated bool
-	// Target and PLF are the calibration's inputs.
-	Target float64
-	PLF    int
+	// target and plf are target_epsilon and plf (0: no target).
+	target float64
+	plf    int
 }
 
 // Prepare validates c against the channel named channel of env and
-// returns the channel to draw from. With a target ε it is a copy of the
-// channel with base scale 1, which Calibrate rescales once the ledger
-// exists. prefix names the parameters in errors.
+// returns the channel to draw from: the scenario's, always (a target ε
+// is met by the scenario scaling it, see Target). prefix names the
+// parameters in errors.
 func Prepare(env *method.Env, prefix, channel string, c Common) (*Noise, error) {
 	conv, err := privacy.ParseConversion(check.Join(prefix, "conversion"), c.Conversion)
 	if err != nil {
@@ -47,61 +45,31 @@ func Prepare(env *method.Env, prefix, channel string, c Common) (*Noise, error) 
 	}
 	set := Settings{C: c.C, R: c.R, Delta: c.Delta, Conv: conv}
 	sp := env.Noise[channel]
-	field := check.Join("noise", channel)
-	nz := &Noise{Spec: sp, Set: set}
-	if c.TargetEpsilon > 0 {
-		if sp.Scales != nil {
-			return nil, check.Errorf(check.Join(field, "scales"), "per-agent scales and %s exclude each other: the calibration sets one σ_1", check.Join(prefix, "target_epsilon"))
-		}
-		if c.PLF < 1 {
-			return nil, check.Errorf(check.Join(prefix, "plf"), "must be ≥ 1 with a target ε (got %d)", c.PLF)
-		}
-		cp := *sp
-		cp.Scale, cp.Decay = 1, noise.Const(1)
-		nz.Spec, nz.Calibrated, nz.Target, nz.PLF = &cp, true, c.TargetEpsilon, c.PLF
+	if c.TargetEpsilon > 0 && c.PLF < 1 {
+		return nil, check.Errorf(check.Join(prefix, "plf"), "must be ≥ 1 with a target ε (got %d)", c.PLF)
 	}
-	if err := Check(prefix, field, set, nz.Spec); err != nil {
+	if err := Check(prefix, check.Join("noise", channel), set, sp); err != nil {
 		return nil, err
 	}
-	return nz, nil
+	return &Noise{Spec: sp, Set: set, target: c.TargetEpsilon, plf: c.PLF}, nil
 }
 
-// Calibrate sets σ_1 (the copy's base scale) so that an agent publishing
-// PLF times spends exactly the target ε by the ledger ac (which must read
-// nz.Spec): ρ scales as 1/σ_1², so σ_1 = √(ρ(σ_1 = 1)/ρ_target), with ρ at
-// σ_1 = 1 the largest over the agents. A no-op without a target.
-func (nz *Noise) Calibrate(ac *Accountant, prefix string) error {
-	if !nz.Calibrated {
+// Target returns the privacy target the parameters ask for, nil when
+// target_epsilon is 0: ε after plf counts of unit ("publications",
+// "activations"), predicted by the ledger ac over that unit
+// (Accountant.PerAgent).
+func (nz *Noise) Target(ac *Accountant, unit string) *method.Target {
+	if !(nz.target > 0) {
 		return nil
 	}
-	best := privacy.Of(0)
-	for i := range ac.n {
-		r := ac.rhoAfter(i, nz.PLF)
-		best = privacy.Max(best, r)
-	}
-	want := nz.Set.Conv.Rho(nz.Target, nz.Set.Delta)
-	s1 := math.NaN()
-	if !best.NoGuarantee() && best.Value() > 0 && want > 0 {
-		s1 = math.Sqrt(best.Value() / want)
-		if math.IsInf(best.Value(), 0) {
-			s1 = num.Exp(0.5 * (best.Log10()*math.Ln10 - num.Log(want)))
-		}
-	}
-	if !(s1 > 0) || s1 > 1e100 {
-		return check.Errorf(check.Join(prefix, "target_epsilon"), "gives σ_1 = %v, outside (0, 1e100] (ε = %v, PLF = %d, R = %v)", s1, nz.Target, nz.PLF, nz.Set.R)
-	}
-	nz.Spec.Scale = s1
-	return nil
+	return &method.Target{Epsilon: nz.target, Horizon: nz.plf, Unit: unit,
+		Param: "target_epsilon", HorizonParam: "plf", Predict: ac.PerAgent()}
 }
 
-// Inputs returns the ledger inputs of the noise: σ_1 and, when
-// calibrated, the target and its PLF.
+// Inputs returns the ledger inputs of the noise: σ_1, the channel's
+// base scale times its constant decay.
 func (nz *Noise) Inputs() []privacy.Input {
-	in := []privacy.Input{privacy.Num("σ_1", nz.Spec.Base(0)*nz.Spec.Decay.C)}
-	if nz.Calibrated {
-		in = append(in, privacy.Num("target ε", nz.Target), privacy.Num("target PLF", float64(nz.PLF)))
-	}
-	return in
+	return []privacy.Input{privacy.Num("σ_1", nz.Spec.Base(0)*nz.Spec.Decay.C)}
 }
 
 // Warnings says when ε is nominal: the problem declares no gradient
@@ -158,4 +126,28 @@ func Step(prob objective.Problem, prefix, name string, given, factor float64) (f
 		return 0, check.Errorf(check.Join(prefix, name), "is required (> 0): the problem declares no smoothness constant L to take %g/L from", factor)
 	}
 	return factor / l, nil
+}
+
+// Smoothness returns the problem's smoothness constant L (the largest
+// L_i, objective.Smooth), NaN when it declares none.
+func Smoothness(prob objective.Problem) float64 {
+	if s, ok := prob.(objective.Smooth); ok {
+		if _, l := s.Smoothness(); l > 0 && !math.IsInf(l, 0) {
+			return l
+		}
+	}
+	return math.NaN()
+}
+
+// StepWarning warns when a step breaks its algorithm's convergence
+// condition step < bound (DP-RECAL's Theorem 2: α_i < 2/(L+1); NIDS:
+// α < 2/L; …): name is the step as the message shows it ("α", "α_3"),
+// rule the bound's formula, l the problem's L shown beside it, and why
+// what may then fail. It returns nil when the step is below the bound or
+// the bound is unknown (NaN: the problem declares no L).
+func StepWarning(field, name string, step, bound float64, rule string, l float64, why string) []check.Warning {
+	if !(bound > 0) || step < bound {
+		return nil
+	}
+	return []check.Warning{check.Warnf(field, "%s = %g is not below %s = %.6g with L = max_i L_i = %.6g: %s", name, step, rule, bound, l, why)}
 }

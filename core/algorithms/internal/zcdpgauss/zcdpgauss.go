@@ -190,14 +190,20 @@ func (ac *Accountant) Record(st *sim.Step) {
 const Formula = "ρ_i = Σ_{t=1..τ_i} Δ_t²/(2σ_t²), σ_t² = σ_1²·R^(−(t−1)), = ρ_1(q^τ_i − 1)/(q − 1) with q = R for a constant Δ (DP-RECAL's Theorem 4); " +
 	"ε_i = min_a aρ_i + (ln(1/δ) + (a−1)ln(1−1/a) − ln a)/(a−1) (tight) or ρ_i + 2√(ρ_i ln(1/δ)) (simple, the paper's); PLF = max_i τ_i"
 
-// epsilon converts a ρ total into ε with conversion c: beyond float64, ε
-// is ρ to every printed digit (the square-root term is negligible).
+// epsilon converts a ρ total into ε with conversion c (Epsilon).
 func (ac *Accountant) epsilon(rho privacy.Amount, c privacy.Conversion) privacy.Amount {
+	return Epsilon(rho, c, ac.set.Delta)
+}
+
+// Epsilon converts a ρ total into the ε of (ε, δ)-DP with conversion c:
+// ∞ only for ρ = ∞ (no guarantee); beyond float64, ε is ρ to every
+// printed digit (the other terms are below its last one), written 10^x.
+func Epsilon(rho privacy.Amount, c privacy.Conversion, delta float64) privacy.Amount {
 	if rho.NoGuarantee() {
 		return privacy.Infinite()
 	}
 	if v := rho.Value(); !math.IsInf(v, 0) {
-		return privacy.Of(c.Epsilon(v, ac.set.Delta))
+		return privacy.Of(c.Epsilon(v, delta))
 	}
 	return rho
 }
@@ -207,7 +213,12 @@ func (ac *Accountant) epsilon(rho privacy.Amount, c privacy.Conversion) privacy.
 // agents takes microseconds).
 func (ac *Accountant) rhoAfter(i, count int) privacy.Amount {
 	r1, q := ac.src.Cost(i)
-	l := LogGeometric(r1, q, count)
+	return LogAmount(LogGeometric(r1, q, count))
+}
+
+// LogAmount returns the amount whose natural logarithm is l: 0 for −Inf,
+// ∞ for +Inf or NaN, 10^(l/ln 10) otherwise (beyond float64 too).
+func LogAmount(l float64) privacy.Amount {
 	switch {
 	case math.IsInf(l, -1):
 		return privacy.Of(0)
@@ -217,9 +228,9 @@ func (ac *Accountant) rhoAfter(i, count int) privacy.Amount {
 	return privacy.OfLog10(l / math.Ln10)
 }
 
-// maxRho returns the largest ρ total over the agents after iterations
-// iterations of a run from the start, at factor 1.
-func (ac *Accountant) maxRho(iterations int) privacy.Amount {
+// maxRho returns the largest ρ total over the agents at factor 1, agent
+// i having published pubs(i) times.
+func (ac *Accountant) maxRho(pubs func(i int) int) privacy.Amount {
 	if ac.meta.Off != "" {
 		return privacy.Infinite()
 	}
@@ -228,7 +239,7 @@ func (ac *Accountant) maxRho(iterations int) privacy.Amount {
 		if ac.Stop(i) {
 			return privacy.Infinite() // cancelled: the calibration reports it
 		}
-		r := ac.rhoAfter(i, ac.src.PublishedAfter(i, iterations))
+		r := ac.rhoAfter(i, pubs(i))
 		if r.NoGuarantee() {
 			return privacy.Infinite()
 		}
@@ -237,8 +248,15 @@ func (ac *Accountant) maxRho(iterations int) privacy.Amount {
 	return best
 }
 
-// scale returns ρ at factor λ from ρ at 1: ρ/λ².
-func scale(rho privacy.Amount, factor float64) privacy.Amount {
+// after returns agent i's publications in the first iterations
+// iterations of a run from the start.
+func (ac *Accountant) after(iterations int) func(i int) int {
+	return func(i int) int { return ac.src.PublishedAfter(i, iterations) }
+}
+
+// ScaleRho returns ρ at factor λ from ρ at 1: ρ/λ², in log space (0
+// and ∞ unchanged), since ρ = Δ²/(2σ²) at every publication.
+func ScaleRho(rho privacy.Amount, factor float64) privacy.Amount {
 	if rho.NoGuarantee() || rho.Value() == 0 {
 		return rho
 	}
@@ -247,27 +265,64 @@ func scale(rho privacy.Amount, factor float64) privacy.Amount {
 
 // PredictEpsilon implements privacy.Predictor.
 func (ac *Accountant) PredictEpsilon(iterations int, factor float64) privacy.Amount {
-	return ac.epsilon(scale(ac.maxRho(iterations), factor), ac.set.Conv)
+	return ac.epsilon(ScaleRho(ac.maxRho(ac.after(iterations)), factor), ac.set.Conv)
 }
 
 // FactorFor implements privacy.InversePredictor: λ = √(ρ(1)/ρ_target),
 // with ρ_target the inverse of the ledger's conversion at the target ε.
 func (ac *Accountant) FactorFor(iterations int, target float64) (float64, error) {
+	return ac.factorFor(ac.maxRho(ac.after(iterations)), iterations, "iteration(s)", target)
+}
+
+// factorFor returns λ = √(ρ(1)/ρ_target) from rho = ρ(1), the largest
+// total after count counts of unit, or why there is none.
+func (ac *Accountant) factorFor(rho privacy.Amount, count int, unit string, target float64) (float64, error) {
 	if ac.meta.Off != "" {
 		return 0, fmt.Errorf("cannot be reached: %s has %s, and no scale gives a finite ε", ac.meta.Title, ac.meta.Off)
 	}
-	rho := ac.maxRho(iterations)
+	return FactorFor(rho, count, unit, ac.set.Conv, ac.set.Delta, target)
+}
+
+// FactorFor returns the factor λ on every noise scale at which a ρ total
+// of rho at factor 1 (the largest over the agents after count counts of
+// unit, "iteration(s)" or "activations per agent") converts into the
+// target ε with conversion c at δ: ρ ∝ 1/λ², so λ = √(ρ(1)/ρ_target);
+// or an error saying why no factor reaches it.
+func FactorFor(rho privacy.Amount, count int, unit string, c privacy.Conversion, delta, target float64) (float64, error) {
 	switch {
 	case rho.NoGuarantee():
-		return 0, fmt.Errorf("cannot be reached: a noise scale is 0 within %d iteration(s), so ε is infinite at every scale", iterations)
+		return 0, fmt.Errorf("cannot be reached: a noise scale is 0 within %d %s, so ε is infinite at every scale", count, unit)
 	case rho.Value() == 0:
-		return 0, fmt.Errorf("cannot be reached: after %d iteration(s) nothing sensitive has been published (ε = 0)", iterations)
+		return 0, fmt.Errorf("cannot be reached: after %d %s nothing sensitive has been published (ε = 0)", count, unit)
 	}
-	want := ac.set.Conv.Rho(target, ac.set.Delta)
+	want := c.Rho(target, delta)
 	if !(want > 0) || math.IsInf(want, 0) {
-		return 0, fmt.Errorf("cannot be reached: ε = %g at δ = %g corresponds to no finite ρ > 0", target, ac.set.Delta)
+		return 0, fmt.Errorf("cannot be reached: ε = %g at δ = %g corresponds to no finite ρ > 0", target, delta)
+	}
+	if v := rho.Value(); !math.IsInf(v, 0) {
+		return math.Sqrt(v / want), nil
 	}
 	return num.Exp(0.5 * (rho.Log10()*math.Ln10 - num.Log(want))), nil
+}
+
+// PerAgent returns the ledger's prediction over an agent's own
+// publications (activations, for a walk): its iterations argument is a
+// count every agent is taken to reach — DP-RECAL's privacy leakage
+// frequency — and ε is the largest over the agents at that count. A
+// target_epsilon at plf is calibrated through it (method.Target); it is
+// a privacy.InversePredictor.
+func (ac *Accountant) PerAgent() privacy.InversePredictor { return perAgent{ac} }
+
+type perAgent struct{ ac *Accountant }
+
+func (p perAgent) count(c int) func(int) int { return func(int) int { return c } }
+
+func (p perAgent) PredictEpsilon(count int, factor float64) privacy.Amount {
+	return p.ac.epsilon(ScaleRho(p.ac.maxRho(p.count(count)), factor), p.ac.set.Conv)
+}
+
+func (p perAgent) FactorFor(count int, target float64) (float64, error) {
+	return p.ac.factorFor(p.ac.maxRho(p.count(count)), count, "publication(s) per agent", target)
 }
 
 // Rho returns agent i's ρ total so far.
@@ -319,7 +374,7 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 			e.Epsilon, e.Reason = privacy.Infinite(), "a publication had no noise (σ = 0)"
 		default:
 			e.Epsilon = ac.epsilon(rho, ac.set.Conv)
-			e.Inputs = append(e.Inputs, amount("ρ_i", rho), amount("ε_i ("+other.String()+")", ac.epsilon(rho, other)))
+			e.Inputs = append(e.Inputs, AmountInput("ρ_i", rho), AmountInput("ε_i ("+other.String()+")", ac.epsilon(rho, other)))
 		}
 		l.Agents = append(l.Agents, e)
 	}
@@ -327,9 +382,9 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	return l
 }
 
-// amount is a ledger input holding a, as a number while it fits in a
-// float64 and as its text (10^x) beyond: JSON has no infinity.
-func amount(name string, a privacy.Amount) privacy.Input {
+// AmountInput is a ledger input holding a, as a number while it fits in
+// a float64 and as its text (10^x, ∞) beyond: JSON has no infinity.
+func AmountInput(name string, a privacy.Amount) privacy.Input {
 	if v := a.Value(); !math.IsInf(v, 0) && !math.IsNaN(v) {
 		return privacy.Num(name, v)
 	}

@@ -279,7 +279,14 @@ for (const h of HOSTILE) {
         assert.ok(!held(mi), `the page's thread is held while it computes: ${fmt(mi)}, idle ${fmt(idle)}`);
       }
       await b.page.screenshot({ path: path.join(OUT, `heavy-${h.scenario.name}.png`) });
-      await b.page.evaluate(() => { window.__t0 = performance.now(); });
+      // From the input event itself (the click's or the key's), not from
+      // when the test asked for it: the driver's own steps are not the page's.
+      await b.page.evaluate(() => {
+        window.__t0 = performance.now();
+        const at = () => { window.__t0 = performance.now(); };
+        document.addEventListener('keydown', at, { capture: true, once: true });
+        document.addEventListener('click', at, { capture: true, once: true });
+      });
       if (h.stop === 'Escape') await b.page.keyboard.press('Escape');
       else await b.page.click('#remote-cancel');
       const want = h.iteration ? 'stopped' : '';

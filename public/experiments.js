@@ -792,11 +792,15 @@
       const base = data.length;
       data.push(y, hi, lo);
       series.push(
-        { label: s.label, stroke: col, width: 2, spanGaps: true, points: { show: fd.markers, size: 6, fill: col } },
-        { label: s.label + ' (band top)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
-        { label: s.label + ' (band bottom)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
+        // A metric evaluated every k iterations: markers at those points only.
+        { label: s.label, stroke: col, width: 2, spanGaps: true, points: { show: fd.markers, size: 6, fill: col }, ...(fd.evaluated ? { paths: () => null } : {}) },
+        ...[' (band top)', ' (band bottom)'].map((w) => (fd.evaluated
+          // Evaluated every k iterations: the band's ends as small marks at
+          // the evaluated points, no band between them.
+          ? { label: s.label + w, stroke: col + '66', width: 0, spanGaps: false, paths: () => null, points: { show: true, size: 4, fill: col + '66', stroke: col + '66' } }
+          : { label: s.label + w, stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } })),
       );
-      bands.push({ series: [base + 1, base + 2], fill: col + '33' });
+      if (!fd.evaluated) bands.push({ series: [base + 1, base + 2], fill: col + '33' });
       if (y2) {
         data.push(y2v);
         series.push({ label: s.label + ' (right axis)', stroke: col, width: 1.5, dash: [6, 4], spanGaps: true, scale: 'y2', points: { show: false } });

@@ -36,7 +36,6 @@
   const viewLabels = $('view-labels');
   const viewKeyText = $('view-key-text');
   const viewNote = $('view-note');
-  const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
   const scnTitle = $('scn-title');
   const scnDesc = $('scn-desc');
@@ -129,8 +128,11 @@
     setStatus('error');
   }
 
+  // The status badge: the state's word, or for a run that ended above
+  // its start, that (Go's ui.Status).
+  const STATUS_WORDS = { worse: 'worse than its start' };
   function setStatus(s) {
-    stat.status.textContent = s;
+    stat.status.textContent = STATUS_WORDS[s] || s;
     stat.status.className = 'badge s-' + s;
   }
 
@@ -208,7 +210,6 @@
     last: 0,          // time of the last redraw
     xMax: 0,
     width: 0,
-    ghostLast: null,  // [iteration, value] of the ghost's latest point
     hover: false,     // the cursor is on the plot: its legend follows it
   };
 
@@ -313,7 +314,6 @@
   function plotClear() {
     plot.rev = -1;
     plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [], ghost: [] };
-    plot.ghostLast = null;
     plotBox.dataset.points = '0';
   }
 
@@ -355,8 +355,6 @@
     if (ex) for (const col of ex.data(m)) data.push(positive(col));
     plot.u.setData(data);
     plotBox.dataset.points = String(n);
-    plot.ghostLast = null;
-    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i], data[1][i]]; break; }
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
@@ -422,12 +420,14 @@
       if (seedIn.value !== v) seedIn.value = v;
     }
     if (s.error && (!lastState || lastState.error !== s.error)) addMessage('error', s.error);
-    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged'].includes(s.status)) {
+    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged', 'worse'].includes(s.status)) {
       addMessage('info', 'Fast-forward turned itself off: the run has ended.');
     }
     checkNoiseDominated(s);
-    if (s.status === 'diverged' && (!lastState || lastState.status !== 'diverged')) {
-      addMessage('warn', 'The run diverged: the iterates are no longer finite.');
+    if (s.outcome && (!lastState || lastState.outcome !== s.outcome)) {
+      addMessage('warn', s.outcome === 'diverged'
+        ? `The run diverged: ${s.outcomeText || 'the iterates are no longer finite'}.`
+        : `The run ended worse than its start: ${s.outcomeText}. What the algorithm gained, the noise (or its settings) took back; the theory card says which of its assumptions fail.`);
     }
     if (s.stopReason && (!lastState || lastState.stopReason !== s.stopReason)) {
       addMessage('info', 'The run stopped early by its stop rule: ' + s.stopReason + '.');
@@ -509,7 +509,8 @@
       mean = 'Nothing sent yet: nothing revealed.';
     } else if (s.epsilon === 0 && s.messages > 0) {
       val = '0 so far';
-      mean = 'The messages sent so far carry no private information by the accountant\'s convention (GT-DP: the iteration-0 messages have sensitivity 0, so eq. (18) counts rounds k = 1 … K, K = iterations − 1); ε grows from the next round on.';
+      // The convention is the algorithm's accountant's, in its words.
+      mean = `The messages sent so far carry no private information by the accountant's count (${s.epsilonFree || s.epsilonSource || 'its source'}); ε grows from the next round on.`;
     } else if (s.epsilon > 0 || s.epsilonText) {
       mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon, s.delta);
     }
@@ -557,25 +558,18 @@
     messages.focus({ preventScroll: true });
   });
 
-  // checkNoiseDominated warns, once per scenario, when the run's error is
-  // far above the noise-free ghost's: the privacy noise then dominates
-  // (typically after a calibration to a small ε).
-  let noiseWarned = -1;
+  // checkNoiseDominated says Go's noise warning (ui.NoiseWarning), once
+  // per build: the run against its noise-free ghost, compared only above
+  // floating-point rounding.
   function checkNoiseDominated(s) {
-    if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
-    // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
-    const [it, g, own] = plot.ghostLast;
-    if (!(g > 0) || !(own > 100 * g) || it < 20) return;
-    noiseWarned = s.loads;
-    addMessage('warn', `This run is dominated by its noise: its ${s.headline || 'optimality'} error (${fmtNum(own)}) is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
-      'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
+    if (s.noiseWarning && (!lastState || lastState.noiseWarning !== s.noiseWarning)) addMessage('warn', s.noiseWarning);
   }
 
   // onScenarioBuilt runs when a scenario is (re)built, however: the plot
   // starts again and fast-forward is off (Go turned it off).
   function onScenarioBuilt(s) {
     speedSynced = false;
-    plot.ghostLast = null;
+    if (window.dpsimGlossary && window.dpsimGlossary.refresh) window.dpsimGlossary.refresh();
     calConfirm.hidden = true;
     fillAgents(s.nodes || 0);
     if (pinned) closeInspector();
@@ -609,29 +603,19 @@
   // The scene's text labels, written over the canvas (boot.js).
   const renderLabels = (s) => boot.renderLabels(s && s.labels);
 
-  // The key under the view follows the scenario: which channels are sent or
-  // pulled, and for resource allocation the shapes and the edge reading.
+  // The key under the view is the run's legend, composed in Go from the
+  // algorithm's and the problem's own words (ui.KeyOf: what a link
+  // carries, what the picture shows and where it stands), so that no
+  // plug-in inherits another's text.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading, s.headline, s.large].join('|');
+    const sig = [s.legend, s.reading].join('|');
     if (sig === keySig) return;
     keySig = sig;
-    if (s.large && !s.allocation) {
-      viewKeyText.textContent = `Large network (${s.nodes} agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; ` +
-        'each agent a dot coloured by its distance to the agents\' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.';
-    } else if (!s.allocation) {
-      // Without a known optimum the view draws no ★.
-      viewKeyText.innerHTML = s.headline === 'stationarity'
-        ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
-    } else {
-      viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
-        (s.key ? 'Channels: ' + s.key + '. ' : '') +
-        'Squares: generator buses, labelled output / optimum*; discs: load buses, labelled with their demand. ' +
-        'Right panel: total generation against demand, each generator\'s output (bar) against its optimum (tick), every bus\'s price converging to λ*.';
-    }
+    viewKeyText.textContent = s.legend || '';
+    viewKeyText.dataset.where = s.pictureWhere || '';
     const notes = [];
     if (s.reading) notes.push('Directed links: arrows point from sender to receiver; ' + s.reading + '.');
-    if (s.allocation) notes.push('Error plot: optimality is the paper\'s allocation error, consensus the disagreement of the buses\' prices (their formulas below the plot).');
     viewNote.hidden = notes.length === 0;
     viewNote.textContent = notes.join(' ');
   }
@@ -728,6 +712,7 @@
         row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
         row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +
         row('noise ÷ signal', ratioText(v.signal_norm, v.noise_norm, v.ratio), 'mono') +
+        (v.deviation != null ? row('off the noise-free message', `${fmtNum(v.deviation)}× its size (the packet's colour: all the noise this message carries, earlier noise included)`) : '') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
         row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
     } else {
@@ -1317,22 +1302,32 @@
 
   // ------------------------------------------------------------ bridge up
 
+  // fillPresets fills the preset menu grouped by paper, the paper's own
+  // algorithm first (Go's scenario.PresetMenu, from the plug-ins' words:
+  // no list is kept here).
   function fillPresets() {
-    const list = call('presets');
+    let groups = [];
+    try { groups = JSON.parse(call('presetMenu') || '[]'); } catch (e) { groups = []; }
     presetSel.replaceChildren();
-    const arr = list ? Array.from(list) : [];
-    if (arr.length === 0) {
+    if (groups.length === 0) {
       const o = document.createElement('option');
       o.value = ''; o.textContent = '(no presets)';
       presetSel.append(o);
       return;
     }
-    for (const p of arr) {
-      const o = document.createElement('option');
-      o.value = p.name;
-      o.textContent = p.title || p.name;
-      o.title = p.name;
-      presetSel.append(o);
+    for (const g of groups) {
+      const og = document.createElement('optgroup');
+      og.label = g.label;
+      og.dataset.paper = g.paper;
+      for (const p of g.presets) {
+        const o = document.createElement('option');
+        o.value = p.name;
+        o.textContent = p.title || p.name;
+        o.title = p.name;
+        o.dataset.algorithm = p.algorithm;
+        og.append(o);
+      }
+      presetSel.append(og);
     }
     presetsFilled = true;
     syncedPreset = null;
@@ -1387,9 +1382,10 @@
     rhow: document.getElementById('th-rhow'), measured: document.getElementById('th-measured'),
     pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
     conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
+    assume: document.getElementById('th-assume-list'),
   };
   const metricsFoot = document.getElementById('metrics-foot');
-  let theoryAt = 0, theoryKey = '';
+  let theoryAt = 0, theoryKey = '', theoryTimer = 0;
   let targetDirty = false;
 
   // refreshTheory fills the theory card from window.dpsim.theory(): the
@@ -1399,16 +1395,22 @@
   // while the run plays.
   function refreshTheory(s, force) {
     if (!window.dpsim || typeof window.dpsim.theory !== 'function') return;
-    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}`;
+    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}|${s && s.outcome}`;
     const now = performance.now();
-    if (!force && (key === theoryKey || now - theoryAt < 400)) return;
+    if (!force && key === theoryKey) return;
+    if (!force && now - theoryAt < 400) {
+      // A trailing refresh, so the card shows the run's last iteration.
+      if (!theoryTimer) theoryTimer = setTimeout(() => { theoryTimer = 0; refreshTheory(window.dpsimState, false); }, 400);
+      return;
+    }
     theoryAt = now; theoryKey = key;
     let v;
     try { v = JSON.parse(window.dpsim.theory() || 'null'); } catch (e) { return; }
     if (!v) return;
     const c = v.calibration;
     th.cal.textContent = c
-      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} iterations: noise scales ×${fmtNum(c.factor)} (${c.method})`
+      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} ${c.unit || 'iterations'}: noise scales ×${fmtNum(c.factor)} (${c.method})` +
+        (c.field ? ` — asked by ${c.field}${c.horizon_field ? ' at ' + c.horizon_field : ''}` : '')
       : 'none (the scenario\'s own noise scales)';
     th.rhowo.textContent = v.rho_wo == null ? 'n/a' : fmtNum(v.rho_wo);
     th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
@@ -1428,10 +1430,49 @@
     if (!ih) th.inf.textContent = '—';
     else if (ih.available) th.inf.textContent = `${ih.epsilon.text} (${ih.source})`;
     else th.inf.textContent = `unavailable: ${ih.reason}`;
-    th.conv.textContent = t.convergence || '—';
+    renderConvergence(t.convergence, v);
     th.src.textContent = v.paper || '—';
     if (!targetDirty && document.activeElement !== targetIn) {
       targetIn.value = v.target_epsilon > 0 ? String(v.target_epsilon) : '';
+    }
+  }
+
+  // renderConvergence writes the source's convergence claim with what
+  // this run says of it: the claim holds only under the assumptions the
+  // plug-in declares, each listed with its verdict for this run, and a
+  // run that ended (or is diverging) above its start contradicts it.
+  const VERDICT_MARK = { holds: '✓', fails: '✗', unknown: '?' };
+  function renderConvergence(claim, v) {
+    const as = v.assumptions || [];
+    const fails = as.filter((a) => a.verdict === 'fails');
+    let text = claim || '—';
+    if (v.outcome && !claim) {
+      text = `The source states no convergence result for this run; in it, ${v.outcome_text}.`;
+    } else if (v.outcome) {
+      text = `This run contradicts the claim: ${v.outcome_text}. The source claims: ${text}`;
+    } else if (claim && fails.length) {
+      text = `Only if every assumption below holds, and ${fails.length} fail${fails.length === 1 ? 's' : ''} here: ${text}`;
+    }
+    th.conv.textContent = text;
+    th.conv.dataset.outcome = v.outcome || '';
+    const sig = JSON.stringify(as);
+    if (th.assume.dataset.sig === sig) return;
+    th.assume.dataset.sig = sig;
+    th.assume.replaceChildren();
+    for (const a of as) {
+      const li = document.createElement('li');
+      li.dataset.verdict = a.verdict;
+      const mark = document.createElement('span');
+      mark.className = 'assume-mark';
+      mark.textContent = VERDICT_MARK[a.verdict] || '?';
+      mark.setAttribute('aria-label', a.verdict);
+      li.append(mark, ` ${a.name} (${a.source}) ${a.verdict}${a.detail ? ': ' + a.detail : ''}`);
+      th.assume.append(li);
+    }
+    if (!as.length) {
+      const li = document.createElement('li');
+      li.textContent = 'the algorithm declares none';
+      th.assume.append(li);
     }
   }
 
@@ -1464,7 +1505,7 @@
     const trial = t.iteration > 0
       ? ` A trial of the first ${t.iteration} iterations ends with error ${fmtNum(t.then)} instead of ${fmtNum(t.now)} (${fmtNum(t.then / t.now)}× worse).` : '';
     const pred = p.predicted_error ? ` The paper's prediction: error ≤ ${fmtNum(p.predicted_error.per_agent)}.` : '';
-    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} iterations.${trial}${pred} The noise will swamp the messages.`;
+    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} ${p.unit || 'iterations'}.${trial}${pred} The noise will swamp the messages.`;
     calConfirm.hidden = false;
     calConfirm.dataset.factor = String(p.factor);
   }

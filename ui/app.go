@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"fmt"
 	"math"
@@ -80,6 +80,14 @@ type App struct {
 	// being built in a Worker, which replaces the run on show once built
 	// (ui/remote.go).
 	rem, next *remote
+	// assumptions are the run's verdicts on its algorithm's assumptions
+	// (scenario.Built.Assumptions), decided once per build.
+	assumptions []method.Checked
+	// twin is the noise-free run the packets' colours compare with (nil
+	// without one: ui/twin.go).
+	twin *Twin
+	// noiseFor is the build (loads) whose noise warning was said.
+	noiseFor int
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -121,6 +129,9 @@ type State struct {
 	EpsilonKind   string `js:"epsilonKind"`
 	EpsilonReason string `js:"epsilonReason"`
 	EpsilonSource string `js:"epsilonSource"`
+	// EpsilonFree says why the accountant counts the first messages as
+	// free, from the algorithm's words (method.Words.FreeMessages).
+	EpsilonFree string `js:"epsilonFree"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
@@ -170,6 +181,30 @@ type State struct {
 	// Remote says what a Web Worker does for the page: a heavy scenario
 	// built, or the run's next iterations computed, there (ui/remote.go).
 	Remote RemoteJS `js:"remote"`
+	// Legend is the key under the network, from the plug-ins' words
+	// (ui.KeyOf); PictureWhere says where the picture stands ("beside",
+	// "below" or ""); Panels lists the panels that apply (ui.Panel…).
+	Legend       string   `js:"legend"`
+	PictureWhere string   `js:"pictureWhere"`
+	Panels       []string `js:"panels"`
+	// AlgorithmKind and ProblemKind are the plug-ins' names, which the
+	// glossary puts first.
+	AlgorithmKind string `js:"algorithmKind"`
+	ProblemKind   string `js:"problemKind"`
+	// Outcome is "worse" or "diverged" once the headline error ended (or,
+	// diverging, already is) above its start, "" otherwise; OutcomeText
+	// says it with the numbers (Live.Outcome).
+	Outcome     string `js:"outcome"`
+	OutcomeText string `js:"outcomeText"`
+	// HeadlineStart is the headline error at iteration 0 and
+	// RoundingFloor the error below which it is floating-point rounding
+	// (RoundingShare of the start): a noise-free run below it is compared
+	// with nothing.
+	HeadlineStart float64 `js:"headlineStart"`
+	RoundingFloor float64 `js:"roundingFloor"`
+	// NoiseWarning says, once per build, that the noise dominates the run
+	// against the noise-free ghost (ui.NoiseWarning), or "".
+	NoiseWarning string `js:"noiseWarning"`
 
 	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
 	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
@@ -215,7 +250,17 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	a.stopRemote() // a run of the page's own ends one in a Worker (ui/remote.go)
 	model := newModel(b)
-	run := newRun(b, append([]sim.Recorder{model}, a.taps(b)...)...)
+	recs := []sim.Recorder{model}
+	// The noise-free twin the packets' colours compare with, when the
+	// picture draws single packets of a problem small enough.
+	a.twin = nil
+	if !model.Large() {
+		if a.twin = NewTwin(b); a.twin != nil {
+			model.SetReference(a.twin)
+			recs = append(recs, a.twin)
+		}
+	}
+	run := newRun(b, append(recs, a.taps(b)...)...)
 	run.Start()
 	player := scene.NewPlayer(run)
 	// Fast-forward never outlives a scenario: a new one starts at its
@@ -235,6 +280,7 @@ func (a *App) install(b *scenario.Built) {
 	a.lastErr = ""
 	a.game.Set(player, model)
 	a.cmp = nil // a scenario of its own ends a comparison
+	a.assumptions = b.Assumptions()
 	a.publish()
 }
 
@@ -318,17 +364,31 @@ type TheoryView struct {
 	StationarityMetric string               `json:"stationarity_metric,omitempty"`
 	Calibration        *privacy.Calibration `json:"calibration,omitempty"`
 	Target             float64              `json:"target_epsilon"`
-	RhoW               *float64             `json:"rho_w"`
-	RhoWo              *float64             `json:"rho_wo"`
-	Epsilon            privacy.Amount       `json:"epsilon"`
+	// Assumptions are the algorithm's source's assumptions, each with
+	// whether it holds for this run.
+	Assumptions []method.Checked `json:"assumptions"`
+	// Outcome and OutcomeText are State's: a run that ended (or is
+	// diverging) above its start contradicts any convergence claim.
+	Outcome     string         `json:"outcome,omitempty"`
+	OutcomeText string         `json:"outcome_text,omitempty"`
+	RhoW        *float64       `json:"rho_w"`
+	RhoWo       *float64       `json:"rho_wo"`
+	Epsilon     privacy.Amount `json:"epsilon"`
 }
 
-func (a *App) theoryView() TheoryView { return theoryOf(a.built, a.run) }
+func (a *App) theoryView() TheoryView {
+	return theoryOf(a.built, a.run, a.assumptions, a.state.Outcome, a.state.OutcomeText)
+}
 
-// theoryOf is the theory card of run, a run of b.
-func theoryOf(b *scenario.Built, run *runner.Runner) TheoryView {
+// theoryOf is the theory card of run, a run of b, with the verdicts on
+// its algorithm's assumptions and how its headline error ended.
+func theoryOf(b *scenario.Built, run *runner.Runner, assumptions []method.Checked, outcome, outcomeText string) TheoryView {
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.Ledger().Max}
+		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.Ledger().Max,
+		Assumptions: assumptions, Outcome: outcome, OutcomeText: outcomeText}
+	if v.Assumptions == nil {
+		v.Assumptions = []method.Checked{}
+	}
 	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
 	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
@@ -442,6 +502,7 @@ func (a *App) publish() {
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
@@ -454,8 +515,13 @@ func (a *App) publish() {
 		st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 		a.modelState(st)
 		st.Reading = readingText(b)
-		status, why := Status(a.run, st.Running)
-		a.statusState(st, status, why)
+		st.AlgorithmKind, st.ProblemKind = b.Factory.Name, b.ProblemFactory.Name
+		k := KeyOf(b, a.game.Model(), a.game.Frame())
+		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
+		start, _ := a.live.Ends(&a.run.Metrics.Series)
+		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
+		status, why := Status(a.run, st.Running, a.live)
+		a.endState(st, &a.run.Metrics.Series, status, why, a.run.Err(), a.run.Done())
 		budget := 3 * time.Millisecond
 		if a.fast {
 			budget = 0 // fast-forward's time is the run's: the ghost waits
@@ -464,22 +530,42 @@ func (a *App) publish() {
 			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
+		if a.noiseFor != a.loads {
+			st.NoiseWarning = ""
+			it, own, g := a.live.NoiseAt(&a.run.Metrics.Series, a.ghost)
+			if w := NoiseWarning(st.Headline, it, own, g, st.RoundingFloor); w != "" {
+				st.NoiseWarning, a.noiseFor = w, a.loads // said once per build
+			}
+		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
 
-// statusState sets the run's status and what goes with it: the error of
-// a diverged run, the stop rule's reason, fast-forward turned off at the
-// end.
-func (a *App) statusState(st *State, status, why string) {
+// endState sets the run's status and what goes with it, for a run whose
+// recorded series is s, whose error is runErr (nil unless it diverged)
+// and which is done or not: the error of a diverged run, the stop rule's
+// reason, how its headline error ended (Live.Outcome), fast-forward
+// turned off at the end.
+func (a *App) endState(st *State, s *metrics.Series, status, why string, runErr error, done bool) {
 	st.Error, st.StopReason, st.Status = a.lastErr, "", status
 	switch status {
 	case "diverged":
-		st.Error = why
+		if runErr != nil { // else the error grew: Outcome says it
+			st.Error = why
+		}
 	case "stopped":
 		st.StopReason = why
 	}
-	if a.fast && (status == "diverged" || status == "stopped" || status == "done") {
+	st.Outcome, st.OutcomeText = a.live.Outcome(s)
+	if !done && runErr == nil && st.Outcome != OutcomeDiverged {
+		// Part-way, noise lifts the error above its start for a
+		// while: only growth without bound contradicts a claim yet.
+		st.Outcome, st.OutcomeText = "", ""
+	}
+	if runErr != nil {
+		st.Outcome, st.OutcomeText = OutcomeDiverged, why
+	}
+	if a.fast && (done || runErr != nil) {
 		// The run has ended: the next one starts at the chosen speed.
 		a.fast = false
 		a.player.SetFast(false)
@@ -603,6 +689,9 @@ func (a *App) Register() {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
 			if a.fast {
+				// The twin would double fast-forward's work: it stops, and
+				// the colours compare each fresh noise with its message.
+				a.twin.Stop()
 				a.slow = false // fast-forward and slow motion exclude each other
 				a.pace()
 			}
@@ -634,7 +723,7 @@ func (a *App) Register() {
 		m := a.game.Model()
 		led, kind, counters := a.privacyNow()
 		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, kind, counters)
-		out, _ := json.Marshal(in)
+		out, _ := jsonout.Marshal(in)
 		return string(out)
 	})
 	fn("badges", func([]js.Value) any {
@@ -643,7 +732,7 @@ func (a *App) Register() {
 			return "[]"
 		}
 		led, kind, counters := a.privacyNow()
-		out, _ := json.Marshal(Badges(f, cssRatio(m), led, kind, counters))
+		out, _ := jsonout.Marshal(Badges(f, cssRatio(m), led, kind, counters))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -651,7 +740,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		out, _ := json.Marshal(OnScreen(m, f, cssRatio(m)))
+		out, _ := jsonout.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -739,7 +828,7 @@ func (a *App) Register() {
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.run.Ledger())
+		js, _ := jsonout.Marshal(a.run.Ledger())
 		return string(js)
 	})
 	fn("calibrate", func(args []js.Value) any {
@@ -766,21 +855,33 @@ func (a *App) Register() {
 		if err != nil {
 			return fmt.Sprintf(`{"error":%q}`, err.Error())
 		}
-		out, _ := json.Marshal(p)
+		out, _ := jsonout.Marshal(p)
 		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
 		if a.rem != nil {
-			return string(a.rem.sum.Theory)
+			return a.rem.theory(a.state.Outcome, a.state.OutcomeText)
 		}
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.theoryView())
+		js, _ := jsonout.Marshal(a.theoryView())
 		return string(js)
 	})
+	fn("glossary", func([]js.Value) any {
+		g := GlossaryOf(a.built)
+		if r := a.rem; r != nil {
+			g = glossaryFor(factoryNamed(r.head.AlgorithmKind), problemNamed(r.head.ProblemKind))
+		}
+		out, _ := jsonout.Marshal(g)
+		return string(out)
+	})
+	fn("presetMenu", func([]js.Value) any {
+		out, _ := jsonout.Marshal(scenario.PresetMenu())
+		return string(out)
+	})
 	fn("plugins", func([]js.Value) any {
-		js, err := json.Marshal(scenario.Plugins())
+		js, err := jsonout.Marshal(scenario.Plugins())
 		if err != nil {
 			a.lastErr = "plugins: " + err.Error()
 			return ""

@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"syscall/js"
 
@@ -63,7 +63,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		if s != nil && err == nil {
 			r = a.needs(s)
 		}
-		out, _ := json.Marshal(r)
+		out, _ := jsonout.Marshal(r)
 		return string(out)
 	})
 	// The bytes are kept, not decoded: decoding a dataset takes the
@@ -74,7 +74,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		if a.deferred == nil {
 			return ""
 		}
-		out, _ := json.Marshal(a.deferred)
+		out, _ := jsonout.Marshal(a.deferred)
 		a.deferred = nil
 		return string(out)
 	})

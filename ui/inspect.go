@@ -45,7 +45,11 @@ type Inspection struct {
 	SignalNorm float64   `json:"signal_norm"`
 	NoiseNorm  float64   `json:"noise_norm"`
 	Ratio      float64   `json:"ratio"`
-	Receivers  []int     `json:"receivers,omitempty"`
+	// Deviation is ‖sent − sent*‖/‖sent*‖ against the noise-free twin's
+	// message, which the packet's colour shows when there is a twin
+	// (absent otherwise).
+	Deviation *float64 `json:"deviation,omitempty"`
+	Receivers []int    `json:"receivers,omitempty"`
 	// Epsilon is the agent's (the sender's) ε so far, as people read it;
 	// EpsilonKind as in the state ("dp", "none", "unaccounted").
 	Epsilon     string `json:"epsilon"`
@@ -113,6 +117,9 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 			in.Rounds = m.Rounds()
 			in.Signal, in.Noise, in.SignalNorm, in.NoiseNorm = msg.Signal, msg.Noise, msg.SignalNorm, msg.NoiseNorm
 			in.Ratio, in.Receivers, in.Dim = msg.Ratio, msg.To, msg.Dim
+			if d := msg.Deviation; !math.IsNaN(d) {
+				in.Deviation = &d
+			}
 			in.State = state(pk.From)
 			in.Epsilon, in.EpsilonKind = agentEpsilon(led, kind, pk.From), kind
 			return in

@@ -11,7 +11,9 @@ import (
 	"syscall/js"
 	"time"
 
+	"dpsim/core/method"
 	"dpsim/core/metrics"
+	"dpsim/core/objective"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -373,6 +375,7 @@ func (a *App) installRemote(r *remote) {
 	a.player, a.live = player, live
 	a.rem = r
 	a.ghost, a.ghostOf = nil, nil
+	a.twin, a.assumptions = nil, nil // the Worker's theory card holds the assumptions
 	a.loads++
 	a.rate = rateMeter{}
 	a.warnings = append(a.warnings[:0], r.head.Warnings...)
@@ -597,15 +600,29 @@ func (r *remote) resume() {
 	})
 }
 
+// ended reports whether the picture shows the run's end.
+func (r *remote) ended() bool { return r.end != nil && len(r.queue) == 0 && r.iter >= r.received }
+
+// err is the run's error once shown: it diverged or the Worker failed.
+func (r *remote) err() error {
+	if r.ended() && (r.end.Status == "diverged" || r.end.Status == "failed") {
+		return errors.New(r.end.Reason)
+	}
+	return nil
+}
+
 // status is a remote run's status for the page, as Status is a local
-// run's.
-func (r *remote) status(running bool) (string, string) {
-	if r.end != nil && len(r.queue) == 0 && r.iter >= r.received {
+// run's (with how its headline error ended, from l).
+func (r *remote) status(running bool, l *Live) (string, string) {
+	if r.ended() {
 		switch r.end.Status {
 		case "failed":
 			return "diverged", r.end.Reason
 		case "diverged", "stopped":
 			return r.end.Status, r.end.Reason
+		}
+		if o, why := l.Outcome(&r.series); o != "" {
+			return o, why
 		}
 		return "done", ""
 	}
@@ -669,14 +686,57 @@ func (a *App) publishRemote(st *State) {
 	st.Messages, st.Activations = float64(r.last.Messages), float64(r.last.Activations)
 	st.Epsilon, st.EpsilonText = r.eps, r.epsText
 	st.EpsilonKind, st.EpsilonReason, st.EpsilonSource, st.EpsilonNote = r.sum.EpsilonKind, r.sum.Reason, r.sum.Source, r.sum.Note
-	st.Delta = r.sum.Delta
+	st.Delta, st.EpsilonFree = r.sum.Delta, h.EpsilonFree
 	st.Running = a.player.Running()
 	st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 	a.modelState(st)
 	st.Reading = h.Reading
-	status, why := r.status(st.Running)
-	a.statusState(st, status, why)
+	st.AlgorithmKind, st.ProblemKind = h.AlgorithmKind, h.ProblemKind
+	if af, pf := factoryNamed(h.AlgorithmKind), problemNamed(h.ProblemKind); af != nil && pf != nil {
+		k := keyOf(af, pf, h.Nodes, h.Dim, a.game.Model(), a.game.Frame())
+		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
+	}
+	start, _ := a.live.Ends(&r.series)
+	st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
+	status, why := r.status(st.Running, a.live)
+	a.endState(st, &r.series, status, why, r.err(), r.ended())
 	st.GhostIter = r.sum.GhostIter
+	if a.noiseFor != a.loads && h.Noisy {
+		st.NoiseWarning = ""
+		it, own, g := a.live.noiseAt(&r.series, r.sum.GhostIter, r.ghostAt1)
+		if w := NoiseWarning(st.Headline, it, own, g, st.RoundingFloor); w != "" {
+			st.NoiseWarning, a.noiseFor = w, a.loads // said once per build
+		}
+	}
+}
+
+// ghostAt1 is the ghost's headline metric at iteration it, NaN where the
+// Worker's ghost has not recorded one.
+func (r *remote) ghostAt1(it float64) float64 {
+	if v, ok := r.ghost[int(it)]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// theory is the remote run's theory card (as the Worker last sent it)
+// with how the run shown ended: the Worker runs ahead of the picture.
+func (r *remote) theory(outcome, text string) string {
+	var v map[string]json.RawMessage
+	if json.Unmarshal(r.sum.Theory, &v) != nil {
+		return string(r.sum.Theory)
+	}
+	delete(v, "outcome")
+	delete(v, "outcome_text")
+	if outcome != "" {
+		v["outcome"], _ = json.Marshal(outcome)
+		v["outcome_text"], _ = json.Marshal(text)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(r.sum.Theory)
+	}
+	return string(out)
 }
 
 // ledger returns the remote run's ledger and counters as of its latest
@@ -864,4 +924,24 @@ func (x *remoteExport) next(o js.Value, finished func()) js.Value {
 	}
 	o.Set("progress", p)
 	return o
+}
+
+// factoryNamed and problemNamed are the registered plug-ins of those
+// names (nil for none): what a Worker's run is, for its words.
+func factoryNamed(name string) *method.Factory {
+	for _, f := range scenario.Factories() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+func problemNamed(name string) *objective.Factory {
+	for _, f := range scenario.Problems() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -97,6 +98,8 @@ type worker struct {
 	ghostOf   *scenario.Scenario
 	ghostSent int // ghost points sent
 	live      *Live
+	// assumptions are the run's verdicts on its algorithm's assumptions.
+	assumptions []method.Checked
 	// summarised is when the last summary (ledger, counters, theory) was
 	// sent.
 	summarised time.Time
@@ -184,6 +187,13 @@ type remoteHead struct {
 	Columns []string            `json:"columns"`
 	Reading string              `json:"reading"`
 	Noisy   bool                `json:"noisy"`
+	// AlgorithmKind and ProblemKind name the plug-ins (their words: the
+	// legend); Dim is the problem's dimension; EpsilonFree what the
+	// algorithm's words say of its first messages.
+	AlgorithmKind string `json:"algorithm_kind"`
+	ProblemKind   string `json:"problem_kind"`
+	Dim           int    `json:"dim"`
+	EpsilonFree   string `json:"epsilon_free"`
 	// First is the first batch (iteration 0), base64.
 	First   string        `json:"first"`
 	Summary remoteSummary `json:"summary"`
@@ -236,6 +246,7 @@ func (w *worker) open(text []byte) string {
 	w.enc.run = w.run
 	w.run.Start()
 	w.live = NewLive(b, 1)
+	w.assumptions = b.Assumptions()
 	w.ghostOf = b.Scenario
 	// The first frame: the model of the run's initial step, without its
 	// messages (a snapshot holds none; they travel in the first batch).
@@ -251,7 +262,8 @@ func (w *worker) open(text []byte) string {
 	}
 	h := remoteHead{Warnings: []string{}, Name: b.Scenario.Name, Title: b.Scenario.Title, Description: b.Scenario.Description,
 		Algorithm: b.Factory.Title, Iterations: b.Scenario.Iterations, Nodes: b.Env.Graph.N, Links: b.Env.Graph.Links(),
-		Desc: metrics.Describe(b.Env.Problem, b.Factory.Output != ""), Reading: readingText(b), Noisy: Noisy(b.Scenario)}
+		Desc: metrics.Describe(b.Env.Problem, b.Factory.Output != ""), Reading: readingText(b), Noisy: Noisy(b.Scenario),
+		AlgorithmKind: b.Factory.Name, ProblemKind: b.ProblemFactory.Name, Dim: b.Env.Problem.Dim(), EpsilonFree: b.Factory.Words.FreeMessages}
 	for _, wn := range b.Warnings {
 		h.Warnings = append(h.Warnings, wn.String())
 	}
@@ -317,8 +329,13 @@ func (w *worker) advance(n int, budget time.Duration, fast bool) js.Value {
 			break
 		}
 	}
-	if st, why := Status(w.run, false); st == "done" || st == "stopped" || st == "diverged" {
-		end = &stream.End{Status: st, Reason: why}
+	switch {
+	case w.run.Err() != nil:
+		end = &stream.End{Status: "diverged", Reason: w.run.Err().Error()}
+	case w.run.Stopped() != "":
+		end = &stream.End{Status: "stopped", Reason: w.run.Stopped()}
+	case w.run.Done():
+		end = &stream.End{Status: "done"}
 	}
 	if !fast {
 		w.ghost.CatchUp(w.run.Iter(), 3*time.Millisecond)
@@ -376,7 +393,7 @@ func (w *worker) summary() remoteSummary {
 	w.summarised = time.Now()
 	s.Ledger, _ = json.Marshal(led)
 	s.Counters, _ = json.Marshal(w.run.Counters())
-	s.Theory, _ = json.Marshal(theoryOf(w.b, w.run))
+	s.Theory, _ = json.Marshal(theoryOf(w.b, w.run, w.assumptions, "", ""))
 	return s
 }
 

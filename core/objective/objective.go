@@ -205,6 +205,9 @@ type Factory struct {
 	// "mushrooms/train"), so that the page can fetch them before it builds
 	// the scenario; nil or empty means none.
 	Datasets func(params any) []string
+	// Words is what the page says about the problem: the picture it
+	// draws, what its error plot shows, its glossary, its papers.
+	Words Words
 }
 
 // Measured is implemented by problems with metrics of their own beyond

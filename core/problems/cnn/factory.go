@@ -68,6 +68,7 @@ var Factory = objective.Factory{
 		}
 		return nil
 	},
+	Words: words,
 }
 
 // netFor returns the network for a dataset's image shape and classes.

@@ -74,6 +74,7 @@ var Factory = objective.Factory{
 		}
 		return out
 	},
+	Words: words,
 }
 
 // IEEE14 returns the DP-DGT paper's IEEE 14-bus case (Sec. 6): generators

@@ -82,6 +82,7 @@ var Factory = objective.Factory{
 		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
 		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
+	Words: words,
 }
 
 // seeds remembers the seed each built instance used, for Pinned.

@@ -58,4 +58,5 @@ var Factory = objective.Factory{
 	Reads: func(params any) objective.Reads {
 		return objective.Reads{DataSeed: params.(*Params).Seed == 0}
 	},
+	Words: words,
 }

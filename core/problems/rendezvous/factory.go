@@ -57,6 +57,7 @@ var Factory = objective.Factory{
 		q.CommonTarget = false // the pinned targets say it all
 		return &q
 	},
+	Words: words,
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

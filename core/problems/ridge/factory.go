@@ -59,6 +59,7 @@ var Factory = objective.Factory{
 		p := params.(*Params)
 		return objective.Reads{DataSeed: p.Features == nil || p.Outputs == nil}
 	},
+	Words: words,
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

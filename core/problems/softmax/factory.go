@@ -70,6 +70,7 @@ var Factory = objective.Factory{
 		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
 		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
+	Words: words,
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

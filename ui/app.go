@@ -224,6 +224,7 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // Load validates s and makes it the current scenario, at iteration 0 and
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
+	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
 	cp := *s
 	if a.seed >= 0 {
 		seed := uint64(a.seed)

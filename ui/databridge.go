@@ -16,7 +16,8 @@ import (
 func (a *App) needs(s *scenario.Scenario) datafiles.Report { return a.data.Report(s) }
 
 // checkData refuses to build s while a dataset file it needs is missing,
-// with an error saying so (instead of core/data's "no data source").
+// with an error saying so (instead of core/data's "no data source"), or
+// a file of the user's it names (ui/userfiles.go).
 func (a *App) checkData(s *scenario.Scenario) error {
 	r := a.needs(s)
 	if r.Error != "" {
@@ -28,7 +29,10 @@ func (a *App) checkData(s *scenario.Scenario) error {
 	// The page keeps the files it fetched without decoding them (a heavy
 	// run decodes them in its Worker): a run of the page's own decodes
 	// them here, now.
-	return a.data.Ready(s)
+	if err := a.data.Ready(s); err != nil {
+		return err
+	}
+	return checkUserFiles(s)
 }
 
 // checkBuild is the scenario builder's gate (ui/builder.go): checkData,
@@ -70,6 +74,7 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 	// thread for a while, and the runs that train on one build in a
 	// Worker, which decodes them there (ui/remote.go).
 	fn("provideData", func(args []js.Value) any { return a.data.KeepJS(args) })
+	a.registerUserFiles(fn)
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {
 			return ""

@@ -190,6 +190,9 @@ func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	if err := provideFiles(s, dirOf(arg)); err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
 	if err := cal.apply(s); err != nil {
 		return nil, err
 	}
@@ -506,6 +509,9 @@ func resumeRun(path string, from int) (*runner.Runner, error) {
 	data, err := jsonstrict.ReadFile(path, MaxExportBytes)
 	if err != nil {
 		return nil, err
+	}
+	if err := provideExportFiles(data, path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r, err := runner.ResumeExport(data, from, scenario.CLI)
 	if err != nil {

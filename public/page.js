@@ -1282,12 +1282,32 @@
 
   // Export JSON and Export CSV are streamed by public/export.js.
 
+  // builtResult is res once a Web Worker has built what it started (a
+  // heavy scenario's load returns {ok, pending} at once: ui/remote.go):
+  // ok with the warnings when the run on show was replaced (dpsimState.
+  // loads moved on from loads), else the error that kept it — so a file
+  // that breaks the build (the user's data, a dropped export) is reported
+  // to its caller, not called loaded.
+  function builtResult(res, loads) {
+    if (!res || !res.pending) return Promise.resolve(res);
+    return new Promise((resolve) => {
+      const poll = () => {
+        const s = window.dpsimState;
+        if (s && s.remote && s.remote.phase === 'building') { setTimeout(poll, 50); return; }
+        if (s && s.loads !== loads) resolve({ ok: true, warnings: s.warnings ? [...s.warnings] : [] });
+        else resolve({ ok: false, error: (s && s.error) || 'not loaded: its build was cancelled' });
+      };
+      poll();
+    });
+  }
+
   // loadScenarioText loads a scenario's JSON text as the editor's Load
   // does (its datasets fetched first, the same validation, the error in
   // the messages and in where); a broken text leaves the current run.
   // public/export.js loads a dropped file with it.
   async function loadScenarioText(text, where) {
-    const res = await loadWithData('text', text, 'load');
+    const loads = window.dpsimState ? window.dpsimState.loads : -1;
+    const res = await builtResult(await loadWithData('text', text, 'load'), loads);
     if (res === undefined) return undefined;
     if (!res) return { ok: false, error: 'not loaded: its dataset could not be fetched (see the messages)' };
     if (showResult(res, where, 'loaded')) {

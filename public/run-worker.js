@@ -1,10 +1,11 @@
 // run-worker.js — the Web Worker in which the page's simulator has a
-// heavy scenario built and run (a dataset, a long calibration, much
-// data: ui/remote.go). It runs the page's own dpsim.wasm in worker mode
-// (self.dpsimWorker: ui.Serve), so the run is the page's to the bit, and
-// answers the simulator's requests. Every request is {id, cmd, ...};
-// every answer is {id, ok, value | error}. The page stops it by
-// terminating it (Cancel, Escape, or a run replaced).
+// heavy scenario built and run (a dataset or the user's files, a long
+// calibration, much data: ui/remote.go). It runs the page's own
+// dpsim.wasm in worker mode (self.dpsimWorker: ui.Serve), so the run is
+// the page's to the bit, and answers the simulator's requests. Every
+// request is {id, cmd, ...}; every answer is {id, ok, value | error}.
+// The page stops it by terminating it (Cancel, Escape, or a run
+// replaced).
 //
 // The simulator hands over the WebAssembly.Module the page compiled
 // (window.dpsimSimModule) in "init", so a Worker costs no download and no
@@ -56,6 +57,13 @@ async function handle(msg) {
       // A dataset file the page fetched: checked against the manifest
       // and decoded here.
       const r = api.provideData(msg.file, msg.bytes);
+      if (!r.ok) throw new Error(r.error);
+      return [r.ms];
+    }
+    case 'provideUser': {
+      // A file of the user's the page holds (picked or dropped), with
+      // the sha256 the page read: kept here as there.
+      const r = api.provideUserFile(msg.name, msg.bytes, msg.pin);
       if (!r.ok) throw new Error(r.error);
       return [r.ms];
     }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/data"
 	"dpsim/core/scenario"
 )
 
@@ -49,6 +50,16 @@ func TestHeavy(t *testing.T) {
 	// What the scenario builder does not build on the page's thread: the
 	// long builds only (a small set on a dataset builds there, for its
 	// checks).
+	small := "a,b,label\n" + strings.Repeat("0.5,-1,1\n1,0.25,0\n", 20)
+	if _, err := data.ProvideUser("heavy-small.csv", []byte(small)); err != nil {
+		t.Fatal(err)
+	}
+	// 16 MiB of rows, each as parseable as the small file's.
+	row := "0.5,-1,1\n"
+	large := "a,b,label\n" + strings.Repeat(row, (HeavyData-10)/len(row)+1)
+	if _, err := data.ProvideUser("heavy-large.csv", []byte(large)); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		preset, kind, params string
 		heavy, build         string
@@ -59,6 +70,11 @@ func TestHeavy(t *testing.T) {
 		{"gtdp-softmax-synthetic", "softmax", `{"dataset":"mnist","l2":0.01}`, "trains on MNIST", "dataset holds"},
 		{"gtdp-cnn-mnist", "cnn", `{"dataset":"mnist","train_rows":0,"eval_rows":0}`, "trains on MNIST", "dataset holds"},
 		{"dp-recal-ijcnn1", "logistic", `{"dataset":"ijcnn1"}`, "trains on", ""},
+		// The user's files: in a Worker, which they are handed to; a
+		// long build by their bytes, before anything parses them.
+		{"gtdp-logistic-synthetic", "logistic", `{"dataset":"user","data":{"train":{"file":"heavy-small.csv"}}}`, "trains on your file heavy-small.csv", ""},
+		{"gtdp-cnn-mnist", "cnn", `{"dataset":"user","data":{"train":{"file":"heavy-small.csv"}},"train_rows":0,"eval_rows":0}`, "trains on your file heavy-small.csv", ""},
+		{"gtdp-logistic-synthetic", "logistic", `{"dataset":"user","data":{"train":{"file":"heavy-large.csv"}}}`, "trains on your file heavy-large.csv", "your files hold 16.0 MiB"},
 	} {
 		s, err := scenario.PresetScenario(c.preset)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"dpsim/core/data"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/objective"
@@ -195,6 +196,21 @@ func (r *remote) boot(done func(remoteHead, error)) {
 			}
 		})
 	}
+	// The user's files the scenario names, each with the sha256 the
+	// page read (Load pinned those it named without one): the Worker
+	// keeps them as the page does, and the build checks them there.
+	for _, f := range scenario.UserFiles(r.src) {
+		b, sha, err := data.UserBytes(f.Name, f.SHA256)
+		if err != nil {
+			fail(err)
+			return
+		}
+		r.call("provideUser", map[string]any{"name": f.Name, "bytes": bytesJS(b), "pin": sha}, nil, func(_ js.Value, err error) {
+			if err != nil {
+				fail(err)
+			}
+		})
+	}
 	r.call("open", map[string]any{"text": string(r.text)}, nil, func(v js.Value, err error) {
 		if failed {
 			return
@@ -263,6 +279,9 @@ func (a *App) loadRemote(s, cp *scenario.Scenario, why string) error {
 		return errors.New(r.Error)
 	} else if len(r.Need) > 0 {
 		return datafiles.Missing(r.Need)
+	}
+	if err := checkUserFiles(cp); err != nil {
+		return err
 	}
 	r, err := a.newRemote(s, cp, why)
 	if err != nil {

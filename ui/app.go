@@ -318,6 +318,16 @@ func (a *App) loadNew(s *scenario.Scenario) error {
 	return nil
 }
 
+// loading is err, or errPending when a load that succeeded left its
+// scenario building in a Worker (loadNew reports that as success to
+// Go's callers), so that the page's result says pending.
+func (a *App) loading(err error) error {
+	if err == nil && a.next != nil {
+		return errPending
+	}
+	return err
+}
+
 // LoadPreset loads a built-in scenario.
 func (a *App) LoadPreset(name string) error {
 	s, err := scenario.PresetScenario(name)
@@ -776,13 +786,13 @@ func (a *App) Register() {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return a.result(errors.New("load needs the scenario's JSON text"))
 		}
-		return a.result(a.LoadText([]byte(args[0].String())))
+		return a.result(a.loading(a.LoadText([]byte(args[0].String()))))
 	})
 	fn("loadPreset", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return a.result(errors.New("loadPreset needs a preset name"))
 		}
-		return a.result(a.LoadPreset(args[0].String()))
+		return a.result(a.loading(a.LoadPreset(args[0].String())))
 	})
 	fn("presets", func([]js.Value) any {
 		arr := js.Global().Get("Array").New()

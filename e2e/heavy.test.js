@@ -166,6 +166,10 @@ test('the CNN preset runs in a Worker: the page stays responsive, Stop and Play,
     console.log(`# idle: ${fmt(idle)}; the landing preset playing: ${fmt(light)}; the CNN playing (in a Worker): ${fmt(cnn)}, ` +
       `${cnn.iters} iterations, the simulator ${(100 * cnn.share).toFixed(1)} % of the page's thread; CPU ${(100 * busy).toFixed(0)} % busy before`);
     await b.page.screenshot({ path: path.join(OUT, 'heavy-cnn-playing.png') });
+    // The CNN has no x*: its optimality is "none" (NaN) throughout, which
+    // is not a diverged run.
+    const clamp = await b.page.evaluate(() => { const c = document.getElementById('plot-clamp'); return c.hidden ? '' : c.textContent; });
+    assert.doesNotMatch(clamp, /diverged/, 'the plot does not call a CNN run with no x* diverged');
     assert.ok(cnn.iters >= 1, 'the run advanced while measured');
     assert.ok(cnn.share <= 0.2, `the simulator took ${(100 * cnn.share).toFixed(1)} % of the page's thread (limit 20 %; a CNN iteration on it takes most of it)`);
     assert.ok(cnn.fps >= 0.3 * light.fps && cnn.fps >= 0.1 * idle.fps, `${cnn.fps.toFixed(1)} frames/s, against ${light.fps.toFixed(1)} playing the landing preset and ${idle.fps.toFixed(1)} idle`);

@@ -358,7 +358,16 @@
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
-    const bad = [first, m.consensus].some((a) => Array.prototype.some.call(a, (v) => !(v < Infinity)));
+    // Non-finite after a finite value (or infinite): the run diverged. A
+    // metric NaN throughout is one the problem does not have (no x*).
+    const bad = [first, m.consensus].some((a) => {
+      let seen = false;
+      for (const v of a) {
+        if (v < Infinity) seen = true;
+        else if (seen || v === Infinity) return true;
+      }
+      return false;
+    });
     plotClamp.hidden = !(out || bad);
     plotClamp.textContent = out || bad
       ? `The axes are clamped to 1e−30 … 1e30${bad ? ' and non-finite values are left out' : ''}: ${out ? out + ' point(s) lie beyond and are not drawn' : 'the run diverged'}.` : '';

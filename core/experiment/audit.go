@@ -196,6 +196,9 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 	default:
 		return check.Errorf("audit.adjacency", "%s states no adjacency (it has no privacy analysis to audit): give one to audit it against", b.Factory.Title)
 	}
+	if err := ap.adjacency.Validate("audit.adjacency"); err != nil {
+		return fmt.Errorf("the adjacency of %s: %w", ap.adjFrom, err)
+	}
 	// A probe run on D: the ledger, and the noise actually drawn.
 	probe := runner.New(b)
 	if a.Agent != nil {
@@ -233,6 +236,10 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 		return check.Errorf("problem.kind", "%s", objective.NoNeighbour(b.Env.Problem.Kind(), ap.adjacency, "it declares no way to change one agent's data (objective.Neighbouring)"))
 	}
 	if ap.neighbour, err = nb.Neighbour(ap.agent, ap.adjacency); err != nil {
+		var ce *check.Error
+		if errors.As(err, &ce) {
+			return err
+		}
 		return check.Errorf("audit", "%v", err)
 	}
 	p.audit = ap

@@ -179,3 +179,22 @@ func Scaled(v []float64, n float64) []float64 {
 	}
 	return out
 }
+
+// Grad adds V to out when i is the tilted agent (out is ∇f_i).
+func (t *Tilt) Grad(i int, out []float64) {
+	if i == t.Agent {
+		t.Add(out, 1)
+	}
+}
+
+// All adds V to the tilted agent's block of out (every agent's gradient,
+// agent-major, d each).
+func (t *Tilt) All(out []float64, d int) { t.Add(out[t.Agent*d:(t.Agent+1)*d], 1) }
+
+// At returns the change of f_i(x): ⟨V, x⟩ for the tilted agent, 0 else.
+func (t *Tilt) At(i int, x []float64) float64 {
+	if i != t.Agent {
+		return 0
+	}
+	return t.Value(x)
+}

@@ -235,7 +235,14 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 	if !ok {
 		return check.Errorf("problem.kind", "%s", objective.NoNeighbour(b.Env.Problem.Kind(), ap.adjacency, "it declares no way to change one agent's data (objective.Neighbouring)"))
 	}
-	if ap.neighbour, err = nb.Neighbour(ap.agent, ap.adjacency); err != nil {
+	adj := ap.adjacency
+	if adj.Kind == objective.AdjacentSample {
+		// The sample the stream draws exactly once, earliest: its change is
+		// one time slot, heard from then on. Every run draws the same
+		// samples (the data seed is the scenario's).
+		adj.Sample = onceDrawn(b.Env.Samples(ap.agent))
+	}
+	if ap.neighbour, err = nb.Neighbour(ap.agent, adj); err != nil {
 		var ce *check.Error
 		if errors.As(err, &ce) {
 			return err
@@ -264,6 +271,24 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 		return check.Errorf("audit", "the neighbour (%s) changes none of agent %d's noise-free messages: there is nothing to tell apart", ap.neighbour.Change, ap.agent)
 	}
 	return nil
+}
+
+// onceDrawn returns the sample cursor c drew exactly once, earliest (nil:
+// none, or no cursor).
+func onceDrawn(c *method.Cursor) *int {
+	if c == nil {
+		return nil
+	}
+	best, at := -1, -1
+	for k := range c.Size() {
+		if n, first := c.Drawn(k); n == 1 && (best < 0 || first < best) {
+			best, at = first, k
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	return &at
 }
 
 // runAll runs r to its end; a divergence is not an error here (the

@@ -39,6 +39,11 @@ type Adjacency struct {
 	// Bound is C for AdjacentBounded and δ for AdjacentDistance; 0 for
 	// the others.
 	Bound float64 `json:"bound,omitempty" doc:"C of bounded-gradient, δ of gradient-distance; not used by the other kinds" range:"[0, 1e100]"`
+	// Sample, for AdjacentSample, is the index in the agent's shard of the
+	// sample to change: one the run's stream draws exactly once, so that
+	// the change is in one time slot (an audit finds it from the run's
+	// sample cursor). Nil: none found, and the stream adjacency is refused.
+	Sample *int `json:"-"`
 }
 
 // Validate checks a, naming field (such as "audit.adjacency") in its

@@ -18,8 +18,9 @@ import (
 //     function of largest effect (∇f_i moves by δ at every x), v along
 //     the change every label's flip would make (DPP²'s and DiaDSP's
 //     affine adjacency are about functions, not data);
-//   - stream-sample: refused (a stream draws a changed sample in every
-//     epoch, beyond the one time slot it allows).
+//   - stream-sample: the label of the sample the run's stream draws
+//     exactly once (adj.Sample, which an audit finds), so that the change
+//     is in one time slot.
 func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Neighbour, error) {
 	if err := objective.CheckAgent(agent, c.n); err != nil {
 		return objective.Neighbour{}, err
@@ -56,8 +57,14 @@ func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Ne
 		t := objective.Tilt{Agent: agent, V: objective.Scaled(v, adj.Bound)}
 		return objective.Neighbour{Problem: &tilted{Classifier: c, t: t}, Record: -1, Gradient: adj.Bound,
 			Change: fmt.Sprintf("agent %d's f_i tilted by ⟨v, x⟩ with ‖v‖ = δ = %g, along the change flipping its labels would make", agent, adj.Bound)}, nil
+	case objective.AdjacentSample:
+		if adj.Sample == nil || *adj.Sample < 0 || *adj.Sample >= c.m {
+			return objective.Neighbour{}, objective.NoNeighbour("nonconvex-classifier", adj, fmt.Sprintf("no sample of agent %d's stream is drawn exactly once in the run, so changing one would change several time slots (or none), beyond the one the adjacency allows: audit fewer iterations", agent))
+		}
+		ks = []int{*adj.Sample}
+		what = fmt.Sprintf("the label of agent %d's sample %d, the one its stream draws once, flipped", agent, ks[0])
 	default:
-		return objective.Neighbour{}, objective.NoNeighbour("nonconvex-classifier", adj, "a stream draws a changed sample in every epoch, beyond the one time slot the stream adjacency allows")
+		return objective.Neighbour{}, objective.NoNeighbour("nonconvex-classifier", adj, "its adjacency kind is unknown")
 	}
 	q := *c
 	q.y = append([]float64(nil), c.y...)

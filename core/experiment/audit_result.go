@@ -43,6 +43,10 @@ type AuditResult struct {
 	// Confidence. Test names the statistic that gave it.
 	Epsilon FI     `json:"epsilon"`
 	Test    string `json:"test"`
+	// Ceiling is the largest bound these runs could give (a test without
+	// an error on the evaluation runs): an audit cannot show more, however
+	// leaky the mechanism.
+	Ceiling FI `json:"ceiling"`
 	// Runs counts the runs the bound rests on, on D and on D′ (finished,
 	// built; a run that diverged is counted, heard until it did), of
 	// Planned on each.
@@ -175,6 +179,13 @@ func (p *Plan) assembleAudit(g *groups) (*AuditResult, error) {
 		}
 	}
 	res.Epsilon = FI(max(best, 0))
+	if len(sets[0][0]) >= 4 && len(sets[0][1]) >= 4 {
+		c, err := audit.Ceiling(len(sets[0][0]), len(sets[0][1]), audit.Options{Delta: ap.delta, Confidence: level})
+		if err != nil {
+			return nil, err
+		}
+		res.Ceiling = FI(c)
+	}
 	res.Verdict, res.Summary = ap.verdict(res, best)
 	return res, nil
 }

@@ -178,6 +178,9 @@ func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Audit != nil {
+		e = e.expandAudit()
+	}
 	p := &Plan{Exp: e}
 	var out []*scenario.Scenario
 	for si, s := range e.Series {

@@ -41,7 +41,8 @@
     </div>
     <div id="aud-result" hidden>
       <h3>On one scale <span class="muted">(ε, log scale)</span></h3>
-      <svg id="aud-scale" class="aud-scale" viewBox="0 0 640 150" role="img" aria-label="the paper's bound, the tight bound and the audit's lower bound on one log scale"></svg>
+      <svg id="aud-scale" class="aud-scale" viewBox="0 0 640 112" role="img" aria-label="the paper's bound, the tight bound and the audit's lower bound on one log scale"></svg>
+      <p id="aud-scale-note" class="muted small"></p>
       <ul id="aud-words" class="aud-words"></ul>
       <p id="aud-verdict" class="aud-verdict"></p>
       <div class="aud-grid">
@@ -268,9 +269,11 @@
   }
 
   // cancel stops at once: the workers are terminated, their runs lost.
-  function cancel() {
+  // state.cancelledAt is the click's own time (the event's timeStamp), so
+  // that stoppedAt − cancelledAt counts a busy page's delay too.
+  function cancel(e) {
     if (!job) return;
-    state.cancelledAt = performance.now();
+    state.cancelledAt = e && e.timeStamp ? e.timeStamp : performance.now();
     job.cancelled = true;
     for (const x of job.workers) x.terminate();
     job = null;
@@ -339,42 +342,44 @@
     dl.disabled = false;
   }
 
-  // drawScale puts the three numbers (and the ceiling) on a log axis.
+  // drawScale puts the three numbers (and the ceiling) on a log axis, in
+  // CSS pixels of the panel's width: the upper bounds above the axis, the
+  // lower bound and the ceiling below, each on its own line.
   function drawScale(n) {
     const svg = $('aud-scale');
     const vals = [n.paper, n.tight, n.audit, n.ceiling].filter((x) => typeof x === 'number' && isFinite(x) && x > 0);
     const paperLog = isFinite(n.paper) ? Math.log10(n.paper) : (isFinite(n.paperLog10) ? n.paperLog10 : 3);
-    let lo = Math.floor(Math.min(...vals.map(Math.log10), 0) - 0.5);
+    const lo = Math.floor(Math.min(...vals.map(Math.log10), 0) - 0.5);
     let hi = Math.ceil(Math.max(paperLog, ...vals.map(Math.log10)) + 0.5);
     if (hi - lo < 2) hi = lo + 2;
-    const W = 640, L = 30, R = 610, Y = 78;
+    const W = Math.max(240, Math.round(svg.clientWidth || 640)), H = 112, L = 14, R = W - 14, Y = 46;
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     const x = (lg) => L + (R - L) * (Math.max(lo, Math.min(hi, lg)) - lo) / (hi - lo);
     const parts = [];
     const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-    // the range the true ε lies in: from the audit up to the smallest upper bound
-    const upper = Math.min(paperLog, n.tight && isFinite(n.tight) ? Math.log10(n.tight) : Infinity);
+    // Where the true ε lies: from the audit up to the smaller upper bound.
+    const upper = Math.min(paperLog, n.tight !== null && isFinite(n.tight) ? Math.log10(n.tight) : Infinity);
     const audLog = n.audit > 0 ? Math.log10(n.audit) : lo;
-    parts.push(`<rect x="${x(audLog)}" y="${Y - 10}" width="${Math.max(1, x(upper) - x(audLog))}" height="20" class="aud-band"/>`);
+    parts.push(`<rect x="${x(audLog)}" y="${Y - 8}" width="${Math.max(1, x(upper) - x(audLog))}" height="16" class="aud-band"/>`);
     parts.push(`<line x1="${L}" y1="${Y}" x2="${R}" y2="${Y}" class="aud-axis"/>`);
-    const step = Math.max(1, Math.ceil((hi - lo) / 10));
+    const step = Math.max(1, Math.ceil((hi - lo) / Math.max(2, Math.floor((R - L) / 48))));
     for (let e = lo; e <= hi; e += step) {
-      parts.push(`<line x1="${x(e)}" y1="${Y - 4}" x2="${x(e)}" y2="${Y + 4}" class="aud-axis"/>`);
-      parts.push(`<text x="${x(e)}" y="${Y + 18}" class="aud-tick">10${e === 0 ? '⁰' : ''}<tspan dy="-6" font-size="9">${e === 0 ? '' : e}</tspan></text>`);
+      parts.push(`<line x1="${x(e)}" y1="${Y - 3}" x2="${x(e)}" y2="${Y + 3}" class="aud-axis"/>`);
+      parts.push(`<text x="${x(e)}" y="${Y + 15}" class="aud-tick">10<tspan dy="-5" font-size="8">${e}</tspan></text>`);
     }
-    const mark = (lg, label, cls, up) => {
+    const mark = (lg, label, cls, y) => {
       const px = x(lg);
-      const y = up ? Y - 16 : Y + 34;
-      parts.push(`<line x1="${px}" y1="${Y - 12}" x2="${px}" y2="${Y + 12}" class="${cls}"/>`);
-      const anchor = px < 120 ? 'start' : px > W - 120 ? 'end' : 'middle';
+      parts.push(`<line x1="${px}" y1="${Y - 10}" x2="${px}" y2="${Y + 10}" class="${cls}"/>`);
+      const anchor = px < W * 0.3 ? 'start' : px > W * 0.7 ? 'end' : 'middle';
       parts.push(`<text x="${px}" y="${y}" text-anchor="${anchor}" class="aud-label ${cls}">${esc(label)}</text>`);
     };
-    mark(paperLog, `paper: ε ≤ ${fmt(n.paper)}`, 'aud-paper', true);
-    if (n.tight !== null && isFinite(n.tight)) mark(Math.log10(n.tight), `tight: ε ≤ ${fmt(n.tight)}`, 'aud-tight', false);
-    if (isFinite(n.ceiling) && n.ceiling > 0) mark(Math.log10(n.ceiling), `ceiling of these runs: ${fmt(n.ceiling)}`, 'aud-ceiling', false);
-    mark(audLog, `audit: ε ≥ ${fmt(n.audit)}`, 'aud-audit', true);
-    if (n.tight === null) parts.push(`<text x="${R}" y="${Y + 56}" text-anchor="end" class="aud-note">tight bound: — (${esc(n.tightNote.slice(0, 90))})</text>`);
-    parts.push(`<text x="${L}" y="${Y + 56}" class="aud-note">shaded: where the true ε of agent ${n.agent} lies</text>`);
+    mark(paperLog, `paper: ε ≤ ${fmt(n.paper)}`, 'aud-paper', 12);
+    if (n.tight !== null && isFinite(n.tight)) mark(Math.log10(n.tight), `tight: ε ≤ ${fmt(n.tight)}`, 'aud-tight', 28);
+    mark(audLog, `audit: ε ≥ ${fmt(n.audit)}`, 'aud-audit', Y + 32);
+    if (isFinite(n.ceiling) && n.ceiling > 0) mark(Math.log10(n.ceiling), `most these runs can show: ${fmt(n.ceiling)}`, 'aud-ceiling', Y + 50);
     svg.innerHTML = parts.join('');
+    $('aud-scale-note').textContent = `Shaded: where agent ${n.agent}'s true ε lies, from what the audit proves up to the smallest upper bound.` +
+      (n.tight === null ? ` The tight bound: — (${n.tightNote}).` : '');
   }
 
   function drawROC(a) {
@@ -464,7 +469,12 @@
   cancelBtn.addEventListener('click', cancel);
   $('aud-dl-json').addEventListener('click', download);
   box.addEventListener('toggle', () => { if (box.open && state.result) drawROC(state.result); });
-  window.addEventListener('resize', () => { if (state.result && box.open) drawROC(state.result); });
+  window.addEventListener('resize', () => {
+    if (state.result && box.open) {
+      drawROC(state.result);
+      drawScale(numbers());
+    }
+  });
 
   window.dpsimAudit = { state, run, cancel, numbers: () => numbers() };
 })();

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"dpsim/core/noise"
 	"dpsim/core/sim"
@@ -282,7 +283,8 @@ func (f *LawFit) Record(st *sim.Step) {
 type Fit struct {
 	// Channel is the release channel; Law the index of the candidate that
 	// fits best (−1: the channel drew no noise in the probe); Name its
-	// name.
+	// name, with those of the candidates that are the same law here
+	// ("eta = xi").
 	Channel string
 	Law     int
 	Name    string
@@ -310,7 +312,15 @@ func (f *LawFit) Fits() []Fit {
 				}
 			}
 			if r.Law >= 0 {
-				r.Name = f.names[r.Law]
+				// Candidates that gave the same sum are the same law
+				// here (two channels of equal scales): name them all.
+				var same []string
+				for j, s := range ft.sum {
+					if s == ft.sum[r.Law] {
+						same = append(same, f.names[j])
+					}
+				}
+				r.Name = strings.Join(same, " = ")
 			}
 			se := math.Sqrt(2 / float64(ft.n))
 			r.OK = r.Law >= 0 && math.Abs(r.Mean-1) <= 5*se+1e-9

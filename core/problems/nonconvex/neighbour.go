@@ -25,17 +25,18 @@ func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Ne
 	if err := objective.CheckAgent(agent, c.n); err != nil {
 		return objective.Neighbour{}, err
 	}
+	base, m := c.span(agent)
 	var ks []int
 	var what string
 	switch adj.Kind {
 	case objective.AdjacentBounded:
-		for k := range c.m {
+		for k := range m {
 			ks = append(ks, k)
 		}
-		what = fmt.Sprintf("every one of agent %d's %d labels flipped", agent, c.m)
+		what = fmt.Sprintf("every one of agent %d's %d labels flipped", agent, m)
 	case objective.AdjacentRecord:
 		best := -1.0
-		for k := range c.m {
+		for k := range m {
 			z, _ := c.sample(agent, k)
 			if nz := learn.Norm(z); nz > best {
 				best, ks = nz, []int{k}
@@ -45,10 +46,10 @@ func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Ne
 	case objective.AdjacentDistance:
 		// Every flip's change, Σ_s y_s z_s/m, scaled to δ.
 		v := make([]float64, c.d)
-		for k := range c.m {
+		for k := range m {
 			z, y := c.sample(agent, k)
 			for t, zt := range z {
-				v[t] += y * zt / float64(c.m)
+				v[t] += y * zt / float64(m)
 			}
 		}
 		if learn.Norm(v) == 0 {
@@ -58,7 +59,7 @@ func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Ne
 		return objective.Neighbour{Problem: &tilted{Classifier: c, t: t}, Record: -1, Gradient: adj.Bound,
 			Change: fmt.Sprintf("agent %d's f_i tilted by ⟨v, x⟩ with ‖v‖ = δ = %g, along the change flipping its labels would make", agent, adj.Bound)}, nil
 	case objective.AdjacentSample:
-		if adj.Sample == nil || *adj.Sample < 0 || *adj.Sample >= c.m {
+		if adj.Sample == nil || *adj.Sample < 0 || *adj.Sample >= m {
 			return objective.Neighbour{}, objective.NoNeighbour("nonconvex-classifier", adj, fmt.Sprintf("no sample of agent %d's stream is drawn exactly once in the run, so changing one would change several time slots (or none), beyond the one the adjacency allows: audit fewer iterations", agent))
 		}
 		ks = []int{*adj.Sample}
@@ -69,7 +70,7 @@ func (c *Classifier) Neighbour(agent int, adj objective.Adjacency) (objective.Ne
 	q := *c
 	q.y = append([]float64(nil), c.y...)
 	for _, k := range ks {
-		q.y[agent*c.m+k] = -q.y[agent*c.m+k]
+		q.y[base+k] = -q.y[base+k]
 	}
 	return objective.Neighbour{Problem: &q, Change: what, Record: -1}, nil
 }

@@ -135,3 +135,23 @@ func TestAuditErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUserDataAudit: dpsim audit reads a scenario's own data files beside
+// it, and audits a learning problem on them (the nonconvex classifier
+// deals a user's rows unevenly to its agents).
+func TestUserDataAudit(t *testing.T) {
+	for _, p := range []userProblem{userProblems[2], userProblems[3]} {
+		dir := t.TempDir()
+		x, y := userRows(p, 1, p.rows)
+		sc := filepath.Join(dir, "scenario.json")
+		os.WriteFile(sc, userScenario(t, p, map[string]any{"train": writeSource(t, dir, "csv", "train", x, y)}), 0o644)
+		out := filepath.Join(dir, "audit.json")
+		if code, errs := auditT(t, "", "--quiet", "--runs", "8", "--workers", "1", "--out", out, sc); code != 0 {
+			t.Fatalf("%s: %s", p.name, errs)
+		}
+		var r struct{ Audit struct{ Neighbour string } }
+		if err := json.Unmarshal(read(t, out), &r); err != nil || r.Audit.Neighbour == "" {
+			t.Errorf("%s: no neighbour in the result (%v)", p.name, err)
+		}
+	}
+}

@@ -83,56 +83,10 @@
 
   // ------------------------------------------------------------ workers
 
-  let modulePromise = null;
-  function solverModule() {
-    if (!modulePromise) {
-      modulePromise = (async () => {
-        const resp = await fetch('solver.wasm');
-        if (!resp.ok) throw new Error(`solver.wasm: HTTP ${resp.status} (run ./build.sh)`);
-        try {
-          return await WebAssembly.compileStreaming(resp.clone());
-        } catch (e) {
-          return WebAssembly.compile(await resp.arrayBuffer());
-        }
-      })();
-      modulePromise.catch(() => { modulePromise = null; });
-    }
-    return modulePromise;
-  }
-
-  // Worker is one sweep-worker.js: requests {id, cmd, …} answered by
-  // {id, ok, value | error}, with {id, progress} on the way.
-  class SolverWorker {
-    constructor() {
-      this.w = new Worker('sweep-worker.js');
-      this.seq = 0;
-      this.pending = new Map();
-      this.w.onmessage = (e) => {
-        const m = e.data;
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        if (m.progress) { if (p.onProgress) p.onProgress(m.progress); return; }
-        this.pending.delete(m.id);
-        if (m.ok) p.resolve(m.value); else p.reject(new Error(m.error));
-      };
-      this.w.onerror = (e) => this.fail(new Error('worker: ' + (e.message || 'failed')));
-    }
-    request(cmd, data = {}, onProgress = null) {
-      const id = ++this.seq;
-      return new Promise((resolve, reject) => {
-        this.pending.set(id, { resolve, reject, onProgress });
-        this.w.postMessage({ id, cmd, ...data });
-      });
-    }
-    fail(err) {
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    }
-    terminate() {
-      this.w.terminate();
-      this.fail(new Error('cancelled'));
-    }
-  }
+  // The solver's module and the sweep worker's request protocol
+  // ({id, cmd, …} answered by {id, ok, value | error}, with {id,
+  // progress} on the way) are the experiments panel's (experiments.js).
+  const { solverModule, SolverWorker } = window.dpsimWorkers;
 
   // ------------------------------------------------------------ the run
 

@@ -113,21 +113,9 @@ func auditCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr i
 	if err := intRange("workers", *workers, 1, MaxWorkers); err != nil {
 		return err
 	}
-	var shard *experiment.Shard
-	if fs.given("shard") {
-		sh, err := parseShard(*shardFlag)
-		if err != nil {
-			return err
-		}
-		shard = &sh
-	} else {
-		sh, ok, err := shardFromEnv(env.getenv)
-		if err != nil {
-			return err
-		}
-		if ok {
-			shard = &sh
-		}
+	shard, err := shardOf(*shardFlag, fs.given("shard"), true, env.getenv)
+	if err != nil {
+		return err
 	}
 	arg := fs.Arg(0)
 	e, err := loadAudit(arg, stdin)

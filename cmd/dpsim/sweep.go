@@ -147,23 +147,11 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 			return err
 		}
 	}
-	var shard *experiment.Shard
-	if fs.given("shard") {
-		sh, err := parseShard(*shardFlag)
-		if err != nil {
-			return err
-		}
-		shard = &sh
-	} else if !fs.given("print-task") {
-		// A task is numbered in the whole experiment: a cluster job's
-		// shard (from the environment) does not apply to printing one.
-		sh, ok, err := shardFromEnv(env.getenv)
-		if err != nil {
-			return err
-		}
-		if ok {
-			shard = &sh
-		}
+	// A task is numbered in the whole experiment: a cluster job's shard
+	// (from the environment) does not apply to printing one.
+	shard, err := shardOf(*shardFlag, fs.given("shard"), !fs.given("print-task"), env.getenv)
+	if err != nil {
+		return err
 	}
 	if shard != nil && fs.given("print-task") {
 		return usagef("sweep", "--print-task names a run of the whole experiment: give no --shard with it")
@@ -333,6 +321,26 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return e, nil
+}
+
+// shardOf is the shard --shard names (flag, when given), or else, when
+// fromEnv, the one a cluster job's environment names; nil: every run.
+func shardOf(flag string, given, fromEnv bool, getenv func(string) string) (*experiment.Shard, error) {
+	if given {
+		sh, err := parseShard(flag)
+		if err != nil {
+			return nil, err
+		}
+		return &sh, nil
+	}
+	if !fromEnv {
+		return nil, nil
+	}
+	sh, ok, err := shardFromEnv(getenv)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &sh, nil
 }
 
 func outBase(out, name string) (string, error) {

@@ -52,6 +52,13 @@ func runAudit(t testing.TB, e *Experiment) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runPlan(t, p)
+}
+
+// runPlan runs every task of audit plan p on two workers and returns the
+// result.
+func runPlan(t testing.TB, p *Plan) *Result {
+	t.Helper()
 	recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -244,15 +251,7 @@ func TestAuditPresets(t *testing.T) {
 			t.Errorf("%s: %v", pr.Name, err)
 			continue
 		}
-		recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Assemble(p, recs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := res.Audit
+		a := runPlan(t, p).Audit
 		t.Logf("%-28s agent %d, %s: ε_audit ≥ %.3g (%s) ≤ ε_paper %.4g: %s", pr.Name, a.Agent, a.Adjacency.Kind, float64(a.Epsilon), a.Test, float64(a.Claim), a.Verdict)
 		delta := ""
 		if a.Delta > 0 {

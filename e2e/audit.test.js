@@ -20,6 +20,8 @@ const { chromium } = require('playwright-core');
 const { execFileSync } = require('node:child_process');
 const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
+// The sticky top bar would cover the panel's heading in its screenshot.
+const NO_BAR = 'header.top { visibility: hidden !important; }';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-audit-'));
 let server = null;
@@ -103,7 +105,7 @@ describe('Is this ε honest?', () => {
     assert.match(scale, /audit: ε ≥/);
     assert.ok(await inked(page, 'aud-roc') > 2000, 'the ROC curves are drawn');
     assert.equal(await page.locator('#aud-tests tr').count(), 3, 'two tests and a header');
-    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-1280.png') });
+    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-1280.png'), style: NO_BAR });
     // The same experiment through dpsim audit gives the same bytes.
     const json = await page.evaluate(() => window.dpsimAudit.state.json);
     const exp = path.join(tmp, 'audit-exp.json');
@@ -159,7 +161,7 @@ describe('Is this ε honest?', () => {
     assert.ok(over.sw <= over.cw + 1, `the panel overflows: ${JSON.stringify(over)}`);
     assert.ok(over.doc <= over.win + 1, `the page scrolls sideways: ${JSON.stringify(over)}`);
     assert.ok(await inked(page, 'aud-roc') > 1000, 'the ROC curves are drawn');
-    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-phone.png') });
+    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-phone.png'), style: NO_BAR });
     await ctx.close();
   });
 });

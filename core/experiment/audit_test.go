@@ -108,33 +108,14 @@ func TestAuditShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := func(workers int) []byte {
-		recs, err := p.Execute(context.Background(), p.AllTasks(), workers, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Assemble(p, recs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.JSON()
-	}
-	one, two := whole(1), whole(2)
+	one, two := sweep(t, p, p.AllTasks(), 1, nil), sweep(t, p, p.AllTasks(), 2, nil)
 	if !bytes.Equal(one, two) {
 		t.Fatal("one worker and two give different bytes")
 	}
 	var parts [][]byte
 	for i := range 3 {
 		sh := Shard{Index: i, Count: 3}
-		recs, err := p.Execute(context.Background(), p.ShardTasks(sh), 1, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Assemble(p, recs, &sh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, res.JSON())
+		parts = append(parts, sweep(t, p, p.ShardTasks(sh), 1, &sh))
 	}
 	merged, err := Merge(parts)
 	if err != nil {

@@ -21,7 +21,7 @@ const { execFileSync } = require('node:child_process');
 const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
 // The sticky top bar would cover the panel's heading in its screenshot.
-const NO_BAR = 'header.top { visibility: hidden !important; }';
+const NO_BAR = '.toolbar { visibility: hidden !important; }';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-audit-'));
 let server = null;

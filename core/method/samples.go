@@ -42,6 +42,7 @@ type Cursor struct {
 	pinned  bool
 	s       *rng.Stream
 	batch   []int
+	served  int // samples served
 	// drawn counts the draws of each sample, first is the index (from 0)
 	// of its first draw (−1: never), since the cursor was made: an audit
 	// finds the sample a stream draws once (Drawn).
@@ -76,6 +77,7 @@ func (c *Cursor) Next(batch int) []int {
 }
 
 func (c *Cursor) next() int {
+	c.served++
 	if c.mode == Replace && !c.pinned {
 		return c.count(c.s.IntN(c.m))
 	}
@@ -202,5 +204,5 @@ func (e *Env) Samples(i int) *Cursor {
 // streams of the old registry, which checkpoints would no longer see.
 func (e *Env) ResetStreams() {
 	e.Streams = &rng.Registry{}
-	e.sources, e.cursors = nil, nil
+	e.sources, e.cursors, e.samplers = nil, nil, nil
 }

@@ -71,6 +71,9 @@ type Scenario struct {
 	// that makes the algorithm's own accountant report a target ε: the
 	// equal-privacy comparison of the papers.
 	Calibrate *Calibrate `json:"calibrate,omitempty"`
+
+	// noise, when set (WithNoise), replaces the noise stream's seed only.
+	noiseSeed *uint64
 }
 
 // Calibrate asks for equal-privacy calibration: every noise channel's
@@ -245,6 +248,12 @@ type Record struct {
 	// Checkpoints lists iterations at which the full state of every agent
 	// is saved.
 	Checkpoints []int `json:"checkpoints,omitempty"`
+	// Replay writes every random choice of the run into the export's
+	// scenario as plain arrays (algorithm.draws, samples.order,
+	// noise.<channel>.draws), so that a run of that scenario draws
+	// nothing from the seeds and gives the same export; nil (the
+	// default) does so when the arrays are small (DefaultReplayValues).
+	Replay *bool `json:"replay,omitempty"`
 
 	// given lists the keys the parsed text gave, so that an explicit
 	// "every": 0 is refused rather than read as the default.
@@ -299,6 +308,10 @@ func (s *Scenario) Clone() *Scenario {
 		}
 	}
 	c.Record.Checkpoints = append([]int(nil), s.Record.Checkpoints...)
+	if s.Record.Replay != nil {
+		v := *s.Record.Replay
+		c.Record.Replay = &v
+	}
 	if s.Stop != nil {
 		v := *s.Stop
 		c.Stop = &v
@@ -334,11 +347,15 @@ func (s *Scenario) JSON() []byte {
 // StreamSeeds returns the four stream seeds: Seeds if given, else derived
 // from Seed.
 func (s *Scenario) StreamSeeds() rng.Seeds {
-	if s.Seeds != nil {
-		return *s.Seeds
+	var r rng.Seeds
+	switch {
+	case s.Seeds != nil:
+		r = *s.Seeds
+	case s.Seed != nil:
+		r = rng.FromOne(*s.Seed)
 	}
-	if s.Seed != nil {
-		return rng.FromOne(*s.Seed)
+	if s.noiseSeed != nil {
+		r.Noise = *s.noiseSeed
 	}
-	return rng.Seeds{}
+	return r
 }

@@ -358,7 +358,16 @@
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
-    const bad = [first, m.consensus].some((a) => Array.prototype.some.call(a, (v) => !(v < Infinity)));
+    // Non-finite after a finite value (or infinite): the run diverged. A
+    // metric NaN throughout is one the problem does not have (no x*).
+    const bad = [first, m.consensus].some((a) => {
+      let seen = false;
+      for (const v of a) {
+        if (v < Infinity) seen = true;
+        else if (seen || v === Infinity) return true;
+      }
+      return false;
+    });
     plotClamp.hidden = !(out || bad);
     plotClamp.textContent = out || bad
       ? `The axes are clamped to 1e−30 … 1e30${bad ? ' and non-finite values are left out' : ''}: ${out ? out + ' point(s) lie beyond and are not drawn' : 'the run diverged'}.` : '';
@@ -1282,12 +1291,32 @@
 
   // Export JSON and Export CSV are streamed by public/export.js.
 
+  // builtResult is res once a Web Worker has built what it started (a
+  // heavy scenario's load returns {ok, pending} at once: ui/remote.go):
+  // ok with the warnings when the run on show was replaced (dpsimState.
+  // loads moved on from loads), else the error that kept it — so a file
+  // that breaks the build (the user's data, a dropped export) is reported
+  // to its caller, not called loaded.
+  function builtResult(res, loads) {
+    if (!res || !res.pending) return Promise.resolve(res);
+    return new Promise((resolve) => {
+      const poll = () => {
+        const s = window.dpsimState;
+        if (s && s.remote && s.remote.phase === 'building') { setTimeout(poll, 50); return; }
+        if (s && s.loads !== loads) resolve({ ok: true, warnings: s.warnings ? [...s.warnings] : [] });
+        else resolve({ ok: false, error: (s && s.error) || 'not loaded: its build was cancelled' });
+      };
+      poll();
+    });
+  }
+
   // loadScenarioText loads a scenario's JSON text as the editor's Load
   // does (its datasets fetched first, the same validation, the error in
   // the messages and in where); a broken text leaves the current run.
   // public/export.js loads a dropped file with it.
   async function loadScenarioText(text, where) {
-    const res = await loadWithData('text', text, 'load');
+    const loads = window.dpsimState ? window.dpsimState.loads : -1;
+    const res = await builtResult(await loadWithData('text', text, 'load'), loads);
     if (res === undefined) return undefined;
     if (!res) return { ok: false, error: 'not loaded: its dataset could not be fetched (see the messages)' };
     if (showResult(res, where, 'loaded')) {
@@ -1721,6 +1750,9 @@
       const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
+      // The compiled simulator, which a heavy scenario's Web Worker runs
+      // too (ui/remote.go, public/run-worker.js): compiled once.
+      window.dpsimSimModule = result.module;
       performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));

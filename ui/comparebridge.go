@@ -66,6 +66,7 @@ func (a *App) loadCompare(src *scenario.Comparison, view int) error {
 // (a view switch during a run).
 func (a *App) mountEntry(cmp *Compare, play bool) {
 	e := cmp.Entries[cmp.View]
+	a.stopRemote() // a comparison runs on the page's thread (ui/remote.go)
 	player := scene.NewPlayer(e.Run)
 	player.SetSpeed(a.speed)
 	player.SetFast(a.fast)

@@ -21,6 +21,11 @@ type Task struct {
 	Index, Series, Point, Run int
 }
 
+// EpsilonQuantities are recorded by every sweep, besides those its
+// experiment asks for: the ledger's ε of the most exposed agent and its
+// log10.
+var EpsilonQuantities = []string{"epsilon", "epsilon_log10"}
+
 // Plan is an experiment made concrete: the scenario of every (series,
 // point), checked to build, and the list of tasks in a fixed order —
 // series by series, point by point, run by run — so that a task's index
@@ -59,6 +64,9 @@ type seriesPlan struct {
 	first  int // index of the series' first task
 	points []pointPlan
 	hook   HookFunc
+	// notion is the privacy guarantee its ledger states (the CSV's
+	// metadata).
+	notion string
 }
 
 type pointPlan struct {
@@ -103,6 +111,10 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 	if y2 := e.Figure.Y2; y2 != nil && y2.Quantity != "" {
 		p.Quantities = append(p.Quantities, y2.Quantity)
 	}
+	// Every sweep records the privacy each series ran at, so that its CSV
+	// and JSON say it whatever the figure shows (ε overflows a float64 for
+	// some baselines: its log10 stays finite).
+	p.Quantities = append(p.Quantities, EpsilonQuantities...)
 	p.Quantities = dedupe(p.Quantities)
 	total := 0
 	for si, s := range e.Series {
@@ -134,6 +146,9 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			p.labels.note(b)
+			if sp.notion == "" {
+				sp.notion = b.Accountant.Ledger().Notion
+			}
 			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
 			if run, curve := runBytes(b); run > p.maxRun {
 				p.maxRun, p.maxCurve = run, curve

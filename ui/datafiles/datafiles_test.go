@@ -182,3 +182,60 @@ func TestExperimentNeeds(t *testing.T) {
 		t.Errorf("experiment preset %s is gone: update this test", name)
 	}
 }
+
+// TestKeep checks the page's kept files (the train split: TestProvided
+// decodes the test split into core/data for the whole process): Keep
+// checks the size as Provide does, without decoding (a short copy or an
+// unknown file is refused at once with Provide's message), the file
+// counts as provided, Raw hands the bytes on, and Ready decodes them only
+// when a run of the page's own needs them, refusing a corrupted copy
+// then, with the checksum's error.
+func TestKeep(t *testing.T) {
+	b, err := os.ReadFile("../../core/data/files/mushrooms-train.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Provided
+	if err := p.Keep("mushrooms-train.gz", b[:len(b)-1]); err == nil || !strings.Contains(err.Error(), "the manifest says") {
+		t.Errorf("a short copy: %v", err)
+	}
+	if err := p.Keep("nope.gz", b); err == nil {
+		t.Error("a file not in the manifest is kept")
+	}
+	if p.Has("mushrooms-train.gz") {
+		t.Fatal("a refused copy is provided")
+	}
+	// A corrupted copy of the right size is kept (the page checked its
+	// hash already), and refused, and forgotten, when decoded.
+	bad := append([]byte(nil), b...)
+	bad[len(bad)/2] ^= 0x40
+	if err := p.Keep("mushrooms-train.gz", bad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse([]byte(datatoy.Scenario("mushrooms"))) // reads the train split
+	if err != nil {
+		t.Fatal(err)
+	}
+	datatoy.Use(t)
+	if err := p.Ready(s); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a corrupted kept copy decoded: %v", err)
+	}
+	if p.Has("mushrooms-train.gz") {
+		t.Error("a corrupted kept copy is remembered")
+	}
+	if err := p.Keep("mushrooms-train.gz", b); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Has("mushrooms-train.gz") || len(p.Raw("mushrooms-train.gz")) != len(b) {
+		t.Fatal("a kept file is not provided with its bytes")
+	}
+	if err := p.Ready(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := data.Load("mushrooms", "train"); err != nil {
+		t.Errorf("Ready did not decode the kept file: %v", err)
+	}
+	if !p.Has("mushrooms-train.gz") || p.Raw("mushrooms-train.gz") == nil {
+		t.Error("a decoded kept file lost its bytes (a Worker may need them)")
+	}
+}

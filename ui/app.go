@@ -134,10 +134,19 @@ type State struct {
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
 	EpsilonNote string `js:"epsilonNote"`
-	Status      string `js:"status"`
-	Error       string `js:"error"`
-	Scenario    string `js:"scenario"`
-	Title       string `js:"title"`
+	// EpsilonTight… are the tight bound beside the paper's (TightView):
+	// the most exposed agent's, with its δ, error and iteration, or why
+	// there is none.
+	EpsilonTight       float64 `js:"epsilonTight"`
+	EpsilonTightText   string  `js:"epsilonTightText"`
+	EpsilonTightDelta  float64 `js:"epsilonTightDelta"`
+	EpsilonTightError  float64 `js:"epsilonTightError"`
+	EpsilonTightIter   int     `js:"epsilonTightIter"`
+	EpsilonTightReason string  `js:"epsilonTightReason"`
+	Status             string  `js:"status"`
+	Error              string  `js:"error"`
+	Scenario           string  `js:"scenario"`
+	Title              string  `js:"title"`
 	// Description is the scenario's description, in words.
 	Description string `js:"description"`
 	// Loads counts scenario builds (load, preset, reset, seed,
@@ -252,6 +261,7 @@ func (a *App) install(b *scenario.Built) {
 	}
 	run := runner.New(b, append(recs, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
+	run.TrackTight()   // the tight bound beside the paper's (ui/tight.go)
 	run.Start()
 	player := scene.NewPlayer(run)
 	// Fast-forward never outlives a scenario: a new one starts at its
@@ -480,9 +490,12 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		led := a.run.Ledger()
+		led := a.ledger()
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
+		tv := tightOf(led)
+		st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
+		st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
 		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
@@ -679,7 +692,7 @@ func (a *App) Register() {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		led := a.run.Ledger()
+		led := a.ledger()
 		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
 		out, _ := json.Marshal(in)
 		return string(out)
@@ -689,7 +702,7 @@ func (a *App) Register() {
 		if a.run == nil || m == nil || f == nil {
 			return "[]"
 		}
-		led := a.run.Ledger()
+		led := a.ledger()
 		out, _ := json.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
@@ -930,6 +943,16 @@ func readingText(b *scenario.Built) string {
 // the accountant gives a finite ε, "none" without noise, and
 // "unaccounted" when the run adds noise but its ε is infinite (DDGT and
 // diff-DRADT carry DP-DGT's noise but claim no differential privacy).
+// ledger is the run's ledger as the page shows it live: while the run
+// plays fast, its tight bound is refreshed every runner.LiveTightEvery
+// iterations; in slow motion and paused, at every iteration.
+func (a *App) ledger() privacy.Ledger {
+	if a.player != nil && a.player.Running() && !a.slow {
+		return a.run.LedgerWithin(runner.LiveTightEvery)
+	}
+	return a.run.Ledger()
+}
+
 func epsilonKind(b *scenario.Built, led privacy.Ledger) string {
 	switch {
 	case !led.Max.NoGuarantee():

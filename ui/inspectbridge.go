@@ -25,7 +25,7 @@ func (a *App) registerInspect(fn func(name string, f func(args []js.Value) any))
 		if a.run == nil || m == nil || f == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return `{"kind":""}`
 		}
-		led := a.run.Ledger()
+		led := a.ledger()
 		out, _ := json.Marshal(InspectAgent(m, f, cssRatio(m), args[0].Int(), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -143,16 +144,27 @@ func TestChargesAreTheReleases(t *testing.T) {
 		pld.Gaussian: {math.Sqrt(2 / math.Pi), math.Sqrt(1 - 2/math.Pi), 1, math.Sqrt2},
 	}
 	seen := map[string]bool{}
+	// Every preset, and variants whose noise the presets do not show.
+	type variant struct{ preset, name, params string }
+	var cases []variant
 	for _, p := range scenario.Presets() {
-		s, err := scenario.PresetScenario(p.Name)
+		cases = append(cases, variant{preset: p.Name, name: p.Name})
+	}
+	cases = append(cases, variant{"dp-admm-ring8", "dp-admm-ring8, variant huang",
+		`{"variant": "huang", "tau": 0.2, "gamma": 0.99, "penalty": 0.7, "gradient_bound": 1, "attenuation": 1, "delta": 1e-3}`})
+	for _, p := range cases {
+		s, err := scenario.PresetScenario(p.preset)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if p.params != "" {
+			s.Algorithm.Params = json.RawMessage(p.params)
 		}
 		if testing.Short() && seen[s.Algorithm.Kind] {
 			continue
 		}
 		seen[s.Algorithm.Kind] = true
-		t.Run(p.Name, func(t *testing.T) {
+		t.Run(p.name, func(t *testing.T) {
 			shorten(s, 300)
 			b, err := scenario.BuildWith(s, scenario.CLI, sharedProblems)
 			if err != nil {
@@ -162,7 +174,7 @@ func TestChargesAreTheReleases(t *testing.T) {
 			if !ok {
 				t.Skipf("%s states no releases", b.Factory.Name)
 			}
-			c := &chargeCheck{t: t, name: p.Name, rel: rel, agents: b.Env.Problem.Agents(), z: map[pld.Mechanism][]float64{}}
+			c := &chargeCheck{t: t, name: p.name, rel: rel, agents: b.Env.Problem.Agents(), z: map[pld.Mechanism][]float64{}}
 			if err := runner.New(b, c).Run(); err != nil {
 				t.Fatal(err)
 			}
@@ -180,12 +192,12 @@ func TestChargesAreTheReleases(t *testing.T) {
 				n := float64(len(z))
 				a, q = a/n, q/n
 				if n < 1000 {
-					t.Logf("%s: only %d noise coordinates of law %s", p.Name, len(z), m)
+					t.Logf("%s: only %d noise coordinates of law %s", p.name, len(z), m)
 					continue
 				}
 				if math.Abs(a-law.abs) > 5*law.absSD/math.Sqrt(n) || math.Abs(q-law.sq) > 5*law.sqSD/math.Sqrt(n) {
 					t.Errorf("%s: the noise ÷ the charged %s scale has E|z| = %.4f (want %.4f) and E z² = %.4f (want %.4f) over %d coordinates",
-						p.Name, m, a, law.abs, q, law.sq, len(z))
+						p.name, m, a, law.abs, q, law.sq, len(z))
 				}
 			}
 		})

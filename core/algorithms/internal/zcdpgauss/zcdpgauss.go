@@ -142,6 +142,13 @@ func expm1(x float64) float64 {
 	return x * (1 + x/2*(1+x/3*(1+x/4*(1+x/5*(1+x/6*(1+x/7))))))
 }
 
+// Noiser is a Source whose noise is not the channel's σ_1·R^(−(t−1)/2)
+// (DP-ADMM's Huang variant scales it with Δ_t): SigmaAt is agent i's
+// standard deviation at its t-th publication.
+type Noiser interface {
+	SigmaAt(i, t int) float64
+}
+
 // Meta is what the ledger says about its algorithm.
 type Meta struct {
 	// Algorithm is the factory's name, Title its title.
@@ -410,8 +417,14 @@ func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor
 	r1, q := ac.src.Cost(agent)
 	for t := a + 1; t <= b; t++ {
 		// σ_t as the run draws it, and the logarithms for what overflows.
-		sigma := Sigma(ac.meta.Spec, ac.set.R, agent, t) * factor
+		sigma := Sigma(ac.meta.Spec, ac.set.R, agent, t)
 		ls := LogSigma(ac.meta.Spec, ac.set.R, agent, t)
+		if nz, ok := ac.src.(Noiser); ok && sigma > 0 {
+			s := nz.SigmaAt(agent, t)
+			ls += num.Log(s) - num.Log(sigma)
+			sigma = s
+		}
+		sigma *= factor
 		lr := r1 + float64(t-1)*q // ln ρ_t
 		var rel pld.Release
 		switch {

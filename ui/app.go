@@ -380,7 +380,7 @@ type TheoryView struct {
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max,
+		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.ledger().Max,
 		Assumptions: a.assumptions, Outcome: a.state.Outcome, OutcomeText: a.state.OutcomeText}
 	if v.Assumptions == nil {
 		v.Assumptions = []method.Checked{}
@@ -939,10 +939,6 @@ func readingText(b *scenario.Built) string {
 	return "edge list read \"from-to\": [a, b] is a link a → b"
 }
 
-// epsilonKind says what the ledger's ε means for the page: "dp" when
-// the accountant gives a finite ε, "none" without noise, and
-// "unaccounted" when the run adds noise but its ε is infinite (DDGT and
-// diff-DRADT carry DP-DGT's noise but claim no differential privacy).
 // ledger is the run's ledger as the page shows it live: while the run
 // plays fast, its tight bound is refreshed every runner.LiveTightEvery
 // iterations; in slow motion and paused, at every iteration.
@@ -953,6 +949,10 @@ func (a *App) ledger() privacy.Ledger {
 	return a.run.Ledger()
 }
 
+// epsilonKind says what the ledger's ε means for the page: "dp" when
+// the accountant gives a finite ε, "none" without noise, and
+// "unaccounted" when the run adds noise but its ε is infinite (DDGT and
+// diff-DRADT carry DP-DGT's noise but claim no differential privacy).
 func epsilonKind(b *scenario.Built, led privacy.Ledger) string {
 	switch {
 	case !led.Max.NoGuarantee():

@@ -1001,6 +1001,9 @@
     const token = ++dataToken;
     const needs = dataNeeds(kind, arg);
     if (needs.error) { showDataError(needs.error); return 'failed'; }
+    // Files of the user's the scenario names: asked for, read locally (public/userdata.js).
+    const own = window.dpsimUserData ? await window.dpsimUserData.ensure(kind, arg) : 'ok';
+    if (own !== 'ok') return token === dataToken ? own : 'superseded';
     const files = needs.need || [];
     if (files.length === 0) return 'ok';
     const total = files.reduce((t, f) => t + f.bytes, 0);

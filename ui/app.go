@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"fmt"
 	"math"
@@ -226,6 +226,7 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // Load validates s and makes it the current scenario, at iteration 0 and
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
+	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
 	cp := *s
 	if a.seed >= 0 {
 		seed := uint64(a.seed)
@@ -694,7 +695,7 @@ func (a *App) Register() {
 		m := a.game.Model()
 		led := a.ledger()
 		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
-		out, _ := json.Marshal(in)
+		out, _ := jsonout.Marshal(in)
 		return string(out)
 	})
 	fn("badges", func([]js.Value) any {
@@ -703,7 +704,7 @@ func (a *App) Register() {
 			return "[]"
 		}
 		led := a.ledger()
-		out, _ := json.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
+		out, _ := jsonout.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -711,7 +712,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		out, _ := json.Marshal(OnScreen(m, f, cssRatio(m)))
+		out, _ := jsonout.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -798,7 +799,7 @@ func (a *App) Register() {
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.run.Ledger())
+		js, _ := jsonout.Marshal(a.run.Ledger())
 		return string(js)
 	})
 	fn("calibrate", func(args []js.Value) any {
@@ -820,26 +821,26 @@ func (a *App) Register() {
 		if err != nil {
 			return fmt.Sprintf(`{"error":%q}`, err.Error())
 		}
-		out, _ := json.Marshal(p)
+		out, _ := jsonout.Marshal(p)
 		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.theoryView())
+		js, _ := jsonout.Marshal(a.theoryView())
 		return string(js)
 	})
 	fn("glossary", func([]js.Value) any {
-		out, _ := json.Marshal(GlossaryOf(a.built))
+		out, _ := jsonout.Marshal(GlossaryOf(a.built))
 		return string(out)
 	})
 	fn("presetMenu", func([]js.Value) any {
-		out, _ := json.Marshal(scenario.PresetMenu())
+		out, _ := jsonout.Marshal(scenario.PresetMenu())
 		return string(out)
 	})
 	fn("plugins", func([]js.Value) any {
-		js, err := json.Marshal(scenario.Plugins())
+		js, err := jsonout.Marshal(scenario.Plugins())
 		if err != nil {
 			a.lastErr = "plugins: " + err.Error()
 			return ""

@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"syscall/js"
 )
 
@@ -17,7 +17,7 @@ func (a *App) registerInspect(fn func(name string, f func(args []js.Value) any))
 		if m == nil || f == nil {
 			return "[]"
 		}
-		out, _ := json.Marshal(Agents(f, cssRatio(m)))
+		out, _ := jsonout.Marshal(Agents(f, cssRatio(m)))
 		return string(out)
 	})
 	fn("inspectAgent", func(args []js.Value) any {
@@ -26,7 +26,7 @@ func (a *App) registerInspect(fn func(name string, f func(args []js.Value) any))
 			return `{"kind":""}`
 		}
 		led := a.ledger()
-		out, _ := json.Marshal(InspectAgent(m, f, cssRatio(m), args[0].Int(), led, epsilonKind(a.built, led), a.run.Counters()))
+		out, _ := jsonout.Marshal(InspectAgent(m, f, cssRatio(m), args[0].Int(), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
 }

@@ -74,6 +74,11 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	if err != nil {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
+	if b := c.BaseScenario(); b != nil {
+		if err := provideFiles(b, dirOf(arg)); err != nil {
+			return fmt.Errorf("%s: %w", arg, err)
+		}
+	}
 	if cal.given() {
 		c = c.WithBase(c.BaseScenario(), &scenario.Calibrate{Epsilon: *cal.epsilon, Iterations: *cal.horizon})
 	}

@@ -193,6 +193,9 @@ func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	if err := provideFiles(s, dirOf(arg)); err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
 	if err := cal.apply(s); err != nil {
 		return nil, err
 	}
@@ -244,7 +247,10 @@ K (record.checkpoints; the last one by default) and writes the export the
 uninterrupted run writes, byte for byte (docs/scenario.md, "Checkpoints
 and resuming").
 Ctrl-C (or SIGTERM, or SIGHUP) stops the run before its next iteration
-and writes the export so far, marked "status": "paused". The outputs are
+and writes the export so far, marked "status": "paused", with a checkpoint
+there: --resume continues it, bit for bit. A run a stop rule ends saves a
+checkpoint where it stopped. --resume refuses, in one line naming the
+field, an export that no run writes (an edited one). The outputs are
 checked before the run starts and written whole or not at all
 (docs/guarantees.md).
 --eavesdrop writes what an eavesdropper on every link of agent I sees
@@ -370,13 +376,17 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
 	env.saveOnSignal() // from here a signal writes the export so far
 	interrupted, runErr := runUntil(env.ctx, r)
-	if interrupted {
-		r.Interrupt()
-	}
+	// A signal after the last iteration interrupts nothing.
+	interrupted = interrupted && !r.Done()
+	resumable := interrupted && r.Interrupt() // a checkpoint where it stopped
 	if err := r.Metrics.Series.Err(); err != nil {
 		// The spilled points are lost, so no export can be complete; the
 		// temporary folder is to blame, not --out.
 		return tmpError(err)
+	}
+	if mm := (*runner.Mismatch)(nil); errors.As(runErr, &mm) {
+		// The export resumed was edited: nothing of it is written.
+		return fmt.Errorf("%s: %w", input, runErr)
 	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
@@ -399,9 +409,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if spyRec != nil {
 		rep := spyRec.Report(b.Factory.Name)
 		if err := writeFile("--eavesdrop", *spy, func(w io.Writer) error {
-			enc := jsonout.NewEncoder(w)
-			enc.SetIndent("", " ")
-			return enc.Encode(rep)
+			return jsonout.Encode(w, rep, "", " ")
 		}); err != nil {
 			return err
 		}
@@ -410,11 +418,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		return runErr
 	}
 	if interrupted {
-		where := "standard output"
-		if *out != "" {
-			where = *out
-		}
-		return fmt.Errorf("interrupted at iteration %d of %d: %s holds the run so far, marked \"partial\": true (dpsim run --resume continues it from a checkpoint)", r.Iter(), b.Scenario.Iterations, where)
+		return interruptedError(r, *out, resumable)
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()
@@ -429,6 +433,25 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	return nil
+}
+
+// interruptedError says where an interrupted run's export went and
+// whether --resume continues it: only when the export holds the
+// checkpoint that Interrupt saved where the run stopped.
+func interruptedError(r *runner.Runner, out string, resumable bool) error {
+	k := r.Iter()
+	head := fmt.Sprintf("interrupted at iteration %d of %d: ", k, r.Built().Scenario.Iterations)
+	switch {
+	case !resumable:
+		where := "standard output"
+		if out != "" {
+			where = out
+		}
+		return fmt.Errorf("%s%s holds the run so far, marked \"partial\": true; %s cannot resume from a checkpoint, so run it again from the start to complete it", head, where, r.Built().Factory.Title)
+	case out == "":
+		return fmt.Errorf("%sstandard output holds the run so far, marked \"partial\": true, with a checkpoint at iteration %d: saved to a file, dpsim run --resume FILE continues it", head, k)
+	}
+	return fmt.Errorf("%s%s holds the run so far, marked \"partial\": true, with a checkpoint at iteration %d: dpsim run --resume %s continues it", head, out, k, out)
 }
 
 // runUntil runs r to its end, or until ctx is cancelled (Ctrl-C, SIGTERM,
@@ -491,6 +514,9 @@ func resumeRun(path string, from int) (*runner.Runner, error) {
 	data, err := jsonstrict.ReadFile(path, MaxExportBytes)
 	if err != nil {
 		return nil, err
+	}
+	if err := provideExportFiles(data, path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r, err := runner.ResumeExport(data, from, scenario.CLI)
 	if err != nil {

@@ -317,6 +317,9 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	if err := provideBaseFiles(e.Base.Scenario, arg); err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
 	return e, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/graph"
 	"dpsim/core/rng"
 )
@@ -208,6 +209,11 @@ type Factory struct {
 	// Words is what the page says about the problem: the picture it
 	// draws, what its error plot shows, its glossary, its papers.
 	Words Words
+	// UserData returns, for the given (decoded) params, the user's data
+	// Build reads (core/data's UserData: inline rows, or files by name),
+	// nil when none, so that the CLI can read the files it names and the
+	// page ask for them before building.
+	UserData func(params any) *data.UserData
 }
 
 // Measured is implemented by problems with metrics of their own beyond

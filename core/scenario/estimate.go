@@ -148,7 +148,14 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	// three communication counters, stationarity), with room for the
 	// slices' growth.
 	add("recorded metrics", 96*points, "iterations", "1/record.every")
-	add("checkpoints", checkpointBytes(int64(len(s.Record.Checkpoints)), int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
+	// Beside those asked for, a run a stop rule ends saves its last state.
+	// (An interrupted CLI run saves one too, when it ends: the state it
+	// copies is counted as the algorithm's.)
+	saved := int64(len(s.Record.Checkpoints))
+	if s.Stop != nil {
+		saved++
+	}
+	add("checkpoints", checkpointBytes(saved, int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
 	// The pinned scenario in the export: weight entries, initial states
 	// and problem data as text.
 	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), problemPinned(s, n))
@@ -229,7 +236,8 @@ func checkpointBytes(count, states, agents, dim int64) int64 {
 	if count == 0 {
 		return 0
 	}
-	held := states*agents*(24+8*dim) + 8*agents
+	// Rows, counters, and the growth rule's window (runner.Window peaks).
+	held := states*agents*(24+8*dim) + 8*agents + 8*201
 	writing := states * agents * (200 + 100*dim)
 	return satAdd(satMul(count, held), writing)
 }

@@ -36,7 +36,7 @@ func TestMessagesBlameTheRightField(t *testing.T) {
 		{"logistic with 10⁶ rows (was problem.params.dim)", "gtdp-logistic-synthetic", func(s map[string]any) { params(s, "problem")["rows"] = 1_000_000 },
 			"problem.params.rows: must be in [1, 200000] (got 1000000)"},
 		{"CNN on a dataset that is not an image set (was \"dimension 0\")", "gtdp-cnn-mnist", func(s map[string]any) { params(s, "problem")["dataset"] = "mushrooms" },
-			`problem.params.dataset: must be one of "mnist", "cifar10-catdog", "mnist-01", "fmnist-tshirt-trouser" (got "mushrooms")`},
+			`problem.params.dataset: must be one of "mnist", "cifar10-catdog", "mnist-01", "fmnist-tshirt-trouser", "user" (got "mushrooms")`},
 		{"a lone stop limit of 0", "gtdp-rendezvous", func(s map[string]any) { s["stop"] = map[string]any{"max_messages": 0} },
 			"stop.max_messages: must be from 1 to 2^53 = 9007199254740992 when no other limit is given: 0 sets no limit"},
 		{"two stop limits of 0", "gtdp-rendezvous", func(s map[string]any) { s["stop"] = map[string]any{"max_activations": 0, "max_messages": 0} },

@@ -105,6 +105,16 @@ func checkTight(t *testing.T, r TableRow) {
 			if math.Abs(gauss-rho) > 1e-9*rho {
 				t.Errorf("%s, agent %d: the releases' Σ Δ²/(2σ²) = %.12g, the ledger's ρ_i = %.12g", r.Preset, e.Agent, gauss, rho)
 			}
+			// zCDP converts tightly: Gaussian releases compose to one
+			// Gaussian of μ = √(2ρ), whose ε(δ) is the closed form.
+			if te.Epsilon.NoGuarantee() {
+				t.Errorf("%s, agent %d: no tight bound for Gaussian releases of ρ = %g", r.Preset, e.Agent, gauss)
+				break
+			}
+			exact := gaussEpsilon(math.Sqrt(2*gauss), te.Delta)
+			if got := te.Epsilon.Value(); got < exact*(1-1e-12) || got > exact+te.Error+1e-12*exact {
+				t.Errorf("%s, agent %d: tight ε %.15g ± %g at δ = %g, the closed form of μ = √(2ρ) gives %.15g", r.Preset, e.Agent, got, te.Error, te.Delta, exact)
+			}
 		default:
 			t.Errorf("%s, agent %d: releases of both laws (Laplace Σ Δ/b = %g, Gaussian ρ = %g) on a ledger at δ = %g", r.Preset, e.Agent, lap, gauss, e.Delta)
 		}
@@ -120,4 +130,25 @@ func logAdd(a, b float64) float64 {
 		return a
 	}
 	return a + math.Log1p(math.Exp(b-a))
+}
+
+// gaussEpsilon is the ε at which one Gaussian release of μ = Δ/σ has
+// δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) = delta, by bisection on the
+// closed form with the standard library's erfc (core/pld has its own).
+func gaussEpsilon(mu, delta float64) float64 {
+	phi := func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 }
+	d := func(eps float64) float64 { return phi(-eps/mu+mu/2) - math.Exp(eps)*phi(-eps/mu-mu/2) }
+	lo, hi := 0.0, 1.0
+	for d(hi) > delta {
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		m := (lo + hi) / 2
+		if d(m) > delta {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
 }

@@ -203,3 +203,81 @@ func TestChargesAreTheReleases(t *testing.T) {
 		})
 	}
 }
+
+// TestTightFollowsTheRun reads the ledger of a run that keeps the tight
+// bound every 50 iterations: each agent's tight ε never falls as releases
+// are added (beyond its error: the exact value of more releases is not
+// smaller), it stays at most the paper's, and at the end it is what
+// pld.Compose makes of the agent's releases stated by the accountant, one
+// agent at a time (the ledger composes them together, sharing equal
+// multisets). A live view (LedgerWithin) keeps the last bound for fewer
+// than its age of iterations.
+func TestTightFollowsTheRun(t *testing.T) {
+	for _, preset := range []string{"gtdp-fig1", "dp-extra-ring8", "ldol-mushrooms"} {
+		t.Run(preset, func(t *testing.T) {
+			s, err := scenario.PresetScenario(preset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shorten(s, 300)
+			b, err := scenario.BuildWith(s, scenario.CLI, sharedProblems)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runner.New(b)
+			r.TrackTight()
+			r.Start()
+			agents := b.Env.Problem.Agents()
+			prev := make([]privacy.TightEntry, agents)
+			for !r.Done() {
+				if _, err := r.Advance(); err != nil {
+					t.Fatal(err)
+				}
+				if k := r.Iter(); k%50 == 0 {
+					// The last bound, read 50 iterations ago, is young enough.
+					if live := r.LedgerWithin(runner.LiveTightEvery); k > 50 && !r.Done() && live.Tight.Iterations != k-50 {
+						t.Errorf("iteration %d: the live view's bound is of iteration %d, want the one of %d (age %d)", k, live.Tight.Iterations, k-50, runner.LiveTightEvery)
+					}
+				}
+				if k := r.Iter(); k%50 == 0 || r.Done() {
+					l := r.Ledger()
+					if l.Tight == nil || l.Tight.Reason != "" || l.Tight.Iterations != k || len(l.Tight.Agents) != agents {
+						t.Fatalf("iteration %d: tight ledger %+v", k, l.Tight)
+					}
+					for _, e := range l.Agents {
+						te := l.Tight.Agents[e.Agent]
+						if te.Epsilon.NoGuarantee() {
+							t.Fatalf("iteration %d, agent %d: no tight bound: %s", k, e.Agent, te.Reason)
+						}
+						if te.Epsilon.Log10() > e.Epsilon.Log10()+math.Log10(1+1e-9) {
+							t.Errorf("iteration %d, agent %d: tight %v above the paper's %v", k, e.Agent, te.Epsilon, e.Epsilon)
+						}
+						p := prev[e.Agent]
+						if p.Releases > 0 && (te.Releases < p.Releases || te.Epsilon.Value() < p.Epsilon.Value()-p.Error) {
+							t.Errorf("iteration %d, agent %d: tight %v ± %g of %d releases, after %v ± %g of %d", k, e.Agent, te.Epsilon, te.Error, te.Releases, p.Epsilon, p.Error, p.Releases)
+						}
+						prev[e.Agent] = te
+					}
+				}
+			}
+			rel := b.Accountant.(privacy.Releaser)
+			for i, te := range prev {
+				var rs []pld.Release
+				for _, c := range rel.Releases(nil, i, 0, r.Iter(), 1) {
+					rs = append(rs, c.Release)
+				}
+				c, err := pld.Compose(rs, pld.Options{Tolerance: privacy.TightTolerance})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := c.Epsilon(te.Delta)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := te.Epsilon.Value(); math.Abs(got-want.Epsilon) > te.Error+want.Error || c.Releases() != te.Releases {
+					t.Errorf("agent %d: the ledger's tight ε %v ± %g of %d releases, pld.Compose's %v ± %g of %d", i, got, te.Error, te.Releases, want.Epsilon, want.Error, c.Releases())
+				}
+			}
+		})
+	}
+}

@@ -521,8 +521,13 @@
     if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
     tightRow.dt.hidden = tightRow.dd.hidden = !tight.long;
     if (tightRow.dd.textContent !== tight.long) tightRow.dd.textContent = tight.long;
-    renderReadout(s, val + (s.delta > 0 && dp ? ` (δ = ${fmtNum(s.delta)})` : '') + (dp ? ' paper\'s bound' : '') +
-      (tight.short ? ` · ${tight.short} tight bound` : ''), mean);
+    // The readout's line is short (it does not wrap): the two numbers and
+    // the ledger's δ (the tight bound's too when it is above 0); the
+    // tight bound's δ in its title and in the State card.
+    const paperDelta = s.delta > 0 && dp ? ` (δ = ${fmtNum(s.delta)})` : '';
+    const full = val + paperDelta + (dp ? ' paper\'s bound' : '') + (tight.short ? ` · ${tight.short} tight bound` : '');
+    ro.eps.title = tight.short ? full : '';
+    renderReadout(s, tight.short ? `${val} (paper) · ${s.epsilonTightText} (tight)${paperDelta}` : full, mean);
   }
 
   // The State card's row for the tight bound, after the meaning of ε: the

@@ -157,6 +157,9 @@
     }
   }
 
+  // The audit panel (audit.js) runs its own jobs on the same workers.
+  window.dpsimWorkers = { solverModule, SolverWorker };
+
   async function spawn() {
     const module = await solverModule();
     const w = new SolverWorker();

@@ -7,6 +7,7 @@
 //	dpsim plugins
 //	dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] EXPERIMENT
 //	dpsim merge --out NAME.json PART.json...
+//	dpsim audit [--runs N] [--out NAME.json] [--shard i/n] SCENARIO
 //	dpsim compare [--dir DIR] [--epsilon E] COMPARISON
 //
 // SCENARIO is a JSON file, "-" for standard input, or preset:NAME.
@@ -48,6 +49,7 @@ Usage:
   dpsim plugins
   dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
   dpsim merge --out NAME.json PART.json...
+  dpsim audit [--runs N] [--agent I] [--out NAME.json] [--shard i/n] SCENARIO
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
   dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
   dpsim privacy-table
@@ -68,7 +70,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, attack, compare, privacy-table or version"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version"))
 		return 2
 	}
 	var err error
@@ -85,6 +87,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdSweep(args[1:], stdin, stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
+	case "audit":
+		err = cmdAudit(args[1:], stdin, stdout, stderr)
 	case "attack":
 		err = cmdAttack(args[1:], stdout, stderr)
 	case "privacy-table":
@@ -97,7 +101,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, attack, compare, privacy-table and version", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table and version", args[0])
 	}
 	var ue *usageError
 	switch {

@@ -88,6 +88,9 @@ func AxisTitle(label, unit string) string {
 
 // Figure returns what the figure of r shows.
 func (p *Plan) Figure(r *Result) FigureData {
+	if p.audit != nil {
+		return p.auditFigure(r)
+	}
 	e := p.Exp
 	f := FigureData{
 		Name: e.Name, Title: e.Figure.Title,

@@ -50,6 +50,9 @@ type Plan struct {
 	datasets                   map[string]int64
 	// maxCurve is the part of maxRun the recorded metrics take.
 	maxCurve int64
+	// audit holds an audit's agent, neighbour and references (audit.go);
+	// nil for a sweep.
+	audit *auditPlan
 }
 
 type seriesPlan struct {
@@ -82,6 +85,17 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Exp: e, canon: e.JSON(), problems: newProblemShare()}
+	if e.Audit != nil {
+		e = e.expandAudit()
+		p.Exp = e
+		p.Quantities = append(p.Quantities, auditQuantities...)
+		if err := p.setupAudit(ctx, base); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+	}
 	p.Quantities = append(p.Quantities, e.Quantities...)
 	if e.X.Kind == XDerived {
 		p.Quantities = append(p.Quantities, e.X.Quantity)
@@ -163,6 +177,9 @@ func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
 	base, err := baseJSON(e.Base)
 	if err != nil {
 		return nil, err
+	}
+	if e.Audit != nil {
+		e = e.expandAudit()
 	}
 	p := &Plan{Exp: e}
 	var out []*scenario.Scenario
@@ -248,9 +265,12 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 		}
 	}
 	// The engine's settings: no checkpoints (no per-run state copies), no
-	// single seed (the seed rule sets all four).
-	delete(t, "seed")
-	delete(t, "seeds")
+	// single seed (the seed rule sets all four; an audit keeps the
+	// scenario's own and varies the noise seed alone).
+	if p.Exp.Audit == nil {
+		delete(t, "seed")
+		delete(t, "seeds")
+	}
 	if rec, ok := t["record"].(map[string]any); ok {
 		delete(rec, "checkpoints")
 	}
@@ -340,14 +360,33 @@ func scenarioErr(err error) error {
 // linePos matches the position a decoding error gives.
 var linePos = regexp.MustCompile(` \(line [0-9]+, column [0-9]+\)`)
 
-// build builds a point's scenario with seeds and applies the series hook.
-// ctx is looked at inside the build's long loops (calibration).
+// build builds a point's scenario with seeds and applies the series hook
+// (and, in an audit, its checks and planted leak). ctx is looked at
+// inside the build's long loops (calibration).
 func (p *Plan) build(ctx context.Context, pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
-	sc := pp.parsed.Clone()
-	sc.Seed, sc.Seeds = nil, &seeds
+	b, err := p.buildRaw(ctx, pp, hook, s, seeds)
+	if err != nil || p.audit == nil {
+		return b, err
+	}
+	return p.audit.finish(b)
+}
+
+// buildRaw is build without an audit's checks: an audit's neighbour
+// series gets the neighbouring problem instance.
+func (p *Plan) buildRaw(ctx context.Context, pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
+	var sc *scenario.Scenario
+	if p.Exp.Audit != nil {
+		sc = pp.parsed.WithNoise(seeds.Noise)
+	} else {
+		sc = pp.parsed.Clone()
+		sc.Seed, sc.Seeds = nil, &seeds
+	}
 	var shared scenario.ProblemProvider
 	if p.problems != nil {
 		shared = p.problems.provide
+	}
+	if p.audit != nil && s.Name == AuditNeighbour {
+		shared = p.audit.provideNeighbour
 	}
 	b, err := scenario.BuildCancel(sc, scenario.CLI, shared, func() bool { return ctx.Err() != nil })
 	if err != nil {
@@ -392,6 +431,9 @@ func (p *Plan) Scenario(t int) (*scenario.Scenario, error) {
 		return nil, err
 	}
 	seeds := p.Exp.runSeeds(k.Run, p.Exp.Series[k.Series].Name, k.Point)
+	if p.audit != nil {
+		return p.audit.scenario(sc, p.Exp.Series[k.Series].Name, seeds.Noise)
+	}
 	sc.Seed, sc.Seeds = nil, &seeds
 	return sc, nil
 }

@@ -2,8 +2,10 @@
 // differentially private relayed, communication-efficient algorithm,
 // Algorithm 1; spec algorithms.md §6), and RECAL, its noise-free form.
 //
-// One baton (ũ, x) walks the graph as a Markov chain with P = I − D⁻¹L
-// (every neighbour equally likely, no self-loops; Assumption 2). In
+// One baton (ũ, x) walks the graph as a Markov chain whose P comes from
+// the scenario's weights, P_ij = |w_ij| / Σ_k |w_ik| over the links (no
+// self-loops; randwalk.Transition): random-walk weights give the paper's
+// P = I − D⁻¹L, every neighbour equally likely (Assumption 2). In
 // iteration k only the holder i = i_k computes and speaks:
 //
 //	τ_i ← τ_i + 1
@@ -14,7 +16,7 @@
 //	u^{k+1} = u^k + λ_i⁺ − λ_i                               (7e)
 //	ũ^{k+1} = u^{k+1} − ε^k,  ε^k ~ N(0, σ_1²·R^(−(τ_i−1))·I)  (Alg. 1, line 8)
 //
-// and passes (ũ^{k+1}, x^{k+1}) to a uniformly drawn neighbour, with
+// and passes (ũ^{k+1}, x^{k+1}) to the neighbour P draws, with
 // β = 1/(2(n+1)) and uncoordinated steps α_i ∈ (0, 2/(L_i+1)).
 //
 // Algorithm 1 as printed adds to a noise-free u^k that the next agent

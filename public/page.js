@@ -523,10 +523,52 @@
     } else if (s.epsilon > 0 || s.epsilonText) {
       mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon, s.delta);
     }
-    stat.eps.textContent = val;
-    stat.eps.className = s.epsilonKind === 'dp' || !s.epsilonKind ? 'mono' : 'eps-text';
+    const dp = s.epsilonKind === 'dp';
+    const tight = tightWords(s);
+    stat.eps.textContent = dp ? `${val} (paper's bound)` : val;
+    stat.eps.className = dp || !s.epsilonKind ? 'mono' : 'eps-text';
     if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
-    renderReadout(s, val + (s.delta > 0 && s.epsilonKind === 'dp' ? ` (δ = ${fmtNum(s.delta)})` : ''), mean);
+    tightRow.dt.hidden = tightRow.dd.hidden = !tight.long;
+    if (tightRow.dd.textContent !== tight.long) tightRow.dd.textContent = tight.long;
+    // The readout's line is short (it does not wrap): the two numbers and
+    // the ledger's δ (the tight bound's too when it is above 0); the
+    // tight bound's δ in its title and in the State card.
+    const paperDelta = s.delta > 0 && dp ? ` (δ = ${fmtNum(s.delta)})` : '';
+    const full = val + paperDelta + (dp ? ' paper\'s bound' : '') + (tight.short ? ` · ${tight.short} tight bound` : '');
+    ro.eps.title = tight.short ? full : '';
+    renderReadout(s, tight.short ? `${val} (paper) · ${s.epsilonTightText} (tight)${paperDelta}` : full, mean);
+  }
+
+  // The State card's row for the tight bound, after the meaning of ε: the
+  // same releases the paper's analysis charges, composed exactly
+  // (docs/privacy-truth.md).
+  const tightRow = (() => {
+    const dt = document.createElement('dt');
+    dt.textContent = 'tight bound';
+    dt.dataset.term = 'epsilon-tight';
+    dt.id = 'stat-tight-dt';
+    const dd = document.createElement('dd');
+    dd.id = 'stat-tight';
+    dd.className = 'small';
+    epsMeaning.after(dt, dd);
+    dt.hidden = dd.hidden = true;
+    return { dt, dd };
+  })();
+
+  // tightWords says the tight bound beside the paper's: short for the
+  // readout, long for the State card; empty where there is no paper's ε.
+  function tightWords(s) {
+    if (s.epsilonKind !== 'dp') return { short: '', long: '' };
+    if (!s.epsilonTightText) {
+      return { short: '', long: s.epsilonTightReason ? `none: ${s.epsilonTightReason}` : '' };
+    }
+    if (s.epsilonTightReason) return { short: s.epsilonTightText, long: `${s.epsilonTightText}: ${s.epsilonTightReason}` };
+    const short = `${s.epsilonTightText} (δ = ${fmtNum(s.epsilonTightDelta)})`;
+    const when = s.epsilonTightIter !== s.iter ? ` (at iteration ${s.epsilonTightIter}; refreshed as the run goes)` : '';
+    return {
+      short,
+      long: `${short}, at most ${fmtNum(s.epsilonTightError)} above the exact value: the releases the paper charges, composed exactly${when}.`,
+    };
   }
 
   // renderReadout writes the run at a glance beside the picture: the
@@ -723,12 +765,12 @@
         row('noise ÷ signal', ratioText(v.signal_norm, v.noise_norm, v.ratio), 'mono') +
         (v.deviation != null ? row('off the noise-free message', `${fmtNum(v.deviation)}× its size (the packet's colour: all the noise this message carries, earlier noise included)`) : '') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
-        row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
+        row('sender\'s ε so far', esc(v.epsilon) + tightCell(v)) + '</table>';
     } else {
       html = `<h3>Agent ${v.agent}</h3><table>` +
         row('iteration', String(v.iteration)) +
         row('state', vec(v.state) + more, 'mono') +
-        row('ε so far', esc(v.epsilon)) +
+        row('ε so far', esc(v.epsilon) + tightCell(v)) +
         row('activations', String(v.activations)) + '</table>' + sentTable(v);
     }
     inspectorBody.innerHTML = html;
@@ -737,6 +779,10 @@
     inspector.hidden = false;
     if (window.dpsimGlossary) window.dpsimGlossary.attach(inspector);
     keepNetworkInSight();
+  }
+  // tightCell writes the agent's tight bound beside the paper's.
+  function tightCell(v) {
+    return v.epsilon_tight ? ` (<span data-term="epsilon-paper">paper's bound</span>); ${esc(v.epsilon_tight)} (<span data-term="epsilon-tight">tight bound</span>)` : '';
   }
   // sentTable lists the messages an agent sent in the latest iteration,
   // each with its signal and noise apart.

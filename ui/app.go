@@ -138,10 +138,19 @@ type State struct {
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
 	EpsilonNote string `js:"epsilonNote"`
-	Status      string `js:"status"`
-	Error       string `js:"error"`
-	Scenario    string `js:"scenario"`
-	Title       string `js:"title"`
+	// EpsilonTight… are the tight bound beside the paper's (TightView):
+	// the most exposed agent's, with its δ, error and iteration, or why
+	// there is none.
+	EpsilonTight       float64 `js:"epsilonTight"`
+	EpsilonTightText   string  `js:"epsilonTightText"`
+	EpsilonTightDelta  float64 `js:"epsilonTightDelta"`
+	EpsilonTightError  float64 `js:"epsilonTightError"`
+	EpsilonTightIter   int     `js:"epsilonTightIter"`
+	EpsilonTightReason string  `js:"epsilonTightReason"`
+	Status             string  `js:"status"`
+	Error              string  `js:"error"`
+	Scenario           string  `js:"scenario"`
+	Title              string  `js:"title"`
 	// Description is the scenario's description, in words.
 	Description string `js:"description"`
 	// Loads counts scenario builds (load, preset, reset, seed,
@@ -395,7 +404,7 @@ func (a *App) theoryView() TheoryView {
 // its algorithm's assumptions and how its headline error ended.
 func theoryOf(b *scenario.Built, run *runner.Runner, assumptions []method.Checked, outcome, outcomeText string) TheoryView {
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.Ledger().Max,
+		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.LedgerWithin(runner.LiveTightEvery).Max,
 		Assumptions: assumptions, Outcome: outcome, OutcomeText: outcomeText}
 	if v.Assumptions == nil {
 		v.Assumptions = []method.Checked{}
@@ -509,9 +518,12 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		led := a.run.Ledger()
+		led := a.ledger()
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
+		tv := tightOf(led)
+		st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
+		st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
 		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
@@ -991,6 +1003,16 @@ func readingText(b *scenario.Built) string {
 		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
 	}
 	return "edge list read \"from-to\": [a, b] is a link a → b"
+}
+
+// ledger is the run's ledger as the page shows it live: while the run
+// plays fast, its tight bound is refreshed every runner.LiveTightEvery
+// iterations; in slow motion and paused, at every iteration.
+func (a *App) ledger() privacy.Ledger {
+	if a.player != nil && a.player.Running() && !a.slow {
+		return a.run.LedgerWithin(runner.LiveTightEvery)
+	}
+	return a.run.Ledger()
 }
 
 // epsilonKind says what the ledger's ε means for the page: "dp" when

@@ -872,7 +872,7 @@ func (a *App) privacyNow() (privacy.Ledger, string, *metrics.Counters) {
 		led, c := r.ledger()
 		return led, r.sum.EpsilonKind, c
 	}
-	led := a.run.Ledger()
+	led := a.ledger()
 	return led, epsilonKind(a.built, led), a.run.Counters()
 }
 

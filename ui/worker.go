@@ -296,6 +296,7 @@ func (w *worker) open(text []byte) string {
 func newRun(b *scenario.Built, recs ...sim.Recorder) *runner.Runner {
 	run := runner.New(b, recs...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
+	run.TrackTight()   // the tight bound beside the paper's (ui/tight.go)
 	return run
 }
 
@@ -355,7 +356,7 @@ func (w *worker) batch(end *stream.End) []byte {
 	items := w.enc.items
 	w.enc.items = nil
 	if len(items) > 0 {
-		led := w.run.Ledger()
+		led := w.run.LedgerWithin(runner.LiveTightEvery)
 		last := &items[len(items)-1]
 		last.HasEpsilon, last.Epsilon, last.EpsilonText = true, led.Max.Value(), led.Max.String()
 	}
@@ -379,7 +380,7 @@ func (w *worker) batch(end *stream.End) []byte {
 // summary is the ledger, counters and theory as of now, at most four
 // times a second (they are the slow part: a ledger of every agent).
 func (w *worker) summary() remoteSummary {
-	led := w.run.Ledger()
+	led := w.run.LedgerWithin(runner.LiveTightEvery)
 	s := remoteSummary{EpsilonKind: epsilonKind(w.b, led), Source: led.Source, GhostIter: w.ghost.Iter(), Delta: maxDelta(led)}
 	if led.Max.NoGuarantee() {
 		s.Reason = ledgerReason(led)

@@ -52,6 +52,7 @@ Usage:
   dpsim audit [--runs N] [--agent I] [--out NAME.json] [--shard i/n] SCENARIO
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
   dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
+  dpsim privacy-table
   dpsim version
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
@@ -69,7 +70,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare or version"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version"))
 		return 2
 	}
 	var err error
@@ -90,6 +91,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdAudit(args[1:], stdin, stdout, stderr)
 	case "attack":
 		err = cmdAttack(args[1:], stdout, stderr)
+	case "privacy-table":
+		err = cmdPrivacyTable(args[1:], stdout, stderr)
 	case "compare":
 		err = cmdCompare(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-version":
@@ -98,7 +101,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, audit, attack, compare and version", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table and version", args[0])
 	}
 	var ue *usageError
 	switch {
@@ -363,6 +366,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}
+	r.TrackTight() // the tight bound beside the paper's, in the export and the summary
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
@@ -422,8 +426,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()
-		fmt.Fprintf(stderr, "%s: %d iterations; %s, consensus %.3g; max ε %s\n",
-			b.Scenario.Name, r.Iter(), headline(last, r.Metrics.Series.ExtraNames), last.Consensus, r.Ledger().Max)
+		led := r.Ledger()
+		fmt.Fprintf(stderr, "%s: %d iterations; %s, consensus %.3g; max ε %s (paper's bound)%s\n",
+			b.Scenario.Name, r.Iter(), headline(last, r.Metrics.Series.ExtraNames), last.Consensus, led.Max, tightSummary(led))
 		if st := r.SteadyState(); !math.IsNaN(st.Predicted[0]) {
 			fmt.Fprintf(stderr, "steady-state error (mean from iteration %d) %.4g; the theory predicts ≤ %.4g\n", st.From, st.Measured, st.Predicted[0])
 		}

@@ -13,7 +13,7 @@ import (
 var presetFS embed.FS
 
 // DefaultPreset is the scenario the page opens on.
-const DefaultPreset = "gtdp-rendezvous"
+const DefaultPreset = "tour-recal"
 
 // Preset is a built-in scenario.
 type Preset struct {

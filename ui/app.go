@@ -756,6 +756,7 @@ func (a *App) Register() {
 	a.registerExport(fn)
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
+	a.registerTour(fn)
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)

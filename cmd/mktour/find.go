@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -155,13 +154,8 @@ func ghostRun(ctx context.Context, plan *experiment.Plan, t int, head string) (e
 		return experiment.RunRecord{}, fmt.Errorf("the ghost of task %d: %w", t, err)
 	}
 	run := runner.New(b)
-	for {
-		if _, err := run.Advance(); err != nil {
-			if !errors.Is(err, runner.ErrDone) {
-				return experiment.RunRecord{}, fmt.Errorf("the ghost of task %d: %w", t, err)
-			}
-			break
-		}
+	if err := run.Run(); err != nil {
+		return experiment.RunRecord{}, fmt.Errorf("the ghost of task %d: %w", t, err)
 	}
 	rec := experiment.RunRecord{Task: t, Status: experiment.StatusCompleted, Metrics: map[string]experiment.F{}}
 	for _, name := range []string{experiment.ErrorRatio, head} {
@@ -226,23 +220,28 @@ func columns(recs []experiment.RunRecord, head string) (ratio, final, initial []
 	return ratio, final, initial
 }
 
+// ratioOf summarises the runs' ratios at ε = eps and tests their mean
+// below tour.Threshold at margin; ok is the test's verdict with no run
+// missing.
+func ratioOf(eps float64, ratios []float64, margin float64) (r tour.Ratio, ok bool) {
+	st := experiment.Summarize(ratios)
+	c := experiment.BelowMean(ratios, tour.Threshold, margin)
+	return tour.Ratio{Epsilon: tour.Num(eps), Mean: tour.Num(st.Mean), Lo: tour.Num(st.CI95[0]), Hi: tour.Num(st.CI95[1]),
+		N: st.N, Missing: st.Missing, T: tour.Num(c.Z), P: tour.Num(c.P)}, st.Missing == 0 && c.Verdict == experiment.Holds
+}
+
 // pointOf judges one grid point: it learns when every run has a final
 // value and the mean ratio is below tour.Threshold at margin.
 func pointOf(eps float64, ratios []float64, margin float64) tour.Point {
-	st := experiment.Summarize(ratios)
-	c := experiment.BelowMean(ratios, tour.Threshold, margin)
-	return tour.Point{Epsilon: tour.Num(eps), Mean: tour.Num(st.Mean), Lo: tour.Num(st.CI95[0]), Hi: tour.Num(st.CI95[1]),
-		N: st.N, Missing: st.Missing, T: tour.Num(c.Z), Learns: st.Missing == 0 && c.Verdict == experiment.Holds}
+	r, ok := ratioOf(eps, ratios, margin)
+	return tour.Point{Ratio: r, Learns: ok}
 }
 
 // measure summarises a series of runs at ε = eps.
 func measure(eps float64, recs []experiment.RunRecord, head string, margin float64) tour.Measure {
 	ratio, final, initial := columns(recs, head)
-	st := experiment.Summarize(ratio)
-	c := experiment.BelowMean(ratio, tour.Threshold, margin)
-	return tour.Measure{Epsilon: tour.Num(eps), Mean: tour.Num(st.Mean), Lo: tour.Num(st.CI95[0]), Hi: tour.Num(st.CI95[1]),
-		N: st.N, Missing: st.Missing, T: tour.Num(c.Z), P: tour.Num(c.P),
-		Holds: st.Missing == 0 && c.Verdict == experiment.Holds,
+	r, ok := ratioOf(eps, ratio, margin)
+	return tour.Measure{Ratio: r, Holds: ok,
 		Final: tour.Num(experiment.Summarize(final).Mean), Initial: tour.Num(experiment.Summarize(initial).Mean)}
 }
 

@@ -68,7 +68,7 @@ func TestKnee(t *testing.T) {
 	pt := func(learns ...bool) []tour.Point {
 		var ps []tour.Point
 		for i, b := range learns {
-			ps = append(ps, tour.Point{Epsilon: tour.Num(i + 1), Learns: b})
+			ps = append(ps, tour.Point{Ratio: tour.Ratio{Epsilon: tour.Num(i + 1)}, Learns: b})
 		}
 		return ps
 	}

@@ -103,35 +103,37 @@ type Result struct {
 	Ghost Measure `json:"ghost"`
 }
 
-// Point is one ε of the frontier: the final error over the initial,
-// over the runs.
-type Point struct {
+// Ratio is the final error over the initial one at one ε, over a
+// series of runs, with the test of "its mean is below Threshold".
+type Ratio struct {
 	Epsilon Num `json:"epsilon"`
 	// Mean, Lo and Hi: the mean ratio and its 95 % confidence interval.
 	Mean Num `json:"mean"`
 	Lo   Num `json:"lo"`
 	Hi   Num `json:"hi"`
 	N    int `json:"n"`
-	// Missing counts runs without a final value (diverged); a point
+	// Missing counts runs without a final value (diverged); a series
 	// with any does not learn.
 	Missing int `json:"missing"`
-	// T is the test statistic of "the mean ratio is below Threshold".
-	T      Num  `json:"t"`
+	// T and P are the test's statistic (Student's t) and one-sided
+	// p-value.
+	T Num `json:"t"`
+	P Num `json:"p"`
+}
+
+// Point is one ε of the frontier.
+type Point struct {
+	Ratio
+	// Learns: the test holds at the grid's margin and no run is missing.
 	Learns bool `json:"learns"`
 }
 
-// Measure is a series of runs at one ε: the ratio's statistics with
-// its test, and the mean final and initial errors behind it.
+// Measure is a series of runs at one ε (the knee's, the ghost's) with
+// the mean final and initial errors behind its ratio.
 type Measure struct {
-	Epsilon Num  `json:"epsilon"`
-	Mean    Num  `json:"mean"`
-	Lo      Num  `json:"lo"`
-	Hi      Num  `json:"hi"`
-	N       int  `json:"n"`
-	Missing int  `json:"missing"`
-	T       Num  `json:"t"`
-	P       Num  `json:"p"`
-	Holds   bool `json:"holds"`
+	Ratio
+	// Holds: the test holds at FamilyMargin and no run is missing.
+	Holds bool `json:"holds"`
 	// Final and Initial are the mean headline error at the last
 	// iteration and at iteration 0.
 	Final   Num `json:"final"`

@@ -1,7 +1,6 @@
 package tour
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -118,13 +117,8 @@ func TestPresetTitlesSayTheirEpsilon(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := runner.New(b)
-			for {
-				if _, err := r.Advance(); err != nil {
-					if !errors.Is(err, runner.ErrDone) {
-						t.Fatal(err)
-					}
-					break
-				}
+			if err := r.Run(); err != nil {
+				t.Fatal(err)
 			}
 			led := r.Ledger()
 			delta, reason := 0.0, ""

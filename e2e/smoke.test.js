@@ -196,7 +196,9 @@ describe('dpsim page with WebGL2', () => {
     await waitFor(b, 'running', () => window.dpsimState.running === true || window.dpsimState.iter > 0);
     // the page renders the published state on its next animation frame
     await waitFor(b, 'Play pressed', () => document.getElementById('play').getAttribute('aria-pressed') === 'true');
-    const target = Math.min(200, s0.iterations || 200);
+    // To the run's end: the error of a run at meaningful privacy
+    // fluctuates from one iteration to the next.
+    const target = s0.iterations || 200;
     await waitFor(b, `iteration ≥ ${target}`, (t) => window.dpsimState.iter >= t, target);
     const s1 = await state(b.page);
     // The landing learns at ε = 6 (core/tour): its error ends below 10 %

@@ -61,6 +61,15 @@ if [[ ! -d e2e/node_modules/playwright-core || ! -d e2e/node_modules/axe-core ]]
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix e2e --no-audit --no-fund
 fi
 echo "go: $(go version | cut -d' ' -f3-)  node: $(node --version)  $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+# go.mod lists the direct dependencies as such (not "// indirect") and
+# go.sum what every package and test needs: go mod tidy would change
+# nothing.
+if ! tidy=$(go mod tidy -diff 2>&1); then
+  echo "$tidy" >&2
+  echo "test.sh: go.mod or go.sum is not tidy; run go mod tidy (the pinned versions stay) and commit" >&2
+  false
+fi
+echo "go.mod and go.sum tidy"
 
 GOROOT_DIR=$(go env GOROOT)
 export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
@@ -82,6 +91,19 @@ if [[ -n $unformatted ]]; then
   false
 fi
 echo "${#existing[@]} Go files formatted"
+# No generated file is committed: .gitignore lists what build.sh (and the
+# generators it runs) writes, so a tracked file it matches is one of them.
+# Step (h) checks the other half: build.sh writes nothing .gitignore misses.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  tracked=$(git ls-files --cached --ignored --exclude-standard)
+  if [[ -n $tracked ]]; then
+    echo "test.sh: generated files are committed (they match .gitignore; build.sh makes them):" >&2
+    echo "$tracked" >&2
+    echo "remove them with: git rm --cached <files>" >&2
+    false
+  fi
+  echo "no generated file tracked"
+fi
 
 # ---------------------------------------------------------------- (c)
 step "(c) go vet ./..."
@@ -206,7 +228,19 @@ fi
 
 # ---------------------------------------------------------------- (h)
 step "(h) ./build.sh"
+untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort || true)
 ./build.sh
+# Everything build.sh writes is ignored, so that it is never committed by
+# accident: a file it added that git would offer to commit fails here.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  new_files=$(comm -13 <(echo "$untracked_before") <(git ls-files --others --exclude-standard | sort))
+  if [[ -n $new_files ]]; then
+    echo "test.sh: build.sh wrote files .gitignore does not list (generated files must never be committed):" >&2
+    echo "$new_files" >&2
+    false
+  fi
+  echo "every file build.sh wrote is ignored"
+fi
 # The page's ebiten program stays free of the figure code (gonum/plot lives
 # in wasm/solver, which the page loads only for experiments).
 if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; then

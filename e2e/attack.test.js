@@ -37,8 +37,10 @@ test('the attack panel shows the image, RECAL\'s reconstruction and DP-RECAL\'s'
   const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(server.url);
-  await page.waitForSelector('#attack-run');
+  // The panel stands only on DP-RECAL's page (its words say the attack
+  // applies): RECAL on synthetic data needs no dataset fetched.
+  await page.goto(server.url + '?preset=recal-synthetic');
+  await page.waitForSelector('#attack-run', { state: 'visible', timeout: TIMEOUT });
   await page.click('#attack-run');
   await page.waitForFunction(() => window.dpsimAttackState && ['done', 'error'].includes(window.dpsimAttackState.status), null, { timeout: TIMEOUT });
   const st = await page.evaluate(() => window.dpsimAttackState);

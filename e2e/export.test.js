@@ -65,7 +65,7 @@ async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
 // runToEnd fast-forwards the loaded run to its end and pauses it.
 async function runToEnd(b) {
   await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
-  await waitFor(b, 'the run done', () => window.dpsimState.status === 'done');
+  await waitFor(b, 'the run ended (done, or worse than its start)', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
 }
 
 // download clicks a download button and returns the file's name and bytes.

@@ -210,9 +210,12 @@ describe('share', () => {
       await b.page.screenshot({ path: path.join(OUT, `share-classroom-${tag}.png`) });
       if (vp.width === 1280) {
         // The slider to ε = 10: calibrates through Target ε (confirming if asked).
+        await waitFor(b, 'the slider', () => !document.getElementById('privacy-slider').disabled);
         await b.page.evaluate(() => {
           const s = document.getElementById('privacy-slider');
-          s.value = String(Math.round(((1 - -1) / 3) * 1000)); // log10(10) on 0.1 … 100
+          const lo = Math.log10(Number(s.dataset.min)), hi = Math.log10(Number(s.dataset.max));
+          s.value = String(Math.round(((1 - lo) / (hi - lo)) * Number(s.max))); // log10(10) on the slider's scale
+          s.dispatchEvent(new Event('pointerdown'));
           s.dispatchEvent(new Event('input'));
           s.dispatchEvent(new Event('change'));
         });
@@ -220,7 +223,7 @@ describe('share', () => {
         if (asked) await b.page.click('#cal-confirm-yes');
         await waitFor(b, 'the calibration to ε = 10', () => { const c = JSON.parse(window.dpsim.scenario()).calibrate; return c && c.epsilon === 10; });
         await settled(b, /^\?preset=gtdp-rendezvous&seed=1&epsilon=10&classroom$/);
-        assert.equal(await b.page.textContent('#privacy-value'), '10');
+        assert.equal(await b.page.textContent('#privacy-value'), 'ε = 10');
         await b.page.click('#play');
         await waitFor(b, 'iterations', () => window.dpsimState.iter >= 5);
         await b.page.screenshot({ path: path.join(OUT, `share-classroom-${tag}-eps10.png`) });

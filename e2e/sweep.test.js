@@ -257,3 +257,39 @@ describe(`experiments panel on ${pg.name}`, () => {
   });
 });
 }
+
+// ?experiment=NAME with a name no preset has (issue 28: it opened another
+// experiment without a word) is said in the panel's message, which names
+// the preset shown instead; a known name opens it with no such message.
+describe('experiments.html?experiment=', () => {
+  let b;
+  before(async () => { b = await launch(); });
+  after(async () => { if (b) await b.ctx.close(); });
+  const open = async (query) => {
+    await b.page.goto(`${baseURL}experiments.html?${query}`);
+    await waitSweep(b, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
+    return b.page.evaluate(() => ({
+      shown: document.getElementById('exp-preset').value,
+      msg: document.getElementById('exp-msg').textContent,
+      cls: document.getElementById('exp-msg').className,
+      unknown: window.dpsimSweepState.unknownExperiment,
+    }));
+  };
+
+  test('an unknown name is said, naming the preset shown instead', async () => {
+    const st = await open('experiment=nosuch');
+    assert.equal(st.unknown, 'nosuch');
+    assert.ok(st.shown, 'a preset is shown');
+    assert.equal(st.msg, `?experiment=nosuch: no experiment preset has that name, so the panel shows ${st.shown}; choose one from the list.`);
+    assert.match(st.cls, /error/);
+    assert.ok(!b.log.some((l) => l.startsWith('pageerror')), b.log.join('\n'));
+    await (await b.page.$('section.experiments')).screenshot({ path: path.join(OUT, 'experiment-unknown.png') });
+  });
+
+  test('a known name opens it, without a message', async () => {
+    const st = await open(`experiment=${PRESET}`);
+    assert.equal(st.shown, PRESET);
+    assert.equal(st.unknown, undefined);
+    assert.doesNotMatch(st.msg, /no experiment preset/);
+  });
+});

@@ -307,7 +307,7 @@ describe('calibration, plot and speed', () => {
       assert.doesNotMatch(legend.replace(/consensus: —/, ''), /optimality: —/);
       await p.page.screenshot({ path: path.join(OUT, 'teach-calibrated.png') });
       // Fast-forward turns itself off when the run ends.
-      await waitFor(p.page, p.log, 'done', () => window.dpsimState.status === 'done');
+      await waitFor(p.page, p.log, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
       await waitFor(p.page, p.log, 'fast off', () => window.dpsimState.fast === false);
       // The axes keep their tick labels over the 30 decades between the
       // ghost and the noisy run (uPlot had blanked all but one).
@@ -406,7 +406,7 @@ describe('a new user', () => {
       // The error at the scenario's own noise, then at a 100× smaller ε.
       const runToEnd = async () => {
         await p.page.click('#fast');
-        await waitFor(p.page, p.log, 'the run done', () => window.dpsimState.status === 'done', undefined, 60000);
+        await waitFor(p.page, p.log, 'the run ended (done, or worse than its start)', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status), undefined, 60000);
         return p.page.evaluate(() => window.dpsimState.optimality);
       };
       await p.page.click('#reset');

@@ -22,9 +22,7 @@
   document.head.append(css);
   root.innerHTML = `
     <h2>Gradient-leakage attack on the baton (DP-RECAL)</h2>
-    <p class="attack-note">Eight agents on a ring each hold one training image. An eavesdropper records the baton's
-    messages (ũ, x) to and from one agent, recovers its gradient at its first activation (the paper's App. A)
-    and rebuilds the image from it (DLG). Without noise the image comes back; under DP-RECAL's noise it does not.</p>
+    <p class="attack-note" id="attack-note">Eight agents on a ring each hold one training image.</p>
     <div class="attack-controls">
       <label>Images <select id="attack-dataset">
         <option value="mnist-01">MNIST 0 vs 1</option>
@@ -112,6 +110,28 @@
       drawImage(r.Reconstruction, rep.width, `from RECAL's messages: MSE ${f(r.Error)}, gradient error ${f(r.GradientError)}`),
       drawImage(d.Reconstruction, rep.width, `from DP-RECAL's messages (ε = ${rep.epsilon}, σ₁ = ${f(d.Sigma)}): MSE ${f(d.Error)}; a random guess: ${f(d.RandomGuess)}`));
   }
+
+  // The panel stands only where the run's algorithm says the attack
+  // applies (its words: dpsimState.panels lists "attack", ui.KeyOf), and
+  // says what it shows in that algorithm's words (method.Words.Attack).
+  let wordsFor = '';
+  function syncVisible() {
+    const st = window.dpsimState;
+    const panels = st && st.panels ? Array.from(st.panels) : [];
+    root.hidden = !panels.includes('attack');
+    if (root.hidden || !st.algorithmKind || wordsFor === st.algorithmKind || !window.dpsim || !window.dpsim.plugins) return;
+    try {
+      const alg = JSON.parse(window.dpsim.plugins()).algorithms.find((a) => a.name === st.algorithmKind);
+      if (alg && alg.words && alg.words.attack) {
+        wordsFor = st.algorithmKind;
+        $('attack-note').textContent = 'Eight agents on a ring each hold one training image. ' + alg.words.attack;
+      }
+    } catch (e) { /* the note keeps its first sentence */ }
+  }
+  root.hidden = true;
+  window.addEventListener('dpsim-scenario', syncVisible);
+  window.addEventListener('dpsim-sim-ready', syncVisible);
+  syncVisible();
 
   $('attack-run').addEventListener('click', async () => {
     const dataset = $('attack-dataset').value;

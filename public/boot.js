@@ -50,12 +50,16 @@
   // applyHide removes the hidden parts from the layout and the tab order
   // (display: none), and lets the view take their room: a column whose
   // parts are all gone goes too.
+  // ?classroom hides every part but what is marked data-classroom (Slow,
+  // the readout).
   function applyHide() {
     const gone = new Set(classroom ? partNames : urlView.hide);
     for (const el of document.querySelectorAll('[data-part]')) {
-      if (gone.has(el.dataset.part)) el.setAttribute('data-gone', '');
+      if (gone.has(el.dataset.part) && !(classroom && el.hasAttribute('data-classroom'))) el.setAttribute('data-gone', '');
       else el.removeAttribute('data-gone');
     }
+    // The view leaves room for the key under it only when it is shown.
+    document.documentElement.style.setProperty('--key-room', gone.has('key') ? '12px' : '44px');
     document.documentElement.classList.toggle('classroom', classroom);
     document.documentElement.classList.toggle('parts-hidden', gone.size > 0);
     for (const col of document.querySelectorAll('.layout > section')) {
@@ -80,6 +84,15 @@
   window.addEventListener('resize', layoutView);
   if (urlView.hide.length || classroom) applyHide();
   layoutView();
+  // … and follows what is above it when that changes height (a note
+  // under the toolbar, the readout in one column).
+  if (typeof ResizeObserver === 'function') {
+    const above = new ResizeObserver(layoutView);
+    for (const sel of ['.top', '#controls', '#share-note', '#readout', '.scn-head']) {
+      const el = document.querySelector(sel);
+      if (el) above.observe(el);
+    }
+  }
 
   // Ebitengine sizes its canvas and its Layout from document.body.clientWidth
   // and clientHeight: point those at #view, times the canvas scale page.js

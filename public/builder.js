@@ -24,6 +24,7 @@
 
   let catalog = null;
   let model = null;    // the scenario being edited, as a JS object
+  let loaded = null;   // the scenario the page had loaded when the form took it
   let dirty = false;   // edited since the last scenario the page loaded
   let validateTimer = 0;
   let jsonTimer = 0;
@@ -433,6 +434,7 @@
       return;
     }
     try { model = JSON.parse(json); } catch (e) { return; }
+    loaded = JSON.parse(json);
     dirty = false;
     root.querySelector('.bf-newer').hidden = true;
     // The page has just built it: no need to build it again here (a CNN
@@ -440,6 +442,58 @@
     lastReport = null;
     draw();
     setSummary('the loaded scenario: edit a field, or pick a kind', '');
+  }
+
+  // ------------------------------------------------ titles follow edits
+
+  // leaves lists the leaf values of v by dotted path.
+  function leaves(v, path = '', out = new Map()) {
+    if (isObj(v)) { for (const [k, x] of Object.entries(v)) leaves(x, path ? path + '.' + k : k, out); return out; }
+    out.set(path, JSON.stringify(v));
+    return out;
+  }
+  // OWN_WORDS are the fields that name and describe a scenario, and those
+  // that leave it the same run for its link (seed, target ε).
+  const OWN_WORDS = /^(name|title|description|seed|seeds|calibrate)(\.|$)/;
+  // changes lists what the form changed in the loaded scenario, field by
+  // field ("graph.n 8 → 12").
+  function changes(from, to) {
+    const a = leaves(from), b = leaves(to);
+    const out = [];
+    for (const k of new Set([...a.keys(), ...b.keys()])) {
+      if (OWN_WORDS.test(k) || a.get(k) === b.get(k)) continue;
+      const short = (x) => (x === undefined ? 'default' : x.length > 24 ? x.slice(0, 21) + '…' : x);
+      out.push(`${k} ${short(a.get(k))} → ${short(b.get(k))}`);
+    }
+    return out;
+  }
+  const bare = (t) => String(t || '').replace(/\s*\(.*$/, '').replace(/:.*$/, '').trim();
+  // titleOf says what the scenario is from what it holds, in its
+  // plug-ins' own titles: "GT-DP on a ring of 12: Rendezvous".
+  function titleOf(m) {
+    const alg = find(catalog.algorithms, get(m, 'algorithm.kind'));
+    const prob = find(catalog.problems, get(m, 'problem.kind'));
+    const g = find(catalog.graphs, get(m, 'graph.kind'));
+    let graph = g ? bare(g.title).toLowerCase() : String(get(m, 'graph.kind') || 'network');
+    const param = (name) => { const v = get(m, 'graph.' + name); if (v !== undefined) return v; const f = g && g.params.find((q) => q.name === name); return f ? f.default : undefined; };
+    if (param('n') !== undefined && param('n') !== null) graph += ` of ${param('n')}`;
+    else if (param('rows') !== undefined) graph += ` of ${param('rows')}×${param('cols')}`;
+    return `${alg ? bare(alg.title) : get(m, 'algorithm.kind')} on a ${graph}: ${prob ? bare(prob.title) : get(m, 'problem.kind')}`;
+  }
+  // retitle: a scenario built from the loaded one with other contents
+  // under the same name and title is not that scenario any more: it gets
+  // a title from what it holds, a name of its own, and a description
+  // saying what changed — so that the head and the preset menu follow
+  // what runs (a user's own name or title stays).
+  function retitle() {
+    if (!loaded || !isObj(model) || model.name !== loaded.name || model.title !== loaded.title) return;
+    const ch = changes(loaded, model);
+    if (!ch.length) return;
+    const base = String(loaded.name || 'scenario').replace(/-edited$/, '');
+    model.name = base.slice(0, 57) + '-edited';
+    model.title = titleOf(model);
+    const from = loaded.title ? `"${loaded.title}"` : loaded.name;
+    model.description = `Built in the scenario builder from ${from}, changed: ${ch.slice(0, 4).join('; ')}${ch.length > 4 ? `; and ${ch.length - 4} more` : ''}.`;
   }
 
   function build() {
@@ -454,6 +508,8 @@
       if (first) first.focus();
       return;
     }
+    retitle();
+    editor.value = text();
     dirty = false;
     loadBtn.click();
   }
@@ -476,6 +532,7 @@
     $('builder-current').addEventListener('click', () => follow(bridge('scenario'), true));
     const cur = bridge('scenario');
     try { model = cur ? JSON.parse(cur) : { name: 'my-scenario', seed: 1, iterations: 200 }; } catch (e) { model = {}; }
+    try { loaded = cur ? JSON.parse(cur) : null; } catch (e) { loaded = null; }
     draw();
     if (cur) setSummary('the loaded scenario: edit a field, or pick a kind', '');
     else scheduleValidate();

@@ -373,12 +373,20 @@
         sel.append(o);
       }
       const want = new URLSearchParams(location.search).get('experiment');
-      if (want && state.presets.includes(want)) sel.value = want;
+      // A name no preset has opens the first one, and says so: it used
+      // to open another experiment without a word.
+      const unknown = want !== null && !state.presets.includes(want);
+      if (want && !unknown) sel.value = want;
       setMsg('');
       // 'ready' only once the description (and any kept sweep) is shown:
       // a test or a user acting on 'ready' must find the panel complete.
       await describe();
       await restore();
+      if (unknown) {
+        const shown = want.length > 80 ? want.slice(0, 80) + '…' : want;
+        state.unknownExperiment = want;
+        setMsg(`?experiment=${shown}: no experiment preset has that name, so the panel shows ${sel.value}; choose one from the list.`, 'error');
+      }
       sel.disabled = false;
       runBtn.disabled = false;
       state.status = 'ready';
@@ -764,11 +772,15 @@
       const base = data.length;
       data.push(y, hi, lo);
       series.push(
-        { label: s.label, stroke: col, width: 2, spanGaps: true, points: { show: fd.markers, size: 6, fill: col } },
-        { label: s.label + ' (band top)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
-        { label: s.label + ' (band bottom)', stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } },
+        // A metric evaluated every k iterations: markers at those points only.
+        { label: s.label, stroke: col, width: 2, spanGaps: true, points: { show: fd.markers, size: 6, fill: col }, ...(fd.evaluated ? { paths: () => null } : {}) },
+        ...[' (band top)', ' (band bottom)'].map((w) => (fd.evaluated
+          // Evaluated every k iterations: the band's ends as small marks at
+          // the evaluated points, no band between them.
+          ? { label: s.label + w, stroke: col + '66', width: 0, spanGaps: false, paths: () => null, points: { show: true, size: 4, fill: col + '66', stroke: col + '66' } }
+          : { label: s.label + w, stroke: 'transparent', width: 0, spanGaps: true, points: { show: false } })),
       );
-      bands.push({ series: [base + 1, base + 2], fill: col + '33' });
+      if (!fd.evaluated) bands.push({ series: [base + 1, base + 2], fill: col + '33' });
       if (y2) {
         data.push(y2v);
         series.push({ label: s.label + ' (right axis)', stroke: col, width: 1.5, dash: [6, 4], spanGaps: true, scale: 'y2', points: { show: false } });

@@ -48,9 +48,10 @@
     { keys: ['t', 'T'], label: ['T'], does: 'set a target ε (focus its field)', needs: 'target-eps', run: () => !$('target-eps').disabled && reveal($('target-eps')) },
     { keys: ['j', 'J'], label: ['J'], does: 'edit the scenario as JSON (open the editor)', needs: 'scenario-text', run: () => reveal($('scenario-text')) },
     { keys: ['g', 'G'], label: ['G'], does: 'symbols and words: open / close the list', needs: 'glossary', run: toggleGlossary },
+    { keys: ['a', 'A'], label: ['A'], does: 'the agents: focus the network (then ← → move from agent to agent, Enter inspects, Esc closes)', needs: 'view-agents', run: focusAgents },
     { keys: ['e', 'E'], label: ['E'], does: 'experiments: open the panel and focus its list', needs: 'exp-box', run: openExperiments },
     { keys: ['?'], label: ['?'], does: 'list these shortcuts', run: () => open() },
-    { keys: ['Escape'], label: ['Esc'], does: 'close the open dialog (this list, the calibration question, the inspector, the symbols)', run: closeTop },
+    { keys: ['Escape'], label: ['Esc'], does: 'close the open dialog (this list, the calibration question, a symbol\'s entry, the inspector, the symbols)', run: closeTop },
   ];
 
   // spaceIsPlay: Space plays and pauses from anywhere on the page and on
@@ -89,6 +90,13 @@
     return true;
   }
 
+  function focusAgents() {
+    const a = $('view-agents');
+    if (!a || a.hidden) return false;
+    a.focus();
+    return true;
+  }
+
   function openExperiments() {
     const box = $('exp-box');
     if (!box) return false;
@@ -106,6 +114,7 @@
     if (d && d.open) { close(); return true; }
     const cal = $('cal-confirm');
     if (cal && !cal.hidden) { $('cal-confirm-no').click(); return true; }
+    if (window.dpsimGlossary && window.dpsimGlossary.hide && window.dpsimGlossary.hide()) return true;
     const ins = $('inspector');
     if (ins && !ins.hidden) {
       if (actions) actions.closeInspector(); else ins.hidden = true;
@@ -127,7 +136,9 @@
   // ran. Keys typed into a field, or with Ctrl, Alt or Meta, are the
   // browser's; so is every key but Escape and ? while the list is open.
   function handle(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    // A control that took the key itself (the agents' list takes the
+    // arrow keys, Enter and Space) keeps it.
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return false;
     const typing = isTyping(e.target) || isTyping(document.activeElement);
     if (typing && e.key !== 'Escape') return false;
     const d = $('keys-dialog');
@@ -150,7 +161,7 @@
   }
   function anyDialogOpen() {
     const d = $('keys-dialog');
-    return !!((d && d.open) || ($('cal-confirm') && !$('cal-confirm').hidden) ||
+    return !!((d && d.open) || ($('cal-confirm') && !$('cal-confirm').hidden) || ($('term-pop') && !$('term-pop').hidden) ||
       ($('inspector') && !$('inspector').hidden) || ($('glossary') && !$('glossary').hidden));
   }
   document.addEventListener('keydown', handle);
@@ -289,15 +300,22 @@
   // ε), from the numbers the state card prints, at most once a second;
   // a polite live region says when the run starts, pauses or ends, not
   // every iteration.
-  function watchView() {
-    const view = $('view');
-    if (!view) return;
+  // liveRegion makes a polite live region, hidden from sight, after the
+  // view (page.js says what the keyboard reaches on the picture in one).
+  function liveRegion(id) {
     const live = document.createElement('p');
-    live.id = 'view-live';
+    live.id = id;
     live.className = 'visually-hidden';
     live.setAttribute('role', 'status');
     live.setAttribute('aria-live', 'polite');
-    view.after(live);
+    $('view').after(live);
+    return live;
+  }
+
+  function watchView() {
+    const view = $('view');
+    if (!view) return;
+    const live = liveRegion('view-live');
     const text = (id) => { const el = $(id); return el ? el.textContent.trim() : ''; };
     let lastLabel = '', lastStatus = '';
     setInterval(() => {
@@ -331,5 +349,5 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
   else init();
 
-  window.dpsimKeys = { shortcuts: SHORTCUTS, attach, open, close, handle, available };
+  window.dpsimKeys = { shortcuts: SHORTCUTS, attach, open, close, handle, available, liveRegion };
 })();

@@ -36,13 +36,17 @@
   const viewLabels = $('view-labels');
   const viewKeyText = $('view-key-text');
   const viewNote = $('view-note');
-  const keyDefault = viewKeyText.innerHTML;
   const messages = $('messages');
   const scnTitle = $('scn-title');
   const scnDesc = $('scn-desc');
   const slowBtn = $('slow');
   const plotClamp = $('plot-clamp');
   const epsMeaning = $('stat-eps-meaning');
+  // The readout beside the picture (and, large, in classroom mode).
+  const ro = {
+    iter: $('ro-iter'), eps: $('ro-eps'), meaning: $('ro-meaning'), status: $('ro-status'),
+    warn: $('ro-warn'), warnText: $('ro-warn-text'), warnAll: $('ro-warn-all'), box: $('readout'),
+  };
   const stat = {
     iter: $('stat-iter'), opt: $('stat-opt'), optDt: $('stat-opt-dt'), cons: $('stat-cons'),
     eps: $('stat-eps'), rate: $('stat-rate'), status: $('stat-status'), msgs: $('stat-msgs'),
@@ -56,6 +60,10 @@
 
   let ready = false;   // the Go bridge is up
   let dead = false;    // loading failed or the Go program exited
+  // pending is the scenario whose datasets are being fetched ({title}),
+  // null when none: meanwhile the page neither plays nor titles the
+  // scenario before it as the new one (beginPending).
+  let pending = null;
 
   // ---------------------------------------------------------------- messages
 
@@ -120,8 +128,11 @@
     setStatus('error');
   }
 
+  // The status badge: the state's word, or for a run that ended above
+  // its start, that (Go's ui.Status).
+  const STATUS_WORDS = { worse: 'worse than its start' };
   function setStatus(s) {
-    stat.status.textContent = s;
+    stat.status.textContent = STATUS_WORDS[s] || s;
     stat.status.className = 'badge s-' + s;
   }
 
@@ -199,7 +210,6 @@
     last: 0,          // time of the last redraw
     xMax: 0,
     width: 0,
-    ghostLast: null,  // [iteration, value] of the ghost's latest point
     hover: false,     // the cursor is on the plot: its legend follows it
   };
 
@@ -304,7 +314,6 @@
   function plotClear() {
     plot.rev = -1;
     plot.pending = { iter: [], optimality: [], consensus: [], stationarity: [], ghost: [] };
-    plot.ghostLast = null;
     plotBox.dataset.points = '0';
   }
 
@@ -346,8 +355,6 @@
     if (ex) for (const col of ex.data(m)) data.push(positive(col));
     plot.u.setData(data);
     plotBox.dataset.points = String(n);
-    plot.ghostLast = null;
-    for (let i = n - 1; i >= 0; i--) if (ghost[i] != null) { plot.ghostLast = [data[0][i], ghost[i], data[1][i]]; break; }
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
@@ -413,12 +420,14 @@
       if (seedIn.value !== v) seedIn.value = v;
     }
     if (s.error && (!lastState || lastState.error !== s.error)) addMessage('error', s.error);
-    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged'].includes(s.status)) {
+    if (lastState && lastState.fast && !s.fast && !running && ['done', 'stopped', 'diverged', 'worse'].includes(s.status)) {
       addMessage('info', 'Fast-forward turned itself off: the run has ended.');
     }
     checkNoiseDominated(s);
-    if (s.status === 'diverged' && (!lastState || lastState.status !== 'diverged')) {
-      addMessage('warn', 'The run diverged: the iterates are no longer finite.');
+    if (s.outcome && (!lastState || lastState.outcome !== s.outcome)) {
+      addMessage('warn', s.outcome === 'diverged'
+        ? `The run diverged: ${s.outcomeText || 'the iterates are no longer finite'}.`
+        : `The run ended worse than its start: ${s.outcomeText}. What the algorithm gained, the noise (or its settings) took back; the theory card says which of its assumptions fail.`);
     }
     if (s.stopReason && (!lastState || lastState.stopReason !== s.stopReason)) {
       addMessage('info', 'The run stopped early by its stop rule: ' + s.stopReason + '.');
@@ -434,24 +443,51 @@
   // height whatever the text, so nothing below it moves.
   let headSig = null;
   function renderScenarioHead(s) {
+    if (pending) return;
     const sig = s.scenario + '|' + s.title + '|' + s.description;
     if (sig === headSig) return;
     headSig = sig;
     boot.takeHead();
-    scnTitle.textContent = s.title || s.scenario || '';
-    scnTitle.title = s.scenario || '';
-    scnDesc.textContent = s.description || '';
-    scnDesc.title = s.description || '';
+    writeHead(s.title || s.scenario || '', s.description || '', s.scenario || '');
+  }
+  // writeHead writes the head's title and description, closed, with its
+  // "more" control shown when the description is cut.
+  function writeHead(title, desc, name) {
+    scnTitle.textContent = title;
+    scnTitle.title = name;
+    scnDesc.textContent = desc;
+    scnDesc.removeAttribute('title');
+    openHead(false);
   }
 
+  // The description shows two lines; "more" (a button: keyboard, touch)
+  // lays the whole of it over the picture's top, "less" closes it.
+  const scnHead = scnTitle.closest('.scn-head');
+  const scnMore = $('scn-more');
+  function openHead(open) {
+    scnHead.classList.toggle('open', open);
+    scnMore.setAttribute('aria-expanded', String(open));
+    scnMore.textContent = open ? 'less' : 'more';
+    scnMore.hidden = !open && !(scnDesc.scrollHeight > scnDesc.clientHeight + 1 || scnTitle.scrollHeight > scnTitle.clientHeight + 1);
+  }
+  scnMore.addEventListener('click', (e) => { e.stopPropagation(); openHead(!scnHead.classList.contains('open')); });
+  scnHead.addEventListener('click', () => { if (!scnMore.hidden) openHead(!scnHead.classList.contains('open')); });
+  window.addEventListener('resize', () => { if (!scnHead.classList.contains('open')) openHead(false); });
+
   // epsWords puts ε on a scale people can read: e^ε bounds how much more
-  // likely any output becomes when one agent's data change.
-  function epsWords(eps) {
+  // likely any output becomes when one agent's data change. An (ε, δ)
+  // guarantee (delta > 0) says its δ: the bound may fail with
+  // probability δ (P ≤ e^ε·P′ + δ), which a bare e^ε would hide.
+  function epsWords(eps, delta) {
     if (!(eps >= 0)) return '';
     const f = eps < 700 ? Math.exp(eps) : Infinity;
     const fac = f === Infinity ? `10^${(eps / Math.LN10).toFixed(0)}` : f < 10 ? f.toFixed(2) : f < 1e6 ? Math.round(f).toLocaleString('en-US') : f.toExponential(1);
     const word = eps <= 0.1 ? 'very strong privacy' : eps <= 1 ? 'strong privacy' : eps <= 5 ? 'moderate privacy'
       : eps <= 10 ? 'weak privacy' : 'no meaningful privacy';
+    if (delta > 0) {
+      return `e^ε = ${fac}, δ = ${fmtNum(delta)}: any output is at most ${fac}× more likely when one agent's data change, ` +
+        `plus a probability of up to δ = ${fmtNum(delta)} that this bound fails (P ≤ e^ε·P′ + δ) — ${word}.`;
+    }
     return `e^ε = ${fac}: any output is at most ${fac}× more likely when one agent's data change — ${word}.`;
   }
 
@@ -473,35 +509,70 @@
       mean = 'Nothing sent yet: nothing revealed.';
     } else if (s.epsilon === 0 && s.messages > 0) {
       val = '0 so far';
-      mean = 'The messages sent so far carry no private information by the accountant\'s convention (GT-DP: the iteration-0 messages have sensitivity 0, so eq. (18) counts rounds k = 1 … K, K = iterations − 1); ε grows from the next round on.';
+      // The convention is the algorithm's accountant's, in its words.
+      mean = `The messages sent so far carry no private information by the accountant's count (${s.epsilonFree || s.epsilonSource || 'its source'}); ε grows from the next round on.`;
     } else if (s.epsilon > 0 || s.epsilonText) {
-      mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon);
+      mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon, s.delta);
     }
     stat.eps.textContent = val;
     stat.eps.className = s.epsilonKind === 'dp' || !s.epsilonKind ? 'mono' : 'eps-text';
     if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
+    renderReadout(s, val + (s.delta > 0 && s.epsilonKind === 'dp' ? ` (δ = ${fmtNum(s.delta)})` : ''), mean);
   }
 
-  // checkNoiseDominated warns, once per scenario, when the run's error is
-  // far above the noise-free ghost's: the privacy noise then dominates
-  // (typically after a calibration to a small ε).
-  let noiseWarned = -1;
+  // renderReadout writes the run at a glance beside the picture: the
+  // iteration, ε spent and its meaning, the status (the State card's
+  // words), and the current warnings (renderWarnings).
+  function renderReadout(s, eps, mean) {
+    const it = `${typeof s.iter === 'number' ? s.iter : '—'} / ${s.iterations > 0 ? s.iterations : '—'}`;
+    if (ro.iter.textContent !== it) ro.iter.textContent = it;
+    if (ro.eps.textContent !== eps) ro.eps.textContent = eps;
+    ro.eps.dataset.kind = s.epsilonKind || '';
+    const m = pending ? `Loading ${pending.title}: the numbers above are the previous scenario's.` : mean;
+    if (ro.meaning.textContent !== m) ro.meaning.textContent = m;
+    ro.box.classList.toggle('stale', !!pending);
+  }
+  // The status badge of the readout mirrors the State card's.
+  new MutationObserver(() => {
+    ro.status.textContent = stat.status.textContent;
+    ro.status.className = stat.status.className;
+  }).observe(stat.status, { childList: true, characterData: true, subtree: true, attributes: true });
+
+  // renderWarnings shows the current warnings (and errors) of the
+  // messages list in the readout: the first, and a link to all of them.
+  function renderWarnings() {
+    const items = [...messages.querySelectorAll('li.warn, li.error')];
+    ro.warn.hidden = items.length === 0;
+    if (!items.length) return;
+    ro.warnAll.hidden = !!messages.closest('[data-gone]');
+    const first = items[0];
+    ro.warn.classList.toggle('error', first.classList.contains('error'));
+    const text = (items.length > 1 ? `${items.length} warnings. ` : '') + first.textContent;
+    if (ro.warnText.textContent !== text) ro.warnText.textContent = text;
+  }
+  new MutationObserver(renderWarnings).observe(messages, { childList: true, subtree: true, characterData: true });
+  ro.warnAll.addEventListener('click', () => {
+    const card = messages.closest('.card');
+    card.scrollIntoView({ block: 'nearest' });
+    messages.tabIndex = -1;
+    messages.focus({ preventScroll: true });
+  });
+
+  // checkNoiseDominated says Go's noise warning (ui.NoiseWarning), once
+  // per build: the run against its noise-free ghost, compared only above
+  // floating-point rounding.
   function checkNoiseDominated(s) {
-    if (noiseWarned === s.loads || !(s.iter >= 20) || !plot.ghostLast) return;
-    // Both at the ghost's latest iteration: the ghost may lag in fast-forward.
-    const [it, g, own] = plot.ghostLast;
-    if (!(g > 0) || !(own > 100 * g) || it < 20) return;
-    noiseWarned = s.loads;
-    addMessage('warn', `This run is dominated by its noise: its ${s.headline || 'optimality'} error (${fmtNum(own)}) is ${fmtNum(own / g)}× the noise-free run's (${fmtNum(g)}, the faint curve) at iteration ${it}. ` +
-      'The noise, not the algorithm, sets what it reaches: a larger ε (or no calibration) shows the algorithm at work.');
+    if (s.noiseWarning && (!lastState || lastState.noiseWarning !== s.noiseWarning)) addMessage('warn', s.noiseWarning);
   }
 
   // onScenarioBuilt runs when a scenario is (re)built, however: the plot
   // starts again and fast-forward is off (Go turned it off).
   function onScenarioBuilt(s) {
     speedSynced = false;
-    plot.ghostLast = null;
+    if (window.dpsimGlossary && window.dpsimGlossary.refresh) window.dpsimGlossary.refresh();
     calConfirm.hidden = true;
+    fillAgents(s.nodes || 0);
+    if (pinned) closeInspector();
     announceScenario();
   }
 
@@ -532,29 +603,19 @@
   // The scene's text labels, written over the canvas (boot.js).
   const renderLabels = (s) => boot.renderLabels(s && s.labels);
 
-  // The key under the view follows the scenario: which channels are sent or
-  // pulled, and for resource allocation the shapes and the edge reading.
+  // The key under the view is the run's legend, composed in Go from the
+  // algorithm's and the problem's own words (ui.KeyOf: what a link
+  // carries, what the picture shows and where it stands), so that no
+  // plug-in inherits another's text.
   let keySig = null;
   function renderKey(s) {
-    const sig = [s.key, s.allocation, s.reading, s.headline, s.large].join('|');
+    const sig = [s.legend, s.reading].join('|');
     if (sig === keySig) return;
     keySig = sig;
-    if (s.large && !s.allocation) {
-      viewKeyText.textContent = `Large network (${s.nodes} agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; ` +
-        'each agent a dot coloured by its distance to the agents\' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.';
-    } else if (!s.allocation) {
-      // Without a known optimum the view draws no ★.
-      viewKeyText.innerHTML = s.headline === 'stationarity'
-        ? keyDefault.replace('optimum ★,', '(no optimum ★: none is known),') : keyDefault;
-    } else {
-      viewKeyText.textContent = 'Each packet is one message; its colour and size show noise ÷ signal. ' +
-        (s.key ? 'Channels: ' + s.key + '. ' : '') +
-        'Squares: generator buses, labelled output / optimum*; discs: load buses, labelled with their demand. ' +
-        'Right panel: total generation against demand, each generator\'s output (bar) against its optimum (tick), every bus\'s price converging to λ*.';
-    }
+    viewKeyText.textContent = s.legend || '';
+    viewKeyText.dataset.where = s.pictureWhere || '';
     const notes = [];
     if (s.reading) notes.push('Directed links: arrows point from sender to receiver; ' + s.reading + '.');
-    if (s.allocation) notes.push('Error plot: optimality is the paper\'s allocation error, consensus the disagreement of the buses\' prices (their formulas below the plot).');
     viewNote.hidden = notes.length === 0;
     viewNote.textContent = notes.join(' ');
   }
@@ -600,12 +661,21 @@
   //
   // Hover a node or a message to ring it and read its sender; click to pin
   // the inspector: the sender's state, the message's signal and noise
-  // apart, the receiver(s), the sender's ε so far (dpsim.inspect).
+  // apart, the receiver(s), the sender's ε so far (dpsim.inspect); an
+  // agent also lists the messages it sent in the latest iteration
+  // (dpsim.inspectAgent). From the keyboard the agents are a list
+  // (#view-agents, role listbox): Tab reaches it, the arrow keys move from
+  // agent to agent (the ring follows), Enter or Space inspects, Escape
+  // closes; a live region says where the keyboard is and what the
+  // inspector shows. On a phone the inspector is a sheet at the foot of
+  // the screen, and the page scrolls the network above it.
 
   const inspector = $('inspector');
   const inspectorBody = $('inspector-body');
   const hoverRing = $('view-hover');
-  let pinned = null; // the pinned inspection's pointer position
+  const agentsBox = $('view-agents');
+  let pinned = null; // what the inspector is pinned to: {agent} from the keyboard or a click
+  let agentAt = -1;  // the agent the keyboard is on
 
   const vec = (a) => (a && a.length ? '(' + Array.from(a).map(fmtNum).join(', ') + ')' : '—');
   function inspectAt(clientX, clientY) {
@@ -615,8 +685,14 @@
     try { v = JSON.parse(call('inspect', clientX - r.left, clientY - r.top) || 'null'); } catch (e) { v = null; }
     return v && v.kind ? v : null;
   }
-  function ring(v) {
+  function inspectAgent(i) {
+    let v = null;
+    try { v = JSON.parse(call('inspectAgent', i) || 'null'); } catch (e) { v = null; }
+    return v && v.kind ? v : null;
+  }
+  function ring(v, kbd = false) {
     hoverRing.classList.toggle('on', !!v);
+    hoverRing.classList.toggle('kbd', !!v && kbd);
     if (!v) return;
     const d = 2 * Math.max(v.r + 4, 8);
     hoverRing.style.left = v.x + 'px';
@@ -625,6 +701,7 @@
   }
   function row(k, v, cls = '') { return `<tr><td>${k}</td><td class="${cls}">${v}</td></tr>`; }
   const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  const ratioText = (sig, noi, r) => (sig === 0 ? (noi > 0 ? '∞ (the signal is 0: all noise)' : '0') : fmtNum(r));
   function showInspector(v) {
     const more = v.dim > (v.state || []).length ? ` (first ${(v.state || []).length} of ${v.dim})` : '';
     let html;
@@ -634,7 +711,8 @@
         row('sender\'s state', vec(v.state) + more, 'mono') +
         row('<span data-term="signal">signal</span>', `${vec(v.signal)} · ‖signal‖ = <b class="sig-norm">${fmtNum(v.signal_norm)}</b>`, 'mono') +
         row('noise', `${vec(v.noise)} · ‖noise‖ = <b class="noise-norm">${fmtNum(v.noise_norm)}</b>`, 'mono') +
-        row('noise ÷ signal', v.signal_norm === 0 ? (v.noise_norm > 0 ? '∞ (the signal is 0: all noise)' : '0') : fmtNum(v.ratio), 'mono') +
+        row('noise ÷ signal', ratioText(v.signal_norm, v.noise_norm, v.ratio), 'mono') +
+        (v.deviation != null ? row('off the noise-free message', `${fmtNum(v.deviation)}× its size (the packet's colour: all the noise this message carries, earlier noise included)`) : '') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
         row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
     } else {
@@ -642,14 +720,40 @@
         row('iteration', String(v.iteration)) +
         row('state', vec(v.state) + more, 'mono') +
         row('ε so far', esc(v.epsilon)) +
-        row('activations', String(v.activations)) + '</table>';
+        row('activations', String(v.activations)) + '</table>' + sentTable(v);
     }
     inspectorBody.innerHTML = html;
     inspector.dataset.kind = v.kind;
+    inspector.dataset.agent = String(v.agent);
     inspector.hidden = false;
     if (window.dpsimGlossary) window.dpsimGlossary.attach(inspector);
+    keepNetworkInSight();
   }
-  function closeInspector() { inspector.hidden = true; pinned = null; ring(null); }
+  // sentTable lists the messages an agent sent in the latest iteration,
+  // each with its signal and noise apart.
+  function sentTable(v) {
+    if (!v.sent) return `<p class="sent">Sent nothing in iteration ${v.iteration}${v.activations >= 0 ? ' (not active then)' : ''}.</p>`;
+    const rows = v.sent.map((m) => `<tr><td>${esc(m.channel)}${v.rounds > 1 ? ` (round ${m.round + 1} of ${v.rounds})` : ''} → ${(m.receivers || []).join(', ')}</td>` +
+      `<td class="mono">‖signal‖ = <b class="sig-norm">${fmtNum(m.signal_norm)}</b> · ‖noise‖ = <b class="noise-norm">${fmtNum(m.noise_norm)}</b> · ` +
+      `noise ÷ signal = ${ratioText(m.signal_norm, m.noise_norm, m.ratio)}<br>signal ${vec(m.signal)}, noise ${vec(m.noise)}</td></tr>`).join('');
+    return `<table class="sent"><caption>Its latest message${v.sent.length > 1 ? 's' : ''}, iteration ${v.iteration}</caption>${rows}</table>`;
+  }
+  // says what the inspector shows, for a screen reader.
+  function sayInspection(v) {
+    let t = `Agent ${v.agent}: ε so far ${v.epsilon}, active ${v.activations} times.`;
+    if (v.sent) {
+      for (const m of v.sent) t += ` Sent ${m.channel} to ${(m.receivers || []).join(', ')}: signal norm ${fmtNum(m.signal_norm)}, noise norm ${fmtNum(m.noise_norm)}.`;
+    } else t += ` Sent nothing in iteration ${v.iteration}.`;
+    agentsLive.textContent = t;
+  }
+  function closeInspector() {
+    const hadFocus = inspector.contains(document.activeElement);
+    inspector.hidden = true;
+    pinned = null;
+    ring(null);
+    if (hadFocus && !agentsBox.hidden) agentsBox.focus();
+    if (document.activeElement === agentsBox) markAgent(agentAt, false);
+  }
   $('inspector-close').addEventListener('click', closeInspector);
   view.addEventListener('mousemove', (e) => {
     if (e.target.closest && e.target.closest('.inspector')) return;
@@ -661,12 +765,102 @@
   view.addEventListener('mouseleave', () => { if (!pinned) { ring(null); inspector.hidden = true; } });
   view.addEventListener('click', (e) => {
     if (e.target.closest && e.target.closest('.inspector')) return;
-    const v = inspectAt(e.clientX, e.clientY);
+    let v = inspectAt(e.clientX, e.clientY);
     if (!v) { closeInspector(); return; }
-    pinned = { x: e.clientX, y: e.clientY };
+    if (v.kind === 'node') v = inspectAgent(v.agent) || v;
+    pinned = { agent: v.agent };
     ring(v);
     showInspector(v);
   });
+
+  // The agents as a list for the keyboard: one option per agent,
+  // rebuilt when a scenario is built. What the keyboard reaches is said
+  // in a polite live region of its own.
+  const agentsLive = window.dpsimKeys ? window.dpsimKeys.liveRegion('agents-live') : { textContent: '' };
+  function fillAgents(n) {
+    if (agentsBox.childElementCount === n) return;
+    const opts = [];
+    for (let i = 0; i < n; i++) {
+      const o = document.createElement('div');
+      o.id = 'agent-opt-' + i;
+      o.className = 'visually-hidden';
+      o.setAttribute('role', 'option');
+      o.setAttribute('aria-selected', 'false');
+      o.textContent = `Agent ${i} of ${n}`;
+      opts.push(o);
+    }
+    agentsBox.replaceChildren(...opts);
+    agentsBox.hidden = n === 0;
+    agentAt = Math.min(agentAt, n - 1);
+  }
+  function agentPlaces() {
+    try { return JSON.parse(call('agents') || '[]'); } catch (e) { return []; }
+  }
+  // markAgent puts the keyboard on agent i: the ring, the option, the
+  // inspector if it is pinned, and a word for a screen reader.
+  function markAgent(i, say = true) {
+    const n = agentsBox.childElementCount;
+    if (!n || i < 0) return;
+    agentAt = Math.min(i, n - 1);
+    const prev = agentsBox.querySelector('[aria-selected="true"]');
+    if (prev) prev.setAttribute('aria-selected', 'false');
+    const opt = $('agent-opt-' + agentAt);
+    opt.setAttribute('aria-selected', 'true');
+    agentsBox.setAttribute('aria-activedescendant', opt.id);
+    const v = inspectAgent(agentAt);
+    if (!v) return;
+    opt.textContent = `Agent ${agentAt} of ${n}: ε so far ${v.epsilon}, active ${v.activations} times`;
+    ring(v, true);
+    if (pinned) { pinned = { agent: agentAt }; showInspector(v); }
+    if (say) agentsLive.textContent = pinned ? '' : opt.textContent;
+    if (pinned) sayInspection(v);
+  }
+  agentsBox.addEventListener('keydown', (e) => {
+    const n = agentsBox.childElementCount;
+    if (!n || e.ctrlKey || e.metaKey || e.altKey) return;
+    const at = Math.max(agentAt, 0);
+    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: n - 1 }[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      markAgent(agentAt < 0 ? 0 : (to + n) % n);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (agentAt < 0) markAgent(0, false);
+      const v = inspectAgent(agentAt);
+      if (!v) return;
+      pinned = { agent: agentAt };
+      ring(v, true);
+      showInspector(v);
+      sayInspection(v);
+    }
+  });
+  agentsBox.addEventListener('focus', () => markAgent(agentAt < 0 ? 0 : agentAt));
+  agentsBox.addEventListener('blur', () => { if (!pinned) ring(null); });
+  // A click on the picture inspects (above); it does not take the focus.
+  agentsBox.addEventListener('mousedown', (e) => e.preventDefault());
+  // The ring follows its agent when the picture is laid out again.
+  window.addEventListener('resize', () => {
+    if (document.activeElement === agentsBox || pinned) requestAnimationFrame(() => {
+      const v = agentAt >= 0 ? agentPlaces()[agentAt] : null;
+      if (v) ring(v, document.activeElement === agentsBox);
+    });
+  });
+
+  // keepNetworkInSight scrolls, on a phone, so that the network stands
+  // above the inspector's sheet.
+  const phone = window.matchMedia('(max-width: 759px)');
+  function keepNetworkInSight() {
+    if (!phone.matches || inspector.hidden) return;
+    const pl = agentPlaces();
+    if (!pl.length) return;
+    // The agents, with room for the badges under them.
+    const vr = view.getBoundingClientRect();
+    const top = vr.top + Math.min(...pl.map((a) => a.y - a.r)) - 8;
+    const bottom = vr.top + Math.max(...pl.map((a) => a.y + a.r)) + 28;
+    const sheet = window.innerHeight - inspector.getBoundingClientRect().height;
+    if (top >= 0 && bottom <= sheet) return;
+    window.scrollBy({ top, behavior: 'instant' });
+  }
 
   // Badges: in slow motion (or paused) each agent of a small network
   // shows its ε so far and its activations (dpsim.badges), refreshed a
@@ -695,7 +889,6 @@
     });
   }
 
-  $('scn-title').parentElement.addEventListener('click', (e) => e.currentTarget.classList.toggle('open'));
 
   // ------------------------------------------------------------- datasets
   //
@@ -767,6 +960,9 @@
     const token = ++dataToken;
     const needs = dataNeeds(kind, arg);
     if (needs.error) { showDataError(needs.error); return 'failed'; }
+    // Files of the user's the scenario names: asked for, read locally (public/userdata.js).
+    const own = window.dpsimUserData ? await window.dpsimUserData.ensure(kind, arg) : 'ok';
+    if (own !== 'ok') return token === dataToken ? own : 'superseded';
     const files = needs.need || [];
     if (files.length === 0) return 'ok';
     const total = files.reduce((t, f) => t + f.bytes, 0);
@@ -781,10 +977,12 @@
     dataNote.textContent = notes.join(' ');
     dataBar.hidden = false;
     dataBar.max = total;
+    beginPending(kind, arg, files);
     const report = (n) => {
       dataBar.value = Math.min(n, total);
       dataSize.textContent = `${mb(n)} of ${mb(total)} MB`;
       dataBox.dataset.loaded = String(n);
+      if (token === dataToken) showPendingProgress(n, total);
     };
     report(0);
     for (const f of files) {
@@ -814,6 +1012,71 @@
     return token === dataToken ? 'ok' : 'superseded';
   }
 
+  // While a scenario's datasets are fetched (MNIST, 6.1 MB, takes many
+  // seconds on a slow link) the scenario before it stays loaded: the
+  // page pauses it, takes Play and the other transport controls away,
+  // titles the head and the picture with the scenario being loaded (its
+  // poster, when it is a preset) and shows the download's progress over
+  // the picture, where it is on screen; the plot and the readout are
+  // dimmed as the previous scenario's. endPending gives the page back.
+  const transport = ['play', 'step', 'slow', 'fast', 'reset'].map($);
+  let pendingPoster = null;
+  function pendingTitle(kind, arg) {
+    if (kind === 'preset') {
+      const o = [...presetSel.options].find((x) => x.value === arg && !x.dataset.custom);
+      return { title: o ? o.textContent : arg, desc: '', name: arg };
+    }
+    try {
+      const v = JSON.parse(arg);
+      return { title: v.title || v.name || 'the scenario', desc: v.description || '', name: v.name || '' };
+    } catch (e) { return { title: 'the scenario', desc: '', name: '' }; }
+  }
+  function beginPending(kind, arg, files) {
+    const t = pendingTitle(kind, arg);
+    const what = files.map((f) => `${f.title} (${f.split})`).join(', ');
+    const total = files.reduce((n, f) => n + f.bytes, 0);
+    pending = { title: t.title, what, total };
+    call('pause');
+    for (const b of transport) b.disabled = true;
+    $('plot').closest('.card').classList.add('stale');
+    writeHead(`Loading: ${t.title}`, `Fetching ${what}, ${mb(total)} MB; the picture, the plot and Play belong to this scenario once it is loaded.`, t.name);
+    if (pendingPoster) pendingPoster.remove();
+    pendingPoster = null;
+    if (kind === 'preset') {
+      const img = document.createElement('img');
+      img.className = 'poster pending';
+      img.alt = '';
+      img.addEventListener('error', () => img.remove());
+      img.src = 'posters/' + encodeURIComponent(t.name) + '.svg';
+      view.insertBefore(img, viewMsg);
+      pendingPoster = img;
+      view.classList.add('has-poster');
+    }
+    showViewMessage(`Loading ${t.title}`, '', { progress: true });
+    viewMsg.classList.add('pending');
+    showPendingProgress(0, total);
+    renderReadout(lastState || {}, ro.eps.textContent, '');
+  }
+  function showPendingProgress(n, total) {
+    if (!pending) return;
+    progress.max = total;
+    progress.value = Math.min(n, total);
+    viewMsgDetail.textContent = `Fetching ${pending.what}: ${mb(n)} of ${mb(total)} MB`;
+  }
+  function endPending() {
+    if (!pending) return;
+    pending = null;
+    for (const b of transport) b.disabled = false;
+    $('plot').closest('.card').classList.remove('stale');
+    if (pendingPoster) pendingPoster.remove();
+    pendingPoster = null;
+    view.classList.remove('has-poster');
+    viewMsg.classList.remove('pending');
+    hideViewMessage();
+    headSig = null;
+    if (window.dpsimState) { renderScenarioHead(window.dpsimState); renderEpsilon(window.dpsimState); }
+  }
+
   // loadWithData fetches a scenario's datasets, then loads it with
   // dpsim[fn](arg); resolves to its {ok, …} result, null when the data
   // could not be had (the message is shown; nothing changed), or
@@ -821,6 +1084,7 @@
   async function loadWithData(kind, arg, fn) {
     const got = await ensureData(kind, arg);
     if (got === 'superseded') return undefined;
+    endPending();
     if (got !== 'ok') return null;
     const res = call(fn, arg);
     if (res && res.ok) showDataUses(dataNeeds(kind, arg).uses);
@@ -1037,26 +1301,36 @@
   window.dpsimPage = Object.assign(window.dpsimPage || {}, { loadScenarioText });
 
   // Keyboard shortcuts: keys.js holds their one table (listed on `?`).
-  if (window.dpsimKeys) window.dpsimKeys.attach({ ready: () => ready && !dead, togglePlay, doStep, doReset, toggleFast, toggleSlow, closeInspector });
+  if (window.dpsimKeys) window.dpsimKeys.attach({ ready: () => ready && !dead && !pending, togglePlay, doStep, doReset, toggleFast, toggleSlow, closeInspector });
 
   // ------------------------------------------------------------ bridge up
 
+  // fillPresets fills the preset menu grouped by paper, the paper's own
+  // algorithm first (Go's scenario.PresetMenu, from the plug-ins' words:
+  // no list is kept here).
   function fillPresets() {
-    const list = call('presets');
+    let groups = [];
+    try { groups = JSON.parse(call('presetMenu') || '[]'); } catch (e) { groups = []; }
     presetSel.replaceChildren();
-    const arr = list ? Array.from(list) : [];
-    if (arr.length === 0) {
+    if (groups.length === 0) {
       const o = document.createElement('option');
       o.value = ''; o.textContent = '(no presets)';
       presetSel.append(o);
       return;
     }
-    for (const p of arr) {
-      const o = document.createElement('option');
-      o.value = p.name;
-      o.textContent = p.title || p.name;
-      o.title = p.name;
-      presetSel.append(o);
+    for (const g of groups) {
+      const og = document.createElement('optgroup');
+      og.label = g.label;
+      og.dataset.paper = g.paper;
+      for (const p of g.presets) {
+        const o = document.createElement('option');
+        o.value = p.name;
+        o.textContent = p.title || p.name;
+        o.title = p.name;
+        o.dataset.algorithm = p.algorithm;
+        og.append(o);
+      }
+      presetSel.append(og);
     }
     presetsFilled = true;
     syncedPreset = null;
@@ -1064,14 +1338,29 @@
   }
 
   // syncPreset shows the current scenario in the preset list, or a
-  // "(custom: name)" entry when it is not one of the presets.
+  // "(custom: name)" entry when it is not one of the presets — nor a
+  // preset edited but for its seed and target ε (its link then carries
+  // the whole scenario, ui.LinkParams): an edited ring of 8 built with
+  // 12 agents is not the preset it was made from.
   let presetsFilled = false;
   let syncedPreset = null;
+  let editedOf = null, editedWas = false; // isEdited's last answer and what it was for
+  function isEdited(name) {
+    const k = `${name}|${generation}`;
+    if (k !== editedOf) {
+      editedOf = k;
+      const link = name ? call('shareLink', '{}') : '';
+      editedWas = typeof link === 'string' && link.startsWith('?scenario=');
+    }
+    return editedWas;
+  }
   function syncPreset(name) {
-    if (name === syncedPreset) return;
-    syncedPreset = name;
+    const edited = isEdited(name);
+    const key = `${name}|${edited}`;
+    if (key === syncedPreset) return;
+    syncedPreset = key;
     let custom = presetSel.querySelector('option[data-custom]');
-    if (name && [...presetSel.options].some((o) => o.value === name && !o.dataset.custom)) {
+    if (name && !edited && [...presetSel.options].some((o) => o.value === name && !o.dataset.custom)) {
       presetSel.value = name;
       if (custom) custom.remove();
       return;
@@ -1082,7 +1371,7 @@
       custom.value = '';
       presetSel.prepend(custom);
     }
-    custom.textContent = name ? `(custom: ${name})` : '(custom)';
+    custom.textContent = name ? `(custom: ${name}${edited ? ', edited' : ''})` : '(custom)';
     presetSel.value = '';
   }
 
@@ -1096,9 +1385,10 @@
     rhow: document.getElementById('th-rhow'), measured: document.getElementById('th-measured'),
     pred: document.getElementById('th-pred'), inf: document.getElementById('th-inf'),
     conv: document.getElementById('th-conv'), src: document.getElementById('th-src'),
+    assume: document.getElementById('th-assume-list'),
   };
   const metricsFoot = document.getElementById('metrics-foot');
-  let theoryAt = 0, theoryKey = '';
+  let theoryAt = 0, theoryKey = '', theoryTimer = 0;
   let targetDirty = false;
 
   // refreshTheory fills the theory card from window.dpsim.theory(): the
@@ -1108,16 +1398,22 @@
   // while the run plays.
   function refreshTheory(s, force) {
     if (!window.dpsim || typeof window.dpsim.theory !== 'function') return;
-    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}`;
+    const key = `${s && s.scenario}|${s && s.seed}|${s && s.iter}|${s && s.outcome}`;
     const now = performance.now();
-    if (!force && (key === theoryKey || now - theoryAt < 400)) return;
+    if (!force && key === theoryKey) return;
+    if (!force && now - theoryAt < 400) {
+      // A trailing refresh, so the card shows the run's last iteration.
+      if (!theoryTimer) theoryTimer = setTimeout(() => { theoryTimer = 0; refreshTheory(window.dpsimState, false); }, 400);
+      return;
+    }
     theoryAt = now; theoryKey = key;
     let v;
     try { v = JSON.parse(window.dpsim.theory() || 'null'); } catch (e) { return; }
     if (!v) return;
     const c = v.calibration;
     th.cal.textContent = c
-      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} iterations: noise scales ×${fmtNum(c.factor)} (${c.method})`
+      ? `ε = ${fmtNum(c.target_epsilon)} after ${c.iterations} ${c.unit || 'iterations'}: noise scales ×${fmtNum(c.factor)} (${c.method})` +
+        (c.field ? ` — asked by ${c.field}${c.horizon_field ? ' at ' + c.horizon_field : ''}` : '')
       : 'none (the scenario\'s own noise scales)';
     th.rhowo.textContent = v.rho_wo == null ? 'n/a' : fmtNum(v.rho_wo);
     th.rhow.textContent = v.rho_w == null ? 'n/a' : fmtNum(v.rho_w);
@@ -1137,10 +1433,49 @@
     if (!ih) th.inf.textContent = '—';
     else if (ih.available) th.inf.textContent = `${ih.epsilon.text} (${ih.source})`;
     else th.inf.textContent = `unavailable: ${ih.reason}`;
-    th.conv.textContent = t.convergence || '—';
+    renderConvergence(t.convergence, v);
     th.src.textContent = v.paper || '—';
     if (!targetDirty && document.activeElement !== targetIn) {
       targetIn.value = v.target_epsilon > 0 ? String(v.target_epsilon) : '';
+    }
+  }
+
+  // renderConvergence writes the source's convergence claim with what
+  // this run says of it: the claim holds only under the assumptions the
+  // plug-in declares, each listed with its verdict for this run, and a
+  // run that ended (or is diverging) above its start contradicts it.
+  const VERDICT_MARK = { holds: '✓', fails: '✗', unknown: '?' };
+  function renderConvergence(claim, v) {
+    const as = v.assumptions || [];
+    const fails = as.filter((a) => a.verdict === 'fails');
+    let text = claim || '—';
+    if (v.outcome && !claim) {
+      text = `The source states no convergence result for this run; in it, ${v.outcome_text}.`;
+    } else if (v.outcome) {
+      text = `This run contradicts the claim: ${v.outcome_text}. The source claims: ${text}`;
+    } else if (claim && fails.length) {
+      text = `Only if every assumption below holds, and ${fails.length} fail${fails.length === 1 ? 's' : ''} here: ${text}`;
+    }
+    th.conv.textContent = text;
+    th.conv.dataset.outcome = v.outcome || '';
+    const sig = JSON.stringify(as);
+    if (th.assume.dataset.sig === sig) return;
+    th.assume.dataset.sig = sig;
+    th.assume.replaceChildren();
+    for (const a of as) {
+      const li = document.createElement('li');
+      li.dataset.verdict = a.verdict;
+      const mark = document.createElement('span');
+      mark.className = 'assume-mark';
+      mark.textContent = VERDICT_MARK[a.verdict] || '?';
+      mark.setAttribute('aria-label', a.verdict);
+      li.append(mark, ` ${a.name} (${a.source}) ${a.verdict}${a.detail ? ': ' + a.detail : ''}`);
+      th.assume.append(li);
+    }
+    if (!as.length) {
+      const li = document.createElement('li');
+      li.textContent = 'the algorithm declares none';
+      th.assume.append(li);
     }
   }
 
@@ -1173,7 +1508,7 @@
     const trial = t.iteration > 0
       ? ` A trial of the first ${t.iteration} iterations ends with error ${fmtNum(t.then)} instead of ${fmtNum(t.now)} (${fmtNum(t.then / t.now)}× worse).` : '';
     const pred = p.predicted_error ? ` The paper's prediction: error ≤ ${fmtNum(p.predicted_error.per_agent)}.` : '';
-    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} iterations.${trial}${pred} The noise will swamp the messages.`;
+    $('cal-confirm-body').textContent = `Noise scales ${scales || '×' + fmtNum(p.factor)}; ε now ${p.epsilon_before.text} → ${p.epsilon_after.text} after ${p.iterations} ${p.unit || 'iterations'}.${trial}${pred} The noise will swamp the messages.`;
     calConfirm.hidden = false;
     calConfirm.dataset.factor = String(p.factor);
   }

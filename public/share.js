@@ -117,6 +117,7 @@
       copied('Link copied', true);
       return;
     } catch (e) { /* no clipboard permission: select the field instead */ }
+    urlField.classList.add('shown');
     urlField.focus();
     urlField.select();
     let ok = false;
@@ -127,34 +128,147 @@
 
   // --------------------------------------------------- privacy slider
 
-  // A log scale from 0.1 to 100 for the target ε; releasing it calibrates
-  // through the Target ε box (its checks and its confirmation before a
-  // calibration that swamps the messages).
-  const EMIN = 0.1, EMAX = 100;
-  const toEps = (t) => Number((10 ** (Math.log10(EMIN) + (t / 1000) * (Math.log10(EMAX) - Math.log10(EMIN)))).toPrecision(2));
-  const toPos = (e) => Math.round(((Math.log10(Math.min(EMAX, Math.max(EMIN, e))) - Math.log10(EMIN)) / (Math.log10(EMAX) - Math.log10(EMIN))) * 1000);
-  function showEps(e, none) {
-    sliderOut.textContent = none ? 'none' : String(e);
-    slider.setAttribute('aria-valuetext', none ? 'no target: the scenario\'s own noise' : `ε = ${e}`);
-    slider.classList.toggle('none', !!none);
+  // A log scale over the target ε the scenario's own accountant can reach
+  // by calibration (dpsim.privacyRange: from the smallest ε the largest
+  // allowed noise gives, to a decade above the scenario's own ε), with a
+  // tick and a number at every decade and a mark at the scenario's own
+  // ε. Without a target its thumb stands at that own ε ("own noise");
+  // releasing it calibrates through the Target ε box (its checks and its
+  // question before a calibration that swamps the messages). A scenario
+  // that cannot be calibrated turns it off, saying why.
+  const ownBtn = $('privacy-own');
+  const ticksBox = $('privacy-ticks');
+  const STEPS_PER_DECADE = 20;
+  let range = null; // {lo, hi} as log10, from dpsim.privacyRange
+  const sup = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+  // decade writes 10^k as people read it: 0.01 … 1000 in full, else 10ᵏ.
+  const decade = (k) => (k >= -2 && k <= 3 ? String(10 ** k >= 1 ? 10 ** k : Number((10 ** k).toFixed(-k))) : '10' + String(k).replace(/./g, (c) => sup[c]));
+  // epsText writes an ε with two significant digits, large ones as 4.0·10⁷.
+  const epsText = (e) => {
+    if (!(e > 0)) return String(e);
+    if (e >= 1e-3 && e < 1e5) return String(Number(e.toPrecision(2)));
+    const k = Math.floor(Math.log10(e));
+    return (e / 10 ** k).toFixed(1) + '·' + decade(k);
+  };
+  // toEps reads a thumb position as a target ε, two significant digits,
+  // a decade exactly when the thumb is on its tick.
+  const toEps = (t) => {
+    const l = range.lo + (t / Number(slider.max)) * (range.hi - range.lo);
+    const k = Math.round(l);
+    return Number((10 ** (Math.abs(l - k) < 0.5 / STEPS_PER_DECADE ? k : l)).toPrecision(2));
+  };
+  const toPos = (e) => Math.round(((Math.log10(e) - range.lo) / (range.hi - range.lo)) * Number(slider.max));
+  const at = (l) => (l - range.lo) / (range.hi - range.lo); // a log10 as a fraction of the track
+  // place sets a tick's left edge over the thumb's travel (8 px in from each end).
+  const place = (el, f) => { el.style.left = `calc(8px + (100% - 16px) * ${Math.min(1, Math.max(0, f)).toFixed(5)})`; };
+
+  function showEps(text, valuetext) {
+    sliderOut.textContent = text;
+    slider.setAttribute('aria-valuetext', valuetext);
   }
-  slider.addEventListener('input', () => { showEps(toEps(Number(slider.value))); sliderErr.textContent = ''; });
-  slider.addEventListener('change', () => {
+  slider.addEventListener('input', () => {
+    if (!range) return;
+    const e = toEps(Number(slider.value));
+    showEps(`ε = ${epsText(e)}`, `target ε = ${e}`);
+    sliderErr.textContent = '';
+  });
+  // A release of the pointer calibrates at once; the arrow keys, which
+  // fire a change per press, once they rest (KEY_REST_MS): one
+  // calibration, and one question, for a walk across decades.
+  const KEY_REST_MS = 600;
+  let pointer = false, restTimer = 0;
+  slider.addEventListener('pointerdown', () => { pointer = true; });
+  function calibrateTo() {
+    clearTimeout(restTimer);
+    if (!range) return;
     const e = toEps(Number(slider.value));
     targetIn.value = String(e);
+    targetIn.dispatchEvent(new Event('input'));
+    targetApply.click();
+  }
+  slider.addEventListener('change', () => {
+    clearTimeout(restTimer);
+    if (pointer) { pointer = false; calibrateTo(); return; }
+    restTimer = setTimeout(calibrateTo, KEY_REST_MS);
+  });
+  // "own noise" removes the calibration (an empty Target ε).
+  ownBtn.addEventListener('click', () => {
+    targetIn.value = '';
     targetIn.dispatchEvent(new Event('input'));
     targetApply.click();
   });
   // The Target ε box's error is the slider's too.
   new MutationObserver(() => { sliderErr.textContent = targetErr.textContent ? 'target ε: ' + targetErr.textContent : ''; })
     .observe(targetErr, { childList: true, characterData: true, subtree: true });
-  function syncSlider(json) {
-    let eps = 0;
-    try { const s = JSON.parse(json || '{}'); eps = s && s.calibrate ? Number(s.calibrate.epsilon) : 0; } catch (e) { eps = 0; }
-    if (eps > 0) { slider.value = String(toPos(eps)); showEps(Number(eps.toPrecision(3))); } else showEps(0, true);
+
+  // drawTicks writes a tick at every decade of the range, numbered; when
+  // the track is too short for every number, every other one keeps it.
+  function drawTicks(own) {
+    const lo = Math.ceil(range.lo - 1e-9), hi = Math.floor(range.hi + 1e-9);
+    const marks = [];
+    for (let k = lo; k <= hi; k++) {
+      const t = document.createElement('span');
+      t.textContent = decade(k);
+      t.dataset.decade = String(k);
+      place(t, at(k));
+      marks.push(t);
+    }
+    const o = document.createElement('span');
+    o.className = 'own';
+    o.textContent = own.log10 > range.hi ? 'own ▸' : 'own';
+    o.title = `the scenario's own noise: ε = ${own.text}`;
+    place(o, at(Math.min(own.log10, range.hi)));
+    ticksBox.replaceChildren(...marks, o);
+    // Thin the numbers out if they would touch.
+    const w = ticksBox.clientWidth;
+    const every = w > 0 && marks.length > 1 && w / (marks.length - 1) < 30 ? 2 : 1;
+    marks.forEach((m, i) => m.classList.toggle('bare', (i + (lo % every ? 1 : 0)) % every !== 0));
+    ticksBox.dataset.decades = String(marks.length);
   }
-  window.addEventListener('dpsim-scenario', (e) => syncSlider(e.detail && e.detail.json));
-  showEps(0, true);
+
+  function syncSlider() {
+    let r = null;
+    try { r = JSON.parse(call('privacyRange') || 'null'); } catch (e) { r = null; }
+    if (!r || !r.ok) {
+      range = null;
+      slider.disabled = true;
+      ticksBox.replaceChildren();
+      ownBtn.hidden = true;
+      const why = r && r.reason ? r.reason : 'the simulation has not started';
+      showEps('off', 'off: ' + why);
+      slider.title = 'Calibration is off: ' + why;
+      sliderOut.title = slider.title;
+      return;
+    }
+    range = { lo: Math.log10(r.min), hi: Math.log10(r.max) };
+    slider.disabled = false;
+    slider.max = String(Math.max(10, Math.round((range.hi - range.lo) * STEPS_PER_DECADE)));
+    slider.title = `Target ε on a log scale from ${epsText(r.min)} (the most noise allowed) to ${epsText(r.max)}: smaller is more private (more noise); releasing it calibrates the run`;
+    sliderOut.title = '';
+    const own = { log10: r.own.log10 !== undefined ? r.own.log10 : Math.log10(r.own.value), text: r.own.text };
+    drawTicks(own);
+    const d = r.delta > 0 ? `, δ = ${r.delta}` : '';
+    if (r.target > 0) {
+      slider.value = String(toPos(Math.min(r.max, Math.max(r.min, r.target))));
+      showEps(`ε = ${epsText(r.target)}`, `target ε = ${r.target}${d}, calibrated (the scenario's own noise gives ε = ${own.text})`);
+      ownBtn.hidden = false;
+    } else {
+      slider.value = String(toPos(10 ** Math.min(own.log10, range.hi)));
+      const beyond = own.log10 > range.hi;
+      showEps(`own ${epsText(10 ** own.log10)}${beyond ? ' ▸' : ''}`,
+        `no target: the scenario's own noise, ε = ${own.text}${d} after ${r.iterations} iterations${beyond ? ', beyond this scale' : ''}`);
+      ownBtn.hidden = true;
+    }
+    slider.dataset.min = String(r.min);
+    slider.dataset.max = String(r.max);
+  }
+  window.addEventListener('dpsim-scenario', () => syncSlider());
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (range) syncSlider(); }, 200);
+  });
+  showEps('…', 'loading');
 
   // ---------------------------------------- the state across a reload
 

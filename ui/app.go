@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"fmt"
 	"math"
@@ -76,6 +76,14 @@ type App struct {
 	share share
 	// viewOut is the last picture handed to the view (ui/viewbridge.go).
 	viewOut viewOut
+	// assumptions are the run's verdicts on its algorithm's assumptions
+	// (scenario.Built.Assumptions), decided once per build.
+	assumptions []method.Checked
+	// twin is the noise-free run the packets' colours compare with (nil
+	// without one: ui/twin.go).
+	twin *Twin
+	// noiseFor is the build (loads) whose noise warning was said.
+	noiseFor int
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -117,6 +125,9 @@ type State struct {
 	EpsilonKind   string `js:"epsilonKind"`
 	EpsilonReason string `js:"epsilonReason"`
 	EpsilonSource string `js:"epsilonSource"`
+	// EpsilonFree says why the accountant counts the first messages as
+	// free, from the algorithm's words (method.Words.FreeMessages).
+	EpsilonFree string `js:"epsilonFree"`
 	// EpsilonText is the ledger's maximum as people read it (5.4, 10^312.4,
 	// ∞): Epsilon is +Inf both beyond float64 and without a guarantee.
 	EpsilonText string `js:"epsilonText"`
@@ -163,6 +174,34 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+	// Legend is the key under the network, from the plug-ins' words
+	// (ui.KeyOf); PictureWhere says where the picture stands ("beside",
+	// "below" or ""); Panels lists the panels that apply (ui.Panel…).
+	Legend       string   `js:"legend"`
+	PictureWhere string   `js:"pictureWhere"`
+	Panels       []string `js:"panels"`
+	// AlgorithmKind and ProblemKind are the plug-ins' names, which the
+	// glossary puts first.
+	AlgorithmKind string `js:"algorithmKind"`
+	ProblemKind   string `js:"problemKind"`
+	// Outcome is "worse" or "diverged" once the headline error ended (or,
+	// diverging, already is) above its start, "" otherwise; OutcomeText
+	// says it with the numbers (Live.Outcome).
+	Outcome     string `js:"outcome"`
+	OutcomeText string `js:"outcomeText"`
+	// HeadlineStart is the headline error at iteration 0 and
+	// RoundingFloor the error below which it is floating-point rounding
+	// (RoundingShare of the start): a noise-free run below it is compared
+	// with nothing.
+	HeadlineStart float64 `js:"headlineStart"`
+	RoundingFloor float64 `js:"roundingFloor"`
+	// NoiseWarning says, once per build, that the noise dominates the run
+	// against the noise-free ghost (ui.NoiseWarning), or "".
+	NoiseWarning string `js:"noiseWarning"`
+
+	// Delta is the δ of the ledger's (ε, δ) guarantee (the largest over
+	// the agents), 0 for pure ε-DP: the page's sentence about ε says it.
+	Delta float64 `js:"delta"`
 }
 
 // New returns an app with nothing loaded yet.
@@ -178,6 +217,7 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // Load validates s and makes it the current scenario, at iteration 0 and
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
+	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
 	cp := *s
 	if a.seed >= 0 {
 		seed := uint64(a.seed)
@@ -201,7 +241,17 @@ func (a *App) Load(s *scenario.Scenario) error {
 func (a *App) install(b *scenario.Built) {
 	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
 	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
-	run := runner.New(b, append([]sim.Recorder{model}, a.taps(b)...)...)
+	recs := []sim.Recorder{model}
+	// The noise-free twin the packets' colours compare with, when the
+	// picture draws single packets of a problem small enough.
+	a.twin = nil
+	if !model.Large() {
+		if a.twin = NewTwin(b); a.twin != nil {
+			model.SetReference(a.twin)
+			recs = append(recs, a.twin)
+		}
+	}
+	run := runner.New(b, append(recs, a.taps(b)...)...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
 	run.Start()
 	player := scene.NewPlayer(run)
@@ -222,6 +272,7 @@ func (a *App) install(b *scenario.Built) {
 	a.lastErr = ""
 	a.game.Set(player, model)
 	a.cmp = nil // a scenario of its own ends a comparison
+	a.assumptions = b.Assumptions()
 	a.publish()
 }
 
@@ -305,15 +356,26 @@ type TheoryView struct {
 	StationarityMetric string               `json:"stationarity_metric,omitempty"`
 	Calibration        *privacy.Calibration `json:"calibration,omitempty"`
 	Target             float64              `json:"target_epsilon"`
-	RhoW               *float64             `json:"rho_w"`
-	RhoWo              *float64             `json:"rho_wo"`
-	Epsilon            privacy.Amount       `json:"epsilon"`
+	// Assumptions are the algorithm's source's assumptions, each with
+	// whether it holds for this run.
+	Assumptions []method.Checked `json:"assumptions"`
+	// Outcome and OutcomeText are State's: a run that ended (or is
+	// diverging) above its start contradicts any convergence claim.
+	Outcome     string         `json:"outcome,omitempty"`
+	OutcomeText string         `json:"outcome_text,omitempty"`
+	RhoW        *float64       `json:"rho_w"`
+	RhoWo       *float64       `json:"rho_wo"`
+	Epsilon     privacy.Amount `json:"epsilon"`
 }
 
 func (a *App) theoryView() TheoryView {
 	b := a.built
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max}
+		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max,
+		Assumptions: a.assumptions, Outcome: a.state.Outcome, OutcomeText: a.state.OutcomeText}
+	if v.Assumptions == nil {
+		v.Assumptions = []method.Checked{}
+	}
 	d := metrics.Describe(b.Env.Problem, b.Factory.Output != "")
 	v.OptimalityMetric, v.ConsensusMetric, v.MetricNote, v.StationarityMetric = d.Optimality, d.Consensus, d.Note, d.Stationarity
 	if c := b.Scenario.Calibrate; c != nil {
@@ -423,9 +485,11 @@ func (a *App) publish() {
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
+		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
 			st.EpsilonReason = ledgerReason(led)
 		}
+		st.Delta = maxDelta(led)
 		st.EpsilonNote = ""
 		if sm, ok := b.Accountant.(interface{ Summary() string }); ok {
 			st.EpsilonNote = sm.Summary()
@@ -441,20 +505,32 @@ func (a *App) publish() {
 			st.Large = m.Large()
 		}
 		st.Reading = readingText(b)
-		ratio := 1.0
-		if m := a.game.Model(); m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		st.Labels = labelsOf(a.game.Frame(), ratio, st.Labels[:0])
+		st.AlgorithmKind, st.ProblemKind = b.Factory.Name, b.ProblemFactory.Name
+		k := KeyOf(b, a.game.Model(), a.game.Frame())
+		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
+		start, _ := a.live.Ends(&a.run.Metrics.Series)
+		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
+		st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 		st.Error, st.StopReason = a.lastErr, ""
 		var why string
-		switch st.Status, why = Status(a.run, st.Running); st.Status {
+		switch st.Status, why = Status(a.run, st.Running, a.live); st.Status {
 		case "diverged":
-			st.Error = why
+			if a.run.Err() != nil { // else the error grew: Outcome says it
+				st.Error = why
+			}
 		case "stopped":
 			st.StopReason = why
 		}
-		if a.fast && (st.Status == "diverged" || st.Status == "stopped" || st.Status == "done") {
+		st.Outcome, st.OutcomeText = a.live.Outcome(&a.run.Metrics.Series)
+		if !a.run.Done() && a.run.Err() == nil && st.Outcome != OutcomeDiverged {
+			// Part-way, noise lifts the error above its start for a
+			// while: only growth without bound contradicts a claim yet.
+			st.Outcome, st.OutcomeText = "", ""
+		}
+		if a.run.Err() != nil {
+			st.Outcome, st.OutcomeText = OutcomeDiverged, why
+		}
+		if a.fast && (a.run.Done() || a.run.Err() != nil) {
 			// The run has ended: the next one starts at the chosen speed.
 			a.fast = false
 			a.player.SetFast(false)
@@ -468,6 +544,13 @@ func (a *App) publish() {
 			a.ghost, a.ghostOf = NewGhost(a.ghostOf), nil
 		}
 		st.GhostIter = a.ghost.CatchUp(st.Iter, budget)
+		if a.noiseFor != a.loads {
+			st.NoiseWarning = ""
+			it, own, g := a.live.NoiseAt(&a.run.Metrics.Series, a.ghost)
+			if w := NoiseWarning(st.Headline, it, own, g, st.RoundingFloor); w != "" {
+				st.NoiseWarning, a.noiseFor = w, a.loads // said once per build
+			}
+		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
 }
@@ -565,6 +648,9 @@ func (a *App) Register() {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
 			a.fast = args[0].Bool()
 			if a.fast {
+				// The twin would double fast-forward's work: it stops, and
+				// the colours compare each fresh noise with its message.
+				a.twin.Stop()
 				a.slow = false // fast-forward and slow motion exclude each other
 				a.pace()
 			}
@@ -594,13 +680,9 @@ func (a *App) Register() {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		ratio := 1.0
-		if m != nil && m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		in := Inspect(m, a.game.Frame(), ratio, args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
-		out, _ := json.Marshal(in)
+		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		out, _ := jsonout.Marshal(in)
 		return string(out)
 	})
 	fn("badges", func([]js.Value) any {
@@ -608,12 +690,8 @@ func (a *App) Register() {
 		if a.run == nil || m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
 		led := a.run.Ledger()
-		out, _ := json.Marshal(Badges(f, ratio, led, epsilonKind(a.built, led), a.run.Counters()))
+		out, _ := jsonout.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -621,11 +699,7 @@ func (a *App) Register() {
 		if m == nil || f == nil {
 			return "[]"
 		}
-		ratio := 1.0
-		if m.PixelRatio > 0 {
-			ratio = m.PixelRatio
-		}
-		out, _ := json.Marshal(OnScreen(m, f, ratio))
+		out, _ := jsonout.Marshal(OnScreen(m, f, cssRatio(m)))
 		return string(out)
 	})
 	fn("history", func([]js.Value) any {
@@ -712,7 +786,7 @@ func (a *App) Register() {
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.run.Ledger())
+		js, _ := jsonout.Marshal(a.run.Ledger())
 		return string(js)
 	})
 	fn("calibrate", func(args []js.Value) any {
@@ -734,18 +808,26 @@ func (a *App) Register() {
 		if err != nil {
 			return fmt.Sprintf(`{"error":%q}`, err.Error())
 		}
-		out, _ := json.Marshal(p)
+		out, _ := jsonout.Marshal(p)
 		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
 		if a.run == nil {
 			return ""
 		}
-		js, _ := json.Marshal(a.theoryView())
+		js, _ := jsonout.Marshal(a.theoryView())
 		return string(js)
 	})
+	fn("glossary", func([]js.Value) any {
+		out, _ := jsonout.Marshal(GlossaryOf(a.built))
+		return string(out)
+	})
+	fn("presetMenu", func([]js.Value) any {
+		out, _ := jsonout.Marshal(scenario.PresetMenu())
+		return string(out)
+	})
 	fn("plugins", func([]js.Value) any {
-		js, err := json.Marshal(scenario.Plugins())
+		js, err := jsonout.Marshal(scenario.Plugins())
 		if err != nil {
 			a.lastErr = "plugins: " + err.Error()
 			return ""
@@ -760,6 +842,7 @@ func (a *App) Register() {
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)
+	a.registerInspect(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
 	js.Global().Set("dpsimReady", true)

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"dpsim/core/jsonout"
 	"encoding/json"
 	"syscall/js"
 
@@ -26,7 +27,7 @@ import (
 // button fetches it, as the editor's Load does.
 func (a *App) registerBuilder(fn func(name string, f func(args []js.Value) any)) {
 	fn("builderCatalog", func([]js.Value) any {
-		out, err := json.Marshal(scenario.Form())
+		out, err := jsonout.Marshal(scenario.Form())
 		if err != nil {
 			a.lastErr = "builderCatalog: " + err.Error()
 			return ""
@@ -40,12 +41,12 @@ func (a *App) registerBuilder(fn func(name string, f func(args []js.Value) any))
 		} else {
 			r = scenario.CheckAll([]byte(args[0].String()), scenario.Page, a.checkData)
 		}
-		out, _ := json.Marshal(r)
+		out, _ := jsonout.Marshal(r)
 		return string(out)
 	})
 	fn("builderChoose", func(args []js.Value) any {
 		fail := func(msg string) any {
-			out, _ := json.Marshal(map[string]string{"error": msg})
+			out, _ := jsonout.Marshal(map[string]string{"error": msg})
 			return string(out)
 		}
 		if len(args) < 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || args[2].Type() != js.TypeString {
@@ -55,7 +56,7 @@ func (a *App) registerBuilder(fn func(name string, f func(args []js.Value) any))
 		if err != nil {
 			return fail(err.Error())
 		}
-		out, _ := json.Marshal(map[string]json.RawMessage{"json": text})
+		out, _ := jsonout.Marshal(map[string]json.RawMessage{"json": text})
 		return string(out)
 	})
 }

@@ -158,7 +158,7 @@ func (c *Compare) Report() CompareView {
 		if !math.IsInf(h, 0) && !math.IsNaN(h) {
 			ev.Headline = &h
 		}
-		ev.Status, _ = Status(e.Run, false)
+		ev.Status, _ = Status(e.Run, false, e.Live)
 		v.Items = append(v.Items, ev)
 	}
 	return v

@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"math"
 	"syscall/js"
@@ -202,7 +202,7 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 		if a.cmp == nil {
 			return ""
 		}
-		out, err := json.Marshal(a.cmp.Report())
+		out, err := jsonout.Marshal(a.cmp.Report())
 		if err != nil {
 			return ""
 		}

@@ -3,7 +3,7 @@
 package ui
 
 import (
-	"encoding/json"
+	"dpsim/core/jsonout"
 	"errors"
 	"syscall/js"
 
@@ -16,7 +16,8 @@ import (
 func (a *App) needs(s *scenario.Scenario) datafiles.Report { return a.data.Report(s) }
 
 // checkData refuses to build s while a dataset file it needs is missing,
-// with an error saying so (instead of core/data's "no data source").
+// with an error saying so (instead of core/data's "no data source"), or
+// a file of the user's it names (ui/userfiles.go).
 func (a *App) checkData(s *scenario.Scenario) error {
 	r := a.needs(s)
 	if r.Error != "" {
@@ -25,7 +26,7 @@ func (a *App) checkData(s *scenario.Scenario) error {
 	if len(r.Need) > 0 {
 		return datafiles.Missing(r.Need)
 	}
-	return nil
+	return checkUserFiles(s)
 }
 
 // registerData adds the dataset calls to window.dpsim (docs/bridge.md).
@@ -49,15 +50,16 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		if s != nil && err == nil {
 			r = a.needs(s)
 		}
-		out, _ := json.Marshal(r)
+		out, _ := jsonout.Marshal(r)
 		return string(out)
 	})
 	fn("provideData", func(args []js.Value) any { return a.data.ProvideJS(args) })
+	a.registerUserFiles(fn)
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {
 			return ""
 		}
-		out, _ := json.Marshal(a.deferred)
+		out, _ := jsonout.Marshal(a.deferred)
 		a.deferred = nil
 		return string(out)
 	})

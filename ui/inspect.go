@@ -45,12 +45,36 @@ type Inspection struct {
 	SignalNorm float64   `json:"signal_norm"`
 	NoiseNorm  float64   `json:"noise_norm"`
 	Ratio      float64   `json:"ratio"`
-	Receivers  []int     `json:"receivers,omitempty"`
+	// Deviation is ‖sent − sent*‖/‖sent*‖ against the noise-free twin's
+	// message, which the packet's colour shows when there is a twin
+	// (absent otherwise).
+	Deviation *float64 `json:"deviation,omitempty"`
+	Receivers []int    `json:"receivers,omitempty"`
 	// Epsilon is the agent's (the sender's) ε so far, as people read it;
 	// EpsilonKind as in the state ("dp", "none", "unaccounted").
 	Epsilon     string `json:"epsilon"`
 	EpsilonKind string `json:"epsilon_kind"`
 	Activations int64  `json:"activations"`
+	// Sent lists, for an agent chosen by index (InspectAgent), the
+	// messages it released in the latest iteration, in release order
+	// (none when it was silent: a relay wakes one agent at a time).
+	Sent []Sent `json:"sent,omitempty"`
+}
+
+// Sent is one message an agent released in the latest iteration: its
+// channel and round, its receivers, and the message split into the
+// signal the agent computed and the noise it added (first coordinates
+// and norms), as the inspector shows a message in flight.
+type Sent struct {
+	Channel    string    `json:"channel"`
+	Round      int       `json:"round"`
+	Receivers  []int     `json:"receivers"`
+	Dim        int       `json:"dim"`
+	Signal     []float64 `json:"signal"`
+	Noise      []float64 `json:"noise"`
+	SignalNorm float64   `json:"signal_norm"`
+	NoiseNorm  float64   `json:"noise_norm"`
+	Ratio      float64   `json:"ratio"`
 }
 
 // Inspect finds the packet or node at (x, y), CSS pixels of the canvas,
@@ -82,15 +106,6 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 		}
 		return append([]float64(nil), est[i*dim:i*dim+min(dim, scene.HeadLen)]...)
 	}
-	agentEps := func(i int) string {
-		if kind == "unaccounted" {
-			return "noise, but no DP guarantee"
-		}
-		if i >= 0 && i < len(led.Agents) {
-			return led.Agents[i].Epsilon.String()
-		}
-		return led.Max.String()
-	}
 	if best >= 0 && best < len(f.PacketOf) {
 		pks := m.Packets()
 		pk := pks[f.PacketOf[best]]
@@ -102,29 +117,112 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 			in.Rounds = m.Rounds()
 			in.Signal, in.Noise, in.SignalNorm, in.NoiseNorm = msg.Signal, msg.Noise, msg.SignalNorm, msg.NoiseNorm
 			in.Ratio, in.Receivers, in.Dim = msg.Ratio, msg.To, msg.Dim
+			if d := msg.Deviation; !math.IsNaN(d) {
+				in.Deviation = &d
+			}
 			in.State = state(pk.From)
-			in.Epsilon, in.EpsilonKind = agentEps(pk.From), kind
+			in.Epsilon, in.EpsilonKind = agentEpsilon(led, kind, pk.From), kind
 			return in
 		}
 	}
+	node := -1
 	for i, p := range f.NodeAt {
 		if dist := math.Hypot(p[0]-px, p[1]-py); dist <= f.NodeR+slop && dist < bestD {
-			best, bestD = i, dist
-			in.Kind = "node"
+			node, bestD = i, dist
 		}
 	}
-	if in.Kind != "node" {
+	if node < 0 {
 		return none
 	}
-	p := f.NodeAt[best]
+	return nodeInspection(m, f, ratio, node, led, kind, c)
+}
+
+// nodeInspection is what the inspector shows of agent i: where it is
+// drawn, its state, its ε so far and its activations.
+func nodeInspection(m *scene.Model, f *scene.Frame, ratio float64, i int,
+	led privacy.Ledger, kind string, c *metrics.Counters) Inspection {
+	in := Inspection{Kind: "node", Agent: i, To: -1, Iter: m.Iter()}
+	p := f.NodeAt[i]
 	in.X, in.Y, in.R = p[0]/ratio, p[1]/ratio, f.NodeR/ratio
-	in.Agent, in.Dim, in.State = best, dim, state(best)
-	in.Epsilon, in.EpsilonKind = agentEps(best), kind
-	if c != nil && best < len(c.Activations) {
-		cl := c.Clone()
-		in.Activations = cl.Activations[best]
+	dim, est := m.Estimates()
+	in.Dim = dim
+	if dim > 0 && (i+1)*dim <= len(est) {
+		in.State = append([]float64(nil), est[i*dim:i*dim+min(dim, scene.HeadLen)]...)
+	}
+	in.Epsilon, in.EpsilonKind = agentEpsilon(led, kind, i), kind
+	if c != nil && i < len(c.Activations) {
+		in.Activations = c.Clone().Activations[i]
 	}
 	return in
+}
+
+// agentEpsilon is agent i's ε so far as people read it (the ledger's
+// maximum when it keeps no per-agent entry).
+func agentEpsilon(led privacy.Ledger, kind string, i int) string {
+	if kind == "unaccounted" {
+		return "noise, but no DP guarantee"
+	}
+	if i >= 0 && i < len(led.Agents) {
+		return led.Agents[i].Epsilon.String()
+	}
+	return led.Max.String()
+}
+
+// InspectAgent is the inspector's view of agent i, chosen by its index
+// rather than by the pointer (the keyboard's arrow keys): the agent as
+// Inspect reads a node, plus the messages it released in the latest
+// iteration. Kind is "" when i is not an agent of the frame.
+func InspectAgent(m *scene.Model, f *scene.Frame, ratio float64, i int,
+	led privacy.Ledger, kind string, c *metrics.Counters) Inspection {
+	if m == nil || f == nil || !(ratio > 0) || i < 0 || i >= len(f.NodeAt) {
+		return Inspection{Agent: -1, To: -1}
+	}
+	in := nodeInspection(m, f, ratio, i, led, kind, c)
+	seen := map[int]bool{}
+	for _, pk := range m.Packets() {
+		if pk.From != i || seen[pk.Release] {
+			continue
+		}
+		seen[pk.Release] = true
+		msg, ok := m.Message(pk.Release)
+		if !ok {
+			continue
+		}
+		in.Sent = append(in.Sent, Sent{Channel: msg.Channel, Round: msg.Round, Receivers: msg.To, Dim: msg.Dim,
+			Signal: msg.Signal, Noise: msg.Noise, SignalNorm: msg.SignalNorm, NoiseNorm: msg.NoiseNorm, Ratio: msg.Ratio})
+	}
+	in.Rounds = m.Rounds()
+	return in
+}
+
+// cssRatio is the model's canvas pixels per CSS pixel (1 before the
+// view has said).
+func cssRatio(m *scene.Model) float64 {
+	if m != nil && m.PixelRatio > 0 {
+		return m.PixelRatio
+	}
+	return 1
+}
+
+// AgentAt is where an agent is drawn, in CSS pixels of the canvas, and
+// the nodes' radius (window.dpsim.agents: the keyboard's ring, the
+// phone's inspector, tests).
+type AgentAt struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	R float64 `json:"r"`
+}
+
+// Agents returns where every agent of frame f is drawn.
+func Agents(f *scene.Frame, ratio float64) []AgentAt {
+	out := []AgentAt{}
+	if f == nil || !(ratio > 0) {
+		return out
+	}
+	for _, p := range f.NodeAt {
+		out = append(out, AgentAt{X: p[0] / ratio, Y: p[1] / ratio, R: f.NodeR / ratio})
+	}
+	return out
 }
 
 // Shown is one packet drawn with non-zero opacity in the latest frame,

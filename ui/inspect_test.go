@@ -91,3 +91,51 @@ func TestBadges(t *testing.T) {
 		t.Errorf("%d badges past the limit", len(bs))
 	}
 }
+
+// TestInspectAgent checks the keyboard's inspection of an agent chosen
+// by index: the agent as a node, where it is drawn, and the messages it
+// released in the latest iteration with their signal and noise apart
+// (two rounds, a broadcast counted once); a silent agent sent nothing;
+// an index out of range is nothing.
+func TestInspectAgent(t *testing.T) {
+	g, _ := graph.Ring(4)
+	m := scene.NewModel(g, nil)
+	m.Record(&sim.Step{Iter: 7, Dim: 2, Estimates: []float64{1, 2, 3, 4, 5, 6, 7, 8}, Releases: []sim.Release{
+		{From: 1, To: []int{0, 2}, Channel: "y", Round: 0, Sent: []float64{6, 8}, Noise: []float64{6, 0}},
+		{From: 2, To: []int{1}, Channel: "y", Round: 0, Sent: []float64{1, 1}, Noise: []float64{0, 0}},
+		{From: 1, To: []int{0, 2}, Channel: "z", Round: 1, Sent: []float64{3, 4}, Noise: []float64{0, 4}},
+	}})
+	const ratio = 2
+	f := m.Frame(1, 800, 800)
+	led := privacy.Ledger{Agents: []privacy.Entry{{Epsilon: privacy.Of(1)}, {Epsilon: privacy.Of(2.5)}, {Epsilon: privacy.Of(3)}, {Epsilon: privacy.Of(4)}}}
+	in := InspectAgent(m, f, ratio, 1, led, "dp", nil)
+	if in.Kind != "node" || in.Agent != 1 || in.Iter != 7 || in.Epsilon != "2.5" || in.X != f.NodeAt[1][0]/ratio || in.R != f.NodeR/ratio {
+		t.Errorf("agent 1: %+v", in)
+	}
+	if len(in.State) != 2 || in.State[0] != 3 || in.Rounds != 2 {
+		t.Errorf("agent 1's state %v, rounds %d", in.State, in.Rounds)
+	}
+	const tol = 1e-12
+	if len(in.Sent) != 2 {
+		t.Fatalf("agent 1 sent %d messages, want 2 (a broadcast once per release): %+v", len(in.Sent), in.Sent)
+	}
+	y, z := in.Sent[0], in.Sent[1]
+	if y.Channel != "y" || y.Round != 0 || len(y.Receivers) != 2 || math.Abs(y.SignalNorm-8) > tol || math.Abs(y.NoiseNorm-6) > tol || y.Noise[0] != 6 {
+		t.Errorf("y: %+v", y)
+	}
+	if z.Channel != "z" || z.Round != 1 || math.Abs(z.SignalNorm-3) > tol || math.Abs(z.NoiseNorm-4) > tol || math.Abs(z.Ratio-4.0/3) > tol {
+		t.Errorf("z: %+v", z)
+	}
+	if in := InspectAgent(m, f, ratio, 3, led, "dp", nil); in.Kind != "node" || len(in.Sent) != 0 {
+		t.Errorf("silent agent 3: %+v", in)
+	}
+	for _, i := range []int{-1, 4} {
+		if in := InspectAgent(m, f, ratio, i, led, "dp", nil); in.Kind != "" {
+			t.Errorf("agent %d: %+v, want nothing", i, in)
+		}
+	}
+	at := Agents(f, ratio)
+	if len(at) != 4 || at[2].X != f.NodeAt[2][0]/ratio || at[2].Y != f.NodeAt[2][1]/ratio || at[0].R != f.NodeR/ratio {
+		t.Errorf("agents %+v", at)
+	}
+}

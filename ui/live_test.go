@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"dpsim/core/metrics"
 	"dpsim/core/runner"
@@ -159,12 +160,86 @@ func TestStatus(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		status, reason := Status(r, c.running)
+		status, reason := Status(r, c.running, NewLive(r.Built(), 8))
 		if status != c.status || !strings.Contains(reason, c.cause) || (c.cause == "") != (reason == "") {
 			t.Errorf("%s: status %q, reason %q; want %q, a reason naming %q", c.name, status, reason, c.status, c.cause)
 		}
 		if c.status == "stopped" && r.Iter() >= 20 {
 			t.Errorf("%s: the stop rule did not stop the run early (iteration %d)", c.name, r.Iter())
 		}
+	}
+}
+
+// noisyRendezvous is GT-DP on a ring of six with constant Laplace noise
+// of scale b on both messages: large enough, the run ends far above its
+// start.
+func noisyRendezvous(b float64) string {
+	return fmt.Sprintf(`{"name": "noisy", "seed": 5, "graph": {"kind": "ring", "n": 6},
+		"weights": {"kind": "metropolis"}, "problem": {"kind": "rendezvous", "params": {"dim": 2}},
+		"algorithm": {"kind": "gt-dp", "params": {"alpha": 0.1, "gradient_bound": 10}},
+		"noise": {"eta": {"dist": "laplace", "scale": %g}, "xi": {"dist": "laplace", "scale": %g}}, "iterations": 60}`, b, b)
+}
+
+// TestStatusWorseOrDiverged checks that a run whose error ends above its
+// start is not "done": "worse" with the numbers, and "diverged" once it
+// ends beyond DivergedFactor times its start, while a run that learns
+// stays "done" (issue 29: the DP-RECAL baselines at ε = 12 ended at
+// 2.6·10⁶ from 0.018 and the page said "done").
+func TestStatusWorseOrDiverged(t *testing.T) {
+	for _, c := range []struct {
+		noise  float64
+		status string
+	}{{0.001, "done"}, {3, OutcomeWorse}, {1e5, OutcomeDiverged}} {
+		b := build(t, noisyRendezvous(c.noise))
+		r := runner.New(b)
+		if err := r.Run(); err != nil {
+			t.Fatal(err)
+		}
+		l := NewLive(b, 8)
+		start, end := l.Ends(&r.Metrics.Series)
+		status, reason := Status(r, false, l)
+		if status != c.status {
+			t.Errorf("noise %g: status %q (%s), want %q; the error went from %.3g to %.3g", c.noise, status, reason, c.status, start, end)
+		}
+		if c.status != "done" && !strings.Contains(reason, "above its start") {
+			t.Errorf("noise %g: reason %q does not give the numbers", c.noise, reason)
+		}
+	}
+}
+
+// TestNoiseWarningAboveRounding checks the noise warning against the
+// noise-free ghost (issue 29: the landing compared its error with a
+// ghost at 1.9·10⁻²⁹, floating-point rounding, and printed "1.6e24×").
+// At the end of the landing's run the ghost is at rounding: the warning
+// says so and prints no ratio; a ghost above rounding gets the ratio;
+// a run within 100× of its ghost gets no warning.
+func TestNoiseWarningAboveRounding(t *testing.T) {
+	s, err := scenario.PresetScenario(scenario.DefaultPreset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := build(t, string(s.JSON()))
+	r := runner.New(b)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGhost(b.Scenario)
+	g.CatchUp(r.Iter(), time.Hour)
+	l := NewLive(b, 8)
+	start, _ := l.Ends(&r.Metrics.Series)
+	it, own, gv := l.NoiseAt(&r.Metrics.Series, g)
+	floor := start * RoundingShare
+	if it != r.Iter() || !(gv < floor) || !(own > 100*floor) {
+		t.Fatalf("the landing at iteration %d: run %.3g, ghost %.3g, floor %.3g; want the ghost at rounding", it, own, gv, floor)
+	}
+	w := NoiseWarning("optimality", it, own, gv, floor)
+	if !strings.Contains(w, "floating-point rounding") || strings.Contains(w, "×") {
+		t.Errorf("a ghost at rounding: %q", w)
+	}
+	if w := NoiseWarning("optimality", it, own, 1e6*floor, floor); !strings.Contains(w, "× the noise-free run's") {
+		t.Errorf("a ghost above rounding: %q", w)
+	}
+	if w := NoiseWarning("optimality", it, 50, 1, floor); w != "" {
+		t.Errorf("a run within 100× of its ghost: %q", w)
 	}
 }

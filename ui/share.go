@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"dpsim/core/jsonout"
 	"encoding/json"
 	"syscall/js"
 	"time"
@@ -127,7 +128,7 @@ func (a *App) restoreTo(k int, budget time.Duration) restored {
 	}
 	r.Iter = a.run.Iter()
 	if r.Iter < k && !r.Timeout {
-		r.Ended, _ = Status(a.run, false)
+		r.Ended, _ = Status(a.run, false, a.live)
 		if why := a.run.Err(); why != nil {
 			r.Ended += ": " + why.Error()
 		}
@@ -157,7 +158,7 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 	})
 	// shareErrors returns the URL's errors as a JSON array of lines.
 	fn("shareErrors", func([]js.Value) any {
-		out, _ := json.Marshal(append([]string{}, a.share.errs...))
+		out, _ := jsonout.Marshal(append([]string{}, a.share.errs...))
 		return string(out)
 	})
 	// sharePending returns, once, the URL's comparison ("" if none).
@@ -168,7 +169,16 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 	})
 	// shareParts returns query.Parts as JSON: the names ?hide= takes.
 	fn("shareParts", func([]js.Value) any {
-		out, _ := json.Marshal(query.Parts)
+		out, _ := jsonout.Marshal(query.Parts)
+		return string(out)
+	})
+	// privacyRange() returns RangeOf the current scenario as JSON: what
+	// the privacy slider spans, from the scenario's own accountant.
+	fn("privacyRange", func([]js.Value) any {
+		if a.built == nil {
+			return `{"ok":false,"reason":"no scenario is loaded"}`
+		}
+		out, _ := jsonout.Marshal(RangeOf(a.built))
 		return string(out)
 	})
 	// restoreTo(k, ms) replays the run to iteration k within ms
@@ -182,7 +192,7 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 		if len(args) > 1 && args[1].Type() == js.TypeNumber && args[1].Float() > 0 {
 			budget = time.Duration(args[1].Float() * float64(time.Millisecond))
 		}
-		out, _ := json.Marshal(a.restoreTo(k, budget))
+		out, _ := jsonout.Marshal(a.restoreTo(k, budget))
 		return string(out)
 	})
 }

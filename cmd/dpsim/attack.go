@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
+	"strings"
 
 	"dpsim/core/attack"
+	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/jsonout"
 )
@@ -46,11 +48,26 @@ func cmdAttack(args []string, stdout, stderr io.Writer) error {
 	}
 	set, err := data.Load(*ds, "train")
 	if err != nil {
-		return fmt.Errorf("--dataset: %v", err)
+		return fmt.Errorf("--dataset: %s", strings.TrimPrefix(err.Error(), "dataset: "))
+	}
+	// Every output is checked before the attack runs: a missing folder,
+	// an output named twice (--out PREFIX-true.pgm) or a folder in the way.
+	outs := []output{{"--out", *out}}
+	w := int(math.Sqrt(float64(set.Cols)))
+	if *pgm != "" {
+		if w*w != set.Cols || set.Pixels == nil {
+			return flagError("pgm", "needs square grey images; "+*ds+" has "+fmt.Sprint(set.Cols)+" features", *pgm)
+		}
+		for _, name := range pgmNames {
+			outs = append(outs, output{"--pgm", *pgm + "-" + name + ".pgm"})
+		}
+	}
+	if err := checkFiles(nil, outs); err != nil {
+		return err
 	}
 	rep, err := attack.FromDataset(set, attack.Options{Target: *target, Epsilon: *eps, Alpha: *alpha, PLF: *plf, Steps: *steps, Seed: *seed})
 	if err != nil {
-		return err
+		return flagNamed(err)
 	}
 	clean, private := rep.Clean, rep.Private
 	fmt.Fprintf(stdout, "attack on agent %d's %s image (label %+g), first activation at iteration %d\n", *target, *ds, clean.Label, clean.Iteration)
@@ -61,22 +78,35 @@ func cmdAttack(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+		if err := writeBytes("--out", *out, append(b, '\n')); err != nil {
 			return err
 		}
 	}
 	if *pgm != "" {
-		w := int(math.Sqrt(float64(len(clean.Truth))))
-		if w*w != len(clean.Truth) {
-			return flagError("pgm", "needs square grey images; "+*ds+" has "+fmt.Sprint(len(clean.Truth))+" features", *pgm)
-		}
-		for name, im := range map[string][]float64{"true": clean.Truth, "recal": clean.Reconstruction, "dp-recal": private.Reconstruction} {
-			if err := os.WriteFile(*pgm+"-"+name+".pgm", pgmBytes(im, w), 0o644); err != nil {
+		for i, im := range [][]float64{clean.Truth, clean.Reconstruction, private.Reconstruction} {
+			if err := writeBytes("--pgm", *pgm+"-"+pgmNames[i]+".pgm", pgmBytes(im, w)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// pgmNames are the suffixes of --pgm's three images, in the order
+// written: the true image, RECAL's reconstruction and DP-RECAL's.
+var pgmNames = []string{"true", "recal", "dp-recal"}
+
+// flagNamed names the flag behind an attack option's error
+// ("attack.plf: …" → "--plf: …"); other errors pass unchanged.
+func flagNamed(err error) error {
+	var ce *check.Error
+	if errors.As(err, &ce) {
+		switch opt, _ := strings.CutPrefix(ce.Field, "attack."); opt {
+		case "dataset", "target", "epsilon", "alpha", "plf", "steps", "seed":
+			return fmt.Errorf("--%s: %s", opt, ce.Rule)
+		}
+	}
+	return err
 }
 
 // pgmBytes encodes a w×w image with values in [0, 1] as a binary PGM.

@@ -34,7 +34,7 @@ func TestAttackCommand(t *testing.T) {
 		t.Errorf("stdout: %s", so.String())
 	}
 	se.Reset()
-	if code := run([]string{"attack", "--target", "9"}, nil, &so, &se); code != 1 || !strings.Contains(se.String(), "attack.target: must be an agent of 0..7 (got 9)") {
+	if code := run([]string{"attack", "--target", "9"}, nil, &so, &se); code != 1 || !strings.Contains(se.String(), "--target: must be an agent of 0..7 (got 9)") {
 		t.Errorf("exit %d: %s", code, se.String())
 	}
 }

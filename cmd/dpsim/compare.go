@@ -22,7 +22,13 @@ bytes "dpsim run" writes for that entry's scenario, and the page's export
 of the same entry. --epsilon calibrates every entry to ε = E with its own
 accountant (replacing the comparison's calibrate section); an entry that
 cannot be calibrated runs uncalibrated, and the summary says why. The
-summary reads each entry's ε from its ledger after the run.
+summary reads each entry's ε from its ledger after the run; each entry's
+warnings are printed before the runs, as "dpsim run" prints them.
+Every export's name is checked before anything is built or run (the
+folder exists, no export is a folder or the comparison file itself), and
+each is written whole or not at all (docs/guarantees.md). Ctrl-C (or
+SIGTERM, or SIGHUP) stops at once, the calibration searches included;
+the exports of the entries that finished stay.
 COMPARISON is a file or "-" for standard input.
 
 `
@@ -31,9 +37,15 @@ COMPARISON is a file or "-" for standard input.
 func cmdCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	env, stop := processEnv()
 	defer stop()
+	return compare(env, args, stdin, stdout, stderr)
+}
+
+// compare is "dpsim compare" with the process's signals given (tests give
+// their own).
+func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", compareHelp, stdout)
 	dir := fs.String("dir", ".", "write the entries' exports into `DIR`")
-	quiet := fs.Bool("quiet", false, "do not print the summary to standard error")
+	quiet := fs.Bool("quiet", false, "do not print the entries' warnings and the summary to standard error")
 	cal := calibFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
@@ -43,6 +55,9 @@ func cmdCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if fs.NArg() != 1 {
 		return usagef("compare", "give exactly one COMPARISON (a file or -); got %d arguments", fs.NArg())
+	}
+	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
+		return flagError("dir", "must be an existing folder", *dir)
 	}
 	arg := fs.Arg(0)
 	var data []byte
@@ -59,16 +74,44 @@ func cmdCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
+	if b := c.BaseScenario(); b != nil {
+		if err := provideFiles(b, dirOf(arg)); err != nil {
+			return fmt.Errorf("%s: %w", arg, err)
+		}
+	}
 	if cal.given() {
 		c = c.WithBase(c.BaseScenario(), &scenario.Calibrate{Epsilon: *cal.epsilon, Iterations: *cal.horizon})
 	}
-	if fi, err := os.Stat(*dir); err != nil || !fi.IsDir() {
-		return flagError("dir", "must be an existing folder", *dir)
+	// Every export's name is known from the file alone: check them all
+	// now, not after the first entries ran.
+	outs := make([]output, len(c.Compare))
+	for i := range c.Compare {
+		outs[i] = output{fmt.Sprintf("the export of compare[%d] (--dir)", i), filepath.Join(*dir, c.EntryName(i)+".json")}
 	}
-	cb, err := scenario.BuildComparison(c, scenario.CLI)
+	if err := checkFiles(fileInputs(arg), outs); err != nil {
+		return err
+	}
+	cb, err := scenario.BuildComparisonCancel(c, scenario.CLI, func() bool { return env.ctx.Err() != nil })
 	if err != nil {
+		if env.ctx.Err() != nil {
+			return fmt.Errorf("%s: %v; nothing written", arg, err)
+		}
 		return fmt.Errorf("%s: %w", arg, err)
 	}
+	if !*quiet {
+		for i, b := range cb.Entries {
+			for _, w := range b.Warnings {
+				fmt.Fprintf(stderr, "warning: %s: %s\n", cb.Labels[i], w)
+			}
+		}
+	}
+	// The entries run one after the other: the largest is what is held.
+	var most int64
+	for _, b := range cb.Entries {
+		most = max(most, b.Estimate(scenario.CLI).Total)
+	}
+	holdMemory(most)
+	env.saveOnSignal() // the exports of the entries that finish stay
 	var lines []string
 	for i, b := range cb.Entries {
 		r := runner.New(b)
@@ -79,8 +122,8 @@ func cmdCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if runErr != nil {
 			return fmt.Errorf("%s: %w", cb.Labels[i], runErr)
 		}
-		path := filepath.Join(*dir, b.Scenario.Name+".json")
-		if err := writeFile("--dir", path, r.WriteExport); err != nil {
+		path := outs[i].path
+		if err := writeFile(outs[i].flag, path, r.WriteExport); err != nil {
 			return err
 		}
 		last := r.Metrics.Latest()

@@ -233,7 +233,7 @@ func TestInterruptedRunWritesPausedExport(t *testing.T) {
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := runCommand(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--quiet", "--out", out, "preset:gtdp-rendezvous"}, nil, &stdout, &stderr)
-	if err == nil || err.Error() != "interrupted at iteration 0 of 1000: "+out+` holds the run so far, marked "partial": true (dpsim run --resume continues it from a checkpoint)` {
+	if err == nil || err.Error() != "interrupted at iteration 0 of 1000: "+out+` holds the run so far, marked "partial": true, with a checkpoint at iteration 0: dpsim run --resume `+out+` continues it` {
 		t.Fatalf("error %v", err)
 	}
 	var ex struct {

@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"dpsim/cmd/internal/outfile"
+	"dpsim/core/scenario"
 )
 
 // TestMain lets a test run dpsim in a child process (the test binary
@@ -22,16 +25,38 @@ import (
 // with DPSIM_TEST_KILL_BEFORE_RENAME set as well, it kills itself the
 // moment an output's temporary file is complete, before the rename; with
 // DPSIM_TEST_SIGINT_AT=K, dpsim run sends itself SIGINT (a real signal,
-// through the real handler) after K iterations.
+// through the real handler) after K iterations, or SIGTERM with
+// DPSIM_TEST_SIGNAL=TERM; DPSIM_TEST_FSIZE=N
+// limits every file it writes to N bytes (RLIMIT_FSIZE, as ulimit -f: a
+// full disk at N bytes) and DPSIM_TEST_AS=N its address space (as ulimit
+// -v), so that a runaway child cannot take the machine.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("DPSIM_TEST_ARGS"); args != "" {
+		for _, l := range []struct {
+			env      string
+			resource int
+		}{{"DPSIM_TEST_FSIZE", syscall.RLIMIT_FSIZE}, {"DPSIM_TEST_AS", syscall.RLIMIT_AS}} {
+			if n, err := strconv.ParseUint(os.Getenv(l.env), 10, 64); err == nil {
+				if err := syscall.Setrlimit(l.resource, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+					panic(err)
+				}
+			}
+		}
+		holdMemory(scenario.CLIBudget) // as main does
 		if os.Getenv("DPSIM_TEST_KILL_BEFORE_RENAME") != "" {
-			testHookBeforeRename = func(string) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+			outfile.BeforeRename = func(string) { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
 		}
 		if k, err := strconv.Atoi(os.Getenv("DPSIM_TEST_SIGINT_AT")); err == nil {
+			sig := syscall.SIGINT
+			if os.Getenv("DPSIM_TEST_SIGNAL") == "TERM" {
+				sig = syscall.SIGTERM
+			}
 			testHookIteration = func(done int) {
 				if done == k {
-					syscall.Kill(os.Getpid(), syscall.SIGINT)
+					syscall.Kill(os.Getpid(), sig)
+					// Let the handler see it before the next iteration or
+					// two: a short run would otherwise end first.
+					time.Sleep(200 * time.Millisecond)
 				}
 			}
 		}
@@ -199,7 +224,7 @@ func TestCtrlCDuringRun(t *testing.T) {
 	msg, err := child([]string{"DPSIM_TEST_SIGINT_AT=100", "TMPDIR=" + tmp}, "run", "--quiet", "--out", out, scen).CombinedOutput()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(msg), "dpsim: interrupted at iteration ") ||
-		!strings.Contains(string(msg), " of 10000000: "+out+` holds the run so far, marked "partial": true (dpsim run --resume continues it from a checkpoint)`) {
+		!strings.Contains(string(msg), " of 10000000: "+out+` holds the run so far, marked "partial": true, with a checkpoint at iteration `) {
 		t.Fatalf("after SIGINT: %v, %q", err, msg)
 	}
 	var ex struct {

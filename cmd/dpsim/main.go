@@ -60,6 +60,7 @@ preset:NAME.
 `
 
 func main() {
+	holdMemory(scenario.CLIBudget)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -189,6 +190,9 @@ func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	if err := provideFiles(s, dirOf(arg)); err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
 	if err := cal.apply(s); err != nil {
 		return nil, err
 	}
@@ -240,7 +244,10 @@ K (record.checkpoints; the last one by default) and writes the export the
 uninterrupted run writes, byte for byte (docs/scenario.md, "Checkpoints
 and resuming").
 Ctrl-C (or SIGTERM, or SIGHUP) stops the run before its next iteration
-and writes the export so far, marked "status": "paused". The outputs are
+and writes the export so far, marked "status": "paused", with a checkpoint
+there: --resume continues it, bit for bit. A run a stop rule ends saves a
+checkpoint where it stopped. --resume refuses, in one line naming the
+field, an export that no run writes (an edited one). The outputs are
 checked before the run starts and written whole or not at all
 (docs/guarantees.md).
 --eavesdrop writes what an eavesdropper on every link of agent I sees
@@ -261,7 +268,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // given (tests give their own).
 func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("run", runHelp, stdout)
-	out := fs.String("out", "", "write the JSON export to `FILE` (default: standard output)")
+	out := fs.String("out", "", "write the JSON export to `FILE` (default, or -: standard output)")
 	csv := fs.String("csv", "", "also write the metrics as CSV to `FILE`")
 	quiet := fs.Bool("quiet", false, "do not print warnings and the summary to standard error")
 	resume := fs.String("resume", "", "continue the run recorded in the export `EXPORT.json` from one of its checkpoints, instead of running a SCENARIO")
@@ -275,6 +282,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if err := cal.check(); err != nil {
 		return err
+	}
+	if *out == "-" {
+		*out = "" // standard output, as without --out; any other output refuses "-"
 	}
 	if *spy == "" && (fs.given("eavesdrop-agent") || fs.given("eavesdrop-every")) {
 		return usagef("run", "--eavesdrop-agent and --eavesdrop-every need --eavesdrop FILE")
@@ -345,6 +355,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		b = r.Built()
 	}
+	holdMemory(b.Estimate(scenario.CLI).Total)
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}
@@ -359,14 +370,19 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer cleanup()
 	r.Metrics.Series.Spill(spill, scenario.SpillKeep)
+	env.saveOnSignal() // from here a signal writes the export so far
 	interrupted, runErr := runUntil(env.ctx, r)
-	if interrupted {
-		r.Interrupt()
-	}
+	// A signal after the last iteration interrupts nothing.
+	interrupted = interrupted && !r.Done()
+	resumable := interrupted && r.Interrupt() // a checkpoint where it stopped
 	if err := r.Metrics.Series.Err(); err != nil {
 		// The spilled points are lost, so no export can be complete; the
 		// temporary folder is to blame, not --out.
 		return tmpError(err)
+	}
+	if mm := (*runner.Mismatch)(nil); errors.As(runErr, &mm) {
+		// The export resumed was edited: nothing of it is written.
+		return fmt.Errorf("%s: %w", input, runErr)
 	}
 	if *out == "" {
 		bw := bufio.NewWriter(stdout)
@@ -389,9 +405,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if spyRec != nil {
 		rep := spyRec.Report(b.Factory.Name)
 		if err := writeFile("--eavesdrop", *spy, func(w io.Writer) error {
-			enc := jsonout.NewEncoder(w)
-			enc.SetIndent("", " ")
-			return enc.Encode(rep)
+			return jsonout.Encode(w, rep, "", " ")
 		}); err != nil {
 			return err
 		}
@@ -400,11 +414,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		return runErr
 	}
 	if interrupted {
-		where := "standard output"
-		if *out != "" {
-			where = *out
-		}
-		return fmt.Errorf("interrupted at iteration %d of %d: %s holds the run so far, marked \"partial\": true (dpsim run --resume continues it from a checkpoint)", r.Iter(), b.Scenario.Iterations, where)
+		return interruptedError(r, *out, resumable)
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()
@@ -418,6 +428,25 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	return nil
+}
+
+// interruptedError says where an interrupted run's export went and
+// whether --resume continues it: only when the export holds the
+// checkpoint that Interrupt saved where the run stopped.
+func interruptedError(r *runner.Runner, out string, resumable bool) error {
+	k := r.Iter()
+	head := fmt.Sprintf("interrupted at iteration %d of %d: ", k, r.Built().Scenario.Iterations)
+	switch {
+	case !resumable:
+		where := "standard output"
+		if out != "" {
+			where = out
+		}
+		return fmt.Errorf("%s%s holds the run so far, marked \"partial\": true; %s cannot resume from a checkpoint, so run it again from the start to complete it", head, where, r.Built().Factory.Title)
+	case out == "":
+		return fmt.Errorf("%sstandard output holds the run so far, marked \"partial\": true, with a checkpoint at iteration %d: saved to a file, dpsim run --resume FILE continues it", head, k)
+	}
+	return fmt.Errorf("%s%s holds the run so far, marked \"partial\": true, with a checkpoint at iteration %d: dpsim run --resume %s continues it", head, out, k, out)
 }
 
 // runUntil runs r to its end, or until ctx is cancelled (Ctrl-C, SIGTERM,
@@ -481,6 +510,9 @@ func resumeRun(path string, from int) (*runner.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := provideExportFiles(data, path); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	r, err := runner.ResumeExport(data, from, scenario.CLI)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -492,7 +524,8 @@ const validateHelp = `Usage: dpsim validate [--epsilon E [--horizon K]] SCENARIO
 
 Checks the scenario without running it. Broken rules are errors (exit 1,
 one line naming the field); soft assumptions that do not hold are printed
-as warnings, and the weight matrix's properties are listed, followed by
+as warnings, the memory estimate dpsim run checks (docs/guarantees.md)
+and the weight matrix's properties are listed, followed by
 the calibration (with --epsilon or a calibrate section: the noise scales
 that meet ε) and what the algorithm's source proves: the convergence
 case, the predicted steady-state error, the infinite-horizon budget.
@@ -511,6 +544,8 @@ func cmdValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	defer printTheory(stdout, b)
 	fmt.Fprintf(stdout, "%s: valid (%s, %d agents, dimension %d, %d iterations)\n",
 		b.Scenario.Name, b.Factory.Title, b.Env.Problem.Agents(), b.Env.Problem.Dim(), b.Scenario.Iterations)
+	est := b.Estimate(scenario.CLI)
+	fmt.Fprintf(stdout, "  memory: about %s for dpsim run (%s); its export pins about %s\n", scenario.Bytes(est.Total), est, scenario.Bytes(est.Pinned))
 	list := func(label string, fs []weights.Finding) {
 		for _, f := range fs {
 			mark := "yes"

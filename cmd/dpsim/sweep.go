@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dpsim/core/experiment"
@@ -54,8 +55,28 @@ type sweepEnv struct {
 	// isTTY says whether standard error is a terminal (a redrawn bar) or
 	// not (a line now and then).
 	isTTY bool
+	// saving, when not nil (the process's own signals), is set once the
+	// command starts the work whose result a signal saves (saveOnSignal);
+	// until then a signal ends the process at once.
+	saving *atomic.Bool
 }
 
+// saveOnSignal marks the start of the work a signal stops gracefully —
+// a run whose export so far is written, a sweep's runs, the figures
+// after the JSON — rather than at once.
+func (e sweepEnv) saveOnSignal() {
+	if e.saving != nil {
+		e.saving.Store(true)
+	}
+}
+
+// processEnv returns the environment of a command run by the process:
+// its signals and standard error. Until the command calls saveOnSignal,
+// a first signal (Ctrl-C, SIGTERM, SIGHUP) ends the process at once with
+// one line: nothing has been written then, and the work under way (a
+// problem's optimum solved on MNIST, a calibration, reading the parts of
+// a merge) need not finish for anything to be saved. After it, the first
+// signal cancels the context, and a second one kills at once.
 func processEnv() (sweepEnv, func()) {
 	// SIGHUP (the terminal closed) saves what finished, as Ctrl-C does.
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
@@ -63,9 +84,19 @@ func processEnv() (sweepEnv, func()) {
 	if fi, err := os.Stderr.Stat(); err == nil {
 		tty = fi.Mode()&os.ModeCharDevice != 0
 	}
-	// After the first Ctrl-C, a second one kills at once.
-	go func() { <-ctx.Done(); stop() }()
-	return sweepEnv{getenv: os.Getenv, ctx: ctx, isTTY: tty}, stop
+	saving, over := new(atomic.Bool), new(atomic.Bool)
+	go func() {
+		<-ctx.Done()
+		if over.Load() {
+			return // the command returned: stop, not a signal, ended ctx
+		}
+		if !saving.Load() {
+			fmt.Fprintln(os.Stderr, "dpsim: interrupted before anything was written; nothing written")
+			os.Exit(1)
+		}
+		stop()
+	}()
+	return sweepEnv{getenv: os.Getenv, ctx: ctx, isTTY: tty, saving: saving}, func() { over.Store(true); stop() }
 }
 
 func cmdSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -123,13 +154,19 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 			return err
 		}
 		shard = &sh
-	} else if sh, ok, err := shardFromEnv(env.getenv); err != nil {
-		return err
-	} else if ok {
-		shard = &sh
+	} else if !fs.given("print-task") {
+		// A task is numbered in the whole experiment: a cluster job's
+		// shard (from the environment) does not apply to printing one.
+		sh, ok, err := shardFromEnv(env.getenv)
+		if err != nil {
+			return err
+		}
+		if ok {
+			shard = &sh
+		}
 	}
 	if shard != nil && fs.given("print-task") {
-		return usagef("sweep", "--print-task names a run of the whole experiment: give no shard with it")
+		return usagef("sweep", "--print-task names a run of the whole experiment: give no --shard with it")
 	}
 	arg := fs.Arg(0)
 	e, err := loadExperiment(arg, stdin)
@@ -200,7 +237,9 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		tasks = plan.ShardTasks(*shard)
 	}
 
+	holdMemory(plan.Estimate(len(tasks), *workers).Total)
 	bar := newProgress(stderr, len(tasks), *quiet, env.isTTY)
+	env.saveOnSignal()
 	t0 := time.Now()
 	recs, runErr := plan.Execute(env.ctx, tasks, *workers, bar.update)
 	bar.finish()
@@ -276,6 +315,9 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 	}
 	e, err := experiment.Parse(data)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	if err := provideBaseFiles(e.Base.Scenario, arg); err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return e, nil
@@ -417,6 +459,7 @@ func merge(env sweepEnv, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	env.saveOnSignal() // a signal while drawing keeps the files written
 	written, err := writeResult(env.ctx, plan, res, base, !res.Partial)
 	if err != nil {
 		return err

@@ -19,12 +19,12 @@ type recipe struct {
 	build func(src string) (train, test *data.Set, err error)
 }
 
-// Build makes every committed file from the originals in src: the
-// compressed files by name and the manifest describing them. It is
-// deterministic: the same originals give the same bytes.
-func Build(src string, only map[string]bool) (files map[string][]byte, manifest []byte, err error) {
+// Build makes the committed files of the datasets in only (every
+// recipe's when only is nil) from the originals in src: the compressed
+// files by name and the manifest entries describing them, in recipe
+// order. It is deterministic: the same originals give the same bytes.
+func Build(src string, only map[string]bool) (files map[string][]byte, datasets []data.Dataset, err error) {
 	files = map[string][]byte{}
-	m := data.Manifest{Format: data.FormatName}
 	for _, r := range recipes {
 		if only != nil && !only[r.meta.Name] {
 			continue
@@ -63,16 +63,21 @@ func Build(src string, only map[string]bool) (files map[string][]byte, manifest 
 			files[f.File] = gz
 			d.Splits = append(d.Splits, f)
 		}
-		m.Datasets = append(m.Datasets, d)
+		datasets = append(datasets, d)
 	}
+	return files, datasets, nil
+}
+
+// encodeManifest writes the manifest of datasets as committed.
+func encodeManifest(datasets []data.Dataset) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // "Chang & Lin", not "Chang \u0026 Lin"
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(m); err != nil {
-		return nil, nil, err
+	if err := enc.Encode(data.Manifest{Format: data.FormatName, Datasets: datasets}); err != nil {
+		return nil, err
 	}
-	return files, buf.Bytes(), nil
+	return buf.Bytes(), nil
 }
 
 func hexsum(b []byte) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func TestRebuild(t *testing.T) {
 		t.Skip("rebuilding every dataset takes ≈ 30 s")
 	}
 	out := t.TempDir()
-	if err := run([]string{"-src", sharedData, "-out", out}); err != nil {
+	if err := run([]string{"-src", sharedData, "-out", out}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	committed := filepath.Join("..", "..", "core", "data")
@@ -117,4 +118,64 @@ func TestMinMax(t *testing.T) {
 			t.Errorf("test %d: %g, want %g", k, b[k], wantTe[k])
 		}
 	}
+}
+
+// Issue 28, class 5: an unknown -only name is an error and nothing is
+// written (it exited 0 and wrote a manifest listing no dataset over the
+// repository's, breaking every dataset preset); a partial rebuild keeps
+// the manifest's other datasets; a manifest it cannot read is never
+// replaced by one of the rebuilt datasets alone.
+func TestOnlyNeverDropsDatasets(t *testing.T) {
+	committed := read(t, filepath.Join("..", "..", "core", "data", "manifest.json"))
+	out := t.TempDir()
+	manifest := filepath.Join(out, "manifest.json")
+	os.WriteFile(manifest, committed, 0o644)
+	src := t.TempDir()
+	for _, c := range []struct {
+		only, want string
+	}{
+		{"nosuch", `-only: unknown dataset "nosuch"; the datasets are mushrooms, ijcnn1, mnist, mnist-01, fmnist-tshirt-trouser, cifar10-catdog`},
+		{"mushrooms,", `-only: unknown dataset ""`},
+		{"", `-only: unknown dataset ""`},
+	} {
+		err := run([]string{"-src", src, "-out", out, "-only", c.only}, io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("-only %q: %v, want %q", c.only, err, c.want)
+		}
+	}
+	if !bytes.Equal(read(t, manifest), committed) {
+		t.Error("a refused rebuild changed the manifest")
+	}
+	os.WriteFile(manifest, []byte("{not a manifest"), 0o644)
+	err := run([]string{"-src", src, "-out", out, "-only", "mushrooms"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "manifest.json: not a dataset manifest") {
+		t.Errorf("unreadable manifest: %v", err)
+	}
+	if string(read(t, manifest)) != "{not a manifest" {
+		t.Error("the unreadable manifest was replaced")
+	}
+	file := filepath.Join(out, "plain")
+	os.WriteFile(file, nil, 0o644)
+	if err := run([]string{"-src", src, "-out", file, "-only", "mushrooms"}, io.Discard); err == nil || err.Error() != "-out "+file+": is not a folder; give the folder to write manifest.json and files/ into" {
+		t.Errorf("-out a file: %v", err)
+	}
+	if _, err := os.Stat(sharedData); err != nil {
+		t.Skipf("originals not present at %s: %v", sharedData, err)
+	}
+	os.WriteFile(manifest, committed, 0o644)
+	if err := run([]string{"-src", sharedData, "-out", out, "-only", "mushrooms"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(read(t, manifest), committed) {
+		t.Error("rebuilding mushrooms alone changed the manifest: the other datasets' entries must stay")
+	}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

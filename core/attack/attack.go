@@ -13,8 +13,11 @@
 package attack
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"dpsim/core/algorithms/recal"
 	"dpsim/core/check"
@@ -136,6 +139,10 @@ func softplus(t float64) float64 {
 	return num.Log(1 + num.Exp(t))
 }
 
+// maxSigma1 bounds DP-RECAL's σ_1 here, given or calibrated: far above any
+// useful noise, far below float64's range.
+const maxSigma1 = 1e100
+
 // Check validates the configuration; errors name the field.
 func (c *Config) Check() error {
 	n := len(c.Images)
@@ -170,8 +177,8 @@ func (c *Config) Check() error {
 	if c.Steps < 1 || c.Steps > 1_000_000 {
 		return check.Errorf("attack.steps", "must be in [1, 10⁶] (got %d)", c.Steps)
 	}
-	if !(c.Sigma1 >= 0 && c.Sigma1 <= 1e100) {
-		return check.Errorf("attack.sigma1", "must be in [0, 1e100] (got %v)", c.Sigma1)
+	if !(c.Sigma1 >= 0 && c.Sigma1 <= maxSigma1) {
+		return check.Errorf("attack.sigma1", "must be in [0, %g] (got %v)", maxSigma1, c.Sigma1)
 	}
 	if c.Params == nil {
 		return check.Errorf("attack.params", "are required (recal.Defaults() with an α)")
@@ -188,32 +195,11 @@ func Run(c Config) (*Result, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	n, d := len(c.Images), len(c.Images[0])
-	g, err := graph.Ring(n)
+	d := len(c.Images[0])
+	alg, prob, err := c.build()
 	if err != nil {
 		return nil, err
 	}
-	prob := &problem{a: c.Images, b: c.Labels, r: objective.ElasticNet{L2: 1}}
-	spec := &noise.Spec{Dist: noise.Gaussian, Scale: c.Sigma1, Decay: noise.Const(1)}
-	env := &method.Env{Graph: g, Problem: prob, Noise: map[string]*noise.Spec{"u": spec},
-		Seeds: rng.Seeds{Data: c.Seed, Graph: c.Seed, Noise: c.Seed + 1, Algorithm: c.Seed + 2}}
-	p := *c.Params
-	built, _, err := recal.Factory.Build(env, &p)
-	if err != nil {
-		return nil, err
-	}
-	if t := built.Target; t != nil {
-		// The target calibrates σ_1 as a scenario's build does.
-		cal, err := privacy.Calibrate(t.Predict, t.Horizon, t.Epsilon, "attack.epsilon")
-		if err != nil {
-			return nil, err
-		}
-		q := *c.Params
-		if built, _, _, err = recal.Factory.Rescale(env, cal.Factor, &q); err != nil {
-			return nil, err
-		}
-	}
-	alg := built.Algorithm.(*recal.Algorithm)
 	t := c.Target
 	alpha, beta := alg.Alphas()[t], alg.Beta()
 
@@ -251,6 +237,66 @@ func Run(c Config) (*Result, error) {
 	}
 	res.RandomGuess /= float64(d)
 	return res, nil
+}
+
+// build builds DP-RECAL on a ring of len(Images) agents, one image each.
+func (c *Config) build() (*recal.Algorithm, *problem, error) {
+	g, err := graph.Ring(len(c.Images))
+	if err != nil {
+		return nil, nil, err
+	}
+	prob := &problem{a: c.Images, b: c.Labels, r: objective.ElasticNet{L2: 1}}
+	spec := &noise.Spec{Dist: noise.Gaussian, Scale: c.Sigma1, Decay: noise.Const(1)}
+	env := &method.Env{Graph: g, Problem: prob, Noise: map[string]*noise.Spec{"u": spec},
+		Seeds: rng.Seeds{Data: c.Seed, Graph: c.Seed, Noise: c.Seed + 1, Algorithm: c.Seed + 2}}
+	p := *c.Params
+	built, _, err := recal.Factory.Build(env, &p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t := built.Target; t != nil {
+		// The target calibrates σ_1 as a scenario's build does, within
+		// the range Check allows σ_1: beyond it the noise would be +Inf
+		// and every reconstruction NaN.
+		lim := privacy.Limits{MaxFactor: maxSigma1 / c.Sigma1, Scale: "σ_1 " + strconv.FormatFloat(c.Sigma1, 'g', 6, 64),
+			Base: c.Sigma1, Bound: maxSigma1, Unit: t.Unit}
+		cal, err := privacy.CalibrateWith(t.Predict, t.Horizon, t.Epsilon, "attack.epsilon", lim)
+		if err != nil {
+			return nil, nil, err
+		}
+		q := *c.Params
+		if built, _, _, err = recal.Factory.Rescale(env, cal.Factor, &q); err != nil {
+			return nil, nil, err
+		}
+	}
+	return built.Algorithm.(*recal.Algorithm), prob, nil
+}
+
+// targetError says which of ε and the PLF a calibration that failed
+// (err) is to blame on: the PLF when a smaller one meets ε (its limit,
+// found by bisection over builds, which take microseconds), else ε.
+func (c *Config) targetError(err error) error {
+	fits := func(plf int) bool {
+		cp := *c
+		p := *c.Params
+		p.PLF = plf
+		cp.Params = &p
+		_, _, err := cp.build()
+		return err == nil
+	}
+	p := c.Params
+	if !fits(1) {
+		return check.Errorf("attack.epsilon", "is too small for DP-RECAL's calibration even over one activation: %v; raise ε (got %g)", err, p.TargetEpsilon)
+	}
+	lo, hi := 1, p.PLF // fits(lo), !fits(hi)
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return check.Errorf("attack.plf", "must be at most %d activations for ε = %g (R = %g): over more, the calibrated noise σ_1 leaves DP-RECAL's range (0, 1e100]; lower the PLF or raise ε (got %d)", lo, p.TargetEpsilon, p.Attenuation, p.PLF)
 }
 
 // recover is App. A's recursion for one activation of the target, from
@@ -413,6 +459,11 @@ func FromDataset(set *data.Set, o Options) (*Report, error) {
 	cfg.Params, cfg.Sigma1 = &q, 1
 	private, err := Run(cfg)
 	if err != nil {
+		var ce *check.Error
+		if errors.As(err, &ce) && (ce.Field == "attack.epsilon" || strings.HasPrefix(ce.Field, "algorithm.params")) {
+			// Only the target differs from the clean run, which built.
+			return nil, cfg.targetError(err)
+		}
 		return nil, err
 	}
 	w := int(math.Sqrt(float64(set.Cols)))

@@ -31,6 +31,12 @@ type FigureData struct {
 	// Markers marks each point (a sweep); the iteration axis draws lines
 	// only.
 	Markers bool `json:"markers"`
+	// Evaluated says that the y metric is evaluated every
+	// record.eval_every iterations only (metrics.Evaluated, a test
+	// accuracy): along the run it is drawn with markers at the evaluated
+	// points and no line between them, which would read as a learning
+	// curve the run never measured.
+	Evaluated bool `json:"evaluated,omitempty"`
 	// Statistic is the line (StatMean or StatMedian); Band says what the
 	// shaded band is.
 	Statistic string          `json:"statistic"`
@@ -90,10 +96,16 @@ func (p *Plan) Figure(r *Result) FigureData {
 		Statistic: e.Statistic, Partial: r.Partial, Finished: r.Finished, Tasks: r.Tasks,
 		Verdicts: []FigureVerdict{}, Markers: !e.X.alongRun(),
 	}
+	if e.X.alongRun() && p.labels.evaluated[e.Figure.Y.Metric] {
+		f.Evaluated, f.Markers = true, true
+	}
 	if m := e.Metrics[e.metricIndex(e.Figure.Y.Metric)]; true {
 		f.YNote = "y: " + metricDef(m.Name).Title
 		if l := p.labels.of(m.Name); l != "" {
 			f.YNote += " " + l
+		}
+		if f.Evaluated {
+			f.YNote += ", evaluated every record.eval_every iterations only: drawn at those points, nothing between"
 		}
 		if m.Reduce == ReduceTailMean {
 			f.YNote += fmt.Sprintf(", averaged over the last %d iterations of each run", m.Last)
@@ -195,6 +207,9 @@ func communicationNote(x Axis) string {
 // metric is missing (no ‖x − x*‖ without a known optimum).
 type metricLabels struct {
 	optimality, consensus, notes []string
+	// evaluated names the problems' metrics evaluated every
+	// record.eval_every iterations only (metrics.Evaluated).
+	evaluated map[string]bool
 }
 
 // note adds the definitions of b's problem and algorithm.
@@ -203,6 +218,14 @@ func (l *metricLabels) note(b *scenario.Built) {
 	add := func(list *[]string, v string) {
 		if v != "" && !slices.Contains(*list, v) {
 			*list = append(*list, v)
+		}
+	}
+	if ev, ok := b.Env.Problem.(metrics.Evaluated); ok {
+		if l.evaluated == nil {
+			l.evaluated = map[string]bool{}
+		}
+		for _, n := range ev.EvaluatedNames() {
+			l.evaluated[n] = true
 		}
 	}
 	add(&l.optimality, d.Optimality)

@@ -94,3 +94,22 @@ func TestFigureMetricLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestFigureEvaluatedMarkers checks that a metric evaluated every k
+// iterations only (a test accuracy), plotted along the run, is drawn
+// with markers at the evaluated points and no line (Evaluated), while a
+// metric of every recorded point keeps its line (issue 29: ldp-mnist-200
+// drew accuracy evaluated at 0 and 200 as a straight line).
+func TestFigureEvaluatedMarkers(t *testing.T) {
+	acc := `{"format":"dpsim-experiment/1","name":"acc","title":"T",
+	 "base":{"preset":"gtdp-logistic-synthetic"},"set":{"iterations":40,"record.every":20,"record.eval_every":20},
+	 "series":[{"name":"g"}],"x":{"kind":"iteration","label":"k"},"runs":1,"seed":3,
+	 "metrics":[{"name":"test_accuracy"},{"name":"optimality"}],"statistic":"mean",
+	 "figure":{"title":"T","y":{"metric":"%s","label":"y"}}}`
+	for metric, want := range map[string]bool{"test_accuracy": true, "optimality": false} {
+		f := plan(t, strings.Replace(acc, "%s", metric, 1)).Figure(&Result{})
+		if f.Evaluated != want || (want && !f.Markers) {
+			t.Errorf("%s along the run: evaluated %v, markers %v; want evaluated %v with markers", metric, f.Evaluated, f.Markers, want)
+		}
+	}
+}

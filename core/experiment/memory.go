@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"dpsim/core/check"
@@ -9,17 +10,21 @@ import (
 )
 
 // Per-record costs of a sweep's memory estimate, in bytes, measured by
-// TestSweepEstimateCovers on the engine's own records: a record's struct,
-// maps and status (recordBase); every final metric or quantity, held in a
-// map and written as text (perValue); every curve point, held as a float64
-// and written as text in the result, whose buffer may double (perPoint).
+// TestSweepEstimateCovers on the engine's own records and by cmd/dpsim's
+// TestMemoryEstimatesCoverMeasuredPeaks on whole sweeps: a record's
+// struct, maps and status (recordBase); every final metric or quantity,
+// held in a map and written as text (perValue); every curve point, held
+// as a float64 and written as about 20 bytes of text in the result, whose
+// buffer may double while a series' line is appended (perPoint: three
+// times its text).
 const (
 	recordBase = 1000 // measured natively and under js/wasm, whose records take more: TestSweepEstimateCovers runs in both
 	perValue   = 160
-	perPoint   = 8 + 2*28
+	perPoint   = 8 + 3*28
 	// perStat is one summary (Stats) of a metric at one point of a
-	// series, held and written.
-	perStat = 2 * 400
+	// series: about 350 bytes held, and its text (about 220 bytes) in
+	// the growing result and the series' line.
+	perStat = 400 + 700
 )
 
 // statsBytes estimates the result's summaries: one per metric (and
@@ -29,7 +34,13 @@ func (p *Plan) statsBytes() int64 {
 	for _, sp := range p.series {
 		for _, pp := range sp.points {
 			if p.Exp.X.alongRun() {
-				n += int64(len(pp.grid)) * int64(len(p.Exp.Metrics)+1)
+				// The points along the run: the recorded iterations, or
+				// a communication axis's grid every run is resampled onto.
+				points := int64(len(pp.grid))
+				if p.Exp.X.Kind == XCommunication && p.Exp.X.Values != nil {
+					points = int64(len(p.Exp.X.Values))
+				}
+				n += points * int64(len(p.Exp.Metrics)+1)
 			} else {
 				n += int64(len(p.Exp.Metrics) + len(p.Quantities))
 			}
@@ -53,60 +64,104 @@ func (p *Plan) recordBytes(grid int) int64 {
 }
 
 // runBytes estimates one run of b held by a worker: the scenario's own
-// estimate, whose recorded metrics are capped where a CLI run spills them
-// to disk; a sweep's run keeps all of them in memory.
-func runBytes(b *scenario.Built) int64 {
+// estimate without what the process holds once (the datasets, the
+// collector's room: the sweep counts them) and with all its recorded
+// metrics, which a sweep's run keeps in memory where a CLI run spills
+// them to disk. curve is the part of it the recorded metrics take.
+func runBytes(b *scenario.Built) (held, curve int64) {
 	s := b.Scenario
 	est := scenario.EstimateOf(s, b.Factory, b.Env.Problem.Dim(), 0, false)
+	held = est.Total - est.Shared - est.Room
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
+	// Columns: the generic ones, the counters and the problem's own.
+	curve = points * 8 * int64(12+len(problemMetricNames(b)))
 	if points > scenario.SpillKeep {
-		// Columns: the generic ones, the counters and the problem's own.
-		est.Total += (points - scenario.SpillKeep) * 8 * int64(12+len(problemMetricNames(b)))
+		held += (points - scenario.SpillKeep) * 8 * int64(12+len(problemMetricNames(b)))
 	}
-	return est.Total
+	return held, curve
 }
 
-// SweepEstimate is a sweep's memory footprint before it starts.
+// noteData records what the plan's runs share: the datasets point b's
+// problem reads and the largest problem instance (its Size estimate).
+func (p *Plan) noteData(b *scenario.Built) {
+	est := b.Estimate(scenario.CLI)
+	if p.datasets == nil {
+		p.datasets = map[string]int64{}
+	}
+	for k, v := range est.Datasets {
+		p.datasets[k] = v
+	}
+	if f := b.ProblemFactory; f.Size != nil {
+		_, data := f.Size(b.ProblemParams, b.Env.Graph.N)
+		p.maxData = max(p.maxData, data)
+	}
+}
+
+// SweepEstimate is a sweep's memory footprint before it starts; its
+// parts add up to Total.
 type SweepEstimate struct {
-	// Records is what the finished runs' records and the result's
-	// summaries take, held until the result is written and then written
-	// as text; Runs what the workers' runs in progress take.
-	Records, Runs int64
-	Total         int64
+	// Records is what the finished runs' records take, held until the
+	// result is written and then written as text, and Summaries the
+	// result's statistics, held and written; Runs what the workers' runs
+	// in progress take; Data the datasets and problem instances the runs
+	// share; Room the collector's room (scenario.CollectorRoom), to which
+	// dpsim sweep holds the process.
+	Records, Summaries, Runs, Data, Room int64
+	Total                                int64
+	// Tasks and Workers are the runs and the runs at once estimated.
+	Tasks, Workers int
+	// Record and Run are one record's and one run's estimates.
+	Record, Run int64
 }
 
 // Estimate estimates the memory of running tasks tasks of the plan with
 // workers workers: every finished record is held until the result is
-// written, and each worker holds one run (the plan's largest).
+// written, the summaries are made and written, each worker holds one run
+// (the plan's largest), the datasets are held once and the shared
+// problem instances up to the share's bound and one per worker.
 func (p *Plan) Estimate(tasks, workers int) SweepEstimate {
-	var e SweepEstimate
-	e.Records = satMul(int64(tasks), p.maxRecord) + p.statsBytes()
-	e.Runs = satMul(int64(max(1, min(workers, tasks))), p.maxRun)
-	e.Total = e.Records + e.Runs
-	if e.Total < 0 {
-		e.Total = 1<<63 - 1
+	w := max(1, min(workers, tasks))
+	e := SweepEstimate{Tasks: tasks, Workers: w, Record: p.maxRecord, Run: p.maxRun}
+	e.Records = satMul(int64(tasks), p.maxRecord)
+	e.Summaries = p.statsBytes()
+	e.Runs = satMul(int64(w), p.maxRun)
+	for _, b := range p.datasets {
+		e.Data = satAdd(e.Data, b)
 	}
+	e.Data = satAdd(e.Data, satAdd(min(shareBytes, satMul(int64(tasks), p.maxData)), satMul(int64(w), p.maxData)))
+	held := satAdd(satAdd(e.Records, e.Summaries), satAdd(e.Runs, e.Data))
+	e.Room = scenario.CollectorRoom(held)
+	e.Total = satAdd(held, e.Room)
 	return e
 }
 
 // CheckMemory refuses, before anything runs, a sweep of tasks tasks with
 // workers workers whose estimate exceeds budget, in one line with the
-// number and the knob to turn.
+// number, its parts (which add up to it) and the knob to turn.
 func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 	e := p.Estimate(tasks, workers)
 	if e.Total <= budget {
 		return nil
 	}
-	if e.Records >= e.Runs {
+	if e.Records+e.Summaries >= e.Runs {
 		knobs := []string{"runs", "x.values or the series' sweeps (points)", "the number of series"}
 		if p.Exp.X.alongRun() {
 			knobs = append(knobs, "iterations ÷ record.every (every curve holds one value per recorded iteration)")
 		}
-		return check.Errorf("runs", "this sweep needs about %s of memory, more than the %s a sweep may use: %d run records of about %s each (%s for the records, %s for the %d runs in progress); lower %s, or split it with --shard and merge the parts",
-			scenario.Bytes(e.Total), scenario.Bytes(budget), tasks, scenario.Bytes(p.maxRecord), scenario.Bytes(e.Records), scenario.Bytes(e.Runs), max(1, min(workers, tasks)), strings.Join(knobs, ", "))
+		return check.Errorf("runs", "this sweep needs about %s of memory, more than the %s a sweep may use: %s; lower %s, or split it with --shard and merge the parts",
+			scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), strings.Join(knobs, ", "))
 	}
-	return check.Errorf("iterations", "this sweep needs about %s of memory, more than the %s a sweep may use: %d runs in progress at once of about %s each (a sweep keeps every recorded point in memory); lower the workers, iterations, or raise record.every",
-		scenario.Bytes(e.Total), scenario.Bytes(budget), max(1, min(workers, tasks)), scenario.Bytes(p.maxRun))
+	// What a run holds: mostly its recorded points (every one is kept),
+	// or its state and data — then record.every cannot help.
+	field, knobs, why := "iterations", "the iterations, or raise record.every", "a sweep's run keeps every recorded point in memory"
+	if 2*p.maxCurve < p.maxRun {
+		field, knobs, why = "graph.n", "the network or the problem (its dimension, its data)", "a run's states, checkpoints and data"
+	}
+	if e.Workers > 1 {
+		knobs = "--workers (now " + strconv.Itoa(e.Workers) + "), " + knobs
+	}
+	return check.Errorf(field, "this sweep needs about %s of memory, more than the %s a sweep may use: %s (%s); lower %s",
+		scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), why, knobs)
 }
 
 func satMul(a, b int64) int64 {
@@ -116,7 +171,21 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
+func satAdd(a, b int64) int64 {
+	if a > (1<<63-1)-b {
+		return 1<<63 - 1
+	}
+	return a + b
+}
+
+// parts lists the estimate's parts, which add up to Total.
+func (e SweepEstimate) parts() string {
+	return fmt.Sprintf("%s for %d run records of about %s each, %s for the summaries, %s for %d runs in progress of about %s each, %s for the datasets and problem instances, %s for the collector's room",
+		scenario.Bytes(e.Records), e.Tasks, scenario.Bytes(e.Record), scenario.Bytes(e.Summaries), scenario.Bytes(e.Runs), e.Workers, scenario.Bytes(e.Run),
+		scenario.Bytes(e.Data), scenario.Bytes(e.Room))
+}
+
 // String writes the estimate for people.
 func (e SweepEstimate) String() string {
-	return fmt.Sprintf("%s (%s for the run records, %s for the runs in progress)", scenario.Bytes(e.Total), scenario.Bytes(e.Records), scenario.Bytes(e.Runs))
+	return scenario.Bytes(e.Total) + " (" + e.parts() + ")"
 }

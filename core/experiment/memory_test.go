@@ -33,9 +33,9 @@ func TestSweepEstimateCovers(t *testing.T) {
 		written := int64(2 * len(r.JSON())) // the text and its buffer's growth
 		runtime.KeepAlive(recs)
 		est := p.Estimate(p.Tasks(), 1)
-		t.Logf("%s: %d records: estimate %d, held %d + written %d", name, len(recs), est.Records, held, written)
-		if est.Records < held+written {
-			t.Errorf("%s: records estimated at %s, but they took %s held and %s written", name, scenario.Bytes(est.Records), scenario.Bytes(held), scenario.Bytes(written))
+		t.Logf("%s: %d records: estimate %d, held %d + written %d", name, len(recs), est.Records+est.Summaries, held, written)
+		if est.Records+est.Summaries < held+written {
+			t.Errorf("%s: records and summaries estimated at %s, but they took %s held and %s written", name, scenario.Bytes(est.Records+est.Summaries), scenario.Bytes(held), scenario.Bytes(written))
 		}
 	}
 }
@@ -108,5 +108,60 @@ func TestAllDiverged(t *testing.T) {
 	back, _, err := ReadResult(r.JSON())
 	if err != nil || back.Note != r.Note {
 		t.Errorf("round trip: %v, %q", err, back.Note)
+	}
+}
+
+// Issue 28, classes 7 and 9: a sweep's estimate is the sum of parts
+// its refusal lists (records, summaries, runs in progress, datasets and
+// problem instances, the collector's room), so that the numbers a user
+// reads add up; on a communication grid the summaries are per grid value,
+// not per recorded iteration (two values were estimated as 10⁵ points).
+func TestSweepEstimatePartsAddUp(t *testing.T) {
+	text := strings.Replace(small["iteration"], `"iterations":60,"record.every":20`, `"iterations":200000,"record.every":1`, 1)
+	text = strings.Replace(text, `"runs":5`, `"runs":100000`, 1)
+	_, err := NewPlan(mustParse(t, []byte(text)))
+	if err == nil {
+		t.Fatal("a sweep of 10⁵ runs × 200 001 points was accepted")
+	}
+	p := plan(t, strings.Replace(small["iteration"], `"iterations":60,"record.every":20`, `"iterations":2000,"record.every":1`, 1))
+	for _, workers := range []int{1, 3} {
+		e := p.Estimate(p.Tasks(), workers)
+		if sum := e.Records + e.Summaries + e.Runs + e.Data + e.Room; sum != e.Total {
+			t.Errorf("parts add up to %d, the total is %d", sum, e.Total)
+		}
+		for _, part := range []int64{e.Records, e.Summaries, e.Runs, e.Data, e.Room, e.Total} {
+			if !strings.Contains(e.String(), scenario.Bytes(part)) {
+				t.Errorf("%q does not list %s", e.String(), scenario.Bytes(part))
+			}
+		}
+	}
+	msg := err.Error()
+	for _, want := range []string{"for the summaries", "runs in progress of about", "for the datasets and problem instances", "for the collector's room"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("refusal %q does not say %q", msg, want)
+		}
+	}
+	comm := `{"format":"dpsim-experiment/1","name":"grid","title":"T","base":{"preset":"gtdp-rendezvous"},
+	 "set":{"iterations":100000,"record.every":1},"series":[{"name":"a"},{"name":"b"}],
+	 "x":{"kind":"communication","counter":"messages","values":[0,1000000],"label":"m"},"runs":2,"seed":1,
+	 "metrics":[{"name":"optimality"}],"statistic":"mean","figure":{"title":"T","y":{"metric":"optimality","label":"e"}}}`
+	g := plan(t, comm).Estimate(4, 2)
+	if want := int64(2 * 2 * 2 * perStat); g.Summaries != want {
+		t.Errorf("summaries on a grid of 2 values: %s, want %s (2 series × 2 values × 2 metrics)", scenario.Bytes(g.Summaries), scenario.Bytes(want))
+	}
+}
+
+// Issue 28, class 9: a sweep whose runs hold their state rather than
+// their recorded points is not told to raise record.every, which a
+// field axis has already set to the iterations (only the final values
+// are recorded): the refusal names the network and the problem.
+func TestSweepRefusalAdvisesWhatHelps(t *testing.T) {
+	text := strings.Replace(small["field"], `"set":{"iterations":120}`,
+		`"set":{"iterations":120,"graph":{"kind":"ring","n":2000},"problem.params.dim":100,"record.checkpoints":[0,60,120]}`, 1)
+	p := plan(t, text)
+	err := p.CheckMemory(p.Tasks(), 8, 256<<20)
+	if err == nil || !strings.HasPrefix(err.Error(), "graph.n: this sweep needs about") || strings.Contains(err.Error(), "record.every") ||
+		!strings.Contains(err.Error(), "lower --workers (now 8), the network or the problem") {
+		t.Errorf("runs of large states: %v", err)
 	}
 }

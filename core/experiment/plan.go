@@ -43,8 +43,13 @@ type Plan struct {
 	// builds its own).
 	problems *problemShare
 	// maxRecord and maxRun are the largest record's and run's memory
-	// estimates over the points (memory.go).
-	maxRecord, maxRun int64
+	// estimates over the points, maxData the largest problem instance's
+	// and datasets the dataset splits the runs read, with their bytes
+	// (memory.go).
+	maxRecord, maxRun, maxData int64
+	datasets                   map[string]int64
+	// maxCurve is the part of maxRun the recorded metrics take.
+	maxCurve int64
 }
 
 type seriesPlan struct {
@@ -116,7 +121,10 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 			}
 			p.labels.note(b)
 			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
-			p.maxRun = max(p.maxRun, runBytes(b))
+			if run, curve := runBytes(b); run > p.maxRun {
+				p.maxRun, p.maxCurve = run, curve
+			}
+			p.noteData(b)
 			sp.points = append(sp.points, pp)
 		}
 		total += len(sp.points) * e.Runs

@@ -16,8 +16,21 @@ import (
 	"io"
 )
 
-// Marshal is json.Marshal without HTML escaping.
+// Marshal is json.Marshal without HTML escaping, and total on numbers:
+// where encoding/json refuses a NaN or an infinity, it is written as null,
+// "Inf" or "-Inf" (see total), so an export never fails on a number.
 func Marshal(v any) ([]byte, error) {
+	b, err := encode(v)
+	if err != nil && isUnsupported(err) {
+		if t, ok := total(v); ok {
+			return encode(t)
+		}
+	}
+	return b, err
+}
+
+// encode is json.Marshal without HTML escaping.
+func encode(v any) ([]byte, error) {
 	var c capture
 	if err := NewEncoder(&c).Encode(v); err != nil {
 		return nil, err
@@ -50,7 +63,21 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Encode writes v to w as MarshalIndent(v, prefix, indent) and a newline:
+// the bytes of NewEncoder(w) with SetIndent(prefix, indent), but total on
+// numbers as Marshal is.
+func Encode(w io.Writer, v any, prefix, indent string) error {
+	b, err := MarshalIndent(v, prefix, indent)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // NewEncoder returns a json.Encoder writing to w without HTML escaping.
+// Unlike Marshal it fails on a NaN or an infinity: exports use Marshal,
+// MarshalIndent or Encode.
 func NewEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

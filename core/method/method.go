@@ -148,6 +148,9 @@ type Factory struct {
 	// Build validates params against env and builds the algorithm and its
 	// privacy accountant. Errors name fields with check.Errorf.
 	Build func(env *Env, params any) (*Built, []check.Warning, error)
+	// Words is what the page says about the algorithm: what a link
+	// carries, its glossary, its source's assumptions, its paper.
+	Words Words
 }
 
 // Form is the form of problem an algorithm solves (Factory.Solves).

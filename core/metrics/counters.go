@@ -99,30 +99,26 @@ func (c *Counters) Clone() *Counters {
 	return &d
 }
 
-// Float is a float64 whose JSON form is null when it is not finite (JSON
-// has no NaN or Inf), and exactly encoding/json's number otherwise, so a
-// finite value encodes as a plain float64 would. It reads null back as
-// NaN.
+// Float is a float64 whose JSON form is exactly encoding/json's number
+// when it is finite, null for NaN and the string "Inf" or "-Inf" for an
+// infinity (as Floats writes them), and which reads each back.
 type Float float64
 
 // MarshalJSON implements json.Marshaler.
 func (f Float) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
+		return appendFloat(nil, v), nil
 	}
 	return json.Marshal(v)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
-	var p *float64
-	if err := json.Unmarshal(b, &p); err != nil {
+	v, err := parseFloat(b)
+	if err != nil {
 		return err
 	}
-	*f = Float(math.NaN())
-	if p != nil {
-		*f = Float(*p)
-	}
+	*f = Float(v)
 	return nil
 }

@@ -35,8 +35,9 @@ func TestCounters(t *testing.T) {
 	}
 }
 
-// Float writes null for non-finite values and a finite one as
-// encoding/json writes a float64, and reads null back as NaN.
+// Float writes a finite value as encoding/json writes a float64, NaN as
+// null and ±Inf as "Inf" and "-Inf", and reads each back (issue 28: an
+// infinity written as null came back as NaN).
 func TestFloatJSON(t *testing.T) {
 	for _, v := range []float64{0, 1e-7, 1.5, 3e21, -2.25e-300} {
 		a, _ := json.Marshal(Float(v))
@@ -45,11 +46,24 @@ func TestFloatJSON(t *testing.T) {
 			t.Errorf("%v: %s, encoding/json %s", v, a, b)
 		}
 	}
-	if b, _ := json.Marshal(Float(math.Inf(-1))); string(b) != "null" {
-		t.Errorf("-Inf: %s", b)
+	for _, c := range []struct {
+		v    float64
+		text string
+	}{{math.Inf(-1), `"-Inf"`}, {math.Inf(1), `"Inf"`}, {math.NaN(), "null"}} {
+		b, err := json.Marshal(Float(c.v))
+		if err != nil || string(b) != c.text {
+			t.Errorf("%v: %s, %v; want %s", c.v, b, err, c.text)
+		}
+		var f Float
+		if err := json.Unmarshal(b, &f); err != nil || !sameFloat(float64(f), c.v) {
+			t.Errorf("%s read as %v, %v", b, f, err)
+		}
 	}
 	var f Float
-	if err := json.Unmarshal([]byte("null"), &f); err != nil || !math.IsNaN(float64(f)) {
-		t.Errorf("null read as %v, %v", f, err)
+	if err := json.Unmarshal([]byte(`"NaN"`), &f); err == nil {
+		t.Error(`"NaN" was read`)
 	}
 }
+
+// sameFloat reports whether a and b are the same number, NaN equal to NaN.
+func sameFloat(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }

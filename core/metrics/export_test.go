@@ -1,8 +1,10 @@
 package metrics
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"runtime"
 	"strings"
@@ -116,6 +118,84 @@ func TestSpillLayoutRoundTrip(t *testing.T) {
 	for i := range 7 {
 		if got, want := sp.At(i), mem.At(i); !reflect.DeepEqual(got, want) {
 			t.Errorf("At(%d) = %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+// A history longer than the spill threshold, taken before or after Spill
+// (a resumed run's: issue 28 found "reading the spilled points: EOF" once
+// a resumed history held more than 65,536 points), spills in chunks of
+// exactly keep points and reads back as the same series in memory.
+func TestHistorySpills(t *testing.T) {
+	const keep, points = 3, 17
+	mem := wideSeries(points, 6, false)
+	for _, before := range []bool{true, false} {
+		for _, upTo := range []int{0, 4, 7, points - 1} {
+			sp := &Series{ExtraNames: mem.ExtraNames, Extra: make([]Floats, len(mem.ExtraNames))}
+			if !before {
+				sp.Spill(&memFile{}, keep)
+			}
+			if err := sp.AppendUpTo(mem, upTo); err != nil {
+				t.Fatal(err)
+			}
+			if before {
+				sp.Spill(&memFile{}, keep)
+			}
+			for i := upTo + 1; i < points; i++ {
+				sp.add(mem.At(i))
+			}
+			if sp.spilled%keep != 0 || len(sp.Iter) >= keep {
+				t.Fatalf("before %v, up to %d: %d spilled, %d held", before, upTo, sp.spilled, len(sp.Iter))
+			}
+			var a, b strings.Builder
+			if err := mem.WriteJSON(&a, " ", " "); err != nil {
+				t.Fatal(err)
+			}
+			if err := sp.WriteJSON(&b, " ", " "); err != nil {
+				t.Fatalf("before %v, up to %d: %v", before, upTo, err)
+			}
+			if a.String() != b.String() {
+				t.Errorf("before %v, up to %d: the spilled history writes other bytes", before, upTo)
+			}
+		}
+	}
+}
+
+// A series' JSON keeps NaN, +Inf and −Inf apart (null, "Inf", "-Inf") and
+// reads them back; a series no run writes is refused naming its column.
+func TestSeriesJSON(t *testing.T) {
+	s := &Series{Iter: []int{0, 5}, Optimality: Floats{math.Inf(1), 1}, Consensus: Floats{math.NaN(), math.Inf(-1)},
+		Objective: Floats{2, 3}, ExtraNames: []string{"messages"}, Extra: []Floats{{0, 4}}}
+	js, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"iteration":[0,5],"optimality":["Inf",1],"consensus":[null,"-Inf"],"objective":[2,3],"messages":[0,4]}`
+	if string(js) != want {
+		t.Fatalf("got %s\nwant %s", js, want)
+	}
+	var back Series
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := back.MarshalJSON()
+	if string(again) != want || !math.IsInf(back.Optimality[0], 1) || !math.IsNaN(back.Consensus[0]) {
+		t.Fatalf("read back as %s", again)
+	}
+	for _, c := range []struct{ js, want string }{
+		{`[]`, "must be an object"},
+		{`{"iteration":[0],"consensus":[1],"optimality":[1],"objective":[1]}`, `consensus: comes where "optimality" belongs`},
+		{`{"iteration":[0],"optimality":[1],"consensus":[1]}`, "objective: is missing"},
+		{`{"iteration":[0],"optimality":[1],"consensus":[1],"objective":[1],"m":[1],"m":[2]}`, "m: is given twice"},
+		{`{"iteration":[0,1],"optimality":[1],"consensus":[1,1],"objective":[1,1]}`, "optimality: has 1 values; the iteration column has 2"},
+		{`{"iteration":[0,1.5],"optimality":[1,1],"consensus":[1,1],"objective":[1,1]}`, "iteration[1]: is 1.5; must be a whole number"},
+		{`{"iteration":[0],"optimality":["NaN"],"consensus":[1],"objective":[1]}`, `optimality[0]: is "NaN"; must be a number, null (NaN), "Inf" or "-Inf"`},
+		{`{"iteration":[0],"optimality":{},"consensus":[1],"objective":[1]}`, "optimality: is {}; must be a list"},
+	} {
+		var s Series
+		err := json.Unmarshal([]byte(c.js), &s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.js, err, c.want)
 		}
 	}
 }

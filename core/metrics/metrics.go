@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"dpsim/core/check"
 	"dpsim/core/objective"
 	"dpsim/core/sim"
 )
@@ -263,8 +263,12 @@ type SpillFile interface {
 	io.ReaderAt
 }
 
-// Floats is a []float64 whose JSON form writes non-finite values as null
-// (JSON has no NaN or Inf) and reads null back as NaN.
+// Floats is a []float64 whose JSON form writes NaN as null and ±Inf as
+// the strings "Inf" and "-Inf" (JSON has neither; R, NumPy and pandas
+// read those strings as numbers, and dpsim's sweeps already write them),
+// and reads each back exactly, so that a checkpoint or a metric that
+// overflowed survives the round trip through an export (a resumed run
+// then continues with the same bits).
 type Floats []float64
 
 // MarshalJSON implements json.Marshaler.
@@ -283,21 +287,73 @@ func (f Floats) MarshalJSON() ([]byte, error) {
 	return append(buf, ']'), nil
 }
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements json.Unmarshaler: numbers, null (NaN), "Inf"
+// and "-Inf"; anything else is an error naming the entry.
 func (f *Floats) UnmarshalJSON(b []byte) error {
-	var raw []*float64
-	if err := json.Unmarshal(b, &raw); err != nil {
+	v, at, err := parseFloats(b)
+	if err != nil {
+		if at >= 0 {
+			return fmt.Errorf("[%d]: %v", at, err)
+		}
 		return err
 	}
-	*f = make(Floats, len(raw))
-	for i, p := range raw {
-		if p == nil {
-			(*f)[i] = math.NaN()
-		} else {
-			(*f)[i] = *p
+	*f = v
+	return nil
+}
+
+// parseFloats reads a list as Floats writes it; on error, at is the
+// entry at fault (−1 when the value is not a list).
+func parseFloats(b []byte) (f Floats, at int, err error) {
+	var raw []*float64
+	if json.Unmarshal(b, &raw) == nil {
+		f = make(Floats, len(raw))
+		for i, p := range raw {
+			f[i] = math.NaN()
+			if p != nil {
+				f[i] = *p
+			}
+		}
+		return f, -1, nil
+	}
+	// Slower: some entries are strings (or wrong).
+	var vals []json.RawMessage
+	if err := json.Unmarshal(b, &vals); err != nil {
+		return nil, -1, fmt.Errorf("is %s; must be a list of numbers (null for NaN, \"Inf\", \"-Inf\")", clip(b))
+	}
+	f = make(Floats, len(vals))
+	for i, v := range vals {
+		if f[i], err = parseFloat(v); err != nil {
+			return nil, i, err
 		}
 	}
-	return nil
+	return f, -1, nil
+}
+
+// parseFloat reads one value as appendFloat writes it.
+func parseFloat(b []byte) (float64, error) {
+	switch string(b) {
+	case "null":
+		return math.NaN(), nil
+	case `"Inf"`:
+		return math.Inf(1), nil
+	case `"-Inf"`:
+		return math.Inf(-1), nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return 0, fmt.Errorf("is %s; must be a number, null (NaN), \"Inf\" or \"-Inf\"", clip(b))
+	}
+	return v, nil
+}
+
+// clip shortens a JSON value quoted in an error to one line of at most
+// 40 bytes.
+func clip(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
 }
 
 // Len returns the number of recorded points.
@@ -334,10 +390,14 @@ func rowPoint(row []float64) Point {
 }
 
 // Spill makes the series write its points to f whenever keep of them are
-// held in memory, so that memory stays bounded however long the run. Call
-// it before the first point is added.
+// held in memory, so that memory stays bounded however long the run.
+// Points already held (a resumed run's history) are spilled at once, keep
+// at a time, as if they had been added after the call.
 func (s *Series) Spill(f SpillFile, keep int) {
 	s.spill, s.keep = f, max(1, keep)
+	for len(s.Iter) >= s.keep && s.err == nil {
+		s.flush()
+	}
 }
 
 // Snapshot returns the series as it is now, which points added later do
@@ -403,16 +463,17 @@ func (s *Series) memValue(c, i int) float64 {
 	return s.Extra[c-4][i]
 }
 
-// flush appends the keep points held in memory to the spill file as one
-// chunk of little-endian float64s, column by column (the iteration first;
-// exact below 2^53): a column of the whole series is then one read per
-// chunk, so WriteJSON, which writes column by column, reads the file
-// once, whatever the number of columns.
+// flush appends the first keep points held in memory to the spill file
+// as one chunk of little-endian float64s, column by column (the iteration
+// first; exact below 2^53): a column of the whole series is then one read
+// per chunk, so WriteJSON, which writes column by column, reads the file
+// once, whatever the number of columns. Every chunk holds exactly keep
+// points (offset relies on it).
 func (s *Series) flush() {
 	if s.err != nil {
 		return
 	}
-	n := len(s.Iter) // == s.keep: add flushes exactly when full
+	n := s.keep
 	buf := make([]byte, 0, n*8)
 	for c := range s.columns() {
 		buf = buf[:0]
@@ -425,10 +486,40 @@ func (s *Series) flush() {
 		}
 	}
 	s.spilled += n
-	s.Iter, s.Optimality, s.Consensus, s.Objective = s.Iter[:0], s.Optimality[:0], s.Consensus[:0], s.Objective[:0]
+	// Usually nothing is left; a history added before Spill may leave more.
+	s.Iter = s.Iter[:copy(s.Iter, s.Iter[n:])]
+	s.Optimality = s.Optimality[:copy(s.Optimality, s.Optimality[n:])]
+	s.Consensus = s.Consensus[:copy(s.Consensus, s.Consensus[n:])]
+	s.Objective = s.Objective[:copy(s.Objective, s.Objective[n:])]
 	for k := range s.Extra {
-		s.Extra[k] = s.Extra[k][:0]
+		s.Extra[k] = s.Extra[k][:copy(s.Extra[k], s.Extra[k][n:])]
 	}
+}
+
+// AppendUpTo adds the points of src (held in memory, with the same
+// columns) at iterations up to iter, in order, as add would: a resumed
+// run takes the history of the run it continues with it. It spills as
+// add does.
+func (s *Series) AppendUpTo(src *Series, iter int) error {
+	if len(src.Extra) != len(s.Extra) || src.spilled > 0 {
+		return fmt.Errorf("metrics: the history has %d extra columns; the series has %d", len(src.Extra), len(s.Extra))
+	}
+	for k, it := range src.Iter {
+		if it > iter {
+			break
+		}
+		s.Iter = append(s.Iter, it)
+		s.Optimality = append(s.Optimality, src.Optimality[k])
+		s.Consensus = append(s.Consensus, src.Consensus[k])
+		s.Objective = append(s.Objective, src.Objective[k])
+		for c := range s.Extra {
+			s.Extra[c] = append(s.Extra[c], src.Extra[c][k])
+		}
+		if s.spill != nil && len(s.Iter) >= s.keep {
+			s.flush()
+		}
+	}
+	return s.err
 }
 
 // offset is where the spilled value of point i, column c starts.
@@ -562,28 +653,58 @@ func (s *Series) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes (extras in key order).
+// UnmarshalJSON reads what MarshalJSON writes, strictly: the columns
+// iteration, optimality, consensus and objective first and in that order,
+// then the extra columns (in key order), each named once and each as long
+// as the iteration column, the iterations whole numbers. Its errors are
+// *check.Error naming the column (and the entry) at fault.
 func (s *Series) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return errors.New("metrics: a series is a JSON object")
+		return check.Errorf("", "must be an object of columns (iteration, optimality, consensus, objective, …)")
 	}
 	*s = Series{}
-	for dec.More() {
+	generic := []string{"iteration", "optimality", "consensus", "objective"}
+	seen := map[string]bool{}
+	for k := 0; dec.More(); k++ {
 		t, err := dec.Token()
 		if err != nil {
-			return err
+			return check.Errorf("", "%v", err)
 		}
-		key := t.(string)
+		key := t.(string) // dec.More inside an object: a key
+		if seen[key] {
+			return check.Errorf(key, "is given twice; a series names each column once")
+		}
+		seen[key] = true
+		if k < len(generic) && key != generic[k] {
+			return check.Errorf(key, "comes where %q belongs: a series starts with the columns %s, in that order", generic[k], strings.Join(generic, ", "))
+		}
 		if key == "iteration" {
-			if err := dec.Decode(&s.Iter); err != nil {
-				return err
+			var raw []json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return check.Errorf(key, "must be a list of whole numbers")
+			}
+			s.Iter = make([]int, len(raw))
+			for i, r := range raw {
+				if err := json.Unmarshal(r, &s.Iter[i]); err != nil {
+					return check.Errorf(check.Index(key, i), "is %s; must be a whole number", clip(r))
+				}
 			}
 			continue
 		}
-		var col Floats
-		if err := dec.Decode(&col); err != nil {
-			return err
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return check.Errorf(key, "%v", err)
+		}
+		col, at, err := parseFloats(raw)
+		if err != nil {
+			if at >= 0 {
+				key = check.Index(key, at)
+			}
+			return check.Errorf(key, "%v", err)
+		}
+		if len(col) != len(s.Iter) {
+			return check.Errorf(key, "has %d values; the iteration column has %d (one value per recorded iteration)", len(col), len(s.Iter))
 		}
 		switch key {
 		case "optimality":
@@ -595,6 +716,11 @@ func (s *Series) UnmarshalJSON(data []byte) error {
 		default:
 			s.ExtraNames = append(s.ExtraNames, key)
 			s.Extra = append(s.Extra, col)
+		}
+	}
+	for _, g := range generic {
+		if !seen[g] {
+			return check.Errorf(g, "is missing: a series always holds the columns %s", strings.Join(generic, ", "))
 		}
 	}
 	return nil
@@ -649,11 +775,17 @@ func (s *Series) WriteJSON(w io.Writer, prefix, indent string) error {
 	return bw.err
 }
 
-// appendFloat writes v in JSON: the shortest round-trip decimal, or null
-// for NaN and infinities (JSON has neither).
+// appendFloat writes v in JSON: the shortest round-trip decimal, null
+// for NaN and the strings "Inf" and "-Inf" for the infinities (JSON has
+// no NaN or Inf; see Floats).
 func appendFloat(buf []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v):
 		return append(buf, "null"...)
+	case math.IsInf(v, 1):
+		return append(buf, `"Inf"`...)
+	case math.IsInf(v, -1):
+		return append(buf, `"-Inf"`...)
 	}
 	return strconv.AppendFloat(buf, v, 'g', -1, 64)
 }
@@ -801,6 +933,12 @@ func (r *Recorder) Latest() Point {
 	}
 	return r.latest
 }
+
+// Cheap returns the metrics the recorder would record for step s, but
+// the expensive ones (NaN) and the counters (of the recorder's counters),
+// without recording anything: a resumed run checks a checkpoint's state
+// against the metrics its export recorded there.
+func (r *Recorder) Cheap(s *sim.Step) Point { return r.compute(s) }
 
 // compute returns the cheap metrics of s with every extra column in
 // place (the expensive ones NaN).

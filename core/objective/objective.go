@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/graph"
 	"dpsim/core/rng"
 )
@@ -189,6 +190,12 @@ type Factory struct {
 	// Pinned returns parameters that rebuild p exactly without drawing
 	// anything: every random choice written out.
 	Pinned func(p Problem, params any) any
+	// PinnedBytes bounds, from the decoded params alone, the text Pinned's
+	// data take in an export's pinned scenario for agents agents (drawn
+	// targets or samples written out), so that the memory estimate and
+	// the replay limit count what is written; nil: Pinned writes the
+	// parameters only (a dataset is named, never written).
+	PinnedBytes func(params any, agents int) int64
 	// Reads declares what of its Env Build reads beyond the number of
 	// agents, for the given (decoded) params. Sweeps share one instance
 	// among the runs whose Key is equal (see Key); nil means both the
@@ -199,6 +206,14 @@ type Factory struct {
 	// "mushrooms/train"), so that the page can fetch them before it builds
 	// the scenario; nil or empty means none.
 	Datasets func(params any) []string
+	// Words is what the page says about the problem: the picture it
+	// draws, what its error plot shows, its glossary, its papers.
+	Words Words
+	// UserData returns, for the given (decoded) params, the user's data
+	// Build reads (core/data's UserData: inline rows, or files by name),
+	// nil when none, so that the CLI can read the files it names and the
+	// page ask for them before building.
+	UserData func(params any) *data.UserData
 }
 
 // Measured is implemented by problems with metrics of their own beyond

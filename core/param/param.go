@@ -80,6 +80,10 @@ func Describe(params any) []Field {
 		case reflect.Struct:
 			f.Kind = "object"
 			f.Fields = Describe(fv.Interface())
+		case reflect.Pointer:
+			// An optional section (a learning problem's data), absent by
+			// default: an object the form edits as JSON.
+			f.Kind = "object"
 		default:
 			f.Kind = fv.Kind().String()
 		}

@@ -249,7 +249,7 @@ func TestToysResumeFromExport(t *testing.T) {
 		}
 		name := c.alg + " " + c.problem + " " + c.extra
 		want, _ := exportDoc(t, runToEnd(t, runner.New(toyScenario(t, c.alg, 4, 12, c.problem, extra))))
-		for _, k := range []int{0, 1, 5, 9} {
+		for _, k := range []int{0, 1, 5, 9, -1} { // -1: the last, where a stop rule ended the run
 			r, err := runner.ResumeExport(want, k, scenario.CLI)
 			if err != nil {
 				t.Fatalf("%s: resuming at %d: %v", name, k, err)

@@ -50,8 +50,13 @@ func (d *Diverged) Error() string {
 		if d.Agent < 0 {
 			who = "the shared estimate"
 		}
-		return fmt.Sprintf("the run diverged at iteration %d: %s reached %.3g, more than %.0e times the largest estimate at iteration %d (%.3g), a growth no converging run shows (runner.Growth); %s",
-			d.Iter, who, d.Value, Growth, d.FromIter, d.From, d.Hint)
+		// The rule measures growth from max(M_j, 1): "1e+20 times 0" would be false.
+		from := fmt.Sprintf("the largest estimate at iteration %d (%.3g)", d.FromIter, d.From)
+		if !(d.From >= 1) {
+			from = fmt.Sprintf("1 (the largest estimate at iteration %d was %.3g; growth is measured from at least 1)", d.FromIter, d.From)
+		}
+		return fmt.Sprintf("the run diverged at iteration %d: %s reached %.3g, more than %.0e times %s, a growth no converging run shows (runner.Growth); %s",
+			d.Iter, who, d.Value, Growth, from, d.Hint)
 	}
 	if d.Agent < 0 {
 		return fmt.Sprintf("the run diverged at iteration %d: the shared estimate reached %v; %s", d.Iter, d.Value, d.Hint)
@@ -92,7 +97,12 @@ type Checkpoint struct {
 	Carried map[string]metrics.Floats `json:"carried,omitempty"`
 	// Communication holds the counters (messages, releases, activations
 	// per agent) at the checkpoint, so that a resumed run continues them.
-	Communication *metrics.Counters `json:"communication,omitempty"`
+	Communication *metrics.Counters `json:"communication,omitempty" jsonstrict:"allkeys"`
+	// Peaks is the largest estimate magnitude at each of the last
+	// min(Iter+1, Window) iterations, oldest first: the growth rule's
+	// window (Growth), so that a resumed run stops as diverged where the
+	// uninterrupted run does.
+	Peaks metrics.Floats `json:"peaks"`
 }
 
 // Carrier is implemented by resumable algorithms that keep quantities of
@@ -143,6 +153,9 @@ type Runner struct {
 	rels   []sim.Release
 	// eps is every agent's ε at each recorded point (TrackEpsilon).
 	eps epsTrace
+	// expect is what the export a resumed run continues holds after its
+	// checkpoint, which the run must record again (ResumeExport).
+	expect *continuation
 }
 
 // New returns a runner for b, at iteration 0. Extra recorders see every
@@ -222,11 +235,16 @@ func (r *Runner) record(st *sim.Step) *sim.Step {
 	for _, rec := range r.recorders {
 		rec.Record(st)
 	}
-	if len(r.points) > 0 && r.points[st.Iter] { // no map lookup per step without checkpoints
+	if (len(r.points) > 0 && r.points[st.Iter]) || r.stopped != "" { // no map lookup per step without checkpoints
+		// A run a stop rule ended saves its last state too, so that it
+		// can be resumed (or continued with a larger limit).
 		r.checkpoint(st.Iter)
 	}
 	if r.eps.on && r.Metrics.Series.Len() > kept {
 		r.trackEpsilon() // the metrics kept this step: so does the ε trace
+	}
+	if r.expect != nil && r.err == nil {
+		r.err = r.expect.check(r, st.Iter, r.Metrics.Series.Len() > kept)
 	}
 	return st
 }
@@ -258,6 +276,12 @@ func (r *Runner) checkpoint(k int) {
 	}
 	pos := r.b.Env.Positions()
 	cp.Sources = &pos
+	// Every growth decision after k compares with a peak of these.
+	from := max(r.peakFrom, k+1-Window)
+	cp.Peaks = make(metrics.Floats, 0, k+1-from)
+	for it := from; it <= k; it++ {
+		cp.Peaks = append(cp.Peaks, r.peaks[it%(Window+1)])
+	}
 	if c, ok := r.alg.(Carrier); ok {
 		cp.Carried = map[string]metrics.Floats{}
 		for k, v := range c.Carried() {
@@ -287,8 +311,7 @@ func (r *Runner) Advance() (*sim.Step, error) {
 	for idx, v := range st.Estimates {
 		a := math.Abs(v)
 		if !(a <= Limit) {
-			r.err = &Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()}
-			return nil, r.err
+			return nil, r.fail(&Diverged{Iter: st.Iter, Agent: idx / st.Dim, Value: v, Hint: r.hint()})
 		}
 		if a > peak {
 			peak, at = a, idx
@@ -299,55 +322,95 @@ func (r *Runner) Advance() (*sim.Step, error) {
 		a := math.Abs(v)
 		if !(a <= Limit) {
 			// The shared estimate belongs to no agent: -1 says so.
-			r.err = &Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()}
-			return nil, r.err
+			return nil, r.fail(&Diverged{Iter: st.Iter, Agent: -1, Value: v, Hint: r.hint()})
 		}
 		if a > peak {
 			peak, agent = a, -1
 		}
 	}
 	if d := r.growth(st.Iter, peak, agent); d != nil {
-		r.err = d
-		return nil, r.err
+		return nil, r.fail(d)
 	}
 	if st.Active != nil {
 		// Only active agents compute and speak: a release from another
 		// would escape the activation counters and the stop rules.
 		for i := range st.Releases {
 			if rel := &st.Releases[i]; !st.IsActive(rel.From) {
-				r.err = fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
-					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active)
-				return nil, r.err
+				return nil, r.fail(fmt.Errorf("%s broke the step contract at iteration %d: agent %d released on channel %q but was not active (sim.Step.Active lists %v)",
+					r.alg.Name(), st.Iter, rel.From, rel.Channel, st.Active))
 			}
 		}
 	}
-	return r.record(st), nil
+	st = r.record(st)
+	if r.err != nil {
+		return nil, r.err // a resumed run that disagrees with its export
+	}
+	return st, nil
+}
+
+// fail ends the run at its current iteration with err — unless the run
+// was resumed from an export that says it went on (or ended otherwise):
+// then the export was edited, and the error says so (Mismatch).
+func (r *Runner) fail(err error) error {
+	r.err = err
+	if r.expect != nil {
+		if m := r.expect.ended(r.iter, err); m != nil {
+			r.err = m
+		}
+	}
+	return r.err
 }
 
 // checkStop ends the run when the scenario's stop rule is met before
 // the last planned iteration; the metrics then record (and evaluate) the
 // step as their last.
 func (r *Runner) checkStop() {
-	rule := r.b.Scenario.Stop
-	if rule == nil || r.iter >= r.b.Scenario.Iterations {
+	if r.iter >= r.b.Scenario.Iterations {
 		return
 	}
-	if rule.MaxActivations > 0 {
-		if a, c := r.counters.MaxActivations(); c >= rule.MaxActivations {
-			r.stopped = fmt.Sprintf("stop.max_activations: agent %d was active %d times (the limit is %d) after iteration %d", a, c, rule.MaxActivations, r.iter)
-		}
-	}
-	if r.stopped == "" && rule.MaxMessages > 0 && r.counters.Messages >= rule.MaxMessages {
-		r.stopped = fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", r.counters.Messages, rule.MaxMessages, r.iter)
-	}
-	if r.stopped != "" {
+	if r.stopped = stopReason(r.b.Scenario.Stop, r.counters, r.iter); r.stopped != "" {
 		r.Metrics.EndAt(r.iter)
 	}
 }
 
+// stopReason says why rule ends a run whose counters are c after
+// iteration iter, or "" when it does not.
+func stopReason(rule *scenario.Stop, c *metrics.Counters, iter int) string {
+	if rule == nil {
+		return ""
+	}
+	if rule.MaxActivations > 0 {
+		if a, n := c.MaxActivations(); n >= rule.MaxActivations {
+			return fmt.Sprintf("stop.max_activations: agent %d was active %d times (the limit is %d) after iteration %d", a, n, rule.MaxActivations, iter)
+		}
+	}
+	if rule.MaxMessages > 0 && c.Messages >= rule.MaxMessages {
+		return fmt.Sprintf("stop.max_messages: %d messages were sent (the budget is %d) after iteration %d", c.Messages, rule.MaxMessages, iter)
+	}
+	return ""
+}
+
 // Interrupt marks the run as interrupted by its user: its export, if
-// written before the run completes, says "partial": true.
-func (r *Runner) Interrupt() { r.interrupted = true }
+// written before the run completes, says "partial": true, and holds a
+// checkpoint at the iteration reached (the initial state is recorded
+// first if the run had not started), from which ResumeExport continues
+// it bit for bit. It reports whether it did: not when the run has ended
+// (completed, stopped, diverged) or its algorithm cannot resume
+// (sim.Resumable).
+func (r *Runner) Interrupt() (checkpoint bool) {
+	r.interrupted = true
+	if r.err != nil || r.Done() {
+		return false
+	}
+	if _, ok := r.alg.(sim.Resumable); !ok {
+		return false
+	}
+	r.Start()
+	if n := len(r.saved); n == 0 || r.saved[n-1].Iter != r.iter {
+		r.checkpoint(r.iter)
+	}
+	return true
+}
 
 // Stopped returns why a stop rule ended the run, or "" when none did.
 func (r *Runner) Stopped() string { return r.stopped }
@@ -360,12 +423,9 @@ func (r *Runner) Counters() *metrics.Counters {
 }
 
 // restoreCounters puts the counters back at a checkpoint's, for a resumed
-// run (a checkpoint written before the counters existed has none: the
-// counters then restart from zero).
+// run; Resume has checked them (checkCheckpoint).
 func (r *Runner) restoreCounters(cp *Checkpoint) {
-	if cp.Communication != nil && len(cp.Communication.Activations) == len(r.counters.Activations) {
-		*r.counters = *cp.Communication.Clone()
-	}
+	*r.counters = *cp.Communication.Clone()
 }
 
 // hint explains a divergence. Data, initial states and noise scales are

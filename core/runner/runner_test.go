@@ -49,11 +49,12 @@ func TestWriteExportIsMarshalIndent(t *testing.T) {
 	}
 }
 
-// A checkpoint holding non-finite values still encodes (as null).
+// A checkpoint holding non-finite values still encodes (NaN as null, ±Inf
+// as "Inf" and "-Inf": metrics.Floats).
 func TestCheckpointNonFiniteEncodes(t *testing.T) {
-	st := runner.State{Name: "x", Values: []metrics.Floats{{1, math.Inf(1)}, {math.NaN(), 2}}}
+	st := runner.State{Name: "x", Values: []metrics.Floats{{1, math.Inf(1)}, {math.NaN(), math.Inf(-1)}}}
 	js, err := json.Marshal(st)
-	if err != nil || string(js) != `{"name":"x","values":[[1,null],[null,2]]}` {
+	if err != nil || string(js) != `{"name":"x","values":[[1,"Inf"],[null,"-Inf"]]}` {
 		t.Fatalf("%s, %v", js, err)
 	}
 }

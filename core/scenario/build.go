@@ -158,7 +158,7 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 	if _, ok := prob.(objective.Composite); ok && !f.Prox {
 		return nil, check.Errorf("algorithm.kind", "%s takes no proximal step, so on %s it would minimise the smooth part alone and ignore the nonsmooth regulariser: choose an algorithm with a prox step (got %q)", f.Title, pf.Title, f.Name)
 	}
-	warns = append(warns, pw...)
+	warns = append(append(warns, pw...), evalWarnings(s, pf, prob)...)
 
 	// Noise: exactly the algorithm's channels, each validated.
 	chans := map[string]*noise.Spec{}

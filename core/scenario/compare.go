@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"dpsim/core/check"
@@ -127,10 +128,52 @@ func (c *Comparison) check() error {
 			return check.Errorf(field+".label", "must be one line (got %q)", e.Label)
 		}
 	}
-	if c.Calibrate != nil && !(c.Calibrate.Epsilon > 0) {
-		return check.Errorf("calibrate.epsilon", "must be a number > 0 (got %v)", c.Calibrate.Epsilon)
+	// The target that applies must be sound: a broken one would otherwise
+	// read as "this entry cannot be calibrated" and every entry would run
+	// uncalibrated.
+	if c.Calibrate != nil {
+		if err := checkCalibrate("calibrate", c.Calibrate); err != nil {
+			return err
+		}
+	} else if c.base.Calibrate != nil {
+		if err := checkCalibrate("base.calibrate", c.base.Calibrate); err != nil {
+			return err
+		}
+	}
+	// Every entry's name, hence its export's file name, must be a valid
+	// scenario name of its own: two comparisons never share one.
+	if !nameRE.MatchString(c.base.Name) {
+		return check.Errorf("base.name", "must be 1–64 letters, digits, '-', '_' or '.', starting with a letter or digit (got %q)", c.base.Name)
+	}
+	for i := range c.Compare {
+		if name := c.EntryName(i); len(name) > maxNameLen {
+			return check.Errorf("base.name", "is %d characters, so entry %d's name %s (the base's name, the entry's number and its algorithm) is %d, over the %d a scenario name may have: shorten base.name to at most %d characters",
+				len(c.base.Name), i+1, name, len(name), maxNameLen, maxNameLen-(len(name)-len(c.base.Name)))
+		}
 	}
 	return nil
+}
+
+// maxNameLen is the longest scenario name (nameRE).
+const maxNameLen = 64
+
+// checkCalibrate checks a calibration target section before any entry is
+// built: ε finite and > 0, the horizon 0 (the scenario's iterations) or
+// from 1 to MaxIterations.
+func checkCalibrate(field string, c *Calibrate) error {
+	if !(c.Epsilon > 0) || math.IsInf(c.Epsilon, 0) {
+		return check.Errorf(field+".epsilon", "must be a finite number > 0 (got %v)", c.Epsilon)
+	}
+	if c.Iterations < 0 || c.Iterations > MaxIterations {
+		return check.Errorf(field+".iterations", "must be from 1 to %d, or 0 (left out) for the scenario's iterations (got %d)", MaxIterations, c.Iterations)
+	}
+	return nil
+}
+
+// EntryName returns entry i's scenario name, <base>-<i+1>-<kind>: the
+// name of its export in dpsim compare's folder.
+func (c *Comparison) EntryName(i int) string {
+	return fmt.Sprintf("%s-%d-%s", c.base.Name, i+1, c.Compare[i].Kind)
 }
 
 // BaseScenario returns the comparison's base scenario (shared: do not
@@ -190,11 +233,7 @@ func (c *Comparison) EntryScenario(i int) (*Scenario, error) {
 	f := factories[e.Kind]
 	s := c.base.Clone()
 	s.Algorithm = Algorithm{Kind: e.Kind, Params: e.Params, Draws: e.Draws}
-	name := fmt.Sprintf("%s-%d-%s", s.Name, i+1, e.Kind)
-	if len(name) > 64 {
-		name = fmt.Sprintf("compare-%d-%s", i+1, e.Kind)
-	}
-	s.Name, s.Title = name, c.Labels()[i]
+	s.Name, s.Title = c.EntryName(i), c.Labels()[i]
 	if c.Calibrate != nil {
 		cal := *c.Calibrate
 		s.Calibrate = &cal
@@ -257,9 +296,23 @@ type CompareBuilt struct {
 // calibrated (no accountant that predicts ε, no noise, a target out of
 // reach) is built uncalibrated and its note says why.
 func BuildComparison(c *Comparison, place Place) (*CompareBuilt, error) {
+	return BuildComparisonCancel(c, place, nil)
+}
+
+// BuildComparisonCancel is BuildComparison that looks at cancel (when not
+// nil) while it builds, the calibration searches among it (Ctrl-C during
+// dpsim compare), and returns a one-line "interrupted" error naming the
+// entry once it reports true.
+func BuildComparisonCancel(c *Comparison, place Place, cancel func() bool) (*CompareBuilt, error) {
 	out := &CompareBuilt{Comparison: c, Labels: c.Labels(), Notes: make([]string, len(c.Compare))}
 	for i := range c.Compare {
-		b, note, err := c.buildEntry(i, place)
+		if cancel != nil && cancel() {
+			return nil, fmt.Errorf("interrupted before building %s (%s)", check.Index("compare", i), out.Labels[i])
+		}
+		b, note, err := c.buildEntry(i, place, cancel)
+		if cancel != nil && cancel() {
+			return nil, fmt.Errorf("interrupted while building %s (%s)", check.Index("compare", i), out.Labels[i])
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +322,7 @@ func BuildComparison(c *Comparison, place Place) (*CompareBuilt, error) {
 	return out, nil
 }
 
-func (c *Comparison) buildEntry(i int, place Place) (*Built, string, error) {
+func (c *Comparison) buildEntry(i int, place Place, cancel func() bool) (*Built, string, error) {
 	field := check.Index("compare", i)
 	title := shortTitle(c.Compare[i].Kind)
 	s, err := c.EntryScenario(i)
@@ -284,7 +337,7 @@ func (c *Comparison) buildEntry(i int, place Place) (*Built, string, error) {
 		}
 		return nil, "", err
 	}
-	b, err := BuildFor(s.Clone(), place)
+	b, err := BuildCancel(s.Clone(), place, nil, cancel)
 	if err == nil || s.Calibrate == nil {
 		if err != nil {
 			return nil, "", entryErr(field, title, err)

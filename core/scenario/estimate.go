@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/method"
 	"dpsim/core/weights"
 )
@@ -35,20 +36,38 @@ type Estimate struct {
 	Parts []Part
 	// Total is the sum of the parts, in bytes.
 	Total int64
+	// Shared is the part a process holds once however many runs it
+	// makes (the decoded datasets), and Room the collector's room (the
+	// CLI's estimates only; see CollectorRoom): a sweep counts each once.
+	Shared, Room int64
+	// Datasets holds each committed dataset split the problem reads
+	// ("mnist/train") with its bytes, the parts of Shared.
+	Datasets map[string]int64
 	// Pinned is the size of the pinned scenario the export will hold.
 	Pinned int64
 
 	pinnedLinks, pinnedData int64
 	graphFields             []string
+	// dimField names the parameter behind the problem's dimension.
+	dimField string
 }
 
 // pinnedBytes estimates the pinned scenario's text: about 40 bytes per
-// edge and weight entry, and 24 per number of the initial states and
-// problem data (dataBytes counts the problem's data twice: held and
-// pinned).
-func pinnedBytes(agents, links, nd, states, dataBytes int64) (network, data int64) {
-	return 40*(agents+links) + 4096, 24 * (nd*states + dataBytes/16)
+// edge and weight entry, 24 per number of the initial states, and what
+// the problem writes of its data (objective.Factory.PinnedBytes: drawn
+// targets and samples; a dataset is named, never written).
+func pinnedBytes(agents, links, nd, states, problem int64) (network, data int64) {
+	return 40*(agents+links) + 4096, satAdd(satMul(24, satMul(nd, states)), problem)
 }
+
+// CollectorRoom is the room the CLI's estimates leave the garbage
+// collector beyond what a run holds: a quarter of it, and 64 MiB for the
+// runtime, the binary and the standard streams' buffers. The CLI holds
+// its process to the estimate with that room (runtime/debug's memory
+// limit, unless GOMEMLIMIT is set), so that the collector's growth — two
+// to five times the live heap at GOGC 100 to 400 — never carries a run
+// or a sweep that fits its estimate past it.
+func CollectorRoom(held int64) int64 { return satAdd(held/4, 64<<20) }
 
 // Part is one part of an estimate: what it is, the scenario fields that
 // drive it, and its size in bytes.
@@ -92,6 +111,10 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	e := Estimate{Dim: int64(max(dim, 1))}
 	var graphFields []string
 	e.Agents, e.Links, graphFields = networkSize(&s.Graph)
+	e.dimField = "problem.params"
+	if _, params, err := decodeProblem(&s.Problem); err == nil {
+		e.dimField, _ = dimField(params, dim)
+	}
 	n, l, d := e.Agents, e.Links, e.Dim
 	nd := n * d
 	add := func(what string, bytes int64, fields ...string) {
@@ -104,11 +127,18 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 		add("spectral analysis", 48*n*n, "graph.n²")
 	}
 	add("problem data", dataBytes, "problem.params")
+	// The decoded datasets the problem reads, held once per process, and
+	// their compressed text while one is decoded.
+	e.Datasets = datasetBytes(s)
+	for _, b := range e.Datasets {
+		e.Shared = satAdd(e.Shared, b)
+	}
+	add("datasets", e.Shared, "problem.params.dataset")
 	states := int64(2*len(f.States) + 4)
 	if f.Footprint != nil {
-		add("algorithm state", f.Footprint(int(n), int(l), int(d)), append(graphFields, "problem.params.dim")...)
+		add("algorithm state", f.Footprint(int(n), int(l), int(d)), append(graphFields, e.dimField)...)
 	} else {
-		add("algorithm state", 8*states*nd, append(graphFields, "problem.params.dim")...)
+		add("algorithm state", 8*states*nd, append(graphFields, e.dimField)...)
 	}
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
 	if !inPage {
@@ -118,14 +148,22 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	// three communication counters, stationarity), with room for the
 	// slices' growth.
 	add("recorded metrics", 96*points, "iterations", "1/record.every")
-	add("checkpoints", checkpointBytes(int64(len(s.Record.Checkpoints)), int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
+	// Beside those asked for, a run a stop rule ends saves its last state.
+	// (An interrupted CLI run saves one too, when it ends: the state it
+	// copies is counted as the algorithm's.)
+	saved := int64(len(s.Record.Checkpoints))
+	if s.Stop != nil {
+		saved++
+	}
+	add("checkpoints", checkpointBytes(saved, int64(len(f.States)+len(f.Shared)), n, d), "record.checkpoints", "graph.n", "problem.params.dim")
 	// The pinned scenario in the export: weight entries, initial states
 	// and problem data as text.
-	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), dataBytes)
+	e.pinnedLinks, e.pinnedData = pinnedBytes(n, l, nd, int64(len(f.States)), problemPinned(s, n))
 	e.Pinned = e.pinnedLinks + e.pinnedData
 	e.graphFields = graphFields
+
 	if e.pinnedData > e.pinnedLinks {
-		add("export", e.Pinned, "graph.n", "problem.params.dim")
+		add("export", e.Pinned, "graph.n", e.dimField)
 	} else {
 		add("export", e.Pinned, graphFields...)
 	}
@@ -137,7 +175,54 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	for _, p := range e.Parts {
 		e.Total = satAdd(e.Total, p.Bytes)
 	}
+	if !inPage {
+		// Last, whatever its size: it follows from the others, and the
+		// largest part names the fields to lower.
+		e.Room = CollectorRoom(e.Total)
+		e.Parts = append(e.Parts, Part{What: "the collector's room", Fields: []string{"a quarter of the rest, and 64 MiB for the runtime"}, Bytes: e.Room})
+		e.Total = satAdd(e.Total, e.Room)
+	}
 	return e
+}
+
+// datasetBytes is the memory of the committed dataset splits s's
+// problem reads (objective.Factory.Datasets), by split: each decoded —
+// its raw bytes, which the labels keep, and for float32 features their
+// decoded copy (core/data's decode) — and its compressed bytes while it
+// is.
+func datasetBytes(s *Scenario) map[string]int64 {
+	pf, params, err := decodeProblem(&s.Problem)
+	if err != nil || pf.Datasets == nil {
+		return nil
+	}
+	out := map[string]int64{}
+	for _, ds := range pf.Datasets(params) {
+		name, split, _ := strings.Cut(ds, "/")
+		d, err := data.Info(name)
+		if err != nil {
+			continue // Build names the dataset
+		}
+		for _, f := range d.Splits {
+			if f.Split == split {
+				held := int64(f.RawBytes)
+				if d.Kind == "float32" {
+					held *= 2
+				}
+				out[ds] = held + int64(f.Bytes)
+			}
+		}
+	}
+	return out
+}
+
+// problemPinned is what s's problem writes of its data in the pinned
+// scenario for agents agents (objective.Factory.PinnedBytes).
+func problemPinned(s *Scenario, agents int64) int64 {
+	pf, params, err := decodeProblem(&s.Problem)
+	if err != nil || pf.PinnedBytes == nil {
+		return 0
+	}
+	return pf.PinnedBytes(params, int(agents))
 }
 
 // checkpointBytes is the memory of count checkpoints of states state
@@ -151,7 +236,8 @@ func checkpointBytes(count, states, agents, dim int64) int64 {
 	if count == 0 {
 		return 0
 	}
-	held := states*agents*(24+8*dim) + 8*agents
+	// Rows, counters, and the growth rule's window (runner.Window peaks).
+	held := states*agents*(24+8*dim) + 8*agents + 8*201
 	writing := states * agents * (200 + 100*dim)
 	return satAdd(satMul(count, held), writing)
 }
@@ -201,7 +287,8 @@ func checkBudget(e Estimate, budget int64, where string) error {
 			Bytes(e.Total), Bytes(budget), where, Bytes(big.Bytes), big.What, strings.Join(big.Fields, " × "), e)
 	}
 	if e.Pinned > MaxBytes {
-		field, what := "problem.params.dim", "initial states and problem data: graph.n × problem.params.dim numbers"
+		field := e.dimField
+		what := "initial states and problem data: graph.n × " + field + " numbers"
 		if e.pinnedLinks > e.pinnedData {
 			field, what = e.graphFields[0], "edges and weight entries: "+strings.Join(e.graphFields, ", ")
 		}
@@ -209,4 +296,14 @@ func checkBudget(e Estimate, budget int64, where string) error {
 			Bytes(e.Pinned), what, Bytes(MaxBytes))
 	}
 	return nil
+}
+
+// Estimate returns the memory estimate Build checked for the built
+// scenario b at place (validate prints it; tests measure it).
+func (b *Built) Estimate(place Place) Estimate {
+	dim, dataBytes := 1, int64(0)
+	if b.ProblemFactory.Size != nil {
+		dim, dataBytes = b.ProblemFactory.Size(b.ProblemParams, b.Env.Graph.N)
+	}
+	return EstimateOf(b.Scenario, b.Factory, dim, dataBytes, place == Page)
 }

@@ -11,7 +11,14 @@ import (
 // decoded JSON.
 func edited(t *testing.T, edit func(m map[string]any)) []byte {
 	t.Helper()
-	data, err := PresetJSON("gtdp-rendezvous")
+	return presetJSONEdited(t, "gtdp-rendezvous", edit)
+}
+
+// presetJSONEdited returns preset name with edit applied to its decoded
+// JSON.
+func presetJSONEdited(t *testing.T, name string, edit func(m map[string]any)) []byte {
+	t.Helper()
+	data, err := PresetJSON(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,10 @@ func (s *Scenario) recordKeys(data []byte) {
 			s.Graph.given = keysOf(d, v, nil)
 		case "record":
 			s.Record.given = keysOf(d, v, nil)
+		case "stop":
+			if s.Stop != nil {
+				s.Stop.given = keysOf(d, v, nil)
+			}
 		case "weights":
 			s.Weights.given = keysOf(d, v, func(role string, rv int) {
 				if sec := s.Weights.Role(role); sec != nil {

@@ -9,8 +9,15 @@ import (
 
 // checkDim refuses a problem dimension outside [1, MaxDim], from the
 // problem's declared Size alone, before anything is allocated. The error
-// names the parameter that drives the dimension (dimField).
+// names the parameter that drives the dimension (dimField). A parameter
+// outside its own range or options is reported first, naming it: Size
+// reads the parameters unchecked, so the dimension (0 for a dataset that
+// is not an image set) and the memory estimate that follow from them
+// would blame the wrong thing.
 func checkDim(params any, dim int) error {
+	if err := param.Validate("problem.params", params); err != nil {
+		return err
+	}
 	if dim >= 1 && dim <= MaxDim {
 		return nil
 	}

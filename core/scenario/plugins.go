@@ -3,6 +3,9 @@ package scenario
 import (
 	"reflect"
 
+	"dpsim/core/glossary"
+	"dpsim/core/method"
+	"dpsim/core/objective"
 	"dpsim/core/param"
 )
 
@@ -21,6 +24,56 @@ type Plugin struct {
 	// Required lists the parameters a scenario must give (graph kinds
 	// and weight builders; their defaults only fill a form).
 	Required []string `json:"required,omitempty"`
+	// Words is what the page says about an algorithm or a problem
+	// (method.Words, objective.Words); nil for graph kinds and weight
+	// builders.
+	Words *PluginWords `json:"words,omitempty"`
+}
+
+// PluginWords is an algorithm's or a problem's words, as JSON.
+type PluginWords struct {
+	// Messages says what a link carries (algorithms).
+	Messages string `json:"messages,omitempty"`
+	// Picture, Nodes and Curve say what the picture beside the network,
+	// its nodes and the error plot show (problems).
+	Picture string `json:"picture,omitempty"`
+	Nodes   string `json:"nodes,omitempty"`
+	Curve   string `json:"curve,omitempty"`
+	// Symbols are the plug-in's glossary entries.
+	Symbols []glossary.Term `json:"symbols"`
+	// Assumptions name the source's hypotheses (algorithms); a run's
+	// theory card says which hold.
+	Assumptions []Hypothesis `json:"assumptions,omitempty"`
+	Authors     string       `json:"authors,omitempty"`
+	// BaselineOf (algorithms) and Papers (problems) name the papers'
+	// algorithms they belong to.
+	BaselineOf []string `json:"baseline_of,omitempty"`
+	Papers     []string `json:"papers,omitempty"`
+	// FreeMessages says why the accountant counts the first messages as
+	// free (algorithms; "" when it does not).
+	FreeMessages string `json:"free_messages,omitempty"`
+	// Attack says what the gradient-leakage attack panel shows against
+	// the algorithm ("" when it does not apply).
+	Attack string `json:"attack,omitempty"`
+}
+
+// Hypothesis is an assumption's name and where its source states it.
+type Hypothesis struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+}
+
+func algorithmWords(w method.Words) *PluginWords {
+	pw := &PluginWords{Messages: w.Messages, Symbols: w.Symbols, Authors: w.Authors, BaselineOf: w.BaselineOf,
+		FreeMessages: w.FreeMessages, Attack: w.Attack}
+	for _, a := range w.Assumptions {
+		pw.Assumptions = append(pw.Assumptions, Hypothesis{Name: a.Name, Source: a.Source})
+	}
+	return pw
+}
+
+func problemWords(w objective.Words) *PluginWords {
+	return &PluginWords{Picture: w.Picture, Nodes: w.Nodes, Curve: w.Curve, Symbols: w.Symbols, Papers: w.Papers}
 }
 
 // Catalog lists every registered plug-in, in the sections of a scenario
@@ -40,10 +93,14 @@ type Catalog struct {
 func Plugins() Catalog {
 	var c Catalog
 	for _, f := range Factories() {
-		c.Algorithms = append(c.Algorithms, describePlugin(f.Name, f.Title, f.Paper, f.NewParams()))
+		p := describePlugin(f.Name, f.Title, f.Paper, f.NewParams())
+		p.Words = algorithmWords(f.Words)
+		c.Algorithms = append(c.Algorithms, p)
 	}
 	for _, f := range Problems() {
-		c.Problems = append(c.Problems, describePlugin(f.Name, f.Title, f.Source, f.NewParams()))
+		p := describePlugin(f.Name, f.Title, f.Source, f.NewParams())
+		p.Words = problemWords(f.Words)
+		c.Problems = append(c.Problems, p)
 	}
 	for _, k := range GraphKinds() {
 		c.Graphs = append(c.Graphs, describePlugin(k.Name, k.Title, k.Doc, k.NewParams()))

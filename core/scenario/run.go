@@ -6,6 +6,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/method"
+	"dpsim/core/metrics"
 	"dpsim/core/objective"
 )
 
@@ -28,11 +29,17 @@ type Stop struct {
 	// sent. The last iteration's messages all count, so the total may
 	// exceed the budget by less than one iteration's messages.
 	MaxMessages int64 `json:"max_messages,omitempty"`
+
+	// given lists the keys the parsed text gave, so that a limit given as
+	// 0 is named when it is the only one (0 sets no limit).
+	given []string
 }
 
 // checkRecordStop checks record.eval_every and the stop section
 // (record.every must be set already).
 func checkRecordStop(s *Scenario) error {
+	// eval_every 0 is the default, as when it is left out: an
+	// experiment's override sets 0 to undo its base's interval.
 	if e := s.Record.EvalEvery; e != 0 {
 		if err := check.IntRange("record.eval_every", e, 1, MaxIterations); err != nil {
 			return err
@@ -46,6 +53,11 @@ func checkRecordStop(s *Scenario) error {
 		return nil
 	}
 	if st.MaxActivations == 0 && st.MaxMessages == 0 {
+		for _, k := range []string{"max_messages", "max_activations"} {
+			if slices.Contains(st.given, k) {
+				return check.Errorf("stop."+k, "must be from 1 to 2^53 = %d when no other limit is given: 0 sets no limit, so this stop rule would never stop the run (got 0); leave out \"stop\" to run every iteration", int64(MaxCount))
+			}
+		}
 		return check.Errorf("stop", "give max_activations, max_messages or both (or leave out \"stop\")")
 	}
 	for _, c := range []struct {
@@ -57,6 +69,18 @@ func checkRecordStop(s *Scenario) error {
 		}
 	}
 	return nil
+}
+
+// evalWarnings warns when record.eval_every is given but prob has no
+// expensive metric (metrics.Evaluated) for it to space out.
+func evalWarnings(s *Scenario, pf *objective.Factory, prob objective.Problem) []check.Warning {
+	if s.Record.EvalEvery == 0 {
+		return nil
+	}
+	if ev, ok := prob.(metrics.Evaluated); ok && len(ev.EvaluatedNames()) > 0 {
+		return nil
+	}
+	return []check.Warning{check.Warnf("record.eval_every", "has no effect: %s has no expensive metric to evaluate every %d iterations (only learning problems with test_accuracy, or the CNN, have one)", pf.Name, s.Record.EvalEvery)}
 }
 
 // checkInit checks the initial states: known variables; a per-agent

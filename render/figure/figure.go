@@ -227,6 +227,24 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 		col := Palette[i%len(Palette)]
 		line, band, marks := seriesXYs(fd, s, floor)
 		thumbs := []plot.Thumbnailer{}
+		if fd.Evaluated && len(band) > 2 {
+			// Evaluated every k iterations: the band as a bar at each
+			// evaluated point, nothing between them.
+			fill := col
+			fill.A = 2 * bandAlpha
+			for k, n := 0, len(band); k < n/2; k++ {
+				hi, lo := band[k], band[n-1-k]
+				bar, err := plotter.NewLine(plotter.XYs{hi, lo})
+				if err != nil {
+					return err
+				}
+				bar.Color, bar.Width = fill, 3*lineWidth
+				p.Add(bar)
+				ext.add(hi.X, hi.Y)
+				ext.add(lo.X, lo.Y)
+			}
+			band = nil
+		}
 		if len(band) > 2 {
 			poly, err := plotter.NewPolygon(band)
 			if err != nil {
@@ -248,8 +266,10 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 				return err
 			}
 			l.Color, l.Width = col, lineWidth
-			p.Add(l)
-			thumbs = append(thumbs, l)
+			if !fd.Evaluated { // evaluated every k iterations: markers only
+				p.Add(l)
+				thumbs = append(thumbs, l)
+			}
 			if fd.Markers {
 				sc, err := plotter.NewScatter(marks)
 				if err != nil {
@@ -258,6 +278,9 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 				sc.GlyphStyle.Color, sc.GlyphStyle.Radius = col, markRadius
 				sc.GlyphStyle.Shape = draw.CircleGlyph{}
 				p.Add(sc)
+				if fd.Evaluated {
+					thumbs = append(thumbs, sc)
+				}
 			}
 			for _, q := range line {
 				ext.add(q.X, q.Y)

@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // Rect is an axis-aligned rectangle in canvas pixels.
@@ -115,6 +116,14 @@ const NetSplit = 0.58
 // stack (network on top) instead of standing side by side.
 const PortraitAspect = 1.15
 
+// PortraitMax is the largest share of a tall canvas's height the network
+// panel takes, and PortraitLegend the height (in CSS pixels) its legend,
+// margins and paddings add to a square drawing area.
+const (
+	PortraitMax    = 0.66
+	PortraitLegend = 56
+)
+
 // AllocSplit is the network panel's share beside the allocation panel,
 // whose bars and captions need less width than the network's labels.
 const AllocSplit = 0.61
@@ -154,7 +163,10 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 		if m.alloc != nil {
 			share = AllocSplit
 		}
-		split := math.Round(H * share)
+		// The network takes at least its share, and more, up to
+		// PortraitMax, until its drawing area (above the legend) is as
+		// tall as it is wide: a ring then spans the phone's width.
+		split := math.Round(H * max(share, min(PortraitMax, (W+PortraitLegend*u)/H)))
 		f.NetPanel = Rect{mg, mg, W - 2*mg, split - 1.5*mg}
 		other := Rect{mg, split + 0.5*mg, W - 2*mg, H - split - 1.5*mg}
 		if m.alloc != nil {
@@ -190,14 +202,15 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	p := f.NetPanel
 	pad := min(12*u, 0.06*min(p.W, p.H))
 
-	// The legend sits at the bottom left; the page puts labels under it.
+	// The legend sits at the bottom left, its numbers under its ticks.
 	lh := min(8*u, 0.04*p.H)
 	lw := min(220*u, p.W-2*pad)
 	labels := min(18*u, 0.08*p.H)
 	f.Legend.Rect = Rect{p.X + pad, p.Y + p.H - pad - labels - lh, max(lw, 0), lh}
-	for _, r := range []float64{0.01, 0.1, 1, 10, 100} {
+	for _, r := range legendRatios {
 		f.Legend.Ticks = append(f.Legend.Ticks, LegendTick{X: f.Legend.X + RatioT(r)*f.Legend.W, Ratio: r})
 	}
+	m.legendLabels(f, labels, u)
 
 	// The graph area above the legend, as a centred square.
 	area := Rect{p.X + pad, p.Y + pad, p.W - 2*pad, f.Legend.Y - 4*u - p.Y - pad}
@@ -389,6 +402,52 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		}
 	}
 }
+
+// legendRatios are the ratios the legend marks and numbers.
+var legendRatios = []float64{0.01, 0.1, 1, 10, 100}
+
+// legendLabels numbers the legend's ticks under the ramp (the ends as
+// ≤ and ≥: the ramp is clamped there) and names what it measures beside
+// it, where there is room: a classroom reads the picture without the
+// page's key. A short ramp keeps its ends and 1 only; a very short one
+// keeps none.
+func (m *Model) legendLabels(f *Frame, room, u float64) {
+	l := f.Legend
+	if l.W < 70*u {
+		return
+	}
+	tl := max(3, 0.5*l.H)
+	y := l.Y + l.H + 1 + tl + u
+	fs := min(10.5*u, room-tl-2*u)
+	if fs < 7*u {
+		return
+	}
+	for i, t := range l.Ticks {
+		if l.W < 150*u && i%2 == 1 {
+			continue
+		}
+		text, align := fmtRatio(t.Ratio), "center"
+		switch i {
+		case 0:
+			text, align = "≤"+text, "left"
+		case len(l.Ticks) - 1:
+			text, align = "≥"+text, "right"
+		}
+		f.Labels = append(f.Labels, Label{X: t.X, Y: y, Text: text, Align: align, Valign: "top", Size: fs, Class: "legend"})
+	}
+	caption := "noise ÷ signal"
+	if m.Large() && m.alloc == nil {
+		caption = "links: noise ÷ signal · dots: spread ÷ median"
+	}
+	x := l.X + l.W + 8*u
+	p := f.NetPanel
+	if p.X+p.W-x >= float64(len([]rune(caption)))*0.55*fs+4*u {
+		f.Labels = append(f.Labels, Label{X: x, Y: l.Y + l.H/2, Text: caption, Align: "left", Valign: "middle", Size: fs, Class: "legend"})
+	}
+}
+
+// fmtRatio writes a legend ratio as people read it (0.01, 0.1, 1, 10, 100).
+func fmtRatio(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
 
 // HaloLimit is the number of packets above which they are drawn without
 // their halos.

@@ -28,9 +28,12 @@ type Packet struct {
 	From, To int
 	Channel  string
 	Round    int
-	// Ratio is ‖Noise‖/‖Payload−Noise‖: the privacy noise relative to the
-	// clean signal, 0 without noise, capped at RatioCap (which a zero
-	// signal with non-zero noise also gets).
+	// Ratio is noise ÷ signal as the packet's colour shows it: with a
+	// Reference, ‖Sent − Sent*‖/‖Sent*‖ against the noise-free twin's
+	// message Sent* (all the noise the message carries, fresh and
+	// accumulated: Deviation); without one, ‖Noise‖/‖Payload−Noise‖, the
+	// fresh noise against the rest. 0 without noise, capped at RatioCap
+	// (which a zero signal with non-zero noise also gets).
 	Ratio float64
 	// Pull reports a pulled message (sim.Release.Pull): drawn hollow,
 	// where pushed and broadcast ones are filled.
@@ -53,7 +56,11 @@ type Message struct {
 	To      []int
 	Channel string
 	Round   int
-	Ratio   float64
+	// Ratio is the fresh noise ÷ the rest, ‖Noise‖/‖Sent − Noise‖.
+	Ratio float64
+	// Deviation is ‖Sent − Sent*‖/‖Sent*‖ against the noise-free twin's
+	// message (the packet's colour), NaN without a Reference.
+	Deviation float64
 	// Dim is the payload's length; Signal and Noise hold its first
 	// min(Dim, HeadLen) coordinates.
 	Dim                   int
@@ -119,6 +126,13 @@ type Model struct {
 	pulled     []bool   // pulled[k]: channel k's messages are pulled (sim.Release.Pull)
 
 	frame Frame
+
+	// ref is the noise-free twin the packets' colours compare with (nil:
+	// the fresh noise alone); referenced says the latest step's were;
+	// devBuf is Deviation's scratch.
+	ref        Reference
+	referenced bool
+	devBuf     []float64
 
 	// The large picture's buffers (frame.go: spread, senderRatios).
 	spreadBuf, spreadSort, flowBuf []float64
@@ -326,6 +340,8 @@ func (m *Model) summarise() {
 	}
 	m.summarised = true
 	s := m.last
+	refs := m.refReleases(s)
+	m.referenced = refs != nil
 	m.rels, m.to = m.rels[:0], m.to[:0]
 	m.rounds, m.senders = 0, 0
 	if len(m.rank) != m.g.N {
@@ -351,8 +367,12 @@ func (m *Model) summarise() {
 			m.rank[r.From] = m.senders
 			m.senders++
 		}
+		ratio := Ratio(r.Sent, r.Noise)
+		if refs != nil {
+			ratio = m.deviation(r.Sent, refs[k].Sent)
+		}
 		m.rels = append(m.rels, release{from: r.From, round: round, lane: lane, channel: r.Channel,
-			ratio: Ratio(r.Sent, r.Noise), pull: r.Pull, to0: to0, to1: len(m.to), idx: k})
+			ratio: ratio, pull: r.Pull, to0: to0, to1: len(m.to), idx: k})
 		m.rounds = max(m.rounds, round+1)
 	}
 	// Slow motion's turns: the rounds of a multi-round algorithm (a
@@ -393,7 +413,10 @@ func (m *Model) Message(k int) (msg Message, ok bool) {
 	}
 	r := &m.last.Releases[k]
 	msg = Message{From: r.From, Channel: r.Channel, Round: max(0, r.Round), Dim: len(r.Sent),
-		Ratio: Ratio(r.Sent, r.Noise)}
+		Ratio: Ratio(r.Sent, r.Noise), Deviation: math.NaN()}
+	if refs := m.refReleases(m.last); refs != nil {
+		msg.Deviation = m.deviation(r.Sent, refs[k].Sent)
+	}
 	for _, j := range r.To {
 		if j != r.From {
 			msg.To = append(msg.To, j)

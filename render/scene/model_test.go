@@ -588,6 +588,67 @@ func TestPortraitStacks(t *testing.T) {
 	}
 }
 
+// TestPortraitRingFillsWidth checks that on a phone's canvas (the view
+// of a 390 px wide page, taller than wide) the ring spans most of the
+// width: the network panel grows until its drawing area is square,
+// rather than leaving the ring small in the top half.
+func TestPortraitRingFillsWidth(t *testing.T) {
+	m := NewModel(ring(t, 8), planeFor(8))
+	for _, wh := range [][2]int{{358, 640}, {358, 468}} {
+		f := m.Frame(1, wh[0], wh[1])
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range f.NodeAt {
+			lo, hi = min(lo, p[0]-f.NodeR), max(hi, p[0]+f.NodeR)
+		}
+		want := 0.7
+		if wh[1] < 500 {
+			want = 0.55 // a short view leaves the plane its share
+		}
+		if span := (hi - lo) / float64(wh[0]); span < want {
+			t.Errorf("%d×%d: the ring spans %.2f of the width, want ≥ %.2f", wh[0], wh[1], span, want)
+		}
+		if f.PlanePanel.H < 0.3*float64(wh[1]) {
+			t.Errorf("%d×%d: the plane is %.0f px tall, want ≥ 30%% of the canvas", wh[0], wh[1], f.PlanePanel.H)
+		}
+	}
+}
+
+// TestLegendNumbered checks that the colour ramp in the picture carries
+// its numbers (a projector shows the picture without the page's key),
+// under its ticks and inside the network panel, and names what it
+// measures.
+func TestLegendNumbered(t *testing.T) {
+	m := NewModel(ring(t, 8), planeFor(8))
+	for _, wh := range [][2]int{{1200, 700}, {358, 640}, {1920, 1080}} {
+		for _, ratio := range []float64{1, 2} {
+			m.PixelRatio = ratio
+			f := m.Frame(1, int(ratio)*wh[0], int(ratio)*wh[1])
+			got := map[string]Label{}
+			for _, l := range f.Labels {
+				if l.Class == "legend" {
+					got[l.Text] = l
+				}
+			}
+			for i, want := range []string{"≤0.01", "0.1", "1", "10", "≥100"} {
+				l, ok := got[want]
+				if !ok {
+					t.Errorf("%v at ×%v: no legend label %q (have %v)", wh, ratio, want, got)
+					continue
+				}
+				if x := f.Legend.Ticks[i].X; math.Abs(l.X-x) > 1e-9 || l.Y <= f.Legend.Y+f.Legend.H || !f.NetPanel.Contains(l.X, l.Y) {
+					t.Errorf("%v: label %q at (%.1f, %.1f), its tick at %.1f under the ramp %+v", wh, want, l.X, l.Y, x, f.Legend.Rect)
+				}
+				if l.Size < 7*ratio {
+					t.Errorf("%v: label %q is %.1f px", wh, want, l.Size)
+				}
+			}
+			if _, ok := got["noise ÷ signal"]; !ok {
+				t.Errorf("%v: the legend does not say what it measures", wh)
+			}
+		}
+	}
+}
+
 // TestLargeFlowPicture checks the large network's picture: no packets
 // (the links carry the flow, coloured by their latest noise ÷ signal),
 // plain dots coloured by the spread, and far fewer vertices than the

@@ -46,8 +46,9 @@ type Params struct {
 	// Hide lists the parts of the page to hide, each once, in the order
 	// of Parts.
 	Hide []string
-	// Classroom hides every part: only the view, Play and the privacy
-	// slider stay.
+	// Classroom hides every part but the readout (iteration, ε and its
+	// meaning, the colour scale): only the view, Play, Slow, the privacy
+	// slider and the readout stay, drawn large for a projector.
 	Classroom bool
 	// Experiment names an experiment preset for the Experiments panel
 	// (public/experiments.js opens it); "" when not given.
@@ -63,14 +64,15 @@ var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed",
 
 // Parts are the named parts of the page that ?hide= removes (the page marks
 // each with data-part="NAME"; docs/url.md says what each is). Play, the
-// privacy slider and the view itself cannot be hidden.
+// privacy slider and the view itself cannot be hidden. ?classroom hides
+// every part but keeps Slow (of "transport") and the readout.
 var Parts = []string{
-	"header", "title", "transport", "speed", "preset", "target", "share", "key",
+	"header", "title", "readout", "transport", "speed", "preset", "target", "share", "key",
 	"editor", "plot", "compare", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "footer",
 }
 
 // MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider
-// spans 0.1 to 100 within them.
+// spans what the scenario's accountant reaches within them (ui.RangeOf).
 const (
 	MinEpsilon = 1e-6
 	MaxEpsilon = 1e6

@@ -27,6 +27,7 @@ var Factory = method.Factory{
 	RootedDigraphs: true,
 	NewParams:      func() any { return Defaults() },
 	Build:          build,
+	Words:          words,
 }
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {

@@ -30,6 +30,7 @@ var Factory = method.Factory{
 	States:    []string{"w", "y", "price"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
+	Words:     words,
 }
 
 func build(env *method.Env, params any) (*method.Built, []check.Warning, error) {

@@ -65,6 +65,7 @@ var Factory = method.Factory{
 	NewParams: func() any { return Defaults() },
 	Footprint: func(agents, _, dim int) int64 { return 8 * (5*int64(agents)*int64(dim) + 2*int64(dim)) },
 	Build:     build,
+	Words:     words,
 }
 
 const pf = "algorithm.params"

@@ -26,6 +26,7 @@ var Factory = method.Factory{
 	States:    []string{"x"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
+	Words:     words,
 }
 
 var needs = []string{weights.FindNonnegative, weights.FindDoublyStochastic, weights.FindSparsity}

@@ -7,7 +7,6 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
-	"dpsim/core/objective"
 	"dpsim/core/param"
 	"dpsim/core/privacy"
 	"dpsim/core/weights"
@@ -32,6 +31,7 @@ var Factory = method.Factory{
 	// x, d, q, two noises, y and z with and without noise, a, ∇f.
 	Footprint: func(agents, _, dim int) int64 { return 8 * 11 * int64(agents) * int64(dim) },
 	Build:     build,
+	Words:     words,
 }
 
 // pNeeds are the properties of P that spec §3.1 requires: symmetric, zero
@@ -89,16 +89,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if noisy && p.Delta == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "delta"), "must be positive when noise is on: Theorem 3's ε is proportional to δ (give 1 to read ε in units of δ)")
 	}
-	mbar, mFrom := p.Smoothness, "algorithm.params.smoothness"
-	if mbar == 0 {
-		if sm, ok := env.Problem.(objective.Smooth); ok {
-			_, mbar = sm.Smoothness()
-			mFrom = "the problem (" + env.Problem.Kind() + ")"
-			if ss, ok := env.Problem.(objective.SmoothSource); ok {
-				mFrom = ss.SmoothnessSource()
-			}
-		}
-	}
+	mbar, mFrom, _ := mbarOf(env, &p)
 	var warns []check.Warning
 	if noisy && mbar == 0 {
 		return nil, nil, check.Errorf(check.Join(pf, "smoothness"), "is required (> 0) when noise is on: %s states no smoothness constant M̄ for Theorem 3", env.Problem.Kind())

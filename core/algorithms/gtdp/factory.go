@@ -28,6 +28,7 @@ var Factory = method.Factory{
 	// x, s, their successors, the two noises and the released pair.
 	Footprint: func(agents, _, dim int) int64 { return 8 * 8 * int64(agents) * int64(dim) },
 	Build:     build,
+	Words:     words,
 }
 
 // assumption4 lists the weight properties GT-DP's Assumption 4 requires:

@@ -64,6 +64,7 @@ var Factory = method.Factory{
 	States:    []string{"x"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
+	Words:     words,
 }
 
 // Algorithm is LDOL on one problem instance; the engine makes it

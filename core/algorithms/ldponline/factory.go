@@ -25,6 +25,7 @@ var Factory = method.Factory{
 	States:    []string{"x"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
+	Words:     words,
 }
 
 // Algorithm is Algorithm 1 on one problem instance.

@@ -32,6 +32,7 @@ var Factory = method.Factory{
 	States:    []string{"x", "v"},
 	NewParams: func() any { return Defaults() },
 	Build:     build,
+	Words:     words,
 }
 
 var needs = []string{weights.FindSymmetric, weights.FindZeroRowSums, weights.FindSparsity}

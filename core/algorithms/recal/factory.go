@@ -78,6 +78,7 @@ var Factory = method.Factory{
 	NewParams: func() any { return Defaults() },
 	Footprint: func(agents, _, dim int) int64 { return 8 * (2*int64(agents)*int64(dim) + 14*int64(dim)) },
 	Build:     build,
+	Words:     words,
 }
 
 const pf = "algorithm.params"
@@ -101,6 +102,8 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	alpha := make([]float64, n)
 	switch {
+	case p.Alphas != nil && p.Alpha != 0:
+		return nil, nil, check.Errorf(check.Join(pf, "alphas"), "and alpha exclude each other: give one step for every agent (alpha) or one per agent (alphas), not both (got alpha %v and %d alphas)", p.Alpha, len(p.Alphas))
 	case p.Alphas != nil:
 		if len(p.Alphas) != n {
 			return nil, nil, check.Errorf(check.Join(pf, "alphas"), "must list one step per agent (%d), got %d", n, len(p.Alphas))

@@ -51,6 +51,7 @@ type Model struct {
 	lambda   float64
 	free     chan *scratch
 	seedUsed uint64
+	userData *data.UserData // the user's data with its files' sha256, for Pinned (nil: none)
 }
 
 // scratch is one goroutine's buffers: the network's workspace, the
@@ -87,11 +88,11 @@ func New(net *nn.Net, shards []learn.Rows, train learn.Rows, test *learn.Rows, t
 		return nil, fmt.Errorf("%d initial parameters for a network of %d", len(theta0), net.Size())
 	}
 	for _, s := range append(append([]learn.Rows{}, shards...), train) {
-		if s.Set.Pixels == nil || s.Set.Cols != net.Input() {
+		if !images(s.Set, net) {
 			return nil, fmt.Errorf("%q is not a set of %d-pixel images", s.Set.Name, net.Input())
 		}
 	}
-	if test != nil && (test.Set.Pixels == nil || test.Set.Cols != net.Input()) {
+	if test != nil && !images(test.Set, net) {
 		return nil, fmt.Errorf("test split of %q is not a set of %d-pixel images", test.Set.Name, net.Input())
 	}
 	return &Model{net: net, shards: shards, train: train, test: test, theta0: theta0, lambda: lambda,
@@ -135,6 +136,11 @@ func (m *Model) load(s *scratch, v learn.Rows, idx []int, lo, hi int) int {
 		}
 		row := v.Row(k)
 		dst := s.x[(r-lo)*in : (r-lo+1)*in]
+		if set.Pixels == nil { // a user's images as numbers
+			copy(dst, set.Features[row*in:(row+1)*in])
+			s.labels[r-lo] = set.Y[row]
+			continue
+		}
 		for j, p := range set.Pixels[row*in : (row+1)*in] {
 			dst[j] = float32(p) / 255
 		}
@@ -311,15 +317,8 @@ var (
 	_ metrics.Evaluated    = (*Model)(nil)
 )
 
-// subset returns the first rows rows of set (all when rows is 0 or
-// more than it has), sharing its memory.
-func subset(set *data.Set, rows int) *data.Set {
-	if rows <= 0 || rows >= set.Rows {
-		return set
-	}
-	s := *set
-	s.Rows = rows
-	s.Pixels = set.Pixels[:rows*set.Cols]
-	s.Y = set.Y[:rows]
-	return &s
+// images reports whether set holds images the network takes: a row of
+// its input's size, as bytes (pixel/255) or as numbers (a user's).
+func images(set *data.Set, net *nn.Net) bool {
+	return (set.Pixels != nil || set.Features != nil) && set.Cols == net.Input()
 }

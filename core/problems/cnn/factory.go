@@ -1,6 +1,9 @@
 package cnn
 
 import (
+	"fmt"
+	"strings"
+
 	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/nn"
@@ -12,13 +15,18 @@ import (
 
 // Params are the scenario's parameters of the CNN problem.
 type Params struct {
-	Dataset   string  `json:"dataset" doc:"the images: mnist (10 digits, 28×28 grey; 30,000 training images), cifar10-catdog (cat vs dog, 32×32 colour; only 777 training and 189 test images: the complete CIFAR-10 was not available, so results are not comparable with the paper's), or the two-class 28×28 sets" options:"mnist|cifar10-catdog|mnist-01|fmnist-tshirt-trouser"`
+	Dataset   string  `json:"dataset" doc:"the images: mnist (10 digits, 28×28 grey; 30,000 training images), cifar10-catdog (cat vs dog, 32×32 colour; only 777 training and 189 test images: the complete CIFAR-10 was not available, so results are not comparable with the paper's), or the two-class 28×28 sets; or user: your images, given in data" options:"mnist|cifar10-catdog|mnist-01|fmnist-tshirt-trouser|user"`
 	TrainRows int     `json:"train_rows" doc:"training images used: the first this many of the training split, dealt to the agents (0: all). A full gradient reads an agent's whole shard, so algorithms without minibatches want few" range:"[0, 1000000]" unit:"images"`
 	EvalRows  int     `json:"eval_rows" doc:"images the expensive metrics read: the first this many of the training images used and of the test split (0: all); every evaluation is a forward pass over them" range:"[0, 1000000]" unit:"images"`
 	Shards    string  `json:"shards" doc:"how the training images are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`
 	L2        float64 `json:"l2" doc:"λ ≥ 0: weight decay (λ/2)‖θ‖² on the network's parameters θ = θ⁰ + x in every agent's loss" range:"[0, 1e3]"`
 	Seed      uint64  `json:"seed,omitempty" doc:"seed of the initialisation θ⁰ and of the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
+	// Data is the user's images, read with Dataset "user".
+	Data *data.UserData `json:"data,omitempty" doc:"dataset user: your images, 28×28 grey (784 values a row) or 32×32 colour (3072: three planes, or (N, 32, 32, 3) arrays), labels 0 … K−1, inline or from LIBSVM, CSV, .npy or .npz files (docs/data.md, \"Your own data\")"`
 }
+
+// task is what labels the CNN takes.
+var task = data.Task{MaxClasses: data.MaxUserClasses}
 
 const fieldDataset = "problem.params.dataset"
 
@@ -35,12 +43,26 @@ var Factory = objective.Factory{
 	},
 	Size: func(params any, agents int) (int, int64) {
 		p := params.(*Params)
-		net, err := netFor(p.Dataset)
-		if err != nil {
-			return 0, 0
+		var net *nn.Net
+		var rows, held int64
+		if p.Dataset == learn.User {
+			sets := learn.UserSized(p.Data, agents, task)
+			if sets == nil {
+				return 1, 0 // Build says why
+			}
+			var err error
+			if net, err = netOf(sets.Train); err != nil {
+				return 1, 0
+			}
+			rows, held = int64(sets.Train.Rows), sets.Bytes()
+		} else {
+			var err error
+			if net, err = netFor(p.Dataset); err != nil {
+				return 0, 0
+			}
+			d, _ := data.Info(p.Dataset)
+			rows = int64(d.Splits[0].Rows)
 		}
-		d, _ := data.Info(p.Dataset)
-		rows := int64(d.Splits[0].Rows)
 		if p.TrainRows > 0 {
 			rows = min(rows, int64(p.TrainRows))
 		}
@@ -48,12 +70,16 @@ var Factory = objective.Factory{
 		// 4·(32·Input + 3·Size) bytes plus the layer buffers); the
 		// dataset itself is counted by its loader.
 		ws := int64(4 * (chunk*net.Input() + 3*net.Size() + chunk*8*24*24*2))
-		return net.Size(), 4*int64(net.Size()) + 8*rows + 4*ws
+		return net.Size(), 4*int64(net.Size()) + 8*rows + 4*ws + held
 	},
-	Build: build,
+	UserData: func(params any) *data.UserData { return params.(*Params).Data },
+	Build:    build,
 	Pinned: func(pr objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Seed = pr.(*Model).seedUsed
+		if u := pr.(*Model).userData; u != nil {
+			q.Data = u
+		}
 		return &q
 	},
 	Reads: func(params any) objective.Reads {
@@ -65,6 +91,7 @@ var Factory = objective.Factory{
 		}
 		return nil
 	},
+	Words: words,
 }
 
 // netFor returns the network for a dataset's image shape and classes.
@@ -89,6 +116,12 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if seed == 0 {
 		seed = env.Seeds.Data
 	}
+	if err := learn.CheckUser(p.Dataset, p.Data); err != nil {
+		return nil, nil, err
+	}
+	if p.Dataset == learn.User {
+		return buildUser(env, p, seed)
+	}
 	train, err := loadSet(p.Dataset, "train")
 	if err != nil {
 		return nil, nil, check.Errorf(fieldDataset, "%v", err)
@@ -100,15 +133,11 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if train.Pixels == nil || test.Pixels == nil {
 		return nil, nil, check.Errorf(fieldDataset, "%q is not an image set", p.Dataset)
 	}
-	c, h, w, err := Shape(train.Cols)
+	net, err := netOf(train)
 	if err != nil {
 		return nil, nil, check.Errorf(fieldDataset, "%q %v", p.Dataset, err)
 	}
-	net, err := nn.New(c, h, w, len(train.Classes))
-	if err != nil {
-		return nil, nil, check.Errorf(fieldDataset, "%q: %v", p.Dataset, err)
-	}
-	used := subset(train, p.TrainRows)
+	used := train.Head(p.TrainRows)
 	if used.Rows < env.Agents() {
 		return nil, nil, check.Errorf("problem.params.train_rows", "must give each of the %d agents an image (got %d)", env.Agents(), used.Rows)
 	}
@@ -118,10 +147,75 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	}
 	theta0 := make([]float32, net.Size())
 	net.Init(theta0, rng.NewStream(seed, "cnn/init"))
-	m, err := New(net, shards, learn.Rows{Set: subset(used, p.EvalRows)}, &learn.Rows{Set: subset(test, p.EvalRows)}, theta0, p.L2)
+	m, err := New(net, shards, learn.Rows{Set: used.Head(p.EvalRows)}, &learn.Rows{Set: test.Head(p.EvalRows)}, theta0, p.L2)
 	if err != nil {
 		return nil, nil, check.Errorf(fieldDataset, "%v", err)
 	}
 	m.seedUsed = seed
-	return m, nil, nil
+	return m, rowWarnings(p, train.Rows, used.Rows, test.Rows), nil
+}
+
+// netOf returns the network for a set's image shape and classes.
+func netOf(set *data.Set) (*nn.Net, error) {
+	c, h, w, err := Shape(set.Cols)
+	if err != nil {
+		return nil, err
+	}
+	return nn.New(c, h, w, len(set.Classes))
+}
+
+// buildUser builds the model on the user's images: train_rows and
+// eval_rows as on a committed dataset (train_rows is not applied to
+// images given per agent); no test accuracy without test images.
+func buildUser(env *objective.Env, p *Params, seed uint64) (objective.Problem, []check.Warning, error) {
+	n := env.Agents()
+	shards, sets, err := learn.UserShards(p.Data, n, task, p.Shards, seed, p.TrainRows)
+	if err != nil {
+		return nil, nil, err
+	}
+	net, err := netOf(sets.Train)
+	if err != nil {
+		return nil, nil, check.Errorf(learn.FieldData, "%v", err)
+	}
+	used := shards[0].Set
+	var warns []check.Warning
+	if sets.Counts != nil && p.TrainRows > 0 && p.TrainRows < sets.Train.Rows {
+		warns = append(warns, check.Warnf("problem.params.train_rows", "%d is not applied to images given per agent: the agents train on all %d", p.TrainRows, sets.Train.Rows))
+	}
+	if p.EvalRows > used.Rows {
+		warns = append(warns, check.Warnf("problem.params.eval_rows", "%d is more than the %d training images used: the evaluations read them all (0 says all)", p.EvalRows, used.Rows))
+	}
+	var test *learn.Rows
+	if sets.Test != nil {
+		test = &learn.Rows{Set: sets.Test.Head(p.EvalRows)}
+	}
+	theta0 := make([]float32, net.Size())
+	net.Init(theta0, rng.NewStream(seed, "cnn/init"))
+	m, err := New(net, shards, learn.Rows{Set: used.Head(p.EvalRows)}, test, theta0, p.L2)
+	if err != nil {
+		return nil, nil, check.Errorf(learn.FieldData, "%v", err)
+	}
+	m.seedUsed, m.userData = seed, sets.Pinned
+	return m, warns, nil
+}
+
+// rowWarnings says when train_rows or eval_rows ask for more images than
+// there are, so that a count beyond the data is not silently cut: all of
+// them are then used.
+func rowWarnings(p *Params, train, used, test int) []check.Warning {
+	var ws []check.Warning
+	if p.TrainRows > train {
+		ws = append(ws, check.Warnf("problem.params.train_rows", "%d is more than the %d training images of %s: all %d are used (0 says so)", p.TrainRows, train, p.Dataset, train))
+	}
+	var over []string
+	if p.EvalRows > used {
+		over = append(over, fmt.Sprintf("the %d training images used", used))
+	}
+	if p.EvalRows > test {
+		over = append(over, fmt.Sprintf("the %d test images of %s", test, p.Dataset))
+	}
+	if len(over) > 0 {
+		ws = append(ws, check.Warnf("problem.params.eval_rows", "%d is more than %s: the evaluations read %d training and %d test images (0 says all)", p.EvalRows, strings.Join(over, " and "), min(p.EvalRows, used), min(p.EvalRows, test)))
+	}
+	return ws
 }

@@ -63,6 +63,9 @@ var Factory = objective.Factory{
 	// The data are the params (or a case of them): nothing is drawn and
 	// the graph is not read.
 	Reads: func(any) objective.Reads { return objective.Reads{} },
+	// Per agent a demand, a name and at most one generator row (five
+	// numbers and an agent index), as text.
+	PinnedBytes: func(params any, agents int) int64 { return 256 * int64(agents) },
 	Pinned: func(pr objective.Problem, params any) any {
 		p, q := pr.(*Dispatch), params.(*Params)
 		out := &Params{Demands: append([]float64(nil), p.d...), Names: p.Names(), Unit: p.unit, Watch: q.Watch}
@@ -71,6 +74,7 @@ var Factory = objective.Factory{
 		}
 		return out
 	},
+	Words: words,
 }
 
 // IEEE14 returns the DP-DGT paper's IEEE 14-bus case (Sec. 6): generators

@@ -129,7 +129,7 @@ func BenchmarkObjectiveGrad(b *testing.B) {
 }
 
 // TestDatasetOptions checks that the dataset parameter offers exactly the
-// committed binary datasets and synthetic, and that Size agrees with
+// committed binary datasets, synthetic and user, and that Size agrees with
 // Build on one.
 func TestDatasetOptions(t *testing.T) {
 	var got []string
@@ -138,7 +138,7 @@ func TestDatasetOptions(t *testing.T) {
 			got = fd.Options
 		}
 	}
-	want := []string{"synthetic"}
+	want := []string{"synthetic", "user"}
 	for _, n := range data.Names() {
 		if d, err := data.Info(n); err == nil && len(d.Classes) == 2 {
 			want = append(want, n)

@@ -16,7 +16,7 @@ import (
 // dataset-backed problem pins the dataset's name, the shard rule and the
 // seed, never the data: the committed files are the data.
 type Params struct {
-	Dataset string `json:"dataset" doc:"the training data: a committed dataset, or synthetic (seeded, drawn here)" options:"synthetic|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog"`
+	Dataset string `json:"dataset" doc:"the training data: a committed dataset, synthetic (seeded, drawn here), or user (your rows, given in data)" options:"synthetic|mushrooms|ijcnn1|mnist-01|fmnist-tshirt-trouser|cifar10-catdog|user"`
 	// Rows, Features, TestRows and LabelNoise shape the synthetic set.
 	Rows       int     `json:"rows" doc:"synthetic: training samples, dealt to the agents" range:"[1, 200000]" unit:"samples"`
 	Features   int     `json:"features" doc:"synthetic: features per sample, each in [0, 1]" range:"[1, 3072]" unit:"features per sample"`
@@ -31,7 +31,12 @@ type Params struct {
 	Shards      string  `json:"shards" doc:"how the training rows are dealt to agents: equal contiguous blocks in stored order, or after a seeded shuffle" options:"contiguous|shuffled"`
 	TestSplit   bool    `json:"test_accuracy" doc:"evaluate the test accuracy on the dataset's test split (every record.eval_every iterations)"`
 	Seed        uint64  `json:"seed,omitempty" doc:"seed of the synthetic data and the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
+	// Data is the user's rows, read with Dataset "user".
+	Data *data.UserData `json:"data,omitempty" doc:"dataset user: your rows, inline or from LIBSVM, CSV, .npy or .npz files, with labels 0/1 or −1/+1 (docs/data.md, \"Your own data\")"`
 }
+
+// task is what labels the binary models take.
+var task = data.Task{Binary: true, MaxClasses: 2}
 
 // Fields named in errors.
 const (
@@ -53,6 +58,9 @@ var Factory = objective.Factory{
 	},
 	Size: func(params any, agents int) (int, int64) {
 		p := params.(*Params)
+		if p.Dataset == learn.User {
+			return userSize(p, agents)
+		}
 		rows, cols, ok := shape(p.Dataset)
 		if !ok {
 			rows, cols = int64(max(p.Rows, 0)+max(p.TestRows, 0)), p.Features
@@ -75,13 +83,18 @@ var Factory = objective.Factory{
 	Pinned: func(pr objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Seed = pinnedSeed(pr)
+		if m := modelOf(pr); m != nil && m.userData != nil {
+			q.Data = m.userData
+		}
 		return &q
 	},
+	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)
 		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
 		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
+	Words: words,
 }
 
 // seeds remembers the seed each built instance used, for Pinned.
@@ -106,6 +119,9 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		seed = env.Seeds.Data
 	}
 	n := env.Agents()
+	if err := learn.CheckUser(p.Dataset, p.Data); err != nil {
+		return nil, nil, err
+	}
 	// A dataset-backed instance is fixed by its parameters, the seed and
 	// n, and is read-only: several scenarios (the presets of one paper's
 	// figures) share it instead of solving for x* again (seconds for
@@ -121,7 +137,17 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 		if p.Shards == learn.Contiguous {
 			q.Seed = 0
 		}
+		q.Data = nil
 		key = fmt.Sprintf("%+v|n=%d", q, n)
+		if p.Data != nil {
+			// The user's data by its content (the files' sha256 and how
+			// they are read), not by where its params live.
+			sets, err := p.Data.Load(learn.FieldData, n, task)
+			if err != nil {
+				return nil, nil, err
+			}
+			key += "|data=" + sets.Key
+		}
 		if prob, warns, ok := built.get(key); ok {
 			return withSeed(prob, seed), warns, nil
 		}
@@ -190,13 +216,27 @@ func (m *memo) put(key string, prob objective.Problem, warns []check.Warning) {
 
 // buildNew builds an instance from the data.
 func buildNew(p *Params, seed uint64, n int) (objective.Problem, []check.Warning, error) {
-	train, test, err := sets(p, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	shards, err := learn.Split(train, n, p.Shards, seed)
-	if err != nil {
-		return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+	var shards []learn.Rows
+	var train, test *data.Set
+	var user *data.UserData
+	if p.Dataset == learn.User {
+		var sets *data.UserSets
+		var err error
+		if shards, sets, err = learn.UserShards(p.Data, n, task, p.Shards, seed, 0); err != nil {
+			return nil, nil, err
+		}
+		train, user = sets.Train, sets.Pinned
+		if p.TestSplit {
+			test = sets.Test
+		}
+	} else {
+		var err error
+		if train, test, err = sets(p, seed); err != nil {
+			return nil, nil, err
+		}
+		if shards, err = learn.Split(train, n, p.Shards, seed); err != nil {
+			return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+		}
 	}
 	cfg := Config{Loss: p.Loss, L2: p.L2}
 	if p.Regularizer == "elastic-net" {
@@ -213,11 +253,30 @@ func buildNew(p *Params, seed uint64, n int) (objective.Problem, []check.Warning
 	if err != nil {
 		return nil, nil, err
 	}
+	m := modelOf(prob)
+	m.seedUsed, m.userData = seed, user
+	return prob, warns, nil
+}
+
+// modelOf returns the Model of a built instance.
+func modelOf(prob objective.Problem) *Model {
 	switch q := prob.(type) {
 	case *Model:
-		q.seedUsed = seed
+		return q
 	case *Composite:
-		q.seedUsed = seed
+		return q.Model
 	}
-	return prob, warns, nil
+	return nil
+}
+
+// userSize is Size for the user's data: its features and labels (held
+// once, shared by the instances built on it), the shard permutation,
+// for Newton the Hessian, and the packed copy of the shards.
+func userSize(p *Params, agents int) (int, int64) {
+	sets := learn.UserSized(p.Data, agents, task)
+	if sets == nil {
+		return 1, 0
+	}
+	rows, cols := int64(sets.Train.Rows), sets.Train.Cols
+	return cols, sets.Bytes() + 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + learn.PackBytes(rows, cols, agents)
 }

@@ -42,6 +42,10 @@ type Model struct {
 	opt      []float64
 	r        *objective.ElasticNet // nil unless composite
 	seedUsed uint64                // the seed Build drew from, for Pinned
+	userData *data.UserData        // the user's data with its files' sha256, for Pinned (nil: none)
+	// rowBound is max ‖a_ij‖ when some feature lies outside [0, 1] (a
+	// user's data), where √d bounds no row; 0 otherwise.
+	rowBound float64
 	// signs holds each shard's labels as ±1 in view order, so that the
 	// full gradient reads one byte a row instead of the set's label
 	// through the view's index (a tenth of a DP-RECAL iteration on
@@ -96,10 +100,20 @@ func New(shards []learn.Rows, test *learn.Rows, cfg Config) (objective.Problem, 
 		mu += cfg.Reg.L2
 	}
 	if !(mu > 0) {
-		return nil, nil, check.Errorf(fieldL2, "l2 (or the composite regulariser's r_l2) must be > 0 so that the objective is strongly convex and has one minimiser x* (got l2 = %v)", cfg.L2)
+		if cfg.Reg != nil {
+			// Either weight would do: name the regulariser's, which the
+			// composite problem (DP-RECAL's) sets, and give both values.
+			return nil, nil, check.Errorf("problem.params.r_l2", "or l2 must be > 0 so that the objective is strongly convex and has one minimiser x* (got r_l2 = %v and l2 = %v)", cfg.Reg.L2, cfg.L2)
+		}
+		return nil, nil, check.Errorf(fieldL2, "must be > 0 so that the objective is strongly convex and has one minimiser x* (got %v)", cfg.L2)
 	}
 	m := &Model{loss: cfg.Loss, lambda: cfg.L2, shards: shards, test: test, dim: set.Cols, r: cfg.Reg}
 	m.setSigns()
+	for _, s := range shards {
+		if s.Set.OutsideUnit {
+			m.rowBound = math.Max(m.rowBound, s.MaxNorm())
+		}
+	}
 	m.packed = make([]*learn.Packed, len(shards))
 	for i, s := range shards {
 		m.packed[i] = learn.Pack(s)
@@ -350,6 +364,10 @@ func (m *Model) SmoothnessSource() string {
 func (m *Model) GradientBound() (objective.Bound, bool) {
 	if m.loss != Logistic || m.lambda != 0 {
 		return objective.Bound{}, false
+	}
+	if m.rowBound > 0 {
+		return objective.Bound{Value: m.rowBound, Everywhere: true,
+			Source: "max ‖a_ij‖ over the training rows: ‖∇ℓ(x; a, b)‖ ≤ ‖a‖ for the logistic loss (features outside [0, 1])"}, true
 	}
 	return objective.Bound{Value: math.Sqrt(float64(m.dim)), Everywhere: true,
 		Source: "√d: ‖∇ℓ(x; a, b)‖ ≤ ‖a‖ ≤ √d for the logistic loss, features in [0, 1]^d"}, true

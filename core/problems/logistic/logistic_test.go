@@ -112,13 +112,6 @@ func fd0(pr objective.Problem, i int, x []float64) []float64 {
 	return fd
 }
 
-func modelOf(p objective.Problem) *Model {
-	if c, ok := p.(*Composite); ok {
-		return c.Model
-	}
-	return p.(*Model)
-}
-
 // TestOptimum checks x*: its KKT residual is ≤ 1e-10 and an independent
 // method (L-BFGS against Newton; plain proximal gradient against the
 // accelerated one) finds it to 1e-8.

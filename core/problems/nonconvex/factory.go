@@ -2,8 +2,10 @@ package nonconvex
 
 import (
 	"dpsim/core/check"
+	"dpsim/core/data"
 	"dpsim/core/objective"
 	"dpsim/core/param"
+	"dpsim/core/problems/internal/learn"
 )
 
 // Params are the scenario's parameters; the defaults are the paper's
@@ -15,7 +17,12 @@ type Params struct {
 	Omega   float64 `json:"omega" doc:"ω: the regulariser's shape (the paper: 1)" range:"[0, 1e6]"`
 	Scale   float64 `json:"scale" doc:"s: features z ~ N(0, s²I), labels ±1 at random (the paper's data are unstated; s ≈ 3.6 reproduces its M̄ ≈ 5.03)" range:"(0, 1e3]"`
 	Seed    uint64  `json:"seed,omitempty" doc:"seed of the samples (0: the scenario's data seed; a pinned scenario writes the seed used)"`
+	// Data is the user's samples, in place of the drawn ones.
+	Data *data.UserData `json:"data,omitempty" doc:"your samples instead of drawn ones (samples, dim and scale are then not read): inline or from LIBSVM, CSV, .npy or .npz files, labels 0/1 or −1/+1, dealt in contiguous blocks or given per agent (docs/data.md, \"Your own data\")"`
 }
+
+// task is what labels the classifier takes.
+var task = data.Task{Binary: true, MaxClasses: 2}
 
 // Factory builds the problem from a scenario.
 var Factory = objective.Factory{
@@ -27,8 +34,18 @@ var Factory = objective.Factory{
 	},
 	Size: func(params any, agents int) (int, int64) {
 		p := params.(*Params)
+		if p.Data != nil {
+			sets := learn.UserSized(p.Data, agents, task)
+			if sets == nil {
+				return 1, 0 // Build says why
+			}
+			// The parsed set and its float64 copy.
+			rows, cols := int64(sets.Train.Rows), int64(sets.Train.Cols)
+			return int(cols), sets.Bytes() + 8*rows*(cols+1)
+		}
 		return p.Dim, 8 * int64(agents) * int64(max(p.Samples, 0)) * int64(max(p.Dim, 0)+1)
 	},
+	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Build: func(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {
 		p := params.(*Params)
 		if err := param.Validate("problem.params", p); err != nil {
@@ -42,6 +59,9 @@ var Factory = objective.Factory{
 		if seed == 0 {
 			seed = env.Seeds.Data
 		}
+		if p.Data != nil {
+			return fromUser(p, n, seed)
+		}
 		z, y := Draw(seed, n, p.Samples, p.Dim, p.Scale)
 		c, err := New(n, p.Samples, p.Dim, z, y, p.Lambda, p.Omega, p.Scale)
 		if err != nil {
@@ -53,9 +73,46 @@ var Factory = objective.Factory{
 	Pinned: func(pr objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Seed = pr.(*Classifier).seedUsed
+		if u := pr.(*Classifier).userData; u != nil {
+			q.Data = u
+		}
 		return &q
 	},
 	Reads: func(params any) objective.Reads {
-		return objective.Reads{DataSeed: params.(*Params).Seed == 0}
+		p := params.(*Params)
+		return objective.Reads{DataSeed: p.Seed == 0 && p.Data == nil}
 	},
+	Words: words,
+}
+
+// fromUser builds the classifier on the user's samples: class 1 is
+// y = +1, class 0 y = −1; contiguous blocks of the rows, or each agent's
+// own rows.
+func fromUser(p *Params, n int, seed uint64) (objective.Problem, []check.Warning, error) {
+	if p.Data.Test != nil {
+		return nil, nil, check.Errorf(learn.FieldData+".test", "the classifier has no test metric: its metrics are stationarity, consensus and Ŵ")
+	}
+	shards, sets, err := learn.UserShards(p.Data, n, task, learn.Contiguous, seed, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := sets.Train.Cols
+	counts := make([]int, n)
+	z := make([]float64, 0, sets.Train.Rows*d)
+	y := make([]float64, 0, sets.Train.Rows)
+	row := make([]float64, 0, d)
+	for i, s := range shards {
+		counts[i] = s.Len()
+		for k := range s.Len() {
+			row = sets.Train.RowTo(row, s.Row(k))
+			z = append(z, row...)
+			y = append(y, float64(2*s.Label(k)-1))
+		}
+	}
+	c, err := NewCounts(counts, d, z, y, p.Lambda, p.Omega, 0)
+	if err != nil {
+		return nil, nil, check.Errorf(learn.FieldData, "%v", err)
+	}
+	c.seedUsed, c.userData = seed, sets.Pinned
+	return c, nil, nil
 }

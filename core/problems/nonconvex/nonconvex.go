@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 
+	"dpsim/core/data"
 	"dpsim/core/objective"
 	"dpsim/core/problems/internal/learn"
 	"dpsim/core/rng"
@@ -23,14 +24,16 @@ import (
 // Classifier is the problem. It is read-only after New and safe for
 // concurrent use.
 type Classifier struct {
-	n, m, d       int
+	n, d          int
+	off           []int // agent i's samples are off[i] … off[i+1]−1
 	lambda, omega float64
-	z             []float64 // z_is, agent-major then sample-major, d each
-	y             []float64 // y_is ∈ {−1, +1}
-	mi            []float64 // M_i
-	maxNorm       float64   // max ‖z_is‖
-	scale         float64   // the feature scale s the data was drawn with (0: given)
-	seedUsed      uint64    // the seed Build drew from, for Pinned
+	z             []float64      // z_is, agent-major then sample-major, d each
+	y             []float64      // y_is ∈ {−1, +1}
+	mi            []float64      // M_i
+	maxNorm       float64        // max ‖z_is‖
+	scale         float64        // the feature scale s the data was drawn with (0: given)
+	seedUsed      uint64         // the seed Build drew from, for Pinned
+	userData      *data.UserData // the user's data with its files' sha256, for Pinned (nil: drawn)
 }
 
 // Draw draws the spec's proposal for the paper's unstated data: y ~
@@ -55,21 +58,43 @@ func Draw(seed uint64, n, m, d int, s float64) (z, y []float64) {
 // (z agent-major, n·m·d values; y n·m labels ±1), λ and ω ≥ 0. scale is
 // the s the data was drawn with, for SmoothnessSource (0: not drawn).
 func New(n, m, d int, z, y []float64, lambda, omega, scale float64) (*Classifier, error) {
-	if len(z) != n*m*d || len(y) != n*m {
-		return nil, fmt.Errorf("%d features and %d labels for %d agents × %d samples × %d features", len(z), len(y), n, m, d)
+	counts := make([]int, n)
+	for i := range counts {
+		counts[i] = m
 	}
-	c := &Classifier{n: n, m: m, d: d, lambda: lambda, omega: omega, z: z, y: y, mi: make([]float64, n), scale: scale}
+	return NewCounts(counts, d, z, y, lambda, omega, scale)
+}
+
+// NewCounts is New with counts[i] samples for agent i (a user's data
+// dealt to the agents), each at least one.
+func NewCounts(counts []int, d int, z, y []float64, lambda, omega, scale float64) (*Classifier, error) {
+	n := len(counts)
+	off := make([]int, n+1)
+	for i, m := range counts {
+		if m < 1 {
+			return nil, fmt.Errorf("agent %d has no samples", i)
+		}
+		off[i+1] = off[i] + m
+	}
+	if len(z) != off[n]*d || len(y) != off[n] {
+		return nil, fmt.Errorf("%d features and %d labels for %d samples × %d features", len(z), len(y), off[n], d)
+	}
+	c := &Classifier{n: n, off: off, d: d, lambda: lambda, omega: omega, z: z, y: y, mi: make([]float64, n), scale: scale}
 	for k := range y {
 		c.maxNorm = math.Max(c.maxNorm, learn.Norm(z[k*d:(k+1)*d]))
 	}
 	for i := range n {
-		// M_i ≤ λ_max(Z_iᵀZ_i)/(4m) + 2λω: the logistic term's Hessian is
-		// at most Z_iᵀZ_i/(4m), the regulariser's second derivative at most
-		// 2λω (at [x]_t = 0).
-		c.mi[i] = gramMax(z[i*m*d:(i+1)*m*d], m, d)/(4*float64(m)) + 2*lambda*omega
+		// M_i ≤ λ_max(Z_iᵀZ_i)/(4m_i) + 2λω: the logistic term's Hessian is
+		// at most Z_iᵀZ_i/(4m_i), the regulariser's second derivative at
+		// most 2λω (at [x]_t = 0).
+		m := counts[i]
+		c.mi[i] = gramMax(z[off[i]*d:off[i+1]*d], m, d)/(4*float64(m)) + 2*lambda*omega
 	}
 	return c, nil
 }
+
+// span returns where agent i's samples start and how many it holds.
+func (c *Classifier) span(i int) (base, m int) { return c.off[i], c.off[i+1] - c.off[i] }
 
 // gramMax returns λ_max(ZᵀZ) for Z (rows×d, row-major) by power
 // iteration from a fixed start, to a relative 1e-12 or 10,000 passes.
@@ -111,10 +136,10 @@ func (c *Classifier) Agents() int { return c.n }
 func (c *Classifier) Dim() int { return c.d }
 
 // Samples implements objective.Stochastic: m.
-func (c *Classifier) Samples(i int) int { return c.m }
+func (c *Classifier) Samples(i int) int { return c.off[i+1] - c.off[i] }
 
 func (c *Classifier) sample(i, s int) ([]float64, float64) {
-	k := i*c.m + s
+	k := c.off[i] + s
 	return c.z[k*c.d : (k+1)*c.d], c.y[k]
 }
 
@@ -136,10 +161,10 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 	d := c.d
 	x = x[:d]
 	var s, e [gradBlock]float64
-	base := i * c.m
+	base, m := c.span(i)
 	sum := 0.0
-	for lo := 0; lo < c.m; lo += gradBlock {
-		nb := min(gradBlock, c.m-lo)
+	for lo := 0; lo < m; lo += gradBlock {
+		nb := min(gradBlock, m-lo)
 		z := c.z[(base+lo)*d : (base+lo+nb)*d]
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
@@ -154,18 +179,19 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 			}
 		}
 	}
-	return sum/float64(c.m) + c.reg(x)
+	return sum/float64(m) + c.reg(x)
 }
 
 // valueOne is Value one sample after another, the reference of
 // TestBlockedValue.
 func (c *Classifier) valueOne(i int, x []float64) float64 {
 	s := 0.0
-	for k := range c.m {
+	m := c.Samples(i)
+	for k := range m {
 		z, y := c.sample(i, k)
 		s += softplus(-y * learn.Dot(x, z))
 	}
-	return s/float64(c.m) + c.reg(x)
+	return s/float64(m) + c.reg(x)
 }
 
 // Grad implements objective.Problem: ∇f_i(x) = −(1/m)·Σ_s y_is·z_is·
@@ -183,17 +209,17 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 	x, out = x[:d], out[:d]
 	clear(out)
 	var s, e [gradBlock + 1]float64 // + 1: the SIMD module's pad
-	base := i * c.m
-	for lo := 0; lo < c.m; lo += gradBlock {
+	base, m := c.span(i)
+	for lo := 0; lo < m; lo += gradBlock {
 		// Under js/wasm with the dpsimsimd tag, the SIMD module scores the
 		// blocks from lo in one call (kernels_simd.go); elsewhere this
 		// adds nothing. Either way the blocks are those below, and the
 		// bits are too.
-		lo += gradFused(c.z[(base+lo)*d:(base+c.m)*d], c.y[base+lo:base+c.m], x, out, &s, &e)
-		if lo == c.m {
+		lo += gradFused(c.z[(base+lo)*d:(base+m)*d], c.y[base+lo:base+m], x, out, &s, &e)
+		if lo == m {
 			break
 		}
-		nb := min(gradBlock, c.m-lo)
+		nb := min(gradBlock, m-lo)
 		z := c.z[(base+lo)*d : (base+lo+nb)*d]
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
@@ -205,7 +231,7 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 		sigmoids(y, sb, eb)
 		axpys(z, sb, out)
 	}
-	c.finish(x, c.m, out)
+	c.finish(x, m, out)
 }
 
 // oneBits is 1.0's bit pattern, Grad's sigmoid numerator for t ≥ 0.

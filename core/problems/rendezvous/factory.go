@@ -47,12 +47,17 @@ var Factory = objective.Factory{
 	Reads: func(params any) objective.Reads {
 		return objective.Reads{DataSeed: params.(*Params).Targets == nil}
 	},
+	// The targets as text, at most 24 bytes a number.
+	PinnedBytes: func(params any, agents int) int64 {
+		return 24 * int64(agents) * int64(max(params.(*Params).Dim, 0))
+	},
 	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)
 		q.Targets = p.(*Rendezvous).Targets()
 		q.CommonTarget = false // the pinned targets say it all
 		return &q
 	},
+	Words: words,
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

@@ -38,6 +38,10 @@ var Factory = objective.Factory{
 		return p.Dim, 2*8*n*(d+1) + 8*d*d
 	},
 	Build: build,
+	// The samples (u_i, v_i) as text, at most 24 bytes a number.
+	PinnedBytes: func(params any, agents int) int64 {
+		return 24 * int64(agents) * int64(max(params.(*Params).Dim, 0)+1)
+	},
 	Pinned: func(p objective.Problem, params any) any {
 		q := *params.(*Params)
 		r := p.(*Ridge)
@@ -55,6 +59,7 @@ var Factory = objective.Factory{
 		p := params.(*Params)
 		return objective.Reads{DataSeed: p.Features == nil || p.Outputs == nil}
 	},
+	Words: words,
 }
 
 func build(env *objective.Env, params any) (objective.Problem, []check.Warning, error) {

@@ -59,7 +59,7 @@ func TestMNIST(t *testing.T) {
 }
 
 // TestDatasetOptions checks that the dataset parameter offers exactly the
-// committed datasets and synthetic, and that Size agrees with Build on a
+// committed datasets, synthetic and user, and that Size agrees with Build on a
 // committed one.
 func TestDatasetOptions(t *testing.T) {
 	f := param.Describe(Factory.NewParams())
@@ -69,7 +69,7 @@ func TestDatasetOptions(t *testing.T) {
 			got = fd.Options
 		}
 	}
-	want := append([]string{"synthetic"}, data.Names()...)
+	want := append([]string{"synthetic", "user"}, data.Names()...)
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

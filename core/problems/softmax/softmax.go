@@ -10,6 +10,7 @@
 package softmax
 
 import (
+	"dpsim/core/data"
 	"math"
 	"runtime"
 	"sync"
@@ -34,6 +35,7 @@ type Model struct {
 	lip      float64
 	opt      []float64
 	seedUsed uint64
+	userData *data.UserData // the user's data with its files' sha256, for Pinned (nil: none)
 }
 
 // tol is the KKT residual ‖∇F(x*)‖ the central solver reaches.

@@ -11,6 +11,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/data"
+	"dpsim/core/glossary"
 	"dpsim/core/objective"
 	"dpsim/core/scenario"
 )
@@ -109,6 +110,11 @@ var Factory = objective.Factory{
 	Pinned:   func(p objective.Problem, params any) any { return params },
 	Reads:    func(any) objective.Reads { return objective.Reads{} },
 	Datasets: func(params any) []string { return []string{params.(*Params).Dataset + "/train"} },
+	Words: objective.Words{
+		Picture: "each agent's shard mean × and every agent's estimate ● with its recent trail",
+		Curve:   "the error plot shows how far the estimates are from the mean of the shard means and from each other",
+		Symbols: []glossary.Term{{Symbol: "m_i", Meaning: "The mean of the first two features over agent i's shard."}},
+	},
 }
 
 // Register adds the problem to the scenario registry and returns the

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"dpsim/core/check"
+	"dpsim/core/glossary"
 	"dpsim/core/objective"
 	"dpsim/core/scenario"
 )
@@ -104,6 +105,11 @@ var Factory = objective.Factory{
 	},
 	Pinned: func(p objective.Problem, params any) any { return params },
 	Reads:  func(any) objective.Reads { return objective.Reads{} },
+	Words: objective.Words{
+		Picture: "each agent's wave centre × and every agent's estimate ● with its recent trail",
+		Curve:   "the wave has no known optimum: the error plot shows how close the average gradient is to zero and the agents' disagreement",
+		Symbols: []glossary.Term{{Symbol: "t_i", Meaning: "Agent i's private wave centre."}},
+	},
 }
 
 // Register adds the problem to the scenario registry and returns the

@@ -244,7 +244,8 @@ func (r Rows) MaxNorm() float64 {
 
 // GramMax returns λ_max(AᵀA)/Len() for the view's rows A, by power
 // iteration from the all-ones vector (AᵀA is entrywise ≥ 0 for features
-// in [0, 1], so that start has a component along the top eigenvector).
+// in [0, 1], so that start has a component along the top eigenvector;
+// a set with features outside [0, 1] starts elsewhere).
 // The Rayleigh quotient it returns is within a relative 1e-9 of λ_max
 // once the iteration settles; the loop stops there or after 500 passes.
 func (r Rows) GramMax() float64 {
@@ -255,6 +256,12 @@ func (r Rows) GramMax() float64 {
 	v := make([]float64, d)
 	for j := range v {
 		v[j] = 1 / math.Sqrt(float64(d))
+		if r.Set.OutsideUnit {
+			// Features of either sign can make AᵀA's top eigenvector
+			// orthogonal to the all-ones vector; this start is not,
+			// almost surely.
+			v[j] *= 1 + 0.1*float64(j)
+		}
 	}
 	w := make([]float64, d)
 	lam := 0.0

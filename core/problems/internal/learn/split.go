@@ -40,19 +40,26 @@ func Split(set *data.Set, n int, rule string, seed uint64) ([]Rows, error) {
 	default:
 		return nil, fmt.Errorf("unknown shard rule %q", rule)
 	}
-	all := Rows{Set: set, Idx: idx}
-	out := make([]Rows, n)
+	counts := make([]int, n)
 	q, rem := set.Rows/n, set.Rows%n
-	lo := 0
-	for i := range out {
-		hi := lo + q
+	for i := range counts {
+		counts[i] = q
 		if i < rem {
-			hi++
+			counts[i]++
 		}
-		out[i] = all.Sub(lo, hi)
-		lo = hi
 	}
-	return out, nil
+	return deal(Rows{Set: set, Idx: idx}, counts), nil
+}
+
+// deal gives agent i the next counts[i] rows of all.
+func deal(all Rows, counts []int) []Rows {
+	out := make([]Rows, len(counts))
+	lo := 0
+	for i, c := range counts {
+		out[i] = all.Sub(lo, lo+c)
+		lo += c
+	}
+	return out
 }
 
 // Synthetic draws a seeded set of rows samples with cols features in
@@ -120,7 +127,7 @@ func logNeg(u float64) float64 {
 // as objective.Factory.Datasets lists them ("name/train", and
 // "name/test" when test is set); none for synthetic data.
 func Splits(dataset string, test bool) []string {
-	if dataset == "" || dataset == "synthetic" {
+	if dataset == "" || dataset == "synthetic" || dataset == User {
 		return nil
 	}
 	ds := []string{dataset + "/train"}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package outfile
 
 // processAlive reports true: without a portable liveness check, no other
 // process's temporary file is ever taken for stale.

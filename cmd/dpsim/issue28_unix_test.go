@@ -1,0 +1,256 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"dpsim/core/experiment"
+	"dpsim/core/scenario"
+)
+
+// Issue 28, class 4: a full disk during the final write (every file
+// limited to 4 KiB, as ulimit -f does) leaves each command's previous
+// output as it was — attack wrote in place and left invalid JSON — and
+// no temporary file beside it.
+func TestFullDiskKeepsOldOutputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs dpsim in child processes")
+	}
+	dir := t.TempDir()
+	cmp := comparisonFile(t, t.TempDir(), "c.json", nil)
+	const old = `{"the previous complete result": true}`
+	for _, c := range []struct {
+		name, out string
+		args      []string
+	}{
+		{"attack", "a.json", []string{"attack", "--steps", "20", "--out", filepath.Join(dir, "a.json")}},
+		{"compare", "gtdp-fig2-1-gt-dp.json", []string{"compare", "--quiet", "--dir", dir, cmp}},
+		{"run", "r.json", []string{"run", "--quiet", "--out", filepath.Join(dir, "r.json"), "preset:gtdp-rendezvous"}},
+		{"sweep", "s.json", []string{"sweep", "--quiet", "--runs", "2", "--out", filepath.Join(dir, "s.json"), "preset:gtdp-error-bands"}},
+	} {
+		out := filepath.Join(dir, c.out)
+		if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		msg, err := child([]string{"DPSIM_TEST_FSIZE=4096"}, c.args...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(msg), "file too large") {
+			t.Errorf("%s on a full disk: %v, %q; want exit 1 and the write's error", c.name, err, msg)
+		}
+		if b, _ := os.ReadFile(out); string(b) != old {
+			t.Errorf("%s: the full disk left %d bytes of %s: %.60q", c.name, len(b), c.out, b)
+		}
+		for _, n := range names(dir) {
+			if strings.HasSuffix(n, ".tmp") {
+				t.Errorf("%s: left %s", c.name, n)
+			}
+		}
+	}
+}
+
+// Issue 28, class 6: a signal during the long work before anything is
+// written — compare's calibration to ε = 10⁶ over 10⁷ iterations, which
+// took 6–20 s to notice Ctrl-C, and building softmax on MNIST (its x*
+// solve, 7 s) — ends dpsim at once, in one line, writing nothing.
+func TestSignalStopsLongWorkAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs dpsim in child processes")
+	}
+	dir := t.TempDir()
+	cmp := comparisonFile(t, dir, "slow.json", func(c map[string]any) {
+		base := c["base"].(map[string]any)
+		base["iterations"] = 10_000_000
+		base["record"] = map[string]any{"every": 100000}
+		c["calibrate"] = map[string]any{"epsilon": 1e6}
+	})
+	var s map[string]any
+	json.Unmarshal(read(t, "../../core/scenario/presets/gtdp-softmax-synthetic.json"), &s)
+	s["problem"] = map[string]any{"kind": "softmax", "params": map[string]any{"dataset": "mnist"}}
+	smx := filepath.Join(dir, "softmax-mnist.json")
+	b, _ := json.Marshal(s)
+	os.WriteFile(smx, b, 0o644)
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"compare", "--dir", out, cmp},
+		{"validate", smx},
+		{"run", "--out", filepath.Join(out, "x.json"), smx},
+	} {
+		cmd := child([]string{"DPSIM_TEST_AS=8000000000"}, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGINT)
+		sent := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			took := time.Since(sent)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Errorf("%v: %v after SIGINT; want exit status 1", args, err)
+			}
+			if took > 2*time.Second {
+				t.Errorf("%v: stopped %v after SIGINT; want at once", args, took)
+			}
+			oneLineErr(t, args[0], stderr.String(), "interrupted")
+			t.Logf("%s: stopped %v after SIGINT: %s", args[0], took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("%v: still running 30 s after SIGINT", args)
+		}
+	}
+	if ns := names(out); len(ns) != 0 {
+		t.Errorf("interrupted commands wrote %v", ns)
+	}
+}
+
+// peakRSS runs dpsim args in a child with env (its address space bounded
+// at 8 GB, as ulimit -v) and returns its peak resident memory in bytes
+// and its standard error.
+func peakRSS(t *testing.T, env []string, args ...string) (int64, string) {
+	t.Helper()
+	cmd := child(append([]string{"DPSIM_TEST_AS=8000000000"}, env...), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+	}
+	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024, stderr.String() // KiB on Linux
+}
+
+// gcLine reads the heap sizes of a GODEBUG=gctrace=1 line, "… A->B->C MB …":
+// the heap when the collection started, when it ended, and what was live.
+var gcLine = regexp.MustCompile(`(\d+)->(\d+)->(\d+) MB`)
+
+// peakLive runs dpsim args in a child whose collector runs at every 10 %
+// of growth (GOGC=10, no memory limit) and returns the most memory any
+// collection found live: the peak of what the process held, to within
+// that tenth, however long the freed pages stay resident.
+func peakLive(t *testing.T, args ...string) int64 {
+	t.Helper()
+	_, trace := peakRSS(t, []string{"GOGC=10", "GOMEMLIMIT=off", "GODEBUG=gctrace=1"}, args...)
+	var peak int64
+	for _, m := range gcLine.FindAllStringSubmatch(trace, -1) {
+		live, _ := strconv.ParseInt(m[3], 10, 64)
+		peak = max(peak, live<<20)
+	}
+	if peak == 0 {
+		t.Fatalf("%v: no collection traced", args)
+	}
+	return peak
+}
+
+// Issue 28, class 7: the memory estimates cover what a run and a sweep
+// really take at their peak, and not absurdly more. A sweep on the
+// communication axis (points along the run) was estimated 2–3 times
+// below its peak and died out of memory; mushrooms on 3000 agents was
+// refused as 84 MiB to pin where the export holds 7 MB; a communication
+// grid of two values was estimated as if it had 10⁵ points. Measured:
+// the peak RSS of a child with the CLI's own settings, which hold the
+// process to its estimate (it must fit, with the binary's own pages),
+// and the most memory live in one collected at every 10 % of growth,
+// against the estimate without the collector's room.
+func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs dpsim in child processes")
+	}
+	dir := t.TempDir()
+	write := func(name string, v any) string {
+		b, _ := json.Marshal(v)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	preset := func(path string) map[string]any {
+		var m map[string]any
+		json.Unmarshal(read(t, path), &m)
+		return m
+	}
+	ring := preset("../../core/scenario/presets/gtdp-rendezvous.json")
+	ring["graph"] = map[string]any{"kind": "ring", "n": 2000}
+	ring["problem"].(map[string]any)["params"] = map[string]any{"dim": 200, "box": 10}
+	ring["iterations"] = 50
+	ring["record"] = map[string]any{"every": 1, "checkpoints": []int{0, 25, 50}}
+	mush := preset("../../core/scenario/presets/gtdp-logistic-mushrooms.json")
+	mush["graph"] = map[string]any{"kind": "ring", "n": 3000}
+	mush["iterations"] = 20
+	comm := preset("../../core/experiment/presets/communication-gtdp-ring-vs-complete.json")
+	comm["set"] = map[string]any{"iterations": 20000, "record.every": 1}
+	comm["runs"] = 2
+	delete(comm, "expectations")
+	x := comm["x"].(map[string]any)
+	delete(x, "values")
+	along := write("along.json", comm)
+	comm["set"] = map[string]any{"iterations": 50000, "record.every": 1}
+	x["values"] = []int{0, 1600000}
+	grid := write("grid.json", comm)
+
+	for _, c := range []struct {
+		name, file string
+		sweep      bool
+	}{
+		{"ring of 2000, dimension 200, 3 checkpoints", write("ring.json", ring), false},
+		{"mushrooms on 3000 agents", write("mushrooms.json", mush), false},
+		{"communication axis, 2×2 runs × 20001 points", along, true},
+		{"communication grid of 2 values, 2×2 runs of 50001 points", grid, true},
+	} {
+		var total, room int64
+		args := []string{"run", "--quiet", "--out", filepath.Join(dir, "out.json"), c.file}
+		if c.sweep {
+			e, err := experiment.Parse(read(t, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := experiment.NewPlan(e)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			est := p.Estimate(p.Tasks(), 2)
+			total, room = est.Total, est.Room
+			args = []string{"sweep", "--quiet", "--workers", "2", "--out", filepath.Join(dir, "out.json"), c.file}
+		} else {
+			s, err := scenario.Parse(read(t, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := scenario.Build(s)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			est := b.Estimate(scenario.CLI)
+			total, room = est.Total, est.Room
+		}
+		held := total - room
+		real, _ := peakRSS(t, nil, args...)
+		heap := peakLive(t, args...)
+		t.Logf("%s: estimate %s (held %s); peak RSS %s with the CLI's settings, at most %s live at GOGC=10",
+			c.name, scenario.Bytes(total), scenario.Bytes(held), scenario.Bytes(real), scenario.Bytes(heap))
+		const binary = 16 << 20 // the binary's own pages, outside the Go memory limit
+		if real > total+binary {
+			t.Errorf("%s: peak RSS %s beyond the estimate %s and the binary's %s", c.name, scenario.Bytes(real), scenario.Bytes(total), scenario.Bytes(binary))
+		}
+		if held < heap {
+			t.Errorf("%s: held %s estimated, but %s was live (GOGC=10)", c.name, scenario.Bytes(held), scenario.Bytes(heap))
+		}
+		if held > 3*heap {
+			t.Errorf("%s: held %s estimated, over three times the %s live at most (GOGC=10)", c.name, scenario.Bytes(held), scenario.Bytes(heap))
+		}
+	}
+}

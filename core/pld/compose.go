@@ -1,0 +1,542 @@
+package pld
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+
+	"dpsim/core/num"
+)
+
+// Options tunes the accountant; the zero value chooses everything.
+type Options struct {
+	// Grid fixes the step h of the loss grid. By default it is chosen from
+	// the releases (gridFor) and refined until Bound.Error is at most
+	// Tolerance of ε.
+	Grid float64
+	// Tolerance is the default grid's aim for Bound.Error relative to ε,
+	// in [10⁻⁶, 0.1]; 0 means 10⁻³. The cost grows about as its inverse
+	// square root (the error shrinks as the grid's square).
+	Tolerance float64
+}
+
+// validate checks the options, naming the field.
+func (o Options) validate() error {
+	if g := o.Grid; g != 0 && !(g > 0 && g < math.Inf(1)) {
+		return fmt.Errorf("grid: must be > 0 and finite (0 to choose it), got %v", g)
+	}
+	if t := o.Tolerance; t != 0 && !(t >= 1e-6 && t <= 0.1) {
+		return fmt.Errorf("tolerance: must be in [1e-06, 0.1] (0 for 1e-03), got %v", t)
+	}
+	return nil
+}
+
+// Methods, as Bound.Method names them.
+const (
+	MethodSilent   = "no release depends on the agent's data"
+	MethodNoNoise  = "a release without noise: no finite bound"
+	MethodGaussian = "Gaussian closed form"
+	MethodPLD      = "privacy loss distribution (connect the dots)"
+	MethodBeyond   = "beyond float64: the composition's largest loss"
+	MethodPure     = "pure DP (δ = 0): the composition's largest loss"
+)
+
+// MinDelta is the smallest δ the accountant answers for: the tails it
+// cuts add at most 10⁻²⁰ each to δ, far below it.
+const MinDelta = 1e-12
+
+// tail is the mass each cut of a tail may drop (counted at +∞): with at
+// most a few thousand cuts per composition, 10⁻¹⁶ of δ in all.
+const tail = 1e-20
+
+// The default grid (gridFor, Composition): it starts at h = kappa·√(Σ Var
+// L_k / K), a tenth of a typical release's loss deviation, or at
+// kappaAligned when the lower atoms of the Laplace releases are on the
+// grid (measured: TestAccuracy), and is halved up to maxRefine times
+// until Bound.Error at refDelta is at most target of ε (the default
+// Options.Tolerance).
+const (
+	kappa        = 0.1
+	kappaAligned = 0.3
+	target       = 1e-3
+	refDelta     = 1e-6
+	maxRefine    = 4
+)
+
+// Composition is the composed privacy loss of a sequence of releases
+// (Koskela, Jälkö & Honkela 2020; Gopi, Lee & Wutschitz 2021; Google's
+// dp_accounting): all an accountant needs to answer ε(δ) and δ(ε) for
+// one agent.
+type Composition struct {
+	releases int64
+	method   string
+	// mu is the GDP parameter when every release is Gaussian.
+	mu float64
+	// log10 is log₁₀ ε when ε is beyond float64.
+	log10 float64
+	// pure is the largest loss, Σ ε_k (+Inf with a Gaussian part): ε at
+	// δ = 0, which basic composition gives exactly for Laplace releases.
+	pure float64
+	// fine and coarse are the distributions on the grid h and on 2h:
+	// both upper bounds, and their difference estimates the error.
+	fine, coarse *dist
+}
+
+// Bound is an upper bound on ε at a given δ.
+type Bound struct {
+	// Epsilon is the bound: +Inf when there is none, or when it is beyond
+	// float64 (then Log10 holds it).
+	Epsilon float64
+	// Log10 is log₁₀ Epsilon: −Inf for 0, +Inf when there is no bound.
+	Log10 float64
+	Delta float64
+	// Error estimates the discretization error of Epsilon, in ε: twice
+	// the bound on twice the grid minus this one. Both are upper bounds;
+	// as long as the error shrinks at least as fast as the grid (it
+	// shrinks as its square away from the largest loss, and linearly just
+	// below it), the difference alone covers it, and the factor 2 is the
+	// margin, so that the exact ε lies in [Epsilon − Error, Epsilon]
+	// (TestAccuracy checks it against the references). For the Gaussian
+	// closed form, the width of the bisection's last bracket.
+	Error float64
+	// Grid is the step of the loss grid (0 for the closed forms).
+	Grid float64
+	// Method says how the bound was computed (the Method constants).
+	Method string
+}
+
+// group is Count releases of one law; extra is added to their
+// composition's losses (Laplace releases above the truncation depth share
+// one shape and differ only by where it sits).
+type group struct {
+	law   law
+	count int64
+	extra float64
+}
+
+// Compose composes the releases (in any order: composition commutes).
+func Compose(rs []Release, opt Options) (*Composition, error) {
+	m := newMultiset()
+	for i, r := range rs {
+		if err := m.add(r, fmt.Sprintf("releases[%d]", i)); err != nil {
+			return nil, err
+		}
+	}
+	return m.compose(opt)
+}
+
+// multiset is a sequence of releases as composition sees it: composition
+// commutes, so a count per distinct Laplace ε, and the Gaussian releases'
+// Σμ² (they compose to one Gaussian release of μ = √Σμ²), plus the
+// exceptions that decide the answer alone.
+type multiset struct {
+	// eps and count are the distinct Laplace ε in the order they first
+	// came, and their counts; index finds an ε's place. Sums over them run
+	// in that order, which a scenario fixes, so that the bits are the same
+	// natively and in the browser without sorting ten thousand values.
+	eps   []float64
+	count []int64
+	index map[float64]int
+	mu2   float64
+	// noNoise: a release of scale 0 (or sensitivity +Inf).
+	noNoise bool
+	// huge holds ln of the largest loss of each release whose Δ/scale
+	// overflows float64.
+	huge []float64
+	n    int64
+	// hash is a sum over the Laplace releases of a hash of their ε: it
+	// does not depend on their order, so that equal multisets are found
+	// without sorting them (Ledger).
+	hash uint64
+}
+
+func newMultiset() multiset { return multiset{index: map[float64]int{}} }
+
+// add records r, naming field in its one-line error.
+func (m *multiset) add(r Release, field string) error {
+	if err := r.Validate(field); err != nil {
+		return err
+	}
+	n := r.times()
+	if m.n+n > MaxCount {
+		return fmt.Errorf("%s: more than %d releases in all", field, int64(MaxCount))
+	}
+	m.n += n
+	v, lv := r.ratio()
+	switch {
+	case v == 0:
+	case math.IsInf(lv, 1):
+		m.noNoise = true
+	case math.IsInf(v, 1) && r.Mechanism == Laplace:
+		m.huge = append(m.huge, num.Log(float64(n))+lv)
+	case math.IsInf(v, 1):
+		m.huge = append(m.huge, num.Log(float64(n)/2)+2*lv)
+	case r.Mechanism == Laplace:
+		if i, ok := m.index[v]; ok {
+			m.count[i] += n
+		} else {
+			m.index[v] = len(m.eps)
+			m.eps = append(m.eps, v)
+			m.count = append(m.count, n)
+		}
+		m.hash += uint64(n) * mix64(math.Float64bits(v))
+	default:
+		m.mu2 += float64(n) * float64(v*v)
+	}
+	return nil
+}
+
+// mix64 is SplitMix64's finaliser: a bijection spreading every bit.
+func mix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// equal reports whether m and o compose to the same distribution.
+func (m *multiset) equal(o *multiset) bool {
+	if m.hash != o.hash || m.mu2 != o.mu2 || m.noNoise != o.noNoise || m.n != o.n ||
+		len(m.eps) != len(o.eps) || !slices.Equal(m.huge, o.huge) {
+		return false
+	}
+	for i, e := range m.eps {
+		if j, ok := o.index[e]; !ok || o.count[j] != m.count[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// compose returns the multiset's composition.
+func (m *multiset) compose(opt Options) (*Composition, error) {
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	tol := opt.Tolerance
+	if tol == 0 {
+		tol = target
+	}
+	c := &Composition{releases: m.n}
+	switch {
+	case m.noNoise:
+		c.method = MethodNoNoise
+		return c, nil
+	case len(m.eps) == 0 && m.mu2 == 0 && len(m.huge) == 0:
+		c.method = MethodSilent
+		return c, nil
+	}
+	// The largest loss, Σ ε_k plus the Gaussian part's mean μ²/2, bounds
+	// the scale of everything; beyond float64, ε is that sum to the last
+	// digit that float64 could show (the correction is a few standard
+	// deviations, 10⁻³⁰⁰ of it).
+	top := m.mu2 / 2
+	for i, e := range m.eps {
+		top += float64(m.count[i]) * e
+	}
+	if math.IsInf(top, 1) || len(m.huge) > 0 {
+		logs := slices.Clone(m.huge)
+		for i, e := range m.eps {
+			logs = append(logs, num.Log(float64(m.count[i]))+num.Log(e))
+		}
+		if m.mu2 > 0 {
+			logs = append(logs, num.Log(m.mu2/2))
+		}
+		c.method, c.log10 = MethodBeyond, logSumExp(logs)/math.Ln10
+		return c, nil
+	}
+	c.pure = top
+	if m.mu2 > 0 {
+		c.pure = math.Inf(1)
+	}
+	if len(m.eps) == 0 {
+		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
+		return c, nil
+	}
+	groups := laplaceGroups(m.eps, m.count)
+	gmu := math.Sqrt(m.mu2)
+	if opt.Grid > 0 {
+		var err error
+		if c.fine, err = build(groups, gmu, opt.Grid); err != nil {
+			return nil, err
+		}
+		if c.coarse, err = build(groups, gmu, 2*opt.Grid); err != nil {
+			return nil, err
+		}
+		c.method = MethodPLD
+		return c, nil
+	}
+	// The default grid starts coarse and is halved (the previous grid
+	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
+	// most tol of ε, or the distribution would outgrow maxWindow.
+	h := gridFor(groups, gmu, top, tol)
+	coarse, err := build(groups, gmu, 2*h)
+	if err != nil {
+		return nil, err
+	}
+	for range maxRefine {
+		fine, err := build(groups, gmu, h)
+		if err != nil {
+			return nil, err
+		}
+		c.fine, c.coarse = fine, coarse
+		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
+		if 2*(g-f) <= tol*f || 2*len(fine.p) > maxWindow {
+			break
+		}
+		coarse, h = fine, h/2
+	}
+	c.method = MethodPLD
+	return c, nil
+}
+
+// laplaceGroups returns one group per distinct ε (eps[i] with count[i]),
+// with every ε whose shape is truncated (2ε above the truncation depth)
+// folded into one.
+func laplaceGroups(eps []float64, count []int64) []group {
+	var gs []group
+	deep := -1
+	for i, e := range eps {
+		n := count[i]
+		if 2*e <= laplaceDepth(tail) {
+			gs = append(gs, group{law: laplace{e}, count: n})
+			continue
+		}
+		if deep < 0 {
+			deep = len(gs)
+			gs = append(gs, group{law: laplace{e}})
+		}
+		g := &gs[deep]
+		g.extra += float64(n) * (e - g.law.(laplace).eps)
+		g.count += n
+	}
+	return gs
+}
+
+// gridFor returns the first grid step tried: kappa times the root mean
+// square of the releases' loss deviations (kappaAligned when one group's
+// atoms are on the grid, see below), at least what keeps the error of a
+// composition whose losses are far from 0 near tol/10 of its size,
+// and coarsened if the composition's window or one release's range would
+// need more points than it may have.
+//
+// Each Laplace release's grid sits on its largest loss ε, so its atom ½
+// there is exact; its atom ½e^{−ε} at −ε is exact only when 2ε is a
+// multiple of h, and splitting it costs 15 times the rest of the
+// discretization error (TestAccuracy). So when one group holds 90 % of
+// those atoms (a constant schedule, not one release of a decaying one),
+// h is shrunk (by at most a factor 3) to put its 2ε on an even multiple
+// of it (on the grid 2h too).
+func gridFor(gs []group, gmu, top, tol float64) float64 {
+	var k, s2, widest, atoms, atom float64
+	align := 0.0
+	for _, g := range gs {
+		n := float64(g.count)
+		k += n
+		s2 += n * g.law.variance()
+		widest = max(widest, g.law.width(tail))
+		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
+			w := n * num.Exp(-l.eps)
+			atoms += w
+			if w > atom {
+				atom, align = w, l.eps
+			}
+		}
+	}
+	// The Gaussian part counts in the spread the error is measured
+	// against, not among the releases whose rounding errors add up.
+	s := math.Sqrt(s2 + gmu*gmu)
+	// κ was measured for the default tolerance; the error goes as h².
+	scale := math.Sqrt(tol / target)
+	h := kappa * scale * s / math.Sqrt(k)
+	// Aligning pays when one group holds most of the atoms (a constant
+	// schedule), not for one release of a decaying one.
+	if atom >= 0.9*atoms {
+		h = kappaAligned * scale * s / math.Sqrt(k)
+		if 2*align >= h {
+			h = 2 * align / (2 * math.Ceil(align/h))
+		}
+	}
+	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
+	// composition whose ε is of the order of top needs it below
+	// tol/10 of that, which allows a coarser grid when top ≫ s.
+	h = max(h, math.Sqrt(tol/10*top*s/(7*k)))
+	// The composition's window: twice Bernstein's reach of the Laplace
+	// part (at most the sum of their ranges), plus the Gaussian part's
+	// width. A window of fewer than minWindow points costs nothing to
+	// refine, and δ(ε) between the grid losses is then close too.
+	probe := dist{vari: s2, b: widest / 3}
+	var support float64
+	for _, g := range gs {
+		support += float64(g.count) * g.law.width(tail)
+	}
+	window := min(2*probe.reach(tail), support) + gauss{gmu}.width(tail)
+	h = min(h, window/minWindow)
+	return max(h, window/maxWindow, widest/(maxPoints-2), gauss{gmu}.width(tail)/(maxPoints-2))
+}
+
+// minWindow is the fewest points the default grid gives a composition.
+const minWindow = 2000
+
+// maxWindow bounds the points of a composed distribution the default grid
+// aims at (the transforms are then of 2¹⁸ points at most).
+const maxWindow = 1 << 17
+
+// build discretizes every group on the grid h, composes each with itself
+// and the results together, smallest first (Huffman's order: the short
+// ones meet while they are short), and last the Gaussian part of
+// parameter gmu, if any: its range is wide and unbounded in truth, so it
+// is kept out of the tail cuts, which no later composition needs after it.
+func build(gs []group, gmu, h float64) (*dist, error) {
+	var c convolver
+	q := &queue{}
+	for _, g := range gs {
+		leaf := g.law.discretize(h, tail)
+		if leaf == nil {
+			return nil, tooFine(h, g.law)
+		}
+		leaf.setStats()
+		d := selfCompose(leaf, g.count, &c, tail)
+		d.offset += g.extra
+		heap.Push(q, item{d, q.seq})
+	}
+	for q.Len() > 1 {
+		a := heap.Pop(q).(item).d
+		b := heap.Pop(q).(item).d
+		heap.Push(q, item{compose(a, b, &c, tail), q.seq})
+	}
+	d := heap.Pop(q).(item).d
+	if gmu == 0 {
+		return d, nil
+	}
+	g := gauss{gmu}.discretize(h, tail)
+	if g == nil {
+		return nil, tooFine(h, gauss{gmu})
+	}
+	r := &dist{h: h, offset: d.offset + g.offset, lo: d.lo + g.lo, inf: d.inf + g.inf - float64(d.inf*g.inf)}
+	r.p = c.convolve(d.p, g.p)
+	return r, nil
+}
+
+func tooFine(h float64, l law) error {
+	return fmt.Errorf("grid: %v is too fine for a release of loss range %.3g (more than %d points)", h, l.width(tail), maxPoints)
+}
+
+// queue orders distributions by length, then by arrival, so that the
+// order of composition (and so every bit of the result) is fixed.
+type queue struct {
+	items []item
+	seq   int
+}
+
+type item struct {
+	d   *dist
+	seq int
+}
+
+func (q *queue) Len() int { return len(q.items) }
+func (q *queue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if len(a.d.p) != len(b.d.p) {
+		return len(a.d.p) < len(b.d.p)
+	}
+	return a.seq < b.seq
+}
+func (q *queue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *queue) Push(x any) {
+	it := x.(item)
+	it.seq = q.seq
+	q.seq++
+	q.items = append(q.items, it)
+}
+func (q *queue) Pop() any {
+	it := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return it
+}
+
+// logSumExp returns ln Σ e^{v_i} without overflow.
+func logSumExp(v []float64) float64 {
+	m := slices.Max(v)
+	s := 0.0
+	for _, x := range v {
+		s += num.Exp(x - m)
+	}
+	return m + num.Log(s)
+}
+
+// Releases returns how many releases were composed.
+func (c *Composition) Releases() int64 { return c.releases }
+
+// Epsilon returns the smallest ε for which the composition is
+// (ε, delta)-DP, as an upper bound: delta is 0 (pure DP, then ε is the
+// largest loss, Σ Δ_k/b_k for Laplace releases and +Inf with any Gaussian
+// one) or in [MinDelta, 1).
+func (c *Composition) Epsilon(delta float64) (Bound, error) {
+	if !(delta == 0 || delta >= MinDelta && delta < 1) {
+		return Bound{}, fmt.Errorf("delta: must be 0 or in [%g, 1), got %v", MinDelta, delta)
+	}
+	b := Bound{Delta: delta, Method: c.method}
+	if delta == 0 && (c.method == MethodGaussian || c.method == MethodPLD) {
+		b.Method = MethodPure
+		if c.method == MethodGaussian {
+			b.Epsilon, b.Log10 = math.Inf(1), math.Inf(1)
+		} else {
+			b.Epsilon, b.Log10 = c.pure, log10(c.pure)
+		}
+		return b, nil
+	}
+	switch c.method {
+	case MethodSilent:
+		b.Log10 = math.Inf(-1)
+	case MethodNoNoise:
+		b.Epsilon, b.Log10 = math.Inf(1), math.Inf(1)
+	case MethodBeyond:
+		b.Epsilon, b.Log10 = math.Inf(1), c.log10
+	case MethodGaussian:
+		b.Epsilon, b.Log10, b.Error = gaussEpsilon(c.mu, delta)
+	default:
+		b.Grid = c.fine.h
+		b.Epsilon = c.fine.absEpsilon(delta)
+		b.Error = 2 * max(c.coarse.absEpsilon(delta)-b.Epsilon, 0)
+		b.Log10 = log10(b.Epsilon)
+	}
+	return b, nil
+}
+
+// Delta returns an upper bound on the smallest δ for which the
+// composition is (eps, δ)-DP, and the estimate of its discretization
+// error (twice the bound on twice the grid minus it, as Bound.Error).
+func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
+	if math.IsNaN(eps) || eps < 0 {
+		return 0, 0, fmt.Errorf("epsilon: must be ≥ 0, got %v", eps)
+	}
+	switch c.method {
+	case MethodSilent:
+		return 0, 0, nil
+	case MethodNoNoise, MethodBeyond:
+		// Nothing better than the trivial bound is known there.
+		return 1, 0, nil
+	case MethodGaussian:
+		return gaussDelta(c.mu, eps), 0, nil
+	}
+	f := c.fine.delta(eps)
+	return f, 2 * max(c.coarse.delta(eps)-f, 0), nil
+}
+
+// absEpsilon is epsilon with the offset added, at least 0; +Inf when no
+// finite ε reaches delta.
+func (d *dist) absEpsilon(delta float64) float64 {
+	rel, ok := d.epsilon(delta)
+	if !ok {
+		return math.Inf(1)
+	}
+	return max(d.offset+rel, 0)
+}
+
+func log10(v float64) float64 {
+	if v == 0 {
+		return math.Inf(-1)
+	}
+	return num.Log(v) / math.Ln10
+}

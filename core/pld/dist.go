@@ -1,0 +1,315 @@
+package pld
+
+import (
+	"math"
+
+	"dpsim/core/num"
+)
+
+// dist is a discretized privacy loss distribution: under the first
+// distribution P of the pair, the loss offset + (lo+i)·h has probability
+// p[i], and +∞ has probability inf. The offset is kept apart from the grid
+// index so that each release's grid can sit on its own largest loss (the
+// Laplace mechanism's atom at Δ/b is then exact) and a loss of 10⁷ keeps
+// the grid's full resolution.
+type dist struct {
+	h      float64
+	offset float64
+	lo     int
+	p      []float64
+	inf    float64
+	// The mean and variance (relative to offset) of the exact algorithm's
+	// finite part, normalized, and a scale b such that every composed
+	// release's loss X has E|X − EX|^k ≤ ½·k!·Var X·b^{k−2} for all k ≥ 2:
+	// Bernstein's inequality then bounds the tails, whatever rounding
+	// left in them (cut).
+	mean, vari, b float64
+}
+
+// loss returns the loss of p[i] relative to the offset.
+func (d *dist) loss(i int) float64 { return float64(d.lo+i) * d.h }
+
+// compose returns the distribution of the sum of independent losses of a
+// and b (the composition of the two releases), its tails cut.
+func compose(a, b *dist, c *convolver, tail float64) *dist {
+	d := &dist{
+		h:      a.h,
+		offset: a.offset + b.offset,
+		lo:     a.lo + b.lo,
+		p:      c.convolve(a.p, b.p),
+		// Finite only when both are: 1 − (1−a)(1−b).
+		inf:  a.inf + b.inf - float64(a.inf*b.inf),
+		mean: a.mean + b.mean,
+		vari: a.vari + b.vari,
+		b:    max(a.b, b.b),
+	}
+	d.cut(tail)
+	return d
+}
+
+// convolve returns the linear convolution of a and b, by the definition
+// when that costs less than the transform: n·m products against about
+// 4·N·log₂N for the transform of length N ≥ n+m−1. Measured with the CPU
+// time (BenchmarkConvolve), the crossover is near 7·N·log₂N natively and
+// 2.5·N·log₂N under js/wasm, whose products cost relatively more; one rule
+// serves both, as the two ways round differently and the page must give
+// the CLI's bits.
+func (c *convolver) convolve(a, b []float64) []float64 {
+	n, m := len(a), len(b)
+	size, lg := 4, 2
+	for size < n+m-1 {
+		size, lg = 2*size, lg+1
+	}
+	if n*m <= 4*size*lg {
+		return directConvolve(a, b)
+	}
+	return c.fftConvolve(a, b)
+}
+
+// reach is the distance t from the mean beyond which Bernstein's
+// inequality bounds each tail of d's exact finite part by tail:
+// P(S − E S ≥ t) ≤ exp(−t²/(2(σ² + b·t))) for a sum of independent terms
+// meeting the moment condition of d.b (Boucheron, Lugosi & Massart 2013,
+// Theorem 2.10 and Corollary 2.11).
+func (d *dist) reach(tail float64) float64 {
+	l := -num.Log(tail)
+	a := l * d.b
+	return a + math.Sqrt(float64(a*a)+2*float64(l*d.vari))
+}
+
+// cut drops the points beyond reach(tail) on either side, adding tail to
+// +∞ for each side that lost any. The exact algorithm's mass there is at
+// most tail (Bernstein), so δ(ε) stays an upper bound, and what the
+// transform's rounding left there (values of 10⁻¹⁹ of the total, which no
+// cut by the computed sums could remove) goes. What is kept is a part of
+// the exact algorithm's law, so later bounds from its mean and variance
+// still hold.
+func (d *dist) cut(tail float64) {
+	t := d.reach(tail)
+	lo, hi := 0, len(d.p)
+	// Indices as floats first: a reach of many grid steps must not wrap.
+	if a := math.Ceil((d.mean-t)/d.h) - float64(d.lo); a > 0 {
+		lo = int(min(a, float64(hi)))
+	}
+	if b := math.Floor((d.mean+t)/d.h) - float64(d.lo) + 1; b < float64(hi) {
+		hi = int(max(b, 0))
+	}
+	// Zeros at the ends go too (they cost nothing).
+	for lo < hi && d.p[lo] == 0 {
+		lo++
+	}
+	for hi > lo && d.p[hi-1] == 0 {
+		hi--
+	}
+	if lo > 0 {
+		d.inf += dropped(d.p[:lo], tail)
+	}
+	if hi < len(d.p) {
+		d.inf += dropped(d.p[hi:], tail)
+	}
+	if lo >= hi {
+		// Nothing finite is left (every release's loss is infinite).
+		d.p, d.lo = d.p[:0], 0
+		return
+	}
+	d.p = d.p[lo:hi]
+	d.lo += lo
+}
+
+// dropped is what a cut adds to +∞ for the values v it removes: tail, or
+// their sum if they hold more (a cut that Bernstein did not call for, at
+// a zero run, holds nothing).
+func dropped(v []float64, tail float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	if s == 0 {
+		return 0
+	}
+	return max(s, tail)
+}
+
+// setStats sets d's mean, variance and range from its own points (a
+// discretized release, before any rounding of a transform).
+func (d *dist) setStats() {
+	var m0, m1 float64
+	for i, v := range d.p {
+		m0 += v
+		m1 += float64(v * d.loss(i))
+	}
+	if m0 == 0 {
+		return
+	}
+	d.mean = m1 / m0
+	var m2 float64
+	for i, v := range d.p {
+		x := d.loss(i) - d.mean
+		m2 += float64(v * float64(x*x))
+	}
+	d.vari = m2 / m0
+	d.b = d.momentScale(m0)
+}
+
+// momentScale returns the smallest b with E|X − μ|^k ≤ ½·k!·σ²·b^{k−2}
+// for every k ≥ 3. A loss within R of its mean meets it with b = R/3
+// (Bernstein's bounded case), which is what a short release gets; but a
+// Laplace release far above the truncation depth has R = 92 and a tail
+// like an exponential of scale 2, so b ≈ 2, and the windows of its
+// compositions shrink several times over. Once (R/b)^{k−2} ≤ ½k! and
+// R/b ≤ k+1, the condition holds for every larger k by E|X−μ|^k ≤
+// R^{k−2}σ² alone (induction on k); up to there the moments are summed.
+func (d *dist) momentScale(m0 float64) float64 {
+	r := max(d.mean-d.loss(0), d.loss(len(d.p)-1)-d.mean, 0)
+	if r == 0 || d.vari == 0 || len(d.p) < 16 {
+		return r / 3
+	}
+	// ln(|x − μ|/R) ≤ 0, so no power below overflows.
+	lr := num.Log(r)
+	ld := make([]float64, len(d.p))
+	for i := range d.p {
+		ld[i] = num.Log(math.Abs(d.loss(i)-d.mean)) - lr
+	}
+	rhs0 := num.Log(d.vari) - math.Ln2 // ln(σ²/2)
+	lnFact := math.Ln2                 // ln k! at k = 2
+	b := 0.0
+	for k := 3; ; k++ {
+		fk := float64(k)
+		lnFact += num.Log(fk)
+		var s float64
+		for i, v := range d.p {
+			if v > 0 {
+				s += float64(v * num.Exp(float64(fk*ld[i])))
+			}
+		}
+		lnMoment := num.Log(s/m0) + float64(fk*lr)
+		b = max(b, num.Exp((lnMoment-lnFact-rhs0)/(fk-2)))
+		if b >= r/3 {
+			return r / 3
+		}
+		if float64((fk-2)*(lr-num.Log(b))) <= lnFact-math.Ln2 && r/b <= fk+1 {
+			return b
+		}
+	}
+}
+
+// selfCompose returns the composition of count ≥ 1 copies of d. From four
+// copies on it raises d's transform to the power count, on the window
+// that Bernstein's inequality gives the sum (dp_accounting's
+// self_convolve, which bounds its window by Chernoff instead): two
+// transforms however large count is, against about 2·log₂(count)
+// convolutions for repeated squaring, four times the time for 10,000
+// releases natively and under js/wasm (BenchmarkSelfCompose).
+func selfCompose(d *dist, count int64, c *convolver, tail float64) *dist {
+	switch count {
+	case 1:
+		return d
+	case 2:
+		return compose(d, d, c, tail)
+	case 3:
+		return compose(compose(d, d, c, tail), d, c, tail)
+	}
+	fc := float64(count)
+	r := &dist{
+		h:      d.h,
+		offset: fc * d.offset,
+		mean:   fc * d.mean,
+		vari:   fc * d.vari,
+		b:      d.b,
+		// 1 − (1 − inf)^count, without cancellation.
+		inf: -expm1(fc * math.Log1p(-d.inf)),
+	}
+	n := len(d.p)
+	t := r.reach(tail)
+	// The sum's grid indices run over [count·lo, count·(lo+n−1)]; keep the
+	// part within the reach of the mean.
+	first := max(int64(math.Ceil((r.mean-t)/d.h)), count*int64(d.lo))
+	last := min(int64(math.Floor((r.mean+t)/d.h)), count*int64(d.lo+n-1))
+	w := int(last - first + 1)
+	p := c.load(d.p, max(w, n))
+	size, m := p.n, p.n/2
+	p.forward(c.x, c.re, c.im, c.ar, c.ai)
+	for k := range m + 1 {
+		c.ar[k], c.ai[k] = cpow(c.ar[k], c.ai[k], count)
+	}
+	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
+	// Index s of the sum sits at (s − count·lo) mod size: the circular
+	// transform folds what lies outside the window onto it. That adds
+	// mass (δ only rises), and the mass above the window, at most tail,
+	// is counted at +∞.
+	r.lo = int(first)
+	r.p = make([]float64, w)
+	base := int64(count) * int64(d.lo)
+	for i := range r.p {
+		k := int((first + int64(i) - base) % int64(size))
+		r.p[i] = max(c.x[k], 0)
+	}
+	if last < count*int64(d.lo+n-1) {
+		r.inf += tail
+	}
+	r.cut(tail)
+	return r
+}
+
+// cpow returns (re + i·im)^k by repeated squaring, each product rounded
+// before its addition.
+func cpow(re, im float64, k int64) (float64, float64) {
+	rr, ri := 1.0, 0.0
+	for {
+		if k&1 == 1 {
+			rr, ri = float64(rr*re)-float64(ri*im), float64(rr*im)+float64(ri*re)
+		}
+		k >>= 1
+		if k == 0 {
+			return rr, ri
+		}
+		re, im = float64(re*re)-float64(im*im), 2*float64(re*im)
+	}
+}
+
+// delta returns the hockey-stick divergence δ(ε) = P(L = ∞) +
+// E_P[(1 − e^{ε−L})₊] of the distribution: the smallest δ for which the
+// pair is (ε, δ)-indistinguishable in this direction.
+func (d *dist) delta(eps float64) float64 {
+	e := eps - d.offset
+	s := d.inf
+	for i := len(d.p) - 1; i >= 0; i-- {
+		x := d.loss(i)
+		if x <= e {
+			break
+		}
+		s += float64(d.p[i] * -expm1(e-x))
+	}
+	return min(s, 1)
+}
+
+// epsilon returns the smallest ε ≥ 0 with delta(ε) ≤ delta, relative to
+// the offset (so that a loss beyond float64 still has its correction), and
+// whether one exists: none does when the mass at +∞ exceeds delta.
+//
+// Between two grid losses x_{i−1} < ε ≤ x_i, δ(ε) = U_i − e^{ε−x_i}·R_i
+// with U_i = P(L = ∞) + Σ_{j≥i} p_j and R_i = Σ_{j≥i} p_j e^{x_i−x_j}, so ε
+// solves that equation exactly in the interval where δ crosses the
+// target (dp_accounting's _get_epsilon_for_delta, with R kept relative to
+// the current loss so that nothing overflows).
+func (d *dist) epsilon(delta float64) (rel float64, ok bool) {
+	if d.inf > delta {
+		return math.Inf(1), false
+	}
+	eh := num.Exp(-d.h)
+	u, r := d.inf, 0.0
+	for i := len(d.p) - 1; i >= 0; i-- {
+		u += d.p[i]
+		r = d.p[i] + float64(eh*r)
+		// δ at the next grid loss down, x_{i−1} = x_i − h.
+		if i == 0 || u-float64(eh*r) > delta {
+			if r == 0 || u <= delta {
+				// δ(ε) ≤ delta for every ε: the pair is never told apart
+				// beyond delta.
+				return math.Inf(-1), true
+			}
+			return d.loss(i) + num.Log((u-delta)/r), true
+		}
+	}
+	return math.Inf(-1), true // no mass at all
+}

@@ -1,0 +1,108 @@
+package pld
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Ledger keeps the releases of every agent of a run, as the accountants
+// report them, and composes them on demand. Composition commutes, so an
+// agent's releases are kept as a multiset — one count per distinct
+// Laplace Δ/scale, and the Gaussian releases' Σ(Δ/σ)² — and agents whose
+// multisets are equal (the same noise and sensitivities, as in most
+// scenarios) are composed once.
+type Ledger struct {
+	agents []multiset
+}
+
+// NewLedger returns a ledger for n agents.
+func NewLedger(n int) *Ledger {
+	l := &Ledger{agents: make([]multiset, n)}
+	for i := range l.agents {
+		l.agents[i] = newMultiset()
+	}
+	return l
+}
+
+// Agents returns the number of agents.
+func (l *Ledger) Agents() int { return len(l.agents) }
+
+// Add records r for agent i.
+func (l *Ledger) Add(i int, r Release) error {
+	if i < 0 || i >= len(l.agents) {
+		return fmt.Errorf("agent: must be in 0…%d, got %d", len(l.agents)-1, i)
+	}
+	return l.agents[i].add(r, fmt.Sprintf("agents[%d].release", i))
+}
+
+// Compose returns every agent's composition, composing each distinct
+// multiset once (agents with equal ones share the *Composition), the
+// distinct ones in parallel on up to GOMAXPROCS goroutines.
+func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
+	out := make([]*Composition, len(l.agents))
+	// first[i] is the first agent whose multiset equals agent i's.
+	first := make([]int, len(l.agents))
+	byHash := map[uint64][]int{}
+	var distinct []int
+	for i := range l.agents {
+		a := &l.agents[i]
+		first[i] = i
+		for _, j := range byHash[a.hash] {
+			if l.agents[j].equal(a) {
+				first[i] = j
+				break
+			}
+		}
+		if first[i] == i {
+			byHash[a.hash] = append(byHash[a.hash], i)
+			distinct = append(distinct, i)
+		}
+	}
+	errs := make([]error, len(l.agents))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(distinct)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = l.agents[i].compose(opt)
+			}
+		})
+	}
+	for _, i := range distinct {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, i := range distinct {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("agents[%d]: %w", i, errs[i])
+		}
+	}
+	for i := range out {
+		out[i] = out[first[i]]
+	}
+	return out, nil
+}
+
+// Bounds returns every agent's ε at delta (see Composition.Epsilon),
+// reading each shared composition once.
+func (l *Ledger) Bounds(delta float64, opt Options) ([]Bound, error) {
+	cs, err := l.Compose(opt)
+	if err != nil {
+		return nil, err
+	}
+	bs := make([]Bound, len(cs))
+	read := map[*Composition]Bound{}
+	for i, c := range cs {
+		b, ok := read[c]
+		if !ok {
+			if b, err = c.Epsilon(delta); err != nil {
+				return nil, err
+			}
+			read[c] = b
+		}
+		bs[i] = b
+	}
+	return bs, nil
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"dpsim/core/scenario"
+	"dpsim/ui/query"
+)
+
+func buildPreset(t *testing.T, name string, eps float64) *scenario.Built {
+	t.Helper()
+	s, err := scenario.PresetScenario(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps > 0 {
+		s.Calibrate = &scenario.Calibrate{Epsilon: eps}
+	}
+	b, err := scenario.BuildFor(s, scenario.Page)
+	if err != nil {
+		t.Fatalf("%s at ε = %g: %v", name, eps, err)
+	}
+	return b
+}
+
+// TestRangeOf checks the privacy slider's range against the accountant
+// it comes from: the scenario's own ε lies inside it, its lower end is
+// what calibration reaches with the noise at its bound (a target just
+// above it calibrates, one well below is refused), a calibrated run
+// reports the same own ε and its target, an (ε, δ) ledger gives its δ,
+// and a scenario without noise or without a guarantee has no range.
+func TestRangeOf(t *testing.T) {
+	for _, name := range []string{"gtdp-rendezvous", "dpdgt-ieee14", "gtdp-ridge-ring"} {
+		b := buildPreset(t, name, 0)
+		r := RangeOf(b)
+		t.Logf("%s: %+v", name, r)
+		if !r.OK || !(r.Min > 0) || !(r.Max > r.Min) || r.Target != 0 {
+			t.Errorf("%s: %+v", name, r)
+			continue
+		}
+		if own := r.Own.Value(); !(own >= r.Min) || (own < query.MaxEpsilon && !(own <= r.Max)) {
+			t.Errorf("%s: own ε %g outside [%g, %g]", name, own, r.Min, r.Max)
+		}
+		if r.Max > query.MaxEpsilon || r.Min < query.MinEpsilon {
+			t.Errorf("%s: [%g, %g] beyond what a link holds", name, r.Min, r.Max)
+		}
+		if r.Min > query.MinEpsilon {
+			if _, err := scenario.BuildFor(withTarget(b.Scenario, r.Min*1.01), scenario.Page); err != nil {
+				t.Errorf("%s: ε just above the lower end %g does not calibrate: %v", name, r.Min, err)
+			}
+			if _, err := scenario.BuildFor(withTarget(b.Scenario, r.Min/4), scenario.Page); err == nil {
+				t.Errorf("%s: ε = %g below the lower end %g calibrated", name, r.Min/4, r.Min)
+			}
+		}
+		target := math.Sqrt(r.Min * r.Max)
+		c := RangeOf(buildPreset(t, name, target))
+		if !c.OK || c.Target != target || math.Abs(c.Own.Log10()-r.Own.Log10()) > 1e-9 || math.Abs(math.Log10(c.Min/r.Min)) > 1e-9 || c.Max != r.Max {
+			t.Errorf("%s calibrated to %g: %+v, want the uncalibrated range %+v", name, target, c, r)
+		}
+	}
+	// A preset whose algorithm carries its own privacy target: the
+	// slider stands at that target, and its own ε is that of its noise
+	// specification before the calibration.
+	if r := RangeOf(buildPreset(t, "dp-extra-ring8", 0)); !r.OK || !(r.Delta > 0) || r.Target != 12 || !(r.Own.Value() > 12) || !(r.Min < 12 && r.Max > 12) {
+		t.Errorf("dp-extra-ring8: %+v, want its (ε, δ) ledger's δ > 0 and its target 12 inside the range", r)
+	}
+	if r := RangeOf(buildPreset(t, "gtdp-rendezvous", 0)); r.Delta != 0 {
+		t.Errorf("gtdp-rendezvous: δ = %g, want 0 (pure ε-DP)", r.Delta)
+	}
+	for name, why := range map[string]string{"gtdp-rendezvous-noisefree": "no noise", "ddgt-ieee14": "", "dpp2-classifier": "above the largest target"} {
+		r := RangeOf(buildPreset(t, name, 0))
+		if r.OK || r.Reason == "" || !strings.Contains(r.Reason, why) {
+			t.Errorf("%s: %+v, want no range with a reason", name, r)
+		}
+	}
+}
+
+func withTarget(s *scenario.Scenario, eps float64) *scenario.Scenario {
+	cp := *s
+	cp.Calibrate = &scenario.Calibrate{Epsilon: eps}
+	return &cp
+}

@@ -21,6 +21,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"dpsim/core/scenario"
 )
 
 // The criterion and what the tour calls meaningful privacy.
@@ -49,15 +51,15 @@ type Lesson struct {
 	Frontier string `json:"frontier"`
 }
 
-// Lessons lists the tour in the order the page shows it, one per paper.
+// Lessons lists the tour in the order the page shows it, one per paper:
+// scenario.TourPresets (which the preset menu also reads), each with the
+// experiment preset named after it that is its frontier.
 func Lessons() []Lesson {
-	return []Lesson{
-		{Preset: "tour-recal", Frontier: "tour-recal-frontier"},
-		{Preset: "tour-gtdp", Frontier: "tour-gtdp-frontier"},
-		{Preset: "tour-dpp2", Frontier: "tour-dpp2-frontier"},
-		{Preset: "tour-dpdgt", Frontier: "tour-dpdgt-frontier"},
-		{Preset: "tour-ldp", Frontier: "tour-ldp-frontier"},
+	var ls []Lesson
+	for _, p := range scenario.TourPresets() {
+		ls = append(ls, Lesson{Preset: p, Frontier: p + "-frontier"})
 	}
+	return ls
 }
 
 // Format tags the results file.

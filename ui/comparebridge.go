@@ -226,7 +226,7 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 		if a.built == nil {
 			return "[]"
 		}
-		out, err := json.Marshal(CompareCandidates(a.built.Scenario))
+		out, err := jsonout.Marshal(CompareCandidates(a.built.Scenario))
 		if err != nil {
 			return "[]"
 		}

@@ -109,6 +109,13 @@ describe('the tour', () => {
         }
         assert.match(await p.page.textContent('#tour-eps'), /e\^ε ≈ 403 times/);
         assert.match(await p.page.textContent('#tour-private'), /zCDP/, 'the ledger\'s notion');
+        // What is sent is the algorithm's own words (method.Words.Messages), lesson by lesson.
+        const said = () => p.page.evaluate(() => {
+          const a = JSON.parse(window.dpsim.plugins()).algorithms.find((x) => x.name === JSON.parse(window.dpsim.scenario()).algorithm.kind);
+          return { sent: document.getElementById('tour-sent').textContent, words: a.words.messages };
+        });
+        let w1 = await said();
+        assert.ok(w1.words && w1.sent === w1.words, `lesson 1 sends ${JSON.stringify(w1)}`);
         await p.page.screenshot({ path: path.join(OUT, `tour-lesson1-${w}x${h}@${scale}.png`) });
         // Lesson 2, GT-DP: no ε ≤ 10 learns; its preset loads; the
         // frontier is drawn with the knee at the preset's ε.
@@ -118,6 +125,8 @@ describe('the tour', () => {
         assert.ok(!gt.meaningful);
         assert.match(await p.page.textContent('#tour-verdict'), new RegExp(`No ε ≤ 10 lets GT-DP learn here: the smallest ε that does is ${gt.epsilon}`));
         assert.equal(await p.page.locator('#tour-chart circle.tour-knee').count(), 1);
+        w1 = await said();
+        assert.ok(w1.words && w1.sent === w1.words && /s_i \+ η_i/.test(w1.words), `lesson 2 sends ${JSON.stringify(w1)}`);
         assert.match(await p.page.getAttribute('#tour-chart svg', 'aria-label'), new RegExp(`knee at ε = ${gt.epsilon}`));
         await p.page.screenshot({ path: path.join(OUT, `tour-lesson2-${w}x${h}@${scale}.png`) });
       } finally {

@@ -295,9 +295,11 @@
       if (q) {
         const kx0 = X(q.epsilon), ky0 = Y(q.mean);
         el('circle', { cx: kx0, cy: ky0, r: 7, class: 'tour-knee' });
-        // The label on the side with room, above the curve.
+        // The label where the falling curve leaves room: above it to the
+        // right of the knee, or below it to the left.
         const left = kx0 > (m.l + W - m.r) / 2;
-        el('text', { x: left ? kx0 - 10 : kx0 + 10, y: ky0 - 10, class: 'tour-note knee', 'text-anchor': left ? 'end' : 'start' }, `knee: ε = ${num(L.epsilon)}`);
+        const ly = left ? Math.min(ky0 + 20, H - m.b - 4) : ky0 - 10;
+        el('text', { x: left ? kx0 - 10 : kx0 + 10, y: ly, class: 'tour-note knee', 'text-anchor': left ? 'end' : 'start' }, `knee: ε = ${num(L.epsilon)}`);
       }
     }
     host.append(svg);

@@ -360,7 +360,8 @@ describe('classroom', () => {
 describe('a phone, 390×844', () => {
   test('the network fills its box; a tap inspects in a sheet at the foot that leaves the network in sight; a tap on a term shows its entry', async () => {
     const w = 390, h = 844;
-    const p = await open({ width: w, height: h }, '', { scale: 2, touch: true });
+    // GT-DP's rendezvous: every agent sends each iteration, the plane below.
+    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous', { scale: 2, touch: true });
     try {
       const vw = await box(p.page, '#view');
       const ag = JSON.parse(await p.page.evaluate(() => window.dpsim.agents()));

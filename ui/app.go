@@ -218,15 +218,11 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
 	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
-	cp := *s
-	if a.seed >= 0 {
-		seed := uint64(a.seed)
-		cp.Seed, cp.Seeds = &seed, nil
-	}
-	if err := a.checkData(&cp); err != nil {
+	cp := buildCopy(s, a.seed)
+	if err := a.checkData(cp); err != nil {
 		return err
 	}
-	b, err := scenario.BuildFor(&cp, scenario.Page)
+	b, err := scenario.BuildFor(cp, scenario.Page)
 	if err != nil {
 		return err
 	}

@@ -62,4 +62,10 @@ function inGitCheckout() {
   } catch { return false; }
 }
 
-module.exports = { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout };
+// ENDED are the statuses of a run that has ended: finished, stopped by a
+// stop rule, or finished worse than its start or diverged (ui/live.go). A
+// test that waits for a run's end waits for any of them, so that a truthful
+// "worse" fails its assertion at once instead of a 240 s timeout.
+const ENDED = ['done', 'stopped', 'worse', 'diverged'];
+
+module.exports = { ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout };

@@ -62,8 +62,11 @@ async function waitFor(p, what, fn, arg, timeout = TIMEOUT) {
 // fetches its datasets first).
 async function loadPreset(p, name) {
   await p.page.selectOption('#preset', name);
+  // A picture's place is known once the new scenario's frame is laid out
+  // (ui.KeyOf says "" before): wait for it too.
   await waitFor(p, name, (n) => window.dpsimState.scenario === n && window.dpsimState.draws > 0 &&
-    document.getElementById('view-key-text').textContent === window.dpsimState.legend, name);
+    document.getElementById('view-key-text').textContent === window.dpsimState.legend &&
+    (!['plane', 'gauge'].some((x) => (window.dpsimState.panels || []).includes(x)) || window.dpsimState.pictureWhere !== ''), name);
 }
 
 // The legend as the page shows it, with the run's algorithm's messages

@@ -34,6 +34,8 @@ step "(a) dependencies"
 missing=()
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+# The independent replays (examples/replay) are NumPy scripts.
+python3 -c 'import numpy' 2>/dev/null || /usr/bin/python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "installing with apt-get: ${missing[*]}"
@@ -112,6 +114,10 @@ go vet ./...
 # ---------------------------------------------------------------- (d)
 step "(d) go test ./... (native)"
 go test ./...
+
+# ---------------------------------------------------------------- (d2)
+step "(d2) independent replays: one NumPy script per paper replays dpsim's replay exports (examples/replay)"
+examples/replay/check.sh
 
 # ---------------------------------------------------------------- (e)
 step "(e) go test under js/wasm (node): core/..., render/scene/... and render/figure/..., and the SIMD build's kernels"

@@ -53,9 +53,20 @@ type Env struct {
 	// SampleOrder pins every agent's sample order (one list per agent,
 	// cycled); nil draws it from the data seed.
 	SampleOrder [][]int
+	// Iterations is the run's length, the scenario's iterations: what a
+	// pinned draw that must cover the run (a walk) is checked against.
+	Iterations int
+	// Counting makes Positions count every source's draws, for a replay
+	// export (record.replay).
+	Counting bool
+	// SampleRate is how many samples each agent's cursor serves per
+	// iteration, as the algorithm says when it asks for cursors (the
+	// online methods' batch); 0 means 1. It only sizes a replay export.
+	SampleRate int
 
-	sources []*Source
-	cursors []*Cursor
+	sources  []*Source
+	cursors  []*Cursor
+	samplers []channelSampler
 }
 
 // Channel describes one noise channel of an algorithm.
@@ -65,6 +76,19 @@ type Channel struct {
 	// noise.Gaussian); the scenario may not change it.
 	Dist        string
 	Description string
+	// PerIteration bounds the draws the channel makes per iteration for
+	// agents agents in dimension dim, which sizes a replay export; nil
+	// means agents·dim (every agent noises a vector). A relay's holder
+	// alone noises one (DP-RECAL: dim).
+	PerIteration func(agents, dim int) int
+}
+
+// Draws returns c's draws per iteration (PerIteration, or agents·dim).
+func (c Channel) Draws(agents, dim int) int64 {
+	if c.PerIteration != nil {
+		return int64(c.PerIteration(agents, dim))
+	}
+	return int64(agents) * int64(dim)
 }
 
 // Roles of weight matrices that a scenario's weights section may name
@@ -270,12 +294,6 @@ func (e *Env) InitShared(name string, n int) []float64 {
 		copy(out, rows[0])
 	}
 	return out
-}
-
-// Sampler returns the noise sampler of channel name, drawing from its own
-// stream of the noise seed so that channels never share draws.
-func (e *Env) Sampler(alg, name string) *noise.Sampler {
-	return noise.NewSampler(e.Noise[name].Dist, e.streams().Stream("noise", e.Seeds.Noise, alg+"/"+name))
 }
 
 // Replay returns a fresh copy of algorithm alg's draws named name, from

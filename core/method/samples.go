@@ -41,6 +41,7 @@ type Cursor struct {
 	pinned  bool
 	s       *rng.Stream
 	batch   []int
+	served  int // samples served
 }
 
 // CursorPosition is a Cursor's saved position.
@@ -69,6 +70,7 @@ func (c *Cursor) Next(batch int) []int {
 }
 
 func (c *Cursor) next() int {
+	c.served++
 	if c.mode == Replace && !c.pinned {
 		return c.s.IntN(c.m)
 	}
@@ -170,5 +172,5 @@ func (e *Env) Samples(i int) *Cursor {
 // streams of the old registry, which checkpoints would no longer see.
 func (e *Env) ResetStreams() {
 	e.Streams = &rng.Registry{}
-	e.sources, e.cursors = nil, nil
+	e.sources, e.cursors, e.samplers = nil, nil, nil
 }

@@ -141,10 +141,7 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 	if g, ok := prob.(Generic); ok {
 		p := Point{Iter: s.Iter}
 		p.Optimality, p.Consensus, p.Objective = g.GenericMetrics(s)
-		if m, ok := prob.(objective.Measured); ok {
-			p.Extra = make([]float64, len(m.MetricNames()))
-			m.Measure(s.Estimates, s.Dim, p.Extra)
-		}
+		measure(prob, s, &p)
 		return p
 	}
 	n, d := s.Agents(), s.Dim
@@ -191,11 +188,26 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 		}
 		p.Objective = prob.Objective(mean)
 	}
-	if m, ok := prob.(objective.Measured); ok {
-		p.Extra = make([]float64, len(m.MetricNames()))
-		m.Measure(s.Estimates, s.Dim, p.Extra)
-	}
+	measure(prob, s, &p)
 	return p
+}
+
+// measure sets p.Extra to the problem's own metrics (objective.Measured)
+// of step s: at the shared estimate when the step has one (s.Output, as
+// the optimality and the objective are), else at the agents' estimates.
+// DP-RECAL's relative error is the paper's ‖x − x*‖/‖x*‖ at the baton's
+// x, not at the mean of the agents' local copies y_i.
+func measure(prob objective.Problem, s *sim.Step, p *Point) {
+	m, ok := prob.(objective.Measured)
+	if !ok {
+		return
+	}
+	p.Extra = make([]float64, len(m.MetricNames()))
+	at := s.Estimates
+	if s.Output != nil {
+		at = s.Output
+	}
+	m.Measure(at, s.Dim, p.Extra)
 }
 
 // Stationarity returns ‖(1/n)·Σ_i ∇f_i(x_i)‖² for step s on prob: at the

@@ -45,7 +45,20 @@ type Spec struct {
 	// way (spec §5.6); Resolve turns it into a scale.
 	Var   float64 `json:"variance,omitempty"`
 	VarOf string  `json:"variance_of,omitempty"`
+	// Draws pins the channel's draws at scale 1 (a Laplace or standard
+	// normal draw with its sign), in the order the algorithm draws them:
+	// a fill at scale b takes the next ones times b — the noise a seeded
+	// sampler draws, bit for bit, when they are the draws it made (IEEE
+	// multiplication is symmetric in sign) — and they cycle after the
+	// last. A fill at scale 0 takes none. A replay export writes them
+	// (record.replay), so that a replay needs no noise seed.
+	Draws []float64 `json:"draws,omitempty" jsonstrict:"max=10000000"`
 }
+
+// MaxDraw bounds a pinned draw at scale 1: a Laplace draw beyond 37 or a
+// normal one beyond 9 has probability below 2⁻⁵³, and the ziggurats'
+// tails reach no further in practice.
+const MaxDraw = 1000
 
 // Readings of Spec.Var.
 const (
@@ -209,6 +222,16 @@ func (s *Spec) Validate(field string, n int) error {
 			}
 		}
 	}
+	if s.Draws != nil {
+		if len(s.Draws) == 0 {
+			return check.Errorf(check.Join(field, "draws"), "must list at least one draw (leave it out to draw from the noise seed)")
+		}
+		for k, v := range s.Draws {
+			if !(math.Abs(v) <= MaxDraw) {
+				return check.Errorf(check.Index(check.Join(field, "draws"), k), "must be a draw at scale 1, in [−%d, %d] (got %v)", MaxDraw, MaxDraw, v)
+			}
+		}
+	}
 	omitted := s.Decay == Schedule{}
 	if s.Decays != nil {
 		if !omitted {
@@ -238,10 +261,14 @@ func (s *Spec) Validate(field string, n int) error {
 // algorithm) must change it, and the golden tests fail until it does.
 const StreamVersion = "splitmix64+ziggurat1024/1"
 
-// Sampler draws one channel's noise from its own seeded stream.
+// Sampler draws one channel's noise from its own seeded stream, or
+// serves the draws a scenario pins (Spec.Draws).
 type Sampler struct {
-	gauss bool
-	s     *rng.Stream
+	gauss  bool
+	s      *rng.Stream
+	pinned []float64 // draws at scale 1, cycled; nil: drawn from s
+	at     int       // pinned draws served, modulo their period
+	served int       // draws made (fills at scale 0 make none)
 }
 
 // NewSampler returns a sampler of dist (Laplace or Gaussian; anything else
@@ -250,21 +277,59 @@ func NewSampler(dist string, s *rng.Stream) *Sampler {
 	return &Sampler{gauss: dist == Gaussian, s: s}
 }
 
+// NewPinnedSampler returns a sampler that serves draws, the draws at
+// scale 1 a scenario pins (Spec.Draws, nonempty), in order and cycled.
+func NewPinnedSampler(draws []float64) *Sampler {
+	return &Sampler{pinned: draws}
+}
+
 // Fill sets every element of dst to an independent draw at scale b (Laplace
-// b, or Gaussian σ = b). With b = 0 it sets zeros and draws nothing.
+// b, or Gaussian σ = b), or to the next pinned draws times b. With b = 0
+// it sets zeros and draws nothing.
 //
 // A draw takes one 64-bit word on the common path (more in under 1 % of
 // draws), so the number of words a Fill consumes depends on the draws;
-// filling in several calls gives the same values as filling at once.
+// filling in several calls gives the same values as filling at once, and
+// the draws at scale 1 times b are the draws at scale b, bit for bit.
 func (s *Sampler) Fill(dst []float64, b float64) {
 	switch {
 	case b == 0:
 		clear(dst)
+		return
+	case s.pinned != nil:
+		for n := range dst {
+			dst[n] = s.pinned[s.at] * b
+			s.at++
+			if s.at == len(s.pinned) {
+				s.at = 0
+			}
+		}
 	case s.gauss:
 		fillGaussian(dst, b, s.s)
 	default:
 		fillLaplace(dst, b, s.s)
 	}
+	s.served += len(dst)
+}
+
+// Pinned reports whether the sampler serves pinned draws.
+func (s *Sampler) Pinned() bool { return s.pinned != nil }
+
+// Served returns how many draws the sampler has made (or served).
+func (s *Sampler) Served() int { return s.served }
+
+// At returns how many pinned draws have been served, modulo their period.
+func (s *Sampler) At() int { return s.at }
+
+// Restore puts the sampler where a checkpoint saw it: served draws made,
+// and at pinned draws into their period (0 when not pinned). It reports
+// false when at is outside the pinned draws.
+func (s *Sampler) Restore(served, at int) bool {
+	if at < 0 || at >= max(len(s.pinned), 1) || served < 0 {
+		return false
+	}
+	s.served, s.at = served, at
+	return true
 }
 
 // LogScaleAt returns the natural log of ScaleAt(i, k) without underflow

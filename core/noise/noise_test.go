@@ -57,6 +57,9 @@ func TestValidate(t *testing.T) {
 		{Spec{Dist: Laplace, Scales: []float64{1}}, "n.scales"},
 		{Spec{Dist: Laplace, Decay: Schedule{Kind: Polynomial, C: 1, M: 0, P: 1}}, "n.decay.m"},
 		{Spec{Dist: Laplace, Decay: Schedule{Kind: "exp", C: 1}}, "n.decay.kind"},
+		{Spec{Dist: Laplace, Scale: 1, Draws: []float64{}}, "n.draws"},
+		{Spec{Dist: Laplace, Scale: 1, Draws: []float64{0.5, 1e4}}, "n.draws[1]"},
+		{Spec{Dist: Gaussian, Scale: 1, Draws: []float64{math.Inf(1)}}, "n.draws[0]"},
 	}
 	for _, tc := range bad {
 		err := tc.spec.Validate("n", 2)
@@ -71,6 +74,10 @@ func TestValidate(t *testing.T) {
 	ok := Spec{Dist: Gaussian, Scale: 1}
 	if err := ok.Validate("n", 3); err != nil || ok.Decay.Kind != Constant {
 		t.Errorf("omitted decay: err %v, decay %+v", err, ok.Decay)
+	}
+	pinned := Spec{Dist: Gaussian, Scale: 1, Draws: []float64{-1000, 0, 1000}}
+	if err := pinned.Validate("n", 3); err != nil {
+		t.Errorf("draws at ±1000: %v", err)
 	}
 }
 
@@ -106,6 +113,36 @@ func TestVarianceReadings(t *testing.T) {
 	} {
 		if _, err := s.Resolve("noise.eta", 2); err == nil {
 			t.Errorf("%+v: no error", s)
+		}
+	}
+}
+
+// Pinned draws at scale 1 times b are the seeded draws at scale b, bit
+// for bit, cycle after the last, and a fill at scale 0 takes none.
+func TestPinnedSampler(t *testing.T) {
+	for _, dist := range []string{Laplace, Gaussian} {
+		seeded := NewSampler(dist, rng.NewStream(7, "noise/test"))
+		unit := NewSampler(dist, rng.NewStream(7, "noise/test"))
+		u := make([]float64, 40)
+		unit.Fill(u, 1)
+		pinned := NewPinnedSampler(u)
+		for _, b := range []float64{0.3, 0, 1e-7, 2.5} {
+			want, got := make([]float64, 10), make([]float64, 10)
+			seeded.Fill(want, b)
+			pinned.Fill(got, b)
+			for k := range want {
+				if math.Float64bits(want[k]) != math.Float64bits(got[k]) {
+					t.Fatalf("%s at scale %v: pinned %v, seeded %v", dist, b, got[k], want[k])
+				}
+			}
+		}
+		if pinned.Served() != 30 || pinned.At() != 30 {
+			t.Fatalf("%s: served %d, at %d; want 30 (the fill at scale 0 takes none)", dist, pinned.Served(), pinned.At())
+		}
+		more := make([]float64, 15)
+		pinned.Fill(more, 1)
+		if more[10] != u[0] || pinned.At() != 5 {
+			t.Fatalf("%s: the draws do not cycle: %v after the last, at %d", dist, more[10], pinned.At())
 		}
 	}
 }

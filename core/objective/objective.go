@@ -196,6 +196,13 @@ type Factory struct {
 	// the replay limit count what is written; nil: Pinned writes the
 	// parameters only (a dataset is named, never written).
 	PinnedBytes func(params any, agents int) int64
+	// Rows returns, for a replay export (record.replay), the pinned
+	// parameters with the data p drew written as the user's inline rows,
+	// one source per agent (its shard, in its order) and the test rows,
+	// so that a replay needs neither the generator nor the seed; nil when
+	// p drew no data (a committed dataset, the user's rows) or the rows
+	// exceed data.MaxInlineValues. nil: the problem writes no rows.
+	Rows func(p Problem, params any) any
 	// Reads declares what of its Env Build reads beyond the number of
 	// agents, for the given (decoded) params. Sweeps share one instance
 	// among the runs whose Key is equal (see Key); nil means both the
@@ -224,7 +231,9 @@ type Measured interface {
 	// MetricNames names the extra metrics (JSON keys: lower case, '_').
 	MetricNames() []string
 	// Measure writes one value per name into out, from the agents'
-	// estimates (agent-major, dim values each).
+	// estimates (agent-major, dim values each) or, when the algorithm's
+	// estimate is shared (sim.Step.Output: DP-RECAL's baton x), from
+	// that one row: a problem then measures every agent at it.
 	Measure(estimates []float64, dim int, out []float64)
 }
 

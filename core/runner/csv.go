@@ -93,7 +93,7 @@ type CSVMeta struct {
 // export's scenario (compact, fields in dpsim's order, every random choice
 // pinned): two runs with the same hash ran the same scenario.
 func (r *Runner) ScenarioHash() (string, error) {
-	js, err := jsonout.Marshal(r.b.Pinned())
+	js, err := jsonout.Marshal(r.scenario())
 	if err != nil {
 		return "", fmt.Errorf("encoding the scenario: %w", err)
 	}

@@ -718,36 +718,71 @@ func checkpointSize(cp *Checkpoint) int64 {
 	return n
 }
 
+// status says how the run stands: "completed", "stopped", "diverged",
+// "failed" or "paused".
+func (r *Runner) status() string {
+	switch {
+	case r.err != nil:
+		if d := (*Diverged)(nil); !errors.As(r.err, &d) {
+			return "failed" // the algorithm broke the step contract
+		}
+		return "diverged"
+	case r.stopped != "":
+		return "stopped"
+	case r.Done():
+		return "completed"
+	}
+	return "paused"
+}
+
+// pins returns the replay arrays the export of a run in status writes
+// (record.replay): none while it is paused, when it resumes from its
+// seeds (the arrays of what it has not drawn yet cannot be written).
+func (r *Runner) pins(status string) (method.Pins, bool) {
+	if !r.b.Replay || status == "paused" {
+		return method.Pins{}, false
+	}
+	return r.b.Env.Pins(r.b.Factory.Draws), true
+}
+
+// scenario returns the export's scenario: the pinned scenario, with the
+// replay arrays once the run has ended (record.replay).
+func (r *Runner) scenario() *scenario.Scenario {
+	if pins, ok := r.pins(r.status()); ok {
+		return r.b.PinnedReplay(pins)
+	}
+	return r.b.Pinned()
+}
+
 // FormatVersion names the export format.
 const FormatVersion = "dpsim-run/1"
 
 // Export returns the run's record: the scenario with every random choice
 // pinned, the metrics, the privacy ledger and the checkpoints.
 func (r *Runner) Export() *Export {
-	status := "paused"
-	switch {
-	case r.err != nil:
-		status = "diverged"
-		if d := (*Diverged)(nil); !errors.As(r.err, &d) {
-			status = "failed" // the algorithm broke the step contract
+	status := r.status()
+	scen, states := r.b.Pinned(), r.saved
+	if pins, ok := r.pins(status); ok {
+		scen = r.b.PinnedReplay(pins)
+		states = make([]Checkpoint, len(r.saved))
+		for k, cp := range r.saved {
+			pos := r.b.Env.AsPinned(*cp.Sources, pins)
+			cp.Sources = &pos
+			states[k] = cp
 		}
-	case r.stopped != "":
-		status = "stopped"
-	case r.Done():
-		status = "completed"
 	}
 	e := &Export{
 		Format:      FormatVersion,
 		NoiseStream: noise.StreamVersion,
 		Status:      status,
 		Iter:        r.iter,
-		Scenario:    r.b.Pinned(),
+		Scenario:    scen,
 		Warnings:    r.b.Warnings,
 		Findings:    r.b.Env.Report.Findings,
 		Optimum:     r.b.Env.Problem.Optimum(),
 		Metrics:     &r.Metrics.Series,
 		Ledger:      r.Ledger(),
-		States:      r.saved,
+		States:      states,
 		Theory:      r.b.Theory,
 		Steady:      r.SteadyState(),
 		Calibration: r.b.Calibration,

@@ -22,6 +22,7 @@ func gtdpExport(t testing.TB) []byte {
 	t.Helper()
 	return runExport(t, runner.New(runnertest.Preset(t, "gtdp-rendezvous", func(s *scenario.Scenario) {
 		s.Iterations, s.Record.Every, s.Record.Checkpoints = 60, 3, resumePoints
+		s.Record.Replay = new(bool) // the seeds' streams, which the tampering edits
 	})))
 }
 
@@ -34,6 +35,7 @@ func recalStopped(t testing.TB) (data []byte, stop int) {
 		s.Iterations, s.Record.Every, s.Record.EvalEvery, s.Record.Checkpoints = 300, 3, 6, []int{0, 5, 12}
 		s.Stop = &scenario.Stop{MaxActivations: 7}
 		s.Noise["u"].Scale = 0.5
+		s.Record.Replay = new(bool)
 	}))
 	data = runExport(t, r)
 	if r.Stopped() == "" || r.Iter() <= 12 || r.Iter()%3 == 0 {

@@ -40,6 +40,11 @@ type Built struct {
 	// Calibration records the equal-privacy calibration, when the
 	// scenario asked for one; Env.Noise then holds the calibrated scales.
 	Calibration *privacy.Calibration
+	// Replay reports that the run records its draws for a replay export
+	// (record.replay, or by default when ReplayValues is at most
+	// DefaultReplayValues); ReplayValues bounds the arrays' values.
+	Replay       bool
+	ReplayValues int64
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -226,7 +231,7 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 		}
 	}
 	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
-		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init}
+		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init, Iterations: s.Iterations}
 	if err := setStreams(s, f, env); err != nil {
 		return nil, err
 	}
@@ -256,8 +261,12 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 		return nil, err
 	}
 	warns = append(warns, aw...)
-	return &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
-		initial: built.Algorithm.State()}, nil
+	b := &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
+		initial: built.Algorithm.State()}
+	if err := b.chooseReplay(); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // calibrate solves for the common noise factor that meets the scenario's

@@ -245,6 +245,12 @@ type Record struct {
 	// Checkpoints lists iterations at which the full state of every agent
 	// is saved.
 	Checkpoints []int `json:"checkpoints,omitempty"`
+	// Replay writes every random choice of the run into the export's
+	// scenario as plain arrays (algorithm.draws, samples.order,
+	// noise.<channel>.draws), so that a run of that scenario draws
+	// nothing from the seeds and gives the same export; nil (the
+	// default) does so when the arrays are small (DefaultReplayValues).
+	Replay *bool `json:"replay,omitempty"`
 
 	// given lists the keys the parsed text gave, so that an explicit
 	// "every": 0 is refused rather than read as the default.
@@ -299,6 +305,10 @@ func (s *Scenario) Clone() *Scenario {
 		}
 	}
 	c.Record.Checkpoints = append([]int(nil), s.Record.Checkpoints...)
+	if s.Record.Replay != nil {
+		v := *s.Record.Replay
+		c.Record.Replay = &v
+	}
 	if s.Stop != nil {
 		v := *s.Stop
 		c.Stop = &v

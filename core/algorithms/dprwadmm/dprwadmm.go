@@ -7,8 +7,9 @@
 // linearized local step, and the noise is reconstructed. Source
 // confidence: low-medium.
 //
-// One token x̄ walks the network on P = I − D⁻¹L (the next holder is a
-// uniformly chosen neighbour, as DP-RECAL's baton). Only its holder i = i_k
+// One token x̄ walks the network on P, from the scenario's weights as
+// DP-RECAL's baton (randwalk.Transition; the random-walk weights give
+// P = I − D⁻¹L, a uniformly chosen neighbour). Only its holder i = i_k
 // computes and speaks; every agent keeps y_i and z_i. With step α, the
 // holder updates
 //
@@ -31,7 +32,6 @@ import (
 
 	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/algorithms/internal/zcdpgauss"
-	"dpsim/core/graph"
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/num"
@@ -44,7 +44,6 @@ type Algorithm struct {
 	p      Params
 	prob   objective.Problem
 	n, d   int
-	g      *graph.Graph
 	prox   zcdpgauss.Proxer
 	spec   *noise.Spec
 	smp    *noise.Sampler
@@ -64,18 +63,18 @@ type Algorithm struct {
 	step   sim.Step
 }
 
-// New returns DP-RWADMM on prob over g, drawing its walk from walk and its
+// New returns DP-RWADMM on prob, its token walking on tr (from walk) and its
 // noise (channel spec) from smp; y0, z0 are the agents' initial states and
 // xbar0 the token's (by default (1/n)Σ_j (y_j − z_j)). replay returns a
 // fresh copy of the walk's source from its start, for predictions.
-func New(p Params, prob objective.Problem, g *graph.Graph, spec *noise.Spec, smp *noise.Sampler, walk *method.Source, replay func() *method.Source, y0, z0, xbar0 []float64) *Algorithm {
+func New(p Params, prob objective.Problem, tr *randwalk.Transition, spec *noise.Spec, smp *noise.Sampler, walk *method.Source, replay func() *method.Source, y0, z0, xbar0 []float64) *Algorithm {
 	n, d := prob.Agents(), prob.Dim()
-	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, prox: zcdpgauss.NewProxer(prob), spec: spec, smp: smp, visits: randwalk.NewVisits(replay, g),
+	a := &Algorithm{p: p, prob: prob, n: n, d: d, prox: zcdpgauss.NewProxer(prob), spec: spec, smp: smp, visits: randwalk.NewVisits(replay, tr),
 		y: append([]float64(nil), y0...), z: append([]float64(nil), z0...), x: make([]float64, d),
 		xbar: append([]float64(nil), xbar0...), sent: make([]float64, d), nz: make([]float64, d), grad: make([]float64, d),
 		yo: make([]float64, d), zo: make([]float64, d), tau: make([]int, n), to: make([]int, 1)}
 	a.prox.Apply(a.xbar, p.Alpha, a.x)
-	a.w = randwalk.New(walk, g)
+	a.w = randwalk.New(walk, tr)
 	a.holder = a.w.First()
 	a.step.Dim = d
 	a.step.Releases = []sim.Release{{Channel: "xbar", Sent: a.sent, Noise: a.nz, To: a.to}}

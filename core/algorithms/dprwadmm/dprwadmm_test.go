@@ -90,28 +90,34 @@ func TestWalkAndLedger(t *testing.T) {
 	}
 }
 
-// A pinned walk is followed, and one that leaves the graph is refused
-// naming the step.
+// A pinned walk is followed as given (it need not close: 3 → … → 6 on a
+// ring of 8), and one that leaves the graph or does not cover the run is
+// refused naming the step.
 func TestPinnedWalk(t *testing.T) {
 	s := basetest.Setup{Algorithm: "dp-rwadmm", Channel: "xbar", Scale: 1, L1: 0.02, Iterations: 6}
 	b := runnertest.Parse(t, []byte(s.JSON()), func(sc *scenario.Scenario) {
-		sc.Algorithm.Draws = map[string][]float64{"walk": {3, 4, 5, 4}}
+		sc.Algorithm.Draws = map[string][]float64{"walk": {3, 4, 5, 4, 5, 6, 7}}
 	})
 	log := &walkLog{}
 	r := runner.New(b, log)
 	if err := r.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if want := []int{3, 4, 5, 4, 3, 4}; !slices.Equal(log.active, want) {
-		t.Errorf("walk %v, pinned %v (cycled)", log.active, want)
+	if want := []int{3, 4, 5, 4, 5, 6}; !slices.Equal(log.active, want) {
+		t.Errorf("walk %v, pinned %v", log.active, want)
 	}
-	sc, err := scenario.Parse([]byte(s.JSON()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Algorithm.Draws = map[string][]float64{"walk": {3, 4, 6}}
-	if _, err := scenario.Build(sc); err == nil || !strings.Contains(err.Error(), "algorithm.draws.walk[2]") {
-		t.Errorf("a walk jumping 4 → 6 on a ring: %v", err)
+	for msg, walk := range map[string][]float64{
+		"algorithm.draws.walk[2]: agent 6 is not a neighbour of agent 4":                  {3, 4, 6, 5, 4, 3, 2},
+		"algorithm.draws.walk: lists 4 agents, a walk of 3 steps; the run's 6 iterations": {3, 4, 5, 4},
+	} {
+		sc, err := scenario.Parse([]byte(s.JSON()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Algorithm.Draws = map[string][]float64{"walk": walk}
+		if _, err := scenario.Build(sc); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("walk %v: %v, want %q", walk, err, msg)
+		}
 	}
 }
 

@@ -48,7 +48,8 @@ var Factory = method.Factory{
 	Title: "DP-RWADMM (random-walk ADMM with Gaussian noise)",
 	Paper: "S. M. Shah and K. E. Avrachenkov, Linearly convergent asynchronous distributed ADMM via Markov sampling, arXiv 1810.05067, 2018 (RWADMM [30] of the DP-RECAL paper, Fig. 3 and Table IV), in the form of Walkman (Mao et al.); as specified in baselines.md §6.5 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
-		{Name: "xbar", Dist: noise.Gaussian, Description: "ν on the token x̄ the holder passes on: σ_1, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)"},
+		{Name: "xbar", Dist: noise.Gaussian, Description: "ν on the token x̄ the holder passes on: σ_1, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)",
+			PerIteration: randwalk.HolderDraws},
 	},
 	Solves: method.Minimisation,
 	Prox:   true,
@@ -58,9 +59,8 @@ var Factory = method.Factory{
 		{Name: "x", Description: "the estimate x^k = prox_{αr}(x̄^k), computed by the holder from the token"},
 		{Name: "xbar", Description: "the token x̄^k as the holder received it, noise included (by default (1/n)Σ_j (y_j − z_j))"},
 	},
-	Output: "x",
-	Draws: []method.Draw{{Name: "walk", Whole: true, Min: 0, Max: 1e7,
-		Description: "the agents the token visits, i_1, i_2, …: each a neighbour of the one before (cycled, so the last's neighbour is the first)"}},
+	Output:    "x",
+	Draws:     []method.Draw{randwalk.Draw("the token")},
 	NewParams: func() any { return Defaults() },
 	Footprint: func(agents, _, dim int) int64 { return 8 * (2*int64(agents)*int64(dim) + 8*int64(dim)) },
 	Build:     build,
@@ -78,9 +78,12 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if err := randwalk.CheckGraph(g, "DP-RWADMM"); err != nil {
 		return nil, nil, err
 	}
-	pinned, ok := env.PinnedDraws["walk"]
-	if ok {
-		if err := randwalk.CheckPinned(pinned, g.N, g.HasLink); err != nil {
+	tr, err := randwalk.FromEnv(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pinned, ok := env.PinnedDraws["walk"]; ok {
+		if err := randwalk.CheckPinned(pinned, env.Iterations, tr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -107,7 +110,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 			}
 		}
 	}
-	a := New(p, env.Problem, g, nz.Spec, env.Sampler("dp-rwadmm", "xbar"), env.Draws("dp-rwadmm", "walk"),
+	a := New(p, env.Problem, tr, nz.Spec, env.Sampler("dp-rwadmm", "xbar"), env.Draws("dp-rwadmm", "walk"),
 		func() *method.Source { return env.Replay("dp-rwadmm", "walk") }, y0, z0, xbar0)
 	off := ""
 	if nz.Spec.IsOff() {

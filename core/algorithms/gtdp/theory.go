@@ -127,6 +127,12 @@ func InfiniteHorizon(p Params, dim int, diag []float64, eta, xi *noise.Spec) met
 		b.Reason = offReason(eta, xi)
 		return b
 	}
+	if pg > maxEulerian {
+		// P_⌈p⌉ sums to ⌈p⌉!, which overflows a float64 past 170, and its
+		// O(⌈p⌉²) recursion would not end for p = 10¹² (the probe's hang).
+		b.Reason = fmt.Sprintf("Corollary 3's bound needs the Eulerian polynomial of degree ⌈p⌉, whose coefficients overflow a float64 beyond ⌈p⌉ = %d; here p = %g", maxEulerian, pg)
+		return b
+	}
 	n := int(math.Ceil(pg))
 	z1 := Hurwitz(pg-q, m+1)
 	z2 := Hurwitz(pg-q-1, m+1)
@@ -172,6 +178,10 @@ func polyOf(s noise.Schedule) (c, m, p float64, ok bool) {
 	}
 	return 0, 0, 0, false
 }
+
+// maxEulerian is the largest degree whose Eulerian numbers (summing to
+// n!) fit a float64.
+const maxEulerian = 170
 
 // Eulerian returns the Eulerian polynomial P_n(w) = Σ_{j<n} A(n, j)·w^j
 // (P_0 = 1), with A(n, j) = (j+1)·A(n−1, j) + (n−j)·A(n−1, j−1): the

@@ -81,6 +81,8 @@ func TestCorollary3Unavailable(t *testing.T) {
 		{"constant γ", noise.Const(1), noise.Poly(1, 1, 0.8)},
 		{"geometric β", noise.Poly(1, 1, 3.5), noise.Geom(1, 0.9)},
 		{"different m", noise.Poly(1, 1, 3.5), noise.Poly(1, 2, 0.5)},
+		// The hostile probe's p = 10¹² hung in Eulerian's O(⌈p⌉²) recursion.
+		{"p beyond the Eulerian polynomials a float64 holds", noise.Poly(1, 1, 1e12), noise.Poly(1, 1, 0.5)},
 	} {
 		b := InfiniteHorizon(Params{Alpha: 0.1, Gamma: c.gamma, GradientBound: 1}, 2, []float64{0.5}, one(c.beta), one(c.beta))
 		if b.Available || b.Reason == "" {

@@ -62,7 +62,8 @@ var Factory = method.Factory{
 	Title: "DP-RECAL",
 	Paper: "X. Wang, Y. Guo, T. Yang and Y. Shi, differentially private relayed, communication-efficient algorithm (dp-recal-relay), Algorithm 1; RECAL with noise.u.scale = 0 (confidence " + Confidence + ")",
 	Channels: []method.Channel{
-		{Name: "u", Dist: noise.Gaussian, Description: "ε^k on the baton's ũ, σ_1 per agent, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)"},
+		{Name: "u", Dist: noise.Gaussian, Description: "ε^k on the baton's ũ, σ_1 per agent, variance σ_1²·R^(−(τ−1)) at the holder's τ-th activation (decay must be constant: R is algorithm.params.attenuation)",
+			PerIteration: randwalk.HolderDraws},
 	},
 	Solves: method.Minimisation,
 	States: []string{"y", "lambda"},
@@ -71,10 +72,9 @@ var Factory = method.Factory{
 		{Name: "u_noisy", Description: "the baton's noisy ũ^k (what is sent)"},
 		{Name: "u", Description: "the exact running sum u^k = Σλ_j (hidden; literal mode)"},
 	},
-	Output: "x",
-	Prox:   true,
-	Draws: []method.Draw{{Name: "walk", Whole: true, Min: 0, Max: 1e7,
-		Description: "the agents the baton visits, i_1, i_2, …: each a neighbour of the one before (cycled, so the last's neighbour is the first)"}},
+	Output:    "x",
+	Prox:      true,
+	Draws:     []method.Draw{randwalk.Draw("the baton")},
 	NewParams: func() any { return Defaults() },
 	Footprint: func(agents, _, dim int) int64 { return 8 * (2*int64(agents)*int64(dim) + 14*int64(dim)) },
 	Build:     build,
@@ -133,9 +133,14 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		}
 	}
 
-	// The pinned walk must be a walk on the graph.
+	// The walk's P from the weights; a pinned walk must be one P can take
+	// and cover the run.
+	tr, err := randwalk.FromEnv(env)
+	if err != nil {
+		return nil, nil, err
+	}
 	if w, ok := env.PinnedDraws["walk"]; ok {
-		if err := randwalk.CheckPinned(w, g.N, g.HasLink); err != nil {
+		if err := randwalk.CheckPinned(w, env.Iterations, tr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -156,7 +161,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	if c, ok := env.Problem.(objective.Composite); ok {
 		a.prox = c
 	}
-	a.walk = randwalk.New(env.Draws("dp-recal", "walk"), g)
+	a.walk = randwalk.New(env.Draws("dp-recal", "walk"), tr)
 	a.smp = env.Sampler("dp-recal", "u")
 	a.x = env.InitShared("x", d)
 	a.ut = env.InitShared("u_noisy", d)
@@ -186,7 +191,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		Source:      "Wang, Guo, Yang & Shi (dp-recal-relay), Theorems 2–4; spec §6.5",
 		Convergence: convergence(p, a),
 	}
-	ac := NewAccountant(a, conv, randwalk.NewVisits(func() *method.Source { return env.Replay("dp-recal", "walk") }, g))
+	ac := NewAccountant(a, conv, randwalk.NewVisits(func() *method.Source { return env.Replay("dp-recal", "walk") }, tr))
 	var target *method.Target
 	if p.TargetEpsilon > 0 {
 		target = &method.Target{Epsilon: p.TargetEpsilon, Horizon: p.PLF, Unit: "activations",

@@ -217,36 +217,84 @@ func TestCalibration(t *testing.T) {
 	}
 }
 
-// A pinned walk is followed; a walk that jumps is refused naming the entry.
+// A pinned walk is used as given: the baton follows it step by step, with
+// no need to close into a cycle when it covers the run (iterations + 1
+// agents); one that does not cover the run, or jumps, is refused in one
+// line before the run.
 func TestPinnedWalk(t *testing.T) {
-	walk := []float64{0, 1, 2, 1, 0, 7}
+	// Around the ring, 0 1 … 7 0 1 …, for 200 steps, then one back: 201
+	// agents from 0 to 6, which is no neighbour of 0 (the walk does not
+	// close).
+	walk := make([]float64, 201)
+	for k := range 200 {
+		walk[k] = float64(k % 8)
+	}
+	walk[200] = 6
 	b := build(t, "recal-synthetic", func(s *scenario.Scenario) {
 		s.Algorithm.Draws = map[string][]float64{"walk": walk}
-		s.Iterations = 13
+		s.Iterations = 200
 	})
 	a := b.Algorithm.(*recal.Algorithm)
 	a.Initial()
-	for k := range 13 {
+	for k := range 200 {
 		st := a.Advance()
-		if want := int(walk[k%len(walk)]); st.Active[0] != want {
-			t.Fatalf("iteration %d: holder %d, want %d", k+1, st.Active[0], want)
+		if st.Active[0] != int(walk[k]) || st.Releases[0].To[0] != int(walk[k+1]) {
+			t.Fatalf("iteration %d: holder %d passes to %d, want %v → %v", k+1, st.Active[0], st.Releases[0].To[0], walk[k], walk[k+1])
 		}
 	}
 	for _, c := range []struct {
-		walk []float64
-		want string
+		walk  []float64
+		iters int
+		want  string
 	}{
-		{[]float64{0, 2}, "walk[1]: agent 2 is not a neighbour of agent 0"},
-		{[]float64{0, 1, 2}, "walk[0]: agent 0 is not a neighbour of agent 2"},
-		{[]float64{3}, "at least two agents"},
-		{[]float64{0, 9}, "walk[1]: must be an agent of 0..7"},
+		{walk[:101], 200, "algorithm.draws.walk: lists 101 agents, a walk of 100 steps; the run's 200 iterations pass the token 200 times, so the walk needs 201 agents (the first holder and each next one), used as given"},
+		{[]float64{0, 2}, 1, "walk[1]: agent 2 is not a neighbour of agent 0"},
+		{[]float64{0, 9}, 1, "walk[1]: must be an agent of 0..7"},
 	} {
 		s, _ := scenario.PresetScenario("recal-synthetic")
 		s.Algorithm.Draws = map[string][]float64{"walk": c.walk}
+		s.Iterations = c.iters
 		_, err := scenario.Build(s)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("walk %v: %v, want %q", c.walk, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("walk of %d agents, %d iterations: %v, want one line with %q", len(c.walk), c.iters, err, c.want)
 		}
+	}
+}
+
+// The walk's P comes from the weights: on a graph whose degrees differ,
+// Metropolis weights give another walk than the random-walk weights (the
+// paper's uniform neighbour), and Laplacian weights, whose links all
+// weigh 1, the same; on the ring, where every agent has two neighbours,
+// all three give the paper's walk.
+func TestWalkFromWeights(t *testing.T) {
+	holders := func(g scenario.Graph, kind string) []int {
+		b := build(t, "recal-synthetic", func(s *scenario.Scenario) {
+			s.Graph = g
+			s.Weights = scenario.Weights{Kind: kind}
+			s.Iterations = 300
+		})
+		a := b.Algorithm.(*recal.Algorithm)
+		a.Initial()
+		var out []int
+		for range 300 {
+			out = append(out, a.Advance().Active[0])
+		}
+		return out
+	}
+	// A ring of 8 with a chord 0–4: agents 0 and 4 have three
+	// neighbours, the others two, so Metropolis weighs agent 1's links
+	// 1/4 (to 0) and 1/3 (to 2).
+	chords := scenario.Graph{Kind: "edges", N: 8, Edges: [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}, {0, 4}}}
+	rw, mh, lap := holders(chords, "random-walk"), holders(chords, "metropolis"), holders(chords, "laplacian")
+	if slices.Equal(rw, mh) {
+		t.Errorf("random-walk and Metropolis weights differ on this graph but gave the same walk")
+	}
+	if !slices.Equal(rw, lap) {
+		t.Errorf("Laplacian weights give the uniform P of the random-walk weights, but another walk")
+	}
+	ring := scenario.Graph{Kind: "ring", N: 8}
+	if r, m := holders(ring, "random-walk"), holders(ring, "metropolis"); !slices.Equal(r, m) {
+		t.Errorf("on the ring every weights kind gives the paper's walk; random-walk and Metropolis differ")
 	}
 }
 
@@ -313,7 +361,11 @@ func TestResumeFromExport(t *testing.T) {
 		s.Iterations = 300
 		s.Record.Checkpoints = []int{137}
 		if pinned {
-			s.Algorithm.Draws = map[string][]float64{"walk": {2, 3, 4, 3}}
+			walk := make([]float64, 301)
+			for k := range walk {
+				walk[k] = float64(2 + k%2) // 2, 3, 2, 3, …
+			}
+			s.Algorithm.Draws = map[string][]float64{"walk": walk}
 		}
 		b, err := scenario.Build(s)
 		if err != nil {
@@ -415,5 +467,38 @@ func TestLargeBudgetsExport(t *testing.T) {
 		if got.NoGuarantee() || math.Abs(got.Log10()-want) > 1e-9 {
 			t.Errorf("%s: the export's ε = %s (log10 %v), want 10^%.10g", c.name, got, got.Log10(), want)
 		}
+	}
+}
+
+// stepOutputs keeps the baton's x of every step the runner hands it.
+type stepOutputs struct{ x map[int][]float64 }
+
+func (o *stepOutputs) Record(s *sim.Step) { o.x[s.Iter] = slices.Clone(s.Output) }
+
+// relative_error is measured at the shared x, as the paper's Figs. 2–3
+// and Table IV measure it: ‖x − x*‖/‖x*‖ at every recorded point (it was
+// the mean of the agents' local copies y_i: 0.384 at iteration 10 of
+// recal-synthetic while x was still at 0, an error of 1).
+func TestRelativeErrorAtSharedX(t *testing.T) {
+	b := build(t, "recal-synthetic", func(s *scenario.Scenario) { s.Iterations = 400 })
+	out := &stepOutputs{x: map[int][]float64{}}
+	r := runner.New(b, out)
+	if err := r.Run(); err != nil {
+		t.Fatal(err)
+	}
+	opt := b.Env.Problem.Optimum()
+	series := r.Metrics.Series
+	col := slices.Index(series.ExtraNames, "relative_error")
+	if col < 0 {
+		t.Fatalf("no relative_error column in %v", series.ExtraNames)
+	}
+	for k, it := range series.Iter {
+		want := relErr(out.x[it], opt)
+		if got := series.Extra[col][k]; math.Abs(got-want) > 1e-15*want {
+			t.Errorf("iteration %d: relative_error %v, ‖x − x*‖/‖x*‖ at the shared x is %v", it, got, want)
+		}
+	}
+	if got := series.Extra[col][slices.Index(series.Iter, 10)]; got != 1 {
+		t.Errorf("iteration 10: relative_error %v; x is still 0 there, so it is 1", got)
 	}
 }

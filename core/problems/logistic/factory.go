@@ -88,6 +88,21 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
+	Rows: func(pr objective.Problem, params any) any {
+		p := params.(*Params)
+		m := modelOf(pr)
+		if p.Dataset != "synthetic" || m == nil {
+			return nil
+		}
+		ud, ok := learn.InlineRows(m.shards, m.test)
+		if !ok {
+			return nil
+		}
+		q := *p
+		// The seed stays as Pinned writes it: rows per agent read none.
+		q.Dataset, q.Data, q.Seed = learn.User, ud, pinnedSeed(pr)
+		return &q
+	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)

@@ -377,9 +377,10 @@ func (m *Model) GradientBound() (objective.Bound, bool) {
 func (m *Model) MetricNames() []string { return []string{"relative_error"} }
 
 // Measure implements objective.Measured: the relative error
-// ‖x̄ − x*‖/‖x⁰ − x*‖ of the agents' mean x̄ from x⁰ = 0, the start of
-// every method here unless a scenario pins init (DP-RECAL's metric,
-// spec §6.6); NaN when x* = 0 or there are no estimates.
+// ‖x̄ − x*‖/‖x⁰ − x*‖ of the agents' mean x̄ (or the shared estimate, one
+// row) from x⁰ = 0, the start of every method here unless a scenario
+// pins init (DP-RECAL's metric, spec §6.6); NaN when x* = 0 or there are
+// no estimates.
 func (m *Model) Measure(estimates []float64, dim int, out []float64) {
 	out[0] = learn.RelativeError(estimates, dim, m.opt)
 }

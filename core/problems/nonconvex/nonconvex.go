@@ -323,16 +323,24 @@ func (c *Classifier) GradientBound() (objective.Bound, bool) {
 func (c *Classifier) MetricNames() []string { return []string{"w_hat"} }
 
 // Measure implements objective.Measured: Ŵ = Σ_i ‖x_i − x̄‖² +
-// (1/N)·‖Σ_i ∇f_i(x_i)‖² at the agents' estimates (spec §3.6), NaN when
+// (1/N)·‖Σ_i ∇f_i(x_i)‖² at the agents' estimates (spec §3.6), or with
+// every x_i the shared estimate when estimates is one row; NaN when
 // there are none.
 func (c *Classifier) Measure(estimates []float64, dim int, out []float64) {
-	if len(estimates) != c.n*dim {
+	shared := len(estimates) == dim
+	if len(estimates) != c.n*dim && !shared {
 		out[0] = math.NaN()
 		return
 	}
+	row := func(i int) []float64 {
+		if shared {
+			return estimates
+		}
+		return estimates[i*dim : (i+1)*dim]
+	}
 	mean, sum, g := make([]float64, dim), make([]float64, dim), make([]float64, dim)
 	for i := range c.n {
-		x := estimates[i*dim : (i+1)*dim]
+		x := row(i)
 		c.Grad(i, x, g)
 		for t := range dim {
 			mean[t] += x[t] / float64(c.n)
@@ -341,8 +349,9 @@ func (c *Classifier) Measure(estimates []float64, dim int, out []float64) {
 	}
 	w := learn.Dot(sum, sum) / float64(c.n)
 	for i := range c.n {
+		x := row(i)
 		for t := range dim {
-			e := estimates[i*dim+t] - mean[t]
+			e := x[t] - mean[t]
 			w += e * e
 		}
 	}

@@ -145,6 +145,14 @@ func TestWHat(t *testing.T) {
 	if math.Abs(out[0]-want) > 1e-8*want {
 		t.Errorf("Ŵ = %.12g, want %.12g", out[0], want)
 	}
+	// A shared estimate (one row) is every agent's: Ŵ there is Ŵ at
+	// three copies of it, with no consensus part.
+	shared, copies := make([]float64, 1), make([]float64, 1)
+	c.Measure(est[:2], 2, shared)
+	c.Measure(append(append(append([]float64(nil), est[:2]...), est[:2]...), est[:2]...), 2, copies)
+	if shared[0] != copies[0] || !(shared[0] > 0) {
+		t.Errorf("Ŵ at the shared row %v, at three copies of it %v", shared[0], copies[0])
+	}
 }
 
 // TestBlockedGrad holds Grad (blocks of samples, four rows per pass, one

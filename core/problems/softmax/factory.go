@@ -77,6 +77,20 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
+	Rows: func(pr objective.Problem, params any) any {
+		p, m := params.(*Params), pr.(*Model)
+		if p.Dataset != "synthetic" {
+			return nil
+		}
+		ud, ok := learn.InlineRows(m.shards, m.test)
+		if !ok {
+			return nil
+		}
+		// The seed stays as Pinned writes it: rows per agent read none.
+		q := *p
+		q.Dataset, q.Data, q.Seed = learn.User, ud, m.seedUsed
+		return &q
+	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)

@@ -301,7 +301,8 @@ func (m *Model) SmoothnessSource() string {
 // MetricNames implements objective.Measured.
 func (m *Model) MetricNames() []string { return []string{"relative_error"} }
 
-// Measure implements objective.Measured: ‖x̄ − x*‖/‖x⁰ − x*‖ from x⁰ = 0.
+// Measure implements objective.Measured: ‖x̄ − x*‖/‖x⁰ − x*‖ from x⁰ = 0,
+// x̄ the agents' mean or the shared estimate (one row).
 func (m *Model) Measure(estimates []float64, dim int, out []float64) {
 	out[0] = learn.RelativeError(estimates, dim, m.opt)
 }

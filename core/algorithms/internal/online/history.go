@@ -72,6 +72,7 @@ func NewHistory(env *method.Env, batch, window int) (*History, error) {
 		return h, nil
 	}
 	h.st = st
+	env.SampleRate = batch
 	for i := range n {
 		h.cur = append(h.cur, env.Samples(i))
 	}

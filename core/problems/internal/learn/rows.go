@@ -314,7 +314,8 @@ func Point(output, estimates []float64, dim int) []float64 {
 }
 
 // RelativeError returns ‖x̄ − x*‖/‖x⁰ − x*‖ with x̄ the agents' mean
-// estimate and x⁰ = 0 (DP-RECAL's relative error, spec §6.6); NaN when
+// estimate (the one row itself when estimates is the shared estimate)
+// and x⁰ = 0 (DP-RECAL's relative error, spec §6.6); NaN when
 // x* = 0 (the ratio is undefined) or there are no estimates.
 func RelativeError(estimates []float64, dim int, opt []float64) float64 {
 	n := len(estimates) / dim

@@ -61,3 +61,41 @@ func UserSized(u *data.UserData, agents int, task data.Task) *data.UserSets {
 	}
 	return sets
 }
+
+// InlineRows writes shards (one per agent, in agent order) and test (nil:
+// none) as a user's inline data, one source per agent with each shard's
+// rows in its order, labels as class indices: what a replay export
+// writes for data a problem drew (objective.Factory.Rows). It reports
+// false when the rows exceed data.MaxInlineValues.
+func InlineRows(shards []Rows, test *Rows) (*data.UserData, bool) {
+	n := 0
+	src := func(r Rows) data.Source {
+		s := data.Source{Features: make([][]float64, r.Len()), Labels: make([]float64, r.Len())}
+		for k := range s.Features {
+			i := r.Row(k)
+			row := make([]float64, r.Set.Cols)
+			for j := range row {
+				row[j] = r.Set.At(i, j)
+			}
+			s.Features[k], s.Labels[k] = row, float64(r.Set.Y[i])
+			n += len(row) + 1
+		}
+		return s
+	}
+	// Every class by its index, so that a class no training row holds
+	// keeps its place.
+	u := &data.UserData{}
+	if len(shards) > 0 {
+		for c := range shards[0].Set.Classes {
+			u.Classes = append(u.Classes, float64(c))
+		}
+	}
+	for _, sh := range shards {
+		u.Agents = append(u.Agents, src(sh))
+	}
+	if test != nil {
+		t := src(*test)
+		u.Test = &t
+	}
+	return u, n <= data.MaxInlineValues
+}

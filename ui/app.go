@@ -234,18 +234,16 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
 	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
-	cp := *s
-	if a.seed >= 0 {
-		seed := uint64(a.seed)
-		cp.Seed, cp.Seeds = &seed, nil
+	// A deep copy: building fills defaults into its sections, which must
+	// not mark the loaded preset as edited (TestPresetLinkAfterBuild).
+	cp := buildCopy(s, a.seed)
+	if why := heavy(cp); why != "" {
+		return a.loadRemote(s, cp, why)
 	}
-	if why := heavy(&cp); why != "" {
-		return a.loadRemote(s, &cp, why)
-	}
-	if err := a.checkData(&cp); err != nil {
+	if err := a.checkData(cp); err != nil {
 		return err
 	}
-	b, err := scenario.BuildFor(&cp, scenario.Page)
+	b, err := scenario.BuildFor(cp, scenario.Page)
 	if err != nil {
 		return err
 	}
@@ -915,6 +913,7 @@ func (a *App) Register() {
 	a.registerExport(fn)
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
+	a.registerTour(fn)
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)

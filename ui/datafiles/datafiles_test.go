@@ -74,6 +74,7 @@ func TestNeeds(t *testing.T) {
 		"dsgd-mushrooms":          {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"pdop-online-mushrooms":   {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"dp-recal-ijcnn1":         {"ijcnn1-train.gz", "ijcnn1-test.gz"},
+		"tour-ldp":                {"mushrooms-train.gz", "mushrooms-test.gz"},
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)
@@ -147,6 +148,8 @@ func TestExperimentNeeds(t *testing.T) {
 		"recal-fig3-ijcnn1":          {"ijcnn1-train.gz", "ijcnn1-test.gz"},
 		"recal-fig3-mnist":           {"mnist-01-train.gz", "mnist-01-test.gz"},
 		"recal-table4":               {"ijcnn1-train.gz", "ijcnn1-test.gz", "mnist-01-train.gz", "mnist-01-test.gz", "fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz", "cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		// The tour's LDP frontier turns the test accuracy off.
+		"tour-ldp-frontier": {"mushrooms-train.gz"},
 	}
 	for _, p := range experiment.Presets() {
 		e, err := experiment.PresetExperiment(p.Name)

@@ -194,7 +194,8 @@ describe('keyboard', () => {
   });
 
   test('the calibration question takes focus, keeps Tab, and Esc answers "keep"', async () => {
-    const p = await open('');
+    // GT-DP's rendezvous at ε ≈ 4·10⁷: ε = 1 asks before multiplying its noise.
+    const p = await open('?preset=gtdp-rendezvous');
     try {
       await simReady(p);
       await p.page.fill('#target-eps', '1');

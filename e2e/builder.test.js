@@ -56,7 +56,9 @@ async function open(viewport, scale = 1) {
   const log = [];
   page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
   page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL);
+  // From GT-DP's rendezvous: the landing's calibrated DP-RECAL would ask
+  // every noise-free algorithm picked for its target ε.
+  await page.goto(baseURL + '?preset=gtdp-rendezvous');
   await waitFor(page, log, 'the builder', () => window.dpsimState && window.dpsimState.draws > 2 && document.querySelector('#builder[data-ready]'));
   await page.click('#builder-box > summary'); // closed by default
   return { ctx, page, log };

@@ -58,7 +58,11 @@ describe('live comparison', () => {
   test('GT-DP, DPOP and DiaDSP at equal ε: three curves, equal ledgers, the view switches, privacy–utility one click away', async () => {
     await page.goto(`${baseURL}?preset=gtdp-fig2`);
     await waitFor('the GT-DP preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.ready && window.dpsimState.scenario === 'gtdp-fig2');
-    await waitFor('the algorithm list', () => !document.getElementById('cmp-algo').disabled && document.querySelectorAll('#cmp-picked li').length === 1);
+    // The card starts with the run on screen and the first other
+    // algorithm that runs here; this test picks its own second and third.
+    await waitFor('the algorithm list', () => !document.getElementById('cmp-algo').disabled && document.querySelectorAll('#cmp-picked li').length === 2);
+    assert.ok((await page.evaluate(() => window.dpsimCompareState.offered)).includes('dpop'), 'DPOP runs on gtdp-fig2 (its rendezvous has a domain)');
+    await page.click('#cmp-picked li:nth-child(2) .cmp-remove');
     const events = [];
     await page.exposeFunction('cmpEvent', (d) => events.push(d));
     await page.evaluate(() => window.addEventListener('dpsim-scenario', (e) => window.cmpEvent(e.detail)));

@@ -64,7 +64,9 @@ test('a compared run at equal ε, sent as a link, comes back bit for bit', async
   let b = null;
   try {
     await waitFor(a, 'the preset', () => window.dpsimState && window.dpsimState.ready && window.dpsimState.scenario === 'gtdp-fig2');
-    await waitFor(a, 'the algorithm list', () => !document.getElementById('cmp-algo').disabled);
+    await waitFor(a, 'the algorithm list', () => !document.getElementById('cmp-algo').disabled && document.querySelectorAll('#cmp-picked li').length === 2);
+    // Drop the card's own second pick: the link test compares its own three.
+    await a.page.click('#cmp-picked li:nth-child(2) .cmp-remove');
     for (const k of ['dpop', 'diadsp']) {
       await a.page.selectOption('#cmp-algo', k);
       await a.page.click('#cmp-add');

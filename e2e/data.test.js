@@ -157,8 +157,8 @@ describe('datasets fetched on demand', () => {
     assert.match(mid.title, /^Fetching LIBSVM mushrooms: poisonous vs edible/);
     assert.match(mid.size, /^0\.\d\d of 0\.05 MB$/);
     assert.match(mid.note, /LDP online paper uses all 8124 rows/);
-    // The previous scenario runs on while the file streams in.
-    assert.equal(await page.evaluate(() => window.dpsimState.scenario), 'gtdp-rendezvous');
+    // The previous scenario (the landing) runs on while the file streams in.
+    assert.equal(await page.evaluate(() => window.dpsimState.scenario), 'tour-recal');
 
     await waitFor('the data scenario', () => window.dpsimState.scenario === 'data-toy-ring');
     await throttle(0);

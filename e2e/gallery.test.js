@@ -2,11 +2,13 @@
 // End-to-end test of the gallery of paper figures (gallery.html, issue 21
 // point 3): every experiment preset that reproduces a paper figure
 // (read here from core/experiment/presets/, independently of the page)
-// appears, grouped by paper, with each of its claims; a figure never
-// swept says "not run yet"; its link opens it in the Experiments panel;
-// after a sweep there, the gallery shows that sweep's verdicts, and the
-// link shows the sweep again. Screenshots at 1280×720 and 390×844 land in
-// e2e/out/.
+// appears, grouped by paper (headed by the paper's title, its authors
+// beneath: never a file name), with each of its claims; a figure never
+// swept says "not run yet" and has no picture; its link opens it in the
+// Experiments panel; after a sweep there, the gallery shows that sweep's
+// verdicts and its picture — the very PNG "dpsim sweep" draws for it —
+// and the link shows the sweep again. Screenshots at 1280×720 and
+// 390×844 land in e2e/out/.
 //
 //   node --test e2e/gallery.test.js     (after ./build.sh)
 const { test, before, after } = require('node:test');
@@ -15,7 +17,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { execFileSync } = require('node:child_process');
+const { decodePNG, pixelStats } = require('./png.js');
+const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 // A figure whose sweep takes well under a second natively at one run.
@@ -31,7 +35,8 @@ const FIGURES = (() => {
   const out = new Map();
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const e = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-    if (e.reproduces) out.set(f.replace(/\.json$/, ''), { paper: e.reproduces.paper, claims: (e.expectations || []).map((x) => x.claim) });
+    // "Authors, Title (algorithm)": the heading is the title.
+    if (e.reproduces) out.set(f.replace(/\.json$/, ''), { paper: e.reproduces.paper.replace(/ \([^)]*\)$/, '').split(', ').pop(), claims: (e.expectations || []).map((x) => x.claim) });
   }
   return out;
 })();
@@ -63,6 +68,8 @@ const galleryReady = (page, log) => waitFor(page, log, 'the gallery', () => wind
 // claims with their badges.
 const shown = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('li.gal-item')].map((li) => [li.dataset.experiment, {
   paper: li.closest('section').querySelector('h2').textContent,
+  authors: (li.closest('section').querySelector('.gal-authors') || {}).textContent || '',
+  picture: !!li.querySelector('figure.gal-pic img'),
   claims: [...li.querySelectorAll('.gal-claims > li')].map((c) => ({ verdict: c.querySelector('.exp-verdict') && c.querySelector('.exp-verdict').textContent, text: c.textContent })),
   link: li.querySelector('a.gal-open').getAttribute('href'),
   doc: li.querySelector('a.gal-doc').getAttribute('href'),
@@ -81,6 +88,9 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
     assert.deepEqual(Object.keys(g).sort(), [...FIGURES.keys()].sort(), 'the figures listed');
     for (const [name, f] of FIGURES) {
       assert.equal(g[name].paper, f.paper, `${name}'s paper`);
+      assert.doesNotMatch(g[name].paper, /\b[a-z0-9]+-[a-z0-9]+-[a-z0-9-]+\b/, `${name}'s paper is named by a file name`);
+      assert.match(g[name].authors, /^[A-Z]\. [A-Z]/, `${name}'s paper's authors`);
+      assert.equal(g[name].picture, false, `${name} has a picture in a fresh browser`);
       assert.equal(g[name].link, 'experiments.html?experiment=' + name);
       // … and what docs/ records of it (e2e/docview.test.js checks every
       // such link finds its passage).
@@ -118,10 +128,20 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
       if (name !== CHEAP) assert.ok(g2[name].claims.every((c) => c.verdict === 'not run yet' || FIGURES.get(name).claims.length === 0), `${name} shows a verdict it never had`);
     }
     assert.match(await page.textContent(`li[data-experiment="${CHEAP}"] .gal-foot`), /verdicts of your sweep of/);
-    // A thumbnail of its curves, for that figure only.
-    assert.equal(await page.locator('svg.gal-thumb').count(), 1, 'thumbnails');
-    assert.ok(await page.locator(`li[data-experiment="${CHEAP}"] svg.gal-thumb polyline`).count() > 0, 'no curve in the thumbnail');
-    await page.locator(`li[data-experiment="${CHEAP}"]`).screenshot({ path: path.join(OUT, 'gallery-swept.png') });
+    // Its picture, for that figure only: the SVG the CLI draws for the
+    // same sweep, shown (not blank).
+    assert.equal(await page.locator('figure.gal-pic img').count(), 1, 'pictures');
+    assert.equal(await page.evaluate(() => window.dpsimGallery.pictures), 1);
+    const png = Buffer.from(await page.$eval(`li[data-experiment="${CHEAP}"] figure.gal-pic img`, (img) => fetch(img.src).then((r) => r.arrayBuffer()).then((b) => Array.from(new Uint8Array(b)))));
+    const out = path.join(tmp, `${CHEAP}.json`);
+    execFileSync(cli(), ['sweep', '--quiet', '--runs', '1', '--out', out, `preset:${CHEAP}`], { stdio: 'inherit' });
+    assert.ok(png.equals(fs.readFileSync(path.join(tmp, `${CHEAP}.png`))), 'the gallery\'s picture is the CLI\'s PNG');
+    await page.waitForFunction((n) => { const i = document.querySelector(`li[data-experiment="${n}"] figure.gal-pic img`); return i && i.complete && i.naturalWidth > 0; }, CHEAP);
+    const shot = path.join(OUT, 'gallery-swept.png');
+    await page.locator(`li[data-experiment="${CHEAP}"]`).screenshot({ path: shot });
+    const px = pixelStats(decodePNG(fs.readFileSync(shot)));
+    assert.ok(px.colours > 20 && px.foregroundFraction > 0.05, `the picture is not blank (${px.colours} colours, ${(100 * px.foregroundFraction).toFixed(1)} % foreground)`);
+    await page.screenshot({ path: path.join(OUT, 'gallery-swept-1280x720.png'), fullPage: false });
 
     // Its link shows that sweep again in the panel.
     await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);

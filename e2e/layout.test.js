@@ -116,7 +116,9 @@ describe('above the fold', () => {
 describe('the page at 1366×768', () => {
   test('the privacy slider spans what the accountant reaches, labelled at every decade; the description\'s "more" and the symbols by keyboard; δ in ε\'s sentence', async () => {
     const w = 1366, h = 768;
-    const p = await open({ width: w, height: h });
+    // GT-DP's rendezvous: no target, its own ε far beyond 10 (the landing,
+    // the Tour's DP-RECAL, has a target ε = 6; e2e/tour.test.js).
+    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous');
     try {
       // The slider's range is the simulator's, not 0.1 … 100.
       const r = JSON.parse(await p.page.evaluate(() => window.dpsim.privacyRange()));
@@ -214,7 +216,7 @@ describe('the page at 1366×768', () => {
     const w = 1366, h = 768;
     let release;
     const held = new Promise((r) => { release = r; });
-    const p = await open({ width: w, height: h }, '', {
+    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous', {
       route: (page) => page.route(/\/data\/[^/]+\.gz$/, async (route) => { await held; await route.continue(); }),
     });
     try {
@@ -251,7 +253,9 @@ describe('the page at 1366×768', () => {
 
   test('keyboard only: reach an agent, inspect its latest message, close the inspector', async () => {
     const w = 1366, h = 768;
-    const p = await open({ width: w, height: h });
+    // Every agent sends every iteration on GT-DP's rendezvous (the
+    // landing's DP-RECAL passes one baton).
+    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous');
     try {
       await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
       let at = null;
@@ -298,7 +302,8 @@ describe('the page at 1366×768', () => {
 
   test('the builder\'s fields are legible; a built scenario\'s title and menu follow it', async () => {
     for (const [w, h] of [[1366, 768], [390, 844]]) {
-      const p = await open({ width: w, height: h });
+      // A ring of 8 whose title says so: GT-DP's rendezvous.
+      const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous');
       try {
         await p.page.evaluate(() => { document.getElementById('more-controls').open = true; document.getElementById('builder-box').open = true; });
         await waitFor(p, 'the builder', () => document.getElementById('builder').dataset.ready === '1');
@@ -355,7 +360,8 @@ describe('classroom', () => {
 describe('a phone, 390×844', () => {
   test('the network fills its box; a tap inspects in a sheet at the foot that leaves the network in sight; a tap on a term shows its entry', async () => {
     const w = 390, h = 844;
-    const p = await open({ width: w, height: h }, '', { scale: 2, touch: true });
+    // GT-DP's rendezvous: every agent sends each iteration, the plane below.
+    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous', { scale: 2, touch: true });
     try {
       const vw = await box(p.page, '#view');
       const ag = JSON.parse(await p.page.evaluate(() => window.dpsim.agents()));

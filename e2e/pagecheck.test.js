@@ -111,7 +111,7 @@ describe('issue 18: DP-RECAL Table IV in the Experiments panel', () => {
       const csvPath = path.join(tmp, 'table4.csv');
       await d.saveAs(csvPath);
       const csv = fs.readFileSync(csvPath, 'utf8');
-      assert.match(csv.split('\n')[0], /^experiment,series,label,point/);
+      assert.match(csv.split('\n').find((l) => !l.startsWith('# ')), /^experiment,series,label,point/);
       assert.ok(csv.split('\n').filter((l) => /,messages,/.test(l)).length === 20, 'one messages row per series in the CSV');
       await p.page.locator('#exp-table').scrollIntoViewIfNeeded();
       await p.page.screenshot({ path: path.join(OUT, 'pagecheck-table4.png'), fullPage: true });

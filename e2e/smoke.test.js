@@ -177,7 +177,7 @@ describe('dpsim page with WebGL2', () => {
     assert.ok(st.colours >= 8, `only ${st.colours} distinct colours`);
   });
 
-  test('play runs the solver and the error falls 100-fold', async () => {
+  test('play runs the solver and the error falls 10-fold', async () => {
     // Start from iteration 0.
     await b.page.click('#reset');
     await waitFor(b, 'iteration 0 after reset', () => window.dpsimState.iter === 0 && !window.dpsimState.running);
@@ -196,11 +196,16 @@ describe('dpsim page with WebGL2', () => {
     await waitFor(b, 'running', () => window.dpsimState.running === true || window.dpsimState.iter > 0);
     // the page renders the published state on its next animation frame
     await waitFor(b, 'Play pressed', () => document.getElementById('play').getAttribute('aria-pressed') === 'true');
-    const target = Math.min(200, s0.iterations || 200);
+    // To the run's end: the error of a run at meaningful privacy
+    // fluctuates from one iteration to the next.
+    const target = s0.iterations || 200;
     await waitFor(b, `iteration ≥ ${target}`, (t) => window.dpsimState.iter >= t, target);
     const s1 = await state(b.page);
-    assert.ok(s1.optimality < e0 / 100,
-      `optimality ${s1.optimality} at iteration ${s1.iter} is not below e0/100 = ${e0 / 100}`);
+    // The landing learns at ε = 6 (core/tour): its error ends below 10 %
+    // of the start, the tour's criterion (it fell 100-fold only when the
+    // landing ran at ε = 4·10⁷).
+    assert.ok(s1.optimality < e0 / 10,
+      `optimality ${s1.optimality} at iteration ${s1.iter} is not below e0/10 = ${e0 / 10}`);
     await b.page.screenshot({ path: path.join(OUT, 'running.png') });
     assertNoFatal(b);
   });

@@ -263,7 +263,8 @@ describe('words', () => {
   });
 
   test('ε in words: never a bare 0 after messages, never ∞ for noise without guarantee', async () => {
-    const p = await open({ width: 1280, height: 800 });
+    // GT-DP's first messages cost nothing (sensitivity 0 at k = 0).
+    const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-rendezvous');
     try {
       await p.page.click('#step');
       await waitFor(p.page, p.log, 'iteration 1', () => window.dpsimState.iter === 1);
@@ -283,7 +284,8 @@ describe('words', () => {
 
 describe('calibration, plot and speed', () => {
   test('asks before multiplying the noise by 4·10⁷, warns afterwards', async () => {
-    const p = await open({ width: 1280, height: 800 });
+    // The former landing, at ε ≈ 4·10⁷: ε = 1 multiplies its noise by 4·10⁷.
+    const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-rendezvous');
     try {
       await p.page.fill('#target-eps', '1');
       await p.page.click('#target-apply');

@@ -14,6 +14,9 @@
 // TestUserDataEveryProblemAndFormat). A file other than the one an
 // export pins is refused in one line naming both hashes; a data file
 // dropped with no scenario waiting trains the current problem on it.
+// A scenario on the user's files is built and run in a Web Worker, to
+// which the page hands them (ui/remote.go): a broken file's error comes
+// from there, and the load reports it.
 // Environment as in smoke.test.js (CHROMIUM, DPSIM_SITE, E2E_TIMEOUT).
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -286,6 +289,10 @@ describe('your own data', () => {
         const res = await b.page.evaluate(() => window.__udLoad.then((r) => r && { ok: r.ok, error: r.error }));
         assert.ok(res && res.ok, `loaded: ${JSON.stringify(res)} ${b.log.slice(-5).join(' | ')}`);
         await waitFor(b, `the scenario ${c.name}`, (n) => window.dpsimState.scenario === n, c.name);
+        // Built and run in a Web Worker, which the page handed the files.
+        const remote = await b.page.evaluate(() => window.dpsimState.remote);
+        assert.ok(remote && remote.active, `the run is computed in a Web Worker: ${JSON.stringify(remote)}`);
+        assert.match(remote.why, /^it trains on your file /);
         await runToEnd(b);
         if (idx === 1) await b.page.screenshot({ path: path.join(OUT, 'userdata-ran.png') });
         const json = await exportJSON(b);

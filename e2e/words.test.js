@@ -143,7 +143,7 @@ describe('each paper\'s legend from its plug-ins', () => {
 });
 
 describe('the preset menu and the glossary', () => {
-  test('presets grouped by paper, the paper\'s algorithm first; every paper\'s symbols in the glossary', async () => {
+  test('presets grouped by paper, the Tour\'s lesson and the paper\'s algorithm first; every paper\'s symbols in the glossary', async () => {
     const p = await open({ width: 1366, height: 768 });
     try {
       const menu = await p.page.evaluate(() => [...document.querySelectorAll('#preset optgroup')].map((g) => ({
@@ -151,8 +151,10 @@ describe('the preset menu and the glossary', () => {
         names: [...g.querySelectorAll('option')].map((o) => o.value),
       })));
       assert.equal(menu.length, 5, JSON.stringify(menu.map((g) => g.label)));
-      assert.match(menu[0].label, /^GT-DP/);
-      assert.equal(menu[0].names[0], 'gtdp-rendezvous');
+      // The landing's paper first, then the Tour's order, each group led by its lesson.
+      assert.match(menu[0].label, /^DP-RECAL/);
+      assert.deepEqual(menu.map((g) => g.names[0]), ['tour-recal', 'tour-gtdp', 'tour-dpp2', 'tour-dpdgt', 'tour-ldp']);
+      assert.equal(await p.page.$eval('#preset', (el) => el.value), 'tour-recal');
       for (const g of menu) {
         assert.equal(g.algs[0], g.paper, `${g.label} starts with a baseline`);
         const firstBaseline = g.algs.findIndex((a) => a !== g.paper);
@@ -179,7 +181,8 @@ describe('the preset menu and the glossary', () => {
 
 describe('the packets\' colour counts all the noise a message carries', () => {
   test('at ε = 1 the estimates fly off and the packets are red, against the noise-free twin', async () => {
-    const p = await open({ width: 1366, height: 768 });
+    // GT-DP's rendezvous, where issue 29 saw teal packets at ε ≈ 1.
+    const p = await open({ width: 1366, height: 768 }, '?preset=gtdp-rendezvous');
     try {
       const r = await p.page.evaluate(() => { const x = window.dpsim.calibrate(1); return { ok: x.ok, error: x.error }; });
       assert.ok(r.ok, r.error);
@@ -226,8 +229,8 @@ describe('status and theory tell the truth', () => {
     }
   });
 
-  test('the landing\'s noise warning compares with the ghost only above rounding', async () => {
-    const p = await open({ width: 1920, height: 1080 });
+  test('GT-DP\'s rendezvous (the landing of issue 29): the noise warning compares with the ghost only above rounding', async () => {
+    const p = await open({ width: 1920, height: 1080 }, '?preset=gtdp-rendezvous');
     try {
       await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
       await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));

@@ -30,7 +30,7 @@
   const scnDesc = $('scn-desc');
 
   // DEFAULT_PRESET is scenario.DefaultPreset.
-  const DEFAULT_PRESET = 'gtdp-rendezvous';
+  const DEFAULT_PRESET = 'tour-recal';
   // How long the page's scripts wait for the view to draw the snapshot
   // before they load anyway (a view that cannot draw it).
   const SNAPSHOT_WAIT_MS = 3000;

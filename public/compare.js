@@ -28,11 +28,18 @@
         <select id="cmp-algo" disabled><option>(loading…)</option></select>
         <button type="button" id="cmp-add" disabled>Add</button>
       </div>
+      <p id="cmp-filled" class="cmp-filled muted"></p>
       <ol id="cmp-picked" class="cmp-picked" aria-label="Algorithms to compare"></ol>
       <div class="row">
         <button type="button" id="cmp-start" class="primary" disabled>Compare</button>
+        <span id="cmp-at" class="muted"></span>
         <span id="cmp-error" class="field-error" role="alert"></span>
       </div>
+      <p id="cmp-dropped" class="cmp-dropped" role="status" aria-live="polite"></p>
+      <details id="cmp-unavailable" class="cmp-unavailable" hidden>
+        <summary>Not offered on this scenario</summary>
+        <ul id="cmp-why"></ul>
+      </details>
     </div>
     <div id="cmp-live" hidden>
       <table class="cmp-table">
@@ -56,15 +63,23 @@
 
   const algoSel = $('cmp-algo'), addBtn = $('cmp-add'), picked = $('cmp-picked');
   const startBtn = $('cmp-start'), errBox = $('cmp-error');
+  const filledBox = $('cmp-filled'), atBox = $('cmp-at'), droppedBox = $('cmp-dropped');
+  const unavail = $('cmp-unavailable'), why = $('cmp-why');
   const setup = $('cmp-setup'), live = $('cmp-live'), rows = $('cmp-rows');
   const verdict = $('cmp-verdict'), epsIn = $('cmp-eps'), calBtn = $('cmp-cal'), epsErr = $('cmp-eps-error');
   const puBtn = $('cmp-pu'), puMsg = $('cmp-pu-msg'), stopBtn = $('cmp-stop');
 
-  const state = { on: false, entries: [], view: 0, target: 0, error: '', experiment: '' };
+  const state = { on: false, entries: [], view: 0, target: 0, error: '', experiment: '', picks: [], offered: [] };
   window.dpsimCompareState = state;
 
   let titles = {};   // algorithm kind → title
-  let picks = [];    // [{kind, label, params?, noise?, draws?}]
+  // The algorithms that can run on the scenario on screen, each with the
+  // entry that runs it there, checked in Go by building it on this base
+  // (dpsim.compareCandidates, scenario.Candidates); the others with why.
+  let cands = [];
+  // [{kind, label, params?, noise?, draws?, own?}]: picks[0] is the run
+  // on screen (own), the others come from cands.
+  let picks = [];
   let pickedFor = -1; // dpsimState.loads the picks were made for
   let info = null;   // the latest compareState()
   let sig = '';      // labels of the plotted entries
@@ -97,13 +112,44 @@
     try { return JSON.parse(window.dpsim.scenario() || 'null'); } catch (e) { return null; }
   }
 
-  // The picks start from the page's scenario: its own algorithm (with
-  // its parameters and noise, so entry 1 is the run on screen) and
-  // nothing else; Add appends an algorithm with its defaults.
-  function resetPicks() {
+  const runnable = () => cands.filter((c) => c.entry);
+  const candOf = (kind) => cands.find((c) => c.kind === kind && c.entry);
+
+  // A pick of candidate c: its entry as Go built it on this base.
+  function pickOf(c, label) {
+    return { kind: c.kind, label: label || '', params: c.entry.params, noise: c.entry.noise, draws: c.entry.draws };
+  }
+
+  // syncPicks makes the picks fit the scenario on screen, after every
+  // build (a preset, a seed, Reset, the Target ε box): entry 1 becomes
+  // the run on screen; the added entries are kept, re-made for this base,
+  // when their algorithm still runs here, and the others are removed
+  // with the reason said — never silently. The first time, the run on
+  // screen and the first other algorithm that runs here (and can be
+  // calibrated) are picked, so that Compare works on the first click.
+  function syncPicks() {
     const s = currentScenario();
-    picks = [];
-    if (s && s.algorithm) picks.push({ kind: s.algorithm.kind, label: '', params: s.algorithm.params, noise: s.noise, draws: s.algorithm.draws });
+    if (!s || !s.algorithm) { picks = []; renderPicks(); return; }
+    const own = { kind: s.algorithm.kind, label: '', params: s.algorithm.params, noise: s.noise, draws: s.algorithm.draws, own: true };
+    const dropped = [];
+    if (picks.length === 0) {
+      const other = runnable().find((c) => c.kind !== own.kind && !c.note) || runnable().find((c) => c.kind !== own.kind);
+      picks = other ? [own, pickOf(other)] : [own];
+    } else {
+      const kept = [];
+      for (const p of picks.slice(1)) {
+        const c = candOf(p.kind);
+        if (c) kept.push(pickOf(c, p.label));
+        else dropped.push(p);
+      }
+      picks = [own, ...kept];
+    }
+    droppedBox.textContent = dropped.length
+      ? 'Removed from the comparison: ' + dropped.map((p) => {
+        const c = cands.find((x) => x.kind === p.kind);
+        return `${short(titles[p.kind] || p.kind)} (cannot run on this scenario: ${(c && c.reason) || 'unknown algorithm'})`;
+      }).join('; ') + '.'
+      : '';
     renderPicks();
   }
 
@@ -118,7 +164,7 @@
         <label for="${id}" class="visually-hidden">Label of entry ${i + 1}</label>
         <input type="text" id="${id}" class="cmp-label" maxlength="80">
         <button type="button" class="link cmp-remove" aria-label="Remove entry ${i + 1}">×</button>`;
-      li.querySelector('.cmp-kind').textContent = short(titles[p.kind] || p.kind) + (i === 0 && p.params !== undefined ? ' (this run)' : '');
+      li.querySelector('.cmp-kind').textContent = short(titles[p.kind] || p.kind) + (p.own ? ' (this run)' : '');
       const inp = li.querySelector('input');
       inp.value = p.label;
       inp.placeholder = short(titles[p.kind] || p.kind);
@@ -128,27 +174,60 @@
     });
     addBtn.disabled = picks.length >= MAX || !algoSel.value;
     startBtn.disabled = picks.length < MIN;
+    state.picks = picks.map((p) => p.kind);
+    state.offered = runnable().map((c) => c.kind);
     errBox.textContent = picks.length < MIN ? '' : errBox.textContent;
+    // The ε the comparison will run at: the scenario's own target.
+    const s = currentScenario();
+    const eps = s && s.calibrate && s.calibrate.epsilon;
+    atBox.textContent = eps ? `every entry calibrated to ε = ${fmt(eps)}` : '';
   }
 
+  // fillAlgorithms offers the algorithms that run on the scenario on
+  // screen, and lists the others with the reason.
   function fillAlgorithms() {
     let plugins;
-    try { plugins = JSON.parse(window.dpsim.plugins()); } catch (e) { return; }
+    try {
+      plugins = JSON.parse(window.dpsim.plugins());
+      cands = JSON.parse(window.dpsim.compareCandidates());
+    } catch (e) { return; }
+    for (const a of plugins.algorithms) titles[a.name] = a.title;
+    const keep = algoSel.value;
     algoSel.replaceChildren();
-    for (const a of plugins.algorithms) {
-      titles[a.name] = a.title;
+    const s = currentScenario();
+    const ownKind = s && s.algorithm && s.algorithm.kind;
+    const offer = runnable().slice().sort((a, b) => (a.kind === ownKind) - (b.kind === ownKind));
+    for (const c of offer) {
       const o = document.createElement('option');
-      o.value = a.name;
-      o.textContent = short(a.title) + ` (${a.name})`;
+      o.value = c.kind;
+      o.textContent = short(titles[c.kind] || c.title) + ` (${c.kind})`;
       algoSel.append(o);
     }
-    algoSel.disabled = false;
-    addBtn.disabled = false;
+    if (offer.some((c) => c.kind === keep)) algoSel.value = keep;
+    algoSel.disabled = offer.length === 0;
+    why.replaceChildren();
+    for (const c of cands.filter((x) => !x.entry)) {
+      const li = document.createElement('li');
+      li.textContent = `${short(titles[c.kind] || c.title)}: ${c.reason}`;
+      why.append(li);
+    }
+    unavail.hidden = why.children.length === 0;
+    describeChoice();
   }
 
+  // describeChoice says what the chosen algorithm's entry takes from
+  // elsewhere than its defaults.
+  function describeChoice() {
+    const c = candOf(algoSel.value);
+    filledBox.textContent = c && c.filled && c.filled.length ? 'Filled in: ' + c.filled.join('; ') + '.' : '';
+    addBtn.disabled = picks.length >= MAX || !c;
+  }
+  algoSel.addEventListener('change', describeChoice);
+
   addBtn.addEventListener('click', () => {
-    if (picks.length >= MAX) return;
-    picks.push({ kind: algoSel.value, label: '' });
+    const c = candOf(algoSel.value);
+    if (picks.length >= MAX || !c) return;
+    picks.push(pickOf(c));
     renderPicks();
   });
 
@@ -302,11 +381,10 @@
     // After the simulator's first frame (page.js): the lists are not
     // needed to draw it.
     if (window.dpsim && s && s.ready && window.dpsimFirstFrame) {
-      if (algoSel.disabled) fillAlgorithms();
       if (s.loads !== lastLoads) {
         lastLoads = s.loads;
         refresh(true);
-        if (!state.on && pickedFor !== s.loads) { pickedFor = s.loads; resetPicks(); }
+        if (!state.on && pickedFor !== s.loads) { pickedFor = s.loads; fillAlgorithms(); syncPicks(); }
       } else if (state.on && now - lastPoll > 250) {
         lastPoll = now;
         refresh(false);

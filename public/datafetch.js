@@ -2,8 +2,9 @@
 // experiment trains on (public/data/<name>-<split>.gz), shared by the main
 // page (page.js) and the Experiments panel (experiments.js): the same
 // streaming with progress and the same one-line errors. Which files, and
-// the checks on their bytes (size, sha256, content), are Go's
-// (ui/datafiles, core/data): dataNeeds and provideData on either side.
+// the checks on their content, are Go's (ui/datafiles, core/data):
+// dataNeeds and provideData on either side; the size and sha256 are
+// checked here too, as the bytes arrive (verify).
 (() => {
   'use strict';
 
@@ -52,7 +53,29 @@
     const out = new Uint8Array(got);
     let at = 0;
     for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    await verify(f, out);
     return out;
+  }
+
+  // verify checks the bytes' size and sha256 against the manifest, with
+  // core/data's messages, before anything decodes them: the hash in
+  // WebCrypto, off the page's thread (the main page keeps the bytes
+  // undecoded for the Worker of its heavy runs, ui/remote.go; the Worker,
+  // and the Experiments panel's workers, check them again as they decode
+  // them). Without WebCrypto (a page not served from a secure origin) the
+  // size is checked here and the rest there.
+  async function verify(f, b) {
+    const what = `dataset ${f.dataset}/${f.split}`;
+    if (f.bytes && b.byteLength !== f.bytes) {
+      throw new Error(`${what}: file ${f.file} has ${b.byteLength} bytes: the manifest says ${f.bytes} (truncated or replaced)`);
+    }
+    const subtle = window.crypto && window.crypto.subtle;
+    if (!subtle || !f.sha256) return;
+    const sum = new Uint8Array(await subtle.digest('SHA-256', b));
+    const hex = Array.from(sum, (x) => x.toString(16).padStart(2, '0')).join('');
+    if (hex !== f.sha256) {
+      throw new Error(`${what}: file ${f.file} has sha256 ${hex}: the manifest says ${f.sha256} (corrupted or replaced)`);
+    }
   }
 
   window.dpsimData = { DIR: DATA_DIR, mb, fetchFile };

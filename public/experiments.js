@@ -157,6 +157,9 @@
     }
   }
 
+  // The audit panel (audit.js) runs its own jobs on the same workers.
+  window.dpsimWorkers = { solverModule, SolverWorker };
+
   async function spawn() {
     const module = await solverModule();
     const w = new SolverWorker();
@@ -310,9 +313,14 @@
   }
 
   let helper = null; // lists presets, assembles results, draws figures
+  let helperComing = null; // one spawn at a time: a Cancel and a new sweep both ask
   async function getHelper() {
-    if (!helper || helper.dead) helper = await spawn();
-    return helper;
+    if (helper && !helper.dead) return helper;
+    if (!helperComing) {
+      helperComing = spawn().then((w) => { helper = w; return w; });
+      helperComing.then(() => { helperComing = null; }, () => { helperComing = null; });
+    }
+    return helperComing;
   }
 
   // ----------------------------------------------------------- the panel
@@ -508,6 +516,10 @@
   // ------------------------------------------------------------ sweeping
 
   let sweep = null; // {name, workers, records, cancelled, t0}
+  // generation counts the sweeps started: what an earlier sweep still
+  // delivers (a cancelled sweep's partial result, assembled after a new
+  // sweep began) is dropped, with its messages.
+  let generation = 0;
 
   async function run() {
     if (sweep) return;
@@ -523,7 +535,7 @@
     Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
       etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false, restored: '' });
     setMsg('');
-    const s = { name, runs, workers: [], records: [], partial: new Map(), cancelled: false, t0: performance.now(), next: 0 };
+    const s = { name, runs, workers: [], records: [], partial: new Map(), cancelled: false, t0: performance.now(), next: 0, gen: ++generation };
     sweep = s;
     startStallMonitor();
     // A long run (one CNN training, say) finishes no run for a minute: the
@@ -539,7 +551,7 @@
       if (s.cancelled) return;
       const p = await h.request('plan', { name, runs });
       if (s.cancelled) return;
-      state.total = p.tasks;
+      state.total = s.total = p.tasks;
       // Run by run (run 0 of every series and point, then run 1, …), as
       // the CLI does: a cancelled sweep has a few runs at every point.
       s.order = [];
@@ -621,9 +633,9 @@
     state.elapsedSeconds = (performance.now() - s.t0) / 1000;
     finish();
     const finished = s.records.filter((r) => r !== undefined).length;
-    setMsg(`Cancelled: ${finished} of ${state.total} runs finished.`);
+    setMsg(`Cancelled: ${finished} of ${s.total || 0} runs finished.`);
     if (finished > 0) {
-      assemble(s, true).catch((e) => setMsg('Cancelled; the partial result could not be assembled: ' + e.message, 'error'));
+      assemble(s, true).catch((e) => { if (s.gen === generation) setMsg('Cancelled; the partial result could not be assembled: ' + e.message, 'error'); });
     }
   }
 
@@ -636,6 +648,7 @@
     const h = await getHelper();
     await provide(h, s.files || []); // a fresh helper after Cancel
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
+    if (s.gen !== generation) return; // a later sweep owns the panel now
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
     // state.kept names the sweep once it is kept (the gallery reads it).
     keep.put({ ...result, partial, at: Date.now() }).then(() => { state.kept = s.name; }, () => {}); // storage off or full: shown, not kept
@@ -646,7 +659,8 @@
     showVerdicts(result.figure);
     showTable(result.csv);
     for (const b of Object.values(dl)) b.disabled = false;
-    if (partial) setMsg(`Cancelled: the figure and downloads show the ${recs.length} of ${state.total} runs that finished (marked partial).`);
+    // A complete sweep clears what an earlier one said.
+    setMsg(partial ? `Cancelled: the figure and downloads show the ${recs.length} of ${s.total} runs that finished (marked partial).` : '');
     showProgress();
   }
 
@@ -678,6 +692,12 @@
   // -------------------------------------------------------------- figure
 
   let plot = null;
+  const PLOT_H = 380;
+  // plotWidth is the room the plot has between its axis titles.
+  function plotWidth() {
+    const box = fig.querySelector('.exp-plot');
+    return Math.max(240, (box && box.clientWidth) || fig.clientWidth || 720);
+  }
 
 
 
@@ -689,12 +709,15 @@
     const box = $('exp-table');
     box.textContent = '';
     state.tableRows = 0;
-    const rows = parseCSV(csv || '');
+    // The metadata block's "# " lines come before the header.
+    const rows = parseCSV((csv || '').split('\n').filter((l) => !l.startsWith('# ')).join('\n'));
     if (rows.length < 2) return;
     const h = rows[0], col = (n) => h.indexOf(n);
     const recs = rows.slice(1).filter((r) => r.length === h.length);
     if (recs.some((r) => r[col('point')] !== '0')) return; // a figure, not a table
-    const vars = [...new Set(recs.map((r) => r[col('variable')]))];
+    // ε's log10 only where ε itself overflowed.
+    const overflow = recs.some((r) => r[col('variable')] === 'epsilon' && r[col('mean')] === 'Inf');
+    const vars = [...new Set(recs.map((r) => r[col('variable')]))].filter((v) => overflow || v !== 'epsilon_log10');
     const labels = [...new Set(recs.map((r) => r[col('label')]))];
     const fmt = (v) => (v === '' || v === 'NaN' ? '–' : Number(v).toPrecision(4));
     const t = document.createElement('table');
@@ -786,25 +809,34 @@
         series.push({ label: s.label + ' (right axis)', stroke: col, width: 1.5, dash: [6, 4], spanGaps: true, scale: 'y2', points: { show: false } });
       }
     });
+    // The axis titles are the page's text, around the plot, not uPlot's:
+    // uPlot draws a title on one line on its canvas, which cuts a title
+    // longer than its axis; here a long one wraps (docs/experiments.md).
     const axes = [
-      logAxis({ label: fd.x_label, stroke: '#333', grid: { stroke: '#eceef2' } }, fd.x_log),
-      logAxis({ label: fd.y_label, stroke: '#333', grid: { stroke: '#eceef2' }, size: 70 }, fd.y_log),
+      logAxis({ stroke: '#333', grid: { stroke: '#eceef2' } }, fd.x_log),
+      logAxis({ stroke: '#333', grid: { stroke: '#eceef2' }, size: 50 }, fd.y_log),
     ];
     const scales = { x: { time: false, distr: fd.x_log ? 3 : 1 }, y: { distr: fd.y_log ? 3 : 1 } };
     if (y2) {
-      axes.push(logAxis({ scale: 'y2', side: 1, label: fd.y2_label + ' (dashed)', stroke: '#333', grid: { show: false }, size: 70 }, fd.y2_log));
+      axes.push(logAxis({ scale: 'y2', side: 1, stroke: '#333', grid: { show: false }, size: 50 }, fd.y2_log));
       scales.y2 = { distr: fd.y2_log ? 3 : 1 };
     }
-    const width = Math.max(320, fig.clientWidth || 720);
+    if (plot) plot.destroy();
+    plot = null;
+    fig.replaceChildren();
+    const titled = (cls, text) => { const e = document.createElement('div'); e.className = cls; e.textContent = text; return e; };
+    const plotBox = titled('exp-plot', '');
+    fig.append(titled('exp-ylab', fd.y_label), plotBox, titled('exp-y2lab', y2 ? fd.y2_label + ' (dashed)' : ''), titled('exp-xlab', fd.x_label));
+    fig.classList.toggle('has-y2', y2);
+    const width = plotWidth();
     const opts = {
-      width, height: 380, scales, axes, series, bands,
+      width, height: PLOT_H, scales, axes, series, bands,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       hooks: { setCursor: [(u) => showReadout(u, fd, xs)] },
     };
-    if (plot) plot.destroy();
-    fig.replaceChildren();
-    plot = new uPlot(opts, data, fig);
+    plot = new uPlot(opts, data, plotBox);
+    fig.uplot = plot; // tests read its axes (e2e/corners.test.js)
     legend.replaceChildren();
     fd.series.forEach((s, k) => {
       const li = document.createElement('li');
@@ -914,7 +946,7 @@
   dl.csv.addEventListener('click', () => result && download(`${result.name}.csv`, 'text/csv', result.csv));
   dl.svg.addEventListener('click', () => downloadFigure('svg'));
   dl.png.addEventListener('click', () => downloadFigure('png'));
-  window.addEventListener('resize', () => { if (plot && result) plot.setSize({ width: Math.max(320, fig.clientWidth), height: 380 }); });
+  window.addEventListener('resize', () => { if (plot && result) plot.setSize({ width: plotWidth(), height: PLOT_H }); });
   if (new URLSearchParams(location.search).has('experiment')) {
     box.open = true;
     box.scrollIntoView();

@@ -8,11 +8,21 @@
 // without page changes. The verdicts are the user's: the Experiments
 // panel keeps the last sweep of each experiment in this browser
 // (IndexedDB "dpsim", store "sweeps", key "exp:<name>"); a figure never
-// swept here says "not run yet". (No verdicts are computed at build time:
-// a sweep of every figure, even at reduced runs, trains CNNs on CIFAR-10
-// and takes far longer than build.sh may; docs/accessibility.md.)
+// swept here says "not run yet".
 //
-// Tests read window.dpsimGallery: {status, figures, papers, error}.
+// Each swept figure is shown as its picture: the PNG the solver draws
+// from the kept sweep's figure data (figureData, the same bytes as
+// "dpsim sweep" writes for that result). Pictures are not rendered at
+// build time: a sweep of every figure, even at one run per point, trains
+// CNNs on MNIST and CIFAR-10 and took 5–60 s a figure natively (minutes
+// in all, far longer than build.sh may), and a picture of one run per
+// point would show neither the paper's run counts nor its bands. The
+// picture is the user's own sweep, at the runs per point it says.
+// (docs/accessibility.md.)
+//
+// Papers are named by their title and authors (experiment.Papers).
+//
+// Tests read window.dpsimGallery: {status, figures, papers, pictures, error}.
 (() => {
   'use strict';
 
@@ -20,12 +30,11 @@
   const statusEl = $('gal-status');
   const root = $('gallery');
   const toc = $('gal-toc');
-  const state = { status: 'loading', figures: [], papers: [], others: 0, error: '' };
+  const state = { status: 'loading', figures: [], papers: [], others: 0, pictures: 0, error: '' };
   window.dpsimGallery = state;
 
-  // presets asks a solver worker for the experiment presets, then lets
-  // it go.
-  async function presets() {
+  // solver starts a solver worker and returns {ask, close}.
+  async function solver() {
     const resp = await fetch('solver.wasm');
     if (!resp.ok) throw new Error(`solver.wasm: HTTP ${resp.status} (run ./build.sh)`);
     let module;
@@ -49,10 +58,11 @@
     });
     try {
       await ask('init', { module });
-      return await ask('presets');
-    } finally {
+    } catch (e) {
       w.terminate();
+      throw e;
     }
+    return { ask, close: () => w.terminate() };
   }
 
   // kept returns the sweeps the Experiments panel kept in this browser,
@@ -117,11 +127,13 @@
     let i = 0;
     for (const [paper, items] of byPaper) {
       const id = slug(paper, i++);
+      const title = items[0].paper_title || paper;
       if (i > 1) toc.append(' · ');
-      toc.append(el('a', { href: '#' + id, textContent: paper }));
+      toc.append(el('a', { href: '#' + id, textContent: title }));
       const sec = el('section', { className: 'card gal-paper', id });
       sec.setAttribute('aria-labelledby', id + '-h');
-      sec.append(el('h2', { id: id + '-h', textContent: paper }));
+      sec.append(el('h2', { id: id + '-h', textContent: title }));
+      if (items[0].paper_authors) sec.append(el('p', { className: 'gal-authors muted', textContent: items[0].paper_authors }));
       const ul = el('ul', { className: 'gal-list' });
       for (const p of items) ul.append(item(p, sweeps[p.name]));
       sec.append(ul);
@@ -129,45 +141,47 @@
     }
     toc.hidden = byPaper.size === 0;
     state.figures = figs.map((p) => p.name);
-    state.papers = [...byPaper.keys()];
+    state.papers = [...byPaper.values()].map((items) => items[0].paper_title || items[0].paper);
   }
 
-  // The Experiments panel's colours, in its order.
-  const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+  // picture is the place of a figure's picture: filled by draw() for a
+  // kept sweep, else saying how to get one.
+  function picture(p, kept) {
+    const box = el('figure', { className: 'gal-pic' });
+    box.dataset.experiment = p.name;
+    if (!kept) {
+      box.classList.add('empty');
+      box.append(el('figcaption', { className: 'muted', textContent: 'No picture yet: the figure is drawn here from your sweep of it in this browser.' }));
+    } else {
+      box.append(el('figcaption', { className: 'muted', textContent: 'Drawing your sweep…' }));
+    }
+    return box;
+  }
 
-  // thumb draws a kept sweep's curves small (no axes, no bands: a
-  // reminder of the figure, not a reading of it), or returns null.
-  function thumb(fd) {
-    const W = 168, H = 64, pad = 3;
-    const okX = (v) => v != null && isFinite(v) && (!fd.x_log || v > 0);
-    const okY = (v) => v != null && isFinite(v) && (!fd.y_log || v > 0);
-    const tx = (v) => (fd.x_log ? Math.log10(v) : v);
-    const ty = (v) => (fd.y_log ? Math.log10(v) : v);
-    const pts = (fd.series || []).map((se) => se.x.map((x, i) => [x, se.y[i]]).filter(([x, y]) => okX(x) && okY(y)).map(([x, y]) => [tx(x), ty(y)]));
-    const all = pts.flat();
-    if (all.length < 2) return null;
-    const [x0, x1] = [Math.min(...all.map((q) => q[0])), Math.max(...all.map((q) => q[0]))];
-    const [y0, y1] = [Math.min(...all.map((q) => q[1])), Math.max(...all.map((q) => q[1]))];
-    const sx = (v) => pad + (x1 > x0 ? (v - x0) / (x1 - x0) : 0.5) * (W - 2 * pad);
-    const sy = (v) => H - pad - (y1 > y0 ? (v - y0) / (y1 - y0) : 0.5) * (H - 2 * pad);
-    const NS = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(NS, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    svg.setAttribute('width', W);
-    svg.setAttribute('height', H);
-    svg.setAttribute('class', 'gal-thumb');
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `thumbnail of your sweep: ${pts.length} curve${pts.length === 1 ? '' : 's'} (${fd.series.map((se) => se.label).join('; ')})`);
-    pts.forEach((q, k) => {
-      if (!q.length) return;
-      const pl = document.createElementNS(NS, 'polyline');
-      pl.setAttribute('points', q.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' '));
-      pl.setAttribute('fill', 'none');
-      pl.setAttribute('stroke', COLORS[k % COLORS.length]);
-      pl.setAttribute('stroke-width', '1.5');
-      svg.append(pl);
-    });
-    return svg;
+  // draw fills each kept sweep's picture with the SVG the solver draws
+  // from its figure data.
+  async function draw(ask, sweeps) {
+    for (const box of root.querySelectorAll('figure.gal-pic:not(.empty)')) {
+      const v = sweeps[box.dataset.experiment];
+      const cap = box.querySelector('figcaption');
+      try {
+        // The PNG, not the SVG: the PNG is drawn with the figure's own
+        // fonts, so its text is where render/figure fitted it, whatever
+        // fonts this browser has (an SVG names its fonts; a browser
+        // without them substitutes wider ones).
+        const png = await ask('figureData', { figure: JSON.stringify(v.figure), format: 'png' });
+        const img = el('img', { className: 'gal-png', src: URL.createObjectURL(new Blob([png], { type: 'image/png' })), loading: 'lazy' });
+        const fd = v.figure;
+        img.alt = `${fd.title}: ${fd.series.map((x) => x.label).join('; ')} against ${fd.x_label}; y: ${fd.y_label}. ${fd.subtitle}`;
+        img.width = 880; // the CLI's figure is 880 px wide; CSS scales it to the column
+        box.insertBefore(img, cap);
+        cap.textContent = `Your ${v.partial ? 'partial ' : ''}sweep of ${new Date(v.at).toLocaleString()}: ${fd.subtitle}`;
+        state.pictures++;
+      } catch (e) {
+        cap.textContent = 'The picture could not be drawn: ' + (e && e.message || e);
+        cap.classList.add('error');
+      }
+    }
   }
 
   function item(p, kept) {
@@ -175,8 +189,7 @@
     li.dataset.experiment = p.name;
     const h = el('h3', { className: 'gal-title' }, el('span', { className: 'gal-fig', textContent: p.figure }), ' ', p.title);
     li.append(h, el('p', { className: 'gal-name muted mono', textContent: p.name }));
-    const t = kept && thumb(kept.figure);
-    if (t) li.append(t);
+    li.append(picture(p, kept));
     const verdicts = kept ? kept.figure.verdicts || [] : [];
     const claims = el('ul', { className: 'exp-verdicts gal-claims' });
     claims.setAttribute('aria-label', 'claims of ' + p.name);
@@ -212,19 +225,24 @@
   }
 
   async function load() {
+    let w = null;
     try {
-      const list = await presets();
+      w = await solver();
+      const list = await w.ask('presets');
       const sweeps = await kept(list.map((p) => p.name));
       render(list, sweeps);
       const n = Object.keys(sweeps).filter((k) => state.figures.includes(k)).length;
       statusEl.textContent = `${state.figures.length} figures from ${state.papers.length} papers; ` +
         `${n} swept in this browser. ${state.others} other experiments are in the Experiments panel.`;
+      await draw(w.ask, sweeps);
       state.status = 'ready';
     } catch (e) {
       state.status = 'error';
       state.error = String(e && e.message || e);
       statusEl.textContent = 'Could not list the figures: ' + state.error;
       statusEl.classList.add('error');
+    } finally {
+      if (w) w.close();
     }
   }
   load();

@@ -358,7 +358,16 @@
     // Say when the range is clamped: values beyond it sit on its edge.
     let out = 0;
     for (let s = 1; s < 3; s++) for (const v of data[s]) if (v != null && (v > CLAMP_HI || v < CLAMP_LO)) out++;
-    const bad = [first, m.consensus].some((a) => Array.prototype.some.call(a, (v) => !(v < Infinity)));
+    // Non-finite after a finite value (or infinite): the run diverged. A
+    // metric NaN throughout is one the problem does not have (no x*).
+    const bad = [first, m.consensus].some((a) => {
+      let seen = false;
+      for (const v of a) {
+        if (v < Infinity) seen = true;
+        else if (seen || v === Infinity) return true;
+      }
+      return false;
+    });
     plotClamp.hidden = !(out || bad);
     plotClamp.textContent = out || bad
       ? `The axes are clamped to 1e−30 … 1e30${bad ? ' and non-finite values are left out' : ''}: ${out ? out + ' point(s) lie beyond and are not drawn' : 'the run diverged'}.` : '';
@@ -514,10 +523,52 @@
     } else if (s.epsilon > 0 || s.epsilonText) {
       mean = epsWords(s.epsilon === Infinity && s.epsilonText && s.epsilonText.startsWith('10^') ? Number(s.epsilonText.slice(3)) * Math.LN10 : s.epsilon, s.delta);
     }
-    stat.eps.textContent = val;
-    stat.eps.className = s.epsilonKind === 'dp' || !s.epsilonKind ? 'mono' : 'eps-text';
+    const dp = s.epsilonKind === 'dp';
+    const tight = tightWords(s);
+    stat.eps.textContent = dp ? `${val} (paper's bound)` : val;
+    stat.eps.className = dp || !s.epsilonKind ? 'mono' : 'eps-text';
     if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
-    renderReadout(s, val + (s.delta > 0 && s.epsilonKind === 'dp' ? ` (δ = ${fmtNum(s.delta)})` : ''), mean);
+    tightRow.dt.hidden = tightRow.dd.hidden = !tight.long;
+    if (tightRow.dd.textContent !== tight.long) tightRow.dd.textContent = tight.long;
+    // The readout's line is short (it does not wrap): the two numbers and
+    // the ledger's δ (the tight bound's too when it is above 0); the
+    // tight bound's δ in its title and in the State card.
+    const paperDelta = s.delta > 0 && dp ? ` (δ = ${fmtNum(s.delta)})` : '';
+    const full = val + paperDelta + (dp ? ' paper\'s bound' : '') + (tight.short ? ` · ${tight.short} tight bound` : '');
+    ro.eps.title = tight.short ? full : '';
+    renderReadout(s, tight.short ? `${val} (paper) · ${s.epsilonTightText} (tight)${paperDelta}` : full, mean);
+  }
+
+  // The State card's row for the tight bound, after the meaning of ε: the
+  // same releases the paper's analysis charges, composed exactly
+  // (docs/privacy-truth.md).
+  const tightRow = (() => {
+    const dt = document.createElement('dt');
+    dt.textContent = 'tight bound';
+    dt.dataset.term = 'epsilon-tight';
+    dt.id = 'stat-tight-dt';
+    const dd = document.createElement('dd');
+    dd.id = 'stat-tight';
+    dd.className = 'small';
+    epsMeaning.after(dt, dd);
+    dt.hidden = dd.hidden = true;
+    return { dt, dd };
+  })();
+
+  // tightWords says the tight bound beside the paper's: short for the
+  // readout, long for the State card; empty where there is no paper's ε.
+  function tightWords(s) {
+    if (s.epsilonKind !== 'dp') return { short: '', long: '' };
+    if (!s.epsilonTightText) {
+      return { short: '', long: s.epsilonTightReason ? `none: ${s.epsilonTightReason}` : '' };
+    }
+    if (s.epsilonTightReason) return { short: s.epsilonTightText, long: `${s.epsilonTightText}: ${s.epsilonTightReason}` };
+    const short = `${s.epsilonTightText} (δ = ${fmtNum(s.epsilonTightDelta)})`;
+    const when = s.epsilonTightIter !== s.iter ? ` (at iteration ${s.epsilonTightIter}; refreshed as the run goes)` : '';
+    return {
+      short,
+      long: `${short}, at most ${fmtNum(s.epsilonTightError)} above the exact value: the releases the paper charges, composed exactly${when}.`,
+    };
   }
 
   // renderReadout writes the run at a glance beside the picture: the
@@ -714,12 +765,12 @@
         row('noise ÷ signal', ratioText(v.signal_norm, v.noise_norm, v.ratio), 'mono') +
         (v.deviation != null ? row('off the noise-free message', `${fmtNum(v.deviation)}× its size (the packet's colour: all the noise this message carries, earlier noise included)`) : '') +
         row('receiver(s)', (v.receivers || [v.to]).join(', ')) +
-        row('sender\'s ε so far', esc(v.epsilon)) + '</table>';
+        row('sender\'s ε so far', esc(v.epsilon) + tightCell(v)) + '</table>';
     } else {
       html = `<h3>Agent ${v.agent}</h3><table>` +
         row('iteration', String(v.iteration)) +
         row('state', vec(v.state) + more, 'mono') +
-        row('ε so far', esc(v.epsilon)) +
+        row('ε so far', esc(v.epsilon) + tightCell(v)) +
         row('activations', String(v.activations)) + '</table>' + sentTable(v);
     }
     inspectorBody.innerHTML = html;
@@ -728,6 +779,10 @@
     inspector.hidden = false;
     if (window.dpsimGlossary) window.dpsimGlossary.attach(inspector);
     keepNetworkInSight();
+  }
+  // tightCell writes the agent's tight bound beside the paper's.
+  function tightCell(v) {
+    return v.epsilon_tight ? ` (<span data-term="epsilon-paper">paper's bound</span>); ${esc(v.epsilon_tight)} (<span data-term="epsilon-tight">tight bound</span>)` : '';
   }
   // sentTable lists the messages an agent sent in the latest iteration,
   // each with its signal and noise apart.
@@ -1282,12 +1337,32 @@
 
   // Export JSON and Export CSV are streamed by public/export.js.
 
+  // builtResult is res once a Web Worker has built what it started (a
+  // heavy scenario's load returns {ok, pending} at once: ui/remote.go):
+  // ok with the warnings when the run on show was replaced (dpsimState.
+  // loads moved on from loads), else the error that kept it — so a file
+  // that breaks the build (the user's data, a dropped export) is reported
+  // to its caller, not called loaded.
+  function builtResult(res, loads) {
+    if (!res || !res.pending) return Promise.resolve(res);
+    return new Promise((resolve) => {
+      const poll = () => {
+        const s = window.dpsimState;
+        if (s && s.remote && s.remote.phase === 'building') { setTimeout(poll, 50); return; }
+        if (s && s.loads !== loads) resolve({ ok: true, warnings: s.warnings ? [...s.warnings] : [] });
+        else resolve({ ok: false, error: (s && s.error) || 'not loaded: its build was cancelled' });
+      };
+      poll();
+    });
+  }
+
   // loadScenarioText loads a scenario's JSON text as the editor's Load
   // does (its datasets fetched first, the same validation, the error in
   // the messages and in where); a broken text leaves the current run.
   // public/export.js loads a dropped file with it.
   async function loadScenarioText(text, where) {
-    const res = await loadWithData('text', text, 'load');
+    const loads = window.dpsimState ? window.dpsimState.loads : -1;
+    const res = await builtResult(await loadWithData('text', text, 'load'), loads);
     if (res === undefined) return undefined;
     if (!res) return { ok: false, error: 'not loaded: its dataset could not be fetched (see the messages)' };
     if (showResult(res, where, 'loaded')) {
@@ -1721,6 +1796,9 @@
       const res = await fetchWithProgress(WASM_URL);
       const result = await WebAssembly.instantiateStreaming(res, go.importObject);
       instance = result.instance;
+      // The compiled simulator, which a heavy scenario's Web Worker runs
+      // too (ui/remote.go, public/run-worker.js): compiled once.
+      window.dpsimSimModule = result.module;
       performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));

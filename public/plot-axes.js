@@ -18,10 +18,33 @@ window.dpsimPlot = (() => {
     return k >= -3 && k <= 4 ? String(Number(v.toPrecision(1))) : '1e' + k;
   }
 
+  // fitSize makes a y axis's size (px) room for its widest tick value —
+  // at least min, the size asked — so that no value is cut at the
+  // canvas's edge, whatever the numbers (1e-100, −1.234e+5) or the font.
+  // uPlot calls it with the formatted values until the sizes settle.
+  const TICK_ROOM = 10 + 5 + 3; // tick, gap, margin (uPlot's defaults: ticks 10, gap 5)
+  let measurer = null;
+  function fitSize(min) {
+    return (u, values, ai) => {
+      if (!values || !values.length) return min;
+      const ax = u.axes[ai];
+      if (ax && (ax.side === 0 || ax.side === 2)) return min; // an x axis: one line of text tall
+      const pr = u.pxRatio || window.devicePixelRatio || 1;
+      measurer = measurer || document.createElement('canvas').getContext('2d');
+      // uPlot keeps the font it draws with, scaled by the pixel ratio.
+      measurer.font = (ax && Array.isArray(ax.font) ? ax.font[0] : null) || `${12 * pr}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+      let w = 0;
+      for (const v of values) if (v != null && v !== '') w = Math.max(w, measurer.measureText(String(v)).width);
+      return Math.max(min, Math.ceil(w / pr + TICK_ROOM));
+    };
+  }
+
   // logAxis completes a uPlot axis: on a log scale, splits at the powers
   // of ten in range (every second or third over many decades), or the
-  // range's ends when it holds fewer than two.
+  // range's ends when it holds fewer than two. A y axis's size grows to
+  // hold its widest tick value (fitSize).
   function logAxis(axis, log) {
+    if (typeof axis.size === 'number') axis = { ...axis, size: fitSize(axis.size) };
     if (!log) return { ...axis, values: (u, vals) => vals.map((v) => (v == null ? '' : fmt(v))) };
     const decades = (u, i, min, max) => {
       const k0 = Math.ceil(Math.log10(min) - 1e-9), k1 = Math.floor(Math.log10(max) + 1e-9);
@@ -66,5 +89,5 @@ window.dpsimPlot = (() => {
     return loading;
   }
 
-  return { fmt, logAxis, loadUPlot };
+  return { fmt, logAxis, loadUPlot, fitSize };
 })();

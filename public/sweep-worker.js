@@ -74,6 +74,8 @@ async function handle(msg) {
       // A generated experiment (or a comparison's privacy–utility one),
       // registered under its name for plan, run and assemble.
       return JSON.parse(check(solver.experimentFromJSON(msg.json)));
+    case 'figureData': // a kept sweep's picture, from its figure data (the gallery)
+      return check(solver.figureData(msg.figure, msg.format));
     case 'figure': {
       const v = check(solver.figure(msg.result, msg.format));
       return v;

@@ -20,7 +20,6 @@ import (
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
 	"dpsim/render/scene"
-	"dpsim/render/sceneof"
 	"dpsim/ui/datafiles"
 	"dpsim/ui/query"
 )
@@ -76,6 +75,11 @@ type App struct {
 	share share
 	// viewOut is the last picture handed to the view (ui/viewbridge.go).
 	viewOut viewOut
+	// rem is the run computed in a Web Worker (a heavy scenario), nil
+	// when the run is the page's own (a.run); next is a heavy scenario
+	// being built in a Worker, which replaces the run on show once built
+	// (ui/remote.go).
+	rem, next *remote
 	// assumptions are the run's verdicts on its algorithm's assumptions
 	// (scenario.Built.Assumptions), decided once per build.
 	assumptions []method.Checked
@@ -134,10 +138,19 @@ type State struct {
 	// EpsilonNote summarises the ledger's infinite-horizon bounds, when
 	// the accountant offers one (DP-DGT); "" otherwise.
 	EpsilonNote string `js:"epsilonNote"`
-	Status      string `js:"status"`
-	Error       string `js:"error"`
-	Scenario    string `js:"scenario"`
-	Title       string `js:"title"`
+	// EpsilonTight… are the tight bound beside the paper's (TightView):
+	// the most exposed agent's, with its δ, error and iteration, or why
+	// there is none.
+	EpsilonTight       float64 `js:"epsilonTight"`
+	EpsilonTightText   string  `js:"epsilonTightText"`
+	EpsilonTightDelta  float64 `js:"epsilonTightDelta"`
+	EpsilonTightError  float64 `js:"epsilonTightError"`
+	EpsilonTightIter   int     `js:"epsilonTightIter"`
+	EpsilonTightReason string  `js:"epsilonTightReason"`
+	Status             string  `js:"status"`
+	Error              string  `js:"error"`
+	Scenario           string  `js:"scenario"`
+	Title              string  `js:"title"`
 	// Description is the scenario's description, in words.
 	Description string `js:"description"`
 	// Loads counts scenario builds (load, preset, reset, seed,
@@ -174,6 +187,9 @@ type State struct {
 	// Labels are the texts to write over the canvas (positions as
 	// fractions of its size, sizes in CSS pixels).
 	Labels []LabelJS `js:"labels"`
+	// Remote says what a Web Worker does for the page: a heavy scenario
+	// built, or the run's next iterations computed, there (ui/remote.go).
+	Remote RemoteJS `js:"remote"`
 	// Legend is the key under the network, from the plug-ins' words
 	// (ui.KeyOf); PictureWhere says where the picture stands ("beside",
 	// "below" or ""); Panels lists the panels that apply (ui.Panel…).
@@ -218,15 +234,16 @@ func (a *App) Driver() *scene.Driver { return a.game }
 // paused. On error nothing changes.
 func (a *App) Load(s *scenario.Scenario) error {
 	scenario.PinFiles(s) // name the user's files by content (ui/userfiles.go)
-	cp := *s
-	if a.seed >= 0 {
-		seed := uint64(a.seed)
-		cp.Seed, cp.Seeds = &seed, nil
+	// A deep copy: building fills defaults into its sections, which must
+	// not mark the loaded preset as edited (TestPresetLinkAfterBuild).
+	cp := buildCopy(s, a.seed)
+	if why := heavy(cp); why != "" {
+		return a.loadRemote(s, cp, why)
 	}
-	if err := a.checkData(&cp); err != nil {
+	if err := a.checkData(cp); err != nil {
 		return err
 	}
-	b, err := scenario.BuildFor(&cp, scenario.Page)
+	b, err := scenario.BuildFor(cp, scenario.Page)
 	if err != nil {
 		return err
 	}
@@ -239,8 +256,8 @@ func (a *App) Load(s *scenario.Scenario) error {
 }
 
 func (a *App) install(b *scenario.Built) {
-	model := scene.NewModel(b.Env.Graph, sceneof.Plane(b.Env.Problem))
-	model.SetAllocation(sceneof.Allocation(b.Env.Problem))
+	a.stopRemote() // a run of the page's own ends one in a Worker (ui/remote.go)
+	model := newModel(b)
 	recs := []sim.Recorder{model}
 	// The noise-free twin the packets' colours compare with, when the
 	// picture draws single packets of a problem small enough.
@@ -251,8 +268,7 @@ func (a *App) install(b *scenario.Built) {
 			recs = append(recs, a.twin)
 		}
 	}
-	run := runner.New(b, append(recs, a.taps(b)...)...)
-	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
+	run := newRun(b, append(recs, a.taps(b)...)...)
 	run.Start()
 	player := scene.NewPlayer(run)
 	// Fast-forward never outlives a scenario: a new one starts at its
@@ -302,11 +318,21 @@ func (a *App) loadNew(s *scenario.Scenario) error {
 	// A new scenario starts at the default speed, without slow motion
 	// (fast-forward is off after every build).
 	a.seed, a.speed, a.slow = -1, DefaultSpeed, false
-	if err := a.Load(s); err != nil {
+	if err := a.Load(s); err != nil && !errors.Is(err, errPending) {
 		a.seed, a.speed, a.slow = old, speed, slow
 		return err
 	}
 	return nil
+}
+
+// loading is err, or errPending when a load that succeeded left its
+// scenario building in a Worker (loadNew reports that as success to
+// Go's callers), so that the page's result says pending.
+func (a *App) loading(err error) error {
+	if err == nil && a.next != nil {
+		return errPending
+	}
+	return err
 }
 
 // LoadPreset loads a built-in scenario.
@@ -369,10 +395,15 @@ type TheoryView struct {
 }
 
 func (a *App) theoryView() TheoryView {
-	b := a.built
+	return theoryOf(a.built, a.run, a.assumptions, a.state.Outcome, a.state.OutcomeText)
+}
+
+// theoryOf is the theory card of run, a run of b, with the verdicts on
+// its algorithm's assumptions and how its headline error ended.
+func theoryOf(b *scenario.Built, run *runner.Runner, assumptions []method.Checked, outcome, outcomeText string) TheoryView {
 	v := TheoryView{Algorithm: b.Factory.Title, Paper: b.Factory.Paper, Theory: b.Theory,
-		Steady: a.run.SteadyState(), Calibration: b.Calibration, Epsilon: a.run.Ledger().Max,
-		Assumptions: a.assumptions, Outcome: a.state.Outcome, OutcomeText: a.state.OutcomeText}
+		Steady: run.SteadyState(), Calibration: b.Calibration, Epsilon: run.LedgerWithin(runner.LiveTightEvery).Max,
+		Assumptions: assumptions, Outcome: outcome, OutcomeText: outcomeText}
 	if v.Assumptions == nil {
 		v.Assumptions = []method.Checked{}
 	}
@@ -398,7 +429,7 @@ func (a *App) SetSeed(n float64) error {
 	}
 	old := a.seed
 	a.seed = int64(n)
-	if err := a.reset(); err != nil {
+	if err := a.reset(); err != nil && !errors.Is(err, errPending) {
 		a.seed = old
 		return err
 	}
@@ -414,6 +445,7 @@ const PublishEvery = 100 * time.Millisecond
 func (a *App) onFrame() {
 	a.pace()
 	a.compareFrame()
+	a.remoteFrame()
 	a.state.Draws = a.game.Draws()
 	now := time.Now()
 	switch {
@@ -463,7 +495,10 @@ func (a *App) publish() {
 	st.Fast = a.fast
 	st.Seed = float64(a.seed)
 	st.Warnings = a.warnings
-	if a.built != nil {
+	st.Remote = a.remoteState()
+	if a.rem != nil {
+		a.publishRemote(st)
+	} else if a.built != nil {
 		b := a.built
 		st.Scenario, st.Title, st.Algorithm = b.Scenario.Name, b.Scenario.Title, b.Factory.Title
 		st.Description, st.Loads = b.Scenario.Description, a.loads
@@ -481,9 +516,12 @@ func (a *App) publish() {
 		c := a.run.Counters()
 		_, most := c.MaxActivations()
 		st.Messages, st.Activations = float64(c.Messages), float64(most)
-		led := a.run.Ledger()
+		led := a.ledger()
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
+		tv := tightOf(led)
+		st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
+		st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
 		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
@@ -495,47 +533,16 @@ func (a *App) publish() {
 			st.EpsilonNote = sm.Summary()
 		}
 		st.Running = a.player.Running()
-		st.Slow, st.SlowSeconds, st.Turns = a.slow, a.player.Slow(), 0
-		if m := a.game.Model(); m != nil {
-			st.Turns = m.Groups()
-			st.Packets = m.PacketCount()
-			st.Channels = m.Channels()
-			st.Key = packetKey(m)
-			st.Allocation = m.Allocation() != nil
-			st.Large = m.Large()
-		}
+		st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
+		a.modelState(st)
 		st.Reading = readingText(b)
 		st.AlgorithmKind, st.ProblemKind = b.Factory.Name, b.ProblemFactory.Name
 		k := KeyOf(b, a.game.Model(), a.game.Frame())
 		st.Legend, st.PictureWhere, st.Panels = k.Text, k.Where, k.Panels
 		start, _ := a.live.Ends(&a.run.Metrics.Series)
 		st.HeadlineStart, st.RoundingFloor = start, start*RoundingShare
-		st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
-		st.Error, st.StopReason = a.lastErr, ""
-		var why string
-		switch st.Status, why = Status(a.run, st.Running, a.live); st.Status {
-		case "diverged":
-			if a.run.Err() != nil { // else the error grew: Outcome says it
-				st.Error = why
-			}
-		case "stopped":
-			st.StopReason = why
-		}
-		st.Outcome, st.OutcomeText = a.live.Outcome(&a.run.Metrics.Series)
-		if !a.run.Done() && a.run.Err() == nil && st.Outcome != OutcomeDiverged {
-			// Part-way, noise lifts the error above its start for a
-			// while: only growth without bound contradicts a claim yet.
-			st.Outcome, st.OutcomeText = "", ""
-		}
-		if a.run.Err() != nil {
-			st.Outcome, st.OutcomeText = OutcomeDiverged, why
-		}
-		if a.fast && (a.run.Done() || a.run.Err() != nil) {
-			// The run has ended: the next one starts at the chosen speed.
-			a.fast = false
-			a.player.SetFast(false)
-		}
-		st.Fast = a.fast
+		status, why := Status(a.run, st.Running, a.live)
+		a.endState(st, &a.run.Metrics.Series, status, why, a.run.Err(), a.run.Done())
 		budget := 3 * time.Millisecond
 		if a.fast {
 			budget = 0 // fast-forward's time is the run's: the ghost waits
@@ -553,6 +560,53 @@ func (a *App) publish() {
 		}
 	}
 	js.Global().Set("dpsimState", vert.ValueOf(st).JSValue())
+}
+
+// endState sets the run's status and what goes with it, for a run whose
+// recorded series is s, whose error is runErr (nil unless it diverged)
+// and which is done or not: the error of a diverged run, the stop rule's
+// reason, how its headline error ended (Live.Outcome), fast-forward
+// turned off at the end.
+func (a *App) endState(st *State, s *metrics.Series, status, why string, runErr error, done bool) {
+	st.Error, st.StopReason, st.Status = a.lastErr, "", status
+	switch status {
+	case "diverged":
+		if runErr != nil { // else the error grew: Outcome says it
+			st.Error = why
+		}
+	case "stopped":
+		st.StopReason = why
+	}
+	st.Outcome, st.OutcomeText = a.live.Outcome(s)
+	if !done && runErr == nil && st.Outcome != OutcomeDiverged {
+		// Part-way, noise lifts the error above its start for a
+		// while: only growth without bound contradicts a claim yet.
+		st.Outcome, st.OutcomeText = "", ""
+	}
+	if runErr != nil {
+		st.Outcome, st.OutcomeText = OutcomeDiverged, why
+	}
+	if a.fast && (done || runErr != nil) {
+		// The run has ended: the next one starts at the chosen speed.
+		a.fast = false
+		a.player.SetFast(false)
+	}
+	st.Fast = a.fast
+}
+
+// modelState fills what the state says of the picture's model: its
+// turns, packets, channels and panels, and the labels over the canvas.
+func (a *App) modelState(st *State) {
+	st.Turns = 0
+	if m := a.game.Model(); m != nil {
+		st.Turns = m.Groups()
+		st.Packets = m.PacketCount()
+		st.Channels = m.Channels()
+		st.Key = packetKey(m)
+		st.Allocation = m.Allocation() != nil
+		st.Large = m.Large()
+	}
+	st.Labels = labelsOf(a.game.Frame(), cssRatio(a.game.Model()), st.Labels[:0])
 }
 
 // rateMeter measures iterations per second over about the last second.
@@ -579,11 +633,17 @@ type result struct {
 	OK       bool     `js:"ok"`
 	Error    string   `js:"error"`
 	Warnings []string `js:"warnings"`
+	// Pending says the scenario is being built in a Web Worker: it
+	// replaces the run on show once built (its warnings, or its error,
+	// come then, with dpsimState.loads or .error).
+	Pending bool `js:"pending"`
 }
 
 func (a *App) result(err error) any {
 	r := result{OK: err == nil, Warnings: []string{}}
-	if err != nil {
+	if errors.Is(err, errPending) {
+		r.OK, r.Pending = true, true
+	} else if err != nil {
 		r.Error = err.Error()
 		a.lastErr = r.Error
 	} else {
@@ -624,7 +684,9 @@ func (a *App) Register() {
 		return nil
 	})
 	fn("step", func([]js.Value) any {
-		if a.player != nil {
+		if a.rem != nil {
+			a.rem.step()
+		} else if a.player != nil {
 			a.player.StepOnce()
 		}
 		a.publish()
@@ -676,22 +738,22 @@ func (a *App) Register() {
 		return nil
 	})
 	fn("inspect", func(args []js.Value) any {
-		if a.run == nil || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+		if (a.run == nil && a.rem == nil) || len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
 			return `{"kind":""}`
 		}
 		m := a.game.Model()
-		led := a.run.Ledger()
-		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, epsilonKind(a.built, led), a.run.Counters())
+		led, kind, counters := a.privacyNow()
+		in := Inspect(m, a.game.Frame(), cssRatio(m), args[0].Float(), args[1].Float(), led, kind, counters)
 		out, _ := jsonout.Marshal(in)
 		return string(out)
 	})
 	fn("badges", func([]js.Value) any {
 		m, f := a.game.Model(), a.game.Frame()
-		if a.run == nil || m == nil || f == nil {
+		if (a.run == nil && a.rem == nil) || m == nil || f == nil {
 			return "[]"
 		}
-		led := a.run.Ledger()
-		out, _ := jsonout.Marshal(Badges(f, cssRatio(m), led, epsilonKind(a.built, led), a.run.Counters()))
+		led, kind, counters := a.privacyNow()
+		out, _ := jsonout.Marshal(Badges(f, cssRatio(m), led, kind, counters))
 		return string(out)
 	})
 	fn("packetsOnScreen", func([]js.Value) any {
@@ -705,18 +767,18 @@ func (a *App) Register() {
 	fn("history", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
 		var it, opt, cons, obj, stat []float64
-		if a.live != nil {
-			a.live.Feed(&a.run.Metrics.Series)
+		if s := a.series(); s != nil && a.live != nil {
+			a.live.Feed(s)
 			it, opt, cons, obj, stat = a.live.Points()
 			o.Set("rev", a.histRev())
 		}
-		o.Set("iter", float64sToJS(it))
-		o.Set("optimality", float64sToJS(opt))
-		o.Set("consensus", float64sToJS(cons))
-		o.Set("objective", float64sToJS(obj))
-		o.Set("stationarity", float64sToJS(stat))
+		setColumns(o, it, opt, cons, obj, stat)
 		a.compareHistory(o, it, opt, stat)
-		if a.ghost != nil {
+		if a.rem != nil {
+			if g := a.rem.ghostAt(it); g != nil {
+				o.Set("ghost", float64sToJS(g))
+			}
+		} else if a.ghost != nil {
 			if !a.fast {
 				a.ghost.CatchUp(a.run.Iter(), 3*time.Millisecond)
 			}
@@ -734,13 +796,13 @@ func (a *App) Register() {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return a.result(errors.New("load needs the scenario's JSON text"))
 		}
-		return a.result(a.LoadText([]byte(args[0].String())))
+		return a.result(a.loading(a.LoadText([]byte(args[0].String()))))
 	})
 	fn("loadPreset", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return a.result(errors.New("loadPreset needs a preset name"))
 		}
-		return a.result(a.LoadPreset(args[0].String()))
+		return a.result(a.loading(a.LoadPreset(args[0].String())))
 	})
 	fn("presets", func([]js.Value) any {
 		arr := js.Global().Get("Array").New()
@@ -753,6 +815,9 @@ func (a *App) Register() {
 		return arr
 	})
 	fn("scenario", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.head.Scenario)
+		}
 		if a.built == nil {
 			return ""
 		}
@@ -765,8 +830,7 @@ func (a *App) Register() {
 		}
 		o := js.Global().Get("Object").New()
 		var it, opt, cons, obj, stat []float64
-		if a.run != nil {
-			s := &a.run.Metrics.Series
+		if s := a.series(); s != nil {
 			for i := from; i < s.Len(); i++ {
 				it = append(it, float64(s.Iter[i]))
 			}
@@ -775,14 +839,13 @@ func (a *App) Register() {
 			}
 			stat = a.live.StationarityColumn(s, from)
 		}
-		o.Set("iter", float64sToJS(it))
-		o.Set("optimality", float64sToJS(opt))
-		o.Set("consensus", float64sToJS(cons))
-		o.Set("objective", float64sToJS(obj))
-		o.Set("stationarity", float64sToJS(stat))
+		setColumns(o, it, opt, cons, obj, stat)
 		return o
 	})
 	fn("ledger", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.sum.Ledger)
+		}
 		if a.run == nil {
 			return ""
 		}
@@ -797,6 +860,11 @@ func (a *App) Register() {
 		return a.result(a.Calibrate(eps))
 	})
 	fn("calibratePreview", func(args []js.Value) any {
+		if a.rem != nil {
+			// Previewing builds the scenario twice and runs a trial: for a
+			// heavy scenario that is the Worker's work, when it calibrates.
+			return `{"remote":true,"large":false}`
+		}
 		if a.built == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return `{"error":"calibratePreview needs a target ε"}`
 		}
@@ -812,6 +880,9 @@ func (a *App) Register() {
 		return string(out)
 	})
 	fn("theory", func([]js.Value) any {
+		if a.rem != nil {
+			return a.rem.theory(a.state.Outcome, a.state.OutcomeText)
+		}
 		if a.run == nil {
 			return ""
 		}
@@ -819,7 +890,11 @@ func (a *App) Register() {
 		return string(js)
 	})
 	fn("glossary", func([]js.Value) any {
-		out, _ := jsonout.Marshal(GlossaryOf(a.built))
+		g := GlossaryOf(a.built)
+		if r := a.rem; r != nil {
+			g = glossaryFor(factoryNamed(r.head.AlgorithmKind), problemNamed(r.head.ProblemKind))
+		}
+		out, _ := jsonout.Marshal(g)
 		return string(out)
 	})
 	fn("presetMenu", func([]js.Value) any {
@@ -838,9 +913,11 @@ func (a *App) Register() {
 	a.registerExport(fn)
 	a.registerEavesdrop(fn)
 	a.registerCompare(fn)
+	a.registerTour(fn)
 	a.registerShare(fn)
 	a.registerBuilder(fn)
 	a.registerView(fn)
+	a.registerRemote(fn)
 	a.registerInspect(fn)
 	js.Global().Set("dpsim", api)
 	a.publish()
@@ -925,6 +1002,16 @@ func readingText(b *scenario.Built) string {
 		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
 	}
 	return "edge list read \"from-to\": [a, b] is a link a → b"
+}
+
+// ledger is the run's ledger as the page shows it live: while the run
+// plays fast, its tight bound is refreshed every runner.LiveTightEvery
+// iterations; in slow motion and paused, at every iteration.
+func (a *App) ledger() privacy.Ledger {
+	if a.player != nil && a.player.Running() && !a.slow {
+		return a.run.LedgerWithin(runner.LiveTightEvery)
+	}
+	return a.run.Ledger()
 }
 
 // epsilonKind says what the ledger's ε means for the page: "dp" when

@@ -39,7 +39,7 @@ func (a *App) registerBuilder(fn func(name string, f func(args []js.Value) any))
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			r = scenario.Report{Errors: []scenario.FieldError{{Msg: "validate needs the scenario's JSON text"}}, Warnings: []scenario.FieldError{}}
 		} else {
-			r = scenario.CheckAll([]byte(args[0].String()), scenario.Page, a.checkData)
+			r = scenario.CheckAll([]byte(args[0].String()), scenario.Page, a.checkBuild)
 		}
 		out, _ := jsonout.Marshal(r)
 		return string(out)
@@ -52,7 +52,7 @@ func (a *App) registerBuilder(fn func(name string, f func(args []js.Value) any))
 		if len(args) < 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || args[2].Type() != js.TypeString {
 			return fail("builderChoose needs (scenario JSON, section, kind)")
 		}
-		text, err := scenario.Choose([]byte(args[0].String()), args[1].String(), args[2].String(), scenario.Page, a.checkData)
+		text, err := scenario.Choose([]byte(args[0].String()), args[1].String(), args[2].String(), scenario.Page, a.checkBuild)
 		if err != nil {
 			return fail(err.Error())
 		}

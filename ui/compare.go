@@ -90,6 +90,14 @@ func (c *Compare) At(iters, headline []float64, stationarity bool) [][]float64 {
 	return out
 }
 
+// CompareCandidates lists every algorithm as the comparison card may
+// add it to a comparison on base: the entry that runs it there, checked
+// by building it on base in the page (scenario.Candidates), or why none
+// does. The card offers only the runnable ones.
+func CompareCandidates(base *scenario.Scenario) []scenario.Candidate {
+	return scenario.Candidates(base, scenario.Page)
+}
+
 // CompareView is what the page's comparison card shows
 // (window.dpsim.compareState()).
 type CompareView struct {

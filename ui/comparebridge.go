@@ -66,6 +66,7 @@ func (a *App) loadCompare(src *scenario.Comparison, view int) error {
 // (a view switch during a run).
 func (a *App) mountEntry(cmp *Compare, play bool) {
 	e := cmp.Entries[cmp.View]
+	a.stopRemote() // a comparison runs on the page's thread (ui/remote.go)
 	player := scene.NewPlayer(e.Run)
 	player.SetSpeed(a.speed)
 	player.SetFast(a.fast)
@@ -182,7 +183,9 @@ func (a *App) compareHistory(o js.Value, it, opt, stat []float64) {
 // registerCompare adds the comparison calls to window.dpsim
 // (docs/compare.md): loadComparison(json), comparisonJSON() ("" when
 // none), compareState() (JSON of CompareView, "" when none),
-// compareView(i), calibrateAll(eps), compareStop().
+// compareView(i), calibrateAll(eps), compareStop(), and
+// compareCandidates() (JSON of CompareCandidates for the scenario on
+// screen).
 func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any)) {
 	fn("loadComparison", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
@@ -220,4 +223,14 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 		return a.result(a.CalibrateAll(eps))
 	})
 	fn("compareStop", func([]js.Value) any { return a.result(a.StopComparing()) })
+	fn("compareCandidates", func([]js.Value) any {
+		if a.built == nil {
+			return "[]"
+		}
+		out, err := jsonout.Marshal(CompareCandidates(a.built.Scenario))
+		if err != nil {
+			return "[]"
+		}
+		return string(out)
+	})
 }

@@ -26,7 +26,24 @@ func (a *App) checkData(s *scenario.Scenario) error {
 	if len(r.Need) > 0 {
 		return datafiles.Missing(r.Need)
 	}
+	// The page keeps the files it fetched without decoding them (a heavy
+	// run decodes them in its Worker): a run of the page's own decodes
+	// them here, now.
+	if err := a.data.Ready(s); err != nil {
+		return err
+	}
 	return checkUserFiles(s)
+}
+
+// checkBuild is the scenario builder's gate (ui/builder.go): checkData,
+// and no build here of a scenario whose build takes long (heavyBuild) —
+// its sections are checked, and it is built, off the page's thread, when
+// loaded.
+func (a *App) checkBuild(s *scenario.Scenario) error {
+	if why := heavyBuild(s); why != "" {
+		return errors.New("it is built in a background thread when loaded (" + why + ")")
+	}
+	return a.checkData(s)
 }
 
 // registerData adds the dataset calls to window.dpsim (docs/bridge.md).
@@ -53,7 +70,10 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 		out, _ := jsonout.Marshal(r)
 		return string(out)
 	})
-	fn("provideData", func(args []js.Value) any { return a.data.ProvideJS(args) })
+	// The bytes are kept, not decoded: decoding a dataset takes the
+	// thread for a while, and the runs that train on one build in a
+	// Worker, which decodes them there (ui/remote.go).
+	fn("provideData", func(args []js.Value) any { return a.data.KeepJS(args) })
 	a.registerUserFiles(fn)
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {

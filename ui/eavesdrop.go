@@ -43,6 +43,9 @@ func (a *App) registerEavesdrop(fn func(name string, f func(args []js.Value) any
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {
 			agent = args[0].Int()
 		}
+		if a.rem != nil && agent >= 0 {
+			return js.Global().Get("Error").New("the eavesdropper listens on the page's thread: not on a scenario computed in a background thread (" + a.rem.why + ")")
+		}
 		if a.built != nil && agent >= a.built.Env.Problem.Agents() {
 			return js.Global().Get("Error").New("the agent must be from 0 to " + itoa(a.built.Env.Problem.Agents()-1))
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"dpsim/core/runner"
+	"dpsim/core/scenario"
 )
 
 // ExportChunk is the size of the chunks a streamed export hands to the
@@ -68,16 +69,22 @@ func (c *chunkWriter) flush() error {
 // the function writing its bytes: the run as it stands, a snapshot that
 // the run going on does not change (runner.Snapshot, CSVWriter).
 func (a *App) exportFile(kind string, progress runner.Progress) (name, mime string, write func(io.Writer) error, err error) {
-	if a.run == nil {
+	return exportOf(a.built, a.run, kind, progress)
+}
+
+// exportOf is exportFile for run, a run of b (the page's, or a Worker's:
+// ui/worker.go).
+func exportOf(b *scenario.Built, run *runner.Runner, kind string, progress runner.Progress) (name, mime string, write func(io.Writer) error, err error) {
+	if run == nil {
 		return "", "", nil, errors.New("export: no scenario is loaded")
 	}
-	base := a.built.Scenario.Name
+	base := b.Scenario.Name
 	switch kind {
 	case "json":
-		e := a.run.Snapshot()
+		e := run.Snapshot()
 		return base + "-run.json", "application/json", func(w io.Writer) error { return e.Write(w, progress) }, nil
 	case "csv":
-		write, err := a.run.CSVWriter(runner.CSVMeta{Date: time.Now()})
+		write, err := run.CSVWriter(runner.CSVMeta{Date: time.Now()})
 		return base + "-metrics.csv", "text/csv", write, err
 	}
 	return "", "", nil, errors.New(`export: the kind must be "json" or "csv" (got "` + kind + `")`)
@@ -103,7 +110,14 @@ func (a *App) registerExport(fn func(string, func([]js.Value) any)) {
 			job = nil
 		}
 	}
+	var far *remoteExport // a remote run's export, streamed as it comes
 	at := func(kind string) any {
+		if a.rem != nil {
+			if _, err := a.rem.export(kind, false); err != nil {
+				a.lastErr = err.Error()
+			}
+			return nil
+		}
 		name, mime, write, err := a.exportFile(kind, nil)
 		if err != nil {
 			a.lastErr = err.Error()
@@ -125,6 +139,20 @@ func (a *App) registerExport(fn func(string, func([]js.Value) any)) {
 		kind := ""
 		if len(args) > 0 && args[0].Type() == js.TypeString {
 			kind = args[0].String()
+		}
+		far = nil
+		if a.rem != nil {
+			x, err := a.rem.export(kind, true)
+			if err != nil {
+				o.Set("ok", false)
+				o.Set("error", err.Error())
+				return o
+			}
+			far = x
+			o.Set("ok", true)
+			o.Set("name", x.name)
+			o.Set("mime", x.mime)
+			return o
 		}
 		j := &exportJob{chunks: make(chan []byte), stop: make(chan struct{})}
 		name, mime, write, err := a.exportFile(kind, func(done, total int64) { j.done, j.total = done, total })
@@ -154,6 +182,9 @@ func (a *App) registerExport(fn func(string, func([]js.Value) any)) {
 	})
 	fn("exportNext", func([]js.Value) any {
 		o := js.Global().Get("Object").New()
+		if far != nil {
+			return far.next(o, func() { far = nil })
+		}
 		if job == nil {
 			o.Set("done", true)
 			o.Set("error", "export: none is under way (exportStart first)")
@@ -181,5 +212,5 @@ func (a *App) registerExport(fn func(string, func([]js.Value) any)) {
 		o.Set("progress", p)
 		return o
 	})
-	fn("exportCancel", func([]js.Value) any { cancel(); return nil })
+	fn("exportCancel", func([]js.Value) any { cancel(); far = nil; return nil })
 }

@@ -54,7 +54,9 @@ type Inspection struct {
 	// EpsilonKind as in the state ("dp", "none", "unaccounted").
 	Epsilon     string `json:"epsilon"`
 	EpsilonKind string `json:"epsilon_kind"`
-	Activations int64  `json:"activations"`
+	// EpsilonTight is the agent's tight bound beside it (agentTight).
+	EpsilonTight string `json:"epsilon_tight,omitempty"`
+	Activations  int64  `json:"activations"`
 	// Sent lists, for an agent chosen by index (InspectAgent), the
 	// messages it released in the latest iteration, in release order
 	// (none when it was silent: a relay wakes one agent at a time).
@@ -121,7 +123,7 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 				in.Deviation = &d
 			}
 			in.State = state(pk.From)
-			in.Epsilon, in.EpsilonKind = agentEpsilon(led, kind, pk.From), kind
+			in.Epsilon, in.EpsilonKind, in.EpsilonTight = agentEpsilon(led, kind, pk.From), kind, agentTight(led, pk.From)
 			return in
 		}
 	}
@@ -149,7 +151,7 @@ func nodeInspection(m *scene.Model, f *scene.Frame, ratio float64, i int,
 	if dim > 0 && (i+1)*dim <= len(est) {
 		in.State = append([]float64(nil), est[i*dim:i*dim+min(dim, scene.HeadLen)]...)
 	}
-	in.Epsilon, in.EpsilonKind = agentEpsilon(led, kind, i), kind
+	in.Epsilon, in.EpsilonKind, in.EpsilonTight = agentEpsilon(led, kind, i), kind, agentTight(led, i)
 	if c != nil && i < len(c.Activations) {
 		in.Activations = c.Clone().Activations[i]
 	}

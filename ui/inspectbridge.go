@@ -22,11 +22,11 @@ func (a *App) registerInspect(fn func(name string, f func(args []js.Value) any))
 	})
 	fn("inspectAgent", func(args []js.Value) any {
 		m, f := a.game.Model(), a.game.Frame()
-		if a.run == nil || m == nil || f == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
+		if (a.run == nil && a.rem == nil) || m == nil || f == nil || len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return `{"kind":""}`
 		}
-		led := a.run.Ledger()
-		out, _ := jsonout.Marshal(InspectAgent(m, f, cssRatio(m), args[0].Int(), led, epsilonKind(a.built, led), a.run.Counters()))
+		led, kind, counters := a.privacyNow()
+		out, _ := jsonout.Marshal(InspectAgent(m, f, cssRatio(m), args[0].Int(), led, kind, counters))
 		return string(out)
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"dpsim/core/glossary"
+	"dpsim/core/method"
+	"dpsim/core/objective"
 	"dpsim/core/scenario"
 	"dpsim/render/scene"
 )
@@ -51,12 +53,18 @@ type Key struct {
 // KeyOf composes the legend of run b as model m draws it in frame f
 // (nil before the first picture).
 func KeyOf(b *scenario.Built, m *scene.Model, f *scene.Frame) Key {
-	aw, pw := b.Factory.Words, b.ProblemFactory.Words
+	return keyOf(b.Factory, b.ProblemFactory, b.Env.Graph.N, b.Env.Problem.Dim(), m, f)
+}
+
+// keyOf is KeyOf from the plug-ins, the number of agents and the
+// problem's dimension (a run built in a Worker: ui/remote.go).
+func keyOf(af *method.Factory, pf *objective.Factory, agents, dim int, m *scene.Model, f *scene.Frame) Key {
+	aw, pw := af.Words, pf.Words
 	k := Key{Messages: aw.Messages}
 	var s []string
 	if m != nil && m.Large() && m.Allocation() == nil {
 		s = append(s, fmt.Sprintf("Large network (%d agents): the messages are shown as flow — each link in the colour of the noise ÷ signal of its latest messages, faded; "+
-			"each agent a dot coloured by its distance to the agents' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.", b.Env.Graph.N))
+			"each agent a dot coloured by its distance to the agents' mean estimate divided by the median distance (same ramp: ≤0.01 … ≥100 × the median). Slow motion still shows single messages.", agents))
 	} else if m != nil && m.Referencing() {
 		s = append(s, "Each packet is one message; its colour and size show noise ÷ signal: how far it is from the message the same run without noise sends, relative to that message.")
 	} else {
@@ -65,7 +73,7 @@ func KeyOf(b *scenario.Built, m *scene.Model, f *scene.Frame) Key {
 	if aw.Messages != "" {
 		s = append(s, aw.Messages)
 	} else {
-		s = append(s, b.Factory.Title+" does not describe its messages.")
+		s = append(s, af.Title+" does not describe its messages.")
 	}
 	if pw.Nodes != "" {
 		s = append(s, "In the network, "+pw.Nodes+".")
@@ -93,7 +101,7 @@ func KeyOf(b *scenario.Built, m *scene.Model, f *scene.Frame) Key {
 		k.Panels = append(k.Panels, PanelCurve)
 		why := "Nothing is drawn beside the network"
 		if pw.Picture != "" {
-			why += fmt.Sprintf(" (its picture needs 2 dimensions, this problem has %d)", b.Env.Problem.Dim())
+			why += fmt.Sprintf(" (its picture needs 2 dimensions, this problem has %d)", dim)
 		}
 		s = append(s, why+"; "+pw.Curve+".")
 	}
@@ -133,6 +141,15 @@ type GlossaryGroup struct {
 // GlossaryOf lists every plug-in's glossary entries, the run's algorithm
 // and problem first (b may be nil: none is current).
 func GlossaryOf(b *scenario.Built) []GlossaryGroup {
+	if b == nil {
+		return glossaryFor(nil, nil)
+	}
+	return glossaryFor(b.Factory, b.ProblemFactory)
+}
+
+// glossaryFor is GlossaryOf with the run's algorithm and problem given
+// (nil: none is current), as for a run built in a Worker.
+func glossaryFor(af *method.Factory, pf *objective.Factory) []GlossaryGroup {
 	var cur, rest []GlossaryGroup
 	add := func(g GlossaryGroup) {
 		if g.Terms == nil {
@@ -145,10 +162,10 @@ func GlossaryOf(b *scenario.Built) []GlossaryGroup {
 		}
 	}
 	for _, f := range scenario.Factories() {
-		add(GlossaryGroup{Title: f.Title, Role: "algorithm", Terms: f.Words.Symbols, Current: b != nil && b.Factory == f})
+		add(GlossaryGroup{Title: f.Title, Role: "algorithm", Terms: f.Words.Symbols, Current: af == f})
 	}
 	for _, f := range scenario.Problems() {
-		add(GlossaryGroup{Title: f.Title, Role: "problem", Terms: f.Words.Symbols, Current: b != nil && b.ProblemFactory == f})
+		add(GlossaryGroup{Title: f.Title, Role: "problem", Terms: f.Words.Symbols, Current: pf == f})
 	}
 	return append(cur, rest...)
 }

@@ -45,8 +45,14 @@ const (
 // NewLive returns the live view of a run of b, with a history of at most
 // 2·buckets points per series.
 func NewLive(b *scenario.Built, buckets int) *Live {
+	return newLiveOf(metrics.Describe(b.Env.Problem, b.Factory.Output != ""), buckets)
+}
+
+// newLiveOf is NewLive from the metrics' description (a run in a Worker:
+// ui/remote.go).
+func newLiveOf(desc metrics.Description, buckets int) *Live {
 	l := &Live{
-		Desc:    metrics.Describe(b.Env.Problem, b.Factory.Output != ""),
+		Desc:    desc,
 		statCol: -1,
 		hist:    metrics.NewHistory(buckets),
 	}
@@ -234,11 +240,20 @@ func NoiseWarning(headline string, it int, own, ghost, floor float64) string {
 // run s recorded at or before it) with the run's and the ghost's
 // headline errors there; it is −1 when there is none yet.
 func (l *Live) NoiseAt(s *metrics.Series, g *Ghost) (it int, own, ghost float64) {
-	if g == nil || s.Len() == 0 {
+	if g == nil {
+		return -1, math.NaN(), math.NaN()
+	}
+	return l.noiseAt(s, g.Iter(), func(it float64) float64 { return g.At([]float64{it}, l.stat != nil)[0] })
+}
+
+// noiseAt is NoiseAt for a ghost that has reached iteration gi and whose
+// headline error at an iteration is at (a Worker's: ui/remote.go).
+func (l *Live) noiseAt(s *metrics.Series, gi int, at func(float64) float64) (it int, own, ghost float64) {
+	if s.Len() == 0 {
 		return -1, math.NaN(), math.NaN()
 	}
 	l.bind(s)
-	gi, n := g.Iter(), s.Len()
+	n := s.Len()
 	iterAt := func(j int) int { return s.At(j).Iter }
 	if n == len(s.Iter) { // in memory, as on the page: no Point per probe
 		iterAt = func(j int) int { return s.Iter[j] }
@@ -254,6 +269,5 @@ func (l *Live) NoiseAt(s *metrics.Series, g *Ghost) (it int, own, ghost float64)
 	if l.stat != nil {
 		own = l.Stationarity(p)
 	}
-	gv := g.At([]float64{float64(p.Iter)}, l.stat != nil)
-	return p.Iter, own, gv[0]
+	return p.Iter, own, at(float64(p.Iter))
 }

@@ -210,11 +210,11 @@ func TestStatusWorseOrDiverged(t *testing.T) {
 // TestNoiseWarningAboveRounding checks the noise warning against the
 // noise-free ghost (issue 29: the landing compared its error with a
 // ghost at 1.9·10⁻²⁹, floating-point rounding, and printed "1.6e24×").
-// At the end of the landing's run the ghost is at rounding: the warning
-// says so and prints no ratio; a ghost above rounding gets the ratio;
-// a run within 100× of its ghost gets no warning.
+// At the end of that landing, GT-DP's rendezvous, the ghost is at
+// rounding: the warning says so and prints no ratio; a ghost above
+// rounding gets the ratio; a run within 100× of its ghost gets none.
 func TestNoiseWarningAboveRounding(t *testing.T) {
-	s, err := scenario.PresetScenario(scenario.DefaultPreset)
+	s, err := scenario.PresetScenario(rendezvous)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestNoiseWarningAboveRounding(t *testing.T) {
 	it, own, gv := l.NoiseAt(&r.Metrics.Series, g)
 	floor := start * RoundingShare
 	if it != r.Iter() || !(gv < floor) || !(own > 100*floor) {
-		t.Fatalf("the landing at iteration %d: run %.3g, ghost %.3g, floor %.3g; want the ghost at rounding", it, own, gv, floor)
+		t.Fatalf("%s at iteration %d: run %.3g, ghost %.3g, floor %.3g; want the ghost at rounding", rendezvous, it, own, gv, floor)
 	}
 	w := NoiseWarning("optimality", it, own, gv, floor)
 	if !strings.Contains(w, "floating-point rounding") || strings.Contains(w, "×") {

@@ -15,7 +15,14 @@ import (
 // each picture through the bridge (ui/viewbridge.go). wasm/app calls it,
 // and so do the test programs that register a test-only plug-in first
 // (ui/internal/*/app); title names the program in its start-up errors.
+//
+// In the Web Worker of a heavy scenario (public/run-worker.js sets
+// self.dpsimWorker) the same program serves the page's simulator
+// instead (Serve), with the same plug-ins registered.
 func Run(title string) {
+	if js.Global().Get("dpsimWorker").Truthy() {
+		Serve()
+	}
 	// Start-up marks for bench/page/startup.sh: Go's runtime and package
 	// initialisation end here; the default scenario's build follows.
 	mark("dpsim-go-main")

@@ -80,6 +80,9 @@ func (a *App) applyRun(q query.Params, errs []error) []error {
 
 // linkParams describes the current run for a link (LinkParams).
 func (a *App) linkParams() query.Params {
+	if a.rem != nil {
+		return LinkParams(a.scen, a.seed, a.rem.pinned())
+	}
 	if a.built == nil {
 		return query.Params{}
 	}
@@ -110,6 +113,14 @@ type restored struct {
 // steps playback would take, so the same trace — for at most budget; the
 // view shows where it got.
 func (a *App) restoreTo(k int, budget time.Duration) restored {
+	if a.next != nil {
+		// Still being built in a Worker: replayed there once built.
+		a.next.target = k
+		return restored{Iter: k}
+	}
+	if a.rem != nil {
+		return a.rem.restore(k)
+	}
 	if a.run == nil {
 		return restored{Ended: "no scenario is loaded"}
 	}
@@ -175,6 +186,9 @@ func (a *App) registerShare(fn func(name string, f func(args []js.Value) any)) {
 	// privacyRange() returns RangeOf the current scenario as JSON: what
 	// the privacy slider spans, from the scenario's own accountant.
 	fn("privacyRange", func([]js.Value) any {
+		if a.rem != nil {
+			return string(a.rem.head.Range) // the Worker's, from its built scenario
+		}
 		if a.built == nil {
 			return `{"ok":false,"reason":"no scenario is loaded"}`
 		}

@@ -20,6 +20,19 @@ func LinkParams(loaded *scenario.Scenario, seed int64, built *scenario.Scenario)
 	return query.Params{Scenario: built.JSON()}
 }
 
+// buildCopy is the copy of a loaded scenario s that the page builds, with
+// seed (≥ 0) overriding its own: a clone, since the build fills in
+// defaults (a noise channel's decay) that would otherwise be written into
+// s, and s would then no longer read as the preset it is (LinkParams).
+func buildCopy(s *scenario.Scenario, seed int64) *scenario.Scenario {
+	cp := s.Clone()
+	if seed >= 0 {
+		v := uint64(seed)
+		cp.Seed, cp.Seeds = &v, nil
+	}
+	return cp
+}
+
 // presetLink reports whether s is a preset, unmodified but for the seed
 // and the target ε, and its short link if so.
 func presetLink(s *scenario.Scenario, seed int64) (query.Params, bool) {

@@ -69,3 +69,25 @@ func TestLinkParams(t *testing.T) {
 		t.Fatal("the cases edited the preset itself")
 	}
 }
+
+// TestPresetLinkAfterBuild checks that every preset, loaded and built as
+// the page does, still links as itself: the build filled the default decay
+// of the landing's noise into the loaded scenario, which then read as
+// edited ("(custom: tour-recal, edited)" in the menu, a whole scenario in
+// its link).
+func TestPresetLinkAfterBuild(t *testing.T) {
+	for _, pr := range scenario.Presets() {
+		s, err := scenario.PresetScenario(pr.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := scenario.BuildFor(buildCopy(s, 3), scenario.Page)
+		if err != nil {
+			t.Fatalf("%s: %v", pr.Name, err)
+		}
+		p := LinkParams(s, 3, b.Scenario)
+		if p.Preset != pr.Name || p.Scenario != nil || p.Seed == nil || *p.Seed != 3 {
+			t.Errorf("%s: links as preset %q, seed %v, a whole scenario %t", pr.Name, p.Preset, p.Seed, p.Scenario != nil)
+		}
+	}
+}

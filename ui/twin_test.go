@@ -11,13 +11,18 @@ import (
 	"dpsim/render/sceneof"
 )
 
-// packetRatios runs the landing's preset calibrated to eps (0: its own
+// rendezvous is GT-DP's rendezvous on a ring of 8, the page's landing
+// when issue 29 was found (its packets, its ghost at rounding); the page
+// now opens on the Tour's DP-RECAL.
+const rendezvous = "gtdp-rendezvous"
+
+// packetRatios runs GT-DP's rendezvous calibrated to eps (0: its own
 // noise) for iters iterations with the noise-free twin as the picture's
 // reference (or none) and returns the median packet ratio of the last
 // iteration, as the packets' colour shows it.
 func packetRatios(t *testing.T, eps float64, iters int, twin bool) float64 {
 	t.Helper()
-	s, err := scenario.PresetScenario(scenario.DefaultPreset)
+	s, err := scenario.PresetScenario(rendezvous)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +64,7 @@ func packetRatios(t *testing.T, eps float64, iters int, twin bool) float64 {
 // all the noise a message carries (issue 29: at ε ≈ 1 the estimates shot
 // to the corners while every packet stayed teal or amber, each fresh
 // noise being about the size of an estimate made of earlier noise).
-// Against the noise-free twin, the landing's preset at ε = 1 is red
+// Against the noise-free twin, the rendezvous at ε = 1 is red
 // (noise-dominated) at iteration 50, and at its own ε, late in the run,
 // the signal dominates (ratio below 1: teal or green, not amber).
 func TestPacketColourAgainstTwin(t *testing.T) {
@@ -78,7 +83,7 @@ func TestPacketColourAgainstTwin(t *testing.T) {
 // TestTwinStops checks that a twin stopped (fast-forward) gives no
 // releases, and that the model then colours by the fresh noise.
 func TestTwinStops(t *testing.T) {
-	s, _ := scenario.PresetScenario(scenario.DefaultPreset)
+	s, _ := scenario.PresetScenario(rendezvous)
 	b, err := scenario.BuildFor(s, scenario.Page)
 	if err != nil {
 		t.Fatal(err)

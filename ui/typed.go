@@ -17,6 +17,16 @@ func float64sToJS(xs []float64) js.Value {
 	return js.Global().Get("Float64Array").New(u8.Get("buffer"))
 }
 
+// setColumns sets a history's or metrics' columns on o (history,
+// metrics), each a Float64Array.
+func setColumns(o js.Value, it, opt, cons, obj, stat []float64) {
+	o.Set("iter", float64sToJS(it))
+	o.Set("optimality", float64sToJS(opt))
+	o.Set("consensus", float64sToJS(cons))
+	o.Set("objective", float64sToJS(obj))
+	o.Set("stationarity", float64sToJS(stat))
+}
+
 // download offers data to the user as a file.
 func download(name, mime string, data []byte) {
 	u8 := js.Global().Get("Uint8Array").New(len(data))

@@ -78,6 +78,42 @@ func scenarioArg(args []js.Value) (*scenario.Scenario, error) {
 	return nil, errors.New(`the first argument must be "preset" or "text"`)
 }
 
+// provideUserFileJS is provideUserFile(name, Uint8Array, pin), on the
+// page and in a heavy run's Worker (ui/worker.go), which the page hands
+// the files of the scenario it builds: it keeps the file under name for
+// the session; with pin (a sha256 the scenario names) other content is
+// refused naming both hashes. Returns {ok, sha256, bytes, ms, error}.
+func provideUserFileJS(args []js.Value) any {
+	o := js.Global().Get("Object").New()
+	o.Set("ok", false)
+	if len(args) < 2 || args[0].Type() != js.TypeString || !args[1].InstanceOf(js.Global().Get("Uint8Array")) {
+		o.Set("error", "provideUserFile needs a file name and a Uint8Array")
+		return o
+	}
+	name, n := args[0].String(), args[1].Get("length").Int()
+	if n > data.MaxUserFileBytes {
+		o.Set("error", fmt.Sprintf("%s: %d bytes: a data file may have at most %d (256 MiB)", name, n, data.MaxUserFileBytes))
+		return o
+	}
+	pin := ""
+	if len(args) > 2 && args[2].Type() == js.TypeString {
+		pin = args[2].String()
+	}
+	b := make([]byte, n)
+	js.CopyBytesToGo(b, args[1])
+	t0 := time.Now()
+	sha, err := data.ProvideUserPinned(name, b, pin)
+	o.Set("ms", float64(time.Since(t0).Microseconds())/1000)
+	if err != nil {
+		o.Set("error", err.Error())
+		return o
+	}
+	o.Set("ok", true)
+	o.Set("sha256", sha)
+	o.Set("bytes", n)
+	return o
+}
+
 // registerUserFiles adds the user-file calls to window.dpsim
 // (docs/bridge.md).
 func (a *App) registerUserFiles(fn func(name string, f func(args []js.Value) any)) {
@@ -98,38 +134,8 @@ func (a *App) registerUserFiles(fn func(name string, f func(args []js.Value) any
 	})
 	// provideUserFile(name, Uint8Array, pin): keeps the file under name
 	// for the session; with pin (a sha256 the scenario names) other
-	// content is refused naming both hashes. Returns {ok, sha256, bytes,
-	// ms, error}.
-	fn("provideUserFile", func(args []js.Value) any {
-		o := js.Global().Get("Object").New()
-		o.Set("ok", false)
-		if len(args) < 2 || args[0].Type() != js.TypeString || !args[1].InstanceOf(js.Global().Get("Uint8Array")) {
-			o.Set("error", "provideUserFile needs a file name and a Uint8Array")
-			return o
-		}
-		name, n := args[0].String(), args[1].Get("length").Int()
-		if n > data.MaxUserFileBytes {
-			o.Set("error", fmt.Sprintf("%s: %d bytes: a data file may have at most %d (256 MiB)", name, n, data.MaxUserFileBytes))
-			return o
-		}
-		pin := ""
-		if len(args) > 2 && args[2].Type() == js.TypeString {
-			pin = args[2].String()
-		}
-		b := make([]byte, n)
-		js.CopyBytesToGo(b, args[1])
-		t0 := time.Now()
-		sha, err := data.ProvideUserPinned(name, b, pin)
-		o.Set("ms", float64(time.Since(t0).Microseconds())/1000)
-		if err != nil {
-			o.Set("error", err.Error())
-			return o
-		}
-		o.Set("ok", true)
-		o.Set("sha256", sha)
-		o.Set("bytes", n)
-		return o
-	})
+	// content is refused naming both hashes.
+	fn("provideUserFile", provideUserFileJS)
 	// trainOn(name): the current scenario's learning problem on the
 	// user's file name, as scenario text for the page to load ({ok,
 	// text, error}).

@@ -115,6 +115,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	var lines []string
 	for i, b := range cb.Entries {
 		r := runner.New(b)
+		r.TrackTight() // its export is dpsim run's
 		interrupted, runErr := runUntil(env.ctx, r)
 		if interrupted {
 			return fmt.Errorf("interrupted at iteration %d of %s: the exports written so far are complete, this one was not written", r.Iter(), b.Scenario.Name)
@@ -127,8 +128,9 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 			return err
 		}
 		last := r.Metrics.Latest()
-		line := fmt.Sprintf("%-28s %s; consensus %.3g; max ε %s (ledger) → %s",
-			cb.Labels[i], headline(last, r.Metrics.Series.ExtraNames), last.Consensus, r.Ledger().Max, path)
+		led := r.Ledger()
+		line := fmt.Sprintf("%-28s %s; consensus %.3g; max ε %s (ledger)%s → %s",
+			cb.Labels[i], headline(last, r.Metrics.Series.ExtraNames), last.Consensus, led.Max, tightSummary(led), path)
 		if n := cb.Notes[i]; n != "" {
 			line += "\n    not calibrated: " + n
 		}

@@ -85,7 +85,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version; see dpsim --help"},
+		{nil, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version; see dpsim --help"},
 		{[]string{"run"}, "dpsim run: give exactly one SCENARIO (a file, - or preset:NAME); got 0 arguments; see dpsim run --help"},
 		{[]string{"run", "--bogus", "x"}, "dpsim run: flag provided but not defined: -bogus; see dpsim run --help"},
 		{[]string{"validate", "a", "b"}, "dpsim validate: give exactly one SCENARIO"},

@@ -7,6 +7,7 @@
 //	dpsim plugins
 //	dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] EXPERIMENT
 //	dpsim merge --out NAME.json PART.json...
+//	dpsim audit [--runs N] [--out NAME.json] [--shard i/n] SCENARIO
 //	dpsim compare [--dir DIR] [--epsilon E] COMPARISON
 //
 // SCENARIO is a JSON file, "-" for standard input, or preset:NAME.
@@ -48,8 +49,10 @@ Usage:
   dpsim plugins
   dpsim sweep [--workers N] [--out NAME.json] [--shard i/n] [--quiet] EXPERIMENT
   dpsim merge --out NAME.json PART.json...
+  dpsim audit [--runs N] [--agent I] [--out NAME.json] [--shard i/n] SCENARIO
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
   dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
+  dpsim privacy-table
   dpsim version
 
 SCENARIO is a JSON scenario file (docs/scenario.md), "-" for standard
@@ -67,7 +70,7 @@ func main() {
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version"))
+		fmt.Fprintln(stderr, usagef("", "give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version"))
 		return 2
 	}
 	var err error
@@ -84,8 +87,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdSweep(args[1:], stdin, stdout, stderr)
 	case "merge":
 		err = cmdMerge(args[1:], stdout, stderr)
+	case "audit":
+		err = cmdAudit(args[1:], stdin, stdout, stderr)
 	case "attack":
 		err = cmdAttack(args[1:], stdout, stderr)
+	case "privacy-table":
+		err = cmdPrivacyTable(args[1:], stdout, stderr)
 	case "compare":
 		err = cmdCompare(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-version":
@@ -94,7 +101,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, attack, compare and version", args[0])
+		err = usagef("", "unknown command %q; the commands are run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table and version", args[0])
 	}
 	var ue *usageError
 	switch {
@@ -359,6 +366,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}
+	r.TrackTight() // the tight bound beside the paper's, in the export and the summary
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}
@@ -418,8 +426,9 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if !*quiet {
 		last := r.Metrics.Latest()
-		fmt.Fprintf(stderr, "%s: %d iterations; %s, consensus %.3g; max ε %s\n",
-			b.Scenario.Name, r.Iter(), headline(last, r.Metrics.Series.ExtraNames), last.Consensus, r.Ledger().Max)
+		led := r.Ledger()
+		fmt.Fprintf(stderr, "%s: %d iterations; %s, consensus %.3g; max ε %s (paper's bound)%s\n",
+			b.Scenario.Name, r.Iter(), headline(last, r.Metrics.Series.ExtraNames), last.Consensus, led.Max, tightSummary(led))
 		if st := r.SteadyState(); !math.IsNaN(st.Predicted[0]) {
 			fmt.Fprintf(stderr, "steady-state error (mean from iteration %d) %.4g; the theory predicts ≤ %.4g\n", st.From, st.Measured, st.Predicted[0])
 		}

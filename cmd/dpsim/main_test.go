@@ -103,12 +103,12 @@ func TestErrorsAndHelp(t *testing.T) {
 		code int
 		out  string
 	}{
-		{nil, 2, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, attack, compare or version; see dpsim --help"},
+		{nil, 2, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version; see dpsim --help"},
 		{[]string{"--help"}, 0, "Usage"},
 		{[]string{"run", "--help"}, 0, "Usage: dpsim run"},
 		{[]string{"validate", "-h"}, 0, "Usage: dpsim validate"},
 		{[]string{"presets", "--help"}, 0, "Usage: dpsim presets"},
-		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep, merge, attack, compare and version; see dpsim --help"},
+		{[]string{"frobnicate"}, 2, "dpsim: unknown command \"frobnicate\"; the commands are run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table and version; see dpsim --help"},
 		{[]string{"run"}, 2, "exactly one SCENARIO"},
 		{[]string{"run", "preset:nope"}, 1, "no preset named"},
 		{[]string{"run", "/does/not/exist.json"}, 1, "no such file"},

@@ -121,7 +121,7 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	runs := fs.Int("runs", 0, "replace the experiment's runs per point by `N` (recorded in the output)")
 	quiet := fs.Bool("quiet", false, "no progress bar and no summary on standard error")
 	eps := fs.Float64("epsilon", 0, "calibrate every series to `ε`: each run's noise is scaled so that its algorithm's own accountant reports ε after the run's iterations (sets calibrate in the experiment's set)")
-	task := fs.Int("print-task", -1, "print the scenario of run number `T` (with its seeds) instead of sweeping; \"dpsim run\" replays it")
+	task0 := fs.Int("print-task", -1, "print the scenario of run number `T` (with its seeds) instead of sweeping; \"dpsim run\" replays it")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -143,27 +143,15 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		}
 	}
 	if fs.given("print-task") {
-		if err := intRange("print-task", *task, 0, experiment.MaxTasks-1); err != nil {
+		if err := intRange("print-task", *task0, 0, experiment.MaxTasks-1); err != nil {
 			return err
 		}
 	}
-	var shard *experiment.Shard
-	if fs.given("shard") {
-		sh, err := parseShard(*shardFlag)
-		if err != nil {
-			return err
-		}
-		shard = &sh
-	} else if !fs.given("print-task") {
-		// A task is numbered in the whole experiment: a cluster job's
-		// shard (from the environment) does not apply to printing one.
-		sh, ok, err := shardFromEnv(env.getenv)
-		if err != nil {
-			return err
-		}
-		if ok {
-			shard = &sh
-		}
+	// A task is numbered in the whole experiment: a cluster job's shard
+	// (from the environment) does not apply to printing one.
+	shard, err := shardOf(*shardFlag, fs.given("shard"), !fs.given("print-task"), env.getenv)
+	if err != nil {
+		return err
 	}
 	if shard != nil && fs.given("print-task") {
 		return usagef("sweep", "--print-task names a run of the whole experiment: give no --shard with it")
@@ -214,6 +202,18 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 			return fmt.Errorf("--epsilon: %w", err)
 		}
 	}
+	var task *int
+	if fs.given("print-task") {
+		task = task0
+	}
+	return execute(env, e, arg, base, shard, task, *workers, *quiet, stdout, stderr)
+}
+
+// execute plans experiment e (read from arg), runs the tasks of shard
+// (all when nil) on workers, and writes its result under base; with
+// task it prints that task's scenario instead.
+func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *experiment.Shard, task *int, workers int, quiet bool,
+	stdout, stderr io.Writer) error {
 	plan, err := experiment.NewPlanContext(env.ctx, e)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -221,7 +221,7 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		}
 		return fmt.Errorf("%s: %w", arg, err)
 	}
-	if fs.given("print-task") {
+	if task != nil {
 		sc, err := plan.Scenario(*task)
 		if err != nil {
 			return fmt.Errorf("--print-task: %w", err)
@@ -237,11 +237,11 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		tasks = plan.ShardTasks(*shard)
 	}
 
-	holdMemory(plan.Estimate(len(tasks), *workers).Total)
-	bar := newProgress(stderr, len(tasks), *quiet, env.isTTY)
+	holdMemory(plan.Estimate(len(tasks), workers).Total)
+	bar := newProgress(stderr, len(tasks), quiet, env.isTTY)
 	env.saveOnSignal()
 	t0 := time.Now()
-	recs, runErr := plan.Execute(env.ctx, tasks, *workers, bar.update)
+	recs, runErr := plan.Execute(env.ctx, tasks, workers, bar.update)
 	bar.finish()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
@@ -264,9 +264,9 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	if !*quiet {
+	if !quiet {
 		fmt.Fprintf(stderr, "%s: %d of %d runs in %s on %d workers; wrote %s\n", e.Name, len(recs), len(tasks),
-			time.Since(t0).Round(time.Millisecond), min(*workers, max(len(tasks), 1)), strings.Join(written, ", "))
+			time.Since(t0).Round(time.Millisecond), min(workers, max(len(tasks), 1)), strings.Join(written, ", "))
 		if shard == nil {
 			printVerdicts(stderr, res)
 		}
@@ -323,6 +323,26 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 	return e, nil
 }
 
+// shardOf is the shard --shard names (flag, when given), or else, when
+// fromEnv, the one a cluster job's environment names; nil: every run.
+func shardOf(flag string, given, fromEnv bool, getenv func(string) string) (*experiment.Shard, error) {
+	if given {
+		sh, err := parseShard(flag)
+		if err != nil {
+			return nil, err
+		}
+		return &sh, nil
+	}
+	if !fromEnv {
+		return nil, nil
+	}
+	sh, ok, err := shardFromEnv(getenv)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &sh, nil
+}
+
 func outBase(out, name string) (string, error) {
 	if out == "" {
 		return name, nil
@@ -374,6 +394,14 @@ func writeResult(ctx context.Context, plan *experiment.Plan, res *experiment.Res
 }
 
 func printVerdicts(w io.Writer, res *experiment.Result) {
+	if a := res.Audit; a != nil {
+		fmt.Fprintf(w, "  %-13s %s\n", a.Verdict, a.Summary)
+		for _, t := range a.Tests {
+			fmt.Fprintf(w, "                %s: ε ≥ %.4g (FPR %d/%d ≤ %.3g, FNR %d/%d ≤ %.3g at %g %% each)\n", t.Statistic, float64(t.Epsilon),
+				t.FPR.Count, t.FPR.Runs, float64(t.FPR.Upper), t.FNR.Count, t.FNR.Runs, float64(t.FNR.Upper), 100*t.Confidence)
+		}
+		fmt.Fprintf(w, "                neighbour: %s\n", a.Neighbour)
+	}
 	for _, x := range res.Expectations {
 		fmt.Fprintf(w, "  %-13s %s\n                %s\n", x.Verdict, x.Claim, x.Summary)
 	}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -80,5 +83,24 @@ func TestSnapshots(t *testing.T) {
 	}
 	if have < len(scenario.Presets())/2 {
 		t.Errorf("%d of %d presets have a snapshot", have, len(scenario.Presets()))
+	}
+}
+
+// TestLandingPoster checks that the preset the page opens on — the one
+// boot.js shows the poster and snapshot of before the simulator is up —
+// is scenario.DefaultPreset, and that it has both: its first frame comes
+// from the snapshot (docs/performance.md, start-up).
+func TestLandingPoster(t *testing.T) {
+	js, err := os.ReadFile(filepath.Join("..", "..", "public", "boot.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const DEFAULT_PRESET = '([^']+)';`).FindSubmatch(js)
+	if m == nil || string(m[1]) != scenario.DefaultPreset {
+		t.Fatalf("public/boot.js opens on %q, the simulator on %q", m, scenario.DefaultPreset)
+	}
+	svg, snap, err := poster(scenario.DefaultPreset)
+	if err != nil || len(svg) == 0 || len(snap) == 0 {
+		t.Fatalf("%s: poster %d bytes, snapshot %d bytes, %v", scenario.DefaultPreset, len(svg), len(snap), err)
 	}
 }

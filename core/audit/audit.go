@@ -278,3 +278,27 @@ func upperIndex(v []float64, t float64) int {
 	})
 	return i
 }
+
+// Ceiling returns the largest bound LowerBound can give from nNull and
+// nAlt runs at opt: that of a test that makes no error on the evaluation
+// halves. No mechanism, however leaky, is shown to have a larger ε by so
+// many runs (about ln(n/3.7) for n evaluation runs a side at 95 %).
+func Ceiling(nNull, nAlt int, opt Options) (float64, error) {
+	conf := opt.Confidence
+	if conf == 0 {
+		conf = 0.95
+	}
+	level := 1 - (1-conf)/2
+	if nNull < 4 || nAlt < 4 {
+		return 0, fmt.Errorf("runs: need at least 4 on each data set, got %d and %d", nNull, nAlt)
+	}
+	fp, err := ClopperPearson(0, nNull-nNull/2, level)
+	if err != nil {
+		return 0, err
+	}
+	fn, err := ClopperPearson(0, nAlt-nAlt/2, level)
+	if err != nil {
+		return 0, err
+	}
+	return bound(fp.Upper, fn.Upper, opt.Delta), nil
+}

@@ -141,12 +141,12 @@ func HasUserFile(name, pin string) bool {
 	return pin != "" && users.bySHA[pin] != nil
 }
 
-// userBytes returns the file a source names (name, and the sha256 it
+// UserBytes returns the file a source names (name, and the sha256 it
 // pins or ""), and its sha256. A file provided under the name with other
 // content than the pinned is refused naming both hashes (a replay with
 // another file); with none under the name, the pinned content is looked
 // up by its hash.
-func userBytes(name, pin string) ([]byte, string, error) {
+func UserBytes(name, pin string) ([]byte, string, error) {
 	users.Lock()
 	defer users.Unlock()
 	if pin != "" {

@@ -275,7 +275,7 @@ func readSource(field string, s *Source, inline *int) (part, error) {
 	if s.Format == FormatNPY && s.LabelsFile == "" {
 		return part{}, check.Errorf(check.Join(field, "labels_file"), "is required: an .npy file holds one array, the features; give the labels' .npy (or use an .npz holding both)")
 	}
-	b, sha, err := userBytes(s.File, s.SHA256)
+	b, sha, err := UserBytes(s.File, s.SHA256)
 	if err != nil {
 		return part{}, check.Errorf(ff, "%v", err)
 	}
@@ -283,7 +283,7 @@ func readSource(field string, s *Source, inline *int) (part, error) {
 	var lb []byte
 	if s.Format == FormatNPY {
 		lf := check.Join(field, "labels_file")
-		if lb, sha, err = userBytes(s.LabelsFile, s.LabelsSHA256); err != nil {
+		if lb, sha, err = UserBytes(s.LabelsFile, s.LabelsSHA256); err != nil {
 			return part{}, check.Errorf(lf, "%v", err)
 		}
 		s.LabelsSHA256 = sha

@@ -183,7 +183,7 @@ func TestMergeValidatesRecords(t *testing.T) {
 		{`"iterations":60`, `"iterations":-3`, `iterations: a completed run ran all 60`},
 		{`"status":"completed","iterations":60`, `"status":"diverged","error":"x","iterations":-3`, `iterations: must be from 0 to the 60 planned (got -3)`},
 		{`"curves":\{"optimality":\[[^,]*,`, `"curves":{"optimality":[`, `curves.optimality: must hold the 4 recorded iterations`},
-		{`"quantities":\{[^}]*\}`, `"quantities":{"epsilon":1,"rho":2}`, `quantities: must hold exactly`},
+		{`"quantities":\{[^}]*\}`, `"quantities":{"epsilon":1,"epsilon_log10":0,"rho":2}`, `quantities: must hold exactly`},
 		{`"status":"completed","iterations":60`, `"status":"diverged","iterations":60`, `error: a diverged run has an error message`},
 		{`"task":0,`, `"task":1,`, `task: task 1 is series 0, point 0, run 1`},
 	} {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"dpsim/core/audit"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
@@ -89,7 +90,14 @@ func (p *Plan) RunTaskReporting(ctx context.Context, t int, report func(done, to
 		rec.Status, rec.Error = StatusFailed, err.Error()
 		return rec, nil
 	}
-	r := runner.New(b)
+	var lis *audit.Listener
+	var r *runner.Runner
+	if p.audit != nil {
+		lis = p.audit.listener()
+		r = runner.New(b, lis)
+	} else {
+		r = runner.New(b)
+	}
 	rec.Status = StatusCompleted
 	for i := 0; ; i++ {
 		if i%cancelEvery == 0 && ctx.Err() != nil {
@@ -145,9 +153,14 @@ func (p *Plan) RunTaskReporting(ctx context.Context, t int, report func(done, to
 	}
 	if final {
 		for _, q := range p.Quantities {
-			// ±Inf stays: ε = ∞ is a value (see FI).
-			rec.Quantities[q] = FI(quantities[q].Value(run))
+			if def, ok := quantities[q]; ok {
+				// ±Inf stays: ε = ∞ is a value (see FI).
+				rec.Quantities[q] = FI(def.Value(run))
+			}
 		}
+	}
+	if lis != nil {
+		p.audit.auditRecord(&rec, r, lis)
 	}
 	return rec, nil
 }

@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +13,7 @@ import (
 
 	"dpsim/core/metrics"
 	"dpsim/core/scenario"
+	"dpsim/core/version"
 )
 
 // FigureData is what a figure of a result shows, computed once so that the
@@ -88,6 +91,9 @@ func AxisTitle(label, unit string) string {
 
 // Figure returns what the figure of r shows.
 func (p *Plan) Figure(r *Result) FigureData {
+	if p.audit != nil {
+		return p.auditFigure(r)
+	}
 	e := p.Exp
 	f := FigureData{
 		Name: e.Name, Title: e.Figure.Title,
@@ -125,7 +131,7 @@ func (p *Plan) Figure(r *Result) FigureData {
 		stat = "median"
 		f.Band = "10–90 % of runs"
 	}
-	f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%s of %d runs per point; band: %s", stat, e.Runs, f.Band))
+	f.Subtitle = joinNonEmpty(f.Subtitle, fmt.Sprintf("%s of %s; band: %s", stat, p.runsPerPoint(r), f.Band))
 	if e.X.Kind == XCommunication {
 		f.Subtitle = joinNonEmpty(f.Subtitle, communicationNote(e.X))
 	}
@@ -177,6 +183,40 @@ func (p *Plan) Figure(r *Result) FigureData {
 		f.Empty = "nothing to plot: " + r.Note
 	}
 	return f
+}
+
+// runsPerPoint says how many runs each point of r's figure rests on: the
+// experiment's count, or for a partial result the range of the counts
+// that finished, with how many of all.
+func (p *Plan) runsPerPoint(r *Result) string {
+	runs := func(n string, one bool) string {
+		if one {
+			return n + " run per point"
+		}
+		return n + " runs per point"
+	}
+	if !r.Partial {
+		return runs(strconv.Itoa(p.Exp.Runs), p.Exp.Runs == 1)
+	}
+	count := map[[2]int]int{}
+	for _, rec := range r.Runs {
+		count[[2]int{rec.Series, rec.Point}]++
+	}
+	lo, hi := -1, 0
+	for si := range p.series {
+		for pi := range p.series[si].points {
+			n := count[[2]int{si, pi}]
+			if lo < 0 || n < lo {
+				lo = n
+			}
+			hi = max(hi, n)
+		}
+	}
+	n := strconv.Itoa(hi)
+	if lo != hi {
+		n = fmt.Sprintf("%d–%d", max(lo, 0), hi)
+	}
+	return fmt.Sprintf("%s (partial: %d of %d runs finished; the experiment asks %d per point)", runs(n, n == "1"), r.Finished, r.Tasks, p.Exp.Runs)
 }
 
 // hasValue reports whether some series has a finite value to plot.
@@ -267,8 +307,17 @@ func joinNonEmpty(a, b string) string {
 
 // CSV returns the result's statistics as tidy CSV: one row per series, x
 // point and variable (a metric or a quantity). Missing values are empty.
+//
+// A metadata block comes first, as in a run's CSV (runner.WriteCSV):
+// lines starting "# " naming the experiment, the SHA-256 of its canonical
+// JSON, the master seed and the runs per point, dpsim's version, a
+// partial sweep's count, and what the ε rows (every sweep records the
+// ledger's ε: EpsilonQuantities) mean for each series. It has no date
+// line: the CSV is a function of the result, so the page and the CLI,
+// and a merge of the same shards, write the same bytes.
 func (p *Plan) CSV(r *Result) []byte {
 	var b bytes.Buffer
+	p.csvMeta(&b, r)
 	w := csv.NewWriter(&b)
 	_ = w.Write([]string{"experiment", "series", "label", "point", "x", "value", "variable", "kind",
 		"n", "missing", "mean", "sd", "se", "ci95_lo", "ci95_hi", "median", "p10", "p90", "min", "max"})
@@ -304,3 +353,30 @@ func (p *Plan) CSV(r *Result) []byte {
 	w.Flush()
 	return b.Bytes()
 }
+
+// csvMeta writes the CSV's metadata block.
+func (p *Plan) csvMeta(b *bytes.Buffer, r *Result) {
+	e := p.Exp
+	sum := sha256.Sum256(p.canon)
+	fmt.Fprintf(b, "# experiment: %s\n", oneLine(e.Name))
+	fmt.Fprintf(b, "# experiment_sha256: %s\n", hex.EncodeToString(sum[:]))
+	fmt.Fprintf(b, "# seed: %d (runs per point: %d)\n", e.Seed, e.Runs)
+	fmt.Fprintf(b, "# dpsim_version: %s\n", version.String())
+	if r.Partial {
+		fmt.Fprintf(b, "# partial: %d of %d runs finished\n", r.Finished, r.Tasks)
+	}
+	if r.Shard != nil {
+		fmt.Fprintf(b, "# shard: %d/%d\n", r.Shard.Index, r.Shard.Count)
+	}
+	fmt.Fprintf(b, "# epsilon: the rows with variable epsilon give the privacy ledger's ε spent by the most exposed agent at the end of each run (epsilon_log10: its log10, finite when ε overflows a float64; Inf: no finite guarantee)\n")
+	for i, sp := range p.series {
+		notion := sp.notion
+		if notion == "" {
+			notion = "no privacy ledger"
+		}
+		fmt.Fprintf(b, "# epsilon of series %s: %s\n", oneLine(e.Series[i].Name), oneLine(notion))
+	}
+}
+
+// oneLine keeps a metadata value on its line.
+func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }

@@ -99,10 +99,15 @@ type Experiment struct {
 	Base Base `json:"base"`
 	// Set overrides fields of the base scenario in every series.
 	Set Overrides `json:"set,omitempty"`
+	// Audit, when set, makes the experiment a privacy audit (audit.go):
+	// the engine then makes its series, axis, statistics and figure, and
+	// Series, X, Metrics, Quantities, Statistic, Figure, Expectations and
+	// NoiseSeeds must be left out.
+	Audit *Audit `json:"audit,omitempty"`
 	// Series are the curves of the figure.
-	Series []Series `json:"series"`
+	Series []Series `json:"series,omitempty"`
 	// X is the x-axis.
-	X Axis `json:"x"`
+	X Axis `json:"x,omitzero"`
 	// Runs is the number of seeded runs per point of every series.
 	Runs int `json:"runs"`
 	// Seed is the master seed every run's seeds derive from (seed rule in
@@ -113,13 +118,13 @@ type Experiment struct {
 	// at every point (seeds.go).
 	NoiseSeeds string `json:"noise_seeds,omitempty"`
 	// Metrics are the named metrics recorded per run.
-	Metrics []Metric `json:"metrics"`
+	Metrics []Metric `json:"metrics,omitempty"`
 	// Quantities are named per-run derived quantities to record (for
 	// example "epsilon"), besides those the axes use.
 	Quantities []string `json:"quantities,omitempty"`
 	// Statistic is what the figure draws: StatMean or StatMedian.
-	Statistic string `json:"statistic"`
-	Figure    Figure `json:"figure"`
+	Statistic string `json:"statistic,omitempty"`
+	Figure    Figure `json:"figure,omitzero"`
 	// Expectations are the paper's claims, each evaluated by a test that
 	// accounts for the run-to-run spread.
 	Expectations []Expectation `json:"expectations,omitempty"`
@@ -310,6 +315,9 @@ func (e *Experiment) validate() error {
 	if err := e.Set.validate("set"); err != nil {
 		return err
 	}
+	if e.Audit != nil {
+		return e.validateAudit()
+	}
 	if len(e.Series) == 0 || len(e.Series) > MaxSeries {
 		return check.Errorf("series", "must list 1–%d series (got %d)", MaxSeries, len(e.Series))
 	}
@@ -343,11 +351,8 @@ func (e *Experiment) validate() error {
 	if err := e.validateX(); err != nil {
 		return err
 	}
-	if err := check.IntRange("runs", e.Runs, 1, MaxRuns); err != nil {
+	if err := e.validateRunsSeed(); err != nil {
 		return err
-	}
-	if e.Seed > 1<<53 {
-		return check.Errorf("seed", "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, e.Seed)
 	}
 	if err := e.validateMetrics(); err != nil {
 		return err
@@ -372,6 +377,16 @@ func (e *Experiment) validate() error {
 		if err := e.validateExpectation(i); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+func (e *Experiment) validateRunsSeed() error {
+	if err := check.IntRange("runs", e.Runs, 1, MaxRuns); err != nil {
+		return err
+	}
+	if e.Seed > 1<<53 {
+		return check.Errorf("seed", "must be at most 2^53 = %d so that every language reads it exactly (got %d)", uint64(1)<<53, e.Seed)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func TestPlanErrors(t *testing.T) {
 		{"set", `{"iterations":0}`, `series[0] (a), x value 1: scenario field iterations: must be`},
 		// No line and column of the engine's re-encoded scenario.
 		{"set", `{"iterations":1.5}`, `series[0] (a), x value 1: scenario field iterations: must be a whole number, written without a decimal point or exponent (got 1.5)$`},
-		{"metrics[1].name", `"regret"`, `series[0] (a), x value 1: metrics[1].name: must be one of the metrics ["activations" "consensus" "messages" "objective" "optimality" "releases" "stationarity"] or one the problem records [] (got "regret")`},
+		{"metrics[1].name", `"regret"`, `series[0] (a), x value 1: metrics[1].name: must be one of the metrics ["activations" "consensus" "error_ratio" "messages" "objective" "optimality" "releases" "stationarity"] or one the problem records [] (got "regret")`},
 	} {
 		e, err := Parse([]byte(edit(t, c.path, c.value)))
 		if err != nil {

@@ -21,6 +21,11 @@ type Task struct {
 	Index, Series, Point, Run int
 }
 
+// EpsilonQuantities are recorded by every sweep, besides those its
+// experiment asks for: the ledger's ε of the most exposed agent and its
+// log10.
+var EpsilonQuantities = []string{"epsilon", "epsilon_log10"}
+
 // Plan is an experiment made concrete: the scenario of every (series,
 // point), checked to build, and the list of tasks in a fixed order —
 // series by series, point by point, run by run — so that a task's index
@@ -50,12 +55,18 @@ type Plan struct {
 	datasets                   map[string]int64
 	// maxCurve is the part of maxRun the recorded metrics take.
 	maxCurve int64
+	// audit holds an audit's agent, neighbour and references (audit.go);
+	// nil for a sweep.
+	audit *auditPlan
 }
 
 type seriesPlan struct {
 	first  int // index of the series' first task
 	points []pointPlan
 	hook   HookFunc
+	// notion is the privacy guarantee its ledger states (the CSV's
+	// metadata).
+	notion string
 }
 
 type pointPlan struct {
@@ -82,6 +93,17 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Exp: e, canon: e.JSON(), problems: newProblemShare()}
+	if e.Audit != nil {
+		e = e.expandAudit()
+		p.Exp = e
+		p.Quantities = append(p.Quantities, auditQuantities...)
+		if err := p.setupAudit(ctx, base); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+	}
 	p.Quantities = append(p.Quantities, e.Quantities...)
 	if e.X.Kind == XDerived {
 		p.Quantities = append(p.Quantities, e.X.Quantity)
@@ -89,6 +111,10 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 	if y2 := e.Figure.Y2; y2 != nil && y2.Quantity != "" {
 		p.Quantities = append(p.Quantities, y2.Quantity)
 	}
+	// Every sweep records the privacy each series ran at, so that its CSV
+	// and JSON say it whatever the figure shows (ε overflows a float64 for
+	// some baselines: its log10 stays finite).
+	p.Quantities = append(p.Quantities, EpsilonQuantities...)
 	p.Quantities = dedupe(p.Quantities)
 	total := 0
 	for si, s := range e.Series {
@@ -120,6 +146,9 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			p.labels.note(b)
+			if sp.notion == "" {
+				sp.notion = b.Accountant.Ledger().Notion
+			}
 			p.maxRecord = max(p.maxRecord, p.recordBytes(len(pp.grid)))
 			if run, curve := runBytes(b); run > p.maxRun {
 				p.maxRun, p.maxCurve = run, curve
@@ -163,6 +192,9 @@ func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
 	base, err := baseJSON(e.Base)
 	if err != nil {
 		return nil, err
+	}
+	if e.Audit != nil {
+		e = e.expandAudit()
 	}
 	p := &Plan{Exp: e}
 	var out []*scenario.Scenario
@@ -248,9 +280,12 @@ func (p *Plan) point(base []byte, s Series, fields []string, v float64) (pointPl
 		}
 	}
 	// The engine's settings: no checkpoints (no per-run state copies), no
-	// single seed (the seed rule sets all four).
-	delete(t, "seed")
-	delete(t, "seeds")
+	// single seed (the seed rule sets all four; an audit keeps the
+	// scenario's own and varies the noise seed alone).
+	if p.Exp.Audit == nil {
+		delete(t, "seed")
+		delete(t, "seeds")
+	}
 	if rec, ok := t["record"].(map[string]any); ok {
 		delete(rec, "checkpoints")
 	}
@@ -340,14 +375,33 @@ func scenarioErr(err error) error {
 // linePos matches the position a decoding error gives.
 var linePos = regexp.MustCompile(` \(line [0-9]+, column [0-9]+\)`)
 
-// build builds a point's scenario with seeds and applies the series hook.
-// ctx is looked at inside the build's long loops (calibration).
+// build builds a point's scenario with seeds and applies the series hook
+// (and, in an audit, its checks and planted leak). ctx is looked at
+// inside the build's long loops (calibration).
 func (p *Plan) build(ctx context.Context, pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
-	sc := pp.parsed.Clone()
-	sc.Seed, sc.Seeds = nil, &seeds
+	b, err := p.buildRaw(ctx, pp, hook, s, seeds)
+	if err != nil || p.audit == nil {
+		return b, err
+	}
+	return p.audit.finish(b)
+}
+
+// buildRaw is build without an audit's checks: an audit's neighbour
+// series gets the neighbouring problem instance.
+func (p *Plan) buildRaw(ctx context.Context, pp *pointPlan, hook HookFunc, s Series, seeds rng.Seeds) (*scenario.Built, error) {
+	var sc *scenario.Scenario
+	if p.Exp.Audit != nil {
+		sc = pp.parsed.WithNoise(seeds.Noise)
+	} else {
+		sc = pp.parsed.Clone()
+		sc.Seed, sc.Seeds = nil, &seeds
+	}
 	var shared scenario.ProblemProvider
 	if p.problems != nil {
 		shared = p.problems.provide
+	}
+	if p.audit != nil && s.Name == AuditNeighbour {
+		shared = p.audit.provideNeighbour
 	}
 	b, err := scenario.BuildCancel(sc, scenario.CLI, shared, func() bool { return ctx.Err() != nil })
 	if err != nil {
@@ -392,6 +446,9 @@ func (p *Plan) Scenario(t int) (*scenario.Scenario, error) {
 		return nil, err
 	}
 	seeds := p.Exp.runSeeds(k.Run, p.Exp.Series[k.Series].Name, k.Point)
+	if p.audit != nil {
+		return p.audit.scenario(sc, p.Exp.Series[k.Series].Name, seeds.Noise)
+	}
 	sc.Seed, sc.Seeds = nil, &seeds
 	return sc, nil
 }

@@ -21,6 +21,10 @@ type Preset struct {
 	// paper figures (the page's gallery) can group them by paper.
 	Paper  string `json:"paper,omitempty"`
 	Figure string `json:"figure,omitempty"`
+	// PaperTitle and PaperAuthors are the paper's title and authors
+	// apart, when it is one of Papers.
+	PaperTitle   string `json:"paper_title,omitempty"`
+	PaperAuthors string `json:"paper_authors,omitempty"`
 	// Claims are the experiment's expectations in words, in order.
 	Claims []string `json:"claims,omitempty"`
 }
@@ -37,6 +41,9 @@ func Presets() []Preset {
 			if e.Reproduces != nil {
 				p.Reproduces = e.Reproduces.Paper + ", " + e.Reproduces.Figure
 				p.Paper, p.Figure = e.Reproduces.Paper, e.Reproduces.Figure
+				if pp, ok := PaperNamed(p.Paper); ok {
+					p.PaperTitle, p.PaperAuthors = pp.Title, pp.Authors
+				}
 			}
 			for _, x := range e.Expectations {
 				p.Claims = append(p.Claims, x.Claim)

@@ -38,3 +38,29 @@ func TestPresetsListPapersAndClaims(t *testing.T) {
 		t.Error("no preset reproduces a paper figure")
 	}
 }
+
+// TestPresetsNamePapers checks that every paper figure names its paper
+// the same way — authors, title, algorithm (Papers) — never by a file
+// name or a short title of its own.
+func TestPresetsNamePapers(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Presets() {
+		if p.Paper == "" {
+			continue
+		}
+		pp, ok := PaperNamed(p.Paper)
+		if !ok {
+			t.Errorf("%s: reproduces.paper %q is not one of the papers' names (experiment.Papers)", p.Name, p.Paper)
+			continue
+		}
+		seen[pp.Algorithm] = true
+		if p.PaperTitle != pp.Title || p.PaperAuthors != pp.Authors {
+			t.Errorf("%s: listed as %q by %q, want %q by %q", p.Name, p.PaperTitle, p.PaperAuthors, pp.Title, pp.Authors)
+		}
+	}
+	for _, pp := range Papers {
+		if !seen[pp.Algorithm] {
+			t.Errorf("no preset reproduces a figure of %s", pp.Name())
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"dpsim/core/check"
@@ -37,7 +38,9 @@ type Result struct {
 	SeedRule     string              `json:"seed_rule"`
 	Series       []SeriesResult      `json:"series"`
 	Expectations []ExpectationResult `json:"expectations"`
-	Runs         []RunRecord         `json:"runs"`
+	// Audit is an audit's outcome (nil for a sweep).
+	Audit *AuditResult `json:"audit,omitempty"`
+	Runs  []RunRecord  `json:"runs"`
 }
 
 // SeriesResult is one curve.
@@ -143,6 +146,11 @@ func Assemble(p *Plan, recs []RunRecord, shard *Shard) (*Result, error) {
 			return nil, ErrInterrupted
 		}
 		res.Expectations = append(res.Expectations, p.evaluate(i, res, g))
+	}
+	if p.audit != nil {
+		if res.Audit, err = p.assembleAudit(g); err != nil {
+			return nil, err
+		}
 	}
 	res.Note = noEnd(recs)
 	if res.Note != "" && !e.X.alongRun() {
@@ -438,7 +446,11 @@ func (r *Result) JSON() []byte {
 		b.WriteString("\n    ")
 		b.Write(line(x))
 	}
-	b.WriteString("\n  ],\n  \"runs\": [")
+	b.WriteString("\n  ],")
+	if r.Audit != nil {
+		fmt.Fprintf(&b, "\n  \"audit\": %s,", line(r.Audit))
+	}
+	b.WriteString("\n  \"runs\": [")
 	for i, run := range r.Runs {
 		if i > 0 {
 			b.WriteByte(',')
@@ -591,7 +603,9 @@ func (p *Plan) checkRecord(r *RunRecord) error {
 	if err := sameKeys("metrics", r.Metrics, ids, final); err != nil {
 		return err
 	}
-	if err := sameKeys("quantities", r.Quantities, p.Quantities, final); err != nil {
+	// An audit hears a run that diverged until it did: its statistics
+	// are values then (the ledger's claim is not).
+	if err := sameKeys("quantities", r.Quantities, p.Quantities, final, p.heardWhenDiverged(r)...); err != nil {
 		return err
 	}
 	along := p.Exp.X.alongRun()
@@ -630,9 +644,18 @@ func (p *Plan) checkRecord(r *RunRecord) error {
 	return nil
 }
 
+// heardWhenDiverged lists the quantities a run that diverged still has:
+// an audit's statistics (the eavesdropper heard it until it diverged).
+func (p *Plan) heardWhenDiverged(r *RunRecord) []string {
+	if p.audit == nil || r.Status != StatusDiverged {
+		return nil
+	}
+	return []string{QuantityLR, QuantityProjection}
+}
+
 // sameKeys checks that m has exactly the keys want (none when want is
-// empty), each null unless final.
-func sameKeys[V ~float64](field string, m map[string]V, want []string, final bool) error {
+// empty), each null unless final or listed in anyway.
+func sameKeys[V ~float64](field string, m map[string]V, want []string, final bool, anyway ...string) error {
 	if len(m) != len(want) {
 		return check.Errorf(field, "must hold exactly %q (got %d entries)", want, len(m))
 	}
@@ -641,7 +664,7 @@ func sameKeys[V ~float64](field string, m map[string]V, want []string, final boo
 		if !ok {
 			return check.Errorf(field, "has no %q (a missing value would read as 0)", k)
 		}
-		if !final && !math.IsNaN(float64(v)) {
+		if !final && !slices.Contains(anyway, k) && !math.IsNaN(float64(v)) {
 			return check.Errorf(check.Join(field, k), "a run that did not reach its end has no final value (null; got %v)", float64(v))
 		}
 	}

@@ -53,8 +53,19 @@ const SeedRuleCommon = "run r, series named S, master seed m (common noise acros
 	"noise = fold(fold(fold(fold(mix(m),3),r),fnv1a64(S)),0) at every point; mix = SplitMix64 finaliser, " +
 	"fold(h,v) = mix(h + 0x9e3779b97f4a7c15*(v+1)) mod 2^64; each seed keeps its low 53 bits"
 
+// SeedRuleAudit is the seed rule of an audit: the data, graph and
+// algorithm seeds are the base scenario's own in every run (an audit
+// compares two data sets under the same mechanism, so only the noise
+// varies), and run r's noise on the series named S follows the rule.
+const SeedRuleAudit = "audit: data, graph and algorithm seeds are the base scenario's own in every run; run r of series S (D or neighbour), master seed m: " +
+	"noise = fold(fold(fold(fold(mix(m),3),r),fnv1a64(S)),0); mix = SplitMix64 finaliser, " +
+	"fold(h,v) = mix(h + 0x9e3779b97f4a7c15*(v+1)) mod 2^64; each seed keeps its low 53 bits"
+
 // seedRule returns the rule that e's runs follow, as the result records it.
 func (e *Experiment) seedRule() string {
+	if e.Audit != nil {
+		return SeedRuleAudit
+	}
 	if e.NoiseSeeds == NoiseCommon {
 		return SeedRuleCommon
 	}

@@ -2,6 +2,7 @@ package method
 
 import (
 	"fmt"
+	"math"
 
 	"dpsim/core/objective"
 	"dpsim/core/rng"
@@ -42,6 +43,12 @@ type Cursor struct {
 	s       *rng.Stream
 	batch   []int
 	served  int // samples served
+	// drawn counts the draws of each sample, first is the index (from 0)
+	// of its first draw (−1: never), since the cursor was made: an audit
+	// finds the sample a stream draws once (Drawn).
+	drawn []int32
+	first []int64
+	draws int64
 }
 
 // CursorPosition is a Cursor's saved position.
@@ -72,14 +79,38 @@ func (c *Cursor) Next(batch int) []int {
 func (c *Cursor) next() int {
 	c.served++
 	if c.mode == Replace && !c.pinned {
-		return c.s.IntN(c.m)
+		return c.count(c.s.IntN(c.m))
 	}
 	if c.at == len(c.order) || !c.started {
 		c.epoch()
 	}
 	v := c.order[c.at]
 	c.at++
+	return c.count(v)
+}
+
+// count notes a draw of sample v and returns it.
+func (c *Cursor) count(v int) int {
+	if c.drawn != nil {
+		if c.drawn[v] == 0 {
+			c.first[v] = c.draws
+		}
+		if c.drawn[v] < math.MaxInt32 {
+			c.drawn[v]++
+		}
+		c.draws++
+	}
 	return v
+}
+
+// Drawn returns how many times sample k has been drawn since the cursor
+// was made (a resumed run counts from its resume), and the index of its
+// first draw among all of them (−1: never drawn).
+func (c *Cursor) Drawn(k int) (count, first int) {
+	if c.drawn == nil || k < 0 || k >= len(c.drawn) || c.drawn[k] == 0 {
+		return 0, -1
+	}
+	return int(c.drawn[k]), int(c.first[k])
 }
 
 // epoch starts a new pass over the order (a new permutation for Shuffle).
@@ -144,6 +175,7 @@ func (e *Env) Samples(i int) *Cursor {
 		}
 		for a := range st.Agents() {
 			c := &Cursor{m: st.Samples(a), mode: mode}
+			c.drawn, c.first = make([]int32, c.m), make([]int64, c.m)
 			switch {
 			case e.SampleOrder != nil:
 				c.pinned = true

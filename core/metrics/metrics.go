@@ -442,6 +442,11 @@ func (s *Series) Snapshot() *Series {
 // Err returns the first error writing or reading the spill file.
 func (s *Series) Err() error { return s.err }
 
+// Append adds p at the end: a series kept from points recorded elsewhere
+// (a run computed in a Web Worker, ui/remote.go). p's extra values are
+// in ExtraNames' order.
+func (s *Series) Append(p Point) { s.add(p) }
+
 func (s *Series) add(p Point) {
 	s.Iter = append(s.Iter, p.Iter)
 	s.Optimality = append(s.Optimality, p.Optimality)

@@ -31,8 +31,11 @@ func BenchmarkLedger(b *testing.B) {
 		{"shared-two-channels", func(i, k int) []Release {
 			return []Release{lap(100), {Mechanism: Gaussian, Scale: 200, Sensitivity: 1}}
 		}, Options{}},
-		// Noise shrinking geometrically: every release distinct.
+		// Noise shrinking geometrically: every release distinct, at the
+		// default tolerance and at the ledger's (10⁻², where the releases
+		// are rounded into buckets).
 		{"shared-decaying", func(i, k int) []Release { return []Release{lap(300 * math.Exp(-3*float64(k)/releases))} }, Options{}},
+		{"shared-decaying-tol1e-2", func(i, k int) []Release { return []Release{lap(300 * math.Exp(-3*float64(k)/releases))} }, Options{Tolerance: 1e-2}},
 		// A landing-scenario-like budget: ε_k in the thousands, decaying
 		// noise, every agent its own.
 		{"per-agent-decaying-large", func(i, k int) []Release {

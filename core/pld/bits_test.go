@@ -21,27 +21,31 @@ func TestBits(t *testing.T) {
 	lap := func(b float64, n int64) Release {
 		return Release{Mechanism: Laplace, Scale: b, Sensitivity: 1, Count: n}
 	}
+	decaying := func(k int) []Release {
+		var rs []Release
+		for j := range k {
+			// core/num: math.Exp differs in its last bit natively.
+			rs = append(rs, lap(30*num.Exp(-float64(j)/float64(k)), 1))
+		}
+		return rs
+	}
 	cases := []struct {
 		name string
 		rs   []Release
+		opt  Options
 	}{
-		{"laplace ×1", []Release{lap(2, 1)}},
-		{"laplace ×10000", []Release{lap(100, 10000)}},
-		{"laplace decaying ×300", func() []Release {
-			var rs []Release
-			for k := range 300 {
-				// core/num: math.Exp differs in its last bit natively.
-				rs = append(rs, lap(30*num.Exp(-float64(k)/300), 1))
-			}
-			return rs
-		}()},
-		{"laplace deep ×1000", []Release{lap(0.01, 1000)}},
-		{"laplace + gaussian", []Release{lap(20, 1000), {Mechanism: Gaussian, Scale: 2, Sensitivity: 1}}},
-		{"gaussian", []Release{{Mechanism: Gaussian, Scale: 3, Sensitivity: 1, Count: 7}}},
+		{"laplace ×1", []Release{lap(2, 1)}, Options{}},
+		{"laplace ×10000", []Release{lap(100, 10000)}, Options{}},
+		{"laplace decaying ×300", decaying(300), Options{}},
+		// Buckets composed on a finer grid and put on the grid (build).
+		{"laplace decaying ×3000, tolerance 1e-2", decaying(3000), Options{Tolerance: 1e-2}},
+		{"laplace deep ×1000", []Release{lap(0.01, 1000)}, Options{}},
+		{"laplace + gaussian", []Release{lap(20, 1000), {Mechanism: Gaussian, Scale: 2, Sensitivity: 1}}, Options{}},
+		{"gaussian", []Release{{Mechanism: Gaussian, Scale: 3, Sensitivity: 1, Count: 7}}, Options{}},
 	}
 	var b strings.Builder
 	for _, c := range cases {
-		comp, err := Compose(c.rs, Options{})
+		comp, err := Compose(c.rs, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,6 +81,9 @@ type Composition struct {
 	// fine and coarse are the distributions on the grid h and on 2h:
 	// both upper bounds, and their difference estimates the error.
 	fine, coarse *dist
+	// down is the composition on the coarse grid with every bucket
+	// rounded down (laplaceGroups), nil when no bucket rounded.
+	down *dist
 }
 
 // Bound is an upper bound on ε at a given δ.
@@ -108,11 +111,16 @@ type Bound struct {
 
 // group is Count releases of one law; extra is added to their
 // composition's losses (Laplace releases above the truncation depth share
-// one shape and differ only by where it sits).
+// one shape and differ only by where it sits). A bucket of distinct
+// Laplace releases (laplaceGroups) is composed as Count releases of its
+// largest ε, and down is its smallest: the same bucket rounded the other
+// way, a lower bound that measures what the rounding cost (0 when the
+// bucket holds one ε).
 type group struct {
 	law   law
 	count int64
 	extra float64
+	down  float64
 }
 
 // Compose composes the releases (in any order: composition commutes).
@@ -253,29 +261,29 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := laplaceGroups(m.eps, m.count)
+	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
-		if c.fine, err = build(groups, gmu, opt.Grid); err != nil {
+		if c.fine, err = build(groups, gmu, opt.Grid, false); err != nil {
 			return nil, err
 		}
-		if c.coarse, err = build(groups, gmu, 2*opt.Grid); err != nil {
+		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false); err != nil {
 			return nil, err
 		}
 		c.method = MethodPLD
-		return c, nil
+		return c, c.lower(groups, gmu)
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
 	// most tol of ε, or the distribution would outgrow maxWindow.
 	h := gridFor(groups, gmu, top, tol)
-	coarse, err := build(groups, gmu, 2*h)
+	coarse, err := build(groups, gmu, 2*h, false)
 	if err != nil {
 		return nil, err
 	}
 	for range maxRefine {
-		fine, err := build(groups, gmu, h)
+		fine, err := build(groups, gmu, h, false)
 		if err != nil {
 			return nil, err
 		}
@@ -287,19 +295,52 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		coarse, h = fine, h/2
 	}
 	c.method = MethodPLD
-	return c, nil
+	return c, c.lower(groups, gmu)
 }
 
-// laplaceGroups returns one group per distinct ε (eps[i] with count[i]),
-// with every ε whose shape is truncated (2ε above the truncation depth)
-// folded into one.
-func laplaceGroups(eps []float64, count []int64) []group {
+// bucketShare is the ratio of laplaceGroups' buckets as a share of the
+// tolerance: buckets of ratio 1 + tol/2 cost at most about 0.65·tol/2 of ε
+// (TestBuckets), which Bound.Error includes.
+const bucketShare = 0.5
+
+// lower composes the buckets rounded down on the coarse grid, when a
+// bucket rounded anything: the exact composition lies between it and the
+// one rounded up, so their difference bounds what the rounding cost.
+func (c *Composition) lower(gs []group, gmu float64) error {
+	if !rounded(gs) {
+		return nil
+	}
+	var err error
+	c.down, err = build(gs, gmu, c.coarse.h, true)
+	return err
+}
+
+// laplaceGroups returns the Laplace releases (eps[i] with count[i]) as
+// groups: every ε whose shape is truncated (2ε above the truncation
+// depth) folded into one, and the others in buckets of a geometric grid
+// of ratio 1 + gamma, each composed as its count of releases of its
+// largest ε (less noise, more loss: still an upper bound). A decaying
+// schedule of ten thousand distinct releases then becomes a few hundred
+// buckets composed by powers; a bucket of one ε is exact. Buckets come in
+// the order their first ε came.
+func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
+	lg := num.Log(1 + gamma)
+	bucket := map[float64]int{}
 	for i, e := range eps {
 		n := count[i]
 		if 2*e <= laplaceDepth(tail) {
-			gs = append(gs, group{law: laplace{e}, count: n})
+			j := math.Ceil(num.Log(e) / lg)
+			if k, ok := bucket[j]; ok {
+				g := &gs[k]
+				g.law = laplace{max(g.law.(laplace).eps, e)}
+				g.down = min(g.down, e)
+				g.count += n
+				continue
+			}
+			bucket[j] = len(gs)
+			gs = append(gs, group{law: laplace{e}, count: n, down: e})
 			continue
 		}
 		if deep < 0 {
@@ -311,6 +352,17 @@ func laplaceGroups(eps []float64, count []int64) []group {
 		g.count += n
 	}
 	return gs
+}
+
+// rounded reports whether a bucket of gs holds distinct ε, so that the
+// composition rounded them.
+func rounded(gs []group) bool {
+	for _, g := range gs {
+		if l, ok := g.law.(laplace); ok && g.down > 0 && g.down < l.eps {
+			return true
+		}
+	}
+	return false
 }
 
 // gridFor returns the first grid step tried: kappa times the root mean
@@ -328,19 +380,31 @@ func laplaceGroups(eps []float64, count []int64) []group {
 // h is shrunk (by at most a factor 3) to put its 2ε on an even multiple
 // of it (on the grid 2h too).
 func gridFor(gs []group, gmu, top, tol float64) float64 {
-	var k, s2, widest, atoms, atom float64
-	align := 0.0
-	for _, g := range gs {
+	var s2, widest, atoms, atom float64
+	align, first := 0.0, -1
+	for i, g := range gs {
 		n := float64(g.count)
-		k += n
 		s2 += n * g.law.variance()
 		widest = max(widest, g.law.width(tail))
 		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
 			w := n * num.Exp(-l.eps)
 			atoms += w
 			if w > atom {
-				atom, align = w, l.eps
+				atom, align, first = w, l.eps, i
 			}
+		}
+	}
+	aligned := atom >= 0.9*atoms
+	// k counts the roundings whose errors add up: one per release
+	// discretized on h, one per group composed on a finer grid (build).
+	var k float64
+	for i, g := range gs {
+		if g.count < fineCount || g.extra != 0 || aligned && i == first {
+			k += float64(g.count)
+		} else if l, ok := g.law.(laplace); ok && 2*l.eps > laplaceDepth(tail) {
+			k += float64(g.count)
+		} else {
+			k++
 		}
 	}
 	// The Gaussian part counts in the spread the error is measured
@@ -351,7 +415,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	h := kappa * scale * s / math.Sqrt(k)
 	// Aligning pays when one group holds most of the atoms (a constant
 	// schedule), not for one release of a decaying one.
-	if atom >= 0.9*atoms {
+	if aligned {
 		h = kappaAligned * scale * s / math.Sqrt(k)
 		if 2*align >= h {
 			h = 2 * align / (2 * math.Ceil(align/h))
@@ -382,22 +446,53 @@ const minWindow = 2000
 // aims at (the transforms are then of 2¹⁸ points at most).
 const maxWindow = 1 << 17
 
+// fineSteps is how much finer than h a bucket of at least fineCount
+// releases is composed before it is put on h (build): the atoms of two or
+// three releases cost about as much to split once as one by one.
+const (
+	fineSteps = 4
+	fineCount = 4
+)
+
 // build discretizes every group on the grid h, composes each with itself
 // and the results together, smallest first (Huffman's order: the short
 // ones meet while they are short), and last the Gaussian part of
 // parameter gmu, if any: its range is wide and unbounded in truth, so it
 // is kept out of the tail cuts, which no later composition needs after it.
-func build(gs []group, gmu, h float64) (*dist, error) {
+// With lower, each bucket is composed at its smallest ε instead of its
+// largest (what the rounding cost, Composition).
+//
+// A group of several releases whose lower atom −ε falls between grid
+// losses is composed on a grid at most h/fineSteps that holds that atom,
+// then put on h once (regrid): splitting the atom of every release costs
+// fifteen times the rest of the rounding (TestAccuracy), and a
+// composition's own atoms are split once instead of once per release.
+func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 	var c convolver
 	q := &queue{}
 	for _, g := range gs {
-		leaf := g.law.discretize(h, tail)
-		if leaf == nil {
-			return nil, tooFine(h, g.law)
+		l := g.law
+		if _, ok := l.(laplace); ok && lower && g.down > 0 {
+			l = laplace{g.down}
 		}
-		leaf.setStats()
-		d := selfCompose(leaf, g.count, &c, tail)
-		d.offset += g.extra
+		var d *dist
+		if lap, ok := l.(laplace); ok && g.count >= fineCount && g.extra == 0 && 2*lap.eps <= laplaceDepth(tail) && !alignedOn(lap.eps, h) {
+			hf := 2 * lap.eps / math.Ceil(2*lap.eps*fineSteps/h)
+			leaf := l.discretize(hf, tail)
+			if leaf == nil {
+				return nil, tooFine(hf, l)
+			}
+			leaf.setStats()
+			d = regrid(selfCompose(leaf, g.count, &c, tail), h)
+		} else {
+			leaf := l.discretize(h, tail)
+			if leaf == nil {
+				return nil, tooFine(h, l)
+			}
+			leaf.setStats()
+			d = selfCompose(leaf, g.count, &c, tail)
+			d.offset += g.extra
+		}
 		heap.Push(q, item{d, q.seq})
 	}
 	for q.Len() > 1 {
@@ -417,6 +512,10 @@ func build(gs []group, gmu, h float64) (*dist, error) {
 	r.p = c.convolve(d.p, g.p)
 	return r, nil
 }
+
+// alignedOn reports whether the Laplace loss of ε has its lower atom −ε on
+// the grid h that holds its upper one (discretize's test).
+func alignedOn(eps, h float64) bool { return math.Ceil(2*eps/h)*h <= 2*eps }
 
 func tooFine(h float64, l law) error {
 	return fmt.Errorf("grid: %v is too fine for a release of loss range %.3g (more than %d points)", h, l.width(tail), maxPoints)
@@ -498,7 +597,11 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 	default:
 		b.Grid = c.fine.h
 		b.Epsilon = c.fine.absEpsilon(delta)
-		b.Error = 2 * max(c.coarse.absEpsilon(delta)-b.Epsilon, 0)
+		g := c.coarse.absEpsilon(delta)
+		b.Error = 2 * max(g-b.Epsilon, 0)
+		if c.down != nil {
+			b.Error += max(g-c.down.absEpsilon(delta), 0)
+		}
 		b.Log10 = log10(b.Epsilon)
 	}
 	return b, nil
@@ -520,8 +623,12 @@ func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
 	case MethodGaussian:
 		return gaussDelta(c.mu, eps), 0, nil
 	}
-	f := c.fine.delta(eps)
-	return f, 2 * max(c.coarse.delta(eps)-f, 0), nil
+	f, g := c.fine.delta(eps), c.coarse.delta(eps)
+	e := 2 * max(g-f, 0)
+	if c.down != nil {
+		e += max(g-c.down.delta(eps), 0)
+	}
+	return f, e, nil
 }
 
 // absEpsilon is epsilon with the offset added, at least 0; +Inf when no

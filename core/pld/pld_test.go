@@ -71,19 +71,24 @@ func TestAccuracy(t *testing.T) {
 		// heavy: 1 runs unless -short or under js/wasm (tens of seconds
 		// natively), 2 only with -pld.heavy (minutes).
 		heavy int
+		// opt is the accountant's options (a tolerance of 10⁻² makes it
+		// round decaying releases into buckets).
+		opt Options
 	}
 	cases := []tc{
-		{"Laplace ×1", constScales(1), 0, "conv", 1e-3, 0},
-		{"Laplace ×10", constScales(10), 0, "conv", 1e-3, 0},
-		{"Laplace ×10 decaying", decayScales(10), 0, "conv", 1e-3, 0},
-		{"Laplace ×10 + Gaussian", constScales(10), 1, "conv", 2e-3, 1},
-		{"Laplace ×1000", constScales(1000), 0, "cf", 1e-3, 0},
-		{"Laplace ×1000 decaying", decayScales(1000), 0, "cf", 2e-3, 1},
-		{"Laplace ×1000 + Gaussian", constScales(1000), 1, "cf", 2e-3, 0},
-		{"Laplace ×10000", constScales(10000), 0, "cf", 1e-3, 0},
-		{"Laplace ×10000 decaying", decayScales(10000), 0, "cf", 2e-3, 2},
-		{"Laplace ×10000 decaying + Gaussian", decayScales(10000), 1, "cf", 2e-3, 2},
-		{"Laplace ×100 at ε_j = 60", []float64{}, 0, "cf", 1e-3, 0},
+		{"Laplace ×1", constScales(1), 0, "conv", 1e-3, 0, Options{}},
+		{"Laplace ×10", constScales(10), 0, "conv", 1e-3, 0, Options{}},
+		{"Laplace ×10 decaying", decayScales(10), 0, "conv", 1e-3, 0, Options{}},
+		{"Laplace ×10 + Gaussian", constScales(10), 1, "conv", 2e-3, 1, Options{}},
+		{"Laplace ×1000", constScales(1000), 0, "cf", 1e-3, 0, Options{}},
+		{"Laplace ×1000 decaying", decayScales(1000), 0, "cf", 2e-3, 1, Options{}},
+		{"Laplace ×1000 + Gaussian", constScales(1000), 1, "cf", 2e-3, 0, Options{}},
+		{"Laplace ×10000", constScales(10000), 0, "cf", 1e-3, 0, Options{}},
+		{"Laplace ×10000 decaying", decayScales(10000), 0, "cf", 2e-3, 2, Options{}},
+		{"Laplace ×10000 decaying + Gaussian", decayScales(10000), 1, "cf", 2e-3, 2, Options{}},
+		{"Laplace ×1000 decaying, tolerance 10⁻²", decayScales(1000), 0, "cf", 1e-2, 1, Options{Tolerance: 1e-2}},
+		{"Laplace ×10000 decaying, tolerance 10⁻²", decayScales(10000), 0, "cf", 1e-2, 2, Options{Tolerance: 1e-2}},
+		{"Laplace ×100 at ε_j = 60", []float64{}, 0, "cf", 1e-3, 0, Options{}},
 	}
 	// Deep releases: each ε_j = 60, beyond the truncation depth.
 	for range 100 {
@@ -102,7 +107,7 @@ func TestAccuracy(t *testing.T) {
 			rs = append(rs, Release{Mechanism: Gaussian, Scale: 1 / c.mu, Sensitivity: 1})
 			rr = append(rr, refRelease{gauss: true, r: c.mu, n: 1})
 		}
-		comp, err := Compose(rs, Options{})
+		comp, err := Compose(rs, c.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

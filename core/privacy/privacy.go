@@ -164,6 +164,9 @@ type Ledger struct {
 	// Calibration records how the noise scales were set to meet a target
 	// ε, when they were.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Tight is the tight bound beside the paper's: the same releases
+	// composed exactly (TightAccount), when the run keeps it.
+	Tight *TightLedger `json:"tight,omitempty"`
 }
 
 // Accountant keeps a ledger up to date from the step stream.

@@ -150,6 +150,7 @@ func (r *Runner) CSVWriter(m CSVMeta) (func(io.Writer) error, error) {
 	if r.eps.skipped != "" {
 		x.Meta = append(x.Meta, "eps_agent_I: "+r.eps.skipped)
 	}
+	x.Meta = append(x.Meta, r.tightMeta()...)
 	if e := r.eps; e.on {
 		e.vals = e.vals[:len(e.vals):len(e.vals)] // later rows are appended past it
 		x.Meta = append(x.Meta, "eps_agent_I: agent I's ε spent up to the row's iteration (the privacy ledger's "+

@@ -151,6 +151,8 @@ type Runner struct {
 	// out of round order, reordered for the recorders.
 	sorted sim.Step
 	rels   []sim.Release
+	// tight keeps the tight bound beside the ledger (TrackTight).
+	tight *privacy.TightAccount
 	// eps is every agent's ε at each recorded point (TrackEpsilon).
 	eps epsTrace
 	// expect is what the export a resumed run continues holds after its
@@ -468,12 +470,20 @@ func (r *Runner) Done() bool { return r.iter >= r.b.Scenario.Iterations || r.sto
 func (r *Runner) Built() *scenario.Built { return r.b }
 
 // Ledger returns the privacy ledger so far, with the calibration that set
-// its noise scales, if any.
-func (r *Runner) Ledger() privacy.Ledger {
+// its noise scales, if any, and the tight bound when TrackTight asked for
+// it.
+func (r *Runner) Ledger() privacy.Ledger { return r.ledger(0) }
+
+// ledger is Ledger with a tight bound up to age iterations old
+// (LiveLedger).
+func (r *Runner) ledger(age int) privacy.Ledger {
 	l := r.b.Accountant.Ledger()
 	if c := r.b.Calibration; c != nil {
 		l.Calibration = c
 		l.Notes = append(l.Notes, "calibrated: "+c.String())
+	}
+	if r.tight != nil {
+		l.Tight = r.tight.At(&l, age)
 	}
 	return l
 }

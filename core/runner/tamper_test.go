@@ -123,7 +123,7 @@ func TestResumeRefusesTamperedExports(t *testing.T) {
 			}
 			s.Graph = scenario.Graph{Kind: "ring", N: 8}
 			e.Scenario = s.JSON()
-		}), -1, "scenario: is not the pinned scenario a run export writes: at character 460 it reads `ring\",\"n\":8}"},
+		}), -1, "scenario: is not the pinned scenario a run export writes: at character 480 it reads `ring\",\"n\":8}"},
 		// Metrics.
 		{"no metrics", edit(g, func(e *runner.Saved) { e.Metrics = nil }), 17, `metrics: is missing`},
 		{"metrics null", raw(g, `"metrics": {`, `"metrics": null, "m": {`), 17, `metrics`},

@@ -36,7 +36,7 @@ func TestBudgetRefusesBeforeAllocating(t *testing.T) {
 		}
 	}
 	// The same complete graph is fine for the CLI, whose metrics spill.
-	s, _ := PresetScenario(DefaultPreset)
+	s, _ := PresetScenario("gtdp-rendezvous")
 	s.Graph = Graph{Kind: "complete", N: 300}
 	s.Iterations = 10_000_000
 	s.Record.Checkpoints = nil
@@ -46,7 +46,7 @@ func TestBudgetRefusesBeforeAllocating(t *testing.T) {
 }
 
 func TestEstimateParts(t *testing.T) {
-	s, _ := PresetScenario(DefaultPreset)
+	s, _ := PresetScenario("gtdp-rendezvous")
 	e := EstimateOf(s, factories["gt-dp"], 2, 256, true)
 	if e.Agents != 8 || e.Links != 16 || e.Total <= 0 || len(e.Parts) < 4 {
 		t.Fatalf("estimate %+v", e)
@@ -64,7 +64,7 @@ func TestEstimateParts(t *testing.T) {
 // The fuzzer's find: a valid scenario whose pinned copy would be too big
 // to read back is refused, so every export can be replayed.
 func TestPinnedScenarioMustBeReplayable(t *testing.T) {
-	s, _ := PresetScenario(DefaultPreset)
+	s, _ := PresetScenario("gtdp-rendezvous")
 	s.Graph = Graph{Kind: "ring", N: 20}
 	s.Problem.Params = []byte(`{"dim": 100000}`)
 	s.Init = nil

@@ -12,8 +12,17 @@ import (
 //go:embed presets/*.json
 var presetFS embed.FS
 
-// DefaultPreset is the scenario the page opens on.
-const DefaultPreset = "gtdp-rendezvous"
+// DefaultPreset is the scenario the page opens on: the Tour's first
+// lesson, which learns at a meaningful ε.
+const DefaultPreset = "tour-recal"
+
+// TourPresets lists the presets of the page's Tour (core/tour), one per
+// paper, in the order the Tour shows them: each at the smallest ε at
+// which its paper's algorithm still learns. The preset menu puts each
+// at the head of its paper's group and orders the groups as the Tour.
+func TourPresets() []string {
+	return []string{"tour-recal", "tour-gtdp", "tour-dpp2", "tour-dpdgt", "tour-ldp"}
+}
 
 // Preset is a built-in scenario.
 type Preset struct {

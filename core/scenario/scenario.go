@@ -71,6 +71,9 @@ type Scenario struct {
 	// that makes the algorithm's own accountant report a target ε: the
 	// equal-privacy comparison of the papers.
 	Calibrate *Calibrate `json:"calibrate,omitempty"`
+
+	// noise, when set (WithNoise), replaces the noise stream's seed only.
+	noiseSeed *uint64
 }
 
 // Calibrate asks for equal-privacy calibration: every noise channel's
@@ -344,11 +347,15 @@ func (s *Scenario) JSON() []byte {
 // StreamSeeds returns the four stream seeds: Seeds if given, else derived
 // from Seed.
 func (s *Scenario) StreamSeeds() rng.Seeds {
-	if s.Seeds != nil {
-		return *s.Seeds
+	var r rng.Seeds
+	switch {
+	case s.Seeds != nil:
+		r = *s.Seeds
+	case s.Seed != nil:
+		r = rng.FromOne(*s.Seed)
 	}
-	if s.Seed != nil {
-		return rng.FromOne(*s.Seed)
+	if s.noiseSeed != nil {
+		r.Noise = *s.noiseSeed
 	}
-	return rng.Seeds{}
+	return r
 }

@@ -39,8 +39,9 @@ type PresetGroup struct {
 // plug-ins' words: a paper's own algorithm's presets form its group;
 // a baseline's preset goes to the first paper of its BaselineOf whose
 // problem that paper poses (objective.Words.Papers), else to the first.
-// The group of DefaultPreset comes first, the others by their label;
-// within a group the paper's algorithm comes first.
+// The group of DefaultPreset comes first, then the others in the order
+// of the Tour (TourPresets), any other by its label; within a group the
+// default preset and the Tour's lesson lead, then the paper's algorithm.
 func PresetMenu() []PresetGroup {
 	groups := map[string]*PresetGroup{}
 	var order []string
@@ -54,22 +55,26 @@ func PresetMenu() []PresetGroup {
 		}
 		g.Presets = append(g.Presets, p)
 	}
-	first := ""
+	// rank: the default's group 0, the Tour's k+1, any other after.
+	rank := map[string]int{}
+	tours := TourPresets()
 	for _, p := range Presets() {
 		if p.Name == DefaultPreset {
-			first = paperOf(p)
+			rank[paperOf(p)] = 0
+		} else if k := slices.Index(tours, p.Name); k >= 0 {
+			if _, ok := rank[paperOf(p)]; !ok {
+				rank[paperOf(p)] = k + 1
+			}
 		}
 	}
-	slices.SortFunc(order, func(a, b string) int {
-		switch {
-		case a == b:
-			return 0
-		case a == first:
-			return -1
-		case b == first:
-			return 1
+	rankOf := func(paper string) int {
+		if r, ok := rank[paper]; ok {
+			return r
 		}
-		return cmp.Compare(groups[a].Label, groups[b].Label)
+		return len(tours) + 1
+	}
+	slices.SortFunc(order, func(a, b string) int {
+		return cmp.Or(cmp.Compare(rankOf(a), rankOf(b)), cmp.Compare(groups[a].Label, groups[b].Label))
 	})
 	out := make([]PresetGroup, 0, len(order))
 	for _, name := range order {
@@ -85,20 +90,22 @@ func PresetMenu() []PresetGroup {
 	return out
 }
 
-// presetKey orders a group's presets: the default preset, the paper's
-// algorithm, then the baselines by their titles.
+// presetKey orders a group's presets: the default preset, the Tour's
+// lesson, the paper's algorithm, then the baselines by their titles.
 func presetKey(p Preset, paper string) string {
 	switch {
 	case p.Name == DefaultPreset:
 		return "0"
-	case p.Algorithm == paper:
+	case slices.Contains(TourPresets(), p.Name):
 		return "1"
+	case p.Algorithm == paper:
+		return "2"
 	}
 	title := p.Algorithm
 	if f, ok := factories[p.Algorithm]; ok {
 		title = f.Title
 	}
-	return "2" + title
+	return "3" + title
 }
 
 // paperOf is the paper a preset belongs to: its algorithm's own, or,

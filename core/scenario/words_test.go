@@ -100,7 +100,8 @@ func hasSymbol(terms []glossary.Term, sym string) bool {
 // exactly one group, each group a paper's with the paper's own algorithm
 // first, the landing's group first, and the baselines with the paper
 // whose problem they run (DiaDSP with GT-DP on the rendezvous, with
-// DPP² on its classifier; PDOP with LDP online).
+// DPP² on its classifier; PDOP with LDP online); the groups in the
+// Tour's order, each led by its lesson.
 func TestPresetMenu(t *testing.T) {
 	menu := PresetMenu()
 	if len(menu) != 5 {
@@ -133,6 +134,16 @@ func TestPresetMenu(t *testing.T) {
 	if len(seen) != len(Presets()) {
 		t.Errorf("%d presets in the menu, %d presets", len(seen), len(Presets()))
 	}
+	// The Tour's lessons lead their groups, and the groups follow the Tour.
+	tours := TourPresets()
+	if len(tours) != len(menu) {
+		t.Fatalf("%d tour presets, %d groups: want one lesson per paper", len(tours), len(menu))
+	}
+	for k, name := range tours {
+		if got := menu[k].Presets[0].Name; got != name {
+			t.Errorf("group %d (%s) starts with %s, want the Tour's lesson %s", k, menu[k].Paper, got, name)
+		}
+	}
 	for name, paper := range map[string]string{
 		"diadsp-fig2": "gt-dp", "diadsp-dpp2-fig3": "dpp2", "pdop-online-mushrooms": "ldp-online",
 		"dpop-fig1": "gt-dp", "dp-nids-ring8": "dp-recal", "ddgt-ieee14": "dp-dgt", "dsgd-mushrooms": "ldp-online",
@@ -145,7 +156,8 @@ func TestPresetMenu(t *testing.T) {
 
 // TestAssumptionsPerPreset decides every preset's assumptions: each is
 // decided with its numbers, and the verdicts that the presets are known
-// to give hold (the landing's GT-DP satisfies Lemma 1; the DP-RECAL
+// to give hold (GT-DP's rendezvous satisfies Lemma 1; the landing, the
+// Tour's DP-RECAL, satisfies every hypothesis of Theorem 2; the DP-RECAL
 // baselines' bounded gradients are checked against the problem's).
 func TestAssumptionsPerPreset(t *testing.T) {
 	for _, p := range Presets() {
@@ -166,8 +178,18 @@ func TestAssumptionsPerPreset(t *testing.T) {
 				t.Errorf("%s: %+v", p.Name, c)
 			}
 		}
-		if p.Name == DefaultPreset && !strings.HasPrefix(verdict(got, "α·γ_0 < 2/(μ+L)"), "holds") {
+		if p.Name == "gtdp-rendezvous" && !strings.HasPrefix(verdict(got, "α·γ_0 < 2/(μ+L)"), "holds") {
 			t.Errorf("%s: Lemma 1 %q", p.Name, verdict(got, "α·γ_0 < 2/(μ+L)"))
+		}
+		if p.Name == DefaultPreset {
+			if len(got) == 0 {
+				t.Errorf("%s: no assumptions decided", p.Name)
+			}
+			for _, c := range got {
+				if c.Verdict != "holds" {
+					t.Errorf("the landing %s: %s (%s) %s: %s", p.Name, c.Name, c.Source, c.Verdict, c.Detail)
+				}
+			}
 		}
 	}
 }

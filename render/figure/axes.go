@@ -133,7 +133,7 @@ func (linTicks) Ticks(min, max float64) []plot.Tick {
 
 // drawY2 draws the right axis and its series (dashed, in each series'
 // colour) over the data area of p, which Draw has laid out.
-func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData) error {
+func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData, lab draw.TextStyle, label string) error {
 	da := p.DataCanvas(area)
 	var lo, hi float64
 	first := true
@@ -184,8 +184,8 @@ func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData) error {
 		}
 		area.StrokeLine2(black, x, y, x+n, y)
 	}
-	lab := draw.TextStyle{Color: ax.Label.TextStyle.Color, Font: font.From(plot.DefaultFont, 12), Handler: ax.Label.TextStyle.Handler,
-		Rotation: -math.Pi / 2, XAlign: draw.XCenter, YAlign: draw.YTop}
-	area.FillText(lab, vg.Point{X: x + y2Margin - 4, Y: (da.Min.Y + da.Max.Y) / 2}, fd.Y2Label+" (dashed)")
+	// The title (fitted by layOut, which widened the margin by a line for
+	// each line past the first), at the margin's right edge.
+	area.FillText(lab, vg.Point{X: x + y2Margin + vg.Length(lineCount(label)-1)*lab.Font.Size - 4, Y: (da.Min.Y + da.Max.Y) / 2}, label)
 	return nil
 }

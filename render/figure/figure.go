@@ -201,15 +201,6 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	dc.Fill(dc.Rectangle.Path())
 
 	notesH := vg.Length(len(notes))*noteLine + noteLine/2
-	right := vg.Length(0)
-	if fd.Y2Label != "" {
-		right = y2Margin
-	}
-	// The axis titles are drawn here, not by gonum: its layout places a
-	// title at the axis's linear midpoint, which on a log axis pads the
-	// plot by half the title's length.
-	full := draw.Crop(dc, 0, -right, notesH, -6)
-	area := draw.Crop(full, axisTitle, 0, axisTitle, 0)
 
 	p := plot.New()
 	useGlyphs(p)
@@ -299,6 +290,8 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	}
 	setAxis(&p.X, ext.x0, ext.x1, fd.XLog)
 	setAxis(&p.Y, ext.y0, ext.y1, fd.YLog)
+	lay := layOut(dc, p, fd, notesH)
+	full, area := lay.full, lay.area
 	p.Legend.Top, p.Legend.Left = legendCorner(fd, p, p.DataCanvas(area), floor)
 	p.Legend.XOffs, p.Legend.YOffs = 0, 0
 	if p.Legend.Left {
@@ -312,18 +305,11 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	}
 	p.Draw(area)
 	da := p.DataCanvas(area)
-	titleSty := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12), Handler: p.Title.TextStyle.Handler,
-		XAlign: draw.XCenter, YAlign: draw.YBottom}
-	// Each title is centred on its axis and must stay on the canvas on
-	// both sides of that centre.
 	cx, cy := (da.Min.X+da.Max.X)/2, (da.Min.Y+da.Max.Y)/2
-	xSty, xLabel := fitText(titleSty, fd.XLabel, 2*min(cx-full.Min.X, full.Max.X-cx)-8)
-	full.FillText(xSty, vg.Point{X: cx, Y: full.Min.Y + 4}, xLabel)
-	titleSty.Rotation, titleSty.YAlign = math.Pi/2, draw.YTop
-	ySty, yLabel := fitText(titleSty, fd.YLabel, 2*min(cy-full.Min.Y, full.Max.Y-cy)-8)
-	full.FillText(ySty, vg.Point{X: full.Min.X + 4, Y: cy}, yLabel)
+	full.FillText(lay.xSty, vg.Point{X: cx, Y: full.Min.Y + 4}, lay.x)
+	full.FillText(lay.ySty, vg.Point{X: full.Min.X + 4, Y: cy}, lay.y)
 	if fd.Y2Label != "" {
-		if err := drawY2(area, p, fd); err != nil {
+		if err := drawY2(area, p, fd, lay.y2Sty, lay.y2); err != nil {
 			return err
 		}
 	}
@@ -335,6 +321,62 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 		dc.FillText(sty, vg.Point{X: 0.3 * vg.Inch, Y: dc.Min.Y + y}, n.text)
 	}
 	return nil
+}
+
+// layout is where the plot goes and its axis titles, fitted.
+type layout struct {
+	full, area        draw.Canvas
+	xSty, ySty, y2Sty draw.TextStyle
+	x, y, y2          string
+}
+
+// layOut places the plot and fits its axis titles. The axis titles are
+// drawn here, not by gonum: its layout places a title at the axis's
+// linear midpoint, which on a log axis pads the plot by half the title's
+// length. Each title is centred on its axis and must stay on the canvas
+// on both sides of that centre; one wrapped onto more lines widens its
+// margin by a line each, which shortens the other axis, so the fit is
+// repeated until the margins settle.
+func layOut(dc draw.Canvas, p *plot.Plot, fd experiment.FigureData, notesH vg.Length) layout {
+	base := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12), Handler: p.Title.TextStyle.Handler,
+		XAlign: draw.XCenter, YAlign: draw.YBottom}
+	ySty := base
+	ySty.Rotation, ySty.YAlign = math.Pi/2, draw.YTop
+	y2Sty := ySty
+	y2Sty.Rotation = -math.Pi / 2
+	extra := func(sty draw.TextStyle, txt string) vg.Length {
+		return vg.Length(lineCount(txt)-1) * sty.Font.Size
+	}
+	var l layout
+	l.xSty, l.x, l.ySty, l.y, l.y2Sty, l.y2 = base, fd.XLabel, ySty, fd.YLabel, y2Sty, ""
+	if fd.Y2Label != "" {
+		l.y2 = fd.Y2Label + " (dashed)"
+	}
+	for range 4 {
+		right := vg.Length(0)
+		if fd.Y2Label != "" {
+			right = y2Margin + extra(l.y2Sty, l.y2)
+		}
+		l.full = draw.Crop(dc, 0, -right, notesH, -6)
+		l.area = draw.Crop(l.full, axisTitle+extra(l.ySty, l.y), 0, axisTitle+extra(l.xSty, l.x), 0)
+		da := p.DataCanvas(l.area)
+		cx, cy := (da.Min.X+da.Max.X)/2, (da.Min.Y+da.Max.Y)/2
+		full := l.full
+		along := 2*min(cy-full.Min.Y, full.Max.Y-cy) - 8
+		next := l
+		next.xSty, next.x = fitText(base, fd.XLabel, 2*min(cx-full.Min.X, full.Max.X-cx)-8)
+		next.ySty, next.y = fitText(ySty, fd.YLabel, along)
+		if fd.Y2Label != "" {
+			next.y2Sty, next.y2 = fitText(y2Sty, fd.Y2Label+" (dashed)", along)
+		}
+		settled := lineCount(next.x) == lineCount(l.x) && lineCount(next.y) == lineCount(l.y) && lineCount(next.y2) == lineCount(l.y2) &&
+			next.xSty.Font.Size == l.xSty.Font.Size && next.ySty.Font.Size == l.ySty.Font.Size && next.y2Sty.Font.Size == l.y2Sty.Font.Size
+		l.xSty, l.x, l.ySty, l.y, l.y2Sty, l.y2 = next.xSty, next.x, next.ySty, next.y, next.y2Sty, next.y2
+		if settled {
+			break
+		}
+	}
+	return l
 }
 
 type extent struct {
@@ -475,16 +517,19 @@ func legendCorner(fd experiment.FigureData, p *plot.Plot, da draw.Canvas, floor 
 	return best < 2, best%2 == 1
 }
 
-// minLabelSize is the smallest font an axis title is shrunk to.
+// minLabelSize is the smallest font an axis title is shrunk to before it
+// is wrapped onto more lines.
 const minLabelSize = 8 * vg.Length(1)
 
-// fitText returns sty and txt such that txt fits in length max: the font
-// shrunk in half points down to minLabelSize, then, if it still does not
-// fit, txt cut with an ellipsis (the figure's notes spell the metric out
-// in full). An axis title longer than its axis would otherwise run off
-// the canvas, centred as it is.
+// fitText returns sty and txt such that every line of txt fits in length
+// max, never cutting a word: the font shrunk in half points down to
+// minLabelSize; if it still does not fit, txt at sty's own size wrapped
+// at spaces onto as few lines as fit ("\n" between them); and a single
+// word longer than max shrinks the font further. An axis title longer
+// than its axis would otherwise run off the canvas, centred as it is.
 func fitText(sty draw.TextStyle, txt string, max vg.Length) (draw.TextStyle, string) {
-	size := sty.Font.Size
+	orig := sty.Font.Size
+	size := orig
 	for size > minLabelSize && sty.Width(txt) > max {
 		size -= 0.5
 		sty.Font = font.From(plot.DefaultFont, size)
@@ -492,9 +537,36 @@ func fitText(sty draw.TextStyle, txt string, max vg.Length) (draw.TextStyle, str
 	if sty.Width(txt) <= max {
 		return sty, txt
 	}
-	r := []rune(txt)
-	for len(r) > 1 && sty.Width(string(r)+"…") > max {
-		r = r[:len(r)-1]
+	size = orig
+	for {
+		sty.Font = font.From(plot.DefaultFont, size)
+		lines, ok := wrapWidth(sty, txt, max)
+		if ok || size <= 1 {
+			return sty, strings.Join(lines, "\n")
+		}
+		size -= 0.5
 	}
-	return sty, strings.TrimRight(string(r), " ") + "…"
 }
+
+// wrapWidth breaks txt at spaces into lines no wider than max in sty;
+// ok is false when a single word is wider.
+func wrapWidth(sty draw.TextStyle, txt string, max vg.Length) (lines []string, ok bool) {
+	ok = true
+	cur := ""
+	for _, w := range strings.Fields(txt) {
+		if cur != "" && sty.Width(cur+" "+w) > max {
+			lines, cur = append(lines, cur), ""
+		}
+		if cur != "" {
+			cur += " "
+		}
+		cur += w
+		if sty.Width(w) > max {
+			ok = false
+		}
+	}
+	return append(lines, cur), ok
+}
+
+// lineCount is the number of lines of a fitted title.
+func lineCount(txt string) int { return strings.Count(txt, "\n") + 1 }

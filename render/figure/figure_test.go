@@ -137,33 +137,41 @@ func TestWrap(t *testing.T) {
 	}
 }
 
-// An axis title longer than its axis is shrunk, then cut with an
-// ellipsis, so that it never runs off the canvas; a short one is kept.
+// An axis title longer than its axis is shrunk, then wrapped onto more
+// lines at its own size — never cut — so that it never runs off the
+// canvas; a short one is kept.
 func TestFitText(t *testing.T) {
 	sty := draw.TextStyle{Font: font.From(plot.DefaultFont, 12), Handler: plot.New().Title.TextStyle.Handler}
 	long := strings.Repeat("optimality error, mean of the last 1000 iterations ", 3)
 	for _, c := range []struct {
-		txt        string
-		max        vg.Length
-		keep, size bool // text kept whole; font kept at 12
+		txt   string
+		max   vg.Length
+		lines int     // 0: more than one
+		size  float64 // the font's size; 0: shrunk below minLabelSize
 	}{
-		{"iteration k", 300, true, true},
-		{long[:80], 300, true, false},
-		{long, 300, false, false},
-		{long, 10, false, false},
+		{"iteration k", 300, 1, 12},
+		{long[:80], 300, 1, -1}, // shrunk, between minLabelSize and 12
+		{long, 300, 0, 12},
+		{long, 10, 0, 0},
 	} {
 		got, txt := fitText(sty, c.txt, c.max)
-		if w := got.Width(txt); w > c.max && c.max > 20 {
-			t.Errorf("%q in %v: width %v", c.txt, c.max, w)
+		for _, l := range strings.Split(txt, "\n") {
+			if w := got.Width(l); w > c.max {
+				t.Errorf("%q in %v: line %q is %v wide", c.txt, c.max, l, w)
+			}
 		}
-		if (txt == c.txt) != c.keep || (got.Font.Size == 12) != c.size {
-			t.Errorf("%q in %v: got %q at %v pt", c.txt, c.max, txt, got.Font.Size)
+		if strings.Join(strings.Fields(txt), " ") != strings.Join(strings.Fields(c.txt), " ") {
+			t.Errorf("%q in %v: words lost or changed: %q", c.txt, c.max, txt)
 		}
-		if !c.keep && !strings.HasSuffix(txt, "…") {
-			t.Errorf("%q cut without an ellipsis: %q", c.txt, txt)
+		n, size := lineCount(txt), float64(got.Font.Size)
+		if (c.lines == 1) != (n == 1) {
+			t.Errorf("%q in %v: %d lines", c.txt, c.max, n)
 		}
-		if got.Font.Size < minLabelSize {
-			t.Errorf("font shrunk below %v: %v", minLabelSize, got.Font.Size)
+		switch {
+		case c.size > 0 && size != c.size,
+			c.size < 0 && !(size < 12 && size >= float64(minLabelSize)),
+			c.size == 0 && size >= float64(minLabelSize):
+			t.Errorf("%q in %v: at %v pt", c.txt, c.max, size)
 		}
 	}
 }

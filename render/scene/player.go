@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"errors"
 	"math"
 	"time"
 
@@ -9,10 +10,16 @@ import (
 
 // Stepper is what the Player drives: one call runs one iteration. An error
 // means the run cannot go on (it is done or it diverged); the Player then
-// stops and keeps the error for display.
+// stops and keeps the error for display — except ErrPending, which says
+// the next step is not here yet (a run computed in a Web Worker): the
+// Player keeps what it owes and asks again on its next Update.
 type Stepper interface {
 	Advance() (*sim.Step, error)
 }
+
+// ErrPending is what a Stepper returns when its next step is still being
+// computed elsewhere.
+var ErrPending = errors.New("the next step is not computed yet")
 
 // Speed limits, in iterations per second.
 const (
@@ -64,6 +71,8 @@ type Player struct {
 	now func() time.Time // the clock for the budget (tests replace it)
 
 	fastBudget time.Duration // fast-forward's budget per Update (0: FastBudget)
+
+	pending bool // the last Advance found its step pending (ErrPending)
 }
 
 // SetFastBudget sets the wall-clock time a fast-forward Update spends on
@@ -170,6 +179,10 @@ func (p *Player) Running() bool { return p.running }
 // Steps returns the number of iterations the player has run.
 func (p *Player) Steps() int { return p.steps }
 
+// Pending reports whether the last step asked for was not computed yet
+// (the stepper said ErrPending).
+func (p *Player) Pending() bool { return p.pending }
+
 // Err returns the error that stopped the run, or nil.
 func (p *Player) Err() error { return p.err }
 
@@ -235,6 +248,9 @@ func (p *Player) Update(dt, budget time.Duration) {
 		}
 		p.owed--
 		if !p.advance() {
+			if p.pending {
+				p.owed++ // still owed: it comes with the next step
+			}
 			break
 		}
 	}
@@ -251,9 +267,14 @@ func (p *Player) Update(dt, budget time.Duration) {
 }
 
 // advance runs one iteration and records it; it reports false (and stops
-// playback) when the stepper fails.
+// playback) when the stepper fails, or false alone when its next step is
+// pending.
 func (p *Player) advance() bool {
 	s, err := p.stepper.Advance()
+	p.pending = errors.Is(err, ErrPending)
+	if p.pending {
+		return false
+	}
 	if err != nil {
 		p.err = err
 		p.running = false

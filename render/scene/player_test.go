@@ -434,3 +434,49 @@ func TestFramePacer(t *testing.T) {
 		t.Errorf("a fast Update with a 2 ms budget ran %d iterations of 0.1 ms, want about 20", fs.n)
 	}
 }
+
+// pendingStepper has a step only when ready is above zero (a run computed
+// in a Worker), and says ErrPending otherwise.
+type pendingStepper struct {
+	fakeStepper
+	ready int
+}
+
+func (p *pendingStepper) Advance() (*sim.Step, error) {
+	if p.ready <= 0 {
+		return nil, ErrPending
+	}
+	p.ready--
+	return p.fakeStepper.Advance()
+}
+
+// TestPendingSteps: a step that is not computed yet neither stops the
+// player nor is lost: the iteration stays owed and runs when the step
+// comes, in order; in fast-forward the frame ends at once.
+func TestPendingSteps(t *testing.T) {
+	st := &pendingStepper{}
+	log := &iterLog{}
+	p := NewPlayer(st, log)
+	p.SetSpeed(10)
+	p.Play()
+	p.Update(100*ms, time.Second) // one owed, none here
+	if !p.Running() || p.Err() != nil || len(log.iters) != 0 || !p.Pending() {
+		t.Fatalf("pending: running %v, err %v, ran %v, pending %v", p.Running(), p.Err(), log.iters, p.Pending())
+	}
+	st.ready = 5
+	p.Update(100*ms, time.Second) // the owed one and the new one
+	if len(log.iters) != 2 || log.iters[1] != 2 || p.Pending() {
+		t.Fatalf("after the steps came: ran %v, pending %v", log.iters, p.Pending())
+	}
+	p.SetFast(true)
+	p.Update(10*ms, time.Second) // runs the three left, then finds none
+	if len(log.iters) != 5 || p.Err() != nil || !p.Running() {
+		t.Fatalf("fast-forward: ran %v, err %v", log.iters, p.Err())
+	}
+	p.SetFast(false)
+	p.Pause()
+	p.StepOnce() // nothing to step: nothing happens, no error
+	if len(log.iters) != 5 || p.Err() != nil || !p.Pending() {
+		t.Fatalf("step with none pending: ran %v, err %v", log.iters, p.Err())
+	}
+}

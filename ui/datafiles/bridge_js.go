@@ -11,7 +11,9 @@ import (
 // on the main page and in the Experiments panel's workers: it copies the
 // bytes, hands them to Provide and returns {ok, error, ms}, ms being how
 // long the check and decode held the calling thread.
-func (p *Provided) ProvideJS(args []js.Value) js.Value {
+func (p *Provided) ProvideJS(args []js.Value) js.Value { return p.provideJS(args, p.Provide) }
+
+func (p *Provided) provideJS(args []js.Value, take func(string, []byte) error) js.Value {
 	o := js.Global().Get("Object").New()
 	o.Set("ok", false)
 	o.Set("error", "")
@@ -23,7 +25,7 @@ func (p *Provided) ProvideJS(args []js.Value) js.Value {
 	b := make([]byte, args[1].Get("length").Int())
 	js.CopyBytesToGo(b, args[1])
 	t0 := time.Now()
-	err := p.Provide(args[0].String(), b)
+	err := take(args[0].String(), b)
 	o.Set("ms", float64(time.Since(t0).Microseconds())/1000)
 	if err != nil {
 		o.Set("error", err.Error())
@@ -31,4 +33,10 @@ func (p *Provided) ProvideJS(args []js.Value) js.Value {
 		o.Set("ok", true)
 	}
 	return o
+}
+
+// KeepJS is ProvideJS that keeps the bytes without decoding them (Keep):
+// the page's thread hands them to the Worker that builds the run.
+func (p *Provided) KeepJS(args []js.Value) js.Value {
+	return p.provideJS(args, p.Keep)
 }

@@ -40,18 +40,22 @@ type DataFile struct {
 type Provided struct {
 	mu    sync.Mutex
 	files map[string]bool
+	// raw holds the files kept but not decoded (Keep): a page whose heavy
+	// runs build in a Worker hands the bytes on and decodes them here only
+	// when a run of its own needs them (Ready).
+	raw map[string][]byte
+	// done marks the kept files Ready decoded here.
+	done map[string]bool
 }
 
-// Has reports whether file was provided.
+// Has reports whether file was provided (decoded, or kept to be).
 func (p *Provided) Has(file string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.files[file]
 }
 
-// Provide hands the fetched bytes of file to data.Provide, which checks
-// them against the manifest (size, sha256, content) and decodes them;
-// only bytes that pass are remembered.
+// Provide checks and decodes file's bytes (data.Provide) and records it.
 func (p *Provided) Provide(file string, b []byte) error {
 	if err := data.Provide(file, b); err != nil {
 		return err
@@ -63,6 +67,103 @@ func (p *Provided) Provide(file string, b []byte) error {
 	}
 	p.files[file] = true
 	return nil
+}
+
+// Keep records file's bytes without decoding them, after checking their
+// size against the manifest (the page has checked their sha256 off its
+// thread, public/datafetch.js; the content and the sha256 are checked
+// where the bytes are decoded: Ready here, or a Worker's Provide).
+// Decoding a large file takes the thread for a while, and so does hashing
+// it in Go; a page whose runs on datasets build in a Worker
+// (ui/remote.go) keeps the bytes to hand them on.
+func (p *Provided) Keep(file string, b []byte) error {
+	d, f, err := manifestFile(file)
+	if err != nil {
+		return err
+	}
+	if len(b) != f.Bytes {
+		return check.Errorf("dataset "+d.Name+"/"+f.Split, "file %s has %d bytes: the manifest says %d (truncated or replaced)", f.File, len(b), f.Bytes)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil {
+		p.files = map[string]bool{}
+	}
+	if p.raw == nil {
+		p.raw = map[string][]byte{}
+	}
+	if !p.files[file] {
+		p.files[file], p.raw[file] = true, b
+	}
+	return nil
+}
+
+// Raw returns the bytes of a file provided with Keep or Provide: nil
+// when it was decoded without being kept (Provide) or not provided.
+func (p *Provided) Raw(file string) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.raw[file]
+}
+
+// Forget drops file (a Worker found its bytes bad): it is fetched again
+// next time.
+func (p *Provided) Forget(file string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.files, file)
+	delete(p.raw, file)
+	delete(p.done, file)
+}
+
+// Ready decodes the kept files s uses that are not decoded yet, so that
+// s builds here.
+func (p *Provided) Ready(s *scenario.Scenario) error {
+	uses, err := Needs(s, nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range uses {
+		p.mu.Lock()
+		b, kept := p.raw[f.File]
+		done := p.done[f.File]
+		p.mu.Unlock()
+		if !kept || done {
+			continue
+		}
+		if err := data.Provide(f.File, b); err != nil {
+			p.Forget(f.File)
+			return err
+		}
+		p.decoded(f.File)
+	}
+	return nil
+}
+
+// decoded marks a kept file as decoded here.
+func (p *Provided) decoded(file string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done == nil {
+		p.done = map[string]bool{}
+	}
+	p.done[file] = true
+}
+
+// manifestFile returns the manifest's entry of a dataset file.
+func manifestFile(file string) (data.Dataset, *data.SplitFile, error) {
+	for _, name := range data.Names() {
+		d, err := data.Info(name)
+		if err != nil {
+			return data.Dataset{}, nil, err
+		}
+		for k := range d.Splits {
+			if d.Splits[k].File == file {
+				return d, &d.Splits[k], nil
+			}
+		}
+	}
+	return data.Dataset{}, nil, check.Errorf("data file", "%q is not in the manifest", file)
 }
 
 // Needs returns the dataset files the problem of s loads (its factory's

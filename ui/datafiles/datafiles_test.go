@@ -74,6 +74,7 @@ func TestNeeds(t *testing.T) {
 		"dsgd-mushrooms":          {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"pdop-online-mushrooms":   {"mushrooms-train.gz", "mushrooms-test.gz"},
 		"dp-recal-ijcnn1":         {"ijcnn1-train.gz", "ijcnn1-test.gz"},
+		"tour-ldp":                {"mushrooms-train.gz", "mushrooms-test.gz"},
 	}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)
@@ -147,6 +148,8 @@ func TestExperimentNeeds(t *testing.T) {
 		"recal-fig3-ijcnn1":          {"ijcnn1-train.gz", "ijcnn1-test.gz"},
 		"recal-fig3-mnist":           {"mnist-01-train.gz", "mnist-01-test.gz"},
 		"recal-table4":               {"ijcnn1-train.gz", "ijcnn1-test.gz", "mnist-01-train.gz", "mnist-01-test.gz", "fmnist-tshirt-trouser-train.gz", "fmnist-tshirt-trouser-test.gz", "cifar10-catdog-train.gz", "cifar10-catdog-test.gz"},
+		// The tour's LDP frontier turns the test accuracy off.
+		"tour-ldp-frontier": {"mushrooms-train.gz"},
 	}
 	for _, p := range experiment.Presets() {
 		e, err := experiment.PresetExperiment(p.Name)
@@ -180,5 +183,62 @@ func TestExperimentNeeds(t *testing.T) {
 	}
 	for name := range dataPresets {
 		t.Errorf("experiment preset %s is gone: update this test", name)
+	}
+}
+
+// TestKeep checks the page's kept files (the train split: TestProvided
+// decodes the test split into core/data for the whole process): Keep
+// checks the size as Provide does, without decoding (a short copy or an
+// unknown file is refused at once with Provide's message), the file
+// counts as provided, Raw hands the bytes on, and Ready decodes them only
+// when a run of the page's own needs them, refusing a corrupted copy
+// then, with the checksum's error.
+func TestKeep(t *testing.T) {
+	b, err := os.ReadFile("../../core/data/files/mushrooms-train.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Provided
+	if err := p.Keep("mushrooms-train.gz", b[:len(b)-1]); err == nil || !strings.Contains(err.Error(), "the manifest says") {
+		t.Errorf("a short copy: %v", err)
+	}
+	if err := p.Keep("nope.gz", b); err == nil {
+		t.Error("a file not in the manifest is kept")
+	}
+	if p.Has("mushrooms-train.gz") {
+		t.Fatal("a refused copy is provided")
+	}
+	// A corrupted copy of the right size is kept (the page checked its
+	// hash already), and refused, and forgotten, when decoded.
+	bad := append([]byte(nil), b...)
+	bad[len(bad)/2] ^= 0x40
+	if err := p.Keep("mushrooms-train.gz", bad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse([]byte(datatoy.Scenario("mushrooms"))) // reads the train split
+	if err != nil {
+		t.Fatal(err)
+	}
+	datatoy.Use(t)
+	if err := p.Ready(s); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a corrupted kept copy decoded: %v", err)
+	}
+	if p.Has("mushrooms-train.gz") {
+		t.Error("a corrupted kept copy is remembered")
+	}
+	if err := p.Keep("mushrooms-train.gz", b); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Has("mushrooms-train.gz") || len(p.Raw("mushrooms-train.gz")) != len(b) {
+		t.Fatal("a kept file is not provided with its bytes")
+	}
+	if err := p.Ready(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := data.Load("mushrooms", "train"); err != nil {
+		t.Errorf("Ready did not decode the kept file: %v", err)
+	}
+	if !p.Has("mushrooms-train.gz") || p.Raw("mushrooms-train.gz") == nil {
+		t.Error("a decoded kept file lost its bytes (a Worker may need them)")
 	}
 }

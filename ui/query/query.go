@@ -68,7 +68,7 @@ var Keys = []string{"scenario", "compare", "preset", "seed", "epsilon", "speed",
 // every part but keeps Slow (of "transport") and the readout.
 var Parts = []string{
 	"header", "title", "readout", "transport", "speed", "preset", "target", "share", "key",
-	"editor", "plot", "compare", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "footer",
+	"editor", "plot", "compare", "state", "theory", "messages", "experiments", "eavesdrop", "attack", "audit", "footer",
 }
 
 // MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider

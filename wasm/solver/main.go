@@ -13,6 +13,7 @@
 //	runTask(name, runs, t[, report]) JSON of task t's run record; report(done, total) hears the iterations as it runs
 //	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
+//	figureData(figureJSON, format)   the same from a figure's data (assemble's figure), without the plan or its datasets
 //	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
@@ -252,6 +253,24 @@ func main() {
 		}
 		format := a[1].String()
 		b, err := figure.Bytes(p.Figure(res), format)
+		if err != nil {
+			return errValue(err)
+		}
+		if format == figure.SVG {
+			return string(b)
+		}
+		return bytesToJS(b)
+	}))
+	// figureData draws a figure from its FigureData JSON (a kept sweep's,
+	// as assemble gave it): the same bytes as figure on the result, with
+	// no plan, so no dataset is needed (the gallery's pictures).
+	api.Set("figureData", fn(func(a []js.Value) any {
+		var fd experiment.FigureData
+		if err := json.Unmarshal([]byte(a[0].String()), &fd); err != nil {
+			return errValue(fmt.Errorf("figure data: %v", err))
+		}
+		format := a[1].String()
+		b, err := figure.Bytes(fd, format)
 		if err != nil {
 			return errValue(err)
 		}

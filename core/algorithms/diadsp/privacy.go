@@ -32,6 +32,8 @@ type Accountant struct {
 	k      int
 	iters  int
 	off    string
+	// replay holds each agent's sensitivities for Releases.
+	replay privacy.Replay[acct]
 }
 
 type acct struct {
@@ -96,6 +98,11 @@ func (ac *Accountant) advance(a *acct, i, k int) {
 			a.sum.AddLog(num.Log(c.s) - c.logb)
 		}
 	}
+	ac.next(a, i)
+}
+
+// next moves the sensitivities s_x(k), s_y(k) of a to k + 1 (Formula).
+func (ac *Accountant) next(a *acct, i int) {
 	p := ac.alg.p
 	w := 0.0
 	if !p.SelfNoisy {
@@ -109,6 +116,32 @@ func (ac *Accountant) advance(a *acct, i, k int) {
 		sy = w*a.sy + 4*math.Sqrt(float64(ac.alg.d))*p.GradientBound
 	}
 	a.sx, a.sy = sx, sy
+}
+
+// Adjacency implements privacy.Releaser.
+func (ac *Accountant) Adjacency() string {
+	if ac.alg.p.Adjacency == Affine {
+		return "one agent's objective f_i is replaced by f_i + cᵀx with ‖c‖₂ ≤ δ (DiaDSP's adjacency, baselines.md §3.1)"
+	}
+	return "one agent's objective f_i is replaced by another, both with ‖∇f_i‖₂ ≤ C (GT-DP's adjacency, baselines.md §3.1)"
+}
+
+// Releases implements privacy.Releaser: the messages of iteration k are
+// Laplace releases of x (scale u_x r^k) and y (scale u_y r^k) with the ℓ1
+// sensitivities s_x(k), s_y(k) of Formula's recursion, which the ledger
+// composes.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	if ac.replay.Start == nil {
+		ac.replay.Start = func(int) acct { return ac.initial() }
+		ac.replay.Next = func(a *acct, i, _ int) { ac.next(a, i) }
+	}
+	for k := from; k < to; k++ {
+		a := ac.replay.At(agent, k, len(ac.agents))
+		dst = append(dst,
+			privacy.Charge{Agent: agent, Channel: "x", Release: privacy.ChannelRelease(ac.alg.eta, agent, k, a.sx, factor)},
+			privacy.Charge{Agent: agent, Channel: "y", Release: privacy.ChannelRelease(ac.alg.xi, agent, k, a.sy, factor)})
+	}
+	return dst
 }
 
 // PredictEpsilon implements privacy.Predictor (ε ∝ 1/factor exactly).

@@ -116,6 +116,10 @@ func (a *Algorithm) Initial() *sim.Step {
 	return &sim.Step{Iter: 0, Dim: a.d, Estimates: a.x}
 }
 
+// SigmaAt implements zcdpgauss.Noiser: the noise of the Huang variant is
+// proportional to Δ_t.
+func (a *Algorithm) SigmaAt(i, t int) float64 { return a.sigma(i, t) }
+
 // sigma returns agent i's noise at its t-th publication.
 func (a *Algorithm) sigma(i, t int) float64 {
 	s := zcdpgauss.Sigma(a.spec, a.p.Attenuation, i, t)

@@ -100,6 +100,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	ac := zcdpgauss.New(a, a.n, nz.Set, zcdpgauss.Meta{
 		Algorithm: "dp-admm", Title: "DP-ADMM", Off: off,
+		Channel: "x", Spec: nz.Spec,
 		Source:      "baselines.md §6.0 (ρ-zCDP per publication, DP-RECAL's Theorems 1 and 4 applied to every agent) with Δ of §6.3–6.4; confidence " + Confidence,
 		Sensitivity: sens,
 		Inputs: func() []privacy.Input {

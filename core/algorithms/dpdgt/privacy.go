@@ -7,6 +7,7 @@ import (
 
 	"dpsim/core/noise"
 	"dpsim/core/num"
+	"dpsim/core/pld"
 	"dpsim/core/privacy"
 	"dpsim/core/sim"
 )
@@ -75,25 +76,22 @@ func (s *Sensitivity) Step() {
 		s.lastZe = t
 		s.infinite = s.infinite || math.IsInf(t, 1)
 	}
-	a := s.Alpha.At(k)
+	s.moveBounds()
+}
+
+// advance moves the bounds φ_k, η_k to round k + 1 (the recursion (31))
+// and returns them before any rescaling.
+func (s *Sensitivity) advance() (phi, eta float64) {
+	a := s.Alpha.At(s.k)
 	am := a / s.Mu
 	d := am * s.Delta
 	if s.scale != 0 {
 		d *= num.Exp(-s.scale)
 	}
-	phi := (1-s.Gamma)*s.phi + am*s.eta + d
-	eta := (2-s.Gamma)*s.phi + (1-s.Phi+am)*s.eta + d
+	phi = (1-s.Gamma)*s.phi + am*s.eta + d
+	eta = (2-s.Gamma)*s.phi + (1-s.Phi+am)*s.eta + d
 	s.phi, s.eta = phi, eta
-	if s.scale == 0 {
-		s.maxEta = max(s.maxEta, eta)
-	} else {
-		s.maxEta = max(s.maxEta, eta*num.Exp(s.scale)) // +Inf beyond float64
-	}
-	if m := max(phi, eta); m > 1e200 && !math.IsInf(m, 1) {
-		s.phi, s.eta = phi/m, eta/m
-		s.scale += num.Log(m)
-	}
-	s.k++
+	return phi, eta
 }
 
 // Rounds returns how many message rounds have been added (K + 1).
@@ -298,6 +296,9 @@ type Accountant struct {
 	spec  Spectral
 	sens  *Sensitivity
 	iters int
+
+	// replay holds the bounds for Releases.
+	replay privacy.Replay[Sensitivity]
 
 	inf    *Sensitivity // the infinite-horizon run, computed once when asked
 	infOK  bool
@@ -621,3 +622,58 @@ var (
 // oneDecay is why the algorithm refuses per-agent noise decays
 // (noise.Spec.Decays).
 const oneDecay = "DP-DGT's accountant (Theorem 2) assumes one noise decay θ_k per channel for all agents"
+
+// Adjacency implements privacy.Releaser (Theorem 3's δ-adjacency).
+func (ac *Accountant) Adjacency() string {
+	return fmt.Sprintf("one agent's cost F_i is replaced by F_i' with ‖∇F_i − ∇F_i'‖ ≤ δ = %g on W_i (δ-adjacency; the same demands, sets and topology)", ac.alg.p.Delta)
+}
+
+// Releases implements privacy.Releaser: in round k agent i pushes s_i,k +
+// ξ_i,k and its out-neighbours pull w̃_i,k + ζ_i,k, Laplace releases of
+// scales θ_ξ,k and θ_ζ,k whose ℓ1 sensitivities the recursion (31) bounds
+// by φ_k and η_k (the same for every agent: they use the common μ and δ);
+// the proof of Theorem 3 composes them, and the ledger sums them. An
+// agent without allocation (W_i = {0}) releases nothing that depends on
+// its cost.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	if ac.replay.Start == nil {
+		ac.replay.Start = func(int) Sensitivity { return ac.sens.fresh() }
+		ac.replay.Next = func(s *Sensitivity, _, _ int) { s.moveBounds() }
+	}
+	fixed := ac.alg.prob.Fixed(agent)
+	for k := from; k < to; k++ {
+		s := ac.replay.At(0, k, 1)
+		xi, ze := s.release(ac.alg.xi, agent, k, s.phi, factor), s.release(ac.alg.ze, agent, k, s.eta, factor)
+		if fixed {
+			xi.Sensitivity, ze.Sensitivity = 0, 0
+		}
+		dst = append(dst,
+			privacy.Charge{Agent: agent, Channel: "s", Release: xi},
+			privacy.Charge{Agent: agent, Channel: "w̃", Release: ze})
+	}
+	return dst
+}
+
+// moveBounds moves the bounds to the next round (Step, without the sums).
+func (s *Sensitivity) moveBounds() {
+	phi, eta := s.advance()
+	if s.scale == 0 {
+		s.maxEta = max(s.maxEta, eta)
+	} else {
+		s.maxEta = max(s.maxEta, eta*num.Exp(s.scale)) // +Inf beyond float64
+	}
+	if m := max(phi, eta); m > 1e200 && !math.IsInf(m, 1) {
+		s.phi, s.eta = phi/m, eta/m
+		s.scale += num.Log(m)
+	}
+	s.k++
+}
+
+// release is agent i's release on channel c in round k of a value whose
+// bound is v·e^scale.
+func (s *Sensitivity) release(c *noise.Spec, i, k int, v, factor float64) pld.Release {
+	if s.scale == 0 || v == 0 {
+		return privacy.ChannelRelease(c, i, k, v, factor)
+	}
+	return privacy.Release(pld.Laplace, num.Log(v)+s.scale, c.LogScaleAt(i, k)+num.Log(factor))
+}

@@ -95,6 +95,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	ac := zcdpgauss.New(a, a.n, nz.Set, zcdpgauss.Meta{
 		Algorithm: "dp-extra", Title: "DP-EXTRA", Off: off,
+		Channel: "x", Spec: nz.Spec,
 		Source:      "baselines.md §6.0 (ρ-zCDP per publication, DP-RECAL's Theorems 1 and 4 applied to every agent) with Δ = 4αc; confidence " + Confidence,
 		Sensitivity: "4αc",
 		Inputs: func() []privacy.Input {

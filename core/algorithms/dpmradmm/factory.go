@@ -103,6 +103,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	ac := zcdpgauss.New(a, a.n, nz.Set, zcdpgauss.Meta{
 		Algorithm: "dp-mradmm", Title: "DP-MRADMM", Off: off,
+		Channel: "x", Spec: nz.Spec,
 		Source:      "baselines.md §6.0 (ρ-zCDP per noisy publication, DP-RECAL's Theorems 1 and 4; the even, recycled iterations are post-processing) with Δ of §6.6; confidence " + Confidence,
 		Sensitivity: "c/(ρ_m d_i) at the odd iteration m = 2t − 1, ρ_m = ρ_0κ^(m−1)",
 		Inputs: func() []privacy.Input {

@@ -33,6 +33,8 @@ type Accountant struct {
 	iters  int
 	k      int // messages of iterations 0..k−1 accounted
 	off    bool
+	// replay holds each agent's Δ_t for Releases.
+	replay privacy.Replay[acct]
 }
 
 type acct struct {
@@ -69,11 +71,16 @@ func (ac *Accountant) advance(a *acct, i, t int, eta *noise.Spec) {
 			a.sum.AddLog(num.Log(a.delta) - l)
 		}
 	}
+	a.delta = ac.next(a.delta, i, t)
+}
+
+// next returns Δ_{t+1} from Δ_t = delta (Formula).
+func (ac *Accountant) next(delta float64, i, t int) float64 {
 	next := ac.pre * ac.alg.Step(t)
 	if !ac.alg.p.SelfNoisy {
-		next += ac.alg.diag[i] * a.delta
+		next += ac.alg.diag[i] * delta
 	}
-	a.delta = next
+	return next
 }
 
 // PredictEpsilon implements privacy.Predictor: the ledger after
@@ -148,3 +155,24 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 // oneDecay is why the algorithm refuses per-agent noise decays
 // (noise.Spec.Decays).
 const oneDecay = "DPOP's update and ledger (Huang et al., Lemma 2) take one noise decay b·p^t for all agents"
+
+// Adjacency implements privacy.Releaser (Huang et al.'s adjacency, as
+// baselines.md §5.1 reconstructs it).
+func (ac *Accountant) Adjacency() string {
+	return "one agent's objective f_i is replaced by another, both with ‖∇f_i‖₂ ≤ C on the domain X (Huang, Mitra & Vaidya 2015), so a gradient changes by at most 2C√d in ℓ1"
+}
+
+// Releases implements privacy.Releaser: the message x̃_i(t) = x_i(t) +
+// η_i(t) is a Laplace release of scale b_t and ℓ1 sensitivity Δ_t of
+// Formula (Huang et al.'s Lemma 2), which the ledger composes.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	if ac.replay.Start == nil {
+		ac.replay.Start = func(int) acct { return acct{} }
+		ac.replay.Next = func(a *acct, i, t int) { a.delta = ac.next(a.delta, i, t) }
+	}
+	for t := from; t < to; t++ {
+		d := ac.replay.At(agent, t, len(ac.agents)).delta
+		dst = append(dst, privacy.Charge{Agent: agent, Channel: "x", Release: privacy.ChannelRelease(ac.alg.eta, agent, t, d, factor)})
+	}
+	return dst
+}

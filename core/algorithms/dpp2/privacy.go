@@ -317,3 +317,38 @@ func (ac *Accountant) inverseNotes(target float64) []string {
 	}
 	return out
 }
+
+// Adjacency implements privacy.Releaser (Definition 1's δ-adjacency).
+func (ac *Accountant) Adjacency() string {
+	return fmt.Sprintf("one agent's objective f_i is replaced by f_i' with sup_x ‖∇f_i(x) − ∇f_i'(x)‖₂ ≤ δ = %g (δ-adjacency, Definition 1; no gradient bound needed), η^k public", ac.alg.p.Delta)
+}
+
+// Releases implements privacy.Releaser: the messages of iteration k ≥ 1
+// are y^k and z^k, Laplace releases of scales θ_w^k and θ_e^k whose ℓ1
+// sensitivities the proof of Theorem 3 bounds by √d·α·δ/(1 − αM̄) and
+// √d·δ/(1 − αM̄) (eqs. 63–64, without their factors 1 − (αM̄)^k, as
+// the theorem states them); at k = 0 only z^0 differs, by √d·δ, charged
+// with "conservative" as the ledger does. The product of the releases'
+// density ratios in the proof (Appendix E) is their composition. With
+// α·M̄ ≥ 1 the bounds are infinite.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	p := ac.alg.p
+	l0 := math.Sqrt(float64(ac.alg.d)) * p.Delta
+	sz := l0 / (1 - p.Alpha*ac.mbar)
+	if p.Alpha*ac.mbar >= 1 {
+		sz = math.Inf(1)
+	}
+	for k := from; k < to; k++ {
+		y, z := p.Alpha*sz, sz
+		if k == 0 {
+			y, z = 0, 0
+			if p.Conservative {
+				z = l0
+			}
+		}
+		dst = append(dst,
+			privacy.Charge{Agent: agent, Channel: "y", Release: privacy.ChannelRelease(ac.alg.w, agent, k, y, factor)},
+			privacy.Charge{Agent: agent, Channel: "z", Release: privacy.ChannelRelease(ac.alg.e, agent, k, z, factor)})
+	}
+	return dst
+}

@@ -118,6 +118,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	}
 	ac := zcdpgauss.New(a, n, nz.Set, zcdpgauss.Meta{
 		Algorithm: "dp-rwadmm", Title: "DP-RWADMM", Off: off,
+		Channel: "xbar", Spec: nz.Spec,
 		Source:      "baselines.md §6.0 (ρ-zCDP per activation, DP-RECAL's Theorems 1 and 4: only the holder publishes, so an agent's budget follows its own activation count) with Δ = 4αc/n; confidence " + Confidence,
 		Sensitivity: "4αc/n",
 		Inputs: func() []privacy.Input {

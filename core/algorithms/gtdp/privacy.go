@@ -38,6 +38,8 @@ type Accountant struct {
 	k      int // last iteration whose messages are accounted
 	iters  int // iterations recorded
 	off    string
+	// replay holds each agent's sums for Releases.
+	replay privacy.Replay[series]
 }
 
 // account is one agent's running eq. (18).
@@ -329,3 +331,37 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 // oneDecay is why the algorithm refuses per-agent noise decays
 // (noise.Spec.Decays).
 const oneDecay = "GT-DP's accountant (Theorem 2, eq. 18) assumes one noise factor β_k for all agents"
+
+// Adjacency implements privacy.Releaser (Definition 1 with Assumption 2).
+func (ac *Accountant) Adjacency() string {
+	return "one agent's objective f_i is replaced by another (same domain and graph, Definition 1); both have ‖∇f_i‖₂ ≤ C (Assumption 2), so a gradient changes by at most 2√r·C in ℓ1 (eq. 22)"
+}
+
+// Releases implements privacy.Releaser: the messages of iteration k are
+// s_{i,k} + β_k η_{i,k} and x_{i,k} + β_k ξ_{i,k}, Laplace releases of
+// scales β_k·b_η and β_k·b_ξ whose ℓ1 sensitivities are eq. (20)–(22)'s
+// 2√r·C·Σ_t w_ii^{k−1−t}γ_t and 2√r·C·α·Σ_t |c_{k,t}|γ_t (0 at k = 0);
+// Proposition 1 (eq. 17) composes them, which is eq. (18).
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	if ac.replay.Start == nil {
+		ac.replay.Start = func(i int) series { return newSeries(ac.alg.diag[i]) }
+		ac.replay.Next = func(se *series, _, k int) {
+			gl := 0.0
+			if l := se.lag(); l >= 0 {
+				gl = ac.gamma.At(int(l))
+			}
+			se.next(ac.gamma.At(k), gl)
+		}
+	}
+	for k := from; k < to; k++ {
+		se := ac.replay.At(agent, k, len(ac.agents))
+		var ds, dx float64
+		if k > 0 {
+			ds, dx = ac.pre*se.s, ac.pre*ac.alpha*se.sAbsC
+		}
+		dst = append(dst,
+			privacy.Charge{Agent: agent, Channel: "s", Release: privacy.ChannelRelease(ac.eta, agent, k, ds, factor)},
+			privacy.Charge{Agent: agent, Channel: "x", Release: privacy.ChannelRelease(ac.xi, agent, k, dx, factor)})
+	}
+	return dst
+}

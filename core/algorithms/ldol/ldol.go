@@ -128,5 +128,6 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		Notes: []string{"The noise grows as (t+1)^{ς^i} while the weakening factor γ_t shrinks the neighbours' influence (eq. (17))."},
 	}
 	ac.EntryInputs = func(i int) []privacy.Input { return online.ScaleInputs(th, i) }
+	ac.Adjacent, ac.Channel = "one sample of one agent's data stream is replaced (the LDP online paper's Definition 1); every sample gradient has ℓ1 norm at most d", "theta"
 	return &method.Built{Algorithm: &Algorithm{e}, Accountant: ac}, warns, nil
 }

@@ -137,6 +137,7 @@ func NewAccountant(p Params, env *method.Env) *online.Accountant {
 		},
 	}
 	ac.EntryInputs = func(i int) []privacy.Input { return online.ScaleInputs(th, i) }
+	ac.Adjacent, ac.Channel = "one sample ξ_k^i of one agent's data stream is replaced, all others equal (Definition 1); every sample gradient has ℓ1 norm at most d (Theorem 5's bound on the gradient difference, 2d)", "theta"
 	return ac
 }
 

@@ -132,3 +132,24 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 	l.Max = privacy.MaxOf(l.Agents)
 	return l
 }
+
+// Adjacency implements privacy.Releaser.
+func (ac *Accountant) Adjacency() string {
+	return "one agent's objective f_i is replaced by another, both with ‖∇f‖₂ ≤ C (baselines.md §3.2, reconstructed)"
+}
+
+// Releases implements privacy.Releaser: x̂_i^k is a Laplace release of
+// scale u_x r^k and ℓ1 sensitivity 2√d·C·η·k (Formula); v̂_i^k, sent in
+// the PI form, is a function of observed messages and its own past, so
+// its sensitivity is 0.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	a := ac.alg
+	for k := from; k < to; k++ {
+		s := 2 * math.Sqrt(float64(a.d)) * a.gradBound * a.p.Eta * float64(k)
+		dst = append(dst, privacy.Charge{Agent: agent, Channel: "x", Release: privacy.ChannelRelease(a.zx, agent, k, s, factor)})
+		if a.p.Form == FormPI {
+			dst = append(dst, privacy.Charge{Agent: agent, Channel: "v", Release: privacy.ChannelRelease(a.zv, agent, k, 0, factor)})
+		}
+	}
+	return dst
+}

@@ -7,6 +7,7 @@ import (
 	"dpsim/core/algorithms/internal/randwalk"
 	"dpsim/core/algorithms/internal/zcdpgauss"
 	"dpsim/core/num"
+	"dpsim/core/pld"
 	"dpsim/core/privacy"
 	"dpsim/core/sim"
 )
@@ -215,4 +216,26 @@ func conversionSource(c privacy.Conversion) string {
 		return "ε = ρ + 2√(ρ ln 1/δ) (Bun & Steinke 2016, Prop. 1.3; the paper's)"
 	}
 	return "tight, min over Rényi orders (Canonne, Kamath & Steinke 2020, Cor. 13; OpenDP)"
+}
+
+// Adjacency implements privacy.Releaser (spec §6.4).
+func (ac *Accountant) Adjacency() string {
+	return "one record of one agent's local data set is replaced; every ‖∇f_i‖₂ ≤ c (Assumption 3)"
+}
+
+// Releases implements privacy.Releaser: agent i's data enters only the
+// message ũ it sends while holding the baton; its τ-th is a Gaussian
+// release of standard deviation σ_1·R^(−(τ−1)/2) and ℓ2 sensitivity Δ
+// (Lemma 5), which Theorem 4 composes. The walk is replayed from its seed.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	a := ac.alg
+	for tau := ac.visits.After(agent, from) + 1; tau <= ac.visits.After(agent, to); tau++ {
+		r := pld.Release{Mechanism: pld.Gaussian, Scale: a.SigmaAt(agent, tau) * factor, Sensitivity: a.sens}
+		if r.Scale == 0 && a.sigma[agent] > 0 {
+			// σ_τ underflowed: the ratio from the logarithms.
+			r = privacy.Release(pld.Gaussian, num.Log(a.sens), num.Log(a.sigma[agent])-0.5*float64(tau-1)*num.Log(a.r)+num.Log(factor))
+		}
+		dst = append(dst, privacy.Charge{Agent: agent, Channel: "u", Release: r})
+	}
+	return dst
 }

@@ -30,6 +30,10 @@ type Accountant struct {
 	Head privacy.Ledger
 	// EntryInputs returns agent i's own inputs (its base scale, decay).
 	EntryInputs func(i int) []privacy.Input
+	// Adjacent states the adjacency of the ledger's analysis in words
+	// (privacy.Releaser), and Channel names the released value's channel.
+	Adjacent, Channel string
+	replay            privacy.Replay[acct]
 }
 
 type acct struct {
@@ -145,4 +149,22 @@ func (ac *Accountant) Ledger() privacy.Ledger {
 // ScaleInputs returns agent i's base scale and decay as ledger inputs.
 func ScaleInputs(spec *noise.Spec, i int) []privacy.Input {
 	return []privacy.Input{privacy.Num("ν_0 (base scale)", spec.Base(i)), privacy.Text("decay", spec.DecayOf(i).String())}
+}
+
+// Adjacency implements privacy.Releaser.
+func (ac *Accountant) Adjacency() string { return ac.Adjacent }
+
+// Releases implements privacy.Releaser: y_t^i is a Laplace release of
+// scale ν_t^i and ℓ1 sensitivity Δ_t of the plug-in's recursion, which
+// Lemma 1 composes.
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	if ac.replay.Start == nil {
+		ac.replay.Start = func(int) acct { return acct{} }
+		ac.replay.Next = func(a *acct, i, t int) { a.delta = ac.next(i, t, a.delta) }
+	}
+	for t := from; t < to; t++ {
+		d := ac.replay.At(agent, t, len(ac.agents)).delta
+		dst = append(dst, privacy.Charge{Agent: agent, Channel: ac.Channel, Release: privacy.ChannelRelease(ac.spec, agent, t, d, factor)})
+	}
+	return dst
 }

@@ -76,5 +76,6 @@ func BuildPlain(env *method.Env, p Plain, confidence string) (*Engine, *Accounta
 		ac.Head.Notes = append(ac.Head.Notes, fmt.Sprintf("C = %g is taken as given, not enforced (clip_gradients is off)", p.GradientBound))
 	}
 	ac.EntryInputs = func(i int) []privacy.Input { return ScaleInputs(spec, i) }
+	ac.Adjacent, ac.Channel = "one sample of one agent's stream is replaced; every gradient has ‖∇‖₂ ≤ C, so a step changes the estimate by at most 2C·α_t in ℓ2, √n times that in ℓ1", p.Channel
 	return e, ac, warns, nil
 }

@@ -309,3 +309,9 @@ func (l *NoLedger) Ledger() privacy.Ledger {
 	led.Notes = []string{l.Reason}
 	return led
 }
+
+// Uncharged implements privacy.Uncharged: without an analysis there are
+// no sensitivities to compose.
+func (l *NoLedger) Uncharged() string {
+	return "no privacy analysis states the sensitivity of its messages, so there are no releases to compose: " + l.Reason
+}

@@ -18,6 +18,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/noise"
 	"dpsim/core/num"
+	"dpsim/core/pld"
 	"dpsim/core/privacy"
 	"dpsim/core/sim"
 )
@@ -141,6 +142,13 @@ func expm1(x float64) float64 {
 	return x * (1 + x/2*(1+x/3*(1+x/4*(1+x/5*(1+x/6*(1+x/7))))))
 }
 
+// Noiser is a Source whose noise is not the channel's σ_1·R^(−(t−1)/2)
+// (DP-ADMM's Huang variant scales it with Δ_t): SigmaAt is agent i's
+// standard deviation at its t-th publication.
+type Noiser interface {
+	SigmaAt(i, t int) float64
+}
+
 // Meta is what the ledger says about its algorithm.
 type Meta struct {
 	// Algorithm is the factory's name, Title its title.
@@ -154,6 +162,10 @@ type Meta struct {
 	// Off, when not empty, says why no noise is added (the channel is
 	// off): every publication then has no guarantee.
 	Off string
+	// Channel names the published value (sim.Release.Channel) and Spec
+	// is its noise channel, for privacy.Releaser.
+	Channel string
+	Spec    *noise.Spec
 }
 
 // Accountant is the per-agent ρ-zCDP ledger of a Gaussian baseline. It
@@ -389,4 +401,45 @@ func AmountInput(name string, a privacy.Amount) privacy.Input {
 		return privacy.Num(name, v)
 	}
 	return privacy.Text(name, a.String())
+}
+
+// Adjacency implements privacy.Releaser.
+func (ac *Accountant) Adjacency() string {
+	return "one record of one agent's data set is replaced (DP-RECAL's adjacency, applied to every agent); every ‖∇f_i‖₂ ≤ c (Assumption 3)"
+}
+
+// Releases implements privacy.Releaser: agent i's t-th publication is a
+// Gaussian release of standard deviation σ_t = σ_1·R^(−(t−1)/2) whose ℓ2
+// sensitivity Δ_t is the one of Cost (ρ_t = Δ_t²/(2σ_t²), so Δ_t =
+// σ_t·√(2ρ_t)); the ledger sums their ρ_t (sequential composition).
+func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
+	a, b := ac.src.PublishedAfter(agent, from), ac.src.PublishedAfter(agent, to)
+	r1, q := ac.src.Cost(agent)
+	for t := a + 1; t <= b; t++ {
+		// σ_t as the run draws it, and the logarithms for what overflows.
+		sigma := Sigma(ac.meta.Spec, ac.set.R, agent, t)
+		ls := LogSigma(ac.meta.Spec, ac.set.R, agent, t)
+		if nz, ok := ac.src.(Noiser); ok && sigma > 0 {
+			s := nz.SigmaAt(agent, t)
+			ls += num.Log(s) - num.Log(sigma)
+			sigma = s
+		}
+		sigma *= factor
+		lr := r1 + float64(t-1)*q // ln ρ_t
+		var rel pld.Release
+		switch {
+		case math.IsInf(lr, -1): // nothing sensitive
+			rel = pld.Release{Mechanism: pld.Gaussian, Scale: sigma}
+		case math.IsInf(ls, -1) || math.IsInf(lr, 1): // no noise
+			rel = pld.Release{Mechanism: pld.Gaussian, Sensitivity: 1}
+		default:
+			lsens := ls + 0.5*(math.Ln2+lr)
+			rel = privacy.Release(pld.Gaussian, lsens, ls+num.Log(factor))
+			if d := num.Exp(lsens); sigma > 0 && !math.IsInf(sigma, 0) && !math.IsInf(d, 0) {
+				rel.Scale, rel.Sensitivity = sigma, d
+			}
+		}
+		dst = append(dst, privacy.Charge{Agent: agent, Channel: ac.meta.Channel, Release: rel})
+	}
+	return dst
 }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"fmt"
+
+	"dpsim/core/privacy"
+)
+
+// tightSummary is the run summary's words on the tight bound beside the
+// paper's: that of the most exposed agent, its δ and its error, or why
+// there is none.
+func tightSummary(l privacy.Ledger) string {
+	t := l.Tight
+	if t == nil {
+		return ""
+	}
+	if t.Reason != "" {
+		return "; no tight bound: " + t.Reason
+	}
+	e, ok := privacy.MostExposed(t)
+	if !ok {
+		return ""
+	}
+	if e.Epsilon.NoGuarantee() {
+		return "; tight bound ∞: " + e.Reason
+	}
+	return fmt.Sprintf("; tight bound %s at δ = %g (within %.2g)", e.Epsilon, e.Delta, e.Error)
+}

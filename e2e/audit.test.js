@@ -1,0 +1,170 @@
+'use strict';
+// End-to-end test of the "Is this ε honest?" panel (public/audit.js): on
+// gtdp-rendezvous, an audit of the first 20 iterations in Web Workers
+// shows the paper's bound, the tight bound ("—" with its reason until the
+// ledger states its releases) and the audit's lower bound on one log
+// scale with words, the verdict, and the eavesdropper's ROC curves drawn,
+// and the JSON is the bytes dpsim audit writes for the same experiment;
+// a long audit cancels within 1 s and stays cancelled; a bad run count is
+// named in one line; the panel fits a phone (390×844). Screenshots go to
+// e2e/out/audit-*.png.
+//
+//   node --test e2e/audit.test.js   (after ./build.sh)
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+
+const { execFileSync } = require('node:child_process');
+const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
+const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
+// The sticky top bar would cover the panel's heading in its screenshot.
+const NO_BAR = '.toolbar { visibility: hidden !important; }';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-audit-'));
+let server = null;
+let baseURL = '';
+let browser = null;
+const log = [];
+
+async function open(viewport) {
+  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await ctx.newPage();
+  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  await page.goto(`${baseURL}?preset=gtdp-rendezvous`);
+  await waitFor(page, 'the preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous');
+  await waitFor(page, 'the audit panel', () => !!window.dpsimAudit);
+  return { ctx, page };
+}
+
+async function waitFor(page, what, fn, arg, timeout = TIMEOUT) {
+  try {
+    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
+  } catch (e) {
+    const st = await page.evaluate(() => JSON.stringify(window.dpsimAudit && window.dpsimAudit.state)).catch(() => '?');
+    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  audit: ${st}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
+  }
+}
+
+// audit opens the panel, sets the boxes and starts an audit.
+async function audit(page, runs, iterations) {
+  const open = await page.evaluate(() => document.getElementById('aud-box').open);
+  if (!open) await page.click('#aud-box summary');
+  await page.fill('#aud-runs', String(runs));
+  await page.fill('#aud-iters', String(iterations));
+  await page.click('#aud-run');
+}
+
+// inked counts the canvas pixels that are not blank.
+async function inked(page, id) {
+  return page.evaluate((id) => {
+    const c = document.getElementById(id);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+    return n;
+  }, id);
+}
+
+before(async () => {
+  if (!fs.existsSync(path.join(SITE, 'solver.wasm'))) throw new Error('public/solver.wasm is missing: run ./build.sh');
+  fs.mkdirSync(OUT, { recursive: true });
+  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+});
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('Is this ε honest?', () => {
+  test('an audit at 1280×800: three numbers on one scale, words, ROC, verdict', async () => {
+    const { ctx, page } = await open({ width: 1280, height: 800 });
+    await audit(page, 1000, 20);
+    await waitFor(page, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
+    const st = await page.evaluate(() => window.dpsimAudit.state);
+    assert.equal(st.status, 'done', st.error);
+    assert.equal(st.done, 1000);
+    const n = await page.evaluate(() => window.dpsimAudit.numbers());
+    assert.equal(n.runs.d + n.runs.neighbour, 1000);
+    assert.ok(n.paper > 1000, `the paper's bound at K = 20 is loose: ${n.paper}`);
+    assert.ok(n.audit > 1 && n.audit <= n.ceiling && n.audit <= n.paper, `audit ${n.audit}, ceiling ${n.ceiling}, paper ${n.paper}`);
+    assert.equal(n.verdict, 'consistent');
+    assert.equal(n.tight, null, 'no tight bound until the ledger states its releases');
+    assert.match(n.tightNote, /releases/);
+    const words = await page.textContent('#aud-words');
+    assert.match(words, /The paper's bound: ε ≤/);
+    assert.match(words, /The tight bound: — \(/);
+    assert.match(words, /The audit: ε ≥ .* with 95 % confidence/);
+    const scale = await page.textContent('#aud-scale');
+    assert.match(scale, /paper: ε ≤/);
+    assert.match(scale, /audit: ε ≥/);
+    assert.ok(await inked(page, 'aud-roc') > 2000, 'the ROC curves are drawn');
+    assert.equal(await page.locator('#aud-tests tr').count(), 3, 'two tests and a header');
+    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-1280.png'), style: NO_BAR });
+    // The same experiment through dpsim audit gives the same bytes.
+    const json = await page.evaluate(() => window.dpsimAudit.state.json);
+    const exp = path.join(tmp, 'audit-exp.json');
+    fs.writeFileSync(exp, JSON.stringify(JSON.parse(json).experiment));
+    execFileSync(cli(), ['audit', '--quiet', '--workers', '2', '--out', path.join(tmp, 'cli.json'), exp]);
+    assert.ok(fs.readFileSync(path.join(tmp, 'cli.json'), 'utf8') === json, 'the page and dpsim audit write the same bytes');
+    await ctx.close();
+  });
+
+  test('Cancel stops a long audit within 1 s, and it stays stopped', async () => {
+    const { ctx, page } = await open({ width: 1280, height: 800 });
+    await audit(page, 200000, 1000);
+    // Runs under way — or an end, which fails at once instead of waiting out the timeout.
+    await waitFor(page, 'runs under way', () => (window.dpsimAudit.state.status === 'running' && window.dpsimAudit.state.done > 0) ||
+      ['done', 'error', 'cancelled'].includes(window.dpsimAudit.state.status));
+    assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'running', 'the long audit ended before Cancel');
+    const t0 = Date.now();
+    await page.click('#aud-cancel');
+    await waitFor(page, 'the cancel', () => window.dpsimAudit.state.status === 'cancelled', undefined, 5000);
+    const st = await page.evaluate(() => window.dpsimAudit.state);
+    // From the click's own time (its event's timeStamp, so a page too
+    // busy to hear it counts) to the workers terminated and the panel
+    // saying so; the test's own round trips are not the page's.
+    assert.ok(st.stoppedAt - st.cancelledAt < 1000, `the page stopped ${st.stoppedAt - st.cancelledAt} ms after the click`);
+    process.stderr.write(`cancel: ${(st.stoppedAt - st.cancelledAt).toFixed(1)} ms in the page, ${Date.now() - t0} ms through the test's round trips\n`);
+    const done = st.done;
+    await page.waitForTimeout(1500);
+    const later = await page.evaluate(() => window.dpsimAudit.state);
+    assert.equal(later.done, done, 'no run finished after the cancel');
+    assert.equal(later.status, 'cancelled');
+    assert.equal(await page.isEnabled('#aud-run'), true);
+    assert.match(await page.textContent('#aud-status'), /Cancelled after/);
+    await ctx.close();
+  });
+
+  test('a bad run count is named in one line, and nothing runs', async () => {
+    const { ctx, page } = await open({ width: 1280, height: 800 });
+    await audit(page, 7, 20);
+    assert.match(await page.textContent('#aud-field'), /^Runs: must be a whole number from 8 to 200000 \(got 7\)$/);
+    assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'idle');
+    await page.fill('#aud-runs', '1001');
+    await page.click('#aud-run');
+    assert.match(await page.textContent('#aud-field'), /^Runs: must be even/);
+    await ctx.close();
+  });
+
+  test('the panel on a phone (390×844)', async () => {
+    const { ctx, page } = await open({ width: 390, height: 844 });
+    await audit(page, 400, 20);
+    await waitFor(page, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
+    assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'done');
+    const over = await page.evaluate(() => {
+      const s = document.getElementById('audit-section');
+      return { sw: s.scrollWidth, cw: s.clientWidth, doc: document.documentElement.scrollWidth, win: window.innerWidth };
+    });
+    assert.ok(over.sw <= over.cw + 1, `the panel overflows: ${JSON.stringify(over)}`);
+    assert.ok(over.doc <= over.win + 1, `the page scrolls sideways: ${JSON.stringify(over)}`);
+    assert.ok(await inked(page, 'aud-roc') > 1000, 'the ROC curves are drawn');
+    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-phone.png'), style: NO_BAR });
+    await ctx.close();
+  });
+});

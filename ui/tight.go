@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+
+	"dpsim/core/privacy"
+)
+
+// TightView is the tight bound beside the paper's, as the State card,
+// the readout and the inspector show it (docs/privacy-truth.md).
+type TightView struct {
+	// Text is the most exposed agent's tight ε as people read it ("" when
+	// the ledger keeps none); Value the number (+Inf beyond float64 or
+	// without a bound).
+	Text  string
+	Value float64
+	// Delta is its δ, Error how far above the exact ε it may be, Iter the
+	// iteration it was computed at (the page refreshes it every few
+	// hundred iterations while a run goes).
+	Delta, Error float64
+	Iter         int
+	// Reason says why there is no tight bound, or why it is ∞.
+	Reason string
+}
+
+// tightOf returns the ledger's tight bound for the page.
+func tightOf(led privacy.Ledger) TightView {
+	t := led.Tight
+	if t == nil {
+		return TightView{}
+	}
+	v := TightView{Iter: t.Iterations}
+	if t.Reason != "" {
+		v.Reason = t.Reason
+		return v
+	}
+	e, ok := privacy.MostExposed(t)
+	if !ok {
+		return TightView{}
+	}
+	v.Text, v.Value, v.Delta, v.Error = e.Epsilon.String(), e.Epsilon.Value(), e.Delta, e.Error
+	if e.Epsilon.NoGuarantee() {
+		v.Reason = e.Reason
+	}
+	return v
+}
+
+// agentTight is agent i's tight bound as the inspector writes it beside
+// the paper's ("" when the ledger keeps none).
+func agentTight(led privacy.Ledger, i int) string {
+	t := led.Tight
+	if t == nil || t.Reason != "" || i < 0 || i >= len(t.Agents) {
+		return ""
+	}
+	e := t.Agents[i]
+	if e.Epsilon.NoGuarantee() {
+		return "∞"
+	}
+	return fmt.Sprintf("%s at δ = %g", e.Epsilon, e.Delta)
+}

@@ -137,9 +137,12 @@ var Factory = objective.Factory{
 		return &q
 	},
 	Rows: func(pr objective.Problem, params any) (any, int64) {
-		p, c := params.(*Params), pr.(*Classifier)
-		if p.Data != nil || p.Drawn != nil {
-			return nil, 0 // nothing drawn, or written already (Pinned keeps it)
+		p := params.(*Params)
+		c, ok := pr.(*Classifier)
+		if !ok || p.Data != nil || p.Drawn != nil {
+			// A neighbour (an audit's tilted f_i), nothing drawn, or
+			// written already (Pinned keeps it).
+			return nil, 0
 		}
 		w := &Drawn{Features: make([][]float64, len(c.y)), Labels: slices.Clone(c.y)}
 		for k := range w.Features {

@@ -80,7 +80,11 @@ var Factory = objective.Factory{
 		return &q
 	},
 	Rows: func(pr objective.Problem, params any) (any, int64) {
-		p, m := params.(*Params), pr.(*Model)
+		p := params.(*Params)
+		m, ok := pr.(*Model)
+		if !ok {
+			return nil, 0 // a neighbour (an audit's changed f_i) writes nothing
+		}
 		rows, deal, n := learn.Drawn(p.Dataset, p.Shards, p.Deal, m.shards, m.test, m.userData)
 		if rows == nil && deal == nil {
 			return nil, 0

@@ -269,7 +269,7 @@
     const d = a.delta ? ` at δ = ${a.delta}` : '';
     const out = [];
     out.push(`The paper's bound: ε ≤ ${fmt(paper)}${d} for agent ${a.agent} — what ${a.algorithm}'s analysis proves (${a.notion}).`);
-    if (a.tight !== undefined) out.push(`The tight bound: ε ≤ ${fmt(num(a.tight))} — the same releases composed exactly; no analysis of them can prove less.`);
+    if (a.tight !== undefined) out.push(`The tight bound: ε ≤ ${fmt(num(a.tight))}${a.tight_delta ? ` at δ = ${a.tight_delta}` : ''} (at most ${fmt(a.tight_error || 0)} above the exact value) — the same releases composed exactly; no analysis of them can prove less.`);
     else out.push(`The tight bound: — (${a.tight_note || 'not available'}).`);
     out.push(`The audit: ε ≥ ${fmt(audit)} with ${Math.round(100 * a.confidence)} % confidence — ${a.runs.d + a.runs.neighbour} runs of an eavesdropper's ${a.test} test on agent ${a.agent}'s messages, the neighbour: ${a.neighbour}.`);
     if (isFinite(ceil)) out.push(`These runs cannot show more than ε ≈ ${fmt(ceil)} however leaky the mechanism: more runs raise the ceiling (about ln(runs/15)).`);

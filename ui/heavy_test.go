@@ -15,7 +15,7 @@ import (
 func TestHeavy(t *testing.T) {
 	onData := map[string]bool{"gtdp-logistic-mushrooms": true, "gtdp-cnn-mnist": true, "ldp-online-mushrooms": true,
 		"ldol-mushrooms": true, "dola-mushrooms": true, "dmod-mushrooms": true, "dsgd-mushrooms": true,
-		"pdop-online-mushrooms": true, "dp-recal-ijcnn1": true}
+		"pdop-online-mushrooms": true, "dp-recal-ijcnn1": true, "tour-ldp": true}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)
 		if err != nil {

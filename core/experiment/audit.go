@@ -153,6 +153,7 @@ type auditPlan struct {
 	noise      map[string]*noise.Spec
 	algorithm  string
 	problem    string
+	tight      *privacy.TightEntry
 	tightNote  string
 	rocPoints  int
 	// params are D's decoded problem parameters (for Neighbour.Pin).
@@ -175,8 +176,7 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 		return err
 	}
 	ap := &auditPlan{confidence: a.Confidence, leak: a.Leak, noise: b.Env.Noise, rocPoints: a.ROCPoints,
-		algorithm: b.Factory.Title, problem: b.ProblemFactory.Title, params: b.ProblemParams,
-		tightNote: "the ledger does not state its releases yet, so there is no tight bound to show (docs/privacy-truth.md)"}
+		algorithm: b.Factory.Title, problem: b.ProblemFactory.Title, params: b.ProblemParams}
 	if ap.confidence == 0 {
 		ap.confidence = 0.95
 	}
@@ -199,8 +199,10 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 	if err := ap.adjacency.Validate("audit.adjacency"); err != nil {
 		return fmt.Errorf("the adjacency of %s: %w", ap.adjFrom, err)
 	}
-	// A probe run on D: the ledger, and the noise actually drawn.
+	// A probe run on D: the ledger with its tight bound, and the noise
+	// actually drawn.
 	probe := runner.New(b)
+	probe.TrackTight()
 	if a.Agent != nil {
 		ap.agent = *a.Agent
 		if err := objective.CheckAgent(ap.agent, n); err != nil {
@@ -226,6 +228,7 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 	}
 	ap.law, ap.lawText, ap.lawOK = fittedLaw(fit.Fits(), laws)
 	ap.claim, ap.notion = entryOf(led, ap.agent).Epsilon, led.Notion
+	ap.tight, ap.tightNote = tightOf(led, ap.agent)
 	ap.delta, ap.deltaFrom = entryOf(led, ap.agent).Delta, "the ledger's δ"
 	if a.Delta != nil {
 		ap.delta, ap.deltaFrom = *a.Delta, "audit.delta"
@@ -445,6 +448,25 @@ func sameScales(a, b *noise.Spec) bool {
 // listener returns a fresh eavesdropper for one run.
 func (ap *auditPlan) listener() *audit.Listener {
 	return audit.NewListener(ap.agent, ap.d, ap.n, ap.law)
+}
+
+// tightOf is the tight bound of agent's releases in led (the same
+// releases the paper's bound charges, composed by core/pld), or why there
+// is none.
+func tightOf(led privacy.Ledger, agent int) (*privacy.TightEntry, string) {
+	t := led.Tight
+	switch {
+	case t == nil:
+		return nil, "the run keeps no tight bound"
+	case t.Reason != "":
+		return nil, t.Reason
+	case agent < 0 || agent >= len(t.Agents):
+		return nil, fmt.Sprintf("no tight bound for agent %d", agent)
+	case t.Agents[agent].Reason != "":
+		return nil, t.Agents[agent].Reason
+	}
+	e := t.Agents[agent]
+	return &e, ""
 }
 
 // auditRecord fills the audit's quantities of a run that ran: its

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -36,8 +37,12 @@ type AuditResult struct {
 	Notion     string `json:"notion"`
 	// Tight is the tight bound of the same releases (core/pld) when the
 	// ledger states its releases; nil, with TightNote saying why, else.
-	Tight     *FI    `json:"tight,omitempty"`
-	TightNote string `json:"tight_note,omitempty"`
+	Tight *FI `json:"tight,omitempty"`
+	// TightDelta is the δ of the tight bound (privacy.TightDelta for a
+	// pure ε-DP ledger), TightError how far above the exact ε it may be.
+	TightDelta float64 `json:"tight_delta,omitempty"`
+	TightError float64 `json:"tight_error,omitempty"`
+	TightNote  string  `json:"tight_note,omitempty"`
 	// Epsilon is the audit's lower bound: the larger of its tests', each
 	// taken at confidence (1 + Confidence)/2 so that the larger holds at
 	// Confidence. Test names the statistic that gave it.
@@ -126,6 +131,10 @@ func (p *Plan) assembleAudit(g *groups) (*AuditResult, error) {
 		Confidence: ap.confidence, Claim: FI(ap.claim.Value()), ClaimLog10: FI(ap.claim.Log10()),
 		Notion: ap.notion, TightNote: ap.tightNote, Law: ap.lawText, Tests: []AuditTest{},
 		Runs: AuditRuns{Planned: e.Runs},
+	}
+	if ap.tight != nil {
+		v := FI(ap.tight.Epsilon.Value())
+		res.Tight, res.TightDelta, res.TightError = &v, ap.tight.Delta, ap.tight.Error
 	}
 	if math.IsNaN(ap.claim.Log10()) {
 		res.Claim, res.ClaimLog10 = FI(math.Inf(1)), FI(math.Inf(1))
@@ -245,4 +254,33 @@ func (p *Plan) auditFigure(r *Result) FigureData {
 	f.Series = append(f.Series, FigureSeries{Name: "chance", Label: "chance (a test that ignores the messages)",
 		X: Fs{0, 1}, Y: Fs{0, 1}, Lo: Fs{0, 1}, Hi: Fs{0, 1}, N: []int{n, n}})
 	return f
+}
+
+// AuditPreset audits the first iterations iterations of the scenario
+// preset name, runs runs on each data set (seed 1), on workers workers. A
+// lower bound on ε for those iterations' messages is one for the whole
+// run's too (they are part of its transcript), so it stands beside the
+// whole run's bounds (dpsim privacy-table, docs/privacy-truth.md).
+func AuditPreset(ctx context.Context, name string, runs, iterations, workers int) (*AuditResult, error) {
+	e, err := Parse([]byte(fmt.Sprintf(`{"format": "dpsim-experiment/1", "name": "audit-%s", "title": "audit",
+	  "base": {"preset": %q}, "set": {"iterations": %d}, "audit": {}, "runs": %d, "seed": 1}`, name, name, iterations, runs)))
+	if err != nil {
+		return nil, err
+	}
+	p, err := NewPlan(e)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := p.Execute(ctx, p.AllTasks(), workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Assemble(p, recs, nil)
+	if err != nil {
+		return nil, err
+	}
+	if res.Audit == nil {
+		return nil, fmt.Errorf("audit of %s: no audit in the result", name)
+	}
+	return res.Audit, nil
 }

@@ -34,6 +34,11 @@ type Drawn struct {
 	Labels   []float64   `json:"labels" jsonstrict:"max=1000000"`
 }
 
+// maxDrawnValues is the most values of drawn samples Rows copies out: a
+// replay export holds at most 2,000,000 values (scenario.MaxReplayValues),
+// and the classifier may hold 5·10⁷.
+const maxDrawnValues = 2_000_000
+
 // fieldDrawn names the drawn samples in errors.
 const fieldDrawn = "problem.params.drawn"
 
@@ -144,6 +149,12 @@ var Factory = objective.Factory{
 			// written already (Pinned keeps it).
 			return nil, 0
 		}
+		n := int64(len(c.z) + len(c.y))
+		if n > maxDrawnValues {
+			// Counted, not copied: beyond what any replay export holds,
+			// so it is off by default and refused when asked for.
+			return nil, n
+		}
 		w := &Drawn{Features: make([][]float64, len(c.y)), Labels: slices.Clone(c.y)}
 		for k := range w.Features {
 			w.Features[k] = slices.Clone(c.z[k*c.d : (k+1)*c.d])
@@ -151,7 +162,7 @@ var Factory = objective.Factory{
 		q := *p
 		// The seed stays as Pinned writes it: drawn samples read none.
 		q.Seed, q.Drawn = c.seedUsed, w
-		return &q, int64(len(c.z) + len(c.y))
+		return &q, n
 	},
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)

@@ -319,3 +319,14 @@ func TestDrawnRefused(t *testing.T) {
 		}
 	}
 }
+
+// Samples beyond what a replay export holds are counted, not copied.
+func TestDrawnRowsCounted(t *testing.T) {
+	a := build(t, 4, 1, func(p *Params) { p.Samples, p.Dim = 25_000, 20 })
+	p := Factory.NewParams().(*Params)
+	p.Samples, p.Dim = 25_000, 20
+	w, n := Factory.Rows(a, p)
+	if w != nil || n != 4*25_000*21 {
+		t.Errorf("wrote %v, %d values; want none, %d counted", w != nil, n, 4*25_000*21)
+	}
+}

@@ -197,12 +197,17 @@ type Factory struct {
 	// parameters only (a dataset is named, never written).
 	PinnedBytes func(params any, agents int) int64
 	// Rows returns, for a replay export (record.replay), the pinned
-	// parameters with the data p drew written as the user's inline rows,
-	// one source per agent (its shard, in its order) and the test rows,
-	// so that a replay needs neither the generator nor the seed; nil when
-	// p drew no data (a committed dataset, the user's rows) or the rows
-	// exceed data.MaxInlineValues. nil: the problem writes no rows.
-	Rows func(p Problem, params any) any
+	// parameters with what p drew written out — a synthetic set as the
+	// user's inline rows, one source per agent (its shard, in its order)
+	// and the test rows; a shuffled deal of a committed dataset's or the
+	// user's rows as each agent's row indices; drawn samples by value —
+	// so that a replay needs neither the generator nor the seed, and the
+	// number of values it writes (counted with the replay arrays, against
+	// their size line); nil when p drew nothing (a committed dataset in
+	// contiguous blocks, the user's rows per agent) or the rows exceed
+	// what the parameters may hold (data.MaxInlineValues for inline
+	// rows). nil: the problem writes nothing.
+	Rows func(p Problem, params any) (any, int64)
 	// Reads declares what of its Env Build reads beyond the number of
 	// agents, for the given (decoded) params. Sweeps share one instance
 	// among the runs whose Key is equal (see Key); nil means both the

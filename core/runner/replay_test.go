@@ -17,12 +17,15 @@ import (
 // is calibrated, and a calibration's warning is the seeded run's alone)
 // and LDP online (sample orders); DPP²'s and LDP online's are beyond the
 // default size of the replay arrays at their full length; and the
-// synthetic learning sets, which a replay export writes as rows.
-var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic", "gtdp-softmax-synthetic"}
+// synthetic learning sets, which a replay export writes as rows; a
+// committed dataset dealt after a shuffle (LDP online's mushrooms), whose
+// deal it writes as row indices; and DPP²'s classifier, whose drawn
+// samples it writes by value.
+var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "dpp2-classifier", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic", "gtdp-softmax-synthetic"}
 
 // Issue 30: a replay export (record.replay) holds every draw of its run
 // as plain arrays; the run built from its scenario with four other seeds
-// draws nothing from them and writes the same export byte for byte, the
+// and another problem seed draws nothing from them and writes the same export byte for byte, the
 // scenario's seeds aside. The seeded export of the same run (replay off)
 // holds no arrays, and with other seeds it runs another trajectory, so
 // the test would see a difference.
@@ -45,6 +48,12 @@ func TestReplayArraysRebuild(t *testing.T) {
 			if strings.HasSuffix(name, "-synthetic") && !bytes.Contains(want, []byte(`"dataset": "user"`)) {
 				t.Fatal("the export does not write the synthetic set as rows")
 			}
+			if strings.HasSuffix(name, "-mushrooms") && !bytes.Contains(want, []byte(`"deal": [`)) {
+				t.Fatal("the export does not write the shuffled deal as row indices")
+			}
+			if strings.HasPrefix(name, "dpp2-") && !bytes.Contains(want, []byte(`"drawn": {`)) {
+				t.Fatal("the export does not write the drawn samples")
+			}
 			got := rebuilt(t, want)
 			if a, b := withoutScenarioSeeds(t, want), withoutScenarioSeeds(t, got); !bytes.Equal(a, b) {
 				t.Fatalf("the run rebuilt from the replay arrays writes another export:\n%s", firstDiff(string(b), string(a)))
@@ -57,8 +66,9 @@ func TestReplayArraysRebuild(t *testing.T) {
 	}
 }
 
-// rebuilt runs the scenario of export data with four other seeds and
-// returns its export.
+// rebuilt runs the scenario of export data with four other seeds, and
+// another problem.params.seed where it writes one, and returns its
+// export.
 func rebuilt(t *testing.T, data []byte) []byte {
 	t.Helper()
 	var e struct{ Scenario json.RawMessage }
@@ -67,13 +77,25 @@ func rebuilt(t *testing.T, data []byte) []byte {
 	}
 	b := runnertest.Parse(t, e.Scenario, func(s *scenario.Scenario) {
 		s.Seed, s.Seeds = nil, &rng.Seeds{Data: 9001, Graph: 9002, Noise: 9003, Algorithm: 9004}
+		var params map[string]json.RawMessage
+		if err := json.Unmarshal(s.Problem.Params, &params); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := params["seed"]; ok {
+			params["seed"] = json.RawMessage("9005")
+			js, err := json.Marshal(params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Problem.Params = js
+		}
 	})
 	return runExport(t, runner.New(b))
 }
 
 // withoutScenarioSeeds returns an export's bytes with the seed lines of
-// its scenario removed (the only lines a run rebuilt with other seeds
-// may change).
+// its scenario and its problem removed (the only lines a run rebuilt
+// with other seeds may change).
 func withoutScenarioSeeds(t *testing.T, data []byte) []byte {
 	t.Helper()
 	var out [][]byte
@@ -84,7 +106,7 @@ func withoutScenarioSeeds(t *testing.T, data []byte) []byte {
 			skip = !bytes.HasPrefix(l, []byte("  }"))
 		case bytes.HasPrefix(l, []byte(`  "seeds": {`)):
 			skip = true
-		case !bytes.HasPrefix(l, []byte(`  "seed": `)):
+		case !bytes.HasPrefix(bytes.TrimLeft(l, " "), []byte(`"seed": `)):
 			out = append(out, l)
 		}
 	}

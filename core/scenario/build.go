@@ -45,6 +45,9 @@ type Built struct {
 	// DefaultReplayValues); ReplayValues bounds the arrays' values.
 	Replay       bool
 	ReplayValues int64
+	// problemRows is the problem's parameters with what it drew written
+	// out (objective.Factory.Rows), for a replay export; nil: none.
+	problemRows any
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)

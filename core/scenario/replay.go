@@ -41,13 +41,22 @@ func (b *Built) chooseReplay() error {
 		}
 		return int64(n) * int64(d)
 	})
-	switch want := b.Scenario.Record.Replay; {
+	want := b.Scenario.Record.Replay
+	var rows int64
+	if rf := b.ProblemFactory.Rows; rf != nil && (want == nil || *want) {
+		b.problemRows, rows = rf(env.Problem, b.ProblemParams)
+		b.ReplayValues += rows
+	}
+	switch {
 	case want == nil:
 		b.Replay = b.ReplayValues <= DefaultReplayValues
 	case *want && b.ReplayValues > MaxReplayValues:
-		return check.Errorf("record.replay", "the run would write up to %d values of replay arrays (its noise, sample orders and algorithm draws over %d iterations); at most %d fit in a scenario file: shorten the run or leave replay out", b.ReplayValues, b.Scenario.Iterations, MaxReplayValues)
+		return check.Errorf("record.replay", "the run would write up to %d values of replay arrays (%d of the problem's drawn data, and its noise, sample orders and algorithm draws over %d iterations); at most %d fit in a scenario file: shorten the run or leave replay out", b.ReplayValues, rows, b.Scenario.Iterations, MaxReplayValues)
 	default:
 		b.Replay = *want
+	}
+	if !b.Replay {
+		b.problemRows = nil // not written: let it go
 	}
 	env.Counting = b.Replay
 	return nil
@@ -57,18 +66,16 @@ func (b *Built) chooseReplay() error {
 // arrays pins written into it: the algorithm's draws under
 // algorithm.draws, the sample orders under samples.order (which then
 // replaces samples.mode) and the noise draws under noise.<channel>.draws;
-// data the problem drew (a synthetic set dealt to the agents) is written
-// as the user's inline rows, one source per agent (objective.Factory.Rows).
+// what the problem drew (a synthetic set, a shuffled deal, drawn samples)
+// is written into its parameters (objective.Factory.Rows).
 func (b *Built) PinnedReplay(pins method.Pins) *Scenario {
 	s := b.Pinned()
-	if rows := b.ProblemFactory.Rows; rows != nil {
-		if q := rows(b.Env.Problem, b.ProblemParams); q != nil {
-			js, err := jsonout.Marshal(q)
-			if err != nil {
-				panic("scenario: writing the problem's rows: " + err.Error()) // plain data, validated finite
-			}
-			s.Problem = Problem{Kind: s.Problem.Kind, Params: js}
+	if b.problemRows != nil {
+		js, err := jsonout.Marshal(b.problemRows)
+		if err != nil {
+			panic("scenario: writing the problem's rows: " + err.Error()) // plain data, validated finite
 		}
+		s.Problem = Problem{Kind: s.Problem.Kind, Params: js}
 	}
 	if len(pins.Draws) > 0 {
 		s.Algorithm.Draws = maps.Clone(s.Algorithm.Draws)

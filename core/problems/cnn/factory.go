@@ -169,7 +169,7 @@ func netOf(set *data.Set) (*nn.Net, error) {
 // images given per agent); no test accuracy without test images.
 func buildUser(env *objective.Env, p *Params, seed uint64) (objective.Problem, []check.Warning, error) {
 	n := env.Agents()
-	shards, sets, err := learn.UserShards(p.Data, n, task, p.Shards, seed, p.TrainRows)
+	shards, sets, err := learn.UserShards(p.Data, n, task, p.Shards, seed, p.TrainRows, nil)
 	if err != nil {
 		return nil, nil, err
 	}

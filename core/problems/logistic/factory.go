@@ -33,6 +33,8 @@ type Params struct {
 	Seed        uint64  `json:"seed,omitempty" doc:"seed of the synthetic data and the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
 	// Data is the user's rows, read with Dataset "user".
 	Data *data.UserData `json:"data,omitempty" doc:"dataset user: your rows, inline or from LIBSVM, CSV, .npy or .npz files, with labels 0/1 or −1/+1 (docs/data.md, \"Your own data\")"`
+	// Deal is the shuffled deal written out (learn.Indices).
+	Deal [][]int `json:"deal,omitempty" doc:"each agent's row indices into the training rows, in the order it holds them (a replay export writes the shuffled deal here; shards and seed are then not read)"`
 }
 
 // task is what labels the binary models take.
@@ -88,25 +90,29 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
-	Rows: func(pr objective.Problem, params any) any {
+	Rows: func(pr objective.Problem, params any) (any, int64) {
 		p := params.(*Params)
 		m := modelOf(pr)
-		if p.Dataset != "synthetic" || m == nil {
-			return nil
+		if m == nil {
+			return nil, 0
 		}
-		ud, ok := learn.InlineRows(m.shards, m.test)
-		if !ok {
-			return nil
+		rows, deal, n := learn.Drawn(p.Dataset, p.Shards, p.Deal, m.shards, m.test, m.userData)
+		if rows == nil && deal == nil {
+			return nil, 0
 		}
+		// The seed stays as Pinned writes it: neither rows per agent nor
+		// a deal read it.
 		q := *p
-		// The seed stays as Pinned writes it: rows per agent read none.
-		q.Dataset, q.Data, q.Seed = learn.User, ud, pinnedSeed(pr)
-		return &q
+		q.Seed, q.Deal, q.Data = pinnedSeed(pr), deal, m.userData
+		if rows != nil {
+			q.Dataset, q.Data = learn.User, rows
+		}
+		return &q, n
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)
-		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
+		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled && p.Deal == nil
 		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
 	Words: words,
@@ -137,6 +143,9 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if err := learn.CheckUser(p.Dataset, p.Data); err != nil {
 		return nil, nil, err
 	}
+	if err := learn.CheckDeal(p.Dataset, p.Deal); err != nil {
+		return nil, nil, err
+	}
 	// A dataset-backed instance is fixed by its parameters, the seed and
 	// n, and is read-only: several scenarios (the presets of one paper's
 	// figures) share it instead of solving for x* again (seconds for
@@ -149,7 +158,7 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if p.Dataset != "synthetic" {
 		q := *p
 		q.Seed = seed
-		if p.Shards == learn.Contiguous {
+		if p.Shards == learn.Contiguous || p.Deal != nil {
 			q.Seed = 0
 		}
 		q.Data = nil
@@ -237,7 +246,7 @@ func buildNew(p *Params, seed uint64, n int) (objective.Problem, []check.Warning
 	if p.Dataset == learn.User {
 		var sets *data.UserSets
 		var err error
-		if shards, sets, err = learn.UserShards(p.Data, n, task, p.Shards, seed, 0); err != nil {
+		if shards, sets, err = learn.UserShards(p.Data, n, task, p.Shards, seed, 0, p.Deal); err != nil {
 			return nil, nil, err
 		}
 		train, user = sets.Train, sets.Pinned
@@ -249,8 +258,8 @@ func buildNew(p *Params, seed uint64, n int) (objective.Problem, []check.Warning
 		if train, test, err = sets(p, seed); err != nil {
 			return nil, nil, err
 		}
-		if shards, err = learn.Split(train, n, p.Shards, seed); err != nil {
-			return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+		if shards, err = learn.Shards(train, n, p.Shards, seed, p.Deal, fieldDataset); err != nil {
+			return nil, nil, err
 		}
 	}
 	cfg := Config{Loss: p.Loss, L2: p.L2}

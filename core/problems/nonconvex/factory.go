@@ -1,6 +1,10 @@
 package nonconvex
 
 import (
+	"fmt"
+	"math"
+	"slices"
+
 	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/objective"
@@ -19,6 +23,54 @@ type Params struct {
 	Seed    uint64  `json:"seed,omitempty" doc:"seed of the samples (0: the scenario's data seed; a pinned scenario writes the seed used)"`
 	// Data is the user's samples, in place of the drawn ones.
 	Data *data.UserData `json:"data,omitempty" doc:"your samples instead of drawn ones (samples, dim and scale are then not read): inline or from LIBSVM, CSV, .npy or .npz files, labels 0/1 or −1/+1, dealt in contiguous blocks or given per agent (docs/data.md, \"Your own data\")"`
+	// Drawn is the drawn samples written out by a replay export.
+	Drawn *Drawn `json:"drawn,omitempty" doc:"the drawn samples written out (a replay export writes them here; seed is then not read): samples × agents rows of dim features, agent i's sample j at row i·samples + j, and their labels ±1"`
+}
+
+// Drawn holds drawn samples by value, in float64 as drawn (a user's rows
+// are read as float32), so that a replay rebuilds the problem bit for bit.
+type Drawn struct {
+	Features [][]float64 `json:"features" jsonstrict:"max=1000000"`
+	Labels   []float64   `json:"labels" jsonstrict:"max=1000000"`
+}
+
+// maxDrawnValues is the most values of drawn samples Rows copies out: a
+// replay export holds at most 2,000,000 values (scenario.MaxReplayValues),
+// and the classifier may hold 5·10⁷.
+const maxDrawnValues = 2_000_000
+
+// fieldDrawn names the drawn samples in errors.
+const fieldDrawn = "problem.params.drawn"
+
+// samples returns the drawn samples as the classifier holds them (z
+// agent-major, d each; y), checked against n agents of m samples of d
+// features: one line naming the first entry that breaks a rule.
+func (w *Drawn) samples(n, m, d int) (z, y []float64, err error) {
+	rows := n * m
+	if len(w.Features) != rows || len(w.Labels) != rows {
+		return nil, nil, check.Errorf(fieldDrawn, "holds %d rows and %d labels; %d agents × %d samples need %d of each", len(w.Features), len(w.Labels), n, m, rows)
+	}
+	z, y = make([]float64, 0, rows*d), make([]float64, rows)
+	for k, row := range w.Features {
+		if len(row) != d {
+			return nil, nil, check.Errorf(fmt.Sprintf("%s.features[%d]", fieldDrawn, k), "has %d features; dim is %d", len(row), d)
+		}
+		for t, v := range row {
+			field := fmt.Sprintf("%s.features[%d][%d]", fieldDrawn, k, t)
+			if err := check.Finite(field, v); err != nil {
+				return nil, nil, err
+			}
+			if math.Abs(v) > data.MaxUserMagnitude {
+				return nil, nil, check.Errorf(field, "must be within ±%g, as your own data (got %g)", data.MaxUserMagnitude, v)
+			}
+		}
+		z = append(z, row...)
+		if l := w.Labels[k]; l != 1 && l != -1 {
+			return nil, nil, check.Errorf(fmt.Sprintf("%s.labels[%d]", fieldDrawn, k), "must be −1 or +1, got %g", l)
+		}
+		y[k] = w.Labels[k]
+	}
+	return z, y, nil
 }
 
 // task is what labels the classifier takes.
@@ -60,9 +112,20 @@ var Factory = objective.Factory{
 			seed = env.Seeds.Data
 		}
 		if p.Data != nil {
+			if p.Drawn != nil {
+				return nil, nil, check.Errorf(fieldDrawn, "is not read with your own samples (%s)", learn.FieldData)
+			}
 			return fromUser(p, n, seed)
 		}
-		z, y := Draw(seed, n, p.Samples, p.Dim, p.Scale)
+		var z, y []float64
+		if p.Drawn != nil {
+			var err error
+			if z, y, err = p.Drawn.samples(n, p.Samples, p.Dim); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			z, y = Draw(seed, n, p.Samples, p.Dim, p.Scale)
+		}
 		c, err := New(n, p.Samples, p.Dim, z, y, p.Lambda, p.Omega, p.Scale)
 		if err != nil {
 			return nil, nil, check.Errorf("problem.params", "%v", err)
@@ -78,9 +141,32 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
+	Rows: func(pr objective.Problem, params any) (any, int64) {
+		p := params.(*Params)
+		c, ok := pr.(*Classifier)
+		if !ok || p.Data != nil || p.Drawn != nil {
+			// A neighbour (an audit's tilted f_i), nothing drawn, or
+			// written already (Pinned keeps it).
+			return nil, 0
+		}
+		n := int64(len(c.z) + len(c.y))
+		if n > maxDrawnValues {
+			// Counted, not copied: beyond what any replay export holds,
+			// so it is off by default and refused when asked for.
+			return nil, n
+		}
+		w := &Drawn{Features: make([][]float64, len(c.y)), Labels: slices.Clone(c.y)}
+		for k := range w.Features {
+			w.Features[k] = slices.Clone(c.z[k*c.d : (k+1)*c.d])
+		}
+		q := *p
+		// The seed stays as Pinned writes it: drawn samples read none.
+		q.Seed, q.Drawn = c.seedUsed, w
+		return &q, n
+	},
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)
-		return objective.Reads{DataSeed: p.Seed == 0 && p.Data == nil}
+		return objective.Reads{DataSeed: p.Seed == 0 && p.Data == nil && p.Drawn == nil}
 	},
 	Words: words,
 }
@@ -92,7 +178,7 @@ func fromUser(p *Params, n int, seed uint64) (objective.Problem, []check.Warning
 	if p.Data.Test != nil {
 		return nil, nil, check.Errorf(learn.FieldData+".test", "the classifier has no test metric: its metrics are stationarity, consensus and Ŵ")
 	}
-	shards, sets, err := learn.UserShards(p.Data, n, task, learn.Contiguous, seed, 0)
+	shards, sets, err := learn.UserShards(p.Data, n, task, learn.Contiguous, seed, 0, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,8 @@ package nonconvex
 import (
 	"dpsim/core/problems/internal/learn/learntest"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"dpsim/core/graph"
@@ -268,5 +270,63 @@ func TestGramMaxBits(t *testing.T) {
 		if got, want := gramMax(z, c.m, c.d), rowByRow(z, c.m, c.d); math.Float64bits(got) != math.Float64bits(want) {
 			t.Errorf("m = %d, d = %d: gramMax %v, row by row %v", c.m, c.d, got, want)
 		}
+	}
+}
+
+// The drawn samples written out (Factory.Rows) rebuild the same samples
+// bit for bit under another seed: float64 as drawn, not rounded.
+func TestDrawnRows(t *testing.T) {
+	a := build(t, 4, 1, func(p *Params) { p.Samples = 10 })
+	p := Factory.NewParams().(*Params)
+	p.Samples = 10
+	w, n := Factory.Rows(a, p)
+	q := w.(*Params)
+	if n != 4*10*(10+1) || q.Drawn == nil {
+		t.Fatalf("wrote %d values, want %d", n, 4*10*11)
+	}
+	q.Seed = 99
+	if Factory.Reads(q).DataSeed {
+		t.Errorf("drawn samples still read the data seed")
+	}
+	b := build(t, 4, 2, func(p *Params) { *p = *q })
+	if !slices.Equal(a.z, b.z) || !slices.Equal(a.y, b.y) {
+		t.Errorf("the samples written out rebuild other samples")
+	}
+}
+
+// Drawn samples that cannot be the problem's are refused in one line
+// naming the entry.
+func TestDrawnRefused(t *testing.T) {
+	g, err := graph.Ring(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		drawn Drawn
+		want  string
+	}{
+		{Drawn{Features: [][]float64{{1}}, Labels: []float64{1}}, "problem.params.drawn: holds 1 rows and 1 labels; 2 agents × 1 samples need 2 of each"},
+		{Drawn{Features: [][]float64{{1}, {2, 3}}, Labels: []float64{1, 1}}, "problem.params.drawn.features[1]: has 2 features; dim is 1"},
+		{Drawn{Features: [][]float64{{1}, {math.Inf(1)}}, Labels: []float64{1, 1}}, "problem.params.drawn.features[1][0]: must be a finite number"},
+		{Drawn{Features: [][]float64{{1}, {1e13}}, Labels: []float64{1, 1}}, "problem.params.drawn.features[1][0]: must be within ±1e+12"},
+		{Drawn{Features: [][]float64{{1}, {2}}, Labels: []float64{1, 0}}, "problem.params.drawn.labels[1]: must be −1 or +1, got 0"},
+	} {
+		p := Factory.NewParams().(*Params)
+		p.Samples, p.Dim, p.Drawn = 1, 1, &c.drawn
+		_, _, err := Factory.Build(&objective.Env{Graph: g, Seeds: rng.FromOne(1)}, p)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: %v, want one line starting %q", c.drawn, err, c.want)
+		}
+	}
+}
+
+// Samples beyond what a replay export holds are counted, not copied.
+func TestDrawnRowsCounted(t *testing.T) {
+	a := build(t, 4, 1, func(p *Params) { p.Samples, p.Dim = 25_000, 20 })
+	p := Factory.NewParams().(*Params)
+	p.Samples, p.Dim = 25_000, 20
+	w, n := Factory.Rows(a, p)
+	if w != nil || n != 4*25_000*21 {
+		t.Errorf("wrote %v, %d values; want none, %d counted", w != nil, n, 4*25_000*21)
 	}
 }

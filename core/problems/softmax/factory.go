@@ -22,6 +22,8 @@ type Params struct {
 	Seed       uint64  `json:"seed,omitempty" doc:"seed of the synthetic data and the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
 	// Data is the user's rows, read with Dataset "user".
 	Data *data.UserData `json:"data,omitempty" doc:"dataset user: your rows, inline or from LIBSVM, CSV, .npy or .npz files, with labels 0 … K−1 (docs/data.md, \"Your own data\")"`
+	// Deal is the shuffled deal written out (learn.Indices).
+	Deal [][]int `json:"deal,omitempty" doc:"each agent's row indices into the training rows, in the order it holds them (a replay export writes the shuffled deal here; shards and seed are then not read)"`
 }
 
 // task is what labels softmax regression takes: up to 100 classes, as
@@ -77,24 +79,29 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
-	Rows: func(pr objective.Problem, params any) any {
-		p, m := params.(*Params), pr.(*Model)
-		if p.Dataset != "synthetic" {
-			return nil
-		}
-		ud, ok := learn.InlineRows(m.shards, m.test)
+	Rows: func(pr objective.Problem, params any) (any, int64) {
+		p := params.(*Params)
+		m, ok := pr.(*Model)
 		if !ok {
-			return nil
+			return nil, 0 // a neighbour (an audit's changed f_i) writes nothing
 		}
-		// The seed stays as Pinned writes it: rows per agent read none.
+		rows, deal, n := learn.Drawn(p.Dataset, p.Shards, p.Deal, m.shards, m.test, m.userData)
+		if rows == nil && deal == nil {
+			return nil, 0
+		}
+		// The seed stays as Pinned writes it: neither rows per agent nor
+		// a deal read it.
 		q := *p
-		q.Dataset, q.Data, q.Seed = learn.User, ud, m.seedUsed
-		return &q
+		q.Seed, q.Deal, q.Data = m.seedUsed, deal, m.userData
+		if rows != nil {
+			q.Dataset, q.Data = learn.User, rows
+		}
+		return &q, n
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Reads: func(params any) objective.Reads {
 		p := params.(*Params)
-		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled
+		random := p.Dataset == "synthetic" || p.Shards == learn.Shuffled && p.Deal == nil
 		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
 	Words: words,
@@ -112,6 +119,9 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if err := learn.CheckUser(p.Dataset, p.Data); err != nil {
 		return nil, nil, err
 	}
+	if err := learn.CheckDeal(p.Dataset, p.Deal); err != nil {
+		return nil, nil, err
+	}
 	var train, test *data.Set
 	var shards []learn.Rows
 	var user *data.UserData
@@ -119,7 +129,7 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	case learn.User:
 		var us *data.UserSets
 		var err error
-		if shards, us, err = learn.UserShards(p.Data, env.Agents(), task, p.Shards, seed, 0); err != nil {
+		if shards, us, err = learn.UserShards(p.Data, env.Agents(), task, p.Shards, seed, 0, p.Deal); err != nil {
 			return nil, nil, err
 		}
 		train, user = us.Train, us.Pinned
@@ -144,8 +154,8 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	}
 	if shards == nil {
 		var err error
-		if shards, err = learn.Split(train, env.Agents(), p.Shards, seed); err != nil {
-			return nil, nil, check.Errorf(fieldDataset, "%q (%s): %v", train.Name, train.Split, err)
+		if shards, err = learn.Shards(train, env.Agents(), p.Shards, seed, p.Deal, fieldDataset); err != nil {
+			return nil, nil, err
 		}
 	}
 	var tr *learn.Rows

@@ -1,10 +1,12 @@
 package learn
 
 import (
-	"dpsim/core/num"
 	"fmt"
+	"slices"
 
+	"dpsim/core/check"
 	"dpsim/core/data"
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -135,4 +137,61 @@ func Splits(dataset string, test bool) []string {
 		ds = append(ds, dataset+"/test")
 	}
 	return ds
+}
+
+// Indices returns each shard's row indices into its set, in the order the
+// shard holds them, and their number: the deal a replay export writes for
+// a committed dataset or the user's rows (problem.params.deal), so that a
+// replay needs neither the shard rule nor its seed.
+func Indices(shards []Rows) ([][]int, int64) {
+	out, n := make([][]int, len(shards)), int64(0)
+	for i, s := range shards {
+		out[i] = make([]int, s.Len())
+		for k := range out[i] {
+			out[i][k] = s.Row(k)
+		}
+		n += int64(len(out[i]))
+	}
+	return out, n
+}
+
+// Dealt gives agent i the rows deal[i] of set, in that order: the deal a
+// replay export wrote (Indices). field names the parameter in errors:
+// one list per agent, none empty, every index a row of set, none beyond
+// data.MaxInlineValues in all.
+func Dealt(set *data.Set, n int, deal [][]int, field string) ([]Rows, error) {
+	if len(deal) != n {
+		return nil, check.Errorf(field, "lists %d agents' rows; the graph has %d agents", len(deal), n)
+	}
+	total := 0
+	out := make([]Rows, n)
+	for i, idx := range deal {
+		if len(idx) == 0 {
+			return nil, check.Errorf(fmt.Sprintf("%s[%d]", field, i), "is empty: every agent needs a sample")
+		}
+		if total += len(idx); total > data.MaxInlineValues {
+			return nil, check.Errorf(field, "lists more than %d row indices", data.MaxInlineValues)
+		}
+		for k, r := range idx {
+			if r < 0 || r >= set.Rows {
+				return nil, check.Errorf(fmt.Sprintf("%s[%d][%d]", field, i, k), "must be a row of %q (%s: 0 … %d), got %d", set.Name, set.Split, set.Rows-1, r)
+			}
+		}
+		out[i] = Rows{Set: set, Idx: slices.Clone(idx)}
+	}
+	return out, nil
+}
+
+// Shards deals set's rows to n agents: as the deal given when it is not
+// nil (Dealt), else by rule and seed (Split), errors naming field and
+// the set.
+func Shards(set *data.Set, n int, rule string, seed uint64, given [][]int, field string) ([]Rows, error) {
+	if given != nil {
+		return Dealt(set, n, given, FieldDeal)
+	}
+	shards, err := Split(set, n, rule, seed)
+	if err != nil {
+		return nil, check.Errorf(field, "%q (%s): %v", set.Name, set.Split, err)
+	}
+	return shards, nil
 }

@@ -12,6 +12,49 @@ const User = "user"
 // FieldData is the field of a problem's user data.
 const FieldData = "problem.params.data"
 
+// FieldDeal is the field of a problem's deal written out (Indices).
+const FieldDeal = "problem.params.deal"
+
+// CheckDeal refuses a deal with synthetic data, whose replay export
+// writes the rows themselves (InlineRows).
+func CheckDeal(dataset string, deal [][]int) error {
+	if deal != nil && dataset == "synthetic" {
+		return check.Errorf(FieldDeal, "is read with a committed dataset or %q only (got %q: a replay export writes its rows in data)", User, dataset)
+	}
+	return nil
+}
+
+// DrawnDeal returns the deal a replay export writes for shards dealt by
+// rule from a committed dataset or the user's rows (user: nil for a
+// committed dataset): the row indices of every shard (Indices) and their
+// number, or nil when nothing was drawn — contiguous blocks, rows given
+// per agent, a deal given already (Pinned keeps it) — or the indices
+// exceed data.MaxInlineValues (no committed dataset's do: ijcnn1's 49,990
+// training rows are the most).
+func DrawnDeal(rule string, given [][]int, shards []Rows, user *data.UserData) ([][]int, int64) {
+	if rule != Shuffled || given != nil || user != nil && len(user.Agents) > 0 {
+		return nil, 0
+	}
+	deal, n := Indices(shards)
+	if n > data.MaxInlineValues {
+		return nil, 0
+	}
+	return deal, n
+}
+
+// Drawn returns what a replay export writes of a learning problem's
+// draws (objective.Factory.Rows) and the number of values: on synthetic
+// data the rows themselves (InlineRows), else the deal when it was drawn
+// (DrawnDeal); both nil when nothing is written.
+func Drawn(dataset, rule string, given [][]int, shards []Rows, test *Rows, user *data.UserData) (rows *data.UserData, deal [][]int, n int64) {
+	if dataset == "synthetic" {
+		rows, n = InlineRows(shards, test)
+		return rows, nil, n
+	}
+	deal, n = DrawnDeal(rule, given, shards, user)
+	return nil, deal, n
+}
+
 // CheckUser refuses user data without "dataset": "user", and that
 // dataset without data, naming the field.
 func CheckUser(dataset string, u *data.UserData) error {
@@ -28,14 +71,23 @@ func CheckUser(dataset string, u *data.UserData) error {
 // rows: each agent its own rows when the data is given per agent, else
 // by rule (Contiguous or Shuffled, seeded by seed), as a committed
 // dataset's — the first first rows only when first > 0 (the CNN's
-// train_rows; not applied to data given per agent).
-func UserShards(u *data.UserData, n int, task data.Task, rule string, seed uint64, first int) ([]Rows, *data.UserSets, error) {
+// train_rows; not applied to data given per agent) — or, when given is
+// not nil, as that deal written out (Dealt; refused with data given per
+// agent).
+func UserShards(u *data.UserData, n int, task data.Task, rule string, seed uint64, first int, given [][]int) ([]Rows, *data.UserSets, error) {
 	sets, err := u.Load(FieldData, n, task)
 	if err != nil {
 		return nil, nil, err
 	}
 	if sets.Counts != nil {
+		if given != nil {
+			return nil, nil, check.Errorf(FieldDeal, "is not read with rows given per agent (%s.agents): each agent holds its own", FieldData)
+		}
 		return deal(Rows{Set: sets.Train}, sets.Counts), sets, nil
+	}
+	if given != nil {
+		shards, err := Dealt(sets.Train, n, given, FieldDeal)
+		return shards, sets, err
 	}
 	train := sets.Train
 	if first > 0 && first < train.Rows {
@@ -65,10 +117,10 @@ func UserSized(u *data.UserData, agents int, task data.Task) *data.UserSets {
 // InlineRows writes shards (one per agent, in agent order) and test (nil:
 // none) as a user's inline data, one source per agent with each shard's
 // rows in its order, labels as class indices: what a replay export
-// writes for data a problem drew (objective.Factory.Rows). It reports
-// false when the rows exceed data.MaxInlineValues.
-func InlineRows(shards []Rows, test *Rows) (*data.UserData, bool) {
-	n := 0
+// writes for data a problem drew (objective.Factory.Rows), and the number
+// of values written; nil when the rows exceed data.MaxInlineValues.
+func InlineRows(shards []Rows, test *Rows) (*data.UserData, int64) {
+	n := int64(0)
 	src := func(r Rows) data.Source {
 		s := data.Source{Features: make([][]float64, r.Len()), Labels: make([]float64, r.Len())}
 		for k := range s.Features {
@@ -78,7 +130,7 @@ func InlineRows(shards []Rows, test *Rows) (*data.UserData, bool) {
 				row[j] = r.Set.At(i, j)
 			}
 			s.Features[k], s.Labels[k] = row, float64(r.Set.Y[i])
-			n += len(row) + 1
+			n += int64(len(row) + 1)
 		}
 		return s
 	}
@@ -97,5 +149,8 @@ func InlineRows(shards []Rows, test *Rows) (*data.UserData, bool) {
 		t := src(*test)
 		u.Test = &t
 	}
-	return u, n <= data.MaxInlineValues
+	if n > data.MaxInlineValues {
+		return nil, 0
+	}
+	return u, n
 }

@@ -3,6 +3,7 @@ package runner_test
 import (
 	"bytes"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -41,6 +42,9 @@ func withCheckpoints(s *scenario.Scenario) {
 // export's checkpoints stand in its own arrays, not in the seeds' streams
 // (TestResumeExport resumes those).
 func TestResumeIsBitIdentical(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("natively: resume is the CLI's, the page does not resume")
+	}
 	seeded := func(s *scenario.Scenario) {
 		withCheckpoints(s)
 		off := false
@@ -80,6 +84,9 @@ func TestResumeIsBitIdentical(t *testing.T) {
 // conformance test is where a pinned scenario that does not replay fails;
 // here it is only logged.
 func TestResumeExport(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("resumes every preset from five checkpoints: natively (resume is the CLI's; the page does not resume)")
+	}
 	for _, p := range scenario.Presets() {
 		name := p.Name
 		want := runExport(t, runner.New(runnertest.Preset(t, name, withCheckpoints)))

@@ -5,7 +5,8 @@
 //   doc.html?experiment=NAME[&fig=Fig. N][&f=FILE.md]
 //
 // FILE defaults to the paper's doc (docs/<prefix>-paper.md, the prefix
-// being the experiment name's first word), then docs/experiments.md. The
+// being the experiment name's first word), then docs/<prefix>.md (the
+// tour's frontiers: tour.md), then docs/experiments.md. The
 // explanation is the first block that names the experiment, else the
 // first that opens with the figure ("Fig. 3" as a table row or a bold
 // lead), else the first that names the experiment's family (recal-fig3
@@ -185,7 +186,8 @@
     const fig = q.get('fig') || '';
     let file = q.get('f') || '';
     if (name && !/^[a-z0-9][a-z0-9.-]{0,80}$/.test(name)) throw new Error(`doc: experiment must be an experiment name (got ${JSON.stringify(name).slice(0, 80)})`);
-    const tries = file ? [file] : [name.split('-')[0] + '-paper.md', 'experiments.md'];
+    const prefix = name.split('-')[0];
+    const tries = file ? [file] : [prefix + '-paper.md', prefix + '.md', 'experiments.md'];
     let hit = null;
     for (const f of tries) {
       const md = await load(f);

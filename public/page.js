@@ -552,6 +552,9 @@
     dd.className = 'small';
     epsMeaning.after(dt, dd);
     dt.hidden = dd.hidden = true;
+    // Made after the glossary first attached its terms (when page.js runs
+    // later than glossary.js): attach this one itself.
+    if (window.dpsimGlossary) window.dpsimGlossary.attach(dt.parentElement);
     return { dt, dd };
   })();
 

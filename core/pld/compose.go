@@ -1,7 +1,6 @@
 package pld
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"slices"
@@ -57,7 +56,7 @@ const tail = 1e-20
 // until Bound.Error at refDelta is at most target of ε (the default
 // Options.Tolerance).
 const (
-	kappa        = 0.1
+	kappa        = 0.025
 	kappaAligned = 0.3
 	target       = 1e-3
 	refDelta     = 1e-6
@@ -208,6 +207,11 @@ func (m *multiset) equal(o *multiset) bool {
 		len(m.eps) != len(o.eps) || !slices.Equal(m.huge, o.huge) {
 		return false
 	}
+	// Releases that came in the same order (agents sharing a schedule)
+	// compare without a lookup.
+	if slices.Equal(m.eps, o.eps) && slices.Equal(m.count, o.count) {
+		return true
+	}
 	for i, e := range m.eps {
 		if j, ok := o.index[e]; !ok || o.count[j] != m.count[i] {
 			return false
@@ -276,7 +280,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
-	// most tol of ε, or the distribution would outgrow maxWindow.
+	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
 	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h, false)
 	if err != nil {
@@ -289,7 +293,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		}
 		c.fine, c.coarse = fine, coarse
 		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
-		if 2*(g-f) <= tol*f || 2*len(fine.p) > maxWindow {
+		if 2*(g-f) <= gridShare*tol*f || 2*len(fine.p) > maxWindow {
 			break
 		}
 		coarse, h = fine, h/2
@@ -298,10 +302,15 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	return c, c.lower(groups, gmu)
 }
 
-// bucketShare is the ratio of laplaceGroups' buckets as a share of the
-// tolerance: buckets of ratio 1 + tol/2 cost at most about 0.65·tol/2 of ε
-// (TestBuckets), which Bound.Error includes.
-const bucketShare = 0.5
+// The tolerance is shared between the grid and the buckets: the grid is
+// refined until its error estimate is at most gridShare·tol of ε, and the
+// buckets (laplaceGroups) are of width bucketShare·tol, which costs about
+// 1.5 times that of ε for a decaying schedule (TestDbg... measured by the
+// lower companion, Composition.down), both included in Bound.Error.
+const (
+	gridShare   = 0.5
+	bucketShare = 0.35
+)
 
 // lower composes the buckets rounded down on the coarse grid, when a
 // bucket rounded anything: the exact composition lies between it and the
@@ -317,21 +326,40 @@ func (c *Composition) lower(gs []group, gmu float64) error {
 
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]) as
 // groups: every ε whose shape is truncated (2ε above the truncation
-// depth) folded into one, and the others in buckets of a geometric grid
-// of ratio 1 + gamma, each composed as its count of releases of its
-// largest ε (less noise, more loss: still an upper bound). A decaying
-// schedule of ten thousand distinct releases then becomes a few hundred
-// buckets composed by powers; a bucket of one ε is exact. Buckets come in
-// the order their first ε came.
+// depth) folded into one, and the others in buckets, each composed as its
+// count of releases of its largest ε (less noise, more loss: still an
+// upper bound). A decaying schedule of ten thousand distinct releases
+// then becomes a few hundred buckets; a bucket of one ε is exact. Buckets
+// come in the order their first ε came.
+//
+// A release's share of the composition's spread is about ε², so what
+// rounding ε up by dε costs is about ε·dε of Σε²: the buckets are of
+// equal width gamma·p below p = Σε²/Σε (the small releases, which matter
+// little) and of ratio 1 + gamma above it, so that rounding every release
+// up costs at most about gamma of Σε² either way, with half the buckets
+// of a geometric grid for a decaying schedule.
 func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
+	var s1, s2 float64
+	for i, e := range eps {
+		if 2*e <= laplaceDepth(tail) {
+			s1 += float64(count[i]) * e
+			s2 += float64(count[i]) * float64(e*e)
+		}
+	}
+	pivot := s2 / s1
+	width := gamma * pivot
+	above := math.Ceil(1/gamma) + 1
 	bucket := map[float64]int{}
 	for i, e := range eps {
 		n := count[i]
 		if 2*e <= laplaceDepth(tail) {
-			j := math.Ceil(num.Log(e) / lg)
+			j := math.Ceil(e / width)
+			if e > pivot {
+				j = above + math.Ceil(num.Log(e/pivot)/lg)
+			}
 			if k, ok := bucket[j]; ok {
 				g := &gs[k]
 				g.law = laplace{max(g.law.(laplace).eps, e)}
@@ -381,8 +409,8 @@ func rounded(gs []group) bool {
 // of it (on the grid 2h too).
 func gridFor(gs []group, gmu, top, tol float64) float64 {
 	var s2, widest, atoms, atom float64
-	align, first := 0.0, -1
-	for i, g := range gs {
+	align := 0.0
+	for _, g := range gs {
 		n := float64(g.count)
 		s2 += n * g.law.variance()
 		widest = max(widest, g.law.width(tail))
@@ -390,22 +418,15 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 			w := n * num.Exp(-l.eps)
 			atoms += w
 			if w > atom {
-				atom, align, first = w, l.eps, i
+				atom, align = w, l.eps
 			}
 		}
 	}
 	aligned := atom >= 0.9*atoms
-	// k counts the roundings whose errors add up: one per release
-	// discretized on h, one per group composed on a finer grid (build).
+	// k counts the roundings whose errors add up: one per release.
 	var k float64
-	for i, g := range gs {
-		if g.count < fineCount || g.extra != 0 || aligned && i == first {
-			k += float64(g.count)
-		} else if l, ok := g.law.(laplace); ok && 2*l.eps > laplaceDepth(tail) {
-			k += float64(g.count)
-		} else {
-			k++
-		}
+	for _, g := range gs {
+		k += float64(g.count)
 	}
 	// The Gaussian part counts in the spread the error is measured
 	// against, not among the releases whose rounding errors add up.
@@ -424,7 +445,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
 	// composition whose ε is of the order of top needs it below
 	// tol/10 of that, which allows a coarser grid when top ≫ s.
-	h = max(h, math.Sqrt(tol/10*top*s/(7*k)))
+	h = max(h, math.Sqrt(tol/160*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
 	// part (at most the sum of their ranges), plus the Gaussian part's
 	// width. A window of fewer than minWindow points costs nothing to
@@ -446,112 +467,48 @@ const minWindow = 2000
 // aims at (the transforms are then of 2¹⁸ points at most).
 const maxWindow = 1 << 17
 
-// fineSteps is how much finer than h a bucket of at least fineCount
-// releases is composed before it is put on h (build): the atoms of two or
-// three releases cost about as much to split once as one by one.
-const (
-	fineSteps = 4
-	fineCount = 4
-)
-
-// build discretizes every group on the grid h, composes each with itself
-// and the results together, smallest first (Huffman's order: the short
-// ones meet while they are short), and last the Gaussian part of
-// parameter gmu, if any: its range is wide and unbounded in truth, so it
-// is kept out of the tail cuts, which no later composition needs after it.
-// With lower, each bucket is composed at its smallest ε instead of its
-// largest (what the rounding cost, Composition).
-//
-// A group of several releases whose lower atom −ε falls between grid
-// losses is composed on a grid at most h/fineSteps that holds that atom,
-// then put on h once (regrid): splitting the atom of every release costs
-// fifteen times the rest of the rounding (TestAccuracy), and a
-// composition's own atoms are split once instead of once per release.
+// build discretizes every group on the grid h and composes them all in
+// the Fourier domain (composeParts), the Gaussian part of parameter gmu,
+// if any, as one more group. With lower, each bucket is composed at its
+// smallest ε instead of its largest (what the rounding cost, Composition).
 func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 	var c convolver
-	q := &queue{}
+	parts := make([]part, 0, len(gs)+1)
 	for _, g := range gs {
 		l := g.law
 		if _, ok := l.(laplace); ok && lower && g.down > 0 {
 			l = laplace{g.down}
 		}
-		var d *dist
-		if lap, ok := l.(laplace); ok && g.count >= fineCount && g.extra == 0 && 2*lap.eps <= laplaceDepth(tail) && !alignedOn(lap.eps, h) {
-			hf := 2 * lap.eps / math.Ceil(2*lap.eps*fineSteps/h)
-			leaf := l.discretize(hf, tail)
-			if leaf == nil {
-				return nil, tooFine(hf, l)
-			}
-			leaf.setStats()
-			d = regrid(selfCompose(leaf, g.count, &c, tail), h)
-		} else {
-			leaf := l.discretize(h, tail)
-			if leaf == nil {
+		pt := part{count: g.count, extra: g.extra, weight: float64(g.count) * l.variance()}
+		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
+			var fits bool
+			if pt.lap, fits = lap.parts(h, tail); !fits {
 				return nil, tooFine(h, l)
 			}
-			leaf.setStats()
-			d = selfCompose(leaf, g.count, &c, tail)
-			d.offset += g.extra
+		} else {
+			// Truncated Laplace releases (one shape for all): a vector,
+			// whose moment scale (setStats) narrows the window.
+			if pt.leaf = l.discretize(h, tail); pt.leaf == nil {
+				return nil, tooFine(h, l)
+			}
+			pt.leaf.setStats()
 		}
-		heap.Push(q, item{d, q.seq})
+		parts = append(parts, pt)
 	}
-	for q.Len() > 1 {
-		a := heap.Pop(q).(item).d
-		b := heap.Pop(q).(item).d
-		heap.Push(q, item{compose(a, b, &c, tail), q.seq})
+	if gmu > 0 {
+		g := gauss{gmu}
+		leaf := g.discretize(h, tail)
+		if leaf == nil {
+			return nil, tooFine(h, g)
+		}
+		leaf.setStats()
+		parts = append(parts, part{leaf: leaf, count: 1, weight: g.variance()})
 	}
-	d := heap.Pop(q).(item).d
-	if gmu == 0 {
-		return d, nil
-	}
-	g := gauss{gmu}.discretize(h, tail)
-	if g == nil {
-		return nil, tooFine(h, gauss{gmu})
-	}
-	r := &dist{h: h, offset: d.offset + g.offset, lo: d.lo + g.lo, inf: d.inf + g.inf - float64(d.inf*g.inf)}
-	r.p = c.convolve(d.p, g.p)
-	return r, nil
+	return composeParts(parts, h, &c), nil
 }
-
-// alignedOn reports whether the Laplace loss of ε has its lower atom −ε on
-// the grid h that holds its upper one (discretize's test).
-func alignedOn(eps, h float64) bool { return math.Ceil(2*eps/h)*h <= 2*eps }
 
 func tooFine(h float64, l law) error {
 	return fmt.Errorf("grid: %v is too fine for a release of loss range %.3g (more than %d points)", h, l.width(tail), maxPoints)
-}
-
-// queue orders distributions by length, then by arrival, so that the
-// order of composition (and so every bit of the result) is fixed.
-type queue struct {
-	items []item
-	seq   int
-}
-
-type item struct {
-	d   *dist
-	seq int
-}
-
-func (q *queue) Len() int { return len(q.items) }
-func (q *queue) Less(i, j int) bool {
-	a, b := q.items[i], q.items[j]
-	if len(a.d.p) != len(b.d.p) {
-		return len(a.d.p) < len(b.d.p)
-	}
-	return a.seq < b.seq
-}
-func (q *queue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
-func (q *queue) Push(x any) {
-	it := x.(item)
-	it.seq = q.seq
-	q.seq++
-	q.items = append(q.items, it)
-}
-func (q *queue) Pop() any {
-	it := q.items[len(q.items)-1]
-	q.items = q.items[:len(q.items)-1]
-	return it
 }
 
 // logSumExp returns ln Σ e^{v_i} without overflow.

@@ -50,10 +50,12 @@ const MinDelta = 1e-12
 const tail = 1e-20
 
 // The default grid (gridFor, Composition): it starts at h = kappa·√(Σ Var
-// L_k / K), a tenth of a typical release's loss deviation, or at
-// kappaAligned when the lower atoms of the Laplace releases are on the
-// grid (measured: TestAccuracy), and is halved up to maxRefine times
-// until Bound.Error at refDelta is at most target of ε (the default
+// L_k / K), a fortieth of a typical release's loss deviation (every
+// release's lower atom is split, and a finer grid costs the Fourier
+// composition little: composeParts), or at kappaAligned when the lower
+// atoms of the Laplace releases are on the grid (measured: TestAccuracy),
+// and is halved up to maxRefine times until the grid's error estimate at
+// refDelta is at most gridShare·tol of ε (target is the default
 // Options.Tolerance).
 const (
 	kappa        = 0.025
@@ -305,8 +307,8 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 // The tolerance is shared between the grid and the buckets: the grid is
 // refined until its error estimate is at most gridShare·tol of ε, and the
 // buckets (laplaceGroups) are of width bucketShare·tol, which costs about
-// 1.5 times that of ε for a decaying schedule (TestDbg... measured by the
-// lower companion, Composition.down), both included in Bound.Error.
+// 1.5 times that of ε for a decaying schedule of 10,000 releases, as the
+// lower companion (Composition.down) measures it; both are in Bound.Error.
 const (
 	gridShare   = 0.5
 	bucketShare = 0.35
@@ -444,7 +446,8 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	}
 	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
 	// composition whose ε is of the order of top needs it below
-	// tol/10 of that, which allows a coarser grid when top ≫ s.
+	// tol/160 of that (gridShare, and the splitting of each release's
+	// lower atom), which allows a coarser grid when top ≫ s.
 	h = max(h, math.Sqrt(tol/160*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
 	// part (at most the sum of their ranges), plus the Gaussian part's
@@ -479,7 +482,7 @@ func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 		if _, ok := l.(laplace); ok && lower && g.down > 0 {
 			l = laplace{g.down}
 		}
-		pt := part{count: g.count, extra: g.extra, weight: float64(g.count) * l.variance()}
+		pt := part{count: g.count, extra: g.extra, weight: float64(g.count)}
 		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
 			var fits bool
 			if pt.lap, fits = lap.parts(h, tail); !fits {
@@ -501,8 +504,8 @@ func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 		if leaf == nil {
 			return nil, tooFine(h, g)
 		}
-		leaf.setStats()
-		parts = append(parts, part{leaf: leaf, count: 1, weight: g.variance()})
+		leaf.gaussStats(gmu)
+		parts = append(parts, part{leaf: leaf, count: 1, weight: 1})
 	}
 	return composeParts(parts, h, &c), nil
 }

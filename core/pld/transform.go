@@ -324,19 +324,32 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			gr, gi := omR+2*float64(R*float64(z.h*z.h)), -float64(R*z.s)
 			vr := 0.5 + (float64(uR[k]*gr) - float64(uI[k]*gi))
 			vi := float64(uR[k]*gi) + float64(uI[k]*gr)
-			if lp.a != 0 {
-				z := tab[(kk*(lp.n-1))&mask]
-				vr += float64(lp.a * z.c)
-				vi += float64(lp.a * z.s)
-			}
-			if lp.b != 0 {
-				z := tab[(kk*lp.n)&mask]
+			// The atoms below sit at z^full, and at z^{full+1} when the
+			// lower one is split: one look-up in the table, not three.
+			vr += float64(lp.a * z.c)
+			vi += float64(lp.a * z.s)
+			if lp.full == lp.n {
 				vr += float64(lp.b * z.c)
 				vi += float64(lp.b * z.s)
+			} else {
+				y := tab[kk]
+				zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
+				vr += float64(lp.b * zr)
+				vi += float64(lp.b * zi)
 			}
-			if mul(k, vr, vi, pt.count) {
-				kept = append(kept, k)
+			// mul, by hand: the closure is not inlined, and this is the
+			// accountant's innermost loop.
+			if pt.count > 1 {
+				vr, vi = cpow(vr, vi, pt.count)
 			}
+			ar, ai := accR[k], accI[k]
+			ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+			if math.Abs(ar) < deadBelow && math.Abs(ai) < deadBelow {
+				accR[k], accI[k] = 0, 0
+				continue
+			}
+			accR[k], accI[k] = ar, ai
+			kept = append(kept, k)
 		}
 		alive = kept
 	}

@@ -22,9 +22,11 @@ import (
 // 1, so the product stays below it.
 
 // deadBelow is the modulus below which a frequency's product is taken as
-// 0: the inverse transform's values then move by at most deadBelow each,
-// 10⁻¹⁴ of the transform's own rounding.
-const deadBelow = 1e-30
+// 0. Each value of the inverse transform then moves by at most 2/n of the
+// dropped moduli, so δ(ε) by at most n·deadBelow (10⁻¹⁷ for the longest
+// transforms, 10⁻⁵ of MinDelta), which composeParts adds at +∞ so that
+// the result stays an upper bound.
+const deadBelow = 1e-22
 
 // lapParts is the connect-the-dots distribution of one Laplace loss on the
 // grid h (laplace.discretize), in closed form: at the loss ε − j·h,
@@ -373,6 +375,9 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	r.p = make([]float64, w)
 	for i := range r.p {
 		r.p[i] = max(c.x[i], 0)
+	}
+	if len(alive) < m+1 {
+		r.inf += float64(n) * deadBelow
 	}
 	if last < highest {
 		r.inf += tail

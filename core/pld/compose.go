@@ -482,7 +482,7 @@ func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 		if _, ok := l.(laplace); ok && lower && g.down > 0 {
 			l = laplace{g.down}
 		}
-		pt := part{count: g.count, extra: g.extra, weight: float64(g.count)}
+		pt := part{count: g.count, extra: g.extra}
 		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
 			var fits bool
 			if pt.lap, fits = lap.parts(h, tail); !fits {
@@ -505,7 +505,7 @@ func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 			return nil, tooFine(h, g)
 		}
 		leaf.gaussStats(gmu)
-		parts = append(parts, part{leaf: leaf, count: 1, weight: 1})
+		parts = append(parts, part{leaf: leaf, count: 1})
 	}
 	return composeParts(parts, h, &c), nil
 }

@@ -69,7 +69,7 @@ func TestLaplaceTransform(t *testing.T) {
 	a, _ := laplace{0.3}.parts(h, tail)
 	b, _ := laplace{0.123}.parts(h, tail)
 	var conv convolver
-	got := composeParts([]part{{lap: a, count: 2, weight: 2}, {lap: b, count: 1, weight: 1}}, h, &conv)
+	got := composeParts([]part{{lap: a, count: 2}, {lap: b, count: 1}}, h, &conv)
 	da, db := a.dist(h), b.dist(h)
 	want := direct(direct(da.p, da.p), db.p)
 	lo := 2*da.lo + db.lo

@@ -1,6 +1,7 @@
 package pld
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -152,11 +153,10 @@ func (p lapParts) dist(h float64) *dist {
 // part is one group of a composition made in the Fourier domain: count
 // copies of a Laplace loss in closed form (lap), or of the vector leaf.
 type part struct {
-	lap    lapParts
-	leaf   *dist
-	count  int64
-	extra  float64
-	weight float64 // count · variance: the strongest groups go first
+	lap   lapParts
+	leaf  *dist
+	count int64
+	extra float64
 }
 
 // circle is the table of the unit circle for a transform length n: at m,
@@ -238,21 +238,16 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		alive[k] = int32(k)
 		accR[k], accI[k] = 1, 0
 	}
-	// The strongest groups first, so that frequencies die early; stable,
-	// so that equal weights keep the groups' order and the bits are fixed.
+	// The groups of most releases first (their transforms, raised to the
+	// largest powers, are the smallest), so that frequencies die early;
+	// stable, so that equal counts keep the groups' order and the bits are
+	// fixed.
 	order := make([]int, len(parts))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		wa, wb := parts[a].weight, parts[b].weight
-		switch {
-		case wa > wb:
-			return -1
-		case wa < wb:
-			return 1
-		}
-		return 0
+		return cmp.Compare(parts[b].count, parts[a].count)
 	})
 	// mul multiplies the product at k by v^count and reports whether the
 	// frequency is still alive.

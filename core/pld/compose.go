@@ -268,28 +268,30 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, nil
 	}
 	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
+	// The work buffers of every pass (build), allocated once.
+	var cv convolver
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
-		if c.fine, err = build(groups, gmu, opt.Grid, false); err != nil {
+		if c.fine, err = build(groups, gmu, opt.Grid, false, &cv); err != nil {
 			return nil, err
 		}
-		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false); err != nil {
+		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, &cv); err != nil {
 			return nil, err
 		}
 		c.method = MethodPLD
-		return c, c.lower(groups, gmu)
+		return c, c.lower(groups, gmu, &cv)
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
 	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
 	h := gridFor(groups, gmu, top, tol)
-	coarse, err := build(groups, gmu, 2*h, false)
+	coarse, err := build(groups, gmu, 2*h, false, &cv)
 	if err != nil {
 		return nil, err
 	}
 	for range maxRefine {
-		fine, err := build(groups, gmu, h, false)
+		fine, err := build(groups, gmu, h, false, &cv)
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +303,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		coarse, h = fine, h/2
 	}
 	c.method = MethodPLD
-	return c, c.lower(groups, gmu)
+	return c, c.lower(groups, gmu, &cv)
 }
 
 // The tolerance is shared between the grid and the buckets: the grid is
@@ -317,12 +319,12 @@ const (
 // lower composes the buckets rounded down on the coarse grid, when a
 // bucket rounded anything: the exact composition lies between it and the
 // one rounded up, so their difference bounds what the rounding cost.
-func (c *Composition) lower(gs []group, gmu float64) error {
+func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 	if !rounded(gs) {
 		return nil
 	}
 	var err error
-	c.down, err = build(gs, gmu, c.coarse.h, true)
+	c.down, err = build(gs, gmu, c.coarse.h, true, cv)
 	return err
 }
 
@@ -474,8 +476,7 @@ const maxWindow = 1 << 17
 // the Fourier domain (composeParts), the Gaussian part of parameter gmu,
 // if any, as one more group. With lower, each bucket is composed at its
 // smallest ε instead of its largest (what the rounding cost, Composition).
-func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
-	var c convolver
+func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) {
 	parts := make([]part, 0, len(gs)+1)
 	for _, g := range gs {
 		l := g.law
@@ -507,7 +508,7 @@ func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
 		leaf.gaussStats(gmu)
 		parts = append(parts, part{leaf: leaf, count: 1})
 	}
-	return composeParts(parts, h, &c), nil
+	return composeParts(parts, h, c), nil
 }
 
 func tooFine(h float64, l law) error {

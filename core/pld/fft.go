@@ -151,6 +151,10 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) {
 // composition allocates them once.
 type convolver struct {
 	x, re, im, ar, ai, br, bi []float64
+	// composeParts' own: the Laplace groups' squared moduli, the
+	// frequencies alive, and u per frequency (lapTransform).
+	mag, uR, uI []float64
+	alive       []int32
 }
 
 func grow(b []float64, n int) []float64 {

@@ -191,6 +191,91 @@ func circleFor(p *plan) circle {
 	return t
 }
 
+// lapTransform evaluates a Laplace group's transform at the frequencies
+// 2πk/n: ½ + u·(1 − q^full) + a·z^full + b·z^n, z = e^{iθ}, with
+// u = ½·th·(1+q)/(1−q), q = r·e^{iθ}, r = e^{−h/2}, and
+// 1 − q^full = (1 − R·cos φ) − i·R·sin φ, R = r^full, φ = full·θ; each
+// 1 − R·cos written (1 − R) + 2R·sin²(·/2), without cancellation.
+type lapTransform struct {
+	lp      lapParts
+	r, omR  float64
+	uR, uI  []float64
+	tab     circle
+	mask    int
+	h       float64
+	hasBase bool
+}
+
+// set readies t for the group lp on the grid h, transforms of length n
+// (m = n/2) and its table.
+func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
+	if !t.hasBase {
+		t.hasBase, t.h, t.tab, t.mask = true, h, tab, len(tab)-1
+		t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
+		rr := num.Exp(-h / 2)
+		omr := -expm1(-h / 2)
+		f := 0.5 * lp.th
+		for k := range m + 1 {
+			z := tab[k]
+			dr, di := omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
+			nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
+			// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
+			var qr, qi float64
+			if math.Abs(dr) >= math.Abs(di) {
+				t := di / dr
+				den := dr + float64(di*t)
+				qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
+			} else {
+				t := dr / di
+				den := float64(dr*t) + di
+				qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+			}
+			t.uR[k], t.uI[k] = f*qr, f*qi
+		}
+	}
+	t.lp = lp
+	t.r = num.Exp(-float64(lp.full) * h / 2)
+	t.omR = -expm1(-float64(lp.full) * h / 2)
+}
+
+// at returns the transform at frequency k.
+func (t *lapTransform) at(k int) (vr, vi float64) {
+	lp := &t.lp
+	z := t.tab[(k*lp.full)&t.mask]
+	gr, gi := t.omR+2*float64(t.r*float64(z.h*z.h)), -float64(t.r*z.s)
+	vr = 0.5 + (float64(t.uR[k]*gr) - float64(t.uI[k]*gi))
+	vi = float64(t.uR[k]*gi) + float64(t.uI[k]*gr)
+	// The atoms below sit at z^full, and at z^{full+1} when the lower one
+	// is split: one look-up in the table, not three.
+	vr += float64(lp.a * z.c)
+	vi += float64(lp.a * z.s)
+	if lp.full == lp.n {
+		vr += float64(lp.b * z.c)
+		vi += float64(lp.b * z.s)
+	} else {
+		y := t.tab[k]
+		zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
+		vr += float64(lp.b * zr)
+		vi += float64(lp.b * zi)
+	}
+	return vr, vi
+}
+
+// powReal returns x^k, k ≥ 1, by repeated squaring.
+func powReal(x float64, k int64) float64 {
+	r := 1.0
+	for {
+		if k&1 == 1 {
+			r *= x
+		}
+		k >>= 1
+		if k == 0 {
+			return r
+		}
+		x *= x
+	}
+}
+
 // composeParts returns the composition of the parts on the grid h, with
 // the window that Bernstein's inequality gives the sum, its tails cut.
 func composeParts(parts []part, h float64, c *convolver) *dist {
@@ -230,14 +315,24 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	n, m := p.n, p.n/2
 	mask := n - 1
 	tab := circleFor(p)
-	// acc is the product, at the frequencies still alive.
+	// acc is the product of the vector leaves' transforms and, once every
+	// group is through, of the Laplace ones too; mag is the squared modulus
+	// of the Laplace groups' product, all that decides whether a frequency
+	// dies, so that the complex powers are taken only at the frequencies
+	// that survive every group (about fifty): the others cost a real power.
 	accR, accI := grow(c.br, m+1), grow(c.bi, m+1)
 	c.br, c.bi = accR, accI
-	alive := make([]int32, m+1)
+	mag := grow(c.mag, m+1)
+	c.mag = mag
+	if cap(c.alive) < m+1 {
+		c.alive = make([]int32, m+1)
+	}
+	alive := c.alive[:m+1]
 	for k := range alive {
 		alive[k] = int32(k)
-		accR[k], accI[k] = 1, 0
+		accR[k], accI[k], mag[k] = 1, 0, 1
 	}
+	const dead2 = deadBelow * deadBelow
 	// The groups of most releases first (their transforms, raised to the
 	// largest powers, are the smallest), so that frequencies die early;
 	// stable, so that equal counts keep the groups' order and the bits are
@@ -249,25 +344,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(parts[b].count, parts[a].count)
 	})
-	// mul multiplies the product at k by v^count and reports whether the
-	// frequency is still alive.
-	mul := func(k int32, vr, vi float64, count int64) bool {
-		if count > 1 {
-			vr, vi = cpow(vr, vi, count)
-		}
-		ar, ai := accR[k], accI[k]
-		ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-		if math.Abs(ar) < deadBelow && math.Abs(ai) < deadBelow {
-			accR[k], accI[k] = 0, 0
-			return false
-		}
-		accR[k], accI[k] = ar, ai
-		return true
-	}
-	// u = ½·th·(1+q)/(1−q) per frequency, for the Laplace parts, with
-	// q = r·e^{iθ}, r = e^{−h/2}, θ = 2πk/n, and 1 − r·cos θ written
-	// (1 − r) + 2r·sin²(θ/2), without cancellation.
-	var uR, uI []float64
+	lt := lapTransform{uR: c.uR, uI: c.uI}
 	for _, i := range order {
 		pt := parts[i]
 		kept := alive[:0]
@@ -279,77 +356,47 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			}
 			p.forward(c.x, c.re, c.im, c.ar, c.ai)
 			for _, k := range alive {
-				if mul(k, c.ar[k], c.ai[k], pt.count) {
+				vr, vi := cpow(c.ar[k], c.ai[k], pt.count)
+				ar, ai := accR[k], accI[k]
+				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				accR[k], accI[k] = ar, ai
+				if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
 					kept = append(kept, k)
 				}
 			}
 			alive = kept
 			continue
 		}
-		if uR == nil {
-			uR, uI = make([]float64, m+1), make([]float64, m+1)
-			rr := num.Exp(-h / 2)
-			omr := -expm1(-h / 2)
-			f := 0.5 * pt.lap.th
-			for k := range m + 1 {
-				z := tab[k]
-				dr, di := omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
-				nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
-				// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
-				var qr, qi float64
-				if math.Abs(dr) >= math.Abs(di) {
-					t := di / dr
-					den := dr + float64(di*t)
-					qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
-				} else {
-					t := dr / di
-					den := float64(dr*t) + di
-					qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
-				}
-				uR[k], uI[k] = f*qr, f*qi
+		lt.set(pt.lap, h, m, tab)
+		for _, k := range alive {
+			vr, vi := lt.at(int(k))
+			v := powReal(float64(vr*vr)+float64(vi*vi), pt.count)
+			mag[k] *= v
+			ar, ai := accR[k], accI[k]
+			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
+				kept = append(kept, k)
 			}
 		}
-		// The Laplace part's transform: ½ + u·(1 − q^full) + a·z^{n−1} +
-		// b·z^n, z = e^{iθ}, with 1 − q^full = (1 − R·cos φ) − i·R·sin φ,
-		// R = r^full, φ = full·θ.
-		lp := pt.lap
-		R := num.Exp(-float64(lp.full) * h / 2)
-		omR := -expm1(-float64(lp.full) * h / 2)
+		alive = kept
+	}
+	// The complex product of the Laplace groups at the survivors, in the
+	// same order.
+	for _, i := range order {
+		pt := parts[i]
+		if pt.leaf != nil {
+			continue
+		}
+		lt.set(pt.lap, h, m, tab)
 		for _, k := range alive {
-			kk := int(k)
-			z := tab[(kk*lp.full)&mask]
-			gr, gi := omR+2*float64(R*float64(z.h*z.h)), -float64(R*z.s)
-			vr := 0.5 + (float64(uR[k]*gr) - float64(uI[k]*gi))
-			vi := float64(uR[k]*gi) + float64(uI[k]*gr)
-			// The atoms below sit at z^full, and at z^{full+1} when the
-			// lower one is split: one look-up in the table, not three.
-			vr += float64(lp.a * z.c)
-			vi += float64(lp.a * z.s)
-			if lp.full == lp.n {
-				vr += float64(lp.b * z.c)
-				vi += float64(lp.b * z.s)
-			} else {
-				y := tab[kk]
-				zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
-				vr += float64(lp.b * zr)
-				vi += float64(lp.b * zi)
-			}
-			// mul, by hand: the closure is not inlined, and this is the
-			// accountant's innermost loop.
+			vr, vi := lt.at(int(k))
 			if pt.count > 1 {
 				vr, vi = cpow(vr, vi, pt.count)
 			}
 			ar, ai := accR[k], accI[k]
-			ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-			if math.Abs(ar) < deadBelow && math.Abs(ai) < deadBelow {
-				accR[k], accI[k] = 0, 0
-				continue
-			}
-			accR[k], accI[k] = ar, ai
-			kept = append(kept, k)
+			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
 		}
-		alive = kept
 	}
+	c.uR, c.uI = lt.uR, lt.uI
 	// The sum's index s goes to (s − first) mod n: the circular transform
 	// folds what lies outside the window onto it. That adds mass (δ only
 	// rises); the mass beyond each end, at most tail, is counted at +∞.

@@ -45,8 +45,8 @@ type lapParts struct {
 	a, b    float64
 }
 
-// laplaceParts returns l's distribution on the grid h, or false when it
-// needs more than maxPoints points.
+// parts returns l's connect-the-dots distribution on the grid h (the
+// law's discretize), or false when it needs more than maxPoints points.
 func (l laplace) parts(h, tail float64) (lapParts, bool) {
 	e := l.eps
 	depth := laplaceDepth(tail)
@@ -137,8 +137,7 @@ func (p lapParts) stats(h float64) (mean, vari, reach float64) {
 	return mean, m2 / m0, max(-mean, float64(p.n)*h+mean)
 }
 
-// dist returns the distribution as a vector (what laplace.discretize
-// returns, up to rounding): the tests' reference for the transform.
+// dist returns the distribution as a vector (laplace.discretize).
 func (p lapParts) dist(h float64) *dist {
 	d := &dist{h: h, offset: p.eps, lo: -p.n, p: make([]float64, p.n+1)}
 	r := num.Exp(-h / 2)

@@ -152,8 +152,9 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) {
 type convolver struct {
 	x, re, im, ar, ai, br, bi []float64
 	// composeParts' own: the Laplace groups' squared moduli, the
-	// frequencies alive, and u per frequency (lapTransform).
+	// frequencies alive, and u per frequency (lapTransform) of the grid uh.
 	mag, uR, uI []float64
+	uh          float64
 	alive       []int32
 }
 

@@ -208,8 +208,9 @@ type lapTransform struct {
 // set readies t for the group lp on the grid h, transforms of length n
 // (m = n/2) and its table.
 func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
-	if !t.hasBase {
-		t.hasBase, t.h, t.tab, t.mask = true, h, tab, len(tab)-1
+	// The coarse grid's u serve the buckets rounded down too.
+	if !t.hasBase && !(t.h == h && len(t.uR) == m+1) {
+		t.h = h
 		t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
 		rr := num.Exp(-h / 2)
 		omr := -expm1(-h / 2)
@@ -232,6 +233,7 @@ func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
 			t.uR[k], t.uI[k] = f*qr, f*qi
 		}
 	}
+	t.hasBase, t.tab, t.mask = true, tab, len(tab)-1
 	t.lp = lp
 	t.r = num.Exp(-float64(lp.full) * h / 2)
 	t.omR = -expm1(-float64(lp.full) * h / 2)
@@ -343,7 +345,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(parts[b].count, parts[a].count)
 	})
-	lt := lapTransform{uR: c.uR, uI: c.uI}
+	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
 	for _, i := range order {
 		pt := parts[i]
 		kept := alive[:0]
@@ -395,7 +397,9 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
 		}
 	}
-	c.uR, c.uI = lt.uR, lt.uI
+	if lt.hasBase {
+		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
+	}
 	// The sum's index s goes to (s − first) mod n: the circular transform
 	// folds what lies outside the window onto it. That adds mass (δ only
 	// rises); the mass beyond each end, at most tail, is counted at +∞.

@@ -346,9 +346,10 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
+	depth := laplaceDepth(tail)
 	var s1, s2 float64
 	for i, e := range eps {
-		if 2*e <= laplaceDepth(tail) {
+		if 2*e <= depth {
 			s1 += float64(count[i]) * e
 			s2 += float64(count[i]) * float64(e*e)
 		}
@@ -359,7 +360,7 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 	bucket := map[float64]int{}
 	for i, e := range eps {
 		n := count[i]
-		if 2*e <= laplaceDepth(tail) {
+		if 2*e <= depth {
 			j := math.Ceil(e / width)
 			if e > pivot {
 				j = above + math.Ceil(num.Log(e/pivot)/lg)
@@ -447,10 +448,14 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 		}
 	}
 	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
-	// composition whose ε is of the order of top needs it below
-	// tol/160 of that (gridShare, and the splitting of each release's
-	// lower atom), which allows a coarser grid when top ≫ s.
-	h = max(h, math.Sqrt(tol/160*top*s/(7*k)))
+	// composition whose ε is of the order of top needs it below tol/10
+	// of that, tol/160 where releases split their lower atoms (gridShare,
+	// and that splitting), which allows a coarser grid when top ≫ s.
+	div := 160.0
+	if atoms == 0 {
+		div = 10
+	}
+	h = max(h, math.Sqrt(tol/div*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
 	// part (at most the sum of their ranges), plus the Gaussian part's
 	// width. A window of fewer than minWindow points costs nothing to

@@ -78,10 +78,30 @@ func dotsGo(z, x, out []float64) {
 			l6 += float64(aa[6] * xx[6])
 			l7 += float64(aa[7] * xx[7])
 		}
-		l := [Lanes]float64{l0, l1, l2, l3, l4, l5, l6, l7}
-		for ; j < d; j++ {
-			l[j&7] += float64(a[j] * x[j])
+		// The last d mod 8 terms, to lanes 0… in turn.
+		if r := a[j:]; len(r) > 0 {
+			xr := x[j:]
+			xr = xr[:len(r)]
+			l0 += float64(r[0] * xr[0])
+			if len(r) > 1 {
+				l1 += float64(r[1] * xr[1])
+			}
+			if len(r) > 2 {
+				l2 += float64(r[2] * xr[2])
+			}
+			if len(r) > 3 {
+				l3 += float64(r[3] * xr[3])
+			}
+			if len(r) > 4 {
+				l4 += float64(r[4] * xr[4])
+			}
+			if len(r) > 5 {
+				l5 += float64(r[5] * xr[5])
+			}
+			if len(r) > 6 {
+				l6 += float64(r[6] * xr[6])
+			}
 		}
-		out[s] = Combine(&l)
+		out[s] = ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)) // Combine's tree
 	}
 }

@@ -191,7 +191,8 @@ func TestBlockedGrad(t *testing.T) {
 }
 
 // BenchmarkGrad is one agent's full gradient on the paper's sizes (m =
-// 200, d = 10): the DPP² iteration's 50 of them (bench/dpp2).
+// 200, d = 10): the DPP² iteration's 50 of them (bench/dpp2), with the
+// rate its row passes reach.
 func BenchmarkGrad(b *testing.B) {
 	g, err := graph.Ring(2)
 	if err != nil {
@@ -210,6 +211,12 @@ func BenchmarkGrad(b *testing.B) {
 	for range b.N {
 		c.Grad(0, x, out)
 	}
+	// The rows' two passes (dot products, then the weighted sum): 4md
+	// operations and 2·8md bytes read per gradient, the floors to set
+	// beside core/internal/peak's ceilings.
+	md := float64(b.N) * float64(c.Samples(0)*c.d) / b.Elapsed().Seconds()
+	b.ReportMetric(4*md/1e9, "GFLOP/s")
+	b.ReportMetric(16*md/1e9, "GB/s")
 }
 
 // TestBlockedValue holds Value (blocks of samples, one num.ExpTo per

@@ -54,7 +54,10 @@ func grad() *fn {
 	sv, ev := f.local(f64), f.local(f64)
 	V := func() uint32 { return f.local(v128) }
 	va, wa, wb, wc, we := V(), V(), V(), V(), V()
-	lanes := [4]uint32{V(), V(), V(), V()} // num.Dots' lanes (0, 1) … (6, 7)
+	// num.Dots' lanes (0, 1) … (6, 7) of two rows, x's pair and the rows'
+	// partial trees.
+	lanesA, lanesB := [4]uint32{V(), V(), V(), V()}, [4]uint32{V(), V(), V(), V()}
+	xv, tree := V(), [2]uint32{V(), V()}
 	// Exp over a block's e, padded to pairs: np values (exp.go).
 	np := L()
 	ex := newExpGen(f, e, np)
@@ -99,46 +102,55 @@ func grad() *fn {
 		f.I32Add()
 		f.Set(yb)
 
-		// Dots, one row at a time in num.Dots' lane order (core/num,
-		// lanes.go): lanes (0, 1), (2, 3), (4, 5), (6, 7) in l01, l23,
-		// l45, l67, eight columns per step; the last d mod 8 columns by
-		// pairs into l01, l23, l45, then an odd one into the low half of
-		// the next (its high half adds 0·0 = +0, which changes no lane);
-		// then (l01 + l45) + (l23 + l67) = ((l0+l4)+(l2+l6), (l1+l5)+(l3+l7))
-		// and its two halves added: the tree of num.Combine.
+		// Dots in num.Dots' lane order (core/num, lanes.go), two rows per
+		// pass while two remain, then the last one: a row's lanes (0, 1),
+		// (2, 3), (4, 5), (6, 7) in four f64x2 locals, eight columns per
+		// step with x's four pairs loaded once for both rows; the last
+		// d mod 8 columns by pairs into lanes (0, 1), (2, 3), (4, 5),
+		// then an odd one into the low half of the next pair (its high
+		// half adds 0·0 = +0, which changes no lane); then (l01 + l45) +
+		// (l23 + l67) = ((l0+l4)+(l2+l6), (l1+l5)+(l3+l7)) and its two
+		// halves added: the tree of num.Combine. A pass of two rows
+		// gathers their halves by shuffles and adds them in one f64x2.
 		f.Get(zb)
 		f.Set(ra)
 		f.I32Const(0)
 		f.Set(g)
-		f.LoopUntil(func() { f.Get(g); f.Get(nb); f.I32GeU() })
-		{
-			for _, l := range lanes {
-				f.V128Const(0, 0)
-				f.Set(l)
+		dotRows := func(rows []uint32, lanes [][4]uint32) {
+			for _, ls := range lanes {
+				for _, l := range ls {
+					f.V128Const(0, 0)
+					f.Set(l)
+				}
 			}
-			// acc4 adds z·x at column offset jb + 16·k to lane pair k.
-			acc4 := func(k int, load func(r uint32)) {
-				f.Get(lanes[k])
-				load(ra)
+			// acc adds z·x at column jb (+ off) to lane pair k of each
+			// row, x's values loaded once into xv.
+			acc := func(k int, load func(base uint32)) {
 				load(x)
-				f.F64x2Mul()
-				f.F64x2Add()
-				f.Set(lanes[k])
+				f.Set(xv)
+				for r, row := range rows {
+					f.Get(lanes[r][k])
+					load(row)
+					f.Get(xv)
+					f.F64x2Mul()
+					f.F64x2Add()
+					f.Set(lanes[r][k])
+				}
 			}
 			f.I32Const(0)
 			f.Set(jb)
 			f.LoopUntil(func() { f.Get(jb); f.I32Const(64); f.I32Add(); f.Get(d8); f.I32GtU() })
 			{
-				for k := range lanes {
-					acc4(k, func(r uint32) { f.Addr(r, jb); f.V128Load(uint32(16 * k)) })
+				for k := range 4 {
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(uint32(16 * k)) })
 				}
 				f.Inc(jb, 64)
 			}
 			f.EndLoop()
 			// The tail: jb + 16 ≤ d8 for each whole pair, then jb < d8
-			// for an odd one; lanes k = 0, 1, 2, 3 in turn.
+			// for an odd one; lane pairs k = 0, 1, 2, 3 in turn.
 			f.Block()
-			for k := range lanes {
+			for k := range 4 {
 				f.Get(jb)
 				f.I32Const(16)
 				f.I32Add()
@@ -150,42 +162,74 @@ func grad() *fn {
 					f.Get(d8)
 					f.I32LtU()
 					f.If()
-					acc4(k, func(r uint32) { f.Addr(r, jb); f.V128Load64Zero(0) })
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load64Zero(0) })
 					f.End()
 					f.Br(1)
 				}
 				f.End()
-				if k < len(lanes)-1 {
-					acc4(k, func(r uint32) { f.Addr(r, jb); f.V128Load(0) })
+				if k < 3 {
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(0) })
 					f.Inc(jb, 16)
 				}
 			}
 			f.End()
+			// Each row's first levels of the tree, into tree[r].
+			for r, ls := range lanes {
+				f.Get(ls[0])
+				f.Get(ls[2])
+				f.F64x2Add()
+				f.Get(ls[1])
+				f.Get(ls[3])
+				f.F64x2Add()
+				f.F64x2Add()
+				f.Set(tree[r])
+			}
+		}
+		f.LoopUntil(func() { f.Get(g); f.I32Const(2); f.I32Add(); f.Get(nb); f.I32GtU() })
+		{
+			f.Get(ra)
+			f.Get(d8)
+			f.I32Add()
+			f.Set(rb)
+			dotRows([]uint32{ra, rb}, [][4]uint32{lanesA, lanesB})
 			f.Get(s)
 			f.Get(g)
 			f.I32Const(3)
 			f.I32Shl()
 			f.I32Add()
-			f.Get(lanes[0])
-			f.Get(lanes[2])
+			f.Get(tree[0])
+			f.Get(tree[1])
+			f.Shuffle64(0, 2)
+			f.Get(tree[0])
+			f.Get(tree[1])
+			f.Shuffle64(1, 3)
 			f.F64x2Add()
-			f.Get(lanes[1])
-			f.Get(lanes[3])
-			f.F64x2Add()
-			f.F64x2Add()
-			f.Tee(va)
-			f.F64x2ExtractLane(0)
-			f.Get(va)
-			f.F64x2ExtractLane(1)
-			f.F64Add()
-			f.F64Store(0)
-			f.Get(ra)
+			f.V128Store(0)
+			f.Get(rb)
 			f.Get(d8)
 			f.I32Add()
 			f.Set(ra)
-			f.Inc(g, 1)
+			f.Inc(g, 2)
 		}
 		f.EndLoop()
+		f.Block()
+		f.Get(g)
+		f.Get(nb)
+		f.I32GeU()
+		f.BrIf(0)
+		dotRows([]uint32{ra}, [][4]uint32{lanesA})
+		f.Get(s)
+		f.Get(g)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Get(tree[0])
+		f.F64x2ExtractLane(0)
+		f.Get(tree[0])
+		f.F64x2ExtractLane(1)
+		f.F64Add()
+		f.F64Store(0)
+		f.End()
 
 		// Margins, two samples per step, then an odd one (and e's pad).
 		f.I32Const(0)

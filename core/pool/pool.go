@@ -9,6 +9,7 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -53,10 +54,13 @@ func New(workers int) *Pool {
 	return p
 }
 
-// Check refuses a worker count outside [Auto, Max], naming the rule.
+// Rule is what Check requires of a worker count, in words.
+var Rule = fmt.Sprintf("must be a whole number from 0 (every core, once an iteration is long enough to gain) to %d", Max)
+
+// Check refuses a worker count outside [Auto, Max], with Rule.
 func Check(workers int) error {
 	if workers < Auto || workers > Max {
-		return fmt.Errorf("must be between 0 (every core, for runs long enough to gain) and %d workers", Max)
+		return errors.New(Rule)
 	}
 	return nil
 }

@@ -126,3 +126,25 @@ var raceCase = map[string]bool{
 	"gtdp-cnn-mnist": true, "ldp-online-cnn": true, "gtdp-logistic-mushrooms": true,
 	"dpp2-fig3": true, "dp-mradmm-ring8": true, "ldp-online-repeats": true, "dpop-fig1": true,
 }
+
+// A scenario builds with one worker, so a sweep's runs (experiment.Plan
+// builds them with scenario.BuildWith) use one core each and its
+// --workers runs fill the cores, never more; only the runner's caller
+// (dpsim run, compare) asks for more.
+func TestBuildsWithOneWorker(t *testing.T) {
+	s, err := scenario.PresetScenario("gtdp-cnn-mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := scenario.BuildWith(s, scenario.CLI, sharedProblems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := b.Env.Pool.Workers(); w != 1 || !b.Env.Pool.Serial() {
+		t.Errorf("a built scenario has %d workers, want 1", w)
+	}
+	runner.New(b).SetWorkers(3)
+	if w := b.Env.Pool.Workers(); w != 3 {
+		t.Errorf("SetWorkers(3) left %d workers", w)
+	}
+}

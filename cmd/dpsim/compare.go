@@ -12,7 +12,7 @@ import (
 	"dpsim/core/scenario"
 )
 
-const compareHelp = `Usage: dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
+const compareHelp = `Usage: dpsim compare [--dir DIR] [--quiet] [--workers N] [--epsilon E [--horizon K]] COMPARISON
 
 Runs every entry of a comparison (docs/compare.md: a base scenario and a
 list of algorithm sections, format dpsim-compare/1) on the same problem
@@ -28,7 +28,9 @@ Every export's name is checked before anything is built or run (the
 folder exists, no export is a folder or the comparison file itself), and
 each is written whole or not at all (docs/guarantees.md). Ctrl-C (or
 SIGTERM, or SIGHUP) stops at once, the calibration searches included;
-the exports of the entries that finished stay.
+the exports of the entries that finished stay. The entries run one after
+the other, each with --workers as "dpsim run" (every core once an
+iteration is long enough to gain; the exports do not depend on it).
 COMPARISON is a file or "-" for standard input.
 
 `
@@ -46,11 +48,16 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	fs := newFlags("compare", compareHelp, stdout)
 	dir := fs.String("dir", ".", "write the entries' exports into `DIR`")
 	quiet := fs.Bool("quiet", false, "do not print the entries' warnings and the summary to standard error")
+	nw := agentWorkers(fs)
 	cal := calibFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := cal.check(); err != nil {
+		return err
+	}
+	workers, err := workersOf(fs, *nw, env.getenv)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -61,7 +68,6 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	arg := fs.Arg(0)
 	var data []byte
-	var err error
 	if arg == "-" {
 		data, err = jsonstrict.ReadAll(stdin, "standard input", scenario.MaxBytes)
 	} else {
@@ -115,6 +121,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	var lines []string
 	for i, b := range cb.Entries {
 		r := runner.New(b)
+		r.SetWorkers(workers)
 		r.TrackTight() // its export is dpsim run's
 		interrupted, runErr := runUntil(env.ctx, r)
 		if interrupted {

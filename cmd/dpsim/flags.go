@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"dpsim/core/experiment"
+	"dpsim/core/pool"
 )
 
 // usageError is a command-line mistake (a flag, a missing argument): one
@@ -141,6 +142,39 @@ func intRange(name string, v, lo, hi int) error {
 		return flagError(name, fmt.Sprintf("must be between %d and %d", lo, hi), v)
 	}
 	return nil
+}
+
+// WorkersEnv names the environment variable that sets --workers of the
+// commands that run one run at a time (run, compare) when the flag is not
+// given: a setting of the machine, not of the scenario.
+const WorkersEnv = "DPSIM_WORKERS"
+
+// agentWorkers adds --workers to a command that runs one run at a time.
+func agentWorkers(fs *flags) *int {
+	return fs.Int("workers", pool.Auto, "run the agents of each iteration on `N` goroutines: 0 every core once an iteration is long enough to gain (default $"+WorkersEnv+", else 0); the export is the same bytes for every N")
+}
+
+// workersOf resolves --workers: the flag when given, else $DPSIM_WORKERS
+// when set, else pool.Auto; out of range, either is one line naming it.
+func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
+	if fs.given("workers") {
+		if pool.Check(v) != nil {
+			return 0, flagError("workers", pool.Rule, v)
+		}
+		return v, nil
+	}
+	var s string
+	if getenv != nil {
+		s = getenv(WorkersEnv)
+	}
+	if s == "" {
+		return pool.Auto, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || pool.Check(n) != nil {
+		return 0, fmt.Errorf("%s: %s (got %q)", WorkersEnv, pool.Rule, s)
+	}
+	return n, nil
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

@@ -1,6 +1,6 @@
 // Command dpsim runs dpsim scenarios without a browser.
 //
-//	dpsim run [--out FILE] [--csv FILE] SCENARIO
+//	dpsim run [--out FILE] [--csv FILE] [--workers N] SCENARIO
 //	dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE]
 //	dpsim validate SCENARIO
 //	dpsim presets
@@ -42,7 +42,7 @@ import (
 const usage = `dpsim: differentially private decentralized optimization, headless.
 
 Usage:
-  dpsim run [--out FILE] [--csv FILE] [--quiet] SCENARIO
+  dpsim run [--out FILE] [--csv FILE] [--quiet] [--workers N] SCENARIO
   dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE]
   dpsim validate SCENARIO
   dpsim presets
@@ -51,7 +51,7 @@ Usage:
   dpsim merge --out NAME.json PART.json...
   dpsim audit [--runs N] [--agent I] [--out NAME.json] [--shard i/n] SCENARIO
   dpsim attack [--dataset NAME] [--target I] [--epsilon E] [--out FILE.json]
-  dpsim compare [--dir DIR] [--quiet] [--epsilon E [--horizon K]] COMPARISON
+  dpsim compare [--dir DIR] [--quiet] [--workers N] [--epsilon E [--horizon K]] COMPARISON
   dpsim privacy-table
   dpsim version
 
@@ -236,8 +236,8 @@ func parseAndLoad(ctx context.Context, fs *flags, args []string, stdin io.Reader
 	return loadWith(ctx, arg, stdin, cal)
 }
 
-const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--epsilon E [--horizon K]] [--eavesdrop FILE [--eavesdrop-agent I] [--eavesdrop-every N]] SCENARIO
-       dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE] [--quiet]
+const runHelp = `Usage: dpsim run [--out FILE] [--csv FILE] [--quiet] [--workers N] [--epsilon E [--horizon K]] [--eavesdrop FILE [--eavesdrop-agent I] [--eavesdrop-every N]] SCENARIO
+       dpsim run --resume EXPORT.json [--from K] [--out FILE] [--csv FILE] [--quiet] [--workers N]
 
 Runs the scenario and writes the run export (JSON: the scenario with every
 random choice pinned, warnings, weight-matrix findings, metrics per recorded
@@ -257,6 +257,11 @@ checkpoint where it stopped. --resume refuses, in one line naming the
 field, an export that no run writes (an edited one). The outputs are
 checked before the run starts and written whole or not at all
 (docs/guarantees.md).
+--workers runs the agents' work of each iteration (their gradients, an
+inner solve each) on N goroutines; 0, the default unless DPSIM_WORKERS
+says otherwise, uses every core once an iteration takes long enough to
+gain (a CNN, a dataset), else one. The export is the same bytes for every
+N: the workers are a setting of the machine, not of the scenario.
 --eavesdrop writes what an eavesdropper on every link of agent I sees
 (JSON, format dpsim-eavesdrop/1): per iteration the messages the agent
 sends and receives, its true x_i and ∇f_i(x_i), and, for DPP², the
@@ -283,11 +288,16 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	spy := fs.String("eavesdrop", "", "also write what an eavesdropper on the links of one agent sees to `FILE` (JSON)")
 	spyAgent := fs.Int("eavesdrop-agent", 0, "with --eavesdrop, the agent `I` whose links are tapped")
 	spyEvery := fs.Int("eavesdrop-every", 1, "with --eavesdrop, keep every `N`-th iteration (and always 0 and 1)")
+	nw := agentWorkers(fs)
 	cal := calibFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
 	if err := cal.check(); err != nil {
+		return err
+	}
+	workers, err := workersOf(fs, *nw, env.getenv)
+	if err != nil {
 		return err
 	}
 	if *out == "-" {
@@ -362,6 +372,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		b = r.Built()
 	}
+	r.SetWorkers(workers)
 	holdMemory(b.Estimate(scenario.CLI).Total)
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)

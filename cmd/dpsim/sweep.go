@@ -29,7 +29,9 @@ point, every seeded run, on N workers (default: every core), and writes
 NAME.json (per series and x the statistics, the expectations' verdicts and
 every run's final metrics), NAME.csv (tidy statistics) and the figure as
 NAME.svg, NAME.png and NAME.pdf. The JSON is byte-identical for any worker
-count, and for shards merged with "dpsim merge".
+count, and for shards merged with "dpsim merge". Here --workers counts
+runs at a time, each on one goroutine (so N runs use N cores, never more;
+DPSIM_WORKERS, the agents' goroutines of "dpsim run", does not apply).
 
 EXPERIMENT is an experiment file, "-" for standard input, or preset:NAME
 (see "dpsim presets"). A progress bar with the time left goes to standard

@@ -14,6 +14,7 @@ import (
 	"dpsim/core/graph"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/privacy"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
@@ -63,6 +64,11 @@ type Env struct {
 	// iteration, as the algorithm says when it asks for cursors (the
 	// online methods' batch); 0 means 1. It only sizes a replay export.
 	SampleRate int
+	// Pool runs the independent per-agent work of an iteration
+	// (objective.Grads, pool.Each) on the run's workers. It is no part of
+	// the scenario: the results are the same bits on any number of
+	// workers. nil runs everything on the calling goroutine.
+	Pool *pool.Pool
 
 	sources  []*Source
 	cursors  []*Cursor

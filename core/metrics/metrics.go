@@ -17,6 +17,7 @@ import (
 
 	"dpsim/core/check"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 )
 
@@ -212,9 +213,11 @@ func measure(prob objective.Problem, s *sim.Step, p *Point) {
 
 // Stationarity returns ‖(1/n)·Σ_i ∇f_i(x_i)‖² for step s on prob: at the
 // agents' estimates, or at s.Output for every i when it is set. It uses
-// objective.Batch when prob offers it. x and g are scratch space of
-// length n·Dim (grown as needed) and are returned for reuse.
-func Stationarity(prob objective.Problem, s *sim.Step, x, g []float64) (float64, []float64, []float64) {
+// objective.Batch when prob offers it, and spreads the agents over p's
+// workers otherwise (objective.Grads; nil: one goroutine). x and g are
+// scratch space of length n·Dim (grown as needed) and are returned for
+// reuse.
+func Stationarity(p *pool.Pool, prob objective.Problem, s *sim.Step, x, g []float64) (float64, []float64, []float64) {
 	n, d := prob.Agents(), prob.Dim()
 	if cap(x) < n*d {
 		x, g = make([]float64, n*d), make([]float64, n*d)
@@ -227,13 +230,7 @@ func Stationarity(prob objective.Problem, s *sim.Step, x, g []float64) (float64,
 	} else {
 		copy(x, s.Estimates)
 	}
-	if b, ok := prob.(objective.Batch); ok {
-		b.GradAll(x, g)
-	} else {
-		for i := range n {
-			prob.Grad(i, x[i*d:(i+1)*d], g[i*d:(i+1)*d])
-		}
-	}
+	objective.Grads(p, prob, x, g)
 	sum := 0.0
 	for c := range d {
 		m := 0.0
@@ -848,6 +845,7 @@ type Recorder struct {
 	eval      Evaluated
 	nEval     int
 	counters  *Counters
+	pool      *pool.Pool
 	evals     int // calls of Evaluate, for tests and for the curious
 	x, g      []float64
 
@@ -868,6 +866,9 @@ type Options struct {
 	// Counters, when set, are read at every recorded point into the
 	// counter columns; the caller adds the steps to them.
 	Counters *Counters
+	// Pool spreads the stationarity's gradients over the run's workers
+	// (nil: one goroutine).
+	Pool *pool.Pool
 }
 
 // NewRecorder returns a recorder for prob that keeps a point every every
@@ -879,7 +880,7 @@ func NewRecorder(prob objective.Problem, every, last int) *Recorder {
 // NewRecorderWith returns a recorder for prob configured by o.
 func NewRecorderWith(prob objective.Problem, o Options) *Recorder {
 	r := &Recorder{prob: prob, opt: prob.Optimum(), every: max(o.Every, 1), last: o.Last,
-		mean: make([]float64, prob.Dim()), counters: o.Counters}
+		mean: make([]float64, prob.Dim()), counters: o.Counters, pool: o.Pool}
 	r.evalEvery = r.every
 	if o.EvalEvery > 0 {
 		r.evalEvery = o.EvalEvery
@@ -968,7 +969,7 @@ func (r *Recorder) compute(s *sim.Step) Point {
 	copy(extra, p.Extra)
 	k := r.nMeasured
 	if r.stat {
-		extra[k], r.x, r.g = Stationarity(r.prob, s, r.x, r.g)
+		extra[k], r.x, r.g = Stationarity(r.pool, r.prob, s, r.x, r.g)
 		k++
 	}
 	for range r.nEval {

@@ -169,7 +169,7 @@ func New(b *scenario.Built, extra ...sim.Recorder) *Runner {
 		b:   b,
 		alg: b.Algorithm,
 		Metrics: metrics.NewRecorderWith(b.Env.Problem, metrics.Options{Every: s.Record.Every,
-			EvalEvery: s.Record.EvalEvery, Last: s.Iterations, Counters: counters}),
+			EvalEvery: s.Record.EvalEvery, Last: s.Iterations, Counters: counters, Pool: b.Env.Pool}),
 		points:   map[int]bool{},
 		counters: counters,
 	}
@@ -178,6 +178,17 @@ func New(b *scenario.Built, extra ...sim.Recorder) *Runner {
 	}
 	r.recorders = append([]sim.Recorder{r.Metrics, b.Accountant}, extra...)
 	return r
+}
+
+// SetWorkers sets how many goroutines run the agents' work of an
+// iteration (pool.Auto: every core once an iteration is long enough to
+// gain, else one). The export is the same bytes for every count: the
+// workers are no part of the scenario. A scenario builds with one; a
+// Built whose Env has no pool stays on one goroutine.
+func (r *Runner) SetWorkers(workers int) {
+	if p := r.b.Env.Pool; p != nil {
+		p.Set(workers)
+	}
 }
 
 // Start records the initial state (iteration 0). Advance calls it if

@@ -15,6 +15,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/privacy"
 	"dpsim/core/rng"
 	"dpsim/core/sim"
@@ -234,7 +235,8 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 		}
 	}
 	env := &method.Env{Graph: g, Weights: w, Report: report, Matrices: mats, Reports: reports,
-		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init, Iterations: s.Iterations}
+		Problem: prob, Noise: chans, Seeds: seeds, Init: s.Init, Iterations: s.Iterations,
+		Pool: pool.New(1)} // one worker unless the runner's caller sets more
 	if err := setStreams(s, f, env); err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -76,9 +77,10 @@ type Algorithm struct {
 	// out holds agent i's released x̃_i and ỹ_i side by side.
 	out  []float64
 	acc  []float64
-	gnew []float64
+	gnew []float64 // ∇f_i(x_i^{k+1}), agent-major
 	k    int
 	step sim.Step
+	pool *pool.Pool // the agents' gradients (nil: one goroutine)
 	// cFrom says where C comes from, for the ledger's inputs.
 	cFrom string
 }
@@ -95,7 +97,7 @@ func New(p Params, prob objective.Problem, w *weights.Matrix, eta, xi *noise.Spe
 		x: append([]float64(nil), x0...), y: make([]float64, n*d),
 		xn: make([]float64, n*d), yn: make([]float64, n*d), g: make([]float64, n*d),
 		nEta: make([]float64, n*d), nXi: make([]float64, n*d),
-		out: make([]float64, 2*n*d), acc: make([]float64, 2*d), gnew: make([]float64, d)}
+		out: make([]float64, 2*n*d), acc: make([]float64, 2*d), gnew: make([]float64, n*d)}
 	for i := range n {
 		prob.Grad(i, a.x[i*d:(i+1)*d], a.g[i*d:(i+1)*d])
 	}
@@ -150,13 +152,15 @@ func (a *Algorithm) Advance() *sim.Step {
 		for c := range xn {
 			xn[c] = acc[c] - alpha*yi[c]
 		}
-		a.prob.Grad(i, xn, a.gnew)
-		yn, gi := a.yn[lo:hi], a.g[lo:hi]
-		for c := range yn {
-			yn[c] = acc[d+c] + a.gnew[c] - gi[c]
-			gi[c] = a.gnew[c]
-		}
+		copy(a.yn[lo:hi], acc[d:])
 	}
+	// The gradients at the new estimates, every agent at once; then the
+	// tracker y_i^{k+1} = (mixed y)_i + ∇f_i(x_i^{k+1}) − ∇f_i(x_i^k).
+	objective.Grads(a.pool, a.prob, a.xn, a.gnew)
+	for t, g := range a.gnew {
+		a.yn[t] = a.yn[t] + g - a.g[t]
+	}
+	a.g, a.gnew = a.gnew, a.g
 	a.x, a.xn = a.xn, a.x
 	a.y, a.yn = a.yn, a.y
 	a.k++

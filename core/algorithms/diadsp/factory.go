@@ -83,6 +83,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		}
 	}
 	a := New(p, env.Problem, env.Weights, eta, xi, env.Sampler("diadsp", "eta"), env.Sampler("diadsp", "xi"), x0, y0)
+	a.pool = env.Pool
 	a.cFrom = cFrom
 	th := &method.Theory{
 		Source:      "Ding et al. 2022 (DiaDSP), baselines.md §3.1",

@@ -36,6 +36,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 )
 
@@ -65,7 +66,8 @@ type Algorithm struct {
 	v     []float64
 	k     int
 	step  sim.Step
-	delta []float64 // Δ_i at η_0, per agent
+	delta []float64  // Δ_i at η_0, per agent
+	pool  *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns DP-ADMM on prob over graph g with the noise channel spec
@@ -87,12 +89,7 @@ func New(p Params, prob objective.Problem, g *graph.Graph, spec *noise.Spec, smp
 	return a
 }
 
-func (a *Algorithm) grads() {
-	d := a.d
-	for i := range a.n {
-		a.prob.Grad(i, a.x[i*d:(i+1)*d], a.grad[i*d:(i+1)*d])
-	}
-}
+func (a *Algorithm) grads() { objective.Grads(a.pool, a.prob, a.x, a.grad) }
 
 // eta returns the proximal step of iteration k (from 0): τ, or η_0·γ^k.
 func (a *Algorithm) eta(k int) float64 {

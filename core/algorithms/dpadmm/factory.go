@@ -90,6 +90,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	a := New(p, env.Problem, env.Graph, nz.Spec, env.Sampler("dp-admm", "x"), env.InitState("x"))
+	a.pool = env.Pool
 	off := ""
 	if nz.Spec.IsOff() {
 		off = "no noise on x (channel x)"

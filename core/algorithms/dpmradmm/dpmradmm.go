@@ -36,6 +36,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 
 	"dpsim/core/algorithms/internal/zcdpgauss"
@@ -57,13 +58,15 @@ type Algorithm struct {
 	rec  []float64 // g̃_i, the recycled gradient
 	nz   []float64
 	s    []float64 // s_i of the iteration
-	grad []float64
-	y    []float64 // the inner solve's extrapolated point
-	prev []float64 // and its last iterate
-	k    int
+	// The inner solves' gradient, extrapolated point and last iterate,
+	// agent-major: the agents' solves may run at once.
+	grad, y, prev []float64
+	evals         []int // each agent's gradient evaluations in its last solve
+	k             int
 	// inner counts the gradient evaluations of the last odd iteration.
 	inner int
 	step  sim.Step
+	pool  *pool.Pool // the agents' inner solves (nil: one goroutine)
 }
 
 // New returns DP-MRADMM on prob over g, with the largest smoothness
@@ -74,7 +77,7 @@ func New(p Params, prob objective.Problem, g *graph.Graph, l, mu float64, spec *
 	mk := func() []float64 { return make([]float64, n*d) }
 	a := &Algorithm{p: p, prob: prob, n: n, d: d, g: g, l: l, mu: mu, spec: spec, smp: smp,
 		x: append([]float64(nil), x0...), lam: mk(), sent: append([]float64(nil), x0...), rec: mk(), nz: mk(), s: mk(),
-		grad: make([]float64, d), y: make([]float64, d), prev: make([]float64, d)}
+		grad: mk(), y: mk(), prev: mk(), evals: make([]int, n)}
 	a.step.Releases = make([]sim.Release, 0, n)
 	a.step.AddReleases("x", n, d, d, 0, a.sent, a.nz, false, func(i int) ([]int, []float64) { return g.Neighbors(i), nil })
 	a.step.Dim = d
@@ -116,14 +119,15 @@ func (a *Algorithm) solve(i int, rho float64, x, lam, s []float64) int {
 	h := 1 / lc
 	q := math.Sqrt(lc / mc)
 	mom := (q - 1) / (q + 1)
-	y, prev := a.y, a.prev
+	d := a.d
+	y, prev, grad := a.y[i*d:(i+1)*d], a.prev[i*d:(i+1)*d], a.grad[i*d:(i+1)*d]
 	copy(y, x)
 	copy(prev, x)
 	for it := 1; it <= a.p.Inner; it++ {
-		a.prob.Grad(i, y, a.grad)
+		a.prob.Grad(i, y, grad)
 		mv, mx := 0.0, 0.0
 		for c := range x {
-			xn := y[c] - h*(a.grad[c]+lam[c]+2*rho*di*y[c]-rho*s[c])
+			xn := y[c] - h*(grad[c]+lam[c]+2*rho*di*y[c]-rho*s[c])
 			mv = math.Max(mv, math.Abs(xn-prev[c]))
 			mx = math.Max(mx, math.Abs(xn))
 			x[c] = xn
@@ -154,12 +158,17 @@ func (a *Algorithm) Advance() *sim.Step {
 		}
 	}
 	if m%2 == 1 {
+		// The agents' solves at once (none draws), then the noise in
+		// agent order.
+		a.pool.Each(n, func(i int) {
+			lo, hi := i*d, (i+1)*d
+			a.evals[i] = a.solve(i, rho, a.x[lo:hi], a.lam[lo:hi], a.s[lo:hi])
+		})
 		a.inner = 0
 		t := (m + 1) / 2
 		for i := range n {
-			lo, hi := i*d, (i+1)*d
-			a.inner += a.solve(i, rho, a.x[lo:hi], a.lam[lo:hi], a.s[lo:hi])
-			a.smp.Fill(a.nz[lo:hi], zcdpgauss.Sigma(a.spec, a.p.Attenuation, i, t))
+			a.inner += a.evals[i]
+			a.smp.Fill(a.nz[i*d:(i+1)*d], zcdpgauss.Sigma(a.spec, a.p.Attenuation, i, t))
 		}
 		noise.Release(a.sent, a.x, a.nz, d, d, 0)
 		for i := range n {

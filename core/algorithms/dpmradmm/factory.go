@@ -63,7 +63,7 @@ var Factory = method.Factory{
 	// x, λ, the published x̃ and the recycled gradient g̃.
 	States:    []string{"x", "lambda", "sent", "recycled"},
 	NewParams: func() any { return Defaults() },
-	Footprint: func(agents, _, dim int) int64 { return 8 * (7*int64(agents)*int64(dim) + int64(dim)) },
+	Footprint: func(agents, _, dim int) int64 { return 8 * (9*int64(agents)*int64(dim) + int64(agents)) },
 	Build:     build,
 	Words:     words,
 }
@@ -97,6 +97,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	a := New(p, env.Problem, env.Graph, l, max(mu, 0), nz.Spec, env.Sampler("dp-mradmm", "x"), env.InitState("x"))
+	a.pool = env.Pool
 	off := ""
 	if nz.Spec.IsOff() {
 		off = "no noise on x (channel x)"

@@ -29,6 +29,7 @@ import (
 	"dpsim/core/noise"
 	"dpsim/core/num"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -55,6 +56,7 @@ type Algorithm struct {
 	k     int
 	rel   []sim.Release
 	step  sim.Step
+	pool  *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns DP-NIDS on prob with mixing matrix w, the noise channel
@@ -75,12 +77,7 @@ func New(p Params, prob objective.Problem, w *weights.Matrix, spec *noise.Spec, 
 	return a
 }
 
-func (a *Algorithm) grads(x, g []float64) {
-	d := a.d
-	for i := range a.n {
-		a.prob.Grad(i, x[i*d:(i+1)*d], g[i*d:(i+1)*d])
-	}
-}
+func (a *Algorithm) grads(x, g []float64) { objective.Grads(a.pool, a.prob, x, g) }
 
 // Name implements sim.Algorithm.
 func (a *Algorithm) Name() string { return "dp-nids" }

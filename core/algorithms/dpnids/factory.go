@@ -87,6 +87,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		return nil, nil, err
 	}
 	a := New(p, env.Problem, env.Weights, nz.Spec, env.Sampler("dp-nids", "xbar"), p.Attenuation, env.InitState("x"))
+	a.pool = env.Pool
 	off := ""
 	if nz.Spec.IsOff() {
 		off = "no noise on x̄ (channel xbar)"

@@ -17,6 +17,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -80,12 +81,13 @@ type Algorithm struct {
 	xn   []float64 // x(t+1) under construction
 	nz   []float64 // η(t)
 	out  []float64 // x̃(t), the released vectors
-	z    []float64
-	grad []float64
+	z    []float64 // z_i(t), agent-major
+	grad []float64 // agent-major
 	k    int
 	step sim.Step
 	// cFrom says where C comes from, for the ledger's inputs.
 	cFrom string
+	pool  *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns DPOP on prob (which must have a domain to project on) with
@@ -98,7 +100,7 @@ func New(p Params, prob objective.Problem, dom objective.Bounded, w *weights.Mat
 		eta: eta, smp: smp,
 		x: append([]float64(nil), x0...), xn: make([]float64, n*d),
 		nz: make([]float64, n*d), out: make([]float64, n*d),
-		z: make([]float64, d), grad: make([]float64, d)}
+		z: make([]float64, n*d), grad: make([]float64, n*d)}
 	for i := range n {
 		dom.Project(a.x[i*d : (i+1)*d])
 	}
@@ -137,9 +139,9 @@ func (a *Algorithm) Advance() *sim.Step {
 	if !a.p.SelfNoisy {
 		self = a.x
 	}
-	z := a.z
 	for i := range n {
 		lo, hi := i*d, (i+1)*d
+		z := a.z[lo:hi]
 		wii := a.diag[i]
 		si := self[lo:hi]
 		si = si[:len(z)]
@@ -148,17 +150,22 @@ func (a *Algorithm) Advance() *sim.Step {
 		}
 		lo2, hi2 := a.start[i], a.start[i+1]
 		weights.MixRow(z, a.out, a.col[lo2:hi2], a.val[lo2:hi2])
-		at := z
-		if a.p.GradientAt == "x" {
-			at = a.x[lo:hi]
-		}
-		if a.hist != nil {
-			a.hist.Grad(i, at, a.grad)
-		} else {
-			a.prob.Grad(i, at, a.grad)
-		}
+	}
+	// Every agent's gradient at once, then the steps.
+	at := a.z
+	if a.p.GradientAt == "x" {
+		at = a.x
+	}
+	if a.hist != nil {
+		a.hist.Grads(a.pool, at, a.grad)
+	} else {
+		objective.Grads(a.pool, a.prob, at, a.grad)
+	}
+	for i := range n {
+		lo, hi := i*d, (i+1)*d
+		z := a.z[lo:hi]
 		xn := a.xn[lo:hi]
-		xn, gr := xn[:len(z)], a.grad[:len(z)]
+		xn, gr := xn[:len(z)], a.grad[lo:hi]
 		for c := range z {
 			xn[c] = z[c] - g*gr[c]
 		}

@@ -82,6 +82,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		hist = h
 	}
 	a := New(p, env.Problem, dom, env.Weights, eta, env.Sampler("dpop", "eta"), env.InitState("x"))
+	a.pool = env.Pool
 	a.hist = hist
 	a.cFrom = cFrom
 	return &method.Built{Algorithm: a, Accountant: NewAccountant(a), Theory: theory(p, a, eta)}, warns, nil

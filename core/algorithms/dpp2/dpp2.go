@@ -33,6 +33,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -102,6 +103,7 @@ type Algorithm struct {
 	k        int
 	etaK     float64 // η^k of the last iteration
 	step     sim.Step
+	pool     *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns DPP² on prob with Laplacian-type matrix pm (P), noise
@@ -169,9 +171,9 @@ func (a *Algorithm) Advance() *sim.Step {
 	noise.Release(a.y, a.yc, a.nw, d, d, 0)
 	// Round 1: z_i = ∇f_i(x_i) + ηq_i + ρ·Σ_j p_ij y_j + e_i (17).
 	rho := a.p.Rho
+	objective.Grads(a.pool, a.prob, a.x, a.g)
 	for i := range n {
 		lo, hi := i*d, (i+1)*d
-		a.prob.Grad(i, a.x[lo:hi], a.g[lo:hi])
 		copy(a.a[lo:hi], a.mix(i, a.y))
 		zc, g, q, ai := a.zc[lo:hi], a.g[lo:hi], a.q[lo:hi], a.a[lo:hi]
 		for c := range zc {

@@ -115,6 +115,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		src = env.Draws("dpp2", "eta")
 	}
 	a := New(p, env.Problem, pm, w, e, env.Sampler("dpp2", "w"), env.Sampler("dpp2", "e"), src, x0)
+	a.pool = env.Pool
 	_, dPinned := env.Init["d"]
 	_, qPinned := env.Init["q"]
 	if dPinned || qPinned {

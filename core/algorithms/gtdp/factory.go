@@ -77,7 +77,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 	n, d := env.Problem.Agents(), env.Problem.Dim()
 	a := New(p, env.Problem, env.Weights, eta, xi,
 		env.Sampler("gt-dp", "eta"), env.Sampler("gt-dp", "xi"), env.InitState("x"), env.InitState("s"))
-	a.cFrom = cFrom
+	a.cFrom, a.pool = cFrom, env.Pool
 	if noisy && !p.ClipGradients {
 		g := make([]float64, d)
 		x0 := env.InitState("x")

@@ -17,6 +17,7 @@ import (
 
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -72,8 +73,9 @@ type Algorithm struct {
 	grads []float64 // ∇f_i(x_i) of every agent, agent-major
 	k     int
 	step  sim.Step
-	gmax2 float64 // largest squared gradient norm seen (before clipping)
-	cFrom string  // where C comes from, for the ledger's inputs
+	gmax2 float64    // largest squared gradient norm seen (before clipping)
+	cFrom string     // where C comes from, for the ledger's inputs
+	pool  *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns GT-DP on prob with mixing matrix w (symmetric, doubly
@@ -151,13 +153,7 @@ func (a *Algorithm) Advance() *sim.Step {
 // each clipped to norm C when asked, and tracks the largest norm seen.
 func (a *Algorithm) gradients() []float64 {
 	d, gs := a.d, a.grads
-	if b, ok := a.prob.(objective.Batch); ok {
-		b.GradAll(a.x, gs)
-	} else {
-		for i := range a.n {
-			a.prob.Grad(i, a.x[i*d:(i+1)*d], gs[i*d:(i+1)*d])
-		}
-	}
+	objective.Grads(a.pool, a.prob, a.x, gs)
 	c := a.p.GradientBound
 	for i := range a.n {
 		g := gs[i*d : (i+1)*d]

@@ -63,6 +63,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		warns = append(warns, check.Warnf("noise.zeta_v", "has no effect in the local-dual form: v is never sent"))
 	}
 	a := New(p, env.Problem, env.Weights, zx, zv, env.Sampler("ppdc", "zeta_x"), env.Sampler("ppdc", "zeta_v"), env.InitState("x"))
+	a.pool = env.Pool
 	copy(a.v, env.InitState("v"))
 	a.cFrom, a.gradBound = cFrom, p.GradientBound
 	th := &method.Theory{

@@ -21,6 +21,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -69,12 +70,13 @@ type Algorithm struct {
 	x, v      []float64
 	nX, nV    []float64
 	xs, vs    []float64 // released x̂, v̂
-	g         []float64
+	g         []float64 // ∇f_i(x_i^k), agent-major
 	lx, lv    []float64
 	k         int
 	step      sim.Step
 	cFrom     string
 	gradBound float64
+	pool      *pool.Pool // the agents' gradients (nil: one goroutine)
 }
 
 // New returns PPDC on prob with Laplacian-type matrix pm, noise channels
@@ -87,7 +89,7 @@ func New(p Params, prob objective.Problem, pm *weights.Matrix, zx, zv *noise.Spe
 		zx: zx, zv: zv, sX: sX, sV: sV,
 		x: append([]float64(nil), x0...), v: make([]float64, nd),
 		nX: make([]float64, nd), nV: make([]float64, nd), xs: make([]float64, nd), vs: make([]float64, nd),
-		g: make([]float64, d), lx: make([]float64, d), lv: make([]float64, d)}
+		g: make([]float64, nd), lx: make([]float64, d), lv: make([]float64, d)}
 	recv := func(i int) ([]int, []float64) { cols, _ := pm.Row(i); return cols, nil }
 	a.step.AddReleases("x", n, d, d, 0, a.xs, a.nX, false, recv)
 	if p.Form == FormPI {
@@ -125,10 +127,12 @@ func (a *Algorithm) Advance() *sim.Step {
 		noise.Release(a.vs, a.v, a.nV, d, d, 0)
 	}
 	eta, gamma, omega := a.p.Eta, a.p.Gamma, a.p.Omega
+	// Agent i's gradient reads its own x_i before its update: every
+	// agent's first, at once.
+	objective.Grads(a.pool, a.prob, a.x, a.g)
 	for i := range a.n {
 		lo, hi := i*d, (i+1)*d
-		x, v := a.x[lo:hi], a.v[lo:hi]
-		a.prob.Grad(i, x, a.g)
+		x, v, g := a.x[lo:hi], a.v[lo:hi], a.g[lo:hi]
 		a.mix(a.lx, i, a.xs)
 		if a.p.Form == FormPI {
 			a.mix(a.lv, i, a.vs)
@@ -136,7 +140,7 @@ func (a *Algorithm) Advance() *sim.Step {
 			copy(a.lv, v)
 		}
 		for c := range x {
-			x[c] -= eta * (gamma*a.lx[c] + omega*a.lv[c] + a.g[c])
+			x[c] -= eta * (gamma*a.lx[c] + omega*a.lv[c] + g[c])
 			v[c] += eta * omega * a.lx[c]
 		}
 	}

@@ -13,14 +13,13 @@ import (
 	"dpsim/core/data"
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"dpsim/core/num"
 
 	"dpsim/core/check"
 	"dpsim/core/metrics"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 	"dpsim/core/problems/internal/learn"
 	"dpsim/core/sim"
 )
@@ -258,25 +257,7 @@ func (m *Model) central() learn.Func {
 
 // perShard calls f(i) for every shard, on up to GOMAXPROCS goroutines.
 func (m *Model) perShard(f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), len(m.shards))
-	if workers <= 1 {
-		for i := range m.shards {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(m.shards); i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	pool.New(runtime.GOMAXPROCS(0)).Each(len(m.shards), f)
 }
 
 // KKT returns ‖∇F(x)‖, F = (1/n)·Σ_i f_i.

@@ -6,6 +6,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/noise"
+	"dpsim/core/pool"
 	"dpsim/core/sim"
 	"dpsim/core/weights"
 )
@@ -58,9 +59,10 @@ type Engine struct {
 	xn   []float64
 	nz   []float64 // ϑ_t
 	out  []float64 // y_t
-	z    []float64
+	z    []float64 // z_i, agent-major
 	acc  []float64
-	grad []float64
+	grad []float64 // g_i, agent-major
+	pool *pool.Pool
 	k    int
 	step sim.Step
 	// Clipped counts the gradients clipping changed.
@@ -74,7 +76,7 @@ func NewEngine(c Config, env *method.Env, h *History) *Engine {
 	e := &Engine{c: c, h: h, n: n, d: d, w: env.Weights, row: make([]float64, n),
 		spec: env.Noise[c.Channel], smp: env.Sampler(c.Name, c.Channel),
 		x: env.InitState("x"), xn: make([]float64, n*d), nz: make([]float64, n*d), out: make([]float64, n*d),
-		z: make([]float64, d), acc: make([]float64, d), grad: make([]float64, d)}
+		z: make([]float64, n*d), acc: make([]float64, d), grad: make([]float64, n*d), pool: env.Pool}
 	for i := range n {
 		_, vals := e.w.Row(i)
 		for _, v := range vals {
@@ -113,10 +115,10 @@ func (e *Engine) Advance() *sim.Step {
 	if e.c.SelfNoisy {
 		self = e.out
 	}
-	z, acc := e.z, e.acc
+	acc := e.acc
 	for i := range n {
 		lo, hi := i*d, (i+1)*d
-		s := self[lo:hi]
+		z, s := e.z[lo:hi], self[lo:hi]
 		s = s[:len(z)]
 		clear(acc)
 		cols, vals := e.w.Row(i)
@@ -125,19 +127,25 @@ func (e *Engine) Advance() *sim.Step {
 		for c := range z {
 			z[c] = keep*s[c] + gam*acc[c]
 		}
-		at := e.x[lo:hi]
-		if e.c.GradAtMix {
-			at = z
-		}
-		e.h.Grad(i, at, e.grad)
-		if e.c.Clip > 0 && ClipL1(e.grad, e.c.Clip) {
+	}
+	// Every agent's gradient at once (each reads its own data), then the
+	// steps in agent order.
+	at := e.x
+	if e.c.GradAtMix {
+		at = e.z
+	}
+	e.h.Grads(e.pool, at, e.grad)
+	for i := range n {
+		lo, hi := i*d, (i+1)*d
+		z, g := e.z[lo:hi], e.grad[lo:hi]
+		if e.c.Clip > 0 && ClipL1(g, e.c.Clip) {
 			e.Clipped++
 		}
-		if e.c.ClipL2 > 0 && clipL2(e.grad, e.c.ClipL2) {
+		if e.c.ClipL2 > 0 && clipL2(g, e.c.ClipL2) {
 			e.Clipped++
 		}
-		xn, g := e.xn[lo:hi], e.grad[:len(z)]
-		xn = xn[:len(z)]
+		xn := e.xn[lo:hi]
+		xn, g = xn[:len(z)], g[:len(z)]
 		for c := range z {
 			xn[c] = z[c] - lam*g[c]
 		}

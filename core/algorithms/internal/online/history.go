@@ -12,6 +12,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/objective"
+	"dpsim/core/pool"
 )
 
 // History is what every agent has received so far and the gradient over
@@ -42,11 +43,12 @@ type History struct {
 	// all-past mode
 	counts [][]int32
 	seen   [][]int
-	bucket [][]int // scratch: rows by count
+	bucket [][][]int // scratch per agent: rows by count
 	// window mode
 	ring [][]int // per agent: the latest window·batch indices, circular
 	at   []int
-	tmp  []float64
+	tmp  []float64 // scratch per agent, agent-major: agents' gradients may run at once
+	d    int
 }
 
 // Fields of the shared parameters, for errors.
@@ -66,7 +68,7 @@ func NewHistory(env *method.Env, batch, window int) (*History, error) {
 		return nil, check.Errorf(FieldWindow, "must be ≥ 0 batches (0: all received data; got %d)", window)
 	}
 	n, d := env.Problem.Agents(), env.Problem.Dim()
-	h := &History{prob: env.Problem, batch: batch, window: window, tmp: make([]float64, d)}
+	h := &History{prob: env.Problem, batch: batch, window: window, d: d}
 	st, ok := env.Problem.(objective.Stochastic)
 	if !ok {
 		return h, nil
@@ -86,6 +88,8 @@ func NewHistory(env *method.Env, batch, window int) (*History, error) {
 	}
 	h.counts = make([][]int32, n)
 	h.seen = make([][]int, n)
+	h.bucket = make([][][]int, n)
+	h.tmp = make([]float64, n*d)
 	for i := range n {
 		h.counts[i] = make([]int32, st.Samples(i))
 	}
@@ -130,8 +134,21 @@ func (h *History) Receive() {
 	}
 }
 
+// Grads writes into out every agent's gradient at its row of at (both
+// agent-major) over the data it has received, the agents spread over p's
+// workers.
+func (h *History) Grads(p *pool.Pool, at, out []float64) {
+	if h.st == nil {
+		objective.Grads(p, h.prob, at, out)
+		return
+	}
+	d := h.d
+	p.Each(len(h.cur), func(i int) { h.Grad(i, at[i*d:(i+1)*d], out[i*d:(i+1)*d]) })
+}
+
 // Grad writes into out agent i's gradient at x over the data it has
 // received (see History). It needs Receive to have been called once.
+// Calls for different agents may run at once.
 func (h *History) Grad(i int, x, out []float64) {
 	if h.st == nil {
 		h.prob.Grad(i, x, out)
@@ -156,10 +173,10 @@ func (h *History) Grad(i int, x, out []float64) {
 		return
 	}
 	span := int(hi-lo) + 1
-	for len(h.bucket) < span {
-		h.bucket = append(h.bucket, nil)
+	for len(h.bucket[i]) < span {
+		h.bucket[i] = append(h.bucket[i], nil)
 	}
-	b := h.bucket[:span]
+	b := h.bucket[i][:span]
 	for c := range b {
 		b[c] = b[c][:0]
 	}
@@ -167,6 +184,7 @@ func (h *History) Grad(i int, x, out []float64) {
 		b[cnt[k]-lo] = append(b[cnt[k]-lo], k)
 	}
 	total := float64(h.t * h.batch)
+	tmp := h.tmp[i*h.d : (i+1)*h.d]
 	clear(out)
 	for c, rows := range b {
 		if len(rows) == 0 {
@@ -174,9 +192,9 @@ func (h *History) Grad(i int, x, out []float64) {
 		}
 		// Each GradBatch carries the per-sample ℓ2 term; the weights sum
 		// to 1, so it is counted once.
-		h.st.GradBatch(i, x, rows, h.tmp)
+		h.st.GradBatch(i, x, rows, tmp)
 		w := float64(int(lo)+c) * float64(len(rows)) / total
-		for j, v := range h.tmp {
+		for j, v := range tmp {
 			out[j] += w * v
 		}
 	}

@@ -1,0 +1,6 @@
+//go:build !wasm
+
+package pool
+
+// native: goroutines run on several cores.
+const native = true

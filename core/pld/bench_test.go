@@ -75,61 +75,6 @@ func BenchmarkLedger(b *testing.B) {
 	}
 }
 
-// BenchmarkSelfCompose: 10,000 equal Laplace releases composed by the
-// transform raised to the power (selfCompose) against repeated squaring.
-func BenchmarkSelfCompose(b *testing.B) {
-	h := 0.1 / 100
-	leaf := laplace{0.01}.discretize(h, tail)
-	leaf.setStats()
-	var c convolver
-	b.Run("power", func(b *testing.B) {
-		for b.Loop() {
-			selfCompose(leaf, 10000, &c, tail)
-		}
-	})
-	b.Run("squaring", func(b *testing.B) {
-		for b.Loop() {
-			var r *dist
-			n := 10000
-			for d := leaf; n > 0; n >>= 1 {
-				if n&1 == 1 {
-					if r == nil {
-						r = d
-					} else {
-						r = compose(r, d, &c, tail)
-					}
-				}
-				if n > 1 {
-					d = compose(d, d, &c, tail)
-				}
-			}
-		}
-	})
-}
-
-// BenchmarkConvolve: the definition against the transform, for a long
-// vector and a short one (convolve's crossover).
-func BenchmarkConvolve(b *testing.B) {
-	a := make([]float64, 4096)
-	for i := range a {
-		a[i] = 1 / float64(i+1)
-	}
-	var c convolver
-	for _, m := range []int{16, 32, 48, 64, 128} {
-		v := a[:m]
-		b.Run(fmt.Sprintf("direct/%d", m), func(b *testing.B) {
-			for b.Loop() {
-				directConvolve(a, v)
-			}
-		})
-		b.Run(fmt.Sprintf("fft/%d", m), func(b *testing.B) {
-			for b.Loop() {
-				c.fftConvolve(a, v)
-			}
-		})
-	}
-}
-
 // BenchmarkFFT: the real transform of fft.go (forward and inverse) against
 // gonum's FFT type (FFTPACK) and gonum's radix-2 complex transform of half
 // the length (what fft.go does inside, with twiddles from a table instead

@@ -37,7 +37,7 @@ func TestBits(t *testing.T) {
 		{"laplace ×1", []Release{lap(2, 1)}, Options{}},
 		{"laplace ×10000", []Release{lap(100, 10000)}, Options{}},
 		{"laplace decaying ×300", decaying(300), Options{}},
-		// Buckets composed on a finer grid and put on the grid (build).
+		// Buckets, and the lower companion (Composition.down).
 		{"laplace decaying ×3000, tolerance 1e-2", decaying(3000), Options{Tolerance: 1e-2}},
 		{"laplace deep ×1000", []Release{lap(0.01, 1000)}, Options{}},
 		{"laplace + gaussian", []Release{lap(20, 1000), {Mechanism: Gaussian, Scale: 2, Sensitivity: 1}}, Options{}},

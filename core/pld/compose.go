@@ -1,7 +1,6 @@
 package pld
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"slices"
@@ -51,13 +50,15 @@ const MinDelta = 1e-12
 const tail = 1e-20
 
 // The default grid (gridFor, Composition): it starts at h = kappa·√(Σ Var
-// L_k / K), a tenth of a typical release's loss deviation, or at
-// kappaAligned when the lower atoms of the Laplace releases are on the
-// grid (measured: TestAccuracy), and is halved up to maxRefine times
-// until Bound.Error at refDelta is at most target of ε (the default
+// L_k / K), a fortieth of a typical release's loss deviation (every
+// release's lower atom is split, and a finer grid costs the Fourier
+// composition little: composeParts), or at kappaAligned when the lower
+// atoms of the Laplace releases are on the grid (measured: TestAccuracy),
+// and is halved up to maxRefine times until the grid's error estimate at
+// refDelta is at most gridShare·tol of ε (target is the default
 // Options.Tolerance).
 const (
-	kappa        = 0.1
+	kappa        = 0.025
 	kappaAligned = 0.3
 	target       = 1e-3
 	refDelta     = 1e-6
@@ -208,6 +209,11 @@ func (m *multiset) equal(o *multiset) bool {
 		len(m.eps) != len(o.eps) || !slices.Equal(m.huge, o.huge) {
 		return false
 	}
+	// Releases that came in the same order (agents sharing a schedule)
+	// compare without a lookup.
+	if slices.Equal(m.eps, o.eps) && slices.Equal(m.count, o.count) {
+		return true
+	}
 	for i, e := range m.eps {
 		if j, ok := o.index[e]; !ok || o.count[j] != m.count[i] {
 			return false
@@ -262,76 +268,103 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, nil
 	}
 	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
+	// The work buffers of every pass (build), allocated once.
+	var cv convolver
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
-		if c.fine, err = build(groups, gmu, opt.Grid, false); err != nil {
+		if c.fine, err = build(groups, gmu, opt.Grid, false, &cv); err != nil {
 			return nil, err
 		}
-		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false); err != nil {
+		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, &cv); err != nil {
 			return nil, err
 		}
 		c.method = MethodPLD
-		return c, c.lower(groups, gmu)
+		return c, c.lower(groups, gmu, &cv)
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
-	// most tol of ε, or the distribution would outgrow maxWindow.
+	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
 	h := gridFor(groups, gmu, top, tol)
-	coarse, err := build(groups, gmu, 2*h, false)
+	coarse, err := build(groups, gmu, 2*h, false, &cv)
 	if err != nil {
 		return nil, err
 	}
 	for range maxRefine {
-		fine, err := build(groups, gmu, h, false)
+		fine, err := build(groups, gmu, h, false, &cv)
 		if err != nil {
 			return nil, err
 		}
 		c.fine, c.coarse = fine, coarse
 		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
-		if 2*(g-f) <= tol*f || 2*len(fine.p) > maxWindow {
+		if 2*(g-f) <= gridShare*tol*f || 2*len(fine.p) > maxWindow {
 			break
 		}
 		coarse, h = fine, h/2
 	}
 	c.method = MethodPLD
-	return c, c.lower(groups, gmu)
+	return c, c.lower(groups, gmu, &cv)
 }
 
-// bucketShare is the ratio of laplaceGroups' buckets as a share of the
-// tolerance: buckets of ratio 1 + tol/2 cost at most about 0.65·tol/2 of ε
-// (TestBuckets), which Bound.Error includes.
-const bucketShare = 0.5
+// The tolerance is shared between the grid and the buckets: the grid is
+// refined until its error estimate is at most gridShare·tol of ε, and the
+// buckets (laplaceGroups) are of width bucketShare·tol, which costs about
+// 1.5 times that of ε for a decaying schedule of 10,000 releases, as the
+// lower companion (Composition.down) measures it; both are in Bound.Error.
+const (
+	gridShare   = 0.5
+	bucketShare = 0.35
+)
 
 // lower composes the buckets rounded down on the coarse grid, when a
 // bucket rounded anything: the exact composition lies between it and the
 // one rounded up, so their difference bounds what the rounding cost.
-func (c *Composition) lower(gs []group, gmu float64) error {
+func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 	if !rounded(gs) {
 		return nil
 	}
 	var err error
-	c.down, err = build(gs, gmu, c.coarse.h, true)
+	c.down, err = build(gs, gmu, c.coarse.h, true, cv)
 	return err
 }
 
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]) as
 // groups: every ε whose shape is truncated (2ε above the truncation
-// depth) folded into one, and the others in buckets of a geometric grid
-// of ratio 1 + gamma, each composed as its count of releases of its
-// largest ε (less noise, more loss: still an upper bound). A decaying
-// schedule of ten thousand distinct releases then becomes a few hundred
-// buckets composed by powers; a bucket of one ε is exact. Buckets come in
-// the order their first ε came.
+// depth) folded into one, and the others in buckets, each composed as its
+// count of releases of its largest ε (less noise, more loss: still an
+// upper bound). A decaying schedule of ten thousand distinct releases
+// then becomes a few hundred buckets; a bucket of one ε is exact. Buckets
+// come in the order their first ε came.
+//
+// A release's share of the composition's spread is about ε², so what
+// rounding ε up by dε costs is about ε·dε of Σε²: the buckets are of
+// equal width gamma·p below p = Σε²/Σε (the small releases, which matter
+// little) and of ratio 1 + gamma above it, so that rounding every release
+// up costs at most about gamma of Σε² either way, with half the buckets
+// of a geometric grid for a decaying schedule.
 func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
+	depth := laplaceDepth(tail)
+	var s1, s2 float64
+	for i, e := range eps {
+		if 2*e <= depth {
+			s1 += float64(count[i]) * e
+			s2 += float64(count[i]) * float64(e*e)
+		}
+	}
+	pivot := s2 / s1
+	width := gamma * pivot
+	above := math.Ceil(1/gamma) + 1
 	bucket := map[float64]int{}
 	for i, e := range eps {
 		n := count[i]
-		if 2*e <= laplaceDepth(tail) {
-			j := math.Ceil(num.Log(e) / lg)
+		if 2*e <= depth {
+			j := math.Ceil(e / width)
+			if e > pivot {
+				j = above + math.Ceil(num.Log(e/pivot)/lg)
+			}
 			if k, ok := bucket[j]; ok {
 				g := &gs[k]
 				g.law = laplace{max(g.law.(laplace).eps, e)}
@@ -381,8 +414,8 @@ func rounded(gs []group) bool {
 // of it (on the grid 2h too).
 func gridFor(gs []group, gmu, top, tol float64) float64 {
 	var s2, widest, atoms, atom float64
-	align, first := 0.0, -1
-	for i, g := range gs {
+	align := 0.0
+	for _, g := range gs {
 		n := float64(g.count)
 		s2 += n * g.law.variance()
 		widest = max(widest, g.law.width(tail))
@@ -390,22 +423,15 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 			w := n * num.Exp(-l.eps)
 			atoms += w
 			if w > atom {
-				atom, align, first = w, l.eps, i
+				atom, align = w, l.eps
 			}
 		}
 	}
 	aligned := atom >= 0.9*atoms
-	// k counts the roundings whose errors add up: one per release
-	// discretized on h, one per group composed on a finer grid (build).
+	// k counts the roundings whose errors add up: one per release.
 	var k float64
-	for i, g := range gs {
-		if g.count < fineCount || g.extra != 0 || aligned && i == first {
-			k += float64(g.count)
-		} else if l, ok := g.law.(laplace); ok && 2*l.eps > laplaceDepth(tail) {
-			k += float64(g.count)
-		} else {
-			k++
-		}
+	for _, g := range gs {
+		k += float64(g.count)
 	}
 	// The Gaussian part counts in the spread the error is measured
 	// against, not among the releases whose rounding errors add up.
@@ -422,9 +448,14 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 		}
 	}
 	// Measured (TestAccuracy) the error is at most about 7·K·h²/s; a
-	// composition whose ε is of the order of top needs it below
-	// tol/10 of that, which allows a coarser grid when top ≫ s.
-	h = max(h, math.Sqrt(tol/10*top*s/(7*k)))
+	// composition whose ε is of the order of top needs it below tol/10
+	// of that, tol/160 where releases split their lower atoms (gridShare,
+	// and that splitting), which allows a coarser grid when top ≫ s.
+	div := 160.0
+	if atoms == 0 {
+		div = 10
+	}
+	h = max(h, math.Sqrt(tol/div*top*s/(7*k)))
 	// The composition's window: twice Bernstein's reach of the Laplace
 	// part (at most the sum of their ranges), plus the Gaussian part's
 	// width. A window of fewer than minWindow points costs nothing to
@@ -446,112 +477,47 @@ const minWindow = 2000
 // aims at (the transforms are then of 2¹⁸ points at most).
 const maxWindow = 1 << 17
 
-// fineSteps is how much finer than h a bucket of at least fineCount
-// releases is composed before it is put on h (build): the atoms of two or
-// three releases cost about as much to split once as one by one.
-const (
-	fineSteps = 4
-	fineCount = 4
-)
-
-// build discretizes every group on the grid h, composes each with itself
-// and the results together, smallest first (Huffman's order: the short
-// ones meet while they are short), and last the Gaussian part of
-// parameter gmu, if any: its range is wide and unbounded in truth, so it
-// is kept out of the tail cuts, which no later composition needs after it.
-// With lower, each bucket is composed at its smallest ε instead of its
-// largest (what the rounding cost, Composition).
-//
-// A group of several releases whose lower atom −ε falls between grid
-// losses is composed on a grid at most h/fineSteps that holds that atom,
-// then put on h once (regrid): splitting the atom of every release costs
-// fifteen times the rest of the rounding (TestAccuracy), and a
-// composition's own atoms are split once instead of once per release.
-func build(gs []group, gmu, h float64, lower bool) (*dist, error) {
-	var c convolver
-	q := &queue{}
+// build discretizes every group on the grid h and composes them all in
+// the Fourier domain (composeParts), the Gaussian part of parameter gmu,
+// if any, as one more group. With lower, each bucket is composed at its
+// smallest ε instead of its largest (what the rounding cost, Composition).
+func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) {
+	parts := make([]part, 0, len(gs)+1)
 	for _, g := range gs {
 		l := g.law
 		if _, ok := l.(laplace); ok && lower && g.down > 0 {
 			l = laplace{g.down}
 		}
-		var d *dist
-		if lap, ok := l.(laplace); ok && g.count >= fineCount && g.extra == 0 && 2*lap.eps <= laplaceDepth(tail) && !alignedOn(lap.eps, h) {
-			hf := 2 * lap.eps / math.Ceil(2*lap.eps*fineSteps/h)
-			leaf := l.discretize(hf, tail)
-			if leaf == nil {
-				return nil, tooFine(hf, l)
-			}
-			leaf.setStats()
-			d = regrid(selfCompose(leaf, g.count, &c, tail), h)
-		} else {
-			leaf := l.discretize(h, tail)
-			if leaf == nil {
+		pt := part{count: g.count, extra: g.extra}
+		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
+			var fits bool
+			if pt.lap, fits = lap.parts(h, tail); !fits {
 				return nil, tooFine(h, l)
 			}
-			leaf.setStats()
-			d = selfCompose(leaf, g.count, &c, tail)
-			d.offset += g.extra
+		} else {
+			// Truncated Laplace releases (one shape for all): a vector,
+			// whose moment scale (setStats) narrows the window.
+			if pt.leaf = l.discretize(h, tail); pt.leaf == nil {
+				return nil, tooFine(h, l)
+			}
+			pt.leaf.setStats()
 		}
-		heap.Push(q, item{d, q.seq})
+		parts = append(parts, pt)
 	}
-	for q.Len() > 1 {
-		a := heap.Pop(q).(item).d
-		b := heap.Pop(q).(item).d
-		heap.Push(q, item{compose(a, b, &c, tail), q.seq})
+	if gmu > 0 {
+		g := gauss{gmu}
+		leaf := g.discretize(h, tail)
+		if leaf == nil {
+			return nil, tooFine(h, g)
+		}
+		leaf.gaussStats(gmu)
+		parts = append(parts, part{leaf: leaf, count: 1})
 	}
-	d := heap.Pop(q).(item).d
-	if gmu == 0 {
-		return d, nil
-	}
-	g := gauss{gmu}.discretize(h, tail)
-	if g == nil {
-		return nil, tooFine(h, gauss{gmu})
-	}
-	r := &dist{h: h, offset: d.offset + g.offset, lo: d.lo + g.lo, inf: d.inf + g.inf - float64(d.inf*g.inf)}
-	r.p = c.convolve(d.p, g.p)
-	return r, nil
+	return composeParts(parts, h, c), nil
 }
-
-// alignedOn reports whether the Laplace loss of ε has its lower atom −ε on
-// the grid h that holds its upper one (discretize's test).
-func alignedOn(eps, h float64) bool { return math.Ceil(2*eps/h)*h <= 2*eps }
 
 func tooFine(h float64, l law) error {
 	return fmt.Errorf("grid: %v is too fine for a release of loss range %.3g (more than %d points)", h, l.width(tail), maxPoints)
-}
-
-// queue orders distributions by length, then by arrival, so that the
-// order of composition (and so every bit of the result) is fixed.
-type queue struct {
-	items []item
-	seq   int
-}
-
-type item struct {
-	d   *dist
-	seq int
-}
-
-func (q *queue) Len() int { return len(q.items) }
-func (q *queue) Less(i, j int) bool {
-	a, b := q.items[i], q.items[j]
-	if len(a.d.p) != len(b.d.p) {
-		return len(a.d.p) < len(b.d.p)
-	}
-	return a.seq < b.seq
-}
-func (q *queue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
-func (q *queue) Push(x any) {
-	it := x.(item)
-	it.seq = q.seq
-	q.seq++
-	q.items = append(q.items, it)
-}
-func (q *queue) Pop() any {
-	it := q.items[len(q.items)-1]
-	q.items = q.items[:len(q.items)-1]
-	return it
 }
 
 // logSumExp returns ln Σ e^{v_i} without overflow.

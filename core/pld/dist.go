@@ -29,43 +29,6 @@ type dist struct {
 // loss returns the loss of p[i] relative to the offset.
 func (d *dist) loss(i int) float64 { return float64(d.lo+i) * d.h }
 
-// compose returns the distribution of the sum of independent losses of a
-// and b (the composition of the two releases), its tails cut.
-func compose(a, b *dist, c *convolver, tail float64) *dist {
-	d := &dist{
-		h:      a.h,
-		offset: a.offset + b.offset,
-		lo:     a.lo + b.lo,
-		p:      c.convolve(a.p, b.p),
-		// Finite only when both are: 1 − (1−a)(1−b).
-		inf:  a.inf + b.inf - float64(a.inf*b.inf),
-		mean: a.mean + b.mean,
-		vari: a.vari + b.vari,
-		b:    max(a.b, b.b),
-	}
-	d.cut(tail)
-	return d
-}
-
-// convolve returns the linear convolution of a and b, by the definition
-// when that costs less than the transform: n·m products against about
-// 4·N·log₂N for the transform of length N ≥ n+m−1. Measured with the CPU
-// time (BenchmarkConvolve), the crossover is near 7·N·log₂N natively and
-// 2.5·N·log₂N under js/wasm, whose products cost relatively more; one rule
-// serves both, as the two ways round differently and the page must give
-// the CLI's bits.
-func (c *convolver) convolve(a, b []float64) []float64 {
-	n, m := len(a), len(b)
-	size, lg := 4, 2
-	for size < n+m-1 {
-		size, lg = 2*size, lg+1
-	}
-	if n*m <= 4*size*lg {
-		return directConvolve(a, b)
-	}
-	return c.fftConvolve(a, b)
-}
-
 // reach is the distance t from the mean beyond which Bernstein's
 // inequality bounds each tail of d's exact finite part by tail:
 // P(S − E S ≥ t) ≤ exp(−t²/(2(σ² + b·t))) for a sum of independent terms
@@ -151,6 +114,25 @@ func (d *dist) setStats() {
 	d.b = d.momentScale(m0)
 }
 
+// gaussStats sets the mean of d, the discretized loss of a Gaussian
+// release of parameter mu, from its points, and a variance and moment
+// scale that meet Bernstein's condition without summing its moments
+// (momentScale's cost on a leaf of thousands of points): the discretized
+// loss X′ is within h of the normal loss X of deviation σ = mu (its
+// tails only move nearer the mean or to +∞), so by Minkowski's inequality
+// ‖X′ − EX′‖_k ≤ σ·‖Z‖_k + 2h ≤ (σ + 2h)·‖Z‖_k, and E|Z|^k ≤ ½·k! for
+// k ≥ 2: Var and b both (σ + 2h), squared for the variance.
+func (d *dist) gaussStats(mu float64) {
+	var m0, m1 float64
+	for i, v := range d.p {
+		m0 += v
+		m1 += float64(v * d.loss(i))
+	}
+	d.mean = m1 / m0
+	s := mu + 2*d.h
+	d.vari, d.b = s*s, s
+}
+
 // momentScale returns the smallest b with E|X − μ|^k ≤ ½·k!·σ²·b^{k−2}
 // for every k ≥ 3. A loss within R of its mean meets it with b = R/3
 // (Bernstein's bounded case), which is what a short release gets; but a
@@ -191,64 +173,6 @@ func (d *dist) momentScale(m0 float64) float64 {
 			return b
 		}
 	}
-}
-
-// selfCompose returns the composition of count ≥ 1 copies of d. From four
-// copies on it raises d's transform to the power count, on the window
-// that Bernstein's inequality gives the sum (dp_accounting's
-// self_convolve, which bounds its window by Chernoff instead): two
-// transforms however large count is, against about 2·log₂(count)
-// convolutions for repeated squaring, four times the time for 10,000
-// releases natively and under js/wasm (BenchmarkSelfCompose).
-func selfCompose(d *dist, count int64, c *convolver, tail float64) *dist {
-	switch count {
-	case 1:
-		return d
-	case 2:
-		return compose(d, d, c, tail)
-	case 3:
-		return compose(compose(d, d, c, tail), d, c, tail)
-	}
-	fc := float64(count)
-	r := &dist{
-		h:      d.h,
-		offset: fc * d.offset,
-		mean:   fc * d.mean,
-		vari:   fc * d.vari,
-		b:      d.b,
-		// 1 − (1 − inf)^count, without cancellation.
-		inf: -expm1(fc * math.Log1p(-d.inf)),
-	}
-	n := len(d.p)
-	t := r.reach(tail)
-	// The sum's grid indices run over [count·lo, count·(lo+n−1)]; keep the
-	// part within the reach of the mean.
-	first := max(int64(math.Ceil((r.mean-t)/d.h)), count*int64(d.lo))
-	last := min(int64(math.Floor((r.mean+t)/d.h)), count*int64(d.lo+n-1))
-	w := int(last - first + 1)
-	p := c.load(d.p, max(w, n))
-	size, m := p.n, p.n/2
-	p.forward(c.x, c.re, c.im, c.ar, c.ai)
-	for k := range m + 1 {
-		c.ar[k], c.ai[k] = cpow(c.ar[k], c.ai[k], count)
-	}
-	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
-	// Index s of the sum sits at (s − count·lo) mod size: the circular
-	// transform folds what lies outside the window onto it. That adds
-	// mass (δ only rises), and the mass above the window, at most tail,
-	// is counted at +∞.
-	r.lo = int(first)
-	r.p = make([]float64, w)
-	base := int64(count) * int64(d.lo)
-	for i := range r.p {
-		k := int((first + int64(i) - base) % int64(size))
-		r.p[i] = max(c.x[k], 0)
-	}
-	if last < count*int64(d.lo+n-1) {
-		r.inf += tail
-	}
-	r.cut(tail)
-	return r
 }
 
 // cpow returns (re + i·im)^k by repeated squaring, each product rounded
@@ -312,41 +236,4 @@ func (d *dist) epsilon(delta float64) (rel float64, ok bool) {
 		}
 	}
 	return math.Inf(-1), true // no mass at all
-}
-
-// regrid returns d put on a grid of step h whose top is d's largest
-// finite loss, by connect-the-dots: every point's mass is split between
-// the two grid losses around it so that both its P-mass and its Q-mass
-// are kept. δ(ε) is then d's at every grid loss and above it between (a
-// chord of a convex curve), so the result is an upper bound whenever d
-// is. A composition made on a fine grid and then regridded pays the
-// coarse grid's rounding once, not once per release (Composition).
-func regrid(d *dist, h float64) *dist {
-	n := len(d.p)
-	if n == 0 {
-		return &dist{h: h, offset: d.offset, inf: d.inf, mean: d.mean, vari: d.vari, b: d.b}
-	}
-	top := d.loss(n - 1)
-	r := &dist{h: h, offset: d.offset + top, inf: d.inf, mean: d.mean - top, vari: d.vari, b: d.b}
-	r.lo = int(math.Floor((d.loss(0) - top) / h))
-	r.p = make([]float64, 1-r.lo)
-	eh := -expm1(-h)
-	for i, v := range d.p {
-		if v == 0 {
-			continue
-		}
-		y := d.loss(i) - top
-		m := math.Floor(y / h)
-		a := m * h
-		k := int(m) - r.lo
-		if y <= a || k+1 >= len(r.p) {
-			r.p[k] += v
-			continue
-		}
-		up := float64(v*-expm1(a-y)) / eh
-		r.p[k+1] += up
-		r.p[k] += v - up
-	}
-	r.cut(tail)
-	return r
 }

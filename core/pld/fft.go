@@ -151,6 +151,11 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) {
 // composition allocates them once.
 type convolver struct {
 	x, re, im, ar, ai, br, bi []float64
+	// composeParts' own: the Laplace groups' squared moduli, the
+	// frequencies alive, and u per frequency (lapTransform) of the grid uh.
+	mag, uR, uI []float64
+	uh          float64
+	alive       []int32
 }
 
 func grow(b []float64, n int) []float64 {
@@ -174,58 +179,4 @@ func (c *convolver) load(v []float64, size int) *plan {
 	copy(c.x, v)
 	clear(c.x[len(v):])
 	return planFor(n)
-}
-
-// fftConvolve returns the linear convolution of a and b (length
-// len(a)+len(b)−1), with the negative values rounding leaves clamped to 0.
-func (c *convolver) fftConvolve(a, b []float64) []float64 {
-	out := len(a) + len(b) - 1
-	p := c.load(a, out)
-	m := p.n / 2
-	p.forward(c.x, c.re, c.im, c.ar, c.ai)
-	if sameSlice(a, b) {
-		for k := range m + 1 {
-			r, i := c.ar[k], c.ai[k]
-			c.ar[k], c.ai[k] = float64(r*r)-float64(i*i), 2*float64(r*i)
-		}
-	} else {
-		c.br, c.bi = grow(c.br, m+1), grow(c.bi, m+1)
-		copy(c.x, b)
-		clear(c.x[len(b):])
-		p.forward(c.x, c.re, c.im, c.br, c.bi)
-		for k := range m + 1 {
-			ar, ai, br, bi := c.ar[k], c.ai[k], c.br[k], c.bi[k]
-			c.ar[k], c.ai[k] = float64(ar*br)-float64(ai*bi), float64(ar*bi)+float64(ai*br)
-		}
-	}
-	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
-	r := make([]float64, out)
-	for i := range r {
-		r[i] = max(c.x[i], 0)
-	}
-	return r
-}
-
-// sameSlice reports whether a and b are the same vector (a self-convolution).
-func sameSlice(a, b []float64) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
-}
-
-// directConvolve returns the linear convolution of a and b by the
-// definition: faster than the transform when one of them is short.
-func directConvolve(a, b []float64) []float64 {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	r := make([]float64, len(a)+len(b)-1)
-	for j, bj := range b {
-		if bj == 0 {
-			continue
-		}
-		rr := r[j : j+len(a)]
-		for i, ai := range a {
-			rr[i] += float64(ai * bj)
-		}
-	}
-	return r
 }

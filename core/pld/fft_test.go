@@ -2,40 +2,109 @@ package pld
 
 import (
 	"math"
+	"math/cmplx"
 	"testing"
 
 	"dpsim/core/rng"
 )
 
-// TestFFTConvolve holds the transform's convolution to the definition's,
-// for lengths across the power-of-two boundaries and a self-convolution.
-func TestFFTConvolve(t *testing.T) {
+// TestFFT holds the real transform to the definition of the DFT, and its
+// inverse to the identity, across lengths.
+func TestFFT(t *testing.T) {
 	s := rng.NewStream(1, "pld/fft")
-	var c convolver
-	for _, n := range [][2]int{{1, 1}, {2, 3}, {5, 4}, {17, 16}, {100, 29}, {1000, 1000}, {4096, 1}} {
-		a, b := make([]float64, n[0]), make([]float64, n[1])
-		for i := range a {
-			a[i] = s.Float64()
+	for _, n := range []int{4, 8, 64, 1024} {
+		p := planFor(n)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = s.Float64()
 		}
-		for i := range b {
-			b[i] = s.Float64()
-		}
-		want := directConvolve(a, b)
-		got := c.fftConvolve(a, b)
-		if len(got) != len(want) {
-			t.Fatalf("%v: length %d, want %d", n, len(got), len(want))
-		}
-		for i := range want {
-			if d := math.Abs(got[i] - want[i]); d > 1e-12*float64(n[0]+n[1]) {
-				t.Fatalf("%v: c[%d] = %v, want %v", n, i, got[i], want[i])
+		re, im := make([]float64, n/2), make([]float64, n/2)
+		xr, xi := make([]float64, n/2+1), make([]float64, n/2+1)
+		p.forward(x, re, im, xr, xi)
+		for k := range n/2 + 1 {
+			var want complex128
+			for j, v := range x {
+				want += complex(v, 0) * cmplx.Exp(complex(0, -2*math.Pi*float64(j*k)/float64(n)))
+			}
+			if d := cmplx.Abs(complex(xr[k], xi[k]) - want); d > 1e-12*float64(n) {
+				t.Fatalf("n = %d: X[%d] = %v, want %v", n, k, complex(xr[k], xi[k]), want)
 			}
 		}
-		self := c.fftConvolve(a, a)
-		want = directConvolve(a, a)
-		for i := range want {
-			if d := math.Abs(self[i] - want[i]); d > 1e-12*float64(n[0]) {
-				t.Fatalf("%v self: c[%d] = %v, want %v", n, i, self[i], want[i])
+		y := make([]float64, n)
+		p.inverse(xr, xi, re, im, y)
+		for i := range x {
+			if math.Abs(y[i]-x[i]) > 1e-13 {
+				t.Fatalf("n = %d: inverse[%d] = %v, want %v", n, i, y[i], x[i])
 			}
 		}
 	}
+}
+
+// TestLaplaceTransform: the closed form of lapParts is the
+// connect-the-dots distribution — its δ(ε) is the Laplace profile
+// 1 − e^{(ε−Δ/b)/2} at every grid loss above the truncation, for aligned,
+// split and truncated releases, and its masses sum to 1 — and
+// composeParts gives the convolution by the definition of the
+// discretized releases.
+func TestLaplaceTransform(t *testing.T) {
+	cases := []struct{ eps, h float64 }{{0.5, 0.1}, {0.37, 0.1}, {0.01, 0.003}, {60, 0.5}, {0.002, 0.01}}
+	for _, c := range cases {
+		p, ok := laplace{c.eps}.parts(c.h, tail)
+		if !ok {
+			t.Fatalf("%+v: does not fit", c)
+		}
+		d := p.dist(c.h)
+		var sum float64
+		for _, v := range d.p {
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-14 {
+			t.Errorf("%+v: mass %v", c, sum)
+		}
+		for j := 0; j <= p.n && float64(j)*c.h <= min(2*c.eps, laplaceDepth(tail)); j++ {
+			x := c.eps - float64(j)*c.h
+			if x < 0 {
+				break
+			}
+			want := -math.Expm1((x - c.eps) / 2)
+			if got := d.delta(x); math.Abs(got-want) > 1e-13 {
+				t.Errorf("%+v: δ(%v) = %v, the profile's %v", c, x, got, want)
+			}
+		}
+	}
+	// Three releases (two of one ε) composed in the Fourier domain against
+	// their convolution by the definition.
+	h := 0.01
+	a, _ := laplace{0.3}.parts(h, tail)
+	b, _ := laplace{0.123}.parts(h, tail)
+	var conv convolver
+	got := composeParts([]part{{lap: a, count: 2}, {lap: b, count: 1}}, h, &conv)
+	da, db := a.dist(h), b.dist(h)
+	want := direct(direct(da.p, da.p), db.p)
+	lo := 2*da.lo + db.lo
+	offset := 2*0.3 + 0.123
+	if math.Abs(got.offset-offset) > 1e-15 {
+		t.Fatalf("offset %v, want %v", got.offset, offset)
+	}
+	for i, v := range want {
+		j := lo + i - got.lo
+		g := 0.0
+		if j >= 0 && j < len(got.p) {
+			g = got.p[j]
+		}
+		if math.Abs(g-v) > 1e-15 {
+			t.Errorf("index %d: %v, want %v", lo+i, g, v)
+		}
+	}
+}
+
+// direct is the convolution by the definition.
+func direct(a, b []float64) []float64 {
+	r := make([]float64, len(a)+len(b)-1)
+	for i, x := range a {
+		for j, y := range b {
+			r[i+j] += x * y
+		}
+	}
+	return r
 }

@@ -60,66 +60,11 @@ func laplaceDepth(tail float64) float64 { return -2 * num.Log(2*tail) }
 func (l laplace) width(tail float64) float64 { return min(2*l.eps, laplaceDepth(tail)) }
 
 func (l laplace) discretize(h, tail float64) *dist {
-	e := l.eps
-	depth := laplaceDepth(tail)
-	truncated := 2*e > depth
-	span := 2 * e
-	if truncated {
-		span = depth
-	}
-	jf := math.Ceil(span / h)
-	if jf > maxPoints {
+	p, ok := l.parts(h, tail)
+	if !ok {
 		return nil
 	}
-	n := int(jf)
-	// Grid losses x_j = −j·h, j = 0…n, stored ascending: p[n−j].
-	d := &dist{h: h, offset: e, lo: -n, p: make([]float64, n+1)}
-	at := func(j int) *float64 { return &d.p[n-j] }
-	ex := make([]float64, n+1) // e^{x_j/2}
-	for j := range ex {
-		ex[j] = -float64(j) * h / 2
-	}
-	num.ExpTo(ex, ex)
-	// A whole interval [x_{j+1}, x_j] of the density ¼e^{x/2} gives
-	// ½e^{x_j/2}·tanh(h/4) to x_j and ½e^{x_{j+1}/2}·tanh(h/4) to x_{j+1}.
-	th := 1.0 // tanh(h/4), 1 to the last bit once h/4 > 19
-	if h < 80 {
-		em := expm1(h / 2)
-		th = em / (em + 2)
-	}
-	full := n
-	if !truncated && float64(n)*h > span {
-		full = n - 1 // the last interval holds the lower atom: split below
-	}
-	*at(0) += 0.5
-	for j := range full {
-		*at(j) += float64(0.5 * ex[j] * th)
-		*at(j + 1) += float64(0.5 * ex[j+1] * th)
-	}
-	if truncated {
-		// Everything below x_n (density and the atom at −2ε) moves up to
-		// x_n: P(x < x_n) = ½e^{x_n/2}.
-		*at(n) += 0.5 * ex[n]
-		return d
-	}
-	if full < n {
-		// The interval [x_n, x_{n−1}] holds −2ε inside: the density on
-		// [−2ε, x_{n−1}] and the atom ½e^{−ε} at −2ε are split.
-		a := d.loss(0)
-		c, top := -span, a+h
-		eh := -expm1(-h)
-		mass := 0.5 * (ex[n-1] - num.Exp(c/2))
-		tilted := 0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2))
-		up := (mass - tilted) / eh
-		atom := 0.5 * num.Exp(-e)
-		upAtom := atom * -expm1(a-c) / eh
-		*at(n - 1) += up + upAtom
-		*at(n) += (mass - up) + (atom - upAtom)
-	} else {
-		// −2ε is a grid loss: the atom sits on it.
-		*at(n) += 0.5 * num.Exp(-e)
-	}
-	return d
+	return p.dist(h)
 }
 
 // gauss is the loss of the Gaussian mechanism with μ = Δ/σ: under P it is

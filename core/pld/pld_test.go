@@ -432,7 +432,7 @@ func ExampleCompose() {
 	d, _, _ := comp.Delta(b.Epsilon)
 	fmt.Printf("δ(%.3f) = %.2e\n", b.Epsilon, d)
 	// Output:
-	// ε = 7.871 (discretization error ≤ 7e-03, privacy loss distribution (connect the dots))
+	// ε = 7.870 (discretization error ≤ 2e-03, privacy loss distribution (connect the dots))
 	// basic composition: ε = +Inf at δ = 0
-	// δ(7.871) = 1.00e-05
+	// δ(7.870) = 1.00e-05
 }

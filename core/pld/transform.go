@@ -1,0 +1,435 @@
+package pld
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sync"
+
+	"dpsim/core/num"
+)
+
+// The composition is made in the Fourier domain at once: the transform of
+// a sum of independent losses is the product of their transforms, so the
+// composition of counts c_g of releases of laws g is the inverse transform
+// of Π_g φ_g^{c_g}, one inverse transform however many groups there are
+// (Koskela, Jälkö & Honkela 2020 compose equal releases this way; the
+// product over distinct ones is the same identity). A Laplace release's
+// connect-the-dots distribution is a geometric run between two atoms, so
+// its transform is written in closed form: a few operations per frequency
+// whatever the grid. And a frequency where the product has fallen below
+// deadBelow (a composition is smooth, so most do after a few groups) is
+// not evaluated for the remaining groups: each factor has modulus at most
+// 1, so the product stays below it.
+
+// deadBelow is the modulus below which a frequency's product is taken as
+// 0. Each value of the inverse transform then moves by at most 2/n of the
+// dropped moduli, so δ(ε) by at most n·deadBelow (10⁻¹⁷ for the longest
+// transforms, 10⁻⁵ of MinDelta), which composeParts adds at +∞ so that
+// the result stays an upper bound.
+const deadBelow = 1e-22
+
+// lapParts is the connect-the-dots distribution of one Laplace loss on the
+// grid h (laplace.discretize), in closed form: at the loss ε − j·h,
+// j = 0…n, the mass
+//
+//	½·th·(e^{−jh/2}·[j < full] + e^{−jh/2}·[1 ≤ j ≤ full]) + ½·[j = 0] + a·[j = n−1] + b·[j = n]
+//
+// with th = tanh(h/4): the density ¼e^{x/2} split over whole intervals,
+// the atom ½ at the top, and what lies below the last whole interval
+// (the lower atom, split or not, or the truncated tail) as a and b.
+type lapParts struct {
+	eps     float64
+	n, full int
+	th      float64
+	a, b    float64
+}
+
+// parts returns l's connect-the-dots distribution on the grid h (the
+// law's discretize), or false when it needs more than maxPoints points.
+func (l laplace) parts(h, tail float64) (lapParts, bool) {
+	e := l.eps
+	depth := laplaceDepth(tail)
+	truncated := 2*e > depth
+	span := 2 * e
+	if truncated {
+		span = depth
+	}
+	jf := math.Ceil(span / h)
+	if jf > maxPoints {
+		return lapParts{}, false
+	}
+	n := int(jf)
+	p := lapParts{eps: e, n: n, full: n, th: 1}
+	if h < 80 {
+		em := expm1(h / 2)
+		p.th = em / (em + 2)
+	}
+	xn := num.Exp(-float64(n) * h / 2)
+	switch {
+	case truncated:
+		// Everything below x_n moves up to it: P(x < x_n) = ½e^{x_n/2}.
+		p.b = 0.5 * xn
+	case float64(n)*h > span:
+		// The interval [x_n, x_{n−1}] holds −2ε inside: the density on
+		// [−2ε, x_{n−1}] and the atom ½e^{−ε} at −2ε are split.
+		p.full = n - 1
+		a := -float64(n) * h
+		c, top := -span, a+h
+		eh := -expm1(-h)
+		mass := 0.5 * (num.Exp(-float64(n-1)*h/2) - num.Exp(c/2))
+		tilted := 0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2))
+		up := (mass - tilted) / eh
+		atom := 0.5 * num.Exp(-e)
+		upAtom := atom * -expm1(a-c) / eh
+		p.a = up + upAtom
+		p.b = (mass - up) + (atom - upAtom)
+	default:
+		// −2ε is a grid loss: the atom sits on it, beside the density's
+		// share of the last interval.
+		p.b = 0.5 * num.Exp(-e)
+	}
+	return p, true
+}
+
+// mass returns the mass at j (at the loss ε − j·h), with r = e^{−h/2}
+// and rj = r^j.
+func (p lapParts) mass(j int, rj float64) float64 {
+	var v float64
+	if j < p.full {
+		v += 0.5 * p.th * rj
+	}
+	if j >= 1 && j <= p.full {
+		v += 0.5 * p.th * rj
+	}
+	if j == 0 {
+		v += 0.5
+	}
+	if j == p.n-1 {
+		v += p.a
+	}
+	if j == p.n {
+		v += p.b
+	}
+	return v
+}
+
+// stats returns the mean and variance of the distribution, relative to ε,
+// and its largest distance from the mean.
+func (p lapParts) stats(h float64) (mean, vari, reach float64) {
+	r := num.Exp(-h / 2)
+	var m0, m1 float64
+	rj := 1.0
+	for j := 0; j <= p.n; j++ {
+		v := p.mass(j, rj)
+		m0 += v
+		m1 += float64(v * (-float64(j) * h))
+		rj *= r
+	}
+	mean = m1 / m0
+	var m2 float64
+	rj = 1.0
+	for j := 0; j <= p.n; j++ {
+		x := -float64(j)*h - mean
+		m2 += float64(p.mass(j, rj) * float64(x*x))
+		rj *= r
+	}
+	return mean, m2 / m0, max(-mean, float64(p.n)*h+mean)
+}
+
+// dist returns the distribution as a vector (laplace.discretize).
+func (p lapParts) dist(h float64) *dist {
+	d := &dist{h: h, offset: p.eps, lo: -p.n, p: make([]float64, p.n+1)}
+	r := num.Exp(-h / 2)
+	rj := 1.0
+	for j := 0; j <= p.n; j++ {
+		d.p[p.n-j] = p.mass(j, rj)
+		rj *= r
+	}
+	return d
+}
+
+// part is one group of a composition made in the Fourier domain: count
+// copies of a Laplace loss in closed form (lap), or of the vector leaf.
+type part struct {
+	lap   lapParts
+	leaf  *dist
+	count int64
+	extra float64
+}
+
+// circle is the table of the unit circle for a transform length n: at m,
+// e^{+2πim/n} = c + i·s, and h = sin(πm/n), whose square gives
+// 1 − cos(2πm/n) = 2h² without cancellation.
+type circle []struct{ c, s, h float64 }
+
+var (
+	circlesMu sync.Mutex
+	circles   = map[int]circle{}
+)
+
+// circleFor returns the cached table of the plan's length n: the plan's
+// e^{−2πik/n}, k < n/2, give both halves.
+func circleFor(p *plan) circle {
+	circlesMu.Lock()
+	defer circlesMu.Unlock()
+	n := p.n
+	if t := circles[n]; t != nil {
+		return t
+	}
+	t := make(circle, n)
+	for m := range t {
+		if m < n/2 {
+			t[m].c, t[m].s = p.cos[m], -p.sin[m]
+		} else {
+			t[m].c, t[m].s = -p.cos[m-n/2], p.sin[m-n/2]
+		}
+		t[m].h, _ = math.Sincos(math.Pi * float64(m) / float64(n))
+	}
+	circles[n] = t
+	return t
+}
+
+// lapTransform evaluates a Laplace group's transform at the frequencies
+// 2πk/n: ½ + u·(1 − q^full) + a·z^full + b·z^n, z = e^{iθ}, with
+// u = ½·th·(1+q)/(1−q), q = r·e^{iθ}, r = e^{−h/2}, and
+// 1 − q^full = (1 − R·cos φ) − i·R·sin φ, R = r^full, φ = full·θ; each
+// 1 − R·cos written (1 − R) + 2R·sin²(·/2), without cancellation.
+type lapTransform struct {
+	lp      lapParts
+	r, omR  float64
+	uR, uI  []float64
+	tab     circle
+	mask    int
+	h       float64
+	hasBase bool
+}
+
+// set readies t for the group lp on the grid h, transforms of length n
+// (m = n/2) and its table.
+func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
+	// The coarse grid's u serve the buckets rounded down too.
+	if !t.hasBase && !(t.h == h && len(t.uR) == m+1) {
+		t.h = h
+		t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
+		rr := num.Exp(-h / 2)
+		omr := -expm1(-h / 2)
+		f := 0.5 * lp.th
+		for k := range m + 1 {
+			z := tab[k]
+			dr, di := omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
+			nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
+			// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
+			var qr, qi float64
+			if math.Abs(dr) >= math.Abs(di) {
+				t := di / dr
+				den := dr + float64(di*t)
+				qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
+			} else {
+				t := dr / di
+				den := float64(dr*t) + di
+				qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+			}
+			t.uR[k], t.uI[k] = f*qr, f*qi
+		}
+	}
+	t.hasBase, t.tab, t.mask = true, tab, len(tab)-1
+	t.lp = lp
+	t.r = num.Exp(-float64(lp.full) * h / 2)
+	t.omR = -expm1(-float64(lp.full) * h / 2)
+}
+
+// at returns the transform at frequency k.
+func (t *lapTransform) at(k int) (vr, vi float64) {
+	lp := &t.lp
+	z := t.tab[(k*lp.full)&t.mask]
+	gr, gi := t.omR+2*float64(t.r*float64(z.h*z.h)), -float64(t.r*z.s)
+	vr = 0.5 + (float64(t.uR[k]*gr) - float64(t.uI[k]*gi))
+	vi = float64(t.uR[k]*gi) + float64(t.uI[k]*gr)
+	// The atoms below sit at z^full, and at z^{full+1} when the lower one
+	// is split: one look-up in the table, not three.
+	vr += float64(lp.a * z.c)
+	vi += float64(lp.a * z.s)
+	if lp.full == lp.n {
+		vr += float64(lp.b * z.c)
+		vi += float64(lp.b * z.s)
+	} else {
+		y := t.tab[k]
+		zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
+		vr += float64(lp.b * zr)
+		vi += float64(lp.b * zi)
+	}
+	return vr, vi
+}
+
+// powReal returns x^k, k ≥ 1, by repeated squaring.
+func powReal(x float64, k int64) float64 {
+	r := 1.0
+	for {
+		if k&1 == 1 {
+			r *= x
+		}
+		k >>= 1
+		if k == 0 {
+			return r
+		}
+		x *= x
+	}
+}
+
+// composeParts returns the composition of the parts on the grid h, with
+// the window that Bernstein's inequality gives the sum, its tails cut.
+func composeParts(parts []part, h float64, c *convolver) *dist {
+	r := &dist{h: h}
+	// shift, lowest and highest are grid indices of the sum: each Laplace
+	// part's top is its index 0, a leaf's first point its index lo.
+	var shift, lowest, highest int64
+	logFinite := 0.0
+	for _, pt := range parts {
+		fc := float64(pt.count)
+		if pt.leaf != nil {
+			d := pt.leaf
+			r.offset += fc*d.offset + pt.extra
+			r.mean += fc * d.mean
+			r.vari += fc * d.vari
+			r.b = max(r.b, d.b)
+			shift += pt.count * int64(d.lo)
+			lowest += pt.count * int64(d.lo)
+			highest += pt.count * int64(d.lo+len(d.p)-1)
+			logFinite += fc * math.Log1p(-d.inf)
+			continue
+		}
+		mean, vari, reach := pt.lap.stats(h)
+		r.offset += fc*pt.lap.eps + pt.extra
+		r.mean += fc * mean
+		r.vari += fc * vari
+		r.b = max(r.b, reach/3)
+		lowest -= pt.count * int64(pt.lap.n)
+	}
+	// 1 − Π(1 − inf)^count, without cancellation.
+	r.inf = -expm1(logFinite)
+	t := r.reach(tail)
+	first := max(int64(math.Ceil((r.mean-t)/h)), lowest)
+	last := min(int64(math.Floor((r.mean+t)/h)), highest)
+	w := int(max(last-first+1, 1))
+	p := c.load(nil, w)
+	n, m := p.n, p.n/2
+	mask := n - 1
+	tab := circleFor(p)
+	// acc is the product of the vector leaves' transforms and, once every
+	// group is through, of the Laplace ones too; mag is the squared modulus
+	// of the Laplace groups' product, all that decides whether a frequency
+	// dies, so that the complex powers are taken only at the frequencies
+	// that survive every group (about fifty): the others cost a real power.
+	accR, accI := grow(c.br, m+1), grow(c.bi, m+1)
+	c.br, c.bi = accR, accI
+	mag := grow(c.mag, m+1)
+	c.mag = mag
+	if cap(c.alive) < m+1 {
+		c.alive = make([]int32, m+1)
+	}
+	alive := c.alive[:m+1]
+	for k := range alive {
+		alive[k] = int32(k)
+		accR[k], accI[k], mag[k] = 1, 0, 1
+	}
+	const dead2 = deadBelow * deadBelow
+	// The groups of most releases first (their transforms, raised to the
+	// largest powers, are the smallest), so that frequencies die early;
+	// stable, so that equal counts keep the groups' order and the bits are
+	// fixed.
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(parts[b].count, parts[a].count)
+	})
+	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
+	for _, i := range order {
+		pt := parts[i]
+		kept := alive[:0]
+		if pt.leaf != nil {
+			// The leaf's transform at every frequency, folded onto n.
+			clear(c.x)
+			for j, v := range pt.leaf.p {
+				c.x[j&mask] += v
+			}
+			p.forward(c.x, c.re, c.im, c.ar, c.ai)
+			for _, k := range alive {
+				vr, vi := cpow(c.ar[k], c.ai[k], pt.count)
+				ar, ai := accR[k], accI[k]
+				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				accR[k], accI[k] = ar, ai
+				if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
+					kept = append(kept, k)
+				}
+			}
+			alive = kept
+			continue
+		}
+		lt.set(pt.lap, h, m, tab)
+		for _, k := range alive {
+			vr, vi := lt.at(int(k))
+			v := powReal(float64(vr*vr)+float64(vi*vi), pt.count)
+			mag[k] *= v
+			ar, ai := accR[k], accI[k]
+			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
+				kept = append(kept, k)
+			}
+		}
+		alive = kept
+	}
+	// The complex product of the Laplace groups at the survivors, in the
+	// same order.
+	for _, i := range order {
+		pt := parts[i]
+		if pt.leaf != nil {
+			continue
+		}
+		lt.set(pt.lap, h, m, tab)
+		for _, k := range alive {
+			vr, vi := lt.at(int(k))
+			if pt.count > 1 {
+				vr, vi = cpow(vr, vi, pt.count)
+			}
+			ar, ai := accR[k], accI[k]
+			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+		}
+	}
+	if lt.hasBase {
+		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
+	}
+	// The sum's index s goes to (s − first) mod n: the circular transform
+	// folds what lies outside the window onto it. That adds mass (δ only
+	// rises); the mass beyond each end, at most tail, is counted at +∞.
+	move := int((shift - first) % int64(n))
+	if move < 0 {
+		move += n
+	}
+	clear(c.ar)
+	clear(c.ai)
+	for _, k := range alive {
+		// e^{−2πi·k·move/n}
+		z := tab[(int(k)*move)&mask]
+		ar, ai := accR[k], accI[k]
+		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
+	}
+	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
+	r.lo = int(first)
+	r.p = make([]float64, w)
+	for i := range r.p {
+		r.p[i] = max(c.x[i], 0)
+	}
+	if len(alive) < m+1 {
+		r.inf += float64(n) * deadBelow
+	}
+	if last < highest {
+		r.inf += tail
+	}
+	if first > lowest {
+		r.inf += tail
+	}
+	r.cut(tail)
+	return r
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/problems/nonconvex"
 	"dpsim/core/scenario"
 )
 
@@ -45,5 +46,13 @@ func TestReplayChoice(t *testing.T) {
 		case b.Replay != c.want:
 			t.Errorf("%s (replay %v): writes the arrays %v (%d values), want %v", c.preset, c.replay, b.Replay, b.ReplayValues, c.want)
 		}
+	}
+}
+
+// TestDrawnLimitIsTheReplayLimit ties the nonconvex classifier's copy of
+// the replay line (it cannot import this package) to MaxReplayValues.
+func TestDrawnLimitIsTheReplayLimit(t *testing.T) {
+	if nonconvex.MaxDrawnValues != scenario.MaxReplayValues {
+		t.Errorf("nonconvex.MaxDrawnValues = %d, scenario.MaxReplayValues = %d: one changed without the other", nonconvex.MaxDrawnValues, scenario.MaxReplayValues)
 	}
 }

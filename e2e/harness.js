@@ -220,6 +220,15 @@ function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(
   };
 }
 
+// box returns the element sel's box in the window and whether it is shown
+// (null if there is none).
+const box = (page, sel) => page.evaluate((s) => {
+  const el = document.querySelector(s);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right, shown: el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' };
+}, sel);
+
 // download clicks the button sel and saves what it downloads in dir;
 // returns the file's name and bytes.
 let downloads = 0;
@@ -259,5 +268,5 @@ fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
   ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout,
-  built, scratch, site, browser, launchBrowser, context, watchPage, open, waiter, download, cpuBusy,
+  built, scratch, site, browser, launchBrowser, context, watchPage, open, waiter, box, download, cpuBusy,
 };

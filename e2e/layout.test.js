@@ -15,7 +15,7 @@
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { OUT, built, open: openPage, waiter } = require('./harness.js');
+const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
 before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
@@ -26,13 +26,6 @@ async function open(viewport, query = '', opts = {}) {
   await waitFor(p, 'the simulation', () => window.dpsimState && window.dpsimState.draws > 3 && window.dpsimReady && window.dpsimSimReady);
   return p;
 }
-
-const box = (page, sel) => page.evaluate((s) => {
-  const el = document.querySelector(s);
-  if (!el) return null;
-  const r = el.getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right, shown: el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' };
-}, sel);
 
 // onScreen: shown and wholly inside the window.
 async function onScreen(page, sel, w, h) {

@@ -13,7 +13,7 @@
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { OUT, built, open: openPage, waiter } = require('./harness.js');
+const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 
@@ -26,11 +26,6 @@ async function open(viewport, query = '', scale = 1) {
   await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
   return p;
 }
-
-const box = (page, sel) => page.evaluate((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right };
-}, sel);
 
 async function loadPreset(p, name) {
   await p.page.selectOption('#preset', name);

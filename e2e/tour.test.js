@@ -15,7 +15,7 @@ const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, OUT, built, open: openPage, waiter } = require('./harness.js');
+const { ROOT, OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
 const results = JSON.parse(fs.readFileSync(path.join(ROOT, 'core/tour/results.json'), 'utf8'));
 
@@ -32,11 +32,6 @@ async function open(viewport, query = '', scale = 1) {
   await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
   return p;
 }
-
-const box = (page, sel) => page.evaluate((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right };
-}, sel);
 
 const landing = results.lessons.find((l) => l.preset === 'tour-recal');
 

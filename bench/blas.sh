@@ -74,3 +74,8 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split(
     *) echo "blas.sh: NumPy asked for $name (${BLAS_DIR[$name]}) loaded $got" >&2; return 1 ;;
   esac
 }
+
+# MEDIAN is an awk function for the scripts' summaries: med(x, k) is the
+# median of x[1..k] (it sorts x in place).
+MEDIAN='function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+  return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }'

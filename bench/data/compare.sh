@@ -66,8 +66,7 @@ for r in $(seq "$rounds"); do
   done
 done
 for ds in ijcnn1 mnist-01; do for bl in "${BLASES[@]}"; do
-  printf '%s\n' "${lines[@]}" | awk -v d="$ds" -v bl="$bl" '$2 == d && $3 == bl { k++; n[k] = $4; w[k] = $5; p[k] = $6; a[k] = $7; b[k] = $8; s[k] = $9 }
-    function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-                                     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+  printf '%s\n' "${lines[@]}" | awk -v d="$ds" -v bl="$bl" "$MEDIAN"'
+    $2 == d && $3 == bl { k++; n[k] = $4; w[k] = $5; p[k] = $6; a[k] = $7; b[k] = $8; s[k] = $9 }
     END { printf "median %s, NumPy on %s: native %.3f ms, wasm %.3f ms (without SIMD %.3f ms), NumPy %.3f ms; NumPy/native %.2fx (target ≥ 1), wasm/native %.2fx (target ≤ 2)\n", d, bl, med(n, k), med(w, k), med(s, k), med(p, k), med(a, k), med(b, k) }'
 done; done

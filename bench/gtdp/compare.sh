@@ -57,8 +57,7 @@ for r in $(seq "$rounds"); do
   done
 done
 for b in "${BLASES[@]}"; do
-  printf '%s\n' "${lines[@]}" | awk -v b="$b" '$2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
-    function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-                                     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+  printf '%s\n' "${lines[@]}" | awk -v b="$b" "$MEDIAN"'
+    $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
     END { printf "median (NumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", b, med(n, k), med(p, k), med(a, k), med(w, k) }'
 done

@@ -32,7 +32,8 @@ async function main() {
     if (browser) await (force ? browser.kill() : browser.close().catch(() => browser.kill()));
     if (server) server.proc.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (process.env.PIDFILE) fs.writeFileSync(process.env.PIDFILE, ''); // nothing left to kill
+    const pids = process.env.PIDFILE;
+    if (pids && fs.existsSync(pids)) fs.writeFileSync(pids, ''); // nothing left to kill
   };
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(sig, async () => {

@@ -266,8 +266,28 @@ if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; 
 fi
 
 # ---------------------------------------------------------------- (i)
-step "(i) end-to-end: node --test e2e/"
-node --test e2e/
+step "(i) end-to-end: node --test e2e/, one browser and one server for every file (e2e/run.js)"
+# run.js stops its browser and server however the run ends. If test.sh
+# fails or is interrupted meanwhile, the trap stops run.js and kills what it
+# started (their ids are in the pid file), should run.js not do it itself.
+e2e_pids=$(mktemp)
+e2e_run=""
+stop_e2e() {
+  local b="" s=""
+  if [[ -n $e2e_run ]]; then kill -TERM "$e2e_run" 2>/dev/null || true; fi
+  read -r b s <"$e2e_pids" 2>/dev/null || true
+  # The browser leads its own process group (its renderers and GPU process).
+  if [[ -n $b ]]; then kill -KILL -- "-$b" 2>/dev/null || true; fi
+  if [[ -n $s ]]; then kill -TERM "$s" 2>/dev/null || true; fi
+  rm -f "$e2e_pids"
+}
+trap 'stop_e2e' EXIT
+PIDFILE=$e2e_pids node e2e/run.js &
+e2e_run=$!
+wait "$e2e_run"
+e2e_run=""
+stop_e2e
+trap - EXIT
 
 printf '    (%ds)\n' $((SECONDS - t_step))
 trap - ERR

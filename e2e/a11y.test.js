@@ -9,52 +9,17 @@
 // 1280×720 and 390×844 land in e2e/out/.
 //
 //   node --test e2e/a11y.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 const AXE = require.resolve('axe-core/axe.min.js');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-a11y-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000 });
 
-before(async () => {
-  for (const f of ['index.html', 'keys.js', 'wasm_exec.js', 'dpsim.wasm', 'solver.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'keys.js', 'wasm_exec.js', 'dpsim.wasm', 'solver.wasm']));
 
-async function open(file, viewport = { width: 1280, height: 720 }, scale = 1) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL + file);
-  return { ctx, page, log };
-}
-
-async function waitFor(p, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n console: ${p.log.slice(-10).join('\n  ')}`);
-  }
-}
+const open = (file, viewport = { width: 1280, height: 720 }, scale = 1) => openPage(file, { viewport, scale });
 
 const simReady = (p) => waitFor(p, 'the simulation', () => window.dpsimReady && window.dpsimState && window.dpsimState.draws > 3);
 const panelReady = (p) => waitFor(p, 'the experiments panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');

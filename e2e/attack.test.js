@@ -8,38 +8,17 @@
 // e2e/out/attack.png.
 //
 //   node --test e2e/attack.test.js      (after ./build.sh)
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, open } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-attack-'));
-let server = null;
-let browser = null;
-
-before(async () => {
-  server = await startServer(tmp, { quiet: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.proc.kill();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
 test('the attack panel shows the image, RECAL\'s reconstruction and DP-RECAL\'s', { timeout: TIMEOUT + 30000 }, async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 2400 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
   // The panel stands only on DP-RECAL's page (its words say the attack
   // applies): RECAL on synthetic data needs no dataset fetched.
-  await page.goto(server.url + '?preset=recal-synthetic');
+  const { page, errors } = await open('?preset=recal-synthetic', { viewport: { width: 1280, height: 2400 } });
   await page.waitForSelector('#attack-run', { state: 'visible', timeout: TIMEOUT });
   await page.click('#attack-run');
   await page.waitForFunction(() => window.dpsimAttackState && ['done', 'error'].includes(window.dpsimAttackState.status), null, { timeout: TIMEOUT });
@@ -51,7 +30,6 @@ test('the attack panel shows the image, RECAL\'s reconstruction and DP-RECAL\'s'
   assert.ok(r.recal.Error < 1e-4, `RECAL's reconstruction MSE ${r.recal.Error}`);
   assert.ok(r.dp_recal.Error > 0.5 * r.dp_recal.RandomGuess, `DP-RECAL's MSE ${r.dp_recal.Error}, random guess ${r.dp_recal.RandomGuess}`);
   assert.equal(await page.locator('#attack-images canvas').count(), 3);
-  fs.mkdirSync(OUT, { recursive: true });
   await page.locator('#attack-section').screenshot({ path: path.join(OUT, 'attack.png') });
   assert.deepEqual(errors, []);
 });

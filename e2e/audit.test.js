@@ -10,43 +10,24 @@
 // e2e/out/audit-*.png.
 //
 //   node --test e2e/audit.test.js   (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
 const { execFileSync } = require('node:child_process');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
+const { OUT, built, cli, scratch, open: openPage, waiter } = require('./harness.js');
 // The sticky top bar would cover the panel's heading in its screenshot.
 const NO_BAR = '.toolbar { visibility: hidden !important; }';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-audit-'));
-let server = null;
-let baseURL = '';
-let browser = null;
-const log = [];
+const tmp = scratch('audit');
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 180000, state: () => JSON.stringify(window.dpsimAudit && window.dpsimAudit.state) });
 
 async function open(viewport) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  const page = await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  await page.goto(`${baseURL}?preset=gtdp-rendezvous`);
-  await waitFor(page, 'the preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous');
-  await waitFor(page, 'the audit panel', () => !!window.dpsimAudit);
-  return { ctx, page };
-}
-
-async function waitFor(page, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify(window.dpsimAudit && window.dpsimAudit.state)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  audit: ${st}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
-  }
+  const p = await openPage('?preset=gtdp-rendezvous', { viewport });
+  await waitFor(p, 'the preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous');
+  await waitFor(p, 'the audit panel', () => !!window.dpsimAudit);
+  return p;
 }
 
 // audit opens the panel, sets the boxes and starts an audit.
@@ -69,23 +50,14 @@ async function inked(page, id) {
   }, id);
 }
 
-before(async () => {
-  if (!fs.existsSync(path.join(SITE, 'solver.wasm'))) throw new Error('public/solver.wasm is missing: run ./build.sh');
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['solver.wasm']));
 
 describe('Is this ε honest?', () => {
   test('an audit at 1280×800: three numbers on one scale, words, ROC, verdict', async () => {
-    const { ctx, page } = await open({ width: 1280, height: 800 });
+    const p = await open({ width: 1280, height: 800 });
+    const { ctx, page } = p;
     await audit(page, 1000, 20);
-    await waitFor(page, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
+    await waitFor(p, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
     const st = await page.evaluate(() => window.dpsimAudit.state);
     assert.equal(st.status, 'done', st.error);
     assert.equal(st.done, 1000);
@@ -117,15 +89,16 @@ describe('Is this ε honest?', () => {
   });
 
   test('Cancel stops a long audit within 1 s, and it stays stopped', async () => {
-    const { ctx, page } = await open({ width: 1280, height: 800 });
+    const p = await open({ width: 1280, height: 800 });
+    const { ctx, page } = p;
     await audit(page, 200000, 1000);
     // Runs under way — or an end, which fails at once instead of waiting out the timeout.
-    await waitFor(page, 'runs under way', () => (window.dpsimAudit.state.status === 'running' && window.dpsimAudit.state.done > 0) ||
+    await waitFor(p, 'runs under way', () => (window.dpsimAudit.state.status === 'running' && window.dpsimAudit.state.done > 0) ||
       ['done', 'error', 'cancelled'].includes(window.dpsimAudit.state.status));
     assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'running', 'the long audit ended before Cancel');
     const t0 = Date.now();
     await page.click('#aud-cancel');
-    await waitFor(page, 'the cancel', () => window.dpsimAudit.state.status === 'cancelled', undefined, 5000);
+    await waitFor(p, 'the cancel', () => window.dpsimAudit.state.status === 'cancelled', undefined, 5000);
     const st = await page.evaluate(() => window.dpsimAudit.state);
     // From the click's own time (its event's timeStamp, so a page too
     // busy to hear it counts) to the workers terminated and the panel
@@ -143,7 +116,8 @@ describe('Is this ε honest?', () => {
   });
 
   test('a bad run count is named in one line, and nothing runs', async () => {
-    const { ctx, page } = await open({ width: 1280, height: 800 });
+    const p = await open({ width: 1280, height: 800 });
+    const { ctx, page } = p;
     await audit(page, 7, 20);
     assert.match(await page.textContent('#aud-field'), /^Runs: must be a whole number from 8 to 200000 \(got 7\)$/);
     assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'idle');
@@ -154,9 +128,10 @@ describe('Is this ε honest?', () => {
   });
 
   test('the panel on a phone (390×844)', async () => {
-    const { ctx, page } = await open({ width: 390, height: 844 });
+    const p = await open({ width: 390, height: 844 });
+    const { ctx, page } = p;
     await audit(page, 400, 20);
-    await waitFor(page, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
+    await waitFor(p, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
     assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'done');
     const over = await page.evaluate(() => {
       const s = document.getElementById('audit-section');

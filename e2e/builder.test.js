@@ -11,57 +11,27 @@
 //   node --test e2e/builder.test.js     (after ./build.sh)
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 60000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-builder-'));
-let server = null;
-let baseURL = '';
-let browser = null;
-
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'builder.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+const waitFor = waiter({
+  timeout: Number(process.env.E2E_TIMEOUT) || 60000, polling: 50,
+  state: () => JSON.stringify({ error: window.dpsimState.error, scenario: window.dpsimState.scenario,
+    editor: document.getElementById('scenario-msg').textContent,
+    builder: document.querySelector('#builder .bf-summary') && document.querySelector('#builder .bf-summary').textContent,
+    errors: [...document.querySelectorAll('#builder .bf-error')].map((e) => e.textContent),
+    messages: [...document.querySelectorAll('#messages li')].map((e) => e.textContent).slice(0, 4) }),
 });
 
-async function waitFor(page, log, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 50 });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify({ error: window.dpsimState.error, scenario: window.dpsimState.scenario,
-      editor: document.getElementById('scenario-msg').textContent,
-      builder: document.querySelector('#builder .bf-summary') && document.querySelector('#builder .bf-summary').textContent,
-      errors: [...document.querySelectorAll('#builder .bf-error')].map((e) => e.textContent),
-      messages: [...document.querySelectorAll('#messages li')].map((e) => e.textContent).slice(0, 4) })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${log.slice(-10).join('\n  ')}`);
-  }
-}
+before(() => built(['index.html', 'page.js', 'builder.js', 'wasm_exec.js', 'dpsim.wasm']));
 
 async function open(viewport, scale = 1) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
   // From GT-DP's rendezvous: the landing's calibrated DP-RECAL would ask
   // every noise-free algorithm picked for its target ε.
-  await page.goto(baseURL + '?preset=gtdp-rendezvous');
-  await waitFor(page, log, 'the builder', () => window.dpsimState && window.dpsimState.draws > 2 && document.querySelector('#builder[data-ready]'));
-  await page.click('#builder-box > summary'); // closed by default
-  return { ctx, page, log };
+  const p = await openPage('?preset=gtdp-rendezvous', { viewport, scale });
+  await waitFor(p, 'the builder', () => window.dpsimState && window.dpsimState.draws > 2 && document.querySelector('#builder[data-ready]'));
+  await p.page.click('#builder-box > summary'); // closed by default
+  return p;
 }
 
 // The builder's current scenario and the loaded one, as objects.
@@ -73,7 +43,7 @@ const validate = (page) => page.evaluate(() => JSON.parse(window.dpsim.validate(
 async function pick(p, section, kind) {
   const sel = `select[data-section="${section}"]`;
   await p.page.selectOption(sel, kind);
-  await waitFor(p.page, p.log, `${section} ${kind} in the form`, ([s, k]) => {
+  await waitFor(p, `${section} ${kind} in the form`, ([s, k]) => {
     const m = JSON.parse(window.dpsimBuilder.json());
     return s.split('.').reduce((v, key) => (v && v[key]), m)?.kind === k;
   }, [section, kind]);
@@ -81,7 +51,7 @@ async function pick(p, section, kind) {
 
 async function build(p, check, arg) {
   await p.page.click('#builder-build');
-  await waitFor(p.page, p.log, 'the build to load', check, arg);
+  await waitFor(p, 'the build to load', check, arg);
 }
 
 const options = (page, section) => page.$$eval(`select[data-section="${section}"] option`, (os) => os.map((o) => o.value).filter(Boolean));
@@ -144,15 +114,15 @@ describe('the builder at 1280×720', () => {
 
   test('three errors at once, each beside its field; a broken scenario does not replace the run', async () => {
     await p.page.selectOption('#preset', 'gtdp-rendezvous');
-    await waitFor(p.page, p.log, 'the preset', () => window.dpsimState.scenario === 'gtdp-rendezvous');
+    await waitFor(p, 'the preset', () => window.dpsimState.scenario === 'gtdp-rendezvous');
     await p.page.click('#builder-current');
-    await waitFor(p.page, p.log, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'gtdp-rendezvous');
+    await waitFor(p, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'gtdp-rendezvous');
     const before = await p.page.evaluate(() => window.dpsim.scenario());
 
     await p.page.fill('input[data-path="iterations"]', '0');
     await p.page.fill('input[data-path="algorithm.params.alpha"]', '-1');
     await p.page.fill('input[data-path="noise.eta.scale"]', '-2');
-    await waitFor(p.page, p.log, 'three errors', () => document.querySelectorAll('#builder .bf-error').length >= 3 && !document.querySelector('#builder[data-pending]'));
+    await waitFor(p, 'three errors', () => document.querySelectorAll('#builder .bf-error').length >= 3 && !document.querySelector('#builder[data-pending]'));
     for (const [field, got] of [['iterations', '(got 0)'], ['algorithm.params.alpha', '(got -1)'], ['noise.eta.scale', '-2']]) {
       // The error sits in the field's own row, beside its input.
       const text = await p.page.$eval(`.bf-field[data-field="${field}"]`, (row) => {
@@ -183,13 +153,13 @@ describe('the builder at 1280×720', () => {
     m.iterations = 1500; // record.checkpoints holds 1000
     m.algorithm.params.alpha = 0.05;
     await p.page.fill('#scenario-text', JSON.stringify(m, null, 2));
-    await waitFor(p.page, p.log, 'the form to follow the editor',
+    await waitFor(p, 'the form to follow the editor',
       () => document.querySelector('input[data-path="iterations"]').value === '1500');
     assert.equal(await p.page.inputValue('input[data-path="algorithm.params.alpha"]'), '0.05');
     // noise.eta.scale is still -2: its error stays beside it, the others went.
-    await waitFor(p.page, p.log, 'one error left', () => document.querySelectorAll('#builder .bf-error').length === 1);
+    await waitFor(p, 'one error left', () => document.querySelectorAll('#builder .bf-error').length === 1);
     await p.page.fill('#scenario-text', '{\n  "name": "x",,\n  "iterations": 5\n}');
-    await waitFor(p.page, p.log, 'the parse error', () => /line 2/.test(document.getElementById('builder-json-msg').textContent));
+    await waitFor(p, 'the parse error', () => /line 2/.test(document.getElementById('builder-json-msg').textContent));
     assert.equal(await p.page.inputValue('input[data-path="iterations"]'), '1500');
     assert.equal((await formJSON(p.page)).iterations, 1500);
     await p.page.evaluate(() => { document.getElementById('scenario-box').scrollIntoView(); window.scrollBy(0, -110); });
@@ -198,23 +168,23 @@ describe('the builder at 1280×720', () => {
 
   test('the four stream seeds are fields: seed and seeds together, or seeds half given, are errors beside them; a new noise seed keeps the graph', async () => {
     await p.page.selectOption('#preset', 'gtdp-rendezvous');
-    await waitFor(p.page, p.log, 'the preset', () => window.dpsimState.scenario === 'gtdp-rendezvous');
+    await waitFor(p, 'the preset', () => window.dpsimState.scenario === 'gtdp-rendezvous');
     await p.page.click('#builder-current');
-    await waitFor(p.page, p.log, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'gtdp-rendezvous');
+    await waitFor(p, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'gtdp-rendezvous');
     for (const k of ['data', 'graph', 'noise', 'algorithm']) assert.ok(await p.page.$(`input[data-path="seeds.${k}"]`), `a field for seeds.${k}`);
     await p.page.fill('input[data-path="seeds.noise"]', '7');
-    await waitFor(p.page, p.log, 'the missing stream seeds beside seeds', () => {
+    await waitFor(p, 'the missing stream seeds beside seeds', () => {
       const fields = [...document.querySelectorAll('#builder .bf-error')].map((e) => e.closest('[data-field]').dataset.field);
       return fields.length === 1 && fields[0] === 'seeds' && /give all of/.test(document.querySelector('#builder .bf-error').textContent) &&
         !document.querySelector('#builder[data-pending]');
     });
     for (const [k, v] of [['data', '1'], ['graph', '1'], ['algorithm', '1']]) await p.page.fill(`input[data-path="seeds.${k}"]`, v);
-    await waitFor(p.page, p.log, 'the seed conflict beside seed', () => {
+    await waitFor(p, 'the seed conflict beside seed', () => {
       const row = document.querySelector('.bf-field[data-field="seed"] .bf-msg');
       return row && /not both/.test(row.textContent) && !document.querySelector('#builder[data-pending]');
     });
     await p.page.fill('input[data-path="seed"]', '');
-    await waitFor(p.page, p.log, 'no error', () => document.querySelectorAll('#builder .bf-error').length === 0 && !document.querySelector('#builder[data-pending]'));
+    await waitFor(p, 'no error', () => document.querySelectorAll('#builder .bf-error').length === 0 && !document.querySelector('#builder[data-pending]'));
     const m = await formJSON(p.page);
     assert.equal(m.seed, undefined);
     assert.deepEqual(m.seeds, { data: 1, graph: 1, noise: 7, algorithm: 1 });
@@ -228,7 +198,7 @@ describe('the builder on a phone, 390×844', () => {
     const p = await open({ width: 390, height: 844 }, 2);
     try {
       await p.page.fill('input[data-path="iterations"]', '-5');
-      await waitFor(p.page, p.log, 'the error', () => document.querySelector('.bf-field[data-field="iterations"] .bf-error'));
+      await waitFor(p, 'the error', () => document.querySelector('.bf-field[data-field="iterations"] .bf-error'));
       const over = await p.page.evaluate(() => {
         const b = document.getElementById('builder').getBoundingClientRect();
         return { right: b.right, page: document.documentElement.scrollWidth };

@@ -10,53 +10,28 @@
 // (1280×720; docs/img/compare.png is a copy).
 //
 //   node --test e2e/compare.test.js    (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-cmp-'));
-let server = null;
-let baseURL = '';
-let ctx = null;
+const { OUT, built, open, waiter } = require('./harness.js');
+const wait = waiter({
+  timeout: Number(process.env.E2E_TIMEOUT) || 180000,
+  state: () => JSON.stringify([window.dpsimState && window.dpsimState.error, window.dpsimCompareState, window.dpsimSweepState && window.dpsimSweepState.status]),
+});
+let p = null;
 let page = null;
-const log = [];
-
-async function waitFor(what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify([window.dpsimState && window.dpsimState.error, window.dpsimCompareState, window.dpsimSweepState && window.dpsimSweepState.status])).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  state: ${st}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
-  }
-}
+const waitFor = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
 
 before(async () => {
-  if (!fs.existsSync(path.join(SITE, 'dpsim.wasm'))) throw new Error('public/dpsim.wasm is missing: run ./build.sh');
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1,
-    args: CHROMIUM_ARGS,
-  });
-  page = ctx.pages()[0] || await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-});
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  built(['dpsim.wasm']);
+  p = await open(null, { viewport: { width: 1280, height: 720 } });
+  page = p.page;
 });
 
 describe('live comparison', () => {
   test('GT-DP, DPOP and DiaDSP at equal ε: three curves, equal ledgers, the view switches, privacy–utility one click away', async () => {
-    await page.goto(`${baseURL}?preset=gtdp-fig2`);
+    await p.goto('?preset=gtdp-fig2');
     await waitFor('the GT-DP preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.ready && window.dpsimState.scenario === 'gtdp-fig2');
     // The card starts with the run on screen and the first other
     // algorithm that runs here; this test picks its own second and third.

@@ -6,45 +6,11 @@
 // the same iteration, the same optimality of every entry, bit for bit.
 //
 //   node --test e2e/comparelink.test.js      (after ./build.sh)
-const { test, before, after } = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { open, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-cmplink-e2e-'));
-let server = null;
-let browser = null;
-
-before(async () => {
-  server = await startServer(tmp, { quiet: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.proc.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-async function open(url) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('pageerror', (e) => log.push(e.message));
-  await page.goto(url);
-  return { ctx, page, log };
-}
-
-async function waitFor(p, what, fn, arg) {
-  try {
-    await p.page.waitForFunction(fn, arg, { timeout: TIMEOUT });
-  } catch (e) {
-    throw new Error(`waiting for ${what}: ${e.message}\n${p.log.join('\n')}`);
-  }
-}
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 180000, polling: 'raf', state: () => JSON.stringify(window.dpsimCompareState) });
 
 // runTo pauses every entry at iteration k and returns each entry's
 // label, ε and optimality there.
@@ -60,7 +26,7 @@ async function runTo(p, k) {
 }
 
 test('a compared run at equal ε, sent as a link, comes back bit for bit', async () => {
-  const a = await open(`${server.url}?preset=gtdp-fig2`);
+  const a = await open('?preset=gtdp-fig2', { viewport: { width: 1280, height: 800 } });
   let b = null;
   try {
     await waitFor(a, 'the preset', () => window.dpsimState && window.dpsimState.ready && window.dpsimState.scenario === 'gtdp-fig2');
@@ -85,15 +51,15 @@ test('a compared run at equal ε, sent as a link, comes back bit for bit', async
     assert.ok(!/[?&]preset=/.test(link), `a comparison's link carries it whole: ${link.slice(0, 120)}`);
     const ra = await runTo(a, 60);
 
-    b = await open(link);
+    b = await open(link, { viewport: { width: 1280, height: 800 } });
     await waitFor(b, 'the comparison from the link', () => window.dpsimCompareState && window.dpsimCompareState.on && window.dpsimCompareState.entries.length === 3);
     assert.equal(await b.page.evaluate(() => window.dpsim.comparisonJSON()), want, 'the same comparison');
     const rb = await runTo(b, 60);
     assert.deepEqual(rb, ra, 'every entry, bit for bit');
     assert.deepEqual(ra.map((e) => e.kind), ['gt-dp', 'dpop', 'diadsp']);
-    assert.deepEqual([...a.log, ...b.log], []);
+    assert.deepEqual([...a.errors, ...b.errors], []);
   } finally {
-    await a.ctx.close();
-    if (b) await b.ctx.close();
+    await a.close();
+    if (b) await b.close();
   }
 });

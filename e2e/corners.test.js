@@ -13,15 +13,11 @@
 //     1366×768, 1920×1080 at 2× and 390×844.
 //
 //   node --test e2e/corners.test.js     (after ./build.sh)
-const { test, before, after } = require('node:test');
+const { test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const LONG = 'gtdp-noise-sweep'; // 2800 runs: long enough to cancel
 const TALL = 'gtdp-fig3'; // its y title: "optimality error, mean of the last 1000 of 6000 iterations ((units of x)²)"
 const SCREENS = [
@@ -30,48 +26,16 @@ const SCREENS = [
   { name: '1920x1080@2x', width: 1920, height: 1080, scale: 2 },
   { name: '390x844', width: 390, height: 844, scale: 2 },
 ];
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-corners-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 240000, state: () => JSON.stringify(window.dpsimSweepState || window.dpsimState) });
 
-before(async () => {
-  for (const f of ['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'plot-axes.js']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'plot-axes.js']));
 
-async function open(url, screen = SCREENS[1]) {
-  const ctx = await browser.newContext({ viewport: { width: screen.width, height: screen.height }, deviceScaleFactor: screen.scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  await page.goto(url);
-  return { ctx, page, log };
-}
-
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify(window.dpsimSweepState || window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  state: ${st}\n  console:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+const open = (url, screen = SCREENS[1]) => openPage(url, { viewport: { width: screen.width, height: screen.height }, scale: screen.scale });
 const sweep = (b) => b.page.evaluate(() => ({ ...window.dpsimSweepState }));
 const text = (b, sel) => b.page.textContent(sel);
 
 test('a new sweep clears what a cancelled one said; a partial figure says its runs per point', async () => {
-  const b = await open(`${baseURL}experiments.html?experiment=${LONG}`);
+  const b = await open(`experiments.html?experiment=${LONG}`);
   try {
     await waitFor(b, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     await b.page.click('#exp-run');
@@ -156,7 +120,7 @@ async function cut(page, plotSel) {
 
 for (const screen of SCREENS) {
   test(`no axis title or tick value is cut at ${screen.name}`, async () => {
-    const b = await open(`${baseURL}experiments.html?experiment=${TALL}`, screen);
+    const b = await open(`experiments.html?experiment=${TALL}`, screen);
     try {
       await waitFor(b, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
       await b.page.fill('#exp-runs', '1');
@@ -171,7 +135,7 @@ for (const screen of SCREENS) {
     } finally {
       await b.ctx.close();
     }
-    const m = await open(`${baseURL}?preset=gtdp-rendezvous`, screen);
+    const m = await open(`?preset=gtdp-rendezvous`, screen);
     try {
       await waitFor(m, 'the simulator', () => window.dpsimReady && window.dpsimState && window.dpsimState.ready);
       await m.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });

@@ -19,19 +19,15 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, SITE, OUT, context, scratch, waiter, watchPage } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-data-'));
-const WASM = path.join(tmp, 'datatoy.wasm');
-let server = null;
-let baseURL = '';
+const WASM = path.join(scratch('data'), 'datatoy.wasm');
 let ctx = null;
+let p = null; // the page open (harness.watchPage), its page and log
 let page = null;
 let log = [];
 let dataRequests = [];
@@ -54,30 +50,29 @@ function scenario(dataset, name = 'data-toy-ring') {
   };
 }
 
-async function waitFor(what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 'raf' });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    const box = await page.evaluate(() => document.getElementById('data-load').outerHTML).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${st}\n  data box: ${box}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
-  }
-}
+const wait = waiter({
+  timeout: TIMEOUT, polling: 'raf',
+  state: () => JSON.stringify(window.dpsimState) + '\n  data box: ' + (document.getElementById('data-load') || {}).outerHTML,
+});
+const waitFor = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
 
 // openPage starts a fresh page (a fresh Go program: an empty session
-// cache) on the default preset.
-async function openPage() {
+// cache) in the one context, with wasm in place of the site's dpsim.wasm
+// (the test program, by default), and goes to query (null: not yet).
+async function openPage(wasm = WASM, query = '') {
   if (page) await page.close();
-  log = [];
   dataRequests = [];
-  page = await ctx.newPage();
+  p = watchPage(await ctx.newPage());
+  ({ page, log } = p);
   cdp = null;
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
   page.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) dataRequests.push(path.basename(r.url())); });
-  // The test program in place of the site's dpsim.wasm.
-  await page.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: WASM, contentType: 'application/wasm' }));
-  await page.goto(baseURL);
+  await page.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: wasm, contentType: 'application/wasm' }));
+  if (query != null) await p.goto(query);
+}
+
+// openToy opens the test program on the default preset.
+async function openToy() {
+  await openPage();
   await waitFor('dpsimReady', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.draws > 2);
   assert.equal(await page.isHidden('#data-load'), true, 'no dataset box for the default preset');
 }
@@ -123,26 +118,16 @@ const dataBox = () => page.evaluate(() => {
 });
 
 before(async () => {
-  fs.mkdirSync(OUT, { recursive: true });
   assert.ok(fs.existsSync(path.join(SITE, 'data', 'mushrooms-train.gz')), `${SITE}/data/ has no datasets: run ./build.sh`);
   execFileSync('go', ['build', '-o', WASM, './ui/internal/datatoy/app'], {
     cwd: ROOT, stdio: 'inherit', env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
   });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1,
-    args: CHROMIUM_ARGS,
-  });
-});
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  ctx = await context({ viewport: { width: 1280, height: 900 } });
 });
 
 describe('datasets fetched on demand', () => {
   test('a progress bar while the dataset streams in, then the run plots; fetched once per session', async () => {
-    await openPage();
+    await openToy();
     // About 1.5 s for mushrooms-train.gz (48 KB): the bar is seen moving.
     await throttle(32 * 1024);
     await loadInEditor(scenario('mushrooms'));
@@ -238,7 +223,7 @@ describe('datasets fetched on demand', () => {
   });
 
   test('a missing, corrupted or unreachable file: a one-line message, the previous run untouched', async () => {
-    await openPage();
+    await openToy();
     // A run part way through, paused so that any change would show.
     await page.evaluate(() => { window.dpsim.setSpeed(100); window.dpsim.play(); });
     await waitFor('some iterations', () => window.dpsimState.iter > 20);
@@ -289,20 +274,12 @@ describe('datasets fetched on demand', () => {
   test('the real page: ?preset=gtdp-logistic-mushrooms fetches both splits with a progress bar, then plots', async () => {
     // The site's own dpsim.wasm (no test plug-in) and the URL path: Go
     // defers the preset to the page, which fetches its datasets first.
-    if (page) await page.close();
-    log = [];
-    dataRequests = [];
-    page = await ctx.newPage();
-    cdp = null;
-    page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-    page.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) dataRequests.push(path.basename(r.url())); });
     // The site's dpsim.wasm, served by the route (untouched by the
     // throttle, which then slows only the datasets): mushrooms-train.gz
     // (48 KB) takes about 2 s, and the bar is seen part way.
-    await page.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: path.join(SITE, 'dpsim.wasm'), contentType: 'application/wasm' }));
+    await openPage(path.join(SITE, 'dpsim.wasm'), null);
     await throttle(24 * 1024);
-    await page.goto(baseURL + '?preset=gtdp-logistic-mushrooms');
+    await p.goto('?preset=gtdp-logistic-mushrooms');
     await waitFor('the progress bar part way', () => {
       const b = document.getElementById('data-load');
       const bar = document.getElementById('data-progress');

@@ -6,54 +6,26 @@
 // the prices — and leaves screenshots in e2e/out/ (dispatch-*.png).
 //
 //   node --test e2e/            (./test.sh does it; ./build.sh first)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-dispatch-'));
-let server = null, baseURL = '', ctx = null, page = null;
-const log = [];
-
-
-async function waitFor(what, fn, arg) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout: TIMEOUT, polling: 'raf' });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify({ ...window.dpsimState, labels: undefined })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${st}\n  console: ${log.slice(-10).join('\n    ')}`);
-  }
-}
+const { OUT, built, open, waiter } = require('./harness.js');
+const wait = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, polling: 'raf', state: () => JSON.stringify({ ...window.dpsimState, labels: undefined }) });
+let p = null;
+let page = null;
+const waitFor = (what, fn, arg) => wait(p, what, fn, arg);
 
 before(async () => {
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} missing (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
-  });
-  page = ctx.pages()[0] || await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-});
-
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']);
+  p = await open(null, { viewport: { width: 1280, height: 860 } });
+  page = p.page;
 });
 
 describe('the DP-DGT economic-dispatch view', () => {
   test('loads the IEEE 14-bus preset and draws the network with its labels', async () => {
-    await page.goto(baseURL + '?preset=dpdgt-ieee14&speed=40');
+    await p.goto('?preset=dpdgt-ieee14&speed=40');
     await waitFor('the preset', () => window.dpsimState && window.dpsimState.scenario === 'dpdgt-ieee14' && window.dpsimState.draws > 10);
     const s = await page.evaluate(() => ({ ...window.dpsimState }));
     assert.equal(s.allocation, true, 'the allocation panel is on');
@@ -111,7 +83,7 @@ describe('the DP-DGT economic-dispatch view', () => {
   });
 
   test('the Fig. 5 experiment runs in the page and its claims hold', async () => {
-    await page.goto(baseURL + '?preset=dpdgt-ieee14&experiment=dpdgt-fig5');
+    await p.goto('?preset=dpdgt-ieee14&experiment=dpdgt-fig5');
     await waitFor('the solver', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     const presets = await page.evaluate(() => [...window.dpsimSweepState.presets]);
     for (const p of ['dpdgt-fig2', 'dpdgt-fig3', 'dpdgt-fig4', 'dpdgt-fig5']) assert.ok(presets.includes(p), `experiment ${p} listed`);

@@ -8,53 +8,26 @@
 // Screenshots go to e2e/out/eavesdrop-*.png.
 //
 //   node --test e2e/            (after ./build.sh; ./test.sh does it)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-eav-'));
-let server = null;
-let baseURL = '';
-let ctx = null;
+const { OUT, built, open, waiter } = require('./harness.js');
+const wait = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, polling: 'raf', state: () => JSON.stringify([window.dpsimState, window.dpsimEavesdropState]) });
+let p = null;
 let page = null;
-const log = [];
-
-async function waitFor(what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 'raf' });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify([window.dpsimState, window.dpsimEavesdropState])).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  state: ${st}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
-  }
-}
+let log = null;
+const waitFor = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
 
 before(async () => {
-  if (!fs.existsSync(path.join(SITE, 'dpsim.wasm'))) throw new Error('public/dpsim.wasm is missing: run ./build.sh');
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1,
-    args: CHROMIUM_ARGS,
-  });
-  page = ctx.pages()[0] || await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-});
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  built(['dpsim.wasm']);
+  p = await open(null, { viewport: { width: 1280, height: 900 } });
+  ({ page, log } = p);
 });
 
 describe('the eavesdropper panel', () => {
   test('DPP²: both rounds on agent 0\'s links, the reconstruction exact', async () => {
-    await page.goto(`${baseURL}?preset=dpp2-classifier`);
+    await p.goto('?preset=dpp2-classifier');
     await waitFor('the DPP² preset', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.scenario === 'dpp2-classifier');
     assert.equal(await page.isHidden('#eavesdrop-section'), false, 'the panel is shown');
     // Opening the panel on a DPP² run taps agent 0.

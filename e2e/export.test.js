@@ -14,22 +14,18 @@
 // with the page's main thread free between chunks (the longest task is
 // reported; asserted only on a quiet machine). Environment as in
 // smoke.test.js (CHROMIUM, DPSIM_SITE, E2E_TIMEOUT).
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI, inGitCheckout } = require('./harness.js');
+const { ROOT, OUT, built, cli: builtCLI, cpuBusy, download: save, inGitCheckout, open, scratch, waiter } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const PRESET = 'dpop-fig1'; // 500 iterations: a second or two in the page
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-export-e2e-'));
-let server = null;
-let baseURL = '';
+const tmp = scratch('export');
 let bin = '';
 
 // cliRun runs `dpsim run` on the scenario (a file or preset:NAME) and
@@ -41,26 +37,7 @@ function cliRun(scenario, tag) {
   return { json: fs.readFileSync(out), csv: fs.readFileSync(csv) };
 }
 
-async function launch() {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, acceptDownloads: true,
-    viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  return { ctx, page, log };
-}
-
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify({ state: window.dpsimState, files: window.dpsimFiles })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  ${st}\n  console:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+const waitFor = waiter({ timeout: TIMEOUT, state: () => JSON.stringify({ state: window.dpsimState, files: window.dpsimFiles }) });
 
 // runToEnd fast-forwards the loaded run to its end and pauses it.
 async function runToEnd(b) {
@@ -69,12 +46,7 @@ async function runToEnd(b) {
 }
 
 // download clicks a download button and returns the file's name and bytes.
-async function download(b, id) {
-  const [d] = await Promise.all([b.page.waitForEvent('download', { timeout: TIMEOUT }), b.page.click(id)]);
-  const p = path.join(tmp, `${Date.now()}-${d.suggestedFilename()}`);
-  await d.saveAs(p);
-  return { name: d.suggestedFilename(), data: fs.readFileSync(p) };
-}
+const download = (b, id) => save(b, id, tmp, TIMEOUT);
 
 // drop drops a file with the given name and text on the page, as a user
 // dragging it from the desktop does (dragenter, dragover, drop).
@@ -97,42 +69,18 @@ function assertNoEscapes(buf, what) {
   }
 }
 
-// cpuBusy returns the fraction of the machine's CPU time spent busy over
-// the next second (as e2e/sweep.test.js).
-async function cpuBusy() {
-  if (!fs.existsSync('/proc/stat')) return os.loadavg()[0] / os.cpus().length;
-  const read = () => {
-    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { idle: f[3] + (f[4] || 0), total: f.reduce((a, c) => a + c, 0) };
-  };
-  const a = read();
-  await new Promise((r) => setTimeout(r, 1000));
-  const c = read();
-  return 1 - (c.idle - a.idle) / Math.max(1, c.total - a.total);
-}
-
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'export.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
+before(() => {
+  built(['index.html', 'page.js', 'export.js', 'wasm_exec.js', 'dpsim.wasm']);
   bin = builtCLI();
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-});
-
-after(() => {
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('exports and imports', () => {
   let b;
-  before(async () => { b = await launch(); });
-  after(async () => { if (b) await b.ctx.close(); });
+  before(async () => { b = await open(null, { viewport: { width: 1280, height: 720 } }); });
 
   test(`Export JSON and CSV of ${PRESET} are the CLI's bytes`, async () => {
     const cli = cliRun(`preset:${PRESET}`, PRESET);
-    await b.page.goto(`${baseURL}?preset=${PRESET}`);
+    await b.goto(`?preset=${PRESET}`);
     await waitFor(b, 'the page ready', () => window.dpsimReady && window.dpsimState && window.dpsimState.scenario === 'dpop-fig1');
     await runToEnd(b);
     const json = await download(b, '#export-json');
@@ -257,14 +205,8 @@ describe('exports and imports', () => {
     assert.match(await b.page.$eval('#exp-desc', (el) => el.textContent), /36 runs \(12 per point\)/);
     await b.page.click('#exp-run');
     await waitFor(b, 'the sweep done', () => window.dpsimSweepState.status === 'done');
-    const [jd] = await Promise.all([b.page.waitForEvent('download'), b.page.click('#exp-dl-json')]);
-    const jp = path.join(tmp, 'page-my-bands.json');
-    await jd.saveAs(jp);
-    assert.ok(fs.readFileSync(jp).equals(cliJSON), 'the page\'s experiment JSON equals dpsim sweep\'s');
-    const [sd] = await Promise.all([b.page.waitForEvent('download'), b.page.click('#exp-dl-svg')]);
-    const sp = path.join(tmp, 'page-my-bands.svg');
-    await sd.saveAs(sp);
-    assert.ok(fs.readFileSync(sp).equals(cliSVG), 'the page\'s SVG equals dpsim sweep\'s');
+    assert.ok((await download(b, '#exp-dl-json')).data.equals(cliJSON), 'the page\'s experiment JSON equals dpsim sweep\'s');
+    assert.ok((await download(b, '#exp-dl-svg')).data.equals(cliSVG), 'the page\'s SVG equals dpsim sweep\'s');
     const [pd] = await Promise.all([b.page.waitForEvent('download'), b.page.click('#exp-dl-png')]);
     const pp = path.join(OUT, 'export-my-bands.png');
     await pd.saveAs(pp);

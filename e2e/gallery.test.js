@@ -11,23 +11,17 @@
 // 390×844 land in e2e/out/.
 //
 //   node --test e2e/gallery.test.js     (after ./build.sh)
-const { test, before, after } = require('node:test');
+const { test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { execFileSync } = require('node:child_process');
 const { decodePNG, pixelStats } = require('./png.js');
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
+const { ROOT, OUT, built, cli, open, scratch, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 // A figure whose sweep takes well under a second natively at one run.
 const CHEAP = 'dpdgt-fig2';
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-gallery-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+const tmp = scratch('gallery');
 
 // The figures, from the experiment files themselves.
 const FIGURES = (() => {
@@ -41,28 +35,10 @@ const FIGURES = (() => {
   return out;
 })();
 
-before(async () => {
-  for (const f of ['gallery.html', 'gallery.js', 'wasm_exec.js', 'solver.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['gallery.html', 'gallery.js', 'wasm_exec.js', 'solver.wasm']));
 
-async function waitFor(page, log, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n console: ${log.slice(-10).join('\n  ')}`);
-  }
-}
-const galleryReady = (page, log) => waitFor(page, log, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready');
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, state: () => JSON.stringify(window.dpsimSweepState || window.dpsimGallery) });
+const galleryReady = (p) => waitFor(p, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready');
 
 // shown reads the gallery: per figure, its paper's heading and its
 // claims with their badges.
@@ -76,14 +52,10 @@ const shown = (page) => page.evaluate(() => Object.fromEntries([...document.quer
 }])));
 
 test('every paper figure, its claims, a link to its experiment, its last sweep\'s verdicts', async () => {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+  const p = await open('gallery.html', { viewport: { width: 1280, height: 720 } });
+  const { page } = p;
   try {
-    await page.goto(baseURL + 'gallery.html');
-    await galleryReady(page, log);
+    await galleryReady(p);
     const g = await shown(page);
     assert.deepEqual(Object.keys(g).sort(), [...FIGURES.keys()].sort(), 'the figures listed');
     for (const [name, f] of FIGURES) {
@@ -108,17 +80,17 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
     // The link opens the figure in the Experiments panel; a sweep there…
     await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);
     await page.waitForURL(/experiments\.html\?experiment=/);
-    await waitFor(page, log, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
+    await waitFor(p, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     assert.equal(await page.inputValue('#exp-preset'), CHEAP);
     await page.fill('#exp-runs', '1');
     await page.click('#exp-run');
-    await waitFor(page, log, 'the sweep, kept', (n) => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn && window.dpsimSweepState.kept === n, CHEAP);
+    await waitFor(p, 'the sweep, kept', (n) => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn && window.dpsimSweepState.kept === n, CHEAP);
     const verdicts = await page.evaluate(() => window.dpsimSweepState.verdicts);
     assert.equal(verdicts.length, FIGURES.get(CHEAP).claims.length);
 
     // …shows in the gallery, for that figure only.
-    await page.goto(baseURL + 'gallery.html');
-    await galleryReady(page, log);
+    await p.goto('gallery.html');
+    await galleryReady(p);
     const g2 = await shown(page);
     verdicts.forEach((v, i) => {
       assert.equal(g2[CHEAP].claims[i].verdict, v.verdict, `claim ${i} of ${CHEAP}`);
@@ -145,25 +117,22 @@ test('every paper figure, its claims, a link to its experiment, its last sweep\'
 
     // Its link shows that sweep again in the panel.
     await page.click(`li[data-experiment="${CHEAP}"] a.gal-open`);
-    await waitFor(page, log, 'the kept sweep', (n) => window.dpsimSweepState && window.dpsimSweepState.status === 'ready' && window.dpsimSweepState.restored === n && window.dpsimSweepState.figureDrawn, CHEAP);
+    await waitFor(p, 'the kept sweep', (n) => window.dpsimSweepState && window.dpsimSweepState.status === 'ready' && window.dpsimSweepState.restored === n && window.dpsimSweepState.figureDrawn, CHEAP);
   } finally {
-    await ctx.close();
+    await p.close();
   }
 });
 
 test('the gallery on a phone (390×844)', async () => {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+  const p = await open('gallery.html', { viewport: { width: 390, height: 844 }, scale: 2 });
+  const { page } = p;
   try {
-    await page.goto(baseURL + 'gallery.html');
-    await galleryReady(page, log);
+    await galleryReady(p);
     // Nothing wider than the window.
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= 390, `the page is ${wide} px wide`);
     await page.screenshot({ path: path.join(OUT, 'gallery-390x844.png') });
   } finally {
-    await ctx.close();
+    await p.close();
   }
 });

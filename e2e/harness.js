@@ -1,13 +1,29 @@
 'use strict';
 // harness.js — what every end-to-end test needs: the paths, Chromium's
-// flags and the static server (./serve built once per test file on a free
-// loopback port). Environment:
-//   CHROMIUM      browser binary (default /usr/bin/chromium)
-//   DPSIM_SITE    directory to serve (default public/)
-//   E2E_TIMEOUT   ms to wait for frames / iterations (defaults per file)
+// flags, the static server, the browser, a page with its console kept,
+// and waits that say what they waited for.
+//
+// One browser and one server serve a whole run: e2e/run.js starts them
+// once and names them to every test file (DPSIM_BROWSER_WS,
+// DPSIM_SERVER_URL). A file run alone (node --test e2e/x.test.js) starts
+// its own, once for the file. Each page lives in its own browser context:
+// no storage is shared between tests. Whatever the harness opened is
+// closed when the file ends (a root after hook registered here), so a
+// failed test leaves no page running into the next file.
+//
+// Environment:
+//   CHROMIUM          browser binary (default /usr/bin/chromium)
+//   DPSIM_SITE        directory to serve (default public/)
+//   E2E_TIMEOUT       ms to wait for frames / iterations (defaults per file)
+//   DPSIM_BROWSER_WS  a running browser server's endpoint (e2e/run.js)
+//   DPSIM_SERVER_URL  a running ./serve of DPSIM_SITE (e2e/run.js)
 const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
+const { after } = require('node:test');
+const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '..');
 const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
@@ -21,6 +37,12 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--enable-unsafe-swiftshader',
 ];
+
+// ENDED are the statuses of a run that has ended: finished, stopped by a
+// stop rule, or finished worse than its start or diverged (ui/live.go). A
+// test that waits for a run's end waits for any of them, so that a truthful
+// "worse" fails its assertion at once instead of a 240 s timeout.
+const ENDED = ['done', 'stopped', 'worse', 'diverged'];
 
 // startServer builds ./serve into dir and runs it on a free loopback port;
 // the server prints "serving <dir> at http://127.0.0.1:PORT/".
@@ -44,7 +66,6 @@ async function startServer(dir, { quiet = false } = {}) {
 // page from the same tree with the same version stamp (core/version), so
 // that exports compared byte for byte name the same dpsim_version.
 function cli() {
-  const fs = require('node:fs');
   const bin = path.join(ROOT, 'dpsim');
   const wasm = path.join(SITE, 'dpsim.wasm');
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing (run ./build.sh)`);
@@ -62,10 +83,190 @@ function inGitCheckout() {
   } catch { return false; }
 }
 
-// ENDED are the statuses of a run that has ended: finished, stopped by a
-// stop rule, or finished worse than its start or diverged (ui/live.go). A
-// test that waits for a run's end waits for any of them, so that a truthful
-// "worse" fails its assertion at once instead of a 240 s timeout.
-const ENDED = ['done', 'stopped', 'worse', 'diverged'];
+// built throws, in one message, which of the site's files are missing.
+function built(files) {
+  const missing = files.filter((f) => !fs.existsSync(path.join(SITE, f)));
+  if (!fs.existsSync(CHROMIUM)) missing.unshift(`${CHROMIUM} (apt-get install chromium)`);
+  if (missing.length) throw new Error(`e2e prerequisites missing in ${SITE}: ${missing.join(', ')} (run ./build.sh)`);
+}
 
-module.exports = { ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout };
+// --------------------------------------------------- what a file opened
+
+const scratchDirs = [];
+const launched = new Set(); // browsers this file launched (closed at its end)
+const contexts = new Set(); // contexts not yet closed, of any browser
+let ownServer = null;
+
+// scratch makes a temporary directory, removed when the file ends.
+function scratch(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dpsim-${prefix}-`));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+let siteURL = null;
+// site returns the base URL of the site (ending in /): the run's server
+// (DPSIM_SERVER_URL) or one started for this file.
+function site() {
+  if (!siteURL) {
+    siteURL = process.env.DPSIM_SERVER_URL
+      ? Promise.resolve(process.env.DPSIM_SERVER_URL.replace(/\/?$/, '/'))
+      : startServer(scratch('serve'), { quiet: true }).then((s) => { ownServer = s.proc; return s.url; });
+  }
+  return siteURL;
+}
+
+// gone holds, per browser, a promise that rejects when the browser goes
+// away (crashed, killed, or the run's browser server closed).
+const gone = new WeakMap();
+const goneWhy = new WeakMap();
+let closing = false;
+function watch(b, name) {
+  let reject = null;
+  const pr = new Promise((_, r) => { reject = r; });
+  pr.catch(() => {});
+  goneWhy.set(b, `${name} disconnected: it crashed or was closed`);
+  b.on('disconnected', () => { if (!closing) reject(new Error(goneWhy.get(b))); });
+  gone.set(b, pr);
+  return b;
+}
+
+// launchBrowser launches a browser for this file alone, with extra flags
+// (smoke.test.js's run without WebGL); it is closed when the file ends.
+async function launchBrowser(extraArgs = []) {
+  const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  launched.add(b);
+  return watch(b, `the browser launched by ${path.basename(require.main ? require.main.filename : 'this file')}`);
+}
+
+let shared = null;
+// browser returns the browser of the run: the one at DPSIM_BROWSER_WS, or
+// one launched for this file. A browser that crashes or disconnects fails
+// every wait at once (see waiter), naming it.
+function browser() {
+  if (!shared) {
+    const ws = process.env.DPSIM_BROWSER_WS;
+    shared = ws
+      ? chromium.connect(ws, { timeout: 30000 }).then((b) => watch(b, `the run's browser (DPSIM_BROWSER_WS=${ws})`), (e) => {
+        throw new Error(`the run's browser at DPSIM_BROWSER_WS=${ws} does not answer (${e.message.split('\n')[0]}); ` +
+          'e2e/run.js starts it, or unset DPSIM_BROWSER_WS to launch one per file');
+      })
+      : launchBrowser();
+  }
+  return shared;
+}
+
+// context makes a fresh context of the run's browser (or of opts.browser):
+// nothing kept from another. Options: viewport, scale, touch, context
+// (more context options).
+async function context(opts = {}) {
+  const { viewport = { width: 1280, height: 720 }, scale = 1, touch = false, context: more = {} } = opts;
+  const b = opts.browser || await browser();
+  const ctx = await b.newContext({ viewport, deviceScaleFactor: scale, hasTouch: touch, isMobile: touch, ...more });
+  contexts.add(ctx);
+  ctx.on('close', () => contexts.delete(ctx));
+  return ctx;
+}
+
+// watchPage keeps page's console and errors in log (opts.keep: which
+// console messages), its errors alone in errors, and returns the handle
+// the waits take: { ctx, page, log, errors, crashed, goto, close }.
+function watchPage(page, { keep = () => true } = {}) {
+  const ctx = page.context();
+  const b = ctx.browser();
+  const p = { ctx, page, browser: b, log: [], errors: [], response: null, close: () => ctx.close() };
+  let crash = null;
+  const crashed = new Promise((_, reject) => { crash = reject; });
+  page.on('crash', () => crash(new Error('the page crashed')));
+  // Rejects when the page crashes or its browser goes away.
+  p.crashed = Promise.race([crashed, gone.get(b)]);
+  p.crashed.catch(() => {});
+  page.on('console', (m) => { if (keep(m)) p.log.push(`${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => { p.log.push(`pageerror: ${e.message}`); p.errors.push(e.message); });
+  // goto goes to url, relative to the site unless absolute.
+  p.goto = async (url) => (p.response = await page.goto(/^https?:/.test(url) ? url : (await site()) + url));
+  return p;
+}
+
+// open opens a page in a fresh context (see context) and goes to url
+// (relative to the site unless absolute; null: nowhere); opts.route is
+// called with the page before it loads, opts.keep as in watchPage.
+async function open(url, opts = {}) {
+  const ctx = await context(opts);
+  const p = watchPage(await ctx.newPage(), opts);
+  if (opts.route) await opts.route(p.page);
+  if (url != null) await p.goto(url);
+  return p;
+}
+
+// waiter returns waitFor(p, what, fn, arg, timeout, polling): it waits for
+// fn(arg) to be truthy in p's page and fails, naming what it waited for,
+// with the page's state (opts.state, run in the page; default
+// window.dpsimState) and the console's tail — at the timeout, at once if
+// the page crashes or the browser goes away, or when opts.fail (called
+// with p) returns a promise that rejects.
+function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(window.dpsimState), fail = null } = {}) {
+  return async function waitFor(p, what, fn, arg, t = timeout, poll = polling) {
+    try {
+      const races = [p.page.waitForFunction(fn, arg, { timeout: t, polling: poll }), p.crashed];
+      if (fail) races.push(fail(p));
+      return await Promise.race(races);
+    } catch (e) {
+      // A wait the browser's end cut short says so, whichever came first.
+      const why = p.browser.isConnected() && !/\bBrowser closed\b/.test(e.message) ? e.message.split('\n')[0] : goneWhy.get(p.browser);
+      const st = await p.page.evaluate(state).catch(() => '?');
+      throw new Error(`waiting for ${what}: ${why}\n  state: ${String(st).slice(0, 1500)}\n  console:\n    ${p.log.slice(-15).join('\n    ')}`);
+    }
+  };
+}
+
+// box returns the element sel's box in the window and whether it is shown
+// (null if there is none).
+const box = (page, sel) => page.evaluate((s) => {
+  const el = document.querySelector(s);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right, shown: el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' };
+}, sel);
+
+// download clicks the button sel and saves what it downloads in dir;
+// returns the file's name and bytes.
+let downloads = 0;
+async function download(p, sel, dir, timeout = 60000) {
+  const [d] = await Promise.all([p.page.waitForEvent('download', { timeout }), p.page.click(sel)]);
+  const file = path.join(dir, `${++downloads}-${d.suggestedFilename()}`);
+  await d.saveAs(file);
+  return { name: d.suggestedFilename(), data: fs.readFileSync(file) };
+}
+
+// cpuBusy returns the fraction of the machine's CPU time spent busy over
+// the next second (from /proc/stat; the 1-minute load average elsewhere):
+// timing bounds are asserted only on a quiet machine.
+async function cpuBusy() {
+  if (!fs.existsSync('/proc/stat')) return os.loadavg()[0] / os.cpus().length;
+  const read = () => {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3] + (f[4] || 0), total: f.reduce((a, c) => a + c, 0) };
+  };
+  const a = read();
+  await new Promise((r) => setTimeout(r, 1000));
+  const c = read();
+  return 1 - (c.idle - a.idle) / Math.max(1, c.total - a.total);
+}
+
+// Registered for test files only: run.js reads the constants above.
+if (require.main && /\.test\.js$/.test(require.main.filename)) after(async () => {
+  closing = true;
+  for (const ctx of [...contexts]) await ctx.close().catch(() => {});
+  if (shared) await shared.then((b) => b.close()).catch(() => {});
+  for (const b of launched) await b.close().catch(() => {});
+  if (ownServer) ownServer.kill('SIGTERM');
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+fs.mkdirSync(OUT, { recursive: true });
+
+module.exports = {
+  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout,
+  built, scratch, site, browser, launchBrowser, context, watchPage, open, waiter, box, download, cpuBusy,
+};

@@ -24,55 +24,23 @@
 // cores; the numbers are printed. Screenshots in e2e/out/heavy-*.png.
 //
 //   node --test e2e/heavy.test.js      (after ./build.sh)
-const { test, before, after } = require('node:test');
+const { test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli } = require('./harness.js');
+const { OUT, built, cli, cpuBusy, download: save, open: openPage, scratch, waiter } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 600000;
 const CNN = 'gtdp-cnn-mnist';
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-heavy-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+const tmp = scratch('heavy');
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'run-worker.js', 'remote.js', 'dpsim.wasm', 'view.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'page.js', 'run-worker.js', 'remote.js', 'dpsim.wasm', 'view.wasm']));
 
-async function open(url) {
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, deviceScaleFactor: 1, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => { if (m.type() !== 'warning') log.push(`${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  await page.goto(url);
-  return { ctx, page, log };
-}
-
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  state: ${String(st).slice(0, 1500)}\n  console:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+// open opens url at 1366×768; the console's warnings are not kept.
+const open = (url) => openPage(url, { viewport: { width: 1366, height: 768 }, keep: (m) => m.type() !== 'warning' });
+const waitFor = waiter({ timeout: TIMEOUT });
 const ready = (b) => waitFor(b, 'the simulator', () => window.dpsimReady && window.dpsimState && window.dpsimState.ready);
 const state = (b) => b.page.evaluate(() => window.dpsimState);
 const runWorkers = (b) => b.page.workers().filter((w) => /run-worker\.js/.test(w.url())).length;
@@ -123,30 +91,12 @@ async function simulatorShare(b, ms, during) {
   return { share: total > 0 ? sim / total : 0, ...measured };
 }
 
-// cpuBusy: the fraction of the machine's CPU busy over the next second.
-async function cpuBusy() {
-  const read = () => {
-    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { idle: f[3] + (f[4] || 0), total: f.reduce((a, c) => a + c, 0) };
-  };
-  if (!fs.existsSync('/proc/stat')) return os.loadavg()[0] / os.cpus().length;
-  const a = read();
-  await new Promise((r) => setTimeout(r, 1000));
-  const c = read();
-  return 1 - (c.idle - a.idle) / Math.max(1, c.total - a.total);
-}
-
-async function download(b, id) {
-  const [d] = await Promise.all([b.page.waitForEvent('download', { timeout: TIMEOUT }), b.page.click(id)]);
-  const p = path.join(tmp, `${Date.now()}-${d.suggestedFilename()}`);
-  await d.saveAs(p);
-  return { name: d.suggestedFilename(), data: fs.readFileSync(p) };
-}
+const download = (b, id) => save(b, id, tmp, TIMEOUT);
 
 const fmt = (m) => `${m.fps.toFixed(1)} frames/s, timer lag median ${m.lag.toFixed(1)} ms (worst ${m.worst.toFixed(0)} ms)`;
 
 test('the CNN preset runs in a Worker: the page stays responsive, Stop and Play, and its export is the CLI\'s', async () => {
-  const b = await open(baseURL);
+  const b = await open('');
   try {
     await ready(b);
     const busy = await cpuBusy();
@@ -252,7 +202,7 @@ const HOSTILE = [
 for (const h of HOSTILE) {
   test(`a share link with ${h.name} does not block the page, and ${h.stop === 'Escape' ? 'Escape' : 'Cancel'} interrupts it at once`, async () => {
     // The page idle, for the bounds: the machine is shared.
-    const r = await open(baseURL);
+    const r = await open('');
     let idle;
     try {
       await ready(r);
@@ -261,7 +211,7 @@ for (const h of HOSTILE) {
       await r.ctx.close();
     }
     const held = (m) => !(m.fps >= Math.min(3, 0.3 * idle.fps) && m.lag <= 3 * idle.lag + 200);
-    const b = await open(baseURL + link(h.scenario));
+    const b = await open(link(h.scenario));
     try {
       await ready(b);
       await waitFor(b, 'the build in a Worker', () => window.dpsimState.remote && window.dpsimState.remote.phase === 'building');

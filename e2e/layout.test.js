@@ -12,62 +12,20 @@
 // its box. Screenshots go to e2e/out/layout-*.png.
 //
 //   node --test e2e/layout.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-layout-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, state: () => JSON.stringify({ ...window.dpsimState, labels: undefined }) });
 
 async function open(viewport, query = '', opts = {}) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: opts.scale || 1, hasTouch: !!opts.touch, isMobile: !!opts.touch });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  if (opts.route) await opts.route(page);
-  await page.goto(baseURL + query);
-  const p = { ctx, page, log };
+  const p = await openPage(query, { viewport, scale: opts.scale || 1, touch: !!opts.touch, route: opts.route });
   await waitFor(p, 'the simulation', () => window.dpsimState && window.dpsimState.draws > 3 && window.dpsimReady && window.dpsimSimReady);
   return p;
 }
-
-async function waitFor(p, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await p.page.evaluate(() => JSON.stringify({ ...window.dpsimState, labels: undefined })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${p.log.slice(-10).join('\n  ')}`);
-  }
-}
-
-const box = (page, sel) => page.evaluate((s) => {
-  const el = document.querySelector(s);
-  if (!el) return null;
-  const r = el.getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right, shown: el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' };
-}, sel);
 
 // onScreen: shown and wholly inside the window.
 async function onScreen(page, sel, w, h) {

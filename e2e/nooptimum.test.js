@@ -8,25 +8,18 @@
 // there is no ‖x − x*‖.
 //
 //   node --test e2e/            (after ./build.sh; ./test.sh does it)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { ROOT, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
+const { ROOT, OUT, open, scratch, waiter } = require('./harness.js');
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-noopt-'));
-const WASM = path.join(tmp, 'wave.wasm');
-let server = null;
-let baseURL = '';
-let ctx = null;
+const WASM = path.join(scratch('noopt'), 'wave.wasm');
+let p = null;
 let page = null;
-const log = [];
+let log = null;
 
 // The wave toy on a ring of eight, GT-DP with little noise.
 const SCENARIO = {
@@ -44,40 +37,24 @@ const SCENARIO = {
   iterations: 400,
 };
 
-async function waitFor(what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 'raf' });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${st}\n  console tail:\n    ${log.slice(-15).join('\n    ')}`);
-  }
-}
+const wait = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, polling: 'raf' });
+const waitFor = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
 
 before(async () => {
-  fs.mkdirSync(OUT, { recursive: true });
   execFileSync('go', ['build', '-o', WASM, './ui/internal/wavetoy/app'], {
     cwd: ROOT, stdio: 'inherit', env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
   });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1,
-    args: CHROMIUM_ARGS,
-  });
-  page = ctx.pages()[0] || await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
   // The test program in place of the site's dpsim.wasm.
-  await page.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: WASM, contentType: 'application/wasm' }));
-});
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  p = await open(null, {
+    viewport: { width: 1280, height: 800 },
+    route: (pg) => pg.route(/\/dpsim\.wasm(\?|$)/, (route) => route.fulfill({ path: WASM, contentType: 'application/wasm' })),
+  });
+  ({ page, log } = p);
 });
 
 describe('a problem without a known optimum', () => {
   test('the plot draws stationarity and says why there is no ‖x − x*‖', async () => {
-    await page.goto(baseURL);
+    await p.goto('');
     await waitFor('dpsimReady', () => window.dpsimReady === true && window.dpsimState && window.dpsimState.draws > 2);
     // The default scenario has an optimum: the usual plot, no note.
     assert.equal(await page.evaluate(() => window.dpsimState.headline), 'optimality');

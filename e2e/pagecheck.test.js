@@ -14,52 +14,19 @@
 //             inspector reads each message's signal and noise.
 //
 //   node --test e2e/pagecheck.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open, scratch, waiter } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 600000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-pagecheck-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+const tmp = scratch('pagecheck');
 
-before(async () => {
-  for (const f of ['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'dpsim.wasm']));
 
-async function openPage(url, viewport = { width: 1280, height: 900 }) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  await page.goto(url);
-  return { ctx, page, log };
-}
-
-async function waitFor(p, what, fn, arg, timeout = TIMEOUT, polling = 100) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout, polling });
-  } catch (e) {
-    const st = await p.page.evaluate(() => JSON.stringify(window.dpsimSweepState || window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  state: ${st}\n  console:\n    ${p.log.slice(-15).join('\n    ')}`);
-  }
-}
+const openPage = (url, viewport = { width: 1280, height: 900 }) => open(url, { viewport });
+const waitFor = waiter({ timeout: TIMEOUT, state: () => JSON.stringify(window.dpsimSweepState || window.dpsimState) });
 
 // runExperiment opens the panel on name, sets the runs per point, runs it,
 // and returns the progress texts seen on the way and the final state.
@@ -82,7 +49,7 @@ async function runExperiment(p, name, runs) {
 
 describe('issue 18: DP-RECAL Table IV in the Experiments panel', () => {
   test('recal-table4 at 1 run per point: four datasets, a table and a CSV', async () => {
-    const p = await openPage(`${baseURL}experiments.html?experiment=recal-table4`);
+    const p = await openPage(`experiments.html?experiment=recal-table4`);
     const requests = [];
     p.ctx.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) requests.push(path.basename(r.url())); });
     try {
@@ -124,7 +91,7 @@ describe('issue 18: DP-RECAL Table IV in the Experiments panel', () => {
 
 describe('issue 19: a 200-iteration, 10-agent MNIST run in the page', () => {
   test('ldp-mnist-200 runs in a Worker with progress, no long main-thread task, and its time shown', async () => {
-    const p = await openPage(`${baseURL}experiments.html?experiment=ldp-mnist-200`);
+    const p = await openPage(`experiments.html?experiment=ldp-mnist-200`);
     try {
       await waitFor(p, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
       await p.page.evaluate(() => {
@@ -166,7 +133,7 @@ describe('issue 19: a 200-iteration, 10-agent MNIST run in the page', () => {
 
 describe('issue 17: DPP² in slow motion, one round at a time', () => {
   test('dpp2-classifier: round 0\'s y messages, then round 1\'s z messages; the inspector reads signal and noise', async () => {
-    const p = await openPage(baseURL, { width: 1280, height: 800 });
+    const p = await openPage('', { width: 1280, height: 800 });
     try {
       await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady, undefined, 120000, 'raf');
       await p.page.selectOption('#preset', 'dpp2-classifier');

@@ -7,56 +7,25 @@
 //   ./build.sh && node --test e2e/share.test.js
 //
 // Screenshots: e2e/out/share-*.png. Environment as for e2e/smoke.test.js.
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { chromium } = require('playwright-core');
-
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
+const { ROOT, OUT, built, open, scratch, site, waiter } = require('./harness.js');
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-share-'));
-let server = null;
+const tmp = scratch('share');
 let baseURL = '';
-let browser = null;
 
 before(async () => {
-  for (const f of ['index.html', 'share.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  built(['index.html', 'share.js', 'wasm_exec.js', 'dpsim.wasm']);
+  baseURL = await site();
 });
 
 // fresh opens a page in a new browser context: nothing kept from another.
-async function fresh(viewport = { width: 1280, height: 800 }) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1 });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  return { ctx, page, log };
-}
-
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${st.slice(0, 600)}\n  console:\n    ${b.log.slice(-12).join('\n    ')}`);
-  }
-}
+const fresh = (viewport = { width: 1280, height: 800 }) => open(null, { viewport });
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, state: () => JSON.stringify(window.dpsimState).slice(0, 600) });
 
 // ready waits for the simulator, the URL's run applied and the link
 // written (share.js writes it 300 ms after the scenario settles).

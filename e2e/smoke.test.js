@@ -15,57 +15,33 @@ const { describe, test, before, after, beforeEach } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
+const { ROOT, SITE, OUT, built, launchBrowser, open, waiter } = require('./harness.js');
 
 const VIEWPORT = { width: 1280, height: 800 };
 // Console text that means the Go program died.
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-e2e-'));
-let server = null;
-let baseURL = '';
-
-function preflight() {
-  const missing = [];
-  if (!fs.existsSync(CHROMIUM)) missing.push(`${CHROMIUM} (apt-get install chromium)`);
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) missing.push(path.join(SITE, f) + (f.endsWith('.html') || f === 'page.js' ? '' : ' (run ./build.sh)'));
-  }
-  if (missing.length) throw new Error('e2e prerequisites missing:\n  ' + missing.join('\n  '));
-}
-
-
+// launch opens a page in a fresh context of the run's browser, or of a
+// browser launched with extraArgs. A Go panic or exit in its console, or a
+// crash, is kept in b.fatal and fails the wait under way at once.
 async function launch(extraArgs = []) {
-  const userDataDir = fs.mkdtempSync(path.join(tmp, 'profile-'));
-  const ctx = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    viewport: VIEWPORT,
-    deviceScaleFactor: 1,
-    args: [...CHROMIUM_ARGS, ...extraArgs],
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  const log = [];
+  const b = await open(null, { viewport: VIEWPORT, browser: extraArgs.length ? await launchBrowser(extraArgs) : undefined });
+  b.wasm = [];
+  b.fatal = null;
   let reject = null;
-  const crashed = new Promise((_, r) => { reject = r; });
-  crashed.catch(() => {});
-  const b = { ctx, page, log, crashed, wasm: [], fatal: null };
+  b.died = new Promise((_, r) => { reject = r; });
+  b.died.catch(() => {});
   const failWith = (err) => { if (!b.fatal) b.fatal = err; reject(err); };
   const note = (kind, text) => {
-    log.push(`${kind}: ${text}`);
-    if (FATAL_CONSOLE.test(text)) failWith(new Error(`Go program died (${kind}): ${text}\n--- console ---\n${log.slice(-30).join('\n')}`));
+    if (FATAL_CONSOLE.test(text)) failWith(new Error(`Go program died (${kind}): ${text}\n--- console ---\n${b.log.slice(-30).join('\n')}`));
   };
-  page.on('console', (m) => note(m.type(), m.text()));
-  page.on('pageerror', (e) => note('pageerror', e.message));
-  page.on('crash', () => failWith(new Error('the page crashed')));
-  page.on('response', async (r) => {
+  b.page.on('console', (m) => note(m.type(), m.text()));
+  b.page.on('pageerror', (e) => note('pageerror', e.message));
+  b.page.on('crash', () => failWith(new Error('the page crashed')));
+  b.page.on('response', async (r) => {
     if (/\.wasm(\?|$)/.test(r.url())) b.wasm.push({ url: r.url(), status: r.status(), headers: await r.allHeaders().catch(() => ({})) });
   });
   return b;
@@ -73,17 +49,7 @@ async function launch(extraArgs = []) {
 
 // waitFor waits for fn(arg) to be truthy in the page, polling every frame,
 // and fails at once if the console reports a Go panic or exit.
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await Promise.race([
-      b.page.waitForFunction(fn, arg, { timeout, polling: 'raf' }),
-      b.crashed,
-    ]);
-  } catch (e) {
-    const state = await b.page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimState: ${state}\n  console tail:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, polling: 'raf', fail: (b) => b.died });
 
 const state = (page) => page.evaluate(() => ({ ...window.dpsimState }));
 
@@ -98,27 +64,18 @@ function assertNoFatal(b) {
   assert.deepEqual(bad, [], 'console shows that the Go program died');
 }
 
-before(async () => {
-  preflight();
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-});
-
-after(() => {
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
 describe('dpsim page with WebGL2', () => {
   let b;
   before(async () => { b = await launch(); });
-  after(async () => { if (b) await b.ctx.close(); });
+  after(async () => { if (b) await b.close(); });
   // Once the Go program has died, every later test fails at once instead of
   // waiting for its timeout.
   beforeEach(() => { if (b && b.fatal) throw new Error('the Go program already died: ' + b.fatal.message.split('\n')[0]); });
 
   test('loads and draws frames', async () => {
-    const resp = await b.page.goto(baseURL);
+    const resp = await b.goto('');
     assert.equal(resp.status(), 200);
     assert.equal(await b.page.title(), 'dpsim — differentially private decentralized optimization');
     await waitFor(b, 'dpsimReady', () => window.dpsimReady === true && typeof window.dpsim === 'object');
@@ -521,10 +478,9 @@ describe('dpsim page without WebGL', () => {
     b = await launch(['--disable-webgl', '--disable-3d-apis']);
     b.page.on('request', (r) => requests.push(r.url()));
   });
-  after(async () => { if (b) await b.ctx.close(); });
 
   test('shows the WebGL2 message, not a black page', async () => {
-    await b.page.goto(baseURL);
+    await b.goto('');
     await b.page.waitForSelector('#view-msg:not([hidden])', { timeout: 30000 });
     await waitFor(b, 'the WebGL2 message', () => /needs WebGL2/.test(document.getElementById('view-msg').textContent), undefined, 30000);
     const png = await b.page.screenshot({ path: path.join(OUT, 'nowebgl.png') });

@@ -12,74 +12,43 @@
 // fetches nothing; and that a reload (a sweep kept in the browser)
 // fetches the data again to draw its SVG. Environment as in
 // smoke.test.js (CHROMIUM, DPSIM_SITE, E2E_TIMEOUT).
-const { test, before, after } = require('node:test');
+const { test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 
-const { ROOT, SITE, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI } = require('./harness.js');
+const { built, cli: builtCLI, download: save, open, scratch, waiter } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const PRESET = 'gtdp-logistic-mushrooms-noise';
 const RUNS = 12;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-sweep-data-e2e-'));
-let server = null;
-let baseURL = '';
+const tmp = scratch('sweep-data');
 let cli = {};
-let ctx = null;
+let p = null;
 let page = null;
-const log = [];
+let log = null;
 let dataRequests = [];
 
 before(async () => {
-  for (const f of ['experiments.html', 'experiments.js', 'datafetch.js', 'sweep-worker.js', 'solver.wasm', 'data/mushrooms-train.gz', 'data/mushrooms-test.gz']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
-  }
+  built(['experiments.html', 'experiments.js', 'datafetch.js', 'sweep-worker.js', 'solver.wasm', 'data/mushrooms-train.gz', 'data/mushrooms-test.gz']);
   const bin = builtCLI();
   const out = path.join(tmp, `${PRESET}.json`);
   execFileSync(bin, ['sweep', '--quiet', '--out', out, `preset:${PRESET}`], { stdio: 'inherit' });
   for (const ext of ['json', 'svg']) cli[ext] = fs.readFileSync(path.join(tmp, `${PRESET}.${ext}`));
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-  ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, acceptDownloads: true,
-    viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
-  });
-  page = ctx.pages()[0] || await ctx.newPage();
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  p = await open(null, { viewport: { width: 1280, height: 900 } });
+  ({ page, log } = p);
   // Worker requests are the page's too; only the page fetches data.
-  ctx.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) dataRequests.push(path.basename(r.url())); });
-});
-
-after(async () => {
-  if (ctx) await ctx.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  p.ctx.on('request', (r) => { if (/\/data\/[^/]+\.gz$/.test(r.url())) dataRequests.push(path.basename(r.url())); });
 });
 
 const sweepState = () => page.evaluate(() => ({ ...window.dpsimSweepState }));
-
-async function waitSweep(what, fn, arg, timeout = TIMEOUT) {
-  try {
-    await page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify(window.dpsimSweepState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimSweepState: ${st}\n  console:\n    ${log.slice(-15).join('\n    ')}`);
-  }
-}
-
-async function download(id) {
-  const [d] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click(id)]);
-  const p = path.join(tmp, d.suggestedFilename() + '.' + id.slice(1));
-  await d.saveAs(p);
-  return fs.readFileSync(p);
-}
+const wait = waiter({ timeout: TIMEOUT, state: () => JSON.stringify(window.dpsimSweepState) });
+const waitSweep = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
+const download = async (id) => (await save(p, id, tmp)).data;
 
 test('a missing dataset file stops the sweep with a one-line message', async () => {
-  await page.goto(`${baseURL}experiments.html?experiment=${PRESET}`);
+  await p.goto(`experiments.html?experiment=${PRESET}`);
   await waitSweep('the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
   // Before the data is here the description names it and plans nothing.
   await waitSweep('the description', () => /Trains on .*mushrooms.*\(train\).*\(test\)/i.test(document.getElementById('exp-desc').textContent));

@@ -14,12 +14,10 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI } = require('./harness.js');
+const { OUT, built, cli: builtCLI, cpuBusy, download: save, open, scratch, waiter } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 // The preset whose page result is compared with the CLI's: 600 runs of
 // 500 iterations, a few seconds in the browser.
@@ -27,9 +25,7 @@ const PRESET = 'gtdp-error-bands';
 // The preset that is cancelled: 2800 runs of 1000 iterations, long enough.
 const LONG = 'gtdp-noise-sweep';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-sweep-e2e-'));
-let server = null;
-let baseURL = '';
+const tmp = scratch('sweep');
 let cli = {}; // the CLI's files for PRESET, by extension
 
 
@@ -43,64 +39,18 @@ function cliSweep() {
   return files;
 }
 
-async function launch() {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, acceptDownloads: true,
-    viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  return { ctx, page, log };
-}
-
-// cpuBusy returns the fraction of the machine's CPU time spent busy over
-// the next second (from /proc/stat; the 1-minute load average elsewhere).
-async function cpuBusy() {
-  const read = () => {
-    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    const idle = f[3] + (f[4] || 0);
-    return { idle, total: f.reduce((a, b) => a + b, 0) };
-  };
-  if (!fs.existsSync('/proc/stat')) return os.loadavg()[0] / os.cpus().length;
-  const a = read();
-  await new Promise((r) => setTimeout(r, 1000));
-  const b = read();
-  return 1 - (b.idle - a.idle) / Math.max(1, b.total - a.total);
-}
+const launch = () => open(null, { viewport: { width: 1280, height: 900 } });
 
 const sweepState = (page) => page.evaluate(() => ({ ...window.dpsimSweepState }));
 
-async function waitSweep(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify(window.dpsimSweepState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  dpsimSweepState: ${st}\n  console:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+const waitSweep = waiter({ timeout: TIMEOUT, state: () => JSON.stringify(window.dpsimSweepState) });
 
-// download clicks a download button and returns the file's bytes.
-async function download(b, id) {
-  const [d] = await Promise.all([b.page.waitForEvent('download', { timeout: 60000 }), b.page.click(id)]);
-  const p = path.join(tmp, d.suggestedFilename() + '.' + id.slice(1));
-  await d.saveAs(p);
-  return { name: d.suggestedFilename(), data: fs.readFileSync(p) };
-}
+// download clicks a download button and returns the file's name and bytes.
+const download = (b, id) => save(b, id, tmp);
 
-before(async () => {
-  for (const f of ['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'wasm_exec.js']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
+before(() => {
+  built(['index.html', 'experiments.html', 'experiments.js', 'sweep-worker.js', 'solver.wasm', 'wasm_exec.js']);
   cli = cliSweep();
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-});
-
-after(() => {
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 // Both pages: experiments.html (the panel alone) and index.html (the panel
@@ -115,10 +65,10 @@ for (const pg of [
 describe(`experiments panel on ${pg.name}`, () => {
   let b;
   before(async () => { b = await launch(); });
-  after(async () => { if (b) await b.ctx.close(); });
+  after(async () => { if (b) await b.close(); });
 
   test('lists the experiment presets from the solver', async () => {
-    const resp = await b.page.goto(`${baseURL}${pg.url}?experiment=${PRESET}`);
+    const resp = await b.goto(`${pg.url}?experiment=${PRESET}`);
     assert.equal(resp.status(), 200);
     await waitSweep(b, 'the solver to list presets', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     const st = await sweepState(b.page);
@@ -264,9 +214,9 @@ describe(`experiments panel on ${pg.name}`, () => {
 describe('experiments.html?experiment=', () => {
   let b;
   before(async () => { b = await launch(); });
-  after(async () => { if (b) await b.ctx.close(); });
+  after(async () => { if (b) await b.close(); });
   const open = async (query) => {
-    await b.page.goto(`${baseURL}experiments.html?${query}`);
+    await b.goto(`experiments.html?${query}`);
     await waitSweep(b, 'the panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
     return b.page.evaluate(() => ({
       shown: document.getElementById('exp-preset').value,

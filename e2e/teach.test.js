@@ -10,62 +10,26 @@
 //
 // Waits are on frame counters and state, except slow motion's, which is
 // about wall-clock time by definition (a message on screen ≥ 1 s).
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-teach-'));
-let server = null;
-let baseURL = '';
-let browser = null;
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
+
+const waitFor = waiter({ timeout: TIMEOUT, polling: 'raf' });
 
 async function open(viewport, query = '', scale = 1) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL + query);
-  await waitFor(page, log, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
-  return { ctx, page, log };
+  const p = await openPage(query, { viewport, scale });
+  await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
+  return p;
 }
-
-async function waitFor(page, log, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await page.waitForFunction(fn, arg, { timeout, polling: 'raf' });
-  } catch (e) {
-    const st = await page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${log.slice(-10).join('\n  ')}`);
-  }
-}
-
-const box = (page, sel) => page.evaluate((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right };
-}, sel);
 
 async function loadPreset(p, name) {
   await p.page.selectOption('#preset', name);
-  await waitFor(p.page, p.log, name, (n) => window.dpsimState.scenario === n, name);
+  await waitFor(p, name, (n) => window.dpsimState.scenario === n, name);
   await p.page.waitForFunction(() => window.dpsimState.draws > 0);
 }
 
@@ -141,8 +105,7 @@ describe('layout at four window sizes', () => {
 
 describe('start-up', () => {
   test('the poster stands in for the simulator until its first frame', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
+    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
     try {
       // Hold both programs back (the view, which draws the first frame
       // from the scenario's snapshot, and the simulator): the poster
@@ -150,7 +113,7 @@ describe('start-up', () => {
       let release;
       const held = new Promise((r) => { release = r; });
       await page.route(/(dpsim|view)\.wasm$/, async (route) => { await held; await route.continue(); });
-      await page.goto(baseURL + '?preset=dpdgt-ieee14');
+      await goto('?preset=dpdgt-ieee14');
       await page.waitForFunction(() => performance.getEntriesByName('dpsim-poster').length > 0, null, { timeout: 20000 });
       const info = await page.evaluate(() => {
         const p = document.getElementById('poster');
@@ -166,17 +129,16 @@ describe('start-up', () => {
       await page.waitForFunction(() => window.dpsimState && window.dpsimState.draws > 2, null, { timeout: TIMEOUT });
       await page.waitForFunction(() => !document.getElementById('poster'), null, { timeout: 10000 });
     } finally {
-      await ctx.close();
+      await close();
     }
   });
 });
 
 describe('start-up order', () => {
   test('before the view\'s first frame only the view and boot.js run; the page\'s scripts come after', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
+    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
     try {
-      await page.goto(baseURL);
+      await goto('');
       await page.waitForFunction(() => window.dpsimSimReady === true, null, { timeout: TIMEOUT });
       const r = await page.evaluate(() => {
         const start = (f) => {
@@ -192,42 +154,40 @@ describe('start-up order', () => {
         assert.ok(r[f] !== null && r[f] >= r.ff, `${f} only after the first frame: ${JSON.stringify(r)}`);
       }
     } finally {
-      await ctx.close();
+      await close();
     }
   });
 });
 
 describe('a missing page script', () => {
   test('is said in the view\'s box, not left at "Loading…"', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
+    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
     try {
       await page.route(/\/page\.js$/, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
-      await page.goto(baseURL);
+      await goto('');
       await page.waitForFunction(() => /Could not load page\.js/.test(document.getElementById('view-msg').textContent), null, { timeout: TIMEOUT });
       assert.equal(await page.evaluate(() => document.getElementById('view-msg').hidden), false);
     } finally {
-      await ctx.close();
+      await close();
     }
   });
 });
 
 describe('a damaged snapshot', () => {
   test('is refused by the view, and the simulator loads without waiting for it', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
+    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
     const warnings = [];
     page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
     try {
       // A host that answers with a page where the snapshot should be.
       await page.route(/posters\/[^/]+\.snap$/, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>not here</p>' }));
-      await page.goto(baseURL);
+      await goto('');
       await page.waitForFunction(() => window.dpsimSimReady === true, null, { timeout: TIMEOUT });
       assert.ok(warnings.some((w) => /dpsim view: the scenario's snapshot/.test(w)), JSON.stringify(warnings));
       assert.equal(await page.evaluate(() => window.dpsimSnapshotRefused), true);
       assert.ok(await page.evaluate(() => window.dpsimState && window.dpsimState.draws > 0));
     } finally {
-      await ctx.close();
+      await close();
     }
   });
 });
@@ -237,15 +197,15 @@ describe('words', () => {
     // gtdp-fig1 has a warning; loaded from the URL it must be shown.
     const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-fig1');
     try {
-      await waitFor(p.page, p.log, 'gtdp-fig1', () => window.dpsimState.scenario === 'gtdp-fig1');
+      await waitFor(p, 'gtdp-fig1', () => window.dpsimState.scenario === 'gtdp-fig1');
       const st = await p.page.evaluate(() => ({ ...window.dpsimState, warnings: [...window.dpsimState.warnings] }));
       assert.ok(st.description.length > 20);
       assert.equal(await p.page.textContent('#scn-desc'), st.description);
       assert.ok(st.warnings.length > 0, 'gtdp-fig1 should warn');
-      await waitFor(p.page, p.log, 'the warning shown', (w) => document.getElementById('messages').textContent.includes(w), st.warnings[0]);
+      await waitFor(p, 'the warning shown', (w) => document.getElementById('messages').textContent.includes(w), st.warnings[0]);
       // Another scenario: the earlier warning goes.
       await loadPreset(p, 'gtdp-rendezvous');
-      await waitFor(p.page, p.log, 'the warning gone', (w) => !document.getElementById('messages').textContent.includes(w), st.warnings[0]);
+      await waitFor(p, 'the warning gone', (w) => !document.getElementById('messages').textContent.includes(w), st.warnings[0]);
       // Every term of the state and theory cards has a glossary entry.
       const missing = await p.page.evaluate(() => [...document.querySelectorAll('#stats dt, .theory dt')]
         .filter((d) => !d.hidden && !d.classList.contains('visually-hidden') && d.id !== 'stat-stop-dt' && !d.classList.contains('has-term'))
@@ -267,14 +227,14 @@ describe('words', () => {
     const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-rendezvous');
     try {
       await p.page.click('#step');
-      await waitFor(p.page, p.log, 'iteration 1', () => window.dpsimState.iter === 1);
-      await waitFor(p.page, p.log, 'ε text', () => /0 so far/.test(document.getElementById('stat-eps').textContent));
+      await waitFor(p, 'iteration 1', () => window.dpsimState.iter === 1);
+      await waitFor(p, 'ε text', () => /0 so far/.test(document.getElementById('stat-eps').textContent));
       assert.match(await p.page.textContent('#stat-eps-meaning'), /sensitivity 0/);
       await p.page.click('#step');
       await p.page.click('#step');
-      await waitFor(p.page, p.log, 'ε meaning', () => /e\^ε = .*more likely when one agent's data change/.test(document.getElementById('stat-eps-meaning').textContent));
+      await waitFor(p, 'ε meaning', () => /e\^ε = .*more likely when one agent's data change/.test(document.getElementById('stat-eps-meaning').textContent));
       await loadPreset(p, 'ddgt-ieee14');
-      await waitFor(p.page, p.log, 'no guarantee', () => document.getElementById('stat-eps').textContent === 'noise, but no DP guarantee');
+      await waitFor(p, 'no guarantee', () => document.getElementById('stat-eps').textContent === 'noise, but no DP guarantee');
       assert.doesNotMatch(await p.page.textContent('#stats'), /no noise/);
     } finally {
       await p.ctx.close();
@@ -289,7 +249,7 @@ describe('calibration, plot and speed', () => {
     try {
       await p.page.fill('#target-eps', '1');
       await p.page.click('#target-apply');
-      await waitFor(p.page, p.log, 'the question', () => !document.getElementById('cal-confirm').hidden);
+      await waitFor(p, 'the question', () => !document.getElementById('cal-confirm').hidden);
       const q = await p.page.textContent('#cal-confirm');
       const factor = Number(await p.page.getAttribute('#cal-confirm', 'data-factor'));
       assert.ok(factor > 1e7 && factor < 1e8, `factor ${factor}`);
@@ -299,16 +259,16 @@ describe('calibration, plot and speed', () => {
       assert.match(await p.page.textContent('#th-cal'), /^none/);
       await p.page.screenshot({ path: path.join(OUT, 'teach-calibrate-ask.png') });
       await p.page.click('#cal-confirm-yes');
-      await waitFor(p.page, p.log, 'calibrated', () => /ε = 1(\.0+)? after/.test(document.getElementById('th-cal').textContent));
+      await waitFor(p, 'calibrated', () => /ε = 1(\.0+)? after/.test(document.getElementById('th-cal').textContent));
       await p.page.click('#fast');
-      await waitFor(p.page, p.log, 'the noise warning', () => /dominated by its noise/.test(document.getElementById('messages').textContent), undefined, 60000);
+      await waitFor(p, 'the noise warning', () => /dominated by its noise/.test(document.getElementById('messages').textContent), undefined, 60000);
       // The legend shows the latest values without a hover.
       const legend = await p.page.textContent('#plot .u-legend');
       assert.doesNotMatch(legend.replace(/consensus: —/, ''), /optimality: —/);
       await p.page.screenshot({ path: path.join(OUT, 'teach-calibrated.png') });
       // Fast-forward turns itself off when the run ends.
-      await waitFor(p.page, p.log, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
-      await waitFor(p.page, p.log, 'fast off', () => window.dpsimState.fast === false);
+      await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
+      await waitFor(p, 'fast off', () => window.dpsimState.fast === false);
       // The axes keep their tick labels over the 30 decades between the
       // ghost and the noisy run (uPlot had blanked all but one).
       await p.page.waitForTimeout(500);
@@ -344,7 +304,7 @@ describe('slow motion', () => {
     const p = await open({ width: 1280, height: 800 });
     try {
       await p.page.click('#slow');
-      await waitFor(p.page, p.log, 'slow and running', () => window.dpsimState.slow && window.dpsimState.running && window.dpsimState.iter >= 1);
+      await waitFor(p, 'slow and running', () => window.dpsimState.slow && window.dpsimState.running && window.dpsimState.iter >= 1);
       // Follow every packet on screen for 4 s.
       const seen = await p.page.evaluate(async () => {
         const first = new Map(), last = new Map();
@@ -369,12 +329,12 @@ describe('slow motion', () => {
       assert.equal(seen.most, 1, `${seen.most} senders on screen at once`);
       // Pause: the messages stay; click one to inspect it.
       await p.page.click('#play');
-      await waitFor(p.page, p.log, 'paused', () => !window.dpsimState.running);
+      await waitFor(p, 'paused', () => !window.dpsimState.running);
       await p.page.waitForFunction(() => JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
       const pk = (await p.page.evaluate(() => JSON.parse(window.dpsim.packetsOnScreen())))[0];
       const vb = await box(p.page, '#view');
       await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-      await waitFor(p.page, p.log, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
+      await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
       const text = await p.page.textContent('#inspector');
       assert.match(text, new RegExp(`agent ${pk.from} → agent ${pk.to}`));
       const sig = parseFloat(await p.page.textContent('#inspector .sig-norm'));
@@ -394,19 +354,19 @@ describe('a new user', () => {
     const p = await open({ width: 1280, height: 800 });
     try {
       await p.page.click('#play');
-      await waitFor(p.page, p.log, 'running', () => window.dpsimState.running && window.dpsimState.iter >= 3);
+      await waitFor(p, 'running', () => window.dpsimState.running && window.dpsimState.iter >= 3);
       await p.page.click('#slow');
-      await waitFor(p.page, p.log, 'a message on screen', () => window.dpsimState.slow && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
+      await waitFor(p, 'a message on screen', () => window.dpsimState.slow && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
       await p.page.click('#play'); // pause: the messages stay
-      await waitFor(p.page, p.log, 'paused', () => !window.dpsimState.running);
+      await waitFor(p, 'paused', () => !window.dpsimState.running);
       const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
       const vb = await box(p.page, '#view');
       await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-      await waitFor(p.page, p.log, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
+      await waitFor(p, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
       // The error at the scenario's own noise, then at a 100× smaller ε.
       const runToEnd = async () => {
         await p.page.click('#fast');
-        await waitFor(p.page, p.log, 'the run ended (done, or worse than its start)', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status), undefined, 60000);
+        await waitFor(p, 'the run ended (done, or worse than its start)', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status), undefined, 60000);
         return p.page.evaluate(() => window.dpsimState.optimality);
       };
       await p.page.click('#reset');
@@ -414,9 +374,9 @@ describe('a new user', () => {
       const eps = await p.page.evaluate(() => window.dpsimState.epsilon);
       await p.page.fill('#target-eps', String(eps / 100));
       await p.page.click('#target-apply');
-      await waitFor(p.page, p.log, 'calibrated or asked', () => !document.getElementById('cal-confirm').hidden || /after/.test(document.getElementById('th-cal').textContent));
+      await waitFor(p, 'calibrated or asked', () => !document.getElementById('cal-confirm').hidden || /after/.test(document.getElementById('th-cal').textContent));
       if (await p.page.isVisible('#cal-confirm')) await p.page.click('#cal-confirm-yes');
-      await waitFor(p.page, p.log, 'calibrated', () => /after/.test(document.getElementById('th-cal').textContent) && window.dpsimState.iter === 0);
+      await waitFor(p, 'calibrated', () => /after/.test(document.getElementById('th-cal').textContent) && window.dpsimState.iter === 0);
       const after = await runToEnd();
       assert.ok(after > 10 * before, `final error ${after} at ε/100 against ${before}`);
       const took = (Date.now() - t0) / 1000;
@@ -429,10 +389,9 @@ describe('a new user', () => {
 
 describe('experiments panel words', () => {
   test('the description says the runs chosen, not the preset\'s own count', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await ctx.newPage();
+    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
     try {
-      await page.goto(baseURL + 'experiments.html?experiment=gtdp-noise-sweep');
+      await goto('experiments.html?experiment=gtdp-noise-sweep');
       await page.waitForFunction(() => window.dpsimSweepState && window.dpsimSweepState.status === 'ready', null, { timeout: TIMEOUT });
       await page.fill('#exp-runs', '4');
       await page.dispatchEvent('#exp-runs', 'change');
@@ -441,7 +400,7 @@ describe('experiments panel words', () => {
       assert.match(d, /4 runs \(the preset's own: 200\) per point/);
       assert.doesNotMatch(d, /(^|[^:] )200 runs per point/);
     } finally {
-      await ctx.close();
+      await close();
     }
   });
 });

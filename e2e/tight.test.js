@@ -7,54 +7,20 @@
 // to e2e/out/tight-*.png.
 //
 //   node --test e2e/tight.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 180000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-tight-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 180000, state: () => JSON.stringify({ ...window.dpsimState, labels: undefined }) });
 
 async function open(viewport, query, opts = {}) {
-  const ctx = await browser.newContext({ viewport, hasTouch: !!opts.touch, isMobile: !!opts.touch });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL + query);
-  const p = { ctx, page, log };
+  const p = await openPage(query, { viewport, touch: !!opts.touch });
   await waitFor(p, 'the simulation', () => window.dpsimState && window.dpsimState.draws > 3 && window.dpsimReady && window.dpsimSimReady);
-  await page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+  await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
   return p;
-}
-
-async function waitFor(p, what, fn, arg) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout: TIMEOUT, polling: 100 });
-  } catch (e) {
-    const st = await p.page.evaluate(() => JSON.stringify({ ...window.dpsimState, labels: undefined })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${p.log.slice(-10).join('\n  ')}`);
-  }
 }
 
 const shot = (p, name) => p.page.screenshot({ path: path.join(OUT, `tight-${name}.png`) });

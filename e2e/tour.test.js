@@ -11,60 +11,27 @@
 // its noise. Screenshots in e2e/out/tour-*.png.
 //
 //   node --test e2e/tour.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, OUT, box, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-tour-'));
 const results = JSON.parse(fs.readFileSync(path.join(ROOT, 'core/tour/results.json'), 'utf8'));
-let server = null;
-let baseURL = '';
-let browser = null;
 
-before(async () => {
-  for (const f of ['index.html', 'tour.js', 'dpsim.wasm', 'posters/tour-recal.snap']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+before(() => built(['index.html', 'tour.js', 'dpsim.wasm', 'posters/tour-recal.snap']));
+
+const waitFor = waiter({
+  timeout: Number(process.env.E2E_TIMEOUT) || 120000,
+  state: () => JSON.stringify([window.dpsimState && window.dpsimState.scenario, window.dpsimState && window.dpsimState.error,
+    window.dpsimCompareState, window.dpsimTour]),
 });
 
 async function open(viewport, query = '', scale = 1) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL + query);
-  await waitFor({ page, log }, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
-  return { ctx, page, log };
+  const p = await openPage(query, { viewport, scale });
+  await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
+  return p;
 }
-
-async function waitFor(p, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await p.page.evaluate(() => JSON.stringify([window.dpsimState && window.dpsimState.scenario, window.dpsimState && window.dpsimState.error,
-      window.dpsimCompareState, window.dpsimTour])).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${p.log.slice(-10).join('\n  ')}`);
-  }
-}
-
-const box = (page, sel) => page.evaluate((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  return { x: r.x, y: r.y, w: r.width, h: r.height, bottom: r.bottom, right: r.right };
-}, sel);
 
 const landing = results.lessons.find((l) => l.preset === 'tour-recal');
 

@@ -18,21 +18,17 @@
 // which the page hands them (ui/remote.go): a broken file's error comes
 // from there, and the load reports it.
 // Environment as in smoke.test.js (CHROMIUM, DPSIM_SITE, E2E_TIMEOUT).
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { chromium } = require('playwright-core');
 
-const { ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli: builtCLI } = require('./harness.js');
+const { ENDED, ROOT, OUT, built, cli: builtCLI, download, open, scratch, waiter } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-userdata-e2e-'));
-let server = null;
-let baseURL = '';
+const tmp = scratch('userdata');
 let bin = '';
 
 // ------------------------------------------------------------ the files
@@ -180,26 +176,10 @@ function userCase(p, format, tag = '') {
 
 // ------------------------------------------------------------ the page
 
-async function launch() {
-  const ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(tmp, 'profile-')), {
-    executablePath: CHROMIUM, headless: true, acceptDownloads: true,
-    viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1, args: CHROMIUM_ARGS,
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  return { ctx, page, log };
-}
-
-async function waitFor(b, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await b.page.waitForFunction(fn, arg, { timeout, polling: 100 });
-  } catch (e) {
-    const st = await b.page.evaluate(() => JSON.stringify({ state: window.dpsimState && { scenario: window.dpsimState.scenario, status: window.dpsimState.status, error: window.dpsimState.error }, ud: window.dpsimUserData && window.dpsimUserData.state })).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n  ${st}\n  console:\n    ${b.log.slice(-15).join('\n    ')}`);
-  }
-}
+const waitFor = waiter({
+  timeout: TIMEOUT,
+  state: () => JSON.stringify({ state: window.dpsimState && { scenario: window.dpsimState.scenario, status: window.dpsimState.status, error: window.dpsimState.error }, ud: window.dpsimUserData && window.dpsimUserData.state }),
+});
 
 // startLoad starts loading a scenario text as the editor's Load does,
 // without waiting: it waits for the user's files.
@@ -233,40 +213,24 @@ async function runToEnd(b) {
   await waitFor(b, 'the run ended', (ended) => ended.includes(window.dpsimState.status), ENDED);
 }
 
-async function exportJSON(b) {
-  const [d] = await Promise.all([b.page.waitForEvent('download', { timeout: TIMEOUT }), b.page.click('#export-json')]);
-  const p = path.join(tmp, `${Date.now()}-${d.suggestedFilename()}`);
-  await d.saveAs(p);
-  return fs.readFileSync(p);
-}
+const exportJSON = async (b) => (await download(b, '#export-json', tmp, TIMEOUT)).data;
 
 function cliRun(file, out) {
   execFileSync(bin, ['run', '--quiet', '--out', out, file], { stdio: 'inherit' });
   return fs.readFileSync(out);
 }
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'userdata.js', 'userdata.css', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`${path.join(SITE, f)} is missing (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
+before(() => {
+  built(['index.html', 'page.js', 'userdata.js', 'userdata.css', 'wasm_exec.js', 'dpsim.wasm']);
   bin = builtCLI();
-  ({ proc: server, url: baseURL } = await startServer(tmp));
-});
-
-after(() => {
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('your own data', () => {
   let b;
   before(async () => {
-    b = await launch();
-    await b.page.goto(`${baseURL}?preset=gtdp-rendezvous`);
+    b = await open('?preset=gtdp-rendezvous', { viewport: { width: 1280, height: 900 } });
     await waitFor(b, 'the page ready', () => window.dpsimReady && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous' && window.dpsimUserData);
   });
-  after(async () => { if (b) await b.ctx.close(); });
 
   let k = 0;
   for (const p of PROBLEMS) {

@@ -9,53 +9,19 @@
 // compares with the noise-free ghost only above rounding.
 //
 //   node --test e2e/words.test.js     (after ./build.sh)
-const { describe, test, before, after } = require('node:test');
+const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { chromium } = require('playwright-core');
-const { SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { OUT, built, open: openPage, waiter } = require('./harness.js');
 
-const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpsim-words-'));
-let server = null;
-let baseURL = '';
-let browser = null;
+before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
-before(async () => {
-  for (const f of ['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']) {
-    if (!fs.existsSync(path.join(SITE, f))) throw new Error(`missing ${path.join(SITE, f)} (run ./build.sh)`);
-  }
-  fs.mkdirSync(OUT, { recursive: true });
-  ({ proc: server, url: baseURL } = await startServer(tmp, { quiet: true }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+const waitFor = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, polling: 'raf' });
 
 async function open(viewport, query = '', scale = 1) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: scale });
-  const page = await ctx.newPage();
-  const log = [];
-  page.on('console', (m) => log.push(m.type() + ': ' + m.text()));
-  page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
-  await page.goto(baseURL + query);
-  const p = { ctx, page, log };
+  const p = await openPage(query, { viewport, scale });
   await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 3 && window.dpsimReady && window.dpsimSimReady);
   return p;
-}
-
-async function waitFor(p, what, fn, arg, timeout = TIMEOUT) {
-  try {
-    return await p.page.waitForFunction(fn, arg, { timeout, polling: 'raf' });
-  } catch (e) {
-    const st = await p.page.evaluate(() => JSON.stringify(window.dpsimState)).catch(() => '?');
-    throw new Error(`waiting for ${what}: ${e.message.split('\n')[0]}\n state: ${st}\n console: ${p.log.slice(-10).join('\n  ')}`);
-  }
 }
 
 // loadPreset chooses a preset in the menu, as a user does (the page

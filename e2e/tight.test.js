@@ -83,7 +83,7 @@ describe('the tight bound beside the paper\'s', () => {
         await shot(p, `state-${w}x${h}`);
         // The inspector, by keyboard: agent 0's tight bound beside its paper's.
         const v = JSON.parse(await p.page.evaluate(() => window.dpsim.inspectAgent(0)));
-        assert.match(v.epsilon_tight, / at δ = 1e-06$/);
+        assert.match(v.epsilon_tight, / at δ = 1e-6$/);
         await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
         let at = null;
         for (let i = 0; i < 80 && at !== 'view-agents'; i++) {

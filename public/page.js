@@ -165,7 +165,8 @@
     if (x === 0) return '0';
     const a = Math.abs(x);
     if (a >= 1e-3 && a < 1e4) return x.toPrecision(4);
-    return x.toExponential(3);
+    // 1e-6, not 1.000e-6: the digits a value has, as Go's inspector writes it.
+    return x.toExponential(3).replace(/\.?0+e/, 'e');
   }
   function fmtSpeed(v) {
     if (v < 1) return v.toFixed(2) + ' it/s';

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"dpsim/core/privacy"
 )
@@ -56,5 +58,15 @@ func agentTight(led privacy.Ledger, i int) string {
 	if e.Epsilon.NoGuarantee() {
 		return "∞"
 	}
-	return fmt.Sprintf("%s at δ = %g", e.Epsilon, e.Delta)
+	return fmt.Sprintf("%s at δ = %s", e.Epsilon, shortG(e.Delta))
+}
+
+// shortG writes v as %g does without the exponent's leading zero (1e-6,
+// not 1e-06), as the page's own numbers are written (public/page.js fmtNum).
+func shortG(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if i := strings.Index(s, "e"); i >= 0 && i+2 < len(s) && s[i+2] == '0' && i+3 < len(s) {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
 }

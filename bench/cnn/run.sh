@@ -44,6 +44,15 @@ if ! cmp -s "$here/package.json" "$W/package.json" || [[ ! -d $W/node_modules/@t
 fi
 cp "$here"/bench_tfjs.js "$here"/bench_convnetjs.js "$here"/bench_torch.py "$W/"
 
+# PyTorch from Debian links the machine's libblas.so.3: it runs on OpenBLAS
+# (serial) chosen for its process only, as NumPy does in the other
+# benchmarks (bench/blas.sh), so that the machine's BLAS choice cannot
+# change its column.
+source bench/blas.sh
+blas_setup
+torchblas=()
+if [ -n "${BLAS_DIR[openblas]:-}" ]; then torchblas=("LD_LIBRARY_PATH=${BLAS_DIR[openblas]}"); fi
+
 # ---- dpsim, native and js/wasm
 export PATH="$PATH:$(go env GOROOT)/lib/wasm"
 tmp=$(mktemp -d)
@@ -64,7 +73,7 @@ run() { # run TAG DIR COMMAND…: appends its JSON lines, tagged with the round
 for r in $(seq "$rounds"); do
   run dpsim-native . "$tmp/step" -steps 40 -warmup 10
   run dpsim-wasm . go_js_wasm_exec "$tmp/step.wasm" -steps 40 -warmup 20
-  run pytorch "$W" $one $malloc "$py" bench_torch.py --threads 1 --steps 50 --warmup 20
+  run pytorch "$W" $one $malloc "${torchblas[@]}" "$py" bench_torch.py --threads 1 --steps 50 --warmup 20
   run tfjs-wasm-simd "$W" node bench_tfjs.js --backend wasm --simd on --steps 40 --warmup 10
   run tfjs-wasm-nosimd "$W" node bench_tfjs.js --backend wasm --simd off --steps 40 --warmup 10
   run convnetjs "$W" node bench_convnetjs.js --steps 10 --warmup 2

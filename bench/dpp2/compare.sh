@@ -11,14 +11,19 @@
 #   bench/dpp2/compare.sh [ROUNDS]        (default 5)
 #
 # Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
-# -y python3-numpy). The targets (as for GT-DP): native ≥ 3× faster than
-# NumPy, wasm ≤ 2.5× native.
+# -y python3-numpy). NumPy runs on one thread, on OpenBLAS (what its wheels
+# bundle: the default column) and on the reference BLAS, each chosen for its
+# process only (bench/blas.sh). The targets (as for GT-DP): native ≥ 3×
+# faster than NumPy on OpenBLAS, wasm ≤ 2× native.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-5}
 py=/usr/bin/python3
 "$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
 export PATH="$PATH:$(go env GOROOT)/lib/wasm"
+source bench/blas.sh
+blas_setup
+for b in "${BLASES[@]}"; do blas_check "$b" "$py"; done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,19 +46,22 @@ for mode in classifier update; do
   case $mode in classifier) name=rgg50 np_iters=500 ;; update) name=rgg50-update np_iters=5000 ;; esac
   [[ $mode == update ]] && problem=quadratic || problem=classifier
   echo "== $mode (BenchmarkIteration/$name)"
-  printf '%-6s %14s %14s %14s %10s %10s\n' round native_µs wasm_µs numpy_µs numpy/nat wasm/nat
+  printf '%-6s %-9s %14s %14s %14s %10s %10s\n' round numpy native_µs wasm_µs numpy_µs numpy/nat wasm/nat
   lines=()
   for r in $(seq "$rounds"); do
     nat=$(bench "$name" "$tmp/native.test")
     wasm=$(bench "$name" go_js_wasm_exec "$tmp/wasm.test")
-    np=$("$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')
-    line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" 'BEGIN {
-      printf "%-6s %14.2f %14.2f %14.2f %10.2f %10.2f", r, n/1000, w/1000, p, p*1000/n, w/n }')
-    echo "$line"
-    lines+=("$line")
+    for b in "${BLASES[@]}"; do
+      np=$(blas_run "$b" "$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')
+      line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" -v b="$b" 'BEGIN {
+        printf "%-6s %-9s %14.2f %14.2f %14.2f %10.2f %10.2f", r, b, n/1000, w/1000, p, p*1000/n, w/n }')
+      echo "$line"
+      lines+=("$line")
+    done
   done
-  printf '%s\n' "${lines[@]}" | awk -v mode="$mode" '{ a[NR] = $5; b[NR] = $6; n[NR] = $2; p[NR] = $4 }
-    function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-                                     return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
-    END { printf "median (%s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3), wasm/native %.2fx (target ≤ 2.5)\n", mode, med(n, NR), med(p, NR), med(a, NR), med(b, NR) }'
+  for b in "${BLASES[@]}"; do
+    printf '%s\n' "${lines[@]}" | awk -v mode="$mode" -v b="$b" "$MEDIAN"'
+      $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
+      END { printf "median (%s, NumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", mode, b, med(n, k), med(p, k), med(a, k), med(w, k) }'
+  done
 done

@@ -7,14 +7,19 @@
 #   bench/gtdp/compare.sh [ROUNDS]        (default 5)
 #
 # Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
-# -y python3-numpy). The targets: native ≥ 3× faster than NumPy, wasm ≤ 2.5×
-# native (docs/performance.md).
+# -y python3-numpy). NumPy runs on one thread, on OpenBLAS (what its wheels
+# bundle: the default column) and on the reference BLAS, each chosen for its
+# process only (bench/blas.sh). The targets: native ≥ 3× faster than NumPy on
+# OpenBLAS, wasm ≤ 2× native (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-5}
 py=/usr/bin/python3
 "$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
 export PATH="$PATH:$(go env GOROOT)/lib/wasm"
+source bench/blas.sh
+blas_setup
+for b in "${BLASES[@]}"; do blas_check "$b" "$py"; done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,18 +43,21 @@ bench() { # prints ns/op of BenchmarkIteration/rgg50
   (cd core/algorithms/gtdp && "$@" -test.run '^$' -test.bench 'Iteration/rgg50$' -test.benchtime 1s) |
     awk '/^BenchmarkIteration\/rgg50/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }'
 }
-printf '%-6s %14s %14s %14s %10s %10s\n' round native_µs wasm_µs numpy_µs numpy/nat wasm/nat
-ratios=()
+printf '%-6s %-9s %14s %14s %14s %10s %10s\n' round numpy native_µs wasm_µs numpy_µs numpy/nat wasm/nat
+lines=()
 for r in $(seq "$rounds"); do
   nat=$(bench "$tmp/native.test")
   wasm=$(bench go_js_wasm_exec "$tmp/wasm.test")
-  np=$("$py" bench/gtdp/numpy_iteration.py "$tmp/export.json" --iters 20000 | awk '{print $2}')
-  line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" 'BEGIN {
-    printf "%-6s %14.2f %14.2f %14.2f %10.2f %10.2f", r, n/1000, w/1000, p, p*1000/n, w/n }')
-  echo "$line"
-  ratios+=("$line")
+  for b in "${BLASES[@]}"; do
+    np=$(blas_run "$b" "$py" bench/gtdp/numpy_iteration.py "$tmp/export.json" --iters 20000 | awk '{print $2}')
+    line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" -v b="$b" 'BEGIN {
+      printf "%-6s %-9s %14.2f %14.2f %14.2f %10.2f %10.2f", r, b, n/1000, w/1000, p, p*1000/n, w/n }')
+    echo "$line"
+    lines+=("$line")
+  done
 done
-printf '%s\n' "${ratios[@]}" | awk '{ a[NR] = $5; b[NR] = $6; n[NR] = $2; p[NR] = $4 }
-  function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-                                   return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
-  END { printf "median: native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3), wasm/native %.2fx (target ≤ 2.5)\n", med(n, NR), med(p, NR), med(a, NR), med(b, NR) }'
+for b in "${BLASES[@]}"; do
+  printf '%s\n' "${lines[@]}" | awk -v b="$b" "$MEDIAN"'
+    $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
+    END { printf "median (NumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", b, med(n, k), med(p, k), med(a, k), med(w, k) }'
+done

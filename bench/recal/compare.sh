@@ -34,12 +34,10 @@
 # load wall time swings by several times between runs, CPU time much
 # less). Target: NumPy ÷ dpsim ≥ 3 in CPU time.
 #
-# NumPy runs on one BLAS thread (dpsim's iteration is one goroutine), with
-# the machine's BLAS (Debian's python3-numpy links the reference BLAS of
-# libblas3 unless an optimised one is selected) and, when Debian's
-# libopenblas0-serial is installed, again on OpenBLAS through
-# LD_LIBRARY_PATH (what NumPy's own wheels bundle: a competent user's
-# NumPy); the system's choice of BLAS is left alone.
+# NumPy runs on one BLAS thread (dpsim's iteration is one goroutine), on
+# OpenBLAS (what NumPy's own wheels bundle: a competent user's NumPy; the
+# default column) and on Debian's reference BLAS, each chosen for its process
+# only (bench/blas.sh); the system's choice of BLAS is left alone.
 #
 # Needs go and /usr/bin/python3 with NumPy.
 set -euo pipefail
@@ -48,11 +46,9 @@ rounds=${1:-3}
 base=${2:-}
 py=/usr/bin/python3
 "$py" -c 'import numpy' 2>/dev/null || { echo "compare.sh: NumPy missing for $py (apt-get install -y python3-numpy)" >&2; exit 1; }
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-openblas=/usr/lib/x86_64-linux-gnu/openblas-serial
-blases=(system)
-if [ -e "$openblas/libblas.so.3" ]; then blases+=(openblas); else
-  echo "compare.sh: no OpenBLAS ($openblas): NumPy on the system BLAS only (apt-get install -y libopenblas0-serial adds it)" >&2; fi
+source bench/blas.sh
+blas_setup
+for b in "${BLASES[@]}"; do blas_check "$b" "$py"; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/native.test" ./core/algorithms/recal
@@ -63,13 +59,13 @@ if [ -n "$base" ]; then
 fi
 numpy() { # numpy BLAS ARGS…
   local b=$1; shift
-  if [ "$b" = openblas ]; then LD_LIBRARY_PATH=$openblas "$py" bench/recal/numpy_bench.py "$@"; else "$py" bench/recal/numpy_bench.py "$@"; fi
+  blas_run "$b" "$py" bench/recal/numpy_bench.py "$@"
 }
 
 mkdir "$tmp/x"
 (cd core/algorithms/recal && "$tmp/native.test" -test.run '^TestNumPyExport$' -numpy.out "$tmp/x" -numpy.iters 200 >/dev/null)
 echo "check: 200 noise-free iterations (DP-MRADMM 20), NumPy against dpsim (tolerance 1e-10 relative):"
-for b in "${blases[@]}"; do
+for b in "${BLASES[@]}"; do
   for ds in ijcnn1 mnist-01; do
     numpy "$b" "$tmp/x" "$ds" --check | sed "s/^/  $b: /"
   done
@@ -97,7 +93,7 @@ for r in $(seq "$rounds"); do
   natb=""
   if [ -n "$base" ]; then natb=$(natall "$tmp/base.test"); fi
   nat=$(natall)
-  for b in "${blases[@]}"; do
+  for b in "${BLASES[@]}"; do
     for ds in ijcnn1 mnist-01; do
       while read -r alg pw pc _ msgs; do
         read -r _ _ nw nc nm < <(awk -v d="$ds" -v a="$alg" '$1 == d && $2 == a' <<<"$nat")

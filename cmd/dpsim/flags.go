@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"dpsim/core/experiment"
 )
@@ -60,7 +62,54 @@ func (fs *flags) parse(args []string) error {
 		fs.SetOutput(io.Discard)
 		return err
 	}
-	return usagef(fs.Name(), "%s", oneLine(err.Error()))
+	return usagef(fs.Name(), "%s", fs.explain(err))
+}
+
+// The flag package's own wordings, which explain rewrites.
+var (
+	flagInvalid   = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([^:]+): `)
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagNoArg     = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// explain words a parse error as every other flag error is worded: the
+// flag, its rule and the value ("--runs: must be a whole number (got
+// "1e3")"), not the flag package's "invalid value … parse error".
+func (fs *flags) explain(err error) string {
+	msg := oneLine(err.Error())
+	if m := flagInvalid.FindStringSubmatch(msg); m != nil {
+		rule := "has no such value"
+		if f := fs.Lookup(m[2]); f != nil {
+			if g, ok := f.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case int, int64:
+					rule = "must be a whole number"
+				case uint, uint64:
+					rule = "must be a whole number ≥ 0"
+				case float64:
+					rule = "must be a number"
+				case bool:
+					rule = "must be true or false"
+				case time.Duration:
+					rule = "must be a duration such as 90s or 5m"
+				}
+			}
+		}
+		if strings.HasSuffix(msg, "value out of range") {
+			rule += " that fits in 64 bits"
+		}
+		if i := strings.LastIndex(msg, ": "); rule == "has no such value" && i > 0 {
+			rule = msg[i+2:] // a flag.Value's own rule
+		}
+		return flagError(m[2], rule, strconv.Quote(m[1])).Error()
+	}
+	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+		return "unknown flag --" + m[1]
+	}
+	if m := flagNoArg.FindStringSubmatch(msg); m != nil {
+		return "--" + m[1] + " needs a value"
+	}
+	return msg
 }
 
 // given reports whether the flag was set on the command line (as opposed

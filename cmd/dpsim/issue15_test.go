@@ -54,7 +54,7 @@ func TestFlagValuesAreChecked(t *testing.T) {
 		{append([]string{"sweep", "--workers", "100000000"}, quickExp...), 1, "--workers: must be between 1 and 1024 (got 100000000)"},
 		{[]string{"sweep", "--runs", "0", "preset:gtdp-error-bands"}, 1, "--runs: must be between 1 and 100000 (got 0)"},
 		{[]string{"sweep", "--runs", "1000000", "preset:gtdp-error-bands"}, 1, "(got 1000000)"},
-		{[]string{"sweep", "--workers", "many", "preset:gtdp-error-bands"}, 2, `dpsim sweep: invalid value "many" for flag -workers: parse error; see dpsim sweep --help`},
+		{[]string{"sweep", "--workers", "many", "preset:gtdp-error-bands"}, 2, `dpsim sweep: --workers: must be a whole number (got "many"); see dpsim sweep --help`},
 		{[]string{"run", "--resume", "x.json", "--from", "-4"}, 1, "--from: must be between 0 and 10000000 (got -4)"},
 	} {
 		code, out, errs := dpsim(t, "", c.args...)
@@ -87,10 +87,10 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 	}{
 		{nil, "dpsim: give a command: run, validate, presets, plugins, sweep, merge, audit, attack, compare, privacy-table or version; see dpsim --help"},
 		{[]string{"run"}, "dpsim run: give exactly one SCENARIO (a file, - or preset:NAME); got 0 arguments; see dpsim run --help"},
-		{[]string{"run", "--bogus", "x"}, "dpsim run: flag provided but not defined: -bogus; see dpsim run --help"},
+		{[]string{"run", "--bogus", "x"}, "dpsim run: unknown flag --bogus; see dpsim run --help"},
 		{[]string{"validate", "a", "b"}, "dpsim validate: give exactly one SCENARIO"},
 		{[]string{"sweep"}, "dpsim sweep: give exactly one EXPERIMENT"},
-		{[]string{"sweep", "--shard"}, "dpsim sweep: flag needs an argument: -shard; see dpsim sweep --help"},
+		{[]string{"sweep", "--shard"}, "dpsim sweep: --shard needs a value; see dpsim sweep --help"},
 		{[]string{"merge", "a.json"}, "dpsim merge: give --out NAME.json and at least one PART.json; see dpsim merge --help"},
 		{[]string{"presets", "x"}, "dpsim presets: takes no arguments"},
 		{[]string{"run", "--from", "3", "preset:gtdp-fig1"}, "dpsim run: --from needs --resume EXPORT.json"},

@@ -112,7 +112,7 @@ func TestErrorsAndHelp(t *testing.T) {
 		{[]string{"run"}, 2, "exactly one SCENARIO"},
 		{[]string{"run", "preset:nope"}, 1, "no preset named"},
 		{[]string{"run", "/does/not/exist.json"}, 1, "no such file"},
-		{[]string{"run", "--bogus", "x"}, 2, "flag provided but not defined"},
+		{[]string{"run", "--bogus", "x"}, 2, "unknown flag --bogus"},
 	}
 	for _, c := range cases {
 		code, out, errs := dpsim(t, "", c.args...)

@@ -360,6 +360,9 @@ func TestHostileFlags(t *testing.T) {
 			if !strings.Contains(errs, c.flag) {
 				t.Errorf("%s: the refusal does not name the flag: %s", what, strings.TrimSpace(errs))
 			}
+			if strings.Contains(errs, "parse error") || strings.Contains(errs, "invalid value") {
+				t.Errorf("%s: the flag package's wording, not the flag's rule: %s", what, strings.TrimSpace(errs))
+			}
 			if took > 5*time.Second {
 				t.Errorf("%s: refused after %v, not at once", what, took)
 			}

@@ -167,6 +167,18 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	} else {
 		add("export", e.Pinned, graphFields...)
 	}
+	// The replay arrays (chooseReplay) are known only once the problem is
+	// built: count the most the run may write — DefaultReplayValues when
+	// record.replay is left out, MaxReplayValues when asked — each value
+	// held as a float64 while the run draws it and written as about 24
+	// bytes of the export's text.
+	if r := s.Record.Replay; r == nil || *r {
+		values := int64(DefaultReplayValues)
+		if r != nil {
+			values = MaxReplayValues
+		}
+		add("replay arrays, at most", 32*values, "record.replay")
+	}
 	if inPage {
 		// Packets, discs and mesh vertices for every link.
 		add("animation", 1200*l, graphFields...)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpsim/core/problems/nonconvex"
 	"dpsim/core/scenario"
 )
 
@@ -52,5 +53,13 @@ func TestReplayChoice(t *testing.T) {
 		case c.values != 0 && b.ReplayValues != c.values:
 			t.Errorf("%s: counts %d values of replay arrays, want %d", c.preset, b.ReplayValues, c.values)
 		}
+	}
+}
+
+// TestDrawnLimitIsTheReplayLimit ties the nonconvex classifier's copy of
+// the replay line (it cannot import this package) to MaxReplayValues.
+func TestDrawnLimitIsTheReplayLimit(t *testing.T) {
+	if nonconvex.MaxDrawnValues != scenario.MaxReplayValues {
+		t.Errorf("nonconvex.MaxDrawnValues = %d, scenario.MaxReplayValues = %d: one changed without the other", nonconvex.MaxDrawnValues, scenario.MaxReplayValues)
 	}
 }

@@ -34,10 +34,10 @@ type Drawn struct {
 	Labels   []float64   `json:"labels" jsonstrict:"max=1000000"`
 }
 
-// maxDrawnValues is the most values of drawn samples Rows copies out: a
+// MaxDrawnValues is the most values of drawn samples Rows copies out: a
 // replay export holds at most 2,000,000 values (scenario.MaxReplayValues),
 // and the classifier may hold 5·10⁷.
-const maxDrawnValues = 2_000_000
+const MaxDrawnValues = 2_000_000
 
 // fieldDrawn names the drawn samples in errors.
 const fieldDrawn = "problem.params.drawn"
@@ -150,7 +150,7 @@ var Factory = objective.Factory{
 			return nil, 0
 		}
 		n := int64(len(c.z) + len(c.y))
-		if n > maxDrawnValues {
+		if n > MaxDrawnValues {
 			// Counted, not copied: beyond what any replay export holds,
 			// so it is off by default and refused when asked for.
 			return nil, n

@@ -4,19 +4,13 @@ package nonconvex
 
 import "dpsim/core/internal/cpufeat"
 
-// On amd64 with AVX2 the gradient's two row loops are assembly
-// (kernels_amd64.s) that computes four sums or four entries at once, each
+// On amd64 with AVX2 the gradient's loops over a block are assembly
+// (kernels_amd64.s; its dot products are num.Dots, assembly of core/num)
+// that computes four entries or four samples at once, each
 // lane doing the Go version's operations in the Go version's order with
 // separate multiplies and adds (no fused multiply-add), so the bits are
 // the same (TestBlockedGrad, TestBlockedValue, TestGramMaxBits run both
 // paths). Without AVX2 they are the Go versions (kernels_go.go).
-
-// dots4AVX2 is dots4 with the four rows of a group in the four lanes of
-// a register: two columns at a time, by 128-bit loads that an unpack
-// transposes, then the odd column.
-//
-//go:noescape
-func dots4AVX2(z, x, out []float64)
 
 // axpys4AVX2 is axpys4 with four (two, one) consecutive entries of out in
 // a register's lanes, up to eleven entries held in registers across all
@@ -40,16 +34,6 @@ func sigmoids4AVX2(y, s, e []float64)
 // hasAVX2 is cpufeat.AVX2, a variable so that the tests run the Go path
 // on an AVX2 machine too.
 var hasAVX2 = cpufeat.AVX2
-
-// dots4 sets out[s] = xᵀz_s for the rows z_s of z, four at a time
-// (kernels_go.go's dots4Go, or its AVX2 form).
-func dots4(z, x, out []float64) {
-	if hasAVX2 {
-		dots4AVX2(z, x, out)
-		return
-	}
-	dots4Go(z, x, out)
-}
 
 // axpys4 adds w[s]·z_s to out for the rows z_s of z, four rows per pass
 // (kernels_go.go's axpys4Go, or its AVX2 form).

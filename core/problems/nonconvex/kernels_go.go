@@ -4,44 +4,6 @@ package nonconvex
 
 import "math"
 
-// dots4Go sets out[s] = xᵀz_s for the rows z_s of z (len(x) each), four
-// at a time: the four sums overlap, each left to right from 0 in its own
-// accumulator. len(out) is a multiple of 4 and z holds len(out) rows
-// (dots has checked). It is dots4 off amd64 and wasm, and on amd64
-// without AVX2.
-func dots4Go(z, x, out []float64) {
-	d := len(x)
-	for s := 0; s+4 <= len(out); s += 4 {
-		a := z[s*d : (s+1)*d : (s+1)*d]
-		b := z[(s+1)*d : (s+2)*d : (s+2)*d]
-		c := z[(s+2)*d : (s+3)*d : (s+3)*d]
-		e := z[(s+3)*d : (s+4)*d : (s+4)*d]
-		a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
-		var sa, sb, sc, se float64
-		j := 0
-		for ; j+2 <= len(x); j += 2 {
-			v, w := x[j], x[j+1]
-			sa += float64(v * a[j])
-			sb += float64(v * b[j])
-			sc += float64(v * c[j])
-			se += float64(v * e[j])
-			sa += float64(w * a[j+1])
-			sb += float64(w * b[j+1])
-			sc += float64(w * c[j+1])
-			se += float64(w * e[j+1])
-		}
-		if j < len(x) {
-			v := x[j]
-			sa += float64(v * a[j])
-			sb += float64(v * b[j])
-			sc += float64(v * c[j])
-			se += float64(v * e[j])
-		}
-		o := out[s : s+4 : s+4]
-		o[0], o[1], o[2], o[3] = sa, sb, sc, se
-	}
-}
-
 // axpys4Go adds w[s]·z_s to out for the rows z_s of z (len(out) each),
 // four rows per pass over out, each entry's terms in row order. len(w) is
 // a multiple of 4 and z holds len(w) rows (axpys has checked). It is

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"dpsim/core/problems/internal/learn"
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -51,13 +51,13 @@ func TestFusedGradBits(t *testing.T) {
 			}
 			n := gradFused(z, y, x, got, &s, &e)
 			for k := range stop {
-				if a := math.Abs(learn.Dot(x, z[k*d:(k+1)*d])); a < 1.0/(1<<28) || a > 700 {
+				if a := math.Abs(num.Dot(z[k*d:(k+1)*d], x)); a < 1.0/(1<<28) || a > 700 {
 					stop = k / gradBlock * gradBlock
 					break
 				}
 			}
 			for k := range stop {
-				a := -y[k] * sigmoid(-y[k]*learn.Dot(x, z[k*d:(k+1)*d]))
+				a := -y[k] * sigmoid(-y[k]*num.Dot(z[k*d:(k+1)*d], x))
 				for j := range want {
 					want[j] += a * z[k*d+j]
 				}

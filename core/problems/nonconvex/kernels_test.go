@@ -4,12 +4,13 @@ import (
 	"math"
 	"testing"
 
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
-// TestKernelBits holds dots and axpys, on every path (AVX2 and Go on
-// amd64), to the bits of one row after another — each sum left to right
-// from 0, each entry's terms in row order — for every width 0–27 (every
+// TestKernelBits holds num.Dots (the gradient's dot products) to num.Dot
+// row after row, and axpys, on every path (AVX2 and Go on amd64), to the
+// bits of one row after another — each entry's terms in row order — for every width 0–27 (every
 // pass split of the AVX2 axpys: fours, a pair, a single, several passes)
 // and row counts that fill groups of four or not, with values of every
 // magnitude, exact zeros and −0 among them.
@@ -44,12 +45,9 @@ func TestKernelBits(t *testing.T) {
 					w[k] = val()
 				}
 				got := make([]float64, rows)
-				dots(z, x, got)
+				num.Dots(z, x, got)
 				for s := range rows {
-					want := 0.0
-					for j := range d {
-						want += float64(x[j] * z[s*d+j])
-					}
+					want := num.Dot(z[s*d:(s+1)*d], x)
 					if math.Float64bits(got[s]) != math.Float64bits(want) {
 						t.Fatalf("%s: d = %d, rows = %d: dots[%d] = %v, row by row %v", p.name, d, rows, s, got[s], want)
 					}

@@ -1,7 +1,8 @@
 package nonconvex
 
-// dots4 and axpys4 are the gradient's two loops over the samples' rows,
-// margins and sigmoids its two loops over a block's samples. Under
+// axpys4 is the gradient's loop adding the samples' rows (its dot
+// products are num.Dots, assembly of core/num), margins and sigmoids its
+// two loops over a block's samples. Under
 // WebAssembly they are assembly (kernels_wasm.s), as core/weights'
 // MixRow: Go's wasm backend sends every jump of a compiled loop through
 // the function's block dispatcher, which made these short loops (d = 10
@@ -9,13 +10,8 @@ package nonconvex
 // not. The arithmetic and its order are those of the Go versions
 // (kernels_go.go), no fused multiply-add, so the gradients' bits match
 // (TestBlockedGrad, TestKernelBits, TestSigmoidKernelBits, run under
-// js/wasm too). The callers (dots, axpys, Grad, Value) have checked the
+// js/wasm too). The callers (axpys, Grad, Value) have checked the
 // lengths.
-
-// dots4 sets out[s] = xᵀz_s for the rows z_s of z, four at a time.
-//
-//go:noescape
-func dots4(z, x, out []float64)
 
 // axpys4 adds w[s]·z_s to out for the rows z_s of z, four rows per pass.
 //

@@ -4,10 +4,6 @@
 // L(p, off) pushes the float at p + off; MUL(w, p, off) pushes w·(p + off).
 #define L(p, off) Get p; I32WrapI64; F64Load $off
 #define MUL(w, p, off) Get w; L(p, off); F64Mul
-// ACC2(acc, p) sets acc = (acc + x_j·p[0]) + x_{j+1}·p[1], x_j in F20 and
-// x_{j+1} in F21; ACC1(acc, p) sets acc = acc + x_j·p[0].
-#define ACC2(acc, p) Get acc; MUL(F20, p, 0); F64Add; MUL(F21, p, 8); F64Add; Set acc
-#define ACC1(acc, p) Get acc; MUL(F20, p, 0); F64Add; Set acc
 // AXPY(off) sets out[off] = (((out + wa·a) + wb·b) + wc·c) + we·e at
 // offset off of the current column, the weights in F16–F19 and the rows'
 // pointers in R6–R9, out's in R11.
@@ -16,108 +12,6 @@
 #define ROWS Get R0; Set R6; Get R6; Get R5; I64Add; Set R7; Get R7; Get R5; I64Add; Set R8; Get R8; Get R5; I64Add; Set R9
 // BUMP(n) advances R6–R9 and R11 by n bytes and takes n from R10.
 #define BUMP(n) Get R6; I64Const $n; I64Add; Set R6; Get R7; I64Const $n; I64Add; Set R7; Get R8; I64Const $n; I64Add; Set R8; Get R9; I64Const $n; I64Add; Set R9; Get R11; I64Const $n; I64Add; Set R11; Get R10; I64Const $n; I64Sub; Set R10
-
-// func dots4(z, x, out []float64)
-//
-// Two columns per step through pointers that advance (constant offsets
-// spare the address arithmetic that dominated), then the odd one; each
-// row's sum still runs left to right from 0.
-//
-// Registers: R0 the group's first row, R1 x, R3 out, R4 rows left, R5
-// bytes per row (d·8), R6–R9 the four rows' and R11 x's current column,
-// R10 bytes left in a row; F16–F19 the four sums, F20 and F21 x_j and
-// x_{j+1}.
-TEXT ·dots4(SB), NOSPLIT, $0-72
-	MOVD z_base+0(FP), R0
-	MOVD x_base+24(FP), R1
-	MOVD x_len+32(FP), R5
-	MOVD out_base+48(FP), R3
-	MOVD out_len+56(FP), R4
-	Get R5
-	I64Const $3
-	I64Shl
-	Set R5
-
-	Block
-	Loop
-		Get R4
-		I64Const $4
-		I64LtU
-		BrIf $1
-		ROWS
-		Get R1
-		Set R11
-		Get R5
-		Set R10
-		I64Const $0
-		F64ReinterpretI64
-		Tee F16
-		Tee F17
-		Tee F18
-		Set F19
-		Block
-		Loop
-			Get R10
-			I64Const $16
-			I64LtU
-			BrIf $1
-			L(R11, 0)
-			Set F20
-			L(R11, 8)
-			Set F21
-			ACC2(F16, R6)
-			ACC2(F17, R7)
-			ACC2(F18, R8)
-			ACC2(F19, R9)
-			BUMP(16)
-			Br $0
-		End
-		End
-		Block
-			Get R10
-			I64Eqz
-			BrIf $0
-			L(R11, 0)
-			Set F20
-			ACC1(F16, R6)
-			ACC1(F17, R7)
-			ACC1(F18, R8)
-			ACC1(F19, R9)
-		End
-		Get R3
-		I32WrapI64
-		Get F16
-		F64Store $0
-		Get R3
-		I32WrapI64
-		Get F17
-		F64Store $8
-		Get R3
-		I32WrapI64
-		Get F18
-		F64Store $16
-		Get R3
-		I32WrapI64
-		Get F19
-		F64Store $24
-		Get R3
-		I64Const $32
-		I64Add
-		Set R3
-		Get R0
-		Get R5
-		I64Const $2
-		I64Shl
-		I64Add
-		Set R0
-		Get R4
-		I64Const $4
-		I64Sub
-		Set R4
-		Br $0
-	End
-	End
-	RET
 
 // func axpys4(z, w, out []float64)
 //

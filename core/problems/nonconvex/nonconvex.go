@@ -109,17 +109,17 @@ func gramMax(z []float64, rows, d int) float64 {
 		// of one row after another (TestGramMax), at a fraction of the
 		// cost (New runs this for every agent, every build).
 		clear(w)
-		dots(z, v, a)
+		num.Dots(z, v, a)
 		axpys(z, a, w)
 		nv := learn.Norm(v)
-		num := learn.Dot(v, w) / (nv * nv)
+		rq := learn.Dot(v, w) / (nv * nv)
 		nw := learn.Norm(w) / nv
 		for t := range v {
 			v[t] = w[t] / (nw * nv)
 		}
 		lam = nw
 		// ‖ZᵀZv‖/‖v‖ ≥ Rayleigh quotient; they meet at λ_max.
-		if nw-num <= 1e-12*nw {
+		if nw-rq <= 1e-12*nw {
 			break
 		}
 	}
@@ -168,7 +168,7 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 		z := c.z[(base+lo)*d : (base+lo+nb)*d]
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
-		dots(z, x, sb)
+		num.Dots(z, x, sb)
 		margins(y, sb, eb)
 		num.ExpTo(eb, eb)
 		for t, v := range sb {
@@ -189,7 +189,7 @@ func (c *Classifier) valueOne(i int, x []float64) float64 {
 	m := c.Samples(i)
 	for k := range m {
 		z, y := c.sample(i, k)
-		s += softplus(-y * learn.Dot(x, z))
+		s += softplus(-y * num.Dot(z, x))
 	}
 	return s/float64(m) + c.reg(x)
 }
@@ -223,7 +223,7 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 		z := c.z[(base+lo)*d : (base+lo+nb)*d]
 		y := c.y[base+lo : base+lo+nb]
 		sb, eb := s[:nb], e[:nb]
-		dots(z, x, sb)
+		num.Dots(z, x, sb)
 		// σ(t) is 1/(1 + e^(−t)) for t ≥ 0 and e^t/(1 + e^t) below,
 		// both from e^(−|t|) (sigmoid's two branches).
 		margins(y, sb, eb)
@@ -254,7 +254,7 @@ func (c *Classifier) GradBatch(i int, x []float64, idx []int, out []float64) {
 // gradOne adds −y_is·z_is·σ(−y_is·xᵀz_is) of sample s of agent i to out.
 func (c *Classifier) gradOne(i, s int, x, out []float64) {
 	z, y := c.sample(i, s)
-	a := -y * sigmoid(-y*learn.Dot(x, z))
+	a := -y * sigmoid(-y*num.Dot(z, x))
 	for t, zt := range z {
 		out[t] += a * zt
 	}

@@ -51,6 +51,7 @@ func (f *fn) sleb(v int64) {
 // Control.
 func (f *fn) Block()          { f.op(0x02, 0x40) }
 func (f *fn) Loop()           { f.op(0x03, 0x40) }
+func (f *fn) If()             { f.op(0x04, 0x40) }
 func (f *fn) End()            { f.op(0x0b) }
 func (f *fn) Br(depth uint32) { f.op(0x0c); f.u(depth) }
 func (f *fn) BrIf(depth uint32) {
@@ -145,22 +146,25 @@ func (f *fn) Shuffle64(p, q byte) {
 	}
 }
 
-func (f *fn) F64x2Splat()    { f.simd(0x14) }
-func (f *fn) F64x2Ge()       { f.simd(0x4c) }
-func (f *fn) F64x2Le()       { f.simd(0x4b) }
-func (f *fn) V128And()       { f.simd(0x4e) }
-func (f *fn) V128Bitselect() { f.simd(0x52) }
-func (f *fn) I64x2AllTrue()  { f.simd(0xc3) }
-func (f *fn) I64x2Shl()      { f.simd(0xcb) }
-func (f *fn) I64x2Add()      { f.simd(0xce) }
-func (f *fn) F64x2Trunc()    { f.simd(0x7a) }
-func (f *fn) F64x2Abs()      { f.simd(0xec) }
-func (f *fn) F64x2Neg()      { f.simd(0xed) }
-func (f *fn) F64x2Add()      { f.simd(0xf0) }
-func (f *fn) F64x2Sub()      { f.simd(0xf1) }
-func (f *fn) F64x2Mul()      { f.simd(0xf2) }
-func (f *fn) F64x2Div()      { f.simd(0xf3) }
-func (f *fn) I64x2Splat()    { f.simd(0x12) }
+func (f *fn) F64x2Splat() { f.simd(0x14) }
+
+// F64x2ExtractLane pushes lane l of a v128 as an f64.
+func (f *fn) F64x2ExtractLane(l byte) { f.simd(0x21); f.op(l) }
+func (f *fn) F64x2Ge()                { f.simd(0x4c) }
+func (f *fn) F64x2Le()                { f.simd(0x4b) }
+func (f *fn) V128And()                { f.simd(0x4e) }
+func (f *fn) V128Bitselect()          { f.simd(0x52) }
+func (f *fn) I64x2AllTrue()           { f.simd(0xc3) }
+func (f *fn) I64x2Shl()               { f.simd(0xcb) }
+func (f *fn) I64x2Add()               { f.simd(0xce) }
+func (f *fn) F64x2Trunc()             { f.simd(0x7a) }
+func (f *fn) F64x2Abs()               { f.simd(0xec) }
+func (f *fn) F64x2Neg()               { f.simd(0xed) }
+func (f *fn) F64x2Add()               { f.simd(0xf0) }
+func (f *fn) F64x2Sub()               { f.simd(0xf1) }
+func (f *fn) F64x2Mul()               { f.simd(0xf2) }
+func (f *fn) F64x2Div()               { f.simd(0xf3) }
+func (f *fn) I64x2Splat()             { f.simd(0x12) }
 
 // F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
 func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }

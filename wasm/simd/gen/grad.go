@@ -35,8 +35,8 @@ var consts = []struct {
 //
 // nonconvex.Grad's logistic loop over one agent's m samples (z: m rows
 // of d features, y: m labels, x: d values; s, e: scratch of block+1
-// values): for each block of 64 samples, dots (each row's sum left to
-// right from +0), margins (s = −y·s, e = −|s|), e = Exp(e), sigmoids
+// values): for each block of 64 samples, dots (in num.Dots' lane
+// order), margins (s = −y·s, e = −|s|), e = Exp(e), sigmoids
 // (s = −y·(n/(1 + e)), n = 1 if the margin is ≥ 0 and e below), then
 // out += Σ s_t·z_t in sample order, four rows per pass. Every lane does
 // the scalar code's operations in its order (kernels_go.go, num.Exp):
@@ -51,9 +51,13 @@ func grad() *fn {
 	const z, y, x, out, s, e, m, d = 0, 1, 2, 3, 4, 5, 6, 7
 	L := func() uint32 { return f.local(i32) }
 	lo, nb, nb8, nbp, zb, yb, g, ra, rb, rc, re, jb, d8, t, p, q := L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L()
-	acc, sv, ev := f.local(f64), f.local(f64), f.local(f64)
+	sv, ev := f.local(f64), f.local(f64)
 	V := func() uint32 { return f.local(v128) }
-	a01, a23, va, vb, vc, ve, xj, xj1, wa, wb, wc, we := V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V()
+	va, wa, wb, wc, we := V(), V(), V(), V(), V()
+	// num.Dots' lanes (0, 1) … (6, 7) of two rows, x's pair and the rows'
+	// partial trees.
+	lanesA, lanesB := [4]uint32{V(), V(), V(), V()}, [4]uint32{V(), V(), V(), V()}
+	xv, tree := V(), [2]uint32{V(), V()}
 	// Exp over a block's e, padded to pairs: np values (exp.go).
 	np := L()
 	ex := newExpGen(f, e, np)
@@ -98,137 +102,134 @@ func grad() *fn {
 		f.I32Add()
 		f.Set(yb)
 
-		// Dots, four rows per group: lanes [a, b] in a01 and [c, e] in
-		// a23, two columns per step (each pair's two columns split into
-		// [a_j, b_j] and [a_j+1, b_j+1] by shuffles).
+		// Dots in num.Dots' lane order (core/num, lanes.go), two rows per
+		// pass while two remain, then the last one: a row's lanes (0, 1),
+		// (2, 3), (4, 5), (6, 7) in four f64x2 locals, eight columns per
+		// step with x's four pairs loaded once for both rows; the last
+		// d mod 8 columns by pairs into lanes (0, 1), (2, 3), (4, 5),
+		// then an odd one into the low half of the next pair (its high
+		// half adds 0·0 = +0, which changes no lane); then (l01 + l45) +
+		// (l23 + l67) = ((l0+l4)+(l2+l6), (l1+l5)+(l3+l7)) and its two
+		// halves added: the tree of num.Combine. A pass of two rows
+		// gathers their halves by shuffles and adds them in one f64x2.
 		f.Get(zb)
 		f.Set(ra)
 		f.I32Const(0)
 		f.Set(g)
-		rows := func() {
-			for _, r := range [][2]uint32{{ra, rb}, {rb, rc}, {rc, re}} {
-				f.Get(r[0])
-				f.Get(d8)
-				f.I32Add()
-				f.Set(r[1])
+		dotRows := func(rows []uint32, lanes [][4]uint32) {
+			for _, ls := range lanes {
+				for _, l := range ls {
+					f.V128Const(0, 0)
+					f.Set(l)
+				}
 			}
-		}
-		f.LoopUntil(func() { f.Get(g); f.I32Const(4); f.I32Add(); f.Get(nb); f.I32GtU() })
-		{
-			rows()
-			f.V128Const(0, 0)
-			f.Set(a01)
-			f.V128Const(0, 0)
-			f.Set(a23)
+			// acc adds z·x at column jb (+ off) to lane pair k of each
+			// row, x's values loaded once into xv.
+			acc := func(k int, load func(base uint32)) {
+				load(x)
+				f.Set(xv)
+				for r, row := range rows {
+					f.Get(lanes[r][k])
+					load(row)
+					f.Get(xv)
+					f.F64x2Mul()
+					f.F64x2Add()
+					f.Set(lanes[r][k])
+				}
+			}
 			f.I32Const(0)
 			f.Set(jb)
-			f.LoopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
+			f.LoopUntil(func() { f.Get(jb); f.I32Const(64); f.I32Add(); f.Get(d8); f.I32GtU() })
 			{
-				f.Addr(x, jb)
-				f.Tee(p)
-				f.V128Load64Splat(0)
-				f.Set(xj)
-				f.Get(p)
-				f.V128Load64Splat(8)
-				f.Set(xj1)
-				for _, r := range [][5]uint32{{ra, rb, va, vb, a01}, {rc, re, vc, ve, a23}} {
-					f.Addr(r[0], jb)
-					f.V128Load(0)
-					f.Set(r[2])
-					f.Addr(r[1], jb)
-					f.V128Load(0)
-					f.Set(r[3])
-					f.Get(r[4])
-					f.Get(xj)
-					f.Get(r[2])
-					f.Get(r[3])
-					f.Shuffle64(0, 2)
-					f.F64x2Mul()
-					f.F64x2Add()
-					f.Get(xj1)
-					f.Get(r[2])
-					f.Get(r[3])
-					f.Shuffle64(1, 3)
-					f.F64x2Mul()
-					f.F64x2Add()
-					f.Set(r[4])
+				for k := range 4 {
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(uint32(16 * k)) })
 				}
-				f.Inc(jb, 16)
+				f.Inc(jb, 64)
 			}
 			f.EndLoop()
-			// An odd last column.
+			// The tail: jb + 16 ≤ d8 for each whole pair, then jb < d8
+			// for an odd one; lane pairs k = 0, 1, 2, 3 in turn.
 			f.Block()
-			f.Get(jb)
-			f.Get(d8)
-			f.I32GeU()
-			f.BrIf(0)
-			f.Addr(x, jb)
-			f.V128Load64Splat(0)
-			f.Set(xj)
-			for _, r := range [][3]uint32{{ra, rb, a01}, {rc, re, a23}} {
-				f.Get(r[2])
-				f.Get(xj)
-				f.Addr(r[1], jb)
-				f.Addr(r[0], jb)
-				f.V128Load64Zero(0)
-				f.V128Load64Lane(0, 1)
-				f.F64x2Mul()
-				f.F64x2Add()
-				f.Set(r[2])
+			for k := range 4 {
+				f.Get(jb)
+				f.I32Const(16)
+				f.I32Add()
+				f.Get(d8)
+				f.I32GtU()
+				f.If()
+				{
+					f.Get(jb)
+					f.Get(d8)
+					f.I32LtU()
+					f.If()
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load64Zero(0) })
+					f.End()
+					f.Br(1)
+				}
+				f.End()
+				if k < 3 {
+					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(0) })
+					f.Inc(jb, 16)
+				}
 			}
 			f.End()
-			f.Get(s)
-			f.Get(g)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Tee(p)
-			f.Get(a01)
-			f.V128Store(0)
-			f.Get(p)
-			f.Get(a23)
-			f.V128Store(16)
-			f.Get(re)
-			f.Get(d8)
-			f.I32Add()
-			f.Set(ra)
-			f.Inc(g, 4)
-		}
-		f.EndLoop()
-		// The block's last rows one at a time.
-		f.LoopUntil(func() { f.Get(g); f.Get(nb); f.I32GeU() })
-		{
-			f.F64Const(0)
-			f.Set(acc)
-			f.I32Const(0)
-			f.Set(jb)
-			f.LoopUntil(func() { f.Get(jb); f.Get(d8); f.I32GeU() })
-			{
-				f.Get(acc)
-				f.Addr(x, jb)
-				f.F64Load(0)
-				f.Addr(ra, jb)
-				f.F64Load(0)
-				f.F64Mul()
-				f.F64Add()
-				f.Set(acc)
-				f.Inc(jb, 8)
+			// Each row's first levels of the tree, into tree[r].
+			for r, ls := range lanes {
+				f.Get(ls[0])
+				f.Get(ls[2])
+				f.F64x2Add()
+				f.Get(ls[1])
+				f.Get(ls[3])
+				f.F64x2Add()
+				f.F64x2Add()
+				f.Set(tree[r])
 			}
-			f.EndLoop()
-			f.Get(s)
-			f.Get(g)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Get(acc)
-			f.F64Store(0)
+		}
+		f.LoopUntil(func() { f.Get(g); f.I32Const(2); f.I32Add(); f.Get(nb); f.I32GtU() })
+		{
 			f.Get(ra)
 			f.Get(d8)
 			f.I32Add()
+			f.Set(rb)
+			dotRows([]uint32{ra, rb}, [][4]uint32{lanesA, lanesB})
+			f.Get(s)
+			f.Get(g)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Get(tree[0])
+			f.Get(tree[1])
+			f.Shuffle64(0, 2)
+			f.Get(tree[0])
+			f.Get(tree[1])
+			f.Shuffle64(1, 3)
+			f.F64x2Add()
+			f.V128Store(0)
+			f.Get(rb)
+			f.Get(d8)
+			f.I32Add()
 			f.Set(ra)
-			f.Inc(g, 1)
+			f.Inc(g, 2)
 		}
 		f.EndLoop()
+		f.Block()
+		f.Get(g)
+		f.Get(nb)
+		f.I32GeU()
+		f.BrIf(0)
+		dotRows([]uint32{ra}, [][4]uint32{lanesA})
+		f.Get(s)
+		f.Get(g)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Get(tree[0])
+		f.F64x2ExtractLane(0)
+		f.Get(tree[0])
+		f.F64x2ExtractLane(1)
+		f.F64Add()
+		f.F64Store(0)
+		f.End()
 
 		// Margins, two samples per step, then an odd one (and e's pad).
 		f.I32Const(0)
@@ -333,6 +334,14 @@ func grad() *fn {
 
 		// out += Σ s_t·z_t, four rows per pass over out (each entry's
 		// terms in row order), two entries per step, then an odd one.
+		rows := func() {
+			for _, r := range [][2]uint32{{ra, rb}, {rb, rc}, {rc, re}} {
+				f.Get(r[0])
+				f.Get(d8)
+				f.I32Add()
+				f.Set(r[1])
+			}
+		}
 		f.Get(zb)
 		f.Set(ra)
 		f.I32Const(0)

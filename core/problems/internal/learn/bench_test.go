@@ -13,7 +13,8 @@ import (
 // runs them, over the dense loops, over the sparse form (built here
 // whatever the set's density, to show where SparseDensity should sit:
 // the benchmark then leaves it in the process's cache), and over the
-// packed layouts (Packed; float32 sets only).
+// packed layouts (Packed; float32 sets only), with the rates reached
+// (floors).
 func BenchmarkShardGradient(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser"} {
 		set, err := data.Load(name, "train")
@@ -47,6 +48,7 @@ func BenchmarkShardGradient(b *testing.B) {
 							p.Axpys(lo, blk, out)
 						}
 					}
+					floors(b, r, form)
 					return
 				}
 				for range b.N {
@@ -57,7 +59,38 @@ func BenchmarkShardGradient(b *testing.B) {
 						r.Axpys(lo, blk, out)
 					}
 				}
+				floors(b, r, form)
 			})
 		}
 	}
+}
+
+// floors reports the rate a shard gradient's two passes over the rows
+// reached: 4 operations per entry (a multiply and an add in the dot
+// products, again in the weighted sum; per nonzero on the sparse form,
+// which reads 2 bytes of column and the value per nonzero) and the
+// bytes of the rows read twice — the floors to set beside
+// core/internal/peak's ceilings.
+func floors(b *testing.B, r Rows, form string) {
+	set := r.Set
+	vb := 4.0 // a float32 feature
+	if set.Pixels != nil {
+		vb = 1
+	}
+	n := float64(r.Len() * set.Cols)
+	if form == "sparse" {
+		n = 0
+		for k := range r.Len() {
+			i := r.Row(k)
+			for j := range set.Cols {
+				if (set.Pixels != nil && set.Pixels[i*set.Cols+j] != 0) || (set.Features != nil && set.Features[i*set.Cols+j] != 0) {
+					n++
+				}
+			}
+		}
+		vb += 2
+	}
+	per := float64(b.N) / b.Elapsed().Seconds()
+	b.ReportMetric(4*n*per/1e9, "GFLOP/s")
+	b.ReportMetric(2*vb*n*per/1e9, "GB/s")
 }

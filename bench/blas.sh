@@ -1,0 +1,81 @@
+# blas.sh — sourced by the bench/ compare scripts: which BLAS NumPy runs on,
+# chosen for the benchmark's process only.
+#
+# NumPy's wheels bundle OpenBLAS, so OpenBLAS (Debian's serial build, one
+# thread) is the default column; Debian's reference BLAS (libblas3, what
+# python3-numpy links when nothing else is selected) is the second. Each
+# NumPy process gets its library through LD_LIBRARY_PATH; the machine's BLAS
+# alternative (update-alternatives) is never read nor changed, so the columns
+# mean the same on every machine.
+#
+# When libopenblas0-serial is not installed, its Debian package is fetched
+# with `apt-get download` and unpacked with `dpkg-deb -x` into
+# ${XDG_CACHE_HOME:-$HOME/.cache}/dpsim/openblas-serial — installing it would
+# switch the machine's alternative to OpenBLAS (its priority is 90 against
+# the reference's 10).
+#
+#   blas_setup            fills BLASES (openblas first when available) and
+#                         BLAS_DIR[name]; says on stderr what is missing
+#   blas_run NAME CMD…    runs CMD with NAME's library first on the path
+#   blas_check NAME PY    fails unless PY (a python with NumPy) really loads
+#                         NAME's library (read from /proc/self/maps)
+#
+# Every NumPy side runs on one thread, as dpsim's iteration is one goroutine.
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+
+declare -gA BLAS_DIR=()
+declare -ga BLASES=()
+
+blas_setup() {
+  local arch lib cache deb tmp
+  arch=$(uname -m)-linux-gnu
+  lib=/usr/lib/$arch
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/dpsim/openblas-serial
+  if [ -e "$lib/openblas-serial/libblas.so.3" ]; then
+    BLAS_DIR[openblas]=$lib/openblas-serial
+  elif [ -e "$cache/libblas.so.3" ]; then
+    BLAS_DIR[openblas]=$cache
+  elif command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null; then
+    tmp=$(mktemp -d)
+    if (cd "$tmp" && apt-get download -q libopenblas0-serial >/dev/null 2>&1) &&
+      deb=$(ls "$tmp"/libopenblas0-serial_*.deb 2>/dev/null) && dpkg-deb -x "$deb" "$tmp/x" &&
+      [ -e "$tmp/x/usr/lib/$arch/openblas-serial/libblas.so.3" ]; then
+      mkdir -p "$cache"
+      cp -a "$tmp/x/usr/lib/$arch/openblas-serial/." "$cache/"
+      BLAS_DIR[openblas]=$cache
+    fi
+    rm -rf "$tmp"
+  fi
+  if [ -n "${BLAS_DIR[openblas]:-}" ]; then BLASES+=(openblas); else
+    echo "blas.sh: no OpenBLAS (libopenblas0-serial neither installed nor downloadable): NumPy on the reference BLAS only" >&2
+  fi
+  if [ -e "$lib/blas/libblas.so.3" ]; then
+    BLAS_DIR[reference]=$lib/blas
+    BLASES+=(reference)
+  else
+    echo "blas.sh: no reference BLAS ($lib/blas, Debian's libblas3)" >&2
+  fi
+  [ ${#BLASES[@]} -gt 0 ] || { echo "blas.sh: no BLAS to run NumPy on" >&2; return 1; }
+}
+
+blas_run() { # NAME CMD…
+  local name=$1; shift
+  LD_LIBRARY_PATH=${BLAS_DIR[$name]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@"
+}
+
+blas_check() { # NAME PYTHON
+  local name=$1 py=$2 got
+  got=$(blas_run "$name" "$py" -c '
+import numpy as np
+a = np.ones((64, 64)); a @ a
+print(next((l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split()[-1]), "none"))')
+  case $got in
+    "${BLAS_DIR[$name]}"/*) ;;
+    *) echo "blas.sh: NumPy asked for $name (${BLAS_DIR[$name]}) loaded $got" >&2; return 1 ;;
+  esac
+}
+
+# MEDIAN is an awk function for the scripts' summaries: med(x, k) is the
+# median of x[1..k] (it sorts x in place).
+MEDIAN='function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+  return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }'

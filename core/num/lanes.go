@@ -1,0 +1,107 @@
+package num
+
+// Every reduction in dpsim that runs in SIMD lanes sums its terms in one
+// order, defined here once and implemented the same way by the portable
+// Go code, the amd64 assembly (AVX2) and WebAssembly (Go's wasm assembly
+// and the SIMD module of wasm/simd/gen), so that every platform gives the
+// same bits:
+//
+//   - term t of a sum of n terms (t = 0, 1, …, n−1) goes to partial sum
+//     (lane) t mod Lanes; each lane adds its terms in increasing t,
+//     starting from +0;
+//   - each term is a product rounded to float64 before it is added (no
+//     fused multiply-add on any path);
+//   - the eight lanes l0…l7 are combined by the fixed tree
+//     ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)), which is what two 4-lane
+//     registers give when added (l0+l4, l1+l5, l2+l6, l3+l7), halved
+//     (…+(l2+l6), …+(l3+l7)) and folded, and what four 2-lane registers
+//     give in the same steps;
+//   - a sum of fewer than eight terms, or the last n mod 8, simply leaves
+//     the lanes past its end as they were: a vector path may add +0 there
+//     (a product of two zeros), which changes no lane, because a lane that
+//     starts at +0 is never −0 (x + (−x) = +0, +0 + −0 = +0) and adding
+//     +0 to anything but −0 returns it.
+//
+// Eight lanes keep eight independent additions in flight where a sum left
+// to right keeps one, at the price of a different last bit from the
+// sequential sum (and so of golden files, once). The same argument as for
+// the tail shows that a sparse sum which skips terms whose product is ±0
+// (a zero feature, a finite x) gives the same bits, provided each
+// remaining term still goes to the lane of its index.
+
+// Lanes is the number of partial sums of a lane-ordered reduction.
+const Lanes = 8
+
+// Combine returns the lanes' sum in the fixed tree
+// ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)).
+func Combine(l *[Lanes]float64) float64 {
+	return ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
+}
+
+// Dot returns Σ_j a_j·b_j over j < len(a) (len(b) ≥ len(a)) in the lane
+// order above. On amd64 with AVX2 it is assembly (lanes_amd64.s), under
+// js/wasm WebAssembly assembly (lanes_wasm.s); TestDotsBits holds every
+// path to dotGo's bits.
+func Dot(a, b []float64) float64 {
+	var out [1]float64
+	Dots(a, b[:len(a)], out[:])
+	return out[0]
+}
+
+// Dots sets out[s] = Dot(z_s, x) for the rows z_s = z[s·d : (s+1)·d],
+// d = len(x), s < len(out). z must hold len(out) rows.
+func Dots(z, x, out []float64) {
+	d := len(x)
+	z = z[:len(out)*d] // too few rows panics here, before any assembly
+	dots(z, x, out)
+}
+
+// dotsGo is Dots in portable Go: eight scalar accumulators (which also
+// keeps eight additions in flight where there is no vector path), every
+// product wrapped in float64(…) so that no build fuses it into the sum.
+func dotsGo(z, x, out []float64) {
+	d := len(x)
+	d8 := d &^ 7
+	for s := range out {
+		a := z[s*d : (s+1)*d : (s+1)*d]
+		a = a[:len(x)]
+		var l0, l1, l2, l3, l4, l5, l6, l7 float64
+		j := 0
+		for ; j < d8; j += 8 {
+			aa, xx := a[j:j+8:j+8], x[j:j+8:j+8]
+			l0 += float64(aa[0] * xx[0])
+			l1 += float64(aa[1] * xx[1])
+			l2 += float64(aa[2] * xx[2])
+			l3 += float64(aa[3] * xx[3])
+			l4 += float64(aa[4] * xx[4])
+			l5 += float64(aa[5] * xx[5])
+			l6 += float64(aa[6] * xx[6])
+			l7 += float64(aa[7] * xx[7])
+		}
+		// The last d mod 8 terms, to lanes 0… in turn.
+		if r := a[j:]; len(r) > 0 {
+			xr := x[j:]
+			xr = xr[:len(r)]
+			l0 += float64(r[0] * xr[0])
+			if len(r) > 1 {
+				l1 += float64(r[1] * xr[1])
+			}
+			if len(r) > 2 {
+				l2 += float64(r[2] * xr[2])
+			}
+			if len(r) > 3 {
+				l3 += float64(r[3] * xr[3])
+			}
+			if len(r) > 4 {
+				l4 += float64(r[4] * xr[4])
+			}
+			if len(r) > 5 {
+				l5 += float64(r[5] * xr[5])
+			}
+			if len(r) > 6 {
+				l6 += float64(r[6] * xr[6])
+			}
+		}
+		out[s] = ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)) // Combine's tree
+	}
+}

@@ -9,7 +9,9 @@
 // `dpsim run --csv` writes apart from the date line and holds ε per agent,
 // that exports hold no \u003c / \u0026 escapes, that a scenario file
 // dropped on the page loads (and exports as the CLI runs it) while a
-// broken one leaves the current run and says why in one line, that the
+// broken one leaves the current run and says why in one line, that a CNN
+// replay export rebuilt with other seeds writes the same bytes in the CLI
+// and in the page (its deal and initial weights in the form), that the
 // drop target shows while dragging, and that a large export is streamed
 // with the page's main thread free between chunks (the longest task is
 // reported; asserted only on a quiet machine). Environment as in
@@ -59,6 +61,19 @@ async function drop(b, name, text) {
       target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
     }
   }, [name, text]);
+}
+
+// withoutSeeds drops an export's seed lines: its scenario's seed or seeds
+// and its problem's seed (as core/runner's withoutScenarioSeeds).
+function withoutSeeds(buf) {
+  const out = [];
+  let skip = false;
+  for (const l of buf.toString('utf8').split('\n')) {
+    if (skip) skip = !l.startsWith('  }');
+    else if (l.startsWith('  "seeds": {')) skip = true;
+    else if (!l.trimStart().startsWith('"seed": ')) out.push(l);
+  }
+  return out.join('\n');
 }
 
 const withoutDate = (csv) => csv.toString('utf8').split('\n').filter((l) => !l.startsWith('# date: ')).join('\n');
@@ -214,6 +229,51 @@ describe('exports and imports', () => {
     const st = pixelStats(png);
     assert.ok(png.width >= 400 && png.height >= 300, `PNG ${png.width}×${png.height}`);
     assert.ok(st.colours > 8 && st.foregroundFraction > 0.01, `the PNG is drawn (${st.colours} colours, ${(100 * st.foregroundFraction).toFixed(1)} % foreground)`);
+  });
+
+  test('a CNN replay export pins its deal and initial weights: rebuilt with other seeds by the CLI and by the page it writes the same bytes; the builder shows both lists', async () => {
+    // Issue 30: the CNN's shuffled deal and θ⁰ are written out
+    // (problem.params.deal, problem.params.initial_weights), so its
+    // replay reads no seed.
+    const s = JSON.parse(fs.readFileSync(path.join(ROOT, 'core/scenario/presets/gtdp-cnn-mnist.json'), 'utf8'));
+    s.name = 'cnn-replay';
+    Object.assign(s.problem.params, { train_rows: 12, eval_rows: 12 });
+    s.iterations = 3;
+    s.record = { every: 1, eval_every: 1, replay: true };
+    const file = path.join(tmp, 'cnn-scenario.json');
+    fs.writeFileSync(file, JSON.stringify(s, null, 1));
+    const first = JSON.parse(cliRun(file, 'cnn-replay').json);
+    const pinned = first.scenario;
+    assert.equal(pinned.problem.params.initial_weights.length, 5994, 'θ⁰ written, one weight per parameter');
+    assert.deepEqual(pinned.problem.params.deal.flat().sort((a, c) => a - c), [...Array(12).keys()], 'the deal of the 12 images');
+    delete pinned.seed;
+    pinned.seeds = { data: 9001, graph: 9002, noise: 9003, algorithm: 9004 };
+    pinned.problem.params.seed = 9005;
+    const rebuiltFile = path.join(tmp, 'cnn-rebuilt-scenario.json');
+    fs.writeFileSync(rebuiltFile, JSON.stringify(pinned, null, 1));
+    const cli = cliRun(rebuiltFile, 'cnn-rebuilt');
+    assert.equal(withoutSeeds(cli.json), withoutSeeds(fs.readFileSync(path.join(tmp, 'cnn-replay.json'))), 'rebuilt with other seeds, the CLI writes the same export but for its seed lines');
+
+    if (!(await b.page.evaluate(() => !!window.dpsimReady))) { // run alone (--test-name-pattern)
+      await b.page.goto(`${baseURL}?preset=gtdp-rendezvous`);
+      await waitFor(b, 'the page ready', () => window.dpsimReady && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous');
+    }
+    await b.page.evaluate(() => window.dpsim.pause());
+    await drop(b, 'cnn-rebuilt.json', fs.readFileSync(rebuiltFile, 'utf8'));
+    await waitFor(b, 'the rebuilt CNN scenario', () => window.dpsimState.scenario === 'cnn-replay');
+    await runToEnd(b);
+    const json = await download(b, '#export-json');
+    assert.ok(json.data.equals(cli.json), `the page's JSON (${json.data.length} bytes) equals dpsim run's (${cli.json.length} bytes)`);
+    // The form takes the loaded scenario: θ⁰ as a list kept in the JSON,
+    // the deal as JSON text; the scenario validates.
+    await b.page.click('#builder-box > summary');
+    await b.page.click('#builder-current');
+    await waitFor(b, 'the form to follow', () => JSON.parse(window.dpsimBuilder.json()).name === 'cnn-replay');
+    assert.equal(await b.page.inputValue('input[data-path="problem.params.initial_weights"]'), '5994 entries: edit them in the JSON');
+    assert.deepEqual(JSON.parse(await b.page.inputValue('input[data-path="problem.params.deal"]')), pinned.problem.params.deal);
+    const r = await b.page.evaluate(() => JSON.parse(window.dpsim.validate(window.dpsimBuilder.json())));
+    assert.deepEqual(r.errors, [], JSON.stringify(r.errors));
+    await b.page.click('#builder-box > summary');
   });
 
   test('a large export is streamed: progress shown, the page responsive', async () => {

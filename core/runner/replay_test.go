@@ -20,8 +20,10 @@ import (
 // synthetic learning sets, which a replay export writes as rows; a
 // committed dataset dealt after a shuffle (LDP online's mushrooms), whose
 // deal it writes as row indices; and DPP²'s classifier, whose drawn
-// samples it writes by value.
-var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "dpp2-classifier", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic", "gtdp-softmax-synthetic"}
+// samples it writes by value; and the CNN, whose deal and initial
+// weights θ⁰ it writes (on 12 images for 4 iterations: every iteration
+// draws 2 × 4 × 5,994 noise values).
+var paperPresets = []string{"gtdp-rendezvous", "dpdgt-ieee14", "dpp2-fig3", "dpp2-classifier", "recal-synthetic", "ldp-online-mushrooms", "gtdp-logistic-synthetic", "gtdp-softmax-synthetic", "gtdp-cnn-mnist"}
 
 // Issue 30: a replay export (record.replay) holds every draw of its run
 // as plain arrays; the run built from its scenario with four other seeds
@@ -42,6 +44,10 @@ func TestReplayArraysRebuild(t *testing.T) {
 					if u := s.Noise["u"]; u != nil {
 						u.Scale = 0.5
 					}
+					if s.Problem.Kind == "cnn" {
+						s.Iterations, s.Record.Checkpoints = 4, []int{0, 2, 4}
+						s.Problem.Params = withParams(t, s.Problem.Params, map[string]any{"train_rows": 12, "eval_rows": 12})
+					}
 				}
 			}
 			want := runExport(t, runner.New(runnertest.Preset(t, name, edit(true))))
@@ -53,6 +59,9 @@ func TestReplayArraysRebuild(t *testing.T) {
 			}
 			if strings.HasPrefix(name, "dpp2-") && !bytes.Contains(want, []byte(`"drawn": {`)) {
 				t.Fatal("the export does not write the drawn samples")
+			}
+			if strings.Contains(name, "-cnn-") && !(bytes.Contains(want, []byte(`"deal": [`)) && bytes.Contains(want, []byte(`"initial_weights": [`))) {
+				t.Fatal("the export does not write the CNN's deal and initial weights")
 			}
 			got := rebuilt(t, want)
 			if a, b := withoutScenarioSeeds(t, want), withoutScenarioSeeds(t, got); !bytes.Equal(a, b) {
@@ -82,15 +91,31 @@ func rebuilt(t *testing.T, data []byte) []byte {
 			t.Fatal(err)
 		}
 		if _, ok := params["seed"]; ok {
-			params["seed"] = json.RawMessage("9005")
-			js, err := json.Marshal(params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Problem.Params = js
+			s.Problem.Params = withParams(t, s.Problem.Params, map[string]any{"seed": 9005})
 		}
 	})
 	return runExport(t, runner.New(b))
+}
+
+// withParams returns the problem parameters params with the values set.
+func withParams(t *testing.T, params json.RawMessage, set map[string]any) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage // the other values' text unchanged
+	if err := json.Unmarshal(params, &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range set {
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[k] = js
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
 }
 
 // withoutScenarioSeeds returns an export's bytes with the seed lines of

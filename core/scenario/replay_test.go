@@ -18,6 +18,7 @@ func TestReplayChoice(t *testing.T) {
 		iters  int // 0: the preset's
 		replay *bool
 		want   bool
+		values int64 // 0: not checked
 		err    string
 	}{
 		{preset: "recal-synthetic", want: true},                // 3,002 values
@@ -25,6 +26,10 @@ func TestReplayChoice(t *testing.T) {
 		{preset: "dpp2-classifier", want: false},               // 1,001,001: too many to write unasked
 		{preset: "dpp2-classifier", replay: &on, want: true},   // asked
 		{preset: "gtdp-rendezvous", replay: &off, want: false}, // declined
+		// The CNN's noise, 20 iterations × 2 channels × 4 agents × 5,994,
+		// its deal of 128 images and its 5,994 initial weights: its
+		// default export stays without arrays.
+		{preset: "gtdp-cnn-mnist", want: false, values: 959_040 + 128 + 5994},
 		{preset: "gtdp-logistic-mushrooms", iters: 4000, replay: &on, err: "record.replay: the run would write up to 8960000 values of replay arrays"},
 	} {
 		s, err := scenario.PresetScenario(c.preset)
@@ -45,6 +50,8 @@ func TestReplayChoice(t *testing.T) {
 			t.Errorf("%s: %v", c.preset, err)
 		case b.Replay != c.want:
 			t.Errorf("%s (replay %v): writes the arrays %v (%d values), want %v", c.preset, c.replay, b.Replay, b.ReplayValues, c.want)
+		case c.values != 0 && b.ReplayValues != c.values:
+			t.Errorf("%s: counts %d values of replay arrays, want %d", c.preset, b.ReplayValues, c.values)
 		}
 	}
 }

@@ -11,7 +11,8 @@
 //
 // ℓ the network's cross-entropy with parameters θ = θ⁰ + x. The
 // decision variable x is the offset from a seeded initialisation θ⁰
-// (He-uniform, one for all agents), so every algorithm's default start
+// (He-uniform, one for all agents; or the weights given, as a replay
+// export writes them), so every algorithm's default start
 // x = 0 is the usual random initialisation: at θ = 0 a ReLU network is a
 // saddle whose convolution gradients are all zero. θ⁰ is public; a
 // perturbation of x is the same perturbation of θ.
@@ -161,7 +162,8 @@ func (m *Model) Dim() int { return m.net.Size() }
 // Net returns the network's shape.
 func (m *Model) Net() *nn.Net { return m.net }
 
-// Init returns θ⁰, the seeded initialisation x is an offset from.
+// Init returns θ⁰, the initialisation x is an offset from (seeded, or
+// given as initial_weights).
 func (m *Model) Init() []float32 { return append([]float32(nil), m.theta0...) }
 
 // Samples implements objective.Stochastic: m_i.

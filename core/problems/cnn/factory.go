@@ -2,6 +2,7 @@ package cnn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"dpsim/core/check"
@@ -23,12 +24,22 @@ type Params struct {
 	Seed      uint64  `json:"seed,omitempty" doc:"seed of the initialisation θ⁰ and of the shuffled shards (0: the scenario's data seed; a pinned scenario writes the seed used)"`
 	// Data is the user's images, read with Dataset "user".
 	Data *data.UserData `json:"data,omitempty" doc:"dataset user: your images, 28×28 grey (784 values a row) or 32×32 colour (3072: three planes, or (N, 32, 32, 3) arrays), labels 0 … K−1, inline or from LIBSVM, CSV, .npy or .npz files (docs/data.md, \"Your own data\")"`
+	// Deal is the shuffled deal written out (learn.Indices).
+	Deal [][]int `json:"deal,omitempty" doc:"each agent's image indices into the training images used (the first train_rows), in the order it holds them (a replay export writes the shuffled deal here; shards and seed are then not read for it)"`
+	// InitialWeights is θ⁰ written out (Model.Init): float32, which
+	// encoding/json writes in the shortest form that reads back to the
+	// same float32.
+	InitialWeights []float32 `json:"initial_weights,omitempty" doc:"θ⁰: the network's initial weights, one number per parameter in core/nn's layout (a replay export writes the seeded He initialisation here; the seed is then not read for it)"`
 }
 
 // task is what labels the CNN takes.
 var task = data.Task{MaxClasses: data.MaxUserClasses}
 
-const fieldDataset = "problem.params.dataset"
+// Fields named in errors.
+const (
+	fieldDataset = "problem.params.dataset"
+	fieldWeights = "problem.params.initial_weights"
+)
 
 // loadSet is data.Load, a variable so that tests can stand in for it.
 var loadSet = data.Load
@@ -82,6 +93,7 @@ var Factory = objective.Factory{
 		}
 		return &q
 	},
+	Rows: drawn,
 	Reads: func(params any) objective.Reads {
 		return objective.Reads{DataSeed: params.(*Params).Seed == 0}
 	},
@@ -141,18 +153,66 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 	if used.Rows < env.Agents() {
 		return nil, nil, check.Errorf("problem.params.train_rows", "must give each of the %d agents an image (got %d)", env.Agents(), used.Rows)
 	}
-	shards, err := learn.Split(used, env.Agents(), p.Shards, seed)
+	shards, err := learn.Shards(used, env.Agents(), p.Shards, seed, p.Deal, fieldDataset)
 	if err != nil {
-		return nil, nil, check.Errorf(fieldDataset, "%q: %v", p.Dataset, err)
+		return nil, nil, err
 	}
-	theta0 := make([]float32, net.Size())
-	net.Init(theta0, rng.NewStream(seed, "cnn/init"))
+	theta0, err := initial(net, p.InitialWeights, seed)
+	if err != nil {
+		return nil, nil, err
+	}
 	m, err := New(net, shards, learn.Rows{Set: used.Head(p.EvalRows)}, &learn.Rows{Set: test.Head(p.EvalRows)}, theta0, p.L2)
 	if err != nil {
 		return nil, nil, check.Errorf(fieldDataset, "%v", err)
 	}
 	m.seedUsed = seed
 	return m, rowWarnings(p, train.Rows, used.Rows, test.Rows), nil
+}
+
+// initial returns θ⁰: the weights given (initial_weights, one finite
+// number per parameter of net), else the seeded He initialisation from
+// the stream "cnn/init" of seed.
+func initial(net *nn.Net, given []float32, seed uint64) ([]float32, error) {
+	if given == nil {
+		theta0 := make([]float32, net.Size())
+		net.Init(theta0, rng.NewStream(seed, "cnn/init"))
+		return theta0, nil
+	}
+	if len(given) != net.Size() {
+		return nil, check.Errorf(fieldWeights, "must hold one weight per parameter of the network (%v), got %d numbers", net, len(given))
+	}
+	for k, v := range given {
+		if err := check.Finite(check.Index(fieldWeights, k), float64(v)); err != nil {
+			return nil, err
+		}
+	}
+	return slices.Clone(given), nil
+}
+
+// drawn is the factory's Rows: for a replay export, the pinned parameters
+// with what the problem drew written out — the shuffled deal
+// (problem.params.deal, learn.DrawnDeal) and θ⁰
+// (problem.params.initial_weights) — and their number of values; nil
+// when both were given already.
+func drawn(pr objective.Problem, params any) (any, int64) {
+	p, m := params.(*Params), pr.(*Model)
+	deal, n := learn.DrawnDeal(p.Shards, p.Deal, m.shards, m.userData)
+	q := *p
+	q.Seed = m.seedUsed
+	if deal != nil {
+		q.Deal = deal
+	}
+	if p.InitialWeights == nil {
+		q.InitialWeights = m.Init()
+		n += int64(len(q.InitialWeights))
+	}
+	if deal == nil && p.InitialWeights != nil {
+		return nil, 0
+	}
+	if m.userData != nil {
+		q.Data = m.userData
+	}
+	return &q, n
 }
 
 // netOf returns the network for a set's image shape and classes.
@@ -169,7 +229,7 @@ func netOf(set *data.Set) (*nn.Net, error) {
 // images given per agent); no test accuracy without test images.
 func buildUser(env *objective.Env, p *Params, seed uint64) (objective.Problem, []check.Warning, error) {
 	n := env.Agents()
-	shards, sets, err := learn.UserShards(p.Data, n, task, p.Shards, seed, p.TrainRows, nil)
+	shards, sets, err := learn.UserShards(p.Data, n, task, p.Shards, seed, p.TrainRows, p.Deal)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,8 +249,10 @@ func buildUser(env *objective.Env, p *Params, seed uint64) (objective.Problem, [
 	if sets.Test != nil {
 		test = &learn.Rows{Set: sets.Test.Head(p.EvalRows)}
 	}
-	theta0 := make([]float32, net.Size())
-	net.Init(theta0, rng.NewStream(seed, "cnn/init"))
+	theta0, err := initial(net, p.InitialWeights, seed)
+	if err != nil {
+		return nil, nil, err
+	}
 	m, err := New(net, shards, learn.Rows{Set: used.Head(p.EvalRows)}, test, theta0, p.L2)
 	if err != nil {
 		return nil, nil, check.Errorf(learn.FieldData, "%v", err)

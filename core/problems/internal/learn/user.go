@@ -72,8 +72,8 @@ func CheckUser(dataset string, u *data.UserData) error {
 // by rule (Contiguous or Shuffled, seeded by seed), as a committed
 // dataset's — the first first rows only when first > 0 (the CNN's
 // train_rows; not applied to data given per agent) — or, when given is
-// not nil, as that deal written out (Dealt; refused with data given per
-// agent).
+// not nil, as that deal written out, into the same first rows (Dealt;
+// refused with data given per agent).
 func UserShards(u *data.UserData, n int, task data.Task, rule string, seed uint64, first int, given [][]int) ([]Rows, *data.UserSets, error) {
 	sets, err := u.Load(FieldData, n, task)
 	if err != nil {
@@ -85,13 +85,11 @@ func UserShards(u *data.UserData, n int, task data.Task, rule string, seed uint6
 		}
 		return deal(Rows{Set: sets.Train}, sets.Counts), sets, nil
 	}
+	// A deal indexes the rows used, as the shards it was written from.
+	train := sets.Train.Head(first)
 	if given != nil {
-		shards, err := Dealt(sets.Train, n, given, FieldDeal)
+		shards, err := Dealt(train, n, given, FieldDeal)
 		return shards, sets, err
-	}
-	train := sets.Train
-	if first > 0 && first < train.Rows {
-		train = train.Head(first)
 	}
 	shards, err := Split(train, n, rule, seed)
 	if err != nil {

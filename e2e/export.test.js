@@ -255,7 +255,7 @@ describe('exports and imports', () => {
     assert.equal(withoutSeeds(cli.json), withoutSeeds(fs.readFileSync(path.join(tmp, 'cnn-replay.json'))), 'rebuilt with other seeds, the CLI writes the same export but for its seed lines');
 
     if (!(await b.page.evaluate(() => !!window.dpsimReady))) { // run alone (--test-name-pattern)
-      await b.page.goto(`${baseURL}?preset=gtdp-rendezvous`);
+      await b.goto(`?preset=gtdp-rendezvous`);
       await waitFor(b, 'the page ready', () => window.dpsimReady && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous');
     }
     await b.page.evaluate(() => window.dpsim.pause());

@@ -79,3 +79,24 @@ print(next((l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split(
 # median of x[1..k] (it sorts x in place).
 MEDIAN='function med(x, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
   return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }'
+
+# The iteration benchmarks' table (gtdp, dpp2): iter_header, then one
+# iter_row per round and BLAS (its line is echoed and kept in ITER_ROWS),
+# then iter_summary LABEL for the medians per BLAS.
+declare -ga ITER_ROWS=()
+iter_header() { printf '%-6s %-9s %14s %14s %14s %10s %10s\n' round numpy native_µs wasm_µs numpy_µs numpy/nat wasm/nat; ITER_ROWS=(); }
+iter_row() { # ROUND BLAS NATIVE_NS WASM_NS NUMPY_µS
+  local line
+  line=$(awk -v r="$1" -v b="$2" -v n="$3" -v w="$4" -v p="$5" 'BEGIN {
+    printf "%-6s %-9s %14.2f %14.2f %14.2f %10.2f %10.2f", r, b, n/1000, w/1000, p, p*1000/n, w/n }')
+  echo "$line"
+  ITER_ROWS+=("$line")
+}
+iter_summary() { # LABEL (prefixed to each median line)
+  local b
+  for b in "${BLASES[@]}"; do
+    printf '%s\n' "${ITER_ROWS[@]}" | awk -v label="$1" -v b="$b" "$MEDIAN"'
+      $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
+      END { printf "median (%sNumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", label, b, med(n, k), med(p, k), med(a, k), med(w, k) }'
+  done
+}

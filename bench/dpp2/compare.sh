@@ -46,22 +46,13 @@ for mode in classifier update; do
   case $mode in classifier) name=rgg50 np_iters=500 ;; update) name=rgg50-update np_iters=5000 ;; esac
   [[ $mode == update ]] && problem=quadratic || problem=classifier
   echo "== $mode (BenchmarkIteration/$name)"
-  printf '%-6s %-9s %14s %14s %14s %10s %10s\n' round numpy native_µs wasm_µs numpy_µs numpy/nat wasm/nat
-  lines=()
+  iter_header
   for r in $(seq "$rounds"); do
     nat=$(bench "$name" "$tmp/native.test")
     wasm=$(bench "$name" go_js_wasm_exec "$tmp/wasm.test")
     for b in "${BLASES[@]}"; do
-      np=$(blas_run "$b" "$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')
-      line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" -v b="$b" 'BEGIN {
-        printf "%-6s %-9s %14.2f %14.2f %14.2f %10.2f %10.2f", r, b, n/1000, w/1000, p, p*1000/n, w/n }')
-      echo "$line"
-      lines+=("$line")
+      iter_row "$r" "$b" "$nat" "$wasm" "$(blas_run "$b" "$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')"
     done
   done
-  for b in "${BLASES[@]}"; do
-    printf '%s\n' "${lines[@]}" | awk -v mode="$mode" -v b="$b" "$MEDIAN"'
-      $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
-      END { printf "median (%s, NumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", mode, b, med(n, k), med(p, k), med(a, k), med(w, k) }'
-  done
+  iter_summary "$mode, "
 done

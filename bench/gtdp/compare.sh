@@ -43,21 +43,12 @@ bench() { # prints ns/op of BenchmarkIteration/rgg50
   (cd core/algorithms/gtdp && "$@" -test.run '^$' -test.bench 'Iteration/rgg50$' -test.benchtime 1s) |
     awk '/^BenchmarkIteration\/rgg50/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") print $(i-1) }'
 }
-printf '%-6s %-9s %14s %14s %14s %10s %10s\n' round numpy native_µs wasm_µs numpy_µs numpy/nat wasm/nat
-lines=()
+iter_header
 for r in $(seq "$rounds"); do
   nat=$(bench "$tmp/native.test")
   wasm=$(bench go_js_wasm_exec "$tmp/wasm.test")
   for b in "${BLASES[@]}"; do
-    np=$(blas_run "$b" "$py" bench/gtdp/numpy_iteration.py "$tmp/export.json" --iters 20000 | awk '{print $2}')
-    line=$(awk -v n="$nat" -v w="$wasm" -v p="$np" -v r="$r" -v b="$b" 'BEGIN {
-      printf "%-6s %-9s %14.2f %14.2f %14.2f %10.2f %10.2f", r, b, n/1000, w/1000, p, p*1000/n, w/n }')
-    echo "$line"
-    lines+=("$line")
+    iter_row "$r" "$b" "$nat" "$wasm" "$(blas_run "$b" "$py" bench/gtdp/numpy_iteration.py "$tmp/export.json" --iters 20000 | awk '{print $2}')"
   done
 done
-for b in "${BLASES[@]}"; do
-  printf '%s\n' "${lines[@]}" | awk -v b="$b" "$MEDIAN"'
-    $2 == b { k++; a[k] = $6; w[k] = $7; n[k] = $3; p[k] = $5 }
-    END { printf "median (NumPy on %s): native %.2f µs, NumPy %.2f µs, NumPy/native %.2fx (target ≥ 3 on openblas), wasm/native %.2fx (target ≤ 2)\n", b, med(n, k), med(p, k), med(a, k), med(w, k) }'
-done
+iter_summary ""

@@ -182,6 +182,19 @@
     return w;
   }
 
+  // listCustom lists an experiment of the page's in the menu (first, or
+  // after the presets), or renames its entry, and selects it.
+  function listCustom(name, text, first) {
+    let o = Array.from(sel.options).find((x) => x.value === name);
+    if (!o) {
+      o = document.createElement('option');
+      o.value = name;
+      if (first) sel.prepend(o); else sel.append(o);
+    }
+    o.textContent = text;
+    sel.value = name;
+  }
+
   // openGenerated shows an experiment given as JSON — or a comparison
   // (dpsim-compare/1), as its privacy–utility experiment — in the panel:
   // opens it, registers the experiment in the workers (the solver's
@@ -196,10 +209,7 @@
     const h = await getHelper();
     const { name, title } = await h.request('experimentFromJSON', { json });
     customs.set(name, { cmd: 'experimentFromJSON', json });
-    let o = Array.from(sel.options).find((x) => x.value === name);
-    if (!o) { o = document.createElement('option'); o.value = name; sel.prepend(o); }
-    o.textContent = `${name} — ${title} (generated)`;
-    sel.value = name;
+    listCustom(name, `${name} — ${title} (generated)`, true);
     state.generated = name;
     await describe();
     box.scrollIntoView({ block: 'start', behavior: 'smooth' });
@@ -221,14 +231,7 @@
       const h = await getHelper();
       const e = await h.request('define', { json: text });
       customs.set(e.name, { cmd: 'define', json: text });
-      let o = Array.from(sel.options).find((x) => x.value === e.name);
-      if (!o) {
-        o = document.createElement('option');
-        o.value = e.name;
-        sel.append(o);
-      }
-      o.textContent = `${e.name} — ${e.title} (${fileName || 'your file'})`;
-      sel.value = e.name;
+      listCustom(e.name, `${e.name} — ${e.title} (${fileName || 'your file'})`, false);
       if (!state.presets.includes(e.name)) state.presets.push(e.name);
       await describe();
       box.scrollIntoView({ block: 'start' });
@@ -253,10 +256,7 @@
       const h = await getHelper();
       const e = await h.request('fromScenario', { scenario: text, field: fieldIn.value, values: valuesIn.value });
       customs.set(e.name, { cmd: 'define', json: e.json });
-      let o = Array.from(sel.options).find((x) => x.value === e.name);
-      if (!o) { o = document.createElement('option'); o.value = e.name; sel.prepend(o); }
-      o.textContent = `${e.name} — ${e.title} (the current scenario)`;
-      sel.value = e.name;
+      listCustom(e.name, `${e.name} — ${e.title} (the current scenario)`, true);
       if (!state.presets.includes(e.name)) state.presets.push(e.name);
       state.generated = e.name;
       setMsg('');

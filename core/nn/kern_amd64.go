@@ -13,6 +13,16 @@ import "dpsim/core/internal/cpufeat"
 //go:noescape
 func kernAVX2(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 
+// kernNTAVX2 is gemmNT's AVX2 kernel (kernnt_amd64.s): C (m×n) +=
+// A (m×k)·B (n×k)ᵀ, all row-major, m, n, k ≥ 1, each output's eight
+// lanes in one YMM register and combined by num's tree (lanes.go).
+//
+//go:noescape
+func kernNTAVX2(a, b, c *float32, m, n, k int)
+
+// kernNT is kernNTAVX2 on slices of checked lengths (gemmNT).
+func kernNT(m, n, k int, a, b, c []float32) { kernNTAVX2(&a[0], &b[0], &c[0], m, n, k) }
+
 // hasAVX2 is cpufeat.AVX2.
 var hasAVX2 = cpufeat.AVX2
 

@@ -12,6 +12,9 @@ func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n
 	panic("nn: no micro-kernel on this platform")
 }
 
+// kernNT is gemmNTGo (never reached: useKernel is false).
+func kernNT(m, n, k int, a, b, c []float32) { gemmNTGo(m, n, k, a, b, c) }
+
 // im2col is im2colGo.
 func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
 

@@ -25,6 +25,13 @@ func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n
 	kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
 }
 
+// kernNTWasm is gemmNT's kernel under WebAssembly (kernnt_wasm.s):
+// C (m×n) += A (m×k)·B (n×k)ᵀ, all row-major, m, n, k ≥ 1, each output's
+// eight lanes in f32 locals, combined by num's tree (lanes.go).
+//
+//go:noescape
+func kernNTWasm(a, b, c *float32, m, n, k int)
+
 // im2colWasm and col2imWasm are im2col's and col2im's loops in
 // WebAssembly (kern_wasm.s), called on checked lengths only.
 //

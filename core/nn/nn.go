@@ -14,8 +14,10 @@
 // Results are bit-for-bit the same natively and under js/wasm: the
 // arithmetic is float32 throughout with every product converted to
 // float32 before it is added (so no platform fuses it into an FMA), every
-// sum runs in a fixed order (each output of a matrix product adds its
-// terms in increasing index order, whatever the tiling), and the softmax
+// sum runs in a fixed order (each output of the forward convolutions and
+// the patch and dense backward products adds its terms in increasing
+// index order; the weight gradients and the logits, dot products, sum in
+// core/num's eight-lane order: lanes.go), whatever the tiling, and the softmax
 // uses core/num's pinned exp and log in float64.
 package nn
 
@@ -165,10 +167,6 @@ type Workspace struct {
 	a2    []float32 // Channels2·h2·w2
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
-	panel []float32 // gemmNT's scratch: 4 × its longest shared index, or feat × classes
-	at    []float32 // gradTKernel's scratch: a1 or a2 transposed
-	gt1   []float32 // where useKernel is set, the conv1 weight gradient transposed during backward
-	gt2   []float32 // and conv2's
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
@@ -186,10 +184,6 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
-		panel: make([]float32, max(4*max(n.feat, n.h1*n.w1, n.h2*n.w2), n.feat*n.classes)),
-		at:    make([]float32, max(Channels1*n.h1*n.w1, Channels2*n.h2*n.w2)),
-		gt1:   make([]float32, Channels1*n.c*kk),
-		gt2:   make([]float32, Channels2*Channels1*kk),
 	}
 }
 
@@ -276,7 +270,7 @@ func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64)
 	for i := range b {
 		copy(z[i*n.classes:(i+1)*n.classes], bd)
 	}
-	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z, ws.panel)
+	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z)
 	return ws.softmax(labels, scale)
 }
 
@@ -339,17 +333,6 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 			gbd[c] += v
 		}
 	}
-	if useKernel {
-		// The convolutions' weight gradients accumulate transposed
-		// (gradTKernel), so the kernel's lanes run along the output
-		// channels; transposing is exact, so the bits do not change.
-		transpose(Channels1, n.c*kk, gw1, ws.gt1)
-		transpose(Channels2, Channels1*kk, gw2, ws.gt2)
-		defer func() {
-			transpose(n.c*kk, Channels1, ws.gt1, gw1)
-			transpose(Channels1*kk, Channels2, ws.gt2, gw2)
-		}()
-	}
 	dq2 := ws.dq2[:b*n.feat]
 	clear(dq2)
 	gemmNN(b, n.feat, n.classes, dz, wd, dq2)
@@ -360,17 +343,8 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		q1 := ws.q1[i*n1 : (i+1)*n1]
 		cols := ws.cols[:Channels1*kk*p2]
 		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		switch {
-		case useKernel:
-			im2col(q1, Channels1, n.q1h, n.q1w, cols)
-			gradTKernel(Channels2, Channels1*kk, p2, ws.a2, cols, ws.gt2, ws.at)
-		case wasm:
-			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
-			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
-		default:
-			im2col(q1, Channels1, n.q1h, n.q1w, cols)
-			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
-		}
+		im2col(q1, Channels1, n.q1h, n.q1w, cols)
+		gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
 		clear(ws.dcols)
 		gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
 		clear(ws.dq1)
@@ -380,17 +354,8 @@ func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
 		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
 		rowSums(ws.a1, Channels1, p1, gb1)
 		cols = ws.cols[:n.c*kk*p1]
-		switch {
-		case useKernel:
-			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gradTKernel(Channels1, n.c*kk, p1, ws.a1, cols, ws.gt1, ws.at)
-		case wasm:
-			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
-		default:
-			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
-		}
+		im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
+		gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
 	}
 }
 

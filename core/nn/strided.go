@@ -50,21 +50,3 @@ func transposeGo(r, c int, x, dst []float32) {
 		}
 	}
 }
-
-// gemmNTKernel computes C (m×n) += A (m×k) · B (n×k)ᵀ through
-// gemmStrided on Bᵀ, which it writes into scratch (at least k·n).
-func gemmNTKernel(m, n, k int, a, b, c, scratch []float32) {
-	bt := scratch[:k*n]
-	transpose(n, k, b, bt)
-	gemmStrided(m, n, k, a, k, 1, bt, n, c, n)
-}
-
-// gradTKernel computes Cᵀ (n×m) += (A (m×k) · B (n×k)ᵀ)ᵀ = B · Aᵀ, the
-// weight gradient of a convolution held transposed, through
-// gemmStrided: Aᵀ (the small per-channel map) is written into scratch
-// (at least k·m), so the vector lanes run along the output channels.
-func gradTKernel(m, n, k int, a, b, ct, scratch []float32) {
-	at := scratch[:k*m]
-	transpose(m, k, a, at)
-	gemmStrided(n, m, k, b, k, 1, at, m, ct, m)
-}

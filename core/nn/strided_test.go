@@ -46,25 +46,35 @@ func TestGemmStrided(t *testing.T) {
 	})
 }
 
-// TestGradTKernel checks the transposed weight gradient against naiveNT.
-func TestGradTKernel(t *testing.T) {
+// TestGemmNTZeros checks gemmNT's masked tail against its definition
+// where signed zeros decide the bits: products of −0 and finite values
+// onto C = −0 (a vector path adds +0 past the tail; a lane that starts
+// at +0 never holds −0, so that changes nothing), with every k mod 8.
+func TestGemmNTZeros(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
-		s := rng.NewStream(4, "gradT")
-		for _, sh := range [][3]int{{8, 25, 576}, {16, 200, 64}, {8, 75, 784}, {3, 5, 7}} {
-			m, n, k := sh[0], sh[1], sh[2]
-			a, b, c := randSlice(s, m*k), randSlice(s, n*k), randSlice(s, m*n)
-			ct := make([]float32, n*m)
-			transpose(m, n, c, ct)
-			gradTKernel(m, n, k, a, b, ct, make([]float32, k*m))
-			naiveNT(m, n, k, a, b, c)
-			got := make([]float32, m*n)
-			transpose(n, m, ct, got)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(c[i]) {
-					t.Errorf("%d×%d×%d: C[%d] = %v, the naive loop %v", m, n, k, i, got[i], c[i])
-					break
+		neg := float32(math.Copysign(0, -1))
+		for k := 1; k <= 17; k++ {
+			m, n := 3, 5
+			a, b := make([]float32, m*k), make([]float32, n*k)
+			for i := range a {
+				a[i] = neg
+				if i%3 == 1 {
+					a[i] = 1.5
 				}
 			}
+			for i := range b {
+				b[i] = float32(i%4) - 1.5
+				if i%5 == 0 {
+					b[i] = 0
+				}
+			}
+			got, want := make([]float32, m*n), make([]float32, m*n)
+			for i := range got {
+				got[i], want[i] = neg, neg
+			}
+			gemmNT(m, n, k, a, b, got)
+			naiveNT(m, n, k, a, b, want)
+			same(t, "gemmNT", [3]int{m, n, k}, got, want)
 		}
 	})
 }
@@ -78,6 +88,17 @@ func TestStridedPanics(t *testing.T) {
 		}
 	}()
 	gemmStrided(8, 16, 4, make([]float32, 32), 4, 1, make([]float32, 64), 16, make([]float32, 127), 16)
+}
+
+// TestNTPanics checks that gemmNT on a short C panics in Go before the
+// kernel writes past it.
+func TestNTPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("gemmNT on a short C did not panic")
+		}
+	}()
+	gemmNT(4, 5, 8, make([]float32, 32), make([]float32, 40), make([]float32, 19))
 }
 
 // TestPatches checks im2col and col2im (WebAssembly loops under wasm)

@@ -1,0 +1,184 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// ntmask<> is eight all-ones then eight zero int32s: the eight at
+// ntmask<> + 4·(8 − r) enable the first r lanes of a masked load.
+DATA ntmask<>+0(SB)/8, $0xffffffffffffffff
+DATA ntmask<>+8(SB)/8, $0xffffffffffffffff
+DATA ntmask<>+16(SB)/8, $0xffffffffffffffff
+DATA ntmask<>+24(SB)/8, $0xffffffffffffffff
+DATA ntmask<>+32(SB)/8, $0
+DATA ntmask<>+40(SB)/8, $0
+DATA ntmask<>+48(SB)/8, $0
+DATA ntmask<>+56(SB)/8, $0
+GLOBL ntmask<>(SB), RODATA|NOPTR, $64
+
+// MAC adds the eight products x·y, each rounded to float32 (VMULPS,
+// then VADDPS: no FMA), to the eight lanes of acc.
+#define MAC(y, x, acc, t) VMULPS y, x, t; VADDPS t, acc, acc
+
+// REDUCE combines acc's lanes by num's tree ((l0+l4)+(l2+l6)) +
+// ((l1+l5)+(l3+l7)) (x is acc's low half) and adds the sum to the
+// float32 at mem: fold the high half onto the low (l0+l4, l1+l5, l2+l6,
+// l3+l7), the high pair onto the low (…+(l2+l6), …+(l3+l7)), then lane
+// 1 onto lane 0.
+#define REDUCE(acc, x, mem) VEXTRACTF128 $1, acc, X12; VADDPS X12, x, x; VMOVHLPS x, x, X12; VADDPS X12, x, x; VMOVSHDUP x, X12; VADDSS X12, x, x; VADDSS mem, x, x; VMOVSS x, mem
+
+// BLOCK24 is one step of a 2×4 tile: A's two rows at (AX) and
+// (AX)(R8*1), B's four rows at (R14), (R14)(R8*1), (R14)(R8*2),
+// (R14)(R11*1), through load (VMOVUPS, or the masked tail's load).
+#define LOADU(mem, y) VMOVUPS mem, y
+#define LOADM(mem, y) VMASKMOVPS mem, Y15, y
+#define BLOCK24(LOAD) \
+	LOAD((AX), Y8); LOAD((AX)(R8*1), Y9); \
+	LOAD((R14), Y10); MAC(Y10, Y8, Y0, Y12); MAC(Y10, Y9, Y4, Y13); \
+	LOAD((R14)(R8*1), Y11); MAC(Y11, Y8, Y1, Y12); MAC(Y11, Y9, Y5, Y13); \
+	LOAD((R14)(R8*2), Y10); MAC(Y10, Y8, Y2, Y12); MAC(Y10, Y9, Y6, Y13); \
+	LOAD((R14)(R11*1), Y11); MAC(Y11, Y8, Y3, Y12); MAC(Y11, Y9, Y7, Y13)
+#define BLOCK21(LOAD) \
+	LOAD((AX), Y8); LOAD((AX)(R8*1), Y9); \
+	LOAD((R14), Y10); MAC(Y10, Y8, Y0, Y12); MAC(Y10, Y9, Y4, Y13)
+#define BLOCK14(LOAD) \
+	LOAD((AX), Y8); \
+	LOAD((R14), Y10); MAC(Y10, Y8, Y0, Y12); \
+	LOAD((R14)(R8*1), Y11); MAC(Y11, Y8, Y1, Y13); \
+	LOAD((R14)(R8*2), Y10); MAC(Y10, Y8, Y2, Y12); \
+	LOAD((R14)(R11*1), Y11); MAC(Y11, Y8, Y3, Y13)
+#define BLOCK11(LOAD) \
+	LOAD((AX), Y8); LOAD((R14), Y10); MAC(Y10, Y8, Y0, Y12)
+
+// TILE runs one tile over the whole of k: its k/8 full blocks, then
+// the masked tail when R10 = k mod 8 is not 0 (loop, tail and done are
+// its labels). AX walks A's rows from SI, R14 B's from BX, CX counts
+// the blocks.
+#define TILE(BLOCK, loop, tail, done) \
+	MOVQ SI, AX; MOVQ BX, R14; \
+	MOVQ k+40(FP), CX; SHRQ $3, CX; JZ tail; \
+loop: \
+	BLOCK(LOADU); \
+	ADDQ $32, AX; ADDQ $32, R14; \
+	DECQ CX; JNZ loop; \
+tail: \
+	TESTQ R10, R10; JZ done; \
+	BLOCK(LOADM); \
+done:
+
+#define ZERO4(a, b, c, d) VXORPS a, a, a; VXORPS b, b, b; VXORPS c, c, c; VXORPS d, d, d
+
+// func kernNTAVX2(a, b, c *float32, m, n, k int)
+//
+// C (m×n) += A (m×k)·B (n×k)ᵀ, all row-major, for m, n, k ≥ 1, every
+// output in lanes.go's order: each YMM accumulator is one output's
+// eight lanes (term p in lane p mod 8, from +0), loading eight
+// consecutive p of an A row and a B row; the tail k mod 8 through
+// masked loads, whose disabled lanes read +0 and add +0·+0 = +0, which
+// changes no lane; then REDUCE. Tiles of 2 rows of A × 4 rows of B
+// (eight accumulators, six loads per eight multiply–adds), then 2 × 1
+// for the last n mod 4 columns, and 1 × 4, 1 × 1 on an odd last row.
+//
+// Registers: SI A's tile rows, DI B, DX C's tile rows, R8 k·4 (a row's
+// bytes), R11 3·k·4, R12 n·4, R9 rows left, R13 the tile's column
+// offset in C (bytes), BX B's tile rows, R10 k mod 8, Y15 the tail's
+// mask, Y0–Y7 the accumulators, Y8–Y13 loads and products.
+TEXT ·kernNTAVX2(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ c+16(FP), DX
+	MOVQ m+24(FP), R9
+	MOVQ n+32(FP), R12
+	SHLQ $2, R12
+	MOVQ k+40(FP), R8
+	MOVQ R8, R10
+	ANDQ $7, R10
+	LEAQ ntmask<>(SB), AX
+	MOVQ $8, CX
+	SUBQ R10, CX
+	VMOVUPS (AX)(CX*4), Y15
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R11
+
+pairs:
+	CMPQ R9, $2
+	JLT  single
+	MOVQ DI, BX
+	XORQ R13, R13
+
+pcols4:
+	MOVQ R12, AX
+	SUBQ R13, AX
+	CMPQ AX, $16
+	JLT  pcols1
+	ZERO4(Y0, Y1, Y2, Y3)
+	ZERO4(Y4, Y5, Y6, Y7)
+	TILE(BLOCK24, loop24, tail24, done24)
+	LEAQ (DX)(R13*1), AX
+	REDUCE(Y0, X0, 0(AX))
+	REDUCE(Y1, X1, 4(AX))
+	REDUCE(Y2, X2, 8(AX))
+	REDUCE(Y3, X3, 12(AX))
+	ADDQ R12, AX
+	REDUCE(Y4, X4, 0(AX))
+	REDUCE(Y5, X5, 4(AX))
+	REDUCE(Y6, X6, 8(AX))
+	REDUCE(Y7, X7, 12(AX))
+	LEAQ (BX)(R8*4), BX
+	ADDQ $16, R13
+	JMP  pcols4
+
+pcols1:
+	CMPQ R13, R12
+	JGE  pnext
+	VXORPS Y0, Y0, Y0
+	VXORPS Y4, Y4, Y4
+	TILE(BLOCK21, loop21, tail21, done21)
+	LEAQ (DX)(R13*1), AX
+	REDUCE(Y0, X0, 0(AX))
+	ADDQ R12, AX
+	REDUCE(Y4, X4, 0(AX))
+	ADDQ R8, BX
+	ADDQ $4, R13
+	JMP  pcols1
+
+pnext:
+	LEAQ (SI)(R8*2), SI
+	LEAQ (DX)(R12*2), DX
+	SUBQ $2, R9
+	JMP  pairs
+
+single:
+	TESTQ R9, R9
+	JZ    done
+	MOVQ  DI, BX
+	XORQ  R13, R13
+
+scols4:
+	MOVQ R12, AX
+	SUBQ R13, AX
+	CMPQ AX, $16
+	JLT  scols1
+	ZERO4(Y0, Y1, Y2, Y3)
+	TILE(BLOCK14, loop14, tail14, done14)
+	LEAQ (DX)(R13*1), AX
+	REDUCE(Y0, X0, 0(AX))
+	REDUCE(Y1, X1, 4(AX))
+	REDUCE(Y2, X2, 8(AX))
+	REDUCE(Y3, X3, 12(AX))
+	LEAQ (BX)(R8*4), BX
+	ADDQ $16, R13
+	JMP  scols4
+
+scols1:
+	CMPQ R13, R12
+	JGE  done
+	VXORPS Y0, Y0, Y0
+	TILE(BLOCK11, loop11, tail11, done11)
+	LEAQ (DX)(R13*1), AX
+	REDUCE(Y0, X0, 0(AX))
+	ADDQ R8, BX
+	ADDQ $4, R13
+	JMP  scols1
+
+done:
+	VZEROUPPER
+	RET

@@ -39,11 +39,33 @@ func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n
 	kernAVX2(a, sai, sap, b, ldb, c, ldc, m, n, k)
 }
 
-// im2col is im2colGo: natively Go's copy is already a fast memmove.
-func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
+// im2colAVX2 and col2imAVX2 are im2colGo's and col2imGo's loops in
+// AVX2 (patch_amd64.s), called on checked lengths only.
+//
+//go:noescape
+func im2colAVX2(x *float32, c, h, w int, cols *float32)
 
-// col2im is col2imGo.
-func col2im(dcols []float32, c, h, w int, dx []float32) { col2imGo(dcols, c, h, w, dx) }
+//go:noescape
+func col2imAVX2(x *float32, c, h, w int, cols *float32)
+
+// im2col is im2colGo, in AVX2 where useKernel is set: the patch rows'
+// runs are short (8 to 28 values), and a Go copy of each was a call.
+func im2col(x []float32, c, h, w int, cols []float32) {
+	if !useKernel || !patchShape(x, c, h, w, cols) {
+		im2colGo(x, c, h, w, cols)
+		return
+	}
+	im2colAVX2(&x[0], c, h, w, &cols[0])
+}
+
+// col2im is col2imGo, in AVX2 where useKernel is set.
+func col2im(dcols []float32, c, h, w int, dx []float32) {
+	if !useKernel || !patchShape(dx, c, h, w, dcols) {
+		col2imGo(dcols, c, h, w, dx)
+		return
+	}
+	col2imAVX2(&dx[0], c, h, w, &dcols[0])
+}
 
 // poolReLU is poolReLUGo.
 func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) { poolReLUGo(a, c, h, w, out, arg) }

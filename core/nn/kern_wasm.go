@@ -63,12 +63,6 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	col2imWasm(&dx[0], c, h, w, &dcols[0])
 }
 
-// patchShape reports whether the assembly may run on these lengths
-// (otherwise the Go loops run, and panic where they must).
-func patchShape(x []float32, c, h, w int, cols []float32) bool {
-	ho, wo := h-Kernel+1, w-Kernel+1
-	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
-}
 
 // poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with
 // selects for max32 and the window's position; on checked lengths only.

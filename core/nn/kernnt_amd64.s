@@ -2,17 +2,18 @@
 
 #include "textflag.h"
 
-// ntmask<> is eight all-ones then eight zero int32s: the eight at
-// ntmask<> + 4·(8 − r) enable the first r lanes of a masked load.
-DATA ntmask<>+0(SB)/8, $0xffffffffffffffff
-DATA ntmask<>+8(SB)/8, $0xffffffffffffffff
-DATA ntmask<>+16(SB)/8, $0xffffffffffffffff
-DATA ntmask<>+24(SB)/8, $0xffffffffffffffff
-DATA ntmask<>+32(SB)/8, $0
-DATA ntmask<>+40(SB)/8, $0
-DATA ntmask<>+48(SB)/8, $0
-DATA ntmask<>+56(SB)/8, $0
-GLOBL ntmask<>(SB), RODATA|NOPTR, $64
+// ·tailmask is eight all-ones then eight zero int32s: the eight at
+// ·tailmask + 4·(8 − r) enable the first r lanes of a masked load or
+// store (here and in patch_amd64.s).
+DATA ·tailmask+0(SB)/8, $0xffffffffffffffff
+DATA ·tailmask+8(SB)/8, $0xffffffffffffffff
+DATA ·tailmask+16(SB)/8, $0xffffffffffffffff
+DATA ·tailmask+24(SB)/8, $0xffffffffffffffff
+DATA ·tailmask+32(SB)/8, $0
+DATA ·tailmask+40(SB)/8, $0
+DATA ·tailmask+48(SB)/8, $0
+DATA ·tailmask+56(SB)/8, $0
+GLOBL ·tailmask(SB), RODATA|NOPTR, $64
 
 // MAC adds the eight products x·y, each rounded to float32 (VMULPS,
 // then VADDPS: no FMA), to the eight lanes of acc.
@@ -91,7 +92,7 @@ TEXT ·kernNTAVX2(SB), NOSPLIT, $0-48
 	MOVQ k+40(FP), R8
 	MOVQ R8, R10
 	ANDQ $7, R10
-	LEAQ ntmask<>(SB), AX
+	LEAQ ·tailmask(SB), AX
 	MOVQ $8, CX
 	SUBQ R10, CX
 	VMOVUPS (AX)(CX*4), Y15

@@ -50,3 +50,10 @@ func transposeGo(r, c int, x, dst []float32) {
 		}
 	}
 }
+
+// patchShape reports whether the assembly may run on these lengths
+// (otherwise the Go loops run, and panic where they must).
+func patchShape(x []float32, c, h, w int, cols []float32) bool {
+	ho, wo := h-Kernel+1, w-Kernel+1
+	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
+}

@@ -5,7 +5,8 @@ package nn
 import "dpsim/core/internal/cpufeat"
 
 // kernAVX2 is the AVX2 micro-kernel of gemmStrided (kern_amd64.s): C
-// (m×n, row stride ldc) += A·B on m a multiple of 4 and n of 8, A's (i,
+// (m×n, row stride ldc) += A·B on any m, n ≥ 1 (the edges of its 4×16
+// tiles masked or one row at a time), A's (i,
 // p) entry at a[i·sai + p·sap], B row-major with row stride ldb. Eight
 // outputs per vector, each adding its products (VMULPS, then VADDPS: no
 // FMA) in increasing order of p, so the bits are the scalar loop's.
@@ -26,14 +27,13 @@ func kernNT(m, n, k int, a, b, c []float32) { kernNTAVX2(&a[0], &b[0], &c[0], m,
 // hasAVX2 is cpufeat.AVX2.
 var hasAVX2 = cpufeat.AVX2
 
-// useKernel selects gemmStrided's micro-kernel paths (the convolutions
-// through gemmStrided, the weight gradients transposed): where the CPU
-// has AVX2. A variable, so that the tests run the Go kernels too.
+// useKernel selects the assembly paths (gemmStrided's micro-kernel,
+// kernNT, im2col and col2im): where the CPU has AVX2. A variable, so
+// that the tests run the Go kernels too.
 var useKernel = hasAVX2
 
-// Tile of the micro-kernel: rows a multiple of kernRows, columns of
-// kernCols.
-const kernRows, kernCols = 4, 8
+// Tile of the micro-kernel: it takes every row and column.
+const kernRows, kernCols = 1, 1
 
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
 	kernAVX2(a, sai, sap, b, ldb, c, ldc, m, n, k)

@@ -63,7 +63,6 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	col2imWasm(&dx[0], c, h, w, &dcols[0])
 }
 
-
 // poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with
 // selects for max32 and the window's position; on checked lengths only.
 //

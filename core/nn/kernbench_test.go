@@ -68,3 +68,33 @@ func BenchmarkNT(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPatches times im2col and col2im on the network's four
+// inputs (the two convolutions on MNIST and CIFAR) and reports the
+// patch matrix's GB/s (4 bytes a value written, or added back).
+func BenchmarkPatches(b *testing.B) {
+	for _, sh := range [][3]int{{1, 28, 28}, {8, 12, 12}, {3, 32, 32}, {8, 14, 14}} {
+		c, h, w := sh[0], sh[1], sh[2]
+		n := c * kk * (h - Kernel + 1) * (w - Kernel + 1)
+		s := rng.NewStream(5, "bench")
+		x, cols := randSlice(s, c*h*w), make([]float32, n)
+		for _, dir := range []string{"im2col", "col2im"} {
+			b.Run(fmt.Sprintf("%s-%dx%dx%d", dir, c, h, w), func(b *testing.B) {
+				cpu, unlock := threadCPU()
+				defer unlock()
+				b.ResetTimer()
+				t0 := cpu()
+				for range b.N {
+					if dir == "im2col" {
+						im2col(x, c, h, w, cols)
+					} else {
+						col2im(cols, c, h, w, x)
+					}
+				}
+				if t := cpu() - t0; t > 0 {
+					b.ReportMetric(4*float64(n)*float64(b.N)/t, "cpu-GB/s")
+				}
+			})
+		}
+	}
+}

@@ -7,10 +7,11 @@
 // kernel row (BX = ky·w·4) and column (DX = kx·4), for each of the ho
 // output rows (CX rows left) with AX at the image's row y+ky, column
 // kx, and DI at the patch matrix's next wo values. body moves the row's
-// wo values (R9 counts its bytes: full vectors below R14 = (wo − wo mod
-// 8)·4, then Y15's masked tail when wo mod 8 is not 0). R10 is a row's
-// bytes (w·4), R11 ho, R12 wo·4, R13 a plane's bytes.
-#define PATCHROWS(body, chloop, kyloop, kxloop, yloop, vloop, vdone, tdone) \
+// full vectors (R9 counts its bytes, below R14 = (wo − wo mod 8)·4),
+// tail the last wo mod 8 values when there are any (R9 at them; Y15 its
+// mask). R10 is a row's bytes (w·4), R11 ho, R12 wo·4, R13 a plane's
+// bytes.
+#define PATCHROWS(body, tail, chloop, kyloop, kxloop, yloop, vloop, vdone, tdone) \
 chloop: \
 	XORQ BX, BX; \
 kyloop: \
@@ -26,7 +27,7 @@ vloop: \
 	ADDQ $32, R9; JMP vloop; \
 vdone: \
 	CMPQ R9, R12; JGE tdone; \
-	body(LOADM, STOREM); \
+	tail; \
 tdone: \
 	ADDQ R12, DI; ADDQ R10, AX; \
 	DECQ CX; JNZ yloop; \
@@ -40,10 +41,23 @@ tdone: \
 #define STOREU(y, mem) VMOVUPS y, mem
 #define STOREM(y, mem) VMASKMOVPS y, Y15, mem
 
-// COPY moves eight values (or the masked tail) from the image to the
-// patch matrix; ADDBACK adds eight of the patch matrix onto the image.
+// COPY moves eight values from the image to the patch matrix; ADDBACK
+// adds eight of the patch matrix onto the image.
 #define COPY(LOAD, STORE) LOAD((AX)(R9*1), Y0); STORE(Y0, (DI)(R9*1))
 #define ADDBACK(LOAD, STORE) LOAD((DI)(R9*1), Y0); LOAD((AX)(R9*1), Y1); VADDPS Y0, Y1, Y1; STORE(Y1, (AX)(R9*1))
+
+// COPYTAIL moves a run's last wo mod 8 values: a masked load (which
+// reads nothing past them), then a whole store — its extra lanes land
+// where the next runs will write, a masked store being slow on AMD —
+// unless that store would pass lim, the last 32 bytes of the patch
+// matrix; then a masked one. R9 ends as the store's address.
+#define COPYTAIL(full, done) \
+	VMASKMOVPS (AX)(R9*1), Y15, Y0; \
+	ADDQ DI, R9; CMPQ R9, lim-8(SP); JLS full; \
+	VMASKMOVPS Y0, Y15, (R9); JMP done; \
+full: \
+	VMOVUPS Y0, (R9)
+#define ADDTAIL ADDBACK(LOADM, STOREM)
 
 // SETUP loads (x or dx, c, h, w, cols) and sets the registers
 // PATCHROWS wants, with Y15 the mask of wo mod 8 lanes.
@@ -64,11 +78,18 @@ tdone: \
 // func im2colAVX2(x *float32, c, h, w int, cols *float32)
 //
 // im2colGo for c, h−4, w−4 ≥ 1: each patch row's runs of wo values
-// copied eight at a time, the last wo mod 8 through masked moves (a Go
-// copy per run is a call: a third of the step went there).
-TEXT ·im2colAVX2(SB), NOSPLIT, $0-40
+// copied eight at a time, the last wo mod 8 by COPYTAIL (a Go copy per
+// run is a call: a third of the step went there).
+TEXT ·im2colAVX2(SB), NOSPLIT, $8-40
 	SETUP
-	PATCHROWS(COPY, ic, iky, ikx, iy, iv, ivd, itd)
+	// lim = cols + (c·25·ho·wo − 8)·4.
+	MOVQ R12, AX
+	IMULQ R11, AX
+	IMULQ R8, AX
+	IMULQ $25, AX
+	LEAQ -32(DI)(AX*1), AX
+	MOVQ AX, lim-8(SP)
+	PATCHROWS(COPY, COPYTAIL(ifull, itd), ic, iky, ikx, iy, iv, ivd, itd)
 	VZEROUPPER
 	RET
 
@@ -79,6 +100,6 @@ TEXT ·im2colAVX2(SB), NOSPLIT, $0-40
 // terms in the same sequence.
 TEXT ·col2imAVX2(SB), NOSPLIT, $0-40
 	SETUP
-	PATCHROWS(ADDBACK, cc, cky, ckx, cy, cv, cvd, ctd)
+	PATCHROWS(ADDBACK, ADDTAIL, cc, cky, ckx, cy, cv, cvd, ctd)
 	VZEROUPPER
 	RET

@@ -179,12 +179,25 @@ func (n *Net) NewWorkspace(batch int) *Workspace {
 		q2: make([]float32, batch*n.feat), arg2: make([]uint8, batch*n.feat),
 		z: make([]float32, batch*n.classes), dz: make([]float32, batch*n.classes),
 		dq2:   make([]float32, batch*n.feat),
-		cols:  make([]float32, max(n.c*kk*n.h1*n.w1, Channels1*kk*n.h2*n.w2)),
+		cols:  make([]float32, n.colsLen()),
 		a1:    make([]float32, Channels1*n.h1*n.w1),
 		a2:    make([]float32, Channels2*n.h2*n.w2),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
 	}
+}
+
+// colsLen is the patch matrix's length: the larger convolution's.
+func (n *Net) colsLen() int { return max(n.c*kk*n.h1*n.w1, Channels1*kk*n.h2*n.w2) }
+
+// WorkspaceBytes returns the bytes of NewWorkspace(batch)'s buffers, for
+// memory estimates (TestWorkspaceBytes holds it to a workspace's).
+func (n *Net) WorkspaceBytes(batch int) int64 {
+	batch = max(batch, 1)
+	n1 := Channels1 * n.q1h * n.q1w
+	perBatch := 4*n1 + 1*n1 + 4*n.feat + 1*n.feat + 2*4*n.classes + 4*n.feat
+	perImage := n.colsLen() + Channels1*n.h1*n.w1 + Channels2*n.h2*n.w2 + Channels1*kk*n.h2*n.w2 + n1
+	return int64(batch)*int64(perBatch) + 4*int64(perImage)
 }
 
 // Batch returns the largest batch the workspace holds.

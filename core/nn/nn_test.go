@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -319,6 +320,31 @@ func TestNoAllocation(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(3, func() { ws.Forward(params, x, y) }); a != 0 {
 		t.Errorf("Forward: %v allocations per call", a)
+	}
+}
+
+// TestWorkspaceBytes holds WorkspaceBytes to the buffers NewWorkspace
+// makes (every slice of a Workspace), on both shapes and three batch
+// sizes.
+func TestWorkspaceBytes(t *testing.T) {
+	for _, sh := range [][4]int{{1, 28, 28, 10}, {3, 32, 32, 2}} {
+		net, err := New(sh[0], sh[1], sh[2], sh[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []int{1, 7, 32} {
+			// Every slice field, so that a buffer added later is counted.
+			v := reflect.ValueOf(net.NewWorkspace(b)).Elem()
+			got := int64(0)
+			for i := range v.NumField() {
+				if f := v.Field(i); f.Kind() == reflect.Slice {
+					got += int64(f.Len()) * int64(f.Type().Elem().Size())
+				}
+			}
+			if want := net.WorkspaceBytes(b); got != want {
+				t.Errorf("%v batch %d: workspace holds %d bytes, WorkspaceBytes says %d", sh, b, got, want)
+			}
+		}
 	}
 }
 

@@ -12,17 +12,21 @@ package nn
 //go:noescape
 func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 
-// useKernel selects gemmStrided's micro-kernel paths (the convolutions
-// through gemmStrided, the weight gradients transposed). A variable, so
-// that the tests run the Go kernels too.
+// useKernel selects the assembly paths (gemmStrided's micro-kernel,
+// kernNT, the patch, pool and small loops). A variable, so that the
+// tests run the Go kernels too.
 var useKernel = true
 
 // Tile of the micro-kernel: rows a multiple of kernRows, columns of
 // kernCols.
 const kernRows, kernCols = 1, 4
 
+// kernel is the SIMD module's pnn where it is linked (kern_simd.go),
+// else kernWasm: the same bits.
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
-	kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
+	if !simdGemm(a, sai, sap, b, ldb, c, ldc, m, n, k) {
+		kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
+	}
 }
 
 // kernNTWasm is gemmNT's kernel under WebAssembly (kernnt_wasm.s):

@@ -1,6 +1,11 @@
 package main
 
-// The CNN's dot-product products (core/nn, lanes.go and kernnt_simd.go):
+// The CNN's matrix products (core/nn: kern_simd.go). pnn is
+// gemmStrided's micro-kernel: each output adds its k products in
+// increasing order of the shared index from C's value (gemm.go's rule),
+// four outputs of a row of C in each f32x4 lane group, so the bits are
+// those of the scalar loop and kernWasm. pnt is gemmNT, the dot products
+// (lanes.go):
 // C (m×n) += A (m×k)·B (n×k)ᵀ in float32, every output in core/num's
 // lane order — term p in lane p mod 8 from +0, each product rounded to
 // float32 before its sum (no fused multiply-add), the lanes combined by
@@ -22,6 +27,147 @@ func (f *fn) F32x4ExtractLane(l byte) { f.simd(0x1f); f.op(l) }
 func (f *fn) F32x4ReplaceLane(l byte) { f.simd(0x20); f.op(l) }
 func (f *fn) F32x4Add()               { f.simd(0xe4) }
 func (f *fn) F32x4Mul()               { f.simd(0xe6) }
+
+// V128Load32Splat loads one f32 into all four lanes.
+func (f *fn) V128Load32Splat(off uint32) { f.simd(0x09); f.memarg(2, off) }
+
+// pnn is the exported function
+//
+//	pnn(a, sai, sap, b, ldb, c, ldc, m, n, k i32) i32
+//
+// nn.gemmStrided's micro-kernel for m, k ≥ 1 and n a positive multiple
+// of 4: C (m×n, ldc bytes a row) += A·B, A's (i, p) entry at a + i·sai
+// + p·sap, B's (p, j) at b + p·ldb + 4j (strides in bytes). Tiles of 4
+// rows × 8 columns (eight f32x4 sums: four A values splatted, two B
+// vectors loaded per p), then 4 × 4 for n mod 8, and the last m mod 4
+// rows one at a time; every sum runs over the whole of k, adding
+// (A·B rounded) to the running value, p in increasing order. It
+// returns 1; JavaScript's fallback returns 0 and Go does the work.
+func pnn() *fn {
+	f := &fn{name: "pnn", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const a, sai, sap, b, ldb, c, ldc, m, n, k = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+	L := func() uint32 { return f.local(i32) }
+	i, col, bp, p, nb := L(), L(), L(), L(), L()
+	var ap [4]uint32
+	for r := range ap {
+		ap[r] = L()
+	}
+	V := func() uint32 { return f.local(v128) }
+	av := V()
+	var bv [2]uint32
+	for h := range bv {
+		bv[h] = V()
+	}
+	var acc [4][2]uint32
+	for r := range acc {
+		for h := range acc[r] {
+			acc[r][h] = V()
+		}
+	}
+	// cAddr pushes C's address of row r of the tile at column byte col.
+	cAddr := func(r int) {
+		f.Addr(c, col)
+		if r > 0 {
+			f.Get(ldc)
+			f.I32Const(int32(r))
+			f.I32Mul()
+			f.I32Add()
+		}
+	}
+	// tile does rows × 4·vecs outputs at column byte col of the rows
+	// from a and c.
+	tile := func(rows, vecs int) {
+		for r := range rows {
+			for h := range vecs {
+				cAddr(r)
+				f.V128Load(uint32(16 * h))
+				f.Set(acc[r][h])
+			}
+			f.Get(a)
+			if r > 0 {
+				f.Get(sai)
+				f.I32Const(int32(r))
+				f.I32Mul()
+				f.I32Add()
+			}
+			f.Set(ap[r])
+		}
+		f.Addr(b, col)
+		f.Set(bp)
+		f.I32Const(0)
+		f.Set(p)
+		f.LoopUntil(func() { f.Get(p); f.Get(k); f.I32GeU() })
+		{
+			for h := range vecs {
+				f.Get(bp)
+				f.V128Load(uint32(16 * h))
+				f.Set(bv[h])
+			}
+			for r := range rows {
+				f.Get(ap[r])
+				f.V128Load32Splat(0)
+				f.Set(av)
+				for h := range vecs {
+					f.Get(acc[r][h])
+					f.Get(av)
+					f.Get(bv[h])
+					f.F32x4Mul()
+					f.F32x4Add()
+					f.Set(acc[r][h])
+				}
+				f.Get(ap[r])
+				f.Get(sap)
+				f.I32Add()
+				f.Set(ap[r])
+			}
+			f.Get(bp)
+			f.Get(ldb)
+			f.I32Add()
+			f.Set(bp)
+			f.Inc(p, 1)
+		}
+		f.EndLoop()
+		for r := range rows {
+			for h := range vecs {
+				cAddr(r)
+				f.Get(acc[r][h])
+				f.V128Store(uint32(16 * h))
+			}
+		}
+		f.Inc(col, int32(16*vecs))
+	}
+
+	// nb = 4n: a row of C's bytes.
+	f.Get(n)
+	f.I32Const(2)
+	f.I32Shl()
+	f.Set(nb)
+	for _, rows := range []int{4, 1} {
+		f.LoopUntil(func() { f.Get(i); f.I32Const(int32(rows)); f.I32Add(); f.Get(m); f.I32GtU() })
+		{
+			f.I32Const(0)
+			f.Set(col)
+			f.LoopUntil(func() { f.Get(col); f.I32Const(32); f.I32Add(); f.Get(nb); f.I32GtU() })
+			tile(rows, 2)
+			f.EndLoop()
+			f.LoopUntil(func() { f.Get(col); f.I32Const(16); f.I32Add(); f.Get(nb); f.I32GtU() })
+			tile(rows, 1)
+			f.EndLoop()
+			for _, step := range []struct{ base, stride uint32 }{{a, sai}, {c, ldc}} {
+				f.Get(step.base)
+				f.Get(step.stride)
+				f.I32Const(int32(rows))
+				f.I32Mul()
+				f.I32Add()
+				f.Set(step.base)
+			}
+			f.Inc(i, int32(rows))
+		}
+		f.EndLoop()
+	}
+	f.I32Const(1)
+	return f
+}
 
 // pnt is the exported function
 //

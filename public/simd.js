@@ -5,7 +5,8 @@
 // kernels_simd.go) and whose logistic and DP-RECAL models' full
 // gradients call pdots and paxpys (core/problems/internal/learn,
 // packed_simd.go) and pslopes (core/problems/logistic, slopes_simd.go),
-// and whose CNN calls pnn and pnt (core/nn, kern_simd.go).
+// and whose CNN calls pnn, pnt, pim2col and pcol2im (core/nn,
+// kern_simd.go).
 //
 // The SIMD module works in Go's own memory, which exists only once Go's
 // module is instantiated, while Go's module needs its imports before
@@ -21,7 +22,7 @@
 'use strict';
 (function (root) {
   // The module's exports, as Go imports them (dpsimsimd.<name>).
-  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes', 'pnn', 'pnt'];
+  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes', 'pnn', 'pnt', 'pim2col', 'pcol2im'];
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
   const done = new Map(); // url -> WebAssembly.Module | null, once compiled
 
@@ -45,7 +46,7 @@
   }
 
   // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys,
-  // .pslopes, .pnn and .pnt and wraps go.run so that the SIMD instance is made on the
+  // .pslopes and the CNN's .pnn, .pnt, .pim2col, .pcol2im and wraps go.run so that the SIMD instance is made on the
   // Go instance's memory as it starts: at once if simd.wasm is compiled
   // by then (synchronously: a Go program may run for long before it
   // yields to the event loop), else as soon as it is. It returns a
@@ -64,6 +65,8 @@
       pslopes: (z, e, nb, y, idx, first, n) => k.pslopes(z, e, nb, y, idx, first, n),
       pnn: (a, sai, sap, b, ldb, c, ldc, m, n, kk) => k.pnn(a, sai, sap, b, ldb, c, ldc, m, n, kk),
       pnt: (a, b, c, m, n, kk) => k.pnt(a, b, c, m, n, kk),
+      pim2col: (x, c, h, w, cols) => k.pim2col(x, c, h, w, cols),
+      pcol2im: (x, c, h, w, cols) => k.pcol2im(x, c, h, w, cols),
     };
     const mod = compile(url);
     let linked;

@@ -11,8 +11,9 @@ import "unsafe"
 // f32x4, each adding its products in increasing order; pnt with an
 // output's eight lanes in two f32x4, in lanes.go's order. So the bits
 // are kernWasm's and kernNTWasm's (TestGemmBits, TestGemmStrided and
-// TestCNNSIMD under the tag). Where the module is not linked (simd.js's
-// fallback answers 0), those run.
+// TestCNNSIMD under the tag); pim2col and pcol2im move the patch
+// matrices (TestPatches). Where the module is not linked (simd.js's
+// fallback answers 0), the WebAssembly assembly runs.
 
 // simdNN is the module's pnn: gemmStrided's micro-kernel (strides in
 // bytes) on n a multiple of 4; it returns 1, or 0 where the module is
@@ -46,4 +47,26 @@ func kernNT(m, n, k int, a, b, c []float32) {
 	if simdNT(unsafePtr(a), unsafePtr(b), unsafePtr(c), int32(m), int32(n), int32(k)) == 0 {
 		kernNTWasm(&a[0], &b[0], &c[0], m, n, k)
 	}
+}
+
+// simdIm2col and simdCol2im are the module's pim2col and pcol2im: im2col
+// and col2im on checked lengths; each returns 1, or 0 where the module
+// is not linked, and then did nothing.
+//
+//go:wasmimport dpsimsimd pim2col
+//go:noescape
+func simdIm2col(x unsafe.Pointer, c, h, w int32, cols unsafe.Pointer) int32
+
+//go:wasmimport dpsimsimd pcol2im
+//go:noescape
+func simdCol2im(x unsafe.Pointer, c, h, w int32, cols unsafe.Pointer) int32
+
+// simdPatches runs im2col (add false) or col2im (add true) in the
+// module and reports whether it did.
+func simdPatches(add bool, x *float32, c, h, w int, cols *float32) bool {
+	f := simdIm2col
+	if add {
+		f = simdCol2im
+	}
+	return f(unsafe.Pointer(x), int32(c), int32(h), int32(w), unsafe.Pointer(cols)) == 1
 }

@@ -12,7 +12,8 @@ import (
 // TestCNNSIMD checks that the SIMD module is linked (run through
 // wasm/simd/go_js_wasm_exec; else TestGemmBits would check only the
 // fallbacks, kernWasm and kernNTWasm) and holds its pnn to the naive
-// strided loop and its pnt to gemmNT's definition directly: every tile
+// strided loop, its pnt to gemmNT's definition and its pim2col and
+// pcol2im to the Go loops directly: every tile
 // remainder (rows mod 4, columns mod 8, k mod 8), A row-major and
 // transposed, rows of B and C wider than the product, on values with
 // wide exponents, −0 and ±Inf (NaN compared as NaN: payloads are not
@@ -79,5 +80,23 @@ func TestCNNSIMD(t *testing.T) {
 		}
 		naiveNT(m, n, k, a, b, want)
 		check("pnt", sh, got, want)
+	}
+	// pim2col and pcol2im against the Go loops, on runs of wo mod 4 = 0–3.
+	for _, sh := range [][3]int{{1, 28, 28}, {3, 32, 32}, {8, 14, 14}, {2, 9, 5}, {3, 6, 11}} {
+		c, h, w := sh[0], sh[1], sh[2]
+		n := c * kk * (h - Kernel + 1) * (w - Kernel + 1)
+		x, dcols := wide(c*h*w), wide(n)
+		got, want := make([]float32, n), make([]float32, n)
+		if !simdPatches(false, &x[0], c, h, w, &got[0]) {
+			t.Fatal("pim2col did not run")
+		}
+		im2colGo(x, c, h, w, want)
+		check("pim2col", sh, got, want)
+		gx, wx := append([]float32(nil), x...), append([]float32(nil), x...)
+		if !simdPatches(true, &gx[0], c, h, w, &dcols[0]) {
+			t.Fatal("pcol2im did not run")
+		}
+		col2imGo(dcols, c, h, w, wx)
+		check("pcol2im", sh, gx, wx)
 	}
 }

@@ -48,23 +48,28 @@ func col2imWasm(x *float32, c, h, w int, cols *float32)
 // im2col writes the 5×5 patches of the c×h×w image x as the columns of
 // cols (c·25 rows of (h−4)(w−4) values): im2colGo's loops, in
 // WebAssembly where useKernel is set (Go's copy of a short row is a
-// runtime call under wasm).
+// runtime call under wasm), in the SIMD module's pim2col where linked.
 func im2col(x []float32, c, h, w int, cols []float32) {
 	if !useKernel || !patchShape(x, c, h, w, cols) {
 		im2colGo(x, c, h, w, cols)
 		return
 	}
-	im2colWasm(&x[0], c, h, w, &cols[0])
+	if !simdPatches(false, &x[0], c, h, w, &cols[0]) {
+		im2colWasm(&x[0], c, h, w, &cols[0])
+	}
 }
 
 // col2im adds the columns of dcols back onto the c×h×w gradient dx:
-// col2imGo's loops and order, in WebAssembly where useKernel is set.
+// col2imGo's loops and order, in WebAssembly where useKernel is set
+// (the SIMD module's pcol2im where linked).
 func col2im(dcols []float32, c, h, w int, dx []float32) {
 	if !useKernel || !patchShape(dx, c, h, w, dcols) {
 		col2imGo(dcols, c, h, w, dx)
 		return
 	}
-	col2imWasm(&dx[0], c, h, w, &dcols[0])
+	if !simdPatches(true, &dx[0], c, h, w, &dcols[0]) {
+		col2imWasm(&dx[0], c, h, w, &dcols[0])
+	}
 }
 
 // poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with

@@ -338,3 +338,134 @@ func pnt() *fn {
 	f.I32Const(1)
 	return f
 }
+
+// pim2col and pcol2im are the exported functions
+//
+//	pim2col(x, c, h, w, cols i32) i32
+//	pcol2im(x, c, h, w, cols i32) i32
+//
+// nn's im2col (x the c×h×w image, cols the patch matrix) and col2im (x
+// the image's gradient, onto which the patch matrix's columns are added
+// back) for c ≥ 1, h, w ≥ 5, in im2colGo's and col2imGo's order: each
+// patch row's runs of wo = w − 4 values four at a time (v128 moves, or
+// f32x4 adds: four distinct values of x each), then one at a time.
+// They return 1; JavaScript's fallback returns 0 and Go does the work.
+func pim2col() *fn { return patches("pim2col", false) }
+func pcol2im() *fn { return patches("pcol2im", true) }
+
+func patches(name string, add bool) *fn {
+	f := &fn{name: name, params: []byte{i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const x, c, h, w, cols = 0, 1, 2, 3, 4
+	L := func() uint32 { return f.local(i32) }
+	ch, ky, kx, y, j, src, wob, rowb, ho, planeb, run := L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L()
+	// wob = 4(w − 4), rowb = 4w, ho = h − 4, planeb = 4hw.
+	f.Get(w)
+	f.I32Const(4)
+	f.I32Sub()
+	f.I32Const(2)
+	f.I32Shl()
+	f.Set(wob)
+	f.Get(w)
+	f.I32Const(2)
+	f.I32Shl()
+	f.Set(rowb)
+	f.Get(h)
+	f.I32Const(4)
+	f.I32Sub()
+	f.Set(ho)
+	f.Get(h)
+	f.Get(rowb)
+	f.I32Mul()
+	f.Set(planeb)
+	// move copies (or adds back) four values, or one, at byte j of the
+	// run: src is the image's run, cols the patch matrix's.
+	move := func(vec bool) {
+		load, store := func(off uint32) { f.F32Load(off) }, func(off uint32) { f.F32Store(off) }
+		if vec {
+			load, store = f.V128Load, f.V128Store
+		}
+		if !add {
+			f.Addr(cols, j)
+			f.Addr(src, j)
+			load(0)
+			store(0)
+			return
+		}
+		f.Addr(src, j)
+		f.Addr(src, j)
+		load(0)
+		f.Addr(cols, j)
+		load(0)
+		if vec {
+			f.F32x4Add()
+		} else {
+			f.F32Add()
+		}
+		store(0)
+	}
+	f.LoopUntil(func() { f.Get(ch); f.Get(c); f.I32GeU() })
+	{
+		f.I32Const(0)
+		f.Set(ky)
+		f.LoopUntil(func() { f.Get(ky); f.I32Const(5); f.I32GeU() })
+		{
+			f.I32Const(0)
+			f.Set(kx)
+			f.LoopUntil(func() { f.Get(kx); f.I32Const(5); f.I32GeU() })
+			{
+				// src = x + ky·rowb + 4kx: the patch row's first run.
+				f.Get(x)
+				f.Get(ky)
+				f.Get(rowb)
+				f.I32Mul()
+				f.I32Add()
+				f.Get(kx)
+				f.I32Const(2)
+				f.I32Shl()
+				f.I32Add()
+				f.Set(src)
+				f.I32Const(0)
+				f.Set(y)
+				f.LoopUntil(func() { f.Get(y); f.Get(ho); f.I32GeU() })
+				{
+					f.I32Const(0)
+					f.Set(j)
+					f.Get(wob)
+					f.I32Const(-16)
+					f.I32And()
+					f.Set(run)
+					f.LoopUntil(func() { f.Get(j); f.Get(run); f.I32GeU() })
+					move(true)
+					f.Inc(j, 16)
+					f.EndLoop()
+					f.LoopUntil(func() { f.Get(j); f.Get(wob); f.I32GeU() })
+					move(false)
+					f.Inc(j, 4)
+					f.EndLoop()
+					f.Get(cols)
+					f.Get(wob)
+					f.I32Add()
+					f.Set(cols)
+					f.Get(src)
+					f.Get(rowb)
+					f.I32Add()
+					f.Set(src)
+					f.Inc(y, 1)
+				}
+				f.EndLoop()
+				f.Inc(kx, 1)
+			}
+			f.EndLoop()
+			f.Inc(ky, 1)
+		}
+		f.EndLoop()
+		f.Get(x)
+		f.Get(planeb)
+		f.I32Add()
+		f.Set(x)
+		f.Inc(ch, 1)
+	}
+	f.EndLoop()
+	f.I32Const(1)
+	return f
+}

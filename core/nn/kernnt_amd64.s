@@ -26,6 +26,21 @@ GLOBL ·tailmask(SB), RODATA|NOPTR, $64
 // 1 onto lane 0.
 #define REDUCE(acc, x, mem) VEXTRACTF128 $1, acc, X12; VADDPS X12, x, x; VMOVHLPS x, x, X12; VADDPS X12, x, x; VMOVSHDUP x, X12; VADDSS X12, x, x; VADDSS mem, x, x; VMOVSS x, mem
 
+// REDUCE4 combines the lanes of four accumulators a, b, c, d (the
+// outputs of four consecutive columns) by the same tree, all at once,
+// and adds the four sums to the four float32s at mem: pair the halves
+// (VPERM2F128) and add them, giving each output's (l0+l4, l1+l5,
+// l2+l6, l3+l7); gather the low and high pairs (VSHUFPS) and add them,
+// giving (…+(l2+l6), …+(l3+l7)); gather those two and add them; then
+// the four sums in column order (VUNPCKLPS) onto C. Y8–Y14 are scratch.
+#define REDUCE4(a, b, c, d, mem) \
+	VPERM2F128 $0x20, b, a, Y8; VPERM2F128 $0x31, b, a, Y9; VADDPS Y9, Y8, Y8; \
+	VPERM2F128 $0x20, d, c, Y10; VPERM2F128 $0x31, d, c, Y11; VADDPS Y11, Y10, Y10; \
+	VSHUFPS $0x44, Y10, Y8, Y12; VSHUFPS $0xEE, Y10, Y8, Y13; VADDPS Y13, Y12, Y12; \
+	VSHUFPS $0x88, Y12, Y12, Y13; VSHUFPS $0xDD, Y12, Y12, Y14; VADDPS Y14, Y13, Y13; \
+	VEXTRACTF128 $1, Y13, X14; VUNPCKLPS X14, X13, X13; \
+	VADDPS mem, X13, X13; VMOVUPS X13, mem
+
 // BLOCK24 is one step of a 2×4 tile: A's two rows at (AX) and
 // (AX)(R8*1), B's four rows at (R14), (R14)(R8*1), (R14)(R8*2),
 // (R14)(R11*1), through load (VMOVUPS, or the masked tail's load).
@@ -74,14 +89,17 @@ done:
 // eight lanes (term p in lane p mod 8, from +0), loading eight
 // consecutive p of an A row and a B row; the tail k mod 8 through
 // masked loads, whose disabled lanes read +0 and add +0·+0 = +0, which
-// changes no lane; then REDUCE. Tiles of 2 rows of A × 4 rows of B
-// (eight accumulators, six loads per eight multiply–adds), then 2 × 1
-// for the last n mod 4 columns, and 1 × 4, 1 × 1 on an odd last row.
+// changes no lane; then REDUCE4 (four columns at once) or REDUCE.
+// Column blocks of 4 rows of B, each down every pair of A's rows in
+// 2×4 tiles (eight accumulators, six loads per eight multiply–adds),
+// an odd last row in 1×4, so the four B rows stay in L1 while A passes;
+// then the last n mod 4 columns one at a time (2×1, 1×1).
 //
 // Registers: SI A's tile rows, DI B, DX C's tile rows, R8 k·4 (a row's
 // bytes), R11 3·k·4, R12 n·4, R9 rows left, R13 the tile's column
 // offset in C (bytes), BX B's tile rows, R10 k mod 8, Y15 the tail's
-// mask, Y0–Y7 the accumulators, Y8–Y13 loads and products.
+// mask, Y0–Y7 the accumulators, Y8–Y14 loads, products and REDUCE4's
+// scratch.
 TEXT ·kernNTAVX2(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
@@ -99,37 +117,56 @@ TEXT ·kernNTAVX2(SB), NOSPLIT, $0-48
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R11
 
-pairs:
-	CMPQ R9, $2
-	JLT  single
 	MOVQ DI, BX
 	XORQ R13, R13
 
-pcols4:
+quads:
 	MOVQ R12, AX
 	SUBQ R13, AX
 	CMPQ AX, $16
-	JLT  pcols1
+	JLT  singles
+	MOVQ a+0(FP), SI
+	MOVQ c+16(FP), DX
+	MOVQ m+24(FP), R9
+
+qpairs:
+	CMPQ R9, $2
+	JLT  qodd
 	ZERO4(Y0, Y1, Y2, Y3)
 	ZERO4(Y4, Y5, Y6, Y7)
 	TILE(BLOCK24, loop24, tail24, done24)
 	LEAQ (DX)(R13*1), AX
-	REDUCE(Y0, X0, 0(AX))
-	REDUCE(Y1, X1, 4(AX))
-	REDUCE(Y2, X2, 8(AX))
-	REDUCE(Y3, X3, 12(AX))
+	REDUCE4(Y0, Y1, Y2, Y3, (AX))
 	ADDQ R12, AX
-	REDUCE(Y4, X4, 0(AX))
-	REDUCE(Y5, X5, 4(AX))
-	REDUCE(Y6, X6, 8(AX))
-	REDUCE(Y7, X7, 12(AX))
+	REDUCE4(Y4, Y5, Y6, Y7, (AX))
+	LEAQ (SI)(R8*2), SI
+	LEAQ (DX)(R12*2), DX
+	SUBQ $2, R9
+	JMP  qpairs
+
+qodd:
+	TESTQ R9, R9
+	JZ    qnext
+	ZERO4(Y0, Y1, Y2, Y3)
+	TILE(BLOCK14, loop14, tail14, done14)
+	LEAQ (DX)(R13*1), AX
+	REDUCE4(Y0, Y1, Y2, Y3, (AX))
+
+qnext:
 	LEAQ (BX)(R8*4), BX
 	ADDQ $16, R13
-	JMP  pcols4
+	JMP  quads
 
-pcols1:
+singles:
 	CMPQ R13, R12
-	JGE  pnext
+	JGE  done
+	MOVQ a+0(FP), SI
+	MOVQ c+16(FP), DX
+	MOVQ m+24(FP), R9
+
+spairs:
+	CMPQ R9, $2
+	JLT  sodd
 	VXORPS Y0, Y0, Y0
 	VXORPS Y4, Y4, Y4
 	TILE(BLOCK21, loop21, tail21, done21)
@@ -137,48 +174,23 @@ pcols1:
 	REDUCE(Y0, X0, 0(AX))
 	ADDQ R12, AX
 	REDUCE(Y4, X4, 0(AX))
-	ADDQ R8, BX
-	ADDQ $4, R13
-	JMP  pcols1
-
-pnext:
 	LEAQ (SI)(R8*2), SI
 	LEAQ (DX)(R12*2), DX
 	SUBQ $2, R9
-	JMP  pairs
+	JMP  spairs
 
-single:
+sodd:
 	TESTQ R9, R9
-	JZ    done
-	MOVQ  DI, BX
-	XORQ  R13, R13
-
-scols4:
-	MOVQ R12, AX
-	SUBQ R13, AX
-	CMPQ AX, $16
-	JLT  scols1
-	ZERO4(Y0, Y1, Y2, Y3)
-	TILE(BLOCK14, loop14, tail14, done14)
-	LEAQ (DX)(R13*1), AX
-	REDUCE(Y0, X0, 0(AX))
-	REDUCE(Y1, X1, 4(AX))
-	REDUCE(Y2, X2, 8(AX))
-	REDUCE(Y3, X3, 12(AX))
-	LEAQ (BX)(R8*4), BX
-	ADDQ $16, R13
-	JMP  scols4
-
-scols1:
-	CMPQ R13, R12
-	JGE  done
+	JZ    snext
 	VXORPS Y0, Y0, Y0
 	TILE(BLOCK11, loop11, tail11, done11)
 	LEAQ (DX)(R13*1), AX
 	REDUCE(Y0, X0, 0(AX))
+
+snext:
 	ADDQ R8, BX
 	ADDQ $4, R13
-	JMP  scols1
+	JMP  singles
 
 done:
 	VZEROUPPER

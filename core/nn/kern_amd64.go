@@ -67,8 +67,22 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	col2imAVX2(&dx[0], c, h, w, &dcols[0])
 }
 
-// poolReLU is poolReLUGo.
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) { poolReLUGo(a, c, h, w, out, arg) }
+// poolAVX2 is poolReLUGo's loops in AVX2 (pool_amd64.s): max32 in
+// MINPS as Go compiles max on amd64, the window's position by compares
+// and blends; on checked lengths only.
+//
+//go:noescape
+func poolAVX2(a *float32, c, h, w int, out *float32, arg *uint8)
+
+// poolReLU is poolReLUGo, in AVX2 where useKernel is set: the same
+// maxima, ties and NaNs, bit for bit (TestPool).
+func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
+	if !useKernel || !poolShape(a, c, h, w, out, arg) {
+		poolReLUGo(a, c, h, w, out, arg)
+		return
+	}
+	poolAVX2(&a[0], c, h, w, &out[0], &arg[0])
+}
 
 // fillBias is fillBiasGo.
 func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }

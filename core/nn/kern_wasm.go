@@ -81,8 +81,7 @@ func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
 // poolReLU is poolReLUGo (nn.go), in WebAssembly where useKernel is
 // set: the same maxima, ties and NaNs, bit for bit (TestPool).
 func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
-	oh, ow := h/2, w/2
-	if !useKernel || c <= 0 || oh <= 0 || ow <= 0 || len(a) < c*h*w || len(out) < c*oh*ow || len(arg) < c*oh*ow {
+	if !useKernel || !poolShape(a, c, h, w, out, arg) {
 		poolReLUGo(a, c, h, w, out, arg)
 		return
 	}

@@ -57,3 +57,10 @@ func patchShape(x []float32, c, h, w int, cols []float32) bool {
 	ho, wo := h-Kernel+1, w-Kernel+1
 	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
 }
+
+// poolShape reports whether the pool's assembly may run on these
+// lengths.
+func poolShape(a []float32, c, h, w int, out []float32, arg []uint8) bool {
+	oh, ow := h/2, w/2
+	return c > 0 && oh > 0 && ow > 0 && len(a) >= c*h*w && len(out) >= c*oh*ow && len(arg) >= c*oh*ow
+}

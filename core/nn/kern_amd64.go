@@ -87,8 +87,21 @@ func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
 // fillBias is fillBiasGo.
 func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
 
-// rowSums is rowSumsGo.
-func rowSums(a []float32, rows, p int, out []float32) { rowSumsGo(a, rows, p, out) }
+// rowSumsAVX2 is rowSumsGo in AVX2 (kernnt_amd64.s), on checked
+// lengths only.
+//
+//go:noescape
+func rowSumsAVX2(a *float32, rows, p int, out *float32)
+
+// rowSums is rowSumsGo, in AVX2 where useKernel is set (one YMM register
+// per row carries its eight lanes).
+func rowSums(a []float32, rows, p int, out []float32) {
+	if !useKernel || rows <= 0 || p <= 0 || len(a) < rows*p || len(out) < rows {
+		rowSumsGo(a, rows, p, out)
+		return
+	}
+	rowSumsAVX2(&a[0], rows, p, &out[0])
+}
 
 // transpose is transposeGo.
 func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }

@@ -195,3 +195,96 @@ snext:
 done:
 	VZEROUPPER
 	RET
+
+// func rowSumsAVX2(a *float32, rows, p int, out *float32)
+//
+// rowSumsGo for rows, p ≥ 1: out[r] += the lanes of row r in lanes.go's
+// order, one YMM accumulator per row (value j in lane j mod 8, from
+// +0), the tail p mod 8 through masked loads (+0 in the disabled lanes,
+// which changes no lane), four rows at a time (REDUCE4 onto four
+// consecutive outputs), then one (REDUCE).
+//
+// Registers: SI the rows, R8 p·4, R11 3·p·4, R9 rows left, R10 p mod 8,
+// DX out, AX the pointer in the pass, CX the blocks left, Y15 the mask.
+TEXT ·rowSumsAVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), SI
+	MOVQ rows+8(FP), R9
+	MOVQ p+16(FP), R8
+	MOVQ out+24(FP), DX
+	MOVQ R8, R10
+	ANDQ $7, R10
+	LEAQ ·tailmask(SB), AX
+	MOVQ $8, CX
+	SUBQ R10, CX
+	VMOVUPS (AX)(CX*4), Y15
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R11
+
+rquad:
+	CMPQ R9, $4
+	JLT  rone
+	ZERO4(Y0, Y1, Y2, Y3)
+	MOVQ SI, AX
+	MOVQ p+16(FP), CX
+	SHRQ $3, CX
+	JZ   rqtail
+
+rqloop:
+	VADDPS (AX), Y0, Y0
+	VADDPS (AX)(R8*1), Y1, Y1
+	VADDPS (AX)(R8*2), Y2, Y2
+	VADDPS (AX)(R11*1), Y3, Y3
+	ADDQ   $32, AX
+	DECQ   CX
+	JNZ    rqloop
+
+rqtail:
+	TESTQ R10, R10
+	JZ    rqdone
+	VMASKMOVPS (AX), Y15, Y4
+	VMASKMOVPS (AX)(R8*1), Y15, Y5
+	VMASKMOVPS (AX)(R8*2), Y15, Y6
+	VMASKMOVPS (AX)(R11*1), Y15, Y7
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+
+rqdone:
+	REDUCE4(Y0, Y1, Y2, Y3, (DX))
+	LEAQ (SI)(R8*4), SI
+	ADDQ $16, DX
+	SUBQ $4, R9
+	JMP  rquad
+
+rone:
+	TESTQ R9, R9
+	JZ    rdone
+	VXORPS Y0, Y0, Y0
+	MOVQ SI, AX
+	MOVQ p+16(FP), CX
+	SHRQ $3, CX
+	JZ   rotail
+
+roloop:
+	VADDPS (AX), Y0, Y0
+	ADDQ   $32, AX
+	DECQ   CX
+	JNZ    roloop
+
+rotail:
+	TESTQ R10, R10
+	JZ    rodone
+	VMASKMOVPS (AX), Y15, Y4
+	VADDPS Y4, Y0, Y0
+
+rodone:
+	REDUCE(Y0, X0, (DX))
+	ADDQ R8, SI
+	ADDQ $4, DX
+	DECQ R9
+	JMP  rone
+
+rdone:
+	VZEROUPPER
+	RET

@@ -8,6 +8,13 @@
 // TAIL adds term q of the tail to lane l (= q) when q < R7 = k mod 8.
 #define TAIL(l, q) Get R7; I64Const $(q); I64LeU; BrIf $0; LANE(l, 4*q)
 #define ZERO(l) F32Const $(0.0); Set l
+// TREE sets the f32 at R2 to itself + ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7))
+// of the lanes F0–F7.
+#define TREE \
+	Get R2; I32WrapI64; Get R2; I32WrapI64; F32Load $0; \
+	Get F0; Get F4; F32Add; Get F2; Get F6; F32Add; F32Add; \
+	Get F1; Get F5; F32Add; Get F3; Get F7; F32Add; F32Add; \
+	F32Add; F32Add; F32Store $0
 
 // func kernNTWasm(a, b, c *float32, m, n, k int)
 //
@@ -107,29 +114,7 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 			TAIL(F5, 5)
 			TAIL(F6, 6)
 			End
-			// C's entry + ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)).
-			Get R2
-			I32WrapI64
-			Get R2
-			I32WrapI64
-			F32Load $0
-			Get F0
-			Get F4
-			F32Add
-			Get F2
-			Get F6
-			F32Add
-			F32Add
-			Get F1
-			Get F5
-			F32Add
-			Get F3
-			Get F7
-			F32Add
-			F32Add
-			F32Add
-			F32Add
-			F32Store $0
+			TREE
 			Get R2
 			I64Const $4
 			I64Add
@@ -153,6 +138,107 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 		I64Const $1
 		I64Sub
 		Set R3
+		Br $0
+	End
+	End
+	RET
+
+// VAL adds the f32 at R10 + off to lane l; VTAIL adds value q of the
+// tail to lane l (= q) when q < R7 = p mod 8.
+#define VAL(l, off) Get l; Get R10; I32WrapI64; F32Load $(off); F32Add; Set l
+#define VTAIL(l, q) Get R7; I64Const $(q); I64LeU; BrIf $0; VAL(l, 4*q)
+
+// func rowSumsWasm(a *float32, rows, p int, out *float32)
+//
+// rowSumsGo for rows, p ≥ 1: out[r] += row r's lanes in lanes.go's
+// order — F0–F7 from +0, value j in lane j mod 8, eight a pass, the
+// last p mod 8 to lanes 0… in turn — combined by num's tree.
+//
+// Registers: R0 the row, R1 rows left, R2 out's entry, R5 p·4, R6
+// (p − p mod 8)·4, R7 p mod 8, R10 the pointer in the pass, R12 its
+// end of whole passes.
+TEXT ·rowSumsWasm(SB), NOSPLIT, $0-32
+	MOVD a+0(FP), R0
+	MOVD rows+8(FP), R1
+	MOVD p+16(FP), R5
+	MOVD out+24(FP), R2
+	Get R5
+	I64Const $7
+	I64And
+	Set R7
+	Get R5
+	I64Const $2
+	I64Shl
+	Set R5
+	Get R5
+	Get R7
+	I64Const $2
+	I64Shl
+	I64Sub
+	Set R6
+
+	Block
+	Loop
+		Get R1
+		I64Eqz
+		BrIf $1
+		ZERO(F0)
+		ZERO(F1)
+		ZERO(F2)
+		ZERO(F3)
+		ZERO(F4)
+		ZERO(F5)
+		ZERO(F6)
+		ZERO(F7)
+		Get R0
+		Set R10
+		Get R0
+		Get R6
+		I64Add
+		Set R12
+		Block
+		Loop
+			Get R10
+			Get R12
+			I64GeU
+			BrIf $1
+			VAL(F0, 0)
+			VAL(F1, 4)
+			VAL(F2, 8)
+			VAL(F3, 12)
+			VAL(F4, 16)
+			VAL(F5, 20)
+			VAL(F6, 24)
+			VAL(F7, 28)
+			Get R10
+			I64Const $32
+			I64Add
+			Set R10
+			Br $0
+		End
+		End
+		Block
+		VTAIL(F0, 0)
+		VTAIL(F1, 1)
+		VTAIL(F2, 2)
+		VTAIL(F3, 3)
+		VTAIL(F4, 4)
+		VTAIL(F5, 5)
+		VTAIL(F6, 6)
+		End
+		TREE
+		Get R0
+		Get R5
+		I64Add
+		Set R0
+		Get R2
+		I64Const $4
+		I64Add
+		Set R2
+		Get R1
+		I64Const $1
+		I64Sub
+		Set R1
 		Br $0
 	End
 	End

@@ -6,7 +6,8 @@ import "dpsim/core/num"
 // gradients ∂W += ∂a·colsᵀ and the dense layer's logits z += q2·Wdᵀ,
 // both C (m×n) += A (m×k)·B (n×k)ᵀ with k, the shared index, contiguous
 // in A's and B's rows — sum each output's k terms in core/num's lane
-// order (num/lanes.go), in float32:
+// order (num/lanes.go), in float32, and so do the convolutions' bias
+// gradients (rowSums: the terms are ∂a's values, no products):
 //
 //   - term p goes to lane p mod 8, each lane adding its terms in
 //     increasing p from +0, every product rounded to float32 first (no

@@ -16,7 +16,7 @@
 // float32 before it is added (so no platform fuses it into an FMA), every
 // sum runs in a fixed order (each output of the forward convolutions and
 // the patch and dense backward products adds its terms in increasing
-// index order; the weight gradients and the logits, dot products, sum in
+// index order; the weight and bias gradients and the logits sum in
 // core/num's eight-lane order: lanes.go), whatever the tiling, and the softmax
 // uses core/num's pinned exp and log in float64.
 package nn
@@ -382,14 +382,32 @@ func fillBiasGo(a, bias []float32, p int) {
 	}
 }
 
-// rowSumsGo adds each row's sum of a (rows × p) to out[row], left to right.
+// rowSumsGo adds each row's sum of a (rows × p) to out[row]: the bias
+// gradient, a sum in lanes.go's order (value j of a row to lane j mod 8
+// from +0, the lanes combined by num's tree, then added to out), with
+// eight scalar accumulators.
 func rowSumsGo(a []float32, rows, p int, out []float32) {
+	p8 := p &^ 7
 	for r := range rows {
-		s := out[r]
-		for _, v := range a[r*p : (r+1)*p] {
-			s += v
+		row := a[r*p : (r+1)*p : (r+1)*p]
+		var l0, l1, l2, l3, l4, l5, l6, l7 float32
+		j := 0
+		for ; j < p8; j += 8 {
+			v := row[j : j+8 : j+8]
+			l0 += v[0]
+			l1 += v[1]
+			l2 += v[2]
+			l3 += v[3]
+			l4 += v[4]
+			l5 += v[5]
+			l6 += v[6]
+			l7 += v[7]
 		}
-		out[r] = s
+		l := [num.Lanes]float32{l0, l1, l2, l3, l4, l5, l6, l7}
+		for q, v := range row[j:] {
+			l[q] += v
+		}
+		out[r] += combine32(&l)
 	}
 }
 

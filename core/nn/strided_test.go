@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -174,7 +175,7 @@ func TestPool(t *testing.T) {
 func TestSmallLoops(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
 		s := rng.NewStream(8, "small")
-		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}} {
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}, {5, 10, 10}, {7, 2, 6}} {
 			c, h, w := sh[0], sh[1], sh[2]
 			p := h * w
 			bias := randSlice(s, c)
@@ -184,11 +185,21 @@ func TestSmallLoops(t *testing.T) {
 			same(t, "fillBias", sh, got, want)
 
 			a := randSlice(s, c*p)
-			gs := randSlice(s, c)
-			ws := append([]float32(nil), gs...)
+			s0 := randSlice(s, c)
+			gs, ws := append([]float32(nil), s0...), append([]float32(nil), s0...)
 			rowSums(a, c, p, gs)
 			rowSumsGo(a, c, p, ws)
 			same(t, "rowSums", sh, gs, ws)
+			// rowSumsGo is lanes.go's order: each row's lanes onto out.
+			ns := append([]float32(nil), s0...)
+			for r := range c {
+				var l [num.Lanes]float32
+				for j, v := range a[r*p : (r+1)*p] {
+					l[j%num.Lanes] += v
+				}
+				ns[r] += ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
+			}
+			same(t, "rowSumsGo", sh, ws, ns)
 
 			gt, wt := make([]float32, c*p), make([]float32, c*p)
 			transpose(c, p, a, gt)

@@ -59,15 +59,7 @@ func TestCNNSIMD(t *testing.T) {
 			if !simdGemm(&a[0], sai, sap, &b[0], ldb, &got[0], ldc, m, n, k) {
 				t.Fatal("pnn did not run")
 			}
-			for i := range m {
-				for j := range n {
-					v := want[i*ldc+j]
-					for p := range k {
-						v += float32(a[i*sai+p*sap] * b[p*ldb+j])
-					}
-					want[i*ldc+j] = v
-				}
-			}
+			naiveStrided(m, n, k, a, sai, sap, b, ldb, want, ldc)
 			check("pnn", sh, got, want)
 		}
 	}

@@ -80,6 +80,14 @@ tail: \
 	BLOCK(LOADM); \
 done:
 
+// LANES sets, from R8 = a row's length (k or p), R10 = its length mod
+// 8, Y15 the mask of that many lanes, R8 a row's bytes and R11 three
+// rows' bytes.
+#define LANES \
+	MOVQ R8, R10; ANDQ $7, R10; \
+	LEAQ ·tailmask(SB), AX; MOVQ $8, CX; SUBQ R10, CX; VMOVUPS (AX)(CX*4), Y15; \
+	SHLQ $2, R8; LEAQ (R8)(R8*2), R11
+
 #define ZERO4(a, b, c, d) VXORPS a, a, a; VXORPS b, b, b; VXORPS c, c, c; VXORPS d, d, d
 
 // func kernNTAVX2(a, b, c *float32, m, n, k int)
@@ -108,14 +116,7 @@ TEXT ·kernNTAVX2(SB), NOSPLIT, $0-48
 	MOVQ n+32(FP), R12
 	SHLQ $2, R12
 	MOVQ k+40(FP), R8
-	MOVQ R8, R10
-	ANDQ $7, R10
-	LEAQ ·tailmask(SB), AX
-	MOVQ $8, CX
-	SUBQ R10, CX
-	VMOVUPS (AX)(CX*4), Y15
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R11
+	LANES
 
 	MOVQ DI, BX
 	XORQ R13, R13
@@ -211,14 +212,7 @@ TEXT ·rowSumsAVX2(SB), NOSPLIT, $0-32
 	MOVQ rows+8(FP), R9
 	MOVQ p+16(FP), R8
 	MOVQ out+24(FP), DX
-	MOVQ R8, R10
-	ANDQ $7, R10
-	LEAQ ·tailmask(SB), AX
-	MOVQ $8, CX
-	SUBQ R10, CX
-	VMOVUPS (AX)(CX*4), Y15
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R11
+	LANES
 
 rquad:
 	CMPQ R9, $4

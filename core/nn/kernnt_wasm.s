@@ -8,6 +8,13 @@
 // TAIL adds term q of the tail to lane l (= q) when q < R7 = k mod 8.
 #define TAIL(l, q) Get R7; I64Const $(q); I64LeU; BrIf $0; LANE(l, 4*q)
 #define ZERO(l) F32Const $(0.0); Set l
+#define ZERO8 ZERO(F0); ZERO(F1); ZERO(F2); ZERO(F3); ZERO(F4); ZERO(F5); ZERO(F6); ZERO(F7)
+// LANES sets, from R5 = a row's length (k or p), R7 = its length mod 8,
+// R5 a row's bytes and R6 the bytes of its whole passes of eight.
+#define LANES \
+	Get R5; I64Const $7; I64And; Set R7; \
+	Get R5; I64Const $2; I64Shl; Set R5; \
+	Get R5; Get R7; I64Const $2; I64Shl; I64Sub; Set R6
 // TREE sets the f32 at R2 to itself + ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7))
 // of the lanes F0–F7.
 #define TREE \
@@ -35,20 +42,7 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 	MOVD m+24(FP), R3
 	MOVD n+32(FP), R4
 	MOVD k+40(FP), R5
-	Get R5
-	I64Const $7
-	I64And
-	Set R7
-	Get R5
-	I64Const $2
-	I64Shl
-	Set R5
-	Get R5
-	Get R7
-	I64Const $2
-	I64Shl
-	I64Sub
-	Set R6
+	LANES
 
 	Block
 	Loop
@@ -64,14 +58,7 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 			Get R13
 			I64Eqz
 			BrIf $1
-			ZERO(F0)
-			ZERO(F1)
-			ZERO(F2)
-			ZERO(F3)
-			ZERO(F4)
-			ZERO(F5)
-			ZERO(F6)
-			ZERO(F7)
+			ZERO8
 			Get R0
 			Set R10
 			Get R9
@@ -162,34 +149,14 @@ TEXT ·rowSumsWasm(SB), NOSPLIT, $0-32
 	MOVD rows+8(FP), R1
 	MOVD p+16(FP), R5
 	MOVD out+24(FP), R2
-	Get R5
-	I64Const $7
-	I64And
-	Set R7
-	Get R5
-	I64Const $2
-	I64Shl
-	Set R5
-	Get R5
-	Get R7
-	I64Const $2
-	I64Shl
-	I64Sub
-	Set R6
+	LANES
 
 	Block
 	Loop
 		Get R1
 		I64Eqz
 		BrIf $1
-		ZERO(F0)
-		ZERO(F1)
-		ZERO(F2)
-		ZERO(F3)
-		ZERO(F4)
-		ZERO(F5)
-		ZERO(F6)
-		ZERO(F7)
+		ZERO8
 		Get R0
 		Set R10
 		Get R0

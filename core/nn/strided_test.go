@@ -27,15 +27,7 @@ func TestGemmStrided(t *testing.T) {
 				c0 := randSlice(s, m*ldc)
 				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
 				gemmStrided(m, n, k, a, sai, sap, b, ldb, got, ldc)
-				for i := range m {
-					for j := range n {
-						v := want[i*ldc+j]
-						for p := range k {
-							v += float32(a[i*sai+p*sap] * b[p*ldb+j])
-						}
-						want[i*ldc+j] = v
-					}
-				}
+				naiveStrided(m, n, k, a, sai, sap, b, ldb, want, ldc)
 				for i := range got {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Errorf("%d×%d×%d transposed %v: C[%d] = %v, the naive loop %v", m, n, k, trans, i, got[i], want[i])
@@ -45,6 +37,20 @@ func TestGemmStrided(t *testing.T) {
 			}
 		}
 	})
+}
+
+// naiveStrided is gemmStrided's definition: every output adds its
+// products in increasing order of p from its value in C.
+func naiveStrided(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float32, ldc int) {
+	for i := range m {
+		for j := range n {
+			v := c[i*ldc+j]
+			for p := range k {
+				v += float32(a[i*sai+p*sap] * b[p*ldb+j])
+			}
+			c[i*ldc+j] = v
+		}
+	}
 }
 
 // TestGemmNTZeros checks gemmNT's masked tail against its definition

@@ -173,26 +173,35 @@ func pnn() *fn {
 //
 //	pnt(a, b, c, m, n, k i32) i32
 //
-// nn.gemmNT for m, n, k ≥ 1: for each row of A, tiles of four rows of B
-// (eight f32x4 sums, A's eight values loaded once for the four), then
-// one row at a time for the last n mod 4; eight terms a pass, the last
-// k mod 8 one lane at a time (extract, add, replace: the scalar f32
-// operations of the lane). It returns 1, "done"; JavaScript's fallback
-// trampoline returns 0 and Go does the work.
+// nn.gemmNT for m, n, k ≥ 1: tiles of two rows of A × two rows of B
+// (four outputs, eight f32x4 sums; per eight terms four vectors of A and
+// four of B, one half of each row at a time), then one row or column
+// for odd m or n; eight terms a pass, the last k mod 8 one lane at a
+// time (extract, add, replace: the scalar f32 operations of the lane).
+// It returns 1, "done"; JavaScript's fallback trampoline returns 0 and
+// Go does the work.
 func pnt() *fn {
 	f := &fn{name: "pnt", params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const a, b, c, m, n, k = 0, 1, 2, 3, 4, 5
 	L := func() uint32 { return f.local(i32) }
-	i, brow, cp, j, ap, pe, rem, kb, k8b := L(), L(), L(), L(), L(), L(), L(), L(), L()
-	var bp [4]uint32
-	for o := range bp {
-		bp[o] = L()
+	i, j, q, rem, kb, k8b, crow := L(), L(), L(), L(), L(), L(), L()
+	var ap, bp [2]uint32
+	for r := range 2 {
+		ap[r], bp[r] = L(), L()
 	}
 	V := func() uint32 { return f.local(v128) }
-	alo, ahi, t := V(), V(), V()
-	var acc [8]uint32
-	for q := range acc {
-		acc[q] = V()
+	t := V()
+	var av, bv [2]uint32
+	for r := range 2 {
+		av[r], bv[r] = V(), V()
+	}
+	var acc [2][2][2]uint32 // row, column, half
+	for r := range 2 {
+		for col := range 2 {
+			for h := range 2 {
+				acc[r][col][h] = V()
+			}
+		}
 	}
 
 	// rem = k mod 8; kb = 4k (a row's bytes); k8b = kb − 4·rem.
@@ -209,131 +218,149 @@ func pnt() *fn {
 	f.I32Shl()
 	f.I32Sub()
 	f.Set(k8b)
-	f.Get(c)
-	f.Set(cp)
 
-	// tile does w outputs (w rows of B from brow) of row a, then moves
-	// brow and cp past them.
-	tile := func(w int) {
-		for q := range 2 * w {
-			f.V128Const(0, 0)
-			f.Set(acc[q])
-		}
-		f.Get(a)
-		f.Set(ap)
-		for o := range w {
-			f.Get(brow)
-			if o > 0 {
+	// addr pushes base + idx·stride.
+	addr := func(base, idx, stride uint32) { f.Get(base); f.Get(idx); f.Get(stride); f.I32Mul(); f.I32Add() }
+	// tile does rows × cols outputs: rows i, i+1 of A and j, j+1 of B
+	// (ap, bp: their rows at the pass's start, q the pass's byte).
+	tile := func(rows, cols int) {
+		for r := range rows {
+			for col := range cols {
+				for h := range 2 {
+					f.V128Const(0, 0)
+					f.Set(acc[r][col][h])
+				}
+			}
+			addr(a, i, kb)
+			if r > 0 {
 				f.Get(kb)
-				f.I32Const(int32(o))
-				f.I32Mul()
 				f.I32Add()
 			}
-			f.Set(bp[o])
+			f.Set(ap[r])
 		}
-		f.Addr(a, k8b)
-		f.Set(pe)
-		f.LoopUntil(func() { f.Get(ap); f.Get(pe); f.I32GeU() })
-		{
-			f.Get(ap)
-			f.V128Load(0)
-			f.Set(alo)
-			f.Get(ap)
-			f.V128Load(16)
-			f.Set(ahi)
-			for o := range w {
-				for h, av := range []uint32{alo, ahi} {
-					f.Get(acc[2*o+h])
-					f.Get(av)
-					f.Get(bp[o])
-					f.V128Load(uint32(16 * h))
-					f.F32x4Mul()
-					f.F32x4Add()
-					f.Set(acc[2*o+h])
-				}
-				f.Inc(bp[o], 32)
+		for col := range cols {
+			addr(b, j, kb)
+			if col > 0 {
+				f.Get(kb)
+				f.I32Add()
 			}
-			f.Inc(ap, 32)
+			f.Set(bp[col])
+		}
+		f.I32Const(0)
+		f.Set(q)
+		f.LoopUntil(func() { f.Get(q); f.Get(k8b); f.I32GeU() })
+		{
+			for h := range 2 {
+				for r := range rows {
+					f.Addr(ap[r], q)
+					f.V128Load(uint32(16 * h))
+					f.Set(av[r])
+				}
+				for col := range cols {
+					f.Addr(bp[col], q)
+					f.V128Load(uint32(16 * h))
+					f.Set(bv[col])
+				}
+				for r := range rows {
+					for col := range cols {
+						l := acc[r][col][h]
+						f.Get(l)
+						f.Get(av[r])
+						f.Get(bv[col])
+						f.F32x4Mul()
+						f.F32x4Add()
+						f.Set(l)
+					}
+				}
+			}
+			f.Inc(q, 32)
 		}
 		f.EndLoop()
-		// The tail: term q (q < rem) to lane q.
+		// The tail: term u (u < rem) to lane u.
 		f.Block()
-		for q := range 7 {
+		for u := range 7 {
 			f.Get(rem)
-			f.I32Const(int32(q))
+			f.I32Const(int32(u))
 			f.I32LeU()
 			f.BrIf(0)
-			for o := range w {
-				l := acc[2*o+q/4]
-				f.Get(l)
-				f.Get(l)
-				f.F32x4ExtractLane(byte(q % 4))
-				f.Get(ap)
-				f.F32Load(uint32(4 * q))
-				f.Get(bp[o])
-				f.F32Load(uint32(4 * q))
-				f.F32Mul()
-				f.F32Add()
-				f.F32x4ReplaceLane(byte(q % 4))
-				f.Set(l)
+			for r := range rows {
+				for col := range cols {
+					l := acc[r][col][u/4]
+					f.Get(l)
+					f.Get(l)
+					f.F32x4ExtractLane(byte(u % 4))
+					f.Addr(ap[r], q)
+					f.F32Load(uint32(4 * u))
+					f.Addr(bp[col], q)
+					f.F32Load(uint32(4 * u))
+					f.F32Mul()
+					f.F32Add()
+					f.F32x4ReplaceLane(byte(u % 4))
+					f.Set(l)
+				}
 			}
 		}
 		f.End()
 		// C's entry + the tree: lo + hi = (l0+l4, l1+l5, l2+l6, l3+l7), its
 		// high pair onto its low, then lane 0 + lane 1.
-		for o := range w {
-			f.Get(cp)
-			f.Get(cp)
-			f.F32Load(uint32(4 * o))
-			f.Get(acc[2*o])
-			f.Get(acc[2*o+1])
-			f.F32x4Add()
-			f.Tee(t)
-			f.Get(t)
-			f.Get(t)
-			f.Shuffle64(1, 1)
-			f.F32x4Add()
-			f.Tee(t)
-			f.F32x4ExtractLane(0)
-			f.Get(t)
-			f.F32x4ExtractLane(1)
-			f.F32Add()
-			f.F32Add()
-			f.F32Store(uint32(4 * o))
+		for r := range rows {
+			// crow = c + 4((i+r)·n + j).
+			f.Get(i)
+			if r > 0 {
+				f.I32Const(int32(r))
+				f.I32Add()
+			}
+			f.Get(n)
+			f.I32Mul()
+			f.Get(j)
+			f.I32Add()
+			f.I32Const(2)
+			f.I32Shl()
+			f.Get(c)
+			f.I32Add()
+			f.Set(crow)
+			for col := range cols {
+				f.Get(crow)
+				f.Get(crow)
+				f.F32Load(uint32(4 * col))
+				f.Get(acc[r][col][0])
+				f.Get(acc[r][col][1])
+				f.F32x4Add()
+				f.Tee(t)
+				f.Get(t)
+				f.Get(t)
+				f.Shuffle64(1, 1)
+				f.F32x4Add()
+				f.Tee(t)
+				f.F32x4ExtractLane(0)
+				f.Get(t)
+				f.F32x4ExtractLane(1)
+				f.F32Add()
+				f.F32Add()
+				f.F32Store(uint32(4 * col))
+			}
 		}
-		f.Inc(cp, int32(4*w))
-		f.Get(brow)
-		f.Get(kb)
-		f.I32Const(int32(w))
-		f.I32Mul()
-		f.I32Add()
-		f.Set(brow)
 	}
-
-	f.LoopUntil(func() { f.Get(i); f.Get(m); f.I32GeU() })
-	{
-		f.Get(b)
-		f.Set(brow)
+	// cols runs the tiles of rows rows across n.
+	cols := func(rows int) {
 		f.I32Const(0)
 		f.Set(j)
-		f.LoopUntil(func() { f.Get(j); f.I32Const(4); f.I32Add(); f.Get(n); f.I32GtU() })
-		{
-			tile(4)
-			f.Inc(j, 4)
-		}
+		f.LoopUntil(func() { f.Get(j); f.I32Const(2); f.I32Add(); f.Get(n); f.I32GtU() })
+		tile(rows, 2)
+		f.Inc(j, 2)
 		f.EndLoop()
 		f.LoopUntil(func() { f.Get(j); f.Get(n); f.I32GeU() })
-		{
-			tile(1)
-			f.Inc(j, 1)
-		}
+		tile(rows, 1)
+		f.Inc(j, 1)
 		f.EndLoop()
-		f.Get(a)
-		f.Get(kb)
-		f.I32Add()
-		f.Set(a)
-		f.Inc(i, 1)
 	}
+	f.LoopUntil(func() { f.Get(i); f.I32Const(2); f.I32Add(); f.Get(m); f.I32GtU() })
+	cols(2)
+	f.Inc(i, 2)
+	f.EndLoop()
+	f.LoopUntil(func() { f.Get(i); f.Get(m); f.I32GeU() })
+	cols(1)
+	f.Inc(i, 1)
 	f.EndLoop()
 	f.I32Const(1)
 	return f

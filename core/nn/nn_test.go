@@ -341,7 +341,7 @@ func TestWorkspaceBytes(t *testing.T) {
 					got += int64(f.Len()) * int64(f.Type().Elem().Size())
 				}
 			}
-			if want := net.WorkspaceBytes(b); got != want {
+			if want := net.WorkspaceBytes(); got != want {
 				t.Errorf("%v batch %d: workspace holds %d bytes, WorkspaceBytes says %d", sh, b, got, want)
 			}
 		}

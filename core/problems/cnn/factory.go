@@ -112,7 +112,7 @@ var Factory = objective.Factory{
 // scratchBytes is the bytes of one scratch (Model.get): the network's
 // workspace, θ and a gradient in float32, a chunk of images and labels.
 func scratchBytes(net *nn.Net) int64 {
-	return net.WorkspaceBytes(chunk) + int64(4*(2*net.Size()+chunk*net.Input())+chunk)
+	return net.WorkspaceBytes() + int64(4*(2*net.Size()+chunk*net.Input())+chunk)
 }
 
 // netFor returns the network for a dataset's image shape and classes.

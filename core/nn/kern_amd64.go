@@ -84,8 +84,23 @@ func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
 	poolAVX2(&a[0], c, h, w, &out[0], &arg[0])
 }
 
-// fillBias is fillBiasGo.
-func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
+// fillAVX2 and unpoolAVX2 are fillBiasGo's and unpoolGo's loops in AVX2
+// (pool_amd64.s), on checked lengths only.
+//
+//go:noescape
+func fillAVX2(a, bias *float32, rows, p int)
+
+//go:noescape
+func unpoolAVX2(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+
+// fillBias is fillBiasGo, in AVX2 where useKernel is set.
+func fillBias(a, bias []float32, p int) {
+	if !useKernel || len(bias) == 0 || p <= 0 || len(a) < len(bias)*p {
+		fillBiasGo(a, bias, p)
+		return
+	}
+	fillAVX2(&a[0], &bias[0], len(bias), p)
+}
 
 // rowSumsAVX2 is rowSumsGo in AVX2 (kernnt_amd64.s), on checked
 // lengths only.
@@ -106,7 +121,17 @@ func rowSums(a []float32, rows, p int, out []float32) {
 // transpose is transposeGo.
 func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
 
-// unpool is unpoolGo.
+// unpool is unpoolGo, its scatter in AVX2 where useKernel is set: the
+// assembly writes every value of the windows' blocks, so da is cleared
+// first only where an odd last row or column lies outside them.
 func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
-	unpoolGo(dq, q, arg, c, h, w, da)
+	n := c * (h / 2) * (w / 2)
+	if !useKernel || n <= 0 || len(dq) < n || len(q) < n || len(arg) < n || len(da) < c*h*w {
+		unpoolGo(dq, q, arg, c, h, w, da)
+		return
+	}
+	if h%2 == 1 || w%2 == 1 {
+		clear(da[:c*h*w])
+	}
+	unpoolAVX2(&dq[0], &q[0], &arg[0], c, h, w, &da[0])
 }

@@ -151,3 +151,156 @@ nextrow:
 	JNZ  plane
 	VZEROUPPER
 	RET
+
+// func unpoolAVX2(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+//
+// unpoolGo's scatter for c ≥ 1, h, w ≥ 2, writing every value of the
+// windows' 2×2 blocks (the routed gradient where q > 0 and the position
+// is the window's argmax, +0 elsewhere; an odd last row or column is
+// left to the caller's clear): eight windows at a time — v = dq where
+// q > 0 else +0, ANDed with the position's four masks, unpacked into the
+// two rows' order — then one at a time.
+//
+// Registers: SI dq, BX q, DI arg, DX the plane, AX the row pair, R14 its
+// second row, CX the window's byte offset in a row, R8 channels left,
+// R9 row pairs left, R10 a row's bytes, R11 ow, R12 windows left in the
+// row, R13 a plane's bytes; Y7 zero.
+TEXT ·unpoolAVX2(SB), NOSPLIT, $0-56
+	MOVQ dq+0(FP), SI
+	MOVQ q+8(FP), BX
+	MOVQ arg+16(FP), DI
+	MOVQ c+24(FP), R8
+	MOVQ w+40(FP), R10
+	MOVQ R10, R11
+	SHRQ $1, R11
+	SHLQ $2, R10
+	MOVQ h+32(FP), R13
+	IMULQ R10, R13
+	MOVQ da+48(FP), DX
+	VXORPS Y7, Y7, Y7
+
+uplane:
+	MOVQ h+32(FP), R9
+	SHRQ $1, R9
+	MOVQ DX, AX
+
+urow:
+	LEAQ (AX)(R10*1), R14
+	MOVQ R11, R12
+	XORQ CX, CX
+
+u8:
+	CMPQ R12, $8
+	JLT  u1
+	VMOVUPS (BX), Y0
+	VCMPPS $0x1e, Y7, Y0, Y0
+	VANDPS (SI), Y0, Y0
+	VPMOVZXBD (DI), Y1
+	VPCMPEQD Y7, Y1, Y2
+	VANDPS Y2, Y0, Y2
+	VPCMPEQD pool1<>(SB), Y1, Y3
+	VANDPS Y3, Y0, Y3
+	VPCMPEQD pool2<>(SB), Y1, Y4
+	VANDPS Y4, Y0, Y4
+	VPCMPEQD pool3<>(SB), Y1, Y5
+	VANDPS Y5, Y0, Y5
+	VUNPCKLPS Y3, Y2, Y6
+	VUNPCKHPS Y3, Y2, Y8
+	VPERM2F128 $0x20, Y8, Y6, Y9
+	VPERM2F128 $0x31, Y8, Y6, Y10
+	VMOVUPS Y9, (AX)(CX*1)
+	VMOVUPS Y10, 32(AX)(CX*1)
+	VUNPCKLPS Y5, Y4, Y6
+	VUNPCKHPS Y5, Y4, Y8
+	VPERM2F128 $0x20, Y8, Y6, Y9
+	VPERM2F128 $0x31, Y8, Y6, Y10
+	VMOVUPS Y9, (R14)(CX*1)
+	VMOVUPS Y10, 32(R14)(CX*1)
+	ADDQ $32, SI
+	ADDQ $32, BX
+	ADDQ $8, DI
+	ADDQ $64, CX
+	SUBQ $8, R12
+	JMP  u8
+
+u1:
+	TESTQ R12, R12
+	JZ    unext
+	VMOVSS (BX), X0
+	VCMPPS $0x1e, X7, X0, X0
+	VMOVSS (SI), X6
+	VANDPS X6, X0, X0
+	VPINSRB $0, (DI), X7, X1
+	VPCMPEQD X7, X1, X2
+	VANDPS X2, X0, X2
+	VPCMPEQD pool1<>(SB), X1, X3
+	VANDPS X3, X0, X3
+	VPCMPEQD pool2<>(SB), X1, X4
+	VANDPS X4, X0, X4
+	VPCMPEQD pool3<>(SB), X1, X5
+	VANDPS X5, X0, X5
+	VUNPCKLPS X3, X2, X6
+	VMOVQ X6, (AX)(CX*1)
+	VUNPCKLPS X5, X4, X6
+	VMOVQ X6, (R14)(CX*1)
+	ADDQ $4, SI
+	ADDQ $4, BX
+	INCQ DI
+	ADDQ $8, CX
+	DECQ R12
+	JMP  u1
+
+unext:
+	LEAQ (AX)(R10*2), AX
+	DECQ R9
+	JNZ  urow
+	ADDQ R13, DX
+	DECQ R8
+	JNZ  uplane
+	VZEROUPPER
+	RET
+
+// func fillAVX2(a, bias *float32, rows, p int)
+//
+// fillBiasGo for rows, p ≥ 1: row r of a set to bias[r], eight values a
+// store, the row's last eight by a store ending at its end (which may
+// overlap the one before: the same values); rows under eight values one
+// at a time.
+TEXT ·fillAVX2(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ bias+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ p+24(FP), R9
+	LEAQ (R9*4), R10
+	LEAQ -32(R10), R11
+
+frow:
+	VBROADCASTSS (SI), Y0
+	CMPQ R9, $8
+	JLT  fsmall
+	XORQ CX, CX
+
+floop:
+	VMOVUPS Y0, (DI)(CX*1)
+	ADDQ $32, CX
+	CMPQ CX, R11
+	JLE  floop
+	VMOVUPS Y0, (DI)(R11*1)
+	JMP  fnext
+
+fsmall:
+	XORQ CX, CX
+
+fone:
+	VMOVSS X0, (DI)(CX*4)
+	INCQ CX
+	CMPQ CX, R9
+	JLT  fone
+
+fnext:
+	ADDQ R10, DI
+	ADDQ $4, SI
+	DECQ R8
+	JNZ  frow
+	VZEROUPPER
+	RET

@@ -118,9 +118,6 @@ func rowSums(a []float32, rows, p int, out []float32) {
 	rowSumsAVX2(&a[0], rows, p, &out[0])
 }
 
-// transpose is transposeGo.
-func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
-
 // unpool is unpoolGo, its scatter in AVX2 where useKernel is set: the
 // assembly writes every value of the windows' blocks, so da is cleared
 // first only where an odd last row or column lies outside them.

@@ -30,9 +30,6 @@ func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
 // rowSums is rowSumsGo.
 func rowSums(a []float32, rows, p int, out []float32) { rowSumsGo(a, rows, p, out) }
 
-// transpose is transposeGo.
-func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
-
 // unpool is unpoolGo.
 func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
 	unpoolGo(dq, q, arg, c, h, w, da)

@@ -95,9 +95,6 @@ func fillWasm(a, bias *float32, rows, p int)
 func rowSumsWasm(a *float32, rows, p int, out *float32)
 
 //go:noescape
-func transposeWasm(r, c int, x, dst *float32)
-
-//go:noescape
 func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
 
 // fillBias is fillBiasGo, in WebAssembly (fillWasm) where useKernel is
@@ -118,15 +115,6 @@ func rowSums(a []float32, rows, p int, out []float32) {
 		return
 	}
 	rowSumsWasm(&a[0], rows, p, &out[0])
-}
-
-// transpose is transposeGo, in WebAssembly where useKernel is set.
-func transpose(r, c int, x, dst []float32) {
-	if !useKernel || r <= 0 || c <= 0 || len(x) < r*c || len(dst) < r*c {
-		transposeGo(r, c, x, dst)
-		return
-	}
-	transposeWasm(r, c, &x[0], &dst[0])
 }
 
 // unpool is unpoolGo, its scatter in WebAssembly where useKernel is set.

@@ -535,68 +535,6 @@ TEXT ·fillWasm(SB), NOSPLIT, $0-32
 	End
 	RET
 
-// func transposeWasm(r, c int, x, dst *float32)
-//
-// transpose's loops: dst[j·r + i] = x[i·c + j], as 32 bits. Registers:
-// R0 r, R1 c, R2 x (walks it), R3 dst's column i, R4 j left, R5 the
-// destination, R6 r·4.
-TEXT ·transposeWasm(SB), NOSPLIT, $0-32
-	MOVD r+0(FP), R0
-	MOVD c+8(FP), R1
-	MOVD x+16(FP), R2
-	MOVD dst+24(FP), R3
-	Get R0
-	I64Const $2
-	I64Shl
-	Set R6
-	Block
-	Loop
-		Get R0
-		I64Eqz
-		BrIf $1
-		Get R3
-		Set R5
-		Get R1
-		Set R4
-		Block
-		Loop
-			Get R4
-			I64Eqz
-			BrIf $1
-			Get R5
-			I32WrapI64
-			Get R2
-			I32WrapI64
-			I32Load $0
-			I32Store $0
-			Get R2
-			I64Const $4
-			I64Add
-			Set R2
-			Get R5
-			Get R6
-			I64Add
-			Set R5
-			Get R4
-			I64Const $1
-			I64Sub
-			Set R4
-			Br $0
-		End
-		End
-		Get R3
-		I64Const $4
-		I64Add
-		Set R3
-		Get R0
-		I64Const $1
-		I64Sub
-		Set R0
-		Br $0
-	End
-	End
-	RET
-
 // func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
 //
 // unpool's scatter (da already cleared): for each pooled value k in

@@ -34,9 +34,8 @@ func combine32(l *[num.Lanes]float32) float32 {
 // gemmNT computes C (m×n) += A (m×k) · B (n×k)ᵀ, all row-major, every
 // output in the lane order above (naiveNT in the tests is its
 // definition, which every path matches bit for bit: TestGemmBits): the
-// platform's kernel where useKernel
-// is set (kernNT), gemmNTGo elsewhere. Out-of-range slices panic here,
-// before any assembly runs.
+// platform's kernel where useKernel is set (kernNT), gemmNTGo
+// elsewhere. Out-of-range slices panic here, before any assembly runs.
 func gemmNT(m, n, k int, a, b, c []float32) {
 	if m <= 0 || n <= 0 {
 		return

@@ -40,17 +40,6 @@ func gemmStridedGo(i0, i1, j0, j1, k int, a []float32, sai, sap int, b []float32
 	}
 }
 
-// transposeGo writes the r×c matrix x (row-major) into dst as c×r.
-func transposeGo(r, c int, x, dst []float32) {
-	x, dst = x[:r*c], dst[:r*c]
-	for i := range r {
-		row := x[i*c : i*c+c]
-		for j, v := range row {
-			dst[j*r+i] = v
-		}
-	}
-}
-
 // patchShape reports whether the assembly may run on these lengths
 // (otherwise the Go loops run, and panic where they must).
 func patchShape(x []float32, c, h, w int, cols []float32) bool {

@@ -603,7 +603,7 @@
     const first = items[0];
     ro.warn.classList.toggle('error', first.classList.contains('error'));
     const text = (items.length > 1 ? `${items.length} warnings. ` : '') + first.textContent;
-    if (ro.warnText.textContent !== text) ro.warnText.textContent = text;
+    if (ro.warnText.textContent !== text) { ro.warnText.textContent = text; ro.warnText.title = text; } // one line shown; the whole on hover
   }
   new MutationObserver(renderWarnings).observe(messages, { childList: true, subtree: true, characterData: true });
   ro.warnAll.addEventListener('click', () => {

@@ -19,9 +19,11 @@ WASM_RATIO_MAX=${WASM_RATIO_MAX:-5}
 t_start=$SECONDS
 current=""
 t_step=0
+times=() # "(x) Ns" per finished step, for the summary at the end
 step() {
   if [[ -n $current ]]; then
     printf '    (%ds)\n' $((SECONDS - t_step))
+    times+=("${current%% *} $((SECONDS - t_step))s")
   fi
   current=$1
   t_step=$SECONDS
@@ -290,6 +292,7 @@ stop_e2e
 trap - EXIT
 
 printf '    (%ds)\n' $((SECONDS - t_step))
+times+=("${current%% *} $((SECONDS - t_step))s")
 trap - ERR
 echo
-echo "test.sh: all steps passed in $((SECONDS - t_start))s"
+echo "test.sh: all steps passed in $((SECONDS - t_start))s: ${times[*]}"

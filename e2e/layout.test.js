@@ -232,12 +232,13 @@ describe('the page at 1366×768', () => {
       await p.page.keyboard.press('ArrowRight');
       assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-2');
       assert.equal(await p.page.evaluate(() => window.dpsimState.iter), 2, '→ stepped the run in the agents\' list');
-      const ringOn = await p.page.evaluate(() => {
+      // The ring follows the focus when the page next lays the view out
+      // (on a loaded machine, after this line): waited for, within 10 s.
+      await waitFor(p, 'the ring on agent 2', () => {
         const r = document.getElementById('view-hover');
         const a = JSON.parse(window.dpsim.agents())[2];
         return r.classList.contains('on') && Math.abs(parseFloat(r.style.left) - a.x) < 1 && Math.abs(parseFloat(r.style.top) - a.y) < 1;
-      });
-      assert.ok(ringOn, 'the ring is not on agent 2');
+      }, undefined, 10000);
       await p.page.keyboard.press('Enter');
       await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.agent === '2');
       const ins = await p.page.evaluate(() => ({

@@ -56,7 +56,11 @@ async function main() {
     });
     console.log(`e2e/run.js: one browser for the run (${CHROMIUM}), the site at ${server.url}`);
     const env = { ...process.env, DPSIM_BROWSER_WS: browser.wsEndpoint(), DPSIM_SERVER_URL: server.url };
-    child = spawn(process.execPath, ['--test', ...(files.length ? files : ['e2e/'])], { cwd: ROOT, env, stdio: 'inherit' });
+    // node's own reporter (spec on a terminal, TAP otherwise, as node
+    // chooses by itself), then e2e/timing.js's table of where the time went.
+    const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
+      '--test-reporter', path.join(__dirname, 'timing.js'), '--test-reporter-destination', 'stdout'];
+    child = spawn(process.execPath, ['--test', ...reporters, ...(files.length ? files : ['e2e/'])], { cwd: ROOT, env, stdio: 'inherit' });
     const code = await new Promise((resolve) => child.once('exit', (c, s) => resolve(c === null ? 128 + os.constants.signals[s] : c)));
     return code;
   } finally {

@@ -6,9 +6,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,7 +31,9 @@ import (
 // DPSIM_TEST_SIGNAL=TERM; DPSIM_TEST_FSIZE=N
 // limits every file it writes to N bytes (RLIMIT_FSIZE, as ulimit -f: a
 // full disk at N bytes) and DPSIM_TEST_AS=N its address space (as ulimit
-// -v), so that a runaway child cannot take the machine.
+// -v), so that a runaway child cannot take the machine;
+// DPSIM_TEST_REPORT_LIMIT=1 ends its standard error with the memory limit
+// the command set (runtime/debug).
 func TestMain(m *testing.M) {
 	if args := os.Getenv("DPSIM_TEST_ARGS"); args != "" {
 		for _, l := range []struct {
@@ -60,7 +64,12 @@ func TestMain(m *testing.M) {
 				}
 			}
 		}
-		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
+		code := run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr)
+		if os.Getenv("DPSIM_TEST_REPORT_LIMIT") != "" {
+			// The memory limit the command held itself to.
+			fmt.Fprintf(os.Stderr, "\ndpsim-test: memory limit %d\n", debug.SetMemoryLimit(-1))
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

@@ -122,39 +122,48 @@ func TestSignalStopsLongWorkAtOnce(t *testing.T) {
 }
 
 // peakRSS runs dpsim args in a child with env (its address space bounded
-// at 8 GB, as ulimit -v) and returns its peak resident memory in bytes
-// and its standard error.
-func peakRSS(t *testing.T, env []string, args ...string) (int64, string) {
+// at 8 GB, as ulimit -v) and returns its peak resident memory in bytes,
+// the memory limit it held itself to when it ended (runtime/debug), and
+// its standard error.
+func peakRSS(t *testing.T, env []string, args ...string) (rss, limit int64, stderr string) {
 	t.Helper()
-	cmd := child(append([]string{"DPSIM_TEST_AS=8000000000"}, env...), args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd := child(append([]string{"DPSIM_TEST_AS=8000000000", "DPSIM_TEST_REPORT_LIMIT=1"}, env...), args...)
+	var buf bytes.Buffer
+	cmd.Stderr = &buf
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+		t.Fatalf("%v: %v\n%s", args, err, buf.String())
 	}
-	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024, stderr.String() // KiB on Linux
+	m := limitLine.FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatalf("%v: no memory limit reported\n%s", args, buf.String())
+	}
+	limit, _ = strconv.ParseInt(m[1], 10, 64)
+	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024, limit, buf.String() // KiB on Linux
 }
+
+// limitLine is the child's last line with DPSIM_TEST_REPORT_LIMIT set.
+var limitLine = regexp.MustCompile(`(?m)^dpsim-test: memory limit (\d+)$`)
 
 // gcLine reads the heap sizes of a GODEBUG=gctrace=1 line, "… A->B->C MB …":
 // the heap when the collection started, when it ended, and what was live.
 var gcLine = regexp.MustCompile(`(\d+)->(\d+)->(\d+) MB`)
 
 // peakLive runs dpsim args in a child whose collector runs at every 10 %
-// of growth (GOGC=10, no memory limit) and returns the most memory any
-// collection found live: the peak of what the process held, to within
-// that tenth, however long the freed pages stay resident.
-func peakLive(t *testing.T, args ...string) int64 {
+// of growth (GOGC=10, no memory limit) and returns its peak resident
+// memory and the most memory any collection found live: the peak of what
+// the process held, to within that tenth, however long the freed pages
+// stay resident.
+func peakLive(t *testing.T, args ...string) (rss, live int64) {
 	t.Helper()
-	_, trace := peakRSS(t, []string{"GOGC=10", "GOMEMLIMIT=off", "GODEBUG=gctrace=1"}, args...)
-	var peak int64
+	rss, _, trace := peakRSS(t, []string{"GOGC=10", "GOMEMLIMIT=off", "GODEBUG=gctrace=1"}, args...)
 	for _, m := range gcLine.FindAllStringSubmatch(trace, -1) {
-		live, _ := strconv.ParseInt(m[3], 10, 64)
-		peak = max(peak, live<<20)
+		l, _ := strconv.ParseInt(m[3], 10, 64)
+		live = max(live, l<<20)
 	}
-	if peak == 0 {
+	if live == 0 {
 		t.Fatalf("%v: no collection traced", args)
 	}
-	return peak
+	return rss, live
 }
 
 // Issue 28, class 7: the memory estimates cover what a run and a sweep
@@ -162,11 +171,21 @@ func peakLive(t *testing.T, args ...string) int64 {
 // communication axis (points along the run) was estimated 2–3 times
 // below its peak and died out of memory; mushrooms on 3000 agents was
 // refused as 84 MiB to pin where the export holds 7 MB; a communication
-// grid of two values was estimated as if it had 10⁵ points. Measured:
-// the peak RSS of a child with the CLI's own settings, which hold the
-// process to its estimate (it must fit, with the binary's own pages),
-// and the most memory live in one collected at every 10 % of growth,
-// against the estimate without the collector's room.
+// grid of two values was estimated as if it had 10⁵ points.
+//
+// The CLI holds its process to the estimate (a soft memory limit), and a
+// collector given that room uses it: with the CLI's settings the peak RSS
+// is the limit itself, plus the binary's pages, plus however far a
+// collector slowed by a loaded machine lets the heap overshoot a soft
+// limit (the ring of 2000: a peak RSS of 274 MiB on a quiet machine, 11
+// MiB of it the binary's and the rest up to its 266.7 MiB limit; 285 MiB
+// with six busy processes beside it). That figure measures the machine,
+// not the estimate: it is printed, not asserted.
+// What is asserted is stable: the command holds itself to exactly its
+// estimate; and, from a child whose collector runs at every 10 % of
+// growth (the least room a process can run in), the most memory live
+// fits what the estimate holds, and that child's peak RSS fits the
+// estimate with the binary's own pages.
 func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs dpsim in child processes")
@@ -238,13 +257,16 @@ func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 			total, room = est.Total, est.Room
 		}
 		held := total - room
-		real, _ := peakRSS(t, nil, args...)
-		heap := peakLive(t, args...)
-		t.Logf("%s: estimate %s (held %s); peak RSS %s with the CLI's settings, at most %s live at GOGC=10",
-			c.name, scenario.Bytes(total), scenario.Bytes(held), scenario.Bytes(real), scenario.Bytes(heap))
+		cliRSS, limit, _ := peakRSS(t, nil, args...)
+		real, heap := peakLive(t, args...)
+		t.Logf("%s: estimate %s (held %s); peak RSS %s with the CLI's settings (limit %s); at GOGC=10 peak RSS %s, at most %s live",
+			c.name, scenario.Bytes(total), scenario.Bytes(held), scenario.Bytes(cliRSS), scenario.Bytes(limit), scenario.Bytes(real), scenario.Bytes(heap))
+		if want := min(total, scenario.CLIBudget); limit != want {
+			t.Errorf("%s: the command held itself to %d bytes; want its estimate, %d", c.name, limit, want)
+		}
 		const binary = 16 << 20 // the binary's own pages, outside the Go memory limit
 		if real > total+binary {
-			t.Errorf("%s: peak RSS %s beyond the estimate %s and the binary's %s", c.name, scenario.Bytes(real), scenario.Bytes(total), scenario.Bytes(binary))
+			t.Errorf("%s: peak RSS %s at GOGC=10 beyond the estimate %s and the binary's %s", c.name, scenario.Bytes(real), scenario.Bytes(total), scenario.Bytes(binary))
 		}
 		if held < heap {
 			t.Errorf("%s: held %s estimated, but %s was live (GOGC=10)", c.name, scenario.Bytes(held), scenario.Bytes(heap))

@@ -156,6 +156,8 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
+	// screen's surviving blocks.
+	blocks []int32
 }
 
 func grow(b []float64, n int) []float64 {

@@ -345,7 +345,12 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(parts[b].count, parts[a].count)
 	})
+	leaves := false
+	for _, pt := range parts {
+		leaves = leaves || pt.leaf != nil
+	}
 	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
+	alive = screen(parts, order, alive, &lt, h, m, tab, c)
 	for _, i := range order {
 		pt := parts[i]
 		kept := alive[:0]
@@ -374,6 +379,21 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			v := powReal(float64(vr*vr)+float64(vi*vi), pt.count)
 			mag[k] *= v
 			ar, ai := accR[k], accI[k]
+			if !leaves {
+				// acc is the Laplace groups' product so far, not the
+				// leaves' (which would be 1, so the test is mag alone),
+				// and its factors come in the same order as below, so the
+				// bits are those of two passes.
+				if mag[k] < dead2 {
+					continue
+				}
+				kept = append(kept, k)
+				if pt.count > 1 {
+					vr, vi = cpow(vr, vi, pt.count)
+				}
+				accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				continue
+			}
 			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
 				kept = append(kept, k)
 			}
@@ -381,10 +401,11 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		alive = kept
 	}
 	// The complex product of the Laplace groups at the survivors, in the
-	// same order.
+	// same order (made above when there is no leaf: screen leaves few
+	// frequencies that die).
 	for _, i := range order {
 		pt := parts[i]
-		if pt.leaf != nil {
+		if pt.leaf != nil || !leaves {
 			continue
 		}
 		lt.set(pt.lap, h, m, tab)
@@ -432,4 +453,93 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	r.cut(tail)
 	return r
+}
+
+// screenBlocks are the block sizes, coarsest first, at which screen
+// looks for frequencies that every block member's product puts below
+// deadBelow.
+var screenBlocks = [...]int{64, 8}
+
+// screen returns the frequencies of alive (all of 0…m, in order) that it
+// cannot prove dead block by block: a frequency it drops is one whose
+// product over the Laplace groups falls below deadBelow at some group, so
+// that composeParts would drop it too, and the frequencies kept, the
+// order and the arithmetic of composeParts being the same, so are its bits.
+//
+// A Laplace group's distribution sits on n+1 grid points, so its
+// transform moves by at most (n/2)·|θ − θ_c| from the block's centre θ_c
+// (|e^{ix} − 1| ≤ |x|, measured from the middle point): |φ| + that slack,
+// raised to the group's count, bounds every frequency of the block. The
+// slack always exceeds the rounding of the product (a block holds at least
+// two frequencies, so it is at least π/n of a grid point's share), which
+// keeps the bound above what composeParts computes. Most frequencies die
+// after a few groups, so proving it once for a block of hundreds costs
+// what one frequency did.
+func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+	const dead2 = deadBelow * deadBelow
+	n := 2 * m
+	starts := append(c.blocks[:0], 0)
+	size := m + 1
+	var mag []float64
+	for _, b := range screenBlocks {
+		if b >= size {
+			continue
+		}
+		var sub []int32
+		for _, s := range starts {
+			for t := int(s); t < int(s)+size && t <= m; t += b {
+				sub = append(sub, int32(t))
+			}
+		}
+		// w is a block's largest distance from its centre s + w.
+		w := b / 2
+		mag = grow(mag, len(sub))
+		for i := range sub {
+			mag[i] = 1
+		}
+		live := make([]int32, len(sub))
+		for i := range live {
+			live[i] = int32(i)
+		}
+		for _, i := range order {
+			pt := parts[i]
+			if pt.leaf != nil {
+				continue
+			}
+			slack := math.Pi * float64(pt.lap.n) * float64(w) / float64(n)
+			if slack >= 1 {
+				continue
+			}
+			lt.set(pt.lap, h, m, tab)
+			kept := live[:0]
+			for _, j := range live {
+				kc := min(int(sub[j])+w, m)
+				vr, vi := lt.at(kc)
+				v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + slack
+				if v < 1 {
+					mag[j] *= powReal(float64(v*v), pt.count)
+				}
+				if mag[j] >= dead2 {
+					kept = append(kept, j)
+				}
+			}
+			live = kept
+		}
+		next := make([]int32, len(live))
+		for i, j := range live {
+			next[i] = sub[j]
+		}
+		starts, size = next, b
+	}
+	c.blocks = starts
+	if size == m+1 {
+		return alive
+	}
+	out := alive[:0]
+	for _, s := range starts {
+		for t := int(s); t < int(s)+size && t <= m; t++ {
+			out = append(out, int32(t))
+		}
+	}
+	return out
 }

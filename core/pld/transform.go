@@ -458,7 +458,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 // screenBlocks are the block sizes, coarsest first, at which screen
 // looks for frequencies that every block member's product puts below
 // deadBelow.
-var screenBlocks = [...]int{64, 8}
+var screenBlocks = []int{64, 8}
 
 // screen returns the frequencies of alive (all of 0…m, in order) that it
 // cannot prove dead block by block: a frequency it drops is one whose

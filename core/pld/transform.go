@@ -20,7 +20,8 @@ import (
 // whatever the grid. And a frequency where the product has fallen below
 // deadBelow (a composition is smooth, so most do after a few groups) is
 // not evaluated for the remaining groups: each factor has modulus at most
-// 1, so the product stays below it.
+// 1, so the product stays below it. Before that, screen proves most
+// frequencies dead by blocks, from one evaluation per block and group.
 
 // deadBelow is the modulus below which a frequency's product is taken as
 // 0. Each value of the inverse transform then moves by at most 2/n of the
@@ -376,24 +377,23 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		lt.set(pt.lap, h, m, tab)
 		for _, k := range alive {
 			vr, vi := lt.at(int(k))
-			v := powReal(float64(vr*vr)+float64(vi*vi), pt.count)
-			mag[k] *= v
 			ar, ai := accR[k], accI[k]
 			if !leaves {
-				// acc is the Laplace groups' product so far, not the
-				// leaves' (which would be 1, so the test is mag alone),
-				// and its factors come in the same order as below, so the
-				// bits are those of two passes.
-				if mag[k] < dead2 {
-					continue
-				}
-				kept = append(kept, k)
+				// Without a leaf, the complex product is taken here, at
+				// once (screen leaves few frequencies that die), in the
+				// order of the pass below, and its own modulus decides
+				// whether the frequency lives.
 				if pt.count > 1 {
 					vr, vi = cpow(vr, vi, pt.count)
 				}
-				accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				accR[k], accI[k] = ar, ai
+				if float64(ar*ar)+float64(ai*ai) >= dead2 {
+					kept = append(kept, k)
+				}
 				continue
 			}
+			mag[k] *= powReal(float64(vr*vr)+float64(vi*vi), pt.count)
 			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
 				kept = append(kept, k)
 			}
@@ -401,8 +401,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		alive = kept
 	}
 	// The complex product of the Laplace groups at the survivors, in the
-	// same order (made above when there is no leaf: screen leaves few
-	// frequencies that die).
+	// same order (made above when there is no leaf).
 	for _, i := range order {
 		pt := parts[i]
 		if pt.leaf != nil || !leaves {
@@ -436,7 +435,12 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
 	}
-	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
+	// Every frequency above the last alive one is 0.
+	band := 0
+	if len(alive) > 0 && int(alive[len(alive)-1]) < m {
+		band = int(alive[len(alive)-1]) + 1
+	}
+	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
 	r.lo = int(first)
 	r.p = make([]float64, w)
 	for i := range r.p {

@@ -173,8 +173,10 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
-	// screen's surviving blocks.
+	// screen's surviving blocks, and lapProduct's product of one count's
+	// groups.
 	blocks []int32
+	pr, pi []float64
 }
 
 func grow(b []float64, n int) []float64 {

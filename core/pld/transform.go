@@ -352,70 +352,10 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
 	alive = screen(parts, order, alive, &lt, h, m, tab, c)
-	for _, i := range order {
-		pt := parts[i]
-		kept := alive[:0]
-		if pt.leaf != nil {
-			// The leaf's transform at every frequency, folded onto n.
-			clear(c.x)
-			for j, v := range pt.leaf.p {
-				c.x[j&mask] += v
-			}
-			p.forward(c.x, c.re, c.im, c.ar, c.ai)
-			for _, k := range alive {
-				vr, vi := cpow(c.ar[k], c.ai[k], pt.count)
-				ar, ai := accR[k], accI[k]
-				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-				accR[k], accI[k] = ar, ai
-				if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
-					kept = append(kept, k)
-				}
-			}
-			alive = kept
-			continue
-		}
-		lt.set(pt.lap, h, m, tab)
-		for _, k := range alive {
-			vr, vi := lt.at(int(k))
-			ar, ai := accR[k], accI[k]
-			if !leaves {
-				// Without a leaf, the complex product is taken here, at
-				// once (screen leaves few frequencies that die), in the
-				// order of the pass below, and its own modulus decides
-				// whether the frequency lives.
-				if pt.count > 1 {
-					vr, vi = cpow(vr, vi, pt.count)
-				}
-				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-				accR[k], accI[k] = ar, ai
-				if float64(ar*ar)+float64(ai*ai) >= dead2 {
-					kept = append(kept, k)
-				}
-				continue
-			}
-			mag[k] *= powReal(float64(vr*vr)+float64(vi*vi), pt.count)
-			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
-				kept = append(kept, k)
-			}
-		}
-		alive = kept
-	}
-	// The complex product of the Laplace groups at the survivors, in the
-	// same order (made above when there is no leaf).
-	for _, i := range order {
-		pt := parts[i]
-		if pt.leaf != nil || !leaves {
-			continue
-		}
-		lt.set(pt.lap, h, m, tab)
-		for _, k := range alive {
-			vr, vi := lt.at(int(k))
-			if pt.count > 1 {
-				vr, vi = cpow(vr, vi, pt.count)
-			}
-			ar, ai := accR[k], accI[k]
-			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-		}
+	if leaves {
+		alive = productWithLeaves(parts, order, alive, &lt, h, tab, c, p)
+	} else {
+		alive = lapProduct(parts, order, alive, &lt, h, m, tab, c)
 	}
 	if lt.hasBase {
 		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
@@ -546,4 +486,116 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 		}
 	}
 	return out
+}
+
+// productWithLeaves multiplies c.br + i·c.bi by every part's transform
+// raised to its count at the frequencies alive, in order, and returns the
+// frequencies where the product stays at or above deadBelow: a leaf's
+// complex power at once, the Laplace groups' squared moduli first (c.mag),
+// so that their complex powers are taken only at the frequencies that
+// survive every part.
+func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransform, h float64, tab circle, c *convolver, p *plan) []int32 {
+	const dead2 = deadBelow * deadBelow
+	m := p.n / 2
+	mask := p.n - 1
+	accR, accI, mag := c.br, c.bi, c.mag
+	for _, i := range order {
+		pt := parts[i]
+		kept := alive[:0]
+		if pt.leaf != nil {
+			// The leaf's transform at every frequency, folded onto n.
+			clear(c.x)
+			for j, v := range pt.leaf.p {
+				c.x[j&mask] += v
+			}
+			p.forward(c.x, c.re, c.im, c.ar, c.ai)
+			for _, k := range alive {
+				vr, vi := cpow(c.ar[k], c.ai[k], pt.count)
+				ar, ai := accR[k], accI[k]
+				ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+				accR[k], accI[k] = ar, ai
+				if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
+					kept = append(kept, k)
+				}
+			}
+			alive = kept
+			continue
+		}
+		lt.set(pt.lap, h, m, tab)
+		for _, k := range alive {
+			vr, vi := lt.at(int(k))
+			mag[k] *= powReal(float64(vr*vr)+float64(vi*vi), pt.count)
+			ar, ai := accR[k], accI[k]
+			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
+				kept = append(kept, k)
+			}
+		}
+		alive = kept
+	}
+	// The complex product of the Laplace groups at the survivors, in the
+	// same order.
+	for _, i := range order {
+		pt := parts[i]
+		if pt.leaf != nil {
+			continue
+		}
+		lt.set(pt.lap, h, m, tab)
+		for _, k := range alive {
+			vr, vi := lt.at(int(k))
+			if pt.count > 1 {
+				vr, vi = cpow(vr, vi, pt.count)
+			}
+			ar, ai := accR[k], accI[k]
+			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+		}
+	}
+	return alive
+}
+
+// lapProduct is productWithLeaves when every part is a Laplace group:
+// the groups of one count (adjacent in order) are multiplied first and
+// the product raised to that count once, Π φ_g^c = (Π φ_g)^c — one complex
+// power per count and frequency rather than per group (a decaying schedule
+// of 444 buckets has 76 counts) — and a frequency dies when the product so
+// far falls below deadBelow, tested after each count (screen left few that
+// die).
+func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+	const dead2 = deadBelow * deadBelow
+	accR, accI := c.br, c.bi
+	c.pr, c.pi = grow(c.pr, m+1), grow(c.pi, m+1)
+	pr, pi := c.pr, c.pi
+	for a := 0; a < len(order); {
+		count := parts[order[a]].count
+		b := a + 1
+		for b < len(order) && parts[order[b]].count == count {
+			b++
+		}
+		for _, k := range alive {
+			pr[k], pi[k] = 1, 0
+		}
+		for _, i := range order[a:b] {
+			lt.set(parts[i].lap, h, m, tab)
+			for _, k := range alive {
+				vr, vi := lt.at(int(k))
+				ar, ai := pr[k], pi[k]
+				pr[k], pi[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+			}
+		}
+		kept := alive[:0]
+		for _, k := range alive {
+			vr, vi := pr[k], pi[k]
+			if count > 1 {
+				vr, vi = cpow(vr, vi, count)
+			}
+			ar, ai := accR[k], accI[k]
+			ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+			accR[k], accI[k] = ar, ai
+			if float64(ar*ar)+float64(ai*ai) >= dead2 {
+				kept = append(kept, k)
+			}
+		}
+		alive = kept
+		a = b
+	}
+	return alive
 }

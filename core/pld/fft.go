@@ -187,8 +187,9 @@ func grow(b []float64, n int) []float64 {
 }
 
 // load sizes the work buffers for a transform of the first power of two
-// n ≥ max(size, 4), sets x to v padded with zeros, and returns the plan.
-func (c *convolver) load(v []float64, size int) *plan {
+// n ≥ max(size, 4) and returns the plan. x is left as it was: its user
+// fills it whole (a leaf's fold clears it, the inverse writes every value).
+func (c *convolver) load(size int) *plan {
 	n := 4
 	for n < size {
 		n *= 2
@@ -197,7 +198,5 @@ func (c *convolver) load(v []float64, size int) *plan {
 	c.x = grow(c.x, n)
 	c.re, c.im = grow(c.re, m), grow(c.im, m)
 	c.ar, c.ai = grow(c.ar, m+1), grow(c.ai, m+1)
-	copy(c.x, v)
-	clear(c.x[len(v):])
 	return planFor(n)
 }

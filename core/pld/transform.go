@@ -197,42 +197,32 @@ func circleFor(p *plan) circle {
 // 1 − q^full = (1 − R·cos φ) − i·R·sin φ, R = r^full, φ = full·θ; each
 // 1 − R·cos written (1 − R) + 2R·sin²(·/2), without cancellation.
 type lapTransform struct {
-	lp      lapParts
-	r, omR  float64
-	uR, uI  []float64
-	tab     circle
-	mask    int
-	h       float64
-	hasBase bool
+	lp     lapParts
+	r, omR float64
+	// rr = r^1, omr = 1 − rr and f = ½·th, of the grid, for fill.
+	rr, omr, f float64
+	uR, uI     []float64
+	tab        circle
+	mask       int
+	h          float64
+	hasBase    bool
 }
 
 // set readies t for the group lp on the grid h, transforms of length n
-// (m = n/2) and its table.
+// (m = n/2) and its table. u depends on the grid alone, and is computed at
+// a frequency the first time it is asked for (NaN until then): screen and
+// the product ask for a few hundred of the thousands there are.
 func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
-	// The coarse grid's u serve the buckets rounded down too.
-	if !t.hasBase && !(t.h == h && len(t.uR) == m+1) {
-		t.h = h
-		t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
-		rr := num.Exp(-h / 2)
-		omr := -expm1(-h / 2)
-		f := 0.5 * lp.th
-		for k := range m + 1 {
-			z := tab[k]
-			dr, di := omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
-			nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
-			// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
-			var qr, qi float64
-			if math.Abs(dr) >= math.Abs(di) {
-				t := di / dr
-				den := dr + float64(di*t)
-				qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
-			} else {
-				t := dr / di
-				den := float64(dr*t) + di
-				qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+	if !t.hasBase {
+		// The coarse grid's u serve the buckets rounded down too.
+		if !(t.h == h && len(t.uR) == m+1) {
+			t.h = h
+			t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
+			for k := range t.uR {
+				t.uR[k] = math.NaN()
 			}
-			t.uR[k], t.uI[k] = f*qr, f*qi
 		}
+		t.rr, t.omr, t.f = num.Exp(-h/2), -expm1(-h/2), 0.5*lp.th
 	}
 	t.hasBase, t.tab, t.mask = true, tab, len(tab)-1
 	t.lp = lp
@@ -240,8 +230,31 @@ func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
 	t.omR = -expm1(-float64(lp.full) * h / 2)
 }
 
+// fill computes u at frequency k.
+func (t *lapTransform) fill(k int) {
+	rr := t.rr
+	z := t.tab[k]
+	dr, di := t.omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
+	nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
+	// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
+	var qr, qi float64
+	if math.Abs(dr) >= math.Abs(di) {
+		t := di / dr
+		den := dr + float64(di*t)
+		qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
+	} else {
+		t := dr / di
+		den := float64(dr*t) + di
+		qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+	}
+	t.uR[k], t.uI[k] = t.f*qr, t.f*qi
+}
+
 // at returns the transform at frequency k.
 func (t *lapTransform) at(k int) (vr, vi float64) {
+	if u := t.uR[k]; u != u {
+		t.fill(k)
+	}
 	lp := &t.lp
 	z := t.tab[(k*lp.full)&t.mask]
 	gr, gi := t.omR+2*float64(t.r*float64(z.h*z.h)), -float64(t.r*z.s)
@@ -313,7 +326,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	first := max(int64(math.Ceil((r.mean-t)/h)), lowest)
 	last := min(int64(math.Floor((r.mean+t)/h)), highest)
 	w := int(max(last-first+1, 1))
-	p := c.load(nil, w)
+	p := c.load(w)
 	n, m := p.n, p.n/2
 	mask := n - 1
 	tab := circleFor(p)

@@ -268,30 +268,33 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, nil
 	}
 	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
-	// The work buffers of every pass (build), allocated once.
-	var cv convolver
+	// The work buffers of every pass (build), from the pool: a ledger's
+	// agents reuse them rather than clear megabytes each (every buffer is
+	// set before it is read, and u is a function of the grid alone).
+	cv := convolvers.Get().(*convolver)
+	defer convolvers.Put(cv)
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
-		if c.fine, err = build(groups, gmu, opt.Grid, false, &cv); err != nil {
+		if c.fine, err = build(groups, gmu, opt.Grid, false, cv); err != nil {
 			return nil, err
 		}
-		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, &cv); err != nil {
+		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, cv); err != nil {
 			return nil, err
 		}
 		c.method = MethodPLD
-		return c, c.lower(groups, gmu, &cv)
+		return c, c.lower(groups, gmu, cv)
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
 	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
 	h := gridFor(groups, gmu, top, tol)
-	coarse, err := build(groups, gmu, 2*h, false, &cv)
+	coarse, err := build(groups, gmu, 2*h, false, cv)
 	if err != nil {
 		return nil, err
 	}
 	for range maxRefine {
-		fine, err := build(groups, gmu, h, false, &cv)
+		fine, err := build(groups, gmu, h, false, cv)
 		if err != nil {
 			return nil, err
 		}
@@ -303,7 +306,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		coarse, h = fine, h/2
 	}
 	c.method = MethodPLD
-	return c, c.lower(groups, gmu, &cv)
+	return c, c.lower(groups, gmu, cv)
 }
 
 // The tolerance is shared between the grid and the buckets: the grid is

@@ -179,6 +179,9 @@ type convolver struct {
 	pr, pi []float64
 }
 
+// convolvers holds the convolvers compositions are done with.
+var convolvers = sync.Pool{New: func() any { return new(convolver) }}
+
 func grow(b []float64, n int) []float64 {
 	if cap(b) < n {
 		return make([]float64, n)

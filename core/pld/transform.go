@@ -434,6 +434,9 @@ var screenBlocks = []int{64, 8}
 // what one frequency did.
 func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
+	if !slices.ContainsFunc(parts, func(pt part) bool { return pt.leaf == nil }) {
+		return alive // no Laplace group to screen with
+	}
 	n := 2 * m
 	starts := append(c.blocks[:0], 0)
 	size := m + 1

@@ -63,8 +63,13 @@ func planFor(n int) *plan {
 }
 
 // complexFFT transforms (re, im), of length n/2, in place: the unnormalized
-// forward DFT, decimation in time.
-func (p *plan) complexFFT(re, im []float64) {
+// forward DFT, decimation in time. With band > 0 the input is 0 at every
+// index k with band ≤ k ≤ m − band (a composition whose high frequencies
+// died): a stage's block of span s holds the inputs k ≡ r (mod m/s), r the
+// bit reversal of its start, and a block all of whose inputs are 0 stays 0,
+// so it is skipped — half the butterflies when fifty frequencies of
+// thousands live, and the same bits.
+func (p *plan) complexFFT(re, im []float64, band int) {
 	m := len(re)
 	im = im[:m]
 	for i, r := range p.rev {
@@ -78,7 +83,12 @@ func (p *plan) complexFFT(re, im []float64) {
 		h := s / 2
 		wr, wi := p.stageRe[off:off+h], p.stageIm[off:off+h]
 		off += h
+		blocks := m / s
+		gap := band > 0 && blocks >= 2*band
 		for start := 0; start < m; start += s {
+			if r := int(p.rev[start]); gap && r >= band && r <= blocks-band {
+				continue
+			}
 			ar, ai := re[start:start+h], im[start:start+h]
 			br, bi := re[start+h:start+s], im[start+h:start+s]
 			for j := range h {
@@ -102,7 +112,7 @@ func (p *plan) forward(x, re, im, xr, xi []float64) {
 	for k := range m {
 		re[k], im[k] = x[2*k], x[2*k+1]
 	}
-	p.complexFFT(re[:m], im[:m])
+	p.complexFFT(re[:m], im[:m], 0)
 	// X_k = E_k + W^k·O_k with E_k = (Z_k + conj Z_{m−k})/2 and
 	// O_k = (Z_k − conj Z_{m−k})/(2i), W = e^{−2πi/n}.
 	xr[0], xi[0] = re[0]+im[0], 0
@@ -122,7 +132,11 @@ func (p *plan) forward(x, re, im, xr, xi []float64) {
 // inverse sets x (length n) to the real sequence whose DFT is (xr, xi)
 // (length n/2 + 1, the other half being their conjugates): the inverse of
 // forward, using re, im (length n/2) as work space.
-func (p *plan) inverse(xr, xi, re, im, x []float64) {
+func (p *plan) inverse(xr, xi, re, im, x []float64) { p.inverseBand(xr, xi, re, im, x, 0) }
+
+// inverseBand is inverse for a DFT that is 0 at every k ≥ band (band > 0;
+// 0 for none): the complex transform skips what is 0 (complexFFT).
+func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 	m := p.n / 2
 	// Z_k = E_k + i·O_k with E_k = (X_k + conj X_{m−k})/2 and
 	// O_k = (X_k − conj X_{m−k})·conj(W^k)/2; the inverse complex DFT is
@@ -139,7 +153,10 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) {
 		re[k] = er - oi
 		im[k] = -(ei + or)
 	}
-	p.complexFFT(re[:m], im[:m])
+	if band > m/2 {
+		band = 0
+	}
+	p.complexFFT(re[:m], im[:m], band)
 	s := 1 / float64(m)
 	for k := range m {
 		x[2*k] = re[k] * s
@@ -156,7 +173,14 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
+	// screen's surviving blocks, and lapProduct's product of one count's
+	// groups.
+	blocks []int32
+	pr, pi []float64
 }
+
+// convolvers holds the convolvers compositions are done with.
+var convolvers = sync.Pool{New: func() any { return new(convolver) }}
 
 func grow(b []float64, n int) []float64 {
 	if cap(b) < n {
@@ -166,8 +190,9 @@ func grow(b []float64, n int) []float64 {
 }
 
 // load sizes the work buffers for a transform of the first power of two
-// n ≥ max(size, 4), sets x to v padded with zeros, and returns the plan.
-func (c *convolver) load(v []float64, size int) *plan {
+// n ≥ max(size, 4) and returns the plan. x is left as it was: its user
+// fills it whole (a leaf's fold clears it, the inverse writes every value).
+func (c *convolver) load(size int) *plan {
 	n := 4
 	for n < size {
 		n *= 2
@@ -176,7 +201,5 @@ func (c *convolver) load(v []float64, size int) *plan {
 	c.x = grow(c.x, n)
 	c.re, c.im = grow(c.re, m), grow(c.im, m)
 	c.ar, c.ai = grow(c.ar, m+1), grow(c.ai, m+1)
-	copy(c.x, v)
-	clear(c.x[len(v):])
 	return planFor(n)
 }

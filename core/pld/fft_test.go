@@ -40,6 +40,36 @@ func TestFFT(t *testing.T) {
 	}
 }
 
+// TestInverseBand: the inverse of a DFT that is 0 above a frequency,
+// skipping the blocks of zeros, is the full inverse to the last bit, for
+// bands from one frequency to all.
+func TestInverseBand(t *testing.T) {
+	s := rng.NewStream(1, "pld/band")
+	for _, n := range []int{8, 1024, 1 << 14} {
+		p := planFor(n)
+		m := n / 2
+		re, im := make([]float64, m), make([]float64, m)
+		xr, xi := make([]float64, m+1), make([]float64, m+1)
+		want, got := make([]float64, n), make([]float64, n)
+		for _, band := range []int{1, 2, 3, 7, 50, m / 4, m/2 - 1, m / 2, m/2 + 1, m} {
+			for k := range m + 1 {
+				xr[k], xi[k] = 0, 0
+				if k < band {
+					xr[k], xi[k] = s.Float64()-0.5, s.Float64()-0.5
+				}
+			}
+			xi[0] = 0
+			p.inverse(xr, xi, re, im, want)
+			p.inverseBand(xr, xi, re, im, got, band)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(got[i] == 0 && want[i] == 0) {
+					t.Fatalf("n = %d, band %d: x[%d] = %v, want %v", n, band, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 // TestLaplaceTransform: the closed form of lapParts is the
 // connect-the-dots distribution — its δ(ε) is the Laplace profile
 // 1 − e^{(ε−Δ/b)/2} at every grid loss above the truncation, for aligned,

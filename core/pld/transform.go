@@ -20,7 +20,8 @@ import (
 // whatever the grid. And a frequency where the product has fallen below
 // deadBelow (a composition is smooth, so most do after a few groups) is
 // not evaluated for the remaining groups: each factor has modulus at most
-// 1, so the product stays below it.
+// 1, so the product stays below it. Before that, screen proves most
+// frequencies dead by blocks, from one evaluation per block and group.
 
 // deadBelow is the modulus below which a frequency's product is taken as
 // 0. Each value of the inverse transform then moves by at most 2/n of the
@@ -196,42 +197,32 @@ func circleFor(p *plan) circle {
 // 1 − q^full = (1 − R·cos φ) − i·R·sin φ, R = r^full, φ = full·θ; each
 // 1 − R·cos written (1 − R) + 2R·sin²(·/2), without cancellation.
 type lapTransform struct {
-	lp      lapParts
-	r, omR  float64
-	uR, uI  []float64
-	tab     circle
-	mask    int
-	h       float64
-	hasBase bool
+	lp     lapParts
+	r, omR float64
+	// rr = r^1, omr = 1 − rr and f = ½·th, of the grid, for fill.
+	rr, omr, f float64
+	uR, uI     []float64
+	tab        circle
+	mask       int
+	h          float64
+	hasBase    bool
 }
 
 // set readies t for the group lp on the grid h, transforms of length n
-// (m = n/2) and its table.
+// (m = n/2) and its table. u depends on the grid alone, and is computed at
+// a frequency the first time it is asked for (NaN until then): screen and
+// the product ask for a few hundred of the thousands there are.
 func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
-	// The coarse grid's u serve the buckets rounded down too.
-	if !t.hasBase && !(t.h == h && len(t.uR) == m+1) {
-		t.h = h
-		t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
-		rr := num.Exp(-h / 2)
-		omr := -expm1(-h / 2)
-		f := 0.5 * lp.th
-		for k := range m + 1 {
-			z := tab[k]
-			dr, di := omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
-			nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
-			// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
-			var qr, qi float64
-			if math.Abs(dr) >= math.Abs(di) {
-				t := di / dr
-				den := dr + float64(di*t)
-				qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
-			} else {
-				t := dr / di
-				den := float64(dr*t) + di
-				qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+	if !t.hasBase {
+		// The coarse grid's u serve the buckets rounded down too.
+		if !(t.h == h && len(t.uR) == m+1) {
+			t.h = h
+			t.uR, t.uI = grow(t.uR, m+1), grow(t.uI, m+1)
+			for k := range t.uR {
+				t.uR[k] = math.NaN()
 			}
-			t.uR[k], t.uI[k] = f*qr, f*qi
 		}
+		t.rr, t.omr, t.f = num.Exp(-h/2), -expm1(-h/2), 0.5*lp.th
 	}
 	t.hasBase, t.tab, t.mask = true, tab, len(tab)-1
 	t.lp = lp
@@ -239,8 +230,31 @@ func (t *lapTransform) set(lp lapParts, h float64, m int, tab circle) {
 	t.omR = -expm1(-float64(lp.full) * h / 2)
 }
 
+// fill computes u at frequency k.
+func (t *lapTransform) fill(k int) {
+	rr := t.rr
+	z := t.tab[k]
+	dr, di := t.omr+2*float64(rr*float64(z.h*z.h)), -float64(rr*z.s)
+	nr, ni := 1+float64(rr*z.c), float64(rr*z.s)
+	// (n/d) by Smith's division: d may be 10⁻³⁰⁴, whose square is 0.
+	var qr, qi float64
+	if math.Abs(dr) >= math.Abs(di) {
+		t := di / dr
+		den := dr + float64(di*t)
+		qr, qi = (nr+float64(ni*t))/den, (ni-float64(nr*t))/den
+	} else {
+		t := dr / di
+		den := float64(dr*t) + di
+		qr, qi = (float64(nr*t)+ni)/den, (float64(ni*t)-nr)/den
+	}
+	t.uR[k], t.uI[k] = t.f*qr, t.f*qi
+}
+
 // at returns the transform at frequency k.
 func (t *lapTransform) at(k int) (vr, vi float64) {
+	if u := t.uR[k]; u != u {
+		t.fill(k)
+	}
 	lp := &t.lp
 	z := t.tab[(k*lp.full)&t.mask]
 	gr, gi := t.omR+2*float64(t.r*float64(z.h*z.h)), -float64(t.r*z.s)
@@ -312,7 +326,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	first := max(int64(math.Ceil((r.mean-t)/h)), lowest)
 	last := min(int64(math.Floor((r.mean+t)/h)), highest)
 	w := int(max(last-first+1, 1))
-	p := c.load(nil, w)
+	p := c.load(w)
 	n, m := p.n, p.n/2
 	mask := n - 1
 	tab := circleFor(p)
@@ -345,7 +359,162 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmp.Compare(parts[b].count, parts[a].count)
 	})
+	leaves := false
+	for _, pt := range parts {
+		leaves = leaves || pt.leaf != nil
+	}
 	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
+	alive = screen(parts, order, alive, &lt, h, m, tab, c)
+	if leaves {
+		alive = productWithLeaves(parts, order, alive, &lt, h, tab, c, p)
+	} else {
+		alive = lapProduct(parts, order, alive, &lt, h, m, tab, c)
+	}
+	if lt.hasBase {
+		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
+	}
+	// The sum's index s goes to (s − first) mod n: the circular transform
+	// folds what lies outside the window onto it. That adds mass (δ only
+	// rises); the mass beyond each end, at most tail, is counted at +∞.
+	move := int((shift - first) % int64(n))
+	if move < 0 {
+		move += n
+	}
+	clear(c.ar)
+	clear(c.ai)
+	for _, k := range alive {
+		// e^{−2πi·k·move/n}
+		z := tab[(int(k)*move)&mask]
+		ar, ai := accR[k], accI[k]
+		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
+	}
+	// Every frequency above the last alive one is 0.
+	band := 0
+	if len(alive) > 0 && int(alive[len(alive)-1]) < m {
+		band = int(alive[len(alive)-1]) + 1
+	}
+	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
+	r.lo = int(first)
+	r.p = make([]float64, w)
+	for i := range r.p {
+		r.p[i] = max(c.x[i], 0)
+	}
+	if len(alive) < m+1 {
+		r.inf += float64(n) * deadBelow
+	}
+	if last < highest {
+		r.inf += tail
+	}
+	if first > lowest {
+		r.inf += tail
+	}
+	r.cut(tail)
+	return r
+}
+
+// screenBlocks are the block sizes, coarsest first, at which screen
+// looks for frequencies that every block member's product puts below
+// deadBelow.
+var screenBlocks = []int{64, 8}
+
+// screen returns the frequencies of alive (all of 0…m, in order) that it
+// cannot prove dead block by block: a frequency it drops is one whose
+// product over the Laplace groups falls below deadBelow at some group, so
+// that composeParts would drop it too, and the frequencies kept, the
+// order and the arithmetic of composeParts being the same, so are its bits.
+//
+// A Laplace group's distribution sits on n+1 grid points, so its
+// transform moves by at most (n/2)·|θ − θ_c| from the block's centre θ_c
+// (|e^{ix} − 1| ≤ |x|, measured from the middle point): |φ| + that slack,
+// raised to the group's count, bounds every frequency of the block. The
+// slack always exceeds the rounding of the product (a block holds at least
+// two frequencies, so it is at least π/n of a grid point's share), which
+// keeps the bound above what composeParts computes. Most frequencies die
+// after a few groups, so proving it once for a block of hundreds costs
+// what one frequency did.
+func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+	const dead2 = deadBelow * deadBelow
+	if !slices.ContainsFunc(parts, func(pt part) bool { return pt.leaf == nil }) {
+		return alive // no Laplace group to screen with
+	}
+	n := 2 * m
+	starts := append(c.blocks[:0], 0)
+	size := m + 1
+	var mag []float64
+	for _, b := range screenBlocks {
+		if b >= size {
+			continue
+		}
+		var sub []int32
+		for _, s := range starts {
+			for t := int(s); t < int(s)+size && t <= m; t += b {
+				sub = append(sub, int32(t))
+			}
+		}
+		// w is a block's largest distance from its centre s + w.
+		w := b / 2
+		mag = grow(mag, len(sub))
+		for i := range sub {
+			mag[i] = 1
+		}
+		live := make([]int32, len(sub))
+		for i := range live {
+			live[i] = int32(i)
+		}
+		for _, i := range order {
+			pt := parts[i]
+			if pt.leaf != nil {
+				continue
+			}
+			slack := math.Pi * float64(pt.lap.n) * float64(w) / float64(n)
+			if slack >= 1 {
+				continue
+			}
+			lt.set(pt.lap, h, m, tab)
+			kept := live[:0]
+			for _, j := range live {
+				kc := min(int(sub[j])+w, m)
+				vr, vi := lt.at(kc)
+				v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + slack
+				if v < 1 {
+					mag[j] *= powReal(float64(v*v), pt.count)
+				}
+				if mag[j] >= dead2 {
+					kept = append(kept, j)
+				}
+			}
+			live = kept
+		}
+		next := make([]int32, len(live))
+		for i, j := range live {
+			next[i] = sub[j]
+		}
+		starts, size = next, b
+	}
+	c.blocks = starts
+	if size == m+1 {
+		return alive
+	}
+	out := alive[:0]
+	for _, s := range starts {
+		for t := int(s); t < int(s)+size && t <= m; t++ {
+			out = append(out, int32(t))
+		}
+	}
+	return out
+}
+
+// productWithLeaves multiplies c.br + i·c.bi by every part's transform
+// raised to its count at the frequencies alive, in order, and returns the
+// frequencies where the product stays at or above deadBelow: a leaf's
+// complex power at once, the Laplace groups' squared moduli first (c.mag),
+// so that their complex powers are taken only at the frequencies that
+// survive every part.
+func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransform, h float64, tab circle, c *convolver, p *plan) []int32 {
+	const dead2 = deadBelow * deadBelow
+	m := p.n / 2
+	mask := p.n - 1
+	accR, accI, mag := c.br, c.bi, c.mag
 	for _, i := range order {
 		pt := parts[i]
 		kept := alive[:0]
@@ -371,8 +540,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		lt.set(pt.lap, h, m, tab)
 		for _, k := range alive {
 			vr, vi := lt.at(int(k))
-			v := powReal(float64(vr*vr)+float64(vi*vi), pt.count)
-			mag[k] *= v
+			mag[k] *= powReal(float64(vr*vr)+float64(vi*vi), pt.count)
 			ar, ai := accR[k], accI[k]
 			if float64(float64(ar*ar)+float64(ai*ai))*mag[k] >= dead2 {
 				kept = append(kept, k)
@@ -397,39 +565,53 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			accR[k], accI[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
 		}
 	}
-	if lt.hasBase {
-		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
+	return alive
+}
+
+// lapProduct is productWithLeaves when every part is a Laplace group:
+// the groups of one count (adjacent in order) are multiplied first and
+// the product raised to that count once, Π φ_g^c = (Π φ_g)^c — one complex
+// power per count and frequency rather than per group (a decaying schedule
+// of 444 buckets has 76 counts) — and a frequency dies when the product so
+// far falls below deadBelow, tested after each count (screen left few that
+// die).
+func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+	const dead2 = deadBelow * deadBelow
+	accR, accI := c.br, c.bi
+	c.pr, c.pi = grow(c.pr, m+1), grow(c.pi, m+1)
+	pr, pi := c.pr, c.pi
+	for a := 0; a < len(order); {
+		count := parts[order[a]].count
+		b := a + 1
+		for b < len(order) && parts[order[b]].count == count {
+			b++
+		}
+		for _, k := range alive {
+			pr[k], pi[k] = 1, 0
+		}
+		for _, i := range order[a:b] {
+			lt.set(parts[i].lap, h, m, tab)
+			for _, k := range alive {
+				vr, vi := lt.at(int(k))
+				ar, ai := pr[k], pi[k]
+				pr[k], pi[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+			}
+		}
+		kept := alive[:0]
+		for _, k := range alive {
+			vr, vi := pr[k], pi[k]
+			if count > 1 {
+				vr, vi = cpow(vr, vi, count)
+			}
+			ar, ai := accR[k], accI[k]
+			ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+			accR[k], accI[k] = ar, ai
+			if float64(ar*ar)+float64(ai*ai) >= dead2 {
+				kept = append(kept, k)
+			}
+		}
+		alive = kept
+		a = b
 	}
-	// The sum's index s goes to (s − first) mod n: the circular transform
-	// folds what lies outside the window onto it. That adds mass (δ only
-	// rises); the mass beyond each end, at most tail, is counted at +∞.
-	move := int((shift - first) % int64(n))
-	if move < 0 {
-		move += n
-	}
-	clear(c.ar)
-	clear(c.ai)
-	for _, k := range alive {
-		// e^{−2πi·k·move/n}
-		z := tab[(int(k)*move)&mask]
-		ar, ai := accR[k], accI[k]
-		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
-	}
-	p.inverse(c.ar, c.ai, c.re, c.im, c.x)
-	r.lo = int(first)
-	r.p = make([]float64, w)
-	for i := range r.p {
-		r.p[i] = max(c.x[i], 0)
-	}
-	if len(alive) < m+1 {
-		r.inf += float64(n) * deadBelow
-	}
-	if last < highest {
-		r.inf += tail
-	}
-	if first > lowest {
-		r.inf += tail
-	}
-	r.cut(tail)
-	return r
+	return alive
 }

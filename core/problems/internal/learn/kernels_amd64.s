@@ -2,40 +2,6 @@
 
 #include "textflag.h"
 
-// TRANSPOSE4 turns four loaded rows a, b, c, e (four floats each) into
-// the four columns (a_k, b_k, c_k, e_k), k = 0 … 3, using t0–t3:
-// t0 = (a0 b0 a1 b1), t1 = (a2 b2 a3 b3), t2 = (c0 e0 c1 e1),
-// t3 = (c2 e2 c3 e3), then a = (a0 b0 c0 e0), b = (a1 b1 c1 e1),
-// c = (a2 b2 c2 e2), e = (a3 b3 c3 e3).
-#define TRANSPOSE4(a, b, c, e, t0, t1, t2, t3) \
-	VUNPCKLPS b, a, t0; \
-	VUNPCKHPS b, a, t1; \
-	VUNPCKLPS e, c, t2; \
-	VUNPCKHPS e, c, t3; \
-	VMOVLHPS t2, t0, a; \
-	VMOVHLPS t0, t2, b; \
-	VMOVLHPS t3, t1, c; \
-	VMOVHLPS t1, t3, e
-
-// ACC4 adds the four columns' products with x_j … x_{j+3} (Y8–Y11) to
-// acc, column after column: each lane (row) sums left to right.
-// Columns past the row's end (the tail step) load as 0 on both sides:
-// their products are +0 and leave the sum's bits alone (the sum is
-// never −0: it starts at +0).
-#define ACC4(a, b, c, e, acc) \
-	VCVTPS2PD a, Y12; \
-	VMULPD Y8, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD b, Y12; \
-	VMULPD Y9, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD c, Y12; \
-	VMULPD Y10, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD e, Y12; \
-	VMULPD Y11, Y12, Y12; \
-	VADDPD Y12, acc, acc
-
 // ROWPTRS loads the eight row pointers f + 4·off[k] into AX BX CX DX SI
 // DI R8 R9 (R10 = f, R13 = off) and advances R13 by eight offsets.
 #define ROWPTRS \
@@ -57,88 +23,215 @@
 	LEAQ (R10)(R9*4), R9; \
 	ADDQ $64, R13
 
-// func dotsF32AVX2(f *float32, off *int, groups int, x *float64, n int, mask *tailMask, out *float64)
+// laneMask32: eight all-ones doublewords then eight zeros. The 32 bytes
+// from laneMask32 + 4·(8 − r) select lanes 0…r−1 of two 4-lane xmm
+// registers of float32 (VMASKMOVPS); laneMask64, likewise of quadwords,
+// of two 4-lane ymm registers of float64 (VMASKMOVPD).
+DATA laneMask32<>+0(SB)/8, $-1
+DATA laneMask32<>+8(SB)/8, $-1
+DATA laneMask32<>+16(SB)/8, $-1
+DATA laneMask32<>+24(SB)/8, $-1
+DATA laneMask32<>+32(SB)/8, $0
+DATA laneMask32<>+40(SB)/8, $0
+DATA laneMask32<>+48(SB)/8, $0
+DATA laneMask32<>+56(SB)/8, $0
+GLOBL laneMask32<>(SB), RODATA|NOPTR, $64
+
+DATA laneMask64<>+0(SB)/8, $-1
+DATA laneMask64<>+8(SB)/8, $-1
+DATA laneMask64<>+16(SB)/8, $-1
+DATA laneMask64<>+24(SB)/8, $-1
+DATA laneMask64<>+32(SB)/8, $-1
+DATA laneMask64<>+40(SB)/8, $-1
+DATA laneMask64<>+48(SB)/8, $-1
+DATA laneMask64<>+56(SB)/8, $-1
+DATA laneMask64<>+64(SB)/8, $0
+DATA laneMask64<>+72(SB)/8, $0
+DATA laneMask64<>+80(SB)/8, $0
+DATA laneMask64<>+88(SB)/8, $0
+DATA laneMask64<>+96(SB)/8, $0
+DATA laneMask64<>+104(SB)/8, $0
+DATA laneMask64<>+112(SB)/8, $0
+DATA laneMask64<>+120(SB)/8, $0
+GLOBL laneMask64<>(SB), RODATA|NOPTR, $128
+
+// LANES8(row, lo, hi) adds a row's eight float32 at column AX (as
+// float64) times x's (Y8, Y9) to its lanes 0–3 (lo) and 4–7 (hi):
+// product rounded, then sum (no FMA).
+#define LANES8(row, lo, hi) \
+	VCVTPS2PD (row)(AX*4), Y10; \
+	VMULPD    Y8, Y10, Y10; \
+	VADDPD    Y10, lo, lo; \
+	VCVTPS2PD 16(row)(AX*4), Y11; \
+	VMULPD    Y9, Y11, Y11; \
+	VADDPD    Y11, hi, hi
+
+// TAILLO(row, lo) adds the row's columns d8 … d8+3 that exist (mask X14;
+// the others load 0, and x's (Y12) too, adding 0·0 = +0) to lanes 0–3;
+// TAILHI(row, hi) columns d8+4 … d8+7 (mask X15, x in Y13) to lanes 4–7.
+#define TAILLO(row, lo) \
+	VMASKMOVPS (row)(R8*4), X14, X10; \
+	VCVTPS2PD  X10, Y10; \
+	VMULPD     Y12, Y10, Y10; \
+	VADDPD     Y10, lo, lo
+#define TAILHI(row, hi) \
+	VMASKMOVPS 16(row)(R8*4), X15, X11; \
+	VCVTPS2PD  X11, Y11; \
+	VMULPD     Y13, Y11, Y11; \
+	VADDPD     Y11, hi, hi
+
+// func dotsF32AVX2(f *float32, off *int, n int, x *float64, d int, out *float64)
 //
-// For each of groups groups of eight rows (row k of a group starts at
-// f + off[k]; off advances by eight per group), out[k] = Σ_j
-// float64(row_k[j])·x[j] over the row's columns, each sum from +0 left
-// to right: the bits of dot4Rows' chains. Columns run four at a time
-// up to n (a multiple of 4); mask, when not nil, covers the 1–3 columns
-// past n with masked loads. Lanes are rows (Y13 rows 0–3, Y14 rows 4–7);
-// each step loads four columns of the eight rows and transposes them.
-// Registers: AX BX CX DX SI DI R8 R9 the rows, R10 x, R11 n, R12 j.
-TEXT ·dotsF32AVX2(SB), NOSPLIT, $0-56
-group:
-	MOVQ groups+16(FP), R12
-	TESTQ R12, R12
-	JEQ  end
-	DECQ R12
-	MOVQ R12, groups+16(FP)
+// out[k] = Σ_j float64(row_k[j])·x[j] over the d columns of n rows (row k
+// at f + 4·off[k]) in core/num's lane order (lanes.go): column j to lane
+// j mod 8 from +0, lanes 0–3 in one register and 4–7 in another, the
+// tree ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)) — num.Dots' kernel
+// (lanes_amd64.s) on float32 rows, which VCVTPS2PD widens exactly. Four
+// rows at a time (x's eight columns loaded once for the four, their
+// trees folded into one store as num's), then one at a time; the last
+// d mod 8 columns by masked loads.
+//
+// Registers: R10 f, R13 off, DX x, DI out, BX d, R8 d rounded down to
+// eight, R9 d mod 8, CX rows left, AX the column; SI R11 R12 R14 the
+// rows.
+TEXT ·dotsF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ f+0(FP), R10
 	MOVQ off+8(FP), R13
-	ROWPTRS
-	MOVQ R13, off+8(FP)
-	MOVQ x+24(FP), R10
-	MOVQ n+32(FP), R11
-	XORQ R12, R12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
+	MOVQ n+16(FP), CX
+	MOVQ x+24(FP), DX
+	MOVQ d+32(FP), BX
+	MOVQ out+40(FP), DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ BX, R9
+	ANDQ $7, R9
+	TESTQ CX, CX
+	JZ    fdone
 
-loop:
-	CMPQ R12, R11
-	JGE  tail
-	VBROADCASTSD 0(R10)(R12*8), Y8
-	VBROADCASTSD 8(R10)(R12*8), Y9
-	VBROADCASTSD 16(R10)(R12*8), Y10
-	VBROADCASTSD 24(R10)(R12*8), Y11
-	VMOVUPS (AX)(R12*4), X0
-	VMOVUPS (BX)(R12*4), X1
-	VMOVUPS (CX)(R12*4), X2
-	VMOVUPS (DX)(R12*4), X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y13)
-	VMOVUPS (SI)(R12*4), X0
-	VMOVUPS (DI)(R12*4), X1
-	VMOVUPS (R8)(R12*4), X2
-	VMOVUPS (R9)(R12*4), X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y14)
-	ADDQ $4, R12
-	JMP  loop
+	// The tail's masks and x's tail, once.
+	MOVQ       $8, AX
+	SUBQ       R9, AX
+	LEAQ       laneMask64<>(SB), R11
+	LEAQ       (R11)(AX*8), R11
+	VMOVDQU    (R11), Y10
+	VMOVDQU    32(R11), Y11
+	VMASKMOVPD (DX)(R8*8), Y10, Y12
+	VMASKMOVPD 32(DX)(R8*8), Y11, Y13
+	LEAQ       laneMask32<>(SB), R11
+	LEAQ       (R11)(AX*4), R11
+	VMOVDQU    (R11), X14
+	VMOVDQU    16(R11), X15
 
-tail:
-	MOVQ mask+40(FP), R13
-	TESTQ R13, R13
-	JEQ  store
-	VMOVDQU 16(R13), Y15
-	VMASKMOVPD (R10)(R12*8), Y15, Y12
-	VPERMPD $0x00, Y12, Y8
-	VPERMPD $0x55, Y12, Y9
-	VPERMPD $0xaa, Y12, Y10
-	VPERMPD $0xff, Y12, Y11
-	VMOVDQU 0(R13), X15
-	VMASKMOVPS (AX)(R12*4), X15, X0
-	VMASKMOVPS (BX)(R12*4), X15, X1
-	VMASKMOVPS (CX)(R12*4), X15, X2
-	VMASKMOVPS (DX)(R12*4), X15, X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y13)
-	VMASKMOVPS (SI)(R12*4), X15, X0
-	VMASKMOVPS (DI)(R12*4), X15, X1
-	VMASKMOVPS (R8)(R12*4), X15, X2
-	VMASKMOVPS (R9)(R12*4), X15, X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y14)
+fgroup:
+	CMPQ CX, $4
+	JLT  frest
+	MOVQ 0(R13), SI
+	MOVQ 8(R13), R11
+	MOVQ 16(R13), R12
+	MOVQ 24(R13), R14
+	LEAQ (R10)(SI*4), SI
+	LEAQ (R10)(R11*4), R11
+	LEAQ (R10)(R12*4), R12
+	LEAQ (R10)(R14*4), R14
+	ADDQ $32, R13
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ   AX, AX
 
-store:
-	MOVQ out+48(FP), R13
-	VMOVUPD Y13, 0(R13)
-	VMOVUPD Y14, 32(R13)
-	ADDQ $64, R13
-	MOVQ R13, out+48(FP)
-	JMP  group
+fgeight:
+	CMPQ    AX, R8
+	JGE     fgtail
+	VMOVUPD (DX)(AX*8), Y8
+	VMOVUPD 32(DX)(AX*8), Y9
+	LANES8(SI, Y0, Y4)
+	LANES8(R11, Y1, Y5)
+	LANES8(R12, Y2, Y6)
+	LANES8(R14, Y3, Y7)
+	ADDQ    $8, AX
+	JMP     fgeight
 
-end:
+fgtail:
+	TESTQ R9, R9
+	JZ    fgfold
+	TAILLO(SI, Y0)
+	TAILLO(R11, Y1)
+	TAILLO(R12, Y2)
+	TAILLO(R14, Y3)
+	CMPQ  R9, $4
+	JLE   fgfold // lanes 4–7 would add +0
+	TAILHI(SI, Y4)
+	TAILHI(R11, Y5)
+	TAILHI(R12, Y6)
+	TAILHI(R14, Y7)
+
+	// Row r's (l0+l4, l1+l5, l2+l6, l3+l7) in Y0…Y3; the 128-bit halves
+	// of rows 0, 1 (and 2, 3) swapped into place and added give
+	// ((l0+l4)+(l2+l6), (l1+l5)+(l3+l7)) of two rows in one register;
+	// VHADDPD adds each pair (rows 0, 2, 1, 3) and VPERMPD orders them.
+fgfold:
+	VADDPD     Y4, Y0, Y0
+	VADDPD     Y5, Y1, Y1
+	VADDPD     Y6, Y2, Y2
+	VADDPD     Y7, Y3, Y3
+	VPERM2F128 $0x20, Y1, Y0, Y8
+	VPERM2F128 $0x31, Y1, Y0, Y9
+	VADDPD     Y9, Y8, Y8
+	VPERM2F128 $0x20, Y3, Y2, Y10
+	VPERM2F128 $0x31, Y3, Y2, Y11
+	VADDPD     Y11, Y10, Y10
+	VHADDPD    Y10, Y8, Y11
+	VPERMPD    $0xD8, Y11, Y11
+	VMOVUPD    Y11, (DI)
+	ADDQ       $32, DI
+	SUBQ       $4, CX
+	JMP        fgroup
+
+	// The last n mod 4 rows one at a time.
+frest:
+	TESTQ CX, CX
+	JZ    fdone
+
+frow:
+	MOVQ   0(R13), SI
+	LEAQ   (R10)(SI*4), SI
+	ADDQ   $8, R13
+	VXORPD Y0, Y0, Y0
+	VXORPD Y4, Y4, Y4
+	XORQ   AX, AX
+
+feight:
+	CMPQ    AX, R8
+	JGE     ftail
+	VMOVUPD (DX)(AX*8), Y8
+	VMOVUPD 32(DX)(AX*8), Y9
+	LANES8(SI, Y0, Y4)
+	ADDQ    $8, AX
+	JMP     feight
+
+ftail:
+	TESTQ R9, R9
+	JZ    ffold
+	TAILLO(SI, Y0)
+	TAILHI(SI, Y4)
+
+ffold:
+	VADDPD       Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VMOVSD       X0, (DI)
+	ADDQ         $8, DI
+	DECQ         CX
+	JNZ          frow
+
+fdone:
 	VZEROUPPER
 	RET
 
@@ -230,68 +323,12 @@ aend:
 	RET
 
 // PTERM adds Y8 times the four float32 at off(SI), as float64, to acc
-// (temporary t): the products of x_j with four rows' feature j in
-// packedDotsAVX2, of c_k with four of row k's columns in
+// (temporary t): the products of c_k with four of row k's columns in
 // packedAxpysAVX2; the product rounded, then the sum (no FMA).
 #define PTERM(off, t, acc) \
 	VCVTPS2PD off(SI), t; \
 	VMULPD Y8, t, t; \
 	VADDPD t, acc, acc
-
-// func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
-//
-// For each of groups feature-major groups of 32 rows (feature j of lane
-// l at tr[j·32 + l], groups back to back), out[l] = Σ_j
-// float64(tr[j·32 + l])·x[j], each sum from +0 left to right over j:
-// packedDotsGo's bits. Lanes are rows: Y0–Y7 hold the 32 sums, eight
-// independent chains. Registers: SI tr, CX groups, DX d, R8 x, DI out,
-// R9 j.
-TEXT ·packedDotsAVX2(SB), NOSPLIT, $0-40
-	MOVQ tr+0(FP), SI
-	MOVQ groups+8(FP), CX
-	MOVQ d+16(FP), DX
-	MOVQ x+24(FP), R8
-	MOVQ out+32(FP), DI
-
-pgroup:
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-	VXORPD Y5, Y5, Y5
-	VXORPD Y6, Y6, Y6
-	VXORPD Y7, Y7, Y7
-	XORQ R9, R9
-
-pfeature:
-	VBROADCASTSD (R8)(R9*8), Y8
-	PTERM(0, Y9, Y0)
-	PTERM(16, Y10, Y1)
-	PTERM(32, Y11, Y2)
-	PTERM(48, Y12, Y3)
-	PTERM(64, Y13, Y4)
-	PTERM(80, Y14, Y5)
-	PTERM(96, Y15, Y6)
-	PTERM(112, Y9, Y7)
-	ADDQ $128, SI
-	INCQ R9
-	CMPQ R9, DX
-	JLT  pfeature
-
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
-	ADDQ $256, DI
-	DECQ CX
-	JNE  pgroup
-	VZEROUPPER
-	RET
 
 // PROWNEXT advances to the next row and coefficient and loops to label
 // while rows remain.

@@ -9,8 +9,8 @@ package learn
 func packKernels() bool { return false }
 
 // packedDots runs packedDotsGo: there are no packed kernels here.
-func packedDots(tr []float32, groups, d int, x, out []float64) {
-	packedDotsGo(tr, groups, d, x, out)
+func packedDots(rm []float32, stride, d, n int, x, out []float64) {
+	packedDotsGo(rm, stride, d, n, x, out)
 }
 
 // packedAxpys runs packedAxpysGo: there are no packed kernels here.

@@ -80,6 +80,28 @@ func dotsGo(z, x, out []float64) {
 	}
 }
 
+// DotsAt sets out[k] = DotOf(f[off[k] : off[k]+len(x)], x) for k <
+// len(out): the dot products of float32 rows stored anywhere in f (a
+// dataset's rows through a permutation, say). On amd64 with AVX2 it is
+// assembly (lanes_amd64.s: four rows at a time, as Dots). It panics
+// unless off holds len(out) offsets of rows inside f.
+func DotsAt(f []float32, off []int, x, out []float64) {
+	off = off[:len(out)]
+	for _, o := range off {
+		if o < 0 || o > len(f)-len(x) {
+			panic("num: DotsAt row outside its array")
+		}
+	}
+	dotsAt(f, off, x, out)
+}
+
+// dotsAtGo is DotsAt in portable Go.
+func dotsAtGo(f []float32, off []int, x, out []float64) {
+	for k, o := range off[:len(out)] {
+		out[k] = DotOf(f[o:o+len(x)], x)
+	}
+}
+
 // Exact is what the stored factor of a lane-ordered sum may be: every
 // value of these types converts to float64 exactly.
 type Exact interface{ ~float64 | ~float32 | ~uint8 }

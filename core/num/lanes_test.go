@@ -177,3 +177,42 @@ func TestDotOfGather(t *testing.T) {
 		}
 	}
 }
+
+// TestDotsAtBits holds DotsAt's kernel and its Go to the definition, bit
+// for bit, over float32 rows at scattered offsets (seven: a group of four
+// and three alone), every width 0…40, wide and special values.
+func TestDotsAtBits(t *testing.T) {
+	state := uint64(9)
+	for _, pattern := range []string{"wide", "special"} {
+		for d := range 41 {
+			const rows = 7
+			w := make([]float64, 3*rows*(d+2))
+			laneVector(w, pattern, &state)
+			f := make([]float32, len(w))
+			for j, v := range w {
+				f[j] = float32(v)
+			}
+			x := make([]float64, d)
+			laneVector(x, pattern, &state)
+			off := make([]int, rows)
+			want := make([]float64, rows)
+			for k := range off {
+				off[k] = int(unit(&state) * float64(len(f)-d))
+				a := make([]float64, d)
+				for j := range a {
+					a[j] = float64(f[off[k]+j])
+				}
+				want[k] = refDot(a, x)
+			}
+			for name, fn := range map[string]func(f []float32, off []int, x, out []float64){"DotsAt": DotsAt, "dotsAtGo": dotsAtGo} {
+				got := make([]float64, rows)
+				fn(f, off, x, got)
+				for k := range got {
+					if !sameBits(got[k], want[k]) {
+						t.Fatalf("%s %s d=%d row %d: %v, want %v", name, pattern, d, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+}

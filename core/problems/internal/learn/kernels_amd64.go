@@ -6,13 +6,14 @@ import (
 	"unsafe"
 
 	"dpsim/core/internal/cpufeat"
+	"dpsim/core/num"
 )
 
 // The float32 kernels of the dense rows in AVX2 on amd64 processors that
 // have it (checked once, with the operating system's consent to save the
 // ymm registers). The dot products sum each row in core/num's lane order
-// (num.DotOf's bits, four float64 lanes per register, four rows per
-// step); the axpys keep the pure-Go loops' order — each entry adds its
+// (num.DotsAt: its AVX2 kernel, four float64 lanes per register, four
+// rows per step); the axpys keep the pure-Go loops' order — each entry adds its
 // rows' terms in row order, eight rows per step — products and sums
 // rounded apart (no fused multiply-add), so they give the same bits,
 // natively and against js/wasm. TestBlockedKernels checks the bits
@@ -34,9 +35,6 @@ var tailMasks = func() (m [4]tailMask) {
 	}
 	return m
 }()
-
-//go:noescape
-func dotsF32AVX2(f *float32, off *int, n int, x *float64, d int, out *float64)
 
 //go:noescape
 func axpysF32AVX2(f *float32, off *int, groups int, c *float64, n int, mask *tailMask, out *float64)
@@ -91,7 +89,7 @@ func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
 	for done := 0; done < len(out); {
 		b := min(wideBlock, len(out)-done)
 		r.offsets(lo+done, off[:b])
-		dotsF32AVX2(unsafe.SliceData(r.Set.Features), &off[0], b, &x[0], d, &out[done])
+		num.DotsAt(r.Set.Features, off[:b], x, out[done:done+b])
 		done += b
 	}
 	return len(out)
@@ -135,7 +133,7 @@ func packKernels() bool { return useAVX2 }
 
 // packedDots writes the dot products of n rows of rm (row k's d features
 // at k·stride) with x into out: packedDotsGo's sums, in AVX2 when
-// present (the rows kernel, its offsets k·stride).
+// present (num.DotsAt at offsets k·stride).
 func packedDots(rm []float32, stride, d, n int, x, out []float64) {
 	if n == 0 {
 		return
@@ -153,7 +151,7 @@ func packedDots(rm []float32, stride, d, n int, x, out []float64) {
 		for k := range b {
 			off[k] = (done + k) * stride
 		}
-		dotsF32AVX2(&rm[0], &off[0], b, &x[0], d, &out[done])
+		num.DotsAt(rm, off[:b], x[:d], out[done:done+b])
 		done += b
 	}
 }

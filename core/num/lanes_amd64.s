@@ -22,6 +22,25 @@ DATA laneMask<>+112(SB)/8, $0
 DATA laneMask<>+120(SB)/8, $0
 GLOBL laneMask<>(SB), RODATA|NOPTR, $128
 
+// XTAIL(t, m0, m1) splits d (BX) into R8 = d rounded down to eight and
+// R9 = d mod 8, sets AX = 8 − R9, the masks of lanes 0…R9−1 into m0
+// (lanes 0–3) and m1 (4–7) from laneMask (t scratch), and loads x's (DX)
+// last R9 values by them into Y12 and Y13, the other lanes 0: once per
+// call, for every row's tail.
+#define XTAIL(t, m0, m1) \
+	MOVQ       BX, R8; \
+	ANDQ       $-8, R8; \
+	MOVQ       BX, R9; \
+	ANDQ       $7, R9; \
+	MOVQ       $8, AX; \
+	SUBQ       R9, AX; \
+	LEAQ       laneMask<>(SB), t; \
+	LEAQ       (t)(AX*8), t; \
+	VMOVDQU    (t), m0; \
+	VMOVDQU    32(t), m1; \
+	VMASKMOVPD (DX)(R8*8), m0, Y12; \
+	VMASKMOVPD 32(DX)(R8*8), m1, Y13
+
 // FOLD4 stores the sums of four rows, their lanes 0–3 in Y0…Y3 and 4–7
 // in Y4…Y7, at DI: row r's (l0+l4, l1+l5, l2+l6, l3+l7) in Y0…Y3; the
 // 128-bit halves of rows 0, 1 (and 2, 3) swapped into place and added
@@ -72,22 +91,9 @@ TEXT ·dotsAVX2(SB), NOSPLIT, $0-40
 	MOVQ out+16(FP), DI
 	MOVQ d+24(FP), BX
 	MOVQ n+32(FP), CX
-	MOVQ BX, R8
-	ANDQ $-8, R8
-	MOVQ BX, R9
-	ANDQ $7, R9
 	TESTQ CX, CX
 	JZ    done
-
-	// The tail's masks and x's tail, once.
-	MOVQ       $8, AX
-	SUBQ       R9, AX
-	LEAQ       laneMask<>(SB), R10
-	LEAQ       (R10)(AX*8), R10
-	VMOVDQU    (R10), Y14
-	VMOVDQU    32(R10), Y15
-	VMASKMOVPD (DX)(R8*8), Y14, Y12
-	VMASKMOVPD 32(DX)(R8*8), Y15, Y13
+	XTAIL(R10, Y14, Y15)
 
 	// Four rows at a time while four remain.
 group:
@@ -269,22 +275,9 @@ TEXT ·dotsAtAVX2(SB), NOSPLIT, $0-48
 	MOVQ x+24(FP), DX
 	MOVQ d+32(FP), BX
 	MOVQ out+40(FP), DI
-	MOVQ BX, R8
-	ANDQ $-8, R8
-	MOVQ BX, R9
-	ANDQ $7, R9
 	TESTQ CX, CX
 	JZ    fdone
-
-	// The tail's masks and x's tail, once.
-	MOVQ       $8, AX
-	SUBQ       R9, AX
-	LEAQ       laneMask<>(SB), R11
-	LEAQ       (R11)(AX*8), R11
-	VMOVDQU    (R11), Y10
-	VMOVDQU    32(R11), Y11
-	VMASKMOVPD (DX)(R8*8), Y10, Y12
-	VMASKMOVPD 32(DX)(R8*8), Y11, Y13
+	XTAIL(R11, Y10, Y11)
 	LEAQ       laneMask32<>(SB), R11
 	LEAQ       (R11)(AX*4), R11
 	VMOVDQU    (R11), X14

@@ -69,7 +69,7 @@ var Factory = objective.Factory{
 			// The synthetic set's float32 features and labels, and the
 			// training rows' packed copy (learn.Pack).
 			return cols, rows*(4*int64(max(cols, 0))+1) + 8*rows + 8*int64(max(cols, 0))*int64(max(cols, 0)) +
-				learn.PackBytes(int64(max(p.Rows, 0)), cols)
+				learn.PackBytes(int64(max(p.Rows, 0)), cols, agents)
 		}
 		// The shared dataset is counted once per process by its loader;
 		// here: the shard permutation, for Newton the Hessian, and the
@@ -77,7 +77,7 @@ var Factory = objective.Factory{
 		// skips, are counted too: an upper bound).
 		pack := int64(0)
 		if d, err := data.Info(p.Dataset); err == nil && d.Kind == "float32" {
-			pack = learn.PackBytes(rows, cols)
+			pack = learn.PackBytes(rows, cols, agents)
 		}
 		return cols, 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + pack
 	},
@@ -302,5 +302,5 @@ func userSize(p *Params, agents int) (int, int64) {
 		return 1, 0
 	}
 	rows, cols := int64(sets.Train.Rows), sets.Train.Cols
-	return cols, sets.Bytes() + 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + learn.PackBytes(rows, cols)
+	return cols, sets.Bytes() + 8*rows + 8*int64(cols)*int64(min(cols, newtonMaxDim)) + learn.PackBytes(rows, cols, agents)
 }

@@ -125,6 +125,9 @@ func tail(d int) *tailMask {
 }
 
 //go:noescape
+func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64, lanes *[num.Lanes * packGroup]float64)
+
+//go:noescape
 func packedAxpysAVX2(rm *float32, stride, n int, c *float64, nv int, acc *[packTile]float64)
 
 // packKernels reports whether Pack builds the packed layouts: when the
@@ -154,6 +157,26 @@ func packedDots(rm []float32, stride, d, n int, x, out []float64) {
 		num.DotsAt(rm, off[:b], x[:d], out[done:done+b])
 		done += b
 	}
+}
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// where packedDotsAVX2 reads it.
+func packFeatureMajor() bool { return useAVX2 }
+
+// packedTrDots writes the dot products of groups feature-major groups of
+// packGroup rows (tr holds exactly those groups) with x into out
+// (groups·packGroup entries): packedTrDotsGo's sums, in AVX2 when
+// present.
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
+	if len(tr) < groups*d*packGroup || len(out) < groups*packGroup || len(x) < d {
+		panic("learn: packedTrDots slices shorter than their groups")
+	}
+	if !useAVX2 || groups == 0 || d == 0 {
+		packedTrDotsGo(tr, groups, d, x, out)
+		return
+	}
+	var lanes [num.Lanes * packGroup]float64
+	packedDotsAVX2(&tr[0], groups, d, &x[0], &out[0], &lanes)
 }
 
 // packedAxpys adds c[k]·row_k to the tile's 4·nv entries in acc for n

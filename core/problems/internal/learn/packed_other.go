@@ -17,3 +17,12 @@ func packedDots(rm []float32, stride, d, n int, x, out []float64) {
 func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTile]float64) {
 	packedAxpysGo(rm, stride, n, c, nv, acc)
 }
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// only for amd64's AVX2 kernel.
+func packFeatureMajor() bool { return false }
+
+// packedTrDots runs packedTrDotsGo: there are no packed kernels here.
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
+	packedTrDotsGo(tr, groups, d, x, out)
+}

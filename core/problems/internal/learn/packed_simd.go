@@ -72,3 +72,13 @@ func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTil
 		packedAxpysGo(rm, stride, n, c, nv, acc)
 	}
 }
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// not here (the module's pdots reads the row-major rows, two at a time).
+func packFeatureMajor() bool { return false }
+
+// packedTrDots runs packedTrDotsGo (Pack builds no feature-major copy
+// here: tests only).
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
+	packedTrDotsGo(tr, groups, d, x, out)
+}

@@ -102,7 +102,7 @@ func (r Rows) axpysWide(lo int, c []float64, out []float64) int {
 }
 
 // sparseDotsWide is sparseDots's assembly over all of out's rows of a
-// pixel set's sparse form (x finite, len(x) = the set's columns, which
+// pixel set's sparse form (len(x) = the set's columns, which
 // bound every col entry); it returns how many rows it did: 0 on float32
 // sets.
 func (r Rows) sparseDotsWide(sp *sparseRows, lo int, x []float64, out []float64) int {

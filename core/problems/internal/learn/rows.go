@@ -40,14 +40,16 @@ func (r Rows) Row(k int) int {
 
 // Dot returns a_kᵀx for view row k (len(x) ≥ Cols; only the first Cols
 // entries are read), in core/num's lane order: over the row's stored
-// nonzeros (num.GatherDot) when its set has a sparse form and x is
-// finite, else over its columns (num.DotOf) — the bits of Dots, which
-// every platform gives. Products are rounded apart from the sums
-// (core/num), so no platform fuses them.
+// nonzeros (num.GatherDot) when its set has a sparse form, else over
+// its columns (num.DotOf) — the bits of Dots, which every platform
+// gives. Products are rounded apart from the sums (core/num), so no
+// platform fuses them. (A sparse row skips its zero features whatever
+// x holds: an infinite x_j beside a zero feature adds nothing, where
+// the dense sum's 0·Inf would be NaN.)
 func (r Rows) Dot(k int, x []float64) float64 {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
 	x = x[:d]
-	if sp := r.sparse(); sp != nil && finite(x) {
+	if sp := r.sparse(); sp != nil {
 		return sp.dot(i, x)
 	}
 	if s.Pixels != nil {
@@ -58,12 +60,12 @@ func (r Rows) Dot(k int, x []float64) float64 {
 
 // Dots writes a_kᵀx for view rows k = lo, lo+1, …, lo+len(out)−1 into
 // out: Dot's bits, in assembly where there is some (dotsWide: AVX2 on
-// amd64, WebAssembly under js/wasm), on a sparse set (sparseRows) and a
-// finite x over the nonzero features only.
+// amd64, WebAssembly under js/wasm), on a sparse set (sparseRows) over
+// the nonzero features only.
 func (r Rows) Dots(lo int, x []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	x = x[:d]
-	if sp := r.sparse(); sp != nil && finite(x) {
+	if sp := r.sparse(); sp != nil {
 		r.sparseDots(sp, lo, x, out)
 		return
 	}

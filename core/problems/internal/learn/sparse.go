@@ -35,10 +35,7 @@ const PixelSparseDensity = 1.0 / 3
 // A row's dot product over this form sums its stored terms by position
 // (core/num's lane order for a sparse row, num.GatherDot), which is not
 // the dense row's order: Rows.Dot and Rows.Dots both use the form
-// wherever the set has one and x is finite, so that every caller gets
-// one sum per row. A product 0·x_j is not ±0 when x_j is ±Inf or NaN:
-// there the dense loops run, whose sums are then ±Inf or NaN in either
-// order.
+// wherever the set has one, so that every caller gets one sum per row.
 //
 // The axpys add a row's terms to each entry in row order; skipping a
 // zero term leaves those sums' bits unchanged, because adding ±0 to a
@@ -204,7 +201,7 @@ func (r Rows) Sparse() bool { return r.sparse() != nil }
 const negZero = 1 << 63
 
 // finite reports whether every entry of x is finite (no ±Inf, no NaN),
-// the precondition of the sparse dot: 0·x_j is then ±0.
+// the precondition of the sparse axpy: 0·c is then ±0.
 func finite(x []float64) bool {
 	bad := uint64(0)
 	for _, v := range x {
@@ -250,7 +247,7 @@ func saxpy[V value](k float64, c []uint16, v []V, out []float64) {
 	}
 }
 
-// sparseDots is Dots over the sparse form sp (x finite).
+// sparseDots is Dots over the sparse form sp.
 func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
 	for t := r.sparseDotsWide(sp, lo, x, out); t < len(out); t++ { // js/wasm: assembly, pixel rows
 		out[t] = sp.dot(r.Row(lo+t), x)

@@ -125,7 +125,7 @@ func tail(d int) *tailMask {
 }
 
 //go:noescape
-func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64, lanes *[num.Lanes * packGroup]float64)
+func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
 
 //go:noescape
 func packedAxpysAVX2(rm *float32, stride, n int, c *float64, nv int, acc *[packTile]float64)
@@ -175,8 +175,7 @@ func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 		packedTrDotsGo(tr, groups, d, x, out)
 		return
 	}
-	var lanes [num.Lanes * packGroup]float64
-	packedDotsAVX2(&tr[0], groups, d, &x[0], &out[0], &lanes)
+	packedDotsAVX2(&tr[0], groups, d, &x[0], &out[0])
 }
 
 // packedAxpys adds c[k]·row_k to the tile's 4·nv entries in acc for n

@@ -112,65 +112,55 @@ aend:
 
 // PTERM adds Y8 times the four float32 at off(SI), as float64, to acc
 // (temporary t): the products of c_k with four of row k's columns in
-// packedAxpysAVX2 (and, as LTERM, of x_j with four rows' feature j in
-// packedDotsAVX2); the product rounded, then the sum (no FMA).
+// packedAxpysAVX2; the product rounded, then the sum (no FMA).
 #define PTERM(off, t, acc) \
 	VCVTPS2PD off(SI), t; \
 	VMULPD Y8, t, t; \
 	VADDPD t, acc, acc
 
-// LTERM(off, t, acc) is PTERM at R10: the product of x_j (Y8) with
-// four rows' feature j, added to acc.
-#define LTERM(off, t, acc) \
-	VCVTPS2PD off(R10), t; \
-	VMULPD    Y8, t, t; \
-	VADDPD    t, acc, acc
+// QTERM(k, acc) adds x_{j+k} (broadcast from x at R8, j = R9) times
+// four rows' feature j+k (at R10 + 128k), as float64, to acc: the
+// product rounded, then the sum (no FMA).
+#define QTERM(k, acc) \
+	VBROADCASTSD (8*k)(R8)(R9*8), Y8; \
+	VCVTPS2PD    (128*k)(R10), Y9; \
+	VMULPD       Y8, Y9, Y9; \
+	VADDPD       Y9, acc, acc
 
-// LSUM(l, q, r) adds lane l's sums of rows 4q … 4q+3 (scratch at R11) to
-// r.
-#define LSUM(l, q, r) VADDPD (l*256+q*32)(R11), r, r
+// QTAIL(k, acc) is QTERM when the row has a feature j+k (R11 = d − j
+// features left), else it leaves for pfold.
+#define QTAIL(k, acc) \
+	CMPQ R11, $(k+1); \
+	JLT  pfold; \
+	QTERM(k, acc)
 
-// LTREE(q) stores rows 4q … 4q+3's sums at DI + 32q: their lanes from
-// the scratch, combined by ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)).
-#define LTREE(q) \
-	VMOVUPD (0*256+q*32)(R11), Y0; \
-	LSUM(4, q, Y0); \
-	VMOVUPD (2*256+q*32)(R11), Y1; \
-	LSUM(6, q, Y1); \
-	VADDPD  Y1, Y0, Y0; \
-	VMOVUPD (1*256+q*32)(R11), Y2; \
-	LSUM(5, q, Y2); \
-	VMOVUPD (3*256+q*32)(R11), Y3; \
-	LSUM(7, q, Y3); \
-	VADDPD  Y3, Y2, Y2; \
-	VADDPD  Y2, Y0, Y0; \
-	VMOVUPD Y0, (q*32)(DI)
-
-// func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64, lanes *[256]float64)
+// func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
 //
 // For each of groups feature-major groups of 32 rows (feature j of row l
 // at tr[j·32 + l], groups back to back), out[l] = row l's dot product
-// with x in core/num's lane order, one lane at a time with the rows in
-// the SIMD lanes: lane k of all 32 rows (Y0–Y7, eight independent
-// chains) adds the products of features j = k, k+8, k+16, … in
-// increasing j from +0, into lanes[k·32 …]; then every four rows' tree
-// ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)) from there (LTREE): packedDotsGo's
-// bits. On short rows (ijcnn1's 22) this keeps a row's eight lanes out
-// of registers and pays no shuffles, where a row per register pays a
-// horizontal fold per row. Registers: SI the group, CX groups, DX d, R8
-// x, DI out, R11 lanes, R12 k, R9 j, R10 feature j's rows.
-TEXT ·packedDotsAVX2(SB), NOSPLIT, $0-48
+// with x in core/num's lane order, four rows at a time with the rows in
+// the SIMD lanes: register Yk holds lane k of the four rows and adds
+// the products of features j ≡ k (mod 8) in increasing j from +0 (eight
+// features a step, then the last d mod 8 into lanes 0…), then the tree
+// ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)) by vertical adds:
+// packedTrDotsGo's bits. No shuffles and no horizontal folds, which a
+// row per register pays on short rows (ijcnn1's 22). Registers: SI the
+// group, CX groups, DX d, R13 d rounded down to eight, R8 x, DI out, R12
+// the four rows' quarter of the group, R9 j, R10 feature j of the four
+// rows, R11 features left.
+TEXT ·packedDotsAVX2(SB), NOSPLIT, $0-40
 	MOVQ tr+0(FP), SI
 	MOVQ groups+8(FP), CX
 	MOVQ d+16(FP), DX
 	MOVQ x+24(FP), R8
 	MOVQ out+32(FP), DI
-	MOVQ lanes+40(FP), R11
+	MOVQ DX, R13
+	ANDQ $-8, R13
 
 pgroup:
 	XORQ R12, R12
 
-plane:
+pquad:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -179,51 +169,52 @@ plane:
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	MOVQ   R12, R9
 	MOVQ   R12, R10
-	SHLQ   $7, R10
+	SHLQ   $4, R10
 	ADDQ   SI, R10
+	XORQ   R9, R9
 
-pfeature:
-	CMPQ R9, DX
-	JGE  pstore
-	VBROADCASTSD (R8)(R9*8), Y8
-	LTERM(0, Y9, Y0)
-	LTERM(16, Y10, Y1)
-	LTERM(32, Y11, Y2)
-	LTERM(48, Y12, Y3)
-	LTERM(64, Y13, Y4)
-	LTERM(80, Y14, Y5)
-	LTERM(96, Y15, Y6)
-	LTERM(112, Y9, Y7)
+peight:
+	CMPQ R9, R13
+	JGE  ptail
+	QTERM(0, Y0)
+	QTERM(1, Y1)
+	QTERM(2, Y2)
+	QTERM(3, Y3)
+	QTERM(4, Y4)
+	QTERM(5, Y5)
+	QTERM(6, Y6)
+	QTERM(7, Y7)
 	ADDQ $1024, R10
 	ADDQ $8, R9
-	JMP  pfeature
+	JMP  peight
 
-pstore:
-	MOVQ    R12, R10
-	SHLQ    $8, R10
-	ADDQ    R11, R10
-	VMOVUPD Y0, 0(R10)
-	VMOVUPD Y1, 32(R10)
-	VMOVUPD Y2, 64(R10)
-	VMOVUPD Y3, 96(R10)
-	VMOVUPD Y4, 128(R10)
-	VMOVUPD Y5, 160(R10)
-	VMOVUPD Y6, 192(R10)
-	VMOVUPD Y7, 224(R10)
+ptail:
+	MOVQ DX, R11
+	SUBQ R9, R11
+	QTAIL(0, Y0)
+	QTAIL(1, Y1)
+	QTAIL(2, Y2)
+	QTAIL(3, Y3)
+	QTAIL(4, Y4)
+	QTAIL(5, Y5)
+	QTAIL(6, Y6)
+
+pfold:
+	VADDPD  Y4, Y0, Y0
+	VADDPD  Y6, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y5, Y1, Y1
+	VADDPD  Y7, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	MOVQ    R12, R11
+	SHLQ    $5, R11
+	VMOVUPD Y0, (DI)(R11*1)
 	INCQ    R12
 	CMPQ    R12, $8
-	JLT     plane
+	JLT     pquad
 
-	LTREE(0)
-	LTREE(1)
-	LTREE(2)
-	LTREE(3)
-	LTREE(4)
-	LTREE(5)
-	LTREE(6)
-	LTREE(7)
 	ADDQ $256, DI
 	MOVQ DX, R10
 	SHLQ $7, R10

@@ -143,12 +143,12 @@ else
     GOOS=js GOARCH=wasm go test -short "${engine[@]}"
   fi
 fi
-# The page's build: the dpsimsimd tag, the classifier's gradient and the
-# packed dense full passes and logistic slopes in the WebAssembly SIMD
-# module (wasm/simd/), linked by the wrapper; the same bit tests on that
+# The page's build: the dpsimsimd tag, the classifier's gradient, the
+# packed dense full passes, the logistic slopes and the CNN's dot-product
+# products in the WebAssembly SIMD module (wasm/simd/), linked by the wrapper; the same bit tests on that
 # path.
 GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2 \
-  ./core/problems/internal/learn ./core/problems/logistic
+  ./core/problems/internal/learn ./core/problems/logistic ./core/nn
 
 # ---------------------------------------------------------------- (e2)
 step "(e2) exports byte-identical natively and under js/wasm (node)"

@@ -221,12 +221,13 @@ function cliRun(file, out) {
 }
 
 before(() => {
-  built(['index.html', 'page.js', 'userdata.js', 'userdata.css', 'wasm_exec.js', 'dpsim.wasm']);
+  built(['index.html', 'page.js', 'userdata.js', 'userdata.css', 'wasm_exec.js', 'dpsim.wasm', 'experiments.js', 'sweep-worker.js', 'solver.wasm']);
   bin = builtCLI();
 });
 
 describe('your own data', () => {
   let b;
+  let trainedOn = ''; // the file the current scenario trains on, once dropped
   before(async () => {
     b = await open('?preset=gtdp-rendezvous', { viewport: { width: 1280, height: 900 } });
     await waitFor(b, 'the page ready', () => window.dpsimReady && window.dpsimState && window.dpsimState.scenario === 'gtdp-rendezvous' && window.dpsimUserData);
@@ -316,6 +317,69 @@ describe('your own data', () => {
     assert.match(text, /"sha256": ?"[0-9a-f]{64}"/, 'the scenario the page keeps names the file by its sha256');
     await runToEnd(b);
     await b.page.screenshot({ path: path.join(OUT, 'userdata-train-on.png') });
+    trainedOn = file;
+  });
+
+  // The Experiments panel sweeps the scenario on screen, trained on the
+  // dropped file, in its workers (handed the file by the page), and a
+  // dropped experiment naming another file by its sha256 asks for it in
+  // one line; each result is dpsim sweep's bytes on the same experiment
+  // and files (docs/experiments.md, "The page").
+  const waitSweep = waiter({ timeout: TIMEOUT, state: () => JSON.stringify({ sweep: window.dpsimSweepState, ud: window.dpsimUserData && window.dpsimUserData.state }) });
+  const sweepJSON = async () => (await download(b, '#exp-dl-json', tmp, TIMEOUT)).data;
+  function cliSweep(dir, text) {
+    fs.writeFileSync(path.join(dir, 'exp.json'), text);
+    execFileSync(bin, ['sweep', '--quiet', '--out', path.join(dir, 'cli-sweep.json'), path.join(dir, 'exp.json')], { stdio: 'inherit' });
+    return fs.readFileSync(path.join(dir, 'cli-sweep.json'));
+  }
+
+  test('the Experiments panel sweeps the current scenario on the dropped file to dpsim sweep\'s bytes', async () => {
+    assert.ok(trainedOn, 'the scenario on mine.csv (the test before)');
+    await b.page.evaluate(() => { document.getElementById('exp-box').open = true; });
+    await waitSweep(b, 'the panel ready', () => window.dpsimSweepState.status === 'ready');
+    await b.page.fill('#exp-runs', '2');
+    await b.page.fill('#exp-field', 'noise.eta.scale');
+    await b.page.fill('#exp-values', '0.001, 0.1');
+    await b.page.click('#exp-current');
+    await waitSweep(b, 'the sweep done', () => ['done', 'error'].includes(window.dpsimSweepState.status) && window.dpsimSweepState.figureDrawn || window.dpsimSweepState.status === 'error');
+    const st = await b.page.evaluate(() => ({ ...window.dpsimSweepState }));
+    assert.equal(st.status, 'done', st.error);
+    assert.deepEqual(st.userFiles, ['mine.csv'], 'the workers were handed the dropped file');
+    assert.equal(st.total, 4, '2 values × 2 runs');
+    await b.page.locator('#exp-box').screenshot({ path: path.join(OUT, 'userdata-sweep.png') });
+    const page = await sweepJSON();
+    const exp = JSON.parse(page).experiment;
+    assert.match(exp.base.scenario.problem.params.data.train.sha256, /^[0-9a-f]{64}$/, 'the experiment names the file by its sha256');
+    const cli = cliSweep(path.dirname(trainedOn), JSON.stringify(exp));
+    assert.ok(page.equals(cli), `the page's sweep (${page.length} bytes) equals dpsim sweep's (${cli.length} bytes)`);
+  });
+
+  test('a dropped experiment on a file the page does not hold asks for it in one line, then sweeps to dpsim sweep\'s bytes', async () => {
+    const dir = fs.mkdtempSync(path.join(tmp, 'theirs-'));
+    const theirs = path.join(dir, 'theirs.csv');
+    fs.writeFileSync(theirs, csv(rows(PROBLEMS[0], 9, 40)));
+    const sha = require('node:crypto').createHash('sha256').update(fs.readFileSync(theirs)).digest('hex');
+    const page0 = JSON.parse(fs.readFileSync(path.join(path.dirname(trainedOn), 'exp.json'), 'utf8'));
+    page0.name = 'theirs-sweep';
+    page0.runs = 1;
+    page0.base.scenario.problem.params.data.train = { file: 'theirs.csv', sha256: sha };
+    const expFile = path.join(dir, 'theirs-sweep.json');
+    fs.writeFileSync(expFile, JSON.stringify(page0));
+    await b.page.fill('#exp-runs', '');
+    await dropFiles(b, [expFile]);
+    await waitSweep(b, 'the experiment open', () => document.getElementById('exp-preset').value === 'theirs-sweep' && /theirs\.csv/.test(document.getElementById('exp-desc').textContent));
+    await b.page.click('#exp-run');
+    await waitSweep(b, 'the panel asking for the file', () => window.dpsimSweepState.askingFiles && window.dpsimUserData.state.waiting);
+    const line = await b.page.evaluate(() => document.getElementById('exp-msg').firstChild.textContent.trim());
+    assert.equal(line, `problem.params.data.train.file: the experiment trains on your file theirs.csv (sha256 ${sha}): pick it or drop it on the page (it is read in this tab, never uploaded)`);
+    await b.page.locator('#exp-box').screenshot({ path: path.join(OUT, 'userdata-sweep-asks.png') });
+    await dropFiles(b, [theirs]);
+    await waitSweep(b, 'the sweep done', () => ['done', 'error'].includes(window.dpsimSweepState.status) && window.dpsimSweepState.experiment === 'theirs-sweep' && (window.dpsimSweepState.figureDrawn || window.dpsimSweepState.status === 'error'));
+    const st = await b.page.evaluate(() => ({ ...window.dpsimSweepState }));
+    assert.equal(st.status, 'done', st.error);
+    const page = await sweepJSON();
+    const cli = cliSweep(dir, JSON.stringify(page0));
+    assert.ok(page.equals(cli), `the page's sweep (${page.length} bytes) equals dpsim sweep's (${cli.length} bytes)`);
   });
 
   test('a broken file is refused in one line naming the file, the row and the column', async () => {

@@ -29,6 +29,13 @@
       <button type="button" id="exp-run" class="primary" disabled>Run sweep</button>
       <button type="button" id="exp-cancel" disabled>Cancel</button>
     </div>
+    <div class="row" id="exp-current-row" hidden>
+      <button type="button" id="exp-current" disabled title="A new experiment: the scenario on screen (trained on your files, if it is), many seeded runs; the Runs per point box applies">Sweep the current scenario</button>
+      <label for="exp-field">over</label>
+      <input type="text" id="exp-field" class="mono exp-field" placeholder="nothing: along the iterations" title="A scenario field, e.g. noise.eta.scale, calibrate.epsilon or algorithm.params.alpha; empty draws the error along the iterations" spellcheck="false">
+      <label for="exp-values">at</label>
+      <input type="text" id="exp-values" class="mono exp-values" placeholder="e.g. 0.1, 1, 10" spellcheck="false">
+    </div>
     <div class="row">
       <label for="exp-runs">Runs per point</label>
       <input type="number" id="exp-runs" min="1" step="1" inputmode="numeric" class="mono exp-runs" placeholder="the preset's" title="More runs give tighter bands; empty keeps the experiment's own count (the papers' 50, say), like dpsim sweep --runs">
@@ -62,6 +69,10 @@
   const cancelBtn = $('exp-cancel');
   const runsIn = $('exp-runs');
   const runsErr = $('exp-runs-error');
+  const currentRow = $('exp-current-row');
+  const currentBtn = $('exp-current');
+  const fieldIn = $('exp-field');
+  const valuesIn = $('exp-values');
   const desc = $('exp-desc');
   const bar = $('exp-progress');
   const progText = $('exp-progress-text');
@@ -128,6 +139,7 @@
       this.pending = new Map();
       this.dead = false;
       this.provided = new Set(); // dataset files handed to this worker
+      this.users = new Set(); // the user's files handed to it: name and sha256
       this.w.onmessage = timed(function onWorkerMessage(e) {
         const m = e.data;
         const p = this.pending.get(m.id);
@@ -170,6 +182,19 @@
     return w;
   }
 
+  // listCustom lists an experiment of the page's in the menu (first, or
+  // after the presets), or renames its entry, and selects it.
+  function listCustom(name, text, first) {
+    let o = Array.from(sel.options).find((x) => x.value === name);
+    if (!o) {
+      o = document.createElement('option');
+      o.value = name;
+      if (first) sel.prepend(o); else sel.append(o);
+    }
+    o.textContent = text;
+    sel.value = name;
+  }
+
   // openGenerated shows an experiment given as JSON — or a comparison
   // (dpsim-compare/1), as its privacy–utility experiment — in the panel:
   // opens it, registers the experiment in the workers (the solver's
@@ -184,10 +209,7 @@
     const h = await getHelper();
     const { name, title } = await h.request('experimentFromJSON', { json });
     customs.set(name, { cmd: 'experimentFromJSON', json });
-    let o = Array.from(sel.options).find((x) => x.value === name);
-    if (!o) { o = document.createElement('option'); o.value = name; sel.prepend(o); }
-    o.textContent = `${name} — ${title} (generated)`;
-    sel.value = name;
+    listCustom(name, `${name} — ${title} (generated)`, true);
     state.generated = name;
     await describe();
     box.scrollIntoView({ block: 'start', behavior: 'smooth' });
@@ -209,14 +231,7 @@
       const h = await getHelper();
       const e = await h.request('define', { json: text });
       customs.set(e.name, { cmd: 'define', json: text });
-      let o = Array.from(sel.options).find((x) => x.value === e.name);
-      if (!o) {
-        o = document.createElement('option');
-        o.value = e.name;
-        sel.append(o);
-      }
-      o.textContent = `${e.name} — ${e.title} (${fileName || 'your file'})`;
-      sel.value = e.name;
+      listCustom(e.name, `${e.name} — ${e.title} (${fileName || 'your file'})`, false);
       if (!state.presets.includes(e.name)) state.presets.push(e.name);
       await describe();
       box.scrollIntoView({ block: 'start' });
@@ -225,7 +240,36 @@
       return { ok: false, error: String(err && err.message || err) };
     }
   }
-  window.dpsimExperiments = { openGenerated, openJSON };
+  // sweepCurrent makes the sweep of the scenario on screen (with the
+  // field and values typed beside the button: none draws the error along
+  // the iterations; the solver's fromScenario, experiment.FromScenario),
+  // opens it in the panel beside the presets and runs it. A scenario on
+  // the user's files is swept on them: the workers are handed them
+  // (userFor). Resolves to the experiment's name, or '' with the reason
+  // in the panel's message.
+  async function sweepCurrent() {
+    if (sweep) { setMsg('A sweep is running: cancel it or wait for it first.', 'error'); return ''; }
+    const d = window.dpsim;
+    const text = d && typeof d.scenario === 'function' ? d.scenario() : '';
+    if (!text) { setMsg('No scenario is on screen yet: wait for the page to build one.', 'error'); return ''; }
+    try {
+      const h = await getHelper();
+      const e = await h.request('fromScenario', { scenario: text, field: fieldIn.value, values: valuesIn.value });
+      customs.set(e.name, { cmd: 'define', json: e.json });
+      listCustom(e.name, `${e.name} — ${e.title} (the current scenario)`, true);
+      if (!state.presets.includes(e.name)) state.presets.push(e.name);
+      state.generated = e.name;
+      setMsg('');
+      await describe();
+      run();
+      return e.name;
+    } catch (err) {
+      setMsg(String(err && err.message || err), 'error');
+      return '';
+    }
+  }
+
+  window.dpsimExperiments = { openGenerated, openJSON, sweepCurrent };
 
   // ------------------------------------------------------------ datasets
   //
@@ -312,6 +356,108 @@
       (notes.length ? ' ' + notes.join(' ') : '');
   }
 
+  // ------------------------------------------------------- your files
+  //
+  // An experiment whose scenarios train on the user's files (the current
+  // scenario swept, or a dropped experiment naming them by sha256) needs
+  // them in every worker before it is planned. The page's simulator holds
+  // the files picked or dropped this session (userdata.js); each worker
+  // is handed those the experiment names (userFileBytes there,
+  // provideUserFile in the worker: the same Go checks as a run's Worker,
+  // the pinned sha256 included). A file the page does not hold is asked
+  // for as a scenario load asks (the Your data panel; dropping it anywhere
+  // works), with the worker's one-line request in this panel.
+
+  state.userFiles = []; // the user's files the last sweep trains on
+
+  // pageFile returns a file of the user's from the page's simulator:
+  // {ok, bytes, sha256} or {ok: false, error}.
+  function pageFile(f) {
+    const d = window.dpsim;
+    if (!d || typeof d.userFileBytes !== 'function') return { ok: false, error: '' };
+    try { return d.userFileBytes(f.file, f.sha256 || ''); } catch (e) { return { ok: false, error: String(e.message || e) }; }
+  }
+
+  // heldBy reports whether the page holds a file under f's name.
+  function heldBy(f) {
+    const d = window.dpsim;
+    return !!(d && typeof d.userFileSHA === 'function' && d.userFileSHA(f.file));
+  }
+
+  // userKey names a file as handed to a worker: its name and the content
+  // it pins, else the content the page holds under the name (a file
+  // picked again under the same name is handed again).
+  function userKey(f) {
+    const d = window.dpsim;
+    const sha = f.sha256 || (d && typeof d.userFileSHA === 'function' && d.userFileSHA(f.file)) || '';
+    return f.file + '\u0000' + sha;
+  }
+
+  // handUser hands worker w the files of the user's it has not been
+  // handed from the page's simulator, and returns those the page lacks.
+  // Another file under a name than the experiment pins is the one-line
+  // error naming both hashes, as a replay says it.
+  async function handUser(w, files) {
+    const lacking = [];
+    for (const f of files) {
+      const key = userKey(f);
+      if (w.users.has(key)) continue;
+      const got = pageFile(f);
+      if (!got.ok) {
+        if (got.error && heldBy(f)) throw new Error(`${f.field}: ${got.error}`);
+        lacking.push(f);
+        continue;
+      }
+      await w.request('provideUser', { name: f.file, bytes: got.bytes, pin: got.sha256 });
+      w.users.add(key);
+    }
+    return lacking;
+  }
+
+  // userFor makes worker w ready for the user's files the experiment
+  // (kind "preset": a name; "experiment": its JSON) names, and returns
+  // them. ask: a file the page lacks is asked for (resolving once given);
+  // otherwise, or on a page without the simulator (experiments.html),
+  // the worker's one-line request is the error. asking(on, line) says
+  // when it waits.
+  async function userFor(w, kind, arg, ask = false, asking = () => {}) {
+    for (;;) {
+      const r = await w.request('userNeeds', { kind, arg });
+      if (r.error) throw new Error(r.error);
+      const lacking = await handUser(w, r.files);
+      if (!lacking.length) return r.files;
+      const left = await w.request('userNeeds', { kind, arg });
+      const line = left.missing || `the experiment trains on your file ${lacking[0].file}: pick it or drop it on the page`;
+      const ud = window.dpsimUserData;
+      const sim = window.dpsim && typeof window.dpsim.userFileBytes === 'function';
+      if (!ask || !sim || !ud || typeof ud.ask !== 'function') throw new Error(line);
+      const n = lacking.length;
+      asking(true, line);
+      let got;
+      try {
+        got = await ud.ask(r.files.map((f) => ({ ...f, have: !lacking.includes(f) })),
+          `The experiment trains on ${n === 1 ? 'a file' : n + ' files'} of yours: pick or drop ${n === 1 ? 'it' : 'them'} to run its sweep. ` +
+          'The page reads them in this tab and keeps them in memory until you reload; nothing is uploaded. A pinned sha256 must match.', { scroll: false });
+      } finally {
+        asking(false);
+      }
+      if (got !== 'ok') throw new Error(line);
+    }
+  }
+
+  // provideUser hands worker w the files of the user's (each once).
+  async function provideUser(w, files) {
+    const lacking = await handUser(w, files);
+    if (lacking.length) throw new Error(`${lacking[0].field}: ${lacking[0].file} is no longer held by this page`);
+  }
+
+  // userNote is what the panel says about an experiment's files of the
+  // user's; '' when it names none.
+  function userNote(files) {
+    if (!files.length) return '';
+    return ` Trains on your file${files.length === 1 ? '' : 's'} ${files.map((f) => f.file + (f.sha256 ? ` (sha256 ${f.sha256.slice(0, 12)}…)` : '')).join(', ')}, read in this tab.`;
+  }
+
   let helper = null; // lists presets, assembles results, draws figures
   let helperComing = null; // one spawn at a time: a Cancel and a new sweep both ask
   async function getHelper() {
@@ -328,6 +474,27 @@
   function setMsg(text, kind = '') {
     msg.textContent = text;
     msg.className = 'exp-msg ' + kind;
+  }
+
+  // askLine shows, while the sweep waits for the user's files, the
+  // worker's one-line request with a picker for them (the Your data
+  // panel's input; dropping them anywhere on the page works too); ''
+  // clears it.
+  function askLine(line) {
+    state.askingFiles = !!line;
+    if (!line) { if (msg.dataset.asking) { delete msg.dataset.asking; setMsg(''); } return; }
+    setMsg(line + ' ');
+    msg.dataset.asking = '1';
+    bar.value = 0;
+    progText.textContent = 'Waiting for your file: read in this tab, never uploaded…';
+    if ($('userdata-input')) {
+      const pick = document.createElement('label');
+      pick.htmlFor = 'userdata-input';
+      pick.className = 'ud-pick';
+      pick.id = 'exp-pick-user';
+      pick.textContent = 'Choose the file…';
+      msg.append(pick);
+    }
   }
 
   function fmtSeconds(s) {
@@ -397,6 +564,7 @@
       }
       sel.disabled = false;
       runBtn.disabled = false;
+      currentBtn.disabled = false;
       state.status = 'ready';
     } catch (e) {
       loaded = false;
@@ -475,12 +643,22 @@
       return null;
     }
     await provide(h, needs.uses);
+    // One on the user's files is planned once the page has handed them
+    // over; without them it says which and how to give them.
+    let users;
+    try {
+      users = await userFor(h, 'preset', name);
+    } catch (e) {
+      const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
+      desc.textContent = `${title}. ${e.message}. Run the sweep to give ${/ and \d+ more/.test(e.message) ? 'them' : 'it'}.`;
+      return null;
+    }
     const p = await h.request('plan', { name, runs });
     const n = workerCount(p.tasks);
     // The preset's text names its own count ("median over 200 runs"):
     // say the count this sweep really uses.
     const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
-    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}`;
+    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}${userNote(users)}`;
     return p;
   }
 
@@ -530,10 +708,11 @@
     runsIn.disabled = true;
     cancelBtn.disabled = false;
     sel.disabled = true;
+    currentBtn.disabled = true;
     for (const b of Object.values(dl)) b.disabled = true;
     result = null;
     Object.assign(state, { status: 'running', experiment: name, done: 0, total: 0, workers: 0, running: 0,
-      etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false, restored: '' });
+      etaSeconds: null, elapsedSeconds: 0, maxStallMs: 0, maxHandlerMs: 0, maxHandler: '', partial: false, verdicts: [], error: '', figureDrawn: false, restored: '', userFiles: [] });
     setMsg('');
     const s = { name, runs, workers: [], records: [], partial: new Map(), cancelled: false, t0: performance.now(), next: 0, gen: ++generation };
     sweep = s;
@@ -549,6 +728,13 @@
       const h = await getHelper();
       s.files = state.dataFiles = await withData(h, 'preset', name);
       if (s.cancelled) return;
+      s.user = await userFor(h, 'preset', name, true, (on, line) => {
+        s.asking = on;
+        if (s.cancelled) return;
+        askLine(on ? line : '');
+      });
+      state.userFiles = s.user.map((f) => f.file);
+      if (s.cancelled) return;
       const p = await h.request('plan', { name, runs });
       if (s.cancelled) return;
       state.total = s.total = p.tasks;
@@ -563,7 +749,7 @@
       const n = workerCount(p.tasks);
       // The helper is worker 0; the others start in parallel.
       s.workers = [h, ...await Promise.all(Array.from({ length: n - 1 }, spawn))];
-      await Promise.all(s.workers.map((w) => provide(w, s.files)));
+      await Promise.all(s.workers.map(async (w) => { await provide(w, s.files); await provideUser(w, s.user); }));
       if (s.cancelled) { for (const w of s.workers) w.terminate(); return; }
       state.workers = state.running = s.workers.length;
       showProgress();
@@ -615,6 +801,7 @@
     runBtn.disabled = false;
     cancelBtn.disabled = true;
     sel.disabled = false;
+    currentBtn.disabled = false;
     runsIn.disabled = false;
     state.running = 0;
     showProgress();
@@ -624,6 +811,11 @@
     const s = sweep;
     if (!s) return;
     s.cancelled = true;
+    if (s.asking) { // the Your data panel waits for the experiment's files
+      askLine('');
+      const c = document.getElementById('userdata-cancel');
+      if (c) c.click();
+    }
     // Terminating a worker stops its run at once; the helper was one of
     // them, so a fresh one assembles what finished.
     for (const w of s.workers) w.terminate();
@@ -647,6 +839,7 @@
     const recs = s.records.filter((r) => r !== undefined);
     const h = await getHelper();
     await provide(h, s.files || []); // a fresh helper after Cancel
+    await provideUser(h, s.user || []);
     const r = await h.request('assemble', { name: s.name, runs: s.runs, records: '[' + recs.join(',') + ']' });
     if (s.gen !== generation) return; // a later sweep owns the panel now
     result = { name: s.name, json: r.json, csv: r.csv, figure: JSON.parse(r.figure) };
@@ -681,7 +874,9 @@
       const h = await getHelper();
       // Reading the result plans its experiment: the helper needs its
       // datasets (a sweep kept from an earlier visit fetches them now).
-      await withData(h, 'experiment', JSON.stringify(JSON.parse(result.json).experiment));
+      const exp = JSON.stringify(JSON.parse(result.json).experiment);
+      await withData(h, 'experiment', exp);
+      await userFor(h, 'experiment', exp); // and the user's files, which the page holds this session
       const data = await h.request('figure', { result: result.json, format });
       download(`${result.name}.${format}`, format === 'svg' ? 'image/svg+xml' : 'image/png', data);
     } catch (e) {
@@ -941,6 +1136,10 @@
   sel.addEventListener('change', () => describe().catch(fail));
   runsIn.addEventListener('change', () => describe().catch(fail));
   runBtn.addEventListener('click', timed(run));
+  // The current scenario's sweep: on the main page, where there is one.
+  currentRow.hidden = !window.dpsimPage;
+  currentBtn.addEventListener('click', () => { sweepCurrent(); });
+  for (const inp of [fieldIn, valuesIn]) inp.addEventListener('keydown', (e) => { if (e.key === 'Enter' && !currentBtn.disabled) sweepCurrent(); });
   cancelBtn.addEventListener('click', timed(cancel));
   dl.json.addEventListener('click', () => result && download(`${result.name}.json`, 'application/json', result.json));
   dl.csv.addEventListener('click', () => result && download(`${result.name}.csv`, 'text/csv', result.csv));

@@ -4,7 +4,9 @@
 // through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
 // kernels_simd.go) and whose logistic and DP-RECAL models' full
 // gradients call pdots and paxpys (core/problems/internal/learn,
-// packed_simd.go) and pslopes (core/problems/logistic, slopes_simd.go).
+// packed_simd.go) and pslopes (core/problems/logistic, slopes_simd.go),
+// and whose CNN calls pnn, pnt, pim2col and pcol2im (core/nn,
+// kern_simd.go).
 //
 // The SIMD module works in Go's own memory, which exists only once Go's
 // module is instantiated, while Go's module needs its imports before
@@ -20,7 +22,7 @@
 'use strict';
 (function (root) {
   // The module's exports, as Go imports them (dpsimsimd.<name>).
-  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes'];
+  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes', 'pnn', 'pnt', 'pim2col', 'pcol2im'];
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
   const done = new Map(); // url -> WebAssembly.Module | null, once compiled
 
@@ -43,8 +45,8 @@
     return compiled.get(url);
   }
 
-  // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys and
-  // .pslopes and wraps go.run so that the SIMD instance is made on the
+  // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys,
+  // .pslopes and the CNN's .pnn, .pnt, .pim2col, .pcol2im and wraps go.run so that the SIMD instance is made on the
   // Go instance's memory as it starts: at once if simd.wasm is compiled
   // by then (synchronously: a Go program may run for long before it
   // yields to the event loop), else as soon as it is. It returns a
@@ -61,6 +63,10 @@
       pdots: (rm, x, out, stride, n, d) => k.pdots(rm, x, out, stride, n, d),
       paxpys: (rm, c, acc, stride, n, w) => k.paxpys(rm, c, acc, stride, n, w),
       pslopes: (z, e, nb, y, idx, first, n) => k.pslopes(z, e, nb, y, idx, first, n),
+      pnn: (a, sai, sap, b, ldb, c, ldc, m, n, kk) => k.pnn(a, sai, sap, b, ldb, c, ldc, m, n, kk),
+      pnt: (a, b, c, m, n, kk) => k.pnt(a, b, c, m, n, kk),
+      pim2col: (x, c, h, w, cols) => k.pim2col(x, c, h, w, cols),
+      pcol2im: (x, c, h, w, cols) => k.pcol2im(x, c, h, w, cols),
     };
     const mod = compile(url);
     let linked;

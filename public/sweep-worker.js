@@ -68,6 +68,17 @@ async function handle(msg) {
       if (!r.ok) throw new Error(r.error);
       return r.ms;
     }
+    case 'userNeeds': // the user's files an experiment names (wasm/solver/userfiles.go)
+      return JSON.parse(check(solver.userNeeds(msg.kind, msg.arg)));
+    case 'provideUser': {
+      // A file of the user's the page holds (picked or dropped), with the
+      // sha256 the page read: kept here as in the page's simulator.
+      const r = solver.provideUserFile(msg.name, msg.bytes, msg.pin || '');
+      if (!r.ok) throw new Error(r.error);
+      return r.sha256;
+    }
+    case 'fromScenario': // the sweep of the page's current scenario, kept as define keeps one
+      return JSON.parse(check(solver.fromScenario(msg.scenario, msg.field || '', msg.values || '', msg.runs || 0)));
     case 'attack':
       return JSON.parse(check(solver.attack(msg.dataset, JSON.stringify(msg.options || {}))));
     case 'experimentFromJSON':

@@ -216,26 +216,34 @@
   // "text", as dpsim.dataNeeds) names is at hand, 'failed' when the user
   // cancels, 'superseded' when another load took over.
   function ensure(kind, arg) {
-    if (pending) { const p = pending; pending = null; p.resolve('superseded'); }
     let r = {};
     try { r = JSON.parse(call('userNeeds', kind, arg) || '{}'); } catch (e) { r = {}; }
-    const needs = r.files || [];
-    if (!(r.need && r.need.length)) return Promise.resolve('ok');
+    const n = (r.need || []).length;
+    return ask(r.files || [], `This scenario trains on ${n === 1 ? 'a file' : n + ' files'} of yours: pick or drop ${n === 1 ? 'it' : 'them'}. ` +
+      'The page reads them in this tab and keeps them in memory until you reload; nothing is uploaded. A pinned sha256 must match.');
+  }
+
+  // ask shows the panel waiting for the files of needs ({file, sha256,
+  // have}: userNeeds's list) that are not at hand, with the note text,
+  // and resolves as ensure does; the Experiments panel asks for an
+  // experiment's files with it (public/experiments.js). With opts.scroll
+  // false the page stays where it is (the asker says where to give them).
+  function ask(needs, text, opts = {}) {
+    if (pending) { const p = pending; pending = null; p.resolve('superseded'); }
+    if (!needs.some((f) => !f.have)) return Promise.resolve('ok');
     showError('');
     train.hidden = true;
     return new Promise((resolve) => {
-      pending = { needs, resolve };
+      pending = { needs: needs.map((f) => ({ ...f })), resolve };
       state.waiting = true;
       box.hidden = false;
       box.classList.add('waiting');
       cancel.hidden = false;
-      const n = r.need.length;
-      note.textContent = `This scenario trains on ${n === 1 ? 'a file' : n + ' files'} of yours: pick or drop ${n === 1 ? 'it' : 'them'}. ` +
-        'The page reads them in this tab and keeps them in memory until you reload; nothing is uploaded. A pinned sha256 must match.';
+      note.textContent = text;
       render();
-      box.scrollIntoView({ block: 'nearest' });
+      if (opts.scroll !== false) box.scrollIntoView({ block: 'nearest' });
     });
   }
 
-  window.dpsimUserData = { ensure, state, held };
+  window.dpsimUserData = { ensure, ask, state, held };
 })();

@@ -43,7 +43,7 @@ func Serve() {
 		}))
 	}
 	fn("provideData", func(args []js.Value) any { return w.data.ProvideJS(args) })
-	fn("provideUserFile", provideUserFileJS)
+	fn("provideUserFile", func(args []js.Value) any { return datafiles.ProvideUserJS(args) })
 	fn("open", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return `{"error":"open needs the scenario's JSON text"}`

@@ -5,7 +5,8 @@ package nn
 import "dpsim/core/internal/cpufeat"
 
 // kernAVX2 is the AVX2 micro-kernel of gemmStrided (kern_amd64.s): C
-// (m×n, row stride ldc) += A·B on m a multiple of 4 and n of 8, A's (i,
+// (m×n, row stride ldc) += A·B on any m, n ≥ 1 (the edges of its 4×16
+// tiles masked or one row at a time), A's (i,
 // p) entry at a[i·sai + p·sap], B row-major with row stride ldb. Eight
 // outputs per vector, each adding its products (VMULPS, then VADDPS: no
 // FMA) in increasing order of p, so the bits are the scalar loop's.
@@ -13,41 +14,121 @@ import "dpsim/core/internal/cpufeat"
 //go:noescape
 func kernAVX2(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 
+// kernNTAVX2 is gemmNT's AVX2 kernel (kernnt_amd64.s): C (m×n) +=
+// A (m×k)·B (n×k)ᵀ, all row-major, m, n, k ≥ 1, each output's eight
+// lanes in one YMM register and combined by num's tree (lanes.go).
+//
+//go:noescape
+func kernNTAVX2(a, b, c *float32, m, n, k int)
+
+// kernNT is kernNTAVX2 on slices of checked lengths (gemmNT).
+func kernNT(m, n, k int, a, b, c []float32) { kernNTAVX2(&a[0], &b[0], &c[0], m, n, k) }
+
 // hasAVX2 is cpufeat.AVX2.
 var hasAVX2 = cpufeat.AVX2
 
-// useKernel selects gemmStrided's micro-kernel paths (the convolutions
-// through gemmStrided, the weight gradients transposed): where the CPU
-// has AVX2. A variable, so that the tests run the Go kernels too.
+// useKernel selects the assembly paths (gemmStrided's micro-kernel,
+// kernNT, im2col and col2im): where the CPU has AVX2. A variable, so
+// that the tests run the Go kernels too.
 var useKernel = hasAVX2
 
-// Tile of the micro-kernel: rows a multiple of kernRows, columns of
-// kernCols.
-const kernRows, kernCols = 4, 8
+// Tile of the micro-kernel: it takes every row and column.
+const kernRows, kernCols = 1, 1
 
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
 	kernAVX2(a, sai, sap, b, ldb, c, ldc, m, n, k)
 }
 
-// im2col is im2colGo: natively Go's copy is already a fast memmove.
-func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
+// im2colAVX2 and col2imAVX2 are im2colGo's and col2imGo's loops in
+// AVX2 (patch_amd64.s), called on checked lengths only.
+//
+//go:noescape
+func im2colAVX2(x *float32, c, h, w int, cols *float32)
 
-// col2im is col2imGo.
-func col2im(dcols []float32, c, h, w int, dx []float32) { col2imGo(dcols, c, h, w, dx) }
+//go:noescape
+func col2imAVX2(x *float32, c, h, w int, cols *float32)
 
-// poolReLU is poolReLUGo.
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) { poolReLUGo(a, c, h, w, out, arg) }
+// im2col is im2colGo, in AVX2 where useKernel is set: the patch rows'
+// runs are short (8 to 28 values), and a Go copy of each was a call.
+func im2col(x []float32, c, h, w int, cols []float32) {
+	if !useKernel || !patchShape(x, c, h, w, cols) {
+		im2colGo(x, c, h, w, cols)
+		return
+	}
+	im2colAVX2(&x[0], c, h, w, &cols[0])
+}
 
-// fillBias is fillBiasGo.
-func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
+// col2im is col2imGo, in AVX2 where useKernel is set.
+func col2im(dcols []float32, c, h, w int, dx []float32) {
+	if !useKernel || !patchShape(dx, c, h, w, dcols) {
+		col2imGo(dcols, c, h, w, dx)
+		return
+	}
+	col2imAVX2(&dx[0], c, h, w, &dcols[0])
+}
 
-// rowSums is rowSumsGo.
-func rowSums(a []float32, rows, p int, out []float32) { rowSumsGo(a, rows, p, out) }
+// poolAVX2 is poolReLUGo's loops in AVX2 (pool_amd64.s): max32 in
+// MINPS as Go compiles max on amd64, the window's position by compares
+// and blends; on checked lengths only.
+//
+//go:noescape
+func poolAVX2(a *float32, c, h, w int, out *float32, arg *uint8)
 
-// transpose is transposeGo.
-func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
+// poolReLU is poolReLUGo, in AVX2 where useKernel is set: the same
+// maxima, ties and NaNs, bit for bit (TestPool).
+func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
+	if !useKernel || !poolShape(a, c, h, w, out, arg) {
+		poolReLUGo(a, c, h, w, out, arg)
+		return
+	}
+	poolAVX2(&a[0], c, h, w, &out[0], &arg[0])
+}
 
-// unpool is unpoolGo.
+// fillAVX2 and unpoolAVX2 are fillBiasGo's and unpoolGo's loops in AVX2
+// (pool_amd64.s), on checked lengths only.
+//
+//go:noescape
+func fillAVX2(a, bias *float32, rows, p int)
+
+//go:noescape
+func unpoolAVX2(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+
+// fillBias is fillBiasGo, in AVX2 where useKernel is set.
+func fillBias(a, bias []float32, p int) {
+	if !useKernel || len(bias) == 0 || p <= 0 || len(a) < len(bias)*p {
+		fillBiasGo(a, bias, p)
+		return
+	}
+	fillAVX2(&a[0], &bias[0], len(bias), p)
+}
+
+// rowSumsAVX2 is rowSumsGo in AVX2 (kernnt_amd64.s), on checked
+// lengths only.
+//
+//go:noescape
+func rowSumsAVX2(a *float32, rows, p int, out *float32)
+
+// rowSums is rowSumsGo, in AVX2 where useKernel is set (one YMM register
+// per row carries its eight lanes).
+func rowSums(a []float32, rows, p int, out []float32) {
+	if !useKernel || rows <= 0 || p <= 0 || len(a) < rows*p || len(out) < rows {
+		rowSumsGo(a, rows, p, out)
+		return
+	}
+	rowSumsAVX2(&a[0], rows, p, &out[0])
+}
+
+// unpool is unpoolGo, its scatter in AVX2 where useKernel is set: the
+// assembly writes every value of the windows' blocks, so da is cleared
+// first only where an odd last row or column lies outside them.
 func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
-	unpoolGo(dq, q, arg, c, h, w, da)
+	n := c * (h / 2) * (w / 2)
+	if !useKernel || n <= 0 || len(dq) < n || len(q) < n || len(arg) < n || len(da) < c*h*w {
+		unpoolGo(dq, q, arg, c, h, w, da)
+		return
+	}
+	if h%2 == 1 || w%2 == 1 {
+		clear(da[:c*h*w])
+	}
+	unpoolAVX2(&dq[0], &q[0], &arg[0], c, h, w, &da[0])
 }

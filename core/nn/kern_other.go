@@ -12,6 +12,9 @@ func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n
 	panic("nn: no micro-kernel on this platform")
 }
 
+// kernNT is gemmNTGo (never reached: useKernel is false).
+func kernNT(m, n, k int, a, b, c []float32) { gemmNTGo(m, n, k, a, b, c) }
+
 // im2col is im2colGo.
 func im2col(x []float32, c, h, w int, cols []float32) { im2colGo(x, c, h, w, cols) }
 
@@ -26,9 +29,6 @@ func fillBias(a, bias []float32, p int) { fillBiasGo(a, bias, p) }
 
 // rowSums is rowSumsGo.
 func rowSums(a []float32, rows, p int, out []float32) { rowSumsGo(a, rows, p, out) }
-
-// transpose is transposeGo.
-func transpose(r, c int, x, dst []float32) { transposeGo(r, c, x, dst) }
 
 // unpool is unpoolGo.
 func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {

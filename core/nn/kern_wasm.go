@@ -12,18 +12,29 @@ package nn
 //go:noescape
 func kernWasm(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int)
 
-// useKernel selects gemmStrided's micro-kernel paths (the convolutions
-// through gemmStrided, the weight gradients transposed). A variable, so
-// that the tests run the Go kernels too.
+// useKernel selects the assembly paths (gemmStrided's micro-kernel,
+// kernNT, the patch, pool and small loops). A variable, so that the
+// tests run the Go kernels too.
 var useKernel = true
 
 // Tile of the micro-kernel: rows a multiple of kernRows, columns of
 // kernCols.
 const kernRows, kernCols = 1, 4
 
+// kernel is the SIMD module's pnn where it is linked (kern_simd.go),
+// else kernWasm: the same bits.
 func kernel(a *float32, sai, sap int, b *float32, ldb int, c *float32, ldc, m, n, k int) {
-	kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
+	if !simdGemm(a, sai, sap, b, ldb, c, ldc, m, n, k) {
+		kernWasm(a, sai, sap, b, ldb, c, ldc, m, n, k)
+	}
 }
+
+// kernNTWasm is gemmNT's kernel under WebAssembly (kernnt_wasm.s):
+// C (m×n) += A (m×k)·B (n×k)ᵀ, all row-major, m, n, k ≥ 1, each output's
+// eight lanes in f32 locals, combined by num's tree (lanes.go).
+//
+//go:noescape
+func kernNTWasm(a, b, c *float32, m, n, k int)
 
 // im2colWasm and col2imWasm are im2col's and col2im's loops in
 // WebAssembly (kern_wasm.s), called on checked lengths only.
@@ -37,30 +48,28 @@ func col2imWasm(x *float32, c, h, w int, cols *float32)
 // im2col writes the 5×5 patches of the c×h×w image x as the columns of
 // cols (c·25 rows of (h−4)(w−4) values): im2colGo's loops, in
 // WebAssembly where useKernel is set (Go's copy of a short row is a
-// runtime call under wasm).
+// runtime call under wasm), in the SIMD module's pim2col where linked.
 func im2col(x []float32, c, h, w int, cols []float32) {
 	if !useKernel || !patchShape(x, c, h, w, cols) {
 		im2colGo(x, c, h, w, cols)
 		return
 	}
-	im2colWasm(&x[0], c, h, w, &cols[0])
+	if !simdPatches(false, &x[0], c, h, w, &cols[0]) {
+		im2colWasm(&x[0], c, h, w, &cols[0])
+	}
 }
 
 // col2im adds the columns of dcols back onto the c×h×w gradient dx:
-// col2imGo's loops and order, in WebAssembly where useKernel is set.
+// col2imGo's loops and order, in WebAssembly where useKernel is set
+// (the SIMD module's pcol2im where linked).
 func col2im(dcols []float32, c, h, w int, dx []float32) {
 	if !useKernel || !patchShape(dx, c, h, w, dcols) {
 		col2imGo(dcols, c, h, w, dx)
 		return
 	}
-	col2imWasm(&dx[0], c, h, w, &dcols[0])
-}
-
-// patchShape reports whether the assembly may run on these lengths
-// (otherwise the Go loops run, and panic where they must).
-func patchShape(x []float32, c, h, w int, cols []float32) bool {
-	ho, wo := h-Kernel+1, w-Kernel+1
-	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
+	if !simdPatches(true, &dx[0], c, h, w, &dcols[0]) {
+		col2imWasm(&dx[0], c, h, w, &dcols[0])
+	}
 }
 
 // poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with
@@ -72,8 +81,7 @@ func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
 // poolReLU is poolReLUGo (nn.go), in WebAssembly where useKernel is
 // set: the same maxima, ties and NaNs, bit for bit (TestPool).
 func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
-	oh, ow := h/2, w/2
-	if !useKernel || c <= 0 || oh <= 0 || ow <= 0 || len(a) < c*h*w || len(out) < c*oh*ow || len(arg) < c*oh*ow {
+	if !useKernel || !poolShape(a, c, h, w, out, arg) {
 		poolReLUGo(a, c, h, w, out, arg)
 		return
 	}
@@ -85,9 +93,6 @@ func fillWasm(a, bias *float32, rows, p int)
 
 //go:noescape
 func rowSumsWasm(a *float32, rows, p int, out *float32)
-
-//go:noescape
-func transposeWasm(r, c int, x, dst *float32)
 
 //go:noescape
 func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
@@ -110,15 +115,6 @@ func rowSums(a []float32, rows, p int, out []float32) {
 		return
 	}
 	rowSumsWasm(&a[0], rows, p, &out[0])
-}
-
-// transpose is transposeGo, in WebAssembly where useKernel is set.
-func transpose(r, c int, x, dst []float32) {
-	if !useKernel || r <= 0 || c <= 0 || len(x) < r*c || len(dst) < r*c {
-		transposeGo(r, c, x, dst)
-		return
-	}
-	transposeWasm(r, c, &x[0], &dst[0])
 }
 
 // unpool is unpoolGo, its scatter in WebAssembly where useKernel is set.

@@ -14,8 +14,10 @@
 // Results are bit-for-bit the same natively and under js/wasm: the
 // arithmetic is float32 throughout with every product converted to
 // float32 before it is added (so no platform fuses it into an FMA), every
-// sum runs in a fixed order (each output of a matrix product adds its
-// terms in increasing index order, whatever the tiling), and the softmax
+// sum runs in a fixed order (each output of the forward convolutions and
+// the patch and dense backward products adds its terms in increasing
+// index order; the weight and bias gradients and the logits sum in
+// core/num's eight-lane order: lanes.go), whatever the tiling, and the softmax
 // uses core/num's pinned exp and log in float64.
 package nn
 
@@ -150,47 +152,50 @@ type Workspace struct {
 	net   *Net
 	batch int
 
-	// Per batch, kept from the forward pass for the backward pass.
-	q1   []float32 // pooled, ReLU'd first map: batch × Channels1·q1h·q1w
-	arg1 []uint8   // which of the 2×2 window each q1 value came from
-	q2   []float32 // batch × feat
-	arg2 []uint8
-	z    []float32 // logits, batch × classes
-	dz   []float32 // ∂loss/∂z
-	dq2  []float32 // batch × feat
-
-	// Per image, reused.
-	cols  []float32 // im2col of one image: max(C·25·h1·w1, Channels1·25·h2·w2)
+	// One image's, kept from its forward pass for its backward pass: an
+	// image goes forward and back before the next one starts, so the
+	// patch matrices of both convolutions are built once.
+	cols1 []float32 // im2col of the image: C·25 × h1·w1
+	cols2 []float32 // im2col of the pooled first map: Channels1·25 × h2·w2
 	a1    []float32 // first convolution's output, Channels1·h1·w1
+	q1    []float32 // pooled, ReLU'd first map: Channels1·q1h·q1w
+	arg1  []uint8   // which of the 2×2 window each q1 value came from
 	a2    []float32 // Channels2·h2·w2
+	q2    []float32 // feat
+	arg2  []uint8
+	z     []float32 // logits, classes
+	dz    []float32 // ∂loss/∂z
+	dq2   []float32 // feat
 	dcols []float32 // Channels1·25·h2·w2
 	dq1   []float32 // Channels1·q1h·q1w
-	panel []float32 // gemmNT's scratch: 4 × its longest shared index, or feat × classes
-	at    []float32 // gradTKernel's scratch: a1 or a2 transposed
-	gt1   []float32 // where useKernel is set, the conv1 weight gradient transposed during backward
-	gt2   []float32 // and conv2's
 }
 
 // NewWorkspace returns buffers for batches of up to batch images.
 func (n *Net) NewWorkspace(batch int) *Workspace {
-	batch = max(batch, 1)
 	n1 := Channels1 * n.q1h * n.q1w
 	return &Workspace{
-		net: n, batch: batch,
-		q1: make([]float32, batch*n1), arg1: make([]uint8, batch*n1),
-		q2: make([]float32, batch*n.feat), arg2: make([]uint8, batch*n.feat),
-		z: make([]float32, batch*n.classes), dz: make([]float32, batch*n.classes),
-		dq2:   make([]float32, batch*n.feat),
-		cols:  make([]float32, max(n.c*kk*n.h1*n.w1, Channels1*kk*n.h2*n.w2)),
+		net: n, batch: max(batch, 1),
+		cols1: make([]float32, n.c*kk*n.h1*n.w1),
+		cols2: make([]float32, Channels1*kk*n.h2*n.w2),
 		a1:    make([]float32, Channels1*n.h1*n.w1),
-		a2:    make([]float32, Channels2*n.h2*n.w2),
+		q1:    make([]float32, n1), arg1: make([]uint8, n1),
+		a2: make([]float32, Channels2*n.h2*n.w2),
+		q2: make([]float32, n.feat), arg2: make([]uint8, n.feat),
+		z: make([]float32, n.classes), dz: make([]float32, n.classes),
+		dq2:   make([]float32, n.feat),
 		dcols: make([]float32, Channels1*kk*n.h2*n.w2),
 		dq1:   make([]float32, n1),
-		panel: make([]float32, max(4*max(n.feat, n.h1*n.w1, n.h2*n.w2), n.feat*n.classes)),
-		at:    make([]float32, max(Channels1*n.h1*n.w1, Channels2*n.h2*n.w2)),
-		gt1:   make([]float32, Channels1*n.c*kk),
-		gt2:   make([]float32, Channels2*Channels1*kk),
 	}
+}
+
+// WorkspaceBytes returns the bytes of NewWorkspace's buffers, for
+// memory estimates (TestWorkspaceBytes holds it to a workspace's); they
+// do not depend on the batch.
+func (n *Net) WorkspaceBytes() int64 {
+	n1 := Channels1 * n.q1h * n.q1w
+	f32 := n.c*kk*n.h1*n.w1 + 2*Channels1*kk*n.h2*n.w2 + Channels1*n.h1*n.w1 + Channels2*n.h2*n.w2 +
+		2*n1 + 2*n.feat + 2*n.classes
+	return 4*int64(f32) + int64(n1+n.feat)
 }
 
 // Batch returns the largest batch the workspace holds.
@@ -200,15 +205,21 @@ func (ws *Workspace) Batch() int { return ws.batch }
 // values each, image-major) with parameters params, and returns the
 // mean softmax cross-entropy loss over the batch and the number of
 // images whose highest logit is their label. labels are in [0, Classes).
-// The batch is processed in chunks of Batch images.
+// The losses are summed in chunks of Batch images, the chunks' sums
+// then added up (so the result does not depend on anything but Batch).
 func (ws *Workspace) Forward(params, x []float32, labels []uint8) (loss float64, correct int) {
-	n := ws.net
-	in := n.Input()
+	in := ws.net.Input()
 	for lo := 0; lo < len(labels); lo += ws.batch {
 		hi := min(lo+ws.batch, len(labels))
-		l, c := ws.forward(params, x[lo*in:hi*in], labels[lo:hi], 0)
-		loss += l
-		correct += c
+		chunk := 0.0
+		for i := lo; i < hi; i++ {
+			l, ok := ws.forward(params, x[i*in:(i+1)*in], labels[i], 0)
+			chunk += l
+			if ok {
+				correct++
+			}
+		}
+		loss += chunk
 	}
 	return loss / float64(len(labels)), correct
 }
@@ -224,174 +235,123 @@ func (ws *Workspace) Gradient(params, x []float32, labels []uint8, grad []float3
 // AddGradient adds scale times the sum over the batch (at most Batch
 // images) of every image's cross-entropy gradient to grad, and returns
 // the summed loss: a long list of images is done in chunks of Batch,
-// with scale = 1/(the list's length) for the mean.
+// with scale = 1/(the list's length) for the mean. Each image goes
+// forward and back in turn; every gradient entry adds the images'
+// terms in image order.
 func (ws *Workspace) AddGradient(params, x []float32, labels []uint8, scale float64, grad []float32) float64 {
-	b := len(labels)
-	if b > ws.batch {
+	if b := len(labels); b > ws.batch {
 		panic(fmt.Sprintf("nn: batch of %d images in a workspace for %d", b, ws.batch))
 	}
-	loss, _ := ws.forward(params, x, labels, scale)
-	ws.backward(params, x, b, grad)
+	in := ws.net.Input()
+	loss := 0.0
+	for i, y := range labels {
+		img := x[i*in : (i+1)*in]
+		l, _ := ws.forward(params, img, y, scale)
+		loss += l
+		ws.backward(params, grad)
+	}
 	return loss
 }
 
-// forward runs the batch (at most ws.batch images), keeping what the
-// backward pass needs, and returns the summed loss and the number
-// correct; with scale ≠ 0 it also fills dz = scale·∂(summed loss)/∂z.
-func (ws *Workspace) forward(params, x []float32, labels []uint8, scale float64) (float64, int) {
+// forward runs one image x, keeping what its backward pass needs, and
+// returns its loss and whether its highest logit is its label; with
+// scale ≠ 0 it also fills dz = scale·∂loss/∂z.
+func (ws *Workspace) forward(params, x []float32, label uint8, scale float64) (float64, bool) {
 	n, l := ws.net, ws.net.layout
-	b := len(labels)
-	in := n.Input()
 	p1, p2 := n.h1*n.w1, n.h2*n.w2
-	n1 := Channels1 * n.q1h * n.q1w
 	w1, b1 := params[l.Conv1W:l.Conv1B], params[l.Conv1B:l.Conv2W]
 	w2, b2 := params[l.Conv2W:l.Conv2B], params[l.Conv2B:l.DenseW]
 	wd, bd := params[l.DenseW:l.DenseB], params[l.DenseB:l.Size]
-	for i := range b {
-		// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols (C·25 × p1).
-		cols := ws.cols[:n.c*kk*p1]
-		fillBias(ws.a1, b1, p1)
-		if wasm && !useKernel {
-			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNNPacked(Channels1, p1, n.c*kk, w1, cols, ws.a1)
-		} else {
-			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNN(Channels1, p1, n.c*kk, w1, cols, ws.a1)
-		}
-		poolReLU(ws.a1, Channels1, n.h1, n.w1, ws.q1[i*n1:(i+1)*n1], ws.arg1[i*n1:(i+1)*n1])
-		// conv2 on the pooled map.
-		cols = ws.cols[:Channels1*kk*p2]
-		fillBias(ws.a2, b2, p2)
-		if wasm && !useKernel {
-			im2colPacked(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
-			gemmNNPacked(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
-		} else {
-			im2col(ws.q1[i*n1:(i+1)*n1], Channels1, n.q1h, n.q1w, cols)
-			gemmNN(Channels2, p2, Channels1*kk, w2, cols, ws.a2)
-		}
-		poolReLU(ws.a2, Channels2, n.h2, n.w2, ws.q2[i*n.feat:(i+1)*n.feat], ws.arg2[i*n.feat:(i+1)*n.feat])
+	// conv1: a1 (Channels1 × p1) = b1 + W1 (Channels1 × C·25) · cols1 (C·25 × p1).
+	fillBias(ws.a1, b1, p1)
+	if wasm && !useKernel {
+		// Go's own wasm code: the packed layout, and cols1 rebuilt
+		// plainly for the backward pass's weight gradient.
+		im2colPacked(x, n.c, n.h, n.w, ws.cols1)
+		gemmNNPacked(Channels1, p1, n.c*kk, w1, ws.cols1, ws.a1)
+		im2col(x, n.c, n.h, n.w, ws.cols1)
+	} else {
+		im2col(x, n.c, n.h, n.w, ws.cols1)
+		gemmNN(Channels1, p1, n.c*kk, w1, ws.cols1, ws.a1)
 	}
-	// dense: z (b × classes) = bd + q2 (b × feat) · Wdᵀ.
-	z := ws.z[:b*n.classes]
-	for i := range b {
-		copy(z[i*n.classes:(i+1)*n.classes], bd)
+	poolReLU(ws.a1, Channels1, n.h1, n.w1, ws.q1, ws.arg1)
+	// conv2 on the pooled map.
+	fillBias(ws.a2, b2, p2)
+	if wasm && !useKernel {
+		im2colPacked(ws.q1, Channels1, n.q1h, n.q1w, ws.cols2)
+		gemmNNPacked(Channels2, p2, Channels1*kk, w2, ws.cols2, ws.a2)
+		im2col(ws.q1, Channels1, n.q1h, n.q1w, ws.cols2)
+	} else {
+		im2col(ws.q1, Channels1, n.q1h, n.q1w, ws.cols2)
+		gemmNN(Channels2, p2, Channels1*kk, w2, ws.cols2, ws.a2)
 	}
-	gemmNT(b, n.classes, n.feat, ws.q2[:b*n.feat], wd, z, ws.panel)
-	return ws.softmax(labels, scale)
+	poolReLU(ws.a2, Channels2, n.h2, n.w2, ws.q2, ws.arg2)
+	// dense: z (classes) = bd + Wd (classes × feat) · q2.
+	copy(ws.z, bd)
+	gemmNT(1, n.classes, n.feat, ws.q2, wd, ws.z)
+	return ws.softmax(label, scale)
 }
 
-// softmax returns the summed cross-entropy of the logits ws.z and the
-// number of images classified right; with scale ≠ 0 it writes dz =
-// scale·(softmax(z) − onehot(y)). In float64 with core/num's exp and
-// log, so every platform gives the same bits.
-func (ws *Workspace) softmax(labels []uint8, scale float64) (float64, int) {
-	k := ws.net.classes
-	loss, correct := 0.0, 0
-	for i, y := range labels {
-		z := ws.z[i*k : (i+1)*k]
-		best := 0
-		for c := range z {
-			if z[c] > z[best] {
-				best = c
-			}
-		}
-		if best == int(y) {
-			correct++
-		}
-		top := float64(z[best])
-		s := 0.0
-		for _, v := range z {
-			s += num.Exp(float64(v) - top)
-		}
-		lse := top + num.Log(s)
-		loss += lse - float64(z[y])
-		if scale != 0 {
-			dz := ws.dz[i*k : (i+1)*k]
-			for c, v := range z {
-				p := num.Exp(float64(v) - lse)
-				if c == int(y) {
-					p--
-				}
-				dz[c] = float32(p * scale)
-			}
+// softmax returns the cross-entropy of the logits ws.z and whether the
+// highest is the label; with scale ≠ 0 it writes dz = scale·(softmax(z)
+// − onehot(y)). In float64 with core/num's exp and log, so every
+// platform gives the same bits.
+func (ws *Workspace) softmax(y uint8, scale float64) (float64, bool) {
+	z := ws.z
+	best := 0
+	for c := range z {
+		if z[c] > z[best] {
+			best = c
 		}
 	}
-	return loss, correct
+	top := float64(z[best])
+	s := 0.0
+	for _, v := range z {
+		s += num.Exp(float64(v) - top)
+	}
+	lse := top + num.Log(s)
+	if scale != 0 {
+		for c, v := range z {
+			p := num.Exp(float64(v) - lse)
+			if c == int(y) {
+				p--
+			}
+			ws.dz[c] = float32(p * scale)
+		}
+	}
+	return lse - float64(z[y]), best == int(y)
 }
 
-// backward adds the gradient to grad from the forward pass's buffers (b
-// images of x).
-func (ws *Workspace) backward(params, x []float32, b int, grad []float32) {
+// backward adds the gradient of the image forward last ran to grad.
+func (ws *Workspace) backward(params []float32, grad []float32) {
 	n, l := ws.net, ws.net.layout
-	in := n.Input()
 	p1, p2 := n.h1*n.w1, n.h2*n.w2
-	n1 := Channels1 * n.q1h * n.q1w
 	w2, wd := params[l.Conv2W:l.Conv2B], params[l.DenseW:l.DenseB]
 	gw1, gb1 := grad[l.Conv1W:l.Conv1B], grad[l.Conv1B:l.Conv2W]
 	gw2, gb2 := grad[l.Conv2W:l.Conv2B], grad[l.Conv2B:l.DenseW]
 	gwd, gbd := grad[l.DenseW:l.DenseB], grad[l.DenseB:l.Size]
-	dz, q2 := ws.dz[:b*n.classes], ws.q2[:b*n.feat]
-	// dense: ∂Wd (classes × feat) = dzᵀ (classes × b) · q2 (b × feat);
-	// ∂bd = Σ_i dz_i; ∂q2 (b × feat) = dz (b × classes) · Wd.
-	gemmTN(n.classes, n.feat, b, dz, q2, gwd)
-	for i := range b {
-		for c, v := range dz[i*n.classes : (i+1)*n.classes] {
-			gbd[c] += v
-		}
+	// dense: ∂Wd (classes × feat) += dz (classes) ⊗ q2 (feat); ∂bd += dz;
+	// ∂q2 = Wdᵀ · dz.
+	gemmTN(n.classes, n.feat, 1, ws.dz, ws.q2, gwd)
+	for c, v := range ws.dz {
+		gbd[c] += v
 	}
-	if useKernel {
-		// The convolutions' weight gradients accumulate transposed
-		// (gradTKernel), so the kernel's lanes run along the output
-		// channels; transposing is exact, so the bits do not change.
-		transpose(Channels1, n.c*kk, gw1, ws.gt1)
-		transpose(Channels2, Channels1*kk, gw2, ws.gt2)
-		defer func() {
-			transpose(n.c*kk, Channels1, ws.gt1, gw1)
-			transpose(Channels1*kk, Channels2, ws.gt2, gw2)
-		}()
-	}
-	dq2 := ws.dq2[:b*n.feat]
-	clear(dq2)
-	gemmNN(b, n.feat, n.classes, dz, wd, dq2)
-	for i := range b {
-		// Back through the second pool and ReLU into a2's gradient.
-		unpool(dq2[i*n.feat:(i+1)*n.feat], q2[i*n.feat:(i+1)*n.feat], ws.arg2[i*n.feat:(i+1)*n.feat], Channels2, n.h2, n.w2, ws.a2)
-		rowSums(ws.a2, Channels2, p2, gb2)
-		q1 := ws.q1[i*n1 : (i+1)*n1]
-		cols := ws.cols[:Channels1*kk*p2]
-		// ∂W2 += ∂a2 (Channels2 × p2) · colsᵀ; ∂cols = W2ᵀ · ∂a2.
-		switch {
-		case useKernel:
-			im2col(q1, Channels1, n.q1h, n.q1w, cols)
-			gradTKernel(Channels2, Channels1*kk, p2, ws.a2, cols, ws.gt2, ws.at)
-		case wasm:
-			im2colPacked(q1, Channels1, n.q1h, n.q1w, cols)
-			gemmNTPacked(Channels2, Channels1*kk, p2, ws.a2, cols, gw2)
-		default:
-			im2col(q1, Channels1, n.q1h, n.q1w, cols)
-			gemmNT(Channels2, Channels1*kk, p2, ws.a2, cols, gw2, ws.panel)
-		}
-		clear(ws.dcols)
-		gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
-		clear(ws.dq1)
-		col2im(ws.dcols, Channels1, n.q1h, n.q1w, ws.dq1)
-		// Back through the first pool and ReLU; the input's own gradient
-		// is never needed.
-		unpool(ws.dq1, q1, ws.arg1[i*n1:(i+1)*n1], Channels1, n.h1, n.w1, ws.a1)
-		rowSums(ws.a1, Channels1, p1, gb1)
-		cols = ws.cols[:n.c*kk*p1]
-		switch {
-		case useKernel:
-			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gradTKernel(Channels1, n.c*kk, p1, ws.a1, cols, ws.gt1, ws.at)
-		case wasm:
-			im2colPacked(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNTPacked(Channels1, n.c*kk, p1, ws.a1, cols, gw1)
-		default:
-			im2col(x[i*in:(i+1)*in], n.c, n.h, n.w, cols)
-			gemmNT(Channels1, n.c*kk, p1, ws.a1, cols, gw1, ws.panel)
-		}
-	}
+	clear(ws.dq2)
+	gemmNN(1, n.feat, n.classes, ws.dz, wd, ws.dq2)
+	// Back through the second pool and ReLU into a2's gradient.
+	unpool(ws.dq2, ws.q2, ws.arg2, Channels2, n.h2, n.w2, ws.a2)
+	rowSums(ws.a2, Channels2, p2, gb2)
+	// ∂W2 += ∂a2 (Channels2 × p2) · cols2ᵀ; ∂cols2 = W2ᵀ · ∂a2.
+	gemmNT(Channels2, Channels1*kk, p2, ws.a2, ws.cols2, gw2)
+	clear(ws.dcols)
+	gemmTN(Channels1*kk, p2, Channels2, w2, ws.a2, ws.dcols)
+	clear(ws.dq1)
+	col2im(ws.dcols, Channels1, n.q1h, n.q1w, ws.dq1)
+	// Back through the first pool and ReLU; the input's own gradient is
+	// never needed.
+	unpool(ws.dq1, ws.q1, ws.arg1, Channels1, n.h1, n.w1, ws.a1)
+	rowSums(ws.a1, Channels1, p1, gb1)
+	gemmNT(Channels1, n.c*kk, p1, ws.a1, ws.cols1, gw1)
 }
 
 // fillBiasGo sets row r of a (rows × p) to bias[r].
@@ -404,14 +364,32 @@ func fillBiasGo(a, bias []float32, p int) {
 	}
 }
 
-// rowSumsGo adds each row's sum of a (rows × p) to out[row], left to right.
+// rowSumsGo adds each row's sum of a (rows × p) to out[row]: the bias
+// gradient, a sum in lanes.go's order (value j of a row to lane j mod 8
+// from +0, the lanes combined by num's tree, then added to out), with
+// eight scalar accumulators.
 func rowSumsGo(a []float32, rows, p int, out []float32) {
+	p8 := p &^ 7
 	for r := range rows {
-		s := out[r]
-		for _, v := range a[r*p : (r+1)*p] {
-			s += v
+		row := a[r*p : (r+1)*p : (r+1)*p]
+		var l0, l1, l2, l3, l4, l5, l6, l7 float32
+		j := 0
+		for ; j < p8; j += 8 {
+			v := row[j : j+8 : j+8]
+			l0 += v[0]
+			l1 += v[1]
+			l2 += v[2]
+			l3 += v[3]
+			l4 += v[4]
+			l5 += v[5]
+			l6 += v[6]
+			l7 += v[7]
 		}
-		out[r] = s
+		l := [num.Lanes]float32{l0, l1, l2, l3, l4, l5, l6, l7}
+		for q, v := range row[j:] {
+			l[q] += v
+		}
+		out[r] += combine32(&l)
 	}
 }
 

@@ -40,31 +40,16 @@ func gemmStridedGo(i0, i1, j0, j1, k int, a []float32, sai, sap int, b []float32
 	}
 }
 
-// transposeGo writes the r×c matrix x (row-major) into dst as c×r.
-func transposeGo(r, c int, x, dst []float32) {
-	x, dst = x[:r*c], dst[:r*c]
-	for i := range r {
-		row := x[i*c : i*c+c]
-		for j, v := range row {
-			dst[j*r+i] = v
-		}
-	}
+// patchShape reports whether the assembly may run on these lengths
+// (otherwise the Go loops run, and panic where they must).
+func patchShape(x []float32, c, h, w int, cols []float32) bool {
+	ho, wo := h-Kernel+1, w-Kernel+1
+	return c > 0 && ho > 0 && wo > 0 && len(x) >= c*h*w && len(cols) >= c*kk*ho*wo
 }
 
-// gemmNTKernel computes C (m×n) += A (m×k) · B (n×k)ᵀ through
-// gemmStrided on Bᵀ, which it writes into scratch (at least k·n).
-func gemmNTKernel(m, n, k int, a, b, c, scratch []float32) {
-	bt := scratch[:k*n]
-	transpose(n, k, b, bt)
-	gemmStrided(m, n, k, a, k, 1, bt, n, c, n)
-}
-
-// gradTKernel computes Cᵀ (n×m) += (A (m×k) · B (n×k)ᵀ)ᵀ = B · Aᵀ, the
-// weight gradient of a convolution held transposed, through
-// gemmStrided: Aᵀ (the small per-channel map) is written into scratch
-// (at least k·m), so the vector lanes run along the output channels.
-func gradTKernel(m, n, k int, a, b, ct, scratch []float32) {
-	at := scratch[:k*m]
-	transpose(m, k, a, at)
-	gemmStrided(n, m, k, b, k, 1, at, m, ct, m)
+// poolShape reports whether the pool's assembly may run on these
+// lengths.
+func poolShape(a []float32, c, h, w int, out []float32, arg []uint8) bool {
+	oh, ow := h/2, w/2
+	return c > 0 && oh > 0 && ow > 0 && len(a) >= c*h*w && len(out) >= c*oh*ow && len(arg) >= c*oh*ow
 }

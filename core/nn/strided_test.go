@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -26,15 +27,7 @@ func TestGemmStrided(t *testing.T) {
 				c0 := randSlice(s, m*ldc)
 				got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
 				gemmStrided(m, n, k, a, sai, sap, b, ldb, got, ldc)
-				for i := range m {
-					for j := range n {
-						v := want[i*ldc+j]
-						for p := range k {
-							v += float32(a[i*sai+p*sap] * b[p*ldb+j])
-						}
-						want[i*ldc+j] = v
-					}
-				}
+				naiveStrided(m, n, k, a, sai, sap, b, ldb, want, ldc)
 				for i := range got {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Errorf("%d×%d×%d transposed %v: C[%d] = %v, the naive loop %v", m, n, k, trans, i, got[i], want[i])
@@ -46,25 +39,49 @@ func TestGemmStrided(t *testing.T) {
 	})
 }
 
-// TestGradTKernel checks the transposed weight gradient against naiveNT.
-func TestGradTKernel(t *testing.T) {
+// naiveStrided is gemmStrided's definition: every output adds its
+// products in increasing order of p from its value in C.
+func naiveStrided(m, n, k int, a []float32, sai, sap int, b []float32, ldb int, c []float32, ldc int) {
+	for i := range m {
+		for j := range n {
+			v := c[i*ldc+j]
+			for p := range k {
+				v += float32(a[i*sai+p*sap] * b[p*ldb+j])
+			}
+			c[i*ldc+j] = v
+		}
+	}
+}
+
+// TestGemmNTZeros checks gemmNT's masked tail against its definition
+// where signed zeros decide the bits: products of −0 and finite values
+// onto C = −0 (a vector path adds +0 past the tail; a lane that starts
+// at +0 never holds −0, so that changes nothing), with every k mod 8.
+func TestGemmNTZeros(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
-		s := rng.NewStream(4, "gradT")
-		for _, sh := range [][3]int{{8, 25, 576}, {16, 200, 64}, {8, 75, 784}, {3, 5, 7}} {
-			m, n, k := sh[0], sh[1], sh[2]
-			a, b, c := randSlice(s, m*k), randSlice(s, n*k), randSlice(s, m*n)
-			ct := make([]float32, n*m)
-			transpose(m, n, c, ct)
-			gradTKernel(m, n, k, a, b, ct, make([]float32, k*m))
-			naiveNT(m, n, k, a, b, c)
-			got := make([]float32, m*n)
-			transpose(n, m, ct, got)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(c[i]) {
-					t.Errorf("%d×%d×%d: C[%d] = %v, the naive loop %v", m, n, k, i, got[i], c[i])
-					break
+		neg := float32(math.Copysign(0, -1))
+		for k := 1; k <= 17; k++ {
+			m, n := 3, 5
+			a, b := make([]float32, m*k), make([]float32, n*k)
+			for i := range a {
+				a[i] = neg
+				if i%3 == 1 {
+					a[i] = 1.5
 				}
 			}
+			for i := range b {
+				b[i] = float32(i%4) - 1.5
+				if i%5 == 0 {
+					b[i] = 0
+				}
+			}
+			got, want := make([]float32, m*n), make([]float32, m*n)
+			for i := range got {
+				got[i], want[i] = neg, neg
+			}
+			gemmNT(m, n, k, a, b, got)
+			naiveNT(m, n, k, a, b, want)
+			same(t, "gemmNT", [3]int{m, n, k}, got, want)
 		}
 	})
 }
@@ -78,6 +95,17 @@ func TestStridedPanics(t *testing.T) {
 		}
 	}()
 	gemmStrided(8, 16, 4, make([]float32, 32), 4, 1, make([]float32, 64), 16, make([]float32, 127), 16)
+}
+
+// TestNTPanics checks that gemmNT on a short C panics in Go before the
+// kernel writes past it.
+func TestNTPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("gemmNT on a short C did not panic")
+		}
+	}()
+	gemmNT(4, 5, 8, make([]float32, 32), make([]float32, 40), make([]float32, 19))
 }
 
 // TestPatches checks im2col and col2im (WebAssembly loops under wasm)
@@ -146,14 +174,14 @@ func TestPool(t *testing.T) {
 	})
 }
 
-// TestSmallLoops checks fillBias, rowSums, transpose and unpool
+// TestSmallLoops checks fillBias, rowSums and unpool
 // (WebAssembly under wasm) against their Go loops bit for bit, on both
 // paths; rowSums starts from nonzero sums, unpool's pooled values are
-// half non-positive and its output starts dirty.
+// half non-positive (a third exactly 0) and its output starts dirty.
 func TestSmallLoops(t *testing.T) {
 	eachPath(t, func(t *testing.T) {
 		s := rng.NewStream(8, "small")
-		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}} {
+		for _, sh := range [][3]int{{8, 24, 24}, {16, 8, 8}, {3, 5, 7}, {1, 1, 1}, {5, 10, 10}, {7, 2, 6}} {
 			c, h, w := sh[0], sh[1], sh[2]
 			p := h * w
 			bias := randSlice(s, c)
@@ -163,22 +191,30 @@ func TestSmallLoops(t *testing.T) {
 			same(t, "fillBias", sh, got, want)
 
 			a := randSlice(s, c*p)
-			gs := randSlice(s, c)
-			ws := append([]float32(nil), gs...)
+			s0 := randSlice(s, c)
+			gs, ws := append([]float32(nil), s0...), append([]float32(nil), s0...)
 			rowSums(a, c, p, gs)
 			rowSumsGo(a, c, p, ws)
 			same(t, "rowSums", sh, gs, ws)
-
-			gt, wt := make([]float32, c*p), make([]float32, c*p)
-			transpose(c, p, a, gt)
-			transposeGo(c, p, a, wt)
-			same(t, "transpose", sh, gt, wt)
+			// rowSumsGo is lanes.go's order: each row's lanes onto out.
+			ns := append([]float32(nil), s0...)
+			for r := range c {
+				var l [num.Lanes]float32
+				for j, v := range a[r*p : (r+1)*p] {
+					l[j%num.Lanes] += v
+				}
+				ns[r] += ((l[0] + l[4]) + (l[2] + l[6])) + ((l[1] + l[5]) + (l[3] + l[7]))
+			}
+			same(t, "rowSumsGo", sh, ws, ns)
 
 			n := c * (h / 2) * (w / 2)
 			dq, q := randSlice(s, n), randSlice(s, n)
 			arg := make([]uint8, n)
 			for i := range arg {
 				arg[i] = uint8(4 * s.Float64())
+				if i%3 == 0 {
+					q[i] = 0 // what the ReLU leaves most often: no gradient
+				}
 			}
 			gd, wd := randSlice(s, c*p), randSlice(s, c*p)
 			unpool(dq, q, arg, c, h, w, gd)

@@ -80,10 +80,18 @@ func NewTightAccount(acc Accountant, agents int) *TightAccount {
 // At returns the tight bound of l (a ledger of the accountant at
 // l.Iterations), computing it unless the last one was for the same
 // iteration, or for one fewer than age iterations before it (a live
-// view's refresh interval; 0 for a current bound).
+// view's refresh interval; 0 for a current bound) and at least half as
+// many iterations. The halving keeps a young run's bound close (its
+// releases are few, so composing them is cheap, and the recomputations
+// cost at most twice the last), and a bound of 0 is never kept beside a
+// paper's ε above 0: the page would read "0 (tight)" after releases.
 func (t *TightAccount) At(l *Ledger, age int) *TightLedger {
-	if t.last != nil && t.last.Iterations <= l.Iterations && (l.Iterations == t.last.Iterations || l.Iterations-t.last.Iterations < age) {
-		return t.last
+	if t.last != nil && t.last.Iterations <= l.Iterations {
+		lag := l.Iterations - t.last.Iterations
+		zero := t.last.Reason == "" && math.IsInf(t.last.Max.Log10(), -1) && !math.IsInf(l.Max.Log10(), -1)
+		if lag == 0 || lag < age && lag <= max(t.last.Iterations, 1) && !zero {
+			return t.last
+		}
 	}
 	tl := &TightLedger{Iterations: l.Iterations, Max: Infinite()}
 	t.last = tl

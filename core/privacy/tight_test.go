@@ -144,3 +144,26 @@ func TestTightRoundTrip(t *testing.T) {
 		t.Errorf("beyond float64: %v (log10 %v)", e, e.Log10())
 	}
 }
+
+// TestTightLiveRefresh: a live view (age 256) never keeps a bound of 0
+// beside a paper's ε above 0, and recomputes once the run has more than
+// doubled its iterations since the last bound, or gone age on.
+func TestTightLiveRefresh(t *testing.T) {
+	acc := &laplaceAcc{scales: []float64{100}}
+	tight := privacy.NewTightAccount(acc, 1)
+	at := func(k int) int {
+		acc.Record(&sim.Step{Iter: k})
+		l := acc.Ledger()
+		return tight.At(&l, 256).Iterations
+	}
+	for _, c := range []struct{ iter, want int }{
+		{0, 0},
+		{1, 1}, // the bound of 0 at iteration 0 is not kept beside ε > 0
+		{2, 1}, {3, 3}, {6, 3}, {7, 7}, {14, 7}, {15, 15},
+		{600, 600}, {855, 600}, {856, 856},
+	} {
+		if got := at(c.iter); got != c.want {
+			t.Errorf("iteration %d: the live bound is of iteration %d, want %d", c.iter, got, c.want)
+		}
+	}
+}

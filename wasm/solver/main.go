@@ -19,12 +19,18 @@
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
 //	experimentFromJSON(text)         JSON {name, title}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
 //	define(experimentJSON)           JSON {name, title}: keeps an experiment of the page's (a dropped file) under its name, for plan, runTask, assemble and dataNeeds (wasm/solver/custom.go)
+//	userNeeds(kind, arg)             JSON {need, files, error}: the user's data files the experiment (as dataNeeds) names, need those not provided yet (wasm/solver/userfiles.go)
+//	provideUserFile(name, bytes, pin) {ok, sha256, bytes, ms, error}: hands over a file of the user's the page holds, with the sha256 it read (the page simulator's call, datafiles.ProvideUserJS)
+//	fromScenario(json, field, values, runs) JSON {name, title, json}: keeps the sweep of one scenario (experiment.FromScenario) under its name, as define
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
 // provided: the page fetches each once and hands the bytes to every
 // worker (public/experiments.js), with the checks and messages of the
-// main page (ui/datafiles, public/datafetch.js).
+// main page (ui/datafiles, public/datafetch.js). One that trains on the
+// user's files is planned once the page has handed them over
+// (provideUserFile); plan refuses it before, in one line naming the
+// file.
 //
 // runs replaces the experiment's runs per point, as "dpsim sweep --runs"
 // does (0: the preset's own). Errors are returned as {error: "..."}.
@@ -47,6 +53,10 @@ import (
 )
 
 var plans = map[string]*experiment.Plan{}
+
+// extra holds the calls other files of this program add to
+// self.dpsimSolver (userfiles.go), by name.
+var extra = map[string]func(args []js.Value) any{}
 
 // provided is this worker's cache of the dataset files handed over.
 var provided datafiles.Provided
@@ -93,6 +103,9 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 		if e, err = experiment.Parse(e.JSON()); err != nil {
 			return nil, fmt.Errorf("runs per point: %w", err)
 		}
+	}
+	if err := userFilesHeld(e); err != nil {
+		return nil, err // the user's files first, in one line (userfiles.go)
 	}
 	p, err := experiment.NewPlan(e)
 	if err != nil {
@@ -303,6 +316,9 @@ func main() {
 		}
 		return jsonString(map[string]string{"name": e.Name, "title": e.Title})
 	}))
+	for name, f := range extra {
+		api.Set(name, fn(f))
+	}
 	js.Global().Set("dpsimSolver", api)
 	select {}
 }

@@ -2,6 +2,7 @@ package cnn
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -67,6 +68,24 @@ func TestShapes(t *testing.T) {
 		if dim, _ := Factory.Size(p, 4); m.Dim() != tc.dim || dim != tc.dim {
 			t.Errorf("%s: Dim %d, Size %d, want %d", tc.dataset, m.Dim(), dim, tc.dim)
 		}
+	}
+}
+
+// TestScratchBytes holds the memory estimate's scratch to what one
+// scratch allocates (runtime.MemStats, within the allocator's size
+// classes: 10 %), on both image shapes.
+func TestScratchBytes(t *testing.T) {
+	for _, dataset := range []string{"mnist", "cifar10-catdog"} {
+		m := mustBuild(t, 2, func(p *Params) { p.Dataset = dataset })
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := m.get()
+		runtime.ReadMemStats(&after)
+		got, want := float64(after.TotalAlloc-before.TotalAlloc), float64(scratchBytes(m.net))
+		if got < want || got > 1.1*want {
+			t.Errorf("%s: a scratch allocates %.0f bytes, the estimate counts %.0f", dataset, got, want)
+		}
+		m.put(s)
 	}
 }
 

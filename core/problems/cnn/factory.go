@@ -2,6 +2,7 @@ package cnn
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -77,11 +78,13 @@ var Factory = objective.Factory{
 		if p.TrainRows > 0 {
 			rows = min(rows, int64(p.TrainRows))
 		}
-		// θ⁰, the shard permutation, and a few workspaces (each about
-		// 4·(32·Input + 3·Size) bytes plus the layer buffers); the
-		// dataset itself is counted by its loader.
-		ws := int64(4 * (chunk*net.Input() + 3*net.Size() + chunk*8*24*24*2))
-		return net.Size(), 4*int64(net.Size()) + 8*rows + 4*ws + held
+		// θ⁰, the shard permutation, and one scratch (the network's
+		// workspace, θ and a gradient in float32, a chunk of images and
+		// labels) per gradient running at once: the run's pool runs up to
+		// one agent per core (GOMAXPROCS; one under js/wasm), each call
+		// taking its own. The dataset itself is counted by its loader.
+		live := int64(max(1, min(agents, runtime.GOMAXPROCS(0))))
+		return net.Size(), 4*int64(net.Size()) + 8*rows + live*scratchBytes(net) + held
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Build:    build,
@@ -109,6 +112,12 @@ var Factory = objective.Factory{
 		return nil
 	},
 	Words: words,
+}
+
+// scratchBytes is the bytes of one scratch (Model.get): the network's
+// workspace, θ and a gradient in float32, a chunk of images and labels.
+func scratchBytes(net *nn.Net) int64 {
+	return net.WorkspaceBytes() + int64(4*(2*net.Size()+chunk*net.Input())+chunk)
 }
 
 // netFor returns the network for a dataset's image shape and classes.

@@ -43,7 +43,7 @@ func TestModule(t *testing.T) {
 	if !bytes.HasPrefix(a, []byte("\x00asm\x01\x00\x00\x00")) {
 		t.Fatalf("header % x", a[:8])
 	}
-	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03"} {
+	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03", "\x03pnn\x00\x04", "\x03pnt\x00\x05", "\x07pim2col\x00\x06", "\x07pcol2im\x00\x07"} {
 		if !bytes.Contains(a, []byte(s)) {
 			t.Errorf("no %q in the module", s)
 		}
@@ -53,7 +53,7 @@ func TestModule(t *testing.T) {
 	}
 	cmd := exec.Command("node", "-e", `const m = new WebAssembly.Module(require("fs").readFileSync(0));
 const e = WebAssembly.Module.exports(m), i = WebAssembly.Module.imports(m);
-if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
+if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"},{"name":"pnn","kind":"function"},{"name":"pnt","kind":"function"},{"name":"pim2col","kind":"function"},{"name":"pcol2im","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
 	cmd.Stdin = bytes.NewReader(a)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node rejects the module: %v\n%s", err, out)

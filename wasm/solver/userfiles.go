@@ -1,0 +1,124 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"dpsim/core/data"
+	"dpsim/core/experiment"
+	"dpsim/core/scenario"
+	"dpsim/ui/datafiles"
+)
+
+// The user's data files in a sweep (docs/experiments.md, "The page"): an
+// experiment whose scenarios train on files of the user's (a dropped
+// experiment naming them by sha256, or the page's current scenario
+// swept) is planned only once each worker holds them. The page's
+// simulator holds the files the user picked or dropped; the panel hands
+// each worker those the experiment names (provideUserFile, the page
+// simulator's own call: datafiles.ProvideUserJS), and a file the page
+// does not hold is asked for in one line (datafiles.UserReport.Missing)
+// before anything is planned.
+
+// userReport lists the user's files the experiment e names, in every
+// series and point, and those this worker lacks.
+func userReport(e *experiment.Experiment) datafiles.UserReport {
+	scs, err := experiment.Scenarios(e)
+	if err != nil {
+		return datafiles.UserReportOf() // planning says what is wrong
+	}
+	return datafiles.UserReportOf(scs...)
+}
+
+// userFilesHeld refuses to plan e while this worker lacks a file it
+// names, in one line naming the field, the file and its pin.
+func userFilesHeld(e *experiment.Experiment) error {
+	return userReport(e).Missing("experiment")
+}
+
+// userNeedsJS is userNeeds(kind, arg): the user's files the experiment
+// (kind "preset": a name, the page's own included; "experiment": its
+// JSON) names, as JSON {need, files, missing, error}: need those this
+// worker lacks, missing the one-line request for them. An experiment that does
+// not parse names none: planning it reports the error.
+func userNeedsJS(a []js.Value) any {
+	if len(a) < 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
+		return errValue(fmt.Errorf(`userNeeds needs ("preset", name) or ("experiment", JSON)`))
+	}
+	var e *experiment.Experiment
+	var err error
+	switch a[0].String() {
+	case "preset":
+		e, err = lookup(a[1].String())
+	case "experiment":
+		e, err = experiment.Parse([]byte(a[1].String()))
+	default:
+		return errValue(fmt.Errorf(`userNeeds: the first argument must be "preset" or "experiment"`))
+	}
+	r := datafiles.UserReportOf()
+	if err == nil {
+		r = userReport(e)
+	}
+	// Missing is the one line a page shows while it asks for them.
+	out := struct {
+		datafiles.UserReport
+		Missing string `json:"missing,omitempty"`
+	}{UserReport: r}
+	if err := r.Missing("experiment"); err != nil {
+		out.Missing = err.Error()
+	}
+	return jsonString(out)
+}
+
+// fromScenarioJS is fromScenario(scenarioJSON, field, values, runs): the
+// sweep of one scenario (experiment.FromScenario; values as typed,
+// "0.1, 1, 10"), kept under its name as a dropped experiment is
+// (define), and returned as {name, title, json}.
+func fromScenarioJS(a []js.Value) any {
+	if len(a) < 4 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString || a[2].Type() != js.TypeString || a[3].Type() != js.TypeNumber {
+		return errValue(fmt.Errorf("fromScenario needs the scenario's JSON, a field, its values and the runs per point"))
+	}
+	s, err := scenario.Parse([]byte(a[0].String()))
+	if err != nil {
+		return errValue(fmt.Errorf("scenario: %w", err))
+	}
+	values, err := experiment.ParseValues(a[2].String())
+	if err != nil {
+		return errValue(err)
+	}
+	e, err := experiment.FromScenario(s, a[1].String(), values, a[3].Int())
+	if err != nil {
+		return errValue(err)
+	}
+	keep(e)
+	return jsonString(struct {
+		Name  string `json:"name"`
+		Title string `json:"title"`
+		// JSON is the experiment's text, which the page's other workers
+		// are given (define).
+		JSON string `json:"json"`
+	}{e.Name, e.Title, string(e.JSON())})
+}
+
+// provideUserJS is provideUserFile(name, bytes, pin), the page
+// simulator's call; a file that replaces other content under its name
+// drops the plans built so far, whose problems may hold the old rows.
+func provideUserJS(a []js.Value) any {
+	before := ""
+	if len(a) > 0 && a[0].Type() == js.TypeString {
+		before, _ = data.UserSHA256(a[0].String())
+	}
+	o := datafiles.ProvideUserJS(a)
+	if o.Get("ok").Bool() && before != "" && o.Get("sha256").String() != before {
+		clear(plans)
+	}
+	return o
+}
+
+func init() {
+	extra["userNeeds"] = userNeedsJS
+	extra["provideUserFile"] = provideUserJS
+	extra["fromScenario"] = fromScenarioJS
+}

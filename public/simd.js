@@ -60,7 +60,7 @@
     const k = Object.fromEntries(KERNELS.map((n) => [n, () => 0]));
     go.importObject.dpsimsimd = {
       grad: (z, y, x, out, s, e, m, d) => k.grad(z, y, x, out, s, e, m, d),
-      pdots: (tr, x, out, groups, d) => k.pdots(tr, x, out, groups, d),
+      pdots: (rm, x, out, stride, n, d) => k.pdots(rm, x, out, stride, n, d),
       paxpys: (rm, c, acc, stride, n, w) => k.paxpys(rm, c, acc, stride, n, w),
       pslopes: (z, e, nb, y, idx, first, n) => k.pslopes(z, e, nb, y, idx, first, n),
       pnn: (a, sai, sap, b, ldb, c, ldc, m, n, kk) => k.pnn(a, sai, sap, b, ldb, c, ldc, m, n, kk),

@@ -19,3 +19,19 @@ func dots(z, x, out []float64) {
 	}
 	dotsGo(z, x, out)
 }
+
+// dotsAtAVX2 sets out[k] for n float32 rows of d values at f + 4·off[k]
+// in the lane order, dotsAVX2's way (lanes_amd64.s).
+//
+//go:noescape
+func dotsAtAVX2(f *float32, off *int, n int, x *float64, d int, out *float64)
+
+// dotsAt is DotsAt's kernel: the AVX2 assembly where the CPU has it,
+// DotOf row after row otherwise.
+func dotsAt(f []float32, off []int, x, out []float64) {
+	if hasAVX2 && len(out) > 0 && len(x) > 0 {
+		dotsAtAVX2(&f[0], &off[0], len(out), &x[0], len(x), &out[0])
+		return
+	}
+	dotsAtGo(f, off, x, out)
+}

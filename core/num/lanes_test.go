@@ -135,3 +135,84 @@ func TestDotsPanics(t *testing.T) {
 	}()
 	Dots(make([]float64, 5), make([]float64, 3), make([]float64, 2))
 }
+
+// TestDotOfGather holds DotOf (rows of float32 and bytes) and GatherDot
+// (a sparse row's stored terms) to the definition, bit for bit: DotOf
+// to refDot over the row converted to float64, GatherDot to refDot over
+// the gathered pairs (v_t, x[c_t]) — term t to lane t mod 8 — for every
+// length 0…70.
+func TestDotOfGather(t *testing.T) {
+	state := uint64(7)
+	for d := range 71 {
+		x := make([]float64, 3*d+1)
+		laneVector(x, "wide", &state)
+		w := make([]float64, d)
+		laneVector(w, "special", &state)
+		f32, u8 := make([]float32, d), make([]uint8, d)
+		a32, a8 := make([]float64, d), make([]float64, d)
+		for j, v := range w {
+			f32[j] = float32(v)
+			a32[j] = float64(f32[j])
+			u8[j] = uint8(unit(&state) * 256)
+			a8[j] = float64(u8[j])
+		}
+		if got, want := DotOf(f32, x), refDot(a32, x); !sameBits(got, want) {
+			t.Fatalf("DotOf float32 d=%d: %v, want %v", d, got, want)
+		}
+		if got, want := DotOf(u8, x), refDot(a8, x); !sameBits(got, want) {
+			t.Fatalf("DotOf bytes d=%d: %v, want %v", d, got, want)
+		}
+		// Increasing columns with gaps, as a sparse row stores them.
+		c, g := make([]uint16, d), make([]float64, d)
+		col := 0
+		for t := range c {
+			col += 1 + int(unit(&state)*3)
+			c[t], g[t] = uint16(col), x[col]
+		}
+		if got, want := GatherDot(c, f32, x), refDot(a32, g); !sameBits(got, want) {
+			t.Fatalf("GatherDot float32 n=%d: %v, want %v", d, got, want)
+		}
+		if got, want := GatherDot(c, u8, x), refDot(a8, g); !sameBits(got, want) {
+			t.Fatalf("GatherDot bytes n=%d: %v, want %v", d, got, want)
+		}
+	}
+}
+
+// TestDotsAtBits holds DotsAt's kernel and its Go to the definition, bit
+// for bit, over float32 rows at scattered offsets (seven: a group of four
+// and three alone), every width 0…40, wide and special values.
+func TestDotsAtBits(t *testing.T) {
+	state := uint64(9)
+	for _, pattern := range []string{"wide", "special"} {
+		for d := range 41 {
+			const rows = 7
+			w := make([]float64, 3*rows*(d+2))
+			laneVector(w, pattern, &state)
+			f := make([]float32, len(w))
+			for j, v := range w {
+				f[j] = float32(v)
+			}
+			x := make([]float64, d)
+			laneVector(x, pattern, &state)
+			off := make([]int, rows)
+			want := make([]float64, rows)
+			for k := range off {
+				off[k] = int(unit(&state) * float64(len(f)-d))
+				a := make([]float64, d)
+				for j := range a {
+					a[j] = float64(f[off[k]+j])
+				}
+				want[k] = refDot(a, x)
+			}
+			for name, fn := range map[string]func(f []float32, off []int, x, out []float64){"DotsAt": DotsAt, "dotsAtGo": dotsAtGo} {
+				got := make([]float64, rows)
+				fn(f, off, x, got)
+				for k := range got {
+					if !sameBits(got[k], want[k]) {
+						t.Fatalf("%s %s d=%d row %d: %v, want %v", name, pattern, d, k, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+}

@@ -17,3 +17,7 @@ func dots(z, x, out []float64) {
 	}
 	dotsGo(z, x, out)
 }
+
+// dotsAt is dotsAtGo: the shard gradients' WebAssembly kernels take their
+// rows by index (core/problems/internal/learn).
+func dotsAt(f []float32, off []int, x, out []float64) { dotsAtGo(f, off, x, out) }

@@ -117,6 +117,7 @@ func (f *fn) V128Load(off uint32)        { f.simd(0x00); f.memarg(4, off) }
 func (f *fn) V128Load64Splat(off uint32) { f.simd(0x0a); f.memarg(3, off) }
 func (f *fn) V128Store(off uint32)       { f.simd(0x0b); f.memarg(4, off) }
 func (f *fn) V128Load64Zero(off uint32)  { f.simd(0x5d); f.memarg(3, off) }
+func (f *fn) V128Load32Zero(off uint32)  { f.simd(0x5c); f.memarg(2, off) }
 func (f *fn) V128Load64Lane(off uint32, lane byte) {
 	f.simd(0x57)
 	f.memarg(3, off)

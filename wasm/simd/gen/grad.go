@@ -54,10 +54,7 @@ func grad() *fn {
 	sv, ev := f.local(f64), f.local(f64)
 	V := func() uint32 { return f.local(v128) }
 	va, wa, wb, wc, we := V(), V(), V(), V(), V()
-	// num.Dots' lanes (0, 1) … (6, 7) of two rows, x's pair and the rows'
-	// partial trees.
-	lanesA, lanesB := [4]uint32{V(), V(), V(), V()}, [4]uint32{V(), V(), V(), V()}
-	xv, tree := V(), [2]uint32{V(), V()}
+	ld := newLaneDots(f, x, d8, jb, false)
 	// Exp over a block's e, padded to pairs: np values (exp.go).
 	np := L()
 	ex := newExpGen(f, e, np)
@@ -102,109 +99,20 @@ func grad() *fn {
 		f.I32Add()
 		f.Set(yb)
 
-		// Dots in num.Dots' lane order (core/num, lanes.go), two rows per
-		// pass while two remain, then the last one: a row's lanes (0, 1),
-		// (2, 3), (4, 5), (6, 7) in four f64x2 locals, eight columns per
-		// step with x's four pairs loaded once for both rows; the last
-		// d mod 8 columns by pairs into lanes (0, 1), (2, 3), (4, 5),
-		// then an odd one into the low half of the next pair (its high
-		// half adds 0·0 = +0, which changes no lane); then (l01 + l45) +
-		// (l23 + l67) = ((l0+l4)+(l2+l6), (l1+l5)+(l3+l7)) and its two
-		// halves added: the tree of num.Combine. A pass of two rows
-		// gathers their halves by shuffles and adds them in one f64x2.
+		// Dots in num.Dots' lane order (lanes.go), two rows per pass
+		// while two remain, then the last one.
 		f.Get(zb)
 		f.Set(ra)
 		f.I32Const(0)
 		f.Set(g)
-		dotRows := func(rows []uint32, lanes [][4]uint32) {
-			for _, ls := range lanes {
-				for _, l := range ls {
-					f.V128Const(0, 0)
-					f.Set(l)
-				}
-			}
-			// acc adds z·x at column jb (+ off) to lane pair k of each
-			// row, x's values loaded once into xv.
-			acc := func(k int, load func(base uint32)) {
-				load(x)
-				f.Set(xv)
-				for r, row := range rows {
-					f.Get(lanes[r][k])
-					load(row)
-					f.Get(xv)
-					f.F64x2Mul()
-					f.F64x2Add()
-					f.Set(lanes[r][k])
-				}
-			}
-			f.I32Const(0)
-			f.Set(jb)
-			f.LoopUntil(func() { f.Get(jb); f.I32Const(64); f.I32Add(); f.Get(d8); f.I32GtU() })
-			{
-				for k := range 4 {
-					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(uint32(16 * k)) })
-				}
-				f.Inc(jb, 64)
-			}
-			f.EndLoop()
-			// The tail: jb + 16 ≤ d8 for each whole pair, then jb < d8
-			// for an odd one; lane pairs k = 0, 1, 2, 3 in turn.
-			f.Block()
-			for k := range 4 {
-				f.Get(jb)
-				f.I32Const(16)
-				f.I32Add()
-				f.Get(d8)
-				f.I32GtU()
-				f.If()
-				{
-					f.Get(jb)
-					f.Get(d8)
-					f.I32LtU()
-					f.If()
-					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load64Zero(0) })
-					f.End()
-					f.Br(1)
-				}
-				f.End()
-				if k < 3 {
-					acc(k, func(b uint32) { f.Addr(b, jb); f.V128Load(0) })
-					f.Inc(jb, 16)
-				}
-			}
-			f.End()
-			// Each row's first levels of the tree, into tree[r].
-			for r, ls := range lanes {
-				f.Get(ls[0])
-				f.Get(ls[2])
-				f.F64x2Add()
-				f.Get(ls[1])
-				f.Get(ls[3])
-				f.F64x2Add()
-				f.F64x2Add()
-				f.Set(tree[r])
-			}
-		}
 		f.LoopUntil(func() { f.Get(g); f.I32Const(2); f.I32Add(); f.Get(nb); f.I32GtU() })
 		{
 			f.Get(ra)
 			f.Get(d8)
 			f.I32Add()
 			f.Set(rb)
-			dotRows([]uint32{ra, rb}, [][4]uint32{lanesA, lanesB})
-			f.Get(s)
-			f.Get(g)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Get(tree[0])
-			f.Get(tree[1])
-			f.Shuffle64(0, 2)
-			f.Get(tree[0])
-			f.Get(tree[1])
-			f.Shuffle64(1, 3)
-			f.F64x2Add()
-			f.V128Store(0)
+			ld.rows(ra, rb)
+			ld.store2(func() { f.Get(s); f.Get(g); f.I32Const(3); f.I32Shl(); f.I32Add() })
 			f.Get(rb)
 			f.Get(d8)
 			f.I32Add()
@@ -217,18 +125,8 @@ func grad() *fn {
 		f.Get(nb)
 		f.I32GeU()
 		f.BrIf(0)
-		dotRows([]uint32{ra}, [][4]uint32{lanesA})
-		f.Get(s)
-		f.Get(g)
-		f.I32Const(3)
-		f.I32Shl()
-		f.I32Add()
-		f.Get(tree[0])
-		f.F64x2ExtractLane(0)
-		f.Get(tree[0])
-		f.F64x2ExtractLane(1)
-		f.F64Add()
-		f.F64Store(0)
+		ld.rows(ra)
+		ld.store1(func() { f.Get(s); f.Get(g); f.I32Const(3); f.I32Shl(); f.I32Add() })
 		f.End()
 
 		// Margins, two samples per step, then an odd one (and e's pad).

@@ -2,123 +2,61 @@ package main
 
 // The packed dense float32 kernels of core/problems/internal/learn
 // (packed.go, packed_simd.go): the full-pass dots and axpys over a
-// shard's rows copied feature-major in groups of 32 rows and row-major
-// padded to four columns. Each f64x2 lane does packedDotsGo's or
-// packedAxpysGo's operations in their order: a float32 promoted to
-// float64 (exact), one product rounded, then one sum rounded (no fused
-// multiply-add), so the bits are those of the Go loops and of the AVX2
-// kernels (TestPacked, run under js/wasm with the dpsimsimd tag). Both
+// shard's rows copied row-major, padded to four columns. Each f64x2 lane
+// does packedDotsGo's or packedAxpysGo's operations in their order (the
+// dots in num.Dots' lanes): a float32 promoted to float64 (exact), one
+// product rounded, then one sum rounded (no fused multiply-add), so the
+// bits are those of the Go loops and of the AVX2 kernels (TestPacked and
+// TestPackedSIMD, run under js/wasm with the dpsimsimd tag). Both
 // return 1, "done"; JavaScript's fallback trampoline returns 0 and Go
 // does the work.
 
-// packGroup is learn's packGroup: the rows of one feature-major group.
-const packGroup = 32
-
 // pdots is the exported function
 //
-//	pdots(tr, x, out, groups, d i32) i32
+//	pdots(rm, x, out, stride, n, d i32) i32
 //
-// learn.packedDots: for each of groups groups of 32 rows (tr: group g,
-// feature j, lane l at float32 (g·d + j)·32 + l), out[g·32 + l] = Σ_j
-// float64(tr[…])·x_j, left to right from +0. A group is done in two
-// halves of 16 lanes, eight f64x2 sums each (register-resident on x64's
-// sixteen vector registers with x_j and a temporary), one pass over x per
-// half. groups = 0 touches no memory: a probe of whether the module is
-// linked.
+// learn.packedDots: out[k] = num.DotOf(row k's d float32, x) for n rows
+// of rm, stride bytes apart, in num.Dots' lane order (laneDots), two
+// rows per pass while two remain, then the last one. n = 0 touches no
+// memory: a probe of whether the module is linked.
 func pdots() *fn {
-	f := &fn{name: "pdots", params: []byte{i32, i32, i32, i32, i32}, results: []byte{i32}}
-	const tr, x, out, groups, d = 0, 1, 2, 3, 4
+	f := &fn{name: "pdots", params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const rm, x, out, stride, n, d = 0, 1, 2, 3, 4, 5
 	L := func() uint32 { return f.local(i32) }
-	g, h, p, xp, xe, gb, ob := L(), L(), L(), L(), L(), L(), L()
-	xj := f.local(v128)
-	var acc [8]uint32
-	for i := range acc {
-		acc[i] = f.local(v128)
-	}
+	k, ra, rb, jb, d8 := L(), L(), L(), L(), L()
+	ld := newLaneDots(f, x, d8, jb, true)
+	// at pushes out's address of row k.
+	at := func() { f.Get(out); f.Get(k); f.I32Const(3); f.I32Shl(); f.I32Add() }
 
-	// xe = x + 8d; gb = tr (the group's start); ob = out.
-	f.Get(x)
 	f.Get(d)
 	f.I32Const(3)
 	f.I32Shl()
-	f.I32Add()
-	f.Set(xe)
-	f.Get(tr)
-	f.Set(gb)
-	f.Get(out)
-	f.Set(ob)
-	f.LoopUntil(func() { f.Get(g); f.Get(groups); f.I32GeU() })
+	f.Set(d8)
+	f.Get(rm)
+	f.Set(ra)
+	f.LoopUntil(func() { f.Get(k); f.I32Const(2); f.I32Add(); f.Get(n); f.I32GtU() })
 	{
-		f.I32Const(0)
-		f.Set(h)
-		f.LoopUntil(func() { f.Get(h); f.I32Const(2); f.I32GeU() })
-		{
-			for _, a := range acc {
-				f.V128Const(0, 0)
-				f.Set(a)
-			}
-			// p = gb + 64h: the half's first lane of feature 0.
-			f.Get(gb)
-			f.Get(h)
-			f.I32Const(6)
-			f.I32Shl()
-			f.I32Add()
-			f.Set(p)
-			f.Get(x)
-			f.Set(xp)
-			f.LoopUntil(func() { f.Get(xp); f.Get(xe); f.I32GeU() })
-			{
-				f.Get(xp)
-				f.V128Load64Splat(0)
-				f.Set(xj)
-				for i, a := range acc {
-					f.Get(a)
-					f.Get(p)
-					f.V128Load64Zero(uint32(8 * i))
-					f.F64x2PromoteLow()
-					f.Get(xj)
-					f.F64x2Mul()
-					f.F64x2Add()
-					f.Set(a)
-				}
-				f.Get(p)
-				f.I32Const(4 * packGroup)
-				f.I32Add()
-				f.Set(p)
-				f.Get(xp)
-				f.I32Const(8)
-				f.I32Add()
-				f.Set(xp)
-			}
-			f.EndLoop()
-			for i, a := range acc {
-				f.Get(ob)
-				f.Get(a)
-				f.V128Store(uint32(16 * i))
-			}
-			f.Get(ob)
-			f.I32Const(8 * 16)
-			f.I32Add()
-			f.Set(ob)
-			f.Get(h)
-			f.I32Const(1)
-			f.I32Add()
-			f.Set(h)
-		}
-		f.EndLoop()
-		// gb += 4·32·d: the next group.
-		f.Get(gb)
-		f.Get(d)
-		f.I32Const(7)
-		f.I32Shl()
+		f.Get(ra)
+		f.Get(stride)
 		f.I32Add()
-		f.Set(gb)
-		f.Get(g)
-		f.I32Const(1)
+		f.Set(rb)
+		ld.rows(ra, rb)
+		ld.store2(at)
+		f.Get(rb)
+		f.Get(stride)
 		f.I32Add()
-		f.Set(g)
+		f.Set(ra)
+		f.Inc(k, 2)
 	}
 	f.EndLoop()
+	f.Block()
+	f.Get(k)
+	f.Get(n)
+	f.I32GeU()
+	f.BrIf(0)
+	ld.rows(ra)
+	ld.store1(at)
+	f.End()
 	f.I32Const(1)
 	return f
 }

@@ -38,7 +38,7 @@ func BenchmarkShardGradient(b *testing.B) {
 				forced := sparseFor(set)
 				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
 				if form == "packed" {
-					p := pack(r)
+					p := pack(r, packFeatureMajor())
 					b.ResetTimer()
 					for range b.N {
 						clear(out)

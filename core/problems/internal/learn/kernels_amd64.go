@@ -6,16 +6,17 @@ import (
 	"unsafe"
 
 	"dpsim/core/internal/cpufeat"
+	"dpsim/core/num"
 )
 
 // The float32 kernels of the dense rows in AVX2 on amd64 processors that
 // have it (checked once, with the operating system's consent to save the
-// ymm registers), eight rows per step. They keep the pure-Go loops'
-// order of operations — each row's dot product is a lane summed left to
-// right, each axpy entry adds its rows' terms in row order, products and
-// sums rounded apart (no fused multiply-add) — so they give the same
-// bits, natively and against js/wasm's pure-Go loops; only the
-// four-at-a-time instructions differ. TestBlockedKernels checks the bits
+// ymm registers). The dot products sum each row in core/num's lane order
+// (num.DotsAt: its AVX2 kernel, four float64 lanes per register, four
+// rows per step); the axpys keep the pure-Go loops' order — each entry adds its
+// rows' terms in row order, eight rows per step — products and sums
+// rounded apart (no fused multiply-add), so they give the same bits,
+// natively and against js/wasm. TestBlockedKernels checks the bits
 // against Dot and Axpy row by row, TestAVX2Kernels against the Go loops.
 
 // tailMask holds the lane masks of a row's last 1–3 columns: ps for
@@ -34,9 +35,6 @@ var tailMasks = func() (m [4]tailMask) {
 	}
 	return m
 }()
-
-//go:noescape
-func dotsF32AVX2(f *float32, off *int, groups int, x *float64, n int, mask *tailMask, out *float64)
 
 //go:noescape
 func axpysF32AVX2(f *float32, off *int, groups int, c *float64, n int, mask *tailMask, out *float64)
@@ -78,24 +76,23 @@ func (r Rows) offsets(lo int, off []int) {
 	}
 }
 
-// dotsWide writes a_kᵀx for the first multiple of eight of the view rows
-// lo, lo+1, … (at most len(out)) into out, eight rows per step in AVX2,
-// and returns how many rows it did: 0 without AVX2 or on pixel rows.
+// dotsWide writes a_kᵀx for the view rows lo, lo+1, …, lo+len(out)−1
+// into out in AVX2 and returns how many rows it did: all, or 0 without
+// AVX2 or on pixel rows.
 func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
 	d := r.Set.Cols
 	if !useAVX2 || r.Set.Pixels != nil || d == 0 {
 		return 0
 	}
 	x = x[:d]
-	done := 0
 	var off [wideBlock]int
-	for m := len(out) &^ 7; done < m; {
-		b := min(wideBlock, m-done)
+	for done := 0; done < len(out); {
+		b := min(wideBlock, len(out)-done)
 		r.offsets(lo+done, off[:b])
-		dotsF32AVX2(unsafe.SliceData(r.Set.Features), &off[0], b/8, &x[0], d&^3, tail(d), &out[done])
+		num.DotsAt(r.Set.Features, off[:b], x, out[done:done+b])
 		done += b
 	}
-	return done
+	return len(out)
 }
 
 // axpysWide adds Σ_t c[t]·a_{lo+t} to out over the first multiple of
@@ -137,15 +134,45 @@ func packedAxpysAVX2(rm *float32, stride, n int, c *float64, nv int, acc *[packT
 // AVX2 kernels read them.
 func packKernels() bool { return useAVX2 }
 
-// packedDots writes the dot products of groups feature-major groups of
+// packedDots writes the dot products of n rows of rm (row k's d features
+// at k·stride) with x into out: packedDotsGo's sums, in AVX2 when
+// present (num.DotsAt at offsets k·stride).
+func packedDots(rm []float32, stride, d, n int, x, out []float64) {
+	if n == 0 {
+		return
+	}
+	if d > stride || len(rm) < (n-1)*stride+d || len(out) < n || len(x) < d {
+		panic("learn: packedDots slices shorter than their rows")
+	}
+	if !useAVX2 || d == 0 {
+		packedDotsGo(rm, stride, d, n, x, out)
+		return
+	}
+	var off [wideBlock]int
+	for done := 0; done < n; {
+		b := min(wideBlock, n-done)
+		for k := range b {
+			off[k] = (done + k) * stride
+		}
+		num.DotsAt(rm, off[:b], x[:d], out[done:done+b])
+		done += b
+	}
+}
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// where packedDotsAVX2 reads it.
+func packFeatureMajor() bool { return useAVX2 }
+
+// packedTrDots writes the dot products of groups feature-major groups of
 // packGroup rows (tr holds exactly those groups) with x into out
-// (groups·packGroup entries): packedDotsGo's sums, in AVX2 when present.
-func packedDots(tr []float32, groups, d int, x, out []float64) {
+// (groups·packGroup entries): packedTrDotsGo's sums, in AVX2 when
+// present.
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 	if len(tr) < groups*d*packGroup || len(out) < groups*packGroup || len(x) < d {
-		panic("learn: packedDots slices shorter than their groups")
+		panic("learn: packedTrDots slices shorter than their groups")
 	}
 	if !useAVX2 || groups == 0 || d == 0 {
-		packedDotsGo(tr, groups, d, x, out)
+		packedTrDotsGo(tr, groups, d, x, out)
 		return
 	}
 	packedDotsAVX2(&tr[0], groups, d, &x[0], &out[0])

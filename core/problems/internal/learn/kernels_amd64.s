@@ -2,40 +2,6 @@
 
 #include "textflag.h"
 
-// TRANSPOSE4 turns four loaded rows a, b, c, e (four floats each) into
-// the four columns (a_k, b_k, c_k, e_k), k = 0 … 3, using t0–t3:
-// t0 = (a0 b0 a1 b1), t1 = (a2 b2 a3 b3), t2 = (c0 e0 c1 e1),
-// t3 = (c2 e2 c3 e3), then a = (a0 b0 c0 e0), b = (a1 b1 c1 e1),
-// c = (a2 b2 c2 e2), e = (a3 b3 c3 e3).
-#define TRANSPOSE4(a, b, c, e, t0, t1, t2, t3) \
-	VUNPCKLPS b, a, t0; \
-	VUNPCKHPS b, a, t1; \
-	VUNPCKLPS e, c, t2; \
-	VUNPCKHPS e, c, t3; \
-	VMOVLHPS t2, t0, a; \
-	VMOVHLPS t0, t2, b; \
-	VMOVLHPS t3, t1, c; \
-	VMOVHLPS t1, t3, e
-
-// ACC4 adds the four columns' products with x_j … x_{j+3} (Y8–Y11) to
-// acc, column after column: each lane (row) sums left to right.
-// Columns past the row's end (the tail step) load as 0 on both sides:
-// their products are +0 and leave the sum's bits alone (the sum is
-// never −0: it starts at +0).
-#define ACC4(a, b, c, e, acc) \
-	VCVTPS2PD a, Y12; \
-	VMULPD Y8, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD b, Y12; \
-	VMULPD Y9, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD c, Y12; \
-	VMULPD Y10, Y12, Y12; \
-	VADDPD Y12, acc, acc; \
-	VCVTPS2PD e, Y12; \
-	VMULPD Y11, Y12, Y12; \
-	VADDPD Y12, acc, acc
-
 // ROWPTRS loads the eight row pointers f + 4·off[k] into AX BX CX DX SI
 // DI R8 R9 (R10 = f, R13 = off) and advances R13 by eight offsets.
 #define ROWPTRS \
@@ -57,91 +23,6 @@
 	LEAQ (R10)(R9*4), R9; \
 	ADDQ $64, R13
 
-// func dotsF32AVX2(f *float32, off *int, groups int, x *float64, n int, mask *tailMask, out *float64)
-//
-// For each of groups groups of eight rows (row k of a group starts at
-// f + off[k]; off advances by eight per group), out[k] = Σ_j
-// float64(row_k[j])·x[j] over the row's columns, each sum from +0 left
-// to right: the bits of dot4Rows' chains. Columns run four at a time
-// up to n (a multiple of 4); mask, when not nil, covers the 1–3 columns
-// past n with masked loads. Lanes are rows (Y13 rows 0–3, Y14 rows 4–7);
-// each step loads four columns of the eight rows and transposes them.
-// Registers: AX BX CX DX SI DI R8 R9 the rows, R10 x, R11 n, R12 j.
-TEXT ·dotsF32AVX2(SB), NOSPLIT, $0-56
-group:
-	MOVQ groups+16(FP), R12
-	TESTQ R12, R12
-	JEQ  end
-	DECQ R12
-	MOVQ R12, groups+16(FP)
-	MOVQ f+0(FP), R10
-	MOVQ off+8(FP), R13
-	ROWPTRS
-	MOVQ R13, off+8(FP)
-	MOVQ x+24(FP), R10
-	MOVQ n+32(FP), R11
-	XORQ R12, R12
-	VXORPD Y13, Y13, Y13
-	VXORPD Y14, Y14, Y14
-
-loop:
-	CMPQ R12, R11
-	JGE  tail
-	VBROADCASTSD 0(R10)(R12*8), Y8
-	VBROADCASTSD 8(R10)(R12*8), Y9
-	VBROADCASTSD 16(R10)(R12*8), Y10
-	VBROADCASTSD 24(R10)(R12*8), Y11
-	VMOVUPS (AX)(R12*4), X0
-	VMOVUPS (BX)(R12*4), X1
-	VMOVUPS (CX)(R12*4), X2
-	VMOVUPS (DX)(R12*4), X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y13)
-	VMOVUPS (SI)(R12*4), X0
-	VMOVUPS (DI)(R12*4), X1
-	VMOVUPS (R8)(R12*4), X2
-	VMOVUPS (R9)(R12*4), X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y14)
-	ADDQ $4, R12
-	JMP  loop
-
-tail:
-	MOVQ mask+40(FP), R13
-	TESTQ R13, R13
-	JEQ  store
-	VMOVDQU 16(R13), Y15
-	VMASKMOVPD (R10)(R12*8), Y15, Y12
-	VPERMPD $0x00, Y12, Y8
-	VPERMPD $0x55, Y12, Y9
-	VPERMPD $0xaa, Y12, Y10
-	VPERMPD $0xff, Y12, Y11
-	VMOVDQU 0(R13), X15
-	VMASKMOVPS (AX)(R12*4), X15, X0
-	VMASKMOVPS (BX)(R12*4), X15, X1
-	VMASKMOVPS (CX)(R12*4), X15, X2
-	VMASKMOVPS (DX)(R12*4), X15, X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y13)
-	VMASKMOVPS (SI)(R12*4), X15, X0
-	VMASKMOVPS (DI)(R12*4), X15, X1
-	VMASKMOVPS (R8)(R12*4), X15, X2
-	VMASKMOVPS (R9)(R12*4), X15, X3
-	TRANSPOSE4(X0, X1, X2, X3, X4, X5, X6, X7)
-	ACC4(X0, X1, X2, X3, Y14)
-
-store:
-	MOVQ out+48(FP), R13
-	VMOVUPD Y13, 0(R13)
-	VMOVUPD Y14, 32(R13)
-	ADDQ $64, R13
-	MOVQ R13, out+48(FP)
-	JMP  group
-
-end:
-	VZEROUPPER
-	RET
-
 // AXPYROW adds k·row[j … j+3] (k broadcast in kr) to Y0, from the row's
 // float32 in Y1.
 #define AXPYROW(row, kr) \
@@ -158,7 +39,7 @@ end:
 
 // func axpysF32AVX2(f *float32, off *int, groups int, c *float64, n int, mask *tailMask, out *float64)
 //
-// For each of groups groups of eight rows (as dotsF32AVX2) with
+// For each of groups groups of eight rows (f + 4·off[k], off advancing by eight per group) with
 // coefficients c[0:8] (c advances by eight per group), out[j] = ((out[j]
 // + c0·row_0[j]) + c1·row_1[j]) + … + c7·row_7[j]: each entry's terms in
 // row order, the bits of axpy4Rows row group after row group.
@@ -230,30 +111,56 @@ aend:
 	RET
 
 // PTERM adds Y8 times the four float32 at off(SI), as float64, to acc
-// (temporary t): the products of x_j with four rows' feature j in
-// packedDotsAVX2, of c_k with four of row k's columns in
+// (temporary t): the products of c_k with four of row k's columns in
 // packedAxpysAVX2; the product rounded, then the sum (no FMA).
 #define PTERM(off, t, acc) \
 	VCVTPS2PD off(SI), t; \
 	VMULPD Y8, t, t; \
 	VADDPD t, acc, acc
 
+// QTERM(k, acc) adds x_{j+k} (broadcast from x at R8, j = R9) times
+// four rows' feature j+k (at R10 + 128k), as float64, to acc: the
+// product rounded, then the sum (no FMA).
+#define QTERM(k, acc) \
+	VBROADCASTSD (8*k)(R8)(R9*8), Y8; \
+	VCVTPS2PD    (128*k)(R10), Y9; \
+	VMULPD       Y8, Y9, Y9; \
+	VADDPD       Y9, acc, acc
+
+// QTAIL(k, acc) is QTERM when the row has a feature j+k (R11 = d − j
+// features left), else it leaves for pfold.
+#define QTAIL(k, acc) \
+	CMPQ R11, $(k+1); \
+	JLT  pfold; \
+	QTERM(k, acc)
+
 // func packedDotsAVX2(tr *float32, groups, d int, x *float64, out *float64)
 //
-// For each of groups feature-major groups of 32 rows (feature j of lane
-// l at tr[j·32 + l], groups back to back), out[l] = Σ_j
-// float64(tr[j·32 + l])·x[j], each sum from +0 left to right over j:
-// packedDotsGo's bits. Lanes are rows: Y0–Y7 hold the 32 sums, eight
-// independent chains. Registers: SI tr, CX groups, DX d, R8 x, DI out,
-// R9 j.
+// For each of groups feature-major groups of 32 rows (feature j of row l
+// at tr[j·32 + l], groups back to back), out[l] = row l's dot product
+// with x in core/num's lane order, four rows at a time with the rows in
+// the SIMD lanes: register Yk holds lane k of the four rows and adds
+// the products of features j ≡ k (mod 8) in increasing j from +0 (eight
+// features a step, then the last d mod 8 into lanes 0…), then the tree
+// ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)) by vertical adds:
+// packedTrDotsGo's bits. No shuffles and no horizontal folds, which a
+// row per register pays on short rows (ijcnn1's 22). Registers: SI the
+// group, CX groups, DX d, R13 d rounded down to eight, R8 x, DI out, R12
+// the four rows' quarter of the group, R9 j, R10 feature j of the four
+// rows, R11 features left.
 TEXT ·packedDotsAVX2(SB), NOSPLIT, $0-40
 	MOVQ tr+0(FP), SI
 	MOVQ groups+8(FP), CX
 	MOVQ d+16(FP), DX
 	MOVQ x+24(FP), R8
 	MOVQ out+32(FP), DI
+	MOVQ DX, R13
+	ANDQ $-8, R13
 
 pgroup:
+	XORQ R12, R12
+
+pquad:
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -262,32 +169,56 @@ pgroup:
 	VXORPD Y5, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VXORPD Y7, Y7, Y7
-	XORQ R9, R9
+	MOVQ   R12, R10
+	SHLQ   $4, R10
+	ADDQ   SI, R10
+	XORQ   R9, R9
 
-pfeature:
-	VBROADCASTSD (R8)(R9*8), Y8
-	PTERM(0, Y9, Y0)
-	PTERM(16, Y10, Y1)
-	PTERM(32, Y11, Y2)
-	PTERM(48, Y12, Y3)
-	PTERM(64, Y13, Y4)
-	PTERM(80, Y14, Y5)
-	PTERM(96, Y15, Y6)
-	PTERM(112, Y9, Y7)
-	ADDQ $128, SI
-	INCQ R9
-	CMPQ R9, DX
-	JLT  pfeature
+peight:
+	CMPQ R9, R13
+	JGE  ptail
+	QTERM(0, Y0)
+	QTERM(1, Y1)
+	QTERM(2, Y2)
+	QTERM(3, Y3)
+	QTERM(4, Y4)
+	QTERM(5, Y5)
+	QTERM(6, Y6)
+	QTERM(7, Y7)
+	ADDQ $1024, R10
+	ADDQ $8, R9
+	JMP  peight
 
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+ptail:
+	MOVQ DX, R11
+	SUBQ R9, R11
+	QTAIL(0, Y0)
+	QTAIL(1, Y1)
+	QTAIL(2, Y2)
+	QTAIL(3, Y3)
+	QTAIL(4, Y4)
+	QTAIL(5, Y5)
+	QTAIL(6, Y6)
+
+pfold:
+	VADDPD  Y4, Y0, Y0
+	VADDPD  Y6, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y5, Y1, Y1
+	VADDPD  Y7, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	MOVQ    R12, R11
+	SHLQ    $5, R11
+	VMOVUPD Y0, (DI)(R11*1)
+	INCQ    R12
+	CMPQ    R12, $8
+	JLT     pquad
+
 	ADDQ $256, DI
+	MOVQ DX, R10
+	SHLQ $7, R10
+	ADDQ R10, SI
 	DECQ CX
 	JNE  pgroup
 	VZEROUPPER

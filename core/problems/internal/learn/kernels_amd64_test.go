@@ -11,8 +11,8 @@ import (
 )
 
 // TestAVX2Kernels checks that the AVX2 kernels of Dots and Axpys give
-// exactly the bits of the Go loops: widths 1–35 (with and without a
-// 1–3 column tail), block lengths around multiples of eight, rows through
+// exactly the bits of the Go loops: widths 1–35 (every tail of the dot
+// products' eight lanes and of the axpys' four columns), block lengths around multiples of eight, rows through
 // a permutation, features and points with wide exponents (products and
 // sums round at every step), −0, and non-finite values (whose results are
 // compared as NaN or not: NaN payloads are not portable).

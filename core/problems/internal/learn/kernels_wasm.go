@@ -5,23 +5,25 @@ package learn
 // Under js/wasm the full passes (Dots, Axpys) run whole blocks of rows
 // in WebAssembly assembly (kernels_wasm.s): the row loop as well as the
 // column loop, so that Go's per-row work — Row, the slices and their
-// bounds checks, a call through the Go stack each four rows, every jump
+// bounds checks, a call through the Go stack each row, every jump
 // through the function's block dispatcher — is paid once a block. On
 // ijcnn1 (22 values a row) that work cost as much as the arithmetic. The
-// arithmetic and its order are the Go loops' (rows.go, sparse.go): each
-// dot product left to right in its own accumulator, each axpy entry its
-// rows' terms in row order, products rounded apart from sums
-// (WebAssembly has no fused multiply-add), so the bits are the same
-// (TestBlockedKernels and TestSparseKernels, run under js/wasm).
+// arithmetic and its order are the Go code's (rows.go, sparse.go): each
+// dot product in core/num's lane order in eight scalar lanes (Go's wasm
+// assembler has no SIMD; the SIMD module takes the packed rows:
+// packed_simd.go), each axpy entry its rows' terms in row order,
+// products rounded apart from sums (WebAssembly has no fused
+// multiply-add), so the bits are the same (TestBlockedKernels and
+// TestSparseKernels, run under js/wasm).
 
 // The kernels take a view's rows as idx and first: view row k is the
 // set's row idx[k], or first + k when idx is nil (viewRows).
 
-// dotsF32 writes Σ_j float64(f[row·d+j])·x_j for the 4·groups view rows
-// into out, four rows per pass over x's d columns.
+// dotsF32 writes num.DotOf(row, x) for the n view rows' features (d
+// each) into out, one row at a time in eight lanes.
 //
 //go:noescape
-func dotsF32(f *float32, idx *int, first, groups int, x *float64, d int, out *float64)
+func dotsF32(f *float32, idx *int, first, n int, x *float64, d int, out *float64)
 
 // axpysF32 adds c[k]·f[row_k·d+j] to out_j for the 4·groups view rows k
 // in row order, four rows per pass over out's d entries.
@@ -29,13 +31,12 @@ func dotsF32(f *float32, idx *int, first, groups int, x *float64, d int, out *fl
 //go:noescape
 func axpysF32(f *float32, idx *int, first, groups int, c *float64, d int, out *float64)
 
-// sdotsPix writes Σ_t float64(pix[t])·x[col[t]] / 255 over t = start[i] …
-// start[i+1]−1 for the 4·groups view rows' set rows i into out, four
-// rows' chains interleaved over their common length, then each row's
-// rest (sdot4's order).
+// sdotsPix writes num.GatherDot(col[a:b], pix[a:b], x)/255, a = start[i],
+// b = start[i+1], for the n view rows' set rows i into out, one row at a
+// time in eight lanes (sparseRows.dot).
 //
 //go:noescape
-func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, groups int, x *float64, out *float64)
+func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, n int, x *float64, out *float64)
 
 // saxpysPix adds (c[k]/255)·float64(pix[t]) to out[col[t]] for each
 // nonzero t of each of the n view rows k, row after row (saxpy's
@@ -66,11 +67,11 @@ func (r Rows) viewRows(lo, n int) (idx *int, first int) {
 	return &v[0], 0
 }
 
-// dotsWide writes a_kᵀx for the first multiple of four of the view rows
-// lo, lo+1, … (at most len(out)) into out in assembly and returns how many
-// rows it did: 0 on pixel rows.
+// dotsWide writes a_kᵀx for the view rows lo, lo+1, …, lo+len(out)−1
+// into out in assembly and returns how many rows it did: all, or 0 on
+// pixel rows.
 func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
-	s, d, m := r.Set, r.Set.Cols, len(out)&^3
+	s, d, m := r.Set, r.Set.Cols, len(out)
 	if s.Pixels != nil || d == 0 || m == 0 {
 		return 0
 	}
@@ -79,7 +80,7 @@ func (r Rows) dotsWide(lo int, x []float64, out []float64) int {
 	}
 	x = x[:d]
 	idx, first := r.viewRows(lo, m)
-	dotsF32(&s.Features[0], idx, first, m/4, &x[0], d, &out[0])
+	dotsF32(&s.Features[0], idx, first, m, &x[0], d, &out[0])
 	return m
 }
 
@@ -100,17 +101,17 @@ func (r Rows) axpysWide(lo int, c []float64, out []float64) int {
 	return m
 }
 
-// sparseDotsWide is sparseDots's assembly over the first multiple of four
-// of len(out) rows of a pixel set's sparse form (x finite, len(x) = the
-// set's columns, which bound every col entry); it returns how many rows
-// it did: 0 on float32 sets.
+// sparseDotsWide is sparseDots's assembly over all of out's rows of a
+// pixel set's sparse form (len(x) = the set's columns, which
+// bound every col entry); it returns how many rows it did: 0 on float32
+// sets.
 func (r Rows) sparseDotsWide(sp *sparseRows, lo int, x []float64, out []float64) int {
-	m := len(out) &^ 3
+	m := len(out)
 	if sp.pix == nil || len(sp.pix) == 0 || len(x) < r.Set.Cols || m == 0 {
 		return 0
 	}
 	idx, first := r.viewRows(lo, m)
-	sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m/4, &x[0], &out[0])
+	sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m, &x[0], &out[0])
 	return m
 }
 

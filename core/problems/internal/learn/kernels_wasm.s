@@ -10,8 +10,6 @@
 // pushes the float64 at R4 + off.
 #define A32(p, off) Get p; I32WrapI64; F32Load $off; F64PromoteF32
 #define X(off) Get R4; I32WrapI64; F64Load $off
-// ACC(acc, p, off, v) sets acc = acc + float64(p[off])·v.
-#define ACC(acc, p, off, v) Get acc; A32(p, off); Get v; F64Mul; F64Add; Set acc
 // TERM(w, p, off) adds w·float64(p[off]) to the value on the stack.
 #define TERM(w, p, off) Get w; A32(p, off); F64Mul; F64Add
 // AXPY(off32, off64) sets out_j = (((out_j + ca·a_j) + cb·b_j) + cc·c_j)
@@ -22,7 +20,8 @@
 #define BUMP(n) Get R0; I64Const $(4*n); I64Add; Set R0; Get R1; I64Const $(4*n); I64Add; Set R1; Get R2; I64Const $(4*n); I64Add; Set R2; Get R3; I64Const $(4*n); I64Add; Set R3; Get R4; I64Const $(8*n); I64Add; Set R4; Get R5; I64Const $n; I64Sub; Set R5
 // VROW(k) pushes the set's row of the group's view row k: first (R13) +
 // k when idx (R12) is nil, else idx[k] (R7 the group's idx entries; the
-// load at a nil idx reads low memory, discarded by the select).
+// load at a nil idx reads low memory, discarded by the select). The dot
+// products' group is one row.
 #define VROW(k) Get R13; I64Const $k; I64Add; Get R7; I32WrapI64; I64Load $(8*k); Get R12; I64Eqz; Select
 // ROW(reg, k) sets reg to the address of that row's features: f (R6) +
 // row·d·4 (R14).
@@ -36,9 +35,6 @@
 // into R14.
 #define ARGS MOVD idx+8(FP), R12; Get R12; Set R7; MOVD first+16(FP), R13; Get R10; I64Const $2; I64Shl; Set R14
 
-// SACC(acc, p) sets acc = acc + float64(pix at p)·x[col] (x at R9) with
-// col's address 2p + R11 (R11 = col − 2·pix), and advances p by one.
-#define SACC(acc, p) Get acc; Get p; I32WrapI64; I32Load8U $0; F64ConvertI32U; Get R9; Get p; I64Const $1; I64Shl; Get R11; I64Add; I32WrapI64; I64Load16U $0; I64Const $3; I64Shl; I64Add; I32WrapI64; F64Load $0; F64Mul; F64Add; Set acc; Get p; I64Const $1; I64Add; Set p
 // SVROW(k) pushes the set's row of view row k: first (R5) + k when idx
 // (R4) is nil, else idx[k] (R6 the idx entries at the group).
 #define SVROW(k) Get R5; I64Const $k; I64Add; Get R6; I32WrapI64; I64Load $(8*k); Get R4; I64Eqz; Select
@@ -49,29 +45,40 @@
 #define SROW(p, k) SAT(k); I64Load $0; Get R10; I64Add; Set p
 // SEND(k) pushes the pixel address just past view row k.
 #define SEND(k) SAT(k); I64Load $8; Get R10; I64Add
-// SMIN(p, k) sets R8 = min(R8, SEND(k) − p).
-#define SMIN(p, k) SEND(k); Get p; I64Sub; Get R8; SEND(k); Get p; I64Sub; Get R8; I64LtU; Select; Set R8
-// STAIL(acc, p, k) continues acc over the rest of view row k, R8 its
-// end.
-#define STAIL(acc, p, k) SEND(k); Set R8; Block; Loop; Get p; Get R8; I64GeU; BrIf $1; SACC(acc, p); Br $0; End; End
-// SOUT(acc, off) stores acc/255 at out (R15) + off.
-#define SOUT(acc, off) Get R15; I32WrapI64; Get acc; I64Const $0x406fe00000000000; F64ReinterpretI64; F64Div; F64Store $off
 // SARGS loads start, col − 2·pix, pix, idx and first.
 #define SARGS MOVD start+0(FP), R12; MOVD pix+16(FP), R10; MOVD col+8(FP), R11; Get R11; Get R10; I64Const $1; I64Shl; I64Sub; Set R11; MOVD idx+24(FP), R4; Get R4; Set R6; MOVD first+32(FP), R5
 // SNEXT(n) moves idx (R6) and first (R5) past n view rows.
 #define SNEXT(n) Get R6; I64Const $(8*n); I64Add; Set R6; Get R5; I64Const $n; I64Add; Set R5
 
-// func dotsF32(f *float32, idx *int, first, groups int, x *float64, d int, out *float64)
+// The dot products sum in core/num's lane order (lanes.go; num.DotOf,
+// num.GatherDot): term t to lane t mod 8 (F16–F23) from +0, then the
+// tree ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)); WebAssembly rounds each
+// multiply and add apart, so the bits are the Go code's.
+// ZERO8 sets the eight lanes to +0; TREE pushes their tree.
+#define ZERO8 I64Const $0; F64ReinterpretI64; Tee F16; Tee F17; Tee F18; Tee F19; Tee F20; Tee F21; Tee F22; Set F23
+#define TREE Get F16; Get F20; F64Add; Get F18; Get F22; F64Add; F64Add; Get F17; Get F21; F64Add; Get F19; Get F23; F64Add; F64Add; F64Add
+// LANE32(acc, i) adds float64(row[i])·x[i] (row at R0, x at R4) to acc.
+#define LANE32(acc, i) Get acc; A32(R0, (4*i)); X((8*i)); F64Mul; F64Add; Set acc
+// TAIL32(k, acc) adds the tail's k-th term (0-based) to acc if the tail
+// (R5 terms) has it, else leaves the enclosing block.
+#define TAIL32(k, acc) Get R5; I64Const $k; I64LeU; BrIf $0; LANE32(acc, k)
+// SLANE(acc, i) adds float64(pix at p + i)·x[col] (p at R0, col's
+// address 2(p + i) + R11, x at R9) to acc.
+#define SLANE(acc, i) Get acc; Get R0; I32WrapI64; I32Load8U $i; F64ConvertI32U; Get R9; Get R0; I64Const $1; I64Shl; Get R11; I64Add; I32WrapI64; I64Load16U $(2*i); I64Const $3; I64Shl; I64Add; I32WrapI64; F64Load $0; F64Mul; F64Add; Set acc
+// STAIL8(k, acc) adds the row's k-th remaining term if it has one (R8
+// terms left), else leaves the enclosing block.
+#define STAIL8(k, acc) Get R8; I64Const $k; I64LeU; BrIf $0; SLANE(acc, k)
+
+// func dotsF32(f *float32, idx *int, first, n int, x *float64, d int, out *float64)
 //
-// For each group of four rows, two columns per step through advancing
-// pointers, then the odd one (as dot4Rows in rows.go). Registers: R0–R3
-// the rows, R4 x at the column, R5 columns left, R6 f, R7 idx at the
-// group, R8 groups left, R9 x, R10 d, R11 out, R12 idx, R13 first at the
-// group, R14 d·4; F16–F19 the sums, F20 and F21 x_j and
-// x_{j+1}.
+// For each of n rows, eight columns per step through advancing pointers
+// into lanes F16–F23, then the last d mod 8 into lanes 0…, then the tree
+// (num.DotOf). Registers: R0 the row, R4 x at the column, R5 columns
+// left, R6 f, R7 idx at the row, R8 rows left, R9 x, R10 d, R11 out,
+// R12 idx, R13 first at the row, R14 d·4.
 TEXT ·dotsF32(SB), NOSPLIT, $0-56
 	MOVD f+0(FP), R6
-	MOVD groups+24(FP), R8
+	MOVD n+24(FP), R8
 	MOVD x+32(FP), R9
 	MOVD d+40(FP), R10
 	MOVD out+48(FP), R11
@@ -82,67 +89,70 @@ TEXT ·dotsF32(SB), NOSPLIT, $0-56
 		Get R8
 		I64Eqz
 		BrIf $1
-		ROWS
+		ROW(R0, 0)
 		Get R9
 		Set R4
 		Get R10
 		Set R5
-		I64Const $0
-		F64ReinterpretI64
-		Tee F16
-		Tee F17
-		Tee F18
-		Set F19
+		ZERO8
 		Block
 		Loop
 			Get R5
-			I64Const $2
+			I64Const $8
 			I64LtU
 			BrIf $1
-			X(0)
-			Set F20
-			X(8)
-			Set F21
-			ACC(F16, R0, 0, F20)
-			ACC(F16, R0, 4, F21)
-			ACC(F17, R1, 0, F20)
-			ACC(F17, R1, 4, F21)
-			ACC(F18, R2, 0, F20)
-			ACC(F18, R2, 4, F21)
-			ACC(F19, R3, 0, F20)
-			ACC(F19, R3, 4, F21)
-			BUMP(2)
+			LANE32(F16, 0)
+			LANE32(F17, 1)
+			LANE32(F18, 2)
+			LANE32(F19, 3)
+			LANE32(F20, 4)
+			LANE32(F21, 5)
+			LANE32(F22, 6)
+			LANE32(F23, 7)
+			Get R0
+			I64Const $32
+			I64Add
+			Set R0
+			Get R4
+			I64Const $64
+			I64Add
+			Set R4
+			Get R5
+			I64Const $8
+			I64Sub
+			Set R5
 			Br $0
 		End
 		End
 		Block
-			Get R5
-			I64Eqz
-			BrIf $0
-			X(0)
-			Set F20
-			ACC(F16, R0, 0, F20)
-			ACC(F17, R1, 0, F20)
-			ACC(F18, R2, 0, F20)
-			ACC(F19, R3, 0, F20)
+			TAIL32(0, F16)
+			TAIL32(1, F17)
+			TAIL32(2, F18)
+			TAIL32(3, F19)
+			TAIL32(4, F20)
+			TAIL32(5, F21)
+			TAIL32(6, F22)
 		End
 		Get R11
 		I32WrapI64
-		Get F16
+		TREE
 		F64Store $0
+		Get R7
+		I64Const $8
+		I64Add
+		Set R7
+		Get R13
+		I64Const $1
+		I64Add
+		Set R13
 		Get R11
-		I32WrapI64
-		Get F17
-		F64Store $8
-		Get R11
-		I32WrapI64
-		Get F18
-		F64Store $16
-		Get R11
-		I32WrapI64
-		Get F19
-		F64Store $24
-		NEXT
+		I64Const $8
+		I64Add
+		Set R11
+		Get R8
+		I64Const $1
+		I64Sub
+		Set R8
 		Br $0
 	End
 	End
@@ -213,17 +223,17 @@ TEXT ·axpysF32(SB), NOSPLIT, $0-56
 	End
 	RET
 
-// func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, groups int, x *float64, out *float64)
+// func sdotsPix(start *int, col *uint16, pix *uint8, idx *int, first, n int, x *float64, out *float64)
 //
-// For each group of four rows: their chains interleaved over the
-// shortest row's count of nonzeros, then each row's rest, each sum left
-// to right from +0 (sdot4Pix), divided by 255. Registers: R0–R3 the
-// rows' pixel addresses, R4 idx, R5 first at the group, R6 idx at the
-// group, R8 the common count left (then a row's end), R9 x, R10 pix, R11
-// col − 2·pix, R12 start, R14 groups left, R15 out; F16–F19 the sums.
+// For each of n rows: its stored nonzeros eight per step into lanes
+// F16–F23 (term t to lane t mod 8), then the last count mod 8 into lanes
+// 0…, then the tree, divided by 255 (num.GatherDot). Registers: R0 the
+// row's pixel address, R2 its end, R4 idx, R5 first at the row, R6 idx
+// at the row, R8 the terms left, R9 x, R10 pix, R11 col − 2·pix, R12
+// start, R14 rows left, R15 out.
 TEXT ·sdotsPix(SB), NOSPLIT, $0-64
 	SARGS
-	MOVD groups+40(FP), R14
+	MOVD n+40(FP), R14
 	MOVD x+48(FP), R9
 	MOVD out+56(FP), R15
 
@@ -233,49 +243,55 @@ TEXT ·sdotsPix(SB), NOSPLIT, $0-64
 		I64Eqz
 		BrIf $1
 		SROW(R0, 0)
-		SROW(R1, 1)
-		SROW(R2, 2)
-		SROW(R3, 3)
 		SEND(0)
-		Get R0
-		I64Sub
-		Set R8
-		SMIN(R1, 1)
-		SMIN(R2, 2)
-		SMIN(R3, 3)
-		I64Const $0
-		F64ReinterpretI64
-		Tee F16
-		Tee F17
-		Tee F18
-		Set F19
+		Set R2
+		ZERO8
 		Block
 		Loop
-			Get R8
-			I64Eqz
-			BrIf $1
-			SACC(F16, R0)
-			SACC(F17, R1)
-			SACC(F18, R2)
-			SACC(F19, R3)
-			Get R8
-			I64Const $1
+			Get R2
+			Get R0
 			I64Sub
-			Set R8
+			I64Const $8
+			I64LtU
+			BrIf $1
+			SLANE(F16, 0)
+			SLANE(F17, 1)
+			SLANE(F18, 2)
+			SLANE(F19, 3)
+			SLANE(F20, 4)
+			SLANE(F21, 5)
+			SLANE(F22, 6)
+			SLANE(F23, 7)
+			Get R0
+			I64Const $8
+			I64Add
+			Set R0
 			Br $0
 		End
 		End
-		STAIL(F16, R0, 0)
-		STAIL(F17, R1, 1)
-		STAIL(F18, R2, 2)
-		STAIL(F19, R3, 3)
-		SOUT(F16, 0)
-		SOUT(F17, 8)
-		SOUT(F18, 16)
-		SOUT(F19, 24)
-		SNEXT(4)
+		Get R2
+		Get R0
+		I64Sub
+		Set R8
+		Block
+			STAIL8(0, F16)
+			STAIL8(1, F17)
+			STAIL8(2, F18)
+			STAIL8(3, F19)
+			STAIL8(4, F20)
+			STAIL8(5, F21)
+			STAIL8(6, F22)
+		End
 		Get R15
-		I64Const $32
+		I32WrapI64
+		TREE
+		I64Const $0x406fe00000000000
+		F64ReinterpretI64
+		F64Div
+		F64Store $0
+		SNEXT(1)
+		Get R15
+		I64Const $8
 		I64Add
 		Set R15
 		Get R14

@@ -1,29 +1,33 @@
 package learn
 
-// Packed is a view's dense float32 rows copied, in view order, into the
-// two layouts of the full-pass kernels, so that a full gradient reads
-// contiguous memory with no row index: the dot products read the rows
-// feature-major in groups of packGroup rows (one row a SIMD lane, each
-// row's sum still left to right over its features), the axpys read them
-// row-major with each row padded to a multiple of four columns (the
-// features of a row in SIMD lanes, each entry's terms still added in row
-// order). Dots and Axpys give the bits of Rows.Dots and Rows.Axpys.
+import "dpsim/core/num"
+
+// Packed is a view's dense float32 rows copied, in view order, so that a
+// full gradient reads contiguous memory with no row index: row-major
+// with each row padded to a multiple of four columns (the axpys: the
+// features of a row in SIMD lanes, up to packTile entries held in
+// registers through a block of rows, each entry's terms still added in
+// row order — the bits of Rows.Axpys; and the dot products where there
+// is no other copy), and, where amd64's AVX2 kernel reads it, also
+// feature-major in groups of packGroup rows (the dot products: the rows
+// in SIMD lanes, one of core/num's eight lanes at a time). Either way
+// Dots gives the bits of Rows.Dots.
 //
-// It costs about twice the view's features (ijcnn1's 49,990 × 22 train
-// split over any number of shards: 4.4 MB feature-major plus 4.8 MB
-// row-major), so Pack builds it only where the AVX2 kernels or the
-// WebAssembly SIMD module (packed_simd.go) read it. A Packed is
-// read-only after Pack and safe for concurrent use.
+// It costs about the view's features again, twice on amd64 (ijcnn1's
+// 49,990 × 22 train split over any number of shards: 4.8 MB row-major
+// plus 4.4 MB feature-major), so Pack builds it only where the AVX2
+// kernels or the WebAssembly SIMD module (packed_simd.go) read it. A
+// Packed is read-only after Pack and safe for concurrent use.
 type Packed struct {
 	rows   Rows
 	d, d4  int
 	groups int
-	tr     []float32 // group g, feature j, lane l at (g·d + j)·packGroup + l; padding rows 0
 	rm     []float32 // view row k, feature j at k·d4 + j; padding columns 0
+	tr     []float32 // nil, or group g, feature j, row l at (g·d + j)·packGroup + l; padding rows 0
 }
 
-// packGroup is the rows of one feature-major group: eight lanes of four
-// float64, eight independent sums hiding the adder's latency.
+// packGroup is the rows of one feature-major group: eight registers of
+// four float64, eight independent sums hiding the adder's latency.
 const packGroup = 32
 
 // packTile is the most columns one axpy pass keeps in registers.
@@ -38,56 +42,63 @@ func Pack(r Rows) *Packed {
 	if !packKernels() || r.Set.Pixels != nil || r.Set.Cols == 0 || r.Len() == 0 || r.sparse() != nil {
 		return nil
 	}
-	return pack(r)
+	return pack(r, packFeatureMajor())
 }
 
-// pack builds the two layouts of r's float32 rows.
-func pack(r Rows) *Packed {
+// pack builds the row-major copy of r's float32 rows, and the
+// feature-major one when tr is set.
+func pack(r Rows, tr bool) *Packed {
 	s, m := r.Set, r.Len()
 	d := s.Cols
 	p := &Packed{rows: r, d: d, d4: (d + 3) &^ 3, groups: (m + packGroup - 1) / packGroup}
-	p.tr = make([]float32, p.groups*packGroup*d)
 	p.rm = make([]float32, m*p.d4)
+	if tr {
+		p.tr = make([]float32, p.groups*packGroup*d)
+	}
 	for k := range m {
 		i := r.Row(k)
 		row := s.Features[i*d : (i+1)*d : (i+1)*d]
 		copy(p.rm[k*p.d4:], row)
-		g, l := k/packGroup, k%packGroup
-		t := p.tr[g*d*packGroup+l:]
-		for j, v := range row {
-			t[j*packGroup] = v
+		if tr {
+			t := p.tr[(k/packGroup)*d*packGroup+k%packGroup:]
+			for j, v := range row {
+				t[j*packGroup] = v
+			}
 		}
 	}
 	return p
 }
 
-// Bytes returns the memory the two layouts hold.
-func (p *Packed) Bytes() int { return 4 * (len(p.tr) + len(p.rm)) }
+// Bytes returns the memory the copies hold.
+func (p *Packed) Bytes() int { return 4 * (len(p.rm) + len(p.tr)) }
 
 // Dots writes a_kᵀx for view rows k = lo, …, lo+len(out)−1 into out, as
-// Rows.Dots does (the same bits). lo a multiple of packGroup (as the
-// full passes' blocks are) reads the feature-major groups; any other lo
-// falls back to Rows.Dots.
+// Rows.Dots does (the same bits): from the feature-major groups when
+// there are some and lo is a multiple of packGroup (as the full passes'
+// blocks are), else from the row-major copy.
 func (p *Packed) Dots(lo int, x []float64, out []float64) {
 	n := len(out)
 	if lo < 0 || lo+n > p.rows.Len() {
 		panic("learn: Packed.Dots rows outside the view")
 	}
-	if lo%packGroup != 0 {
-		p.rows.Dots(lo, x, out)
+	if n == 0 {
 		return
 	}
 	x = x[:p.d]
+	if p.tr == nil || lo%packGroup != 0 {
+		packedDots(p.rm[lo*p.d4:(lo+n)*p.d4], p.d4, p.d, n, x, out)
+		return
+	}
 	g0, full := lo/packGroup, n/packGroup
 	if full > 0 {
-		packedDots(p.tr[g0*p.d*packGroup:(g0+full)*p.d*packGroup], full, p.d, x, out[:full*packGroup])
+		packedTrDots(p.tr[g0*p.d*packGroup:(g0+full)*p.d*packGroup], full, p.d, x, out[:full*packGroup])
 	}
 	if rest := n - full*packGroup; rest > 0 {
 		// The last group's padding rows are zeros: score the whole group
 		// and keep the view's rows.
 		var buf [packGroup]float64
 		g := g0 + full
-		packedDots(p.tr[g*p.d*packGroup:(g+1)*p.d*packGroup], 1, p.d, x, buf[:])
+		packedTrDots(p.tr[g*p.d*packGroup:(g+1)*p.d*packGroup], 1, p.d, x, buf[:])
 		copy(out[full*packGroup:], buf[:rest])
 	}
 }
@@ -113,18 +124,36 @@ func (p *Packed) Axpys(lo int, c []float64, out []float64) {
 	}
 }
 
-// packedDotsGo is packedDots in Go: out[g·packGroup + l] = Σ_j
-// float64(tr[(g·d + j)·packGroup + l])·x_j, left to right from +0.
-func packedDotsGo(tr []float32, groups, d int, x, out []float64) {
+// packedDotsGo is packedDots in Go: out[k] = num.DotOf(row k's d
+// features at rm[k·stride:], x), k < n.
+func packedDotsGo(rm []float32, stride, d, n int, x, out []float64) {
+	for k := range out[:n] {
+		out[k] = num.DotOf(rm[k*stride:k*stride+d], x)
+	}
+}
+
+// packedTrDotsGo is packedTrDots in Go: out[g·packGroup + l] = the lane-
+// ordered dot product of row l of group g (feature j at tr[(g·d + j)·
+// packGroup + l]) with x, one lane at a time over the group's rows, as
+// the AVX2 kernel runs it; num.Combine's tree.
+func packedTrDotsGo(tr []float32, groups, d int, x, out []float64) {
 	for g := range groups {
-		var acc [packGroup]float64
-		for j, v := range x[:d] {
-			col := tr[(g*d+j)*packGroup : (g*d+j+1)*packGroup : (g*d+j+1)*packGroup]
-			for l, a := range col {
-				acc[l] += float64(float64(a) * v)
+		var lanes [num.Lanes][packGroup]float64
+		for k := range lanes {
+			for j := k; j < d; j += num.Lanes {
+				col := tr[(g*d+j)*packGroup : (g*d+j+1)*packGroup : (g*d+j+1)*packGroup]
+				for l, a := range col {
+					lanes[k][l] += float64(float64(a) * x[j])
+				}
 			}
 		}
-		copy(out[g*packGroup:(g+1)*packGroup], acc[:])
+		for l := range packGroup {
+			var v [num.Lanes]float64
+			for k := range v {
+				v[k] = lanes[k][l]
+			}
+			out[g*packGroup+l] = num.Combine(&v)
+		}
 	}
 }
 
@@ -143,13 +172,17 @@ func packedAxpysGo(rm []float32, stride, n int, c []float64, nv int, acc *[packT
 
 // PackBytes bounds the memory Pack takes for rows dense float32 rows of
 // cols features split into shards views: 0 where Pack builds nothing
-// (packKernels), else both layouts with each shard's last group padded
-// to packGroup rows — for a problem's memory estimate, before any data
-// is loaded.
+// (packKernels), else the row-major copy and, where it is built, the
+// feature-major one with each shard's last group padded to packGroup
+// rows — for a problem's memory estimate, before any data is loaded.
 func PackBytes(rows int64, cols, shards int) int64 {
 	if !packKernels() || rows <= 0 || cols <= 0 {
 		return 0
 	}
 	c, c4 := int64(cols), int64((cols+3)&^3)
-	return 4 * ((rows+int64(max(shards, 1))*(packGroup-1))*c + rows*c4)
+	b := rows * c4
+	if packFeatureMajor() {
+		b += (rows + int64(max(shards, 1))*(packGroup-1)) * c
+	}
+	return 4 * b
 }

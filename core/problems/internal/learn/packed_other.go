@@ -9,11 +9,20 @@ package learn
 func packKernels() bool { return false }
 
 // packedDots runs packedDotsGo: there are no packed kernels here.
-func packedDots(tr []float32, groups, d int, x, out []float64) {
-	packedDotsGo(tr, groups, d, x, out)
+func packedDots(rm []float32, stride, d, n int, x, out []float64) {
+	packedDotsGo(rm, stride, d, n, x, out)
 }
 
 // packedAxpys runs packedAxpysGo: there are no packed kernels here.
 func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTile]float64) {
 	packedAxpysGo(rm, stride, n, c, nv, acc)
+}
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// only for amd64's AVX2 kernel.
+func packFeatureMajor() bool { return false }
+
+// packedTrDots runs packedTrDotsGo: there are no packed kernels here.
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
+	packedTrDotsGo(tr, groups, d, x, out)
 }

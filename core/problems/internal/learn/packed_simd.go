@@ -9,21 +9,21 @@ import "unsafe"
 // module (wasm/simd/gen, packed.go; public/simd.wasm), which works in
 // this program's own memory: whoever instantiates this program links it
 // (public/simd.js: the page, the Workers, and node through
-// wasm/simd/go_js_wasm_exec). Its f64x2 lanes do packedDotsGo's and
-// packedAxpysGo's operations in their order — a float32 promoted to
+// wasm/simd/go_js_wasm_exec). Its f64x2 lanes do packedDotsGo's (core/num's
+// lane order) and packedAxpysGo's operations in their order — a float32 promoted to
 // float64, one product rounded, then one sum, no fused multiply-add — so
 // the bits are those of the Go loops (TestPacked, run under the tag).
-// One call covers a block's groups or a tile's rows: the JavaScript
+// One call covers a block's rows or a tile's rows: the JavaScript
 // trampoline between Go and the module costs tens of nanoseconds a call.
 
-// simdPackedDots is the module's pdots: packedDots over groups groups
-// (4·packGroup·d bytes each from tr) into out; it returns 1, or 0 where
-// the module is not linked (simd.js's fallback), and then did nothing.
-// groups = 0 touches no memory: a probe.
+// simdPackedDots is the module's pdots: packedDots over n rows of rm,
+// stride bytes apart, d features each, into out; it returns 1, or 0
+// where the module is not linked (simd.js's fallback), and then did
+// nothing. n = 0 touches no memory: a probe.
 //
 //go:wasmimport dpsimsimd pdots
 //go:noescape
-func simdPackedDots(tr, x, out unsafe.Pointer, groups, d int32) int32
+func simdPackedDots(rm, x, out unsafe.Pointer, stride, n, d int32) int32
 
 // simdPackedAxpys is the module's paxpys: packedAxpys over n rows of rm,
 // stride bytes apart, and the tile's first w entries of acc (w a multiple
@@ -39,19 +39,21 @@ func simdPackedAxpys(rm, c, acc unsafe.Pointer, stride, n, w int32) int32
 // simd.js's promise .ready was awaited before go.run (exec_node.js, the
 // Workers) — else packing would cost the memory and run the Go loops,
 // slower than the in-place assembly (kernels_wasm.s).
-func packKernels() bool { return simdPackedDots(nil, nil, nil, 0, 0) == 1 }
+func packKernels() bool { return simdPackedDots(nil, nil, nil, 0, 0, 0) == 1 }
 
-// packedDots writes the dot products of groups feature-major groups of
-// packGroup rows (tr holds exactly those groups) with x into out
-// (groups·packGroup entries): packedDotsGo's sums, in the SIMD module
+// packedDots writes the dot products of n rows of rm (row k's d features
+// at k·stride) with x into out: packedDotsGo's sums, in the SIMD module
 // when linked.
-func packedDots(tr []float32, groups, d int, x, out []float64) {
-	if len(tr) < groups*d*packGroup || len(out) < groups*packGroup || len(x) < d {
-		panic("learn: packedDots slices shorter than their groups")
+func packedDots(rm []float32, stride, d, n int, x, out []float64) {
+	if n == 0 {
+		return
 	}
-	if groups == 0 || d == 0 || simdPackedDots(unsafe.Pointer(&tr[0]), unsafe.Pointer(&x[0]),
-		unsafe.Pointer(&out[0]), int32(groups), int32(d)) == 0 {
-		packedDotsGo(tr, groups, d, x, out)
+	if d > stride || len(rm) < (n-1)*stride+d || len(out) < n || len(x) < d {
+		panic("learn: packedDots slices shorter than their rows")
+	}
+	if d == 0 || simdPackedDots(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]),
+		unsafe.Pointer(&out[0]), int32(4*stride), int32(n), int32(d)) == 0 {
+		packedDotsGo(rm, stride, d, n, x, out)
 	}
 }
 
@@ -69,4 +71,14 @@ func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTil
 		int32(4*stride), int32(n), int32(4*nv)) == 0 {
 		packedAxpysGo(rm, stride, n, c, nv, acc)
 	}
+}
+
+// packFeatureMajor reports whether Pack builds the feature-major copy:
+// not here (the module's pdots reads the row-major rows, two at a time).
+func packFeatureMajor() bool { return false }
+
+// packedTrDots runs packedTrDotsGo (Pack builds no feature-major copy
+// here: tests only).
+func packedTrDots(tr []float32, groups, d int, x, out []float64) {
+	packedTrDotsGo(tr, groups, d, x, out)
 }

@@ -12,7 +12,8 @@ import (
 // TestPackedSIMD checks that the SIMD module is linked (run through
 // wasm/simd/go_js_wasm_exec; else TestPacked would check only the Go
 // fallback) and holds its two kernels to the Go loops' bits directly:
-// dots over 1–3 groups of widths 1–25, axpys over every tile width
+// dots over 1, 2, 3 and 7 rows (both of the module's loops) of widths
+// 1–25 (every tail of the lanes) and strides up to three wider, axpys over every tile width
 // (4–32 columns: each mix of the module's 16-, 8- and 4-column chunks)
 // and 1–70 rows with a stride wider than the tile, on values with wide
 // exponents, −0 and ±Inf (NaN compared as NaN: payloads are not
@@ -34,21 +35,22 @@ func TestPackedSIMD(t *testing.T) {
 	same := func(a, b float64) bool {
 		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 	}
-	for groups := 1; groups <= 3; groups++ {
+	for _, n := range []int{1, 2, 3, 7} {
 		for d := 1; d <= 25; d++ {
-			tr, x := make([]float32, groups*d*packGroup), make([]float64, d)
-			for k := range tr {
-				tr[k] = float32(wide())
+			stride := d + s.IntN(4)
+			rm, x := make([]float32, (n-1)*stride+d), make([]float64, d)
+			for k := range rm {
+				rm[k] = float32(wide())
 			}
 			for k := range x {
 				x[k] = wide()
 			}
-			got, want := make([]float64, groups*packGroup), make([]float64, groups*packGroup)
-			packedDots(tr, groups, d, x, got)
-			packedDotsGo(tr, groups, d, x, want)
+			got, want := make([]float64, n), make([]float64, n)
+			packedDots(rm, stride, d, n, x, got)
+			packedDotsGo(rm, stride, d, n, x, want)
 			for k := range want {
 				if !same(got[k], want[k]) {
-					t.Fatalf("dots: %d groups, width %d: out[%d] = %v, the Go loop %v", groups, d, k, got[k], want[k])
+					t.Fatalf("dots: %d rows, width %d, stride %d: out[%d] = %v, the Go loop %v", n, d, stride, k, got[k], want[k])
 				}
 			}
 		}

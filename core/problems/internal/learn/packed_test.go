@@ -10,8 +10,9 @@ import (
 
 // TestPacked checks that Packed.Dots and Packed.Axpys give exactly the
 // bits of Dot and Axpy row after row (the Go loops): widths 1–70 (one and
-// three column tiles, with and without a 1–3 column remainder), rows
-// in stored order and through a permutation, blocks starting on and off
+// three column tiles, with and without a 1–3 column remainder), both
+// layouts of the dot products (row-major and feature-major), rows in
+// stored order and through a permutation, blocks starting on and off
 // a group and ending inside one, features and points with wide exponents
 // (products and sums round at every step), −0, and ±Inf (results
 // compared as NaN or not: NaN payloads are not portable).
@@ -43,8 +44,11 @@ func checkPacked(t *testing.T) {
 			x[c] = wide()
 		}
 		xs := map[string][]float64{"wide": x, "±Inf": append([]float64{math.Inf(-1)}, x[1:]...)}
-		for _, r := range []Rows{{Set: set}, {Set: set, Idx: idx}, Rows{Set: set}.Sub(10, 75)} {
-			p := pack(r)
+		for _, v := range []struct {
+			r  Rows
+			tr bool
+		}{{Rows{Set: set}, false}, {Rows{Set: set}, true}, {Rows{Set: set, Idx: idx}, true}, {Rows{Set: set}.Sub(10, 75), true}} {
+			r, p := v.r, pack(v.r, v.tr)
 			m := r.Len()
 			for name, x := range xs {
 				for _, blk := range [][2]int{{0, m}, {0, 32}, {0, 31}, {32, 64}, {64, m - 64}, {96, m - 96}, {5, 40}, {33, 1}, {0, 0}} {
@@ -118,7 +122,11 @@ func TestPackPolicy(t *testing.T) {
 		}
 		if p != nil {
 			m := tc.r.Len()
-			if want := 4 * ((m+31)/32*32*22 + m*24); p.Bytes() != want {
+			want := 4 * m * 24
+			if p.tr != nil {
+				want += 4 * ((m + 31) / 32 * 32 * 22)
+			}
+			if p.Bytes() != want {
 				t.Errorf("%s: Bytes %d, want %d", tc.name, p.Bytes(), want)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"dpsim/core/data"
+	"dpsim/core/num"
 )
 
 // Rows is a read-only view of a data.Set's rows in the order of Idx
@@ -38,87 +39,44 @@ func (r Rows) Row(k int) int {
 }
 
 // Dot returns a_kᵀx for view row k (len(x) ≥ Cols; only the first Cols
-// entries are read). The sum runs left to right in one accumulator, so
-// every platform gives the same bits; the loops are unrolled by four
-// and resliced so that the compiler drops the bounds checks (the hot
-// loop of every full gradient: bench/data/compare.sh). Products are
-// wrapped in float64(…) so that no platform fuses them into the sum
-// (core/num).
+// entries are read), in core/num's lane order: over the row's stored
+// nonzeros (num.GatherDot) when its set has a sparse form, else over
+// its columns (num.DotOf) — the bits of Dots, which every platform
+// gives. Products are rounded apart from the sums (core/num), so no
+// platform fuses them. (A sparse row skips its zero features whatever
+// x holds: an infinite x_j beside a zero feature adds nothing, where
+// the dense sum's 0·Inf would be NaN.)
 func (r Rows) Dot(k int, x []float64) float64 {
 	s, i, d := r.Set, r.Row(k), r.Set.Cols
+	x = x[:d]
+	if sp := r.sparse(); sp != nil {
+		return sp.dot(i, x)
+	}
 	if s.Pixels != nil {
-		return dotRow(s.Pixels[i*d:(i+1)*d:(i+1)*d], x[:d]) / 255
+		return num.DotOf(s.Pixels[i*d:(i+1)*d:(i+1)*d], x) / 255
 	}
-	return dotRow(s.Features[i*d:(i+1)*d:(i+1)*d], x[:d])
-}
-
-// dotRow returns Σ_j float64(a_j)·x_j, left to right, for a row of
-// float32 features or pixel bytes (sparse.go's value).
-func dotRow[V value](a []V, x []float64) float64 {
-	x = x[:len(a)]
-	var acc float64
-	j := 0
-	for ; j+4 <= len(a); j += 4 {
-		aa, xx := a[j:j+4:j+4], x[j:j+4:j+4]
-		acc += float64(float64(aa[0]) * xx[0])
-		acc += float64(float64(aa[1]) * xx[1])
-		acc += float64(float64(aa[2]) * xx[2])
-		acc += float64(float64(aa[3]) * xx[3])
-	}
-	for ; j < len(a); j++ {
-		acc += float64(float64(a[j]) * x[j])
-	}
-	return acc
+	return num.DotOf(s.Features[i*d:(i+1)*d:(i+1)*d], x)
 }
 
 // Dots writes a_kᵀx for view rows k = lo, lo+1, …, lo+len(out)−1 into
-// out, four rows at a time: each row's sum still runs left to right in
-// its own accumulator (the same bits as Dot), but the four independent
-// chains overlap, where one chain waits on its adder's latency.
-//
-// On a sparse set (sparseRows) and a finite x it sums over the nonzero
-// features only, with the same bits.
+// out: Dot's bits, in assembly where there is some (dotsWide: AVX2 on
+// amd64, WebAssembly under js/wasm), on a sparse set (sparseRows) over
+// the nonzero features only.
 func (r Rows) Dots(lo int, x []float64, out []float64) {
 	s, d := r.Set, r.Set.Cols
 	x = x[:d]
-	if sp := r.sparse(); sp != nil && finite(x) {
+	if sp := r.sparse(); sp != nil {
 		r.sparseDots(sp, lo, x, out)
 		return
 	}
-	t := r.dotsWide(lo, x, out) // amd64 with AVX2: eight rows at a time
-	for ; t+4 <= len(out); t += 4 {
-		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
-		o := out[t : t+4 : t+4]
+	for t := r.dotsWide(lo, x, out); t < len(out); t++ {
+		i := r.Row(lo + t)
 		if s.Pixels != nil {
-			p := s.Pixels
-			o[0], o[1], o[2], o[3] = dot4Rows(p[i0*d:(i0+1)*d:(i0+1)*d], p[i1*d:(i1+1)*d:(i1+1)*d],
-				p[i2*d:(i2+1)*d:(i2+1)*d], p[i3*d:(i3+1)*d:(i3+1)*d], x)
-			o[0] /= 255
-			o[1] /= 255
-			o[2] /= 255
-			o[3] /= 255
-			continue
+			out[t] = num.DotOf(s.Pixels[i*d:(i+1)*d:(i+1)*d], x) / 255
+		} else {
+			out[t] = num.DotOf(s.Features[i*d:(i+1)*d:(i+1)*d], x)
 		}
-		f := s.Features
-		o[0], o[1], o[2], o[3] = dot4Rows(f[i0*d:(i0+1)*d:(i0+1)*d], f[i1*d:(i1+1)*d:(i1+1)*d],
-			f[i2*d:(i2+1)*d:(i2+1)*d], f[i3*d:(i3+1)*d:(i3+1)*d], x)
 	}
-	for ; t < len(out); t++ {
-		out[t] = r.Dot(lo+t, x)
-	}
-}
-
-// dot4Rows returns Σ_j float64(a_j)·x_j for four rows a, b, c, e of
-// len(x), each left to right.
-func dot4Rows[V value](a, b, c, e []V, x []float64) (sa, sb, sc, se float64) {
-	a, b, c, e = a[:len(x)], b[:len(x)], c[:len(x)], e[:len(x)]
-	for j, v := range x {
-		sa += float64(float64(a[j]) * v)
-		sb += float64(float64(b[j]) * v)
-		sc += float64(float64(c[j]) * v)
-		se += float64(float64(e[j]) * v)
-	}
-	return
 }
 
 // Axpys adds Σ_t c[t]·a_{lo+t} to out, the rows' terms added to each

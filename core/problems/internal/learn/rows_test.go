@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"dpsim/core/data"
+	"dpsim/core/num"
 )
 
 // TestBlockedKernels checks that Dots and Axpys, the blocked kernels of
 // the full gradient, give exactly the bits of Dot and Axpy row after
-// row, on float32 and pixel rows, through a permutation, for block
+// row, the dot products those of core/num's lane order over the row
+// (num.Dot of its features as float64, denseRef), on float32 and pixel rows, through a permutation, for block
 // lengths that are and are not multiples of four and widths with and
 // without a remainder.
 func TestBlockedKernels(t *testing.T) {
@@ -39,6 +41,9 @@ func TestBlockedKernels(t *testing.T) {
 						if d := r.Dot(k, x); math.Float64bits(d) != math.Float64bits(got[k]) {
 							t.Fatalf("cols %d, pixels %v, idx %v, n %d: Dots[%d] = %v, Dot = %v", cols, s.Pixels != nil, r.Idx != nil, n, k, got[k], d)
 						}
+						if d := denseRef(s, r.Row(k), x); !r.Sparse() && math.Float64bits(d) != math.Float64bits(got[k]) {
+							t.Fatalf("cols %d, pixels %v, idx %v, n %d: Dots[%d] = %v, num.Dot of the row = %v", cols, s.Pixels != nil, r.Idx != nil, n, k, got[k], d)
+						}
 						got[k] = got[k]*1.5 - 0.25 // some slope
 						r.Axpy(k, got[k], want)
 					}
@@ -52,4 +57,22 @@ func TestBlockedKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// denseRef is a dense row's dot product by core/num's definition: num.Dot
+// of the row's features as float64 (exact) with x, divided by 255 on
+// pixels.
+func denseRef(s *data.Set, i int, x []float64) float64 {
+	a := make([]float64, s.Cols)
+	for j := range a {
+		if s.Pixels != nil {
+			a[j] = float64(s.Pixels[i*s.Cols+j])
+		} else {
+			a[j] = float64(s.Features[i*s.Cols+j])
+		}
+	}
+	if s.Pixels != nil {
+		return num.Dot(a, x) / 255
+	}
+	return num.Dot(a, x)
 }

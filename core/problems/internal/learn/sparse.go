@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"dpsim/core/data"
+	"dpsim/core/num"
 )
 
 // SparseDensity is the largest fraction of nonzero features at which a
@@ -31,13 +32,18 @@ const PixelSparseDensity = 1.0 / 3
 // them: float32 features or bytes). It is built once per set, from the
 // set, and read-only after.
 //
-// Skipping a zero term a_j·x_j leaves a sum's bits unchanged: the sums
-// here start at +0 and add products left to right, so they are never −0
-// (+0 + −0 = +0, and x + (−x) = +0 in round-to-nearest), and adding ±0
-// to a value other than −0 returns it. A product 0·x_j is not ±0 when
-// x_j is ±Inf or NaN, and an accumulator may be handed in as −0: the
-// kernels check for both (finite, noNegZero) and then run the dense
-// loops.
+// A row's dot product over this form sums its stored terms by position
+// (core/num's lane order for a sparse row, num.GatherDot), which is not
+// the dense row's order: Rows.Dot and Rows.Dots both use the form
+// wherever the set has one, so that every caller gets one sum per row.
+//
+// The axpys add a row's terms to each entry in row order; skipping a
+// zero term leaves those sums' bits unchanged, because adding ±0 to a
+// value other than −0 returns it, and a sum that starts at anything but
+// −0 is never −0 (+0 + −0 = +0, and x + (−x) = +0 in round-to-nearest).
+// An accumulator may be handed in as −0, and a non-finite coefficient
+// makes 0·c NaN: the axpy kernels check for both (finite, noNegZero) and
+// then run the dense loops.
 type sparseRows struct {
 	start []int
 	col   []uint16
@@ -195,7 +201,7 @@ func (r Rows) Sparse() bool { return r.sparse() != nil }
 const negZero = 1 << 63
 
 // finite reports whether every entry of x is finite (no ±Inf, no NaN),
-// the precondition of the sparse dot: 0·x_j is then ±0.
+// the precondition of the sparse axpy: 0·c is then ±0.
 func finite(x []float64) bool {
 	bad := uint64(0)
 	for _, v := range x {
@@ -221,38 +227,15 @@ func noNegZero(out []float64) bool {
 // instantiation does the same float64 operations in the same order.
 type value interface{ float32 | uint8 }
 
-// sdot returns Σ_t float64(v_t)·x[c_t] over a sparse row, left to right
-// from +0, each product rounded apart (the dense loop's bits).
-func sdot[V value](c []uint16, v []V, x []float64) float64 {
-	return sdotAdd(0, c, v, x)
-}
-
-// sdotAdd continues a sparse sum acc over more nonzeros.
-func sdotAdd[V value](acc float64, c []uint16, v []V, x []float64) float64 {
-	v = v[:len(c)]
-	for t, j := range c {
-		acc += float64(float64(v[t]) * x[j])
+// dot returns row i's sum Σ_t float64(v_t)·x[c_t] over its stored
+// nonzeros, term t to lane t mod 8 (num.GatherDot: core/num's lane order
+// for a sparse row), divided by 255 on pixels.
+func (sp *sparseRows) dot(i int, x []float64) float64 {
+	a, b := sp.start[i], sp.start[i+1]
+	if sp.pix != nil {
+		return num.GatherDot(sp.col[a:b], sp.pix[a:b], x) / 255
 	}
-	return acc
-}
-
-// sdot4 returns the sparse sums of four rows, their chains interleaved
-// over the common length (each still left to right).
-func sdot4[V value](ca, cb, cc, ce []uint16, va, vb, vc, ve []V, x []float64) (sa, sb, sc, se float64) {
-	n := min(len(ca), len(cb), len(cc), len(ce))
-	ca2, cb2, cc2, ce2 := ca[:n], cb[:n], cc[:n], ce[:n]
-	va2, vb2, vc2, ve2 := va[:n], vb[:n], vc[:n], ve[:n]
-	for t := range ca2 {
-		sa += float64(float64(va2[t]) * x[ca2[t]])
-		sb += float64(float64(vb2[t]) * x[cb2[t]])
-		sc += float64(float64(vc2[t]) * x[cc2[t]])
-		se += float64(float64(ve2[t]) * x[ce2[t]])
-	}
-	sa = sdotAdd(sa, ca[n:], va[n:], x)
-	sb = sdotAdd(sb, cb[n:], vb[n:], x)
-	sc = sdotAdd(sc, cc[n:], vc[n:], x)
-	se = sdotAdd(se, ce[n:], ve[n:], x)
-	return
+	return num.GatherDot(sp.col[a:b], sp.f32[a:b], x)
 }
 
 // saxpy adds k·float64(v_t) to out[c_t] for each nonzero (for pixels, k
@@ -264,38 +247,10 @@ func saxpy[V value](k float64, c []uint16, v []V, out []float64) {
 	}
 }
 
-// sparseDots is Dots over the sparse form sp (x finite).
+// sparseDots is Dots over the sparse form sp.
 func (r Rows) sparseDots(sp *sparseRows, lo int, x []float64, out []float64) {
-	st := sp.start
-	t := r.sparseDotsWide(sp, lo, x, out) // js/wasm: assembly, pixel rows
-	for ; t+4 <= len(out); t += 4 {
-		i0, i1, i2, i3 := r.Row(lo+t), r.Row(lo+t+1), r.Row(lo+t+2), r.Row(lo+t+3)
-		a0, b0 := st[i0], st[i0+1]
-		a1, b1 := st[i1], st[i1+1]
-		a2, b2 := st[i2], st[i2+1]
-		a3, b3 := st[i3], st[i3+1]
-		c := sp.col
-		o := out[t : t+4 : t+4]
-		if sp.pix != nil {
-			p := sp.pix
-			o[0], o[1], o[2], o[3] = sdot4(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], p[a0:b0], p[a1:b1], p[a2:b2], p[a3:b3], x)
-			o[0] /= 255
-			o[1] /= 255
-			o[2] /= 255
-			o[3] /= 255
-			continue
-		}
-		f := sp.f32
-		o[0], o[1], o[2], o[3] = sdot4(c[a0:b0], c[a1:b1], c[a2:b2], c[a3:b3], f[a0:b0], f[a1:b1], f[a2:b2], f[a3:b3], x)
-	}
-	for ; t < len(out); t++ {
-		i := r.Row(lo + t)
-		a, b := st[i], st[i+1]
-		if sp.pix != nil {
-			out[t] = sdot(sp.col[a:b], sp.pix[a:b], x) / 255
-		} else {
-			out[t] = sdot(sp.col[a:b], sp.f32[a:b], x)
-		}
+	for t := r.sparseDotsWide(sp, lo, x, out); t < len(out); t++ { // js/wasm: assembly, pixel rows
+		out[t] = sp.dot(r.Row(lo+t), x)
 	}
 }
 

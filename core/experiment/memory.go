@@ -65,13 +65,16 @@ func (p *Plan) recordBytes(grid int) int64 {
 
 // runBytes estimates one run of b held by a worker: the scenario's own
 // estimate without what the process holds once (the datasets, the
-// collector's room: the sweep counts them) and with all its recorded
+// collector's room: the sweep counts them), without its export (a sweep
+// writes none) and with all its recorded
 // metrics, which a sweep's run keeps in memory where a CLI run spills
 // them to disk. curve is the part of it the recorded metrics take.
 func runBytes(b *scenario.Built) (held, curve int64) {
 	s := b.Scenario
 	est := scenario.EstimateOf(s, b.Factory, b.Env.Problem.Dim(), 0, false)
-	held = est.Total - est.Shared - est.Room
+	// A sweep's run writes no export: neither its pinned text nor replay
+	// arrays are held.
+	held = est.Total - est.Shared - est.Room - est.Exported
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
 	// Columns: the generic ones, the counters and the problem's own.
 	curve = points * 8 * int64(12+len(problemMetricNames(b)))

@@ -45,6 +45,10 @@ type Estimate struct {
 	Datasets map[string]int64
 	// Pinned is the size of the pinned scenario the export will hold.
 	Pinned int64
+	// Exported is the part only a run that writes its export holds (the
+	// pinned scenario's text and the replay arrays); a sweep's runs write
+	// none.
+	Exported int64
 
 	pinnedLinks, pinnedData int64
 	graphFields             []string
@@ -167,6 +171,7 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	} else {
 		add("export", e.Pinned, graphFields...)
 	}
+	e.Exported = e.Pinned
 	// The replay arrays (chooseReplay) are known only once the problem is
 	// built: count the most the run may write — DefaultReplayValues when
 	// record.replay is left out, MaxReplayValues when asked — each value
@@ -178,6 +183,7 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 			values = MaxReplayValues
 		}
 		add("replay arrays, at most", 32*values, "record.replay")
+		e.Exported = satAdd(e.Exported, 32*values)
 	}
 	if inPage {
 		// Packets, discs and mesh vertices for every link.

@@ -95,7 +95,12 @@ var Factory = objective.Factory{
 	},
 	Rows: drawn,
 	Reads: func(params any) objective.Reads {
-		return objective.Reads{DataSeed: params.(*Params).Seed == 0}
+		// The seed draws θ⁰ and a shuffled deal; given both (a replay
+		// export), or θ⁰ and shards not drawn, nothing is.
+		p := params.(*Params)
+		dealt := p.Shards != learn.Shuffled || p.Deal != nil || p.Data != nil && len(p.Data.Agents) > 0
+		random := p.InitialWeights == nil || !dealt
+		return objective.Reads{DataSeed: random && p.Seed == 0}
 	},
 	Datasets: func(params any) []string {
 		if p, ok := params.(*Params); ok {

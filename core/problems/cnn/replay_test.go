@@ -116,6 +116,16 @@ func TestReplayedDraws(t *testing.T) {
 			if c.p().Shards == learn.Shuffled && q.Deal == nil || q.InitialWeights == nil {
 				t.Fatalf("the export writes deal %v and %d initial weights", q.Deal != nil, len(q.InitialWeights))
 			}
+			if !Factory.Reads(c.p()).DataSeed {
+				t.Errorf("Reads: the seeded params do not declare the data seed")
+			}
+			// Given the deal and θ⁰, the data seed draws nothing: a sweep
+			// over seeds shares the instance.
+			q.Seed = 0
+			if Factory.Reads(q).DataSeed {
+				t.Errorf("Reads: the replayed params still declare the data seed")
+			}
+			sameDraws(t, m, buildSeeded(t, 3, 77, q))
 			q.Seed = 9005
 			sameDraws(t, m, buildSeeded(t, 3, 77, q))
 			// Given both, nothing is left to write.

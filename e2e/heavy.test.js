@@ -12,6 +12,9 @@
 //     Worker, replayed from its seeds), and the export of the run computed
 //     in the Worker is the CLI's, byte for byte (JSON; the CSV but for its
 //     date line);
+//   - the same preset with its agents' gradients split over 2 Workers
+//     (the Workers setting: a helper Worker holds its own copy of the
+//     problem) writes the bytes of 1 Worker;
 //   - three hostile share links of issue 28 (a calibration over 10⁷
 //     iterations; softmax regression on all of MNIST; the CNN on all
 //     30,000 images) do not block the page's thread while they build, and
@@ -36,7 +39,7 @@ const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 600000;
 const CNN = 'gtdp-cnn-mnist';
 const tmp = scratch('heavy');
 
-before(() => built(['index.html', 'page.js', 'run-worker.js', 'remote.js', 'dpsim.wasm', 'view.wasm']));
+before(() => built(['index.html', 'page.js', 'run-worker.js', 'farm-worker.js', 'remote.js', 'dpsim.wasm', 'view.wasm']));
 
 // open opens url at 1366×768; the console's warnings are not kept.
 const open = (url) => openPage(url, { viewport: { width: 1366, height: 768 }, keep: (m) => m.type() !== 'warning' });
@@ -163,6 +166,40 @@ test('the CNN preset runs in a Worker: the page stays responsive, Stop and Play,
     assert.ok(json.data.equals(fs.readFileSync(out)), `the page's JSON (${json.data.length} bytes) is the CLI's (${fs.statSync(out).size} bytes)`);
     const withoutDate = (x) => x.toString('utf8').split('\n').filter((l) => !l.startsWith('# date: ')).join('\n');
     assert.equal(withoutDate(csv.data), withoutDate(fs.readFileSync(outCSV)), 'the CSVs differ beyond the date line');
+    assert.deepEqual(b.log.filter((l) => /pageerror|panic/.test(l)), []);
+  } finally {
+    await b.ctx.close();
+  }
+});
+
+// The Workers setting (ui/farm.go): the CNN preset with its agents'
+// gradients split over 2 Workers (the run's and one helper, which holds
+// its own copy of the problem) writes the export of 1, byte for byte.
+test('the CNN preset on 2 Workers writes the bytes of 1', async () => {
+  const b = await open('');
+  try {
+    await ready(b);
+    const farmed = () => window.dpsimState.remote.workers > 1 || window.dpsimState.remote.workersNote !== '' || window.dpsimState.status === 'done';
+    const exportOn = async (n, load) => {
+      await b.page.selectOption('#workers', String(n));
+      await load();
+      await waitFor(b, `the CNN built for ${n} workers`, (name) => window.dpsimState.scenario === name && window.dpsimState.remote.active &&
+        window.dpsimState.remote.phase !== 'building' && window.dpsimState.iter === 0, CNN);
+      await b.page.evaluate(() => window.dpsim.play());
+      // Two workers: played until the helper has answered (or failed).
+      if (n > 1) await waitFor(b, 'the helper Worker', farmed);
+      await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+      await waitFor(b, 'the run\'s end', () => window.dpsimState.status === 'done');
+      const r = (await state(b)).remote;
+      return { json: await download(b, '#export-json'), workers: r.workers, note: r.workersNote };
+    };
+    const two = await exportOn(2, () => b.page.selectOption('#preset', CNN));
+    assert.equal(two.note, '', 'the helper Worker did not fail');
+    assert.equal(two.workers, 2, 'the run\'s gradients went to 2 Workers');
+    await b.page.screenshot({ path: path.join(OUT, 'heavy-cnn-2-workers.png') });
+    const one = await exportOn(1, () => b.page.evaluate(() => { window.dpsim.pause(); window.dpsim.reset(); }));
+    assert.equal(one.workers, 1);
+    assert.ok(two.json.data.equals(one.json.data), `the export on 2 Workers (${two.json.data.length} bytes) is that on 1 (${one.json.data.length} bytes)`);
     assert.deepEqual(b.log.filter((l) => /pageerror|panic/.test(l)), []);
   } finally {
     await b.ctx.close();

@@ -1248,6 +1248,29 @@
   seedIn.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); applySeed(); } });
   seedApply.addEventListener('click', applySeed);
 
+  // Workers: how many threads a heavy run's gradients split over
+  // (ui/farm.go): auto (every core, once an iteration is long enough to
+  // gain), 1 (the run's Worker alone, as before), or a count; kept in
+  // this browser.
+  const workersSel = $('workers');
+  const WORKERS_KEY = 'dpsim.workers';
+  {
+    const cores = Math.max(2, Math.min(16, navigator.hardwareConcurrency || 1));
+    workersSel.options[0].textContent = `auto (${navigator.hardwareConcurrency || 1} cores)`;
+    for (let n = 2; n <= cores; n++) workersSel.add(new Option(String(n), String(n)));
+    let kept = null;
+    try { kept = localStorage.getItem(WORKERS_KEY); } catch (e) { /* none kept */ }
+    if (kept !== null && [...workersSel.options].some((o) => o.value === kept)) workersSel.value = kept;
+  }
+  function applyWorkers() {
+    const res = call('setWorkers', Number(workersSel.value));
+    if (res && !res.ok) addMessage('error', res.error);
+  }
+  workersSel.addEventListener('change', () => {
+    try { localStorage.setItem(WORKERS_KEY, workersSel.value); } catch (e) { /* not kept */ }
+    applyWorkers();
+  });
+
   presetSel.addEventListener('change', async () => {
     const name = presetSel.value;
     if (!name) return;
@@ -1616,6 +1639,7 @@
     }
     ready = true;
     performance.mark('dpsim-ready');
+    applyWorkers();
     controls.disabled = false;
     targetIn.disabled = false;
     targetApply.disabled = false;

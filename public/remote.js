@@ -75,7 +75,13 @@
       text.textContent = 'The background thread stopped: ' + (s.error || 'see the messages') + '.';
     } else {
       box.classList.add('quiet');
-      text.textContent = `This run is computed in a background thread (${r.why}${r.buildMs > 0 ? `; built there in ${secs(r.buildMs / 1000)}` : ''}): the page stays responsive.`;
+      const on = r.workers > 1 ? `, its gradients split over ${r.workers} threads` : '';
+      text.textContent = `This run is computed in a background thread (${r.why}${r.buildMs > 0 ? `; built there in ${secs(r.buildMs / 1000)}` : ''}${on}): the page stays responsive.`;
+    }
+    // A farm of helper threads given up: one line, the run goes on.
+    if (r.workersNote) {
+      note.hidden = false;
+      note.textContent = r.workersNote;
     }
   }
   setInterval(update, 200);

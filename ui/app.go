@@ -15,6 +15,7 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
+	"dpsim/core/pool"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -88,6 +89,10 @@ type App struct {
 	twin *Twin
 	// noiseFor is the build (loads) whose noise warning was said.
 	noiseFor int
+	// workers is the page's Workers setting for heavy runs: pool.Auto
+	// (the machine's cores, once an iteration is long enough to gain),
+	// 1 (the run's Worker alone) or a count (ui/farm.go).
+	workers int
 }
 
 // DefaultSpeed is the speed a newly loaded scenario plays at, in
@@ -785,6 +790,17 @@ func (a *App) Register() {
 			o.Set("ghost", float64sToJS(a.ghost.At(it, stat != nil)))
 		}
 		return o
+	})
+	fn("setWorkers", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeNumber || args[0].Float() != math.Trunc(args[0].Float()) || pool.Check(int(args[0].Float())) != nil {
+			got := "nothing"
+			if len(args) > 0 {
+				got = args[0].String()
+			}
+			return a.result(check.Errorf("workers", "%s (got %s)", pool.Rule, got))
+		}
+		a.workers = int(args[0].Float())
+		return a.result(nil)
 	})
 	fn("setSeed", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeNumber {

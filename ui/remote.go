@@ -62,6 +62,11 @@ type RemoteJS struct {
 	Active bool `js:"active"`
 	// BuildMs is how long the Worker took to build the scenario.
 	BuildMs float64 `js:"buildMs"`
+	// Workers is how many Workers compute the run's gradients now (the
+	// run's and its helpers: ui/farm.go); WorkersNote says why helpers
+	// were given up, "" if they were not.
+	Workers     int    `js:"workers"`
+	WorkersNote string `js:"workersNote"`
 }
 
 // remote is one Worker and the run it computes.
@@ -211,7 +216,7 @@ func (r *remote) boot(done func(remoteHead, error)) {
 			}
 		})
 	}
-	r.call("open", map[string]any{"text": string(r.text)}, nil, func(v js.Value, err error) {
+	r.call("open", map[string]any{"text": string(r.text), "workers": a.workers}, nil, func(v js.Value, err error) {
 		if failed {
 			return
 		}
@@ -677,6 +682,7 @@ func (a *App) remoteState() RemoteJS {
 	}
 	if a.rem != nil {
 		js.Iter, js.Ahead, js.BuildMs = a.rem.received, len(a.rem.queue), a.rem.head.BuildMs
+		js.Workers, js.WorkersNote = max(a.rem.sum.Workers, 1), a.rem.sum.WorkersNote
 	}
 	return js
 }

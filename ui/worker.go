@@ -13,6 +13,7 @@ import (
 
 	"dpsim/core/method"
 	"dpsim/core/metrics"
+	"dpsim/core/pool"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/core/sim"
@@ -31,6 +32,7 @@ import (
 // ghost as App.install, so its exports are the CLI's bytes.
 func Serve() {
 	w := &worker{}
+	var h helper // what this Worker holds as a helper of another (ui/farm.go)
 	api := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
@@ -48,7 +50,30 @@ func Serve() {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
 			return `{"error":"open needs the scenario's JSON text"}`
 		}
-		return w.open([]byte(args[0].String()))
+		workers, cores := 1, 1
+		if len(args) > 2 && args[1].Type() == js.TypeNumber && args[2].Type() == js.TypeNumber {
+			workers, cores = args[1].Int(), args[2].Int()
+		}
+		return w.open([]byte(args[0].String()), workers, cores)
+	})
+	fn("farmOpen", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeString {
+			return "farmOpen needs the scenario's JSON text"
+		}
+		return farmOpen(&w.data, &h, args[0].String())
+	})
+	fn("farmGrads", func(args []js.Value) any { return farmGrads(&h, args) })
+	fn("farmReady", func(args []js.Value) any {
+		if w.farm != nil && len(args) > 0 {
+			w.farm.ready(args[0].String())
+		}
+		return nil
+	})
+	fn("farmReply", func(args []js.Value) any {
+		if w.farm != nil {
+			w.farm.reply(args)
+		}
+		return nil
 	})
 	fn("advance", func(args []js.Value) any {
 		n, budget, fast := 1, 50*time.Millisecond, false
@@ -61,7 +86,9 @@ func Serve() {
 		if len(args) > 2 && args[2].Type() == js.TypeBoolean {
 			fast = args[2].Bool()
 		}
-		return w.advance(n, budget, fast)
+		// In a goroutine of its own, answered by a Promise: the run may
+		// wait there for its helper Workers' gradients.
+		return promise("advance", func() any { return w.advance(n, budget, fast) })
 	})
 	fn("exportBytes", func(args []js.Value) any {
 		o := js.Global().Get("Object").New()
@@ -104,6 +131,9 @@ type worker struct {
 	// summarised is when the last summary (ledger, counters, theory) was
 	// sent.
 	summarised time.Time
+	// farm is the run's helper Workers (nil: the run is computed here
+	// alone; ui/farm.go).
+	farm *jsFarm
 }
 
 // encoder records each step of the run into the batch being filled.
@@ -217,9 +247,16 @@ type remoteSummary struct {
 	GhostIter   int             `json:"ghost_iter"`
 	// Delta is the ledger's largest δ (0 for pure ε-DP).
 	Delta float64 `json:"delta"`
+	// Workers is how many Workers compute the run's gradients now;
+	// WorkersNote says why a farm of helpers was given up ("" if not).
+	Workers     int    `json:"workers"`
+	WorkersNote string `json:"workers_note,omitempty"`
 }
 
-func (w *worker) open(text []byte) string {
+// open builds the scenario text and starts its run, on the given number
+// of workers (pool.Auto: the machine's cores, once an iteration is long
+// enough to gain; 1: this Worker alone) with cores the machine's.
+func (w *worker) open(text []byte, workers, cores int) string {
 	fail := func(err error) string {
 		out, _ := json.Marshal(remoteHead{Error: err.Error(), Warnings: []string{}})
 		return string(out)
@@ -246,6 +283,13 @@ func (w *worker) open(text []byte) string {
 	w.run = newRun(b, w.enc)
 	w.enc.run = w.run
 	w.run.Start()
+	if workers != 1 && pool.Check(workers) == nil {
+		if size := farmSize(workers, cores, b.Env.Problem.Agents()); size >= 2 {
+			w.farm = newFarm(size, b.Env.Problem)
+			b.Env.Pool.Set(workers)
+			b.Env.Pool.SetFarm(w.farm)
+		}
+	}
 	w.live = NewLive(b, 1)
 	w.assumptions = b.Assumptions()
 	w.ghostOf = b.Scenario
@@ -321,6 +365,10 @@ func (w *worker) advance(n int, budget time.Duration, fast bool) js.Value {
 		w.ghost, w.ghostOf = NewGhost(w.ghostOf), nil
 	}
 	w.enc.fast = fast
+	if w.farm != nil {
+		w.farm.async = true
+		defer func() { w.farm.async = false }()
+	}
 	start := time.Now()
 	var end *stream.End
 	for ran := 0; ran < n; ran++ {
@@ -382,6 +430,7 @@ func (w *worker) batch(end *stream.End) []byte {
 func (w *worker) summary() remoteSummary {
 	led := w.run.LedgerWithin(runner.LiveTightEvery)
 	s := remoteSummary{EpsilonKind: epsilonKind(w.b, led), Source: led.Source, GhostIter: w.ghost.Iter(), Delta: maxDelta(led)}
+	s.Workers, s.WorkersNote = w.farm.inUse(w.b.Env.Pool)
 	if led.Max.NoGuarantee() {
 		s.Reason = ledgerReason(led)
 	}

@@ -16,13 +16,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-3}
 ./build.sh >/dev/null
-tmp=$(mktemp -d)
-trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
-go build -o "$tmp/serve" ./serve
-"$tmp/serve" -addr 127.0.0.1:0 -dir public >"$tmp/serve.log" 2>&1 &
-srv=$!
-for _ in $(seq 50); do grep -q http "$tmp/serve.log" && break; sleep 0.1; done
-url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$tmp/serve.log" | head -1)
+. bench/page/serve.sh # $tmp, $url
 
 /usr/bin/python3 - bench/gtdp/rgg50.json "$tmp" <<'PY'
 import json, sys

@@ -2,10 +2,13 @@
 // every agent's gradient, an inner solve per agent — on several
 // goroutines, natively. Each task writes only its own agent's slices and
 // draws no random number, so the results are the same bits on any number
-// of workers; under js/wasm the pool always runs on the calling goroutine.
+// of workers; under js/wasm the pool runs on the calling goroutine, and
+// the agents' gradients may go to a farm of Web Workers instead (SetFarm,
+// core/farm).
 //
 // A run's pool is not part of its scenario: the same scenario gives the
-// same export on one worker or many (dpsim run --workers, DPSIM_WORKERS).
+// same export on one worker or many (dpsim run --workers, DPSIM_WORKERS;
+// the page's Workers setting).
 package pool
 
 import (
@@ -15,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"dpsim/core/farm"
 )
 
 // Auto is the worker count that lets the pool choose: one worker while an
@@ -45,6 +50,8 @@ type Pool struct {
 	workers int // Auto, or the explicit count
 	wide    bool
 	calls   int
+	farm    farm.Farm
+	lost    error // why the farm was dropped
 }
 
 // New returns a pool of workers goroutines (Auto: the pool chooses).
@@ -85,13 +92,23 @@ func (p *Pool) Workers() int {
 // later (a nil pool, one worker, js/wasm), so a caller may take a path of
 // its own for it (objective.Batch).
 func (p *Pool) Serial() bool {
-	return !native || p == nil || p.workers == 1
+	return p == nil || p.workers == 1 || (!native && p.farm == nil)
 }
 
-// width returns the goroutines a call of n tasks uses now.
+// cores is what an Auto pool spreads over: the farm's workers when it has
+// a farm, else GOMAXPROCS.
+func (p *Pool) cores() int {
+	if p.farm != nil {
+		return p.farm.Size()
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// width returns the goroutines a call of n tasks uses now (one under
+// js/wasm, which has one thread).
 func (p *Pool) width(n int) int {
 	switch {
-	case p.Serial() || n < 2:
+	case !native || p.Serial() || n < 2:
 		return 1
 	case p.workers != Auto:
 		return min(p.workers, n)
@@ -99,6 +116,53 @@ func (p *Pool) width(n int) int {
 		return min(runtime.GOMAXPROCS(0), n)
 	}
 	return 1
+}
+
+// SetFarm hands the pool's gradient calls to f (nil: none; see Farmed and
+// Send) and restarts an Auto pool's timing, which then measures against
+// f's workers. A pool of one worker never uses its farm.
+func (p *Pool) SetFarm(f farm.Farm) {
+	p.farm, p.lost = f, nil
+	p.wide, p.calls = false, 0
+}
+
+// Farmed reports whether a gradient call of n agents goes to the farm
+// now: a farm of two workers or more, two agents or more, and an explicit
+// count of two or more or an Auto pool whose timed calls reached
+// Threshold (the rule that spreads it over goroutines natively).
+func (p *Pool) Farmed(n int) bool {
+	switch {
+	case p == nil || p.farm == nil || n < 2 || p.workers == 1 || p.farm.Size() < 2:
+		return false
+	case p.workers == Auto:
+		return p.wide
+	}
+	return true
+}
+
+// Send hands tasks to the farm and reports whether it computed them.
+// When it did not the caller computes them itself: the farm's workers are
+// still starting (farm.ErrNotReady), or the farm failed, and the pool
+// drops it for the rest of the run (Lost says why).
+func (p *Pool) Send(tasks []farm.Task) bool {
+	err := p.farm.Grads(tasks)
+	switch {
+	case err == nil:
+		return true
+	case !errors.Is(err, farm.ErrNotReady):
+		p.farm, p.lost = nil, err
+		p.wide, p.calls = false, 0
+	}
+	return false
+}
+
+// Lost returns why the pool dropped its farm (nil while it has one or
+// never had).
+func (p *Pool) Lost() error {
+	if p == nil {
+		return nil
+	}
+	return p.lost
 }
 
 // Each calls f(i) for every i in [0, n) and returns when all are done. f
@@ -126,7 +190,7 @@ func (p *Pool) Each(n int, f func(i int)) {
 	for i := range n {
 		f(i)
 	}
-	if probe && n > 1 && time.Since(t0) >= Threshold && runtime.GOMAXPROCS(0) > 1 {
+	if probe && n > 1 && time.Since(t0) >= Threshold && p.cores() > 1 {
 		p.wide = true
 	}
 }

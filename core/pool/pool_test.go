@@ -1,11 +1,14 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"dpsim/core/farm"
 )
 
 // Every index runs exactly once, whatever the workers, agents and pool.
@@ -145,5 +148,70 @@ func BenchmarkOverhead(b *testing.B) {
 				p.Each(8, func(i int) { sink.Add(int64(i)) })
 			}
 		})
+	}
+}
+
+// fakeFarm answers with err, counting its calls.
+type fakeFarm struct {
+	size, calls int
+	err         error
+}
+
+func (f *fakeFarm) Size() int { return f.size }
+func (f *fakeFarm) Grads([]farm.Task) error {
+	f.calls++
+	return f.err
+}
+
+// A farm takes a pool's gradient calls under an explicit count of two or
+// more, and under Auto once a timed call reached Threshold (a farm's
+// workers are the cores an Auto pool counts, under js/wasm too); one
+// worker, one agent or a farm of one never use it. A farm still starting
+// stays; one that failed is dropped, and Lost says why.
+func TestFarm(t *testing.T) {
+	f := &fakeFarm{size: 2}
+	for _, tc := range []struct {
+		workers, n int
+		want       bool
+	}{
+		{1, 8, false}, {2, 8, true}, {4, 8, true}, {2, 1, false}, {Auto, 8, false},
+	} {
+		p := New(tc.workers)
+		p.SetFarm(f)
+		if got := p.Farmed(tc.n); got != tc.want {
+			t.Errorf("workers %d, n %d: Farmed %v, want %v", tc.workers, tc.n, got, tc.want)
+		}
+	}
+	var nilPool *Pool
+	if nilPool.Farmed(8) || New(2).Farmed(8) {
+		t.Error("a nil pool or one without a farm uses a farm")
+	}
+	if p := New(2); func() bool { p.SetFarm(&fakeFarm{size: 1}); return p.Farmed(8) }() {
+		t.Error("a farm of one worker is used")
+	}
+
+	p := New(Auto)
+	p.SetFarm(f)
+	p.Each(4, func(int) { time.Sleep(Threshold) }) // the first call is timed
+	if !p.Farmed(4) {
+		t.Fatal("an Auto pool whose first call took Threshold does not use its farm")
+	}
+	if p.Serial() {
+		t.Error("a pool with a farm is serial")
+	}
+
+	f.err = farm.ErrNotReady
+	if p.Send(nil) || !p.Farmed(4) || p.Lost() != nil {
+		t.Error("a farm still starting was dropped, or its call reported done")
+	}
+	f.err = errors.New("helper 1 stopped")
+	if p.Send(nil) || p.Farmed(4) || p.Lost() != f.err {
+		t.Errorf("a failed farm: Farmed %v, Lost %v", p.Farmed(4), p.Lost())
+	}
+	f.err = nil
+	p = New(3)
+	p.SetFarm(f)
+	if !p.Send(nil) {
+		t.Error("a farm's answer was not taken")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"dpsim/core/check"
+	"dpsim/core/farm"
 	"dpsim/core/method"
 	"dpsim/core/objective"
 	"dpsim/core/pool"
@@ -136,14 +137,23 @@ func (h *History) Receive() {
 
 // Grads writes into out every agent's gradient at its row of at (both
 // agent-major) over the data it has received, the agents spread over p's
-// workers.
+// workers or sent to p's farm (each task names the rows it reads).
 func (h *History) Grads(p *pool.Pool, at, out []float64) {
 	if h.st == nil {
 		objective.Grads(p, h.prob, at, out)
 		return
 	}
-	d := h.d
-	p.Each(len(h.cur), func(i int) { h.Grad(i, at[i*d:(i+1)*d], out[i*d:(i+1)*d]) })
+	d, n := h.d, len(h.cur)
+	if p.Farmed(n) {
+		tasks := make([]farm.Task, n)
+		for i := range tasks {
+			tasks[i] = h.task(i, at[i*d:(i+1)*d], out[i*d:(i+1)*d])
+		}
+		if p.Send(tasks) {
+			return
+		}
+	}
+	p.Each(n, func(i int) { h.Grad(i, at[i*d:(i+1)*d], out[i*d:(i+1)*d]) })
 }
 
 // Grad writes into out agent i's gradient at x over the data it has
@@ -154,12 +164,25 @@ func (h *History) Grad(i int, x, out []float64) {
 		h.prob.Grad(i, x, out)
 		return
 	}
+	t := h.task(i, x, out)
+	var tmp []float64
+	if t.Sum {
+		tmp = h.tmp[i*h.d : (i+1)*h.d]
+	}
+	farm.Run(h.st, &t, tmp)
+}
+
+// task is agent i's gradient at x over the data it has received as a
+// farm.Task: the rows it reads and their weights. Its rows are agent i's
+// scratch, valid until the next call for i.
+func (h *History) task(i int, x, out []float64) farm.Task {
+	t := farm.Task{Agent: i, X: x, Out: out}
 	if h.t == 0 {
 		panic(fmt.Sprintf("online: agent %d asked for a gradient before receiving data", i))
 	}
 	if h.window > 0 {
-		h.st.GradBatch(i, x, h.ring[i], out)
-		return
+		t.Groups = []farm.Group{{Rows: h.ring[i], Weight: 1}}
+		return t
 	}
 	seen, cnt := h.seen[i], h.counts[i]
 	lo, hi := cnt[seen[0]], cnt[seen[0]]
@@ -169,8 +192,8 @@ func (h *History) Grad(i int, x, out []float64) {
 	if lo == hi {
 		// Every row received equally often: one batch (the usual case
 		// while the shard is being visited once, and at each epoch's end).
-		h.st.GradBatch(i, x, seen, out)
-		return
+		t.Groups = []farm.Group{{Rows: seen, Weight: 1}}
+		return t
 	}
 	span := int(hi-lo) + 1
 	for len(h.bucket[i]) < span {
@@ -183,21 +206,16 @@ func (h *History) Grad(i int, x, out []float64) {
 	for _, k := range seen {
 		b[cnt[k]-lo] = append(b[cnt[k]-lo], k)
 	}
+	// Each GradBatch carries the per-sample ℓ2 term; the weights sum to
+	// 1, so it is counted once.
 	total := float64(h.t * h.batch)
-	tmp := h.tmp[i*h.d : (i+1)*h.d]
-	clear(out)
+	t.Sum = true
 	for c, rows := range b {
-		if len(rows) == 0 {
-			continue
-		}
-		// Each GradBatch carries the per-sample ℓ2 term; the weights sum
-		// to 1, so it is counted once.
-		h.st.GradBatch(i, x, rows, tmp)
-		w := float64(int(lo)+c) * float64(len(rows)) / total
-		for j, v := range tmp {
-			out[j] += w * v
+		if len(rows) > 0 {
+			t.Groups = append(t.Groups, farm.Group{Rows: rows, Weight: float64(int(lo)+c) * float64(len(rows)) / total})
 		}
 	}
+	return t
 }
 
 // Rows returns the number of distinct samples agent i's gradient reads

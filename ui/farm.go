@@ -1,0 +1,268 @@
+//go:build js && wasm
+
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"dpsim/core/farm"
+	"dpsim/core/objective"
+	"dpsim/core/pool"
+	"dpsim/core/scenario"
+	"dpsim/ui/datafiles"
+)
+
+// Every core for a heavy run (docs/bridge.md, "Helper Workers"). The run
+// Worker (Serve) hands its agents' gradients to helper Web Workers, each
+// running this same dpsim.wasm with its own instance of the run's problem
+// (public/farm-worker.js, built by farmOpen from the scenario's text and
+// the dataset files the run Worker was given): per iteration the run
+// Worker sends every helper its agents' points and rows (core/farm's wire
+// format), computes its own share meanwhile, and waits for the
+// gradients. Noise, ordering and every byte of the run are those of one
+// worker; a helper that fails leaves the run on the run Worker, with one
+// line saying so.
+
+// MaxHelpers bounds a run's helper Workers: each holds the run's problem
+// (its data) in memory.
+const MaxHelpers = 7
+
+type farmState int
+
+const (
+	farmIdle farmState = iota
+	farmStarting
+	farmReady
+	farmFailed
+)
+
+// jsFarm is the run Worker's farm.Farm: helper Workers started by
+// public/run-worker.js (self.dpsimFarm) on the first call that needs
+// them.
+type jsFarm struct {
+	size    int
+	prob    objective.Problem
+	state   farmState
+	err     error
+	replies chan farmReply
+	seq     int
+	tmp     []float64
+	// async is true while the run advances in a goroutine of its own
+	// (Serve's advance): only then may Grads wait for the helpers.
+	async bool
+	// sent counts the calls the helpers answered.
+	sent int
+}
+
+type farmReply struct {
+	helper, seq int
+	bytes       []byte
+	err         error
+}
+
+// newFarm returns the farm of size workers (the run Worker's among them)
+// for prob.
+func newFarm(size int, prob objective.Problem) *jsFarm {
+	return &jsFarm{size: size, prob: prob, replies: make(chan farmReply, 4*MaxHelpers+4), tmp: make([]float64, prob.Dim())}
+}
+
+// farmSize is the workers a run of agents gets: the page's Workers
+// setting (pool.Auto: the machine's cores), at most one per agent and
+// MaxHelpers helpers.
+func farmSize(workers, cores, agents int) int {
+	if workers == pool.Auto {
+		workers = cores
+	}
+	return min(workers, agents, MaxHelpers+1)
+}
+
+// Size implements farm.Farm.
+func (f *jsFarm) Size() int { return f.size }
+
+// Grads implements farm.Farm.
+func (f *jsFarm) Grads(tasks []farm.Task) error {
+	switch f.state {
+	case farmIdle:
+		f.state = farmStarting
+		js.Global().Get("dpsimFarm").Call("start", f.size-1, f.size)
+		return farm.ErrNotReady
+	case farmStarting:
+		return farm.ErrNotReady
+	case farmFailed:
+		return f.err
+	}
+	if !f.async {
+		return farm.ErrNotReady
+	}
+	f.seq++
+	api := js.Global().Get("dpsimFarm")
+	type span struct{ lo, hi int }
+	pending := map[int]span{}
+	for w := 1; w < f.size; w++ {
+		lo, hi := farm.Share(len(tasks), f.size, w)
+		if lo < hi {
+			api.Call("post", w-1, f.seq, bytesJS(farm.Encode(nil, tasks[lo:hi])))
+			pending[w-1] = span{lo, hi}
+		}
+	}
+	lo, hi := farm.Share(len(tasks), f.size, 0)
+	for k := lo; k < hi; k++ {
+		farm.Run(f.prob, &tasks[k], f.tmp)
+	}
+	for len(pending) > 0 {
+		r := <-f.replies // the run's goroutine sleeps; the helpers' answers wake it
+		if r.err != nil {
+			return f.fail(r.err)
+		}
+		s, ok := pending[r.helper]
+		if r.seq != f.seq || !ok {
+			continue
+		}
+		delete(pending, r.helper)
+		if err := farm.DecodeReply(r.bytes, tasks[s.lo:s.hi]); err != nil {
+			return f.fail(err)
+		}
+	}
+	f.sent++
+	return nil
+}
+
+// fail gives the farm up: the helpers are stopped and the run goes on in
+// the run Worker alone.
+func (f *jsFarm) fail(err error) error {
+	if f.state != farmFailed {
+		f.state = farmFailed
+		f.err = fmt.Errorf("the helper Workers failed (%v): the run goes on in one Worker", err)
+		js.Global().Get("dpsimFarm").Call("stop")
+	}
+	return f.err
+}
+
+// ready hears from public/run-worker.js that the helpers are up (msg ""),
+// or why not.
+func (f *jsFarm) ready(msg string) {
+	if f.state != farmStarting {
+		return
+	}
+	if msg != "" {
+		f.fail(errors.New(msg))
+		return
+	}
+	f.state = farmReady
+}
+
+// reply hears a helper's answer (or, seq −1, that it failed).
+func (f *jsFarm) reply(args []js.Value) {
+	if len(args) < 4 {
+		return
+	}
+	r := farmReply{helper: args[0].Int(), seq: args[1].Int()}
+	if msg := args[3]; msg.Type() == js.TypeString && msg.String() != "" {
+		r.err = errors.New(msg.String())
+	} else {
+		u8 := args[2]
+		r.bytes = make([]byte, u8.Get("length").Int())
+		js.CopyBytesToGo(r.bytes, u8)
+	}
+	if r.err != nil && f.state == farmStarting {
+		f.fail(r.err)
+		return
+	}
+	select {
+	case f.replies <- r:
+	default: // stale answers of a call given up: nobody waits for them
+	}
+}
+
+// inUse is how many workers compute the run's gradients now, and what the
+// page says of them ("" when all is well).
+func (f *jsFarm) inUse(p *pool.Pool) (int, string) {
+	if f == nil {
+		return 1, ""
+	}
+	if f.state == farmFailed {
+		return 1, f.err.Error()
+	}
+	if f.state == farmReady && f.sent > 0 && p.Farmed(f.prob.Agents()) {
+		return f.size, ""
+	}
+	return 1, ""
+}
+
+// helper is a helper Worker's problem (farmOpen), which farmGrads
+// computes gradients on.
+type helper struct {
+	prob objective.Problem
+}
+
+// farmOpen builds the problem of the scenario text for a helper Worker,
+// with the dataset files provided; it returns "" or the error.
+func farmOpen(data *datafiles.Provided, h *helper, text string) string {
+	s, err := scenario.Parse([]byte(text))
+	if err != nil {
+		return err.Error()
+	}
+	if r := data.Report(s); r.Error != "" {
+		return r.Error
+	} else if len(r.Need) > 0 {
+		return datafiles.Missing(r.Need).Error()
+	}
+	p, err := scenario.ProblemOf(s)
+	if err != nil {
+		return err.Error()
+	}
+	h.prob = p
+	return ""
+}
+
+// farmGrads answers one request of the run Worker (a Uint8Array) with
+// the gradients (a Uint8Array), or {error}.
+func farmGrads(h *helper, args []js.Value) any {
+	fail := func(err error) any {
+		o := js.Global().Get("Object").New()
+		o.Set("error", err.Error())
+		return o
+	}
+	if h.prob == nil {
+		return fail(errors.New("farmGrads before farmOpen"))
+	}
+	if len(args) == 0 || args[0].Get("length").Type() != js.TypeNumber {
+		return fail(errors.New("farmGrads needs a Uint8Array"))
+	}
+	req := make([]byte, args[0].Get("length").Int())
+	js.CopyBytesToGo(req, args[0])
+	out, err := farm.Serve(h.prob, h.prob.Agents(), h.prob.Dim(), req)
+	if err != nil {
+		return fail(err)
+	}
+	return bytesJS(out)
+}
+
+// promise runs f in a goroutine of its own and returns a Promise of its
+// value: f may then wait for the helpers' answers, which come as events.
+// A panic in f becomes {error}.
+func promise(name string, f func() any) js.Value {
+	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve := args[0]
+		go func() {
+			var out any
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						o := js.Global().Get("Object").New()
+						o.Set("error", fmt.Sprintf("internal error in the worker's %s: %v", name, r))
+						out = o
+					}
+				}()
+				out = f()
+			}()
+			resolve.Invoke(out)
+		}()
+		return nil
+	})
+	p := js.Global().Get("Promise").New(exec)
+	exec.Release() // the executor runs within the constructor
+	return p
+}

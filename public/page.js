@@ -1256,7 +1256,7 @@
   const WORKERS_KEY = 'dpsim.workers';
   {
     const cores = Math.max(2, Math.min(16, navigator.hardwareConcurrency || 1));
-    workersSel.options[0].textContent = `auto (${navigator.hardwareConcurrency || 1} cores)`;
+    workersSel.options[0].textContent = `auto (${Math.max(1, (navigator.hardwareConcurrency || 1) - 1)} of ${navigator.hardwareConcurrency || 1} cores)`;
     for (let n = 2; n <= cores; n++) workersSel.add(new Option(String(n), String(n)));
     let kept = null;
     try { kept = localStorage.getItem(WORKERS_KEY); } catch (e) { /* none kept */ }

@@ -69,11 +69,13 @@ func newFarm(size int, prob objective.Problem) *jsFarm {
 }
 
 // farmSize is the workers a run of agents gets: the page's Workers
-// setting (pool.Auto: the machine's cores), at most one per agent and
-// MaxHelpers helpers.
+// setting (pool.Auto: the machine's cores but one, which the page's own
+// thread needs to draw and answer; measured on 2 cores, a helper there
+// starved the page's frames), at most one per agent and MaxHelpers
+// helpers.
 func farmSize(workers, cores, agents int) int {
 	if workers == pool.Auto {
-		workers = cores
+		workers = cores - 1
 	}
 	return min(workers, agents, MaxHelpers+1)
 }

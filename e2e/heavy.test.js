@@ -196,6 +196,9 @@ test('the CNN preset on 2 Workers writes the bytes of 1', async () => {
     const two = await exportOn(2, () => b.page.selectOption('#preset', CNN));
     assert.equal(two.note, '', 'the helper Worker did not fail');
     assert.equal(two.workers, 2, 'the run\'s gradients went to 2 Workers');
+    // The tight bound the Worker's ledger carries, at the run's end (the
+    // page once showed a stale 0 "at iteration 0" beside the paper's ε).
+    await waitFor(b, 'the tight bound at the end', () => window.dpsimState.epsilonTightIter === window.dpsimState.iter && window.dpsimState.epsilonTight > 0);
     await b.page.screenshot({ path: path.join(OUT, 'heavy-cnn-2-workers.png') });
     const one = await exportOn(1, () => b.page.evaluate(() => { window.dpsim.pause(); window.dpsim.reset(); }));
     assert.equal(one.workers, 1);

@@ -524,9 +524,7 @@ func (a *App) publish() {
 		led := a.ledger()
 		mx := led.Max
 		st.Epsilon, st.EpsilonText = mx.Value(), mx.String()
-		tv := tightOf(led)
-		st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
-		st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
+		st.setTight(tightOf(led))
 		st.EpsilonKind, st.EpsilonReason, st.EpsilonSource = epsilonKind(b, led), "", led.Source
 		st.EpsilonFree = b.Factory.Words.FreeMessages
 		if mx.NoGuarantee() {
@@ -1018,6 +1016,12 @@ func readingText(b *scenario.Built) string {
 		return "edge list read \"to-from\": (i, j) is a link j → i, the DP-DGT paper's reading"
 	}
 	return "edge list read \"from-to\": [a, b] is a link a → b"
+}
+
+// setTight writes the tight bound beside the paper's into the state.
+func (st *State) setTight(tv TightView) {
+	st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
+	st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
 }
 
 // ledger is the run's ledger as the page shows it live: while the run

@@ -712,6 +712,10 @@ func (a *App) publishRemote(st *State) {
 	st.Epsilon, st.EpsilonText = r.eps, r.epsText
 	st.EpsilonKind, st.EpsilonReason, st.EpsilonSource, st.EpsilonNote = r.sum.EpsilonKind, r.sum.Reason, r.sum.Source, r.sum.Note
 	st.Delta, st.EpsilonFree = r.sum.Delta, h.EpsilonFree
+	// The tight bound, from the Worker's latest ledger: never the one a
+	// run built here before left in the state.
+	led, _ := r.ledger()
+	st.setTight(tightOf(led))
 	st.Running = a.player.Running()
 	st.Slow, st.SlowSeconds = a.slow, a.player.Slow()
 	a.modelState(st)

@@ -1,6 +1,52 @@
 package ui
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+
+	"dpsim/core/privacy"
+	"dpsim/core/runner"
+	"dpsim/core/scenario"
+)
+
+// TestTightThroughWorker: the tight bound a Worker's run sends in its
+// summary's ledger (JSON) reads in the page as the run's own does — the
+// page's state once kept a bound of 0 from before the Worker's run.
+func TestTightThroughWorker(t *testing.T) {
+	s, err := scenario.PresetScenario("gtdp-rendezvous")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Iterations, s.Record.Checkpoints = 40, nil
+	b, err := scenario.BuildFor(s, scenario.Page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runner.New(b)
+	r.TrackTight()
+	r.Start()
+	for !r.Done() {
+		if _, err := r.Advance(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	led := r.Ledger()
+	js, err := json.Marshal(led)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back privacy.Ledger
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	want, got := tightOf(led), tightOf(back)
+	if want.Text == "" || want.Iter != 40 || !(want.Value > 0) {
+		t.Fatalf("the run's tight bound %+v", want)
+	}
+	if got != want {
+		t.Errorf("through the Worker's JSON: %+v, want %+v", got, want)
+	}
+}
 
 // TestShortG: δ as the page writes its numbers, without the exponent's
 // leading zero, and every other %g form unchanged.

@@ -95,9 +95,9 @@ type Algorithm struct {
 
 	x, dv, q []float64 // x_i, d_i, q_i, agent-major
 	nw, ne   []float64 // w^k, e^k
-	yc, y    []float64 // y^k without and with w^k
+	y        []float64 // y^k
 	zc, z    []float64 // z^k without and with e^k
-	a        []float64 // a^k = (P ⊗ I)y^k
+	a, b     []float64 // a^k = (P ⊗ I)y^k, (P ⊗ I)z^k
 	g        []float64 // ∇f_i(x_i^k)
 	acc      []float64
 	k        int
@@ -117,8 +117,8 @@ func New(p Params, prob objective.Problem, pm *weights.Matrix, w, e *noise.Spec,
 		w: w, e: e, sW: sW, sE: sE, eta: eta,
 		x: append([]float64(nil), x0...), dv: make([]float64, nd), q: make([]float64, nd),
 		nw: make([]float64, nd), ne: make([]float64, nd),
-		yc: make([]float64, nd), y: make([]float64, nd), zc: make([]float64, nd), z: make([]float64, nd),
-		a: make([]float64, nd), g: make([]float64, nd), acc: make([]float64, d)}
+		y: make([]float64, nd), zc: make([]float64, nd), z: make([]float64, nd),
+		a: make([]float64, nd), b: make([]float64, nd), g: make([]float64, nd), acc: make([]float64, d)}
 	recv := func(i int) ([]int, []float64) { cols, _ := pm.Row(i); return cols, nil }
 	a.step.Releases = make([]sim.Release, 0, 2*n)
 	a.step.AddReleases("y", n, d, d, 0, a.y, a.nw, false, recv)
@@ -165,36 +165,17 @@ func (a *Algorithm) Advance() *sim.Step {
 	a.sW.FillAt(a.w, k, a.nw, d)
 	a.sE.FillAt(a.e, k, a.ne, d)
 	// Round 0: y_i = x_i + (1 − η)d_i + w_i (16).
-	for t := range a.yc {
-		a.yc[t] = a.x[t] + (1-eta)*a.dv[t]
-	}
-	noise.Release(a.y, a.yc, a.nw, d, d, 0)
-	// Round 1: z_i = ∇f_i(x_i) + ηq_i + ρ·Σ_j p_ij y_j + e_i (17).
+	round0(a.x, a.dv, a.nw, a.y, 1-eta)
+	// Round 1: z_i = ∇f_i(x_i) + ηq_i + ρ·Σ_j p_ij y_j + e_i (17); with
+	// it the duals' updates (19), d_i = ηd_i + y_i and q_i = ηq_i +
+	// ρ·Σ_j p_ij y_j, which nothing reads before the next iteration.
 	rho := a.p.Rho
 	objective.Grads(a.pool, a.prob, a.x, a.g)
-	for i := range n {
-		lo, hi := i*d, (i+1)*d
-		copy(a.a[lo:hi], a.mix(i, a.y))
-		zc, g, q, ai := a.zc[lo:hi], a.g[lo:hi], a.q[lo:hi], a.a[lo:hi]
-		for c := range zc {
-			zc[c] = g[c] + eta*q[c] + rho*ai[c]
-		}
-	}
-	noise.Release(a.z, a.zc, a.ne, d, d, 0)
-	// Local updates (18)–(19): z_i − e_i is the clean zc_i.
-	alpha, beta := a.p.Alpha, a.p.Beta
-	for i := range n {
-		b := a.mix(i, a.z)
-		lo, hi := i*d, (i+1)*d
-		x, w, zc := a.x[lo:hi], a.nw[lo:hi], a.zc[lo:hi]
-		for c := range x {
-			x[c] = x[c] + w[c] - alpha*zc[c] + beta*b[c]
-		}
-	}
-	for t := range a.dv {
-		a.dv[t] = eta*a.dv[t] + a.y[t]
-		a.q[t] = eta*a.q[t] + rho*a.a[t]
-	}
+	mixAll(n, d, a.start, a.col, a.val, a.diag, a.y, a.a)
+	round1(a.g, a.q, a.dv, a.y, a.ne, a.a, a.zc, a.z, eta, rho)
+	// Local update (18): z_i − e_i is the clean zc_i.
+	mixAll(n, d, a.start, a.col, a.val, a.diag, a.z, a.b)
+	update(a.x, a.nw, a.zc, a.b, a.p.Alpha, a.p.Beta)
 	a.k++
 	a.step.Iter = a.k
 	a.step.Estimates = a.x

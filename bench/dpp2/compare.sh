@@ -13,8 +13,13 @@
 # Needs go, node, and /usr/bin/python3 with NumPy (Debian: apt-get install
 # -y python3-numpy). NumPy runs on one thread, on OpenBLAS (what its wheels
 # bundle: the default column) and on the reference BLAS, each chosen for its
-# process only (bench/blas.sh). The targets (as for GT-DP): native ≥ 3×
-# faster than NumPy on OpenBLAS, wasm ≤ 2× native.
+# process only (bench/blas.sh). The wasm side is the page's build (the
+# dpsimsimd tag, the SIMD module linked by wasm/simd/go_js_wasm_exec, as
+# bench/data/compare.sh and cputime.sh run it); the same code without the
+# tag (a browser without WebAssembly SIMD: the Go WebAssembly assembly
+# alone) is timed in the same rounds and printed below each round as
+# "wasm-scalar". The targets (as for GT-DP): native ≥ 3× faster than
+# NumPy on OpenBLAS, wasm ≤ 2× native.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-5}
@@ -35,7 +40,10 @@ json.dump(s, open(sys.argv[2], "w"))
 PY
 go run ./cmd/dpsim run --quiet --out "$tmp/export.json" "$tmp/one.json"
 go test -c -o "$tmp/native.test" ./core/algorithms/dpp2
-GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm.test" ./core/algorithms/dpp2
+GOOS=js GOARCH=wasm go test -tags dpsimsimd -c -o "$tmp/wasm.test" ./core/algorithms/dpp2
+GOOS=js GOARCH=wasm go test -c -o "$tmp/wasm-scalar.test" ./core/algorithms/dpp2
+go run ./wasm/simd/gen -o "$tmp/simd.wasm"
+export DPSIM_SIMD_WASM=$tmp/simd.wasm DPSIM_GOROOT="$(go env GOROOT)"
 
 bench() { # NAME CMD…: prints ns/op of BenchmarkIteration/NAME (warm: b.N grows until a run lasts 1 s)
   local name=$1; shift
@@ -47,12 +55,18 @@ for mode in classifier update; do
   [[ $mode == update ]] && problem=quadratic || problem=classifier
   echo "== $mode (BenchmarkIteration/$name)"
   iter_header
+  scalar=()
   for r in $(seq "$rounds"); do
     nat=$(bench "$name" "$tmp/native.test")
-    wasm=$(bench "$name" go_js_wasm_exec "$tmp/wasm.test")
+    wasm=$(bench "$name" "$PWD/wasm/simd/go_js_wasm_exec" "$tmp/wasm.test")
+    wsc=$(bench "$name" go_js_wasm_exec "$tmp/wasm-scalar.test")
     for b in "${BLASES[@]}"; do
       iter_row "$r" "$b" "$nat" "$wasm" "$(blas_run "$b" "$py" bench/dpp2/numpy_iteration.py "$tmp/export.json" --problem "$problem" --iters "$np_iters" | awk '{print $2}')"
     done
+    scalar+=("$(awk -v r="$r" -v n="$nat" -v w="$wsc" 'BEGIN { printf "%-6s wasm-scalar %14.2f µs, ÷ native %.2f", r, w/1000, w/n }')")
+    echo "${scalar[-1]}"
   done
   iter_summary "$mode, "
+  printf '%s\n' "${scalar[@]}" | awk -v label="$mode" "$MEDIAN"'{ k++; t[k] = $3; q[k] = $NF }
+    END { printf "median (%s, wasm without the SIMD module): %.2f µs, wasm-scalar/native %.2fx\n", label, med(t, k), med(q, k) }'
 done

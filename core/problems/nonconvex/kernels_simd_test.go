@@ -21,10 +21,10 @@ import (
 func TestFusedGradBits(t *testing.T) {
 	r := rng.New(4, "fused")
 	var s, e [gradBlock + 1]float64
-	for k := range 2 * 27 * 11 {
+	for k := range 2 * 27 * 13 {
 		// Features ~ N(0, 1), x ~ N(0, sc²): margins to ~±60 at sc = 2,
 		// over most of the exp's range at sc = 40 (and past 700, a stop).
-		sc, d, m := []float64{2, 40}[k%2], 1+k/2%27, []int{1, 2, 3, 4, 5, 7, 64, 65, 67, 130, 203}[k/54]
+		sc, d, m := []float64{2, 40}[k%2], 1+k/2%27, []int{1, 2, 3, 4, 5, 7, 64, 65, 67, 130, 203, 257, 600}[k/54]
 		{
 			z, y, x := make([]float64, m*d), make([]float64, m), make([]float64, d)
 			for k := range z {

@@ -164,7 +164,7 @@ func TestWHat(t *testing.T) {
 // points from the origin to far out, where the sigmoid saturates and the
 // exp underflows.
 func TestBlockedGrad(t *testing.T) {
-	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {130, 3}, {7, 17}} {
+	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {130, 3}, {7, 17}, {600, 10}, {257, 3}} {
 		cl := build(t, 2, 5, func(p *Params) { p.Samples = c.m; p.Dim = c.d })
 		r := rng.New(9, "x")
 		x := make([]float64, c.d)
@@ -223,7 +223,7 @@ func BenchmarkGrad(b *testing.B) {
 // block) to the bits of one sample after another (valueOne), from the
 // origin to far out.
 func TestBlockedValue(t *testing.T) {
-	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {7, 17}} {
+	for _, c := range []struct{ m, d int }{{1, 1}, {3, 10}, {64, 4}, {203, 10}, {7, 17}, {600, 10}} {
 		cl := build(t, 2, 5, func(p *Params) { p.Samples = c.m; p.Dim = c.d })
 		r := rng.New(9, "x")
 		x := make([]float64, c.d)

@@ -2,7 +2,7 @@ package main
 
 // block is how many samples grad scores per pass, as nonconvex.Grad's
 // gradBlock: its scratch s and e hold block+1 values (the pad).
-const block = 64
+const block = 256
 
 // Exp's constants (core/num, FreeBSD's e_exp.c) by their bits, and the
 // others the kernel needs, one f64x2 local each, set once on entry.
@@ -35,7 +35,7 @@ var consts = []struct {
 //
 // nonconvex.Grad's logistic loop over one agent's m samples (z: m rows
 // of d features, y: m labels, x: d values; s, e: scratch of block+1
-// values): for each block of 64 samples, dots (in num.Dots' lane
+// values): for each block of 256 samples, dots (in num.Dots' lane
 // order), margins (s = −y·s, e = −|s|), e = Exp(e), sigmoids
 // (s = −y·(n/(1 + e)), n = 1 if the margin is ≥ 0 and e below), then
 // out += Σ s_t·z_t in sample order, four rows per pass. Every lane does

@@ -10,6 +10,11 @@
 // BLOCK sets reg = v + col·(d·8) for the column col[e+k], trapping when
 // it is not an agent (Go would panic).
 #define BLOCK(k, reg) Get R13; Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; I64Load $(8*k); Tee reg; Get R2; I64GeU; If; Unreachable; End; Get reg; Get R1; I64Mul; Get R11; I64Add; Set reg
+// EACH opens the loop over the byte offset R9 < R1 = len·8 of the
+// element-wise kernels (R1 holds len on entry; nothing when it is 0);
+// DONE closes it.
+#define EACH Get R1; I64Const $3; I64Shl; Set R1; Block; Get R1; I64Eqz; BrIf $0; I64Const $0; Set R9; Loop
+#define DONE NEXT(R9, 8, R1); End; End
 // WEIGHT sets freg = val[e+k].
 #define WEIGHT(k, freg) Get R14; Get R3; I64Const $3; I64Shl; I64Add; I32WrapI64; F64Load $(8*k); Set freg
 
@@ -177,17 +182,7 @@ TEXT ·round0(SB), NOSPLIT, $0-104
 	MOVD y_base+72(FP), R4
 	F64Load om+96(FP)
 	Set F16
-	Get R1
-	I64Const $3
-	I64Shl
-	Set R1
-	Block
-	Get R1
-	I64Eqz
-	BrIf $0
-	I64Const $0
-	Set R9
-	Loop
+	EACH
 		ADDR(R4, R9)
 		F64(R0, R9)
 		MUL(F16, R2, R9)
@@ -195,9 +190,7 @@ TEXT ·round0(SB), NOSPLIT, $0-104
 		F64(R3, R9)
 		F64Add
 		F64Store $0
-		NEXT(R9, 8, R1)
-	End
-	End
+	DONE
 	RET
 
 // func round1(g, q, dv, y, e, a, zc, z []float64, eta, rho float64)
@@ -220,17 +213,7 @@ TEXT ·round1(SB), NOSPLIT, $0-208
 	Set F16
 	F64Load rho+200(FP)
 	Set F17
-	Get R1
-	I64Const $3
-	I64Shl
-	Set R1
-	Block
-	Get R1
-	I64Eqz
-	BrIf $0
-	I64Const $0
-	Set R9
-	Loop
+	EACH
 		MUL(F16, R2, R9)
 		Set F18
 		MUL(F17, R6, R9)
@@ -259,9 +242,7 @@ TEXT ·round1(SB), NOSPLIT, $0-208
 		F64(R4, R9)
 		F64Add
 		F64Store $0
-		NEXT(R9, 8, R1)
-	End
-	End
+	DONE
 	RET
 
 // func update(x, w, zc, b []float64, alpha, beta float64)
@@ -278,17 +259,7 @@ TEXT ·update(SB), NOSPLIT, $0-112
 	Set F16
 	F64Load beta+104(FP)
 	Set F17
-	Get R1
-	I64Const $3
-	I64Shl
-	Set R1
-	Block
-	Get R1
-	I64Eqz
-	BrIf $0
-	I64Const $0
-	Set R9
-	Loop
+	EACH
 		ADDR(R0, R9)
 		F64(R0, R9)
 		F64(R2, R9)
@@ -298,7 +269,5 @@ TEXT ·update(SB), NOSPLIT, $0-112
 		MUL(F17, R4, R9)
 		F64Add
 		F64Store $0
-		NEXT(R9, 8, R1)
-	End
-	End
+	DONE
 	RET

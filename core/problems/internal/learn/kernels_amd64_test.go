@@ -94,3 +94,77 @@ func TestPackedGo(t *testing.T) {
 	useAVX2 = false
 	checkPacked(t)
 }
+
+// TestSparseAVX2 checks that the AVX2 sparse dot products of pixel rows
+// give exactly num.GatherDot's bits (the Go loops), and the AVX2 sparse
+// axpys exactly saxpy's: rows of every count of stored terms 0…70 and a
+// few hundred (every tail of the eight lanes and of the four products),
+// through a permutation, at points, coefficients and accumulators with
+// wide exponents (every product and sum rounds) and ±Inf.
+func TestSparseAVX2(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("this processor has no AVX2: the sparse Dots run the Go loops")
+	}
+	defer func() { useAVX2 = true }()
+	s := rng.New(9, "learn/sparse-avx2-test")
+	const rows, cols = 90, 784
+	set := &data.Set{Name: "p", Split: "train", Rows: rows, Cols: cols, Pixels: make([]uint8, rows*cols),
+		Y: make([]uint8, rows), Classes: []string{"a", "b"}}
+	for i := range rows {
+		nnz := i // rows 0…70 hold i nonzeros, the rest a few hundred
+		if i > 70 {
+			nnz = 100 + 11*i
+		}
+		for t := range nnz {
+			set.Pixels[i*cols+(t*cols)/nnz] = uint8(1 + s.IntN(255))
+		}
+	}
+	sp := newSparseRows(set, 1)
+	if sp == nil || sp.pix == nil {
+		t.Fatal("no sparse form of the pixel set")
+	}
+	idx := make([]int, rows)
+	for k := range idx {
+		idx[k] = (k * 7) % rows // 7 is prime to 90: a permutation
+	}
+	x := make([]float64, cols)
+	for c := range x {
+		x[c] = (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30))
+	}
+	inf := append([]float64(nil), x...)
+	inf[cols/2], inf[cols-1] = math.Inf(1), math.Inf(-1)
+	for _, r := range []Rows{{Set: set}, {Set: set, Idx: idx}} {
+		for name, x := range map[string][]float64{"wide": x, "±Inf": inf} {
+			want, got := make([]float64, rows), make([]float64, rows)
+			useAVX2 = false
+			r.sparseDots(sp, 0, x, want)
+			useAVX2 = true
+			if r.sparseDotsWide(sp, 0, x, got) != rows {
+				t.Fatal("the AVX2 sparse kernel did not run")
+			}
+			for k := range rows {
+				if math.Float64bits(want[k]) != math.Float64bits(got[k]) && !(math.IsNaN(want[k]) && math.IsNaN(got[k])) {
+					t.Fatalf("idx %v, x %s: AVX2 sparse Dots[%d] (%d terms) = %v, Go %v", r.Idx != nil, name, k,
+						sp.start[r.Row(k)+1]-sp.start[r.Row(k)], got[k], want[k])
+				}
+			}
+			// The axpys, with x as the accumulator and wide coefficients.
+			c := make([]float64, rows)
+			for k := range c {
+				c[k] = (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30))
+			}
+			wout, gout := append([]float64(nil), x...), append([]float64(nil), x...)
+			useAVX2 = false
+			r.sparseAxpys(sp, 0, c, wout)
+			useAVX2 = true
+			if r.sparseAxpysWide(sp, 0, c, gout) != rows {
+				t.Fatal("the AVX2 sparse axpy kernel did not run")
+			}
+			for j := range wout {
+				if math.Float64bits(wout[j]) != math.Float64bits(gout[j]) && !(math.IsNaN(wout[j]) && math.IsNaN(gout[j])) {
+					t.Fatalf("idx %v, x %s: AVX2 sparse Axpys[%d] = %v, Go %v", r.Idx != nil, name, j, gout[j], wout[j])
+				}
+			}
+		}
+	}
+}

@@ -25,6 +25,39 @@ GLOBL laneMaskQ<>(SB), RODATA|NOPTR, $128
 DATA pix255<>+0(SB)/8, $255.0
 GLOBL pix255<>(SB), RODATA|NOPTR, $8
 
+// SARGS(v) loads the arguments the two kernels share, with v the name
+// of the seventh (x or c), into R8 start, R9 col, R10 pix, R11 idx, R12
+// first, CX n, DX v, DI out.
+#define SARGS(v) \
+	MOVQ start+0(FP), R8; \
+	MOVQ col+8(FP), R9; \
+	MOVQ pix+16(FP), R10; \
+	MOVQ idx+24(FP), R11; \
+	MOVQ first+32(FP), R12; \
+	MOVQ n+40(FP), CX; \
+	MOVQ v+48(FP), DX; \
+	MOVQ out+56(FP), DI
+
+// SROW(done, havei) starts the next view row, or jumps to done when
+// none is left: its set row idx[k] (idx advancing), or first + k when
+// idx is nil (first advancing either way); SI its columns, R13 its bytes,
+// R14 its stored terms (havei a label of the caller's own).
+#define SROW(done, havei) \
+	TESTQ CX, CX; \
+	JEQ  done; \
+	MOVQ R12, AX; \
+	TESTQ R11, R11; \
+	JEQ  havei; \
+	MOVQ (R11), AX; \
+	ADDQ $8, R11; \
+havei: \
+	INCQ R12; \
+	MOVQ (R8)(AX*8), BX; \
+	MOVQ 8(R8)(AX*8), R14; \
+	SUBQ BX, R14; \
+	LEAQ (R9)(BX*2), SI; \
+	LEAQ (R10)(BX*1), R13
+
 // func sdotsPixAVX2(start *int, col *uint16, pix *uint8, idx *int, first, n int, x *float64, out *float64)
 //
 // For each of the n view rows (set row idx[k], or first + k when idx is
@@ -43,32 +76,11 @@ GLOBL pix255<>(SB), RODATA|NOPTR, $8
 // left, DX x, DI out, SI the row's columns, R13 its bytes, R14 terms
 // left, X15 255.
 TEXT ·sdotsPixAVX2(SB), NOSPLIT, $0-64
-	MOVQ start+0(FP), R8
-	MOVQ col+8(FP), R9
-	MOVQ pix+16(FP), R10
-	MOVQ idx+24(FP), R11
-	MOVQ first+32(FP), R12
-	MOVQ n+40(FP), CX
-	MOVQ x+48(FP), DX
-	MOVQ out+56(FP), DI
+	SARGS(x)
 	VMOVSD pix255<>(SB), X15
 
 row:
-	TESTQ CX, CX
-	JEQ  done
-	MOVQ R12, AX
-	TESTQ R11, R11
-	JEQ  havei
-	MOVQ (R11), AX
-	ADDQ $8, R11
-
-havei:
-	INCQ R12
-	MOVQ (R8)(AX*8), BX      // a
-	MOVQ 8(R8)(AX*8), R14    // b
-	SUBQ BX, R14             // terms
-	LEAQ (R9)(BX*2), SI
-	LEAQ (R10)(BX*1), R13
+	SROW(done, havei)
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	CMPQ R14, $8
@@ -156,32 +168,11 @@ done:
 // left, DX c, DI out, SI the row's columns, R13 its bytes, R14 terms
 // left, AX BX columns, Y15 k, X14 255.
 TEXT ·saxpysPixAVX2(SB), NOSPLIT, $0-64
-	MOVQ start+0(FP), R8
-	MOVQ col+8(FP), R9
-	MOVQ pix+16(FP), R10
-	MOVQ idx+24(FP), R11
-	MOVQ first+32(FP), R12
-	MOVQ n+40(FP), CX
-	MOVQ c+48(FP), DX
-	MOVQ out+56(FP), DI
+	SARGS(c)
 	VMOVSD pix255<>(SB), X14
 
 arow:
-	TESTQ CX, CX
-	JEQ  adone
-	MOVQ R12, AX
-	TESTQ R11, R11
-	JEQ  ahavei
-	MOVQ (R11), AX
-	ADDQ $8, R11
-
-ahavei:
-	INCQ R12
-	MOVQ (R8)(AX*8), BX
-	MOVQ 8(R8)(AX*8), R14
-	SUBQ BX, R14
-	LEAQ (R9)(BX*2), SI
-	LEAQ (R10)(BX*1), R13
+	SROW(adone, ahavei)
 	VMOVSD (DX), X15
 	VDIVSD X14, X15, X15
 	VBROADCASTSD X15, Y15

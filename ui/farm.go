@@ -25,10 +25,6 @@ import (
 // worker; a helper that fails leaves the run on the run Worker, with one
 // line saying so.
 
-// MaxHelpers bounds a run's helper Workers: each holds the run's problem
-// (its data) in memory.
-const MaxHelpers = 7
-
 type farmState int
 
 const (
@@ -66,18 +62,6 @@ type farmReply struct {
 // for prob.
 func newFarm(size int, prob objective.Problem) *jsFarm {
 	return &jsFarm{size: size, prob: prob, replies: make(chan farmReply, 4*MaxHelpers+4), tmp: make([]float64, prob.Dim())}
-}
-
-// farmSize is the workers a run of agents gets: the page's Workers
-// setting (pool.Auto: the machine's cores but one, which the page's own
-// thread needs to draw and answer; measured on 2 cores, a helper there
-// starved the page's frames), at most one per agent and MaxHelpers
-// helpers.
-func farmSize(workers, cores, agents int) int {
-	if workers == pool.Auto {
-		workers = cores - 1
-	}
-	return min(workers, agents, MaxHelpers+1)
 }
 
 // Size implements farm.Farm.

@@ -83,7 +83,12 @@ async function runOn(b, n, fault, load) {
   await load();
   await waitFor(b, `${PRESET} built for ${n} Workers`, (name) => window.dpsimState.scenario === name && window.dpsimState.remote.active &&
     window.dpsimState.remote.phase !== 'building' && window.dpsimState.iter === 0, PRESET);
-  const runs = b.page.workers().filter((w) => /run-worker\.js/.test(w.url()));
+  // The Worker a Reset replaced may still be listed for a moment.
+  let runs = [];
+  for (const t0 = Date.now(); Date.now() - t0 < 10000; await new Promise((r) => setTimeout(r, 100))) {
+    runs = b.page.workers().filter((w) => /run-worker\.js/.test(w.url()));
+    if (runs.length === 1) break;
+  }
   assert.equal(runs.length, 1, 'one run Worker');
   if (fault) await runs[0].evaluate((f) => { self.dpsimFarmFault = f; }, fault);
   await b.page.evaluate(() => window.dpsim.play());

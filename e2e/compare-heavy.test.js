@@ -70,22 +70,13 @@ test('the landing\'s picks survive a dataset preset computed in a Worker', async
   }
 });
 
-// A seeded generator, so that every run writes the same file.
-function rng(seed) {
-  let s = BigInt(seed) | 1n;
-  return () => {
-    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-    return Number(s >> 33n) / 2 ** 31;
-  };
-}
-
-// csv writes n rows of 5 features and a 0/1 label that depends on them.
+// csv writes n rows of 5 features and a 0/1 label that depends on them,
+// the same every run (seed picks the rows).
 function csv(name, seed, n) {
-  const r = rng(seed);
   const lines = ['f0,f1,f2,f3,f4,label'];
   for (let i = 0; i < n; i++) {
-    const x = Array.from({ length: 5 }, () => Math.round(r() * 1000 - 500) / 250);
-    lines.push([...x, x[0] - x[2] + 0.3 * (r() - 0.5) > 0 ? 1 : 0].join(','));
+    const x = Array.from({ length: 5 }, (_, j) => Math.round(Math.sin(7.13 * i + 3.7 * j + seed) * 500) / 250);
+    lines.push([...x, x[0] - x[2] + 0.3 * Math.sin(11.3 * i + seed) > 0 ? 1 : 0].join(','));
   }
   const file = path.join(tmp, name);
   fs.writeFileSync(file, lines.join('\n') + '\n');

@@ -326,6 +326,43 @@ func (t *lapTransform) at(k int) (vr, vi float64) {
 	return vr, vi
 }
 
+// mulInto multiplies (pr, pi) by the transform at each frequency of
+// alive: at's arithmetic, in the same order (so the same bits), in one
+// loop with the group's values held in locals — the call per frequency
+// and its loads were a third of the product's time.
+func (t *lapTransform) mulInto(alive []int32, pr, pi []float64) {
+	lp := &t.lp
+	tab, mask := t.tab, t.mask
+	uR, uI := t.uR, t.uI
+	full, split := lp.full, lp.full != lp.n
+	a, b := lp.a, lp.b
+	r, omR := t.r, t.omR
+	for _, k32 := range alive {
+		k := int(k32)
+		if u := uR[k]; u != u {
+			t.fill(k)
+		}
+		ur, ui := uR[k], uI[k]
+		z := tab[(k*full)&mask]
+		gr, gi := omR+2*float64(r*float64(z.h*z.h)), -float64(r*z.s)
+		vr := 0.5 + (float64(ur*gr) - float64(ui*gi))
+		vi := float64(ur*gi) + float64(ui*gr)
+		vr += float64(a * z.c)
+		vi += float64(a * z.s)
+		if !split {
+			vr += float64(b * z.c)
+			vi += float64(b * z.s)
+		} else {
+			y := tab[k]
+			zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
+			vr += float64(b * zr)
+			vi += float64(b * zi)
+		}
+		ar, ai := pr[k], pi[k]
+		pr[k], pi[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+	}
+}
+
 // powReal returns x^k, k ≥ 1, by repeated squaring.
 func powReal(x float64, k int64) float64 {
 	r := 1.0
@@ -642,11 +679,7 @@ func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h fl
 		}
 		for _, i := range order[a:b] {
 			lt.set(parts[i].lap, h, m, tab)
-			for _, k := range alive {
-				vr, vi := lt.at(int(k))
-				ar, ai := pr[k], pi[k]
-				pr[k], pi[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-			}
+			lt.mulInto(alive, pr, pi)
 		}
 		kept := alive[:0]
 		for _, k := range alive {

@@ -267,7 +267,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
+	groups := bucketsFor(m.eps, m.count, m.mu2, tol)
 	// The work buffers of every pass (build), from the pool: a ledger's
 	// agents reuse them rather than clear megabytes each (every buffer is
 	// set before it is read, and u is a function of the grid alone).
@@ -286,13 +286,26 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, c.lower(groups, gmu, cv)
 	}
 	// The default grid starts coarse and is halved (the previous grid
-	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
-	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
+	// becoming the coarse one) until the grid's error estimate at δ = 10⁻⁶
+	// is within what the rounding into buckets leaves of the tolerance
+	// (gridLimit), or the distribution would outgrow maxWindow. What the
+	// rounding costs is measured first, on the first coarse grid, by the
+	// buckets rounded down (Composition.down), which are composed again on
+	// the final coarse grid if the grid was refined.
 	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h, false, cv)
 	if err != nil {
 		return nil, err
 	}
+	down, err := lowerAt(groups, gmu, 2*h, cv)
+	if err != nil {
+		return nil, err
+	}
+	rounding := 0.0
+	if down != nil {
+		rounding = max(coarse.absEpsilon(refDelta)-down.absEpsilon(refDelta), 0)
+	}
+	refined := false
 	for range maxRefine {
 		fine, err := build(groups, gmu, h, false, cv)
 		if err != nil {
@@ -300,35 +313,129 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		}
 		c.fine, c.coarse = fine, coarse
 		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
-		if 2*(g-f) <= gridShare*tol*f || 2*len(fine.p) > maxWindow {
+		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
-		coarse, h = fine, h/2
+		coarse, h, refined = fine, h/2, true
 	}
-	c.method = MethodPLD
-	return c, c.lower(groups, gmu, cv)
+	c.method, c.down = MethodPLD, down
+	if refined {
+		return c, c.lower(groups, gmu, cv)
+	}
+	return c, nil
 }
 
-// The tolerance is shared between the grid and the buckets: the grid is
-// refined until its error estimate is at most gridShare·tol of ε, and the
-// buckets (laplaceGroups) are of width bucketShare·tol, which costs about
-// 1.5 times that of ε for a decaying schedule of 10,000 releases, as the
-// lower companion (Composition.down) measures it; both are in Bound.Error.
+// gridLimit is how large the grid's part of the error estimate, 2(g − f)
+// at refDelta, may be for a bound f: gridShare·tol of it, or when buckets
+// were rounded (rounded), at most what the rounding's cost leaves of
+// errorShare·tol, and at least a tenth of tol (the rounding alone may
+// take the tolerance, which no grid can give back).
+func gridLimit(f, rounding float64, rounded bool, tol float64) float64 {
+	limit := gridShare * tol * f
+	if rounded {
+		limit = max(min(limit, errorShare*tol*f-rounding), 0.1*tol*f)
+	}
+	return limit
+}
+
+// The tolerance is shared between the grid and the buckets. Buckets start
+// at width bucketShare·tol; where that leaves them sparse they are widened
+// until their first-order cost (roundingCost) is near bucketAim·tol
+// (bucketsFor; measured, the rounding then moves ε by 1.2 to 1.3 times
+// that, as the lower companion Composition.down shows). The grid is
+// refined until its error estimate is at most gridShare·tol of ε and, where
+// buckets were rounded, at most what their measured cost leaves of
+// errorShare·tol (gridLimit): both parts are in Bound.Error, which so
+// stays within the tolerance.
 const (
 	gridShare   = 0.5
+	bucketAim   = 0.5
+	errorShare  = 0.95
 	bucketShare = 0.35
 )
 
-// lower composes the buckets rounded down on the coarse grid, when a
-// bucket rounded anything: the exact composition lies between it and the
-// one rounded up, so their difference bounds what the rounding cost.
-func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
+// lowerAt composes the buckets rounded down on the grid h, when a bucket
+// rounded anything (nil otherwise): the exact composition lies between it
+// and the one rounded up, so their difference bounds what the rounding
+// cost.
+func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 	if !rounded(gs) {
-		return nil
+		return nil, nil
 	}
+	return build(gs, gmu, h, true, cv)
+}
+
+// lower sets c.down on the coarse grid (lowerAt).
+func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 	var err error
-	c.down, err = build(gs, gmu, c.coarse.h, true, cv)
+	c.down, err = lowerAt(gs, gmu, c.coarse.h, cv)
 	return err
+}
+
+// bucketsFor returns the Laplace groups (laplaceGroups) with buckets as
+// wide as keeps roundingCost within bucketAim·tol: a bucket's width is a
+// share gamma of ε (or of the pivot), starting at bucketShare·tol, but
+// what rounding costs depends on how the releases fill the buckets (a
+// bucket of one ε costs nothing), so where the first grouping costs less
+// than half the aim (sparse buckets: a decaying schedule at tolerance
+// 10⁻³), gamma is searched for in up to three more groupings (each a few
+// per cent of a composition): scaled by aim/cost, then bisected
+// geometrically between the widest within the aim and the narrowest
+// beyond. A decaying schedule of 10,000 releases at tolerance 10⁻³ then
+// has 2,700 buckets rather than 4,428; at 10⁻² its buckets are full and
+// their first grouping stays.
+func bucketsFor(eps []float64, count []int64, mu2, tol float64) []group {
+	aim := bucketAim * tol
+	gamma := bucketShare * tol
+	gs := laplaceGroups(eps, count, gamma)
+	cost := roundingCost(gs, mu2)
+	if cost == 0 || cost >= aim/2 {
+		return gs
+	}
+	// lo is the widest gamma within the aim (gs its grouping), hi the
+	// narrowest beyond it (0 while none is known).
+	lo, hi := gamma, 0.0
+	for range 3 {
+		next := min(gamma*aim/cost, 0.5)
+		if hi > 0 {
+			next = math.Sqrt(lo * hi)
+		}
+		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
+			break
+		}
+		ngs := laplaceGroups(eps, count, next)
+		nc := roundingCost(ngs, mu2)
+		if nc <= aim {
+			lo, gs = next, ngs
+		} else {
+			hi = next
+		}
+		gamma, cost = next, nc
+	}
+	return gs
+}
+
+// roundingCost is the first-order share of the composition's spread that
+// rounding the buckets up rather than down moves: Σ n·ε·(ε − ε_down) over
+// Σ n·ε² plus the Gaussian part's μ², a release's share of the spread
+// being about ε².
+func roundingCost(gs []group, mu2 float64) float64 {
+	var moved, spread float64
+	for _, g := range gs {
+		l, ok := g.law.(laplace)
+		if !ok || g.count == 0 || 2*l.eps > laplaceDepth(tail) {
+			continue
+		}
+		n := float64(g.count)
+		spread += float64(n * l.eps * l.eps)
+		if g.down > 0 {
+			moved += float64(n * l.eps * (l.eps - g.down))
+		}
+	}
+	if moved == 0 {
+		return 0
+	}
+	return moved / (spread + mu2)
 }
 
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]) as

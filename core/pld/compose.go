@@ -108,6 +108,12 @@ type Bound struct {
 	Grid float64
 	// Method says how the bound was computed (the Method constants).
 	Method string
+	// Resolved is the smallest δ the discretization resolves: below it,
+	// the transform's rounding (measured on the composed distribution),
+	// added over its points, may move δ(ε) by more than 1 % of δ, and
+	// Epsilon may then be below the exact ε (TestAccuracy at δ = 10⁻¹²).
+	// 0 for the closed forms.
+	Resolved float64
 }
 
 // group is Count releases of one law; extra is added to their
@@ -707,7 +713,7 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 	case MethodGaussian:
 		b.Epsilon, b.Log10, b.Error = gaussEpsilon(c.mu, delta)
 	default:
-		b.Grid = c.fine.h
+		b.Grid, b.Resolved = c.fine.h, c.fine.resolved()
 		b.Epsilon = c.fine.absEpsilon(delta)
 		g := c.coarse.absEpsilon(delta)
 		b.Error = 2 * max(g-b.Epsilon, 0)

@@ -483,9 +483,16 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
 	r.lo = int(first)
 	r.p = make([]float64, w)
+	// The negative values are the transform's rounding alone (every true
+	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
+	// there are none, measures what rounding left at every point.
+	var neg, top float64
 	for i := range r.p {
-		r.p[i] = max(c.x[i], 0)
+		v := c.x[i]
+		r.p[i] = max(v, 0)
+		neg, top = max(neg, -v), max(top, v)
 	}
+	r.noise = max(neg, top*0x1p-52)
 	if len(alive) < m+1 {
 		r.inf += float64(n) * deadBelow
 	}

@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"testing"
 
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -150,7 +151,7 @@ func TestLaplaceStats(t *testing.T) {
 			if !ok || p.n > 1<<16 {
 				continue
 			}
-			m, v, r := p.stats(h)
+			m, v, r := p.stats(h, num.Exp(-h/2))
 			m0, v0, r0 := p.statsLoop(h)
 			if d := max(math.Abs(m-m0)/math.Abs(m0), math.Abs(v-v0)/v0, math.Abs(r-r0)/r0); !(d <= tol) {
 				t.Errorf("ε = %g, h = %g (%d points): mean %g, variance %g, reach %g; point by point %g, %g, %g",

@@ -152,6 +152,9 @@ type multiset struct {
 	// natively and in the browser without sorting ten thousand values.
 	eps   []float64
 	count []int64
+	// logs holds ln ε of each, computed when it came (laplaceGroups
+	// reads them at every composition).
+	logs  []float64
 	index map[float64]int
 	mu2   float64
 	// noNoise: a release of scale 0 (or sensitivity +Inf).
@@ -193,6 +196,7 @@ func (m *multiset) add(r Release, field string) error {
 		} else {
 			m.index[v] = len(m.eps)
 			m.eps = append(m.eps, v)
+			m.logs = append(m.logs, lv)
 			m.count = append(m.count, n)
 		}
 		m.hash += uint64(n) * mix64(math.Float64bits(v))
@@ -273,7 +277,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := bucketsFor(m.eps, m.count, m.mu2, tol)
+	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol)
 	// The work buffers of every pass (build), from the pool: a ledger's
 	// agents reuse them rather than clear megabytes each (every buffer is
 	// set before it is read, and u is a function of the grid alone).
@@ -390,10 +394,10 @@ func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 // beyond. A decaying schedule of 10,000 releases at tolerance 10⁻³ then
 // has 2,700 buckets rather than 4,428; at 10⁻² its buckets are full and
 // their first grouping stays.
-func bucketsFor(eps []float64, count []int64, mu2, tol float64) []group {
+func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 	aim := bucketAim * tol
 	gamma := bucketShare * tol
-	gs := laplaceGroups(eps, count, gamma)
+	gs := laplaceGroups(eps, logs, count, gamma)
 	cost := roundingCost(gs, mu2)
 	if cost == 0 || cost >= aim/2 {
 		return gs
@@ -409,7 +413,7 @@ func bucketsFor(eps []float64, count []int64, mu2, tol float64) []group {
 		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
 			break
 		}
-		ngs := laplaceGroups(eps, count, next)
+		ngs := laplaceGroups(eps, logs, count, next)
 		nc := roundingCost(ngs, mu2)
 		if nc <= aim {
 			lo, gs = next, ngs
@@ -444,7 +448,8 @@ func roundingCost(gs []group, mu2 float64) float64 {
 	return moved / (spread + mu2)
 }
 
-// laplaceGroups returns the Laplace releases (eps[i] with count[i]) as
+// laplaceGroups returns the Laplace releases (eps[i] with count[i]; logs[i]
+// is ln eps[i], kept by the multiset since it came) as
 // groups: every ε whose shape is truncated (2ε above the truncation
 // depth) folded into one, and the others in buckets, each composed as its
 // count of releases of its largest ε (less noise, more loss: still an
@@ -458,7 +463,7 @@ func roundingCost(gs []group, mu2 float64) float64 {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
@@ -471,6 +476,7 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 		}
 	}
 	pivot := s2 / s1
+	lp := num.Log(pivot)
 	width := gamma * pivot
 	above := math.Ceil(1/gamma) + 1
 	// Each ε's bucket (−1 when truncated) first, so that the buckets are
@@ -483,7 +489,7 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 		if 2*e <= depth {
 			j := math.Ceil(e / width)
 			if e > pivot {
-				j = above + math.Ceil(num.Log(e/pivot)/lg)
+				j = above + math.Ceil((logs[i]-lp)/lg)
 			}
 			js[i], jmax = j, max(jmax, j)
 		}

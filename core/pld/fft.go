@@ -138,23 +138,24 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) { p.inverseBand(xr, xi, re, 
 // 0 for none): the complex transform skips what is 0 (complexFFT).
 func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 	m := p.n / 2
-	// Z_k = E_k + i·O_k with E_k = (X_k + conj X_{m−k})/2 and
-	// O_k = (X_k − conj X_{m−k})·conj(W^k)/2; the inverse complex DFT is
-	// the conjugate of the forward one of the conjugate.
-	for k := range m {
-		ar, ai := xr[k], xi[k]
-		br, bi := xr[m-k], -xi[m-k]
-		er, ei := 0.5*(ar+br), 0.5*(ai+bi)
-		dr, di := 0.5*(ar-br), 0.5*(ai-bi)
-		wr, wi := p.cos[k], -p.sin[k]
-		or := float64(dr*wr) - float64(di*wi)
-		oi := float64(dr*wi) + float64(di*wr)
-		// Z = E + i·O; store conj(Z) for the conjugate trick.
-		re[k] = er - oi
-		im[k] = -(ei + or)
-	}
 	if band > m/2 {
 		band = 0
+	}
+	// Z_k = E_k + i·O_k with E_k = (X_k + conj X_{m−k})/2 and
+	// O_k = (X_k − conj X_{m−k})·conj(W^k)/2; the inverse complex DFT is
+	// the conjugate of the forward one of the conjugate. With a band, Z_k
+	// is 0 from band to m − band (X is 0 at both k and m − k there): only
+	// the ends are computed, and xr, xi are read only there.
+	lo, hi := m, m
+	if band > 0 {
+		lo, hi = band, m-band+1
+		clear(re[lo:hi])
+		clear(im[lo:hi])
+	}
+	for _, run := range [2][2]int{{0, lo}, {hi, m}} {
+		for k := run[0]; k < run[1]; k++ {
+			packOne(xr, xi, re, im, p.cos, p.sin, m, k)
+		}
 	}
 	p.complexFFT(re[:m], im[:m], band)
 	s := 1 / float64(m)
@@ -162,6 +163,20 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		x[2*k] = re[k] * s
 		x[2*k+1] = -im[k] * s
 	}
+}
+
+// packOne sets Z_k (inverseBand) from X_k and X_{m−k}.
+func packOne(xr, xi, re, im, cos, sin []float64, m, k int) {
+	ar, ai := xr[k], xi[k]
+	br, bi := xr[m-k], -xi[m-k]
+	er, ei := 0.5*(ar+br), 0.5*(ai+bi)
+	dr, di := 0.5*(ar-br), 0.5*(ai-bi)
+	wr, wi := cos[k], -sin[k]
+	or := float64(dr*wr) - float64(di*wi)
+	oi := float64(dr*wi) + float64(di*wr)
+	// Z = E + i·O; store conj(Z) for the conjugate trick.
+	re[k] = er - oi
+	im[k] = -(ei + or)
 }
 
 // convolver holds the work buffers of FFT convolutions, so that a

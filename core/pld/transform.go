@@ -475,18 +475,27 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	if move < 0 {
 		move += n
 	}
-	clear(c.ar)
-	clear(c.ai)
+	// Every frequency above the last alive one is 0. The inverse reads
+	// the spectrum below band and, mirrored, above m − band only (band ≤
+	// m/2), so only those are cleared.
+	band := 0
+	if len(alive) > 0 && int(alive[len(alive)-1]) < m {
+		band = int(alive[len(alive)-1]) + 1
+	}
+	if band > 0 && band <= m/2 {
+		clear(c.ar[:band])
+		clear(c.ai[:band])
+		clear(c.ar[m-band+1 : m+1])
+		clear(c.ai[m-band+1 : m+1])
+	} else {
+		clear(c.ar)
+		clear(c.ai)
+	}
 	for _, k := range alive {
 		// e^{−2πi·k·move/n}
 		z := tab[(int(k)*move)&mask]
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
-	}
-	// Every frequency above the last alive one is 0.
-	band := 0
-	if len(alive) > 0 && int(alive[len(alive)-1]) < m {
-		band = int(alive[len(alive)-1]) + 1
 	}
 	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
 	r.lo = int(first)

@@ -351,8 +351,8 @@ func gridLimit(f, rounding float64, rounded bool, tol float64) float64 {
 // The tolerance is shared between the grid and the buckets. Buckets start
 // at width bucketShare·tol; where that leaves them sparse they are widened
 // until their first-order cost (roundingCost) is near bucketAim·tol
-// (bucketsFor; measured, the rounding then moves ε by 1.2 to 1.3 times
-// that, as the lower companion Composition.down shows). The grid is
+// (bucketsFor; measured, the rounding then moves ε by about that, as the
+// lower companion Composition.down shows). The grid is
 // refined until its error estimate is at most gridShare·tol of ε and, where
 // buckets were rounded, at most what their measured cost leaves of
 // errorShare·tol (gridLimit): both parts are in Bound.Error, which so
@@ -387,19 +387,17 @@ func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 // share gamma of ε (or of the pivot), starting at bucketShare·tol, but
 // what rounding costs depends on how the releases fill the buckets (a
 // bucket of one ε costs nothing), so where the first grouping costs less
-// than half the aim (sparse buckets: a decaying schedule at tolerance
+// than 0.8 of the aim (sparse buckets: a decaying schedule at tolerance
 // 10⁻³), gamma is searched for in up to three more groupings (each a few
 // per cent of a composition): scaled by aim/cost, then bisected
 // geometrically between the widest within the aim and the narrowest
-// beyond. A decaying schedule of 10,000 releases at tolerance 10⁻³ then
-// has 2,700 buckets rather than 4,428; at 10⁻² its buckets are full and
-// their first grouping stays.
+// beyond.
 func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 	aim := bucketAim * tol
 	gamma := bucketShare * tol
 	gs := laplaceGroups(eps, logs, count, gamma)
 	cost := roundingCost(gs, mu2)
-	if cost == 0 || cost >= aim/2 {
+	if cost == 0 || cost >= 0.8*aim {
 		return gs
 	}
 	// lo is the widest gamma within the aim (gs its grouping), hi the
@@ -425,12 +423,14 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 	return gs
 }
 
-// roundingCost is the first-order share of the composition's spread that
-// rounding the buckets up rather than down moves: Σ n·ε·(ε − ε_down) over
-// Σ n·ε² plus the Gaussian part's μ², a release's share of the spread
-// being about ε².
+// roundingCost is the first-order share of the composition that rounding
+// the buckets up rather than down moves, the larger of its two regimes:
+// many small releases compose to about a Gaussian whose spread is Σ n·ε²
+// (plus the Gaussian part's μ²), which rounding moves by Σ n·2ε·(ε −
+// ε_down), ε(δ) by about half that share; a few large ones compose to
+// about their largest loss Σ n·ε, which it moves by Σ n·(ε − ε_down).
 func roundingCost(gs []group, mu2 float64) float64 {
-	var moved, spread float64
+	var moved2, spread, moved1, sum float64
 	for _, g := range gs {
 		l, ok := g.law.(laplace)
 		if !ok || g.count == 0 || 2*l.eps > laplaceDepth(tail) {
@@ -438,14 +438,16 @@ func roundingCost(gs []group, mu2 float64) float64 {
 		}
 		n := float64(g.count)
 		spread += float64(n * l.eps * l.eps)
+		sum += float64(n * l.eps)
 		if g.down > 0 {
-			moved += float64(n * l.eps * (l.eps - g.down))
+			moved2 += float64(n * l.eps * (l.eps - g.down))
+			moved1 += float64(n * (l.eps - g.down))
 		}
 	}
-	if moved == 0 {
+	if moved1 == 0 {
 		return 0
 	}
-	return moved / (spread + mu2)
+	return max(moved2/(spread+mu2), moved1/sum)
 }
 
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]; logs[i]

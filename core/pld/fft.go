@@ -152,10 +152,23 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		clear(re[lo:hi])
 		clear(im[lo:hi])
 	}
-	for _, run := range [2][2]int{{0, lo}, {hi, m}} {
-		for k := run[0]; k < run[1]; k++ {
-			packOne(xr, xi, re, im, p.cos, p.sin, m, k)
+	for k := 0; k < m; k++ {
+		if k == lo {
+			// Skip the zeros (a three-clause loop carries k on).
+			if k = hi; k >= m {
+				break
+			}
 		}
+		ar, ai := xr[k], xi[k]
+		br, bi := xr[m-k], -xi[m-k]
+		er, ei := 0.5*(ar+br), 0.5*(ai+bi)
+		dr, di := 0.5*(ar-br), 0.5*(ai-bi)
+		wr, wi := p.cos[k], -p.sin[k]
+		or := float64(dr*wr) - float64(di*wi)
+		oi := float64(dr*wi) + float64(di*wr)
+		// Z = E + i·O; store conj(Z) for the conjugate trick.
+		re[k] = er - oi
+		im[k] = -(ei + or)
 	}
 	p.complexFFT(re[:m], im[:m], band)
 	s := 1 / float64(m)
@@ -163,20 +176,6 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		x[2*k] = re[k] * s
 		x[2*k+1] = -im[k] * s
 	}
-}
-
-// packOne sets Z_k (inverseBand) from X_k and X_{m−k}.
-func packOne(xr, xi, re, im, cos, sin []float64, m, k int) {
-	ar, ai := xr[k], xi[k]
-	br, bi := xr[m-k], -xi[m-k]
-	er, ei := 0.5*(ar+br), 0.5*(ai+bi)
-	dr, di := 0.5*(ar-br), 0.5*(ai-bi)
-	wr, wi := cos[k], -sin[k]
-	or := float64(dr*wr) - float64(di*wi)
-	oi := float64(dr*wi) + float64(di*wr)
-	// Z = E + i·O; store conj(Z) for the conjugate trick.
-	re[k] = er - oi
-	im[k] = -(ei + or)
 }
 
 // convolver holds the work buffers of FFT convolutions, so that a

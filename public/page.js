@@ -569,6 +569,9 @@
     if (s.epsilonTightReason) return { short: s.epsilonTightText, long: `${s.epsilonTightText}: ${s.epsilonTightReason}` };
     const short = `${s.epsilonTightText} (δ = ${fmtNum(s.epsilonTightDelta)})`;
     const when = s.epsilonTightIter !== s.iter ? ` (at iteration ${s.epsilonTightIter}; refreshed as the run goes)` : '';
+    // Below the discretization's resolution the error bound promises
+    // nothing: the note replaces it (privacy.TightEntry.Note).
+    if (s.epsilonTightNote) return { short: `${short} ⚠`, long: `${short}: ${s.epsilonTightNote}${when}.` };
     return {
       short,
       long: `${short}, at most ${fmtNum(s.epsilonTightError)} above the exact value: the releases the paper charges, composed exactly${when}.`,

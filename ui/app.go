@@ -155,6 +155,7 @@ type State struct {
 	EpsilonTightError  float64 `js:"epsilonTightError"`
 	EpsilonTightIter   int     `js:"epsilonTightIter"`
 	EpsilonTightReason string  `js:"epsilonTightReason"`
+	EpsilonTightNote   string  `js:"epsilonTightNote"`
 	Status             string  `js:"status"`
 	Error              string  `js:"error"`
 	Scenario           string  `js:"scenario"`
@@ -1031,6 +1032,7 @@ func readingText(b *scenario.Built) string {
 func (st *State) setTight(tv TightView) {
 	st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
 	st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
+	st.EpsilonTightNote = tv.Note
 }
 
 // ledger is the run's ledger as the page shows it live: while the run

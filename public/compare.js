@@ -147,7 +147,7 @@
     droppedBox.textContent = dropped.length
       ? 'Removed from the comparison: ' + dropped.map((p) => {
         const c = cands.find((x) => x.kind === p.kind);
-        return `${short(titles[p.kind] || p.kind)} (cannot run on this scenario: ${(c && c.reason) || 'unknown algorithm'})`;
+        return `${short(titles[p.kind] || p.kind)} (cannot run on this scenario: ${(c && c.reason) || 'the page could not check the algorithms on it'})`;
       }).join('; ') + '.'
       : '';
     renderPicks();

@@ -207,8 +207,16 @@
     await loadPanel();
     while (state.status === 'loading') await new Promise((r) => setTimeout(r, 50));
     const h = await getHelper();
-    const { name, title } = await h.request('experimentFromJSON', { json });
-    customs.set(name, { cmd: 'experimentFromJSON', json });
+    // A comparison is built to be turned into its experiment: the helper
+    // needs the datasets and the user's files its base trains on first
+    // (a comparison on the user's files failed here, "has not been
+    // provided").
+    await provide(h, await dataFor(h, 'experiment', json));
+    await userFor(h, 'experiment', json);
+    const { name, title, json: own } = await h.request('experimentFromJSON', { json });
+    // The other workers are given the experiment itself, not the
+    // comparison (each would build it again, before it holds its data).
+    customs.set(name, own ? { cmd: 'define', json: own } : { cmd: 'experimentFromJSON', json });
     listCustom(name, `${name} — ${title} (generated)`, true);
     state.generated = name;
     await describe();

@@ -569,6 +569,9 @@
     if (s.epsilonTightReason) return { short: s.epsilonTightText, long: `${s.epsilonTightText}: ${s.epsilonTightReason}` };
     const short = `${s.epsilonTightText} (δ = ${fmtNum(s.epsilonTightDelta)})`;
     const when = s.epsilonTightIter !== s.iter ? ` (at iteration ${s.epsilonTightIter}; refreshed as the run goes)` : '';
+    // Below the discretization's resolution the error bound promises
+    // nothing: the note replaces it (privacy.TightEntry.Note).
+    if (s.epsilonTightNote) return { short: `${short} ⚠`, long: `${short}: ${s.epsilonTightNote}${when}.` };
     return {
       short,
       long: `${short}, at most ${fmtNum(s.epsilonTightError)} above the exact value: the releases the paper charges, composed exactly${when}.`,
@@ -1250,17 +1253,26 @@
 
   // Workers: how many threads a heavy run's gradients split over
   // (ui/farm.go): auto (every core, once an iteration is long enough to
-  // gain), 1 (the run's Worker alone, as before), or a count; kept in
-  // this browser.
+  // gain), 1 (the run's Worker alone, as before), or a count up to
+  // ui.MaxWorkers (dpsim.workersMax()) and the machine's cores; kept in
+  // this browser. A kept value the menu does not offer (edited by hand,
+  // or kept on a machine with more cores) is dropped with one line.
   const workersSel = $('workers');
   const WORKERS_KEY = 'dpsim.workers';
-  {
-    const cores = Math.max(2, Math.min(16, navigator.hardwareConcurrency || 1));
-    workersSel.options[0].textContent = `auto (${Math.max(1, (navigator.hardwareConcurrency || 1) - 1)} of ${navigator.hardwareConcurrency || 1} cores)`;
-    for (let n = 2; n <= cores; n++) workersSel.add(new Option(String(n), String(n)));
+  function fillWorkers() { // once ready: the bridge says the maximum
+    const hc = navigator.hardwareConcurrency;
+    const known = Number.isInteger(hc) && hc >= 1 ? hc : 1;
+    const most = Math.max(2, Math.min(known, call('workersMax') || 2));
+    workersSel.options[0].textContent = `auto (${Math.max(1, known - 1)} of ${known} cores)`;
+    for (let n = 2; n <= most; n++) workersSel.add(new Option(String(n), String(n)));
     let kept = null;
     try { kept = localStorage.getItem(WORKERS_KEY); } catch (e) { /* none kept */ }
     if (kept !== null && [...workersSel.options].some((o) => o.value === kept)) workersSel.value = kept;
+    else if (kept !== null) {
+      try { localStorage.removeItem(WORKERS_KEY); } catch (e) { /* not kept */ }
+      const shown = kept.length > 40 ? kept.slice(0, 40) + '…' : kept;
+      addMessage('warn', `workers: the value kept in this browser, ${JSON.stringify(shown)}, is not one this machine offers (auto, 1 … ${most}): auto is used`, { keep: true });
+    }
   }
   function applyWorkers() {
     const res = call('setWorkers', Number(workersSel.value));
@@ -1639,6 +1651,7 @@
     }
     ready = true;
     performance.mark('dpsim-ready');
+    fillWorkers();
     applyWorkers();
     controls.disabled = false;
     targetIn.disabled = false;

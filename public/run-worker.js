@@ -152,6 +152,24 @@ function helper(k) {
   return [h, boot];
 }
 
+// spoil is a test hook (e2e/heavy.test.js): with self.dpsimFarmFault
+// set in this Worker, helper 1's replies arrive as a broken or hostile
+// helper's would — core/farm's reply format is a count, then per agent
+// its index, its length and its float64s — and the run must find it out,
+// compute the gradients itself and keep its bits (core/farm.Helpers;
+// TestFarmHostileHelper does the same natively).
+function spoil(mode, out) {
+  const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  switch (mode) {
+    case 'nan': v.setFloat64(12, NaN, true); return out;
+    case 'agent': v.setUint32(4, v.getUint32(4, true) + 1, true); return out;
+    case 'truncated': return out.slice(0, out.length - 5);
+    case 'throw': throw new Error('RangeError: out of memory (dpsimFarmFault)');
+    case 'silent': return null;
+  }
+  throw new Error('unknown dpsimFarmFault ' + mode);
+}
+
 // self.dpsimFarm is what the simulator (ui/farm.go) calls: start n
 // helpers, post helper k a request, stop them all.
 self.dpsimFarm = {
@@ -167,9 +185,10 @@ self.dpsimFarm = {
   post(k, seq, bytes) {
     const h = helpers[k];
     if (!h) { api.farmReply(k, -1, null, `helper ${k + 1} is gone`); return; }
-    h.call('grads', { bytes }, [bytes.buffer]).then(
-      (out) => api.farmReply(k, seq, out, ''),
-      (err) => api.farmReply(k, -1, null, String(err && err.message || err)));
+    h.call('grads', { bytes }, [bytes.buffer]).then((out) => {
+      if (k === 0 && self.dpsimFarmFault) out = spoil(self.dpsimFarmFault, out);
+      if (out) api.farmReply(k, seq, out, '');
+    }).catch((err) => api.farmReply(k, -1, null, String(err && err.message || err)));
   },
   stop() {
     for (const h of helpers) h.w.terminate();

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"syscall/js"
 	"time"
 
@@ -15,7 +16,6 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
-	"dpsim/core/pool"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -32,14 +32,17 @@ const MaxSeed = query.MaxSeed
 // App is the running lab: the current scenario, its runner, the player
 // that paces it and the model the view draws.
 type App struct {
-	game   *scene.Driver
-	scen   *scenario.Scenario // as loaded, before any seed override
-	seed   int64              // −1: the scenario's own four seeds
-	built  *scenario.Built
-	run    *runner.Runner
-	player *scene.Player
-	speed  float64
-	fast   bool
+	// candKey is the scenario whose comparison candidates candJSON holds
+	// (compareCandidates: built once per scenario).
+	candKey, candJSON string
+	game              *scene.Driver
+	scen              *scenario.Scenario // as loaded, before any seed override
+	seed              int64              // −1: the scenario's own four seeds
+	built             *scenario.Built
+	run               *runner.Runner
+	player            *scene.Player
+	speed             float64
+	fast              bool
 	// live is the plot's decimated history and headline metric.
 	live *Live
 	rate rateMeter
@@ -152,6 +155,7 @@ type State struct {
 	EpsilonTightError  float64 `js:"epsilonTightError"`
 	EpsilonTightIter   int     `js:"epsilonTightIter"`
 	EpsilonTightReason string  `js:"epsilonTightReason"`
+	EpsilonTightNote   string  `js:"epsilonTightNote"`
 	Status             string  `js:"status"`
 	Error              string  `js:"error"`
 	Scenario           string  `js:"scenario"`
@@ -790,16 +794,22 @@ func (a *App) Register() {
 		return o
 	})
 	fn("setWorkers", func(args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeNumber || args[0].Float() != math.Trunc(args[0].Float()) || pool.Check(int(args[0].Float())) != nil {
-			got := "nothing"
-			if len(args) > 0 {
-				got = args[0].String()
+		num, isNum, shown := 0.0, false, "nothing"
+		if len(args) > 0 {
+			isNum = args[0].Type() == js.TypeNumber
+			if isNum {
+				num = args[0].Float()
+			} else {
+				shown = jsShown(args[0])
 			}
-			return a.result(check.Errorf("workers", "%s (got %s)", pool.Rule, got))
 		}
-		a.workers = int(args[0].Float())
-		return a.result(nil)
+		n, err := CheckWorkers(num, isNum, shown)
+		if err == nil {
+			a.workers = n
+		}
+		return a.result(err)
 	})
+	fn("workersMax", func([]js.Value) any { return MaxWorkers })
 	fn("setSeed", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeNumber {
 			return a.result(check.Errorf("seed", "must be a whole number from 0 to %d", int64(MaxSeed)))
@@ -1022,6 +1032,7 @@ func readingText(b *scenario.Built) string {
 func (st *State) setTight(tv TightView) {
 	st.EpsilonTight, st.EpsilonTightText, st.EpsilonTightDelta = tv.Value, tv.Text, tv.Delta
 	st.EpsilonTightError, st.EpsilonTightIter, st.EpsilonTightReason = tv.Error, tv.Iter, tv.Reason
+	st.EpsilonTightNote = tv.Note
 }
 
 // ledger is the run's ledger as the page shows it live: while the run
@@ -1059,4 +1070,17 @@ func ledgerReason(led privacy.Ledger) string {
 		return led.Notes[0]
 	}
 	return ""
+}
+
+// jsShown is a JavaScript value as a one-line error shows it: a string
+// quoted (its first 40 characters), anything else by its type.
+func jsShown(v js.Value) string {
+	if v.Type() == js.TypeString {
+		s := []rune(v.String())
+		if len(s) > 40 {
+			return strconv.Quote(string(s[:40])) + "…"
+		}
+		return strconv.Quote(string(s))
+	}
+	return v.Type().String()
 }

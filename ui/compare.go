@@ -98,6 +98,27 @@ func CompareCandidates(base *scenario.Scenario) []scenario.Candidate {
 	return scenario.Candidates(base, scenario.Page)
 }
 
+// CompareCandidatesOn is what the comparison card offers on s, the
+// scenario on screen. A comparison builds and runs every entry on the
+// page's thread, even when s itself is computed in a Worker (remote: it
+// trains on a dataset or the user's files): then its entries are built
+// here as for any base — its data made ready on the page first (ready;
+// a dataset the page keeps undecoded) — unless building s would hold the
+// page's thread for long (heavyBuild), which every algorithm's reason
+// then says. Before, a run computed in a Worker had no candidates at
+// all, and the card called each algorithm it dropped "unknown".
+func CompareCandidatesOn(s *scenario.Scenario, remote bool, ready func(*scenario.Scenario) error) []scenario.Candidate {
+	if remote {
+		if why := heavyBuild(s); why != "" {
+			return scenario.Unavailable("a comparison builds and runs every entry on the page's thread, and this scenario is too heavy for it (" + why + ")")
+		}
+		if err := ready(s.Clone()); err != nil {
+			return scenario.Unavailable(err.Error())
+		}
+	}
+	return CompareCandidates(s)
+}
+
 // CompareView is what the page's comparison card shows
 // (window.dpsim.compareState()).
 type CompareView struct {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +76,64 @@ func TestCompareFollowsAndReports(t *testing.T) {
 		// Ended: done, or (at ε = 10⁴ the noise wins) worse than its start.
 		if !e.Calibrated || e.Epsilon == nil || math.Abs(*e.Epsilon-10000) > 1e-6*10000 || !slices.Contains([]string{"done", OutcomeWorse, OutcomeDiverged}, e.Status) {
 			t.Errorf("%s: calibrated %v, ε %v (%s), %s; want calibrated, ε = 10000 from the ledger, ended", e.Label, e.Calibrated, e.Epsilon, e.EpsilonText, e.Status)
+		}
+	}
+}
+
+// The comparison card's list on every preset, whether the page or a
+// Worker computes it: every registered algorithm once, in name order,
+// each either with an entry that builds there or with a one-line reason
+// that says what fails — never none, never "unknown" — the preset's own
+// algorithm always offered unless the preset is too heavy to build on
+// the page's thread, which then is every algorithm's reason.
+func TestCompareCandidatesEveryPreset(t *testing.T) {
+	var kinds []string
+	for _, f := range scenario.Factories() {
+		kinds = append(kinds, f.Name)
+	}
+	ready := func(*scenario.Scenario) error { return nil } // natively the datasets are read from disk
+	offered := map[string]int{}
+	for _, p := range scenario.Presets() {
+		s, err := scenario.PresetScenario(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		remote := heavy(s) != ""
+		cs := CompareCandidatesOn(s, remote, ready)
+		if len(cs) != len(kinds) {
+			t.Errorf("%s: %d candidates for %d algorithms", p.Name, len(cs), len(kinds))
+			continue
+		}
+		tooHeavy := remote && heavyBuild(s) != ""
+		for k, c := range cs {
+			switch {
+			case c.Kind != kinds[k]:
+				t.Errorf("%s: candidate %d is %s, want %s", p.Name, k, c.Kind, kinds[k])
+			case (c.Entry == nil) == (c.Reason == ""):
+				t.Errorf("%s: %s has an entry %v and the reason %q: want exactly one", p.Name, c.Kind, c.Entry != nil, c.Reason)
+			case strings.Contains(c.Reason, "\n") || strings.Contains(c.Reason, "unknown algorithm"):
+				t.Errorf("%s: %s's reason %q", p.Name, c.Kind, c.Reason)
+			case tooHeavy && !strings.Contains(c.Reason, "too heavy for it (its dataset holds"):
+				t.Errorf("%s (built in a Worker: %s): %s's reason %q", p.Name, heavyBuild(s), c.Kind, c.Reason)
+			case !tooHeavy && c.Kind == s.Algorithm.Kind && c.Entry == nil:
+				t.Errorf("%s: its own algorithm is not offered: %s", p.Name, c.Reason)
+			}
+			if c.Entry != nil {
+				offered[p.Name]++
+			}
+		}
+		if testing.Verbose() {
+			t.Logf("%s (remote %v): %d of %d offered", p.Name, remote, offered[p.Name], len(cs))
+		}
+	}
+	// DP-ADMM, which the card dropped as "unknown" on a dataset preset
+	// computed in a Worker, is offered on DP-RECAL's ijcnn1 and on the
+	// mushrooms' logistic regression.
+	for _, name := range []string{"dp-recal-ijcnn1", "gtdp-logistic-mushrooms"} {
+		s, _ := scenario.PresetScenario(name)
+		i := slices.Index(kinds, "dp-admm")
+		if c := CompareCandidatesOn(s, true, ready)[i]; c.Entry == nil {
+			t.Errorf("%s: DP-ADMM is not offered: %s", name, c.Reason)
 		}
 	}
 }

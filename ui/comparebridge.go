@@ -224,12 +224,35 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 	})
 	fn("compareStop", func([]js.Value) any { return a.result(a.StopComparing()) })
 	fn("compareCandidates", func([]js.Value) any {
-		if a.built == nil {
+		s, remote := a.built, false
+		var base *scenario.Scenario
+		if a.rem != nil && len(a.rem.head.Scenario) > 0 {
+			// A run computed in a Worker: the page holds no build of it.
+			p, err := scenario.Parse(a.rem.head.Scenario)
+			if err != nil {
+				return "[]"
+			}
+			base, remote = p, true
+		} else if s != nil {
+			base = s.Scenario
+		} else {
 			return "[]"
 		}
-		out, err := jsonout.Marshal(CompareCandidates(a.built.Scenario))
+		key := string(base.JSON())
+		if key == a.candKey {
+			return a.candJSON // the same scenario (a Reset, a rebuild): built once
+		}
+		unready := false // its data not on the page yet: ask again later
+		out, err := jsonout.Marshal(CompareCandidatesOn(base, remote, func(s *scenario.Scenario) error {
+			err := a.checkData(s)
+			unready = err != nil
+			return err
+		}))
 		if err != nil {
 			return "[]"
+		}
+		if !unready {
+			a.candKey, a.candJSON = key, string(out)
 		}
 		return string(out)
 	})

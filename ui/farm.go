@@ -25,10 +25,6 @@ import (
 // worker; a helper that fails leaves the run on the run Worker, with one
 // line saying so.
 
-// MaxHelpers bounds a run's helper Workers: each holds the run's problem
-// (its data) in memory.
-const MaxHelpers = 7
-
 type farmState int
 
 const (
@@ -40,15 +36,13 @@ const (
 
 // jsFarm is the run Worker's farm.Farm: helper Workers started by
 // public/run-worker.js (self.dpsimFarm) on the first call that needs
-// them.
+// them, then driven by farm.Helpers, which checks every reply and gives
+// up a helper that answers amiss or not at all (farm.Wait).
 type jsFarm struct {
-	size    int
-	prob    objective.Problem
-	state   farmState
-	err     error
-	replies chan farmReply
-	seq     int
-	tmp     []float64
+	h     farm.Helpers
+	prob  objective.Problem
+	state farmState
+	err   error
 	// async is true while the run advances in a goroutine of its own
 	// (Serve's advance): only then may Grads wait for the helpers.
 	async bool
@@ -56,39 +50,26 @@ type jsFarm struct {
 	sent int
 }
 
-type farmReply struct {
-	helper, seq int
-	bytes       []byte
-	err         error
-}
-
 // newFarm returns the farm of size workers (the run Worker's among them)
 // for prob.
 func newFarm(size int, prob objective.Problem) *jsFarm {
-	return &jsFarm{size: size, prob: prob, replies: make(chan farmReply, 4*MaxHelpers+4), tmp: make([]float64, prob.Dim())}
-}
-
-// farmSize is the workers a run of agents gets: the page's Workers
-// setting (pool.Auto: the machine's cores but one, which the page's own
-// thread needs to draw and answer; measured on 2 cores, a helper there
-// starved the page's frames), at most one per agent and MaxHelpers
-// helpers.
-func farmSize(workers, cores, agents int) int {
-	if workers == pool.Auto {
-		workers = cores - 1
-	}
-	return min(workers, agents, MaxHelpers+1)
+	f := &jsFarm{prob: prob}
+	f.h = farm.Helpers{Workers: size, Own: prob, Replies: make(chan farm.Reply, 4*MaxHelpers+4),
+		Post: func(helper, seq int, req []byte) {
+			js.Global().Get("dpsimFarm").Call("post", helper, seq, bytesJS(req))
+		}}
+	return f
 }
 
 // Size implements farm.Farm.
-func (f *jsFarm) Size() int { return f.size }
+func (f *jsFarm) Size() int { return f.h.Workers }
 
 // Grads implements farm.Farm.
 func (f *jsFarm) Grads(tasks []farm.Task) error {
 	switch f.state {
 	case farmIdle:
 		f.state = farmStarting
-		js.Global().Get("dpsimFarm").Call("start", f.size-1, f.size)
+		js.Global().Get("dpsimFarm").Call("start", f.h.Workers-1, f.h.Workers)
 		return farm.ErrNotReady
 	case farmStarting:
 		return farm.ErrNotReady
@@ -98,34 +79,8 @@ func (f *jsFarm) Grads(tasks []farm.Task) error {
 	if !f.async {
 		return farm.ErrNotReady
 	}
-	f.seq++
-	api := js.Global().Get("dpsimFarm")
-	type span struct{ lo, hi int }
-	pending := map[int]span{}
-	for w := 1; w < f.size; w++ {
-		lo, hi := farm.Share(len(tasks), f.size, w)
-		if lo < hi {
-			api.Call("post", w-1, f.seq, bytesJS(farm.Encode(nil, tasks[lo:hi])))
-			pending[w-1] = span{lo, hi}
-		}
-	}
-	lo, hi := farm.Share(len(tasks), f.size, 0)
-	for k := lo; k < hi; k++ {
-		farm.Run(f.prob, &tasks[k], f.tmp)
-	}
-	for len(pending) > 0 {
-		r := <-f.replies // the run's goroutine sleeps; the helpers' answers wake it
-		if r.err != nil {
-			return f.fail(r.err)
-		}
-		s, ok := pending[r.helper]
-		if r.seq != f.seq || !ok {
-			continue
-		}
-		delete(pending, r.helper)
-		if err := farm.DecodeReply(r.bytes, tasks[s.lo:s.hi]); err != nil {
-			return f.fail(err)
-		}
+	if err := f.h.Grads(tasks); err != nil {
+		return f.fail(err)
 	}
 	f.sent++
 	return nil
@@ -136,7 +91,7 @@ func (f *jsFarm) Grads(tasks []farm.Task) error {
 func (f *jsFarm) fail(err error) error {
 	if f.state != farmFailed {
 		f.state = farmFailed
-		f.err = fmt.Errorf("the helper Workers failed (%v): the run goes on in one Worker", err)
+		f.err = fmt.Errorf("the helper Workers were given up (%v): the run's Worker computes every gradient itself, the bits unchanged", err)
 		js.Global().Get("dpsimFarm").Call("stop")
 	}
 	return f.err
@@ -157,23 +112,24 @@ func (f *jsFarm) ready(msg string) {
 
 // reply hears a helper's answer (or, seq −1, that it failed).
 func (f *jsFarm) reply(args []js.Value) {
-	if len(args) < 4 {
+	if len(args) < 4 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
 		return
 	}
-	r := farmReply{helper: args[0].Int(), seq: args[1].Int()}
+	r := farm.Reply{Helper: args[0].Int(), Seq: args[1].Int()}
 	if msg := args[3]; msg.Type() == js.TypeString && msg.String() != "" {
-		r.err = errors.New(msg.String())
+		r.Err = errors.New(msg.String())
+	} else if u8 := args[2]; u8.InstanceOf(js.Global().Get("Uint8Array")) {
+		r.Bytes = make([]byte, u8.Get("length").Int())
+		js.CopyBytesToGo(r.Bytes, u8)
 	} else {
-		u8 := args[2]
-		r.bytes = make([]byte, u8.Get("length").Int())
-		js.CopyBytesToGo(r.bytes, u8)
+		r.Err = errors.New("a reply that is not bytes")
 	}
-	if r.err != nil && f.state == farmStarting {
-		f.fail(r.err)
+	if r.Err != nil && f.state == farmStarting {
+		f.fail(r.Err)
 		return
 	}
 	select {
-	case f.replies <- r:
+	case f.h.Replies <- r:
 	default: // stale answers of a call given up: nobody waits for them
 	}
 }
@@ -188,7 +144,7 @@ func (f *jsFarm) inUse(p *pool.Pool) (int, string) {
 		return 1, f.err.Error()
 	}
 	if f.state == farmReady && f.sent > 0 && p.Farmed(f.prob.Agents()) {
-		return f.size, ""
+		return f.h.Workers, ""
 	}
 	return 1, ""
 }

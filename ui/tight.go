@@ -23,6 +23,9 @@ type TightView struct {
 	Iter         int
 	// Reason says why there is no tight bound, or why it is ∞.
 	Reason string
+	// Note says when δ is below what the bound's discretization resolves
+	// (privacy.TightEntry.Note): Error then promises nothing.
+	Note string
 }
 
 // tightOf returns the ledger's tight bound for the page.
@@ -40,7 +43,7 @@ func tightOf(led privacy.Ledger) TightView {
 	if !ok {
 		return TightView{}
 	}
-	v.Text, v.Value, v.Delta, v.Error = e.Epsilon.String(), e.Epsilon.Value(), e.Delta, e.Error
+	v.Text, v.Value, v.Delta, v.Error, v.Note = e.Epsilon.String(), e.Epsilon.Value(), e.Delta, e.Error, e.Note
 	if e.Epsilon.NoGuarantee() {
 		v.Reason = e.Reason
 	}
@@ -57,6 +60,9 @@ func agentTight(led privacy.Ledger, i int) string {
 	e := t.Agents[i]
 	if e.Epsilon.NoGuarantee() {
 		return "∞"
+	}
+	if e.Note != "" {
+		return fmt.Sprintf("%s at δ = %s, δ below the discretization's resolution", e.Epsilon, shortG(e.Delta))
 	}
 	return fmt.Sprintf("%s at δ = %s", e.Epsilon, shortG(e.Delta))
 }

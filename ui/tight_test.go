@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"dpsim/core/privacy"
@@ -60,6 +61,29 @@ func TestShortG(t *testing.T) {
 	} {
 		if got := shortG(c.v); got != c.want {
 			t.Errorf("shortG(%g) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// TestTightNoteShown: a tight bound at a δ below what its discretization
+// resolves carries its note to the page (TightView, which the State card
+// reads) and to the inspector,
+// which otherwise promised "at most Error above the exact value".
+func TestTightNoteShown(t *testing.T) {
+	note := "δ = 1e-12 is below what the discretization resolves (3e-11)"
+	for _, c := range []struct {
+		note string
+		says bool
+	}{{"", false}, {note, true}} {
+		led := privacy.Ledger{Tight: &privacy.TightLedger{Iterations: 7, Agents: []privacy.TightEntry{
+			{Epsilon: privacy.Of(2), Delta: 1e-12, Error: 0.01, Note: c.note},
+		}}}
+		v := tightOf(led)
+		if v.Note != c.note {
+			t.Errorf("note %q: TightView.Note = %q", c.note, v.Note)
+		}
+		if got := strings.Contains(agentTight(led, 0), "resolution"); got != c.says {
+			t.Errorf("note %q: inspector reads %q", c.note, agentTight(led, 0))
 		}
 	}
 }

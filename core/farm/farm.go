@@ -9,7 +9,11 @@
 // run stay as they are.
 //
 // The wire format (Encode, Decode, EncodeReply, DecodeReply) is
-// little-endian and exact (float64 bits as they are).
+// little-endian and exact (float64 bits as they are). A reply names the
+// agent of each gradient, and DecodeReply refuses one that does not fit
+// the request (another agent, another length, a value that is not
+// finite, bytes cut short or left over): the caller then computes those
+// gradients itself (Helpers).
 package farm
 
 import (
@@ -160,29 +164,44 @@ func Decode(b []byte, agents, dim int) ([]Task, error) {
 	return tasks, r.err
 }
 
-// EncodeReply appends the tasks' gradients (Out, in order) to b.
+// EncodeReply appends the tasks' gradients (each its agent and Out, in
+// order) to b.
 func EncodeReply(b []byte, tasks []Task) []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(tasks)))
 	for _, t := range tasks {
+		b = binary.LittleEndian.AppendUint32(b, uint32(t.Agent))
 		b = appendFloats(b, t.Out)
 	}
 	return b
 }
 
 // DecodeReply copies a reply into the Out of tasks, which must be the
-// tasks of the request, in order.
+// tasks of the request, in order. It refuses a reply for other agents,
+// of other lengths, or with a value that is not finite: a gradient the
+// caller computes finite is finite on every worker (the same code on the
+// same data), so such a value says the worker is broken — and were it
+// not, the caller computing it again gives the same bits.
 func DecodeReply(b []byte, tasks []Task) error {
 	r := reader{b: b}
 	if n := r.count(len(tasks) + 1); n != len(tasks) && r.err == nil {
 		return fmt.Errorf("farm: a reply of %d gradients for %d tasks", n, len(tasks))
 	}
 	for _, t := range tasks {
+		agent := r.u32()
 		v := r.floats(len(t.Out))
 		if r.err != nil {
 			return r.err
 		}
+		if int64(agent) != int64(t.Agent) {
+			return fmt.Errorf("farm: a gradient for agent %d where agent %d's was asked", agent, t.Agent)
+		}
 		if len(v) != len(t.Out) {
 			return fmt.Errorf("farm: a gradient of %d values for agent %d, want %d", len(v), t.Agent, len(t.Out))
+		}
+		for j, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("farm: agent %d's gradient[%d] is %v", t.Agent, j, x)
+			}
 		}
 		copy(t.Out, v)
 	}

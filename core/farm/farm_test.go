@@ -77,6 +77,9 @@ func TestWireExact(t *testing.T) {
 			}
 		}
 	}
+	// The gradients back: finite ones (a reply that is not finite is
+	// refused: TestReplyRefuses).
+	tasks[0].X, tasks[1].X = []float64{math.Copysign(0, -1), 1.5, 1e-310}, []float64{math.MaxFloat64 / 4, -3, 1e-310}
 	reply, err := Serve(sum{}, 3, 3, Encode(nil, tasks))
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +125,6 @@ func TestWireRefuses(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
 		}
 	}
-	tasks := []Task{{Agent: 0, Out: make([]float64, 2)}}
-	if err := DecodeReply(EncodeReply(nil, []Task{{Out: []float64{1, 2, 3}}}), tasks); err == nil {
-		t.Error("a reply of 3 values for a gradient of 2 was accepted")
-	}
 	if _, err := Serve(Grader(gradOnly{}), 2, 2, Encode(nil, []Task{{Agent: 0, X: []float64{1, 2}, Groups: []Group{{Rows: []int{0}, Weight: 1}}}})); err == nil {
 		t.Error("rows asked of a problem without samples were served")
 	}
@@ -165,6 +164,41 @@ func TestLocalFarm(t *testing.T) {
 					t.Errorf("size %d: agent %d's gradient[%d] is %v, want %v", size, k, j, ts[k].Out[j], one[k].Out[j])
 				}
 			}
+		}
+	}
+}
+
+// A reply that does not fit its request is refused with an error naming
+// what is amiss — the caller then computes the gradients itself — never
+// copied in: another length, another agent, a value that is not finite,
+// bytes cut short or left over, another count.
+func TestReplyRefuses(t *testing.T) {
+	ask := func() []Task {
+		return []Task{{Agent: 3, Out: make([]float64, 2)}, {Agent: 4, Out: make([]float64, 2)}}
+	}
+	good := EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 4, Out: []float64{3, 4}}})
+	if err := DecodeReply(good, ask()); err != nil {
+		t.Fatalf("the good reply: %v", err)
+	}
+	for _, tc := range []struct {
+		name  string
+		reply []byte
+		want  string
+	}{
+		{"a gradient too long", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2, 3}}, {Agent: 4, Out: []float64{3, 4}}}), "out of range"},
+		{"a gradient too short", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1}}, {Agent: 4, Out: []float64{3, 4}}}), "1 values for agent 3"},
+		{"another agent", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 5, Out: []float64{3, 4}}}), "agent 5 where agent 4"},
+		{"NaN", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 4, Out: []float64{math.NaN(), 4}}}), "agent 4's gradient[0] is NaN"},
+		{"+Inf", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, math.Inf(1)}}, {Agent: 4, Out: []float64{3, 4}}}), "agent 3's gradient[1] is +Inf"},
+		{"cut short", good[:len(good)-5], "cut short"},
+		{"bytes after", append(append([]byte{}, good...), 7), "after the last gradient"},
+		{"one gradient for two", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}}), "1 gradients for 2 tasks"},
+		{"empty", nil, "cut short"},
+	} {
+		tasks := ask()
+		err := DecodeReply(tc.reply, tasks)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
 		}
 	}
 }

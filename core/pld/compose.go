@@ -108,6 +108,12 @@ type Bound struct {
 	Grid float64
 	// Method says how the bound was computed (the Method constants).
 	Method string
+	// Resolved is the smallest δ the discretization resolves: below it,
+	// the transform's rounding (measured on the composed distribution),
+	// added over its points, may move δ(ε) by more than 1 % of δ, and
+	// Epsilon may then be below the exact ε (TestAccuracy at δ = 10⁻¹²).
+	// 0 for the closed forms.
+	Resolved float64
 }
 
 // group is Count releases of one law; extra is added to their
@@ -146,6 +152,9 @@ type multiset struct {
 	// natively and in the browser without sorting ten thousand values.
 	eps   []float64
 	count []int64
+	// logs holds ln ε of each, computed when it came (laplaceGroups
+	// reads them at every composition).
+	logs  []float64
 	index map[float64]int
 	mu2   float64
 	// noNoise: a release of scale 0 (or sensitivity +Inf).
@@ -187,6 +196,7 @@ func (m *multiset) add(r Release, field string) error {
 		} else {
 			m.index[v] = len(m.eps)
 			m.eps = append(m.eps, v)
+			m.logs = append(m.logs, lv)
 			m.count = append(m.count, n)
 		}
 		m.hash += uint64(n) * mix64(math.Float64bits(v))
@@ -267,7 +277,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := laplaceGroups(m.eps, m.count, bucketShare*tol)
+	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol)
 	// The work buffers of every pass (build), from the pool: a ledger's
 	// agents reuse them rather than clear megabytes each (every buffer is
 	// set before it is read, and u is a function of the grid alone).
@@ -286,13 +296,26 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, c.lower(groups, gmu, cv)
 	}
 	// The default grid starts coarse and is halved (the previous grid
-	// becoming the coarse one) until the error estimate at δ = 10⁻⁶ is at
-	// most gridShare·tol of ε, or the distribution would outgrow maxWindow.
+	// becoming the coarse one) until the grid's error estimate at δ = 10⁻⁶
+	// is within what the rounding into buckets leaves of the tolerance
+	// (gridLimit), or the distribution would outgrow maxWindow. What the
+	// rounding costs is measured first, on the first coarse grid, by the
+	// buckets rounded down (Composition.down), which are composed again on
+	// the final coarse grid if the grid was refined.
 	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h, false, cv)
 	if err != nil {
 		return nil, err
 	}
+	down, err := lowerAt(groups, gmu, 2*h, cv)
+	if err != nil {
+		return nil, err
+	}
+	rounding := 0.0
+	if down != nil {
+		rounding = max(coarse.absEpsilon(refDelta)-down.absEpsilon(refDelta), 0)
+	}
+	refined := false
 	for range maxRefine {
 		fine, err := build(groups, gmu, h, false, cv)
 		if err != nil {
@@ -300,38 +323,135 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		}
 		c.fine, c.coarse = fine, coarse
 		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
-		if 2*(g-f) <= gridShare*tol*f || 2*len(fine.p) > maxWindow {
+		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
-		coarse, h = fine, h/2
+		coarse, h, refined = fine, h/2, true
 	}
-	c.method = MethodPLD
-	return c, c.lower(groups, gmu, cv)
+	c.method, c.down = MethodPLD, down
+	if refined {
+		return c, c.lower(groups, gmu, cv)
+	}
+	return c, nil
 }
 
-// The tolerance is shared between the grid and the buckets: the grid is
-// refined until its error estimate is at most gridShare·tol of ε, and the
-// buckets (laplaceGroups) are of width bucketShare·tol, which costs about
-// 1.5 times that of ε for a decaying schedule of 10,000 releases, as the
-// lower companion (Composition.down) measures it; both are in Bound.Error.
+// gridLimit is how large the grid's part of the error estimate, 2(g − f)
+// at refDelta, may be for a bound f: gridShare·tol of it, or when buckets
+// were rounded (rounded), at most what the rounding's cost leaves of
+// errorShare·tol, and at least a tenth of tol (the rounding alone may
+// take the tolerance, which no grid can give back).
+func gridLimit(f, rounding float64, rounded bool, tol float64) float64 {
+	limit := gridShare * tol * f
+	if rounded {
+		limit = max(min(limit, errorShare*tol*f-rounding), 0.1*tol*f)
+	}
+	return limit
+}
+
+// The tolerance is shared between the grid and the buckets. Buckets start
+// at width bucketShare·tol; where that leaves them sparse they are widened
+// until their first-order cost (roundingCost) is near bucketAim·tol
+// (bucketsFor; measured, the rounding then moves ε by about that, as the
+// lower companion Composition.down shows). The grid is
+// refined until its error estimate is at most gridShare·tol of ε and, where
+// buckets were rounded, at most what their measured cost leaves of
+// errorShare·tol (gridLimit): both parts are in Bound.Error, which so
+// stays within the tolerance.
 const (
 	gridShare   = 0.5
+	bucketAim   = 0.5
+	errorShare  = 0.95
 	bucketShare = 0.35
 )
 
-// lower composes the buckets rounded down on the coarse grid, when a
-// bucket rounded anything: the exact composition lies between it and the
-// one rounded up, so their difference bounds what the rounding cost.
-func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
+// lowerAt composes the buckets rounded down on the grid h, when a bucket
+// rounded anything (nil otherwise): the exact composition lies between it
+// and the one rounded up, so their difference bounds what the rounding
+// cost.
+func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 	if !rounded(gs) {
-		return nil
+		return nil, nil
 	}
+	return build(gs, gmu, h, true, cv)
+}
+
+// lower sets c.down on the coarse grid (lowerAt).
+func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 	var err error
-	c.down, err = build(gs, gmu, c.coarse.h, true, cv)
+	c.down, err = lowerAt(gs, gmu, c.coarse.h, cv)
 	return err
 }
 
-// laplaceGroups returns the Laplace releases (eps[i] with count[i]) as
+// bucketsFor returns the Laplace groups (laplaceGroups) with buckets as
+// wide as keeps roundingCost within bucketAim·tol: a bucket's width is a
+// share gamma of ε (or of the pivot), starting at bucketShare·tol, but
+// what rounding costs depends on how the releases fill the buckets (a
+// bucket of one ε costs nothing), so where the first grouping costs less
+// than 0.8 of the aim (sparse buckets: a decaying schedule at tolerance
+// 10⁻³), gamma is searched for in up to three more groupings (each a few
+// per cent of a composition): scaled by aim/cost, then bisected
+// geometrically between the widest within the aim and the narrowest
+// beyond.
+func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
+	aim := bucketAim * tol
+	gamma := bucketShare * tol
+	gs := laplaceGroups(eps, logs, count, gamma)
+	cost := roundingCost(gs, mu2)
+	if cost == 0 || cost >= 0.8*aim {
+		return gs
+	}
+	// lo is the widest gamma within the aim (gs its grouping), hi the
+	// narrowest beyond it (0 while none is known).
+	lo, hi := gamma, 0.0
+	for range 3 {
+		next := min(gamma*aim/cost, 0.5)
+		if hi > 0 {
+			next = math.Sqrt(lo * hi)
+		}
+		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
+			break
+		}
+		ngs := laplaceGroups(eps, logs, count, next)
+		nc := roundingCost(ngs, mu2)
+		if nc <= aim {
+			lo, gs = next, ngs
+		} else {
+			hi = next
+		}
+		gamma, cost = next, nc
+	}
+	return gs
+}
+
+// roundingCost is the first-order share of the composition that rounding
+// the buckets up rather than down moves, the larger of its two regimes:
+// many small releases compose to about a Gaussian whose spread is Σ n·ε²
+// (plus the Gaussian part's μ²), which rounding moves by Σ n·2ε·(ε −
+// ε_down), ε(δ) by about half that share; a few large ones compose to
+// about their largest loss Σ n·ε, which it moves by Σ n·(ε − ε_down).
+func roundingCost(gs []group, mu2 float64) float64 {
+	var moved2, spread, moved1, sum float64
+	for _, g := range gs {
+		l, ok := g.law.(laplace)
+		if !ok || g.count == 0 || 2*l.eps > laplaceDepth(tail) {
+			continue
+		}
+		n := float64(g.count)
+		spread += float64(n * l.eps * l.eps)
+		sum += float64(n * l.eps)
+		if g.down > 0 {
+			moved2 += float64(n * l.eps * (l.eps - g.down))
+			moved1 += float64(n * (l.eps - g.down))
+		}
+	}
+	if moved1 == 0 {
+		return 0
+	}
+	return max(moved2/(spread+mu2), moved1/sum)
+}
+
+// laplaceGroups returns the Laplace releases (eps[i] with count[i]; logs[i]
+// is ln eps[i], kept by the multiset since it came) as
 // groups: every ε whose shape is truncated (2ε above the truncation
 // depth) folded into one, and the others in buckets, each composed as its
 // count of releases of its largest ε (less noise, more loss: still an
@@ -345,7 +465,7 @@ func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
@@ -358,6 +478,7 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 		}
 	}
 	pivot := s2 / s1
+	lp := num.Log(pivot)
 	width := gamma * pivot
 	above := math.Ceil(1/gamma) + 1
 	// Each ε's bucket (−1 when truncated) first, so that the buckets are
@@ -370,7 +491,7 @@ func laplaceGroups(eps []float64, count []int64, gamma float64) []group {
 		if 2*e <= depth {
 			j := math.Ceil(e / width)
 			if e > pivot {
-				j = above + math.Ceil(num.Log(e/pivot)/lg)
+				j = above + math.Ceil((logs[i]-lp)/lg)
 			}
 			js[i], jmax = j, max(jmax, j)
 		}
@@ -600,7 +721,7 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 	case MethodGaussian:
 		b.Epsilon, b.Log10, b.Error = gaussEpsilon(c.mu, delta)
 	default:
-		b.Grid = c.fine.h
+		b.Grid, b.Resolved = c.fine.h, c.fine.resolved()
 		b.Epsilon = c.fine.absEpsilon(delta)
 		g := c.coarse.absEpsilon(delta)
 		b.Error = 2 * max(g-b.Epsilon, 0)

@@ -24,7 +24,21 @@ type dist struct {
 	// Bernstein's inequality then bounds the tails, whatever rounding
 	// left in them (cut).
 	mean, vari, b float64
+	// noise is the rounding the transform left at each point (measured:
+	// composeParts), 0 for a distribution discretized directly.
+	noise float64
 }
+
+// resolved returns the smallest δ that d resolves: at δ ≥ resolveShare⁻¹·
+// noise·len(p), the rounding at its points, added over them all, moves
+// δ(ε) by at most resolveShare of δ; below, ε may be below the exact value.
+func (d *dist) resolved() float64 {
+	return d.noise * float64(len(d.p)) / resolveShare
+}
+
+// resolveShare is the share of δ the rounding may move δ(ε) by at a δ the
+// distribution resolves.
+const resolveShare = 0.01
 
 // loss returns the loss of p[i] relative to the offset.
 func (d *dist) loss(i int) float64 { return float64(d.lo+i) * d.h }

@@ -138,10 +138,27 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) { p.inverseBand(xr, xi, re, 
 // 0 for none): the complex transform skips what is 0 (complexFFT).
 func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 	m := p.n / 2
+	if band > m/2 {
+		band = 0
+	}
 	// Z_k = E_k + i·O_k with E_k = (X_k + conj X_{m−k})/2 and
 	// O_k = (X_k − conj X_{m−k})·conj(W^k)/2; the inverse complex DFT is
-	// the conjugate of the forward one of the conjugate.
-	for k := range m {
+	// the conjugate of the forward one of the conjugate. With a band, Z_k
+	// is 0 from band to m − band (X is 0 at both k and m − k there): only
+	// the ends are computed, and xr, xi are read only there.
+	lo, hi := m, m
+	if band > 0 {
+		lo, hi = band, m-band+1
+		clear(re[lo:hi])
+		clear(im[lo:hi])
+	}
+	for k := 0; k < m; k++ {
+		if k == lo {
+			// Skip the zeros (a three-clause loop carries k on).
+			if k = hi; k >= m {
+				break
+			}
+		}
 		ar, ai := xr[k], xi[k]
 		br, bi := xr[m-k], -xi[m-k]
 		er, ei := 0.5*(ar+br), 0.5*(ai+bi)
@@ -152,9 +169,6 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		// Z = E + i·O; store conj(Z) for the conjugate trick.
 		re[k] = er - oi
 		im[k] = -(ei + or)
-	}
-	if band > m/2 {
-		band = 0
 	}
 	p.complexFFT(re[:m], im[:m], band)
 	s := 1 / float64(m)

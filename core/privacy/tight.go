@@ -39,6 +39,10 @@ type TightEntry struct {
 	// Method says how the bound was computed (pld's methods).
 	Method string `json:"method"`
 	Reason string `json:"reason,omitempty"`
+	// Note says, in one line, when Delta is below what the composition's
+	// discretization resolves (pld.Bound.Resolved): Epsilon may then be
+	// below the exact ε.
+	Note string `json:"note,omitempty"`
 }
 
 // TightLedger is the tight bound of every agent of a ledger.
@@ -171,6 +175,9 @@ func entry(c *pld.Composition, e Entry) TightEntry {
 		return te
 	}
 	te.Method = b.Method
+	if te.Delta < b.Resolved {
+		te.Note = fmt.Sprintf("δ = %.3g is below what the discretization resolves (%.2g): its rounding may move δ(ε) by more than 1 %%, so ε may be below the exact value", te.Delta, b.Resolved)
+	}
 	switch {
 	case math.IsInf(b.Log10, 1):
 		te.Reason = b.Method

@@ -118,6 +118,33 @@ func TestTightAccount(t *testing.T) {
 	}
 }
 
+// TestTightResolution: a ledger whose δ is below what its releases'
+// composition resolves says so in the entry's note (one line, with both
+// numbers), and one whose δ is resolved has none; the note is what the
+// export carries.
+func TestTightResolution(t *testing.T) {
+	for _, c := range []struct {
+		delta float64
+		note  bool
+	}{{1e-6, false}, {1e-12, true}} {
+		acc := &laplaceAcc{scales: []float64{10}, delta: c.delta, iters: 1000}
+		l := acc.Ledger()
+		e := privacy.NewTightAccount(acc, 1).At(&l, 0).Agents[0]
+		comp, _ := pld.Compose([]pld.Release{{Mechanism: pld.Laplace, Scale: acc.scales[0], Sensitivity: 1, Count: 1000}}, pld.Options{Tolerance: privacy.TightTolerance})
+		b, _ := comp.Epsilon(c.delta)
+		if got := e.Note != ""; got != c.note || got != (c.delta < b.Resolved) {
+			t.Errorf("δ = %g (resolved from %g): note %q", c.delta, b.Resolved, e.Note)
+		}
+		if c.note && (strings.Contains(e.Note, "\n") || !strings.Contains(e.Note, "below what the discretization resolves")) {
+			t.Errorf("δ = %g: note %q is not one line saying why", c.delta, e.Note)
+		}
+		js, _ := json.Marshal(e)
+		if strings.Contains(string(js), `"note"`) != c.note {
+			t.Errorf("δ = %g: export %s", c.delta, js)
+		}
+	}
+}
+
 // TestTightRoundTrip: a ledger with its tight bound is written and read
 // back to the same bytes (the run export's privacy section), its
 // infinite and beyond-float64 amounts included.

@@ -43,7 +43,9 @@ type Built struct {
 	Calibration *privacy.Calibration
 	// Replay reports that the run records its draws for a replay export
 	// (record.replay, or by default when ReplayValues is at most
-	// DefaultReplayValues); ReplayValues bounds the arrays' values.
+	// DefaultReplayValues); ReplayValues bounds the arrays' values (the
+	// problem's rows counted only when they could be written:
+	// chooseReplay).
 	Replay       bool
 	ReplayValues int64
 	// problemRows is the problem's parameters with what it drew written

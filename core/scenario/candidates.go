@@ -65,6 +65,17 @@ func Candidates(base *Scenario, place Place) []Candidate {
 	return out
 }
 
+// Unavailable returns every registered algorithm (in name order) as a
+// candidate that cannot run, for the one reason given: what the
+// comparison card lists when it cannot build any entry on its base.
+func Unavailable(reason string) []Candidate {
+	var out []Candidate
+	for _, f := range Factories() {
+		out = append(out, Candidate{Kind: f.Name, Title: shortTitle(f.Name), Reason: strings.ReplaceAll(reason, "\n", "; ")})
+	}
+	return out
+}
+
 // candidate builds f's entry on base, filling what a build asks for.
 func candidate(base *Scenario, f *method.Factory, prob objective.Problem, n int, place Place, problems ProblemProvider) Candidate {
 	c := Candidate{Kind: f.Name, Title: shortTitle(f.Name)}

@@ -29,7 +29,9 @@ const (
 // chooseReplay decides whether the run records its draws, from what the
 // built algorithm draws from the seeds: the arrays' size bounds the
 // choice when record.replay is left out, and an explicit true above
-// MaxReplayValues is refused in one line.
+// MaxReplayValues is refused in one line. ReplayValues then counts the
+// problem's rows only when they could be written (not when replay is
+// declined, or left out with the draws alone above the default).
 func (b *Built) chooseReplay() error {
 	env, f := b.Env, b.Factory
 	n, d := env.Problem.Agents(), env.Problem.Dim()
@@ -43,7 +45,12 @@ func (b *Built) chooseReplay() error {
 	})
 	want := b.Scenario.Record.Replay
 	var rows int64
-	if rf := b.ProblemFactory.Rows; rf != nil && (want == nil || *want) {
+	// The problem's rows are copied only when they may be written: asked
+	// for, or by default while the draws alone leave room for them (a
+	// copy made to be dropped cost the nonconvex classifier's presets,
+	// whose noise alone exceeds the default, 110,000 values each build —
+	// and the Compare card builds every algorithm on its base).
+	if rf := b.ProblemFactory.Rows; rf != nil && (want == nil && b.ReplayValues <= DefaultReplayValues || want != nil && *want) {
 		b.problemRows, rows = rf(env.Problem, b.ProblemParams)
 		b.ReplayValues += rows
 	}

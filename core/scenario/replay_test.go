@@ -27,9 +27,11 @@ func TestReplayChoice(t *testing.T) {
 		{preset: "dpp2-classifier", replay: &on, want: true},   // asked
 		{preset: "gtdp-rendezvous", replay: &off, want: false}, // declined
 		// The CNN's noise, 20 iterations × 2 channels × 4 agents × 5,994,
-		// its deal of 128 images and its 5,994 initial weights: its
-		// default export stays without arrays.
-		{preset: "gtdp-cnn-mnist", want: false, values: 959_040 + 128 + 5994},
+		// is above the default alone: its default export stays without
+		// arrays, and its deal of 128 images and its 5,994 initial
+		// weights are neither copied nor counted; asked for, they are.
+		{preset: "gtdp-cnn-mnist", want: false, values: 959_040},
+		{preset: "gtdp-cnn-mnist", replay: &on, want: true, values: 959_040 + 128 + 5994},
 		{preset: "gtdp-logistic-mushrooms", iters: 4000, replay: &on, err: "record.replay: the run would write up to 8960000 values of replay arrays"},
 	} {
 		s, err := scenario.PresetScenario(c.preset)

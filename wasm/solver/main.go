@@ -14,10 +14,10 @@
 //	assemble(name, runs, records)    {json, csv, figure} from a JSON array of run records (any order, any subset)
 //	figure(resultJSON, format)       "svg" → string, "png" → Uint8Array
 //	figureData(figureJSON, format)   the same from a figure's data (assemble's figure), without the plan or its datasets
-//	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON) trains on, need those not provided yet
+//	dataNeeds(kind, arg)             JSON {need, uses, error}: the dataset files the experiment (kind "preset": a name; "experiment": its JSON, or a comparison's, as experimentFromJSON takes it) trains on, need those not provided yet
 //	provideData(file, bytes)         {ok, error, ms}: hands over a fetched dataset file (checked against the manifest, decoded, kept for the worker's life)
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
-//	experimentFromJSON(text)         JSON {name, title}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
+//	experimentFromJSON(text)         JSON {name, title, json}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
 //	define(experimentJSON)           JSON {name, title}: keeps an experiment of the page's (a dropped file) under its name, for plan, runTask, assemble and dataNeeds (wasm/solver/custom.go)
 //	userNeeds(kind, arg)             JSON {need, files, error}: the user's data files the experiment (as dataNeeds) names, need those not provided yet (wasm/solver/userfiles.go)
 //	provideUserFile(name, bytes, pin) {ok, sha256, bytes, ms, error}: hands over a file of the user's the page holds, with the sha256 it read (the page simulator's call, datafiles.ProvideUserJS)
@@ -65,25 +65,61 @@ var provided datafiles.Provided
 // name or as JSON. An experiment that does not parse needs nothing:
 // planning it reports the error.
 func dataNeeds(kind, arg string) datafiles.Report {
+	scs, err := needScenarios(kind, arg)
+	if err != nil {
+		return datafiles.Report{Need: []datafiles.DataFile{}, Uses: []datafiles.DataFile{},
+			Error: "dataNeeds: " + err.Error()}
+	}
+	return provided.Report(scs...)
+}
+
+// needScenarios returns the scenarios whose data an experiment given by
+// kind ("preset": a name, the page's own included; "experiment": its
+// JSON, or a comparison's, dpsim-compare/1, which experimentFromJSON
+// turns into one by building its entries) trains on: none for one that
+// does not parse (planning it reports the error). An unknown kind is the
+// error.
+func needScenarios(kind, arg string) ([]*scenario.Scenario, error) {
 	var e *experiment.Experiment
 	var err error
 	switch kind {
 	case "preset":
-		e, err = lookup(arg) // a preset, or the page's own (define)
+		e, err = lookup(arg)
 	case "experiment":
+		if compareFormat([]byte(arg)) {
+			c, err := scenario.ParseComparison([]byte(arg))
+			if err != nil {
+				return nil, nil
+			}
+			var scs []*scenario.Scenario
+			for i := range c.Compare {
+				if s, err := c.EntryScenario(i); err == nil {
+					scs = append(scs, s)
+				}
+			}
+			return append(scs, c.BaseScenario()), nil
+		}
 		e, err = experiment.Parse([]byte(arg))
 	default:
-		return datafiles.Report{Need: []datafiles.DataFile{}, Uses: []datafiles.DataFile{},
-			Error: `dataNeeds: the first argument must be "preset" or "experiment"`}
+		return nil, fmt.Errorf(`the first argument must be "preset" or "experiment"`)
 	}
 	if err != nil {
-		return provided.Report()
+		return nil, nil
 	}
 	scs, err := experiment.Scenarios(e)
 	if err != nil {
-		return provided.Report()
+		return nil, nil
 	}
-	return provided.Report(scs...)
+	return scs, nil
+}
+
+// compareFormat reports whether text is a comparison (dpsim-compare/1).
+func compareFormat(text []byte) bool {
+	var head struct {
+		Format string `json:"format"`
+	}
+	_ = json.Unmarshal(text, &head)
+	return head.Format == scenario.CompareFormat
 }
 
 // plan returns the plan of preset name with runs per point (0: the
@@ -119,13 +155,9 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 // experiment, and registers it (dropping the plans of an earlier one of
 // the same name).
 func fromJSON(text []byte) (*experiment.Experiment, error) {
-	var head struct {
-		Format string `json:"format"`
-	}
-	_ = json.Unmarshal(text, &head)
 	var e *experiment.Experiment
 	var err error
-	if head.Format == scenario.CompareFormat {
+	if compareFormat(text) {
 		var c *scenario.Comparison
 		if c, err = scenario.ParseComparison(text); err != nil {
 			return nil, err
@@ -314,7 +346,10 @@ func main() {
 		if err != nil {
 			return errValue(err)
 		}
-		return jsonString(map[string]string{"name": e.Name, "title": e.Title})
+		// json is the experiment's own text: the page's other workers are
+		// given it (define), so that none builds the comparison again —
+		// which needs its data there first.
+		return jsonString(map[string]string{"name": e.Name, "title": e.Title, "json": string(e.JSON())})
 	}))
 	for name, f := range extra {
 		api.Set(name, fn(f))

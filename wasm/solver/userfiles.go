@@ -40,27 +40,18 @@ func userFilesHeld(e *experiment.Experiment) error {
 
 // userNeedsJS is userNeeds(kind, arg): the user's files the experiment
 // (kind "preset": a name, the page's own included; "experiment": its
-// JSON) names, as JSON {need, files, missing, error}: need those this
+// JSON, or a comparison's: needScenarios) names, as JSON {need, files, missing, error}: need those this
 // worker lacks, missing the one-line request for them. An experiment that does
 // not parse names none: planning it reports the error.
 func userNeedsJS(a []js.Value) any {
 	if len(a) < 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 		return errValue(fmt.Errorf(`userNeeds needs ("preset", name) or ("experiment", JSON)`))
 	}
-	var e *experiment.Experiment
-	var err error
-	switch a[0].String() {
-	case "preset":
-		e, err = lookup(a[1].String())
-	case "experiment":
-		e, err = experiment.Parse([]byte(a[1].String()))
-	default:
-		return errValue(fmt.Errorf(`userNeeds: the first argument must be "preset" or "experiment"`))
+	scs, err := needScenarios(a[0].String(), a[1].String())
+	if err != nil {
+		return errValue(fmt.Errorf("userNeeds: %w", err))
 	}
-	r := datafiles.UserReportOf()
-	if err == nil {
-		r = userReport(e)
-	}
+	r := datafiles.UserReportOf(scs...)
 	// Missing is the one line a page shows while it asks for them.
 	out := struct {
 		datafiles.UserReport

@@ -8,8 +8,9 @@ package weights
 // Four neighbours per pass halve the loads and stores of acc and let the
 // products overlap; the grouping (w1·x1 + w2·x2) + (w3·x3 + w4·x4) is the
 // summation order, the same in the WebAssembly version (mixrow_wasm.s),
-// so that traces stay bit-identical. A column outside x or fewer vals
-// than cols panics.
+// so that traces stay bit-identical; every product is rounded before
+// its sum (float64(…)), so that GOAMD64=v3 cannot fuse one into a
+// multiply-add either. A column outside x or fewer vals than cols panics.
 func MixRow(acc, x []float64, cols []int, vals []float64) {
 	d := len(acc)
 	vals = vals[:len(cols)]
@@ -23,7 +24,7 @@ func MixRow(acc, x []float64, cols []int, vals []float64) {
 		o4 := x[j4*d : (j4+1)*d]
 		o1, o2, o3, o4 = o1[:len(acc)], o2[:len(acc)], o3[:len(acc)], o4[:len(acc)]
 		for c := range acc {
-			acc[c] += (w1*o1[c] + w2*o2[c]) + (w3*o3[c] + w4*o4[c])
+			acc[c] += float64(float64(w1*o1[c])+float64(w2*o2[c])) + float64(float64(w3*o3[c])+float64(w4*o4[c]))
 		}
 	}
 	for ; e < len(cols); e++ {
@@ -31,7 +32,7 @@ func MixRow(acc, x []float64, cols []int, vals []float64) {
 		o := x[j*d : (j+1)*d]
 		o = o[:len(acc)]
 		for c := range acc {
-			acc[c] += w * o[c]
+			acc[c] += float64(w * o[c])
 		}
 	}
 }

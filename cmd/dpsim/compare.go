@@ -81,7 +81,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 		return fmt.Errorf("%s: %w", arg, err)
 	}
 	if b := c.BaseScenario(); b != nil {
-		if err := provideFiles(b, dirOf(arg)); err != nil {
+		if err := provideFiles(dirOf(arg), b); err != nil {
 			return fmt.Errorf("%s: %w", arg, err)
 		}
 	}

@@ -197,7 +197,7 @@ func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	if err := provideFiles(s, dirOf(arg)); err != nil {
+	if err := provideFiles(dirOf(arg), s); err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	if err := cal.apply(s); err != nil {

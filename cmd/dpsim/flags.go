@@ -13,6 +13,7 @@ import (
 
 	"dpsim/core/experiment"
 	"dpsim/core/pool"
+	"dpsim/core/scenario"
 )
 
 // usageError is a command-line mistake (a flag, a missing argument): one
@@ -175,6 +176,18 @@ func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
 		return 0, fmt.Errorf("%s: %s (got %q)", WorkersEnv, pool.Rule, s)
 	}
 	return n, nil
+}
+
+// estimateWith is b's CLI estimate with the gradients its pool of
+// workers runs at once, refused in one line naming --workers when that
+// takes it past the CLI's budget (Build checked the default's).
+func estimateWith(b *scenario.Built, workers int) (scenario.Estimate, error) {
+	est := b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents()))
+	if est.Total > scenario.CLIBudget {
+		return est, fmt.Errorf("--workers: %d gradients at once, each holding %s, make the run need about %s, more than the %s a run in the CLI may use: give fewer (got %d)",
+			est.Gradients, scenario.Bytes(est.Scratch), scenario.Bytes(est.Total), scenario.Bytes(scenario.CLIBudget), workers)
+	}
+	return est, nil
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

@@ -373,7 +373,11 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		b = r.Built()
 	}
 	r.SetWorkers(workers)
-	holdMemory(b.Estimate(scenario.CLI).Total)
+	est, err := estimateWith(b, workers)
+	if err != nil {
+		return err
+	}
+	holdMemory(est.Total)
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}

@@ -179,15 +179,13 @@ func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
 }
 
 // estimateWith is b's CLI estimate with the gradients its pool of
-// workers runs at once, refused in one line naming --workers when that
-// takes it past the CLI's budget (Build checked the default's).
+// workers runs at once and the tight bound's releases (a run and a
+// comparison keep it), refused in one line naming --workers when that
+// takes it past the CLI's budget, naming the fields of its largest part
+// (Build checked the scenario's own estimate).
 func estimateWith(b *scenario.Built, workers int) (scenario.Estimate, error) {
-	est := b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents()))
-	if est.Total > scenario.CLIBudget {
-		return est, fmt.Errorf("--workers: %d gradients at once, each holding %s, make the run need about %s, more than the %s a run in the CLI may use: give fewer (got %d)",
-			est.Gradients, scenario.Bytes(est.Scratch), scenario.Bytes(est.Total), scenario.Bytes(scenario.CLIBudget), workers)
-	}
-	return est, nil
+	est := b.WithTight(b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents())))
+	return est, scenario.CheckCLI(est)
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

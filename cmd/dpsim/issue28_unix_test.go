@@ -229,11 +229,19 @@ func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 	cnn["iterations"] = 2
 	cnn["record"] = map[string]any{"every": 1}
 
+	// The tight accountant's releases: with decaying noise, one distinct
+	// ε per agent, iteration and channel.
+	tight := preset("../../core/scenario/presets/gtdp-rendezvous.json")
+	tight["graph"] = map[string]any{"kind": "ring", "n": 500}
+	tight["iterations"] = 2000
+	tight["record"] = map[string]any{"every": 100}
+
 	for _, c := range []struct {
 		name, file string
 		sweep      bool
 		workers    int
 	}{
+		{"GT-DP on a ring of 500, 2000 iterations of decaying noise (the tight accountant)", write("tight.json", tight), false, 0},
 		{"CNN on 128 agents, --workers 128", write("cnn.json", cnn), false, 128},
 		{"ring of 2000, dimension 200, 3 checkpoints", write("ring.json", ring), false, 0},
 		{"mushrooms on 3000 agents", write("mushrooms.json", mush), false, 0},

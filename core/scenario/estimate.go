@@ -10,6 +10,7 @@ import (
 	"dpsim/core/data"
 	"dpsim/core/method"
 	"dpsim/core/pool"
+	"dpsim/core/privacy"
 	"dpsim/core/weights"
 )
 
@@ -235,6 +236,30 @@ func (e Estimate) total(room bool) Estimate {
 
 const roomWhat = "the collector's room"
 
+// Plus returns e with one more part (what the built run holds beside the
+// scenario's own estimate: the tight bound's releases, say).
+func (e Estimate) Plus(what string, bytes int64, fields ...string) Estimate {
+	if bytes <= 0 {
+		return e
+	}
+	room := e.Room > 0
+	parts := make([]Part, 0, len(e.Parts)+1)
+	for _, p := range e.Parts {
+		if p.What != roomWhat {
+			parts = append(parts, p)
+		}
+	}
+	e.Parts = append(parts, Part{What: what, Fields: fields, Bytes: bytes})
+	return e.total(room)
+}
+
+// WithTight returns e with the tight bound's releases counted
+// (privacy.TightBytes): what a run that keeps the tight bound beside the
+// paper's (dpsim run, compare) holds.
+func (b *Built) WithTight(e Estimate) Estimate {
+	return e.Plus("the tight bound's releases", privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations), "iterations", "graph.n")
+}
+
 // WithGradients returns e with n gradients running at once (a run's
 // pool.Widest; one for a sweep's run), each holding e.Scratch.
 func (e Estimate) WithGradients(n int) Estimate {
@@ -366,6 +391,13 @@ func checkBudget(e Estimate, budget int64, where string) error {
 			Bytes(e.Pinned), what, Bytes(MaxBytes))
 	}
 	return nil
+}
+
+// CheckCLI refuses an estimate of a built run (WithGradients, WithTight)
+// above the CLI's budget, in one line naming the fields behind its
+// largest part (--workers for the gradients' scratch).
+func CheckCLI(e Estimate) error {
+	return checkBudget(e, CLIBudget, "in the CLI")
 }
 
 // Estimate returns the memory estimate Build checked for the built

@@ -39,7 +39,15 @@
 # default column) and on Debian's reference BLAS, each chosen for its process
 # only (bench/blas.sh); the system's choice of BLAS is left alone.
 #
-# Needs go and /usr/bin/python3 with NumPy.
+# Last, DP-RECAL's wasm ÷ native (target ≤ 2): its time per
+# communication on both sets under js/wasm in node, built as the page's
+# and the Workers' code is (the dpsimsimd tag, the SIMD module linked by
+# wasm/simd/go_js_wasm_exec), against the native wall time of the same
+# round; wall time on both sides (node reports no CPU time to Go), each
+# wasm run time-based (-benchtime 1s) so that V8 has tiered the kernels
+# up (docs/performance.md, "Measuring wasm warm").
+#
+# Needs go, node and /usr/bin/python3 with NumPy.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 rounds=${1:-3}
@@ -52,6 +60,9 @@ for b in "${BLASES[@]}"; do blas_check "$b" "$py"; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/native.test" ./core/algorithms/recal
+GOOS=js GOARCH=wasm go test -tags dpsimsimd -c -o "$tmp/wasm.test" ./core/algorithms/recal
+go run ./wasm/simd/gen -o "$tmp/simd.wasm"
+export DPSIM_SIMD_WASM=$tmp/simd.wasm
 if [ -n "$base" ]; then
   mkdir "$tmp/base"
   git archive "$base" | tar -x -C "$tmp/base"
@@ -85,6 +96,7 @@ echo
 printf '%-5s %-8s %-9s %-8s %9s %9s %9s %9s %8s %8s %6s %6s%s\n' round dataset algorithm numpy \
   nat_us nat_cpu np_us np_cpu ratio cpu_ratio msgs nat_msg "${base:+  base_cpu base_cpur after/base}"
 lines=()
+wlines=()
 natall() { # natall [BINARY]: every dataset and algorithm
   native ijcnn1 "$walks" 20000 "$@"; native ijcnn1 "$sync" 2500 "$@"; native ijcnn1 dp-mradmm 100 "$@"
   native mnist-01 "$walks" 3000 "$@"; native mnist-01 "$sync" 400 "$@"; native mnist-01 dp-mradmm 8 "$@"
@@ -93,6 +105,13 @@ for r in $(seq "$rounds"); do
   natb=""
   if [ -n "$base" ]; then natb=$(natall "$tmp/base.test"); fi
   nat=$(natall)
+  wasm=$(cd core/algorithms/recal && ../../../wasm/simd/go_js_wasm_exec "$tmp/wasm.test" -test.cpu 1 -test.run '^$' \
+    -test.bench '^BenchmarkPerMessage/(ijcnn1|mnist-01)/dp-recal$' -test.benchtime 1s |
+    awk '/^BenchmarkPerMessage\// { split($1, p, "/"); print p[2], $3 }')
+  while read -r ds ww; do
+    read -r _ _ nw _ _ < <(awk -v d="$ds" '$1 == d && $2 == "dp-recal"' <<<"$nat")
+    wlines+=("$(awk -v r="$r" -v d="$ds" -v ww="$ww" -v nw="$nw" 'BEGIN { printf "%-5s %-8s %9.2f %9.2f %8.2f", r, d, nw/1e3, ww/1e3, ww/nw }')")
+  done <<<"$wasm"
   for b in "${BLASES[@]}"; do
     for ds in ijcnn1 mnist-01; do
       while read -r alg pw pc _ msgs; do
@@ -121,3 +140,12 @@ printf '%s\n' "${lines[@]}" | awk '{ key = $2 " " $3 " " $4; if (!(key in seen))
       printf "%-8s %-9s %-8s %9.2f %9.2f %9.2f %9.2f %10.2fx %10.2fx", q[1], q[2], q[3], med(key, 5), med(key, 6), med(key, 7), med(key, 8), med(key, 9), med(key, 10)
       if (v[key, 13, 1] != "") printf " %10.2f %9.2fx %9.2fx", med(key, 13), med(key, 14), med(key, 15)
       printf " (target ≥ 3)\n" } }'
+echo
+echo "DP-RECAL under js/wasm (dpsimsimd, SIMD module linked) against native, wall µs per communication:"
+printf '%-5s %-8s %9s %9s %8s\n' round dataset native wasm wasm/nat
+printf '%s\n' "${wlines[@]}"
+printf '%s\n' "${wlines[@]}" | awk '{ if (!($2 in seen)) { seen[$2] = 1; keys[++nk] = $2 }; k = ++cnt[$2]; for (c = 3; c <= 5; c++) v[$2, c, k] = $c }
+  function med(key, c,   i, j, t, k, x) { k = cnt[key]; for (i = 1; i <= k; i++) x[i] = v[key, c, i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+    return (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+  END { for (i = 1; i <= nk; i++) printf "median %-8s %9.2f %9.2f %7.2fx (target ≤ 2)\n", keys[i], med(keys[i], 3), med(keys[i], 4), med(keys[i], 5) }'

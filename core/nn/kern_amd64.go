@@ -67,68 +67,7 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	col2imAVX2(&dx[0], c, h, w, &dcols[0])
 }
 
-// poolAVX2 is poolReLUGo's loops in AVX2 (pool_amd64.s): max32 in
-// MINPS as Go compiles max on amd64, the window's position by compares
-// and blends; on checked lengths only.
-//
-//go:noescape
-func poolAVX2(a *float32, c, h, w int, out *float32, arg *uint8)
-
-// poolReLU is poolReLUGo, in AVX2 where useKernel is set: the same
-// maxima, ties and NaNs, bit for bit (TestPool).
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
-	if !useKernel || !poolShape(a, c, h, w, out, arg) {
-		poolReLUGo(a, c, h, w, out, arg)
-		return
-	}
-	poolAVX2(&a[0], c, h, w, &out[0], &arg[0])
-}
-
-// fillAVX2 and unpoolAVX2 are fillBiasGo's and unpoolGo's loops in AVX2
-// (pool_amd64.s), on checked lengths only.
-//
-//go:noescape
-func fillAVX2(a, bias *float32, rows, p int)
-
-//go:noescape
-func unpoolAVX2(dq, q *float32, arg *uint8, c, h, w int, da *float32)
-
-// fillBias is fillBiasGo, in AVX2 where useKernel is set.
-func fillBias(a, bias []float32, p int) {
-	if !useKernel || len(bias) == 0 || p <= 0 || len(a) < len(bias)*p {
-		fillBiasGo(a, bias, p)
-		return
-	}
-	fillAVX2(&a[0], &bias[0], len(bias), p)
-}
-
-// rowSumsAVX2 is rowSumsGo in AVX2 (kernnt_amd64.s), on checked
-// lengths only.
-//
-//go:noescape
-func rowSumsAVX2(a *float32, rows, p int, out *float32)
-
-// rowSums is rowSumsGo, in AVX2 where useKernel is set (one YMM register
-// per row carries its eight lanes).
-func rowSums(a []float32, rows, p int, out []float32) {
-	if !useKernel || rows <= 0 || p <= 0 || len(a) < rows*p || len(out) < rows {
-		rowSumsGo(a, rows, p, out)
-		return
-	}
-	rowSumsAVX2(&a[0], rows, p, &out[0])
-}
-
-// unpool is unpoolGo, its scatter in AVX2 where useKernel is set: the
-// assembly writes every value of the windows' blocks, so da is cleared
-// first only where an odd last row or column lies outside them.
-func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
-	n := c * (h / 2) * (w / 2)
-	if !useKernel || n <= 0 || len(dq) < n || len(q) < n || len(arg) < n || len(da) < c*h*w {
-		unpoolGo(dq, q, arg, c, h, w, da)
-		return
-	}
-	if h%2 == 1 || w%2 == 1 {
-		clear(da[:c*h*w])
-	}
-	unpoolAVX2(&dq[0], &q[0], &arg[0], c, h, w, &da[0])
-}
+// unpoolFillsBlocks says unpoolAsm (pool_amd64.s) writes every value of
+// the windows' blocks, so unpool clears da only where an odd last row or
+// column lies outside them.
+const unpoolFillsBlocks = true

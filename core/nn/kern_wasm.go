@@ -72,58 +72,6 @@ func col2im(dcols []float32, c, h, w int, dx []float32) {
 	}
 }
 
-// poolWasm is poolReLUGo's loops in WebAssembly (kern_wasm.s), with
-// selects for max32 and the window's position; on checked lengths only.
-//
-//go:noescape
-func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
-
-// poolReLU is poolReLUGo (nn.go), in WebAssembly where useKernel is
-// set: the same maxima, ties and NaNs, bit for bit (TestPool).
-func poolReLU(a []float32, c, h, w int, out []float32, arg []uint8) {
-	if !useKernel || !poolShape(a, c, h, w, out, arg) {
-		poolReLUGo(a, c, h, w, out, arg)
-		return
-	}
-	poolWasm(&a[0], c, h, w, &out[0], &arg[0])
-}
-
-//go:noescape
-func fillWasm(a, bias *float32, rows, p int)
-
-//go:noescape
-func rowSumsWasm(a *float32, rows, p int, out *float32)
-
-//go:noescape
-func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
-
-// fillBias is fillBiasGo, in WebAssembly (fillWasm) where useKernel is
-// set: every loop iteration of Go's wasm code is dear.
-func fillBias(a, bias []float32, p int) {
-	if !useKernel || len(bias) == 0 || p <= 0 || len(a) < len(bias)*p {
-		fillBiasGo(a, bias, p)
-		return
-	}
-	fillWasm(&a[0], &bias[0], len(bias), p)
-}
-
-// rowSums is rowSumsGo (the same sums in the same order), in
-// WebAssembly where useKernel is set.
-func rowSums(a []float32, rows, p int, out []float32) {
-	if !useKernel || rows <= 0 || p <= 0 || len(a) < rows*p || len(out) < rows {
-		rowSumsGo(a, rows, p, out)
-		return
-	}
-	rowSumsWasm(&a[0], rows, p, &out[0])
-}
-
-// unpool is unpoolGo, its scatter in WebAssembly where useKernel is set.
-func unpool(dq, q []float32, arg []uint8, c, h, w int, da []float32) {
-	n := c * (h / 2) * (w / 2)
-	if !useKernel || n <= 0 || len(dq) < n || len(q) < n || len(arg) < n || len(da) < c*h*w {
-		unpoolGo(dq, q, arg, c, h, w, da)
-		return
-	}
-	clear(da[:c*h*w])
-	unpoolWasm(&dq[0], &q[0], &arg[0], c, h, w, &da[0])
-}
+// unpoolFillsBlocks says unpoolAsm (kern_wasm.s) scatters into the
+// windows' maxima only, so unpool clears da first.
+const unpoolFillsBlocks = false

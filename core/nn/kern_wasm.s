@@ -336,7 +336,7 @@ TEXT ·col2imWasm(SB), NOSPLIT, $0-40
 	PATCHES(4, IMG; IMG; F32Load $0; COLS; F32Load $0; F32Add; F32Store $0)
 	RET
 
-// func poolWasm(a *float32, c, h, w int, out *float32, arg *uint8)
+// func poolAsm(a *float32, c, h, w int, out *float32, arg *uint8)
 //
 // poolReLU's loops (nn.go), branch-free with selects: per 2×2 window
 // v0 v1 / v2 v3, m = max32(max32(v0, v1), max32(v2, v3)), out =
@@ -347,7 +347,7 @@ TEXT ·col2imWasm(SB), NOSPLIT, $0-40
 // R5 arg, R6 output rows left, R7 the window's top row, R8 outputs left
 // in the row, R9 oh, R10 ow, R11 a plane's bytes, R12 the byte offset
 // of the window in its row; F0–F3 the window, F4–F6 maxima, F7 zero.
-TEXT ·poolWasm(SB), NOSPLIT, $0-48
+TEXT ·poolAsm(SB), NOSPLIT, $0-48
 	MOVD a+0(FP), R0
 	MOVD c+8(FP), R1
 	MOVD h+16(FP), R9
@@ -477,11 +477,11 @@ TEXT ·poolWasm(SB), NOSPLIT, $0-48
 	End
 	RET
 
-// func fillWasm(a, bias *float32, rows, p int)
+// func fillAsm(a, bias *float32, rows, p int)
 //
 // fillBias's loops: row r of a (rows × p) set to bias[r], as 32 bits.
 // Registers: R0 a, R1 bias, R2 rows left, R3 p·4, R4 the byte offset.
-TEXT ·fillWasm(SB), NOSPLIT, $0-32
+TEXT ·fillAsm(SB), NOSPLIT, $0-32
 	MOVD a+0(FP), R0
 	MOVD bias+8(FP), R1
 	MOVD rows+16(FP), R2
@@ -535,7 +535,7 @@ TEXT ·fillWasm(SB), NOSPLIT, $0-32
 	End
 	RET
 
-// func unpoolWasm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+// func unpoolAsm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
 //
 // unpool's scatter (da already cleared): for each pooled value k in
 // order, if q[k] > 0, da's window position arg[k] gets dq[k], as 32
@@ -543,7 +543,7 @@ TEXT ·fillWasm(SB), NOSPLIT, $0-32
 // rows per channel (h/2), R5 outputs per row (w/2), R6 w·4, R7 the
 // window row's first value in da, R8 rows left, R9 outputs left, R10
 // the window's address, R11 the channel's plane, R12 a plane's bytes.
-TEXT ·unpoolWasm(SB), NOSPLIT, $0-56
+TEXT ·unpoolAsm(SB), NOSPLIT, $0-56
 	MOVD dq+0(FP), R0
 	MOVD q+8(FP), R1
 	MOVD arg+16(FP), R2

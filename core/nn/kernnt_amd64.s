@@ -197,7 +197,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func rowSumsAVX2(a *float32, rows, p int, out *float32)
+// func rowSumsAsm(a *float32, rows, p int, out *float32)
 //
 // rowSumsGo for rows, p ≥ 1: out[r] += the lanes of row r in lanes.go's
 // order, one YMM accumulator per row (value j in lane j mod 8, from
@@ -207,7 +207,7 @@ done:
 //
 // Registers: SI the rows, R8 p·4, R11 3·p·4, R9 rows left, R10 p mod 8,
 // DX out, AX the pointer in the pass, CX the blocks left, Y15 the mask.
-TEXT ·rowSumsAVX2(SB), NOSPLIT, $0-32
+TEXT ·rowSumsAsm(SB), NOSPLIT, $0-32
 	MOVQ a+0(FP), SI
 	MOVQ rows+8(FP), R9
 	MOVQ p+16(FP), R8

@@ -135,7 +135,7 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 #define VAL(l, off) Get l; Get R10; I32WrapI64; F32Load $(off); F32Add; Set l
 #define VTAIL(l, q) Get R7; I64Const $(q); I64LeU; BrIf $0; VAL(l, 4*q)
 
-// func rowSumsWasm(a *float32, rows, p int, out *float32)
+// func rowSumsAsm(a *float32, rows, p int, out *float32)
 //
 // rowSumsGo for rows, p ≥ 1: out[r] += row r's lanes in lanes.go's
 // order — F0–F7 from +0, value j in lane j mod 8, eight a pass, the
@@ -144,7 +144,7 @@ TEXT ·kernNTWasm(SB), NOSPLIT, $0-48
 // Registers: R0 the row, R1 rows left, R2 out's entry, R5 p·4, R6
 // (p − p mod 8)·4, R7 p mod 8, R10 the pointer in the pass, R12 its
 // end of whole passes.
-TEXT ·rowSumsWasm(SB), NOSPLIT, $0-32
+TEXT ·rowSumsAsm(SB), NOSPLIT, $0-32
 	MOVD a+0(FP), R0
 	MOVD rows+8(FP), R1
 	MOVD p+16(FP), R5

@@ -64,7 +64,7 @@ GLOBL poolsign<>(SB), RODATA|NOPTR, $32
 #define LOADM0(mem, y) VMASKMOVPS mem, Y14, y
 #define LOADM1(mem, y) VMASKMOVPS mem, Y15, y
 
-// func poolAVX2(a *float32, c, h, w int, out *float32, arg *uint8)
+// func poolAsm(a *float32, c, h, w int, out *float32, arg *uint8)
 //
 // poolReLUGo for c ≥ 1, h, w ≥ 2: eight windows at a time (max32 as Go
 // compiles it, the positions by compares and blends, no branch), the
@@ -75,7 +75,7 @@ GLOBL poolsign<>(SB), RODATA|NOPTR, $32
 // R10 a row's bytes (w·4), R11 ow, R12 the windows left in the row, AX
 // the row pair's window, DX out, DI arg, R13 a plane's bytes, BX the
 // row pair, CX and R14 scratch.
-TEXT ·poolAVX2(SB), NOSPLIT, $0-48
+TEXT ·poolAsm(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ c+8(FP), R8
 	MOVQ w+24(FP), R10
@@ -152,7 +152,7 @@ nextrow:
 	VZEROUPPER
 	RET
 
-// func unpoolAVX2(dq, q *float32, arg *uint8, c, h, w int, da *float32)
+// func unpoolAsm(dq, q *float32, arg *uint8, c, h, w int, da *float32)
 //
 // unpoolGo's scatter for c ≥ 1, h, w ≥ 2, writing every value of the
 // windows' 2×2 blocks (the routed gradient where q > 0 and the position
@@ -165,7 +165,7 @@ nextrow:
 // second row, CX the window's byte offset in a row, R8 channels left,
 // R9 row pairs left, R10 a row's bytes, R11 ow, R12 windows left in the
 // row, R13 a plane's bytes; Y7 zero.
-TEXT ·unpoolAVX2(SB), NOSPLIT, $0-56
+TEXT ·unpoolAsm(SB), NOSPLIT, $0-56
 	MOVQ dq+0(FP), SI
 	MOVQ q+8(FP), BX
 	MOVQ arg+16(FP), DI
@@ -260,13 +260,13 @@ unext:
 	VZEROUPPER
 	RET
 
-// func fillAVX2(a, bias *float32, rows, p int)
+// func fillAsm(a, bias *float32, rows, p int)
 //
 // fillBiasGo for rows, p ≥ 1: row r of a set to bias[r], eight values a
 // store, the row's last eight by a store ending at its end (which may
 // overlap the one before: the same values); rows under eight values one
 // at a time.
-TEXT ·fillAVX2(SB), NOSPLIT, $0-32
+TEXT ·fillAsm(SB), NOSPLIT, $0-32
 	MOVQ a+0(FP), DI
 	MOVQ bias+8(FP), SI
 	MOVQ rows+16(FP), R8

@@ -26,9 +26,6 @@ func TestAVX2Kernels(t *testing.T) {
 	defer func() { useAVX2 = true }()
 	s := rng.New(5, "learn/avx2-test")
 	wide := func() float64 { return (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30)) }
-	same := func(a, b float64) bool {
-		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-	}
 	for cols := 1; cols <= 35; cols++ {
 		const rows = 83
 		set := &data.Set{Name: "w", Split: "train", Rows: rows, Cols: cols, Features: make([]float32, rows*cols),
@@ -58,7 +55,7 @@ func TestAVX2Kernels(t *testing.T) {
 					useAVX2 = true
 					r.Dots(lo, x, got)
 					for k := range n {
-						if !same(want[k], got[k]) {
+						if !sameBits(want[k], got[k]) {
 							t.Fatalf("cols %d, idx %v, x %s, n %d: AVX2 Dots[%d] = %v, Go %v", cols, r.Idx != nil, name, n, k, got[k], want[k])
 						}
 					}
@@ -76,7 +73,7 @@ func TestAVX2Kernels(t *testing.T) {
 					useAVX2 = true
 					r.Axpys(lo, c, gout)
 					for j := range wout {
-						if !same(wout[j], gout[j]) {
+						if !sameBits(wout[j], gout[j]) {
 							t.Fatalf("cols %d, idx %v, x %s, n %d: AVX2 Axpys[%d] = %v, Go %v", cols, r.Idx != nil, name, n, j, gout[j], wout[j])
 						}
 					}
@@ -93,4 +90,79 @@ func TestPackedGo(t *testing.T) {
 	defer func(on bool) { useAVX2 = on }(useAVX2)
 	useAVX2 = false
 	checkPacked(t)
+}
+
+// TestSparseAVX2 checks that the AVX2 sparse dot products of pixel rows
+// give exactly num.GatherDot's bits (the Go loops), and the AVX2 sparse
+// axpys exactly saxpy's: rows of every count of stored terms 0…70 and a
+// few hundred (every tail of the eight lanes and of the four products),
+// through a permutation, at points, coefficients and accumulators with
+// wide exponents (every product and sum rounds) and ±Inf.
+func TestSparseAVX2(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("this processor has no AVX2: the sparse Dots run the Go loops")
+	}
+	defer func() { useAVX2 = true }()
+	s := rng.New(9, "learn/sparse-avx2-test")
+	const rows, cols = 90, 784
+	set := &data.Set{Name: "p", Split: "train", Rows: rows, Cols: cols, Pixels: make([]uint8, rows*cols),
+		Y: make([]uint8, rows), Classes: []string{"a", "b"}}
+	for i := range rows {
+		nnz := i // rows 0…70 hold i nonzeros, the rest a few hundred
+		if i > 70 {
+			nnz = 100 + 11*i
+		}
+		for t := range nnz {
+			set.Pixels[i*cols+(t*cols)/nnz] = uint8(1 + s.IntN(255))
+		}
+	}
+	sp := newSparseRows(set, 1)
+	if sp == nil || sp.pix == nil {
+		t.Fatal("no sparse form of the pixel set")
+	}
+	idx := make([]int, rows)
+	for k := range idx {
+		idx[k] = (k * 7) % rows // 7 is prime to 90: a permutation
+	}
+	wide := func(n int) []float64 {
+		v := make([]float64, n)
+		for k := range v {
+			v[k] = (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30))
+		}
+		return v
+	}
+	x := wide(cols)
+	inf := append([]float64(nil), x...)
+	inf[cols/2], inf[cols-1] = math.Inf(1), math.Inf(-1)
+	for _, r := range []Rows{{Set: set}, {Set: set, Idx: idx}} {
+		for name, x := range map[string][]float64{"wide": x, "±Inf": inf} {
+			// Each pass by the Go loops (want) and by AVX2 (got), which must
+			// take every row.
+			check := func(what string, want, got []float64, goPass func(), avx2 func() int) {
+				useAVX2 = false
+				goPass()
+				useAVX2 = true
+				if avx2() != rows {
+					t.Fatalf("the AVX2 sparse %s kernel did not run", what)
+				}
+				for k := range want {
+					if !sameBits(want[k], got[k]) {
+						t.Fatalf("idx %v, x %s: AVX2 sparse %s[%d] = %v, Go %v", r.Idx != nil, name, what, k, got[k], want[k])
+					}
+				}
+			}
+			want, got := make([]float64, rows), make([]float64, rows)
+			check("Dots", want, got, func() { r.sparseDots(sp, 0, x, want) }, func() int { return r.sparseDotsWide(sp, 0, x, got) })
+			// The axpys, with x as the accumulator and wide coefficients.
+			c := wide(rows)
+			wout, gout := append([]float64(nil), x...), append([]float64(nil), x...)
+			check("Axpys", wout, gout, func() { r.sparseAxpys(sp, 0, c, wout) }, func() int { return r.sparseAxpysWide(sp, 0, c, gout) })
+		}
+	}
+}
+
+// sameBits reports whether a and b have the same bits, or are both NaN
+// (NaN payloads are not portable).
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 }

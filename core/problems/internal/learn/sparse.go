@@ -51,6 +51,11 @@ type sparseRows struct {
 	pix   []uint8
 }
 
+// sparseSlack is the zero entries of col and pix kept past their ends
+// (in their capacity): amd64's sparse dot kernel loads a row's last
+// columns and bytes eight at a time and masks off what it does not use.
+const sparseSlack = 8
+
 // maxSparseCols bounds the columns a uint16 index can name.
 const maxSparseCols = 1 << 16
 
@@ -80,9 +85,9 @@ func newSparseRows(s *data.Set, maxDensity float64) *sparseRows {
 	if float64(nnz) > maxDensity*float64(total) {
 		return nil
 	}
-	sp := &sparseRows{start: make([]int, s.Rows+1), col: make([]uint16, 0, nnz)}
+	sp := &sparseRows{start: make([]int, s.Rows+1), col: make([]uint16, 0, nnz+sparseSlack)}
 	if s.Pixels != nil {
-		sp.pix = make([]uint8, 0, nnz)
+		sp.pix = make([]uint8, 0, nnz+sparseSlack)
 	} else {
 		sp.f32 = make([]float32, 0, nnz)
 	}

@@ -1,4 +1,4 @@
-//go:build !wasm || purego
+//go:build !(amd64 || wasm) || purego
 
 package learn
 

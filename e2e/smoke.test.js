@@ -301,6 +301,10 @@ describe('dpsim page with WebGL2', () => {
     assert.equal(lines[1].split(',').length, header.length, 'first row has as many fields as the header');
   });
 
+  // benchTitle writes a GT-DP benchmark scenario's title from its graph
+  // and dimension, as bench/gtdp/rgg50.json's is written.
+  const benchTitle = (s) => `Benchmark: GT-DP iteration, N = ${s.graph.n}, d = ${s.problem.params.dim}, random geometric graph (radius ${s.graph.radius}), noise on`;
+
   // Fast-forward on the core-speed issue's two scenarios: N = 50, d = 10,
   // 574 directed links (bench/gtdp/rgg50.json), and a 200-node random
   // geometric graph in the plane. The figures (iterations per second,
@@ -317,6 +321,9 @@ describe('dpsim page with WebGL2', () => {
     big.name = 'bench-rgg200';
     big.graph = { kind: 'random-geometric', n: 200, radius: 0.15 };
     big.problem.params.dim = 2;
+    // The copy's title is its own, written from its fields (it once kept
+    // the 50-node one's "N = 50").
+    big.title = benchTitle(big);
     const report = [];
     for (const [name, scen] of [['N = 50, d = 10', base], ['N = 200 (plane)', big]]) {
       const res = await b.page.evaluate((t) => {
@@ -324,6 +331,9 @@ describe('dpsim page with WebGL2', () => {
         return { ok: r.ok, error: String(r.error) };
       }, JSON.stringify(scen));
       assert.ok(res.ok, `${name}: ${res.error}`);
+      await waitFor(b, `${name}'s title shown`, (n) => window.dpsimState.scenario === n && document.getElementById('scn-title').textContent === window.dpsimState.title, scen.name);
+      const title = await b.page.textContent('#scn-title');
+      assert.ok(title.includes(`N = ${scen.graph.n},`) && title.includes(`d = ${scen.problem.params.dim},`), `${name} is titled ${JSON.stringify(title)}`);
       await b.page.evaluate(() => { window.dpsim.setSpeed(10); window.dpsim.setFast(true); window.dpsim.play(); });
       await waitFrames(b, 10);
       await b.page.evaluate(() => {

@@ -219,10 +219,14 @@
     o.title = `the scenario's own noise: ε = ${own.text}`;
     place(o, at(Math.min(own.log10, range.hi)));
     ticksBox.replaceChildren(...marks, o);
-    // Thin the numbers out if they would touch.
+    // Thin the numbers out if they would touch: every other one, or
+    // fewer, as the widest number and the track's length need (a phone
+    // shows 1000 and 10⁻³ in large type).
     const w = ticksBox.clientWidth;
-    const every = w > 0 && marks.length > 1 && w / (marks.length - 1) < 30 ? 2 : 1;
-    marks.forEach((m, i) => m.classList.toggle('bare', (i + (lo % every ? 1 : 0)) % every !== 0));
+    const widest = Math.max(0, ...marks.map((m) => m.getBoundingClientRect().width));
+    const gap = marks.length > 1 ? ((w - 16) / (range.hi - range.lo)) : Infinity;
+    const every = w > 0 && gap > 0 ? Math.max(1, Math.ceil((widest + 6) / gap)) : 1;
+    marks.forEach((m, i) => m.classList.toggle('bare', ((i + ((lo % every) + every) % every) % every) !== 0));
     ticksBox.dataset.decades = String(marks.length);
   }
 

@@ -33,7 +33,7 @@ func TestLinkParams(t *testing.T) {
 			s.Calibrate = &scenario.Calibrate{Epsilon: 2.5, Iterations: s.Iterations}
 		}, 1, "?preset=gtdp-rendezvous&seed=1&epsilon=2.5"},
 		{"calibrated at another horizon", func(s *scenario.Scenario) { s.Calibrate = &scenario.Calibrate{Epsilon: 2.5, Iterations: 10} }, 1, ""},
-		{"ε out of the URL's range", func(s *scenario.Scenario) { s.Calibrate = &scenario.Calibrate{Epsilon: 1e7} }, 1, ""},
+		{"ε out of the URL's range", func(s *scenario.Scenario) { s.Calibrate = &scenario.Calibrate{Epsilon: 1e-7} }, 1, ""},
 		{"more iterations", func(s *scenario.Scenario) { s.Iterations++ }, 1, ""},
 		{"renamed", func(s *scenario.Scenario) { s.Name = "mine" }, 1, ""},
 		{"retitled", func(s *scenario.Scenario) { s.Title += "!" }, 1, ""},

@@ -24,6 +24,7 @@ s = json.load(open(sys.argv[1])); s["iterations"] = 1000000; s["record"] = {"eve
 json.dump(s, open(sys.argv[2] + "/n50.json", "w"))
 s["name"] = "bench-rgg200"; s["graph"] = {"kind": "random-geometric", "n": 200, "radius": 0.15}
 s["problem"]["params"]["dim"] = 2
+s["title"] = "Benchmark: GT-DP iteration, N = %d, d = %d, random geometric graph (radius %g), noise on" % (s["graph"]["n"], s["problem"]["params"]["dim"], s["graph"]["radius"])
 json.dump(s, open(sys.argv[2] + "/n200.json", "w"))
 r = json.load(open("core/scenario/presets/gtdp-rendezvous.json"))
 r["name"], r["title"] = "bench-ring5000", "Benchmark: GT-DP rendezvous on a ring of 5,000"

@@ -122,10 +122,6 @@ func auditCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	// A scenario's own data files are read beside it (or the experiment).
-	if err := provideBaseFiles(e.Base.Scenario, arg); err != nil {
-		return fmt.Errorf("%s: %w", arg, err)
-	}
 	// The flags given replace the experiment's settings.
 	if fs.given("runs") || e.Audit == nil || e.Runs == 0 {
 		e.Runs = *runs / 2
@@ -155,6 +151,11 @@ func auditCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr i
 		e.Set["iterations"] = json.RawMessage(fmt.Sprint(*iters))
 	}
 	if e, err = experiment.Parse(e.JSON()); err != nil {
+		return fmt.Errorf("%s: %w", arg, err)
+	}
+	// A scenario's own data files are read beside it (or the experiment),
+	// every point's as dpsim sweep reads them.
+	if err := provideExperimentFiles(e, arg); err != nil {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
 	name := e.Name

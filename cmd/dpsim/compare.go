@@ -81,7 +81,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 		return fmt.Errorf("%s: %w", arg, err)
 	}
 	if b := c.BaseScenario(); b != nil {
-		if err := provideFiles(b, dirOf(arg)); err != nil {
+		if err := provideFiles(dirOf(arg), b); err != nil {
 			return fmt.Errorf("%s: %w", arg, err)
 		}
 	}
@@ -113,8 +113,12 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	// The entries run one after the other: the largest is what is held.
 	var most int64
-	for _, b := range cb.Entries {
-		most = max(most, b.Estimate(scenario.CLI).Total)
+	for i, b := range cb.Entries {
+		est, err := estimateWith(b, workers)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cb.Labels[i], err)
+		}
+		most = max(most, est.Total)
 	}
 	holdMemory(most)
 	env.saveOnSignal() // the exports of the entries that finish stay

@@ -13,6 +13,7 @@ import (
 
 	"dpsim/core/experiment"
 	"dpsim/core/pool"
+	"dpsim/core/scenario"
 )
 
 // usageError is a command-line mistake (a flag, a missing argument): one
@@ -175,6 +176,16 @@ func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
 		return 0, fmt.Errorf("%s: %s (got %q)", WorkersEnv, pool.Rule, s)
 	}
 	return n, nil
+}
+
+// estimateWith is b's CLI estimate with the gradients its pool of
+// workers runs at once and the tight bound's releases (a run and a
+// comparison keep it), refused in one line naming --workers when that
+// takes it past the CLI's budget, naming the fields of its largest part
+// (Build checked the scenario's own estimate).
+func estimateWith(b *scenario.Built, workers int) (scenario.Estimate, error) {
+	est := b.WithTight(b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents())))
+	return est, scenario.CheckCLI(est)
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

@@ -221,14 +221,32 @@ func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 	x["values"] = []int{0, 1600000}
 	grid := write("grid.json", comm)
 
+	// The CNN's gradients on 128 goroutines, far above the cores: each
+	// holds its own scratch (the estimate counted one per core).
+	cnn := preset("../../core/scenario/presets/gtdp-cnn-mnist.json")
+	cnn["graph"] = map[string]any{"kind": "ring", "n": 128}
+	cnn["problem"].(map[string]any)["params"].(map[string]any)["train_rows"] = 1024
+	cnn["iterations"] = 2
+	cnn["record"] = map[string]any{"every": 1}
+
+	// The tight accountant's releases: with decaying noise, one distinct
+	// ε per agent, iteration and channel.
+	tight := preset("../../core/scenario/presets/gtdp-rendezvous.json")
+	tight["graph"] = map[string]any{"kind": "ring", "n": 500}
+	tight["iterations"] = 2000
+	tight["record"] = map[string]any{"every": 100}
+
 	for _, c := range []struct {
 		name, file string
 		sweep      bool
+		workers    int
 	}{
-		{"ring of 2000, dimension 200, 3 checkpoints", write("ring.json", ring), false},
-		{"mushrooms on 3000 agents", write("mushrooms.json", mush), false},
-		{"communication axis, 2×2 runs × 20001 points", along, true},
-		{"communication grid of 2 values, 2×2 runs of 50001 points", grid, true},
+		{"GT-DP on a ring of 500, 2000 iterations of decaying noise (the tight accountant)", write("tight.json", tight), false, 0},
+		{"CNN on 128 agents, --workers 128", write("cnn.json", cnn), false, 128},
+		{"ring of 2000, dimension 200, 3 checkpoints", write("ring.json", ring), false, 0},
+		{"mushrooms on 3000 agents", write("mushrooms.json", mush), false, 0},
+		{"communication axis, 2×2 runs × 20001 points", along, true, 0},
+		{"communication grid of 2 values, 2×2 runs of 50001 points", grid, true, 0},
 	} {
 		var total, room int64
 		args := []string{"run", "--quiet", "--out", filepath.Join(dir, "out.json"), c.file}
@@ -253,8 +271,14 @@ func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			est := b.Estimate(scenario.CLI)
+			est, err := estimateWith(b, c.workers)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
 			total, room = est.Total, est.Room
+			if c.workers != 0 {
+				args = append([]string{"run", "--workers", strconv.Itoa(c.workers)}, args[1:]...)
+			}
 		}
 		held := total - room
 		cliRSS, limit, _ := peakRSS(t, nil, args...)

@@ -197,7 +197,7 @@ func loadWith(ctx context.Context, arg string, stdin io.Reader, cal *calibration
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	if err := provideFiles(s, dirOf(arg)); err != nil {
+	if err := provideFiles(dirOf(arg), s); err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	if err := cal.apply(s); err != nil {
@@ -373,7 +373,11 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		b = r.Built()
 	}
 	r.SetWorkers(workers)
-	holdMemory(b.Estimate(scenario.CLI).Total)
+	est, err := estimateWith(b, workers)
+	if err != nil {
+		return err
+	}
+	holdMemory(est.Total)
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}

@@ -319,7 +319,7 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	if err := provideBaseFiles(e.Base.Scenario, arg); err != nil {
+	if err := provideExperimentFiles(e, arg); err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return e, nil

@@ -6,12 +6,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"dpsim/core/data/usertest"
+	"dpsim/core/experiment"
 	"dpsim/core/objective"
 	"dpsim/core/scenario"
+	"dpsim/ui/datafiles"
 )
 
 // userProblem is one learning problem on a user's data: the preset it
@@ -298,23 +301,66 @@ func TestUserDataCompare(t *testing.T) {
 // TestUserDataSweep: dpsim sweep reads its base scenario's data files
 // beside the experiment file, and every run trains on them.
 func TestUserDataSweep(t *testing.T) {
+	userSweep(t, "user-sweep", []map[string]any{{"name": "a"}}, 2)
+}
+
+// userSweep writes a sweep of the logistic problem trained on a user's
+// train.csv (and other.csv, which a series may name) with series, runs
+// it with dpsim sweep and returns its text.
+func userSweep(t *testing.T, name string, series []map[string]any, runs int) []byte {
+	t.Helper()
 	p := userProblems[0]
 	dir := t.TempDir()
 	x, y := userRows(p, 1, p.rows)
 	var s map[string]any
 	json.Unmarshal(userScenario(t, p, map[string]any{"train": writeSource(t, dir, "csv", "train", x, y)}), &s)
-	e, _ := json.Marshal(map[string]any{
-		"format": "dpsim-experiment/1", "name": "user-sweep", "title": "a sweep on a user's data",
+	x2, y2 := userRows(p, 2, p.rows)
+	writeSource(t, dir, "csv", "other", x2, y2)
+	text, _ := json.Marshal(map[string]any{
+		"format": "dpsim-experiment/1", "name": name, "title": "a sweep on a user's data",
 		"base":   map[string]any{"scenario": s},
-		"series": []map[string]any{{"name": "a"}},
+		"series": series,
 		"x":      map[string]any{"kind": "field", "fields": []string{"noise.theta.scale"}, "values": []float64{0.1, 1}, "label": "b"},
-		"runs":   2, "seed": 1, "statistic": "mean",
+		"runs":   runs, "seed": 1, "statistic": "mean",
 		"metrics": []map[string]any{{"name": "optimality"}},
 		"figure":  map[string]any{"title": "t", "y": map[string]any{"metric": "optimality", "label": "y"}},
 	})
 	file := filepath.Join(dir, "sweep.json")
-	os.WriteFile(file, e, 0o644)
+	os.WriteFile(file, text, 0o644)
 	if code, _, stderr := dpsim(t, "", "sweep", "--quiet", "--workers", "1", "--out", filepath.Join(dir, "out.json"), file); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return text
+}
+
+// TestUserDataSweepEveryPoint: a sweep whose series trains on another
+// file than its base scenario runs from the CLI (which read the base's
+// files only: "no such file" for the series' one, where the page's
+// workers were handed every point's), and the CLI reads exactly the
+// files the page's Experiments panel hands its workers
+// (ui/datafiles.UserReportOf over experiment.Scenarios).
+func TestUserDataSweepEveryPoint(t *testing.T) {
+	text := userSweep(t, "user-sweep-files", []map[string]any{
+		{"name": "train.csv"},
+		{"name": "other.csv", "set": map[string]any{"problem.params.data.train.file": "other.csv"}},
+	}, 1)
+	e, err := experiment.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs := experimentScenarios(e)
+	var cli, page []string
+	for _, f := range userFiles(scs) {
+		if !slices.Contains(cli, f.Name) {
+			cli = append(cli, f.Name)
+		}
+	}
+	for _, f := range datafiles.UserReportOf(scs...).Files {
+		if !slices.Contains(page, f.Name) {
+			page = append(page, f.Name)
+		}
+	}
+	if want := []string{"train.csv", "other.csv"}; !slices.Equal(cli, want) || !slices.Equal(page, want) {
+		t.Errorf("the CLI reads %v, the page hands its workers %v; want both %v", cli, page, want)
 	}
 }

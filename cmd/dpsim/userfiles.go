@@ -7,19 +7,21 @@ import (
 	"strings"
 
 	"dpsim/core/data"
+	"dpsim/core/experiment"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/scenario"
 )
 
-// provideFiles reads the user's data files scenario s names — each path
+// provideFiles reads the user's data files the scenarios name — each path
 // relative to dir, the folder of the file that names it (a scenario, an
 // export, an experiment), or as given when absolute — and hands them to
 // core/data, which checks each against the sha256 the scenario pins when
 // the scenario is built. Each file is read as every input is (a regular
-// file, its size checked before a byte is read).
-func provideFiles(s *scenario.Scenario, dir string) error {
+// file, its size checked before a byte is read), once however many
+// scenarios name it.
+func provideFiles(dir string, scs ...*scenario.Scenario) error {
 	read := map[string]bool{}
-	for _, f := range scenario.UserFiles(s) {
+	for _, f := range userFiles(scs) {
 		if read[f.Name] {
 			continue // named twice (an .npz's train and test arrays)
 		}
@@ -62,18 +64,34 @@ func provideExportFiles(export []byte, path string) error {
 	if err != nil {
 		return nil
 	}
-	return provideFiles(s, dirOf(path))
+	return provideFiles(dirOf(path), s)
 }
 
-// provideBaseFiles reads the user's data files an experiment's base
-// scenario names, relative to the experiment file's folder.
-func provideBaseFiles(base json.RawMessage, arg string) error {
-	if len(base) == 0 {
+// provideExperimentFiles reads the user's data files every series and
+// point of e names (experiment.Scenarios), relative to the experiment
+// file's folder: a point may train on another file than the base
+// scenario (a series' "set", a swept file), and the page's workers are
+// handed the files of every point too (ui/datafiles.UserReportOf).
+func provideExperimentFiles(e *experiment.Experiment, arg string) error {
+	return provideFiles(dirOf(arg), experimentScenarios(e)...)
+}
+
+// experimentScenarios is every series' and point's scenario of e, none
+// when e does not plan (planning then says why).
+func experimentScenarios(e *experiment.Experiment) []*scenario.Scenario {
+	scs, err := experiment.Scenarios(e)
+	if err != nil {
 		return nil
 	}
-	s, err := scenario.Parse(base)
-	if err != nil {
-		return nil // the plan says what is wrong with it
+	return scs
+}
+
+// userFiles lists the user's files the scenarios name, in order, each
+// field's file as often as it is named (provideFiles reads each name once).
+func userFiles(scs []*scenario.Scenario) []data.FileNeed {
+	var out []data.FileNeed
+	for _, s := range scs {
+		out = append(out, scenario.UserFiles(s)...)
 	}
-	return provideFiles(s, dirOf(arg))
+	return out
 }

@@ -71,7 +71,9 @@ func (p *Plan) recordBytes(grid int) int64 {
 // them to disk. curve is the part of it the recorded metrics take.
 func runBytes(b *scenario.Built) (held, curve int64) {
 	s := b.Scenario
-	est := scenario.EstimateOf(s, b.Factory, b.Env.Problem.Dim(), 0, false)
+	// A sweep's run computes its agents' gradients one at a time (its
+	// pool has one worker): one scratch each.
+	est := scenario.EstimateOf(s, b.Factory, b.Env.Problem.Dim(), 0, false).WithGradients(1)
 	// A sweep's run writes no export: neither its pinned text nor replay
 	// arrays are held.
 	held = est.Total - est.Shared - est.Room - est.Exported

@@ -165,3 +165,26 @@ func TestSweepRefusalAdvisesWhatHelps(t *testing.T) {
 		t.Errorf("runs of large states: %v", err)
 	}
 }
+
+// TestSweepEstimateScratchPerWorker: a sweep's run computes its agents'
+// gradients one at a time, so a CNN sweep holds one scratch per worker,
+// however many cores the machine has. The estimate counted one per core
+// in every run and in every shared problem instance: on 64 cores, 64
+// times over.
+func TestSweepEstimateScratchPerWorker(t *testing.T) {
+	text := `{"format":"dpsim-experiment/1","name":"cnn-scratch","title":"t","base":{"preset":"gtdp-cnn-mnist"},
+		"set":{"iterations":2,"record.every":1},"series":[{"name":"a"}],
+		"x":{"kind":"field","fields":["noise.eta.scale"],"values":[0.1,1],"label":"b"},
+		"runs":2,"seed":1,"statistic":"mean","metrics":[{"name":"optimality"}],
+		"figure":{"title":"t","y":{"metric":"optimality","label":"y"}}}`
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var ests []SweepEstimate
+	for _, procs := range []int{1, 8} {
+		runtime.GOMAXPROCS(procs)
+		p := plan(t, text)
+		ests = append(ests, p.Estimate(p.Tasks(), 2))
+	}
+	if ests[0] != ests[1] {
+		t.Errorf("the sweep's estimate depends on the cores: %+v on one, %+v on eight", ests[0], ests[1])
+	}
+}

@@ -183,6 +183,12 @@ type Factory struct {
 	// anything is built. Params that Build would reject may give any
 	// answer here.
 	Size func(params any, agents int) (dim int, dataBytes int64)
+	// Scratch, if set, returns the bytes one gradient call holds while it
+	// runs (a network's workspace, say), from the decoded params alone:
+	// the memory estimate counts one per gradient running at once (the
+	// run's pool: its workers, natively; one in a sweep's run and in the
+	// page). Size leaves it out.
+	Scratch func(params any) int64
 	// Build validates params (naming fields as problem.params.…) and
 	// builds the problem on env. It must not modify params: a sweep
 	// shares one instance among runs with equal params (Reads).

@@ -88,6 +88,20 @@ func (p *Pool) Workers() int {
 	return p.workers
 }
 
+// Widest returns the most goroutines a call of n tasks runs on with a
+// pool of workers workers (Auto: every core, GOMAXPROCS), now or later:
+// what the memory a task holds while it runs is counted by (one under
+// js/wasm, which has one thread).
+func Widest(workers, n int) int {
+	switch {
+	case !native || n < 2:
+		return 1
+	case workers == Auto:
+		return min(runtime.GOMAXPROCS(0), n)
+	}
+	return max(1, min(workers, n))
+}
+
 // Serial reports whether every call runs on the calling goroutine, now and
 // later (a nil pool, one worker, js/wasm), so a caller may take a path of
 // its own for it (objective.Batch).

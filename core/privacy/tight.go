@@ -221,3 +221,38 @@ func MostExposed(t *TightLedger) (TightEntry, bool) {
 	}
 	return t.Agents[best], true
 }
+
+// tightEntryBytes is what one distinct release of one agent costs in the
+// tight bound's ledger (its ε, its count and its index entry, with the
+// slices' and the map's growth), measured by cmd/dpsim's
+// TestMemoryEstimatesCoverMeasuredPeaks at about 49 bytes.
+const tightEntryBytes = 64
+
+// tightProbe is how many iterations TightBytes reads an agent's releases
+// over to tell whether their ε changes from one iteration to the next.
+const tightProbe = 64
+
+// TightBytes estimates what the tight bound of a run of agents agents
+// and iterations iterations holds (NewTightAccount): every agent keeps
+// one entry per distinct release ε, one per channel when the releases
+// repeat (constant noise and sensitivity), else one per iteration and
+// channel (decaying noise). It reads agent 0's releases over the first
+// tightProbe iterations to tell which; 0 for an accountant that states
+// no releases.
+func TightBytes(acc Accountant, agents, iterations int) int64 {
+	r, ok := acc.(Releaser)
+	if !ok || agents <= 0 || iterations <= 0 {
+		return 0
+	}
+	probe := min(iterations, tightProbe)
+	distinct := map[[2]float64]bool{}
+	for _, c := range r.Releases(nil, 0, 0, probe, 1) {
+		distinct[[2]float64{c.Release.Scale, c.Release.Sensitivity}] = true
+	}
+	perAgent := int64(len(distinct))
+	if perAgent > 0 && iterations > probe && perAgent*2 > int64(probe) {
+		// About one new ε per iteration: the rest of the run adds its own.
+		perAgent = perAgent * int64(iterations) / int64(probe)
+	}
+	return int64(agents) * perAgent * tightEntryBytes
+}

@@ -9,6 +9,8 @@ import (
 	"dpsim/core/check"
 	"dpsim/core/data"
 	"dpsim/core/method"
+	"dpsim/core/pool"
+	"dpsim/core/privacy"
 	"dpsim/core/weights"
 )
 
@@ -49,6 +51,11 @@ type Estimate struct {
 	// pinned scenario's text and the replay arrays); a sweep's runs write
 	// none.
 	Exported int64
+
+	// Scratch is what one gradient call holds while it runs
+	// (objective.Factory.Scratch), and Gradients the gradients counted as
+	// running at once (WithGradients).
+	Scratch, Gradients int64
 
 	pinnedLinks, pinnedData int64
 	graphFields             []string
@@ -116,8 +123,11 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	var graphFields []string
 	e.Agents, e.Links, graphFields = networkSize(&s.Graph)
 	e.dimField = "problem.params"
-	if _, params, err := decodeProblem(&s.Problem); err == nil {
+	if pf, params, err := decodeProblem(&s.Problem); err == nil {
 		e.dimField, _ = dimField(params, dim)
+		if pf.Scratch != nil {
+			e.Scratch = pf.Scratch(params)
+		}
 	}
 	n, l, d := e.Agents, e.Links, e.Dim
 	nd := n * d
@@ -189,18 +199,85 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 		// Packets, discs and mesh vertices for every link.
 		add("animation", 1200*l, graphFields...)
 	}
+	// The gradients running at once: one in the page (one thread; a
+	// helper Worker holds its own copy), every core in the CLI's default
+	// (pool.Auto) — WithGradients sets another count.
+	e.Gradients = 1
+	if !inPage {
+		e.Gradients = int64(pool.Widest(pool.Auto, int(n)))
+	}
+	add(scratchWhat, satMul(e.Gradients, e.Scratch), scratchFields...)
+	return e.total(!inPage)
+}
+
+// scratchWhat and scratchFields name the part of an estimate the
+// gradients running at once hold.
+const scratchWhat = "gradients' scratch, one per gradient running at once"
+
+var scratchFields = []string{"--workers", "problem.params"}
+
+// total sorts e's parts, largest first, and sums them, with the
+// collector's room when room (the CLI's estimates).
+func (e Estimate) total(room bool) Estimate {
 	sort.SliceStable(e.Parts, func(i, j int) bool { return e.Parts[i].Bytes > e.Parts[j].Bytes })
+	e.Total, e.Room = 0, 0
 	for _, p := range e.Parts {
 		e.Total = satAdd(e.Total, p.Bytes)
 	}
-	if !inPage {
+	if room {
 		// Last, whatever its size: it follows from the others, and the
 		// largest part names the fields to lower.
 		e.Room = CollectorRoom(e.Total)
-		e.Parts = append(e.Parts, Part{What: "the collector's room", Fields: []string{"a quarter of the rest, and 64 MiB for the runtime"}, Bytes: e.Room})
+		e.Parts = append(e.Parts, Part{What: roomWhat, Fields: []string{"a quarter of the rest, and 64 MiB for the runtime"}, Bytes: e.Room})
 		e.Total = satAdd(e.Total, e.Room)
 	}
 	return e
+}
+
+const roomWhat = "the collector's room"
+
+// Plus returns e with one more part (what the built run holds beside the
+// scenario's own estimate: the tight bound's releases, say).
+func (e Estimate) Plus(what string, bytes int64, fields ...string) Estimate {
+	if bytes <= 0 {
+		return e
+	}
+	room := e.Room > 0
+	parts := make([]Part, 0, len(e.Parts)+1)
+	for _, p := range e.Parts {
+		if p.What != roomWhat {
+			parts = append(parts, p)
+		}
+	}
+	e.Parts = append(parts, Part{What: what, Fields: fields, Bytes: bytes})
+	return e.total(room)
+}
+
+// WithTight returns e with the tight bound's releases counted
+// (privacy.TightBytes): what a run that keeps the tight bound beside the
+// paper's (dpsim run, compare) holds.
+func (b *Built) WithTight(e Estimate) Estimate {
+	return e.Plus("the tight bound's releases", privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations), "iterations", "graph.n")
+}
+
+// WithGradients returns e with n gradients running at once (a run's
+// pool.Widest; one for a sweep's run), each holding e.Scratch.
+func (e Estimate) WithGradients(n int) Estimate {
+	n = max(n, 1)
+	if int64(n) == e.Gradients || e.Scratch == 0 {
+		e.Gradients = int64(n)
+		return e
+	}
+	room := e.Room > 0
+	parts := make([]Part, 0, len(e.Parts))
+	for _, p := range e.Parts {
+		if p.What != scratchWhat && p.What != roomWhat {
+			parts = append(parts, p)
+		}
+	}
+	e.Parts, e.Gradients = parts, int64(n)
+	e.Parts = append(e.Parts, Part{What: scratchWhat, Fields: scratchFields, Bytes: satMul(e.Gradients, e.Scratch)})
+	return e.total(room)
 }
 
 // datasetBytes is the memory of the committed dataset splits s's
@@ -314,6 +391,13 @@ func checkBudget(e Estimate, budget int64, where string) error {
 			Bytes(e.Pinned), what, Bytes(MaxBytes))
 	}
 	return nil
+}
+
+// CheckCLI refuses an estimate of a built run (WithGradients, WithTight)
+// above the CLI's budget, in one line naming the fields behind its
+// largest part (--workers for the gradients' scratch).
+func CheckCLI(e Estimate) error {
+	return checkBudget(e, CLIBudget, "in the CLI")
 }
 
 // Estimate returns the memory estimate Build checked for the built

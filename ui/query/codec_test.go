@@ -133,9 +133,9 @@ func TestParseShare(t *testing.T) {
 			[]string{"URL parameter scenario, preset: describe the run 2 times; give one of scenario, compare or preset"}},
 		{"?scenario=%21", func(p Params) bool { return p.Scenario == nil }, []string{"URL parameter scenario: is not base64url: character 1"}},
 		{"?epsilon=0.1", func(p Params) bool { return *p.Epsilon == 0.1 }, nil},
-		{"?epsilon=0", func(p Params) bool { return p.Epsilon == nil }, []string{`URL parameter epsilon: must be a target ε from 1e-06 to 1e+06 (got "0")`}},
+		{"?epsilon=0", func(p Params) bool { return p.Epsilon == nil }, []string{`URL parameter epsilon: must be a target ε from 1e-06 to 1e+300 (got "0")`}},
 		{"?epsilon=inf", func(p Params) bool { return p.Epsilon == nil }, []string{"URL parameter epsilon: must be a target ε"}},
-		{"?epsilon=2e6", func(p Params) bool { return p.Epsilon == nil }, []string{"URL parameter epsilon: must be a target ε"}},
+		{"?epsilon=2e300", func(p Params) bool { return p.Epsilon == nil }, []string{"URL parameter epsilon: must be a target ε"}},
 		{"?hide=plot,editor,plot", func(p Params) bool { return reflect.DeepEqual(p.Hide, []string{"editor", "plot"}) }, nil},
 		{"?hide=plot,%20theory%20,", func(p Params) bool { return reflect.DeepEqual(p.Hide, []string{"plot", "theory"}) }, nil},
 		{"?hide=plot,plott,view", func(p Params) bool { return reflect.DeepEqual(p.Hide, []string{"plot"}) }, []string{

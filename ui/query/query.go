@@ -73,9 +73,12 @@ var Parts = []string{
 
 // MinEpsilon and MaxEpsilon bound the URL's target ε; the privacy slider
 // spans what the scenario's accountant reaches within them (ui.RangeOf).
+// MaxEpsilon is as large as a float64 target goes with room to spare:
+// the papers' own settings reach ε of 10¹² to 10²⁵ (DPP²'s Theorem 3
+// grows like r̄^(−K)), and a bound of 10⁶ turned their sliders off.
 const (
 	MinEpsilon = 1e-6
-	MaxEpsilon = 1e6
+	MaxEpsilon = 1e300
 )
 
 var (

@@ -2,7 +2,6 @@ package cnn
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -55,36 +54,26 @@ var Factory = objective.Factory{
 	},
 	Size: func(params any, agents int) (int, int64) {
 		p := params.(*Params)
-		var net *nn.Net
-		var rows, held int64
-		if p.Dataset == learn.User {
-			sets := learn.UserSized(p.Data, agents, task)
-			if sets == nil {
-				return 1, 0 // Build says why
-			}
-			var err error
-			if net, err = netOf(sets.Train); err != nil {
-				return 1, 0
-			}
-			rows, held = int64(sets.Train.Rows), sets.Bytes()
-		} else {
-			var err error
-			if net, err = netFor(p.Dataset); err != nil {
-				return 0, 0
-			}
-			d, _ := data.Info(p.Dataset)
-			rows = int64(d.Splits[0].Rows)
+		net, rows, held, ok := sized(p, agents)
+		if !ok {
+			return 1, 0 // Build says why
 		}
 		if p.TrainRows > 0 {
 			rows = min(rows, int64(p.TrainRows))
 		}
-		// θ⁰, the shard permutation, and one scratch (the network's
-		// workspace, θ and a gradient in float32, a chunk of images and
-		// labels) per gradient running at once: the run's pool runs up to
-		// one agent per core (GOMAXPROCS; one under js/wasm), each call
-		// taking its own. The dataset itself is counted by its loader.
-		live := int64(max(1, min(agents, runtime.GOMAXPROCS(0))))
-		return net.Size(), 4*int64(net.Size()) + 8*rows + live*scratchBytes(net) + held
+		// θ⁰ and the shard permutation; the scratches are Scratch's, the
+		// dataset its loader's.
+		return net.Size(), 4*int64(net.Size()) + 8*rows + held
+	},
+	// One scratch per gradient running at once (the network's workspace,
+	// θ and a gradient in float32, a chunk of images and labels): each
+	// call of the run's pool takes its own.
+	Scratch: func(params any) int64 {
+		net, _, _, ok := sized(params.(*Params), 1)
+		if !ok {
+			return 0
+		}
+		return scratchBytes(net)
 	},
 	UserData: func(params any) *data.UserData { return params.(*Params).Data },
 	Build:    build,
@@ -112,6 +101,28 @@ var Factory = objective.Factory{
 		return nil
 	},
 	Words: words,
+}
+
+// sized returns the network p trains for agents agents, the training rows
+// it reads and the bytes of a user's data it holds; ok is false when the
+// params do not build (Build says why).
+func sized(p *Params, agents int) (net *nn.Net, rows, held int64, ok bool) {
+	var err error
+	if p.Dataset == learn.User {
+		sets := learn.UserSized(p.Data, agents, task)
+		if sets == nil {
+			return nil, 0, 0, false
+		}
+		if net, err = netOf(sets.Train); err != nil {
+			return nil, 0, 0, false
+		}
+		return net, int64(sets.Train.Rows), sets.Bytes(), true
+	}
+	if net, err = netFor(p.Dataset); err != nil {
+		return nil, 0, 0, false
+	}
+	d, _ := data.Info(p.Dataset)
+	return net, int64(d.Splits[0].Rows), 0, true
 }
 
 // scratchBytes is the bytes of one scratch (Model.get): the network's

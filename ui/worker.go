@@ -340,7 +340,10 @@ func (w *worker) open(text []byte, workers, cores int) string {
 func newRun(b *scenario.Built, recs ...sim.Recorder) *runner.Runner {
 	run := runner.New(b, recs...)
 	run.TrackEpsilon() // the CSV export's ε per agent (ui/export.go)
-	run.TrackTight()   // the tight bound beside the paper's (ui/tight.go)
+	// The tight bound beside the paper's (ui/tight.go), where its
+	// releases fit the page's memory with the run.
+	_, off := b.KeepTight(b.Estimate(scenario.Page), scenario.Page)
+	run.TrackTightUnless(off)
 	return run
 }
 

@@ -113,12 +113,13 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	}
 	// The entries run one after the other: the largest is what is held.
 	var most int64
+	tightOff := make([]string, len(cb.Entries))
 	for i, b := range cb.Entries {
-		est, err := estimateWith(b, workers)
+		est, off, err := estimateWith(b, workers)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cb.Labels[i], err)
 		}
-		most = max(most, est.Total)
+		most, tightOff[i] = max(most, est.Total), off
 	}
 	holdMemory(most)
 	env.saveOnSignal() // the exports of the entries that finish stay
@@ -126,7 +127,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 	for i, b := range cb.Entries {
 		r := runner.New(b)
 		r.SetWorkers(workers)
-		r.TrackTight() // its export is dpsim run's
+		r.TrackTightUnless(tightOff[i]) // its export is dpsim run's
 		interrupted, runErr := runUntil(env.ctx, r)
 		if interrupted {
 			return fmt.Errorf("interrupted at iteration %d of %s: the exports written so far are complete, this one was not written", r.Iter(), b.Scenario.Name)

@@ -180,12 +180,13 @@ func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
 
 // estimateWith is b's CLI estimate with the gradients its pool of
 // workers runs at once and the tight bound's releases (a run and a
-// comparison keep it), refused in one line naming --workers when that
-// takes it past the CLI's budget, naming the fields of its largest part
-// (Build checked the scenario's own estimate).
-func estimateWith(b *scenario.Built, workers int) (scenario.Estimate, error) {
-	est := b.WithTight(b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents())))
-	return est, scenario.CheckCLI(est)
+// comparison keep it) where they fit, refused in one line naming
+// --workers when that takes it past the CLI's budget, naming the fields
+// of its largest part (Build checked the scenario's own estimate). off
+// says why the run keeps no tight bound (Runner.TrackTightUnless).
+func estimateWith(b *scenario.Built, workers int) (est scenario.Estimate, off string, err error) {
+	est, off = b.KeepTight(b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents())), scenario.CLI)
+	return est, off, scenario.CheckCLI(est)
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

@@ -271,7 +271,7 @@ func TestMemoryEstimatesCoverMeasuredPeaks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			est, err := estimateWith(b, c.workers)
+			est, _, err := estimateWith(b, c.workers)
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}

@@ -373,7 +373,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 		b = r.Built()
 	}
 	r.SetWorkers(workers)
-	est, err := estimateWith(b, workers)
+	est, tightOff, err := estimateWith(b, workers)
 	if err != nil {
 		return err
 	}
@@ -381,7 +381,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}
-	r.TrackTight() // the tight bound beside the paper's, in the export and the summary
+	r.TrackTightUnless(tightOff) // the tight bound beside the paper's, in the export and the summary
 	if !*quiet {
 		fmt.Fprint(stderr, check.Warnings(b.Warnings))
 	}

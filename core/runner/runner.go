@@ -153,6 +153,8 @@ type Runner struct {
 	rels   []sim.Release
 	// tight keeps the tight bound beside the ledger (TrackTight).
 	tight *privacy.TightAccount
+	// tightOff says why the run keeps no tight bound (TrackTightUnless).
+	tightOff string
 	// eps is every agent's ε at each recorded point (TrackEpsilon).
 	eps epsTrace
 	// expect is what the export a resumed run continues holds after its
@@ -495,6 +497,8 @@ func (r *Runner) ledger(age int) privacy.Ledger {
 	}
 	if r.tight != nil {
 		l.Tight = r.tight.At(&l, age)
+	} else if r.tightOff != "" {
+		l.Tight = &privacy.TightLedger{Iterations: l.Iterations, Max: privacy.Infinite(), Reason: r.tightOff}
 	}
 	return l
 }

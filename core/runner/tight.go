@@ -22,6 +22,17 @@ func (r *Runner) TrackTight() {
 	r.tight = privacy.NewTightAccount(r.b.Accountant, r.b.Env.Problem.Agents())
 }
 
+// TrackTightUnless is TrackTight, or, when reason is not empty (the
+// tight bound would not fit the run's memory: scenario.Built.KeepTight),
+// a ledger whose tight bound is absent and says why in that one line.
+func (r *Runner) TrackTightUnless(reason string) {
+	if reason != "" {
+		r.tight, r.tightOff = nil, reason
+		return
+	}
+	r.TrackTight()
+}
+
 // LedgerWithin is Ledger with a tight bound up to age iterations old
 // while the run goes on (current once it is done): the page's live
 // readout, at age LiveTightEvery. Exports use Ledger.

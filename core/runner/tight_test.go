@@ -281,3 +281,60 @@ func TestTightFollowsTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestTightOffWhenItWouldNotFit: a run whose decaying noise would make
+// the tight bound hold more releases than its place's memory allows runs
+// without it, and its ledger (and so its export) says why in one line,
+// with ε ∞ rather than a 0 — the CLI refused such a run, and the page
+// would have run out of memory. A short run keeps its bound.
+func TestTightOffWhenItWouldNotFit(t *testing.T) {
+	for _, c := range []struct {
+		iterations int
+		place      scenario.Place
+		off        bool
+	}{
+		{1000, scenario.Page, false},
+		{1000, scenario.CLI, false},
+		{2_000_000, scenario.Page, true},
+		{2_000_000, scenario.CLI, false},
+		{10_000_000, scenario.CLI, true},
+	} {
+		s, err := scenario.PresetScenario("gtdp-rendezvous")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Iterations, s.Record.Checkpoints = c.iterations, nil
+		s.Record.Every = c.iterations
+		b, err := scenario.BuildFor(s, c.place)
+		if err != nil {
+			t.Fatalf("%d iterations: %v", c.iterations, err)
+		}
+		est, off := b.KeepTight(b.Estimate(c.place), c.place)
+		if (off != "") != c.off {
+			t.Fatalf("%d iterations, place %v: reason %q, want one: %v (estimate %s)", c.iterations, c.place, off, c.off, scenario.Bytes(est.Total))
+		}
+		r := runner.New(b)
+		r.TrackTightUnless(off)
+		r.Start()
+		for range 3 {
+			if _, err := r.Advance(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tl := r.Ledger().Tight
+		if tl == nil {
+			t.Fatalf("%d iterations: no tight ledger", c.iterations)
+		}
+		if c.off {
+			if tl.Reason != off || strings.Contains(off, "\n") || !strings.Contains(off, "iterations") || !tl.Max.IsInf() || len(tl.Agents) != 0 {
+				t.Errorf("%d iterations: off, but the ledger's tight bound reads %+v", c.iterations, tl)
+			}
+			js, _ := json.Marshal(tl)
+			if !strings.Contains(string(js), "not kept for this run") || strings.Contains(string(js), `"text":"0"`) {
+				t.Errorf("%d iterations: export %s", c.iterations, js)
+			}
+		} else if tl.Reason != "" || len(tl.Agents) == 0 {
+			t.Errorf("%d iterations: the tight bound is missing: %+v", c.iterations, tl)
+		}
+	}
+}

@@ -253,6 +253,26 @@ func (e Estimate) Plus(what string, bytes int64, fields ...string) Estimate {
 	return e.total(room)
 }
 
+// KeepTight returns e with the tight bound's releases counted
+// (WithTight) when they fit place's budget beside the rest of the run,
+// and otherwise e unchanged with one line saying why the run keeps no
+// tight bound: a long run whose noise decays holds one release per agent
+// and iteration (59 GiB for 10⁷ iterations of 50 agents), and the run
+// itself, which fits, is worth more than the bound beside its ledger.
+func (b *Built) KeepTight(e Estimate, place Place) (Estimate, string) {
+	budget, where := int64(CLIBudget), "in the CLI"
+	if place == Page {
+		budget, where = PageBudget, "in the browser"
+	}
+	t := b.WithTight(e)
+	if t.Total <= budget || e.Total > budget {
+		return t, ""
+	}
+	need := privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations)
+	return e, fmt.Sprintf("not kept for this run: its releases would need about %s (iterations × graph.n), and with them the run would pass the %s a run %s may use",
+		Bytes(need), Bytes(budget), where)
+}
+
 // WithTight returns e with the tight bound's releases counted
 // (privacy.TightBytes): what a run that keeps the tight bound beside the
 // paper's (dpsim run, compare) holds.

@@ -91,6 +91,16 @@ async function runOn(b, n, fault, load) {
   }
   assert.equal(runs.length, 1, 'one run Worker');
   if (fault) await runs[0].evaluate((f) => { self.dpsimFarmFault = f; }, fault);
+  // The tight bound shown is never one of an iteration not shown yet: the
+  // Worker runs ahead of the animation, and its later bound once stood
+  // beside the paper's ε of an earlier iteration, above it.
+  await b.page.evaluate(() => {
+    window.tightAhead = [];
+    window.tightPoll = setInterval(() => {
+      const s = window.dpsimState;
+      if (s && s.epsilonTightText && s.epsilonTightIter > s.iter) window.tightAhead.push(`${s.epsilonTightIter} at ${s.iter}`);
+    }, 10);
+  });
   await b.page.evaluate(() => window.dpsim.play());
   if (n > 1) {
     await waitFor(b, 'the helper Worker', () => window.dpsimState.remote.workers > 1 || window.dpsimState.remote.workersNote !== '' || window.dpsimState.status === 'done');
@@ -100,6 +110,8 @@ async function runOn(b, n, fault, load) {
   await b.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
   await waitFor(b, 'the run\'s end', () => window.dpsimState.status === 'done' || window.dpsimState.status === 'diverged');
   const st = await b.page.evaluate(() => ({ status: window.dpsimState.status, workers: window.dpsimState.remote.workers, note: window.dpsimState.remote.workersNote, shown: document.getElementById('remote-note').textContent }));
+  const ahead = await b.page.evaluate(() => { clearInterval(window.tightPoll); return window.tightAhead; });
+  assert.deepEqual(ahead.slice(0, 3), [], `${n} Workers${fault ? ', ' + fault : ''}: a tight bound of a later iteration shown (its iteration at the one shown)`);
   return { json: await download(b, '#export-json'), note, shot, ...st };
 }
 

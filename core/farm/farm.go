@@ -175,12 +175,25 @@ func EncodeReply(b []byte, tasks []Task) []byte {
 	return b
 }
 
+// notFinite is DecodeReply's refusal of a value that is not finite: a
+// broken worker's, or a diverging run's, which the caller computing the
+// same gradient also meets (Helpers.Grads tells them apart).
+type notFinite struct {
+	agent, j int
+	x        float64
+}
+
+func (e notFinite) Error() string {
+	return fmt.Sprintf("farm: agent %d's gradient[%d] is %v", e.agent, e.j, e.x)
+}
+
 // DecodeReply copies a reply into the Out of tasks, which must be the
 // tasks of the request, in order. It refuses a reply for other agents,
 // of other lengths, or with a value that is not finite: a gradient the
 // caller computes finite is finite on every worker (the same code on the
-// same data), so such a value says the worker is broken — and were it
-// not, the caller computing it again gives the same bits.
+// same data), so such a value says the worker is broken — unless the
+// caller's own gradient is not finite either (a diverging run), which
+// Helpers.Grads checks.
 func DecodeReply(b []byte, tasks []Task) error {
 	r := reader{b: b}
 	if n := r.count(len(tasks) + 1); n != len(tasks) && r.err == nil {
@@ -200,7 +213,7 @@ func DecodeReply(b []byte, tasks []Task) error {
 		}
 		for j, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("farm: agent %d's gradient[%d] is %v", t.Agent, j, x)
+				return notFinite{t.Agent, j, x}
 			}
 		}
 		copy(t.Out, v)

@@ -1,9 +1,11 @@
 package farm
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sum is a toy problem: agent i's gradient at x is x·(i+1) plus, over
@@ -200,5 +202,56 @@ func TestReplyRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// inf is a diverged problem: every gradient is +Inf.
+type inf struct{}
+
+func (inf) Grad(i int, x, out []float64) {
+	for j := range out {
+		out[j] = math.Inf(1)
+	}
+}
+
+// A helper's non-finite gradient is the run's own when the caller's is
+// not finite either (a diverging run): taken, not blamed on the helper,
+// which the page once gave up with "answered amiss … is +Inf". A helper
+// that failed between two calls is reported at the next, not drained
+// away (which then waited the whole patience for a dead helper).
+func TestHelpersNotFinite(t *testing.T) {
+	mk := func() []Task {
+		return []Task{{Agent: 0, X: []float64{1}, Out: make([]float64, 1)}, {Agent: 1, X: []float64{1}, Out: make([]float64, 1)}}
+	}
+	for _, c := range []struct {
+		name string
+		own  Grader
+		fail bool
+	}{{"diverged run", inf{}, false}, {"broken helper", sum{}, true}} {
+		h := &Helpers{Workers: 2, Own: c.own, Replies: make(chan Reply, 4)}
+		h.Post = func(helper, seq int, req []byte) {
+			ts, err := Decode(req, 2, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range ts {
+				inf{}.Grad(ts[k].Agent, ts[k].X, ts[k].Out)
+			}
+			h.Replies <- Reply{Helper: helper, Seq: seq, Bytes: EncodeReply(nil, ts)}
+		}
+		ts := mk()
+		err := h.Grads(ts)
+		if (err != nil) != c.fail {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if !c.fail && !math.IsInf(ts[1].Out[0], 1) {
+			t.Errorf("%s: agent 1's gradient %v", c.name, ts[1].Out[0])
+		}
+	}
+	h := &Helpers{Workers: 2, Own: sum{}, Replies: make(chan Reply, 4), Wait: func(time.Duration) time.Duration { return 200 * time.Millisecond }}
+	h.Post = func(int, int, []byte) {} // dead: never answers
+	h.Replies <- Reply{Helper: 0, Err: errors.New("RangeError: out of memory")}
+	if err := h.Grads(mk()); err == nil || !strings.Contains(err.Error(), "out of memory") {
+		t.Errorf("a helper's failure between calls: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package farm
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -54,6 +55,32 @@ type Helpers struct {
 	tmp []float64
 }
 
+// ownNotFinite computes tasks' gradients on the caller's problem and
+// says whether one is not finite: then a helper's non-finite reply was
+// the run's own (it diverges), not a broken helper's, and the caller's
+// gradients, the same bits, stand in its place.
+func (h *Helpers) ownNotFinite(tasks []Task) bool {
+	h.runOwn(tasks)
+	for _, t := range tasks {
+		for _, v := range t.Out {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runOwn computes tasks' gradients on the caller's problem.
+func (h *Helpers) runOwn(tasks []Task) {
+	for k := range tasks {
+		if len(h.tmp) < len(tasks[k].Out) {
+			h.tmp = make([]float64, len(tasks[k].Out))
+		}
+		Run(h.Own, &tasks[k], h.tmp[:len(tasks[k].Out)])
+	}
+}
+
 // Size implements Farm.
 func (h *Helpers) Size() int { return h.Workers }
 
@@ -61,7 +88,10 @@ func (h *Helpers) Size() int { return h.Workers }
 func (h *Helpers) Grads(tasks []Task) error {
 	for drained := false; !drained; { // answers of a call given up
 		select {
-		case <-h.Replies:
+		case r := <-h.Replies:
+			if r.Err != nil { // a helper that failed between calls
+				return fmt.Errorf("helper %d: %v", r.Helper+1, r.Err)
+			}
 		default:
 			drained = true
 		}
@@ -78,12 +108,7 @@ func (h *Helpers) Grads(tasks []Task) error {
 	}
 	t0 := time.Now()
 	lo, hi := Share(len(tasks), h.Workers, 0)
-	for k := lo; k < hi; k++ {
-		if len(h.tmp) < len(tasks[k].Out) {
-			h.tmp = make([]float64, len(tasks[k].Out))
-		}
-		Run(h.Own, &tasks[k], h.tmp[:len(tasks[k].Out)])
-	}
+	h.runOwn(tasks[lo:hi])
 	wait := Wait
 	if h.Wait != nil {
 		wait = h.Wait
@@ -103,7 +128,9 @@ func (h *Helpers) Grads(tasks []Task) error {
 			}
 			delete(pending, r.Helper)
 			if err := DecodeReply(r.Bytes, tasks[s.lo:s.hi]); err != nil {
-				return fmt.Errorf("helper %d answered amiss: %v", r.Helper+1, err)
+				if _, nf := err.(notFinite); !nf || !h.ownNotFinite(tasks[s.lo:s.hi]) {
+					return fmt.Errorf("helper %d answered amiss: %v", r.Helper+1, err)
+				}
 			}
 		case <-timer.C:
 			first := h.Workers

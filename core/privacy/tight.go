@@ -234,25 +234,36 @@ const tightProbe = 64
 
 // TightBytes estimates what the tight bound of a run of agents agents
 // and iterations iterations holds (NewTightAccount): every agent keeps
-// one entry per distinct release ε, one per channel when the releases
-// repeat (constant noise and sensitivity), else one per iteration and
-// channel (decaying noise). It reads agent 0's releases over the first
-// tightProbe iterations to tell which; 0 for an accountant that states
-// no releases.
+// one entry per distinct Laplace release ε (Gaussian ones fold into one
+// sum, pld's multiset), one per channel when the releases repeat
+// (constant noise and sensitivity), more as the run goes when the noise
+// decays. It reads agent 0's releases over two windows of tightProbe
+// iterations: the ε the second adds that the first had not, it counts for
+// every later window (a release every k-th iteration adds about
+// tightProbe/k a window, which one window's count alone once missed); 0
+// for an accountant that states no releases.
 func TightBytes(acc Accountant, agents, iterations int) int64 {
 	r, ok := acc.(Releaser)
 	if !ok || agents <= 0 || iterations <= 0 {
 		return 0
 	}
-	probe := min(iterations, tightProbe)
-	distinct := map[[2]float64]bool{}
-	for _, c := range r.Releases(nil, 0, 0, probe, 1) {
-		distinct[[2]float64{c.Release.Scale, c.Release.Sensitivity}] = true
+	seen := map[float64]bool{}
+	count := func(from, to int) (fresh int64) {
+		for _, c := range r.Releases(nil, 0, from, to, 1) {
+			if v := c.Release.Sensitivity / c.Release.Scale; c.Release.Mechanism == pld.Laplace && !seen[v] {
+				seen[v] = true
+				fresh++
+			}
+		}
+		return fresh
 	}
-	perAgent := int64(len(distinct))
-	if perAgent > 0 && iterations > probe && perAgent*2 > int64(probe) {
-		// About one new ε per iteration: the rest of the run adds its own.
-		perAgent = perAgent * int64(iterations) / int64(probe)
+	probe := min(iterations, tightProbe)
+	perAgent := count(0, probe)
+	if iterations > probe {
+		if fresh := count(probe, min(iterations, 2*probe)); fresh > 0 {
+			windows := (int64(iterations) - int64(probe) + tightProbe - 1) / tightProbe
+			perAgent += fresh * windows
+		}
 	}
 	return int64(agents) * perAgent * tightEntryBytes
 }

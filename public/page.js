@@ -1252,8 +1252,8 @@
   seedApply.addEventListener('click', applySeed);
 
   // Workers: how many threads a heavy run's gradients split over
-  // (ui/farm.go): auto (every core, once an iteration is long enough to
-  // gain), 1 (the run's Worker alone, as before), or a count up to
+  // (ui/farm.go): auto (the cores but one, up to ui.MaxWorkers, once an
+  // iteration is long enough to gain), 1 (the run's Worker alone, as before), or a count up to
   // ui.MaxWorkers (dpsim.workersMax()) and the machine's cores; kept in
   // this browser. A kept value the menu does not offer (edited by hand,
   // or kept on a machine with more cores) is dropped with one line.
@@ -1263,7 +1263,8 @@
     const hc = navigator.hardwareConcurrency;
     const known = Number.isInteger(hc) && hc >= 1 ? hc : 1;
     const most = Math.max(2, Math.min(known, call('workersMax') || 2));
-    workersSel.options[0].textContent = `auto (${Math.max(1, known - 1)} of ${known} cores)`;
+    // Auto takes the cores but one, up to ui.MaxWorkers (ui/workers.go).
+    workersSel.options[0].textContent = `auto (${Math.max(1, Math.min(known - 1, call('workersMax') || 1))} of ${known} cores)`;
     for (let n = 2; n <= most; n++) workersSel.add(new Option(String(n), String(n)));
     let kept = null;
     try { kept = localStorage.getItem(WORKERS_KEY); } catch (e) { /* none kept */ }

@@ -106,9 +106,9 @@ type remote struct {
 	exporting      *remoteExport
 	led            *privacy.Ledger // sum.Ledger decoded, when asked
 	// tight is the tight bound shown (tightShown).
-	tight TightView
-	counters       *metrics.Counters
-	pinnedScen     *scenario.Scenario
+	tight      TightView
+	counters   *metrics.Counters
+	pinnedScen *scenario.Scenario
 	// target is an iteration to replay to unseen (restore), 0 for none.
 	target int
 }

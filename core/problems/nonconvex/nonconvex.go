@@ -208,14 +208,15 @@ func (c *Classifier) Grad(i int, x, out []float64) {
 	d := c.d
 	x, out = x[:d], out[:d]
 	clear(out)
-	var s, e [gradBlock + 1]float64 // + 1: the SIMD module's pad
+	var s, e [gradBlock]float64
 	base, m := c.span(i)
 	for lo := 0; lo < m; lo += gradBlock {
 		// Under js/wasm with the dpsimsimd tag, the SIMD module scores the
-		// blocks from lo in one call (kernels_simd.go); elsewhere this
-		// adds nothing. Either way the blocks are those below, and the
-		// bits are too.
-		lo += gradFused(c.z[(base+lo)*d:(base+m)*d], c.y[base+lo:base+m], x, out, &s, &e)
+		// samples from lo in one call (kernels_simd.go) up to the first
+		// group it leaves to Go; elsewhere this adds nothing. The sums of
+		// out run in sample order either way, so the bits do not depend
+		// on where a block starts.
+		lo += gradFused(c.z[(base+lo)*d:(base+m)*d], c.y[base+lo:base+m], x, out)
 		if lo == m {
 			break
 		}

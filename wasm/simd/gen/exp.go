@@ -16,6 +16,11 @@ type expGen struct {
 	va, ok   uint32
 	t, n2, p uint32 // i32: byte offset, the pairs' bytes, an address
 	e, n     uint32 // i32: the values' address and count
+	// minusHalf, when negative is set, is a local holding −½ in both
+	// lanes: every argument is known to be negative (grad's −|s|), so
+	// kf takes ½ with x's sign from it instead of from x.
+	minusHalf uint32
+	negative  bool
 }
 
 // newExpGen declares expGen's locals in f and sets its constants; e and
@@ -147,10 +152,14 @@ func (g *expGen) kf(r [5]uint32) {
 	f.Get(xv)
 	f.Get(c["log2e"])
 	f.F64x2Mul()
-	f.Get(xv)
-	f.Get(c["half"])
-	f.Get(c["sign"])
-	f.V128Bitselect() // ½ with x's sign
+	if g.negative {
+		f.Get(g.minusHalf)
+	} else {
+		f.Get(xv)
+		f.Get(c["half"])
+		f.Get(c["sign"])
+		f.V128Bitselect() // ½ with x's sign
+	}
 	f.F64x2Add()
 	f.F64x2Trunc()
 	f.Get(c["magic"])

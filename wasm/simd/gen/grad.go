@@ -76,6 +76,18 @@ func grad() *fn {
 	}
 	ld := newLaneDots(f, x, d8, jb, false)
 	ex := newExpGen(f, none, none) // its loops over memory unused: none
+	// −|s| is s with its sign bit set, −y is y with it flipped (the bits of
+	// f64x2.abs, .neg); every exp argument is then negative or NaN, so
+	// the path check is −700 ≤ e ≤ −2⁻²⁸ and Exp's ½ with x's sign is −½.
+	nnear, nfar := V(), V()
+	ex.minusHalf, ex.negative = V(), true
+	for _, c := range []struct {
+		l    uint32
+		bits uint64
+	}{{nnear, 0xbe30000000000000}, {nfar, 0xc085e00000000000}, {ex.minusHalf, 0xbfe0000000000000}} {
+		f.V128Const(c.bits, c.bits)
+		f.Set(c.l)
+	}
 
 	f.Get(d)
 	f.I32Const(3)
@@ -119,15 +131,24 @@ func grad() *fn {
 			} else {
 				f.V128Load(uint32(16 * p))
 			}
-			f.F64x2Neg()
+			f.Get(ex.c["sign"])
+			f.V128Xor()
 			f.Tee(ny[p])
 			f.Get(sv[p])
 			f.F64x2Mul()
 			f.Tee(sv[p])
-			f.F64x2Abs()
-			f.F64x2Neg()
+			f.Get(ex.c["sign"])
+			f.V128Or()
 			f.Tee(exs[p][0])
-			ex.inPath(ok)
+			f.Get(nnear)
+			f.F64x2Le()
+			f.Get(exs[p][0])
+			f.Get(nfar)
+			f.F64x2Ge()
+			f.V128And()
+			f.Get(ok)
+			f.V128And()
+			f.Set(ok)
 		}
 		f.Block()
 		f.Get(ok)

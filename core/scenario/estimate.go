@@ -242,19 +242,25 @@ func (e Estimate) Plus(what string, bytes int64, fields ...string) Estimate {
 	if bytes <= 0 {
 		return e
 	}
-	room := e.Room > 0
+	return e.replace("", Part{What: what, Fields: fields, Bytes: bytes})
+}
+
+// replace returns e without its part named drop, with p, summed again
+// (total: the collector's room recomputed when e had one).
+func (e Estimate) replace(drop string, p Part) Estimate {
 	parts := make([]Part, 0, len(e.Parts)+1)
-	for _, p := range e.Parts {
-		if p.What != roomWhat {
-			parts = append(parts, p)
+	for _, q := range e.Parts {
+		if q.What != drop && q.What != roomWhat {
+			parts = append(parts, q)
 		}
 	}
-	e.Parts = append(parts, Part{What: what, Fields: fields, Bytes: bytes})
-	return e.total(room)
+	e.Parts = append(parts, p)
+	return e.total(e.Room > 0)
 }
 
 // KeepTight returns e with the tight bound's releases counted
-// (WithTight) when they fit place's budget beside the rest of the run,
+// (privacy.TightBytes: what a run that keeps the tight bound beside the
+// paper's holds) when they fit place's budget beside the rest of the run,
 // and otherwise e unchanged with one line saying why the run keeps no
 // tight bound: a long run whose noise decays holds one release per agent
 // and iteration (59 GiB for 10⁷ iterations of 50 agents), and the run
@@ -264,20 +270,13 @@ func (b *Built) KeepTight(e Estimate, place Place) (Estimate, string) {
 	if place == Page {
 		budget, where = PageBudget, "in the browser"
 	}
-	t := b.WithTight(e)
+	need := privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations)
+	t := e.Plus("the tight bound's releases", need, "iterations", "graph.n")
 	if t.Total <= budget || e.Total > budget {
 		return t, ""
 	}
-	need := privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations)
 	return e, fmt.Sprintf("not kept for this run: its releases would need about %s (iterations × graph.n), and with them the run would pass the %s a run %s may use",
 		Bytes(need), Bytes(budget), where)
-}
-
-// WithTight returns e with the tight bound's releases counted
-// (privacy.TightBytes): what a run that keeps the tight bound beside the
-// paper's (dpsim run, compare) holds.
-func (b *Built) WithTight(e Estimate) Estimate {
-	return e.Plus("the tight bound's releases", privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations), "iterations", "graph.n")
 }
 
 // WithGradients returns e with n gradients running at once (a run's
@@ -288,16 +287,8 @@ func (e Estimate) WithGradients(n int) Estimate {
 		e.Gradients = int64(n)
 		return e
 	}
-	room := e.Room > 0
-	parts := make([]Part, 0, len(e.Parts))
-	for _, p := range e.Parts {
-		if p.What != scratchWhat && p.What != roomWhat {
-			parts = append(parts, p)
-		}
-	}
-	e.Parts, e.Gradients = parts, int64(n)
-	e.Parts = append(e.Parts, Part{What: scratchWhat, Fields: scratchFields, Bytes: satMul(e.Gradients, e.Scratch)})
-	return e.total(room)
+	e.Gradients = int64(n)
+	return e.replace(scratchWhat, Part{What: scratchWhat, Fields: scratchFields, Bytes: satMul(e.Gradients, e.Scratch)})
 }
 
 // datasetBytes is the memory of the committed dataset splits s's
@@ -413,7 +404,7 @@ func checkBudget(e Estimate, budget int64, where string) error {
 	return nil
 }
 
-// CheckCLI refuses an estimate of a built run (WithGradients, WithTight)
+// CheckCLI refuses an estimate of a built run (WithGradients, KeepTight)
 // above the CLI's budget, in one line naming the fields behind its
 // largest part (--workers for the gradients' scratch).
 func CheckCLI(e Estimate) error {

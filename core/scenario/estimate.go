@@ -71,6 +71,18 @@ func pinnedBytes(agents, links, nd, states, problem int64) (network, data int64)
 	return 40*(agents+links) + 4096, satAdd(satMul(24, satMul(nd, states)), problem)
 }
 
+// Bytes the export's text costs in memory while it is written (measured
+// by cmd/dpsim's TestMemoryEstimatesCoverMeasuredPeaks): the pinned
+// scenario's text is held textCopies times (jsonout.MarshalIndent's
+// compact copy and its indented copy's buffer, twice the compact text),
+// and a replay value replayValueBytes: a float64 as the run drew it, up
+// to as much again in its slice's growth, and its 24 bytes of text held
+// textCopies times.
+const (
+	textCopies       = 3
+	replayValueBytes = 8 + 8 + textCopies*24
+)
+
 // CollectorRoom is the room the CLI's estimates leave the garbage
 // collector beyond what a run holds: a quarter of it, and 64 MiB for the
 // runtime, the binary and the standard streams' buffers. The CLI holds
@@ -154,6 +166,9 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	} else {
 		add("algorithm state", 8*states*nd, append(graphFields, e.dimField)...)
 	}
+	// The copy of every state variable as it started, which the built
+	// run keeps for the export's pinned scenario (Built.Pinned).
+	add("initial states, kept for the export", 8*(int64(len(f.States))*nd+int64(len(f.Shared))*d), "graph.n", e.dimField)
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
 	if !inPage {
 		points = min(points, SpillKeep)
@@ -176,24 +191,26 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	e.Pinned = e.pinnedLinks + e.pinnedData
 	e.graphFields = graphFields
 
+	// Written, the pinned scenario's text is held compact and indented at
+	// once (jsonout.MarshalIndent: the indented copy's buffer is twice the
+	// compact text).
+	e.Exported = satMul(textCopies, e.Pinned)
 	if e.pinnedData > e.pinnedLinks {
-		add("export", e.Pinned, "graph.n", e.dimField)
+		add("export", e.Exported, "graph.n", e.dimField)
 	} else {
-		add("export", e.Pinned, graphFields...)
+		add("export", e.Exported, graphFields...)
 	}
-	e.Exported = e.Pinned
 	// The replay arrays (chooseReplay) are known only once the problem is
 	// built: count the most the run may write — DefaultReplayValues when
-	// record.replay is left out, MaxReplayValues when asked — each value
-	// held as a float64 while the run draws it and written as about 24
-	// bytes of the export's text.
+	// record.replay is left out, MaxReplayValues when asked (ReplayValues
+	// bounds what it writes: TestReplayValuesBoundWhatIsWritten).
 	if r := s.Record.Replay; r == nil || *r {
 		values := int64(DefaultReplayValues)
 		if r != nil {
 			values = MaxReplayValues
 		}
-		add("replay arrays, at most", 32*values, "record.replay")
-		e.Exported = satAdd(e.Exported, 32*values)
+		add("replay arrays, at most", satMul(replayValueBytes, values), "record.replay")
+		e.Exported = satAdd(e.Exported, satMul(replayValueBytes, values))
 	}
 	if inPage {
 		// Packets, discs and mesh vertices for every link.

@@ -138,10 +138,21 @@ func peakRSS(t *testing.T, env []string, args ...string) (rss, limit int64, stde
 		t.Fatalf("%v: no memory limit reported\n%s", args, buf.String())
 	}
 	limit, _ = strconv.ParseInt(m[1], 10, 64)
-	return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024, limit, buf.String() // KiB on Linux
+	rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	if m := peakLine.FindStringSubmatch(buf.String()); m != nil {
+		// The child's own (VmHWM): the rusage's is at least this test
+		// process's resident memory when it started the child.
+		rss, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	return rss * 1024, limit, buf.String()
 }
 
-// limitLine is the child's last line with DPSIM_TEST_REPORT_LIMIT set.
+// peakLine is the child's own peak resident memory in KiB, reported with
+// DPSIM_TEST_REPORT_LIMIT set where /proc tells it.
+var peakLine = regexp.MustCompile(`(?m)^dpsim-test: peak rss (\d+)$`)
+
+// limitLine is the child's line with DPSIM_TEST_REPORT_LIMIT set: the
+// memory limit it held itself to.
 var limitLine = regexp.MustCompile(`(?m)^dpsim-test: memory limit (\d+)$`)
 
 // gcLine reads the heap sizes of a GODEBUG=gctrace=1 line, "… A->B->C MB …":

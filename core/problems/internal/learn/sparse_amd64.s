@@ -58,6 +58,21 @@ havei: \
 	LEAQ (R9)(BX*2), SI; \
 	LEAQ (R10)(BX*1), R13
 
+// XPAIR(o, r) loads x at the columns of the row's terms o/2 and o/2+1
+// (uint16 at SI + o, o + 2) into the two halves of r (AX, BX scratch).
+#define XPAIR(o, r) \
+	MOVWQZX (o)(SI), AX; \
+	MOVWQZX (o+2)(SI), BX; \
+	VMOVSD  (DX)(AX*8), r; \
+	VMOVHPD (DX)(BX*8), r, r
+
+// XQUAD(o, lo, hi, y) loads x at the columns of four terms from SI + o
+// into y (its xmm half lo, with hi scratch).
+#define XQUAD(o, lo, hi, y) \
+	XPAIR(o, lo); \
+	XPAIR(o+4, hi); \
+	VINSERTF128 $1, hi, y, y
+
 // func sdotsPixAVX2(start *int, col *uint16, pix *uint8, idx *int, first, n int, x *float64, out *float64)
 //
 // For each of the n view rows (set row idx[k], or first + k when idx is
@@ -90,24 +105,8 @@ row:
 	JLT  tail
 
 loop8:
-	MOVWQZX 0(SI), AX
-	MOVWQZX 2(SI), BX
-	VMOVSD (DX)(AX*8), X7
-	VMOVHPD (DX)(BX*8), X7, X7
-	MOVWQZX 4(SI), AX
-	MOVWQZX 6(SI), BX
-	VMOVSD (DX)(AX*8), X9
-	VMOVHPD (DX)(BX*8), X9, X9
-	VINSERTF128 $1, X9, Y7, Y7
-	MOVWQZX 8(SI), AX
-	MOVWQZX 10(SI), BX
-	VMOVSD (DX)(AX*8), X8
-	VMOVHPD (DX)(BX*8), X8, X8
-	MOVWQZX 12(SI), AX
-	MOVWQZX 14(SI), BX
-	VMOVSD (DX)(AX*8), X10
-	VMOVHPD (DX)(BX*8), X10, X10
-	VINSERTF128 $1, X10, Y8, Y8
+	XQUAD(0, X7, X9, Y7)
+	XQUAD(8, X8, X10, Y8)
 	VPMOVZXBD (R13), Y3
 	VCVTDQ2PD X3, Y4
 	VEXTRACTI128 $1, Y3, X3

@@ -82,9 +82,11 @@ type Composition struct {
 	// fine and coarse are the distributions on the grid h and on 2h:
 	// both upper bounds, and their difference estimates the error.
 	fine, coarse *dist
-	// down is the composition on the coarse grid with every bucket
-	// rounded down (laplaceGroups), nil when no bucket rounded.
-	down *dist
+	// down is the composition with every bucket rounded down
+	// (laplaceGroups), nil when no bucket rounded, and up the one rounded
+	// up on the same grid (the first coarse one, which the default grid
+	// starts from): up − down is what the rounding cost.
+	up, down *dist
 }
 
 // Bound is an upper bound on ε at a given δ.
@@ -296,16 +298,19 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, cv); err != nil {
 			return nil, err
 		}
-		c.method = MethodPLD
-		return c, c.lower(groups, gmu, cv)
+		c.method, c.up = MethodPLD, c.coarse
+		c.down, err = lowerAt(groups, gmu, 2*opt.Grid, cv)
+		return c, err
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the grid's error estimate at δ = 10⁻⁶
 	// is within what the rounding into buckets leaves of the tolerance
 	// (gridLimit), or the distribution would outgrow maxWindow. What the
 	// rounding costs is measured first, on the first coarse grid, by the
-	// buckets rounded down (Composition.down), which are composed again on
-	// the final coarse grid if the grid was refined.
+	// buckets rounded down (Composition.down) beside that grid's
+	// composition rounded up (Composition.up), and kept there when the
+	// grid is refined: composing them again on the final coarse grid
+	// measured the same rounding once more, at the cost of a composition.
 	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h, false, cv)
 	if err != nil {
@@ -319,7 +324,9 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	if down != nil {
 		rounding = max(coarse.absEpsilon(refDelta, pessimistic)-down.absEpsilon(refDelta, pessimistic), 0)
 	}
-	refined := false
+	if down != nil {
+		c.up, c.down = coarse, down
+	}
 	for range maxRefine {
 		fine, err := build(groups, gmu, h, false, cv)
 		if err != nil {
@@ -330,12 +337,9 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
-		coarse, h, refined = fine, h/2, true
+		coarse, h = fine, h/2
 	}
-	c.method, c.down = MethodPLD, down
-	if refined {
-		return c, c.lower(groups, gmu, cv)
-	}
+	c.method = MethodPLD
 	return c, nil
 }
 
@@ -377,13 +381,6 @@ func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 		return nil, nil
 	}
 	return build(gs, gmu, h, true, cv)
-}
-
-// lower sets c.down on the coarse grid (lowerAt).
-func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
-	var err error
-	c.down, err = lowerAt(gs, gmu, c.coarse.h, cv)
-	return err
 }
 
 // bucketsFor returns the Laplace groups (laplaceGroups) with buckets as
@@ -739,7 +736,7 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 		// the buckets'.
 		b.Error = 2*max(g-b.Epsilon, 0) + (b.Epsilon - c.fine.absEpsilon(delta, optimistic))
 		if c.down != nil {
-			b.Error += max(g-c.down.absEpsilon(delta, pessimistic), 0)
+			b.Error += max(c.up.absEpsilon(delta, pessimistic)-c.down.absEpsilon(delta, pessimistic), 0)
 		}
 	}
 	return b, nil
@@ -764,7 +761,7 @@ func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
 	f, g := c.fine.delta(eps, pessimistic), c.coarse.delta(eps, pessimistic)
 	e := 2*max(g-f, 0) + (f - c.fine.delta(eps, optimistic))
 	if c.down != nil {
-		e += max(g-c.down.delta(eps, pessimistic), 0)
+		e += max(c.up.delta(eps, pessimistic)-c.down.delta(eps, pessimistic), 0)
 	}
 	return f, e, nil
 }

@@ -24,7 +24,8 @@ type TightView struct {
 	// Reason says why there is no tight bound, or why it is ∞.
 	Reason string
 	// Note says when δ is below what the bound's discretization resolves
-	// (privacy.TightEntry.Note): Error then promises nothing.
+	// (privacy.TightEntry.Note): the bound holds, but Error then includes
+	// the transform's rounding and may pass 1 %.
 	Note string
 }
 

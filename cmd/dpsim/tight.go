@@ -7,8 +7,8 @@ import (
 )
 
 // tightSummary is the run summary's words on the tight bound beside the
-// paper's: that of the most exposed agent, its δ and its error, or why
-// there is none.
+// paper's: that of the most exposed agent, its δ and its error with its
+// note when δ is below what the bound resolves, or why there is none.
 func tightSummary(l privacy.Ledger) string {
 	t := l.Tight
 	if t == nil {
@@ -24,5 +24,9 @@ func tightSummary(l privacy.Ledger) string {
 	if e.Epsilon.NoGuarantee() {
 		return "; tight bound ∞: " + e.Reason
 	}
-	return fmt.Sprintf("; tight bound %s at δ = %g (within %.2g)", e.Epsilon, e.Delta, e.Error)
+	s := fmt.Sprintf("; tight bound %s at δ = %g (within %.2g)", e.Epsilon, e.Delta, e.Error)
+	if e.Note != "" {
+		s += " (" + e.Note + ")"
+	}
+	return s
 }

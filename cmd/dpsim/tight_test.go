@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"dpsim/core/privacy"
 )
 
 // TestRunCarriesTheTightBound: dpsim run's export holds every agent's
@@ -107,6 +109,27 @@ func TestRunCarriesTheTightBound(t *testing.T) {
 		}
 		if !strings.Contains(errs, "tight bound "+tl.Max.Text+" at δ = 1e-06") {
 			t.Errorf("%s: the summary does not give the tight bound %s at δ = 1e-06:\n%s", c.preset, tl.Max.Text, errs)
+		}
+	}
+}
+
+// TestTightSummaryNote: the run summary says when the tight bound's δ is
+// below what its discretization resolves (privacy.TightEntry.Note), as the
+// exports and the page do, and says nothing more when it is not.
+func TestTightSummaryNote(t *testing.T) {
+	const note = "δ = 1e-12 is below what the discretization resolves (2e-11)"
+	for _, c := range []struct {
+		note string
+		want string
+	}{
+		{note, "; tight bound 3 at δ = 1e-12 (within 0.1) (" + note + ")"},
+		{"", "; tight bound 3 at δ = 1e-12 (within 0.1)"},
+	} {
+		l := privacy.Ledger{Tight: &privacy.TightLedger{Agents: []privacy.TightEntry{
+			{Epsilon: privacy.Of(3), Delta: 1e-12, Error: 0.1, Note: c.note},
+		}}}
+		if got := tightSummary(l); got != c.want {
+			t.Errorf("note %q: summary %q, want %q", c.note, got, c.want)
 		}
 	}
 }

@@ -201,8 +201,7 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 	}
 	// A probe run on D: the ledger with its tight bound, and the noise
 	// actually drawn.
-	probe := runner.New(b)
-	probe.TrackTight()
+	probe := probeRunner(b)
 	if a.Agent != nil {
 		ap.agent = *a.Agent
 		if err := objective.CheckAgent(ap.agent, n); err != nil {
@@ -274,6 +273,18 @@ func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
 		return check.Errorf("audit", "the neighbour (%s) changes none of agent %d's noise-free messages: there is nothing to tell apart", ap.neighbour.Change, ap.agent)
 	}
 	return nil
+}
+
+// probeRunner returns the audit's probe run on b, with the tight bound
+// beside its ledger when it fits the CLI's memory as a run's does
+// (scenario.Built.KeepTight), and otherwise a ledger that says why: a long
+// run whose noise decays holds one release per agent and iteration, and
+// its audit ran out of memory over them.
+func probeRunner(b *scenario.Built) *runner.Runner {
+	r := runner.New(b)
+	_, off := b.KeepTight(b.Estimate(scenario.CLI), scenario.CLI)
+	r.TrackTightUnless(off)
+	return r
 }
 
 // onceDrawn returns the sample cursor c drew exactly once, earliest (nil:

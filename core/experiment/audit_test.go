@@ -257,3 +257,36 @@ func TestAuditPresets(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditProbeKeepsTightOnlyWhenItFits: the audit's probe run keeps
+// the tight bound as dpsim run does (scenario.Built.KeepTight): a short
+// run keeps it; one of 10⁷ iterations of decaying noise, whose releases
+// would pass the CLI's memory, keeps none and says why in one line (its
+// audit then reports that line as its tight note instead of running out
+// of memory over the releases).
+func TestAuditProbeKeepsTightOnlyWhenItFits(t *testing.T) {
+	for _, c := range []struct {
+		iterations int
+		off        bool
+	}{{1000, false}, {10_000_000, true}} {
+		s, err := scenario.PresetScenario("gtdp-rendezvous")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Iterations, s.Record.Checkpoints, s.Record.Every = c.iterations, nil, c.iterations
+		b, err := scenario.BuildFor(s, scenario.CLI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := probeRunner(b).Ledger().Tight
+		if tl == nil {
+			t.Fatalf("%d iterations: the probe keeps no tight ledger", c.iterations)
+		}
+		if got := strings.Contains(tl.Reason, "not kept for this run"); got != c.off || strings.Contains(tl.Reason, "\n") {
+			t.Errorf("%d iterations: the probe's tight bound says %q, want it off: %v", c.iterations, tl.Reason, c.off)
+		}
+		if _, note := tightOf(probeRunner(b).Ledger(), 0); c.off && note != tl.Reason {
+			t.Errorf("%d iterations: the audit's tight note %q, want %q", c.iterations, note, tl.Reason)
+		}
+	}
+}

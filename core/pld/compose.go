@@ -82,9 +82,11 @@ type Composition struct {
 	// fine and coarse are the distributions on the grid h and on 2h:
 	// both upper bounds, and their difference estimates the error.
 	fine, coarse *dist
-	// down is the composition on the coarse grid with every bucket
-	// rounded down (laplaceGroups), nil when no bucket rounded.
-	down *dist
+	// down is the composition with every bucket rounded down
+	// (laplaceGroups), nil when no bucket rounded, and up the one rounded
+	// up on the same grid (the first coarse one, which the default grid
+	// starts from): up − down is what the rounding cost.
+	up, down *dist
 }
 
 // Bound is an upper bound on ε at a given δ.
@@ -102,7 +104,9 @@ type Bound struct {
 	// below it), the difference alone covers it, and the factor 2 is the
 	// margin, so that the exact ε lies in [Epsilon − Error, Epsilon]
 	// (TestAccuracy checks it against the references). For the Gaussian
-	// closed form, the width of the bisection's last bracket.
+	// closed form, the width of the bisection's last bracket. It adds
+	// what the transform's rounding may have moved ε (Resolved) and, for
+	// bucketed releases, what rounding them cost.
 	Error float64
 	// Grid is the step of the loss grid (0 for the closed forms).
 	Grid float64
@@ -110,9 +114,11 @@ type Bound struct {
 	Method string
 	// Resolved is the smallest δ the discretization resolves: below it,
 	// the transform's rounding (measured on the composed distribution),
-	// added over its points, may move δ(ε) by more than 1 % of δ, and
-	// Epsilon may then be below the exact ε (TestAccuracy at δ = 10⁻¹²).
-	// 0 for the closed forms.
+	// added over its points, may move δ(ε) by more than 1 % of δ. Every
+	// query reads the masses moved up by that rounding, so Epsilon stays
+	// above the exact ε there too (read as computed, it fell below at
+	// δ = 10⁻¹²: TestAccuracy), and Error includes it, so that it may
+	// pass 1 % of ε. 0 for the closed forms.
 	Resolved float64
 }
 
@@ -292,16 +298,19 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		if c.coarse, err = build(groups, gmu, 2*opt.Grid, false, cv); err != nil {
 			return nil, err
 		}
-		c.method = MethodPLD
-		return c, c.lower(groups, gmu, cv)
+		c.method, c.up = MethodPLD, c.coarse
+		c.down, err = lowerAt(groups, gmu, 2*opt.Grid, cv)
+		return c, err
 	}
 	// The default grid starts coarse and is halved (the previous grid
 	// becoming the coarse one) until the grid's error estimate at δ = 10⁻⁶
 	// is within what the rounding into buckets leaves of the tolerance
 	// (gridLimit), or the distribution would outgrow maxWindow. What the
 	// rounding costs is measured first, on the first coarse grid, by the
-	// buckets rounded down (Composition.down), which are composed again on
-	// the final coarse grid if the grid was refined.
+	// buckets rounded down (Composition.down) beside that grid's
+	// composition rounded up (Composition.up), and kept there when the
+	// grid is refined: composing them again on the final coarse grid
+	// measured the same rounding once more, at the cost of a composition.
 	h := gridFor(groups, gmu, top, tol)
 	coarse, err := build(groups, gmu, 2*h, false, cv)
 	if err != nil {
@@ -313,25 +322,24 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	}
 	rounding := 0.0
 	if down != nil {
-		rounding = max(coarse.absEpsilon(refDelta)-down.absEpsilon(refDelta), 0)
+		rounding = max(coarse.absEpsilon(refDelta, pessimistic)-down.absEpsilon(refDelta, pessimistic), 0)
 	}
-	refined := false
+	if down != nil {
+		c.up, c.down = coarse, down
+	}
 	for range maxRefine {
 		fine, err := build(groups, gmu, h, false, cv)
 		if err != nil {
 			return nil, err
 		}
 		c.fine, c.coarse = fine, coarse
-		f, g := fine.absEpsilon(refDelta), coarse.absEpsilon(refDelta)
+		f, g := fine.absEpsilon(refDelta, pessimistic), coarse.absEpsilon(refDelta, pessimistic)
 		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
-		coarse, h, refined = fine, h/2, true
+		coarse, h = fine, h/2
 	}
-	c.method, c.down = MethodPLD, down
-	if refined {
-		return c, c.lower(groups, gmu, cv)
-	}
+	c.method = MethodPLD
 	return c, nil
 }
 
@@ -373,13 +381,6 @@ func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 		return nil, nil
 	}
 	return build(gs, gmu, h, true, cv)
-}
-
-// lower sets c.down on the coarse grid (lowerAt).
-func (c *Composition) lower(gs []group, gmu float64, cv *convolver) error {
-	var err error
-	c.down, err = lowerAt(gs, gmu, c.coarse.h, cv)
-	return err
 }
 
 // bucketsFor returns the Laplace groups (laplaceGroups) with buckets as
@@ -722,13 +723,21 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 		b.Epsilon, b.Log10, b.Error = gaussEpsilon(c.mu, delta)
 	default:
 		b.Grid, b.Resolved = c.fine.h, c.fine.resolved()
-		b.Epsilon = c.fine.absEpsilon(delta)
-		g := c.coarse.absEpsilon(delta)
-		b.Error = 2 * max(g-b.Epsilon, 0)
-		if c.down != nil {
-			b.Error += max(g-c.down.absEpsilon(delta), 0)
-		}
+		b.Epsilon = c.fine.absEpsilon(delta, pessimistic)
 		b.Log10 = log10(b.Epsilon)
+		if math.IsInf(b.Epsilon, 1) {
+			// The rounding summed over the points (or the cut tails)
+			// exceeds delta: no finite ε is proved there.
+			break
+		}
+		g := c.coarse.absEpsilon(delta, pessimistic)
+		// The grid's part, the rounding's (the exact discretized
+		// masses lie within noise of the computed ones: dist.at), and
+		// the buckets'.
+		b.Error = 2*max(g-b.Epsilon, 0) + (b.Epsilon - c.fine.absEpsilon(delta, optimistic))
+		if c.down != nil {
+			b.Error += max(c.up.absEpsilon(delta, pessimistic)-c.down.absEpsilon(delta, pessimistic), 0)
+		}
 	}
 	return b, nil
 }
@@ -749,18 +758,18 @@ func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
 	case MethodGaussian:
 		return gaussDelta(c.mu, eps), 0, nil
 	}
-	f, g := c.fine.delta(eps), c.coarse.delta(eps)
-	e := 2 * max(g-f, 0)
+	f, g := c.fine.delta(eps, pessimistic), c.coarse.delta(eps, pessimistic)
+	e := 2*max(g-f, 0) + (f - c.fine.delta(eps, optimistic))
 	if c.down != nil {
-		e += max(g-c.down.delta(eps), 0)
+		e += max(c.up.delta(eps, pessimistic)-c.down.delta(eps, pessimistic), 0)
 	}
 	return f, e, nil
 }
 
 // absEpsilon is epsilon with the offset added, at least 0; +Inf when no
 // finite ε reaches delta.
-func (d *dist) absEpsilon(delta float64) float64 {
-	rel, ok := d.epsilon(delta)
+func (d *dist) absEpsilon(delta, side float64) float64 {
+	rel, ok := d.epsilon(delta, side)
 	if !ok {
 		return math.Inf(1)
 	}

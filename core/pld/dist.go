@@ -31,7 +31,9 @@ type dist struct {
 
 // resolved returns the smallest δ that d resolves: at δ ≥ resolveShare⁻¹·
 // noise·len(p), the rounding at its points, added over them all, moves
-// δ(ε) by at most resolveShare of δ; below, ε may be below the exact value.
+// δ(ε) by at most resolveShare of δ; below, the pessimistic reading (at)
+// keeps ε above the exact value, but the rounding's share of its error may
+// pass resolveShare.
 func (d *dist) resolved() float64 {
 	return d.noise * float64(len(d.p)) / resolveShare
 }
@@ -207,8 +209,9 @@ func cpow(re, im float64, k int64) (float64, float64) {
 
 // delta returns the hockey-stick divergence δ(ε) = P(L = ∞) +
 // E_P[(1 − e^{ε−L})₊] of the distribution: the smallest δ for which the
-// pair is (ε, δ)-indistinguishable in this direction.
-func (d *dist) delta(eps float64) float64 {
+// pair is (ε, δ)-indistinguishable in this direction, each mass read at
+// side (at).
+func (d *dist) delta(eps, side float64) float64 {
 	e := eps - d.offset
 	s := d.inf
 	for i := len(d.p) - 1; i >= 0; i-- {
@@ -216,29 +219,47 @@ func (d *dist) delta(eps float64) float64 {
 		if x <= e {
 			break
 		}
-		s += float64(d.p[i] * -expm1(e-x))
+		s += float64(d.at(i, side) * -expm1(e-x))
 	}
 	return min(s, 1)
 }
 
+// Sides of a query (at): the masses moved by the transform's rounding
+// (noise) to the bound's side, or the other.
+const (
+	pessimistic = 1
+	optimistic  = -1
+)
+
+// at returns p[i] moved by side·noise, at least 0: the exact
+// discretized mass lies between its optimistic and pessimistic readings,
+// so δ(ε) read pessimistically stays above the exact one however small δ
+// is (at δ near the rounding summed over the points, a reading as
+// computed fell below it: Bound.Resolved).
+func (d *dist) at(i int, side float64) float64 {
+	return max(d.p[i]+side*d.noise, 0)
+}
+
 // epsilon returns the smallest ε ≥ 0 with delta(ε) ≤ delta, relative to
 // the offset (so that a loss beyond float64 still has its correction), and
-// whether one exists: none does when the mass at +∞ exceeds delta.
+// whether one exists: none does when the mass at +∞ exceeds delta. Each
+// mass is read at side (at).
 //
 // Between two grid losses x_{i−1} < ε ≤ x_i, δ(ε) = U_i − e^{ε−x_i}·R_i
 // with U_i = P(L = ∞) + Σ_{j≥i} p_j and R_i = Σ_{j≥i} p_j e^{x_i−x_j}, so ε
 // solves that equation exactly in the interval where δ crosses the
 // target (dp_accounting's _get_epsilon_for_delta, with R kept relative to
 // the current loss so that nothing overflows).
-func (d *dist) epsilon(delta float64) (rel float64, ok bool) {
+func (d *dist) epsilon(delta, side float64) (rel float64, ok bool) {
 	if d.inf > delta {
 		return math.Inf(1), false
 	}
 	eh := num.Exp(-d.h)
 	u, r := d.inf, 0.0
 	for i := len(d.p) - 1; i >= 0; i-- {
-		u += d.p[i]
-		r = d.p[i] + float64(eh*r)
+		p := d.at(i, side)
+		u += p
+		r = p + float64(eh*r)
 		// δ at the next grid loss down, x_{i−1} = x_i − h.
 		if i == 0 || u-float64(eh*r) > delta {
 			if r == 0 || u <= delta {

@@ -98,7 +98,7 @@ func TestLaplaceTransform(t *testing.T) {
 				break
 			}
 			want := -math.Expm1((x - c.eps) / 2)
-			if got := d.delta(x); math.Abs(got-want) > 1e-13 {
+			if got := d.delta(x, pessimistic); math.Abs(got-want) > 1e-13 {
 				t.Errorf("%+v: δ(%v) = %v, the profile's %v", c, x, got, want)
 			}
 		}

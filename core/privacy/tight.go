@@ -40,8 +40,9 @@ type TightEntry struct {
 	Method string `json:"method"`
 	Reason string `json:"reason,omitempty"`
 	// Note says, in one line, when Delta is below what the composition's
-	// discretization resolves (pld.Bound.Resolved): Epsilon may then be
-	// below the exact ε.
+	// discretization resolves (pld.Bound.Resolved): Epsilon is still an
+	// upper bound, but Error then includes the transform's rounding and
+	// may pass TightTolerance of it.
 	Note string `json:"note,omitempty"`
 }
 
@@ -176,9 +177,11 @@ func entry(c *pld.Composition, e Entry) TightEntry {
 	}
 	te.Method = b.Method
 	if te.Delta < b.Resolved {
-		te.Note = fmt.Sprintf("δ = %.3g is below what the discretization resolves (%.2g): its rounding may move δ(ε) by more than 1 %%, so ε may be below the exact value", te.Delta, b.Resolved)
+		te.Note = fmt.Sprintf("δ = %.3g is below what the discretization resolves (%.2g): ε stays an upper bound, but its error includes the transform's rounding and may pass 1 %%", te.Delta, b.Resolved)
 	}
 	switch {
+	case math.IsInf(b.Log10, 1) && b.Method == pld.MethodPLD:
+		te.Reason = fmt.Sprintf("no finite ε is proved at δ = %.3g: the discretization's rounding, or its cut tails, reach δ", te.Delta)
 	case math.IsInf(b.Log10, 1):
 		te.Reason = b.Method
 	case math.IsInf(b.Epsilon, 1):

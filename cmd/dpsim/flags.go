@@ -180,13 +180,27 @@ func workersOf(fs *flags, v int, getenv func(string) string) (int, error) {
 
 // estimateWith is b's CLI estimate with the gradients its pool of
 // workers runs at once and the tight bound's releases (a run and a
-// comparison keep it) where they fit, refused in one line naming
-// --workers when that takes it past the CLI's budget, naming the fields
-// of its largest part (Build checked the scenario's own estimate). off
-// says why the run keeps no tight bound (Runner.TrackTightUnless).
+// comparison keep it) where they fit, refused in one line past the CLI's
+// budget: naming --workers, its value and the most that fit when one
+// gradient at a time would fit, and otherwise the fields of its largest
+// part (Build checked the scenario's own estimate). off says why the run
+// keeps no tight bound (Runner.TrackTightUnless).
 func estimateWith(b *scenario.Built, workers int) (est scenario.Estimate, off string, err error) {
-	est, off = b.KeepTight(b.Estimate(scenario.CLI).WithGradients(pool.Widest(workers, b.Env.Problem.Agents())), scenario.CLI)
-	return est, off, scenario.CheckCLI(est)
+	base := b.Estimate(scenario.CLI)
+	n := pool.Widest(workers, b.Env.Problem.Agents())
+	est, off = b.KeepTight(base.WithGradients(n), scenario.CLI)
+	if err := scenario.CheckCLI(est); err != nil {
+		fits := func(k int) bool { return scenario.CheckCLI(base.WithGradients(k)) == nil }
+		if n > 1 && fits(1) {
+			var got any = workers
+			if workers == pool.Auto {
+				got = fmt.Sprintf("0: every core, %d at once", n)
+			}
+			return est, off, workersRefusal(got, n, "gradient running at once", base.Scratch, est.Total, "the run", mostThatFit(n, fits))
+		}
+		return est, off, err
+	}
+	return est, off, nil
 }
 
 // MaxWorkers bounds --workers: each worker holds a run's state, and more

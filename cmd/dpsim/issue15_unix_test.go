@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -68,6 +69,14 @@ func TestMain(m *testing.M) {
 		if os.Getenv("DPSIM_TEST_REPORT_LIMIT") != "" {
 			// The memory limit the command held itself to.
 			fmt.Fprintf(os.Stderr, "\ndpsim-test: memory limit %d\n", debug.SetMemoryLimit(-1))
+			// Its own peak resident memory: the rusage's counts the test
+			// process's too (exec.Command starts the child in the
+			// parent's memory, whose high-water mark exec keeps).
+			if st, err := os.ReadFile("/proc/self/status"); err == nil {
+				if m := regexp.MustCompile(`(?m)^VmHWM:\s+(\d+) kB$`).FindSubmatch(st); m != nil {
+					fmt.Fprintf(os.Stderr, "dpsim-test: peak rss %s\n", m[1])
+				}
+			}
 		}
 		os.Exit(code)
 	}

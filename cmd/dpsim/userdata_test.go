@@ -348,7 +348,10 @@ func TestUserDataSweepEveryPoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scs := experimentScenarios(e)
+	scs, err := experiment.Scenarios(e)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var cli, page []string
 	for _, f := range userFiles(scs) {
 		if !slices.Contains(cli, f.Name) {
@@ -362,5 +365,37 @@ func TestUserDataSweepEveryPoint(t *testing.T) {
 	}
 	if want := []string{"train.csv", "other.csv"}; !slices.Equal(cli, want) || !slices.Equal(page, want) {
 		t.Errorf("the CLI reads %v, the page hands its workers %v; want both %v", cli, page, want)
+	}
+}
+
+// TestUserDataSweepBadPointSaysSo: a sweep whose second series breaks
+// (an override of a field no scenario has) is refused naming that series
+// and field, in one line. The CLI read no user file when planning failed
+// and went on: the first series then failed to build for want of the
+// base's train.csv, an error unrelated to what was wrong.
+func TestUserDataSweepBadPointSaysSo(t *testing.T) {
+	p := userProblems[0]
+	dir := t.TempDir()
+	x, y := userRows(p, 1, p.rows)
+	var s map[string]any
+	json.Unmarshal(userScenario(t, p, map[string]any{"train": writeSource(t, dir, "csv", "train", x, y)}), &s)
+	text, _ := json.Marshal(map[string]any{
+		"format": "dpsim-experiment/1", "name": "bad-point", "title": "a sweep with a broken series",
+		"base": map[string]any{"scenario": s},
+		"series": []map[string]any{
+			{"name": "good"},
+			{"name": "bad", "set": map[string]any{"graph.no_such_field": 3}},
+		},
+		"x":    map[string]any{"kind": "field", "fields": []string{"noise.theta.scale"}, "values": []float64{0.1, 1}, "label": "b"},
+		"runs": 1, "seed": 1, "statistic": "mean",
+		"metrics": []map[string]any{{"name": "optimality"}},
+		"figure":  map[string]any{"title": "t", "y": map[string]any{"metric": "optimality", "label": "y"}},
+	})
+	file := filepath.Join(dir, "sweep.json")
+	os.WriteFile(file, text, 0o644)
+	code, _, stderr := dpsim(t, "", "sweep", "--quiet", "--out", filepath.Join(dir, "out.json"), file)
+	line := strings.TrimSpace(stderr)
+	if code == 0 || !strings.Contains(line, "series[1] (bad)") || !strings.Contains(line, "no_such_field") || strings.Contains(line, "\n") {
+		t.Errorf("dpsim sweep: exit %d, %q; want one line naming series[1] (bad) and graph.no_such_field", code, line)
 	}
 }

@@ -71,19 +71,16 @@ func provideExportFiles(export []byte, path string) error {
 // point of e names (experiment.Scenarios), relative to the experiment
 // file's folder: a point may train on another file than the base
 // scenario (a series' "set", a swept file), and the page's workers are
-// handed the files of every point too (ui/datafiles.UserReportOf).
+// handed the files of every point too (ui/datafiles.UserReportOf). A
+// point that does not plan is refused here with planning's own error:
+// going on without the files, the plan would fail on the first point
+// that reads one, whatever was wrong.
 func provideExperimentFiles(e *experiment.Experiment, arg string) error {
-	return provideFiles(dirOf(arg), experimentScenarios(e)...)
-}
-
-// experimentScenarios is every series' and point's scenario of e, none
-// when e does not plan (planning then says why).
-func experimentScenarios(e *experiment.Experiment) []*scenario.Scenario {
 	scs, err := experiment.Scenarios(e)
 	if err != nil {
-		return nil
+		return err
 	}
-	return scs
+	return provideFiles(dirOf(arg), scs...)
 }
 
 // userFiles lists the user's files the scenarios name, in order, each

@@ -65,8 +65,6 @@ func FromScenario(s *scenario.Scenario, field string, values []float64, runs int
 		doc["description"] = fmt.Sprintf("The headline error of %s (%d iterations) relative to its start: the median and 10–90 %% band of %d runs, each seeded.", title, base.Iterations, runs)
 		doc["x"] = map[string]any{"kind": "iteration", "label": "iteration k", "unit": "iterations"}
 		doc["statistic"] = "median"
-		ratio["label"] = "error relative to its start"
-		doc["figure"] = map[string]any{"title": doc["title"], "y": ratio}
 	} else {
 		if len(values) == 0 {
 			return nil, check.Errorf("x.values", "%s: give the values to sweep it over (e.g. 0.1, 1, 10)", field)
@@ -84,8 +82,8 @@ func FromScenario(s *scenario.Scenario, field string, values []float64, runs int
 		doc["x"] = map[string]any{"kind": "field", "fields": []string{field}, "values": values, "label": field, "unit": "", "scale": scale}
 		doc["statistic"] = "mean"
 		ratio["label"] = "final error relative to its start"
-		doc["figure"] = map[string]any{"title": doc["title"], "y": ratio}
 	}
+	doc["figure"] = map[string]any{"title": doc["title"], "y": ratio}
 	text, err := json.Marshal(doc)
 	if err != nil {
 		return nil, err

@@ -71,6 +71,18 @@ func pinnedBytes(agents, links, nd, states, problem int64) (network, data int64)
 	return 40*(agents+links) + 4096, satAdd(satMul(24, satMul(nd, states)), problem)
 }
 
+// Bytes the export's text costs in memory while it is written (measured
+// by cmd/dpsim's TestMemoryEstimatesCoverMeasuredPeaks): the pinned
+// scenario's text is held textCopies times (jsonout.MarshalIndent's
+// compact copy and its indented copy's buffer, twice the compact text),
+// and a replay value replayValueBytes: a float64 as the run drew it, up
+// to as much again in its slice's growth, and its 24 bytes of text held
+// textCopies times.
+const (
+	textCopies       = 3
+	replayValueBytes = 8 + 8 + textCopies*24
+)
+
 // CollectorRoom is the room the CLI's estimates leave the garbage
 // collector beyond what a run holds: a quarter of it, and 64 MiB for the
 // runtime, the binary and the standard streams' buffers. The CLI holds
@@ -154,6 +166,9 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	} else {
 		add("algorithm state", 8*states*nd, append(graphFields, e.dimField)...)
 	}
+	// The copy of every state variable as it started, which the built
+	// run keeps for the export's pinned scenario (Built.Pinned).
+	add("initial states, kept for the export", 8*(int64(len(f.States))*nd+int64(len(f.Shared))*d), "graph.n", e.dimField)
 	points := int64(s.Iterations)/int64(max(s.Record.Every, 1)) + 2
 	if !inPage {
 		points = min(points, SpillKeep)
@@ -176,24 +191,26 @@ func EstimateOf(s *Scenario, f *method.Factory, dim int, dataBytes int64, inPage
 	e.Pinned = e.pinnedLinks + e.pinnedData
 	e.graphFields = graphFields
 
+	// Written, the pinned scenario's text is held compact and indented at
+	// once (jsonout.MarshalIndent: the indented copy's buffer is twice the
+	// compact text).
+	e.Exported = satMul(textCopies, e.Pinned)
 	if e.pinnedData > e.pinnedLinks {
-		add("export", e.Pinned, "graph.n", e.dimField)
+		add("export", e.Exported, "graph.n", e.dimField)
 	} else {
-		add("export", e.Pinned, graphFields...)
+		add("export", e.Exported, graphFields...)
 	}
-	e.Exported = e.Pinned
 	// The replay arrays (chooseReplay) are known only once the problem is
 	// built: count the most the run may write — DefaultReplayValues when
-	// record.replay is left out, MaxReplayValues when asked — each value
-	// held as a float64 while the run draws it and written as about 24
-	// bytes of the export's text.
+	// record.replay is left out, MaxReplayValues when asked (ReplayValues
+	// bounds what it writes: TestReplayValuesBoundWhatIsWritten).
 	if r := s.Record.Replay; r == nil || *r {
 		values := int64(DefaultReplayValues)
 		if r != nil {
 			values = MaxReplayValues
 		}
-		add("replay arrays, at most", 32*values, "record.replay")
-		e.Exported = satAdd(e.Exported, 32*values)
+		add("replay arrays, at most", satMul(replayValueBytes, values), "record.replay")
+		e.Exported = satAdd(e.Exported, satMul(replayValueBytes, values))
 	}
 	if inPage {
 		// Packets, discs and mesh vertices for every link.
@@ -242,19 +259,25 @@ func (e Estimate) Plus(what string, bytes int64, fields ...string) Estimate {
 	if bytes <= 0 {
 		return e
 	}
-	room := e.Room > 0
+	return e.replace("", Part{What: what, Fields: fields, Bytes: bytes})
+}
+
+// replace returns e without its part named drop, with p, summed again
+// (total: the collector's room recomputed when e had one).
+func (e Estimate) replace(drop string, p Part) Estimate {
 	parts := make([]Part, 0, len(e.Parts)+1)
-	for _, p := range e.Parts {
-		if p.What != roomWhat {
-			parts = append(parts, p)
+	for _, q := range e.Parts {
+		if q.What != drop && q.What != roomWhat {
+			parts = append(parts, q)
 		}
 	}
-	e.Parts = append(parts, Part{What: what, Fields: fields, Bytes: bytes})
-	return e.total(room)
+	e.Parts = append(parts, p)
+	return e.total(e.Room > 0)
 }
 
 // KeepTight returns e with the tight bound's releases counted
-// (WithTight) when they fit place's budget beside the rest of the run,
+// (privacy.TightBytes: what a run that keeps the tight bound beside the
+// paper's holds) when they fit place's budget beside the rest of the run,
 // and otherwise e unchanged with one line saying why the run keeps no
 // tight bound: a long run whose noise decays holds one release per agent
 // and iteration (59 GiB for 10⁷ iterations of 50 agents), and the run
@@ -264,20 +287,13 @@ func (b *Built) KeepTight(e Estimate, place Place) (Estimate, string) {
 	if place == Page {
 		budget, where = PageBudget, "in the browser"
 	}
-	t := b.WithTight(e)
+	need := privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations)
+	t := e.Plus("the tight bound's releases", need, "iterations", "graph.n")
 	if t.Total <= budget || e.Total > budget {
 		return t, ""
 	}
-	need := privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations)
 	return e, fmt.Sprintf("not kept for this run: its releases would need about %s (iterations × graph.n), and with them the run would pass the %s a run %s may use",
 		Bytes(need), Bytes(budget), where)
-}
-
-// WithTight returns e with the tight bound's releases counted
-// (privacy.TightBytes): what a run that keeps the tight bound beside the
-// paper's (dpsim run, compare) holds.
-func (b *Built) WithTight(e Estimate) Estimate {
-	return e.Plus("the tight bound's releases", privacy.TightBytes(b.Accountant, b.Env.Graph.N, b.Scenario.Iterations), "iterations", "graph.n")
 }
 
 // WithGradients returns e with n gradients running at once (a run's
@@ -288,16 +304,8 @@ func (e Estimate) WithGradients(n int) Estimate {
 		e.Gradients = int64(n)
 		return e
 	}
-	room := e.Room > 0
-	parts := make([]Part, 0, len(e.Parts))
-	for _, p := range e.Parts {
-		if p.What != scratchWhat && p.What != roomWhat {
-			parts = append(parts, p)
-		}
-	}
-	e.Parts, e.Gradients = parts, int64(n)
-	e.Parts = append(e.Parts, Part{What: scratchWhat, Fields: scratchFields, Bytes: satMul(e.Gradients, e.Scratch)})
-	return e.total(room)
+	e.Gradients = int64(n)
+	return e.replace(scratchWhat, Part{What: scratchWhat, Fields: scratchFields, Bytes: satMul(e.Gradients, e.Scratch)})
 }
 
 // datasetBytes is the memory of the committed dataset splits s's
@@ -413,7 +421,7 @@ func checkBudget(e Estimate, budget int64, where string) error {
 	return nil
 }
 
-// CheckCLI refuses an estimate of a built run (WithGradients, WithTight)
+// CheckCLI refuses an estimate of a built run (WithGradients, KeepTight)
 // above the CLI's budget, in one line naming the fields behind its
 // largest part (--workers for the gradients' scratch).
 func CheckCLI(e Estimate) error {

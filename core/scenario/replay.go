@@ -12,8 +12,8 @@ import (
 const (
 	// DefaultReplayValues is the largest replay arrays a run writes
 	// without being asked: 262,144 values, about 6 MB of the export's
-	// indented JSON (some 24 bytes a value) and 2 MB in memory while it
-	// is written. Every small run of the papers' presets fits (GT-DP's
+	// indented JSON (some 24 bytes a value) and 25 MB in memory while it
+	// is written (replayValueBytes). Every small run of the papers' presets fits (GT-DP's
 	// rendezvous writes 32,000 values; DP-RECAL's ijcnn1 run 50,000),
 	// so its export replays without dpsim's generator; a long or wide run
 	// whose noise alone is millions of values would make every export of

@@ -1,10 +1,12 @@
 package scenario_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"dpsim/core/problems/nonconvex"
+	"dpsim/core/runner"
 	"dpsim/core/scenario"
 )
 
@@ -64,4 +66,73 @@ func TestDrawnLimitIsTheReplayLimit(t *testing.T) {
 	if nonconvex.MaxDrawnValues != scenario.MaxReplayValues {
 		t.Errorf("nonconvex.MaxDrawnValues = %d, scenario.MaxReplayValues = %d: one changed without the other", nonconvex.MaxDrawnValues, scenario.MaxReplayValues)
 	}
+}
+
+// TestReplayValuesBoundWhatIsWritten: the replay arrays' count
+// (Built.ReplayValues), which chooses whether a run writes them and
+// bounds them in the memory estimate, is at least what a run of every
+// preset writes: its draws, sample orders and noise, and the numbers the
+// problem's drawn data adds to its pinned parameters. The synthetic
+// learning sets wrote their class list uncounted (2 or 3 values more).
+func TestReplayValuesBoundWhatIsWritten(t *testing.T) {
+	on := true
+	for _, p := range scenario.Presets() {
+		s, err := scenario.PresetScenario(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Iterations = min(s.Iterations, 100)
+		s.Record.Checkpoints, s.Record.Replay = nil, &on
+		b, err := scenario.Build(s)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		r := runner.New(b)
+		if err := r.Run(); err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		w := r.Export().Scenario
+		var n int64
+		for _, v := range w.Algorithm.Draws {
+			n += int64(len(v))
+		}
+		if w.Samples != nil {
+			for _, o := range w.Samples.Order {
+				n += int64(len(o))
+			}
+		}
+		for _, c := range w.Noise {
+			n += int64(len(c.Draws))
+		}
+		n += numbers(t, w.Problem.Params) - numbers(t, b.Pinned().Problem.Params)
+		if n > b.ReplayValues {
+			t.Errorf("%s: the run wrote %d values of replay arrays, %d counted", p.Name, n, b.ReplayValues)
+		}
+	}
+}
+
+// numbers counts the numbers in the JSON text js.
+func numbers(t *testing.T, js []byte) int64 {
+	var v any
+	if err := json.Unmarshal(js, &v); err != nil {
+		t.Fatal(err)
+	}
+	var count func(v any) int64
+	count = func(v any) int64 {
+		var n int64
+		switch x := v.(type) {
+		case float64:
+			return 1
+		case []any:
+			for _, e := range x {
+				n += count(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				n += count(e)
+			}
+		}
+		return n
+	}
+	return count(v)
 }

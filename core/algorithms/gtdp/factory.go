@@ -25,8 +25,9 @@ var Factory = method.Factory{
 	Solves:    method.Minimisation,
 	States:    []string{"x", "s"},
 	NewParams: func() any { return Defaults() },
-	// x, s, their successors, the two noises and the released pair.
-	Footprint: func(agents, _, dim int) int64 { return 8 * 8 * int64(agents) * int64(dim) },
+	// x, s, their successors, the two noises, the released pair and the
+	// agents' gradients.
+	Footprint: func(agents, _, dim int) int64 { return 8 * 9 * int64(agents) * int64(dim) },
 	Build:     build,
 	Words:     words,
 }

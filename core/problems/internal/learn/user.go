@@ -140,6 +140,7 @@ func InlineRows(shards []Rows, test *Rows) (*data.UserData, int64) {
 			u.Classes = append(u.Classes, float64(c))
 		}
 	}
+	n += int64(len(u.Classes)) // written too: the replay arrays' count bounds what is
 	for _, sh := range shards {
 		u.Agents = append(u.Agents, src(sh))
 	}

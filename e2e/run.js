@@ -11,6 +11,7 @@
 //
 //   node e2e/run.js                        (after ./build.sh)
 //   node e2e/run.js e2e/share.test.js …    some files
+//   E2E_CONCURRENCY=2 node e2e/run.js      two files at a time
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -60,7 +61,10 @@ async function main() {
     // chooses by itself), then e2e/timing.js's table of where the time went.
     const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
       '--test-reporter', path.join(__dirname, 'timing.js'), '--test-reporter-destination', 'stdout'];
-    child = spawn(process.execPath, ['--test', ...reporters, ...(files.length ? files : ['e2e/'])], { cwd: ROOT, env, stdio: 'inherit' });
+    // E2E_CONCURRENCY: how many files run at once (node's default, one
+    // fewer than the cores, when unset).
+    const conc = process.env.E2E_CONCURRENCY ? [`--test-concurrency=${process.env.E2E_CONCURRENCY}`] : [];
+    child = spawn(process.execPath, ['--test', ...conc, ...reporters, ...(files.length ? files : ['e2e/'])], { cwd: ROOT, env, stdio: 'inherit' });
     const code = await new Promise((resolve) => child.once('exit', (c, s) => resolve(c === null ? 128 + os.constants.signals[s] : c)));
     return code;
   } finally {

@@ -368,6 +368,8 @@ describe('your own data', () => {
     await b.page.fill('#exp-runs', '');
     await dropFiles(b, [expFile]);
     await waitSweep(b, 'the experiment open', () => document.getElementById('exp-preset').value === 'theirs-sweep' && /theirs\.csv/.test(document.getElementById('exp-desc').textContent));
+    // "it", one file: the count the worker gives (missing_count), not a guess from its line.
+    assert.match(await b.page.textContent('#exp-desc'), /trains on your file theirs\.csv \(sha256 [0-9a-f]{64}\): pick it or drop it on the page \(it is read in this tab, never uploaded\)\. Run the sweep to give it\.$/);
     await b.page.click('#exp-run');
     await waitSweep(b, 'the panel asking for the file', () => window.dpsimSweepState.askingFiles && window.dpsimUserData.state.waiting);
     const line = await b.page.evaluate(() => document.getElementById('exp-msg').firstChild.textContent.trim());

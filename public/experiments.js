@@ -211,7 +211,7 @@
     // needs the datasets and the user's files its base trains on first
     // (a comparison on the user's files failed here, "has not been
     // provided").
-    await provide(h, await dataFor(h, 'experiment', json));
+    await withData(h, 'experiment', json);
     await userFor(h, 'experiment', json);
     const { name, title, json: own } = await h.request('experimentFromJSON', { json });
     // The other workers are given the experiment itself, not the
@@ -295,13 +295,17 @@
   state.dataFetches = 0; // network fetches of dataset files (tests)
   state.dataFiles = []; // the files the last sweep trains on
 
-  // dataFor returns the dataset files of an experiment (kind "preset":
-  // a name; "experiment": its JSON) after fetching those the session has
-  // not fetched, showing the download on the progress bar.
-  async function dataFor(w, kind, arg) {
+  // dataNeeds returns the dataset files of an experiment (kind "preset":
+  // a name; "experiment": its JSON), as worker w reads them.
+  async function dataNeeds(w, kind, arg) {
     const needs = await w.request('dataNeeds', { kind, arg });
     if (needs.error) throw new Error(needs.error);
-    const files = needs.uses;
+    return needs.uses;
+  }
+
+  // fetchData fetches the files the session has not fetched, showing the
+  // download on the progress bar, and returns files.
+  async function fetchData(files) {
     const missing = files.filter((f) => !dataCache.has(f.file));
     if (missing.length > 0) {
       const total = missing.reduce((t, f) => t + f.bytes, 0);
@@ -345,10 +349,11 @@
     }
   }
 
-  // withData makes worker w ready for an experiment: its files fetched
-  // (once per session) and provided to w; returns the files.
-  async function withData(w, kind, arg) {
-    const files = await dataFor(w, kind, arg);
+  // withData makes worker w ready for an experiment: its dataset files
+  // (files, else dataNeeds's) fetched once per session and provided to
+  // w; returns them.
+  async function withData(w, kind, arg, files = null) {
+    files = await fetchData(files || await dataNeeds(w, kind, arg));
     await provide(w, files);
     return files;
   }
@@ -428,28 +433,37 @@
   // otherwise, or on a page without the simulator (experiments.html),
   // the worker's one-line request is the error. asking(on, line) says
   // when it waits.
+  // The error is Go's one line (userNeeds's missing); its count is how
+  // many files that line asks for (missing_count), so that what follows
+  // says "it" or "them".
   async function userFor(w, kind, arg, ask = false, asking = () => {}) {
-    for (;;) {
+    const userNeeds = async () => {
       const r = await w.request('userNeeds', { kind, arg });
       if (r.error) throw new Error(r.error);
-      const lacking = await handUser(w, r.files);
-      if (!lacking.length) return r.files;
-      const left = await w.request('userNeeds', { kind, arg });
-      const line = left.missing || `the experiment trains on your file ${lacking[0].file}: pick it or drop it on the page`;
+      return r;
+    };
+    const { files } = await userNeeds();
+    for (;;) {
+      const lacking = await handUser(w, files);
+      if (!lacking.length) return files;
+      // What the worker still lacks, once handed what the page holds.
+      const left = await userNeeds();
+      if (!left.missing) return files;
+      const err = Object.assign(new Error(left.missing), { count: left.missing_count });
       const ud = window.dpsimUserData;
       const sim = window.dpsim && typeof window.dpsim.userFileBytes === 'function';
-      if (!ask || !sim || !ud || typeof ud.ask !== 'function') throw new Error(line);
-      const n = lacking.length;
-      asking(true, line);
+      if (!ask || !sim || !ud || typeof ud.ask !== 'function') throw err;
+      const n = left.missing_count;
+      asking(true, left.missing);
       let got;
       try {
-        got = await ud.ask(r.files.map((f) => ({ ...f, have: !lacking.includes(f) })),
+        got = await ud.ask(files.map((f) => ({ ...f, have: !lacking.includes(f) })),
           `The experiment trains on ${n === 1 ? 'a file' : n + ' files'} of yours: pick or drop ${n === 1 ? 'it' : 'them'} to run its sweep. ` +
           'The page reads them in this tab and keeps them in memory until you reload; nothing is uploaded. A pinned sha256 must match.', { scroll: false });
       } finally {
         asking(false);
       }
-      if (got !== 'ok') throw new Error(line);
+      if (got !== 'ok') throw err;
     }
   }
 
@@ -643,22 +657,20 @@
     const name = sel.value;
     // An experiment on a dataset is planned once its files are here: it
     // is described without its run count until the sweep fetches them.
-    const needs = await h.request('dataNeeds', { kind: 'preset', arg: name });
-    if (needs.error) throw new Error(needs.error);
-    if (needs.uses.some((f) => !dataCache.has(f.file))) {
-      const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
-      desc.textContent = `${title}.${dataNote(needs.uses)} Run the sweep to fetch the data and plan it.`;
+    const uses = await dataNeeds(h, 'preset', name);
+    const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
+    if (uses.some((f) => !dataCache.has(f.file))) {
+      desc.textContent = `${title}.${dataNote(uses)} Run the sweep to fetch the data and plan it.`;
       return null;
     }
-    await provide(h, needs.uses);
     // One on the user's files is planned once the page has handed them
     // over; without them it says which and how to give them.
+    await withData(h, 'preset', name, uses);
     let users;
     try {
       users = await userFor(h, 'preset', name);
     } catch (e) {
-      const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
-      desc.textContent = `${title}. ${e.message}. Run the sweep to give ${/ and \d+ more/.test(e.message) ? 'them' : 'it'}.`;
+      desc.textContent = `${title}. ${e.message}. Run the sweep to give ${(e.count || 1) === 1 ? 'it' : 'them'}.`;
       return null;
     }
     const p = await h.request('plan', { name, runs });
@@ -666,7 +678,7 @@
     // The preset's text names its own count ("median over 200 runs"):
     // say the count this sweep really uses.
     const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
-    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(needs.uses)}${userNote(users)}`;
+    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(uses)}${userNote(users)}`;
     return p;
   }
 

@@ -32,17 +32,17 @@ const MaxSeed = query.MaxSeed
 // App is the running lab: the current scenario, its runner, the player
 // that paces it and the model the view draws.
 type App struct {
-	// candKey is the scenario whose comparison candidates candJSON holds
-	// (compareCandidates: built once per scenario).
-	candKey, candJSON string
-	game              *scene.Driver
-	scen              *scenario.Scenario // as loaded, before any seed override
-	seed              int64              // −1: the scenario's own four seeds
-	built             *scenario.Built
-	run               *runner.Runner
-	player            *scene.Player
-	speed             float64
-	fast              bool
+	// cands keeps the comparison candidates of the scenario on screen
+	// (compareCandidates: built once per scenario and files).
+	cands  candidateCache
+	game   *scene.Driver
+	scen   *scenario.Scenario // as loaded, before any seed override
+	seed   int64              // −1: the scenario's own four seeds
+	built  *scenario.Built
+	run    *runner.Runner
+	player *scene.Player
+	speed  float64
+	fast   bool
 	// live is the plot's decimated history and headline metric.
 	live *Live
 	rate rateMeter

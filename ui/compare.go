@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"dpsim/core/data"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
 	"dpsim/render/scene"
@@ -117,6 +118,42 @@ func CompareCandidatesOn(s *scenario.Scenario, remote bool, ready func(*scenario
 		}
 	}
 	return CompareCandidates(s)
+}
+
+// candidateCache keeps the comparison candidates of the last scenario
+// they were built for: the card asks for them on every redraw, and a
+// Reset or a rebuild of the same scenario must not build every
+// algorithm's entry again.
+type candidateCache struct {
+	key, json string
+}
+
+// get returns the candidates of base: those kept when base is the
+// scenario they were built for, else build's, kept unless build says
+// they are not final (its data not on the page yet: asked again later).
+func (c *candidateCache) get(base *scenario.Scenario, build func() (out string, final bool)) string {
+	key := candidatesKey(base)
+	if key == c.key {
+		return c.json
+	}
+	out, final := build()
+	if final {
+		c.key, c.json = key, out
+	}
+	return out
+}
+
+// candidatesKey names what base's candidates were built from: its text
+// and the content (sha256) of each of the user's files it names, which
+// its text may name without pinning — another file picked under the
+// same name is another base.
+func candidatesKey(base *scenario.Scenario) string {
+	key := string(base.JSON())
+	for _, f := range scenario.UserFiles(base) {
+		sha, _ := data.UserSHA256(f.Name)
+		key += "\x00" + f.Name + "\x00" + sha
+	}
+	return key
 }
 
 // CompareView is what the page's comparison card shows

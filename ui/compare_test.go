@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"dpsim/core/data"
 	"dpsim/core/scenario"
 )
 
@@ -135,5 +137,49 @@ func TestCompareCandidatesEveryPreset(t *testing.T) {
 		if c := CompareCandidatesOn(s, true, ready)[i]; c.Entry == nil {
 			t.Errorf("%s: DP-ADMM is not offered: %s", name, c.Reason)
 		}
+	}
+}
+
+// The comparison candidates of a scenario on the user's file are built
+// again when another file is given under the same name: they were kept
+// by the scenario's text alone, which names the file but not its
+// content, so the card offered the entries of the file it had before.
+func TestCandidatesAnotherFileSameName(t *testing.T) {
+	row := func(a, b int) string { return fmt.Sprintf("%d,%d,%d\n", a, b, (a+b)%2) }
+	file := func(k int) []byte {
+		b := "a,b,label\n"
+		for i := range 8 {
+			b += row(i*k, i+k)
+		}
+		return []byte(b)
+	}
+	if _, err := data.ProvideUser("cand-same-name.csv", file(1)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.PresetScenario("gtdp-logistic-synthetic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, err := scenario.TrainOn(s, "cand-same-name.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c candidateCache
+	builds := 0
+	build := func() (string, bool) { builds++; return fmt.Sprint("built ", builds), true }
+	if got := c.get(on, build); got != "built 1" {
+		t.Fatalf("first: %q", got)
+	}
+	if got := c.get(on.Clone(), build); got != "built 1" {
+		t.Errorf("the same scenario and file: %q, want the kept candidates", got)
+	}
+	if _, err := data.ProvideUser("cand-same-name.csv", file(2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.get(on, build); got != "built 2" {
+		t.Errorf("another file under the same name: %q, want candidates built again", got)
+	}
+	if got := c.get(on, func() (string, bool) { return "not final", false }); got != "built 2" {
+		t.Errorf("kept: %q", got)
 	}
 }

@@ -238,22 +238,17 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 		} else {
 			return "[]"
 		}
-		key := string(base.JSON())
-		if key == a.candKey {
-			return a.candJSON // the same scenario (a Reset, a rebuild): built once
-		}
-		unready := false // its data not on the page yet: ask again later
-		out, err := jsonout.Marshal(CompareCandidatesOn(base, remote, func(s *scenario.Scenario) error {
-			err := a.checkData(s)
-			unready = err != nil
-			return err
-		}))
-		if err != nil {
-			return "[]"
-		}
-		if !unready {
-			a.candKey, a.candJSON = key, string(out)
-		}
-		return string(out)
+		return a.cands.get(base, func() (string, bool) {
+			unready := false // its data not on the page yet: ask again later
+			out, err := jsonout.Marshal(CompareCandidatesOn(base, remote, func(s *scenario.Scenario) error {
+				err := a.checkData(s)
+				unready = err != nil
+				return err
+			}))
+			if err != nil {
+				return "[]", false
+			}
+			return string(out), !unready
+		})
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+	"time"
 
 	"dpsim/core/farm"
 	"dpsim/core/objective"
@@ -79,6 +80,7 @@ func (f *jsFarm) Grads(tasks []farm.Task) error {
 	if !f.async {
 		return farm.ErrNotReady
 	}
+	f.h.Wait = testWait()
 	if err := f.h.Grads(tasks); err != nil {
 		return f.fail(err)
 	}
@@ -86,12 +88,25 @@ func (f *jsFarm) Grads(tasks []farm.Task) error {
 	return nil
 }
 
+// testWait is a test hook (e2e/farm.test.js): self.dpsimFarmWait, a
+// number of milliseconds set in the run's Worker, replaces farm.Wait, so
+// that a silent helper is given up without the 10 s a real run allows.
+// Without it (nil) the farm waits farm.Wait.
+func testWait() func(time.Duration) time.Duration {
+	v := js.Global().Get("dpsimFarmWait")
+	if v.Type() != js.TypeNumber || !(v.Float() > 0 && v.Float() <= float64(farm.MaxWait/time.Millisecond)) {
+		return nil
+	}
+	d := time.Duration(v.Float() * float64(time.Millisecond))
+	return func(time.Duration) time.Duration { return d }
+}
+
 // fail gives the farm up: the helpers are stopped and the run goes on in
 // the run Worker alone.
 func (f *jsFarm) fail(err error) error {
 	if f.state != farmFailed {
 		f.state = farmFailed
-		f.err = fmt.Errorf("the helper Workers were given up (%v): the run's Worker computes every gradient itself, the bits unchanged", err)
+		f.err = fmt.Errorf("the helper Workers were stopped: %v; the run's Worker now computes every gradient itself, with the same results", err)
 		js.Global().Get("dpsimFarm").Call("stop")
 	}
 	return f.err

@@ -70,7 +70,7 @@ type Farm interface {
 }
 
 // ErrNotReady says that a farm's workers are still starting.
-var ErrNotReady = errors.New("farm: the workers are starting")
+var ErrNotReady = errors.New("the workers are starting")
 
 // Run computes t on g (a BatchGrader too when t has Groups); tmp is
 // scratch of len(t.Out) for a Sum task. It is the one code every worker
@@ -140,7 +140,7 @@ func Decode(b []byte, agents, dim int) ([]Task, error) {
 		t.Sum = r.byte() == 1
 		t.X = r.floats(dim)
 		if len(t.X) != dim && r.err == nil {
-			r.err = fmt.Errorf("farm: a point of %d values for a problem of dimension %d", len(t.X), dim)
+			r.err = fmt.Errorf("a point of %d values for a problem of dimension %d", len(t.X), dim)
 		}
 		t.Out = make([]float64, len(t.X))
 		groups := r.count(1 << 20)
@@ -159,7 +159,7 @@ func Decode(b []byte, agents, dim int) ([]Task, error) {
 		tasks = append(tasks, t)
 	}
 	if r.err == nil && len(r.b) != 0 {
-		r.err = fmt.Errorf("farm: %d bytes after the last task", len(r.b))
+		r.err = fmt.Errorf("%d bytes after the last task", len(r.b))
 	}
 	return tasks, r.err
 }
@@ -184,7 +184,7 @@ type notFinite struct {
 }
 
 func (e notFinite) Error() string {
-	return fmt.Sprintf("farm: agent %d's gradient[%d] is %v", e.agent, e.j, e.x)
+	return fmt.Sprintf("agent %d's gradient has %v in place %d", e.agent, e.x, e.j+1)
 }
 
 // DecodeReply copies a reply into the Out of tasks, which must be the
@@ -197,7 +197,7 @@ func (e notFinite) Error() string {
 func DecodeReply(b []byte, tasks []Task) error {
 	r := reader{b: b}
 	if n := r.count(len(tasks) + 1); n != len(tasks) && r.err == nil {
-		return fmt.Errorf("farm: a reply of %d gradients for %d tasks", n, len(tasks))
+		return fmt.Errorf("%d gradients where %d were asked", n, len(tasks))
 	}
 	for _, t := range tasks {
 		agent := r.u32()
@@ -206,10 +206,10 @@ func DecodeReply(b []byte, tasks []Task) error {
 			return r.err
 		}
 		if int64(agent) != int64(t.Agent) {
-			return fmt.Errorf("farm: a gradient for agent %d where agent %d's was asked", agent, t.Agent)
+			return fmt.Errorf("a gradient for agent %d where agent %d's was asked", agent, t.Agent)
 		}
 		if len(v) != len(t.Out) {
-			return fmt.Errorf("farm: a gradient of %d values for agent %d, want %d", len(v), t.Agent, len(t.Out))
+			return fmt.Errorf("a gradient of %d values for agent %d where %d were asked", len(v), t.Agent, len(t.Out))
 		}
 		for j, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -219,7 +219,7 @@ func DecodeReply(b []byte, tasks []Task) error {
 		copy(t.Out, v)
 	}
 	if len(r.b) != 0 {
-		return fmt.Errorf("farm: %d bytes after the last gradient", len(r.b))
+		return fmt.Errorf("%d bytes after the last gradient", len(r.b))
 	}
 	return r.err
 }
@@ -236,7 +236,7 @@ func Serve(g Grader, agents, dim int, req []byte) ([]byte, error) {
 		t := &tasks[k]
 		if len(t.Groups) > 0 {
 			if _, ok := g.(BatchGrader); !ok {
-				return nil, errors.New("farm: rows asked of a problem that serves no samples")
+				return nil, errors.New("rows asked of a problem that serves no samples")
 			}
 		}
 		Run(g, t, tmp)
@@ -263,7 +263,7 @@ func (r *reader) take(n int) []byte {
 		return nil
 	}
 	if len(r.b) < n {
-		r.err = errors.New("farm: a message cut short")
+		r.err = errors.New("a message cut short")
 		return nil
 	}
 	v := r.b[:n]
@@ -296,7 +296,7 @@ func (r *reader) u64() uint64 {
 func (r *reader) count(limit int) int {
 	v := r.u32()
 	if r.err == nil && int64(v) >= int64(limit) {
-		r.err = fmt.Errorf("farm: %d is out of range (below %d)", v, limit)
+		r.err = fmt.Errorf("%d is out of range (below %d)", v, limit)
 		return 0
 	}
 	return int(v)

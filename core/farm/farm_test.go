@@ -190,11 +190,11 @@ func TestReplyRefuses(t *testing.T) {
 		{"a gradient too long", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2, 3}}, {Agent: 4, Out: []float64{3, 4}}}), "out of range"},
 		{"a gradient too short", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1}}, {Agent: 4, Out: []float64{3, 4}}}), "1 values for agent 3"},
 		{"another agent", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 5, Out: []float64{3, 4}}}), "agent 5 where agent 4"},
-		{"NaN", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 4, Out: []float64{math.NaN(), 4}}}), "agent 4's gradient[0] is NaN"},
-		{"+Inf", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, math.Inf(1)}}, {Agent: 4, Out: []float64{3, 4}}}), "agent 3's gradient[1] is +Inf"},
+		{"NaN", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}, {Agent: 4, Out: []float64{math.NaN(), 4}}}), "agent 4's gradient has NaN in place 1"},
+		{"+Inf", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, math.Inf(1)}}, {Agent: 4, Out: []float64{3, 4}}}), "agent 3's gradient has +Inf in place 2"},
 		{"cut short", good[:len(good)-5], "cut short"},
 		{"bytes after", append(append([]byte{}, good...), 7), "after the last gradient"},
-		{"one gradient for two", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}}), "1 gradients for 2 tasks"},
+		{"one gradient for two", EncodeReply(nil, []Task{{Agent: 3, Out: []float64{1, 2}}}), "1 gradients where 2 were asked"},
 		{"empty", nil, "cut short"},
 	} {
 		tasks := ask()
@@ -244,6 +244,10 @@ func TestHelpersNotFinite(t *testing.T) {
 		if (err != nil) != c.fail {
 			t.Errorf("%s: %v", c.name, err)
 		}
+		// The page shows this line: plain words, no package name.
+		if want := "helper 1 sent a wrong answer (agent 1's gradient has +Inf in place 1)"; c.fail && err != nil && err.Error() != want {
+			t.Errorf("%s: %q, want %q", c.name, err, want)
+		}
 		if !c.fail && !math.IsInf(ts[1].Out[0], 1) {
 			t.Errorf("%s: agent 1's gradient %v", c.name, ts[1].Out[0])
 		}
@@ -251,7 +255,27 @@ func TestHelpersNotFinite(t *testing.T) {
 	h := &Helpers{Workers: 2, Own: sum{}, Replies: make(chan Reply, 4), Wait: func(time.Duration) time.Duration { return 200 * time.Millisecond }}
 	h.Post = func(int, int, []byte) {} // dead: never answers
 	h.Replies <- Reply{Helper: 0, Err: errors.New("RangeError: out of memory")}
-	if err := h.Grads(mk()); err == nil || !strings.Contains(err.Error(), "out of memory") {
+	if err := h.Grads(mk()); err == nil || err.Error() != "helper 1 failed (RangeError: out of memory)" {
 		t.Errorf("a helper's failure between calls: %v", err)
+	}
+}
+
+// Wait is waitFactor times the caller's own share, never below MinWait
+// nor above MaxWait: a helper is waited on at most a minute however slow
+// the caller's share was.
+func TestWait(t *testing.T) {
+	for _, c := range []struct{ own, want time.Duration }{
+		{0, MinWait},
+		{time.Millisecond, MinWait},
+		{200 * time.Millisecond, 20 * time.Second},
+		{600 * time.Millisecond, MaxWait},
+		{time.Hour, MaxWait},
+	} {
+		if got := Wait(c.own); got != c.want {
+			t.Errorf("Wait(%v) = %v, want %v", c.own, got, c.want)
+		}
+	}
+	if MaxWait != time.Minute {
+		t.Errorf("MaxWait = %v, want 1m0s", MaxWait)
 	}
 }

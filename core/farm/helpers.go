@@ -9,16 +9,22 @@ import (
 // MinWait is the least a caller waits for a helper's reply (Wait).
 const MinWait = 10 * time.Second
 
+// MaxWait is the most a caller waits for a helper's reply (Wait),
+// however slow its own share was: past it a run would sit still for
+// minutes on a helper that is gone, where computing alone costs at most
+// the helpers' speed-up.
+const MaxWait = 60 * time.Second
+
 // waitFactor times the caller's own share: a helper's share is at most
 // one task larger, so a helper this many times slower is stuck, not slow.
 const waitFactor = 100
 
 // Wait is how long a caller that computed its own share in own waits
-// for the helpers' replies before it gives them up: MinWait, or
-// waitFactor times own when that is longer. Giving up a helper that was
-// only slow costs speed, never bits: the caller computes the gradients.
+// for the helpers' replies before it gives them up: waitFactor times
+// own, within MinWait … MaxWait. Giving up a helper that was only slow
+// costs speed, never bits: the caller computes the gradients.
 func Wait(own time.Duration) time.Duration {
-	return max(MinWait, waitFactor*own)
+	return min(MaxWait, max(MinWait, waitFactor*own))
 }
 
 // Reply is a helper's answer to request Seq: its bytes, or why it failed
@@ -27,6 +33,11 @@ type Reply struct {
 	Helper, Seq int
 	Bytes       []byte
 	Err         error
+}
+
+// failed is the line saying that r's helper failed.
+func (r Reply) failed() error {
+	return fmt.Errorf("helper %d failed (%v)", r.Helper+1, r.Err)
 }
 
 // Helpers is the caller's side of a farm whose other workers answer
@@ -90,7 +101,7 @@ func (h *Helpers) Grads(tasks []Task) error {
 		select {
 		case r := <-h.Replies:
 			if r.Err != nil { // a helper that failed between calls
-				return fmt.Errorf("helper %d: %v", r.Helper+1, r.Err)
+				return r.failed()
 			}
 		default:
 			drained = true
@@ -120,7 +131,7 @@ func (h *Helpers) Grads(tasks []Task) error {
 		select {
 		case r := <-h.Replies:
 			if r.Err != nil {
-				return fmt.Errorf("helper %d: %v", r.Helper+1, r.Err)
+				return r.failed()
 			}
 			s, ok := pending[r.Helper]
 			if r.Seq != h.seq || !ok {
@@ -129,7 +140,7 @@ func (h *Helpers) Grads(tasks []Task) error {
 			delete(pending, r.Helper)
 			if err := DecodeReply(r.Bytes, tasks[s.lo:s.hi]); err != nil {
 				if _, nf := err.(notFinite); !nf || !h.ownNotFinite(tasks[s.lo:s.hi]) {
-					return fmt.Errorf("helper %d answered amiss: %v", r.Helper+1, err)
+					return fmt.Errorf("helper %d sent a wrong answer (%v)", r.Helper+1, err)
 				}
 			}
 		case <-timer.C:

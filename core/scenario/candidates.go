@@ -71,7 +71,7 @@ func Candidates(base *Scenario, place Place) []Candidate {
 func Unavailable(reason string) []Candidate {
 	var out []Candidate
 	for _, f := range Factories() {
-		out = append(out, Candidate{Kind: f.Name, Title: shortTitle(f.Name), Reason: strings.ReplaceAll(reason, "\n", "; ")})
+		out = append(out, Candidate{Kind: f.Name, Title: shortTitle(f.Name), Reason: singleLine(reason)})
 	}
 	return out
 }
@@ -103,13 +103,13 @@ func candidate(base *Scenario, f *method.Factory, prob objective.Problem, n int,
 		// the reason.
 		what := fillTarget(field)
 		if what == "" || filled[what] {
-			c.Reason = singleLine(err)
+			c.Reason = singleLine(err.Error())
 			return c
 		}
 		filled[what] = true
 		how, ok := fill(&e, what, base, f, prob, n)
 		if !ok {
-			c.Reason = singleLine(err)
+			c.Reason = singleLine(err.Error())
 			return c
 		}
 		c.Filled = append(c.Filled, how)
@@ -288,9 +288,9 @@ func setParam(e *Entry, key string, v json.RawMessage) {
 	e.Params, _ = json.Marshal(m)
 }
 
-// singleLine is an error as one line.
-func singleLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", "; ")
+// singleLine is a reason (an error's text) as one line.
+func singleLine(reason string) string {
+	return strings.ReplaceAll(reason, "\n", "; ")
 }
 
 // problemCache is a ProblemProvider that keeps every problem it builds,

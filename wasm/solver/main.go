@@ -19,7 +19,7 @@
 //	attack(dataset, optionsJSON)     JSON attack.Report: the gradient-leakage attack on DP-RECAL's baton
 //	experimentFromJSON(text)         JSON {name, title, json}: registers an experiment given as JSON (or a comparison, dpsim-compare/1, as its privacy–utility experiment, experiment.FromComparison) under its name, which plan, runTask, assemble and dataNeeds("preset", name) then accept like a preset's
 //	define(experimentJSON)           JSON {name, title}: keeps an experiment of the page's (a dropped file) under its name, for plan, runTask, assemble and dataNeeds (wasm/solver/custom.go)
-//	userNeeds(kind, arg)             JSON {need, files, error}: the user's data files the experiment (as dataNeeds) names, need those not provided yet (wasm/solver/userfiles.go)
+//	userNeeds(kind, arg)             JSON {need, files, missing, missing_count, error}: the user's data files the experiment (as dataNeeds) names, need those not provided yet, missing the one line asking for them and missing_count how many it asks for (wasm/solver/userfiles.go)
 //	provideUserFile(name, bytes, pin) {ok, sha256, bytes, ms, error}: hands over a file of the user's the page holds, with the sha256 it read (the page simulator's call, datafiles.ProvideUserJS)
 //	fromScenario(json, field, values, runs) JSON {name, title, json}: keeps the sweep of one scenario (experiment.FromScenario) under its name, as define
 //

@@ -40,9 +40,11 @@ func userFilesHeld(e *experiment.Experiment) error {
 
 // userNeedsJS is userNeeds(kind, arg): the user's files the experiment
 // (kind "preset": a name, the page's own included; "experiment": its
-// JSON, or a comparison's: needScenarios) names, as JSON {need, files, missing, error}: need those this
-// worker lacks, missing the one-line request for them. An experiment that does
-// not parse names none: planning it reports the error.
+// JSON, or a comparison's: needScenarios) names, as JSON {need, files,
+// missing, missing_count, error}: need those this worker lacks, missing
+// the one-line request for them, missing_count how many files it asks
+// for (the page says "it" or "them" by it). An experiment that does not
+// parse names none: planning it reports the error.
 func userNeedsJS(a []js.Value) any {
 	if len(a) < 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
 		return errValue(fmt.Errorf(`userNeeds needs ("preset", name) or ("experiment", JSON)`))
@@ -56,7 +58,9 @@ func userNeedsJS(a []js.Value) any {
 	out := struct {
 		datafiles.UserReport
 		Missing string `json:"missing,omitempty"`
-	}{UserReport: r}
+		// MissingCount is how many files Missing asks for.
+		MissingCount int `json:"missing_count"`
+	}{UserReport: r, MissingCount: len(r.Need)}
 	if err := r.Missing("experiment"); err != nil {
 		out.Missing = err.Error()
 	}

@@ -239,7 +239,8 @@ func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *ex
 		tasks = plan.ShardTasks(*shard)
 	}
 
-	if err := checkSweepWorkers(plan, len(tasks), workers); err != nil {
+	plan.WorkersSetting = "--workers"
+	if err := plan.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
 		return err
 	}
 	holdMemory(plan.Estimate(len(tasks), workers).Total)
@@ -280,20 +281,6 @@ func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *ex
 		return fmt.Errorf("interrupted: %d of %d runs finished; %s.json is marked \"partial\": true", len(recs), len(tasks), base)
 	}
 	return nil
-}
-
-// checkSweepWorkers refuses --workers in one line when the runs in
-// progress at once are what takes the sweep past the CLI's budget (one
-// worker would fit), saying how many fit; the plan refuses the rest
-// (Plan.CheckMemory).
-func checkSweepWorkers(plan *experiment.Plan, tasks, workers int) error {
-	w := max(1, min(workers, tasks))
-	fits := func(k int) bool { return plan.Estimate(tasks, k).Total <= scenario.CLIBudget }
-	if fits(w) || !fits(1) {
-		return nil
-	}
-	est := plan.Estimate(tasks, w)
-	return workersRefusal(workers, w, "run in progress", est.Run, est.Total, "the sweep", mostThatFit(w, fits))
 }
 
 // fileInputs returns arg as a list of input files, or none for - and

@@ -39,6 +39,11 @@ type Plan struct {
 	// while Assemble works (millions of records take seconds); once it
 	// returns true Assemble stops with ErrInterrupted.
 	Cancel func() bool
+	// WorkersSetting names the setting that chooses how many runs are
+	// in progress at once (Execute's workers) in a memory refusal
+	// (CheckMemory): "--workers" for dpsim sweep; empty reads "workers".
+	WorkersSetting string
+
 	canon  []byte
 	series []seriesPlan
 	tasks  int

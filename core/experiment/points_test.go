@@ -82,19 +82,7 @@ func samePlans(t *testing.T, name string, a, b *Plan) {
 			t.Fatalf("%s: task %d: another scenario", name, k)
 		}
 	}
-	var results [2][]byte
-	for i, p := range []*Plan{a, b} {
-		recs, err := p.Execute(context.Background(), p.AllTasks(), 2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Assemble(p, recs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results[i] = r.JSON()
-	}
-	if !bytes.Equal(results[0], results[1]) {
+	if !bytes.Equal(executeAll(t, a, 2).JSON(), executeAll(t, b, 2).JSON()) {
 		t.Errorf("%s: another result from the points", name)
 	}
 }

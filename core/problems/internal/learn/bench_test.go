@@ -12,9 +12,10 @@ import (
 // Dots, then Axpys, 64 rows at a time, as the logistic model's gradRows
 // runs them, over the dense loops, over the sparse form (built here
 // whatever the set's density, to show where SparseDensity should sit:
-// the benchmark then leaves it in the process's cache), and over the
-// packed layouts (Packed; float32 sets only), with the rates reached
-// (floors).
+// the benchmark then leaves it in the process's cache), over the
+// packed layouts (Packed; float32 sets only), and the squared loss's
+// whole gradient sum on them (Packed.SquaresGrad, its residuals
+// included), with the rates reached (floors).
 func BenchmarkShardGradient(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser"} {
 		set, err := data.Load(name, "train")
@@ -22,9 +23,9 @@ func BenchmarkShardGradient(b *testing.B) {
 			b.Fatal(err)
 		}
 		shard := Rows{Set: set}.Sub(0, set.Rows/8)
-		for _, form := range []string{"dense", "sparse", "packed"} {
+		for _, form := range []string{"dense", "sparse", "packed", "packed-squares"} {
 			r := shard
-			if form == "packed" && set.Pixels != nil {
+			if (form == "packed" || form == "packed-squares") && set.Pixels != nil {
 				continue
 			}
 			b.Run(name+"/"+form, func(b *testing.B) {
@@ -37,6 +38,21 @@ func BenchmarkShardGradient(b *testing.B) {
 				defer func() { useSparse = true }()
 				forced := sparseFor(set)
 				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
+				if form == "packed-squares" {
+					// The squared loss's pass with ±1 labels
+					// (Packed.SquaresGrad: one pass where fused).
+					p := pack(r, packFeatureMajor())
+					signs := make([]int8, r.Len())
+					for k := range signs {
+						signs[k] = int8(2*int(r.Label(k)) - 1)
+					}
+					b.ResetTimer()
+					for range b.N {
+						p.SquaresGrad(x, signs, out)
+					}
+					floors(b, r, form)
+					return
+				}
 				if form == "packed" {
 					p := pack(r, packFeatureMajor())
 					b.ResetTimer()
@@ -69,8 +85,8 @@ func BenchmarkShardGradient(b *testing.B) {
 // reached: 4 operations per entry (a multiply and an add in the dot
 // products, again in the weighted sum; per nonzero on the sparse form,
 // which reads 2 bytes of column and the value per nonzero) and the
-// bytes of the rows read twice — the floors to set beside
-// core/internal/peak's ceilings.
+// bytes of the rows read twice (once by the fused squared-loss pass) —
+// the floors to set beside core/internal/peak's ceilings.
 func floors(b *testing.B, r Rows, form string) {
 	set := r.Set
 	vb := 4.0 // a float32 feature
@@ -92,5 +108,9 @@ func floors(b *testing.B, r Rows, form string) {
 	}
 	per := float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(4*n*per/1e9, "GFLOP/s")
-	b.ReportMetric(2*vb*n*per/1e9, "GB/s")
+	reads := 2.0
+	if form == "packed-squares" && packKernels() && r.Set.Cols <= squaresTile {
+		reads = 1 // the fused pass (packedSquares) where it runs
+	}
+	b.ReportMetric(reads*vb*n*per/1e9, "GB/s")
 }

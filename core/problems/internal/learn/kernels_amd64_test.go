@@ -166,3 +166,22 @@ func TestSparseAVX2(t *testing.T) {
 func sameBits(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 }
+
+// TestPackedSquaresGo runs TestPackedSquares' checks over the two passes
+// that run where the fused kernel does not (TestPackedSquares runs the
+// AVX2 kernel where the processor has it), and checks that the kernel
+// takes every width up to squaresTile and declines wider ones.
+func TestPackedSquaresGo(t *testing.T) {
+	if hasAVX2() {
+		var x, acc [packTile]float64
+		rm := make([]float32, 2*packTile)
+		for nv := 1; nv <= packTile/4; nv++ {
+			if got, want := packedSquares(rm, packTile, 2, x[:], []int8{1, -1}, nv, &acc), 4*nv <= squaresTile; got != want {
+				t.Errorf("packedSquares on %d columns ran %v, want %v", 4*nv, got, want)
+			}
+		}
+	}
+	defer func(on bool) { useAVX2 = on }(useAVX2)
+	useAVX2 = false
+	checkSquares(t)
+}

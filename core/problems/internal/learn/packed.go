@@ -124,6 +124,52 @@ func (p *Packed) Axpys(lo int, c []float64, out []float64) {
 	}
 }
 
+// squaresTile is the most columns (a multiple of four) amd64's fused
+// squared-loss kernel takes: six ymm registers of the gradient and six
+// of the widened row, beside the dot product's two lane registers and
+// two temporaries, fill the sixteen.
+const squaresTile = 24
+
+// squaresBlock is the rows of one block of SquaresGrad's two passes
+// where there is no fused kernel: a block's dot products, then its
+// weighted sum.
+const squaresBlock = 256
+
+// SquaresGrad writes Σ_k (a_kᵀx − s_k)·a_k over every row of the view
+// into out — the squared loss's gradient sum with labels s_k =
+// signs[k], each nonzero (the ±1 of a binary model) — with the bits of
+// Dots, the subtraction and Axpys over blocks of rows into a zeroed out:
+// each row's dot product in core/num's lane order, each entry's terms
+// in row order. Where amd64's AVX2 kernel takes the width (d ≤
+// squaresTile: ijcnn1's 22) this is one pass, each row read and widened
+// once and its residual added at once (packedSquares); elsewhere the
+// two passes, a block of rows at a time.
+func (p *Packed) SquaresGrad(x []float64, signs []int8, out []float64) {
+	m := p.rows.Len()
+	x, out, signs = x[:p.d], out[:p.d], signs[:m]
+	clear(out)
+	if m == 0 {
+		return
+	}
+	if p.d4 <= packTile {
+		var xp, acc [packTile]float64
+		copy(xp[:], x)
+		if packedSquares(p.rm, p.d4, m, xp[:p.d4], signs, p.d4/4, &acc) {
+			copy(out, acc[:p.d])
+			return
+		}
+	}
+	var z [squaresBlock]float64
+	for lo := 0; lo < m; lo += len(z) {
+		blk := z[:min(len(z), m-lo)]
+		p.Dots(lo, x, blk)
+		for t, v := range blk {
+			blk[t] = v - float64(signs[lo+t])
+		}
+		p.Axpys(lo, blk, out)
+	}
+}
+
 // packedDotsGo is packedDots in Go: out[k] = num.DotOf(row k's d
 // features at rm[k·stride:], x), k < n.
 func packedDotsGo(rm []float32, stride, d, n int, x, out []float64) {

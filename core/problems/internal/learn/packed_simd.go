@@ -82,3 +82,9 @@ func packFeatureMajor() bool { return false }
 func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 	packedTrDotsGo(tr, groups, d, x, out)
 }
+
+// packedSquares reports false: the caller runs the module's pdots, the
+// subtraction and its paxpys (the module has no fused pass).
+func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, nv int, acc *[packTile]float64) bool {
+	return false
+}

@@ -161,3 +161,80 @@ func TestPackBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedSquares checks that Packed.SquaresGrad gives exactly the bits
+// of Dot, the subtraction and Axpy row after row into a zeroed sum (the
+// Go loops): every width 1–26 (each of the fused kernel's six loops and
+// every tail of its lanes, and past its widest, where the two passes
+// run) and 31, 33, views in stored order, through a permutation and
+// offset, features with wide exponents and −0, x with wide exponents,
+// zeros of both signs (dot products of ±0) and ±Inf.
+func TestPackedSquares(t *testing.T) { checkSquares(t) }
+
+// checkSquares runs TestPackedSquares' checks with whichever kernels are
+// on.
+func checkSquares(t *testing.T) {
+	s := rng.New(13, "learn/packed-squares-test")
+	wide := func() float64 { return (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30)) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	const rows = 77
+	widths := []int{31, 33}
+	for d := 1; d <= 26; d++ {
+		widths = append(widths, d)
+	}
+	for _, cols := range widths {
+		set := &data.Set{Name: "w", Split: "train", Rows: rows, Cols: cols, Features: make([]float32, rows*cols),
+			Y: make([]uint8, rows), Classes: []string{"a", "b"}}
+		for k := range set.Features {
+			switch s.IntN(9) {
+			case 0:
+				set.Features[k] = float32(math.Copysign(0, -1))
+			case 1:
+				set.Features[k] = 0
+			default:
+				set.Features[k] = float32(wide())
+			}
+		}
+		idx := make([]int, rows-2)
+		for k := range idx {
+			idx[k] = (k*31 + 4) % rows // 31 is prime to 77: distinct rows
+		}
+		x := make([]float64, cols)
+		for c := range x {
+			x[c] = wide()
+		}
+		zeros := make([]float64, cols) // every product ±0
+		for c := range zeros {
+			zeros[c] = math.Copysign(0, float64(c%2)-0.5)
+		}
+		inf := append([]float64(nil), x...)
+		inf[0], inf[cols-1] = math.Inf(-1), math.Inf(1)
+		xs := map[string][]float64{"wide": x, "±0": zeros, "±Inf": inf}
+		for _, r := range []Rows{{Set: set}, {Set: set, Idx: idx}, Rows{Set: set}.Sub(9, 70)} {
+			p := pack(r, packFeatureMajor())
+			m := r.Len()
+			signs := make([]int8, m)
+			for k := range signs {
+				signs[k] = int8(1 - 2*s.IntN(2))
+			}
+			for name, x := range xs {
+				want := make([]float64, cols)
+				for k := range m {
+					r.Axpy(k, r.Dot(k, x)-float64(signs[k]), want)
+				}
+				got := make([]float64, cols)
+				for j := range got {
+					got[j] = wide() // overwritten, not added to
+				}
+				p.SquaresGrad(x, signs, got)
+				for j := range want {
+					if !same(want[j], got[j]) {
+						t.Fatalf("cols %d, view %d rows, x %s: SquaresGrad[%d] = %v, Dot and Axpy row by row %v", cols, m, name, j, got[j], want[j])
+					}
+				}
+			}
+		}
+	}
+}

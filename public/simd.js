@@ -59,7 +59,7 @@
     // parameter would cost each call an array.
     const k = Object.fromEntries(KERNELS.map((n) => [n, () => 0]));
     go.importObject.dpsimsimd = {
-      grad: (z, y, x, out, s, e, m, d) => k.grad(z, y, x, out, s, e, m, d),
+      grad: (z, y, x, out, m, d) => k.grad(z, y, x, out, m, d),
       pdots: (rm, x, out, stride, n, d) => k.pdots(rm, x, out, stride, n, d),
       paxpys: (rm, c, acc, stride, n, w) => k.paxpys(rm, c, acc, stride, n, w),
       pslopes: (z, e, nb, y, idx, first, n) => k.pslopes(z, e, nb, y, idx, first, n),

@@ -154,6 +154,8 @@ func (f *fn) F64x2ExtractLane(l byte) { f.simd(0x21); f.op(l) }
 func (f *fn) F64x2Ge()                { f.simd(0x4c) }
 func (f *fn) F64x2Le()                { f.simd(0x4b) }
 func (f *fn) V128And()                { f.simd(0x4e) }
+func (f *fn) V128Or()                 { f.simd(0x50) }
+func (f *fn) V128Xor()                { f.simd(0x51) }
 func (f *fn) V128Bitselect()          { f.simd(0x52) }
 func (f *fn) I64x2AllTrue()           { f.simd(0xc3) }
 func (f *fn) I64x2Shl()               { f.simd(0xcb) }

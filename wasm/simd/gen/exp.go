@@ -1,8 +1,9 @@
 package main
 
 // expGen emits num.Exp on its common path in f64x2 lanes, in place over
-// n float64 values — for grad (grad.go) and pslopes: every lane does
-// Exp's operations in their order, so the bits are Exp's — and the check
+// n float64 values (pslopes) or on pairs in its locals ex (grad.go: the
+// phases kf, hlrt, cc and yy): every lane does Exp's operations in their
+// order, so the bits are Exp's — and the check
 // that every value is on that path (2⁻²⁸ ≤ |x| ≤ 700: not NaN, not near
 // zero, no overflow or underflow, where Exp branches). Two pairs per step
 // with their phases interleaved (one exp is a chain of dependent
@@ -15,6 +16,11 @@ type expGen struct {
 	va, ok   uint32
 	t, n2, p uint32 // i32: byte offset, the pairs' bytes, an address
 	e, n     uint32 // i32: the values' address and count
+	// minusHalf, when negative is set, is a local holding −½ in both
+	// lanes: every argument is known to be negative (grad's −|s|), so
+	// kf takes ½ with x's sign from it instead of from x.
+	minusHalf uint32
+	negative  bool
 }
 
 // newExpGen declares expGen's locals in f and sets its constants; e and
@@ -67,7 +73,7 @@ func ratio1(f *fn, ev uint32, margin func()) {
 	f.F64Div()
 }
 
-// pairs sets n2 from n (grad changes n from one block to the next).
+// pairs sets n2 from n.
 func (g *expGen) pairs() {
 	f := g.f
 	f.Get(g.n)
@@ -95,23 +101,27 @@ func (g *expGen) odd(then func()) {
 	f.End()
 }
 
+// inPath ands into the local ok the lanes of the pair on the stack that
+// are on Exp's common path (2⁻²⁸ ≤ |x| ≤ 700; NaN is not).
+func (g *expGen) inPath(ok uint32) {
+	f, c := g.f, g.c
+	f.F64x2Abs()
+	f.Tee(g.va)
+	f.Get(c["near"])
+	f.F64x2Ge()
+	f.Get(g.va)
+	f.Get(c["far"])
+	f.F64x2Le()
+	f.V128And()
+	f.Get(ok)
+	f.V128And()
+	f.Set(ok)
+}
+
 // onPath pushes an i32: 1 when every value is on Exp's common path.
 func (g *expGen) onPath() {
-	f, c := g.f, g.c
+	f := g.f
 	g.pairs()
-	check := func() {
-		f.F64x2Abs()
-		f.Tee(g.va)
-		f.Get(c["near"])
-		f.F64x2Ge()
-		f.Get(g.va)
-		f.Get(c["far"])
-		f.F64x2Le()
-		f.V128And()
-		f.Get(g.ok)
-		f.V128And()
-		f.Set(g.ok)
-	}
 	f.V128Const(^uint64(0), ^uint64(0))
 	f.Set(g.ok)
 	f.I32Const(0)
@@ -122,89 +132,113 @@ func (g *expGen) onPath() {
 		f.Get(g.t)
 		f.I32Add()
 		f.V128Load(0)
-		check()
+		g.inPath(g.ok)
 		f.Inc(g.t, 16)
 	}
 	f.EndLoop()
-	g.odd(func() { f.Get(g.p); f.V128Load64Splat(0); check() })
+	g.odd(func() { f.Get(g.p); f.V128Load64Splat(0); g.inPath(g.ok) })
 	f.Get(g.ok)
 	f.I64x2AllTrue()
 }
 
-// all emits Exp in place over the n values (all on its common path).
-func (g *expGen) all() {
-	f, c, ex, p := g.f, g.c, g.ex, g.p
-	g.pairs()
-	kf := func(r [5]uint32) { // k = trunc(log2e·x ± ½) as k + 1.5·2⁵²
-		xv, k := r[0], r[1]
-		f.Get(xv)
-		f.Get(c["log2e"])
-		f.F64x2Mul()
+// Exp's phases on one pair in the locals r: x (then c), k, hi, r, t.
+// A caller interleaves two pairs' phases (one exp is a chain of
+// dependent operations) and pushes the result with yy.
+
+// kf sets k = trunc(log2e·x ± ½) as k + 1.5·2⁵².
+func (g *expGen) kf(r [5]uint32) {
+	f, c := g.f, g.c
+	xv, k := r[0], r[1]
+	f.Get(xv)
+	f.Get(c["log2e"])
+	f.F64x2Mul()
+	if g.negative {
+		f.Get(g.minusHalf)
+	} else {
 		f.Get(xv)
 		f.Get(c["half"])
 		f.Get(c["sign"])
 		f.V128Bitselect() // ½ with x's sign
+	}
+	f.F64x2Add()
+	f.F64x2Trunc()
+	f.Get(c["magic"])
+	f.F64x2Add()
+	f.Set(k)
+}
+
+// fk pushes float64(k).
+func (g *expGen) fk(k uint32) { g.f.Get(k); g.f.Get(g.c["magic"]); g.f.F64x2Sub() }
+
+// lov pushes lo = k·ln2Lo.
+func (g *expGen) lov(k uint32) { g.fk(k); g.f.Get(g.c["ln2lo"]); g.f.F64x2Mul() }
+
+// hlrt sets hi = x − k·ln2Hi, r = hi − lo, t = r·r.
+func (g *expGen) hlrt(r [5]uint32) {
+	f, c := g.f, g.c
+	xv, k, hi, rv, tv := r[0], r[1], r[2], r[3], r[4]
+	f.Get(xv)
+	g.fk(k)
+	f.Get(c["ln2hi"])
+	f.F64x2Mul()
+	f.F64x2Sub()
+	f.Tee(hi)
+	g.lov(k)
+	f.F64x2Sub()
+	f.Tee(rv)
+	f.Get(rv)
+	f.F64x2Mul()
+	f.Set(tv)
+}
+
+// cc sets c = r − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))) into x's local.
+func (g *expGen) cc(r [5]uint32) {
+	f, c := g.f, g.c
+	rv, tv := r[3], r[4]
+	f.Get(rv)
+	for _, pn := range []string{"p1", "p2", "p3", "p4", "p5"} {
+		f.Get(tv)
+		f.Get(c[pn])
+	}
+	for range 4 {
+		f.F64x2Mul()
 		f.F64x2Add()
-		f.F64x2Trunc()
-		f.Get(c["magic"])
-		f.F64x2Add()
-		f.Set(k)
 	}
-	fk := func(k uint32) { f.Get(k); f.Get(c["magic"]); f.F64x2Sub() } // float64(k)
-	lov := func(k uint32) { fk(k); f.Get(c["ln2lo"]); f.F64x2Mul() }
-	hlrt := func(r [5]uint32) { // hi = x − k·ln2Hi, r = hi − lo, t = r·r
-		xv, k, hi, rv, tv := r[0], r[1], r[2], r[3], r[4]
-		f.Get(xv)
-		fk(k)
-		f.Get(c["ln2hi"])
-		f.F64x2Mul()
-		f.F64x2Sub()
-		f.Tee(hi)
-		lov(k)
-		f.F64x2Sub()
-		f.Tee(rv)
-		f.Get(rv)
-		f.F64x2Mul()
-		f.Set(tv)
-	}
-	cc := func(r [5]uint32) { // c = r − t·(P1 + t·(P2 + t·(P3 + t·(P4 + t·P5)))), into x's local
-		rv, tv := r[3], r[4]
-		f.Get(rv)
-		for _, pn := range []string{"p1", "p2", "p3", "p4", "p5"} {
-			f.Get(tv)
-			f.Get(c[pn])
-		}
-		for range 4 {
-			f.F64x2Mul()
-			f.F64x2Add()
-		}
-		f.F64x2Mul()
-		f.F64x2Sub()
-		f.Set(r[0])
-	}
-	yy := func(r [5]uint32) { // (1 − ((lo − r·c/(2 − c)) − hi))·2^k, pushed
-		cv, k, hi, rv := r[0], r[1], r[2], r[3]
-		f.Get(c["one"])
-		lov(k)
-		f.Get(rv)
-		f.Get(cv)
-		f.F64x2Mul()
-		f.Get(c["two"])
-		f.Get(cv)
-		f.F64x2Sub()
-		f.F64x2Div()
-		f.F64x2Sub()
-		f.Get(hi)
-		f.F64x2Sub()
-		f.F64x2Sub()
-		f.Get(k)
-		f.Get(c["bias"])
-		f.I64x2Add()
-		f.I32Const(52)
-		f.I64x2Shl()
-		f.F64x2Mul()
-	}
-	one := func(r [5]uint32) { kf(r); hlrt(r); cc(r) }
+	f.F64x2Mul()
+	f.F64x2Sub()
+	f.Set(r[0])
+}
+
+// yy pushes (1 − ((lo − r·c/(2 − c)) − hi))·2^k, Exp of the pair.
+func (g *expGen) yy(r [5]uint32) {
+	f, c := g.f, g.c
+	cv, k, hi, rv := r[0], r[1], r[2], r[3]
+	f.Get(c["one"])
+	g.lov(k)
+	f.Get(rv)
+	f.Get(cv)
+	f.F64x2Mul()
+	f.Get(c["two"])
+	f.Get(cv)
+	f.F64x2Sub()
+	f.F64x2Div()
+	f.F64x2Sub()
+	f.Get(hi)
+	f.F64x2Sub()
+	f.F64x2Sub()
+	f.Get(k)
+	f.Get(c["bias"])
+	f.I64x2Add()
+	f.I32Const(52)
+	f.I64x2Shl()
+	f.F64x2Mul()
+}
+
+// all emits Exp in place over the n values (all on its common path).
+func (g *expGen) all() {
+	f, ex, p := g.f, g.ex, g.p
+	g.pairs()
+	one := func(r [5]uint32) { g.kf(r); g.hlrt(r); g.cc(r) }
 
 	f.I32Const(0)
 	f.Set(g.t)
@@ -219,15 +253,15 @@ func (g *expGen) all() {
 		f.Get(p)
 		f.V128Load(16)
 		f.Set(ex[1][0])
-		for _, ph := range []func([5]uint32){kf, hlrt, cc} {
+		for _, ph := range []func([5]uint32){g.kf, g.hlrt, g.cc} {
 			ph(ex[0])
 			ph(ex[1])
 		}
 		f.Get(p)
-		yy(ex[0])
+		g.yy(ex[0])
 		f.V128Store(0)
 		f.Get(p)
-		yy(ex[1])
+		g.yy(ex[1])
 		f.V128Store(16)
 		f.Inc(g.t, 32)
 	}
@@ -245,7 +279,7 @@ func (g *expGen) all() {
 	f.Set(ex[0][0])
 	one(ex[0])
 	f.Get(p)
-	yy(ex[0])
+	g.yy(ex[0])
 	f.V128Store(0)
 	f.End()
 	g.odd(func() {
@@ -254,7 +288,7 @@ func (g *expGen) all() {
 		f.Set(ex[0][0])
 		one(ex[0])
 		f.Get(p)
-		yy(ex[0])
+		g.yy(ex[0])
 		f.V128Store64Lane(0, 0)
 	})
 }

@@ -1,8 +1,10 @@
 package main
 
-// block is how many samples grad scores per pass, as nonconvex.Grad's
-// gradBlock: its scratch s and e hold block+1 values (the pad).
-const block = 256
+// group is how many samples grad scores at a time: four pairs' exps in
+// flight, whose chains of dependent operations the processor overlaps
+// (with four samples, two pairs, the fused loop ran slower than the
+// separate passes over a block it replaced).
+const group = 8
 
 // Exp's constants (core/num, FreeBSD's e_exp.c) by their bits, and the
 // others the kernel needs, one f64x2 local each, set once on entry.
@@ -31,337 +33,223 @@ var consts = []struct {
 
 // grad is the exported function
 //
-//	grad(z, y, x, out, s, e, m, d i32) i32
+//	grad(z, y, x, out, m, d i32) i32
 //
 // nonconvex.Grad's logistic loop over one agent's m samples (z: m rows
-// of d features, y: m labels, x: d values; s, e: scratch of block+1
-// values): for each block of 256 samples, dots (in num.Dots' lane
-// order), margins (s = −y·s, e = −|s|), e = Exp(e), sigmoids
-// (s = −y·(n/(1 + e)), n = 1 if the margin is ≥ 0 and e below), then
-// out += Σ s_t·z_t in sample order, four rows per pass. Every lane does
-// the scalar code's operations in its order (kernels_go.go, num.Exp):
-// f64x2 lanes are two of AVX2's four, WebAssembly rounds each operation
-// as IEEE says and has no fused multiply-add, so the bits are those of
-// the Go code. A block holding a value off Exp's common path (NaN, |e| <
-// 2⁻²⁸ or > 700, where Exp branches) stops the call before its out is
-// touched: grad returns how many samples it added, m when done, and Go
-// scores that block itself.
+// of d features, y: m labels, x: d values) in one pass over the rows,
+// eight samples at a time (then four, a pair, an odd one): their dot
+// products (num.Dots' lane order), margins (s = −y·s, e = −|s|), e =
+// Exp(e), sigmoids (s = −y·(n/(1 + e)), n = 1 if the margin is ≥ 0 and e
+// below), then out += Σ s_t·z_t, each entry's terms in sample order —
+// the values in registers between the steps, the rows read again while
+// still in the first-level cache. Every lane does the scalar code's
+// operations in its order (kernels_go.go, num.Exp): f64x2 lanes are two
+// of AVX2's four, WebAssembly rounds each operation as IEEE says and has
+// no fused multiply-add, and the order of out's sums is the samples', so
+// the bits are those of the Go code with any grouping. A group holding a
+// value off Exp's common path (NaN, |e| < 2⁻²⁸ or > 700, where Exp
+// branches) stops the call before its out is touched: grad returns how
+// many samples it added, m when done, and Go scores from there.
 func grad() *fn {
-	f := &fn{name: "grad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
-	const z, y, x, out, s, e, m, d = 0, 1, 2, 3, 4, 5, 6, 7
+	f := &fn{name: "grad", params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const z, y, x, out, m, d = 0, 1, 2, 3, 4, 5
 	L := func() uint32 { return f.local(i32) }
-	lo, nb, nb8, nbp, zb, yb, g, ra, rb, rc, re, jb, d8, t, p, q := L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L(), L()
-	sv, ev := f.local(f64), f.local(f64)
+	g, yb, jb, d8, q, none := L(), L(), L(), L(), L(), L()
+	var rw [group]uint32 // the group's rows' addresses
+	for r := range rw {
+		rw[r] = L()
+	}
+	ra := rw[0]
 	V := func() uint32 { return f.local(v128) }
-	va, wa, wb, wc, we := V(), V(), V(), V(), V()
+	ok := V()
+	var sv, ny, ev [group / 2]uint32
+	var exs [group / 2][5]uint32 // Exp's locals for each pair
+	for p := range sv {
+		sv[p], ny[p], ev[p] = V(), V(), V()
+		for j := range exs[p] {
+			exs[p][j] = V()
+		}
+	}
+	var w [group]uint32
+	for r := range w {
+		w[r] = V()
+	}
 	ld := newLaneDots(f, x, d8, jb, false)
-	// Exp over a block's e, padded to pairs: np values (exp.go).
-	np := L()
-	ex := newExpGen(f, e, np)
+	ex := newExpGen(f, none, none) // its loops over memory unused: none
+	// −|s| is s with its sign bit set, −y is y with it flipped (the bits of
+	// f64x2.abs, .neg); every exp argument is then negative or NaN, so
+	// the path check is −700 ≤ e ≤ −2⁻²⁸ and Exp's ½ with x's sign is −½.
+	nnear, nfar := V(), V()
+	ex.minusHalf, ex.negative = V(), true
+	for _, c := range []struct {
+		l    uint32
+		bits uint64
+	}{{nnear, 0xbe30000000000000}, {nfar, 0xc085e00000000000}, {ex.minusHalf, 0xbfe0000000000000}} {
+		f.V128Const(c.bits, c.bits)
+		f.Set(c.l)
+	}
 
 	f.Get(d)
 	f.I32Const(3)
 	f.I32Shl()
 	f.Set(d8)
+	f.Get(z)
+	f.Set(ra)
+	f.Get(y)
+	f.Set(yb)
 
-	f.LoopUntil(func() { f.Get(lo); f.Get(m); f.I32GeU() })
-	{
-		// nb = min(block, m − lo); nb8 its bytes; nbp rounded up to pairs.
-		f.Get(m)
-		f.Get(lo)
-		f.I32Sub()
-		f.Set(nb)
-		f.I32Const(block)
-		f.Get(nb)
-		f.Get(nb)
-		f.I32Const(block)
-		f.I32GtU()
-		f.Select()
-		f.Tee(nb)
-		f.I32Const(3)
-		f.I32Shl()
-		f.Tee(nb8)
-		f.I32Const(15)
-		f.I32Add()
-		f.I32Const(-16)
-		f.I32And()
-		f.Set(nbp)
-		f.Get(z)
-		f.Get(lo)
-		f.Get(d8)
-		f.I32Mul()
-		f.I32Add()
-		f.Set(zb)
-		f.Get(y)
-		f.Get(lo)
-		f.I32Const(3)
-		f.I32Shl()
-		f.I32Add()
-		f.Set(yb)
-
-		// Dots in num.Dots' lane order (lanes.go), two rows per pass
-		// while two remain, then the last one.
-		f.Get(zb)
-		f.Set(ra)
-		f.I32Const(0)
-		f.Set(g)
-		f.LoopUntil(func() { f.Get(g); f.I32Const(2); f.I32Add(); f.Get(nb); f.I32GtU() })
-		{
-			f.Get(ra)
+	// score scores the k samples (group, 4, 2 or 1) from g, whose rows
+	// start at ra and labels at yb, and moves the three on.
+	score := func(k int) {
+		rows := rw[:k]
+		for r := 1; r < k; r++ {
+			f.Get(rows[r-1])
 			f.Get(d8)
 			f.I32Add()
-			f.Set(rb)
-			ld.rows(ra, rb)
-			ld.store2(func() { f.Get(s); f.Get(g); f.I32Const(3); f.I32Shl(); f.I32Add() })
-			f.Get(rb)
-			f.Get(d8)
-			f.I32Add()
-			f.Set(ra)
-			f.Inc(g, 2)
+			f.Set(rows[r])
 		}
-		f.EndLoop()
-		f.Block()
-		f.Get(g)
-		f.Get(nb)
-		f.I32GeU()
-		f.BrIf(0)
-		ld.rows(ra)
-		ld.store1(func() { f.Get(s); f.Get(g); f.I32Const(3); f.I32Shl(); f.I32Add() })
-		f.End()
-
-		// Margins, two samples per step, then an odd one (and e's pad).
-		f.I32Const(0)
-		f.Set(t)
-		f.LoopUntil(func() { f.Get(t); f.I32Const(16); f.I32Add(); f.Get(nb8); f.I32GtU() })
-		{
-			f.Addr(s, t)
-			f.Tee(p)
-			f.Addr(yb, t)
-			f.V128Load(0)
-			f.F64x2Neg()
-			f.Get(p)
-			f.V128Load(0)
+		pairs := (k + 1) / 2
+		// The dot products: sv[p] = (s_2p, s_2p+1), or (s, s) for one.
+		for p := range pairs {
+			if k == 1 {
+				ld.rows(ra)
+				ld.sum1()
+			} else {
+				ld.rows(rows[2*p], rows[2*p+1])
+				ld.sums2()
+			}
+			f.Set(sv[p])
+		}
+		// Margins: ny = −y, s = ny·s, the exp's argument −|s|, and
+		// whether every lane is on Exp's common path.
+		f.V128Const(^uint64(0), ^uint64(0))
+		f.Set(ok)
+		for p := range pairs {
+			f.Get(yb)
+			if k == 1 {
+				f.V128Load64Splat(0)
+			} else {
+				f.V128Load(uint32(16 * p))
+			}
+			f.Get(ex.c["sign"])
+			f.V128Xor()
+			f.Tee(ny[p])
+			f.Get(sv[p])
 			f.F64x2Mul()
-			f.Tee(va)
-			f.V128Store(0)
-			f.Addr(e, t)
-			f.Get(va)
-			f.F64x2Abs()
-			f.F64x2Neg()
-			f.V128Store(0)
-			f.Inc(t, 16)
+			f.Tee(sv[p])
+			f.Get(ex.c["sign"])
+			f.V128Or()
+			f.Tee(exs[p][0])
+			f.Get(nnear)
+			f.F64x2Le()
+			f.Get(exs[p][0])
+			f.Get(nfar)
+			f.F64x2Ge()
+			f.V128And()
+			f.Get(ok)
+			f.V128And()
+			f.Set(ok)
 		}
-		f.EndLoop()
 		f.Block()
-		f.Get(t)
-		f.Get(nb8)
-		f.I32GeU()
+		f.Get(ok)
+		f.I64x2AllTrue()
 		f.BrIf(0)
-		f.Addr(s, t)
-		f.Tee(p)
-		f.Addr(yb, t)
-		f.F64Load(0)
-		f.F64Neg()
-		f.Get(p)
-		f.F64Load(0)
-		f.F64Mul()
-		f.Tee(sv)
-		f.F64Store(0)
-		f.Addr(e, t)
-		f.Tee(p)
-		f.Get(sv)
-		f.F64Abs()
-		f.F64Neg()
-		f.F64Store(0)
-		f.Get(p)
-		f.F64Const(-1) // the pad: in Exp's common path, its result unused
-		f.F64Store(8)
-		f.End()
-
-		// Every exp argument on Exp's common path, or Go scores the block;
-		// then Exp in place.
-		f.Get(nbp)
-		f.I32Const(3)
-		f.I32ShrU()
-		f.Set(np)
-		f.Block()
-		ex.onPath()
-		f.BrIf(0)
-		f.Get(lo)
+		f.Get(g)
 		f.Return()
 		f.End()
-		ex.all()
-
-		// Sigmoids, two samples per step, then an odd one:
-		// s = −y·(n/(1 + e)), n = 1 where the margin is ≥ 0, e below.
-		f.I32Const(0)
-		f.Set(t)
-		f.LoopUntil(func() { f.Get(t); f.I32Const(16); f.I32Add(); f.Get(nb8); f.I32GtU() })
-		{
-			f.Addr(e, t)
-			f.V128Load(0)
-			f.Set(va)
-			f.Addr(s, t)
-			f.Tee(p)
-			f.Addr(yb, t)
-			f.V128Load(0)
-			f.F64x2Neg()
-			ex.ratio(va, func() { f.Get(p); f.V128Load(0) })
+		// e = Exp(e), the pairs' phases interleaved; then the sigmoids
+		// s = ny·(n/(1 + e)), the weights of the rows.
+		for _, ph := range []func([5]uint32){ex.kf, ex.hlrt, ex.cc} {
+			for p := range pairs {
+				ph(exs[p])
+			}
+		}
+		for p := range pairs {
+			ex.yy(exs[p])
+			f.Set(ev[p])
+		}
+		for p := range pairs {
+			f.Get(ny[p])
+			ex.ratio(ev[p], func() { f.Get(sv[p]) })
 			f.F64x2Mul()
+			f.Set(sv[p])
+		}
+		for r := range k {
+			f.Get(sv[r/2])
+			f.Get(sv[r/2])
+			f.Shuffle64(byte(r%2), byte(r%2))
+			f.Set(w[r])
+		}
+		// out += Σ w_r·z_r, each entry's terms in row order: two entries
+		// per step, then an odd one (lane 0 of a pair loaded with a zero
+		// beside it; only lane 0 is stored).
+		f.I32Const(0)
+		f.Set(jb)
+		axpy := func(load func(off uint32)) {
+			f.Addr(out, jb)
+			f.Tee(q)
+			f.Get(q)
+			load(0)
+			for r, row := range rows {
+				f.Get(w[r])
+				f.Addr(row, jb)
+				load(0)
+				f.F64x2Mul()
+				f.F64x2Add()
+			}
+		}
+		f.LoopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
+		{
+			axpy(f.V128Load)
 			f.V128Store(0)
-			f.Inc(t, 16)
+			f.Inc(jb, 16)
 		}
 		f.EndLoop()
 		f.Block()
-		f.Get(t)
-		f.Get(nb8)
+		f.Get(jb)
+		f.Get(d8)
 		f.I32GeU()
 		f.BrIf(0)
-		f.Addr(e, t)
-		f.F64Load(0)
-		f.Set(ev)
-		f.Addr(s, t)
-		f.Tee(p)
-		f.Addr(yb, t)
-		f.F64Load(0)
-		f.F64Neg()
-		ratio1(f, ev, func() { f.Get(p); f.F64Load(0) })
-		f.F64Mul()
-		f.F64Store(0)
+		axpy(f.V128Load64Zero)
+		f.V128Store64Lane(0, 0)
 		f.End()
 
-		// out += Σ s_t·z_t, four rows per pass over out (each entry's
-		// terms in row order), two entries per step, then an odd one.
-		rows := func() {
-			for _, r := range [][2]uint32{{ra, rb}, {rb, rc}, {rc, re}} {
-				f.Get(r[0])
-				f.Get(d8)
-				f.I32Add()
-				f.Set(r[1])
-			}
-		}
-		f.Get(zb)
-		f.Set(ra)
-		f.I32Const(0)
-		f.Set(g)
-		f.LoopUntil(func() { f.Get(g); f.I32Const(4); f.I32Add(); f.Get(nb); f.I32GtU() })
-		{
-			rows()
-			f.Get(s)
-			f.Get(g)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Set(p)
-			for i, w := range []uint32{wa, wb, wc, we} {
-				f.Get(p)
-				f.V128Load64Splat(uint32(8 * i))
-				f.Set(w)
-			}
-			f.I32Const(0)
-			f.Set(jb)
-			f.LoopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
-			{
-				f.Addr(out, jb)
-				f.Tee(q)
-				f.Get(q)
-				f.V128Load(0)
-				for _, r := range [][2]uint32{{wa, ra}, {wb, rb}, {wc, rc}, {we, re}} {
-					f.Get(r[0])
-					f.Addr(r[1], jb)
-					f.V128Load(0)
-					f.F64x2Mul()
-					f.F64x2Add()
-				}
-				f.V128Store(0)
-				f.Inc(jb, 16)
-			}
-			f.EndLoop()
-			f.Block()
-			f.Get(jb)
-			f.Get(d8)
-			f.I32GeU()
-			f.BrIf(0)
-			f.Addr(out, jb)
-			f.Tee(q)
-			f.Get(q)
-			f.F64Load(0)
-			for i, r := range []uint32{ra, rb, rc, re} {
-				f.Get(p)
-				f.F64Load(uint32(8 * i))
-				f.Addr(r, jb)
-				f.F64Load(0)
-				f.F64Mul()
-				f.F64Add()
-			}
-			f.F64Store(0)
-			f.End()
-			f.Get(re)
-			f.Get(d8)
-			f.I32Add()
-			f.Set(ra)
-			f.Inc(g, 4)
-		}
-		f.EndLoop()
-		// The block's last rows one at a time: out += w·z_t.
-		f.LoopUntil(func() { f.Get(g); f.Get(nb); f.I32GeU() })
-		{
-			f.Get(s)
-			f.Get(g)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Tee(p)
-			f.V128Load64Splat(0)
-			f.Set(wa)
-			f.I32Const(0)
-			f.Set(jb)
-			f.LoopUntil(func() { f.Get(jb); f.I32Const(16); f.I32Add(); f.Get(d8); f.I32GtU() })
-			{
-				f.Addr(out, jb)
-				f.Tee(q)
-				f.Get(q)
-				f.V128Load(0)
-				f.Get(wa)
-				f.Addr(ra, jb)
-				f.V128Load(0)
-				f.F64x2Mul()
-				f.F64x2Add()
-				f.V128Store(0)
-				f.Inc(jb, 16)
-			}
-			f.EndLoop()
-			f.Block()
-			f.Get(jb)
-			f.Get(d8)
-			f.I32GeU()
-			f.BrIf(0)
-			f.Addr(out, jb)
-			f.Tee(q)
-			f.Get(q)
-			f.F64Load(0)
-			f.Get(p)
-			f.F64Load(0)
-			f.Addr(ra, jb)
-			f.F64Load(0)
-			f.F64Mul()
-			f.F64Add()
-			f.F64Store(0)
-			f.End()
-			f.Get(ra)
-			f.Get(d8)
-			f.I32Add()
-			f.Set(ra)
-			f.Inc(g, 1)
-		}
-		f.EndLoop()
-
-		f.Get(lo)
-		f.Get(nb)
+		f.Get(rows[k-1])
+		f.Get(d8)
 		f.I32Add()
-		f.Set(lo)
+		f.Set(ra)
+		f.Inc(yb, int32(8*k))
+		f.Inc(g, int32(k))
 	}
+
+	f.LoopUntil(func() { f.Get(g); f.I32Const(group); f.I32Add(); f.Get(m); f.I32GtU() })
+	score(group)
 	f.EndLoop()
+	f.Block()
+	f.Get(g)
+	f.I32Const(4)
+	f.I32Add()
+	f.Get(m)
+	f.I32GtU()
+	f.BrIf(0)
+	score(4)
+	f.End()
+	f.Block()
+	f.Get(g)
+	f.I32Const(2)
+	f.I32Add()
+	f.Get(m)
+	f.I32GtU()
+	f.BrIf(0)
+	score(2)
+	f.End()
+	f.Block()
+	f.Get(g)
+	f.Get(m)
+	f.I32GeU()
+	f.BrIf(0)
+	score(1)
+	f.End()
 	f.Get(m)
 	return f
 }

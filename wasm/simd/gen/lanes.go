@@ -141,10 +141,9 @@ func (l *laneDots) rows(rows ...uint32) {
 	}
 }
 
-// store2 stores the two rows' sums at the address addr pushes.
-func (l *laneDots) store2(addr func()) {
+// sums2 pushes the two rows' sums as one f64x2.
+func (l *laneDots) sums2() {
 	f := l.f
-	addr()
 	f.Get(l.tree[0])
 	f.Get(l.tree[1])
 	f.Shuffle64(0, 2)
@@ -152,7 +151,24 @@ func (l *laneDots) store2(addr func()) {
 	f.Get(l.tree[1])
 	f.Shuffle64(1, 3)
 	f.F64x2Add()
-	f.V128Store(0)
+}
+
+// sum1 pushes the one row's sum in both lanes (the two halves added
+// either way round: the same bits).
+func (l *laneDots) sum1() {
+	f := l.f
+	f.Get(l.tree[0])
+	f.Get(l.tree[0])
+	f.Get(l.tree[0])
+	f.Shuffle64(1, 0)
+	f.F64x2Add()
+}
+
+// store2 stores the two rows' sums at the address addr pushes.
+func (l *laneDots) store2(addr func()) {
+	addr()
+	l.sums2()
+	l.f.V128Store(0)
 }
 
 // store1 stores the one row's sum at the address addr pushes.

@@ -155,7 +155,8 @@ func auditCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr i
 	}
 	// A scenario's own data files are read beside it (or the experiment),
 	// every point's as dpsim sweep reads them.
-	if err := provideExperimentFiles(e, arg); err != nil {
+	ps, err := provideExperimentFiles(e, arg)
+	if err != nil {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
 	name := e.Name
@@ -169,7 +170,7 @@ func auditCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr i
 	if err := checkFiles(fileInputs(arg), resultOutputs(base, shard == nil)); err != nil {
 		return err
 	}
-	return execute(env, e, arg, base, shard, nil, *workers, *quiet, stdout, stderr)
+	return execute(env, e, ps, arg, base, shard, nil, *workers, *quiet, stdout, stderr)
 }
 
 // loadAudit reads SCENARIO: an audit experiment as it is, or a scenario

@@ -196,7 +196,7 @@ func estimateWith(b *scenario.Built, workers int) (est scenario.Estimate, off st
 			if workers == pool.Auto {
 				got = fmt.Sprintf("0: every core, %d at once", n)
 			}
-			return est, off, workersRefusal(got, n, "gradient running at once", base.Scratch, est.Total, "the run", mostThatFit(n, fits))
+			return est, off, experiment.WorkersRefusal("--workers", got, n, "gradient running at once", base.Scratch, est.Total, scenario.CLIBudget, "the run", experiment.MostThatFit(n, fits))
 		}
 		return est, off, err
 	}

@@ -159,7 +159,7 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 		return usagef("sweep", "--print-task names a run of the whole experiment: give no --shard with it")
 	}
 	arg := fs.Arg(0)
-	e, err := loadExperiment(arg, stdin)
+	e, ps, err := loadExperiment(arg, stdin)
 	if err != nil {
 		return err
 	}
@@ -208,15 +208,16 @@ func sweep(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Write
 	if fs.given("print-task") {
 		task = task0
 	}
-	return execute(env, e, arg, base, shard, task, *workers, *quiet, stdout, stderr)
+	return execute(env, e, ps, arg, base, shard, task, *workers, *quiet, stdout, stderr)
 }
 
-// execute plans experiment e (read from arg), runs the tasks of shard
-// (all when nil) on workers, and writes its result under base; with
-// task it prints that task's scenario instead.
-func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *experiment.Shard, task *int, workers int, quiet bool,
+// execute plans experiment e (read from arg) from its points ps
+// (provideExperimentFiles; worked out again if e changed since), runs
+// the tasks of shard (all when nil) on workers, and writes its result
+// under base; with task it prints that task's scenario instead.
+func execute(env sweepEnv, e *experiment.Experiment, ps *experiment.Points, arg, base string, shard *experiment.Shard, task *int, workers int, quiet bool,
 	stdout, stderr io.Writer) error {
-	plan, err := experiment.NewPlanContext(env.ctx, e)
+	plan, err := experiment.NewPlanFrom(env.ctx, e, ps)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("interrupted while planning %s: no run started, nothing written", arg)
@@ -239,7 +240,8 @@ func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *ex
 		tasks = plan.ShardTasks(*shard)
 	}
 
-	if err := checkSweepWorkers(plan, len(tasks), workers); err != nil {
+	plan.WorkersSetting = "--workers"
+	if err := plan.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
 		return err
 	}
 	holdMemory(plan.Estimate(len(tasks), workers).Total)
@@ -282,20 +284,6 @@ func execute(env sweepEnv, e *experiment.Experiment, arg, base string, shard *ex
 	return nil
 }
 
-// checkSweepWorkers refuses --workers in one line when the runs in
-// progress at once are what takes the sweep past the CLI's budget (one
-// worker would fit), saying how many fit; the plan refuses the rest
-// (Plan.CheckMemory).
-func checkSweepWorkers(plan *experiment.Plan, tasks, workers int) error {
-	w := max(1, min(workers, tasks))
-	fits := func(k int) bool { return plan.Estimate(tasks, k).Total <= scenario.CLIBudget }
-	if fits(w) || !fits(1) {
-		return nil
-	}
-	est := plan.Estimate(tasks, w)
-	return workersRefusal(workers, w, "run in progress", est.Run, est.Total, "the sweep", mostThatFit(w, fits))
-}
-
 // fileInputs returns arg as a list of input files, or none for - and
 // preset:NAME.
 func fileInputs(arg string) []string {
@@ -316,7 +304,10 @@ func resultOutputs(base string, figures bool) []output {
 	return outs
 }
 
-func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error) {
+// loadExperiment reads the experiment arg names (a file, - or
+// preset:NAME), reads the user's data files its points train on and
+// returns it with its points, which planning takes (execute).
+func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, *experiment.Points, error) {
 	var data []byte
 	var err error
 	switch {
@@ -330,16 +321,17 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, error)
 		data, err = jsonstrict.ReadFile(arg, experiment.MaxBytes)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e, err := experiment.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", arg, err)
+		return nil, nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	if err := provideExperimentFiles(e, arg); err != nil {
-		return nil, fmt.Errorf("%s: %w", arg, err)
+	ps, err := provideExperimentFiles(e, arg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", arg, err)
 	}
-	return e, nil
+	return e, ps, nil
 }
 
 // shardOf is the shard --shard names (flag, when given), or else, when

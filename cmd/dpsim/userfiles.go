@@ -68,19 +68,20 @@ func provideExportFiles(export []byte, path string) error {
 }
 
 // provideExperimentFiles reads the user's data files every series and
-// point of e names (experiment.Scenarios), relative to the experiment
+// point of e names (experiment.PointsOf), relative to the experiment
 // file's folder: a point may train on another file than the base
 // scenario (a series' "set", a swept file), and the page's workers are
 // handed the files of every point too (ui/datafiles.UserReportOf). A
 // point that does not plan is refused here with planning's own error:
 // going on without the files, the plan would fail on the first point
-// that reads one, whatever was wrong.
-func provideExperimentFiles(e *experiment.Experiment, arg string) error {
-	scs, err := experiment.Scenarios(e)
+// that reads one, whatever was wrong. It returns the points, which
+// planning takes rather than work them out again (experiment.NewPlanFrom).
+func provideExperimentFiles(e *experiment.Experiment, arg string) (*experiment.Points, error) {
+	ps, err := experiment.PointsOf(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return provideFiles(dirOf(arg), scs...)
+	return ps, provideFiles(dirOf(arg), ps.Scenarios()...)
 }
 
 // userFiles lists the user's files the scenarios name, in order, each

@@ -228,10 +228,11 @@ func (p *Plan) RunMajor(tasks []int) []int {
 // a counter that differs between two finished runs of a series stops the
 // sweep the same way, with Assemble's one-line refusal as the error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
-	workers = max(1, min(workers, len(tasks)))
+	// Checked with workers as given, which the refusal quotes.
 	if err := p.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
 		return nil, err
 	}
+	workers = max(1, min(workers, len(tasks)))
 	tasks = p.RunMajor(tasks)
 	// A counter the communication axis cannot use stops the sweep early.
 	ctx, cancel := context.WithCancel(ctx)

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -141,12 +142,20 @@ func (p *Plan) Estimate(tasks, workers int) SweepEstimate {
 }
 
 // CheckMemory refuses, before anything runs, a sweep of tasks tasks with
-// workers workers whose estimate exceeds budget, in one line with the
-// number, its parts (which add up to it) and the knob to turn.
+// workers workers whose estimate exceeds budget, in one line. When the
+// runs in progress at once are what takes it past (one at a time would
+// fit), the line names the setting that chooses them (WorkersSetting),
+// what each holds, the total, the budget, the most that fit and workers
+// as given; otherwise it gives the number, its parts (which add up to
+// it) and the knob to turn.
 func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 	e := p.Estimate(tasks, workers)
 	if e.Total <= budget {
 		return nil
+	}
+	fits := func(k int) bool { return p.Estimate(tasks, k).Total <= budget }
+	if e.Workers > 1 && fits(1) {
+		return WorkersRefusal(p.workersSetting(), workers, e.Workers, "run in progress", e.Run, e.Total, budget, "the sweep", MostThatFit(e.Workers, fits))
 	}
 	if e.Records+e.Summaries >= e.Runs {
 		knobs := []string{"runs", "x.values or the series' sweeps (points)", "the number of series"}
@@ -163,10 +172,35 @@ func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 		field, knobs, why = "graph.n", "the network or the problem (its dimension, its data)", "a run's states, checkpoints and data"
 	}
 	if e.Workers > 1 {
-		knobs = "--workers (now " + strconv.Itoa(e.Workers) + "), " + knobs
+		knobs = p.workersSetting() + " (now " + strconv.Itoa(e.Workers) + "), " + knobs
 	}
 	return check.Errorf(field, "this sweep needs about %s of memory, more than the %s a sweep may use: %s (%s); lower %s",
 		scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), why, knobs)
+}
+
+// workersSetting is what a refusal calls the runs in progress at once.
+func (p *Plan) workersSetting() string {
+	if p.WorkersSetting == "" {
+		return "workers"
+	}
+	return p.WorkersSetting
+}
+
+// WorkersRefusal refuses, in one line naming setting, the n things at
+// once (what: "run in progress", "gradient running at once") that take
+// command ("the sweep", "the run") past budget: each holds each bytes, n
+// at once total; most would fit, and got is the setting's value as
+// given. dpsim's run and sweep, and the experiments engine, say it alike.
+func WorkersRefusal(setting string, got any, n int, what string, each, total, budget int64, command string, most int) error {
+	return check.Errorf(setting, "each %s holds about %s, and %d at once would take %s to about %s of memory, more than the %s it may use: at most %d fit (got %v)",
+		what, scenario.Bytes(each), n, command, scenario.Bytes(total), scenario.Bytes(budget), most, got)
+}
+
+// MostThatFit returns the largest k in [1, hi] for which fits(k) holds,
+// fits being true up to some k and false beyond (a memory estimate grows
+// with its workers), or 0 when fits(1) does not hold.
+func MostThatFit(hi int, fits func(k int) bool) int {
+	return sort.Search(hi, func(i int) bool { return !fits(i + 1) })
 }
 
 func satMul(a, b int64) int64 {

@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"context"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,16 +68,58 @@ func TestSweepMemoryRefused(t *testing.T) {
 		}
 		t.Logf("refused in %v: %v", time.Since(start), err)
 	}
-	// Many workers on long runs, each recording every point (a tail mean)
-	// but keeping only final values: NewPlan (one worker) accepts it,
-	// Execute with 8 workers refuses it before anything runs.
+}
+
+// TestSweepWorkersRefused: when the runs in progress at once are what
+// takes a sweep past its budget (one at a time fits), the one-line
+// refusal names the setting that chooses them, what each holds, the
+// total, the budget, the most that fit and the value given. It named
+// iterations, the largest part's field, with the workers among the
+// knobs; dpsim sweep said it in its own words, the engine did not.
+func TestSweepWorkersRefused(t *testing.T) {
+	// Long runs, each recording every point (a tail mean) but keeping
+	// only final values: NewPlan (one worker) accepts them.
 	p := plan(t, strings.Replace(small["field"], `"iterations":120`, `"iterations":10000000`, 1))
-	start := time.Now()
-	_, err := p.Execute(context.Background(), p.AllTasks(), 8, nil)
-	if err == nil || !strings.HasPrefix(err.Error(), "iterations: this sweep needs about") || !strings.Contains(err.Error(), "workers") {
-		t.Errorf("8 workers on runs of 10^7 recorded points: %v", err)
+	tasks := p.Tasks()
+	fits := func(k int) bool { return p.Estimate(tasks, k).Total <= scenario.CLIBudget }
+	most := 0
+	for fits(most + 1) {
+		most++
 	}
-	t.Logf("refused in %v: %v", time.Since(start), err)
+	if most < 1 || most >= 8 {
+		t.Fatalf("%d runs at once fit: no case", most)
+	}
+	for _, c := range []struct {
+		setting string
+		workers int
+		want    string
+	}{
+		{"", 8, `^workers: each run in progress holds about [0-9.]+ MiB, and 8 at once would take the sweep to about [0-9.]+ GiB of memory, more than the 4\.0 GiB it may use: at most ([0-9]+) fit \(got 8\)$`},
+		{"--workers", 8, `^--workers: each run in progress holds about [0-9.]+ MiB, and 8 at once would take the sweep to about [0-9.]+ GiB of memory, more than the 4\.0 GiB it may use: at most ([0-9]+) fit \(got 8\)$`},
+		// More workers than runs: as many at once as there are runs, the
+		// value given quoted.
+		{"--workers", 1000, `^--workers: each run in progress holds about [0-9.]+ MiB, and ` + strconv.Itoa(tasks) + ` at once would take the sweep to about [0-9.]+ GiB of memory, more than the 4\.0 GiB it may use: at most ([0-9]+) fit \(got 1000\)$`},
+	} {
+		p.WorkersSetting = c.setting
+		start := time.Now()
+		_, err := p.Execute(context.Background(), p.AllTasks(), c.workers, nil)
+		if err == nil {
+			t.Fatalf("%q %d: accepted", c.setting, c.workers)
+		}
+		m := regexp.MustCompile(c.want).FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Errorf("%q %d: %v; want one line matching %s", c.setting, c.workers, err, c.want)
+			continue
+		}
+		if got, _ := strconv.Atoi(m[1]); got != most {
+			t.Errorf("%q %d: says at most %d fit, but %d do", c.setting, c.workers, got, most)
+		}
+		t.Logf("refused in %v: %v", time.Since(start), err)
+	}
+	// At the most that fit, the sweep passes the check.
+	if err := p.CheckMemory(tasks, most, scenario.CLIBudget); err != nil {
+		t.Errorf("%d workers: %v", most, err)
+	}
 }
 
 // TestAllDiverged: a sweep where every run diverged says so plainly: a
@@ -159,7 +203,10 @@ func TestSweepRefusalAdvisesWhatHelps(t *testing.T) {
 	text := strings.Replace(small["field"], `"set":{"iterations":120}`,
 		`"set":{"iterations":120,"graph":{"kind":"ring","n":2000},"problem.params.dim":100,"record.checkpoints":[0,60,120]}`, 1)
 	p := plan(t, text)
-	err := p.CheckMemory(p.Tasks(), 8, 256<<20)
+	p.WorkersSetting = "--workers"
+	// A budget one run at a time does not fit either: the workers are
+	// one knob among others.
+	err := p.CheckMemory(p.Tasks(), 8, p.Estimate(p.Tasks(), 1).Total-1)
 	if err == nil || !strings.HasPrefix(err.Error(), "graph.n: this sweep needs about") || strings.Contains(err.Error(), "record.every") ||
 		!strings.Contains(err.Error(), "lower --workers (now 8), the network or the problem") {
 		t.Errorf("runs of large states: %v", err)

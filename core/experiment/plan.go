@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,11 @@ type Plan struct {
 	// while Assemble works (millions of records take seconds); once it
 	// returns true Assemble stops with ErrInterrupted.
 	Cancel func() bool
+	// WorkersSetting names the setting that chooses how many runs are
+	// in progress at once (Execute's workers) in a memory refusal
+	// (CheckMemory): "--workers" for dpsim sweep; empty reads "workers".
+	WorkersSetting string
+
 	canon  []byte
 	series []seriesPlan
 	tasks  int
@@ -88,11 +94,23 @@ func NewPlan(e *Experiment) (*Plan, error) { return NewPlanContext(context.Backg
 // cancelled: building every point of a large experiment takes seconds,
 // and Ctrl-C must not wait for it.
 func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
+	return NewPlanFrom(ctx, e, nil)
+}
+
+// NewPlanFrom is NewPlanContext with e's points already worked out
+// (PointsOf, whose scenarios a caller read first for the user's files),
+// so that they are not worked out twice. Points worked out for another
+// experiment (e changed since, dpsim sweep --epsilon), or nil, are
+// worked out here.
+func NewPlanFrom(ctx context.Context, e *Experiment, ps *Points) (*Plan, error) {
 	base, err := baseJSON(e.Base)
 	if err != nil {
 		return nil, err
 	}
 	p := &Plan{Exp: e, canon: e.JSON(), problems: newProblemShare()}
+	if ps != nil && !bytes.Equal(ps.canon, p.canon) {
+		ps = nil
+	}
 	if e.Audit != nil {
 		e = e.expandAudit()
 		p.Exp = e
@@ -131,8 +149,10 @@ func NewPlanContext(ctx context.Context, e *Experiment) (*Plan, error) {
 			if !e.X.alongRun() {
 				where += fmt.Sprintf(", x value %v", v)
 			}
-			pp, err := p.point(base, s, fields, v)
-			if err != nil {
+			var pp pointPlan
+			if ps != nil {
+				pp = ps.series[si][pi]
+			} else if pp, err = p.point(base, s, fields, v); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			b, err := p.build(ctx, &pp, sp.hook, s, e.runSeeds(0, s.Name, pi))
@@ -185,30 +205,62 @@ func (e *Experiment) sweep(s Series) (fields []string, values []float64) {
 	return fields, values
 }
 
-// Scenarios returns the scenario of every series and point of e, every
-// override applied, none built: what a caller prepares before NewPlan,
-// which builds them all (the page fetches the datasets they train on).
-func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
+// Points are the points of every series of an experiment, every
+// override applied, none built: what a caller reads before planning
+// (Scenarios: the user's files they train on) and NewPlanFrom plans.
+type Points struct {
+	canon  []byte        // the experiment's JSON they were worked out for
+	series [][]pointPlan // series by series, point by point
+}
+
+// PointsOf works out the points of every series of e.
+func PointsOf(e *Experiment) (*Points, error) {
 	base, err := baseJSON(e.Base)
 	if err != nil {
 		return nil, err
 	}
+	ps := &Points{canon: e.JSON()}
 	if e.Audit != nil {
 		e = e.expandAudit()
 	}
 	p := &Plan{Exp: e}
-	var out []*scenario.Scenario
 	for si, s := range e.Series {
 		fields, values := e.sweep(s)
+		var pts []pointPlan
 		for _, v := range values {
 			pp, err := p.point(base, s, fields, v)
 			if err != nil {
 				return nil, fmt.Errorf("series[%d] (%s): %w", si, s.Name, err)
 			}
+			pts = append(pts, pp)
+		}
+		ps.series = append(ps.series, pts)
+	}
+	return ps, nil
+}
+
+// Scenarios returns the scenario of every point, series by series. They
+// are the plan's own (NewPlanFrom builds a copy of each per run): read
+// them, do not change them.
+func (ps *Points) Scenarios() []*scenario.Scenario {
+	var out []*scenario.Scenario
+	for _, pts := range ps.series {
+		for _, pp := range pts {
 			out = append(out, pp.parsed)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// Scenarios returns the scenario of every series and point of e, every
+// override applied, none built: what a caller prepares before NewPlan,
+// which builds them all (the page fetches the datasets they train on).
+func Scenarios(e *Experiment) ([]*scenario.Scenario, error) {
+	ps, err := PointsOf(e)
+	if err != nil {
+		return nil, err
+	}
+	return ps.Scenarios(), nil
 }
 
 // checkMetrics checks that every metric is registered or recorded by the

@@ -152,7 +152,7 @@ function helper(k) {
   return [h, boot];
 }
 
-// spoil is a test hook (e2e/heavy.test.js): with self.dpsimFarmFault
+// spoil is a test hook (e2e/farm.test.js): with self.dpsimFarmFault
 // set in this Worker, helper 1's replies arrive as a broken or hostile
 // helper's would — core/farm's reply format is a count, then per agent
 // its index, its length and its float64s — and the run must find it out,

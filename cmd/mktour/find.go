@@ -48,6 +48,7 @@ func find(ctx context.Context, l tour.Lesson, workers int) (*found, error) {
 	if err != nil {
 		return nil, err
 	}
+	plan.WorkersSetting = "-workers" // a refusal names this program's flag
 	recs, err := plan.Execute(ctx, plan.AllTasks(), workers, nil)
 	if err != nil {
 		return nil, err

@@ -140,10 +140,11 @@ func plan(name string, runs int) (*experiment.Plan, error) {
 			return nil, fmt.Errorf("runs per point: %w", err)
 		}
 	}
-	if err := userFilesHeld(e); err != nil {
-		return nil, err // the user's files first, in one line (userfiles.go)
+	ps, err := userPoints(e) // the user's files first, in one line (userfiles.go)
+	if err != nil {
+		return nil, err
 	}
-	p, err := experiment.NewPlan(e)
+	p, err := experiment.NewPlanFrom(context.Background(), e, ps)
 	if err != nil {
 		return nil, err
 	}

@@ -22,20 +22,21 @@ import (
 // does not hold is asked for in one line (datafiles.UserReport.Missing)
 // before anything is planned.
 
-// userReport lists the user's files the experiment e names, in every
-// series and point, and those this worker lacks.
-func userReport(e *experiment.Experiment) datafiles.UserReport {
-	scs, err := experiment.Scenarios(e)
+// userPoints works out every series and point of e once and refuses to
+// plan it while this worker lacks a file they name, in one line naming
+// the field, the file and its pin. A point that does not work out is
+// refused with its own error: listing no files and planning anyway
+// would fail on the first series for want of its data file instead
+// (dpsim sweep's provideExperimentFiles does the same).
+func userPoints(e *experiment.Experiment) (*experiment.Points, error) {
+	ps, err := experiment.PointsOf(e)
 	if err != nil {
-		return datafiles.UserReportOf() // planning says what is wrong
+		return nil, err
 	}
-	return datafiles.UserReportOf(scs...)
-}
-
-// userFilesHeld refuses to plan e while this worker lacks a file it
-// names, in one line naming the field, the file and its pin.
-func userFilesHeld(e *experiment.Experiment) error {
-	return userReport(e).Missing("experiment")
+	if err := datafiles.UserReportOf(ps.Scenarios()...).Missing("experiment"); err != nil {
+		return nil, err
+	}
+	return ps, nil
 }
 
 // userNeedsJS is userNeeds(kind, arg): the user's files the experiment

@@ -567,6 +567,12 @@
       return { short: '', long: s.epsilonTightReason ? `none: ${s.epsilonTightReason}` : '' };
     }
     if (s.epsilonTightReason) return { short: s.epsilonTightText, long: `${s.epsilonTightText}: ${s.epsilonTightReason}` };
+    // A bound of 0 from an iteration before the one shown (iteration 0,
+    // nothing released yet; a Worker's run is refreshed as it goes) is
+    // not this iteration's: beside the paper's ε it would read as "ε = 0".
+    if (s.epsilonTight === 0 && s.epsilonTightIter !== s.iter) {
+      return { short: '', long: `not composed yet for iteration ${s.iter}: it is refreshed as the run goes` };
+    }
     const short = `${s.epsilonTightText} (δ = ${fmtNum(s.epsilonTightDelta)})`;
     const when = s.epsilonTightIter !== s.iter ? ` (at iteration ${s.epsilonTightIter}; refreshed as the run goes)` : '';
     // Below the discretization's resolution the error bound promises

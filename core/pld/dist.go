@@ -237,7 +237,11 @@ const (
 // is (at δ near the rounding summed over the points, a reading as
 // computed fell below it: Bound.Resolved).
 func (d *dist) at(i int, side float64) float64 {
-	return max(d.p[i]+side*d.noise, 0)
+	// A comparison, not max (a call under js/wasm); −0 becomes +0 as there.
+	if v := d.p[i] + side*d.noise; v > 0 {
+		return v
+	}
+	return 0
 }
 
 // epsilon returns the smallest ε ≥ 0 with delta(ε) ≤ delta, relative to

@@ -65,42 +65,65 @@ func planFor(n int) *plan {
 // complexFFT transforms (re, im), of length n/2, in place: the unnormalized
 // forward DFT, decimation in time. With band > 0 the input is 0 at every
 // index k with band ≤ k ≤ m − band (a composition whose high frequencies
-// died): a stage's block of span s holds the inputs k ≡ r (mod m/s), r the
-// bit reversal of its start, and a block all of whose inputs are 0 stays 0,
-// so it is skipped — half the butterflies when fifty frequencies of
-// thousands live, and the same bits.
+// died) and (re, im) hold it already in bit-reversed order (inverseBand
+// writes it there): a stage's block of span s holds the inputs
+// k ≡ r (mod m/s), r the bit reversal of its start, and a block all of
+// whose inputs are 0 stays 0, so only the others are visited — half the
+// butterflies when fifty frequencies of thousands live, and the same bits.
 func (p *plan) complexFFT(re, im []float64, band int) {
 	m := len(re)
 	im = im[:m]
-	for i, r := range p.rev {
-		if j := int(r); i < j {
-			re[i], re[j] = re[j], re[i]
-			im[i], im[j] = im[j], im[i]
+	if band == 0 {
+		for i, r := range p.rev {
+			if j := int(r); i < j {
+				re[i], re[j] = re[j], re[i]
+				im[i], im[j] = im[j], im[i]
+			}
 		}
 	}
+	logM := bits.Len(uint(m)) - 1
 	off := 0
-	for s := 2; s <= m; s *= 2 {
+	for s, lg := 2, 1; s <= m; s, lg = s*2, lg+1 {
 		h := s / 2
 		wr, wi := p.stageRe[off:off+h], p.stageIm[off:off+h]
 		off += h
 		blocks := m / s
-		gap := band > 0 && blocks >= 2*band
-		for start := 0; start < m; start += s {
-			if r := int(p.rev[start]); gap && r >= band && r <= blocks-band {
-				continue
+		if band > 0 && blocks >= 2*band {
+			// The blocks whose reversed start r is below band or above
+			// blocks − band: block b has r = b reversed over log₂ blocks
+			// bits, so b is r reversed.
+			shift := bits.UintSize - (logM - lg)
+			for r := 0; r < blocks; r++ {
+				if r == band {
+					if r = blocks - band + 1; r >= blocks {
+						break
+					}
+				}
+				start := int(bits.Reverse(uint(r))>>shift) * s
+				butterflies(re[start:start+s], im[start:start+s], wr, wi)
 			}
-			ar, ai := re[start:start+h], im[start:start+h]
-			br, bi := re[start+h:start+s], im[start+h:start+s]
-			for j := range h {
-				xr, xi := br[j], bi[j]
-				tr := float64(wr[j]*xr) - float64(wi[j]*xi)
-				ti := float64(wr[j]*xi) + float64(wi[j]*xr)
-				br[j] = ar[j] - tr
-				bi[j] = ai[j] - ti
-				ar[j] += tr
-				ai[j] += ti
-			}
+			continue
 		}
+		for start := 0; start < m; start += s {
+			butterflies(re[start:start+s], im[start:start+s], wr, wi)
+		}
+	}
+}
+
+// butterflies combines the two halves of one block of span len(re) with
+// the stage's twiddles (wr, wi).
+func butterflies(re, im, wr, wi []float64) {
+	h := len(wr)
+	ar, ai := re[:h], im[:h]
+	br, bi := re[h:2*h], im[h:2*h]
+	for j := range h {
+		xr, xi := br[j], bi[j]
+		tr := float64(wr[j]*xr) - float64(wi[j]*xi)
+		ti := float64(wr[j]*xi) + float64(wi[j]*xr)
+		br[j] = ar[j] - tr
+		bi[j] = ai[j] - ti
+		ar[j] += tr
+		ai[j] += ti
 	}
 }
 
@@ -146,11 +169,13 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 	// the conjugate of the forward one of the conjugate. With a band, Z_k
 	// is 0 from band to m − band (X is 0 at both k and m − k there): only
 	// the ends are computed, and xr, xi are read only there.
+	// With a band, Z is written straight to its bit-reversed place among
+	// zeros (complexFFT's permutation of the whole length moved zeros).
 	lo, hi := m, m
 	if band > 0 {
 		lo, hi = band, m-band+1
-		clear(re[lo:hi])
-		clear(im[lo:hi])
+		clear(re[:m])
+		clear(im[:m])
 	}
 	for k := 0; k < m; k++ {
 		if k == lo {
@@ -167,8 +192,12 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		or := float64(dr*wr) - float64(di*wi)
 		oi := float64(dr*wi) + float64(di*wr)
 		// Z = E + i·O; store conj(Z) for the conjugate trick.
-		re[k] = er - oi
-		im[k] = -(ei + or)
+		j := k
+		if band > 0 {
+			j = int(p.rev[k])
+		}
+		re[j] = er - oi
+		im[j] = -(ei + or)
 	}
 	p.complexFFT(re[:m], im[:m], band)
 	s := 1 / float64(m)

@@ -437,12 +437,6 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	if cap(c.alive) < m+1 {
 		c.alive = make([]int32, m+1)
 	}
-	alive := c.alive[:m+1]
-	for k := range alive {
-		alive[k] = int32(k)
-		accR[k], accI[k], mag[k] = 1, 0, 1
-	}
-	const dead2 = deadBelow * deadBelow
 	// The groups of most releases first (their transforms, raised to the
 	// largest powers, are the smallest), so that frequencies die early;
 	// stable, so that equal counts keep the groups' order and the bits are
@@ -459,7 +453,13 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		leaves = leaves || pt.leaf != nil
 	}
 	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
-	alive = screen(parts, order, alive, &lt, h, m, tab, c)
+	// The products start at 1 at the frequencies screen leaves, the only
+	// ones read (it leaves a few hundred of thousands: setting them all
+	// was a tenth of the composition).
+	alive := screen(parts, order, c.alive[:m+1], &lt, h, m, tab, c)
+	for _, k := range alive {
+		accR[k], accI[k], mag[k] = 1, 0, 1
+	}
 	if leaves {
 		alive = productWithLeaves(parts, order, alive, &lt, h, tab, c, p)
 	} else {
@@ -503,11 +503,23 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// The negative values are the transform's rounding alone (every true
 	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
 	// there are none, measures what rounding left at every point.
+	// Comparisons rather than max: under js/wasm max is a call
+	// (runtime.fmax64), a tenth of the composition. The values are finite,
+	// so they choose the same (!(v > 0) makes −0 the +0 max gave).
 	var neg, top float64
 	for i := range r.p {
 		v := c.x[i]
-		r.p[i] = max(v, 0)
-		neg, top = max(neg, -v), max(top, v)
+		if v > 0 {
+			r.p[i] = v
+			if v > top {
+				top = v
+			}
+		} else {
+			r.p[i] = 0
+			if -v > neg {
+				neg = -v
+			}
+		}
 	}
 	r.noise = max(neg, top*0x1p-52)
 	if len(alive) < m+1 {
@@ -529,8 +541,8 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 
 var screenBlocks = []int{64, 8}
 
-// screen returns the frequencies of alive (all of 0…m, in order) that it
-// cannot prove dead block by block: a frequency it drops is one whose
+// screen returns, in order and in alive's storage (of length m + 1), the
+// frequencies 0…m that it cannot prove dead block by block: a frequency it drops is one whose
 // product over the Laplace groups falls below deadBelow at some group, so
 // that composeParts would drop it too, and the frequencies kept, the
 // order and the arithmetic of composeParts being the same, so are its bits.
@@ -547,7 +559,7 @@ var screenBlocks = []int{64, 8}
 func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
 	if !slices.ContainsFunc(parts, func(pt part) bool { return pt.leaf == nil }) {
-		return alive // no Laplace group to screen with
+		return every(alive) // no Laplace group to screen with
 	}
 	n := 2 * m
 	starts := append(c.blocks[:0], 0)
@@ -605,7 +617,7 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 	}
 	c.blocks = starts
 	if size == m+1 {
-		return alive
+		return every(alive)
 	}
 	out := alive[:0]
 	for _, s := range starts {
@@ -614,6 +626,14 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 		}
 	}
 	return out
+}
+
+// every sets alive (of length m + 1) to every frequency 0…m and returns it.
+func every(alive []int32) []int32 {
+	for k := range alive {
+		alive[k] = int32(k)
+	}
+	return alive
 }
 
 // productWithLeaves multiplies c.br + i·c.bi by every part's transform

@@ -644,6 +644,7 @@ const maxWindow = 1 << 17
 // smallest ε instead of its largest (what the rounding cost, Composition).
 func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) {
 	parts := make([]part, 0, len(gs)+1)
+	gr := gridAt(h)
 	for _, g := range gs {
 		l := g.law
 		if _, ok := l.(laplace); ok && lower && g.down > 0 {
@@ -652,7 +653,7 @@ func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) 
 		pt := part{count: g.count, extra: g.extra}
 		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
 			var fits bool
-			if pt.lap, fits = lap.parts(h, tail); !fits {
+			if pt.lap, fits = lap.partsOn(gr, tail); !fits {
 				return nil, tooFine(h, l)
 			}
 		} else {

@@ -216,10 +216,9 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
-	// screen's surviving blocks, and lapProduct's product of one count's
-	// groups.
+	// screen's surviving blocks, and lapProduct's groups of one count.
 	blocks []int32
-	pr, pi []float64
+	coefs  []lapCoef
 }
 
 // convolvers holds the convolvers compositions are done with.

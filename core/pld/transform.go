@@ -53,8 +53,25 @@ type lapParts struct {
 
 // parts returns l's connect-the-dots distribution on the grid h (the
 // law's discretize), or false when it needs more than maxPoints points.
-func (l laplace) parts(h, tail float64) (lapParts, bool) {
-	e := l.eps
+func (l laplace) parts(h, tail float64) (lapParts, bool) { return l.partsOn(gridAt(h), tail) }
+
+// grid holds what every Laplace group's parts on the step h share:
+// th = tanh(h/4) and eh = 1 − e^{−h}, computed once per grid rather than
+// once per group (a decaying schedule has hundreds).
+type grid struct{ h, th, eh float64 }
+
+func gridAt(h float64) grid {
+	g := grid{h: h, th: 1, eh: -expm1(-h)}
+	if h < 80 {
+		em := expm1(h / 2)
+		g.th = em / (em + 2)
+	}
+	return g
+}
+
+// partsOn is parts on the grid g.
+func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
+	e, h := l.eps, g.h
 	depth := laplaceDepth(tail)
 	truncated := 2*e > depth
 	span := 2 * e
@@ -66,24 +83,22 @@ func (l laplace) parts(h, tail float64) (lapParts, bool) {
 		return lapParts{}, false
 	}
 	n := int(jf)
-	p := lapParts{eps: e, n: n, full: n, th: 1}
-	if h < 80 {
-		em := expm1(h / 2)
-		p.th = em / (em + 2)
-	}
-	xn := num.Exp(-float64(n) * h / 2)
+	p := lapParts{eps: e, n: n, full: n, th: g.th}
+	// r^full, once: the split case's mass reads it too.
+	rFull := math.NaN()
 	switch {
 	case truncated:
 		// Everything below x_n moves up to it: P(x < x_n) = ½e^{x_n/2}.
-		p.b = 0.5 * xn
+		p.b = 0.5 * num.Exp(-float64(n)*h/2)
 	case float64(n)*h > span:
 		// The interval [x_n, x_{n−1}] holds −2ε inside: the density on
 		// [−2ε, x_{n−1}] and the atom ½e^{−ε} at −2ε are split.
 		p.full = n - 1
 		a := -float64(n) * h
 		c, top := -span, a+h
-		eh := -expm1(-h)
-		mass := 0.5 * (num.Exp(-float64(n-1)*h/2) - num.Exp(c/2))
+		eh := g.eh
+		rFull = num.Exp(-float64(p.full) * h / 2)
+		mass := 0.5 * (rFull - num.Exp(c/2))
 		tilted := 0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2))
 		up := (mass - tilted) / eh
 		atom := 0.5 * num.Exp(-e)
@@ -95,7 +110,10 @@ func (l laplace) parts(h, tail float64) (lapParts, bool) {
 		// share of the last interval.
 		p.b = 0.5 * num.Exp(-e)
 	}
-	p.rFull = num.Exp(-float64(p.full) * h / 2)
+	if rFull != rFull {
+		rFull = num.Exp(-float64(p.full) * h / 2)
+	}
+	p.rFull = rFull
 	p.omR = -expm1(-float64(p.full) * h / 2)
 	return p, true
 }
@@ -333,41 +351,48 @@ func (t *lapTransform) at(k int) (vr, vi float64) {
 	return vr, vi
 }
 
-// mulInto multiplies (pr, pi) by the transform at each frequency of
-// alive: at's arithmetic, in the same order (so the same bits), in one
-// loop with the group's values held in locals — the call per frequency
-// and its loads were a third of the product's time.
-func (t *lapTransform) mulInto(alive []int32, pr, pi []float64) {
-	lp := &t.lp
+// lapCoef is what the product reads of one Laplace group besides the
+// grid's u and table (lapTransform.at): r^full, 1 − r^full, full, the
+// atoms a and b, and whether the lower one is split.
+type lapCoef struct {
+	r, omR, a, b float64
+	full         int
+	split        bool
+}
+
+// runProduct returns, at frequency k, the product of the transforms of
+// the groups cs (in their order) and 1: at's arithmetic, in the same order
+// (so the same bits), with the product held in locals across the groups —
+// a loop over frequencies of a loop over groups, so that u and the
+// product are loaded once per frequency, not once per group (a third of
+// the product's time, more under js/wasm).
+func (t *lapTransform) runProduct(cs []lapCoef, k int) (pr, pi float64) {
+	if u := t.uR[k]; u != u {
+		t.fill(k)
+	}
 	tab, mask := t.tab, t.mask
-	uR, uI := t.uR, t.uI
-	full, split := lp.full, lp.full != lp.n
-	a, b := lp.a, lp.b
-	r, omR := t.r, t.omR
-	for _, k32 := range alive {
-		k := int(k32)
-		if u := uR[k]; u != u {
-			t.fill(k)
-		}
-		ur, ui := uR[k], uI[k]
-		z := tab[(k*full)&mask]
-		gr, gi := omR+2*float64(r*float64(z.h*z.h)), -float64(r*z.s)
+	ur, ui := t.uR[k], t.uI[k]
+	y := tab[k]
+	pr, pi = 1, 0
+	for i := range cs {
+		g := &cs[i]
+		z := tab[(k*g.full)&mask]
+		gr, gi := g.omR+2*float64(g.r*float64(z.h*z.h)), -float64(g.r*z.s)
 		vr := 0.5 + (float64(ur*gr) - float64(ui*gi))
 		vi := float64(ur*gi) + float64(ui*gr)
-		vr += float64(a * z.c)
-		vi += float64(a * z.s)
-		if !split {
-			vr += float64(b * z.c)
-			vi += float64(b * z.s)
+		vr += float64(g.a * z.c)
+		vi += float64(g.a * z.s)
+		if !g.split {
+			vr += float64(g.b * z.c)
+			vi += float64(g.b * z.s)
 		} else {
-			y := tab[k]
 			zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
-			vr += float64(b * zr)
-			vi += float64(b * zi)
+			vr += float64(g.b * zr)
+			vi += float64(g.b * zi)
 		}
-		ar, ai := pr[k], pi[k]
-		pr[k], pi[k] = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
+		pr, pi = float64(pr*vr)-float64(pi*vi), float64(pr*vi)+float64(pi*vr)
 	}
+	return pr, pi
 }
 
 // powReal returns x^k, k ≥ 1, by repeated squaring.
@@ -710,24 +735,22 @@ func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransfor
 func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
 	accR, accI := c.br, c.bi
-	c.pr, c.pi = grow(c.pr, m+1), grow(c.pi, m+1)
-	pr, pi := c.pr, c.pi
 	for a := 0; a < len(order); {
 		count := parts[order[a]].count
 		b := a + 1
 		for b < len(order) && parts[order[b]].count == count {
 			b++
 		}
-		for _, k := range alive {
-			pr[k], pi[k] = 1, 0
-		}
+		cs := c.coefs[:0]
 		for _, i := range order[a:b] {
-			lt.set(parts[i].lap, h, m, tab)
-			lt.mulInto(alive, pr, pi)
+			lp := parts[i].lap
+			lt.set(lp, h, m, tab)
+			cs = append(cs, lapCoef{r: lp.rFull, omR: lp.omR, a: lp.a, b: lp.b, full: lp.full, split: lp.full != lp.n})
 		}
+		c.coefs = cs
 		kept := alive[:0]
 		for _, k := range alive {
-			vr, vi := pr[k], pi[k]
+			vr, vi := lt.runProduct(cs, int(k))
 			if count > 1 {
 				vr, vi = cpow(vr, vi, count)
 			}

@@ -217,8 +217,9 @@ type convolver struct {
 	uh          float64
 	alive       []int32
 	// screen's surviving blocks, and lapProduct's groups of one count.
-	blocks []int32
-	coefs  []lapCoef
+	blocks   []int32
+	coefs    []lapCoef
+	screened []screenedGroup
 }
 
 // convolvers holds the convolvers compositions are done with.

@@ -238,7 +238,10 @@ type part struct {
 // circle is the table of the unit circle for a transform length n: at m,
 // e^{+2πim/n} = c + i·s, and h = sin(πm/n), whose square gives
 // 1 − cos(2πm/n) = 2h² without cancellation.
-type circle []struct{ c, s, h float64 }
+type circle []point
+
+// point is one entry of a circle.
+type point struct{ c, s, h float64 }
 
 var (
 	circlesMu sync.Mutex
@@ -327,28 +330,9 @@ func (t *lapTransform) fill(k int) {
 
 // at returns the transform at frequency k.
 func (t *lapTransform) at(k int) (vr, vi float64) {
-	if u := t.uR[k]; u != u {
-		t.fill(k)
-	}
-	lp := &t.lp
-	z := t.tab[(k*lp.full)&t.mask]
-	gr, gi := t.omR+2*float64(t.r*float64(z.h*z.h)), -float64(t.r*z.s)
-	vr = 0.5 + (float64(t.uR[k]*gr) - float64(t.uI[k]*gi))
-	vi = float64(t.uR[k]*gi) + float64(t.uI[k]*gr)
-	// The atoms below sit at z^full, and at z^{full+1} when the lower one
-	// is split: one look-up in the table, not three.
-	vr += float64(lp.a * z.c)
-	vi += float64(lp.a * z.s)
-	if lp.full == lp.n {
-		vr += float64(lp.b * z.c)
-		vi += float64(lp.b * z.s)
-	} else {
-		y := t.tab[k]
-		zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
-		vr += float64(lp.b * zr)
-		vi += float64(lp.b * zi)
-	}
-	return vr, vi
+	ur, ui := t.uAt(k)
+	g := coefOf(t.lp)
+	return t.value(&g, k, ur, ui, t.tab[k])
 }
 
 // lapCoef is what the product reads of one Laplace group besides the
@@ -360,21 +344,52 @@ type lapCoef struct {
 	split        bool
 }
 
-// runProduct returns, at frequency k, the product of the transforms of
-// the groups cs (in their order) and 1: at's arithmetic, in the same order
-// (so the same bits), with the product held in locals across the groups —
-// a loop over frequencies of a loop over groups, so that u and the
-// product are loaded once per frequency, not once per group (a third of
-// the product's time, more under js/wasm).
-func (t *lapTransform) runProduct(cs []lapCoef, k int) (pr, pi float64) {
+// coefOf returns lp's lapCoef.
+func coefOf(lp lapParts) lapCoef {
+	return lapCoef{r: lp.rFull, omR: lp.omR, a: lp.a, b: lp.b, full: lp.full, split: lp.full != lp.n}
+}
+
+// value returns the transform of the group g at frequency k, with u = ur +
+// i·ui there and y = e^{iθ_k}: at's arithmetic, in the same order.
+func (t *lapTransform) value(g *lapCoef, k int, ur, ui float64, y point) (vr, vi float64) {
+	z := t.tab[(k*g.full)&t.mask]
+	gr, gi := g.omR+2*float64(g.r*float64(z.h*z.h)), -float64(g.r*z.s)
+	vr = 0.5 + (float64(ur*gr) - float64(ui*gi))
+	vi = float64(ur*gi) + float64(ui*gr)
+	vr += float64(g.a * z.c)
+	vi += float64(g.a * z.s)
+	if !g.split {
+		vr += float64(g.b * z.c)
+		vi += float64(g.b * z.s)
+	} else {
+		zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
+		vr += float64(g.b * zr)
+		vi += float64(g.b * zi)
+	}
+	return vr, vi
+}
+
+// uAt returns u at frequency k, computing it the first time.
+func (t *lapTransform) uAt(k int) (ur, ui float64) {
 	if u := t.uR[k]; u != u {
 		t.fill(k)
 	}
+	return t.uR[k], t.uI[k]
+}
+
+// runProduct returns, at frequency k, the product of the transforms of
+// the groups cs (in their order) and 1, as at and a product per group
+// would give it (the same bits), with the product held in locals across
+// the groups — a loop over frequencies of a loop over groups, so that u
+// and the product are loaded once per frequency, not once per group.
+func (t *lapTransform) runProduct(cs []lapCoef, k int) (pr, pi float64) {
+	ur, ui := t.uAt(k)
 	tab, mask := t.tab, t.mask
-	ur, ui := t.uR[k], t.uI[k]
 	y := tab[k]
 	pr, pi = 1, 0
 	for i := range cs {
+		// value's arithmetic, written out: a call per group and
+		// frequency costs more than the arithmetic under js/wasm.
 		g := &cs[i]
 		z := tab[(k*g.full)&mask]
 		gr, gi := g.omR+2*float64(g.r*float64(z.h*z.h)), -float64(g.r*z.s)
@@ -589,7 +604,8 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 	n := 2 * m
 	starts := append(c.blocks[:0], 0)
 	size := m + 1
-	var mag []float64
+	screened := c.screened
+	defer func() { c.screened = screened }()
 	for _, b := range screenBlocks {
 		if b >= size {
 			continue
@@ -602,14 +618,8 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 		}
 		// w is a block's largest distance from its centre s + w.
 		w := b / 2
-		mag = grow(mag, len(sub))
-		for i := range sub {
-			mag[i] = 1
-		}
-		live := make([]int32, len(sub))
-		for i := range live {
-			live[i] = int32(i)
-		}
+		// The groups whose slack leaves a bound below 1, in order.
+		gs := screened[:0]
 		for _, i := range order {
 			pt := parts[i]
 			if pt.leaf != nil {
@@ -620,23 +630,34 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 				continue
 			}
 			lt.set(pt.lap, h, m, tab)
-			kept := live[:0]
-			for _, j := range live {
-				kc := min(int(sub[j])+w, m)
-				vr, vi := lt.at(kc)
-				v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + slack
-				if v < 1 {
-					mag[j] *= powReal(float64(v*v), pt.count)
-				}
-				if mag[j] >= dead2 {
-					kept = append(kept, j)
+			gs = append(gs, screenedGroup{coefOf(pt.lap), pt.count, slack})
+		}
+		screened = gs
+		// Block by block, the groups in order until the bound falls below
+		// deadBelow: the same products as group by group over the blocks
+		// (the same bits), with the block's u and bound in locals.
+		var next []int32
+		for _, st := range sub {
+			kc := min(int(st)+w, m)
+			mag := 1.0
+			if len(gs) > 0 {
+				ur, ui := lt.uAt(kc)
+				y := tab[kc]
+				for i := range gs {
+					g := &gs[i]
+					vr, vi := lt.value(&g.coef, kc, ur, ui, y)
+					v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + g.slack
+					if v < 1 {
+						mag *= powReal(float64(v*v), g.count)
+					}
+					if mag < dead2 {
+						break
+					}
 				}
 			}
-			live = kept
-		}
-		next := make([]int32, len(live))
-		for i, j := range live {
-			next[i] = sub[j]
+			if mag >= dead2 {
+				next = append(next, st)
+			}
 		}
 		starts, size = next, b
 	}
@@ -651,6 +672,14 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 		}
 	}
 	return out
+}
+
+// screenedGroup is a Laplace group as screen reads it: its transform's
+// coefficients, its count and the slack of the level's blocks.
+type screenedGroup struct {
+	coef  lapCoef
+	count int64
+	slack float64
 }
 
 // every sets alive (of length m + 1) to every frequency 0…m and returns it.
@@ -745,7 +774,7 @@ func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h fl
 		for _, i := range order[a:b] {
 			lp := parts[i].lap
 			lt.set(lp, h, m, tab)
-			cs = append(cs, lapCoef{r: lp.rFull, omR: lp.omR, a: lp.a, b: lp.b, full: lp.full, split: lp.full != lp.n})
+			cs = append(cs, coefOf(lp))
 		}
 		c.coefs = cs
 		kept := alive[:0]

@@ -494,7 +494,13 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 			if e > pivot {
 				j = above + math.Ceil((logs[i]-lp)/lg)
 			}
-			js[i], jmax = j, max(jmax, j)
+			// Comparisons rather than max and min, here and below: under
+			// js/wasm those are calls, per release (the values are finite
+			// and positive, so they choose the same).
+			js[i] = j
+			if j > jmax {
+				jmax = j
+			}
 		}
 	}
 	var dense []int32 // group index + 1, 0 for none
@@ -517,8 +523,12 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 			}
 			if ok {
 				g := &gs[k]
-				top[k] = max(top[k], e)
-				g.down = min(g.down, e)
+				if e > top[k] {
+					top[k] = e
+				}
+				if e < g.down {
+					g.down = e
+				}
 				g.count += n
 				continue
 			}

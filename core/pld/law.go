@@ -55,7 +55,15 @@ func (l laplace) variance() float64 {
 
 // depth is how far below its largest loss the Laplace loss keeps all but
 // tail of its mass: P(x < −T) = ½e^{−T/2}.
-func laplaceDepth(tail float64) float64 { return -2 * num.Log(2*tail) }
+func laplaceDepth(t float64) float64 {
+	if t == tail {
+		return tailDepth // once: the groups' loops ask for it per group
+	}
+	return -2 * num.Log(2*t)
+}
+
+// tailDepth is laplaceDepth(tail).
+var tailDepth = -2 * num.Log(2*tail)
 
 func (l laplace) width(tail float64) float64 { return min(2*l.eps, laplaceDepth(tail)) }
 

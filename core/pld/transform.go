@@ -143,17 +143,23 @@ func (p lapParts) mass(j int, rj float64) float64 {
 // stats returns the mean and variance of the distribution, relative to ε,
 // and its largest distance from the mean. The masses are geometric in j,
 // so their moments are sums of r^j, j·r^j and j²·r^j over runs of j, which
-// geoRun adds up in O(log n) (a decaying schedule's thousands of groups,
+// geoBases.run adds up in O(log n) (a decaying schedule's thousands of groups,
 // each of up to hundreds of points, spent a fifth of the composition
 // summing them point by point: statsLoop, the test's reference).
 //
 // r is e^{−h/2}, the grid's (the same for every group).
 func (p lapParts) stats(h, r float64) (mean, vari, reach float64) {
+	return p.statsOn(h, &geoBases{r: r})
+}
+
+// statsOn is stats with the doublings of the grid's r shared (bs).
+func (p lapParts) statsOn(h float64, bs *geoBases) (mean, vari, reach float64) {
+	r := bs.r
 	// The interior: ½·th·r^j at j < full and again at 1 ≤ j ≤ full, that
 	// is Σ_{j<full} r^j·(j^k + r·(j+1)^k) for the k-th moment in j.
 	var m0, m1, m2 float64
 	if p.full > 0 {
-		s := geoRun(r, p.full)
+		s := bs.run(p.full)
 		f := 0.5 * p.th
 		m0 = f * (s.s0 + float64(r*s.s0))
 		m1 = f * (s.s1 + float64(r*(s.s1+s.s0)))
@@ -197,19 +203,29 @@ func (a geo) then(b geo) geo {
 	}
 }
 
-// geoRun returns the sums over j = 0…n−1 by doubling: every term is
+// geoBases holds the runs of r of length 1, 2, 4, … (each the previous
+// one twice), which every group on the grid shares.
+type geoBases struct {
+	r float64
+	b []geo
+}
+
+// run returns the sums over j = 0…n−1 by doubling: every term is
 // positive, so each sum is accurate to a few ulps per doubling.
-func geoRun(r float64, n int) geo {
+func (bs *geoBases) run(n int) geo {
 	out := geo{rl: 1}
-	base := geo{s0: 1, rl: r, len: 1}
-	for n > 0 {
+	for i := 0; n > 0; i++ {
+		switch {
+		case i < len(bs.b):
+		case i == 0:
+			bs.b = append(bs.b, geo{s0: 1, rl: bs.r, len: 1})
+		default:
+			bs.b = append(bs.b, bs.b[i-1].then(bs.b[i-1]))
+		}
 		if n&1 == 1 {
-			out = out.then(base)
+			out = out.then(bs.b[i])
 		}
 		n >>= 1
-		if n > 0 {
-			base = base.then(base)
-		}
 	}
 	return out
 }
@@ -433,7 +449,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// part's top is its index 0, a leaf's first point its index lo.
 	var shift, lowest, highest int64
 	logFinite := 0.0
-	rh := num.Exp(-h / 2)
+	bases := geoBases{r: num.Exp(-h / 2)}
 	for _, pt := range parts {
 		fc := float64(pt.count)
 		if pt.leaf != nil {
@@ -448,7 +464,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			logFinite += fc * math.Log1p(-d.inf)
 			continue
 		}
-		mean, vari, reach := pt.lap.stats(h, rh)
+		mean, vari, reach := pt.lap.statsOn(h, &bases)
 		r.offset += fc*pt.lap.eps + pt.extra
 		r.mean += fc * mean
 		r.vari += fc * vari

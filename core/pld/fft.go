@@ -88,42 +88,37 @@ func (p *plan) complexFFT(re, im []float64, band int) {
 		wr, wi := p.stageRe[off:off+h], p.stageIm[off:off+h]
 		off += h
 		blocks := m / s
-		if band > 0 && blocks >= 2*band {
-			// The blocks whose reversed start r is below band or above
-			// blocks − band: block b has r = b reversed over log₂ blocks
-			// bits, so b is r reversed.
-			shift := bits.UintSize - (logM - lg)
-			for r := 0; r < blocks; r++ {
-				if r == band {
-					if r = blocks - band + 1; r >= blocks {
-						break
-					}
+		// With a band, only the blocks whose reversed start r is below
+		// band or above blocks − band hold anything: block b has r = b
+		// reversed over log₂ blocks bits, so b is r reversed. The
+		// butterflies stay in this loop: a call per block (half the
+		// length at the first stage) cost more than them under js/wasm.
+		sparse := band > 0 && blocks >= 2*band
+		nb, shift := blocks, 0
+		if sparse {
+			nb, shift = 2*band-1, bits.UintSize-(logM-lg)
+		}
+		for i := range nb {
+			start := i * s
+			if sparse {
+				r := i
+				if i >= band {
+					r = blocks - band + 1 + (i - band)
 				}
-				start := int(bits.Reverse(uint(r))>>shift) * s
-				butterflies(re[start:start+s], im[start:start+s], wr, wi)
+				start = int(bits.Reverse(uint(r))>>shift) * s
 			}
-			continue
+			ar, ai := re[start:start+h], im[start:start+h]
+			br, bi := re[start+h:start+s], im[start+h:start+s]
+			for j := range h {
+				xr, xi := br[j], bi[j]
+				tr := float64(wr[j]*xr) - float64(wi[j]*xi)
+				ti := float64(wr[j]*xi) + float64(wi[j]*xr)
+				br[j] = ar[j] - tr
+				bi[j] = ai[j] - ti
+				ar[j] += tr
+				ai[j] += ti
+			}
 		}
-		for start := 0; start < m; start += s {
-			butterflies(re[start:start+s], im[start:start+s], wr, wi)
-		}
-	}
-}
-
-// butterflies combines the two halves of one block of span len(re) with
-// the stage's twiddles (wr, wi).
-func butterflies(re, im, wr, wi []float64) {
-	h := len(wr)
-	ar, ai := re[:h], im[:h]
-	br, bi := re[h:2*h], im[h:2*h]
-	for j := range h {
-		xr, xi := br[j], bi[j]
-		tr := float64(wr[j]*xr) - float64(wi[j]*xi)
-		ti := float64(wr[j]*xi) + float64(wi[j]*xr)
-		br[j] = ar[j] - tr
-		bi[j] = ai[j] - ti
-		ar[j] += tr
-		ai[j] += ti
 	}
 }
 

@@ -44,6 +44,15 @@ type Plan struct {
 	// in progress at once (Execute's workers) in a memory refusal
 	// (CheckMemory): "--workers" for dpsim sweep; empty reads "workers".
 	WorkersSetting string
+	// WorkersApart says each worker has a memory of its own (the page's
+	// Web Workers, each a WebAssembly instance), which the memory
+	// estimate then counts per worker (Estimate); false: goroutines of
+	// one process, which share all but their runs.
+	WorkersApart bool
+
+	// checked is the tasks and workers of the last CheckMemory, when it
+	// passed (nil otherwise).
+	checked *[2]int
 
 	canon  []byte
 	series []seriesPlan

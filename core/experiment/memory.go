@@ -178,6 +178,7 @@ func (p *Plan) Estimate(tasks, workers int) SweepEstimate {
 // A check that passes is remembered: Execute does not repeat one its
 // caller made with the same tasks and workers (MemoryChecked).
 func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
+	p.checked = nil
 	e := p.Estimate(tasks, workers)
 	if e.Total <= budget {
 		p.checked = &[2]int{tasks, workers}

@@ -18,12 +18,11 @@ const (
 // fixed-width SIMD proposal's opcode table), so a kernel reads as its
 // instruction list.
 type fn struct {
-	name     string
-	internal bool // called inside the module only: not exported
-	params   []byte
-	results  []byte
-	locals   []byte // the type of each local after the parameters
-	code     []byte
+	name    string
+	params  []byte
+	results []byte
+	locals  []byte // the type of each local after the parameters
+	code    []byte
 }
 
 // local declares a local of type t and returns its index.
@@ -63,9 +62,6 @@ func (f *fn) Return() { f.op(0x0f) }
 
 // Call calls the module's function of index i (its place in kernels).
 func (f *fn) Call(i uint32) { f.op(0x10); f.u(i) }
-
-// Unreachable traps.
-func (f *fn) Unreachable() { f.op(0x00) }
 
 // Drop discards the value on top of the stack.
 func (f *fn) Drop() { f.op(0x1a) }
@@ -186,18 +182,6 @@ func (f *fn) I64x2Splat()             { f.simd(0x12) }
 // F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
 func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }
 
-// V128Load16Splat loads two bytes into every 16-bit lane.
-func (f *fn) V128Load16Splat(off uint32) { f.simd(0x08); f.memarg(1, off) }
-
-// I16x8ExtendLowI8x16S sign-extends the low eight bytes to 16 bits.
-func (f *fn) I16x8ExtendLowI8x16S() { f.simd(0x87) }
-
-// I32x4ExtendLowI16x8S sign-extends the low four 16-bit lanes to 32.
-func (f *fn) I32x4ExtendLowI16x8S() { f.simd(0xa7) }
-
-// F64x2ConvertLowI32x4S converts the low two i32 lanes to f64 (exactly).
-func (f *fn) F64x2ConvertLowI32x4S() { f.simd(0xfe) }
-
 // module encodes a module of the given functions, every one exported
 // under its name, importing its memory as "go" "mem" (Go's own).
 func module(fns []*fn) []byte {
@@ -234,17 +218,8 @@ func module(fns []*fn) []byte {
 	section(3, funcs)
 
 	var exports []byte
-	ne := 0
-	for _, f := range fns {
-		if !f.internal {
-			ne++
-		}
-	}
-	exports = vec(exports, ne)
+	exports = vec(exports, len(fns))
 	for i, f := range fns {
-		if f.internal {
-			continue
-		}
 		exports = name(exports, f.name)
 		exports = append(exports, 0x00)
 		exports = binary.AppendUvarint(exports, uint64(i))

@@ -34,12 +34,7 @@ func main() {
 	}
 }
 
-// kernels are the module's functions, each exported under its name but
-// the internal ones (psqgrad's presW, from index presBase).
+// kernels are the module's functions, each exported under its name.
 func kernels() []*fn {
-	k := []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad()}
-	for w := 4; w <= packTile; w += 4 {
-		k = append(k, pres(w))
-	}
-	return k
+	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad()}
 }

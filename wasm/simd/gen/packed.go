@@ -1,7 +1,5 @@
 package main
 
-import "fmt"
-
 // The packed dense float32 kernels of core/problems/internal/learn
 // (packed.go, packed_simd.go): the full-pass dots and axpys over a
 // shard's rows copied row-major, padded to four columns. Each f64x2 lane
@@ -159,15 +157,12 @@ func paxpys() *fn {
 	return f
 }
 
-// The index of paxpys in kernels, and of pres(4), then pres(8), …,
-// pres(packTile) (TestModule checks them): psqgrad calls them.
+// The indices of pdots and paxpys in kernels (TestModule checks them):
+// psqgrad calls them.
 const (
+	pdotsIndex  = 1
 	paxpysIndex = 2
-	presBase    = 9
 )
-
-// packTile is the widest tile of psqgrad (learn.packTile).
-const packTile = 32
 
 // psqgrad is the exported function
 //
@@ -175,17 +170,19 @@ const packTile = 32
 //
 // learn.packedSquares under js/wasm: the squared loss's gradient sum
 // Σ_k (row_kᵀx − signs[k])·row_k over n rows of rm (stride bytes apart,
-// w columns each, w a multiple of 4 and at most packTile, x as wide,
-// the columns past the features zeros in both) added to acc's first w
-// entries — Packed.SquaresGrad's two passes, a block of up to zn ≥ 1 rows
-// at a time, in one call from Go: the residuals into the scratch z (zn
-// float64) by pres(w), then paxpys into acc. What it saves against Go's
-// own blocks is Go's loop over the residuals and two calls through
-// JavaScript a block (a quarter of the wasm time, by node's profile).
+// w columns each, w a multiple of 4 and at most 32, x as wide) added to
+// acc's first w entries — Packed.SquaresGrad's two passes, a block of up
+// to zn ≥ 1 rows at a time, in one call from Go: pdots into the
+// scratch z (zn float64), each residual z_t − float64(signs_t)
+// (signs int8), then paxpys into acc. The same operations in the same
+// order as the Go loops between the module's calls, so the same bits;
+// what it saves is Go's loop over the residuals and a block's calls
+// through JavaScript (the larger part of the wasm time beside the two
+// kernels, by node's profile).
 func psqgrad() *fn {
 	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const rm, x, signs, z, acc, stride, n, w, zn = 0, 1, 2, 3, 4, 5, 6, 7, 8
-	nb := f.local(i32)
+	nb, p, e := f.local(i32), f.local(i32), f.local(i32)
 	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
 	{
 		// nb = min(n, zn).
@@ -196,24 +193,37 @@ func psqgrad() *fn {
 		f.I32GtU()
 		f.Select()
 		f.Set(nb)
-		f.Block()
-		for i, width := 0, int32(4); width <= packTile; i, width = i+1, width+4 {
-			f.Get(w)
-			f.I32Const(width)
-			f.I32Eq()
-			f.If()
-			f.Get(rm)
-			f.Get(x)
+		f.Get(rm)
+		f.Get(x)
+		f.Get(z)
+		f.Get(stride)
+		f.Get(nb)
+		f.Get(w)
+		f.Call(pdotsIndex)
+		f.Drop()
+		// z_t −= float64(signs_t) for t < nb; signs advances past the block.
+		f.Get(z)
+		f.Set(p)
+		f.Get(z)
+		f.Get(nb)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Set(e)
+		f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
+		{
+			f.Get(p)
+			f.Get(p)
+			f.F64Load(0)
 			f.Get(signs)
-			f.Get(z)
-			f.Get(stride)
-			f.Get(nb)
-			f.Call(uint32(presBase + i))
-			f.Br(1)
-			f.End()
+			f.I32Load8S(0)
+			f.F64ConvertI32S()
+			f.F64Sub()
+			f.F64Store(0)
+			f.Inc(p, 8)
+			f.Inc(signs, 1)
 		}
-		f.Unreachable() // w is a multiple of 4 up to packTile (packedSquares' check)
-		f.End()
+		f.EndLoop()
 		f.Get(rm)
 		f.Get(z)
 		f.Get(acc)
@@ -222,17 +232,13 @@ func psqgrad() *fn {
 		f.Get(w)
 		f.Call(paxpysIndex)
 		f.Drop()
-		// rm += nb·stride; signs += nb; n −= nb.
+		// rm += nb·stride; n −= nb.
 		f.Get(rm)
 		f.Get(nb)
 		f.Get(stride)
 		f.I32Mul()
 		f.I32Add()
 		f.Set(rm)
-		f.Get(signs)
-		f.Get(nb)
-		f.I32Add()
-		f.Set(signs)
 		f.Get(n)
 		f.Get(nb)
 		f.I32Sub()
@@ -240,133 +246,5 @@ func psqgrad() *fn {
 	}
 	f.EndLoop()
 	f.I32Const(1)
-	return f
-}
-
-// pres is psqgrad's internal function
-//
-//	presW(rm, x, signs, z, stride, n i32)
-//
-// for the width w: z_k = row_kᵀx − float64(signs_k) for n rows of rm
-// (stride bytes apart, w float32 each, the padding zeros) — pdots' sums
-// in num.Dots' lanes, unrolled for the width: column pairs at constant
-// offsets, two rows a step sharing x's loads, then the last one. Each
-// lane starts at its first product rather than at +0 plus it, and a lane
-// pair no column reaches (w = 4) is left out of the tree rather than
-// added as +0: the two differ only where a lane is −0, and then only in
-// the sign of a zero lane, so of a zero dot product, which the
-// subtraction of the nonzero label erases (±0 − s = −s), as amd64's fused
-// kernel argues; so the residuals keep pdots' bits (TestPackedSquaresSIMD).
-func pres(w int) *fn {
-	f := &fn{name: fmt.Sprintf("pres%d", w), internal: true, params: []byte{i32, i32, i32, i32, i32, i32}}
-	const rm, x, signs, z, stride, n = 0, 1, 2, 3, 4, 5
-	rb, ze := f.local(i32), f.local(i32)
-	var lanes [2][4]uint32
-	for r := range lanes {
-		for q := range lanes[r] {
-			lanes[r][q] = f.local(v128)
-		}
-	}
-	xv, t0, t1 := f.local(v128), f.local(v128), f.local(v128)
-	pairs := w / 2
-	// dots sets the trees of the rows at the addresses in rows into t0
-	// (and t1).
-	dots := func(rows ...uint32) {
-		for p := range pairs {
-			f.Get(x)
-			f.V128Load(uint32(16 * p))
-			f.Set(xv)
-			for r, row := range rows {
-				ln := lanes[r][p%4]
-				if p >= 4 {
-					f.Get(ln)
-				}
-				f.Get(row)
-				f.V128Load64Zero(uint32(8 * p))
-				f.F64x2PromoteLow()
-				f.Get(xv)
-				f.F64x2Mul()
-				if p >= 4 {
-					f.F64x2Add()
-				}
-				f.Set(ln)
-			}
-		}
-		for r := range rows {
-			ls := lanes[r]
-			// (Q0 + Q2) + (Q1 + Q3), the pairs no column reached left out.
-			f.Get(ls[0])
-			if pairs > 2 {
-				f.Get(ls[2])
-				f.F64x2Add()
-			}
-			f.Get(ls[1])
-			if pairs > 3 {
-				f.Get(ls[3])
-				f.F64x2Add()
-			}
-			f.F64x2Add()
-			f.Set([]uint32{t0, t1}[r])
-		}
-	}
-	// ze = z + 8·(n rounded down to even).
-	f.Get(z)
-	f.Get(n)
-	f.I32Const(-2)
-	f.I32And()
-	f.I32Const(3)
-	f.I32Shl()
-	f.I32Add()
-	f.Set(ze)
-	f.LoopUntil(func() { f.Get(z); f.Get(ze); f.I32GeU() })
-	{
-		f.Get(rm)
-		f.Get(stride)
-		f.I32Add()
-		f.Set(rb)
-		dots(rm, rb)
-		f.Get(z)
-		f.Get(t0)
-		f.Get(t1)
-		f.Shuffle64(0, 2)
-		f.Get(t0)
-		f.Get(t1)
-		f.Shuffle64(1, 3)
-		f.F64x2Add()
-		// The two labels as f64x2.
-		f.Get(signs)
-		f.V128Load16Splat(0)
-		f.I16x8ExtendLowI8x16S()
-		f.I32x4ExtendLowI16x8S()
-		f.F64x2ConvertLowI32x4S()
-		f.F64x2Sub()
-		f.V128Store(0)
-		f.Get(rb)
-		f.Get(stride)
-		f.I32Add()
-		f.Set(rm)
-		f.Inc(z, 16)
-		f.Inc(signs, 2)
-	}
-	f.EndLoop()
-	f.Get(n)
-	f.I32Const(1)
-	f.I32And()
-	f.If()
-	{
-		dots(rm)
-		f.Get(z)
-		f.Get(t0)
-		f.F64x2ExtractLane(0)
-		f.Get(t0)
-		f.F64x2ExtractLane(1)
-		f.F64Add()
-		f.Get(signs)
-		f.I32Load8S(0)
-		f.F64ConvertI32S()
-		f.F64Sub()
-		f.F64Store(0)
-	}
-	f.End()
 	return f
 }

@@ -60,6 +60,12 @@ func (f *fn) BrIf(depth uint32) {
 }
 func (f *fn) Return() { f.op(0x0f) }
 
+// Call calls the module's function of index i (its place in kernels).
+func (f *fn) Call(i uint32) { f.op(0x10); f.u(i) }
+
+// Drop discards the value on top of the stack.
+func (f *fn) Drop() { f.op(0x1a) }
+
 // LoopUntil opens a loop that leaves as soon as cond (which pushes an
 // i32) is true, tested before each pass; EndLoop closes it.
 func (f *fn) LoopUntil(cond func()) { f.Block(); f.Loop(); cond(); f.BrIf(1) }
@@ -83,6 +89,7 @@ func (f *fn) F64Load(off uint32)   { f.op(0x2b); f.memarg(3, off) }
 func (f *fn) F64Store(off uint32)  { f.op(0x39); f.memarg(3, off) }
 func (f *fn) I64Load(off uint32)   { f.op(0x29); f.memarg(3, off) }
 func (f *fn) I32Load8U(off uint32) { f.op(0x2d); f.memarg(0, off) }
+func (f *fn) I32Load8S(off uint32) { f.op(0x2c); f.memarg(0, off) }
 func (f *fn) I32WrapI64()          { f.op(0xa7) }
 func (f *fn) I32Eq()               { f.op(0x46) }
 func (f *fn) I32ShrU()             { f.op(0x76) }
@@ -108,7 +115,10 @@ func (f *fn) F64Add() { f.op(0xa0) }
 func (f *fn) F64Sub() { f.op(0xa1) }
 func (f *fn) F64Mul() { f.op(0xa2) }
 func (f *fn) F64Div() { f.op(0xa3) }
-func (f *fn) Select() { f.op(0x1b) }
+
+// F64ConvertI32S converts a signed i32 to f64 (exactly).
+func (f *fn) F64ConvertI32S() { f.op(0xb7) }
+func (f *fn) Select()         { f.op(0x1b) }
 
 // SIMD (prefix 0xfd, then the opcode in unsigned LEB128).
 func (f *fn) simd(op uint32) { f.op(0xfd); f.u(op) }

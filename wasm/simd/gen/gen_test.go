@@ -18,6 +18,9 @@ func TestEncoding(t *testing.T) {
 		{"i64x2.add", (*fn).I64x2Add, []byte{0xfd, 0xce, 0x01}},
 		{"f64x2.div", (*fn).F64x2Div, []byte{0xfd, 0xf3, 0x01}},
 		{"f64x2.promote_low_f32x4", (*fn).F64x2PromoteLow, []byte{0xfd, 0x5f}},
+		{"call 2", func(f *fn) { f.Call(2) }, []byte{0x10, 0x02}},
+		{"i32.load8_s", func(f *fn) { f.I32Load8S(0) }, []byte{0x2c, 0x00, 0x00}},
+		{"f64.convert_i32_s", (*fn).F64ConvertI32S, []byte{0xb7}},
 		{"v128.bitselect", (*fn).V128Bitselect, []byte{0xfd, 0x52}},
 		{"i32.const -16", func(f *fn) { f.I32Const(-16) }, []byte{0x41, 0x70}},
 		{"i32.const 64", func(f *fn) { f.I32Const(64) }, []byte{0x41, 0xc0, 0x00}},
@@ -40,10 +43,14 @@ func TestModule(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("two generations differ")
 	}
+	// psqgrad calls pdots and paxpys by their indices.
+	if k := kernels(); k[pdotsIndex].name != "pdots" || k[paxpysIndex].name != "paxpys" {
+		t.Errorf("kernels %d and %d are %s and %s, not pdots and paxpys", pdotsIndex, paxpysIndex, k[pdotsIndex].name, k[paxpysIndex].name)
+	}
 	if !bytes.HasPrefix(a, []byte("\x00asm\x01\x00\x00\x00")) {
 		t.Fatalf("header % x", a[:8])
 	}
-	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03", "\x03pnn\x00\x04", "\x03pnt\x00\x05", "\x07pim2col\x00\x06", "\x07pcol2im\x00\x07"} {
+	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03", "\x03pnn\x00\x04", "\x03pnt\x00\x05", "\x07pim2col\x00\x06", "\x07pcol2im\x00\x07", "\x07psqgrad\x00\x08"} {
 		if !bytes.Contains(a, []byte(s)) {
 			t.Errorf("no %q in the module", s)
 		}
@@ -53,7 +60,7 @@ func TestModule(t *testing.T) {
 	}
 	cmd := exec.Command("node", "-e", `const m = new WebAssembly.Module(require("fs").readFileSync(0));
 const e = WebAssembly.Module.exports(m), i = WebAssembly.Module.imports(m);
-if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"},{"name":"pnn","kind":"function"},{"name":"pnt","kind":"function"},{"name":"pim2col","kind":"function"},{"name":"pcol2im","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
+if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"},{"name":"pnn","kind":"function"},{"name":"pnt","kind":"function"},{"name":"pim2col","kind":"function"},{"name":"pcol2im","kind":"function"},{"name":"psqgrad","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
 	cmd.Stdin = bytes.NewReader(a)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node rejects the module: %v\n%s", err, out)

@@ -36,5 +36,5 @@ func main() {
 
 // kernels are the module's functions, each exported under its name.
 func kernels() []*fn {
-	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im()}
+	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad()}
 }

@@ -156,3 +156,95 @@ func paxpys() *fn {
 	f.I32Const(1)
 	return f
 }
+
+// The indices of pdots and paxpys in kernels (TestModule checks them):
+// psqgrad calls them.
+const (
+	pdotsIndex  = 1
+	paxpysIndex = 2
+)
+
+// psqgrad is the exported function
+//
+//	psqgrad(rm, x, signs, z, acc, stride, n, w, zn i32) i32
+//
+// learn.packedSquares under js/wasm: the squared loss's gradient sum
+// Σ_k (row_kᵀx − signs[k])·row_k over n rows of rm (stride bytes apart,
+// w columns each, w a multiple of 4 and at most 32, x as wide) added to
+// acc's first w entries — Packed.SquaresGrad's two passes, a block of up
+// to zn ≥ 1 rows at a time, in one call from Go: pdots into the
+// scratch z (zn float64), each residual z_t − float64(signs_t)
+// (signs int8), then paxpys into acc. The same operations in the same
+// order as the Go loops between the module's calls, so the same bits;
+// what it saves is Go's loop over the residuals and a block's calls
+// through JavaScript (the larger part of the wasm time beside the two
+// kernels, by node's profile).
+func psqgrad() *fn {
+	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const rm, x, signs, z, acc, stride, n, w, zn = 0, 1, 2, 3, 4, 5, 6, 7, 8
+	nb, p, e := f.local(i32), f.local(i32), f.local(i32)
+	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
+	{
+		// nb = min(n, zn).
+		f.Get(zn)
+		f.Get(n)
+		f.Get(n)
+		f.Get(zn)
+		f.I32GtU()
+		f.Select()
+		f.Set(nb)
+		f.Get(rm)
+		f.Get(x)
+		f.Get(z)
+		f.Get(stride)
+		f.Get(nb)
+		f.Get(w)
+		f.Call(pdotsIndex)
+		f.Drop()
+		// z_t −= float64(signs_t) for t < nb; signs advances past the block.
+		f.Get(z)
+		f.Set(p)
+		f.Get(z)
+		f.Get(nb)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Set(e)
+		f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
+		{
+			f.Get(p)
+			f.Get(p)
+			f.F64Load(0)
+			f.Get(signs)
+			f.I32Load8S(0)
+			f.F64ConvertI32S()
+			f.F64Sub()
+			f.F64Store(0)
+			f.Inc(p, 8)
+			f.Inc(signs, 1)
+		}
+		f.EndLoop()
+		f.Get(rm)
+		f.Get(z)
+		f.Get(acc)
+		f.Get(stride)
+		f.Get(nb)
+		f.Get(w)
+		f.Call(paxpysIndex)
+		f.Drop()
+		// rm += nb·stride; n −= nb.
+		f.Get(rm)
+		f.Get(nb)
+		f.Get(stride)
+		f.I32Mul()
+		f.I32Add()
+		f.Set(rm)
+		f.Get(n)
+		f.Get(nb)
+		f.I32Sub()
+		f.Set(n)
+	}
+	f.EndLoop()
+	f.I32Const(1)
+	return f
+}

@@ -83,8 +83,36 @@ func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 	packedTrDotsGo(tr, groups, d, x, out)
 }
 
-// packedSquares reports false: the caller runs the module's pdots, the
-// subtraction and its paxpys (the module has no fused pass).
+// simdPackedSquares is the module's psqgrad: packedSquares' sum over n
+// rows of rm, stride bytes apart, w columns each (x as wide), added to
+// acc, a block of zn ≥ 1 rows at a time through the scratch z of zn
+// float64 (the module's pdots, the residuals, its paxpys); it returns 1,
+// or 0 where the module is not linked, and then did nothing.
+//
+//go:wasmimport dpsimsimd psqgrad
+//go:noescape
+func simdPackedSquares(rm, x, signs, z, acc unsafe.Pointer, stride, n, w, zn int32) int32
+
+// packedSquares adds (row_kᵀx − signs[k])·row_k to acc's first 4·nv
+// entries for n rows of rm (stride floats apart, x holding the 4·nv
+// columns, the padding zeros) in one call to the module, which runs
+// Packed.SquaresGrad's two passes block by block (psqgrad) — one call a
+// gradient instead of two a block, and no Go loop over the residuals
+// between them. The dot products run over the padded width: a padding
+// column adds +0·+0 to its lane, which can turn only a −0 lane into +0,
+// and a dot product's zero sign is lost once the nonzero label is
+// subtracted, so the residuals and the sums keep the two passes' bits
+// (TestPackedSquares, TestPackedSquaresSIMD). It reports false where the
+// module is not linked: the caller then runs the two passes.
 func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, nv int, acc *[packTile]float64) bool {
-	return false
+	if n == 0 {
+		return true
+	}
+	w := 4 * nv
+	if nv < 1 || w > packTile || w > stride || len(x) < w || len(signs) < n || len(rm) < (n-1)*stride+w {
+		panic("learn: packedSquares slices shorter than their rows")
+	}
+	var z [squaresBlock]float64
+	return simdPackedSquares(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]),
+		unsafe.Pointer(&z[0]), unsafe.Pointer(acc), int32(4*stride), int32(n), int32(w), int32(len(z))) == 1
 }

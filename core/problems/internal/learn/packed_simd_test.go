@@ -5,6 +5,7 @@ package learn
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"dpsim/core/rng"
 )
@@ -75,6 +76,95 @@ func TestPackedSIMD(t *testing.T) {
 			for j := range want {
 				if !same(got[j], want[j]) {
 					t.Fatalf("axpys: %d columns, %d rows, stride %d: acc[%d] = %v, the Go loop %v", 4*nv, n, stride, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestPackedSquaresSIMD holds the module's psqgrad (packedSquares under
+// the tag) to the Go loops' bits directly: packedDotsGo, the
+// subtraction and packedAxpysGo a block of squaresBlock rows at a time,
+// over every tile width (4–32 columns, x's padding zeros as SquaresGrad
+// passes it), strides wider than the tile, and 1 to over two blocks of
+// rows (each edge of a block), on values with wide exponents, −0 and
+// ±Inf, onto an acc that is not zero.
+func TestPackedSquaresSIMD(t *testing.T) {
+	if !packKernels() {
+		t.Fatal("the SIMD module is not linked: run under wasm/simd/go_js_wasm_exec")
+	}
+	s := rng.New(17, "learn/packed-squares-simd-test")
+	// Infinities only in the short runs: over hundreds of rows they would
+	// make every sum ±Inf or NaN, blind to a row summed twice or missed.
+	inf := false
+	wide := func() float64 {
+		switch s.IntN(40) {
+		case 0:
+			return math.Copysign(0, -1)
+		case 1:
+			if inf {
+				return math.Inf(1 - 2*s.IntN(2))
+			}
+		}
+		return (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(60)-30))
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for nv := 1; nv <= packTile/4; nv++ {
+		w := 4 * nv
+		for _, n := range []int{1, 2, 3, squaresBlock - 1, squaresBlock, squaresBlock + 1, 2*squaresBlock + 37} {
+			inf = n < 8
+			stride := w + 4*s.IntN(3)
+			d := w - s.IntN(4) // the features; the rest of the tile is padding
+			rm, x, signs := make([]float32, (n-1)*stride+w), make([]float64, w), make([]int8, n)
+			for k := range n {
+				for j := range d {
+					rm[k*stride+j] = float32(wide())
+				}
+				signs[k] = int8(1 - 2*s.IntN(2))
+			}
+			for j := range d {
+				x[j] = wide()
+			}
+			var acc0, got, want [packTile]float64
+			for j := range acc0 {
+				acc0[j] = wide()
+			}
+			got, want = acc0, acc0
+			if !packedSquares(rm, stride, n, x, signs, nv, &got) {
+				t.Fatal("packedSquares did not run")
+			}
+			var z [squaresBlock]float64
+			for lo := 0; lo < n; lo += squaresBlock {
+				blk := z[:min(squaresBlock, n-lo)]
+				packedDotsGo(rm[lo*stride:], stride, d, len(blk), x, blk)
+				for k := range blk {
+					blk[k] -= float64(signs[lo+k])
+				}
+				packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, &want)
+			}
+			for j := range want {
+				if !same(got[j], want[j]) {
+					t.Fatalf("%d columns (%d features), %d rows, stride %d: acc[%d] = %v, the Go loops %v", w, d, n, stride, j, got[j], want[j])
+				}
+			}
+			for _, zn := range []int{1, 3, 7} {
+				guard := math.Float64frombits(0x7ff4dead0000beef)
+				buf := make([]float64, zn+2)
+				buf[zn], buf[zn+1] = guard, guard
+				got = acc0
+				if simdPackedSquares(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]), unsafe.Pointer(&buf[0]),
+					unsafe.Pointer(&got), int32(4*stride), int32(n), int32(w), int32(zn)) != 1 {
+					t.Fatal("psqgrad did not run")
+				}
+				for j := range want {
+					if !same(got[j], want[j]) {
+						t.Fatalf("blocks of %d rows, %d columns (%d features), %d rows, stride %d: acc[%d] = %v, the Go loops %v", zn, w, d, n, stride, j, got[j], want[j])
+					}
+				}
+				if math.Float64bits(buf[zn]) != math.Float64bits(guard) || math.Float64bits(buf[zn+1]) != math.Float64bits(guard) {
+					t.Fatalf("blocks of %d rows, %d rows: psqgrad wrote past its scratch", zn, n)
 				}
 			}
 		}

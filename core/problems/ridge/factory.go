@@ -106,7 +106,7 @@ func Draw(n, dim int, sd float64, env *objective.Env) ([][]float64, []float64) {
 		}
 		v := zeta[i]
 		for c := range u {
-			v += u[c] * 10 * r.Float64() // x̃_ic ~ U[0, 10]
+			v += float64(u[c] * 10 * r.Float64()) // x̃_ic ~ U[0, 10]
 		}
 		feats[i], outs[i] = u, v
 	}

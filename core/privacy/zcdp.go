@@ -102,7 +102,7 @@ func GaussianRho(delta2, sigma float64) float64 {
 		}
 		return math.Inf(1)
 	}
-	return delta2 * delta2 / (2 * sigma * sigma)
+	return float64(delta2 * delta2 / (2 * sigma * sigma))
 }
 
 // ComposeRho returns the ρ of the sequential composition of releases with

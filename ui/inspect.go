@@ -88,8 +88,8 @@ func Inspect(m *scene.Model, f *scene.Frame, ratio float64, x, y float64,
 	if m == nil || f == nil || !(ratio > 0) {
 		return none
 	}
-	px, py := x*ratio, y*ratio
-	slop := HitSlop * ratio
+	px, py := float64(x*ratio), float64(y*ratio)
+	slop := float64(HitSlop * ratio)
 	best, bestD := -1, math.Inf(1)
 	for k, d := range f.Packets {
 		if d.Fill.A == 0 && d.Line.A == 0 {

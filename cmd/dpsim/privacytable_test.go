@@ -83,10 +83,10 @@ func checkTight(t *testing.T, r TableRow) {
 			v := rr.Sensitivity / rr.Scale
 			switch rr.Mechanism {
 			case pld.Laplace:
-				lap += n * v
+				lap += float64(n * v)
 				lapLog = logAdd(lapLog, math.Log(n)+math.Log(rr.Sensitivity)-math.Log(rr.Scale))
 			case pld.Gaussian:
-				gauss += n * v * v / 2
+				gauss += float64(n * v * v / 2)
 			}
 		}
 		switch {
@@ -112,7 +112,7 @@ func checkTight(t *testing.T, r TableRow) {
 				break
 			}
 			exact := gaussEpsilon(math.Sqrt(2*gauss), te.Delta)
-			if got := te.Epsilon.Value(); got < exact*(1-1e-12) || got > exact+te.Error+1e-12*exact {
+			if got := te.Epsilon.Value(); got < exact*(1-1e-12) || got > exact+te.Error+float64(1e-12*exact) {
 				t.Errorf("%s, agent %d: tight ε %.15g ± %g at δ = %g, the closed form of μ = √(2ρ) gives %.15g", r.Preset, e.Agent, got, te.Error, te.Delta, exact)
 			}
 		default:
@@ -137,7 +137,9 @@ func logAdd(a, b float64) float64 {
 // closed form with the standard library's erfc (core/pld has its own).
 func gaussEpsilon(mu, delta float64) float64 {
 	phi := func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 }
-	d := func(eps float64) float64 { return phi(-eps/mu+mu/2) - math.Exp(eps)*phi(-eps/mu-mu/2) }
+	d := func(eps float64) float64 {
+		return phi(-eps/mu+float64(mu/2)) - float64(math.Exp(eps)*phi(-eps/mu-float64(mu/2)))
+	}
 	lo, hi := 0.0, 1.0
 	for d(hi) > delta {
 		lo, hi = hi, 2*hi

@@ -99,7 +99,7 @@ func TestPointMargin(t *testing.T) {
 		if math.Abs(z-c.want) > 1e-4 {
 			t.Errorf("pointMargin(%d) = %.5f, want %.4f", c.m, z, c.want)
 		}
-		if a := experiment.Alpha(z) * float64(c.m); math.Abs(a-experiment.Alpha(tour.FamilyMargin)) > 1e-12 {
+		if a := float64(experiment.Alpha(z) * float64(c.m)); math.Abs(a-experiment.Alpha(tour.FamilyMargin)) > 1e-12 {
 			t.Errorf("pointMargin(%d): family tail %g", c.m, a)
 		}
 	}

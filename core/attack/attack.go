@@ -96,7 +96,7 @@ func (p *problem) Objective(x []float64) float64 {
 	for i := range p.a {
 		s += p.Value(i, x)
 	}
-	return s + float64(len(p.a))*p.r.Value(x)
+	return s + float64(float64(len(p.a))*p.r.Value(x))
 }
 func (p *problem) Regularizer(x []float64) float64               { return p.r.Value(x) }
 func (p *problem) Prox(x []float64, step float64, out []float64) { p.r.Prox(x, step, out) }
@@ -119,7 +119,7 @@ func grad(a []float64, b float64, x, out []float64) {
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for j := range a {
-		s += a[j] * b[j]
+		s += float64(a[j] * b[j])
 	}
 	return s
 }
@@ -233,7 +233,7 @@ func Run(c Config) (*Result, error) {
 	res.Reconstruction, res.LabelGuess = DLG(res.Recovered, yk, c.Steps, c.Seed)
 	res.Error = mse(res.Reconstruction, res.Truth)
 	for _, a := range res.Truth {
-		res.RandomGuess += a*a - a + 1.0/3
+		res.RandomGuess += float64(a*a) - a + 1.0/3
 	}
 	res.RandomGuess /= float64(d)
 	return res, nil
@@ -314,7 +314,7 @@ func (c *Config) targetError(err error) error {
 func recover(y, lam, inU, inX, outU, outX []float64, alpha, beta float64) []float64 {
 	g := make([]float64, len(y))
 	for j := range y {
-		lh := lam[j] + beta*(inX[j]-y[j])
+		lh := lam[j] + float64(beta*(inX[j]-y[j]))
 		ln := outU[j] - inU[j] + lam[j]
 		yn := y[j] + (outX[j] - inX[j]) + (lh-ln)/beta
 		g[j] = (y[j]-yn)/alpha + lh
@@ -353,16 +353,16 @@ func DLG(g, y []float64, steps int, seed uint64) (img []float64, label float64) 
 		sg := sigmoid(z)
 		sc := -label * sg
 		for j := range a {
-			r[j] = sc*a[j] - g[j]
+			r[j] = float64(sc*a[j]) - g[j]
 		}
 		ar := dot(a, r)
 		for j := range a {
-			gr[j] = 2 * (sc*r[j] + sg*(1-sg)*ar*y[j])
+			gr[j] = 2 * (float64(sc*r[j]) + float64(sg*(1-sg)*ar*y[j]))
 		}
-		p1, p2 = p1*b1, p2*b2
+		p1, p2 = float64(p1*b1), float64(p2*b2)
 		for j := range a {
-			m[j] = b1*m[j] + (1-b1)*gr[j]
-			v[j] = b2*v[j] + (1-b2)*gr[j]*gr[j]
+			m[j] = float64(b1*m[j]) + float64((1-b1)*gr[j])
+			v[j] = float64(b2*v[j]) + float64((1-b2)*gr[j]*gr[j])
 			a[j] -= lr * (m[j] / (1 - p1)) / (math.Sqrt(v[j]/(1-p2)) + eps)
 			a[j] = math.Min(1, math.Max(0, a[j]))
 		}
@@ -373,7 +373,7 @@ func DLG(g, y []float64, steps int, seed uint64) (img []float64, label float64) 
 func dist(a, b []float64) float64 {
 	s := 0.0
 	for j := range a {
-		s += (a[j] - b[j]) * (a[j] - b[j])
+		s += float64((a[j] - b[j]) * (a[j] - b[j]))
 	}
 	return math.Sqrt(s)
 }
@@ -381,7 +381,7 @@ func dist(a, b []float64) float64 {
 func mse(a, b []float64) float64 {
 	s := 0.0
 	for j := range a {
-		s += (a[j] - b[j]) * (a[j] - b[j])
+		s += float64((a[j] - b[j]) * (a[j] - b[j]))
 	}
 	return s / float64(len(a))
 }

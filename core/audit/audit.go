@@ -101,7 +101,7 @@ func LowerBound(e Experiment, opt Options) (Result, error) {
 	n0, n1 := len(e.Null)/2, len(e.Alt)/2
 	selNull, evalNull := e.Null[:n0], e.Null[n0:]
 	selAlt, evalAlt := e.Alt[:n1], e.Alt[n1:]
-	level := 1 - (1-conf)/2
+	level := 1 - float64((1-conf)/2)
 	t, above := choose(selNull, selAlt, opt.Delta, level)
 	fp, fn := count(evalNull, evalAlt, t, above)
 	r := Result{
@@ -215,7 +215,7 @@ func choose(null, alt []float64, delta, level float64) (t float64, above bool) {
 func wilsonUpper(k, n, z float64) float64 {
 	p := k / n
 	z2 := z * z
-	c := (p + z2/(2*n) + z*math.Sqrt(p*(1-p)/n+z2/(4*n*n))) / (1 + z2/n)
+	c := (p + z2/(2*n) + float64(z*math.Sqrt(p*(1-p)/n+z2/(4*n*n)))) / (1 + z2/n)
 	return min(c, 1)
 }
 
@@ -227,13 +227,13 @@ func normQuantile(p float64) float64 {
 	if q > 0.02425 {
 		r := p - 0.5
 		s := r * r
-		a := ((((-3.969683028665376e+01*s+2.209460984245205e+02)*s-2.759285104469687e+02)*s+1.383577518672690e+02)*s-3.066479806614716e+01)*s + 2.506628277459239e+00
-		b := ((((-5.447609879822406e+01*s+1.615858368580409e+02)*s-1.556989798598866e+02)*s+6.680131188771972e+01)*s-1.328068155288572e+01)*s + 1
+		a := float64((float64((float64((float64((float64(-3.969683028665376e+01*s)+2.209460984245205e+02)*s)-2.759285104469687e+02)*s)+1.383577518672690e+02)*s)-3.066479806614716e+01)*s) + 2.506628277459239e+00
+		b := float64((float64((float64((float64((float64(-5.447609879822406e+01*s)+1.615858368580409e+02)*s)-1.556989798598866e+02)*s)+6.680131188771972e+01)*s)-1.328068155288572e+01)*s) + 1
 		return r * a / b
 	}
 	u := math.Sqrt(-2 * num.Log(q))
-	return -(((((-7.784894002430293e-03*u-3.223964580411365e-01)*u-2.400758277161838e+00)*u-2.549732539343734e+00)*u+4.374664141464968e+00)*u + 2.938163982698783e+00) /
-		((((7.784695709041462e-03*u+3.224671290700398e-01)*u+2.445134137142996e+00)*u+3.754408661907416e+00)*u + 1)
+	return -(float64((float64((float64((float64((float64(-7.784894002430293e-03*u)-3.223964580411365e-01)*u)-2.400758277161838e+00)*u)-2.549732539343734e+00)*u)+4.374664141464968e+00)*u) + 2.938163982698783e+00) /
+		(float64((float64((float64((float64(7.784695709041462e-03*u)+3.224671290700398e-01)*u)+2.445134137142996e+00)*u)+3.754408661907416e+00)*u) + 1)
 }
 
 // Point is one point of a test's ROC curve: the threshold and the rates
@@ -288,7 +288,7 @@ func Ceiling(nNull, nAlt int, opt Options) (float64, error) {
 	if conf == 0 {
 		conf = 0.95
 	}
-	level := 1 - (1-conf)/2
+	level := 1 - float64((1-conf)/2)
 	if nNull < 4 || nAlt < 4 {
 		return 0, fmt.Errorf("runs: need at least 4 on each data set, got %d and %d", nNull, nAlt)
 	}

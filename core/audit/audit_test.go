@@ -17,7 +17,7 @@ func binomCDF(k, n int, p float64) float64 {
 	s := 0.0
 	for j := 0; j <= k; j++ {
 		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-		s += math.Exp(lg(n) - lg(j) - lg(n-j) + float64(j)*math.Log(p) + float64(n-j)*math.Log1p(-p))
+		s += math.Exp(lg(n) - lg(j) - lg(n-j) + float64(float64(j)*math.Log(p)) + float64(float64(n-j)*math.Log1p(-p)))
 	}
 	return s
 }
@@ -217,7 +217,7 @@ func TestROC(t *testing.T) {
 	// μ = 1: the area under the curve is Φ(1/√2) ≈ 0.760.
 	auc := 0.0
 	for i := 1; i < len(pts); i++ {
-		auc += (pts[i-1].FPR - pts[i].FPR) * (pts[i-1].TPR + pts[i].TPR) / 2
+		auc += float64((pts[i-1].FPR - pts[i].FPR) * (pts[i-1].TPR + pts[i].TPR) / 2)
 	}
 	if math.Abs(auc-0.7602) > 0.02 {
 		t.Errorf("AUC %.4f, want about 0.760", auc)

@@ -55,7 +55,7 @@ func ClopperPearson(k, n int, level float64) (Rate, error) {
 func betaInv(y, a, b float64) float64 {
 	lo, hi := 0.0, 1.0
 	for range 200 {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid == lo || mid == hi {
 			break
 		}
@@ -108,7 +108,7 @@ func betaCF(x, a, b float64) float64 {
 			c = tiny
 		}
 		d = 1 / d
-		return d * c
+		return float64(d * c)
 	}
 	for m := 1; m <= 100000; m++ {
 		fm := float64(m)
@@ -137,8 +137,8 @@ func lnGamma(x float64) float64 {
 		x++
 	}
 	z := 1 / float64(x*x)
-	series := (1.0/12 - z*(1.0/360-z*(1.0/1260-z*(1.0/1680-z*(1.0/1188))))) / x
-	return shift + float64((x-0.5)*num.Log(x)) - x + 0.5*num.Log(2*math.Pi) + series
+	series := (1.0/12 - float64(z*(1.0/360-float64(z*(1.0/1260-float64(z*(1.0/1680-float64(z*(1.0/1188))))))))) / x
+	return shift + float64((x-0.5)*num.Log(x)) - x + float64(0.5*num.Log(2*math.Pi)) + series
 }
 
 // expm1 is e^x − 1, accurate near 0 (math.Expm1 has no assembly on amd64,

@@ -96,7 +96,7 @@ func Difference(d, n *Transcript) float64 {
 			ma, mb := d.sent(a[j]), n.sent(b[j])
 			for c := range ma {
 				e := mb[c] - ma[c]
-				s += e * e
+				s += float64(e * e)
 			}
 		}
 	}
@@ -264,7 +264,7 @@ func (f *LawFit) Record(st *sim.Step) {
 					ft.sum[j] = math.Inf(1)
 				case scale == 0 || math.IsInf(scale, 1):
 				case dist == noise.Gaussian:
-					ft.sum[j] += (z / scale) * (z / scale)
+					ft.sum[j] += float64((z / scale) * (z / scale))
 				default:
 					ft.sum[j] += math.Abs(z) / scale
 				}
@@ -323,7 +323,7 @@ func (f *LawFit) Fits() []Fit {
 				r.Name = strings.Join(same, " = ")
 			}
 			se := math.Sqrt(2 / float64(ft.n))
-			r.OK = r.Law >= 0 && math.Abs(r.Mean-1) <= 5*se+1e-9
+			r.OK = r.Law >= 0 && math.Abs(r.Mean-1) <= float64(5*se)+1e-9
 		}
 		out = append(out, r)
 	}

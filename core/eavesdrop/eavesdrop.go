@@ -227,10 +227,10 @@ func residual(hat, x, n []float64) float64 {
 func ratio(n, x []float64) float64 {
 	nn, nx := 0.0, 0.0
 	for c := range n {
-		nn += n[c] * n[c]
+		nn += float64(n[c] * n[c])
 	}
 	for c := range x {
-		nx += x[c] * x[c]
+		nx += float64(x[c] * x[c])
 	}
 	switch {
 	case nn == 0:

@@ -161,7 +161,7 @@ func (p *Plan) assembleAudit(g *groups) (*AuditResult, error) {
 			sets[1][si] = append(sets[1][si], proj)
 		}
 	}
-	level := 1 - (1-ap.confidence)/2
+	level := 1 - float64((1-ap.confidence)/2)
 	best := -1.0
 	for ti, t := range auditTests {
 		ex := audit.Experiment{Null: sets[ti][0], Alt: sets[ti][1]}

@@ -355,7 +355,7 @@ func (a *walk) Advance() *sim.Step {
 	h := a.h
 	a.grad(h, a.x, a.g)
 	for c := range a.x {
-		a.x[c] -= 0.5 * a.g[c]
+		a.x[c] -= float64(0.5 * a.g[c])
 	}
 	copy(a.z[h*a.d:(h+1)*a.d], a.x)
 	a.h = (h + 1 + a.next.IntN(a.n-1)) % a.n

@@ -82,7 +82,7 @@ func checkNeighbour(t *testing.T, preset string, prob objective.Problem, nb obje
 	for c := range x {
 		x[c] = r.NormFloat64() * 0.1
 		if opt != nil {
-			x[c] = opt[c] * (1 + 0.01*r.NormFloat64())
+			x[c] = opt[c] * (1 + float64(0.01*r.NormFloat64()))
 		}
 	}
 	grads := func(p objective.Problem) [][]float64 {
@@ -111,7 +111,7 @@ func checkNeighbour(t *testing.T, preset string, prob objective.Problem, nb obje
 	for i := range n {
 		if i == agent {
 			for c := range d {
-				diff += (after[i][c] - before[i][c]) * (after[i][c] - before[i][c])
+				diff += float64((after[i][c] - before[i][c]) * (after[i][c] - before[i][c]))
 			}
 			continue
 		}

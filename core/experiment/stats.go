@@ -135,7 +135,7 @@ func Summarize(xs []float64) Stats {
 		se := sd / math.Sqrt(float64(len(v)))
 		t := TQuantile975(len(v) - 1)
 		s.SD, s.SE = F(sd), F(se)
-		s.CI95 = [2]F{F(m - t*se), F(m + t*se)}
+		s.CI95 = [2]F{F(m - float64(t*se)), F(m + float64(t*se))}
 	}
 	return s
 }
@@ -205,7 +205,7 @@ func meanSD(v []float64) (float64, float64) {
 	ss := 0.0
 	for _, x := range v {
 		d := x - m
-		ss += d * d
+		ss += float64(d * d)
 	}
 	return m, math.Sqrt(ss / float64(len(v)-1))
 }
@@ -215,12 +215,12 @@ func meanSD(v []float64) (float64, float64) {
 // sorted[⌊h⌋] + (h − ⌊h⌋)·(sorted[⌊h⌋+1] − sorted[⌊h⌋]).
 func Quantile(sorted []float64, p float64) float64 {
 	n := len(sorted)
-	h := float64(n-1) * p
+	h := float64(float64(n-1) * p)
 	lo := int(math.Floor(h))
 	if lo >= n-1 {
 		return sorted[n-1]
 	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+	return sorted[lo] + float64((h-float64(lo))*(sorted[lo+1]-sorted[lo]))
 }
 
 // quantileInf is Quantile on a sorted sample that may hold ±Inf: where the
@@ -228,7 +228,7 @@ func Quantile(sorted []float64, p float64) float64 {
 // order statistic itself (Quantile would compute ∞ − ∞ or 0·∞ there).
 func quantileInf(sorted []float64, p float64) float64 {
 	n := len(sorted)
-	h := float64(n-1) * p
+	h := float64(float64(n-1) * p)
 	lo := int(math.Floor(h))
 	if lo >= n-1 {
 		return sorted[n-1]
@@ -240,7 +240,7 @@ func quantileInf(sorted []float64, p float64) float64 {
 	if math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return a + (b - a) // the infinite neighbour wins (NaN for −∞ … +∞)
 	}
-	return a + (h-float64(lo))*(b-a)
+	return a + float64((h-float64(lo))*(b-a))
 }
 
 // t975 holds the 0.975 quantile of Student's t for 1…30 degrees of
@@ -372,14 +372,14 @@ func normUpper(x float64) float64 {
 		return 0.5
 	}
 	z := math.Abs(x) / math.Sqrt2
-	t := 1 / (1 + 0.5*z)
-	e := t * num.Exp(-z*z-1.26551223+t*(1.00002368+t*(0.37409196+t*(0.09678418+
-		t*(-0.18628806+t*(0.27886807+t*(-1.13520398+t*(1.48851587+
-			t*(-0.82215223+t*0.17087277)))))))))
+	t := 1 / (1 + float64(0.5*z))
+	e := t * num.Exp(float64(-z*z)-1.26551223+float64(t*(1.00002368+float64(t*(0.37409196+float64(t*(0.09678418+
+		float64(t*(-0.18628806+float64(t*(0.27886807+float64(t*(-1.13520398+float64(t*(1.48851587+
+			float64(t*(-0.82215223+float64(t*0.17087277))))))))))))))))))
 	if x >= 0 {
 		return e / 2
 	}
-	return 1 - e/2
+	return 1 - float64(e/2)
 }
 
 // TUpper returns P(T > t) for Student's t with df ≥ 1 degrees of freedom:
@@ -401,14 +401,14 @@ func TUpper(t float64, df int) float64 {
 		return 0
 	}
 	v := float64(df)
-	d := v + t*t
+	d := v + float64(t*t)
 	x, y := v/d, t*t/d // x + y = 1, each without cancellation
-	a, b := v/2, 0.5
+	a, b := float64(v/2), 0.5
 	beta := math.Pi
 	if df%2 == 0 {
 		beta = 2
 	}
-	for aa := 2 - float64(df%2)/2; aa <= a; aa++ {
+	for aa := 2 - float64(float64(df%2)/2); aa <= a; aa++ {
 		beta *= (aa - 1) / (aa - 0.5) // B(aa, ½) from B(aa−1, ½)
 	}
 	// x^a·y^b with a = df/2: (√x)^df·√y.
@@ -421,7 +421,7 @@ func TUpper(t float64, df int) float64 {
 	if x < (a+1)/(a+b+2) {
 		ix = front * betaCF(a, b, x) / a
 	} else {
-		ix = 1 - front*betaCF(b, a, y)/b
+		ix = 1 - float64(float64(front*betaCF(b, a, y))/b)
 	}
 	return ix / 2
 }
@@ -440,7 +440,7 @@ func betaCF(a, b, x float64) float64 {
 	for m := 1.0; m <= 10000; m++ {
 		m2 := 2 * m
 		aa := m * (b - m) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
+		d = 1 + float64(aa*d)
 		if math.Abs(d) < tiny {
 			d = tiny
 		}
@@ -451,7 +451,7 @@ func betaCF(a, b, x float64) float64 {
 		d = 1 / d
 		h *= d * c
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
+		d = 1 + float64(aa*d)
 		if math.Abs(d) < tiny {
 			d = tiny
 		}
@@ -460,7 +460,7 @@ func betaCF(a, b, x float64) float64 {
 			c = tiny
 		}
 		d = 1 / d
-		del := d * c
+		del := float64(d * c)
 		h *= del
 		if math.Abs(del-1) < eps {
 			break
@@ -538,20 +538,20 @@ func RankTest(a, b []float64, margin float64) Comparison {
 		for j < n && all[j].v == all[i].v {
 			j++
 		}
-		rank := float64(i+j+1) / 2 // average of ranks i+1 … j
+		rank := float64(float64(i+j+1) / 2) // average of ranks i+1 … j
 		for k := i; k < j; k++ {
 			if all[k].b {
 				rb += rank
 			}
 		}
 		t := float64(j - i)
-		ties += t*t*t - t
+		ties += float64(t*t*t) - t
 		i = j
 	}
-	u := rb - float64(nb)*float64(nb+1)/2
+	u := rb - float64(float64(nb)*float64(nb+1)/2)
 	nab := float64(na) * float64(nb)
 	c.Diff = F(u/nab - 0.5)
-	mu := nab / 2
+	mu := float64(nab / 2)
 	v := nab / 12 * (float64(n+1) - ties/(float64(n)*float64(n-1)))
 	if v <= 0 {
 		c.Verdict = Inconclusive
@@ -615,7 +615,7 @@ func SignTest(xs []float64, value, margin float64) Comparison {
 		return c
 	}
 	c.Diff = F(float64(k)/float64(n) - 0.5)
-	c.Z = F((float64(k) - float64(n)/2) / (math.Sqrt(float64(n)) / 2))
+	c.Z = F((float64(k) - float64(float64(n)/2)) / (math.Sqrt(float64(n)) / 2))
 	c.judge(margin)
 	return c
 }

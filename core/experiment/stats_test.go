@@ -200,7 +200,7 @@ func TestTUpper(t *testing.T) {
 func TestTrueClaimFailsAtMostAlpha(t *testing.T) {
 	const trials, m, margin = 4000, 10, 2.0
 	alpha := Alpha(margin)
-	tol := 4 * math.Sqrt(alpha*(1-alpha)/trials)
+	tol := float64(4 * math.Sqrt(alpha*(1-alpha)/trials))
 	rnd := rand.New(rand.NewPCG(15, 9))
 	for _, c := range []struct {
 		name   string

@@ -87,7 +87,7 @@ func Run(g Grader, t *Task, tmp []float64) {
 		for _, gr := range t.Groups {
 			b.GradBatch(t.Agent, t.X, gr.Rows, tmp)
 			for j, v := range tmp {
-				t.Out[j] += gr.Weight * v
+				t.Out[j] += float64(gr.Weight * v)
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func (sum) GradBatch(i int, x []float64, idx []int, out []float64) {
 	}
 	m /= float64(len(idx))
 	for j, v := range x {
-		out[j] = v*float64(i+1) + m
+		out[j] = float64(v*float64(i+1)) + m
 	}
 }
 

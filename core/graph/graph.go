@@ -297,7 +297,7 @@ func RandomGeometric(n int, radius float64, tries int, r *rand.Rand) (*Graph, er
 		for i := range n {
 			for j := i + 1; j < n; j++ {
 				dx, dy := pos[i][0]-pos[j][0], pos[i][1]-pos[j][1]
-				if dx*dx+dy*dy <= radius*radius {
+				if float64(dx*dx)+float64(dy*dy) <= radius*radius {
 					es = append(es, Edge{i, j})
 				}
 			}

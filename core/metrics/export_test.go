@@ -62,7 +62,7 @@ func TestExportLinearInColumns(t *testing.T) {
 			large := allocPerValue(wideSeries(points, 2000, spill), 2000, points, write)
 			// A marshalled series holds every byte it writes (~20 a value).
 			limit := 64.0
-			if large > limit || large > 4*small+32 {
+			if large > limit || large > float64(4*small)+32 {
 				t.Errorf("%s (spilled %v): %.0f bytes a value at 2000 columns, %.0f at 100: want at most %v and flat", name, spill, large, small, limit)
 			}
 		}

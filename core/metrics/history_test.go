@@ -10,7 +10,7 @@ func TestHistoryBoundedAndKeepsExtremes(t *testing.T) {
 		h := NewHistory(c.buckets)
 		gmin, gmax := math.Inf(1), math.Inf(-1)
 		for k := range c.points {
-			v := 1 + math.Sin(float64(k)*0.37)*float64(k%17) // spiky
+			v := 1 + float64(math.Sin(float64(k)*0.37)*float64(k%17)) // spiky
 			if k == c.points/2 {
 				v = 1e9 // a spike that must survive
 			}

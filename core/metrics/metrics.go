@@ -161,10 +161,10 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 		x := s.Estimate(i)
 		for c := range d {
 			dc := x[c] - mean[c]
-			cons += dc * dc
+			cons += float64(dc * dc)
 			if opt != nil {
 				do := x[c] - opt[c]
-				optE += do * do
+				optE += float64(do * do)
 			}
 		}
 	}
@@ -176,7 +176,7 @@ func Compute(prob objective.Problem, opt []float64, s *sim.Step, mean []float64)
 		for c, v := range s.Output {
 			if opt != nil {
 				do := v - opt[c]
-				optE += do * do
+				optE += float64(do * do)
 			}
 		}
 		if opt != nil {
@@ -238,7 +238,7 @@ func Stationarity(p *pool.Pool, prob objective.Problem, s *sim.Step, x, g []floa
 			m += g[i*d+c]
 		}
 		m /= float64(n)
-		sum += m * m
+		sum += float64(m * m)
 	}
 	return sum, x, g
 }

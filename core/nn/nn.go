@@ -133,7 +133,7 @@ func (n *Net) Init(params []float32, s *rng.Stream) {
 	fill := func(lo, hi, fanIn int) {
 		a := math.Sqrt(6 / float64(fanIn))
 		for k := lo; k < hi; k++ {
-			params[k] = float32((2*s.Float64() - 1) * a)
+			params[k] = float32((float64(2*s.Float64()) - 1) * a)
 		}
 	}
 	fill(l.Conv1W, l.Conv1B, n.c*kk)

@@ -248,7 +248,7 @@ func TestGradientFiniteDifference(t *testing.T) {
 				fd := (lp - lm) / (2 * tc.eps)
 				gk := float64(g[k])
 				err := math.Abs(fd - gk)
-				lim := tc.tol*math.Max(math.Abs(fd), math.Abs(gk)) + tc.abs
+				lim := float64(tc.tol*math.Max(math.Abs(fd), math.Abs(gk))) + tc.abs
 				if err > lim {
 					if bad < 5 {
 						t.Errorf("parameter %d: gradient %.6g, central difference %.6g", k, gk, fd)
@@ -387,7 +387,7 @@ func TestTrains(t *testing.T) {
 	for range 60 {
 		last = ws.Gradient(params, x, y, g)
 		for k := range params {
-			params[k] -= 0.1 * g[k]
+			params[k] -= float32(0.1 * g[k])
 		}
 	}
 	if !(last < 0.5*first) {
@@ -436,7 +436,7 @@ func TestChunks(t *testing.T) {
 		hi := min(lo+3, 8)
 		ls += ws.AddGradient(params, x[lo*net.Input():hi*net.Input()], y[lo:hi], 1.0/8, chunks)
 	}
-	if math.Abs(ls/8-lw) > 1e-12 {
+	if math.Abs(float64(ls/8)-lw) > 1e-12 {
 		t.Errorf("loss %v in chunks, %v whole", ls/8, lw)
 	}
 	for k := range whole {

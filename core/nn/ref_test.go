@@ -20,7 +20,7 @@ func refLoss(n *Net, params []float64, x []float32, labels []uint8) float64 {
 					for ch := range c {
 						for ky := range Kernel {
 							for kx := range Kernel {
-								s += wt[((o*c+ch)*Kernel+ky)*Kernel+kx] * src[(ch*h+y+ky)*w+xx+kx]
+								s += float64(wt[((o*c+ch)*Kernel+ky)*Kernel+kx] * src[(ch*h+y+ky)*w+xx+kx])
 							}
 						}
 					}
@@ -61,7 +61,7 @@ func refLoss(n *Net, params []float64, x []float32, labels []uint8) float64 {
 		for c := range z {
 			s := params[l.DenseB+c]
 			for f, v := range q2 {
-				s += params[l.DenseW+c*n.feat+f] * v
+				s += float64(params[l.DenseW+c*n.feat+f] * v)
 			}
 			z[c] = s
 			top = math.Max(top, s)

@@ -78,7 +78,7 @@ func BenchmarkFillAt(b *testing.B) {
 	nz := make([]float64, n*d)
 	decays := make([]Schedule, n)
 	for i := range decays {
-		decays[i] = Poly(1, 1, 0.5+0.01*float64(i+1))
+		decays[i] = Poly(1, 1, 0.5+float64(0.01*float64(i+1)))
 	}
 	for _, c := range []struct {
 		name string

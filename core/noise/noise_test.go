@@ -102,7 +102,7 @@ func TestVarianceReadings(t *testing.T) {
 		if math.Abs(r.Scale-c.want) > 1e-15 || r.Var != 0 || s.Var != 0.01 {
 			t.Errorf("%s %s dim %d: scale %v, want %v", c.dist, c.of, c.dim, r.Scale, c.want)
 		}
-		if v := float64(c.dim) * r.Variance(r.Scale); c.of == PerVector && math.Abs(v-0.01) > 1e-15 {
+		if v := float64(float64(c.dim) * r.Variance(r.Scale)); c.of == PerVector && math.Abs(v-0.01) > 1e-15 {
 			t.Errorf("E‖η_i‖² = %v, want 0.01", v)
 		}
 	}

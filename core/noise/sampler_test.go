@@ -39,7 +39,7 @@ var laplaceLaw = law{
 }
 
 func laplaceEval(x float64) (f, lnF, lnS float64) {
-	h := 0.5 * math.Exp(-math.Abs(x)) // the smaller tail
+	h := float64(0.5 * math.Exp(-math.Abs(x))) // the smaller tail
 	lh, lo := -math.Abs(x)-math.Ln2, math.Log1p(-h)
 	if x < 0 {
 		return h, lh, lo
@@ -106,20 +106,20 @@ func battery(xs []float64, b float64, l law) []finding {
 	// kurtosis m₄/m₂², all from the exact even moments.
 	var m1, m2, m4, lag float64
 	for i, v := range y {
-		v2 := v * v
+		v2 := float64(v * v)
 		m1 += v
 		m2 += v2
-		m4 += v2 * v2
+		m4 += float64(v2 * v2)
 		if i > 0 {
-			lag += y[i-1] * v
+			lag += float64(y[i-1] * v)
 		}
 	}
 	m1, m2, m4 = m1/n, m2/n, m4/n
 	mu2, mu4, mu6, mu8 := l.even[0], l.even[1], l.even[2], l.even[3]
 	z("mean", m1, 0, math.Sqrt(mu2/n))
-	z("variance", m2, mu2, math.Sqrt((mu4-mu2*mu2)/n))
+	z("variance", m2, mu2, math.Sqrt((mu4-float64(mu2*mu2))/n))
 	g4, g2 := 1/(mu2*mu2), -2*mu4/(mu2*mu2*mu2) // ∂k/∂m₄, ∂k/∂m₂
-	vk := g4*g4*(mu8-mu4*mu4) + 2*g4*g2*(mu6-mu2*mu4) + g2*g2*(mu4-mu2*mu2)
+	vk := float64(g4*g4*(mu8-float64(mu4*mu4))) + float64(2*g4*g2*(mu6-float64(mu2*mu4))) + float64(g2*g2*(mu4-float64(mu2*mu2)))
 	z("kurtosis", m4/(m2*m2), mu4/(mu2*mu2), math.Sqrt(vk/n))
 	// Lag-1 autocorrelation: about N(0, 1/n) for independent draws.
 	z("lag-1 correlation", lag/(m2*n), 0, 1/math.Sqrt(n))
@@ -144,7 +144,7 @@ func battery(xs []float64, b float64, l law) []finding {
 	for i, v := range y {
 		f, lnF, lnS := l.eval(v)
 		d = max(d, float64(i+1)/n-f, f-float64(i)/n)
-		a2 += float64(2*i+1)*lnF + float64(2*len(y)-2*i-1)*lnS
+		a2 += float64(float64(2*i+1)*lnF) + float64(float64(2*len(y)-2*i-1)*lnS)
 	}
 	out = append(out,
 		finding{"Kolmogorov–Smirnov √n·D", math.Sqrt(n) * d, ksMax},
@@ -363,7 +363,7 @@ func TestZigguratTables(t *testing.T) {
 		{"exponential", &expZig, expR, expV, expDensity, math.Exp(-expR), 0.993},
 		{"half-normal", &normZig, normR, normV, normDensity, math.Sqrt(math.Pi/2) * math.Erfc(normR/math.Sqrt2), 0.995},
 	} {
-		if base := tc.r*tc.f(tc.r) + tc.tail; math.Abs(base-tc.v) > 1e-15*tc.v {
+		if base := float64(tc.r*tc.f(tc.r)) + tc.tail; math.Abs(base-tc.v) > 1e-15*tc.v {
 			t.Errorf("%s: base strip area %.17g, want v = %.17g", tc.name, base, tc.v)
 		}
 		fast := 0.0
@@ -373,7 +373,7 @@ func TestZigguratTables(t *testing.T) {
 				xNext = tc.z.layer[i+1].w * 0x1p53
 			}
 			if i > 0 {
-				area := x * (tc.z.f[i+1] - tc.z.f[i])
+				area := float64(x * (tc.z.f[i+1] - tc.z.f[i]))
 				if math.Abs(area-tc.v) > 1e-11*tc.v {
 					t.Errorf("%s: layer %d has area %.17g, want v = %.17g", tc.name, i, area, tc.v)
 				}
@@ -384,7 +384,7 @@ func TestZigguratTables(t *testing.T) {
 			if k := uint64(xNext / x * 0x1p53); tc.z.layer[i].k != k {
 				t.Errorf("%s: k[%d] = %d, want %d", tc.name, i, tc.z.layer[i].k, k)
 			}
-			fast += float64(tc.z.layer[i].k) * 0x1p-53 / zigLayers
+			fast += float64(float64(tc.z.layer[i].k) * 0x1p-53 / zigLayers)
 		}
 		if fast < tc.minFast {
 			t.Errorf("%s: the common path accepts %.4f of words, want ≥ %g", tc.name, fast, tc.minFast)

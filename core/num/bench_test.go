@@ -12,7 +12,7 @@ func BenchmarkExp(b *testing.B) {
 	xs := make([]float64, 1024)
 	state := uint64(3)
 	for i := range xs {
-		xs[i] = -20 + 40*unit(&state)
+		xs[i] = -20 + float64(40*unit(&state))
 	}
 	b.Run("num", func(b *testing.B) {
 		s := 0.0
@@ -84,7 +84,7 @@ func BenchmarkDots(b *testing.B) {
 					p.f(z, x, out)
 				}
 				sec := b.Elapsed().Seconds()
-				n := float64(b.N) * float64(sh.rows*sh.d)
+				n := float64(float64(b.N) * float64(sh.rows*sh.d))
 				b.ReportMetric(2*n/sec/1e9, "GFLOP/s")
 				b.ReportMetric(8*(n+float64(b.N*sh.d))/sec/1e9, "GB/s")
 			})

@@ -45,9 +45,9 @@ func expSample(n int, seed uint64) []float64 {
 			state = state*6364136223846793005 + 1442695040888963407
 			xs[i] = math.Float64frombits(state ^ state>>29)
 		case 1:
-			xs[i] = -750 + 1500*unit(&state)
+			xs[i] = -750 + float64(1500*unit(&state))
 		default:
-			xs[i] = -25 + 50*unit(&state)
+			xs[i] = -25 + float64(50*unit(&state))
 		}
 	}
 	return xs
@@ -92,7 +92,7 @@ func TestExpToBitsWide(t *testing.T) {
 func TestExpToTails(t *testing.T) {
 	base := expSample(80, 5)
 	for i := range base {
-		base[i] = -30 + float64(i)*0.77 // ordinary values: the vector path
+		base[i] = -30 + float64(float64(i)*0.77) // ordinary values: the vector path
 	}
 	specials := []float64{math.NaN(), math.Inf(1), 710, -740, 1e-9, 0, 700.0000000000001}
 	for _, p := range expToPaths {

@@ -35,7 +35,7 @@ func dotsPaths() []struct {
 func laneVector(v []float64, pattern string, state *uint64) {
 	for j := range v {
 		u := unit(state)
-		w := (2*unit(state) - 1) * math.Ldexp(1, int(120*u)-60)
+		w := (float64(2*unit(state)) - 1) * math.Ldexp(1, int(120*u)-60)
 		switch pattern {
 		case "sparse":
 			switch {
@@ -112,7 +112,7 @@ func TestDotsOrderPinned(t *testing.T) {
 	for d := range 201 {
 		a, b := make([]float64, d), make([]float64, d)
 		for j := range a {
-			a[j], b[j] = 2*unit(&state)-1, 2*unit(&state)-1
+			a[j], b[j] = float64(2*unit(&state))-1, float64(2*unit(&state))-1
 		}
 		v := math.Float64bits(Dot(a, b))
 		for k := range buf {

@@ -11,8 +11,8 @@
 // rounding, and it does so on arm64, ppc64le, s390x, riscv64 and on amd64
 // built with GOAMD64=v3. Every product here that feeds an addition is
 // therefore wrapped in an explicit float64(…) conversion, which the
-// language defines as a rounding and so forbids the fusion; code elsewhere
-// that must be bit-identical across builds needs the same care.
+// language defines as a rounding and so forbids the fusion; every dpsim
+// package does the same (internal/nofma's test fails on a fused site).
 //
 // ExpTo, Exp over a block, runs on amd64 in assembly four lanes at a time
 // (AVX2, by CPUID) or two (SSE2): each lane does Exp's operations in

@@ -54,7 +54,7 @@ func TestExpToBits(t *testing.T) {
 		-708.5, 708.5, -707, 707, 0.5, -0.5, 1, -1, 20, -20}
 	state := uint64(9)
 	for range 200000 {
-		xs = append(xs, -750+1460*unit(&state))
+		xs = append(xs, -750+float64(1460*unit(&state)))
 	}
 	got := make([]float64, len(xs))
 	ExpTo(got, xs)

@@ -41,16 +41,16 @@ func (r ElasticNet) Value(x []float64) float64 {
 	var a, s float64
 	for _, v := range x {
 		a += math.Abs(v)
-		s += v * v
+		s += float64(v * v)
 	}
-	return r.L1*a + r.L2/2*s
+	return float64(r.L1*a) + float64(r.L2/2*s)
 }
 
 // Prox writes argmin_u r(u) + ‖u − x‖²/(2·step) into out (out may be x):
 // coordinate-wise, the soft threshold of x_j at step·L1 shrunk by
 // 1/(1 + step·L2), which is where 0 ∈ L1·∂|u_j| + L2·u_j + (u_j − x_j)/step.
 func (r ElasticNet) Prox(x []float64, step float64, out []float64) {
-	t, s := step*r.L1, 1/(1+step*r.L2)
+	t, s := float64(step*r.L1), 1/(1+float64(step*r.L2))
 	for j, v := range x {
 		switch {
 		case v > t:

@@ -23,7 +23,7 @@ func (p *lasso) Dim() int     { return len(p.a[0]) }
 func (p *lasso) residual(i int, x []float64) float64 {
 	s := -p.b[i]
 	for j, v := range x {
-		s += p.a[i][j] * v
+		s += float64(p.a[i][j] * v)
 	}
 	return s
 }
@@ -84,7 +84,7 @@ func TestElasticNetProxOptimality(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 500 {
 		reg := objective.ElasticNet{L1: 2 * r.Float64(), L2: 2 * r.Float64()}
-		step := math.Exp(4*r.Float64() - 2)
+		step := math.Exp(float64(4*r.Float64()) - 2)
 		x := make([]float64, 6)
 		for j := range x {
 			x[j] = 6 * (r.Float64() - 0.5)
@@ -92,21 +92,21 @@ func TestElasticNetProxOptimality(t *testing.T) {
 		u := make([]float64, len(x))
 		reg.Prox(x, step, u)
 		for j, uj := range u {
-			tol := 1e-12 * (1 + math.Abs(x[j])/step)
+			tol := float64(1e-12 * (1 + math.Abs(x[j])/step))
 			if uj == 0 {
 				if math.Abs(x[j])/step > reg.L1+tol {
 					t.Fatalf("trial %d, coordinate %d: u = 0 but |x|/step = %g > λ1 = %g", trial, j, math.Abs(x[j])/step, reg.L1)
 				}
 				continue
 			}
-			if g := reg.L1*math.Copysign(1, uj) + reg.L2*uj + (uj-x[j])/step; math.Abs(g) > tol {
+			if g := float64(reg.L1*math.Copysign(1, uj)) + float64(reg.L2*uj) + (uj-x[j])/step; math.Abs(g) > tol {
 				t.Fatalf("trial %d, coordinate %d: the optimality residual is %g", trial, j, g)
 			}
 		}
 		moreau := func(v []float64) float64 {
 			d := 0.0
 			for j := range v {
-				d += (v[j] - x[j]) * (v[j] - x[j])
+				d += float64((v[j] - x[j]) * (v[j] - x[j]))
 			}
 			return reg.Value(v) + d/(2*step)
 		}
@@ -144,7 +144,7 @@ func TestCompositeProxGradient(t *testing.T) {
 		s := 0.0
 		for j := range a {
 			a[j] = r.NormFloat64()
-			s += a[j] * a[j]
+			s += float64(a[j] * a[j])
 		}
 		p.a, p.b = append(p.a, a), append(p.b, 3*r.NormFloat64())
 		lip = math.Max(lip, s)
@@ -157,7 +157,7 @@ func TestCompositeProxGradient(t *testing.T) {
 		for i := range n {
 			p.Grad(i, x, gi)
 			for j := range g {
-				g[j] += gi[j] / n
+				g[j] += float64(gi[j] / n)
 			}
 		}
 	}
@@ -165,11 +165,11 @@ func TestCompositeProxGradient(t *testing.T) {
 	for k := range 3000 {
 		grad(x)
 		for j := range x {
-			x[j] -= step * g[j]
+			x[j] -= float64(step * g[j])
 		}
 		p.Prox(x, step, x)
 		f := p.Objective(x)
-		if f > prev+1e-12*math.Abs(prev) {
+		if f > prev+float64(1e-12*math.Abs(prev)) {
 			t.Fatalf("step %d: the composite objective rose from %.17g to %.17g", k, prev, f)
 		}
 		prev = f
@@ -185,7 +185,7 @@ func TestCompositeProxGradient(t *testing.T) {
 			}
 			continue
 		}
-		if res := g[j] + p.reg.L1*math.Copysign(1, v) + p.reg.L2*v; math.Abs(res) > tol {
+		if res := g[j] + float64(p.reg.L1*math.Copysign(1, v)) + float64(p.reg.L2*v); math.Abs(res) > tol {
 			t.Errorf("coordinate %d: stationarity residual %g", j, res)
 		}
 	}

@@ -147,7 +147,7 @@ type Tilt struct {
 func (t *Tilt) Value(x []float64) float64 {
 	s := 0.0
 	for c, v := range t.V {
-		s += v * x[c]
+		s += float64(v * x[c])
 	}
 	return s
 }
@@ -155,7 +155,7 @@ func (t *Tilt) Value(x []float64) float64 {
 // Add adds V·w to out (the agent's gradient, or w times it in a batch).
 func (t *Tilt) Add(out []float64, w float64) {
 	for c, v := range t.V {
-		out[c] += w * v
+		out[c] += float64(w * v)
 	}
 }
 
@@ -163,7 +163,7 @@ func (t *Tilt) Add(out []float64, w float64) {
 func (t *Tilt) Norm() float64 {
 	s := 0.0
 	for _, v := range t.V {
-		s += v * v
+		s += float64(v * v)
 	}
 	return math.Sqrt(s)
 }
@@ -172,7 +172,7 @@ func (t *Tilt) Norm() float64 {
 func Scaled(v []float64, n float64) []float64 {
 	s := 0.0
 	for _, x := range v {
-		s += x * x
+		s += float64(x * x)
 	}
 	out := append([]float64(nil), v...)
 	if s == 0 {

@@ -207,7 +207,7 @@ func (m *multiset) add(r Release, field string) error {
 		}
 		m.hash += uint64(n) * mix64(math.Float64bits(v))
 	default:
-		m.mu2 += float64(n) * float64(v*v)
+		m.mu2 += float64(float64(n) * float64(v*v))
 	}
 	return nil
 }
@@ -262,7 +262,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	// deviations, 10⁻³⁰⁰ of it).
 	top := m.mu2 / 2
 	for i, e := range m.eps {
-		top += float64(m.count[i]) * e
+		top += float64(float64(m.count[i]) * e)
 	}
 	if math.IsInf(top, 1) || len(m.huge) > 0 {
 		logs := slices.Clone(m.huge)
@@ -351,7 +351,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 func gridLimit(f, rounding float64, rounded bool, tol float64) float64 {
 	limit := gridShare * tol * f
 	if rounded {
-		limit = max(min(limit, errorShare*tol*f-rounding), 0.1*tol*f)
+		limit = max(min(limit, float64(errorShare*tol*f)-rounding), 0.1*tol*f)
 	}
 	return limit
 }
@@ -474,8 +474,8 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	var s1, s2 float64
 	for i, e := range eps {
 		if 2*e <= depth {
-			s1 += float64(count[i]) * e
-			s2 += float64(count[i]) * float64(e*e)
+			s1 += float64(float64(count[i]) * e)
+			s2 += float64(float64(count[i]) * float64(e*e))
 		}
 	}
 	pivot := s2 / s1
@@ -547,7 +547,7 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 			top = append(top, 0)
 		}
 		g := &gs[deep]
-		g.extra += float64(n) * (e - g.law.(laplace).eps)
+		g.extra += float64(float64(n) * (e - g.law.(laplace).eps))
 		g.count += n
 	}
 	for k, e := range top {
@@ -588,10 +588,10 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	align := 0.0
 	for _, g := range gs {
 		n := float64(g.count)
-		s2 += n * g.law.variance()
+		s2 += float64(n * g.law.variance())
 		widest = max(widest, g.law.width(tail))
 		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
-			w := n * num.Exp(-l.eps)
+			w := float64(n * num.Exp(-l.eps))
 			atoms += w
 			if w > atom {
 				atom, align = w, l.eps
@@ -606,7 +606,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	}
 	// The Gaussian part counts in the spread the error is measured
 	// against, not among the releases whose rounding errors add up.
-	s := math.Sqrt(s2 + gmu*gmu)
+	s := math.Sqrt(s2 + float64(gmu*gmu))
 	// κ was measured for the default tolerance; the error goes as h².
 	scale := math.Sqrt(tol / target)
 	h := kappa * scale * s / math.Sqrt(k)
@@ -634,7 +634,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 	probe := dist{vari: s2, b: widest / 3}
 	var support float64
 	for _, g := range gs {
-		support += float64(g.count) * g.law.width(tail)
+		support += float64(float64(g.count) * g.law.width(tail))
 	}
 	window := min(2*probe.reach(tail), support) + gauss{gmu}.width(tail)
 	h = min(h, window/minWindow)

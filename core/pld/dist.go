@@ -43,7 +43,7 @@ func (d *dist) resolved() float64 {
 const resolveShare = 0.01
 
 // loss returns the loss of p[i] relative to the offset.
-func (d *dist) loss(i int) float64 { return float64(d.lo+i) * d.h }
+func (d *dist) loss(i int) float64 { return float64(float64(d.lo+i) * d.h) }
 
 // reach is the distance t from the mean beyond which Bernstein's
 // inequality bounds each tail of d's exact finite part by tail:
@@ -52,8 +52,8 @@ func (d *dist) loss(i int) float64 { return float64(d.lo+i) * d.h }
 // Theorem 2.10 and Corollary 2.11).
 func (d *dist) reach(tail float64) float64 {
 	l := -num.Log(tail)
-	a := l * d.b
-	return a + math.Sqrt(float64(a*a)+2*float64(l*d.vari))
+	a := float64(l * d.b)
+	return a + math.Sqrt(float64(a*a)+float64(2*float64(l*d.vari)))
 }
 
 // cut drops the points beyond reach(tail) on either side, adding tail to
@@ -238,7 +238,7 @@ const (
 // computed fell below it: Bound.Resolved).
 func (d *dist) at(i int, side float64) float64 {
 	// A comparison, not max (a call under js/wasm); −0 becomes +0 as there.
-	if v := d.p[i] + side*d.noise; v > 0 {
+	if v := d.p[i] + float64(side*d.noise); v > 0 {
 		return v
 	}
 	return 0

@@ -130,7 +130,7 @@ var (
 )
 
 // normTail is Φc(u) = P(Z > u) for a standard normal Z.
-func normTail(u float64) float64 { return 0.5 * erfc(u/math.Sqrt2) }
+func normTail(u float64) float64 { return float64(0.5 * erfc(u/math.Sqrt2)) }
 
 // mills is the normal Mills ratio Φc(v)/φ(v), finite for every finite v
 // (it tends to 1/v as v grows).

@@ -138,7 +138,7 @@ func (p *plan) forward(x, re, im, xr, xi []float64) {
 	for k := 1; k < m; k++ {
 		zr, zi := re[k], im[k]
 		cr, ci := re[m-k], -im[m-k]
-		er, ei := 0.5*(zr+cr), 0.5*(zi+ci)
+		er, ei := float64(0.5*(zr+cr)), float64(0.5*(zi+ci))
 		// (Z − conj)/(2i) = (d_i − i·d_r)/2 for d = Z − conj.
 		or, oi := 0.5*(zi-ci), -0.5*(zr-cr)
 		wr, wi := p.cos[k], p.sin[k]
@@ -181,7 +181,7 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		}
 		ar, ai := xr[k], xi[k]
 		br, bi := xr[m-k], -xi[m-k]
-		er, ei := 0.5*(ar+br), 0.5*(ai+bi)
+		er, ei := float64(0.5*(ar+br)), float64(0.5*(ai+bi))
 		dr, di := 0.5*(ar-br), 0.5*(ai-bi)
 		wr, wi := p.cos[k], -p.sin[k]
 		or := float64(dr*wr) - float64(di*wi)

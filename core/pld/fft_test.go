@@ -93,7 +93,7 @@ func TestLaplaceTransform(t *testing.T) {
 			t.Errorf("%+v: mass %v", c, sum)
 		}
 		for j := 0; j <= p.n && float64(j)*c.h <= min(2*c.eps, laplaceDepth(tail)); j++ {
-			x := c.eps - float64(j)*c.h
+			x := c.eps - float64(float64(j)*c.h)
 			if x < 0 {
 				break
 			}
@@ -134,7 +134,7 @@ func direct(a, b []float64) []float64 {
 	r := make([]float64, len(a)+len(b)-1)
 	for i, x := range a {
 		for j, y := range b {
-			r[i+j] += x * y
+			r[i+j] += float64(x * y)
 		}
 	}
 	return r
@@ -170,16 +170,16 @@ func (p lapParts) statsLoop(h float64) (mean, vari, reach float64) {
 	for j := 0; j <= p.n; j++ {
 		v := p.mass(j, rj)
 		m0 += v
-		m1 += v * (-float64(j) * h)
+		m1 += float64(v * (-float64(j) * h))
 		rj *= r
 	}
 	mean = m1 / m0
 	var m2 float64
 	rj = 1.0
 	for j := 0; j <= p.n; j++ {
-		x := -float64(j)*h - mean
-		m2 += p.mass(j, rj) * x * x
+		x := float64(-float64(j)*h) - mean
+		m2 += float64(p.mass(j, rj) * x * x)
 		rj *= r
 	}
-	return mean, m2 / m0, max(-mean, float64(p.n)*h+mean)
+	return mean, m2 / m0, max(-mean, float64(float64(p.n)*h)+mean)
 }

@@ -21,7 +21,7 @@ func gaussDelta(mu, eps float64) float64 {
 	if math.IsInf(eps, 1) {
 		return 0
 	}
-	w := eps/mu - mu/2
+	w := eps/mu - float64(mu/2)
 	return max(normTail(w)-float64(normDensity(w)*mills(w+mu)), 0)
 }
 
@@ -40,7 +40,7 @@ func gaussEpsilon(mu, delta float64) (eps, log10eps, width float64) {
 	}
 	hi := max(math.Sqrt(-2*num.Log(2*delta)), lo)
 	for range 200 {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid == lo || mid == hi {
 			break
 		}
@@ -51,10 +51,10 @@ func gaussEpsilon(mu, delta float64) (eps, log10eps, width float64) {
 		}
 	}
 	// ε = μ·(w + μ/2): μ·w + μ²/2 may overflow when μ is near 10¹⁵⁴.
-	eps = mu * (hi + mu/2)
+	eps = mu * (hi + float64(mu/2))
 	width = mu * (hi - lo)
 	if math.IsInf(eps, 1) {
-		return eps, (num.Log(mu) + num.Log(hi+mu/2)) / math.Ln10, width
+		return eps, (num.Log(mu) + num.Log(hi+float64(mu/2))) / math.Ln10, width
 	}
 	return eps, log10(eps), width
 }

@@ -86,7 +86,7 @@ func (g gauss) variance() float64 { return g.mu * g.mu }
 // normal law has less than tail/2 in each tail: Φc(z) ≤ ½e^{−z²/2}.
 func gaussDepth(tail float64) float64 { return math.Sqrt(-2 * num.Log(tail)) }
 
-func (g gauss) width(tail float64) float64 { return 2 * gaussDepth(tail) * g.mu }
+func (g gauss) width(tail float64) float64 { return float64(2 * gaussDepth(tail) * g.mu) }
 
 func (g gauss) discretize(h, tail float64) *dist {
 	mu := g.mu

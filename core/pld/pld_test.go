@@ -229,7 +229,7 @@ func TestSingleLaplace(t *testing.T) {
 			t.Errorf("Δ/b = %g: δ(Δ/b) = %g, want 0", eps, d)
 		}
 		for _, f := range []float64{0, 0.3, 0.7, 0.95} {
-			e := f * eps
+			e := float64(f * eps)
 			want := -math.Expm1((e - eps) / 2)
 			got, er, _ := comp.Delta(e)
 			if got < want*(1-1e-12) || got > want*(1+1e-2) {
@@ -243,7 +243,7 @@ func TestSingleLaplace(t *testing.T) {
 			want := max(eps+2*math.Log1p(-delta), 0)
 			b, _ := comp.Epsilon(delta)
 			// Below the exact value by rounding only (10⁻⁹ of it).
-			if b.Epsilon < want*(1-1e-9) || b.Epsilon > want+1e-3*eps {
+			if b.Epsilon < want*(1-1e-9) || b.Epsilon > want+float64(1e-3*eps) {
 				t.Errorf("Δ/b = %g: ε(%g) = %.12g, closed form %.12g", eps, delta, b.Epsilon, want)
 			}
 		}

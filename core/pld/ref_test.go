@@ -59,13 +59,13 @@ func logMGF(rs []refRelease, z complex128) complex128 {
 // doubling the range, its own error.
 func cfDelta(rs []refRelease, eps float64) (delta, selfErr float64) {
 	phi := func(c float64) float64 {
-		return real(logMGF(rs, complex(c, 0))) - c*eps - math.Log(c*(1+c))
+		return real(logMGF(rs, complex(c, 0))) - float64(c*eps) - math.Log(c*(1+c))
 	}
 	// Golden-section search on ln c.
 	a, b := math.Log(1e-6), math.Log(60.0)
 	g := (math.Sqrt(5) - 1) / 2
 	for range 80 {
-		x1, x2 := b-g*(b-a), a+g*(b-a)
+		x1, x2 := b-float64(g*(b-a)), a+float64(g*(b-a))
 		if phi(math.Exp(x1)) < phi(math.Exp(x2)) {
 			b = x2
 		} else {
@@ -74,12 +74,12 @@ func cfDelta(rs []refRelease, eps float64) (delta, selfErr float64) {
 	}
 	c := math.Exp((a + b) / 2)
 	// The tilted law's variance, (ln M)''(c), by central differences.
-	hd := 1e-4 * c
-	v := (real(logMGF(rs, complex(c+hd, 0))) - 2*real(logMGF(rs, complex(c, 0))) + real(logMGF(rs, complex(c-hd, 0)))) / (hd * hd)
+	hd := float64(1e-4 * c)
+	v := (real(logMGF(rs, complex(c+hd, 0))) - float64(2*real(logMGF(rs, complex(c, 0)))) + real(logMGF(rs, complex(c-hd, 0)))) / (hd * hd)
 	sd := math.Sqrt(math.Max(v, 1e-30))
 	// The step must make the aliased copies, 2π/step away, negligible:
 	// weights e^{−c·P} on one side and the tilted tail on the other.
-	period := math.Max(80/c, 60*sd+60)
+	period := math.Max(80/c, float64(60*sd)+60)
 	integrate := func(step float64, stretch float64) float64 {
 		f := func(t float64) float64 {
 			z := complex(c, t)
@@ -98,7 +98,7 @@ func cfDelta(rs []refRelease, eps float64) (delta, selfErr float64) {
 				continue
 			}
 			z := complex(c, t)
-			bound := math.Exp(real(logMGF(rs, z))-c*eps) / cmplx.Abs(z*(1+z))
+			bound := math.Exp(real(logMGF(rs, z))-float64(c*eps)) / cmplx.Abs(z*(1+z))
 			if bound < 1e-18*math.Abs(f0) {
 				quiet += 8
 			} else {
@@ -130,16 +130,16 @@ func cfEpsilon(rs []refRelease, delta float64) (eps, selfErr float64) {
 	var mean, vari, top float64
 	for _, x := range rs {
 		if x.gauss {
-			mean += x.n * x.r * x.r / 2
-			vari += x.n * x.r * x.r
+			mean += float64(x.n * x.r * x.r / 2)
+			vari += float64(x.n * x.r * x.r)
 			top = math.Inf(1)
 			continue
 		}
 		e := x.r
-		top += x.n * e
+		top += float64(x.n * e)
 		m := -0.5 * math.Expm1(-e)
-		mean += x.n * (e - 2*m)
-		vari += x.n * 4 * (-math.Expm1(-e) - e*math.Exp(-e) - m*m)
+		mean += float64(x.n * (e - float64(2*m)))
+		vari += float64(x.n * 4 * (-math.Expm1(-e) - float64(e*math.Exp(-e)) - float64(m*m)))
 	}
 	sd := math.Sqrt(vari)
 	return invertLog(f, delta, math.Max(mean, 0)+2*sd, 2*sd, top), selfErr
@@ -199,7 +199,7 @@ func gaussProfile(mu, eps float64) float64 {
 		}
 		return 0
 	}
-	return 0.5*math.Erfc((eps/mu-mu/2)/math.Sqrt2) - math.Exp(eps)*0.5*math.Erfc((eps/mu+mu/2)/math.Sqrt2)
+	return float64(0.5*math.Erfc((eps/mu-float64(mu/2))/math.Sqrt2)) - float64(math.Exp(eps)*0.5*math.Erfc((eps/mu+float64(mu/2))/math.Sqrt2))
 }
 
 // bracket is a discretized law of Y = Σ_j U_j, U_j = min(max(o_j, 0), ε_j)
@@ -229,12 +229,12 @@ func convBracket(eps []float64, mu, g float64) (upper, lower bracket) {
 		// Density ½e^{−u} on (0, ε): cell [ig, min((i+1)g, ε)).
 		for i := 0; i < m; i++ {
 			a, b := float64(i)*g, math.Min(float64(i+1)*g, e)
-			w := 0.5 * (math.Exp(-a) - math.Exp(-b))
+			w := float64(0.5 * (math.Exp(-a) - math.Exp(-b)))
 			kd[i] += w   // rounded down: to the cell's bottom
 			ku[i+1] += w // rounded up: to its top (past ε for the last)
 		}
 		// Atom ½e^{−ε} at ε.
-		at := 0.5 * math.Exp(-e)
+		at := float64(0.5 * math.Exp(-e))
 		kd[int(math.Floor(e/g))] += at
 		ku[m] += at
 		up = refConvolve(up, kd)
@@ -247,11 +247,11 @@ func convBracket(eps []float64, mu, g float64) (upper, lower bracket) {
 func (b bracket) delta(eps float64) float64 {
 	s := 0.0
 	for i, v := range b.p {
-		l := b.sumE - 2*float64(i)*b.g
+		l := b.sumE - float64(2*float64(i)*b.g)
 		if b.mu > 0 {
-			s += v * gaussProfile(b.mu, eps-l)
+			s += float64(v * gaussProfile(b.mu, eps-l))
 		} else if l > eps {
-			s += v * -math.Expm1(eps-l)
+			s += float64(v * -math.Expm1(eps-l))
 		}
 	}
 	return s
@@ -264,7 +264,7 @@ func (b bracket) epsilon(delta float64) float64 {
 		top = math.Inf(1)
 	}
 	f := func(e float64) float64 { return math.Log(math.Max(b.delta(e), 1e-300)) - math.Log(delta) }
-	return invertLog(f, delta, b.sumE/2+b.mu*b.mu/2+b.mu, b.sumE/4+b.mu+0.1, top)
+	return invertLog(f, delta, float64(b.sumE/2)+float64(b.mu*b.mu/2)+b.mu, float64(b.sumE/4)+b.mu+0.1, top)
 }
 
 // refConvolve is a linear convolution by a plain recursive radix-2 FFT on
@@ -276,7 +276,7 @@ func refConvolve(a, b []float64) []float64 {
 		r := make([]float64, out)
 		for i, x := range a {
 			for j, y := range b {
-				r[i+j] += x * y
+				r[i+j] += float64(x * y)
 			}
 		}
 		return r

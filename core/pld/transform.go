@@ -94,14 +94,14 @@ func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
 		// The interval [x_n, x_{n−1}] holds −2ε inside: the density on
 		// [−2ε, x_{n−1}] and the atom ½e^{−ε} at −2ε are split.
 		p.full = n - 1
-		a := -float64(n) * h
+		a := float64(-float64(n) * h)
 		c, top := -span, a+h
 		eh := g.eh
 		rFull = num.Exp(-float64(p.full) * h / 2)
-		mass := 0.5 * (rFull - num.Exp(c/2))
-		tilted := 0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2))
+		mass := float64(0.5 * (rFull - num.Exp(c/2)))
+		tilted := float64(0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2)))
 		up := (mass - tilted) / eh
-		atom := 0.5 * num.Exp(-e)
+		atom := float64(0.5 * num.Exp(-e))
 		upAtom := atom * -expm1(a-c) / eh
 		p.a = up + upAtom
 		p.b = (mass - up) + (atom - upAtom)
@@ -123,10 +123,10 @@ func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
 func (p lapParts) mass(j int, rj float64) float64 {
 	var v float64
 	if j < p.full {
-		v += 0.5 * p.th * rj
+		v += float64(0.5 * p.th * rj)
 	}
 	if j >= 1 && j <= p.full {
-		v += 0.5 * p.th * rj
+		v += float64(0.5 * p.th * rj)
 	}
 	if j == 0 {
 		v += 0.5
@@ -180,7 +180,7 @@ func (p lapParts) statsOn(h float64, bs *geoBases) (mean, vari, reach float64) {
 	// their squared mean); it agrees with the point-by-point sums to 10⁻¹³.
 	mj := m1 / m0
 	vj := max(m2/m0-float64(mj*mj), 0)
-	mean = -mj * h
+	mean = float64(-mj * h)
 	vari = vj * h * h
 	return mean, vari, max(-mean, float64(float64(p.n)*h)+mean)
 }
@@ -454,20 +454,20 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		fc := float64(pt.count)
 		if pt.leaf != nil {
 			d := pt.leaf
-			r.offset += fc*d.offset + pt.extra
-			r.mean += fc * d.mean
-			r.vari += fc * d.vari
+			r.offset += float64(fc*d.offset) + pt.extra
+			r.mean += float64(fc * d.mean)
+			r.vari += float64(fc * d.vari)
 			r.b = max(r.b, d.b)
 			shift += pt.count * int64(d.lo)
 			lowest += pt.count * int64(d.lo)
 			highest += pt.count * int64(d.lo+len(d.p)-1)
-			logFinite += fc * math.Log1p(-d.inf)
+			logFinite += float64(fc * math.Log1p(-d.inf))
 			continue
 		}
 		mean, vari, reach := pt.lap.statsOn(h, &bases)
-		r.offset += fc*pt.lap.eps + pt.extra
-		r.mean += fc * mean
-		r.vari += fc * vari
+		r.offset += float64(fc*pt.lap.eps) + pt.extra
+		r.mean += float64(fc * mean)
+		r.vari += float64(fc * vari)
 		r.b = max(r.b, reach/3)
 		lowest -= pt.count * int64(pt.lap.n)
 	}
@@ -579,7 +579,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	r.noise = max(neg, top*0x1p-52)
 	if len(alive) < m+1 {
-		r.inf += float64(n) * deadBelow
+		r.inf += float64(float64(n) * deadBelow)
 	}
 	if last < highest {
 		r.inf += tail

@@ -74,7 +74,7 @@ const Tolerance = 1e-9
 // Tolerance: a calibration that cannot reach its target says so instead
 // of reporting success.
 func (c Calibration) Check(field string) error {
-	d := c.After.Log10() - math.Log10(c.Target)
+	d := c.After.Log10() - float64(math.Log10(c.Target))
 	if !c.After.NoGuarantee() && math.Abs(d) <= math.Log10(1+Tolerance) {
 		return nil
 	}

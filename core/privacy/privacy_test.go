@@ -16,7 +16,7 @@ func TestSumOverflowsIntoLogSpace(t *testing.T) {
 		s.AddLog(float64(k) * math.Log(1/r)) // r^{−k}
 	}
 	// Σ_{k=1..K} 2^k = 2^{K+1} − 2, so log10 ≈ (K+1)·log10 2.
-	want := float64(K+1) * math.Log10(2)
+	want := float64(float64(K+1) * math.Log10(2))
 	if got := s.Amount().Log10(); math.Abs(got-want) > 1e-9 {
 		t.Errorf("log10 = %.12f, want %.12f", got, want)
 	}

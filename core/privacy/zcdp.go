@@ -102,7 +102,7 @@ func GaussianRho(delta2, sigma float64) float64 {
 		}
 		return math.Inf(1)
 	}
-	return delta2 * delta2 / (2 * sigma * sigma)
+	return float64(delta2 * delta2 / (2 * sigma * sigma))
 }
 
 // ComposeRho returns the ρ of the sequential composition of releases with
@@ -160,7 +160,7 @@ func ZCDPEpsilonSimple(rho, delta float64) float64 {
 	}
 	// ρ·ln(1/δ) overflows near float64's top: the root of each factor
 	// apart keeps ε finite (and equal to ρ to every digit).
-	return rho + 2*math.Sqrt(rho)*math.Sqrt(l)
+	return rho + float64(2*math.Sqrt(rho)*math.Sqrt(l))
 }
 
 // ZCDPRhoSimple inverts the simple conversion in closed form:
@@ -202,18 +202,18 @@ func ZCDPEpsilon(rho, delta float64) float64 {
 	}
 	lo, hi := 1.0, 1+math.Sqrt(l/rho)
 	for i := 0; i < 200; i++ {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if rho*(mid-1)*(mid-1)+num.Log(mid)-l < 0 {
+		if float64(rho*(mid-1)*(mid-1))+num.Log(mid)-l < 0 {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
 	a := hi
-	eps := a*rho + (l+(a-1)*num.Log((a-1)/a)-num.Log(a))/(a-1)
+	eps := float64(a*rho) + (l+float64((a-1)*num.Log((a-1)/a))-num.Log(a))/(a-1)
 	if s := ZCDPEpsilonSimple(rho, delta); eps > s {
 		eps = s
 	}
@@ -240,7 +240,7 @@ func ZCDPRho(eps, delta float64) float64 {
 		hi *= 2
 	}
 	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if ZCDPEpsilon(mid, delta) <= eps {
 			lo = mid
 		} else {
@@ -267,14 +267,14 @@ const nearOne = 1e-6
 // so nothing cancels, and bisection on u, whose interval starts at 0,
 // finds the root to the last bit.
 func zcdpEpsilonNearOne(rho, l, w float64) float64 {
-	log1p := func(u float64) float64 { return u * (1 - u*(0.5-u*(1.0/3-u*0.25))) }
+	log1p := func(u float64) float64 { return float64(u * (1 - float64(u*(0.5-float64(u*(1.0/3-float64(u*0.25))))))) }
 	lo, hi := 0.0, w
 	for i := 0; i < 200; i++ {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if rho*mid*mid+log1p(mid)-l < 0 {
+		if float64(rho*mid*mid)+log1p(mid)-l < 0 {
 			lo = mid
 		} else {
 			hi = mid
@@ -282,6 +282,6 @@ func zcdpEpsilonNearOne(rho, l, w float64) float64 {
 	}
 	u := hi
 	// The small terms first, then ρ: ln(1+u)/u = 1 − u/2 + u²/3 − u³/4.
-	excess := rho*u + l/u + num.Log(u) - log1p(u) - (1 - u*(0.5-u*(1.0/3-u*0.25)))
+	excess := float64(rho*u) + l/u + num.Log(u) - log1p(u) - (1 - float64(u*(0.5-float64(u*(1.0/3-float64(u*0.25))))))
 	return rho + excess
 }

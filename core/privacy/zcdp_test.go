@@ -46,9 +46,9 @@ func TestZCDPEpsilonIsMinimum(t *testing.T) {
 			}
 			l := math.Log(1 / delta)
 			for i := 1; i <= 2000; i++ {
-				a := 1 + float64(i)/2000*2*math.Sqrt(l/rho)
-				e := a*rho + (l+(a-1)*math.Log(1-1/a)-math.Log(a))/(a-1)
-				if math.Max(e, 0) < eps-1e-9*math.Max(1, eps) {
+				a := 1 + float64(float64(i)/2000*2*math.Sqrt(l/rho))
+				e := float64(a*rho) + (l+float64((a-1)*math.Log(1-1/a))-math.Log(a))/(a-1)
+				if math.Max(e, 0) < eps-float64(1e-9*math.Max(1, eps)) {
 					t.Fatalf("ρ=%v δ=%v: order %v gives %v below %v", rho, delta, a, e, eps)
 				}
 			}
@@ -145,13 +145,13 @@ func TestZCDPEpsilonLargeRho(t *testing.T) {
 		l := math.Log(1 / delta)
 		f := func(lu float64) float64 {
 			u := math.Exp(lu)
-			return rho*u + l/u + lu - math.Log1p(u) - math.Log1p(u)/u
+			return float64(rho*u) + l/u + lu - math.Log1p(u) - math.Log1p(u)/u
 		}
 		w := math.Log(math.Sqrt(l / rho))
 		a, b := w-8, w+1
 		g := (math.Sqrt(5) - 1) / 2
 		for range 300 {
-			c, d := b-g*(b-a), a+g*(b-a)
+			c, d := b-float64(g*(b-a)), a+float64(g*(b-a))
 			if f(c) < f(d) {
 				b = d
 			} else {

@@ -76,7 +76,7 @@ func (s *Stream) Uint64() uint64 {
 // Float64 returns a uniform draw in [0, 1) on the grid of 2⁻⁵³: the top 53
 // bits of the next word.
 func (s *Stream) Float64() float64 {
-	return float64(s.Uint64()>>11) * 0x1p-53
+	return float64(float64(s.Uint64()>>11) * 0x1p-53)
 }
 
 // fin is SplitMix64's output function (Stafford's Mix13 variant of the

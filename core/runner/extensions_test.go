@@ -104,7 +104,7 @@ func TestBatonOnlyHolderSpeaks(t *testing.T) {
 	opt := b.Env.Problem.Optimum()
 	d2 := 0.0
 	for c := range x {
-		d2 += (x[c] - opt[c]) * (x[c] - opt[c])
+		d2 += float64((x[c] - opt[c]) * (x[c] - opt[c]))
 	}
 	if math.Abs(last.Optimality-d2) > 1e-15*math.Max(1, d2) || last.Objective != b.Env.Problem.Objective(x) {
 		t.Errorf("optimality %v objective %v; want %v and %v at the shared estimate", last.Optimality, last.Objective, d2, b.Env.Problem.Objective(x))
@@ -424,9 +424,9 @@ func TestNoOptimumStationarity(t *testing.T) {
 					x = s.Estimate(i)
 				}
 				prob.Grad(i, x, g)
-				sum[0], sum[1] = sum[0]+g[0]/4, sum[1]+g[1]/4
+				sum[0], sum[1] = sum[0]+float64(g[0]/4), sum[1]+float64(g[1]/4)
 			}
-			want = append(want, sum[0]*sum[0]+sum[1]*sum[1])
+			want = append(want, float64(sum[0]*sum[0])+float64(sum[1]*sum[1]))
 		}))
 		if err := r.Run(); err != nil {
 			t.Fatal(err)

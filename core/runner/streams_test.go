@@ -44,7 +44,7 @@ func TestPerAgentDecayBudgets(t *testing.T) {
 	l := r.Ledger()
 	const K, C, scale = 30, 1.0, 0.1
 	for i, e := range l.Agents {
-		vs := 0.5 + 0.01*float64(i+1)
+		vs := 0.5 + float64(0.01*float64(i+1))
 		want := 0.0
 		for k := range K {
 			lam := 0.5 / math.Pow(1+float64(k), 0.71)

@@ -187,7 +187,7 @@ func TestChargesAreTheReleases(t *testing.T) {
 				var a, q float64
 				for _, v := range z {
 					a += math.Abs(v)
-					q += v * v
+					q += float64(v * v)
 				}
 				n := float64(len(z))
 				a, q = a/n, q/n

@@ -142,7 +142,7 @@ func (a *toyAlg) Advance() *sim.Step {
 		}
 		xn := a.xn[i*d : (i+1)*d]
 		for c := range xn {
-			xn[c] = a.acc[c] - lam*a.g[c]
+			xn[c] = a.acc[c] - float64(lam*a.g[c])
 		}
 	}
 	a.x, a.xn = a.xn, a.x
@@ -221,10 +221,10 @@ var streamFactory = objective.Factory{
 				row := make([]float64, p.Dim)
 				y := 0.0
 				for c := range row {
-					row[c] = 2*r.Float64() - 1
-					y += row[c] * float64(1-2*(c%2))
+					row[c] = float64(2*r.Float64()) - 1
+					y += float64(row[c] * float64(1-2*(c%2)))
 				}
-				as, bs = append(as, row), append(bs, y+0.1*(2*r.Float64()-1))
+				as, bs = append(as, row), append(bs, y+float64(0.1*(float64(2*r.Float64())-1)))
 			}
 			s.a, s.b = append(s.a, as), append(s.b, bs)
 		}
@@ -260,9 +260,9 @@ func (s *stream) Optimum() []float64 {
 		for j, a := range s.a[i] {
 			for r := range d {
 				for c := range d {
-					m[r][c] += w * a[r] * a[c]
+					m[r][c] += float64(w * a[r] * a[c])
 				}
-				m[r][d] += w * a[r] * s.b[i][j]
+				m[r][d] += float64(w * a[r] * s.b[i][j])
 			}
 		}
 	}
@@ -278,7 +278,7 @@ func (s *stream) Optimum() []float64 {
 			if r != c {
 				f := m[r][c] / m[c][c]
 				for k := c; k <= d; k++ {
-					m[r][k] -= f * m[c][k]
+					m[r][k] -= float64(f * m[c][k])
 				}
 			}
 		}
@@ -293,7 +293,7 @@ func (s *stream) Optimum() []float64 {
 func (s *stream) loss(i, j int, x []float64) (float64, float64) {
 	r := -s.b[i][j]
 	for c, v := range s.a[i][j] {
-		r += v * x[c]
+		r += float64(v * x[c])
 	}
 	return 0.5 * r * r, r
 }
@@ -320,7 +320,7 @@ func (s *stream) GradBatch(i int, x []float64, idx []int, out []float64) {
 	for _, j := range idx {
 		_, r := s.loss(i, j, x)
 		for c, v := range s.a[i][j] {
-			out[c] += r * v
+			out[c] += float64(r * v)
 		}
 	}
 	for c := range out {
@@ -345,7 +345,7 @@ func ldpToyScenario(problem string, extra string) []byte {
 		if i > 0 {
 			decays += ", "
 		}
-		decays += fmt.Sprintf(`{"kind": "polynomial", "c": 1, "m": 1, "p": %g}`, 0.5+0.01*float64(i+1))
+		decays += fmt.Sprintf(`{"kind": "polynomial", "c": 1, "m": 1, "p": %g}`, 0.5+float64(0.01*float64(i+1)))
 	}
 	return []byte(fmt.Sprintf(`{
   "name": "toy", "seed": 7,

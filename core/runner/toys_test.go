@@ -50,7 +50,7 @@ func (p *toyProblem) Value(i int, x []float64) float64 {
 		if p.wave {
 			v += 1 - math.Cos(e)
 		} else {
-			v += e * e / 2
+			v += float64(e * e / 2)
 		}
 	}
 	return v
@@ -210,7 +210,7 @@ func (a *baton) Advance() *sim.Step {
 	h := a.k % a.n
 	a.prob.Grad(h, a.x, a.u)
 	for c := range a.x {
-		a.x[c] -= a.step * a.u[c]
+		a.x[c] -= float64(a.step * a.u[c])
 	}
 	copy(a.z[h*a.d:(h+1)*a.d], a.x)
 	a.to[0], a.active[0] = (h+1)%a.n, h
@@ -327,7 +327,7 @@ func (a *rounds) Advance() *sim.Step {
 		zi := a.m[i*a.d : (i+1)*a.d]
 		a.prob.Grad(i, zi, a.grad)
 		for c := range a.d {
-			a.x[i*a.d+c] = zi[c] - a.step*a.grad[c]
+			a.x[i*a.d+c] = zi[c] - float64(a.step*a.grad[c])
 		}
 	}
 	a.k++

@@ -206,7 +206,7 @@ func EpsilonText(v float64) (text string, exact bool) {
 	if m >= 10 {
 		m, e = m/10, e+1
 	}
-	r := m * math.Pow(10, e)
+	r := float64(m * math.Pow(10, e))
 	exact = math.Abs(r-v) <= 1e-9*math.Abs(v)
 	if e >= 4 || e <= -3 {
 		ms := strconv.FormatFloat(m, 'f', -1, 64)

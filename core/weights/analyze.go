@@ -711,7 +711,7 @@ func spectral(m *Matrix, sym bool) []Finding {
 	}
 	var rhoWo float64
 	if dhi-dlo <= 1e-12 {
-		a := (dlo + dhi) / 2
+		a := float64((dlo + dhi) / 2)
 		for _, v := range vals {
 			rhoWo = max(rhoWo, math.Abs(v-a))
 		}

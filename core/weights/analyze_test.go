@@ -176,9 +176,9 @@ func TestStochasticDigraph(t *testing.T) {
 			v := 0.0
 			for j := range 4 {
 				if c.left {
-					v += c.pi[j] * c.m.At(j, i)
+					v += float64(c.pi[j] * c.m.At(j, i))
 				} else {
-					v += c.m.At(i, j) * c.pi[j]
+					v += float64(c.m.At(i, j) * c.pi[j])
 				}
 			}
 			if math.Abs(v-c.pi[i]) > tol || c.pi[i] <= 0 {
@@ -234,7 +234,7 @@ func TestIEEE14PushPull(t *testing.T) {
 	}
 	dot := 0.0
 	for i := range piR {
-		dot += piR[i] * piC[i]
+		dot += float64(piR[i] * piC[i])
 	}
 	sigmaR, err := SigmaR(rm, 0.7)
 	if err != nil {

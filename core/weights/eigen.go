@@ -41,7 +41,7 @@ func hypot(a, b float64) float64 {
 		return 0
 	}
 	r := b / a
-	return a * math.Sqrt(1+r*r)
+	return a * math.Sqrt(1+float64(r*r))
 }
 
 // sign returns |a| with the sign of b (b = 0 counts as positive), Fortran's
@@ -89,12 +89,12 @@ func tridiagonalize(a []float64, n int, d, e []float64) {
 		for k, v := range u {
 			v /= scale
 			u[k] = v
-			h += v * v
+			h += float64(v * v)
 		}
 		f := u[l]
 		g := -sign(math.Sqrt(h), f)
 		e[i] = scale * g
-		h -= f * g
+		h -= float64(f * g)
 		u[l] = f - g
 		// p = A·u/h over the leading (l+1)×(l+1) block, from its lower
 		// triangle read row by row (both halves of the product).
@@ -108,27 +108,27 @@ func tridiagonalize(a []float64, n int, d, e []float64) {
 			rj, uk, pk := row[:j], u[:j], p[:j]
 			uk, pk = uk[:len(rj)], pk[:len(rj)]
 			for k, v := range rj {
-				s += v * uk[k]
-				pk[k] += v * uj
+				s += float64(v * uk[k])
+				pk[k] += float64(v * uj)
 			}
-			p[j] += s + row[j]*uj
+			p[j] += s + float64(row[j]*uj)
 		}
 		f = 0.0
 		for j := range p[:i] {
 			p[j] /= h
-			f += p[j] * u[j]
+			f += float64(p[j] * u[j])
 		}
 		// q = p − (uᵀp/2h)·u; A ← A − u·qᵀ − q·uᵀ on the lower triangle.
 		hh := f / (h + h)
 		for j := range p[:i] {
-			p[j] -= hh * u[j]
+			p[j] -= float64(hh * u[j])
 		}
 		for j := 0; j <= l; j++ {
 			row := a[j*n : j*n+j+1]
 			uj, qj := u[j], p[j]
 			pk, uk := p[:len(row)], u[:len(row)]
 			for k := range row {
-				row[k] -= uj*pk[k] + qj*uk[k]
+				row[k] -= float64(uj*pk[k]) + float64(qj*uk[k])
 			}
 		}
 	}
@@ -171,7 +171,7 @@ func tridiagonalQL(d, e []float64) bool {
 			s, c, p := 1.0, 1.0, 0.0
 			underflow := false
 			for i := m - 1; i >= l; i-- {
-				f, b := s*e[i], c*e[i]
+				f, b := s*e[i], float64(c*e[i])
 				r = hypot(f, g)
 				e[i+1] = r
 				if r == 0 {
@@ -183,10 +183,10 @@ func tridiagonalQL(d, e []float64) bool {
 				}
 				s, c = f/r, g/r
 				g = d[i+1] - p
-				r = (d[i]-g)*s + 2*c*b
-				p = s * r
+				r = float64((d[i]-g)*s) + float64(2*c*b)
+				p = float64(s * r)
 				d[i+1] = g + p
-				g = c*r - b
+				g = float64(c*r) - b
 			}
 			if underflow {
 				continue
@@ -291,7 +291,7 @@ func hessenberg(a []float64, n int) {
 				row := a[i*n+m : i*n+n]
 				row = row[:len(rowM)]
 				for j, v := range rowM {
-					row[j] -= yi * v
+					row[j] -= float64(yi * v)
 				}
 			}
 		}
@@ -301,7 +301,7 @@ func hessenberg(a []float64, n int) {
 			row = row[:len(ys)]
 			s := 0.0
 			for k, v := range row {
-				s += ys[k] * v
+				s += float64(ys[k] * v)
 			}
 			a[j*n+m] += s
 		}
@@ -341,10 +341,10 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 				break
 			}
 			y := a[(nn-1)*n+nn-1]
-			w := a[nn*n+nn-1] * a[(nn-1)*n+nn]
+			w := float64(a[nn*n+nn-1] * a[(nn-1)*n+nn])
 			if l == nn-1 { // two roots, of the trailing 2×2 block
-				p := 0.5 * (y - x)
-				q := p*p + w
+				p := float64(0.5 * (y - x))
+				q := float64(p*p) + w
 				z := math.Sqrt(math.Abs(q))
 				x += t
 				if q >= 0 {
@@ -382,7 +382,7 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 				z = a[m*n+m]
 				r = x - z
 				s := y - z
-				p = (r*s-w)/a[(m+1)*n+m] + a[m*n+m+1]
+				p = (float64(r*s)-w)/a[(m+1)*n+m] + a[m*n+m+1]
 				q = a[(m+1)*n+m+1] - z - r - s
 				r = a[(m+2)*n+m+1]
 				s = math.Abs(p) + math.Abs(q) + math.Abs(r)
@@ -390,8 +390,8 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 				if m == l {
 					break
 				}
-				u := math.Abs(a[m*n+m-1]) * (math.Abs(q) + math.Abs(r))
-				v := math.Abs(p) * (math.Abs(a[(m-1)*n+m-1]) + math.Abs(z) + math.Abs(a[(m+1)*n+m+1]))
+				u := float64(math.Abs(a[m*n+m-1]) * (math.Abs(q) + math.Abs(r)))
+				v := float64(math.Abs(p) * (math.Abs(a[(m-1)*n+m-1]) + math.Abs(z) + math.Abs(a[(m+1)*n+m+1])))
 				if u+v == v {
 					break
 				}
@@ -415,7 +415,7 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 						p, q, r = p/x, q/x, r/x
 					}
 				}
-				s := sign(math.Sqrt(p*p+q*q+r*r), p)
+				s := sign(math.Sqrt(float64(p*p)+float64(q*q)+float64(r*r)), p)
 				if s == 0 {
 					continue
 				}
@@ -435,29 +435,29 @@ func hessenbergQR(a []float64, n int, wr, wi []float64) bool {
 					rk2 := a[(k+2)*n+k : (k+2)*n+nn+1]
 					rk2 = rk2[:len(rk)]
 					for j := range rk {
-						p = rk[j] + q*rk1[j] + r*rk2[j]
-						rk2[j] -= p * z
-						rk1[j] -= p * y
-						rk[j] -= p * x
+						p = rk[j] + float64(q*rk1[j]) + float64(r*rk2[j])
+						rk2[j] -= float64(p * z)
+						rk1[j] -= float64(p * y)
+						rk[j] -= float64(p * x)
 					}
 				} else {
 					for j := range rk {
-						p = rk[j] + q*rk1[j]
-						rk1[j] -= p * y
-						rk[j] -= p * x
+						p = rk[j] + float64(q*rk1[j])
+						rk1[j] -= float64(p * y)
+						rk[j] -= float64(p * x)
 					}
 				}
 				for i := l; i <= min(nn, k+3); i++ {
 					if k != nn-1 {
 						c := a[i*n+k : i*n+k+3 : i*n+k+3]
-						p = x*c[0] + y*c[1] + z*c[2]
-						c[2] -= p * r
-						c[1] -= p * q
+						p = float64(x*c[0]) + float64(y*c[1]) + float64(z*c[2])
+						c[2] -= float64(p * r)
+						c[1] -= float64(p * q)
 						c[0] -= p
 					} else {
 						c := a[i*n+k : i*n+k+2 : i*n+k+2]
-						p = x*c[0] + y*c[1]
-						c[1] -= p * q
+						p = float64(x*c[0]) + float64(y*c[1])
+						c[1] -= float64(p * q)
 						c[0] -= p
 					}
 				}
@@ -520,7 +520,7 @@ func factorLU(a []float64, n int) *lu {
 			ri := a[i*n+k+1 : i*n+n]
 			ri = ri[:len(rk)]
 			for j, v := range rk {
-				ri[j] -= li * v
+				ri[j] -= float64(li * v)
 			}
 		}
 	}
@@ -536,14 +536,14 @@ func (f *lu) solve(b []float64, trans bool) []float64 {
 		for i := range n {
 			s := b[f.perm[i]]
 			for j, v := range a[i*n : i*n+i] {
-				s -= v * x[j]
+				s -= float64(v * x[j])
 			}
 			x[i] = s
 		}
 		for i := n - 1; i >= 0; i-- {
 			s := x[i]
 			for j, v := range a[i*n+i+1 : i*n+n] {
-				s -= v * x[i+1+j]
+				s -= float64(v * x[i+1+j])
 			}
 			x[i] = s / a[i*n+i]
 		}
@@ -555,13 +555,13 @@ func (f *lu) solve(b []float64, trans bool) []float64 {
 		w[i] /= a[i*n+i]
 		wi := w[i]
 		for j, v := range a[i*n+i+1 : i*n+n] {
-			w[i+1+j] -= v * wi
+			w[i+1+j] -= float64(v * wi)
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
 		wi := w[i]
 		for j, v := range a[i*n : i*n+i] {
-			w[j] -= v * wi
+			w[j] -= float64(v * wi)
 		}
 	}
 	for i := range n {
@@ -603,7 +603,7 @@ func (f *lu) cond() float64 {
 		z := f.solve(xi, true)
 		j, zx := 0, 0.0
 		for i, v := range z {
-			zx += v * x[i]
+			zx += float64(v * x[i])
 			if math.Abs(v) > math.Abs(z[j]) {
 				j = i
 			}

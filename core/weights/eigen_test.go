@@ -134,9 +134,9 @@ func TestLU(t *testing.T) {
 			r := -b[i]
 			for j := range n {
 				if trans {
-					r += a[j*n+i] * x[j]
+					r += float64(a[j*n+i] * x[j])
 				} else {
-					r += a[i*n+j] * x[j]
+					r += float64(a[i*n+j] * x[j])
 				}
 			}
 			if math.Abs(r) > 1e-11 {

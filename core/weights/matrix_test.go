@@ -70,7 +70,7 @@ func TestSparseRoundTrip(t *testing.T) {
 			for c := range dim {
 				want := 0.0
 				for j := range m.N {
-					want += rows[i][j] * x[j*dim+c]
+					want += float64(rows[i][j] * x[j*dim+c])
 				}
 				if math.Abs(got[i*dim+c]-want) > tol {
 					t.Errorf("%s: MulVec block %d coordinate %d = %v, want %v", tc.name, i, c, got[i*dim+c], want)
@@ -230,7 +230,7 @@ func TestMixRow(t *testing.T) {
 			cols := r.Perm(n)[:k]
 			vals := make([]float64, k, k+2)
 			for e := range vals {
-				vals[e] = r.Float64()*2 - 0.5
+				vals[e] = float64(r.Float64()*2) - 0.5
 			}
 			acc, want := make([]float64, d), make([]float64, d)
 			for c := range acc {
@@ -249,7 +249,7 @@ func TestMixRow(t *testing.T) {
 			for c := range acc {
 				sum, scale := acc0[c], math.Abs(acc0[c])
 				for e, j := range cols {
-					sum += vals[e] * x[j*d+c]
+					sum += float64(vals[e] * x[j*d+c])
 					scale += math.Abs(vals[e] * x[j*d+c])
 				}
 				if math.Abs(acc[c]-sum) > 1e-14*scale {

@@ -98,7 +98,7 @@ func RingRD(g *graph.Graph, r, d float64) (*Matrix, error) {
 // ρ_w = 1 − r(1 − d), which is wrong (spec §5.6: r = 0.3, d = 0.5 gives
 // 0.7, not 0.85).
 func RingRDSpectrum(r, d float64) (rhoWo, rhoW float64) {
-	rhoW = math.Max(math.Abs(1-2*r), math.Max(math.Abs(1-2*r*(1-d)), math.Abs(1-2*r*d)))
+	rhoW = math.Max(math.Abs(1-float64(2*r)), math.Max(math.Abs(1-float64(2*r*(1-d))), math.Abs(1-float64(2*r*d))))
 	return r, rhoW
 }
 

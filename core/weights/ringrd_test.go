@@ -25,7 +25,7 @@ func TestRingRDSpectrum(t *testing.T) {
 		if math.Abs(wo-rep.RhoWo) > 1e-12 || math.Abs(rw-rep.RhoW) > 1e-12 {
 			t.Errorf("r=%v d=%v: closed forms ρ(W_o)=%v ρ_w=%v, eigenvalues %v %v", r, d, wo, rw, rep.RhoWo, rep.RhoW)
 		}
-		if want := 1 - 2*r*math.Min(d, 1-d); math.Abs(rw-want) > 1e-15 {
+		if want := 1 - float64(2*r*math.Min(d, 1-d)); math.Abs(rw-want) > 1e-15 {
 			t.Errorf("ρ_w = %v, 1 − 2r·min(d, 1−d) = %v", rw, want)
 		}
 		for _, f := range []string{FindSymmetric, FindDoublyStochastic, FindNonnegative, FindPositiveDiagonal, FindSparsity} {

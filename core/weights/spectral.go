@@ -229,7 +229,7 @@ func lazyDeflatedRadius(m *Matrix, t float64, p func(i, j int) float64) (float64
 	a := m.dense()
 	for i := range n {
 		for j := range n {
-			a[i*n+j] = t*a[i*n+j] - p(i, j)
+			a[i*n+j] = float64(t*a[i*n+j]) - p(i, j)
 		}
 		a[i*n+i] += 1 - t
 	}

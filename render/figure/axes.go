@@ -21,7 +21,7 @@ func setAxis(a *plot.Axis, lo, hi float64, log bool) {
 		if l1-l0 < 1e-9 {
 			l0, l1 = l0-0.5, l1+0.5
 		}
-		pad := 0.04 * (l1 - l0)
+		pad := float64(0.04 * (l1 - l0))
 		a.Min, a.Max = pow10f(l0-pad), pow10f(l1+pad)
 		a.Scale = logScale{}
 		a.Tick.Marker = logTicks{}
@@ -31,7 +31,7 @@ func setAxis(a *plot.Axis, lo, hi float64, log bool) {
 		d := math.Max(math.Abs(lo)*0.1, 1)
 		lo, hi = lo-d, hi+d
 	}
-	pad := 0.04 * (hi - lo)
+	pad := float64(0.04 * (hi - lo))
 	a.Min, a.Max = lo-pad, hi+pad
 	a.Tick.Marker = linTicks{}
 }
@@ -156,7 +156,7 @@ func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData, lab draw.T
 	setAxis(&ax, lo, hi, fd.Y2Log)
 	xt, _ := p.Transforms(&da)
 	yt := func(v float64) vg.Length {
-		return da.Min.Y + vg.Length(ax.Scale.Normalize(ax.Min, ax.Max, v))*(da.Max.Y-da.Min.Y)
+		return da.Min.Y + vg.Length(vg.Length(ax.Scale.Normalize(ax.Min, ax.Max, v))*(da.Max.Y-da.Min.Y))
 	}
 	for i, s := range fd.Series {
 		col := Palette[i%len(Palette)]
@@ -186,6 +186,6 @@ func drawY2(area draw.Canvas, p *plot.Plot, fd experiment.FigureData, lab draw.T
 	}
 	// The title (fitted by layOut, which widened the margin by a line for
 	// each line past the first), at the margin's right edge.
-	area.FillText(lab, vg.Point{X: x + y2Margin + vg.Length(lineCount(label)-1)*lab.Font.Size - 4, Y: (da.Min.Y + da.Max.Y) / 2}, label)
+	area.FillText(lab, vg.Point{X: x + y2Margin + vg.Length(vg.Length(lineCount(label)-1)*lab.Font.Size) - 4, Y: (da.Min.Y + da.Max.Y) / 2}, label)
 	return nil
 }

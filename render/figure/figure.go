@@ -101,7 +101,7 @@ func WriteContext(ctx context.Context, w io.Writer, fd experiment.FigureData, fo
 		return err
 	}
 	notes := noteLines(fd)
-	h := PlotHeight + vg.Length(len(notes))*noteLine + noteLine/2
+	h := PlotHeight + vg.Length(vg.Length(len(notes))*noteLine) + noteLine/2
 	var c vg.CanvasWriterTo
 	switch format {
 	case SVG:
@@ -200,7 +200,7 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 
-	notesH := vg.Length(len(notes))*noteLine + noteLine/2
+	notesH := vg.Length(vg.Length(len(notes))*noteLine) + noteLine/2
 
 	p := plot.New()
 	useGlyphs(p)
@@ -317,7 +317,7 @@ func draw1(ctx context.Context, dc draw.Canvas, fd experiment.FigureData, notes 
 	sty := draw.TextStyle{Font: font.From(plot.DefaultFont, noteSize), Handler: p.Title.TextStyle.Handler}
 	for i, n := range notes {
 		sty.Color = n.color
-		y := notesH - noteLine*vg.Length(i+1)
+		y := notesH - vg.Length(noteLine*vg.Length(i+1))
 		dc.FillText(sty, vg.Point{X: 0.3 * vg.Inch, Y: dc.Min.Y + y}, n.text)
 	}
 	return nil
@@ -345,7 +345,7 @@ func layOut(dc draw.Canvas, p *plot.Plot, fd experiment.FigureData, notesH vg.Le
 	y2Sty := ySty
 	y2Sty.Rotation = -math.Pi / 2
 	extra := func(sty draw.TextStyle, txt string) vg.Length {
-		return vg.Length(lineCount(txt)-1) * sty.Font.Size
+		return vg.Length(vg.Length(lineCount(txt)-1) * sty.Font.Size)
 	}
 	var l layout
 	l.xSty, l.x, l.ySty, l.y, l.y2Sty, l.y2 = base, fd.XLabel, ySty, fd.YLabel, y2Sty, ""
@@ -360,11 +360,11 @@ func layOut(dc draw.Canvas, p *plot.Plot, fd experiment.FigureData, notesH vg.Le
 		l.full = draw.Crop(dc, 0, -right, notesH, -6)
 		l.area = draw.Crop(l.full, axisTitle+extra(l.ySty, l.y), 0, axisTitle+extra(l.xSty, l.x), 0)
 		da := p.DataCanvas(l.area)
-		cx, cy := (da.Min.X+da.Max.X)/2, (da.Min.Y+da.Max.Y)/2
+		cx, cy := vg.Length((da.Min.X+da.Max.X)/2), vg.Length((da.Min.Y+da.Max.Y)/2)
 		full := l.full
-		along := 2*min(cy-full.Min.Y, full.Max.Y-cy) - 8
+		along := vg.Length(2*min(cy-full.Min.Y, full.Max.Y-cy)) - 8
 		next := l
-		next.xSty, next.x = fitText(base, fd.XLabel, 2*min(cx-full.Min.X, full.Max.X-cx)-8)
+		next.xSty, next.x = fitText(base, fd.XLabel, vg.Length(2*min(cx-full.Min.X, full.Max.X-cx))-8)
 		next.ySty, next.y = fitText(ySty, fd.YLabel, along)
 		if fd.Y2Label != "" {
 			next.y2Sty, next.y2 = fitText(y2Sty, fd.Y2Label+" (dashed)", along)
@@ -492,7 +492,7 @@ func legendCorner(fd experiment.FigureData, p *plot.Plot, da draw.Canvas, floor 
 			}
 			for t := range n {
 				f := float64(t) / steps
-				lerp := func(u, v float64) float64 { return u + f*(v-u) }
+				lerp := func(u, v float64) float64 { return u + float64(f*(v-u)) }
 				x, y, lo, hi := lerp(a.x, b.x), lerp(a.y, b.y), lerp(a.lo, b.lo), lerp(a.hi, b.hi)
 				for c, bx := range corners {
 					if x < bx.x0 || x > bx.x1 {

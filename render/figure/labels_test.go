@@ -25,12 +25,12 @@ type placed struct {
 type affine struct{ a, b, c, d, e, f float64 }
 
 func (m affine) then(n affine) affine { // m ∘ n
-	return affine{m.a*n.a + m.b*n.c, m.a*n.b + m.b*n.d, m.c*n.a + m.d*n.c, m.c*n.b + m.d*n.d,
-		m.a*n.e + m.b*n.f + m.e, m.c*n.e + m.d*n.f + m.f}
+	return affine{float64(m.a*n.a) + float64(m.b*n.c), float64(m.a*n.b) + float64(m.b*n.d), float64(m.c*n.a) + float64(m.d*n.c), float64(m.c*n.b) + float64(m.d*n.d),
+		float64(m.a*n.e) + float64(m.b*n.f) + m.e, float64(m.c*n.e) + float64(m.d*n.f) + m.f}
 }
 
 func (m affine) apply(x, y float64) (float64, float64) {
-	return m.a*x + m.b*y + m.e, m.c*x + m.d*y + m.f
+	return float64(m.a*x) + float64(m.b*y) + m.e, float64(m.c*x) + float64(m.d*y) + m.f
 }
 
 // strings replays rec's actions and returns every string it fills with
@@ -95,7 +95,7 @@ func TestLabelsNeverClipped(t *testing.T) {
 				}
 			}
 			notes := noteLines(fd)
-			h := PlotHeight + vg.Length(len(notes))*noteLine + noteLine/2
+			h := PlotHeight + vg.Length(vg.Length(len(notes))*noteLine) + noteLine/2
 			var rec recorder.Canvas
 			if err := draw1(context.Background(), draw.NewCanvas(&rec, Width, h), fd, notes); err != nil {
 				t.Fatal(err)

@@ -26,12 +26,12 @@ func bigFigure(series, points int) experiment.FigureData {
 		fs := experiment.FigureSeries{Name: "s", Label: "series"}
 		for j := range points {
 			x := float64(j + 1)
-			y := num.Exp(-float64(j)/float64(points)*5) * (1 + 0.5*u()) * float64(s+1)
+			y := num.Exp(-float64(j)/float64(points)*5) * (1 + float64(0.5*u())) * float64(s+1)
 			fs.X = append(fs.X, x)
 			fs.Y = append(fs.Y, y)
-			fs.Lo = append(fs.Lo, y*(0.5+0.3*u())-0.2*u())
+			fs.Lo = append(fs.Lo, float64(y*(0.5+float64(0.3*u())))-float64(0.2*u()))
 			fs.Hi = append(fs.Hi, y*(1.5+u()))
-			fs.Y2 = append(fs.Y2, float64(j)*(1+0.01*u()))
+			fs.Y2 = append(fs.Y2, float64(j)*(1+float64(0.01*u())))
 			fs.N = append(fs.N, 10)
 		}
 		fs.Y[points/3] = 0

@@ -152,10 +152,10 @@ func (m *Model) allocNodes(f *Frame, at func(int) (float64, float64), r, lw, u f
 		if k := strings.LastIndexByte(name, ' '); k >= 0 {
 			short = name[k+1:]
 		}
-		rr := 0.8 * r
+		rr := float64(0.8 * r)
 		var text, cls, inner string
 		if gen {
-			rr = 0.9 * r
+			rr = float64(0.9 * r)
 			f.NodeBoxes = append(f.NodeBoxes, Box{Rect{x - rr, y - rr, 2 * rr, 2 * rr}, NodeColor(i), NodeLine, lw})
 			w := math.NaN()
 			if m.dim > 0 && (i+1)*m.dim <= len(m.est) {
@@ -176,7 +176,7 @@ func (m *Model) allocNodes(f *Frame, at func(int) (float64, float64), r, lw, u f
 			text = name + " " + text
 		}
 		dx, dy := x-cx, y-cy
-		gap := rr + 3*u
+		gap := rr + float64(3*u)
 		l := Label{Text: text, Size: fs, Class: cls}
 		switch {
 		case math.Abs(dy) >= 2*math.Abs(dx) && dy >= 0: // below
@@ -200,7 +200,7 @@ func (m *Model) allocView(f *Frame, u float64) {
 	pad := min(14*u, 0.06*min(p.W, p.H))
 	x0, w := p.X+pad, p.W-2*pad
 	fs := min(12*u, max(8*u, 0.035*p.H))
-	lh := 1.35 * fs
+	lh := float64(1.35 * fs)
 	y := p.Y + pad
 	n := m.g.N
 	unit := ""
@@ -221,7 +221,7 @@ func (m *Model) allocView(f *Frame, u float64) {
 	f.Labels = append(f.Labels, Label{X: x0, Y: y, Text: "Supply and demand", Align: "left", Valign: "top", Size: fs, Class: "title"})
 	y += lh
 	top := math.Max(1.25*math.Abs(dem), 1)
-	scale := func(v float64) float64 { return x0 + w*min(1, max(0, v/top)) }
+	scale := func(v float64) float64 { return x0 + float64(w*min(1, max(0, v/top))) }
 	bh := max(8*u, 1.3*fs)
 	f.AllocBoxes = append(f.AllocBoxes, Box{Rect{x0, y, w, bh}, TrackFill, PanelLine, max(1, u)})
 	gap := gen - dem
@@ -233,8 +233,8 @@ func (m *Model) allocView(f *Frame, u float64) {
 		f.AllocBoxes = append(f.AllocBoxes, Box{Rect: Rect{x0, y, gw, bh}, Fill: fill})
 	}
 	dx := scale(dem)
-	f.AllocLines = append(f.AllocLines, Segment{dx, y - 3*u, dx, y + bh + 3*u, max(2, 2*u), DemandInk})
-	y += bh + 3*u
+	f.AllocLines = append(f.AllocLines, Segment{dx, y - float64(3*u), dx, y + bh + float64(3*u), max(2, 2*u), DemandInk})
+	y += bh + float64(3*u)
 	class := "good"
 	if fill == SupplyOff {
 		class = "warn"
@@ -242,7 +242,7 @@ func (m *Model) allocView(f *Frame, u float64) {
 	f.Labels = append(f.Labels,
 		Label{X: x0, Y: y, Text: "generation Σw = " + fmtVal(gen) + unit, Align: "left", Valign: "top", Size: fs, Class: class},
 		Label{X: x0, Y: y + lh, Text: "demand Σd = " + fmtVal(dem) + unit + " (gap " + signed(gap) + ")", Align: "left", Valign: "top", Size: fs, Class: "value"})
-	y += 2*lh + 0.6*lh
+	y += float64(2*lh) + float64(0.6*lh)
 
 	// Generators: output bar (to its capacity), a tick at the optimum.
 	var gens []int
@@ -253,9 +253,9 @@ func (m *Model) allocView(f *Frame, u float64) {
 	}
 	f.Labels = append(f.Labels, Label{X: x0, Y: y, Text: "Output (bar), optimum (tick)" + unitParen(a.Unit), Align: "left", Valign: "top", Size: fs, Class: "title"})
 	y += lh
-	nameW := 3.6 * fs
-	valW := 7.6 * fs
-	rowH := min(1.6*fs+4*u, max(fs, (p.Y+p.H*0.56-y)/math.Max(1, float64(len(gens)))))
+	nameW := float64(3.6 * fs)
+	valW := float64(7.6 * fs)
+	rowH := min(float64(1.6*fs)+float64(4*u), max(fs, (p.Y+float64(p.H*0.56)-y)/math.Max(1, float64(len(gens)))))
 	for _, i := range gens {
 		name := fmt.Sprint(i)
 		if i < len(a.Names) && a.Names[i] != "" {
@@ -266,8 +266,8 @@ func (m *Model) allocView(f *Frame, u float64) {
 			cap = math.Max(1, 1.5*math.Abs(a.Optimum[i]))
 		}
 		bx, bw := x0+nameW, w-nameW-valW
-		hh := 0.7 * rowH
-		by := y + (rowH-hh)/2
+		hh := float64(0.7 * rowH)
+		by := y + float64((rowH-hh)/2)
 		f.AllocBoxes = append(f.AllocBoxes, Box{Rect{bx, by, bw, hh}, TrackFill, PanelLine, max(1, u)})
 		wi := math.NaN()
 		if m.dim > 0 && (i+1)*m.dim <= len(m.est) {
@@ -276,21 +276,21 @@ func (m *Model) allocView(f *Frame, u float64) {
 		if fw := bw * min(1, max(0, wi/cap)); fw > 0 {
 			f.AllocBoxes = append(f.AllocBoxes, Box{Rect: Rect{bx, by, fw, hh}, Fill: NodeColor(i)})
 		}
-		tx := bx + bw*min(1, max(0, a.Optimum[i]/cap))
-		f.AllocLines = append(f.AllocLines, Segment{tx, by - 2*u, tx, by + hh + 2*u, max(2, 2*u), OptimumTic})
+		tx := bx + float64(bw*min(1, max(0, a.Optimum[i]/cap)))
+		f.AllocLines = append(f.AllocLines, Segment{tx, by - float64(2*u), tx, by + hh + float64(2*u), max(2, 2*u), OptimumTic})
 		f.Labels = append(f.Labels,
-			Label{X: x0, Y: y + rowH/2, Text: name, Align: "left", Valign: "middle", Size: fs, Class: "name"},
-			Label{X: x0 + w, Y: y + rowH/2, Text: fmtVal(wi) + " / " + fmtVal(a.Optimum[i]), Align: "right", Valign: "middle", Size: fs, Class: "value"})
+			Label{X: x0, Y: y + float64(rowH/2), Text: name, Align: "left", Valign: "middle", Size: fs, Class: "name"},
+			Label{X: x0 + w, Y: y + float64(rowH/2), Text: fmtVal(wi) + " / " + fmtVal(a.Optimum[i]), Align: "right", Valign: "middle", Size: fs, Class: "value"})
 		y += rowH
 	}
-	y += 0.6 * lh
+	y += float64(0.6 * lh)
 
 	// Prices: every agent's price over the recorded iterations kept, with
 	// λ*; the window zooms to the recent range, so the spread around λ*
 	// stays visible as it shrinks.
 	f.Labels = append(f.Labels, Label{X: x0, Y: y, Text: "Prices w̃_i → λ* = " + fmtVal(a.Price) + " (line)", Align: "left", Valign: "top", Size: fs, Class: "title"})
 	y += lh
-	box := Rect{x0 + 3.2*fs, y, w - 3.2*fs, p.Y + p.H - pad - y - lh}
+	box := Rect{x0 + float64(3.2*fs), y, w - float64(3.2*fs), p.Y + p.H - pad - y - lh}
 	if box.H < 2*fs || box.W < 2*fs {
 		return
 	}
@@ -307,10 +307,10 @@ func (m *Model) allocView(f *Frame, u float64) {
 	if !(span > 0) {
 		span = math.Max(1e-6, 1e-3*math.Abs(a.Price))
 	}
-	lo, hi = lo-0.08*span, hi+0.08*span
+	lo, hi = lo-float64(0.08*span), hi+float64(0.08*span)
 	yOf := func(v float64) float64 {
 		t := (v - lo) / (hi - lo)
-		return box.Y + box.H - box.H*min(1, max(0, t))
+		return box.Y + box.H - float64(box.H*min(1, max(0, t)))
 	}
 	cnt := m.priceCount
 	xOf := func(k int) float64 { // k-th oldest kept row
@@ -318,7 +318,7 @@ func (m *Model) allocView(f *Frame, u float64) {
 	}
 	ly := yOf(a.Price)
 	f.AllocLines = append(f.AllocLines, Segment{box.X, ly, box.X + box.W, ly, max(2, 2*u), OptimumInk})
-	f.Labels = append(f.Labels, Label{X: box.X + box.W - 3*u, Y: ly - 2*u, Text: "λ*", Align: "right", Valign: "bottom", Size: fs, Class: "name"})
+	f.Labels = append(f.Labels, Label{X: box.X + box.W - float64(3*u), Y: ly - float64(2*u), Text: "λ*", Align: "right", Valign: "bottom", Size: fs, Class: "name"})
 	lwp := max(1, 1.2*u)
 	// Loads first, generators over them.
 	for pass := range 2 {
@@ -349,8 +349,8 @@ func (m *Model) allocView(f *Frame, u float64) {
 		}
 	}
 	f.Labels = append(f.Labels,
-		Label{X: box.X - 4*u, Y: box.Y, Text: fmtVal(hi), Align: "right", Valign: "top", Size: 0.9 * fs, Class: "muted"},
-		Label{X: box.X - 4*u, Y: box.Y + box.H, Text: fmtVal(lo), Align: "right", Valign: "bottom", Size: 0.9 * fs, Class: "muted"},
+		Label{X: box.X - float64(4*u), Y: box.Y, Text: fmtVal(hi), Align: "right", Valign: "top", Size: 0.9 * fs, Class: "muted"},
+		Label{X: box.X - float64(4*u), Y: box.Y + box.H, Text: fmtVal(lo), Align: "right", Valign: "bottom", Size: 0.9 * fs, Class: "muted"},
 		Label{X: box.X + box.W, Y: box.Y + box.H + 2*u, Text: fmt.Sprintf("last %d recorded iterations → %d", PriceLen, m.iter), Align: "right", Valign: "top", Size: 0.9 * fs, Class: "muted"})
 }
 

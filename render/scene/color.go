@@ -78,8 +78,8 @@ func RatioT(ratio float64) float64 {
 	if ratio >= RatioHigh {
 		return 1
 	}
-	lo, hi := math.Log10(RatioLow), math.Log10(RatioHigh)
-	return (math.Log10(ratio) - lo) / (hi - lo)
+	lo, hi := float64(math.Log10(RatioLow)), float64(math.Log10(RatioHigh))
+	return (float64(math.Log10(ratio)) - lo) / (hi - lo)
 }
 
 // RampColor returns the ramp colour at t in [0, 1] (clamped).
@@ -90,11 +90,11 @@ func RampColor(t float64) color.RGBA {
 	if t >= 1 {
 		return ratioStops[len(ratioStops)-1]
 	}
-	x := t * float64(len(ratioStops)-1)
+	x := float64(t * float64(len(ratioStops)-1))
 	k := int(x)
 	f := x - float64(k)
 	a, b := ratioStops[k], ratioStops[k+1]
-	lerp := func(p, q uint8) uint8 { return uint8(math.Round(float64(p) + f*(float64(q)-float64(p)))) }
+	lerp := func(p, q uint8) uint8 { return uint8(math.Round(float64(p) + float64(f*(float64(q)-float64(p))))) }
 	return color.RGBA{lerp(a.R, b.R), lerp(a.G, b.G), lerp(a.B, b.B), 0xff}
 }
 
@@ -103,7 +103,7 @@ func RatioColor(ratio float64) color.RGBA { return RampColor(RatioT(ratio)) }
 
 // RatioSize is the packet size factor for a noise ratio: 0.8 for
 // signal-dominated packets up to 1.6 for noise-dominated ones.
-func RatioSize(ratio float64) float64 { return 0.8 + 0.8*RatioT(ratio) }
+func RatioSize(ratio float64) float64 { return 0.8 + float64(0.8*RatioT(ratio)) }
 
 // withAlpha returns c with its opacity scaled by a in [0, 1] (every
 // component scales, as color.RGBA is alpha-premultiplied).

@@ -166,9 +166,9 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 		// The network takes at least its share, and more, up to
 		// PortraitMax, until its drawing area (above the legend) is as
 		// tall as it is wide: a ring then spans the phone's width.
-		split := math.Round(H * max(share, min(PortraitMax, (W+PortraitLegend*u)/H)))
-		f.NetPanel = Rect{mg, mg, W - 2*mg, split - 1.5*mg}
-		other := Rect{mg, split + 0.5*mg, W - 2*mg, H - split - 1.5*mg}
+		split := math.Round(H * max(share, min(PortraitMax, (W+float64(PortraitLegend*u))/H)))
+		f.NetPanel = Rect{mg, mg, W - float64(2*mg), split - float64(1.5*mg)}
+		other := Rect{mg, split + float64(0.5*mg), W - float64(2*mg), H - split - float64(1.5*mg)}
 		if m.alloc != nil {
 			f.HasAlloc, f.AllocPanel = true, other
 		} else {
@@ -176,14 +176,14 @@ func (m *Model) Frame(phase float64, w, h int) *Frame {
 		}
 	case m.alloc != nil:
 		split := math.Round(W * AllocSplit)
-		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
+		f.NetPanel = Rect{mg, mg, split - float64(1.5*mg), H - float64(2*mg)}
 		f.HasAlloc = true
-		f.AllocPanel = Rect{split + 0.5*mg, mg, W - split - 1.5*mg, H - 2*mg}
+		f.AllocPanel = Rect{split + float64(0.5*mg), mg, W - split - float64(1.5*mg), H - float64(2*mg)}
 	case m.plane != nil:
 		split := math.Round(W * NetSplit)
-		f.NetPanel = Rect{mg, mg, split - 1.5*mg, H - 2*mg}
+		f.NetPanel = Rect{mg, mg, split - float64(1.5*mg), H - float64(2*mg)}
 		f.HasPlane = true
-		f.PlanePanel = Rect{split + 0.5*mg, mg, W - split - 1.5*mg, H - 2*mg}
+		f.PlanePanel = Rect{split + float64(0.5*mg), mg, W - split - float64(1.5*mg), H - float64(2*mg)}
 	default:
 		f.NetPanel = Rect{mg, mg, W - 2*mg, H - 2*mg}
 	}
@@ -208,12 +208,12 @@ func (m *Model) network(f *Frame, phase, u float64) {
 	labels := min(18*u, 0.08*p.H)
 	f.Legend.Rect = Rect{p.X + pad, p.Y + p.H - pad - labels - lh, max(lw, 0), lh}
 	for _, r := range legendRatios {
-		f.Legend.Ticks = append(f.Legend.Ticks, LegendTick{X: f.Legend.X + RatioT(r)*f.Legend.W, Ratio: r})
+		f.Legend.Ticks = append(f.Legend.Ticks, LegendTick{X: f.Legend.X + float64(RatioT(r)*f.Legend.W), Ratio: r})
 	}
 	m.legendLabels(f, labels, u)
 
 	// The graph area above the legend, as a centred square.
-	area := Rect{p.X + pad, p.Y + pad, p.W - 2*pad, f.Legend.Y - 4*u - p.Y - pad}
+	area := Rect{p.X + pad, p.Y + pad, p.W - float64(2*pad), f.Legend.Y - float64(4*u) - p.Y - pad}
 	area.H = max(area.H, 1)
 	side0 := max(1, min(area.W, area.H))
 	n := m.g.N
@@ -225,13 +225,13 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		r = min(16*u, max(2.5*u, 0.36*m.spacing*side), max(1, 0.08*side))
 		pr = min(5*u, max(min(2*u, r), 0.4*r)) // packet base radius
 		lane = 2 * pr
-		return r + 1.5*u + 1.6*pr + lane*float64(max(1, len(m.channels))) + m.labelInset(u)
+		return r + float64(1.5*u) + float64(1.6*pr) + float64(lane*float64(max(1, len(m.channels)))) + m.labelInset(u)
 	}
-	side := max(1, min(side0, (side0/2-sizes(side0))/(0.5-LayoutMargin)))
+	side := max(1, min(side0, (float64(side0/2)-sizes(side0))/(0.5-LayoutMargin)))
 	sizes(side)
-	ox := area.X + (area.W-side)/2
-	oy := area.Y + (area.H-side)/2
-	at := func(i int) (float64, float64) { return ox + m.pos[i][0]*side, oy + m.pos[i][1]*side }
+	ox := area.X + float64((area.W-side)/2)
+	oy := area.Y + float64((area.H-side)/2)
+	at := func(i int) (float64, float64) { return ox + float64(m.pos[i][0]*side), oy + float64(m.pos[i][1]*side) }
 
 	// Edges: thinner and lighter as they get many.
 	ne := float64(len(m.g.Edges))
@@ -271,14 +271,14 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.g.Directed {
 			dx, dy := bx-ax, by-ay
 			d := math.Hypot(dx, dy)
-			if d > 2*r+8*u {
+			if d > float64(2*r)+float64(8*u) {
 				dx, dy = dx/d, dy/d
-				tx, ty := bx-dx*(r+2*u), by-dy*(r+2*u) // tip, just outside the node
+				tx, ty := bx-float64(dx*(r+float64(2*u))), by-float64(dy*(r+float64(2*u))) // tip, just outside the node
 				l, s := 6*u, 3.5*u
 				ac := withAlpha(EdgeColor, 1)
 				f.Edges = append(f.Edges,
-					Segment{tx, ty, tx - dx*l - dy*s, ty - dy*l + dx*s, ew * 1.2, ac},
-					Segment{tx, ty, tx - dx*l + dy*s, ty - dy*l - dx*s, ew * 1.2, ac})
+					Segment{tx, ty, tx - float64(dx*l) - float64(dy*s), ty - float64(dy*l) + float64(dx*s), ew * 1.2, ac},
+					Segment{tx, ty, tx - float64(dx*l) + float64(dy*s), ty - float64(dy*l) - float64(dx*s), ew * 1.2, ac})
 			}
 		}
 	}
@@ -369,7 +369,7 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		if m.Slow {
 			turn = pk.Group
 		}
-		t := phase*rounds - float64(turn)
+		t := float64(phase*rounds) - float64(turn)
 		alpha := 1.0
 		switch {
 		case m.Hold && phase >= 1:
@@ -383,8 +383,8 @@ func (m *Model) network(f *Frame, phase, u float64) {
 		}
 		t = min(1, max(0, t))
 		e := t * t * (3 - 2*t)
-		x := ax + (bx-ax)*e + nx*off
-		y := ay + (by-ay)*e + ny*off
+		x := ax + float64((bx-ax)*e) + float64(nx*off)
+		y := ay + float64((by-ay)*e) + float64(ny*off)
 		c := RatioColor(pk.Ratio)
 		pd := Disc{
 			X: x, Y: y, R: pr * RatioSize(pk.Ratio),
@@ -439,10 +439,10 @@ func (m *Model) legendLabels(f *Frame, room, u float64) {
 	if m.Large() && m.alloc == nil {
 		caption = "links: noise ÷ signal · dots: spread ÷ median"
 	}
-	x := l.X + l.W + 8*u
+	x := l.X + l.W + float64(8*u)
 	p := f.NetPanel
-	if p.X+p.W-x >= float64(len([]rune(caption)))*0.55*fs+4*u {
-		f.Labels = append(f.Labels, Label{X: x, Y: l.Y + l.H/2, Text: caption, Align: "left", Valign: "middle", Size: fs, Class: "legend"})
+	if p.X+p.W-x >= float64(float64(len([]rune(caption)))*0.55*fs)+float64(4*u) {
+		f.Labels = append(f.Labels, Label{X: x, Y: l.Y + float64(l.H/2), Text: caption, Align: "left", Valign: "middle", Size: fs, Class: "legend"})
 	}
 }
 
@@ -491,7 +491,7 @@ func (m *Model) spread() []float64 {
 		ss := 0.0
 		for k := range d {
 			v := m.est[i*d+k] - mean[k]
-			ss += v * v
+			ss += float64(v * v)
 		}
 		out = append(out, math.Sqrt(ss))
 	}
@@ -517,7 +517,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 	p := f.PlanePanel
 	pad := min(14*u, 0.08*min(p.W, p.H))
 	side := max(1, min(p.W, p.H)-2*pad)
-	box := Rect{p.X + (p.W-side)/2, p.Y + (p.H-side)/2, side, side}
+	box := Rect{p.X + float64((p.W-side)/2), p.Y + float64((p.H-side)/2), side, side}
 	f.PlaneBox = box
 
 	// The window: the targets and the optimum with some room, grown to
@@ -540,31 +540,31 @@ func (m *Model) planeView(f *Frame, u float64) {
 	v := View{c[0] - half, c[1] - half, c[0] + half, c[1] + half}
 	if step > 0 && step < half {
 		v = View{
-			math.Floor(v.X0/step) * step, math.Floor(v.Y0/step) * step,
-			math.Ceil(v.X1/step) * step, math.Ceil(v.Y1/step) * step,
+			float64(math.Floor(v.X0/step) * step), float64(math.Floor(v.Y0/step) * step),
+			float64(math.Ceil(v.X1/step) * step), float64(math.Ceil(v.Y1/step) * step),
 		}
 		wx, wy := v.X1-v.X0, v.Y1-v.Y0
 		if wx < wy {
-			v.X0 -= math.Floor((wy-wx)/step/2+1e-9) * step
+			v.X0 -= float64(math.Floor(float64((wy-wx)/step/2)+1e-9) * step)
 			v.X1 = v.X0 + wy
 		} else {
-			v.Y0 -= math.Floor((wx-wy)/step/2+1e-9) * step
+			v.Y0 -= float64(math.Floor(float64((wx-wy)/step/2)+1e-9) * step)
 			v.Y1 = v.Y0 + wx
 		}
 	}
 	f.View = v
 	to := func(q [2]float64) (float64, float64) {
-		x := box.X + (q[0]-v.X0)/(v.X1-v.X0)*box.W
-		y := box.Y + box.H - (q[1]-v.Y0)/(v.Y1-v.Y0)*box.H
+		x := box.X + float64((q[0]-v.X0)/(v.X1-v.X0)*box.W)
+		y := box.Y + box.H - float64((q[1]-v.Y0)/(v.Y1-v.Y0)*box.H)
 		if math.IsNaN(x) || math.IsNaN(y) {
-			return box.X + box.W/2, box.Y + box.H/2
+			return box.X + float64(box.W/2), box.Y + float64(box.H/2)
 		}
 		return min(box.X+box.W, max(box.X, x)), min(box.Y+box.H, max(box.Y, y))
 	}
 
 	// Grid lines at the step, the axes through 0, and the box.
 	gw := max(1, u)
-	near := 4 * u // grid lines this close to the box are left out
+	near := float64(4 * u) // grid lines this close to the box are left out
 	for k, g := 0, math.Ceil(v.X0/step)*step; g <= v.X1 && step > 0 && k < 40; k, g = k+1, g+step {
 		if x, _ := to([2]float64{g, v.Y0}); x > box.X+near && x < box.X+box.W-near {
 			f.Grid = append(f.Grid, Segment{x, box.Y, x, box.Y + box.H, gw, GridColor})
@@ -583,14 +583,14 @@ func (m *Model) planeView(f *Frame, u float64) {
 		f.Grid = append(f.Grid, Segment{box.X, ay, box.X + box.W, ay, gw, AxisColor})
 	}
 	bw := max(1, 1.2*u)
-	x0, y0, x1, y1 := box.X+bw/2, box.Y+bw/2, box.X+box.W-bw/2, box.Y+box.H-bw/2
+	x0, y0, x1, y1 := box.X+float64(bw/2), box.Y+float64(bw/2), box.X+box.W-float64(bw/2), box.Y+box.H-float64(bw/2)
 	f.Grid = append(f.Grid,
-		Segment{x0 - bw/2, y0, x1 + bw/2, y0, bw, AxisColor},
-		Segment{x0 - bw/2, y1, x1 + bw/2, y1, bw, AxisColor},
+		Segment{x0 - float64(bw/2), y0, x1 + float64(bw/2), y0, bw, AxisColor},
+		Segment{x0 - float64(bw/2), y1, x1 + float64(bw/2), y1, bw, AxisColor},
 		Segment{x0, y0, x0, y1, bw, AxisColor},
 		Segment{x1, y0, x1, y1, bw, AxisColor})
 
-	cs, cw := 4.5*u, max(1, 1.6*u)
+	cs, cw := float64(4.5*u), max(1, 1.6*u)
 	large := m.Large()
 	var keep []bool
 	if large {
@@ -637,7 +637,7 @@ func (m *Model) planeView(f *Frame, u float64) {
 				x, y := to(q)
 				if !first {
 					age := float64(a) / float64(tl-1)
-					f.Trails = append(f.Trails, Segment{px, py, x, y, tw, withAlpha(col, 0.05+0.55*age)})
+					f.Trails = append(f.Trails, Segment{px, py, x, y, tw, withAlpha(col, 0.05+float64(0.55*age))})
 				}
 				px, py, first = x, y, false
 			}
@@ -801,5 +801,5 @@ func (m *Model) lastPerPixel(w, h, n int, xy func(int) (float64, float64)) []boo
 // half-side r: every point of the segment is within √((l/2)² + (w/2)²)
 // of the nearer end): the large picture leaves such links out.
 func hidden(l, w, r float64) bool {
-	return (l/2)*(l/2)+(w/2)*(w/2) <= r*r
+	return float64((l/2)*(l/2))+float64((w/2)*(w/2)) <= r*r
 }

@@ -150,7 +150,7 @@ func circle(pos [][2]float64, order []int) {
 	k := float64(len(order))
 	for idx, v := range order {
 		a := -math.Pi/2 + 2*math.Pi*float64(idx)/k
-		pos[v] = [2]float64{0.5 + r*math.Cos(a), 0.5 + r*math.Sin(a)}
+		pos[v] = [2]float64{0.5 + float64(r*math.Cos(a)), 0.5 + float64(r*math.Sin(a))}
 	}
 }
 
@@ -175,8 +175,8 @@ func fit(pos [][2]float64) {
 	}
 	for i := range pos {
 		for d := range 2 {
-			c := (lo[d] + hi[d]) / 2
-			pos[i][d] = 0.5 + (pos[i][d]-c)*s
+			c := float64((lo[d] + hi[d]) / 2)
+			pos[i][d] = 0.5 + float64((pos[i][d]-c)*s)
 		}
 	}
 }
@@ -206,16 +206,16 @@ func force(pos [][2]float64, adj [][]int) {
 		for i := range n {
 			for j := i + 1; j < n; j++ {
 				dx, dy := pos[i][0]-pos[j][0], pos[i][1]-pos[j][1]
-				d2 := dx*dx + dy*dy
+				d2 := float64(dx*dx) + float64(dy*dy)
 				if d2 < 1e-12 {
 					// Coincident nodes: push apart along a fixed direction.
 					dx, dy, d2 = 1e-6*float64(j-i), 1e-6, 1e-12
 				}
 				f := k * k / d2 // repulsion k²/d, as a factor on (dx, dy)/d
-				disp[i][0] += dx * f
-				disp[i][1] += dy * f
-				disp[j][0] -= dx * f
-				disp[j][1] -= dy * f
+				disp[i][0] += float64(dx * f)
+				disp[i][1] += float64(dy * f)
+				disp[j][0] -= float64(dx * f)
+				disp[j][1] -= float64(dy * f)
 			}
 		}
 		for i, a := range adj {
@@ -224,21 +224,21 @@ func force(pos [][2]float64, adj [][]int) {
 					continue
 				}
 				dx, dy := pos[i][0]-pos[j][0], pos[i][1]-pos[j][1]
-				d := math.Sqrt(dx*dx + dy*dy)
+				d := math.Sqrt(float64(dx*dx) + float64(dy*dy))
 				f := d / k // attraction d²/k, as a factor on (dx, dy)/d
-				disp[i][0] -= dx * f
-				disp[i][1] -= dy * f
-				disp[j][0] += dx * f
-				disp[j][1] += dy * f
+				disp[i][0] -= float64(dx * f)
+				disp[i][1] -= float64(dy * f)
+				disp[j][0] += float64(dx * f)
+				disp[j][1] += float64(dy * f)
 			}
 		}
 		for i := range pos {
 			dx, dy := disp[i][0], disp[i][1]
-			d := math.Sqrt(dx*dx + dy*dy)
+			d := math.Sqrt(float64(dx*dx) + float64(dy*dy))
 			if d > 0 {
 				s := min(d, temp) / d
-				pos[i][0] += dx * s
-				pos[i][1] += dy * s
+				pos[i][0] += float64(dx * s)
+				pos[i][1] += float64(dy * s)
 			}
 		}
 		temp *= cool

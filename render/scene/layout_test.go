@@ -103,7 +103,7 @@ func TestRingOnCircleInCycleOrder(t *testing.T) {
 			t.Errorf("node %d is at distance %v from the centre, want %v", i, d, r)
 		}
 	}
-	side := 2 * r * math.Sin(math.Pi/6)
+	side := float64(2 * r * math.Sin(math.Pi/6))
 	for _, e := range g.Edges {
 		a, b := pos[e.From], pos[e.To]
 		if d := math.Hypot(a[0]-b[0], a[1]-b[1]); math.Abs(d-side) > 1e-9 {

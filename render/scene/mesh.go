@@ -224,7 +224,7 @@ func (m *Mesh) segment(s Segment) {
 	if s.Color.A == 0 || d == 0 || !(s.W > 0) {
 		return
 	}
-	nx, ny := -dy/d*s.W/2, dx/d*s.W/2
+	nx, ny := float64(-dy/d*s.W/2), float64(dx/d*s.W/2)
 	m.quad(s.X0+nx, s.Y0+ny, s.X1+nx, s.Y1+ny, s.X1-nx, s.Y1-ny, s.X0-nx, s.Y0-ny, s.Color)
 }
 
@@ -263,7 +263,7 @@ func (m *Mesh) disc(d Disc) {
 	if fill && !(d.LineW > 0 && d.Line.A > 0) && d.R <= DotRadius {
 		// A dot of a few pixels: a square of the same area reads the
 		// same, in 4 vertices instead of 7 (a large network's thousands).
-		h := d.R * math.Sqrt(math.Pi) / 2
+		h := float64(d.R * math.Sqrt(math.Pi) / 2)
 		m.rect(Rect{d.X - h, d.Y - h, 2 * h, 2 * h}, d.Fill)
 		return
 	}
@@ -285,7 +285,7 @@ func (m *Mesh) fan(x, y, r float64, col color.RGBA) {
 	c := fc(col)
 	m.vertex(x, y, c)
 	for _, u := range unit[k] {
-		m.vertex(x+r*u[0], y+r*u[1], c)
+		m.vertex(x+float64(r*u[0]), y+float64(r*u[1]), c)
 	}
 	for j := range uint32(k) {
 		m.Indices = append(m.Indices, b, b+1+j, b+1+(j+1)%uint32(k))
@@ -301,8 +301,8 @@ func (m *Mesh) annulus(x, y, r0, r1 float64, col color.RGBA) {
 	b := m.reserve(2 * k)
 	c := fc(col)
 	for _, u := range unit[k] {
-		m.vertex(x+r0*u[0], y+r0*u[1], c)
-		m.vertex(x+r1*u[0], y+r1*u[1], c)
+		m.vertex(x+float64(r0*u[0]), y+float64(r0*u[1]), c)
+		m.vertex(x+float64(r1*u[0]), y+float64(r1*u[1]), c)
 	}
 	n := uint32(2 * k)
 	for j := uint32(0); j < n; j += 2 {
@@ -317,7 +317,7 @@ func (m *Mesh) star(s Star) {
 		return
 	}
 	if s.LineW > 0 && s.Line.A > 0 {
-		m.starFill(s.X, s.Y, s.R+1.6*s.LineW, s.Line)
+		m.starFill(s.X, s.Y, s.R+float64(1.6*s.LineW), s.Line)
 	}
 	m.starFill(s.X, s.Y, s.R, s.Fill)
 }
@@ -335,7 +335,7 @@ func (m *Mesh) starFill(x, y, r float64, col color.RGBA) {
 			rr = 0.45 * r
 		}
 		s, co := math.Sincos(-math.Pi/2 + math.Pi*float64(i)/5)
-		m.vertex(x+rr*co, y+rr*s, c)
+		m.vertex(x+float64(rr*co), y+float64(rr*s), c)
 		j := uint32(i)
 		m.Indices = append(m.Indices, b, b+1+j, b+1+(j+1)%10)
 	}

@@ -446,11 +446,11 @@ func Ratio(payload, noise []float64) float64 {
 	nn, sn := 0.0, 0.0
 	for i, z := range noise {
 		v := payload[i] - z
-		nn += z * z
-		sn += v * v
+		nn += float64(z * z)
+		sn += float64(v * v)
 	}
 	for _, v := range payload[len(noise):] {
-		sn += v * v
+		sn += float64(v * v)
 	}
 	// Plain sums of squares are exact enough; only when one overflowed or
 	// underflowed does the slower scaled norm decide.
@@ -500,7 +500,7 @@ func scaledNorm(n int, x func(int) float64) float64 {
 	ss := 0.0
 	for i := range n {
 		v := x(i) / scale
-		ss += v * v
+		ss += float64(v * v)
 	}
 	return scale * math.Sqrt(ss)
 }

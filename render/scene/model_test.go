@@ -68,7 +68,7 @@ func stepFor(n, iter int) *sim.Step {
 		s.Estimates[2*i] = math.Cos(float64(i+iter)) * 1.5
 		s.Estimates[2*i+1] = math.Sin(float64(i + iter))
 		for _, j := range []int{(i + 1) % n, (i + n - 1) % n} {
-			s.Releases = append(s.Releases, link(i, j, "x", 0, []float64{1 + 0.1*float64(i), 2}, []float64{0.1 * float64(i), 0}))
+			s.Releases = append(s.Releases, link(i, j, "x", 0, []float64{1 + float64(0.1*float64(i)), 2}, []float64{0.1 * float64(i), 0}))
 		}
 		s.Releases = append(s.Releases, link(i, (i+1)%n, "s", 0, []float64{5, 5}, []float64{4, 4}))
 	}
@@ -311,7 +311,7 @@ func TestPacketTravelsSenderToReceiver(t *testing.T) {
 	// Half-way: the three packets are distinct; the two directions on
 	// opposite sides of the link, the two channels on the same side.
 	f = m.Frame(0.5, w, h)
-	side := func(p Disc) float64 { return (n3.X-n2.X)*(p.Y-n2.Y) - (n3.Y-n2.Y)*(p.X-n2.X) }
+	side := func(p Disc) float64 { return float64((n3.X-n2.X)*(p.Y-n2.Y)) - float64((n3.Y-n2.Y)*(p.X-n2.X)) }
 	a, b, c := f.Packets[0], f.Packets[1], f.Packets[2]
 	if side(a)*side(b) >= 0 {
 		t.Errorf("the two directions are on the same side: %v %v", side(a), side(b))
@@ -322,7 +322,7 @@ func TestPacketTravelsSenderToReceiver(t *testing.T) {
 	// Easing: at phase ¼ the packet has gone less than ¼ of the way.
 	f = m.Frame(0.25, w, h)
 	p := f.Packets[0]
-	along := ((p.X-n2.X)*(n3.X-n2.X) + (p.Y-n2.Y)*(n3.Y-n2.Y)) / (edgeLen * edgeLen)
+	along := (float64((p.X-n2.X)*(n3.X-n2.X)) + float64((p.Y-n2.Y)*(n3.Y-n2.Y))) / (edgeLen * edgeLen)
 	if !(along > 0 && along < 0.25) {
 		t.Errorf("at phase 0.25 the packet is %.3f of the way", along)
 	}

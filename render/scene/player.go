@@ -201,7 +201,7 @@ func (p *Player) maxOwed() float64 { return max(2, p.rate()*Backlog) }
 // zero budget still makes progress. Negative dt counts as zero.
 func (p *Player) Update(dt, budget time.Duration) {
 	sec := max(0, dt.Seconds())
-	p.cycle = math.Mod(p.cycle+sec*CyclePerSecond, 1)
+	p.cycle = math.Mod(p.cycle+float64(sec*CyclePerSecond), 1)
 	if !p.running {
 		if p.oneshot > 0 {
 			p.phase = min(1, p.phase+sec/p.oneshot)
@@ -240,7 +240,7 @@ func (p *Player) Update(dt, budget time.Duration) {
 		}
 		return
 	}
-	p.owed = min(p.owed+sec*p.rate(), p.maxOwed())
+	p.owed = min(p.owed+float64(sec*p.rate()), p.maxOwed())
 	start := p.now()
 	for ran := 0; p.owed >= 1 && p.running; ran++ {
 		if ran > 0 && p.now().Sub(start) >= budget {
@@ -313,7 +313,7 @@ func (f *FramePacer) Budget(dt time.Duration) time.Duration {
 		if f.period == 0 {
 			f.period = s
 		} else {
-			f.period += 0.25 * (s - f.period)
+			f.period += float64(0.25 * (s - f.period))
 		}
 		switch t := f.Target.Seconds(); {
 		case f.period > 1.03*t:

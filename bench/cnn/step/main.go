@@ -58,7 +58,7 @@ func run(name string, c, h, batch, steps, warmup int) {
 	step := func() float64 {
 		l := ws.Gradient(params, x, y, grad)
 		for k, g := range grad {
-			params[k] -= 0.01 * g
+			params[k] -= float32(0.01 * g)
 		}
 		return l
 	}
@@ -92,4 +92,4 @@ func median(v []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-func round(v float64) float64 { return float64(int64(v*1000+0.5)) / 1000 }
+func round(v float64) float64 { return float64(int64(float64(v*1000)+0.5)) / 1000 }

@@ -122,7 +122,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		a.r.MixRow(acc, i, a.outW, d)
 		wtn, z := a.wtn[lo:hi], a.z[lo:hi]
 		for c := range wtn {
-			wtn[c] = acc[c] + beta*z[c]
+			wtn[c] = acc[c] + float64(beta*z[c])
 		}
 		wi := a.w[lo:hi]
 		copy(wPrev, wi)
@@ -130,7 +130,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		a.c.MixRow(acc, i, a.outZ, d)
 		zn := a.zn[lo:hi]
 		for c := range zn {
-			zn[c] = acc[c] - iota*(wi[c]-wPrev[c])
+			zn[c] = acc[c] - float64(iota*(wi[c]-wPrev[c]))
 		}
 	}
 	a.z, a.zn = a.zn, a.z

@@ -27,7 +27,7 @@ func TestNoiseAccumulates(t *testing.T) {
 			sumZ += z[i]
 			sumW += st.Estimates[i]
 		}
-		want := -iota*(sumW-prob.TotalDemand()) + acc
+		want := float64(-iota*(sumW-prob.TotalDemand())) + acc
 		if math.Abs(sumZ-want) > 1e-9 {
 			t.Fatalf("k = %d: 1ᵀz = %.15g, −ι(Σw − Σd) + Σ1ᵀξ = %.15g", k, sumZ, want)
 		}

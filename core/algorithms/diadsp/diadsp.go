@@ -150,7 +150,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		weights.MixRow(acc, a.out, a.col[lo2:hi2], a.val[lo2:hi2])
 		xn, yi := a.xn[lo:hi], a.y[lo:hi]
 		for c := range xn {
-			xn[c] = acc[c] - alpha*yi[c]
+			xn[c] = acc[c] - float64(alpha*yi[c])
 		}
 		copy(a.yn[lo:hi], acc[d:])
 	}

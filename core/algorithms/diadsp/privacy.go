@@ -108,12 +108,12 @@ func (ac *Accountant) next(a *acct, i int) {
 	if !p.SelfNoisy {
 		w = ac.alg.diag[i]
 	}
-	sx := w*a.sx + p.Alpha*a.sy
+	sx := float64(w*a.sx) + float64(p.Alpha*a.sy)
 	var sy float64
 	if p.Adjacency == Affine {
-		sy = w*a.sy + ac.l*(sx+a.sx)
+		sy = float64(w*a.sy) + float64(ac.l*(sx+a.sx))
 	} else {
-		sy = w*a.sy + 4*math.Sqrt(float64(ac.alg.d))*p.GradientBound
+		sy = float64(w*a.sy) + float64(4*math.Sqrt(float64(ac.alg.d))*p.GradientBound)
 	}
 	a.sx, a.sy = sx, sy
 }

@@ -115,7 +115,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		a.w.MixRow(acc, i, a.outL, d)
 		ln, y := a.lamn[lo:hi], a.y[lo:hi]
 		for c := range ln {
-			ln[c] = acc[c] + alpha*y[c]
+			ln[c] = acc[c] + float64(alpha*y[c])
 		}
 		wi := a.alloc[lo:hi]
 		copy(wPrev, wi)

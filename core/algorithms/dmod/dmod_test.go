@@ -46,11 +46,11 @@ func TestOneStep(t *testing.T) {
 	for i := range n {
 		y := make([]float64, d)
 		for c := range y {
-			y[c] = 0.4*init[i][c] + 0.3*init[(i+1)%n][c] + 0.3*init[(i+n-1)%n][c]
+			y[c] = float64(0.4*init[i][c]) + float64(0.3*init[(i+1)%n][c]) + float64(0.3*init[(i+n-1)%n][c])
 		}
 		st.GradBatch(i, init[i], fresh.Env.Samples(i).Next(2), g)
 		for c := range y {
-			want := y[c] - 0.25*g[c]
+			want := y[c] - float64(0.25*g[c])
 			if math.Abs(got[i*d+c]-want) > 1e-15 {
 				t.Fatalf("agent %d coordinate %d: x_1 = %.17g, mirror step %.17g", i, c, got[i*d+c], want)
 			}

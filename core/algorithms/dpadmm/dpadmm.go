@@ -102,7 +102,7 @@ func (a *Algorithm) eta(k int) float64 {
 // Sensitivity returns Δ of agent i's t-th publication (t ≥ 1), made at
 // iteration t−1: 2c/a_i with a_i = 1/η_{t−1} + 2ρd_i.
 func (a *Algorithm) Sensitivity(i, t int) float64 {
-	return 2 * a.p.GradientBound / (1/a.eta(t-1) + 2*a.p.Penalty*float64(a.g.Degree(i)))
+	return 2 * a.p.GradientBound / (1/a.eta(t-1) + float64(2*a.p.Penalty*float64(a.g.Degree(i))))
 }
 
 // Name implements sim.Algorithm.
@@ -134,14 +134,14 @@ func (a *Algorithm) Advance() *sim.Step {
 		lo, hi := i*d, (i+1)*d
 		nb := a.g.Neighbors(i)
 		di := float64(len(nb))
-		ai := 1/eta + 2*rho*di
+		ai := 1/eta + float64(2*rho*di)
 		x, g, l, own := a.x[lo:hi], a.grad[lo:hi], a.lam[lo:hi], a.sent[lo:hi]
 		for c := range a.v {
 			s := di * own[c]
 			for _, j := range nb {
 				s += a.sent[j*d+c]
 			}
-			a.v[c] = (x[c]/eta - g[c] - l[c] + rho*s) / ai
+			a.v[c] = (x[c]/eta - g[c] - l[c] + float64(rho*s)) / ai
 		}
 		// Agents read each other's published x̃^k only, never x_j: x_i
 		// is overwritten at once.
@@ -161,7 +161,7 @@ func (a *Algorithm) Advance() *sim.Step {
 			for _, j := range nb {
 				s -= a.sent[j*d+c]
 			}
-			l[c] += rho * s
+			l[c] += float64(rho * s)
 		}
 	}
 	a.grads()

@@ -61,7 +61,7 @@ func (n *noiseRMS) Record(s *sim.Step) {
 	sum, m := 0.0, 0
 	for _, r := range s.Releases {
 		for _, v := range r.Noise {
-			sum += v * v
+			sum += float64(v * v)
 			m++
 		}
 	}

@@ -45,7 +45,7 @@ func meanSE(xs []float64) (mean, se float64) {
 	mean /= float64(len(xs))
 	v := 0.0
 	for _, x := range xs {
-		v += (x - mean) * (x - mean)
+		v += float64((x - mean) * (x - mean))
 	}
 	v /= float64(len(xs) - 1)
 	return mean, math.Sqrt(v / float64(len(xs)))

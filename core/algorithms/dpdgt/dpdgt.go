@@ -191,30 +191,30 @@ func (k *kernel) advance(a *Algorithm, alpha float64) {
 	}
 	for j := range k.short[1] {
 		x := &k.short[1][j] // a pointer: ranging by value copies the record
-		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]]
-		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]]
+		ms[x.i] = float64(x.cd*oS[x.i]) + float64(x.cv[0]*oS[x.col[0]])
+		mw[x.i] = float64(x.rd*oW[x.i]) + float64(x.rv[0]*oW[x.col[0]])
 	}
 	for j := range k.short[2] {
 		x := &k.short[2][j] // a pointer: ranging by value copies the record
-		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]]
-		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]]
+		ms[x.i] = float64(x.cd*oS[x.i]) + float64(x.cv[0]*oS[x.col[0]]) + float64(x.cv[1]*oS[x.col[1]])
+		mw[x.i] = float64(x.rd*oW[x.i]) + float64(x.rv[0]*oW[x.col[0]]) + float64(x.rv[1]*oW[x.col[1]])
 	}
 	for j := range k.short[3] {
 		x := &k.short[3][j] // a pointer: ranging by value copies the record
-		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]] + x.cv[2]*oS[x.col[2]]
-		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]] + x.rv[2]*oW[x.col[2]]
+		ms[x.i] = float64(x.cd*oS[x.i]) + float64(x.cv[0]*oS[x.col[0]]) + float64(x.cv[1]*oS[x.col[1]]) + float64(x.cv[2]*oS[x.col[2]])
+		mw[x.i] = float64(x.rd*oW[x.i]) + float64(x.rv[0]*oW[x.col[0]]) + float64(x.rv[1]*oW[x.col[1]]) + float64(x.rv[2]*oW[x.col[2]])
 	}
 	for j := range k.short[4] {
 		x := &k.short[4][j] // a pointer: ranging by value copies the record
-		ms[x.i] = x.cd*oS[x.i] + x.cv[0]*oS[x.col[0]] + x.cv[1]*oS[x.col[1]] + x.cv[2]*oS[x.col[2]] + x.cv[3]*oS[x.col[3]]
-		mw[x.i] = x.rd*oW[x.i] + x.rv[0]*oW[x.col[0]] + x.rv[1]*oW[x.col[1]] + x.rv[2]*oW[x.col[2]] + x.rv[3]*oW[x.col[3]]
+		ms[x.i] = float64(x.cd*oS[x.i]) + float64(x.cv[0]*oS[x.col[0]]) + float64(x.cv[1]*oS[x.col[1]]) + float64(x.cv[2]*oS[x.col[2]]) + float64(x.cv[3]*oS[x.col[3]])
+		mw[x.i] = float64(x.rd*oW[x.i]) + float64(x.rv[0]*oW[x.col[0]]) + float64(x.rv[1]*oW[x.col[1]]) + float64(x.rv[2]*oW[x.col[2]]) + float64(x.rv[3]*oW[x.col[3]])
 	}
 	for _, i := range k.long {
 		s, w := a.c.Diag[i]*a.outS[i], a.r.Diag[i]*a.outW[i]
 		for e := a.c.Start[i]; e < a.c.Start[i+1]; e++ {
 			j := a.c.Col[e]
-			s += a.c.Val[e] * a.outS[j]
-			w += a.r.Val[e] * a.outW[j]
+			s += float64(a.c.Val[e] * a.outS[j])
+			w += float64(a.r.Val[e] * a.outW[j])
 		}
 		ms[i], mw[i] = s, w
 	}
@@ -229,9 +229,9 @@ func (k *kernel) advance(a *Algorithm, alpha float64) {
 	for i := range units {
 		u := &units[i]
 		si := s[i]
-		v := g1*si + g*msn[i] - alpha*(w[i]-u.dem)
+		v := float64(g1*si) + float64(g*msn[i]) - float64(alpha*(w[i]-u.dem))
 		sn[i] = v
-		p := p1*wt[i] + phi*mwn[i] + (v - si)
+		p := float64(p1*wt[i]) + float64(phi*mwn[i]) + (v - si)
 		wtn[i] = p
 		// The best response, as pushpull.Responder.Scalar computes it.
 		x := 0.0
@@ -315,16 +315,16 @@ func (a *Algorithm) advanceScalar(alpha float64) {
 	for i := range sn {
 		ms := cd[i] * outS[i]
 		for e := cs[i]; e < cs[i+1]; e++ {
-			ms += cv[e] * outS[cc[e]]
+			ms += float64(cv[e] * outS[cc[e]])
 		}
 		si := s[i]
-		v := g1*si + g*ms - alpha*(w[i]-dem[i])
+		v := float64(g1*si) + float64(g*ms) - float64(alpha*(w[i]-dem[i]))
 		sn[i] = v
 		mw := rd[i] * outW[i]
 		for e := rs[i]; e < rs[i+1]; e++ {
-			mw += rv[e] * outW[rc[e]]
+			mw += float64(rv[e] * outW[rc[e]])
 		}
-		p := p1*wt[i] + phi*mw + (v - si)
+		p := float64(p1*wt[i]) + float64(phi*mw) + (v - si)
 		wtn[i] = p
 		w[i] = a.resp.Scalar(i, p)
 	}
@@ -341,12 +341,12 @@ func (a *Algorithm) advanceVector(alpha float64) {
 		si, wi, di := a.s[lo:hi], a.w[lo:hi], a.d0[lo:hi]
 		sn := a.sn[lo:hi]
 		for c := range sn {
-			sn[c] = (1-g)*si[c] + g*acc[c] - alpha*(wi[c]-di[c])
+			sn[c] = float64((1-g)*si[c]) + float64(g*acc[c]) - float64(alpha*(wi[c]-di[c]))
 		}
 		a.r.MixRow(acc, i, a.outW, d)
 		wt, wtn := a.wt[lo:hi], a.wtn[lo:hi]
 		for c := range wtn {
-			wtn[c] = (1-phi)*wt[c] + phi*acc[c] + (sn[c] - si[c])
+			wtn[c] = float64((1-phi)*wt[c]) + float64(phi*acc[c]) + (sn[c] - si[c])
 		}
 		a.resp.Respond(i, wtn, wi)
 	}

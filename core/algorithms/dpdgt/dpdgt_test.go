@@ -51,7 +51,7 @@ func TestTrackingIdentity(t *testing.T) {
 		for _, v := range w {
 			sumW += v
 		}
-		rhs := -params.Alpha.At(k)*(sumW-prob.TotalDemand()) + params.Gamma*sumXi
+		rhs := float64(-params.Alpha.At(k)*(sumW-prob.TotalDemand())) + float64(params.Gamma*sumXi)
 		if math.Abs(lhs-rhs) > tol {
 			t.Fatalf("iteration %d: 1ᵀ(s_{k+1} − s_k) = %.15g, −α_k(Σw − Σd) + γ1ᵀξ_k = %.15g", k, lhs, rhs)
 		}
@@ -376,7 +376,7 @@ func TestPredictAndTheory(t *testing.T) {
 	b := runnertest.Preset(t, "dpdgt-ieee14", nil)
 	ac := b.Accountant.(*dpdgt.Accountant)
 	e1 := ac.PredictEpsilon(1000, 1).Value()
-	if e2 := ac.PredictEpsilon(1000, 2).Value(); math.Abs(e2-e1/2) > 1e-9*e1 {
+	if e2 := ac.PredictEpsilon(1000, 2).Value(); math.Abs(e2-float64(e1/2)) > 1e-9*e1 {
 		t.Errorf("ε(λ = 2) = %v, want ε(1)/2 = %v", e2, e1/2)
 	}
 	f, err := ac.FactorFor(1000, 1000)

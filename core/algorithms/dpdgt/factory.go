@@ -153,9 +153,9 @@ func networkOf(env *method.Env, p Params) network {
 		if errR == nil && errC == nil && piR != nil && piC != nil {
 			dot := 0.0
 			for i := range piR {
-				dot += piR[i] * piC[i]
+				dot += float64(piR[i] * piC[i])
 			}
-			net.spectral = Spectral{QR: (1 + sR*sR) / 2, QC: (1 + sC*sC) / 2, PiCPiR: dot, OK: true}
+			net.spectral = Spectral{QR: (1 + float64(sR*sR)) / 2, QC: (1 + float64(sC*sC)) / 2, PiCPiR: dot, OK: true}
 		}
 	}
 	networkMu.Lock()

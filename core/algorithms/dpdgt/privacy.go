@@ -88,8 +88,8 @@ func (s *Sensitivity) advance() (phi, eta float64) {
 	if s.scale != 0 {
 		d *= num.Exp(-s.scale)
 	}
-	phi = (1-s.Gamma)*s.phi + am*s.eta + d
-	eta = (2-s.Gamma)*s.phi + (1-s.Phi+am)*s.eta + d
+	phi = float64((1-s.Gamma)*s.phi) + float64(am*s.eta) + d
+	eta = float64((2-s.Gamma)*s.phi) + float64((1-s.Phi+am)*s.eta) + d
 	s.phi, s.eta = phi, eta
 	return phi, eta
 }
@@ -116,7 +116,7 @@ func (s *Sensitivity) Epsilon(bXi, bZe float64) privacy.Amount {
 		if part.b == 0 {
 			return privacy.Infinite()
 		}
-		tot.AddLog(a.Log10()*math.Ln10 - num.Log(part.b))
+		tot.AddLog(float64(a.Log10()*math.Ln10) - num.Log(part.b))
 	}
 	return tot.Amount()
 }
@@ -136,7 +136,7 @@ func (s *Sensitivity) converged() bool {
 	}
 	ok := func(sum privacy.Sum, last float64) bool {
 		a := sum.Amount()
-		return a.Value() == 0 || last < a.Log10()*math.Ln10-39 // e^−39 ≈ 1e−17
+		return a.Value() == 0 || last < float64(a.Log10()*math.Ln10)-39 // e^−39 ≈ 1e−17
 	}
 	return ok(s.sumXi, s.lastXi) && ok(s.sumZe, s.lastZe) && s.Alpha.At(s.k) < 1e-12*max(s.Mu, 1e-300)
 }
@@ -198,7 +198,7 @@ func (s *Sensitivity) divergence() string {
 // α_k = α0·q^k, θ_ξ,k = thXi·qXi^k, θ_ζ,k = thZe·qZe^k. It does not check
 // the conditions (see Conditions); with α_0 ≥ γφμ its value is meaningless.
 func ClosedForm(alpha0, q, gamma, phi, mu, delta, thXi, qXi, thZe, qZe float64) float64 {
-	g := gamma * phi * mu
+	g := float64(gamma * phi * mu)
 	return alpha0 * delta * (g + alpha0) / (g * (g - alpha0)) *
 		(qXi/(thXi*(qXi-q)) + phi*qZe/(thZe*(qZe-q)))
 }

@@ -118,14 +118,14 @@ func (a *Algorithm) Advance() *sim.Step {
 		hn, g := a.hn[lo:hi], a.g[lo:hi]
 		if a.k == 0 {
 			for c := range hn {
-				hn[c] = a.acc[c] - alpha*g[c]
+				hn[c] = a.acc[c] - float64(alpha*g[c])
 			}
 		} else {
 			a.mix(a.pacc, a.prev, ownPrev, i)
 			h, gp := a.half[lo:hi], a.gprev[lo:hi]
 			for c := range hn {
 				// W̃x̃^{k−1} = (x̃_i^{k−1} + (Wx̃^{k−1})_i)/2.
-				hn[c] = h[c] + a.acc[c] - 0.5*(ownPrev[c]+a.pacc[c]) - alpha*(g[c]-gp[c])
+				hn[c] = h[c] + a.acc[c] - float64(0.5*(ownPrev[c]+a.pacc[c])) - float64(alpha*(g[c]-gp[c]))
 			}
 		}
 		a.prox.Apply(hn, alpha, a.xn[lo:hi])

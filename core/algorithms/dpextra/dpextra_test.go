@@ -110,7 +110,7 @@ func TestSumInvariantLocatesTheNoise(t *testing.T) {
 			s := 0.0
 			for i := range prob.Agents() {
 				prob.Grad(i, xprev[i*d:(i+1)*d], g)
-				s += half[i*d+c] + 0.1*g[c] - sent[i*d+c]
+				s += half[i*d+c] + float64(0.1*g[c]) - sent[i*d+c]
 			}
 			gap = math.Max(gap, math.Abs(s))
 		}

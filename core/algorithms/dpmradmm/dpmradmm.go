@@ -115,7 +115,7 @@ func (a *Algorithm) Sensitivity(i, t int) float64 {
 // evaluations.
 func (a *Algorithm) solve(i int, rho float64, x, lam, s []float64) int {
 	di := float64(a.g.Degree(i))
-	lc, mc := a.l+2*rho*di, a.mu+2*rho*di
+	lc, mc := a.l+float64(2*rho*di), a.mu+float64(2*rho*di)
 	h := 1 / lc
 	q := math.Sqrt(lc / mc)
 	mom := (q - 1) / (q + 1)
@@ -127,11 +127,11 @@ func (a *Algorithm) solve(i int, rho float64, x, lam, s []float64) int {
 		a.prob.Grad(i, y, grad)
 		mv, mx := 0.0, 0.0
 		for c := range x {
-			xn := y[c] - h*(grad[c]+lam[c]+2*rho*di*y[c]-rho*s[c])
+			xn := y[c] - float64(h*(grad[c]+lam[c]+float64(2*rho*di*y[c])-float64(rho*s[c])))
 			mv = math.Max(mv, math.Abs(xn-prev[c]))
 			mx = math.Max(mx, math.Abs(xn))
 			x[c] = xn
-			y[c] = xn + mom*(xn-prev[c])
+			y[c] = xn + float64(mom*(xn-prev[c]))
 			prev[c] = xn
 		}
 		if mv <= 1e-15*math.Max(mx, 1e-300) {
@@ -174,7 +174,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		for i := range n {
 			di := float64(a.g.Degree(i))
 			for c := i * d; c < (i+1)*d; c++ {
-				a.rec[c] = rho*a.s[c] - a.lam[c] - 2*rho*di*a.sent[c]
+				a.rec[c] = float64(rho*a.s[c]) - a.lam[c] - float64(2*rho*di*a.sent[c])
 			}
 		}
 	} else {
@@ -182,9 +182,9 @@ func (a *Algorithm) Advance() *sim.Step {
 		inv := 1 / a.p.Tau
 		for i := range n {
 			di := float64(a.g.Degree(i))
-			ai := inv + 2*rho*di
+			ai := inv + float64(2*rho*di)
 			for c := i * d; c < (i+1)*d; c++ {
-				a.x[c] = (a.sent[c]*inv - a.rec[c] - a.lam[c] + rho*a.s[c]) / ai
+				a.x[c] = (float64(a.sent[c]*inv) - a.rec[c] - a.lam[c] + float64(rho*a.s[c])) / ai
 			}
 		}
 		copy(a.sent, a.x)
@@ -196,7 +196,7 @@ func (a *Algorithm) Advance() *sim.Step {
 			for _, j := range nb {
 				v -= a.sent[j*d+c]
 			}
-			a.lam[i*d+c] += rho * v
+			a.lam[i*d+c] += float64(rho * v)
 		}
 	}
 	a.k++
@@ -233,5 +233,5 @@ func (a *Algorithm) PublishedAfter(_, k int) int { return (k + 1) / 2 }
 // Cost implements zcdpgauss.Source: ρ_1 = Δ_1²/(2σ_1²) and, since
 // Δ_t = Δ_1κ^(−2(t−1)) and σ_t² = σ_1²R^(−(t−1)), the ratio q = R/κ⁴.
 func (a *Algorithm) Cost(i int) (float64, float64) {
-	return zcdpgauss.LogRho(a.Sensitivity(i, 1), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation) - 4*num.Log(a.p.Growth)
+	return zcdpgauss.LogRho(a.Sensitivity(i, 1), zcdpgauss.LogSigma(a.spec, a.p.Attenuation, i, 1)), num.Log(a.p.Attenuation) - float64(4*num.Log(a.p.Growth))
 }

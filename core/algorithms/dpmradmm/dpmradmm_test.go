@@ -46,7 +46,7 @@ func TestLedgerByHand(t *testing.T) {
 			pubs := (k + 1) / 2
 			for s := 1; s <= pubs; s++ {
 				d := c / (pen * math.Pow(kappa, float64(2*s-2)) * 2)
-				rho += d * d / (2 * sigma * sigma) * math.Pow(R, float64(s-1))
+				rho += float64(d * d / (2 * sigma * sigma) * math.Pow(R, float64(s-1)))
 			}
 			want := rho + 2*math.Sqrt(rho*math.Log(1/delta))
 			l := r.Ledger()

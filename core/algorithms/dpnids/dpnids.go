@@ -94,12 +94,12 @@ func (a *Algorithm) Advance() *sim.Step {
 	if a.k == 0 {
 		// z^1 = x^0 − α∇f(x^0): no message yet.
 		for c := range a.z {
-			a.z[c] = a.x[c] - alpha*a.g[c]
+			a.z[c] = a.x[c] - float64(alpha*a.g[c])
 		}
 		a.step.Releases = nil
 	} else {
 		for c := range a.bar {
-			a.bar[c] = 2*a.x[c] - a.xprev[c] - alpha*(a.g[c]-a.gprev[c])
+			a.bar[c] = float64(2*a.x[c]) - a.xprev[c] - float64(alpha*(a.g[c]-a.gprev[c]))
 		}
 		for i := range n {
 			a.smp.Fill(a.nz[i*d:(i+1)*d], zcdpgauss.Sigma(a.spec, a.r, i, a.k))
@@ -120,7 +120,7 @@ func (a *Algorithm) Advance() *sim.Step {
 			z, x := a.z[lo:hi], a.x[lo:hi]
 			for c := range z {
 				// W̃x̄̃ = (x̄̃_i + (Wx̄̃)_i)/2.
-				z[c] += 0.5*(own[c]+a.acc[c]) - x[c]
+				z[c] += float64(0.5*(own[c]+a.acc[c])) - x[c]
 			}
 		}
 		a.step.Releases = a.rel

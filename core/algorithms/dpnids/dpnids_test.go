@@ -105,7 +105,7 @@ func TestSumInvariantKeepsTheNoise(t *testing.T) {
 		s := 0.0
 		for i := range prob.Agents() {
 			prob.Grad(i, xprev[i*d:(i+1)*d], g)
-			s += z[i*d+c] - xprev[i*d+c] + 0.1*g[c]
+			s += z[i*d+c] - xprev[i*d+c] + float64(0.1*g[c])
 		}
 		if math.Abs(s-rec.sum[c]) > 1e-12*math.Max(1, math.Abs(rec.sum[c])) {
 			t.Errorf("coordinate %d: Σz − Σx + αΣ∇f = %.15g, the noise released %.15g", c, s, rec.sum[c])

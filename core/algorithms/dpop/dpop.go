@@ -167,7 +167,7 @@ func (a *Algorithm) Advance() *sim.Step {
 		xn := a.xn[lo:hi]
 		xn, gr := xn[:len(z)], a.grad[lo:hi]
 		for c := range z {
-			xn[c] = z[c] - g*gr[c]
+			xn[c] = z[c] - float64(g*gr[c])
 		}
 		a.dom.Project(xn)
 	}

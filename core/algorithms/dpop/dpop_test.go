@@ -94,7 +94,7 @@ func TestOnline(t *testing.T) {
 		for i := range st.Agents() {
 			s := 0.0
 			for _, v := range st.Estimate(i) {
-				s += v * v
+				s += float64(v * v)
 			}
 			if math.Sqrt(s) > 0.5+1e-12 {
 				t.Fatalf("iteration %d agent %d: ‖x‖ = %v > 0.5", st.Iter, i, math.Sqrt(s))

@@ -76,9 +76,9 @@ func (ac *Accountant) advance(a *acct, i, t int, eta *noise.Spec) {
 
 // next returns Δ_{t+1} from Δ_t = delta (Formula).
 func (ac *Accountant) next(delta float64, i, t int) float64 {
-	next := ac.pre * ac.alg.Step(t)
+	next := float64(ac.pre * ac.alg.Step(t))
 	if !ac.alg.p.SelfNoisy {
-		next += ac.alg.diag[i] * delta
+		next += float64(ac.alg.diag[i] * delta)
 	}
 	return next
 }

@@ -63,7 +63,7 @@ func lmul(p [][]float64, v []float64, d int) []float64 {
 	for i := range p {
 		for j, pij := range p[i] {
 			for c := range d {
-				out[i*d+c] += pij * v[j*d+c]
+				out[i*d+c] += float64(pij * v[j*d+c])
 			}
 		}
 	}
@@ -114,13 +114,13 @@ func TestCompactForm(t *testing.T) {
 		lxw := L(xw)
 		v := make([]float64, n*d)
 		for t := range v {
-			v[t] = g[t] + q[t] + p.Rho*lxw[t]
+			v[t] = g[t] + q[t] + float64(p.Rho*lxw[t])
 		}
 		lv, le := L(v), L(e)
 		xn, qn = make([]float64, n*d), make([]float64, n*d)
 		for t := range xn {
-			xn[t] = x[t] + w[t] - (p.Alpha*v[t] - p.Beta*lv[t]) + p.Beta*le[t] // (20)
-			qn[t] = q[t] + p.Rho*lxw[t]                                        // (21)
+			xn[t] = x[t] + w[t] - (float64(p.Alpha*v[t]) - float64(p.Beta*lv[t])) + float64(p.Beta*le[t]) // (20)
+			qn[t] = q[t] + float64(p.Rho*lxw[t])                                                          // (21)
 		}
 		return xn, qn
 	}
@@ -139,7 +139,7 @@ func TestCompactForm(t *testing.T) {
 		// q = ρ(P ⊗ I)d, the identity the equivalence rests on.
 		ld := L(a.dv)
 		for j := range ld {
-			if diff := math.Abs(a.q[j] - p.Rho*ld[j]); diff > 1e-12*math.Max(1, maxAbs(a.q)) {
+			if diff := math.Abs(a.q[j] - float64(p.Rho*ld[j])); diff > 1e-12*math.Max(1, maxAbs(a.q)) {
 				t.Fatalf("iteration %d: q − ρLd = %g at entry %d", k, diff, j)
 			}
 		}

@@ -67,7 +67,7 @@ func (l *listener) Hear(st *sim.Step) ([]float64, []float64) {
 			}
 			p := pRow(rel.From)
 			for c, v := range rel.Sent {
-				l.acc[c] += p * v
+				l.acc[c] += float64(p * v)
 			}
 		case "z":
 			if rel.From == i {
@@ -76,10 +76,10 @@ func (l *listener) Hear(st *sim.Step) ([]float64, []float64) {
 		}
 	}
 	for c := range l.x {
-		l.x[c] = yi[c] - (1-eta)*l.d[c]
-		l.g[c] = zi[c] - eta*l.q[c] - rho*l.acc[c]
-		l.d[c] = eta*l.d[c] + yi[c]
-		l.q[c] = eta*l.q[c] + rho*l.acc[c]
+		l.x[c] = yi[c] - float64((1-eta)*l.d[c])
+		l.g[c] = zi[c] - float64(eta*l.q[c]) - float64(rho*l.acc[c])
+		l.d[c] = float64(eta*l.d[c]) + yi[c]
+		l.q[c] = float64(eta*l.q[c]) + float64(rho*l.acc[c])
 	}
 	return l.x, l.g
 }

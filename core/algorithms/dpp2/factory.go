@@ -134,7 +134,7 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		Source: "Ou, Wang, Liu & Lu, DPP², Theorems 1–3 and eqs. (23)–(27); spec §3.4",
 		Convergence: fmt.Sprintf("Theorem 1: O(1/K) ergodic stationarity when r < 1 (exact convergence: the noise decays); λ_max(P) = %.6g, λ_2(P) = %.6g, G's eigenvalues on the disagreement space in [%.6g, %.6g]. "+
 			"The theory's condition (27), α < ξ6/ξ7 = (1/4)/(M̄ + 21M̄²/2) = %.3g here, is far stricter than the paper's own α = %g: it is reported, not enforced. Consensus is damped only by the objective's curvature: expect a large transient.",
-			lmax, lmin, p.Alpha-p.Beta*lmax, p.Alpha-p.Beta*lmin, 0.25/(mbar+10.5*mbar*mbar), p.Alpha),
+			lmax, lmin, p.Alpha-float64(p.Beta*lmax), p.Alpha-float64(p.Beta*lmin), 0.25/(mbar+float64(10.5*mbar*mbar)), p.Alpha),
 		InfiniteHorizon: &method.Budget{Source: "Theorem 3", Formula: Formula,
 			Reason: "none: Theorem 3 is for a finite horizon K, and ε grows like r^(−K)"},
 	}
@@ -148,7 +148,7 @@ func (a *Algorithm) dualGap() float64 {
 	for i := range a.n {
 		m := a.mix(i, a.dv)
 		for c := range m {
-			dev = math.Max(dev, math.Abs(a.q[i*a.d+c]-a.p.Rho*m[c]))
+			dev = math.Max(dev, math.Abs(a.q[i*a.d+c]-float64(a.p.Rho*m[c])))
 		}
 	}
 	return dev

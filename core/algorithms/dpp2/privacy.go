@@ -27,7 +27,7 @@ func CTilde(d int, delta, alpha, ue, uw, mbar float64) (float64, error) {
 	if !(ue > 0) || !(uw > 0) {
 		return 0, fmt.Errorf("no guarantee: Theorem 3 needs u_e > 0 and u_w > 0 (u_e = %g, u_w = %g)", ue, uw)
 	}
-	return math.Sqrt(float64(d)) * delta * (1/ue + alpha/uw) / (1 - alpha*mbar), nil
+	return math.Sqrt(float64(d)) * delta * (1/ue + alpha/uw) / (1 - float64(alpha*mbar)), nil
 }
 
 // logS returns ln S(r; K), S(r; K) = Σ_{k=1..K} r^(−k) = (r^(−K) − 1)/(1 −
@@ -49,7 +49,7 @@ func logS(r float64, k int) float64 {
 		// A growing noise: Σ r^(−k) = (1 − r^(−K))/(r − 1), bounded by 1/(r − 1).
 		return num.Log(1-num.Exp(-float64(k)*lr)) - num.Log(r-1)
 	}
-	return -float64(k)*lr + num.Log(1-rk) - num.Log(1-r)
+	return float64(-float64(k)*lr) + num.Log(1-rk) - num.Log(1-r)
 }
 
 // Epsilon returns Theorem 3's ε = c̃·S(r; K) for decay r ∈ [0, 1] and
@@ -157,7 +157,7 @@ func (ac *Accountant) term(a *acct, i, k int) {
 		a.sum.AddLog(l0 - le)
 		return
 	}
-	c := l0 - num.Log(1-p.Alpha*ac.mbar)
+	c := l0 - num.Log(1-float64(p.Alpha*ac.mbar))
 	a.sum.AddLog(c - le)
 	a.sum.AddLog(c + num.Log(p.Alpha) - lw)
 }
@@ -334,7 +334,7 @@ func (ac *Accountant) Adjacency() string {
 func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor float64) []privacy.Charge {
 	p := ac.alg.p
 	l0 := math.Sqrt(float64(ac.alg.d)) * p.Delta
-	sz := l0 / (1 - p.Alpha*ac.mbar)
+	sz := l0 / (1 - float64(p.Alpha*ac.mbar))
 	if p.Alpha*ac.mbar >= 1 {
 		sz = math.Inf(1)
 	}

@@ -61,7 +61,7 @@ func TestOverflow(t *testing.T) {
 		k int
 	}{{0.9, 10000}, {0.5, 2000}, {0.99, 100000}} {
 		e := Epsilon(c, tc.r, tc.k)
-		want := math.Log10(c) - float64(tc.k)*math.Log10(tc.r) - math.Log10(1-tc.r)
+		want := math.Log10(c) - float64(float64(tc.k)*math.Log10(tc.r)) - math.Log10(1-tc.r)
 		if math.Abs(e.Log10()-want) > 1e-9*want {
 			t.Errorf("r = %g, K = %d: log10 ε = %.12g, want %.12g", tc.r, tc.k, e.Log10(), want)
 		}
@@ -89,7 +89,7 @@ func TestDecayFor(t *testing.T) {
 		if rel := math.Abs(got.Log10()-math.Log10(tc.eps)) * math.Ln10; rel > 1e-9 {
 			t.Errorf("ε = %g, K = %d: r = %.15g gives ε = %v (relative error %.2g > 1e-9)", tc.eps, tc.k, r, got, rel)
 		}
-		if r < 1 && Epsilon(c, r+(1-r)/2, tc.k).Log10() > math.Log10(tc.eps) {
+		if r < 1 && Epsilon(c, r+float64((1-r)/2), tc.k).Log10() > math.Log10(tc.eps) {
 			t.Errorf("ε = %g, K = %d: a larger r spends more", tc.eps, tc.k)
 		}
 	}
@@ -131,7 +131,7 @@ func TestLedgerMatchesTheorem(t *testing.T) {
 				t.Errorf("conservative %v, agent %d: ε = %.12g, want %.12g", cons, e.Agent, e.Epsilon.Value(), want)
 			}
 		}
-		if pr := ac.PredictEpsilon(11, 2).Value(); math.Abs(pr-want/2) > 1e-12*want {
+		if pr := ac.PredictEpsilon(11, 2).Value(); math.Abs(pr-float64(want/2)) > 1e-12*want {
 			t.Errorf("conservative %v: predicted ε at twice the noise = %g, want %g", cons, pr, want/2)
 		}
 	}

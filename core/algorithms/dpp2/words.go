@@ -39,7 +39,7 @@ var words = method.Words{
 			if !ok {
 				return method.Unsure("the problem states no smoothness M̄")
 			}
-			b := 0.25 / (m + 10.5*m*m)
+			b := 0.25 / (m + float64(10.5*m*m))
 			if p.Alpha < b {
 				return method.Hold(fmt.Sprintf("α = %g < %.3g", p.Alpha, b))
 			}

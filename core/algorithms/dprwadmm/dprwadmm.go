@@ -102,9 +102,9 @@ func (a *Algorithm) Advance() *sim.Step {
 	// x^k = prox(x̄^k) is a.x already: New and the last step computed it.
 	a.prob.Grad(i, a.yo, a.grad)
 	for c := range y {
-		y[c] = a.x[c] + z[c] - alpha*a.grad[c]
+		y[c] = a.x[c] + z[c] - float64(alpha*a.grad[c])
 		z[c] += a.x[c] - y[c]
-		a.xbar[c] += ((y[c] - z[c]) - (a.yo[c] - a.zo[c])) * inv
+		a.xbar[c] += float64(((y[c] - z[c]) - (a.yo[c] - a.zo[c])) * inv)
 	}
 	a.smp.Fill(a.nz, zcdpgauss.Sigma(a.spec, a.p.Attenuation, i, a.tau[i]))
 	for c := range a.xbar {

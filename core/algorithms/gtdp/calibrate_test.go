@@ -62,7 +62,7 @@ func TestCalibrationMeetsTarget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := 0.1 * cal.Factor; math.Abs(bInv-want) > 1e-12*want {
+		if want := float64(0.1 * cal.Factor); math.Abs(bInv-want) > 1e-12*want {
 			t.Errorf("inverse b = %.15g, calibrated scale %.15g", bInv, want)
 		}
 		s3, _ := scenario.PresetScenario("gtdp-paper-fig1")

@@ -186,7 +186,7 @@ func theorem1Case(gamma, beta noise.Schedule) string {
 func norm(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
-		s += x * x
+		s += float64(x * x)
 	}
 	return math.Sqrt(s)
 }

@@ -65,7 +65,7 @@ func below(a, b []float64, margin float64) (bool, string) {
 	ma, sa := meanSE(a)
 	mb, sb := meanSE(b)
 	se := math.Hypot(sa, sb)
-	return ma+margin*se < mb, fmtCmp(ma, sa, mb, sb)
+	return ma+float64(margin*se) < mb, fmtCmp(ma, sa, mb, sb)
 }
 
 // pairedBelow reports whether a is below b by more than margin standard
@@ -80,7 +80,7 @@ func pairedBelow(a, b []float64, margin float64) (bool, string) {
 	md, sd := meanSE(d)
 	ma, sa := meanSE(a)
 	mb, sb := meanSE(b)
-	return md+margin*sd < 0, fmtCmp(ma, sa, mb, sb) + "; paired difference " + g4(md) + " ± " + g4(sd)
+	return md+float64(margin*sd) < 0, fmtCmp(ma, sa, mb, sb) + "; paired difference " + g4(md) + " ± " + g4(sd)
 }
 
 func fmtCmp(ma, sa, mb, sb float64) string {

@@ -159,7 +159,7 @@ func (a *Algorithm) gradients() []float64 {
 		g := gs[i*d : (i+1)*d]
 		sq := 0.0
 		for _, v := range g {
-			sq += v * v
+			sq += float64(v * v)
 		}
 		// Squared norms: a square root per agent per iteration is
 		// measurable.

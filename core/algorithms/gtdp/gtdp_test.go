@@ -69,8 +69,8 @@ func bruteEq18(w, alpha, c float64, r int, gamma, scaleEta, scaleXi func(k int) 
 	eps := 0.0
 	for k := 1; k <= K; k++ {
 		for t := 0; t <= k-1; t++ {
-			ckt := num.Pow(w, float64(k-2-t)) * (float64(k-t-1) - float64(k-t)*w)
-			eps += (math.Pow(w, float64(k-1-t))/scaleEta(k) + alpha*math.Abs(ckt)/scaleXi(k)) * gamma(t)
+			ckt := num.Pow(w, float64(k-2-t)) * (float64(k-t-1) - float64(float64(k-t)*w))
+			eps += float64((math.Pow(w, float64(k-1-t))/scaleEta(k) + alpha*math.Abs(ckt)/scaleXi(k)) * gamma(t))
 		}
 	}
 	return 2 * math.Sqrt(float64(r)) * c * eps
@@ -80,7 +80,7 @@ func bruteEq18(w, alpha, c float64, r int, gamma, scaleEta, scaleXi func(k int) 
 func TestEq18MatchesDoubleSum(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for trial := range 40 {
-		w := 0.05 + 0.9*rnd.Float64()
+		w := 0.05 + float64(0.9*rnd.Float64())
 		if trial == 0 {
 			w = 0.97 // many negative c terms
 		}
@@ -92,7 +92,7 @@ func TestEq18MatchesDoubleSum(t *testing.T) {
 		gamma := fmt.Sprintf(`{"kind":"polynomial","c":1.5,"m":1,"p":%v}`, gp)
 		beta := fmt.Sprintf(`{"kind":"polynomial","c":1,"m":2,"p":%v}`, q)
 		if trial%3 == 1 {
-			beta = fmt.Sprintf(`{"kind":"geometric","c":1,"r":%v}`, 0.5+0.5*q)
+			beta = fmt.Sprintf(`{"kind":"geometric","c":1,"r":%v}`, 0.5+float64(0.5*q))
 		}
 		b := build(t, pair(w, alpha, gamma, beta, bEta, bXi, K+1))
 		r := runner.New(b)
@@ -103,7 +103,7 @@ func TestEq18MatchesDoubleSum(t *testing.T) {
 		gs := func(k int) float64 { return 1.5 / math.Pow(1+float64(k), gp) }
 		bs := func(k int) float64 { return 1 / math.Pow(2+float64(k), q) }
 		if trial%3 == 1 {
-			bs = func(k int) float64 { return math.Pow(0.5+0.5*q, float64(k)) }
+			bs = func(k int) float64 { return math.Pow(0.5+float64(0.5*q), float64(k)) }
 		}
 		want := bruteEq18(w, alpha, 1, 1, gs,
 			func(k int) float64 { return bEta * bs(k) }, func(k int) float64 { return bXi * bs(k) }, K)
@@ -185,7 +185,7 @@ func TestTrackingInvariant(t *testing.T) {
 			}
 			for m := range st.Messages() {
 				if m.Channel == "s" {
-					rhs += m.Factor * m.Noise[c]
+					rhs += float64(m.Factor * m.Noise[c])
 				}
 			}
 			if math.Abs(lhs-rhs) > 1e-9*(1+math.Abs(lhs)) {
@@ -221,15 +221,15 @@ func TestCompactForm(t *testing.T) {
 			for c := range d {
 				sWant, xMix := 0.0, 0.0
 				for j := range n {
-					sWant += W.At(i, j) * sv[j*d+c]
-					xMix += W.At(i, j) * x[j*d+c]
+					sWant += float64(W.At(i, j) * sv[j*d+c])
+					xMix += float64(W.At(i, j) * x[j*d+c])
 					if j != i {
-						sWant += W.At(i, j) * eta[j*d+c]
-						xMix += W.At(i, j) * xi[j*d+c]
+						sWant += float64(W.At(i, j) * eta[j*d+c])
+						xMix += float64(W.At(i, j) * xi[j*d+c])
 					}
 				}
 				sWant += g[c]
-				xWant := xMix - alpha*(sWant-sv[i*d+c])
+				xWant := xMix - float64(alpha*(sWant-sv[i*d+c]))
 				if math.Abs(after[1].Data[i*d+c]-sWant) > 1e-12 || math.Abs(after[0].Data[i*d+c]-xWant) > 1e-12 {
 					t.Fatalf("agent %d: got s=%v x=%v, compact form s=%v x=%v", i, after[1].Data[i*d+c], after[0].Data[i*d+c], sWant, xWant)
 				}

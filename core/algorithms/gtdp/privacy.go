@@ -95,10 +95,10 @@ func newSeries(w float64) series {
 		r := w / (1 - w)
 		if r < 1<<52 {
 			j := max(int64(math.Ceil(r)), 1)
-			for j > 1 && !(float64(j-1)-float64(j)*w < 0) {
+			for j > 1 && !(float64(j-1)-float64(float64(j)*w) < 0) {
 				j--
 			}
-			for float64(j)-float64(j+1)*w < 0 {
+			for float64(j)-float64(float64(j+1)*w) < 0 {
 				j++
 			}
 			se.j = j
@@ -114,23 +114,23 @@ func newSeries(w float64) series {
 func (se *series) next(g, gLag float64) (s, absC float64) {
 	w := se.w
 	sPrev, bPrev := se.s, se.b
-	se.s = w*sPrev + g
-	se.b = g + w*(bPrev+sPrev)
+	se.s = float64(w*sPrev) + g
+	se.b = g + float64(w*(bPrev+sPrev))
 	se.b1 = bPrev
 	se.k++
-	f := (1-w)*se.b1 - se.s // F_k
+	f := float64((1-w)*se.b1) - se.s // F_k
 	if se.k <= se.j {
 		se.sAbsC = -f
 		return se.s, se.sAbsC
 	}
 	// Advance the lagged sums from index k−J−1 to k−J.
 	ls, lb := se.ls, se.lb
-	se.ls = w*ls + gLag
-	se.lb = gLag + w*(lb+ls)
+	se.ls = float64(w*ls) + gLag
+	se.lb = gLag + float64(w*(lb+ls))
 	se.lb1 = lb
-	fl := (1-w)*se.lb1 - se.ls
-	gk := se.wj1 * (w*fl + se.jw*se.ls)
-	se.sAbsC = 2*gk - f
+	fl := float64((1-w)*se.lb1) - se.ls
+	gk := float64(se.wj1 * (float64(w*fl) + float64(se.jw*se.ls)))
+	se.sAbsC = float64(2*gk) - f
 	return se.s, se.sAbsC
 }
 

@@ -16,8 +16,8 @@ import (
 func literalAbsC(w float64, k int, gamma noise.Schedule) float64 {
 	s := 0.0
 	for t := 0; t < k; t++ {
-		c := num.Pow(w, float64(k-2-t)) * (float64(k-t-1) - float64(k-t)*w)
-		s += math.Abs(c) * gamma.At(t)
+		c := num.Pow(w, float64(k-2-t)) * (float64(k-t-1) - float64(float64(k-t)*w))
+		s += float64(math.Abs(c) * gamma.At(t))
 	}
 	return s
 }
@@ -53,7 +53,7 @@ func TestSeriesMatchesLiteralSums(t *testing.T) {
 			}
 			ws := 0.0
 			for t := 0; t < k; t++ {
-				ws += num.Pow(c.w, float64(k-1-t)) * c.gamma.At(t)
+				ws += float64(num.Pow(c.w, float64(k-1-t)) * c.gamma.At(t))
 			}
 			wa := literalAbsC(c.w, k, c.gamma)
 			if math.Abs(s-ws) > 1e-10*ws || math.Abs(abs-wa) > 1e-10*wa {

@@ -30,9 +30,9 @@ func update(n, d int, out []float64, start, col []int, val, diag, s, x, g, sn, x
 		sni, xni := sn[lo:hi], xn[lo:hi]
 		sni, xni = sni[:len(xi)], xni[:len(xi)]
 		for c := range xi {
-			v := as[c] + gk*gi[c]
+			v := as[c] + float64(gk*gi[c])
 			sni[c] = v
-			xni[c] = ax[c] - alpha*(v-si[c])
+			xni[c] = ax[c] - float64(alpha*(v-si[c]))
 		}
 	}
 }

@@ -47,7 +47,7 @@ func TestTheorem3BoundHoldsOverSeeds(t *testing.T) {
 	}
 	mean, se := meanSE(xs)
 	t.Logf("measured steady-state error %.4g ± %.2g (SE, %d seeds); Theorem 3 predicts ≤ %.4g", mean, se, seeds, pred)
-	if !(mean+3*se < pred) {
+	if !(mean+float64(3*se) < pred) {
 		t.Errorf("measured %.4g + 3·%.2g exceeds Theorem 3's %.4g", mean, se, pred)
 	}
 }
@@ -59,7 +59,7 @@ func meanSE(xs []float64) (mean, se float64) {
 	mean /= float64(len(xs))
 	v := 0.0
 	for _, x := range xs {
-		v += (x - mean) * (x - mean)
+		v += float64((x - mean) * (x - mean))
 	}
 	v /= float64(len(xs) - 1)
 	return mean, math.Sqrt(v / float64(len(xs)))

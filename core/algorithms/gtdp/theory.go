@@ -149,7 +149,7 @@ func InfiniteHorizon(p Params, dim int, diag []float64, eta, xi *noise.Spec) met
 			return b
 		}
 		// In logs: w^m and (1−w)^{⌈p⌉+1} under- and overflow for extreme w.
-		l := num.Log(pre*Eulerian(n, w)) - float64(n+1)*num.Log(1-w) +
+		l := num.Log(pre*Eulerian(n, w)) - float64(float64(n+1)*num.Log(1-w)) +
 			num.Log(z1/(be*num.Pow(w, m))+p.Alpha*z2/(bx*num.Pow(w, m+1)))
 		if l > best {
 			best, arg = l, i
@@ -196,10 +196,10 @@ func Eulerian(n int, w float64) float64 {
 		for j := range k {
 			v := 0.0
 			if j < len(row) {
-				v += float64(j+1) * row[j]
+				v += float64(float64(j+1) * row[j])
 			}
 			if j >= 1 {
-				v += float64(k-j) * row[j-1]
+				v += float64(float64(k-j) * row[j-1])
 			}
 			next[j] = v
 		}
@@ -207,7 +207,7 @@ func Eulerian(n int, w float64) float64 {
 	}
 	s, wj := 0.0, 1.0
 	for _, a := range row {
-		s += a * wj
+		s += float64(a * wj)
 		wj *= w
 	}
 	return s
@@ -227,12 +227,12 @@ func Hurwitz(s, a float64) float64 {
 		sum += num.Pow(a+float64(k), -s)
 	}
 	x := a + terms
-	sum += num.Pow(x, 1-s)/(s-1) + 0.5*num.Pow(x, -s)
+	sum += num.Pow(x, 1-s)/(s-1) + float64(0.5*num.Pow(x, -s))
 	// Σ_j B_2j/(2j)! · s(s+1)…(s+2j−2) · x^{−s−2j+1}
 	bern := []float64{1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6}
 	poch, fact, xp := s, 2.0, num.Pow(x, -s-1)
 	for j, bj := range bern {
-		sum += bj / fact * poch * xp
+		sum += float64(bj / fact * poch * xp)
 		k := float64(2*j + 2)
 		poch *= (s + k - 1) * (s + k)
 		fact *= (k + 1) * (k + 2)
@@ -272,7 +272,7 @@ func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.S
 	sig := func(s *noise.Spec) float64 {
 		v := 0.0
 		for i := range n {
-			v = max(v, float64(dim)*s.Variance(s.Base(i)*s.Decay.C))
+			v = max(v, float64(dim)*s.Variance(float64(s.Base(i)*s.Decay.C)))
 		}
 		return v
 	}
@@ -308,7 +308,7 @@ func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.S
 		return pe
 	}
 	pe.Available = true
-	pe.Bound = 2*float64(n)*th[0] + 2*th[1]
+	pe.Bound = float64(2*float64(n)*th[0]) + float64(2*th[1])
 	pe.PerAgent = pe.Bound / float64(n)
 	pe.Inputs = append(pe.Inputs, privacy.Num("θ1", th[0]), privacy.Num("θ2", th[1]), privacy.Num("θ3", th[2]))
 	return pe
@@ -316,19 +316,19 @@ func Theorem3(p Params, n, dim int, mu, l, rhoW, rhoWo float64, eta, xi *noise.S
 
 // theorem3Matrices returns A and B of eq. (31) with d_I = 1.
 func theorem3Matrices(a, mu, l, rhoW, rhoWo, n, se, sx float64) (A [3][3]float64, B [3]float64) {
-	r2 := rhoW * rhoW
+	r2 := float64(rhoW * rhoW)
 	t := 1 - r2
 	l2 := l * l
 	A = [3][3]float64{
-		{1 - a*mu, 2 * a * l2 / (mu * n), 0},
+		{1 - float64(a*mu), 2 * a * l2 / (mu * n), 0},
 		{0, (1 + r2) / 2, 2 * a * a / t},
-		{32 * n * a * a * l2 * l2 / t, 64 * l2 / t, (1+r2)/2 + 16*a*a*l2/t},
+		{32 * n * a * a * l2 * l2 / t, 64 * l2 / t, float64((1+r2)/2) + 16*a*a*l2/t},
 	}
 	o2 := rhoWo * rhoWo
 	B = [3]float64{
-		o2 * (a*a*se + sx),
+		o2 * (float64(a*a*se) + sx),
 		o2 * n * sx,
-		o2 * (24*n*se + 4*n*l2*sx) / t,
+		o2 * (float64(24*n*se) + float64(4*n*l2*sx)) / t,
 	}
 	return A, B
 }
@@ -336,11 +336,11 @@ func theorem3Matrices(a, mu, l, rhoW, rhoWo, n, se, sx float64) (A [3][3]float64
 // Theorem3StepBound is Theorem 3's sufficient condition on α (d_I = 1):
 // min{1/(μ+L), (1−ρ_w²)/(4√2·L), √(2d3/(d2 + √(d2² + 4d1d3)))}.
 func Theorem3StepBound(mu, l, rhoW float64) float64 {
-	t := 1 - rhoW*rhoW
+	t := 1 - float64(rhoW*rhoW)
 	d1 := 128 * num.Pow(l, 6) / (mu * t * t)
-	d2 := 8*mu*l*l + 128*mu*l*l/(t*t)
-	d3 := mu * t * t / 4
-	return min(1/(mu+l), t/(4*math.Sqrt2*l), math.Sqrt(2*d3/(d2+math.Sqrt(d2*d2+4*d1*d3))))
+	d2 := float64(8*mu*l*l) + 128*mu*l*l/(t*t)
+	d3 := float64(mu * t * t / 4)
+	return min(1/(mu+l), t/(4*math.Sqrt2*l), math.Sqrt(2*d3/(d2+math.Sqrt(float64(d2*d2)+float64(4*d1*d3)))))
 }
 
 // perronRoot returns ρ(A) of a nonnegative irreducible 3×3 matrix by
@@ -364,7 +364,7 @@ func perronRoot(A [3][3]float64) float64 {
 		return ok && x[0] > 0 && x[1] > 0 && x[2] > 0
 	}
 	for range 200 {
-		mid := 0.5 * (lo + hi)
+		mid := float64(0.5 * (lo + hi))
 		if mid <= lo || mid >= hi {
 			break
 		}
@@ -394,16 +394,16 @@ func solve3(M [3][3]float64, b [3]float64) ([3]float64, bool) {
 		for r := c + 1; r < 3; r++ {
 			f := M[r][c] / M[c][c]
 			for k := c; k < 3; k++ {
-				M[r][k] -= f * M[c][k]
+				M[r][k] -= float64(f * M[c][k])
 			}
-			b[r] -= f * b[c]
+			b[r] -= float64(f * b[c])
 		}
 	}
 	var x [3]float64
 	for r := 2; r >= 0; r-- {
 		s := b[r]
 		for k := r + 1; k < 3; k++ {
-			s -= M[r][k] * x[k]
+			s -= float64(M[r][k] * x[k])
 		}
 		x[r] = s / M[r][r]
 	}

@@ -31,7 +31,7 @@ func TestHurwitzAndEulerian(t *testing.T) {
 	for n := 0; n <= 6; n++ {
 		w, s := 0.7, 0.0
 		for tt := 1; tt < 2000; tt++ {
-			s += math.Pow(float64(tt), float64(n)) * math.Pow(w, float64(tt))
+			s += float64(math.Pow(float64(tt), float64(n)) * math.Pow(w, float64(tt)))
 		}
 		if got := w * Eulerian(n, w) / math.Pow(1-w, float64(n+1)); math.Abs(got-s) > 1e-11*s {
 			t.Errorf("staircase n=%d: %v, direct %v", n, got, s)
@@ -101,7 +101,7 @@ func TestTheorem3Algebra(t *testing.T) {
 	for range 200000 {
 		var y [3]float64
 		for i := range 3 {
-			y[i] = A[i][0]*x[0] + A[i][1]*x[1] + A[i][2]*x[2]
+			y[i] = float64(A[i][0]*x[0]) + float64(A[i][1]*x[1]) + float64(A[i][2]*x[2])
 		}
 		lam = y[0] / x[0]
 		s := y[0] + y[1] + y[2]
@@ -117,7 +117,7 @@ func TestTheorem3Algebra(t *testing.T) {
 		t.Fatal("singular")
 	}
 	for i := range 3 {
-		r := th[i] - (A[i][0]*th[0] + A[i][1]*th[1] + A[i][2]*th[2]) - B[i]
+		r := th[i] - (float64(A[i][0]*th[0]) + float64(A[i][1]*th[1]) + float64(A[i][2]*th[2])) - B[i]
 		if math.Abs(r) > 1e-12*th[i] {
 			t.Errorf("row %d residual %g", i, r)
 		}

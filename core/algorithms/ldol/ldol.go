@@ -114,9 +114,9 @@ func build(env *method.Env, params any) (*method.Built, []check.Warning, error) 
 		g := weaken(t)
 		c := 0.0
 		for _, w := range diag {
-			c = max(c, math.Abs(1+g*w))
+			c = max(c, math.Abs(1+float64(g*w)))
 		}
-		return c*delta + 2*p.GradientBound*step(t)/float64(t+1)
+		return float64(c*delta) + 2*p.GradientBound*step(t)/float64(t+1)
 	})
 	ac.Head = privacy.Ledger{
 		Algorithm: "ldol",

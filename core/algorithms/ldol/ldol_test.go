@@ -58,14 +58,14 @@ func TestLedgerIsTheRecursion(t *testing.T) {
 	b := runnertest.Preset(t, "ldol-mushrooms", func(s *scenario.Scenario) { small(s); s.Iterations = 50 })
 	l := runnertest.Run(t, b).Ledger()
 	for _, i := range []int{0, 9} {
-		vs := 0.09 + 0.01*float64(i+1)
+		vs := 0.09 + float64(0.01*float64(i+1))
 		delta, want := 0.0, 0.0
 		for tt := range 50 {
 			if delta > 0 {
 				want += delta / (0.1 * math.Pow(float64(tt+1), vs))
 			}
 			g := 1 / math.Pow(float64(tt+1), 0.7)
-			delta = math.Abs(1-0.6*g)*delta + 2*21*(1/math.Pow(float64(tt+1), 0.71))/float64(tt+1)
+			delta = float64(math.Abs(1-float64(0.6*g))*delta) + 2*21*(1/math.Pow(float64(tt+1), 0.71))/float64(tt+1)
 		}
 		if got := l.Agents[i].Epsilon.Value(); math.Abs(got-want) > 1e-11*want {
 			t.Errorf("agent %d: ε = %.15g, recursion %.15g", i, got, want)

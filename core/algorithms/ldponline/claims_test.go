@@ -48,7 +48,7 @@ func TestTrackingErrorFalls(t *testing.T) {
 	var at100, at400, start float64
 	for seed := range uint64(4) {
 		e := tracking(t, 400, 10+seed, nil)
-		start, at100, at400 = start+e[0]/4, at100+e[4]/4, at400+e[16]/4
+		start, at100, at400 = start+float64(e[0]/4), at100+float64(e[4]/4), at400+float64(e[16]/4)
 	}
 	if !(at400 < at100 && at400 < 0.1*start) {
 		t.Errorf("with noise: mean tracking error %g at 100, %g at 400 (start %g)", at100, at400, start)
@@ -112,7 +112,7 @@ func meanSE(x []float64) (mean, se float64) {
 	mean /= float64(len(x))
 	ss := 0.0
 	for _, v := range x {
-		ss += (v - mean) * (v - mean)
+		ss += float64((v - mean) * (v - mean))
 	}
 	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
 }

@@ -118,7 +118,7 @@ func NewAccountant(p Params, env *method.Env) *online.Accountant {
 	cw := Contraction(env.Weights.Diag)
 	th := env.Noise["theta"]
 	ac := online.NewAccountant(env.Problem.Agents(), th, func(_, t int, delta float64) float64 {
-		return cw*delta + 2*p.GradientBound*p.Step(t)
+		return float64(cw*delta) + float64(2*p.GradientBound*p.Step(t))
 	})
 	ac.Head = privacy.Ledger{
 		Algorithm: "ldp-online",
@@ -149,7 +149,7 @@ func theory(p Params, env *method.Env) *method.Theory {
 	for i := range env.Problem.Agents() {
 		vs = min(vs, th.DecayOf(i).P)
 	}
-	beta := min((3-3*p.V)/2, 2*vs-(p.V+1)/2)
+	beta := min((3-float64(3*p.V))/2, float64(2*vs)-float64((p.V+1)/2))
 	return &method.Theory{
 		Source: "Chen & Wang, LDP online, Theorems 1–5 (spec §7.3–7.4)",
 		Convergence: fmt.Sprintf("strongly convex F: E‖θ_t^i − θ*‖² = O(t^(−β)) with β = min{(3 − 3v)/2, 2ς − (v + 1)/2} = %.4g (v = %g, ς = min_i ς^i = %g; Theorems 1–2); convex: O(T^(−(1−v))) ergodic objective gap (Theorem 3); nonconvex: O(T^(−(1−v))) ergodic ‖∇F‖² (Theorem 4). λ_0 = %g is usually far above Theorem 1's bound −δ_2·μ/(2μ² + 16L²).",

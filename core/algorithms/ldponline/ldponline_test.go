@@ -60,12 +60,12 @@ func TestLedgerIsTheLiteralSum(t *testing.T) {
 	lam := func(t int) float64 { return 1 / math.Pow(float64(t+1), 0.71) }
 	prev := 0.0
 	for i, e := range l.Agents {
-		vs := 0.5 + 0.01*float64(i+1)
+		vs := 0.5 + float64(0.01*float64(i+1))
 		want := 0.0
 		for tt := 1; tt <= 39; tt++ {
 			rho := lam(tt - 1)
 			for p := 1; p <= tt-1; p++ {
-				rho += math.Pow(cw, float64(tt-p)) * lam(p-1)
+				rho += float64(math.Pow(cw, float64(tt-p)) * lam(p-1))
 			}
 			want += 2 * math.Sqrt2 * d * rho * math.Pow(float64(tt+1), vs) / (0.1 * math.Sqrt2)
 		}

@@ -140,8 +140,8 @@ func (a *Algorithm) Advance() *sim.Step {
 			copy(a.lv, v)
 		}
 		for c := range x {
-			x[c] -= eta * (gamma*a.lx[c] + omega*a.lv[c] + g[c])
-			v[c] += eta * omega * a.lx[c]
+			x[c] -= float64(eta * (float64(gamma*a.lx[c]) + float64(omega*a.lv[c]) + g[c]))
+			v[c] += float64(eta * omega * a.lx[c])
 		}
 	}
 	a.k++

@@ -50,7 +50,7 @@ func TestConverges(t *testing.T) {
 			}
 			v := 0.0
 			for _, s := range sum {
-				v += s * s
+				v += float64(s * s)
 			}
 			return v
 		}

@@ -233,7 +233,7 @@ func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor
 		r := pld.Release{Mechanism: pld.Gaussian, Scale: a.SigmaAt(agent, tau) * factor, Sensitivity: a.sens}
 		if r.Scale == 0 && a.sigma[agent] > 0 {
 			// σ_τ underflowed: the ratio from the logarithms.
-			r = privacy.Release(pld.Gaussian, num.Log(a.sens), num.Log(a.sigma[agent])-0.5*float64(tau-1)*num.Log(a.r)+num.Log(factor))
+			r = privacy.Release(pld.Gaussian, num.Log(a.sens), num.Log(a.sigma[agent])-float64(0.5*float64(tau-1)*num.Log(a.r))+num.Log(factor))
 		}
 		dst = append(dst, privacy.Charge{Agent: agent, Channel: "u", Release: r})
 	}

@@ -121,7 +121,7 @@ func (a *Algorithm) Advance() *sim.Step {
 	a.tau[i]++
 	y, lam := a.y[i*d:(i+1)*d], a.lam[i*d:(i+1)*d]
 	for c := range d {
-		a.lh[c] = lam[c] + a.beta*(a.x[c]-y[c]) // (7a)
+		a.lh[c] = lam[c] + float64(a.beta*(a.x[c]-y[c])) // (7a)
 	}
 	for c := range d {
 		a.v[c] = a.x[c] - (a.ut[c] + a.lh[c] - lam[c])
@@ -137,10 +137,10 @@ func (a *Algorithm) Advance() *sim.Step {
 	}
 	al := a.alpha[i]
 	for c := range d {
-		a.yn[c] = y[c] - al*(a.grad[c]-a.lh[c]) // (7c)
+		a.yn[c] = y[c] - float64(al*(a.grad[c]-a.lh[c])) // (7c)
 	}
 	for c := range d {
-		a.ln[c] = a.lh[c] + a.beta*((a.xn[c]-a.x[c])-(a.yn[c]-y[c])) // (7d)
+		a.ln[c] = a.lh[c] + float64(a.beta*((a.xn[c]-a.x[c])-(a.yn[c]-y[c]))) // (7d)
 	}
 	base := a.u
 	if a.p.Mode == Realisable {
@@ -175,7 +175,7 @@ func (a *Algorithm) Advance() *sim.Step {
 func clip(g []float64, c float64) {
 	s := 0.0
 	for _, v := range g {
-		s += v * v
+		s += float64(v * v)
 	}
 	if n := math.Sqrt(s); n > c {
 		f := c / n

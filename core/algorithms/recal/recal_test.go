@@ -60,8 +60,8 @@ func setParams(t *testing.T, s *scenario.Scenario, f func(p *recal.Params)) {
 func relErr(x, opt []float64) float64 {
 	var a, b float64
 	for c := range x {
-		a += (x[c] - opt[c]) * (x[c] - opt[c])
-		b += opt[c] * opt[c]
+		a += float64((x[c] - opt[c]) * (x[c] - opt[c]))
+		b += float64(opt[c] * opt[c])
 	}
 	return math.Sqrt(a / b)
 }
@@ -460,9 +460,9 @@ func TestLargeBudgetsExport(t *testing.T) {
 		// last as τ·log10 R − log10(R − 1) where R^τ overflows.
 		geo := math.Log10((math.Pow(c.r, float64(tau)) - 1) / (c.r - 1))
 		if math.IsInf(geo, 0) {
-			geo = float64(tau)*math.Log10(c.r) - math.Log10(c.r-1)
+			geo = float64(float64(tau)*math.Log10(c.r)) - math.Log10(c.r-1)
 		}
-		want := math.Log10(delta*delta/2) - 2*math.Log10(c.sigma) + geo
+		want := math.Log10(delta*delta/2) - float64(2*math.Log10(c.sigma)) + geo
 		got := ex.Privacy.Max
 		if got.NoGuarantee() || math.Abs(got.Log10()-want) > 1e-9 {
 			t.Errorf("%s: the export's ε = %s (log10 %v), want 10^%.10g", c.name, got, got.Log10(), want)

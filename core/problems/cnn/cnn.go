@@ -176,7 +176,7 @@ func (m *Model) reg(s *scratch) float64 {
 	}
 	q := 0.0
 	for _, v := range s.theta {
-		q += float64(v) * float64(v)
+		q += float64(float64(v) * float64(v))
 	}
 	return m.lambda / 2 * q
 }
@@ -192,7 +192,7 @@ func (m *Model) loss(s *scratch, v learn.Rows, idx []int) (loss, acc float64) {
 	for lo := 0; lo < cnt; lo += chunk {
 		b := m.load(s, v, idx, lo, min(lo+chunk, cnt))
 		l, c := s.ws.Forward(s.theta, s.x[:b*m.net.Input()], s.labels[:b])
-		loss += l * float64(b)
+		loss += float64(l * float64(b))
 		ok += c
 	}
 	return loss / float64(cnt), float64(ok) / float64(cnt)
@@ -233,7 +233,7 @@ func (m *Model) grad(v learn.Rows, idx []int, x, out []float64) {
 		s.ws.AddGradient(s.theta, s.x[:b*in], s.labels[:b], 1/float64(cnt), s.grad)
 	}
 	for k, g := range s.grad {
-		out[k] = float64(g) + m.lambda*float64(s.theta[k])
+		out[k] = float64(g) + float64(m.lambda*float64(s.theta[k]))
 	}
 }
 
@@ -271,7 +271,7 @@ func (m *Model) GenericMetrics(s *sim.Step) (optimality, consensus, objective fl
 		mean /= float64(n)
 		for i := range n {
 			e := s.Estimates[i*d+k] - mean
-			c += e * e
+			c += float64(e * e)
 		}
 	}
 	return math.NaN(), c / float64(n), math.NaN()

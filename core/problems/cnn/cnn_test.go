@@ -223,7 +223,7 @@ func TestBadInput(t *testing.T) {
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for k := range a {
-		s += a[k] * b[k]
+		s += float64(a[k] * b[k])
 	}
 	return s
 }
@@ -251,7 +251,7 @@ func TestLearns(t *testing.T) {
 		}
 		m.GradBatch(0, x, idx, g)
 		for c := range x {
-			x[c] -= 0.1 * g[c]
+			x[c] -= float64(0.1 * g[c])
 		}
 	}
 	out := make([]float64, 3)

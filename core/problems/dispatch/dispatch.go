@@ -139,15 +139,15 @@ func (p *Dispatch) solve() error {
 		sLo += p.lo[i]
 		sHi += p.hi[i]
 		// The marginal cost at the box ends brackets every useful price.
-		lamLo = min(lamLo, p.b[i]+2*p.a[i]*p.lo[i])
-		lamHi = max(lamHi, p.b[i]+2*p.a[i]*p.hi[i])
+		lamLo = min(lamLo, p.b[i]+float64(2*p.a[i]*p.lo[i]))
+		lamHi = max(lamHi, p.b[i]+float64(2*p.a[i]*p.hi[i]))
 	}
 	if p.dTot < sLo || p.dTot > sHi {
 		return check.Errorf(fieldDemands, "the total demand %g cannot be met: the generators together produce between %g and %g", p.dTot, sLo, sHi)
 	}
 	lamLo, lamHi = lamLo-1, lamHi+1
 	for range 400 {
-		mid := lamLo + (lamHi-lamLo)/2
+		mid := lamLo + float64((lamHi-lamLo)/2)
 		if mid == lamLo || mid == lamHi {
 			break
 		}
@@ -157,7 +157,7 @@ func (p *Dispatch) solve() error {
 			lamHi = mid
 		}
 	}
-	lambda := lamLo + (lamHi-lamLo)/2
+	lambda := lamLo + float64((lamHi-lamLo)/2)
 	// Refine on the piece: the free generators share what the clipped
 	// ones leave, at a common marginal cost.
 	rest, inv, shift := p.dTot, 0.0, 0.0
@@ -200,7 +200,7 @@ func (p *Dispatch) Dim() int { return 1 }
 // its box, minus the demand's value).
 func (p *Dispatch) Value(i int, x []float64) float64 {
 	w := p.respond(i, x[0])
-	return x[0]*w - p.cost(i, w) - x[0]*p.d[i]
+	return float64(x[0]*w) - p.cost(i, w) - float64(x[0]*p.d[i])
 }
 
 // Grad implements objective.Problem: ∇h_i(x) = w_i(x) − d_i, agent i's
@@ -236,7 +236,7 @@ func (p *Dispatch) cost(i int, w float64) float64 {
 	if !p.gen[i] {
 		return 0
 	}
-	return (p.a[i]*w+p.b[i])*w + p.c[i]
+	return float64((float64(p.a[i]*w)+p.b[i])*w) + p.c[i]
 }
 
 // Cost implements objective.Allocation.
@@ -289,7 +289,7 @@ func (p *Dispatch) GenericMetrics(s *sim.Step) (optimality, consensus, objective
 	w := s.Estimates
 	for i := range p.n {
 		e := w[i] - p.wOpt[i]
-		optimality += e * e
+		optimality += float64(e * e)
 	}
 	objective = p.TotalCost(w)
 	consensus = math.NaN()
@@ -301,7 +301,7 @@ func (p *Dispatch) GenericMetrics(s *sim.Step) (optimality, consensus, objective
 		mean /= float64(p.n)
 		c := 0.0
 		for _, v := range pr {
-			c += (v - mean) * (v - mean)
+			c += float64((v - mean) * (v - mean))
 		}
 		consensus = c / float64(p.n)
 	}
@@ -363,7 +363,7 @@ func (p *Dispatch) Measure(w []float64, dim int, out []float64) {
 	errSq := 0.0
 	for i := range p.n {
 		e := w[i] - p.wOpt[i]
-		errSq += e * e
+		errSq += float64(e * e)
 	}
 	out[0], out[1], out[2], out[3], out[4] = tot, p.dTot, tot-p.dTot, math.Abs(tot-p.dTot), errSq
 	const head = 5

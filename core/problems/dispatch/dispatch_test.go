@@ -59,7 +59,7 @@ func TestIEEE14Optimum(t *testing.T) {
 	// Equal marginal costs: 2a_i w_i* + b_i = λ* for every generator (all
 	// boxes inactive).
 	for _, i := range p.Generators() {
-		if mc := 2*p.a[i]*w[i] + p.b[i]; math.Abs(mc-p.price) > 1e-12 {
+		if mc := float64(2*p.a[i]*w[i]) + p.b[i]; math.Abs(mc-p.price) > 1e-12 {
 			t.Errorf("marginal cost of %d: %v, want λ* = %v", i, mc, p.price)
 		}
 	}

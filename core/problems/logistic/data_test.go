@@ -53,7 +53,7 @@ func TestCentralAccuracy(t *testing.T) {
 			acc := m.Accuracy(learn.Rows{Set: test}, x)
 			train := 0.0
 			for i := range m.Agents() {
-				train += m.Accuracy(m.Shard(i), x) * float64(m.Samples(i))
+				train += float64(m.Accuracy(m.Shard(i), x) * float64(m.Samples(i)))
 			}
 			train /= float64(m.Set().Rows)
 			_, l := m.Smoothness()

@@ -126,7 +126,7 @@ func New(shards []learn.Rows, test *learn.Rows, cfg Config) (objective.Problem, 
 		if s.Len() == 0 {
 			return nil, nil, check.Errorf(fieldDataset, "an agent received no rows")
 		}
-		m.lip = math.Max(m.lip, c*s.GramMax()+cfg.L2)
+		m.lip = math.Max(m.lip, float64(c*s.GramMax())+cfg.L2)
 	}
 	var warns []check.Warning
 	opt, err := m.solve()
@@ -221,7 +221,7 @@ func (m *Model) Value(i int, x []float64) float64 {
 		v, _ := m.lossAt(r.Dot(k, x), label(r, k))
 		s += v
 	}
-	return s/float64(r.Len()) + m.lambda/2*learn.Dot(x, x)
+	return s/float64(r.Len()) + float64(m.lambda/2*learn.Dot(x, x))
 }
 
 // Grad implements objective.Problem: ∇f_i(x) = (1/m_i)·Σ_j ℓ'·a_ij + λx.
@@ -296,7 +296,7 @@ func (m *Model) gradRows(r learn.Rows, p *learn.Packed, signs []int8, idx []int,
 	}
 	inv := 1 / float64(cnt)
 	for c, v := range x {
-		out[c] = out[c]*inv + m.lambda*v
+		out[c] = float64(out[c]*inv) + float64(m.lambda*v)
 	}
 }
 
@@ -313,9 +313,9 @@ func (m *Model) valueGrad(i int, x, out []float64) float64 {
 	}
 	inv := 1 / float64(r.Len())
 	for c, v := range x {
-		out[c] = out[c]*inv + m.lambda*v
+		out[c] = float64(out[c]*inv) + float64(m.lambda*v)
 	}
-	return s*inv + m.lambda/2*learn.Dot(x, x)
+	return float64(s*inv) + float64(m.lambda/2*learn.Dot(x, x))
 }
 
 // GradAll implements objective.Batch: ∇f_i(x_i) for every agent, one
@@ -346,7 +346,7 @@ func (m *Model) Objective(x []float64) float64 {
 	}
 	n := float64(len(m.shards))
 	if m.r != nil {
-		return s + n*m.r.Value(x)
+		return s + float64(n*m.r.Value(x))
 	}
 	return s / n
 }

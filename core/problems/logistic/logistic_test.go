@@ -86,7 +86,7 @@ func TestGradients(t *testing.T) {
 						l, _ := m.lossAt(m.shards[i].Dot(k, y), label(m.shards[i], k))
 						s += l
 					}
-					return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
+					return s/float64(len(idx)) + float64(m.lambda/2*learn.Dot(y, y))
 				}, x, fd)
 				learntest.Close(t, "GradBatch", g, fd, 1e-6)
 			}
@@ -151,12 +151,12 @@ func ista(m *Model, tol float64) []float64 {
 		f(x, g)
 		u := make([]float64, d)
 		for c := range u {
-			u[c] = x[c] - t*g[c]
+			u[c] = x[c] - float64(t*g[c])
 		}
 		softThreshold(u, t*m.r.L1, u)
 		s := 0.0
 		for c := range u {
-			s += (u[c] - x[c]) * (u[c] - x[c])
+			s += float64((u[c] - x[c]) * (u[c] - x[c]))
 		}
 		x = u
 		if math.Sqrt(s)/t <= tol {
@@ -181,14 +181,14 @@ func TestProx(t *testing.T) {
 		obj := func(v []float64) float64 {
 			s := 0.0
 			for c := range v {
-				s += (v[c] - x[c]) * (v[c] - x[c])
+				s += float64((v[c] - x[c]) * (v[c] - x[c]))
 			}
 			return pr.Regularizer(v) + s/(2*step)
 		}
 		best := obj(u)
 		for range 2000 {
 			v := append([]float64(nil), u...)
-			v[r.IntN(d)] += 1e-3 * r.NormFloat64()
+			v[r.IntN(d)] += float64(1e-3 * r.NormFloat64())
 			if obj(v) < best-1e-14 {
 				t.Fatalf("step %v: prox(x) = %v is beaten by %v (%.17g < %.17g)", step, u, v, obj(v), best)
 			}

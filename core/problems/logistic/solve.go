@@ -27,9 +27,9 @@ func (m *Model) central() learn.Func {
 			}
 		}
 		for c, v := range x {
-			g[c] += rho * v
+			g[c] += float64(rho * v)
 		}
-		return s/n + rho/2*learn.Dot(x, x)
+		return s/n + float64(rho/2*learn.Dot(x, x))
 	}
 }
 
@@ -60,7 +60,7 @@ func (m *Model) hessian() learn.Hessian {
 					ca := c * va
 					ha := h[a*d : a*d+a+1]
 					for b := range ha {
-						ha[b] += ca * row[b]
+						ha[b] += float64(ca * row[b])
 					}
 				}
 			}

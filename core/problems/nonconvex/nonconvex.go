@@ -88,7 +88,7 @@ func NewCounts(counts []int, d int, z, y []float64, lambda, omega, scale float64
 		// at most Z_iᵀZ_i/(4m_i), the regulariser's second derivative at
 		// most 2λω (at [x]_t = 0).
 		m := counts[i]
-		c.mi[i] = gramMax(z[off[i]*d:off[i+1]*d], m, d)/(4*float64(m)) + 2*lambda*omega
+		c.mi[i] = gramMax(z[off[i]*d:off[i+1]*d], m, d)/(4*float64(m)) + float64(2*lambda*omega)
 	}
 	return c, nil
 }
@@ -101,7 +101,7 @@ func (c *Classifier) span(i int) (base, m int) { return c.off[i], c.off[i+1] - c
 func gramMax(z []float64, rows, d int) float64 {
 	v, w, a := make([]float64, d), make([]float64, d), make([]float64, rows)
 	for t := range v {
-		v[t] = 1 / math.Sqrt(float64(d)) * (1 + 0.1*float64(t)) // not orthogonal to the top eigenvector, almost surely
+		v[t] = 1 / math.Sqrt(float64(d)) * (1 + float64(0.1*float64(t))) // not orthogonal to the top eigenvector, almost surely
 	}
 	lam := 0.0
 	for range 10000 {
@@ -147,7 +147,7 @@ func (c *Classifier) sample(i, s int) ([]float64, float64) {
 func (c *Classifier) reg(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
-		s += c.lambda * c.omega * v * v / (1 + c.omega*v*v)
+		s += c.lambda * c.omega * v * v / (1 + float64(c.omega*v*v))
 	}
 	return s
 }
@@ -271,7 +271,7 @@ func (c *Classifier) gradOne(i, s int, x, out []float64) {
 	z, y := c.sample(i, s)
 	a := -y * sigmoid(-y*num.Dot(z, x))
 	for t, zt := range z {
-		out[t] += a * zt
+		out[t] += float64(a * zt)
 	}
 }
 
@@ -279,7 +279,7 @@ func (c *Classifier) gradOne(i, s int, x, out []float64) {
 // adds the regulariser's gradient [2λω[x]_t/(1 + ω[x]_t²)²]_t.
 func (c *Classifier) finish(x []float64, cnt int, out []float64) {
 	for t, v := range x {
-		q := 1 + c.omega*v*v
+		q := 1 + float64(c.omega*v*v)
 		out[t] = out[t]/float64(cnt) + 2*c.lambda*c.omega*v/(q*q)
 	}
 }
@@ -329,7 +329,7 @@ func (c *Classifier) SmoothnessSource() string {
 // ωv² = 1/3. Gaussian features have no bound over every dataset, so the
 // first term is this instance's.
 func (c *Classifier) GradientBound() (objective.Bound, bool) {
-	b := c.maxNorm + math.Sqrt(float64(c.d))*3*math.Sqrt(3)/8*c.lambda*math.Sqrt(c.omega)
+	b := c.maxNorm + float64(math.Sqrt(float64(c.d))*3*math.Sqrt(3)/8*c.lambda*math.Sqrt(c.omega))
 	return objective.Bound{Value: b, Everywhere: true,
 		Source: "max_is ‖z_is‖ over this instance's samples (Gaussian features have no bound over all data) + √d·(3√3/8)·λ√ω for the regulariser"}, true
 }
@@ -367,7 +367,7 @@ func (c *Classifier) Measure(estimates []float64, dim int, out []float64) {
 		x := row(i)
 		for t := range dim {
 			e := x[t] - mean[t]
-			w += e * e
+			w += float64(e * e)
 		}
 	}
 	out[0] = w

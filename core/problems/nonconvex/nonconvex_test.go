@@ -78,14 +78,14 @@ func TestSmoothness(t *testing.T) {
 		i := k % c.n
 		for t := range x {
 			x[t] = 0.1 * r.NormFloat64()
-			y[t] = x[t] + 0.01*r.NormFloat64()
+			y[t] = x[t] + float64(0.01*r.NormFloat64())
 		}
 		c.Grad(i, x, gx)
 		c.Grad(i, y, gy)
 		dg, dx := 0.0, 0.0
 		for t := range gx {
-			dg += (gx[t] - gy[t]) * (gx[t] - gy[t])
-			dx += (x[t] - y[t]) * (x[t] - y[t])
+			dg += float64((gx[t] - gy[t]) * (gx[t] - gy[t]))
+			dx += float64((x[t] - y[t]) * (x[t] - y[t]))
 		}
 		if math.Sqrt(dg) > c.M(i)*math.Sqrt(dx)*(1+1e-9) {
 			t.Fatalf("agent %d: ‖∇f_i(x) − ∇f_i(y)‖ = %.4g > M_i‖x − y‖ = %.4g", i, math.Sqrt(dg), c.M(i)*math.Sqrt(dx))
@@ -99,9 +99,9 @@ func TestGramMax(t *testing.T) {
 	var a, b, d float64
 	for k := range 30 {
 		u, v := z[2*k], z[2*k+1]
-		a, b, d = a+u*u, b+u*v, d+v*v
+		a, b, d = a+float64(u*u), b+float64(u*v), d+float64(v*v)
 	}
-	want := (a+d)/2 + math.Sqrt((a-d)*(a-d)/4+b*b)
+	want := float64((a+d)/2) + math.Sqrt(float64((a-d)*(a-d)/4)+float64(b*b))
 	if got := gramMax(z, 30, 2); math.Abs(got-want) > 1e-10*want {
 		t.Errorf("gramMax %.15g, want %.15g", got, want)
 	}
@@ -144,7 +144,7 @@ func TestWHat(t *testing.T) {
 		sum[0] += fd[0]
 		sum[1] += fd[1]
 	}
-	want += (sum[0]*sum[0] + sum[1]*sum[1]) / 3
+	want += float64((float64(sum[0]*sum[0]) + float64(sum[1]*sum[1])) / 3)
 	if math.Abs(out[0]-want) > 1e-8*want {
 		t.Errorf("Ŵ = %.12g, want %.12g", out[0], want)
 	}
@@ -249,7 +249,7 @@ func TestGramMaxBits(t *testing.T) {
 	rowByRow := func(z []float64, rows, d int) float64 {
 		v, w := make([]float64, d), make([]float64, d)
 		for t := range v {
-			v[t] = 1 / math.Sqrt(float64(d)) * (1 + 0.1*float64(t))
+			v[t] = 1 / math.Sqrt(float64(d)) * (1 + float64(0.1*float64(t)))
 		}
 		lam := 0.0
 		for range 10000 {
@@ -258,7 +258,7 @@ func TestGramMaxBits(t *testing.T) {
 				row := z[k*d : (k+1)*d]
 				a := num.Dot(row, v)
 				for t, zt := range row {
-					w[t] += a * zt
+					w[t] += float64(a * zt)
 				}
 			}
 			nv := learn.Norm(v)

@@ -109,7 +109,7 @@ func build(env *objective.Env, params any) (objective.Problem, []check.Warning, 
 func norm(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
-		s += x * x
+		s += float64(x * x)
 	}
 	return math.Sqrt(s)
 }

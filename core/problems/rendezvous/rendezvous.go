@@ -66,7 +66,7 @@ func RandomTargets(n, dim int, half float64, r *rand.Rand) [][]float64 {
 	for i := range t {
 		t[i] = make([]float64, dim)
 		for j := range t[i] {
-			t[i][j] = half * (2*r.Float64() - 1)
+			t[i][j] = half * (float64(2*float64(r.Float64())) - 1)
 		}
 	}
 	return t
@@ -99,7 +99,7 @@ func (p *Rendezvous) Value(i int, x []float64) float64 {
 	s := 0.0
 	for j, v := range x {
 		d := v - a[j]
-		s += d * d
+		s += float64(d * d)
 	}
 	return s
 }
@@ -167,7 +167,7 @@ func (p *Rendezvous) Project(x []float64) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += v * v
+		s += float64(v * v)
 	}
 	if s <= p.radius*p.radius {
 		return

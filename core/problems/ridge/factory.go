@@ -102,11 +102,11 @@ func Draw(n, dim int, sd float64, env *objective.Env) ([][]float64, []float64) {
 	for i := range n {
 		u := make([]float64, dim)
 		for c := range u {
-			u[c] = 2*r.Float64() - 1
+			u[c] = float64(2*r.Float64()) - 1
 		}
 		v := zeta[i]
 		for c := range u {
-			v += u[c] * 10 * r.Float64() // x̃_ic ~ U[0, 10]
+			v += float64(u[c] * 10 * r.Float64()) // x̃_ic ~ U[0, 10]
 		}
 		feats[i], outs[i] = u, v
 	}

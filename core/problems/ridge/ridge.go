@@ -83,20 +83,20 @@ func (r *Ridge) solve() ([]float64, error) {
 	for i := range n {
 		u := r.Feature(i)
 		for a := range d {
-			rhs[a] += u[a] * r.outputs[i]
+			rhs[a] += float64(u[a] * r.outputs[i])
 			for b := range d {
-				m[a*d+b] += u[a] * u[b]
+				m[a*d+b] += float64(u[a] * u[b])
 			}
 		}
 	}
 	for a := range d {
-		m[a*d+a] += float64(n) * r.penalty
+		m[a*d+a] += float64(float64(n) * r.penalty)
 	}
 	// m = G·Gᵀ, G lower triangular, stored in m.
 	for j := range d {
 		s := m[j*d+j]
 		for k := range j {
-			s -= m[j*d+k] * m[j*d+k]
+			s -= float64(m[j*d+k] * m[j*d+k])
 		}
 		if !(s > 0) {
 			return nil, check.Errorf("problem.params", "Σ u_iu_iᵀ + nρI is not positive definite (numerically): lower the features' size or raise the penalty")
@@ -105,7 +105,7 @@ func (r *Ridge) solve() ([]float64, error) {
 		for i := j + 1; i < d; i++ {
 			s := m[i*d+j]
 			for k := range j {
-				s -= m[i*d+k] * m[j*d+k]
+				s -= float64(m[i*d+k] * m[j*d+k])
 			}
 			m[i*d+j] = s / m[j*d+j]
 		}
@@ -114,14 +114,14 @@ func (r *Ridge) solve() ([]float64, error) {
 	for i := range d { // G y = rhs
 		s := x[i]
 		for k := range i {
-			s -= m[i*d+k] * x[k]
+			s -= float64(m[i*d+k] * x[k])
 		}
 		x[i] = s / m[i*d+i]
 	}
 	for i := d - 1; i >= 0; i-- { // Gᵀ x = y
 		s := x[i]
 		for k := i + 1; k < d; k++ {
-			s -= m[k*d+i] * x[k]
+			s -= float64(m[k*d+i] * x[k])
 		}
 		x[i] = s / m[i*d+i]
 	}
@@ -131,7 +131,7 @@ func (r *Ridge) solve() ([]float64, error) {
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
-		s += v * b[i]
+		s += float64(v * b[i])
 	}
 	return s
 }
@@ -157,7 +157,7 @@ func (r *Ridge) Penalty() float64 { return r.penalty }
 // Value implements objective.Problem: f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖².
 func (r *Ridge) Value(i int, x []float64) float64 {
 	e := dot(r.Feature(i), x) - r.outputs[i]
-	return e*e + r.penalty*dot(x, x)
+	return float64(e*e) + float64(r.penalty*dot(x, x))
 }
 
 // Grad implements objective.Problem: ∇f_i(x) = 2u_i(u_iᵀx − v_i) + 2ρx.
@@ -165,7 +165,7 @@ func (r *Ridge) Grad(i int, x, out []float64) {
 	u := r.Feature(i)
 	e := 2 * (dot(u, x) - r.outputs[i])
 	for c, v := range x {
-		out[c] = e*u[c] + 2*r.penalty*v
+		out[c] = float64(e*u[c]) + float64(2*r.penalty*v)
 	}
 }
 

@@ -38,7 +38,7 @@ func TestOptimumIsDirectSolve(t *testing.T) {
 			b.AddScaledVec(b, outs[i], u)
 		}
 		for c := range dim {
-			a.Set(c, c, a.At(c, c)+float64(n)*0.1)
+			a.Set(c, c, a.At(c, c)+float64(float64(n)*0.1))
 		}
 		var want mat.VecDense
 		if err := want.SolveVec(a, b); err != nil {
@@ -79,7 +79,7 @@ func TestPrintedOptimumIgnoresNoise(t *testing.T) {
 	// With ζ = 0, Σu_i v_i = Σu_iu_iᵀx̃_i: rc's optimum is the printed one.
 	d := 0.0
 	for c, v := range rn.Optimum() {
-		d += (v - rc.Optimum()[c]) * (v - rc.Optimum()[c])
+		d += float64((v - rc.Optimum()[c]) * (v - rc.Optimum()[c]))
 	}
 	if math.Sqrt(d) < 1 {
 		t.Errorf("printed optimum %v and true %v agree to %g: the output noise should move it", rc.Optimum(), rn.Optimum(), math.Sqrt(d))

@@ -57,7 +57,7 @@ func New(shards []learn.Rows, test *learn.Rows, lambda float64) (*Model, error) 
 	m := &Model{shards: shards, test: test, k: len(set.Classes), d: set.Cols, lambda: lambda}
 	for _, s := range shards {
 		// The per-sample Hessian (diag(p) − ppᵀ) ⊗ aaᵀ has norm ≤ ½‖a‖².
-		m.lip = math.Max(m.lip, s.GramMax()/2+lambda)
+		m.lip = math.Max(m.lip, float64(s.GramMax()/2)+lambda)
 	}
 	if m.d > math.MaxUint16 {
 		// The solver's sparse rows index features with 16 bits.
@@ -107,7 +107,7 @@ func (m *Model) Value(i int, x []float64) float64 {
 		lse := m.scores(v, r, x, z)
 		s += lse - z[v.Label(r)]
 	}
-	return s/float64(v.Len()) + m.lambda/2*learn.Dot(x, x)
+	return s/float64(v.Len()) + float64(m.lambda/2*learn.Dot(x, x))
 }
 
 // Grad implements objective.Problem: ∇_{w_c} f_i = (1/m_i)·Σ_j (p_c −
@@ -155,9 +155,9 @@ func (m *Model) valueGrad(v learn.Rows, idx []int, x, out []float64) float64 {
 	}
 	inv := 1 / float64(cnt)
 	for c, xc := range x {
-		out[c] = out[c]*inv + m.lambda*xc
+		out[c] = float64(out[c]*inv) + float64(m.lambda*xc)
 	}
-	return val*inv + m.lambda/2*learn.Dot(x, x)
+	return float64(val*inv) + float64(m.lambda/2*learn.Dot(x, x))
 }
 
 // block is the number of rows the full passes handle together: their

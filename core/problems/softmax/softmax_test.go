@@ -54,7 +54,7 @@ func TestGradients(t *testing.T) {
 			for _, k := range idx {
 				s += m.scores(m.shards[i], k, y, z) - z[m.shards[i].Label(k)]
 			}
-			return s/float64(len(idx)) + m.lambda/2*learn.Dot(y, y)
+			return s/float64(len(idx)) + float64(m.lambda/2*learn.Dot(y, y))
 		}, x, fd)
 		learntest.Close(t, "GradBatch", g, fd, 1e-6)
 	}
@@ -87,7 +87,7 @@ func TestOptimum(t *testing.T) {
 						}
 						for a := range d {
 							for b := range d {
-								h[(c*d+a)*dim+c2*d+b] += w * q * row[a] * row[b]
+								h[(c*d+a)*dim+c2*d+b] += float64(w * q * row[a] * row[b])
 							}
 						}
 					}

@@ -259,7 +259,7 @@ func (sv *solver) curvature(w []float64) (hv, prec func(v, out []float64)) {
 	if trS > 0 && trG > 0 {
 		pi = math.Sqrt((trG / float64(d)) / (trS / float64(k)))
 	}
-	alpha, beta := pi*math.Sqrt(sv.lambda), math.Sqrt(sv.lambda)/pi
+	alpha, beta := float64(pi*math.Sqrt(sv.lambda)), math.Sqrt(sv.lambda)/pi
 	fs := append([]float64(nil), sbar...)
 	for c := range k {
 		fs[c*k+c] += alpha

@@ -63,7 +63,7 @@ func TestSolverView(t *testing.T) {
 		fd := make([]float64, len(w))
 		wp, wm, gp, gn := make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w)), make([]float64, len(w))
 		for j := range w {
-			wp[j], wm[j] = w[j]+h*v[j], w[j]-h*v[j]
+			wp[j], wm[j] = w[j]+float64(h*v[j]), w[j]-float64(h*v[j])
 		}
 		sv.eval(wp, gp)
 		sv.eval(wm, gn)

@@ -45,7 +45,7 @@ func (p *Toy) Dim() int { return 2 }
 // Value returns f_i(x).
 func (p *Toy) Value(i int, x []float64) float64 {
 	dx, dy := x[0]-p.m[2*i], x[1]-p.m[2*i+1]
-	return (dx*dx + dy*dy) / 2
+	return float64((float64(dx*dx) + float64(dy*dy)) / 2)
 }
 
 // Grad writes ∇f_i(x) = x − m_i into out.

@@ -98,7 +98,7 @@ var Factory = objective.Factory{
 			a := 2 * math.Pi * float64(i) / float64(p.n)
 			for c := range p.d {
 				// Off-centre, so that the gradients do not cancel at 0.
-				p.t = append(p.t, 0.5+math.Cos(a+float64(c)*math.Pi/2))
+				p.t = append(p.t, 0.5+math.Cos(a+float64(float64(c)*math.Pi/2)))
 			}
 		}
 		return p, nil, nil

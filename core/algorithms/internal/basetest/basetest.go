@@ -82,7 +82,7 @@ func Error(t testing.TB, r *runner.Runner, est []float64) float64 {
 	d := len(opt)
 	no := 0.0
 	for _, v := range opt {
-		no += v * v
+		no += float64(v * v)
 	}
 	if no == 0 {
 		t.Fatal("x* = 0: the relative error is undefined; give the test a smaller ℓ1 weight")
@@ -92,7 +92,7 @@ func Error(t testing.TB, r *runner.Runner, est []float64) float64 {
 		s := 0.0
 		for c := range d {
 			e := est[i+c] - opt[c]
-			s += e * e
+			s += float64(e * e)
 		}
 		worst = math.Max(worst, math.Sqrt(s/no))
 	}
@@ -270,7 +270,7 @@ func CheckNoise(t testing.TB, s Setup, r float64, extra func(i, t, k int) float6
 			sd *= extra(i, pubs[i], log.iter[k])
 		}
 		for _, v := range nz {
-			sum += (v / sd) * (v / sd)
+			sum += float64((v / sd) * (v / sd))
 			m++
 		}
 	}

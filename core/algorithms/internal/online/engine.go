@@ -123,9 +123,9 @@ func (e *Engine) Advance() *sim.Step {
 		clear(acc)
 		cols, vals := e.w.Row(i)
 		weights.MixRow(acc, e.out, cols, vals)
-		keep := 1 - gam*e.row[i]
+		keep := 1 - float64(gam*e.row[i])
 		for c := range z {
-			z[c] = keep*s[c] + gam*acc[c]
+			z[c] = float64(keep*s[c]) + float64(gam*acc[c])
 		}
 	}
 	// Every agent's gradient at once (each reads its own data), then the
@@ -147,7 +147,7 @@ func (e *Engine) Advance() *sim.Step {
 		xn := e.xn[lo:hi]
 		xn, g = xn[:len(z)], g[:len(z)]
 		for c := range z {
-			xn[c] = z[c] - lam*g[c]
+			xn[c] = z[c] - float64(lam*g[c])
 		}
 		ProjectBall(xn, e.c.Radius)
 	}

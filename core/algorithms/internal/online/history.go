@@ -255,7 +255,7 @@ func ClipL1(g []float64, bound float64) bool {
 func clipL2(g []float64, bound float64) bool {
 	s := 0.0
 	for _, v := range g {
-		s += v * v
+		s += float64(v * v)
 	}
 	if s <= bound*bound {
 		return false
@@ -272,7 +272,7 @@ func ProjectBall(x []float64, r float64) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += v * v
+		s += float64(v * v)
 	}
 	if s <= r*r {
 		return

@@ -155,7 +155,7 @@ func TestWalkFollowsP(t *testing.T) {
 	chi2 := func(prob func(i, j int) float64) (stat float64, df int) {
 		for i := range 5 {
 			for _, j := range g.Neighbors(i) {
-				e := from[i] * prob(i, j)
+				e := float64(from[i] * prob(i, j))
 				stat += (count[i][j] - e) * (count[i][j] - e) / e
 			}
 			df += g.Degree(i) - 1
@@ -180,6 +180,6 @@ func TestWalkFollowsP(t *testing.T) {
 // upper tail).
 func chi2Critical(df int, z float64) float64 {
 	k := float64(df)
-	c := 1 - 2/(9*k) + z*math.Sqrt(2/(9*k))
+	c := 1 - 2/(9*k) + float64(z*math.Sqrt(2/(9*k)))
 	return k * c * c * c
 }

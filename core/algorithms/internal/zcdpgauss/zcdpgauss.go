@@ -80,7 +80,7 @@ func LogSigma(sp *noise.Spec, r float64, i, t int) float64 {
 	if b == 0 {
 		return math.Inf(-1)
 	}
-	return num.Log(b) - 0.5*float64(t-1)*num.Log(r)
+	return num.Log(b) - float64(0.5*float64(t-1)*num.Log(r))
 }
 
 // LogRho returns ln(Δ²/(2σ²)), the natural log of the ρ-zCDP of one
@@ -123,7 +123,7 @@ func LogGeometric(logRho1, logQ float64, count int) float64 {
 	case logQ == 0:
 		return logRho1 + num.Log(float64(count))
 	}
-	tl := float64(count) * logQ
+	tl := float64(float64(count) * logQ)
 	if logQ > 0 {
 		// q^T (1 − q^−T)/(q − 1)
 		return logRho1 + tl + num.Log(-expm1(-tl)) - num.Log(expm1(logQ))
@@ -139,7 +139,7 @@ func expm1(x float64) float64 {
 	if math.Abs(x) >= 0.01 {
 		return num.Exp(x) - 1
 	}
-	return x * (1 + x/2*(1+x/3*(1+x/4*(1+x/5*(1+x/6*(1+x/7))))))
+	return x * (1 + float64(x/2*(1+float64(x/3*(1+float64(x/4*(1+float64(x/5*(1+float64(x/6*(1+x/7)))))))))))
 }
 
 // Noiser is a Source whose noise is not the channel's σ_1·R^(−(t−1)/2)
@@ -314,7 +314,7 @@ func FactorFor(rho privacy.Amount, count int, unit string, c privacy.Conversion,
 	if v := rho.Value(); !math.IsInf(v, 0) {
 		return math.Sqrt(v / want), nil
 	}
-	return num.Exp(0.5 * (rho.Log10()*math.Ln10 - num.Log(want))), nil
+	return num.Exp(0.5 * (float64(rho.Log10()*math.Ln10) - num.Log(want))), nil
 }
 
 // PerAgent returns the ledger's prediction over an agent's own
@@ -425,7 +425,7 @@ func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor
 			sigma = s
 		}
 		sigma *= factor
-		lr := r1 + float64(t-1)*q // ln ρ_t
+		lr := r1 + float64(float64(t-1)*q) // ln ρ_t
 		var rel pld.Release
 		switch {
 		case math.IsInf(lr, -1): // nothing sensitive
@@ -433,7 +433,7 @@ func (ac *Accountant) Releases(dst []privacy.Charge, agent, from, to int, factor
 		case math.IsInf(ls, -1) || math.IsInf(lr, 1): // no noise
 			rel = pld.Release{Mechanism: pld.Gaussian, Sensitivity: 1}
 		default:
-			lsens := ls + 0.5*(math.Ln2+lr)
+			lsens := ls + float64(0.5*(math.Ln2+lr))
 			rel = privacy.Release(pld.Gaussian, lsens, ls+num.Log(factor))
 			if d := num.Exp(lsens); sigma > 0 && !math.IsInf(sigma, 0) && !math.IsInf(d, 0) {
 				rel.Scale, rel.Sensitivity = sigma, d

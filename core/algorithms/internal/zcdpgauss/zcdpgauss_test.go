@@ -17,7 +17,7 @@ func TestLogGeometric(t *testing.T) {
 	} {
 		sum := 0.0
 		for k := range c.count {
-			sum += c.rho1 * math.Pow(c.q, float64(k))
+			sum += float64(c.rho1 * math.Pow(c.q, float64(k)))
 		}
 		got := LogGeometric(math.Log(c.rho1), math.Log(c.q), c.count)
 		if math.Abs(math.Exp(got)/sum-1) > 1e-12 {
@@ -31,7 +31,7 @@ func TestLogGeometric(t *testing.T) {
 		t.Errorf("no noise: %v, want +Inf", got)
 	}
 	// R = 1.01 over 10⁷ publications: R^T ≈ 10^43214, far beyond float64.
-	want := math.Log(0.5) + 1e7*math.Log(1.01) - math.Log(0.01)
+	want := math.Log(0.5) + float64(1e7*math.Log(1.01)) - math.Log(0.01)
 	if got := LogGeometric(math.Log(0.5), math.Log(1.01), 1e7); math.Abs(got-want) > 1e-9*want {
 		t.Errorf("T = 10⁷: %v, want ≈ %v", got, want)
 	}

@@ -13,9 +13,9 @@ func TestGramMax(t *testing.T) {
 		var a, b, c float64 // AᵀA = [a b; b c]
 		for i := range s.Rows {
 			u, v := float64(s.Features[2*i]), float64(s.Features[2*i+1])
-			a, b, c = a+u*u, b+u*v, c+v*v
+			a, b, c = a+float64(u*u), b+float64(u*v), c+float64(v*v)
 		}
-		want := ((a+c)/2 + math.Sqrt((a-c)*(a-c)/4+b*b)) / float64(s.Rows)
+		want := (float64((a+c)/2) + math.Sqrt(float64((a-c)*(a-c)/4)+float64(b*b))) / float64(s.Rows)
 		got := Rows{Set: s}.GramMax()
 		if math.Abs(got-want) > 1e-9*want {
 			t.Errorf("seed %d: GramMax %.15g, want %.15g", seed, got, want)
@@ -36,7 +36,7 @@ func TestCholesky(t *testing.T) {
 	for i := range 3 {
 		r := -b[i]
 		for j := range 3 {
-			r += orig[i*3+j] * x[j]
+			r += float64(orig[i*3+j] * x[j])
 		}
 		if math.Abs(r) > 1e-14 {
 			t.Errorf("row %d: residual %.3g", i, r)

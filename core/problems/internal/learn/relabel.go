@@ -34,7 +34,7 @@ func (r Rows) RowNorm(k int) float64 {
 	s := 0.0
 	for j := range r.Set.Cols {
 		v := r.Set.At(r.Row(k), j)
-		s += v * v
+		s += float64(v * v)
 	}
 	return math.Sqrt(s)
 }

@@ -222,7 +222,7 @@ func (r Rows) MaxNorm() float64 {
 		row = r.Set.RowTo(row, r.Row(k))
 		s := 0.0
 		for _, v := range row {
-			s += v * v
+			s += float64(v * v)
 		}
 		m = math.Max(m, s)
 	}
@@ -247,7 +247,7 @@ func (r Rows) GramMax() float64 {
 			// Features of either sign can make AᵀA's top eigenvector
 			// orthogonal to the all-ones vector; this start is not,
 			// almost surely.
-			v[j] *= 1 + 0.1*float64(j)
+			v[j] *= 1 + float64(0.1*float64(j))
 		}
 	}
 	w := make([]float64, d)
@@ -260,8 +260,8 @@ func (r Rows) GramMax() float64 {
 		num := 0.0 // vᵀAᵀAv with ‖v‖ = 1
 		nrm := 0.0
 		for j := range w {
-			num += v[j] * w[j]
-			nrm += w[j] * w[j]
+			num += float64(v[j] * w[j])
+			nrm += float64(w[j] * w[j])
 		}
 		nrm = math.Sqrt(nrm)
 		if nrm == 0 {
@@ -308,7 +308,7 @@ func RelativeError(estimates []float64, dim int, opt []float64) float64 {
 	n := len(estimates) / dim
 	on := 0.0
 	for _, v := range opt {
-		on += v * v
+		on += float64(v * v)
 	}
 	if n == 0 || on == 0 {
 		return math.NaN()
@@ -316,7 +316,7 @@ func RelativeError(estimates []float64, dim int, opt []float64) float64 {
 	x := Point(nil, estimates, dim)
 	s := 0.0
 	for c, v := range x {
-		s += (v - opt[c]) * (v - opt[c])
+		s += float64((v - opt[c]) * (v - opt[c]))
 	}
 	return math.Sqrt(s / on)
 }

@@ -44,7 +44,7 @@ func TestBlockedKernels(t *testing.T) {
 						if d := denseRef(s, r.Row(k), x); !r.Sparse() && math.Float64bits(d) != math.Float64bits(got[k]) {
 							t.Fatalf("cols %d, pixels %v, idx %v, n %d: Dots[%d] = %v, num.Dot of the row = %v", cols, s.Pixels != nil, r.Idx != nil, n, k, got[k], d)
 						}
-						got[k] = got[k]*1.5 - 0.25 // some slope
+						got[k] = float64(got[k]*1.5) - 0.25 // some slope
 						r.Axpy(k, got[k], want)
 					}
 					r.Axpys(0, got, gout)

@@ -21,7 +21,7 @@ var ErrNoConvergence = errors.New("the central solver did not converge")
 func Norm(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
-		s += x * x
+		s += float64(x * x)
 	}
 	return math.Sqrt(s)
 }
@@ -48,17 +48,17 @@ func Newton(f Func, hess Hessian, x []float64, tol float64, maxIter int) (int, e
 		}
 		slope := 0.0
 		for j := range p {
-			slope += g[j] * p[j]
+			slope += float64(g[j] * p[j])
 		}
 		t := 1.0
 		for range 60 {
 			for j := range x {
-				xt[j] = x[j] + t*p[j]
+				xt[j] = x[j] + float64(t*p[j])
 			}
 			ft := f(xt, gt)
 			// Near the optimum F's decrease sinks under rounding; accept a
 			// full step there when the gradient shrinks instead.
-			if ft <= fx+1e-4*t*slope || (t == 1 && Norm(gt) < Norm(g)) {
+			if ft <= fx+float64(1e-4*t*slope) || (t == 1 && Norm(gt) < Norm(g)) {
 				copy(x, xt)
 				copy(g, gt)
 				fx = ft
@@ -156,7 +156,7 @@ func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) 
 			scale(1/math.Max(Norm(g), 1), p)
 		}
 		for k := range s {
-			b := rho[k] * Dot(y[k], p)
+			b := float64(rho[k] * Dot(y[k], p))
 			axpy(alpha[k]-b, s[k], p)
 		}
 		scale(-1, p)
@@ -171,12 +171,12 @@ func LBFGS(f Func, x []float64, mem int, tol float64, maxIter int) (int, error) 
 		ok := false
 		for range 60 {
 			for j := range x {
-				xt[j] = x[j] + t*p[j]
+				xt[j] = x[j] + float64(t*p[j])
 			}
 			ft := f(xt, gt)
 			// Near the optimum F's decrease sinks under rounding; accept a
 			// step there that keeps F within rounding and shrinks ∇F.
-			if ft <= fx+1e-4*t*slope || (ft <= fx+1e-15*math.Abs(fx) && Norm(gt) < Norm(g)) {
+			if ft <= fx+float64(1e-4*t*slope) || (ft <= fx+float64(1e-15*math.Abs(fx)) && Norm(gt) < Norm(g)) {
 				ok = true
 				fx = ft
 				break
@@ -283,13 +283,13 @@ func NewtonCG(f Func, curv Curvature, x []float64, tol float64, maxIter int) (CG
 		ok := false
 		for range 60 {
 			for j := range x {
-				xt[j] = x[j] + t*p[j]
+				xt[j] = x[j] + float64(t*p[j])
 			}
 			ft := f(xt, gt)
 			st.Evals++
 			// Near the optimum F's decrease sinks under rounding; accept a
 			// full step there when the gradient shrinks instead.
-			if ft <= fx+1e-4*t*slope || (t == 1 && Norm(gt) < gn) {
+			if ft <= fx+float64(1e-4*t*slope) || (t == 1 && Norm(gt) < gn) {
 				copy(x, xt)
 				copy(g, gt)
 				fx = ft
@@ -319,7 +319,7 @@ func Residual(f Func, prox Prox, t float64, x []float64) float64 {
 	g, u := make([]float64, d), make([]float64, d)
 	f(x, g)
 	for j := range u {
-		u[j] = x[j] - t*g[j]
+		u[j] = x[j] - float64(t*g[j])
 	}
 	prox(u, t, u)
 	for j := range u {
@@ -341,7 +341,7 @@ func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int
 	for it := 0; it < maxIter; it++ {
 		f(yv, g)
 		for j := range xn {
-			xn[j] = yv[j] - t*g[j]
+			xn[j] = yv[j] - float64(t*g[j])
 		}
 		prox(xn, t, xn)
 		// Residual at y: the gradient map's size, a KKT measure.
@@ -349,8 +349,8 @@ func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int
 		restart := 0.0
 		for j := range xn {
 			dj := yv[j] - xn[j]
-			res += dj * dj
-			restart += dj * (xn[j] - x[j])
+			res += float64(dj * dj)
+			restart += float64(dj * (xn[j] - x[j]))
 		}
 		if math.Sqrt(res)/t <= tol {
 			copy(x, xn)
@@ -358,13 +358,13 @@ func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int
 				return it, nil
 			}
 		}
-		thetaN := (1 + math.Sqrt(1+4*theta*theta)) / 2
+		thetaN := (1 + math.Sqrt(1+float64(4*theta*theta))) / 2
 		mom := (theta - 1) / thetaN
 		if restart > 0 { // the momentum points uphill: restart it
 			thetaN, mom = 1, 0
 		}
 		for j := range yv {
-			yv[j] = xn[j] + mom*(xn[j]-x[j])
+			yv[j] = xn[j] + float64(mom*(xn[j]-x[j]))
 		}
 		copy(x, xn)
 		theta = thetaN
@@ -380,14 +380,14 @@ func FISTA(f Func, prox Prox, lip float64, x []float64, tol float64, maxIter int
 func Dot(a, b []float64) float64 {
 	s := 0.0
 	for i, v := range a {
-		s += v * b[i]
+		s += float64(v * b[i])
 	}
 	return s
 }
 
 func axpy(c float64, a, out []float64) {
 	for i, v := range a {
-		out[i] += c * v
+		out[i] += float64(c * v)
 	}
 }
 

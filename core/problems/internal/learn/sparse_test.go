@@ -106,7 +106,7 @@ func TestSparseKernels(t *testing.T) {
 							for k := range c {
 								switch coef {
 								case "slopes":
-									c[k] = want[k]*1.5 - 0.25
+									c[k] = float64(want[k]*1.5) - 0.25
 								case "±0":
 									c[k] = math.Copysign(0, float64(k%2)-0.5)
 								case "cancel": // rows k and k+1 cancel where they share a feature

@@ -103,10 +103,10 @@ func Synthetic(seed uint64, split string, rows, cols, classes int, noise float64
 		for c := range classes {
 			z := 0.0
 			for j, v := range u {
-				z += w[c*cols+j] * float64(v)
+				z += float64(w[c*cols+j] * float64(v))
 			}
 			if noise > 0 {
-				z -= noise * logNeg(r.Float64())
+				z -= float64(noise * logNeg(r.Float64()))
 			}
 			if c == 0 || z > best {
 				best, arg = z, c

@@ -12,7 +12,7 @@ import (
 func FiniteDiff(f func([]float64) float64, x, out []float64) {
 	y := append([]float64(nil), x...)
 	for c := range x {
-		h := 1e-5 * math.Max(1, math.Abs(x[c]))
+		h := float64(1e-5 * math.Max(1, math.Abs(x[c])))
 		y[c] = x[c] + h
 		fp := f(y)
 		y[c] = x[c] - h
@@ -27,10 +27,10 @@ func Close(t testing.TB, what string, got, want []float64, rel float64) {
 	t.Helper()
 	d, w := 0.0, 0.0
 	for c := range got {
-		d += (got[c] - want[c]) * (got[c] - want[c])
+		d += float64((got[c] - want[c]) * (got[c] - want[c]))
 	}
 	for _, v := range want {
-		w += v * v
+		w += float64(v * v)
 	}
 	scale := math.Max(math.Sqrt(w), 1e-3)
 	if math.Sqrt(d) > rel*scale {

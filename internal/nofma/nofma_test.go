@@ -1,0 +1,141 @@
+package nofma
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// targets are the builds whose compiler fuses: each is cross-compiled,
+// which needs no machine of that kind.
+var targets = []struct {
+	name string
+	env  []string
+}{
+	{"arm64", []string{"GOARCH=arm64"}},
+	{"amd64 v3", []string{"GOARCH=amd64", "GOAMD64=v3"}},
+	{"ppc64le", []string{"GOARCH=ppc64le"}},
+	{"s390x", []string{"GOARCH=s390x"}},
+	{"riscv64", []string{"GOARCH=riscv64"}},
+}
+
+// fused matches the fused multiply–add mnemonics of the compiler's
+// listings: arm64 and riscv64 FMADDD, FMSUBS, FNMADDD, FNMSUBD…; amd64
+// VFMADD231SD, VFNMSUB213SS…; ppc64 FMADD, FNMSUBS, FMADDCC…; s390x FMADD,
+// FMSUBS, WFMADB, WFMSDB…. No other instruction of the five has these
+// names (FMUL, FMOVD, FMAXD do not match).
+var fused = regexp.MustCompile(`^(V?FN?M(ADD|SUB)[A-Z0-9]*|WFN?M[AS][DS]B)$`)
+
+// line is one instruction of a -S listing:
+//
+//	0x0040 00064 (/path/to/file.go:70)	FMADDD	F1, F2, F3, F4
+var line = regexp.MustCompile(`^\s+0x[0-9a-f]+ \d+ \(([^)]+):(\d+)\)\s+(\S+)`)
+
+// header opens a function's listing: "dpsim/core/num.Log STEXT size=…".
+var header = regexp.MustCompile(`^(\S+) STEXT\b`)
+
+func TestFusedPattern(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		want bool
+	}{
+		{"FMADDD", true}, {"FMSUBS", true}, {"FNMADDD", true}, {"FNMSUBD", true},
+		{"VFMADD231SD", true}, {"VFMSUB132SS", true}, {"VFNMADD213SD", true}, {"VFNMSUB231SS", true},
+		{"FMADD", true}, {"FMADDS", true}, {"FNMSUBCC", true}, {"WFMADB", true}, {"WFMSDB", true},
+		{"FMULD", false}, {"FNMULD", false}, {"FMOVD", false}, {"FMAXD", false}, {"FADDD", false},
+		{"VMULSD", false}, {"ADDSD", false}, {"MADD", false}, {"MSUBW", false},
+	} {
+		if got := fused.MatchString(c.op); got != c.want {
+			t.Errorf("%s: fused %v, want %v", c.op, got, c.want)
+		}
+	}
+}
+
+// TestNoFusedMultiplyAdd fails for every fused multiply–add the compiler
+// emits in dpsim's packages (tests excluded: they run no user's bits) on
+// any target, naming file:line, the function and the instruction. A
+// product that meets a sum is written float64(x*y) + z (float32 alike).
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no go command under js/wasm")
+	}
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	root, err := exec.Command(goCmd, "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Fatalf("go list -m: %v", err)
+	}
+	dir := strings.TrimSpace(string(root))
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			cmd := exec.Command(goCmd, "build", "-gcflags=dpsim/...=-S", "./...")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0", "GOFLAGS=")
+			cmd.Env = append(cmd.Env, tg.env...)
+			var out, stderr bytes.Buffer
+			cmd.Stdout = &out
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("go build for %s: %v\n%s", tg.name, err, tail(stderr.String()))
+			}
+			// The listing is on stderr, replayed from the build cache when
+			// nothing changed.
+			sites, listed := scan(stderr.Bytes(), dir)
+			if listed == 0 {
+				t.Fatalf("go build for %s printed no listing of a dpsim function: -S did not reach the compiler", tg.name)
+			}
+			for _, s := range sites {
+				t.Errorf("%s: fused multiply–add %s", tg.name, s)
+			}
+			if len(sites) > 0 {
+				t.Logf("%s: %d fused sites; write each product that meets a sum as float64(x*y) (float32 alike)", tg.name, len(sites))
+			}
+		})
+	}
+}
+
+// scan returns "file:line (function): INSTR" for each fused instruction in
+// a -S listing, sorted, and the number of functions listed.
+func scan(listing []byte, dir string) (sites []string, listed int) {
+	seen := map[string]bool{}
+	fn := ""
+	sc := bufio.NewScanner(bytes.NewReader(listing))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		b := sc.Bytes()
+		if m := header.FindSubmatch(b); m != nil {
+			fn = string(m[1])
+			listed++
+			continue
+		}
+		m := line.FindSubmatch(b)
+		if m == nil || !fused.Match(m[3]) {
+			continue
+		}
+		file := string(m[1])
+		if rel, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = filepath.ToSlash(rel)
+		}
+		s := fmt.Sprintf("%s:%s (%s): %s", file, m[2], fn, m[3])
+		if !seen[s] {
+			seen[s] = true
+			sites = append(sites, s)
+		}
+	}
+	sort.Strings(sites)
+	return sites, listed
+}
+
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "…" + s[len(s)-4000:]
+	}
+	return s
+}

@@ -1,8 +1,9 @@
 'use strict';
 // End-to-end test of the comparison card on scenarios the page computes
 // in a Web Worker (public/compare.js, ui/comparebridge.go: the card's
-// candidates are built on the page's thread for the scenario on screen,
-// ui.CompareCandidatesOn), in headless Chromium:
+// candidates are built by the run's Worker, which holds its data,
+// ui.CompareCandidatesOn and WorkerCandidates; the page decodes no copy
+// of the dataset until a comparison runs there), in headless Chromium:
 //
 //   - the landing's picks (DP-RECAL and DP-ADMM) survive a switch to
 //     DP-RECAL's ijcnn1 preset, a dataset run computed in a Worker (the
@@ -53,6 +54,11 @@ test('the landing\'s picks survive a dataset preset computed in a Worker', async
     assert.deepEqual(await picks(b), ['dp-recal', 'dp-admm']);
     const offered = await b.page.evaluate(() => window.dpsimCompareState.offered);
     assert.ok(offered.includes('dp-admm'), `offered: ${offered}`);
+    // The candidates were built in the run's Worker, which holds the
+    // data: the page decoded no copy of its own (it did, and kept it,
+    // when it built them on its thread).
+    const decoded = () => b.page.evaluate(() => JSON.parse(window.dpsim.dataDecoded()));
+    assert.deepEqual(await decoded(), [], 'no dataset decoded on the page for the card');
     const why = await b.page.$$eval('#cmp-why li', (ls) => ls.map((l) => l.textContent));
     for (const w of why) assert.doesNotMatch(w, /unknown algorithm|^[^:]+: $/, 'each reason says what fails');
     await b.page.locator('#cmp-algo').scrollIntoViewIfNeeded();
@@ -62,6 +68,9 @@ test('the landing\'s picks survive a dataset preset computed in a Worker', async
     await b.page.click('#cmp-start');
     await waitFor(b, 'the comparison on ijcnn1', () => window.dpsimCompareState.on && window.dpsimCompareState.entries.length === 2);
     assert.equal(await b.page.textContent('#cmp-error'), '');
+    // A comparison runs on the page's thread: its data is decoded there
+    // now, and only now.
+    assert.ok((await decoded()).some((f) => /^ijcnn1-/.test(f)), `decoded for the comparison: ${await decoded()}`);
     const gen = await b.page.evaluate(() => window.dpsimExperiments.openGenerated(window.dpsim.comparisonJSON(), { run: false }).then((n) => ({ n }), (e) => ({ e: String(e.message || e) })));
     assert.deepEqual(gen, { n: 'compare-privacy-utility' });
     assert.deepEqual(b.log.filter((l) => /pageerror|panic/.test(l)), []);

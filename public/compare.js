@@ -185,12 +185,24 @@
 
   // fillAlgorithms offers the algorithms that run on the scenario on
   // screen, and lists the others with the reason.
+  // It returns false while the Worker that computes the run on screen
+  // is still checking them (compareCandidates() is null: ask again; the
+  // card offers nothing meanwhile, and drops no pick).
   function fillAlgorithms() {
-    let plugins;
+    let plugins, got;
     try {
       plugins = JSON.parse(window.dpsim.plugins());
-      cands = JSON.parse(window.dpsim.compareCandidates());
-    } catch (e) { return; }
+      got = JSON.parse(window.dpsim.compareCandidates());
+    } catch (e) { return true; }
+    state.checking = got === null;
+    if (got === null) {
+      algoSel.replaceChildren();
+      algoSel.disabled = true;
+      addBtn.disabled = startBtn.disabled = true;
+      filledBox.textContent = 'Checking which algorithms run on this scenario, in the background thread that runs it…';
+      return false;
+    }
+    cands = got;
     for (const a of plugins.algorithms) titles[a.name] = a.title;
     const keep = algoSel.value;
     algoSel.replaceChildren();
@@ -213,6 +225,7 @@
     }
     unavail.hidden = why.children.length === 0;
     describeChoice();
+    return true;
   }
 
   // describeChoice says what the chosen algorithm's entry takes from
@@ -375,16 +388,21 @@
 
   // ------------------------------------------------------- lifecycle
 
-  let lastLoads = -1, lastPoll = 0;
+  let lastLoads = -1, lastPoll = 0, lastAsk = 0;
   function tick(now) {
     const s = window.dpsimState;
     // After the simulator's first frame (page.js): the lists are not
     // needed to draw it.
     if (window.dpsim && s && s.ready && window.dpsimFirstFrame) {
+      // The picks are made for a build once its candidates are known
+      // (a Worker's answer may take a moment: asked again every 200 ms).
+      const pick = () => { lastAsk = now; if (fillAlgorithms()) { pickedFor = s.loads; syncPicks(); } };
       if (s.loads !== lastLoads) {
         lastLoads = s.loads;
         refresh(true);
-        if (!state.on && pickedFor !== s.loads) { pickedFor = s.loads; fillAlgorithms(); syncPicks(); }
+        if (!state.on && pickedFor !== s.loads) pick();
+      } else if (!state.on && pickedFor !== s.loads && now - lastAsk > 200) {
+        pick();
       } else if (state.on && now - lastPoll > 250) {
         lastPoll = now;
         refresh(false);

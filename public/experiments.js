@@ -40,6 +40,10 @@
       <label for="exp-runs">Runs per point</label>
       <input type="number" id="exp-runs" min="1" step="1" inputmode="numeric" class="mono exp-runs" placeholder="the preset's" title="More runs give tighter bands; empty keeps the experiment's own count (the papers' 50, say), like dpsim sweep --runs">
       <span id="exp-runs-error" class="field-error" role="alert"></span>
+      <label for="exp-workers">Workers</label>
+      <input type="text" id="exp-workers" inputmode="numeric" class="mono exp-workers" placeholder="auto" spellcheck="false" aria-describedby="exp-workers-hint">
+      <span id="exp-workers-hint" class="muted exp-workers-hint"></span>
+      <span id="exp-workers-error" class="field-error" role="alert"></span>
     </div>
     <p id="exp-desc" class="exp-desc muted"></p>
     <div class="exp-progress-row">
@@ -69,6 +73,9 @@
   const cancelBtn = $('exp-cancel');
   const runsIn = $('exp-runs');
   const runsErr = $('exp-runs-error');
+  const workersIn = $('exp-workers');
+  const workersHint = $('exp-workers-hint');
+  const workersErr = $('exp-workers-error');
   const currentRow = $('exp-current-row');
   const currentBtn = $('exp-current');
   const fieldIn = $('exp-field');
@@ -85,7 +92,6 @@
   const msg = $('exp-msg');
   const dl = { json: $('exp-dl-json'), csv: $('exp-dl-csv'), svg: $('exp-dl-svg'), png: $('exp-dl-png') };
 
-  const MAX_WORKERS = 8;
   const CHUNK = 2; // runs per request: small, so progress is smooth and Cancel is prompt
   const COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 
@@ -543,8 +549,8 @@
     let t = `${state.done} / ${state.total} runs (${pct} %)`;
     // A sweep of a few long runs (a CNN) names their iterations.
     if (inRun.length && state.total <= 8) t += ` · ${inRun.length === 1 ? 'iteration' : 'iterations'} ${inRun.map((v) => `${v.iter} of ${v.total}`).join(', ')}`;
-    if (state.status === 'running') t += ` · ${state.running} workers · ${fmtSeconds(state.elapsedSeconds)} elapsed · ETA ${fmtSeconds(state.etaSeconds)}`;
-    else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)}`;
+    if (state.status === 'running') t += ` · ${state.running} of ${state.workers} Workers running (${state.workersAuto ? 'auto' : 'your setting'}) · ${fmtSeconds(state.elapsedSeconds)} elapsed · ETA ${fmtSeconds(state.etaSeconds)}`;
+    else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)} on ${state.workers} Worker${state.workers === 1 ? '' : 's'} (${state.workersAuto ? 'auto' : 'your setting'})`;
     else if (state.status === 'cancelled') t += ' · cancelled';
     progText.textContent = t;
   }
@@ -558,6 +564,7 @@
     setMsg('Loading the solver…');
     try {
       const h = await getHelper();
+      await declareWorkers(h);
       const list = await h.request('presets');
       state.presets = list.map((p) => p.name);
       // The figure a preset reproduces ("Fig. 3 (mnist)"), for the verdicts' links.
@@ -650,7 +657,17 @@
     setMsg(`Shown: your last sweep, ${v.name}${v.partial ? ' (partial)' : ''}, of ${new Date(v.at).toLocaleString()}, kept in this browser.`);
   }
 
+  // describe shows what the chosen experiment is and how it will run;
+  // state.described counts the descriptions finished (tests wait on it).
+  state.described = 0;
   async function describe() {
+    try {
+      return await describeNow();
+    } finally {
+      state.described++;
+    }
+  }
+  async function describeNow() {
     const h = await getHelper();
     const runs = runsWanted();
     if (runs === null) return null;
@@ -661,6 +678,7 @@
     const title = sel.selectedOptions[0] ? sel.selectedOptions[0].textContent : name;
     if (uses.some((f) => !dataCache.has(f.file))) {
       desc.textContent = `${title}.${dataNote(uses)} Run the sweep to fetch the data and plan it.`;
+      await workersFor(h, '', 0); // the field is checked all the same
       return null;
     }
     // One on the user's files is planned once the page has handed them
@@ -674,11 +692,11 @@
       return null;
     }
     const p = await h.request('plan', { name, runs });
-    const n = workerCount(p.tasks);
+    const wk = await workersFor(h, name, runs);
     // The preset's text names its own count ("median over 200 runs"):
     // say the count this sweep really uses.
     const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
-    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point) on ${n} worker${n === 1 ? '' : 's'}.${dataNote(uses)}${userNote(users)}`;
+    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point)${wk ? ' on ' + workersText(wk) : ''}.${dataNote(uses)}${userNote(users)}`;
     return p;
   }
 
@@ -698,16 +716,62 @@
     return v;
   }
 
-  function workerCount(tasks) {
-    return Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, tasks));
+  // ------------------------------------------------------ Workers
+  //
+  // The Workers field: how many Web Workers run a sweep, each with its
+  // own memory, one run at a time. It is declared in Go
+  // (experiment.PageSettings: default, range, doc) and checked there
+  // (the solver's workers(): experiment.CheckPageWorkers, and
+  // Plan.PageWorkers, whose memory refusal names this field); empty is
+  // auto, one per core, at most 8. Kept in this browser, as the page's
+  // other Workers setting is (page.js), not in the URL: it is the
+  // machine's, not the experiment's, and never changes a byte.
+  const WORKERS_KEY = 'dpsim.sweepWorkers';
+  state.workersSetting = 'auto'; // the field as the last sweep or description read it
+  state.workersAuto = true;
+  state.workersNote = '';
+  state.workersError = '';
+  try { workersIn.value = localStorage.getItem(WORKERS_KEY) || ''; } catch (e) { /* storage off */ }
+  const cores = () => navigator.hardwareConcurrency || 0;
+
+  // declareWorkers gives the field its declaration: its one-line doc,
+  // its unit, its range (up to this machine's cores), its default.
+  async function declareWorkers(h) {
+    const [f] = await h.request('settings');
+    if (f) workersIn.title = `${f.doc} (${f.unit}: ${f.range}, up to this machine's cores; default ${f.default || 'auto'})`;
+  }
+
+  // workersFor asks the solver how many Workers run experiment name
+  // with runs per point (name '': the field alone), shows its one-line
+  // error beside the field, and returns {workers, auto, note}, or null.
+  async function workersFor(h, name, runs) {
+    workersErr.textContent = '';
+    state.workersError = '';
+    try {
+      const r = await h.request('workers', { name, runs, text: workersIn.value, cores: cores() });
+      workersHint.textContent = r.auto ? `auto: one per core (${cores() || '?'} here), at most 8` : '';
+      return r;
+    } catch (e) {
+      state.workersError = workersErr.textContent = String(e && e.message || e);
+      workersHint.textContent = '';
+      return null;
+    }
+  }
+
+  // workersText says how many Workers a sweep runs on, and why so many.
+  function workersText(wk) {
+    const n = wk.workers;
+    return `${n} Worker${n === 1 ? '' : 's'} (${wk.auto ? 'auto' : 'your setting'})` + (wk.note ? ` — ${wk.note}` : '');
   }
 
   function fail(e) {
     state.status = 'error';
     state.error = String(e && e.message || e);
-    setMsg(state.error, 'error');
+    // The Workers field's refusal is said once, beside the field.
+    setMsg(state.error === state.workersError ? 'The sweep did not start: the Workers setting is refused (beside it).' : state.error, 'error');
     runBtn.disabled = false;
     runsIn.disabled = false;
+    workersIn.disabled = false;
     cancelBtn.disabled = true;
   }
 
@@ -726,6 +790,7 @@
     if (runs === null) return;
     runBtn.disabled = true;
     runsIn.disabled = true;
+    workersIn.disabled = true;
     cancelBtn.disabled = false;
     sel.disabled = true;
     currentBtn.disabled = true;
@@ -757,6 +822,14 @@
       if (s.cancelled) return;
       const p = await h.request('plan', { name, runs });
       if (s.cancelled) return;
+      // The Workers: the field's count, or auto; a count whose Workers
+      // would not fit the page's memory is the engine's one-line
+      // refusal naming the field.
+      const wk = await workersFor(h, name, runs);
+      if (!wk) throw new Error(state.workersError);
+      if (s.cancelled) return;
+      Object.assign(state, { workersSetting: wk.auto ? 'auto' : String(wk.workers), workersAuto: wk.auto, workersNote: wk.note });
+      if (wk.note) setMsg(wk.note.charAt(0).toUpperCase() + wk.note.slice(1) + '.');
       state.total = s.total = p.tasks;
       // Run by run (run 0 of every series and point, then run 1, …), as
       // the CLI does: a cancelled sweep has a few runs at every point.
@@ -766,7 +839,7 @@
       }
       s.records = new Array(p.tasks);
       showProgress();
-      const n = workerCount(p.tasks);
+      const n = wk.workers;
       // The helper is worker 0; the others start in parallel.
       s.workers = [h, ...await Promise.all(Array.from({ length: n - 1 }, spawn))];
       await Promise.all(s.workers.map(async (w) => { await provide(w, s.files); await provideUser(w, s.user); }));
@@ -823,6 +896,7 @@
     sel.disabled = false;
     currentBtn.disabled = false;
     runsIn.disabled = false;
+    workersIn.disabled = false;
     state.running = 0;
     showProgress();
   }
@@ -1155,6 +1229,11 @@
   box.addEventListener('toggle', () => { if (box.open) loadPanel(); });
   sel.addEventListener('change', () => describe().catch(fail));
   runsIn.addEventListener('change', () => describe().catch(fail));
+  workersIn.addEventListener('change', () => {
+    try { localStorage.setItem(WORKERS_KEY, workersIn.value.trim()); } catch (e) { /* not kept */ }
+    if (state.status === 'error' && state.error === state.workersError) setMsg(''); // what the field said is read again
+    describe().catch(fail);
+  });
   runBtn.addEventListener('click', timed(run));
   // The current scenario's sweep: on the main page, where there is one.
   currentRow.hidden = !window.dpsimPage;

@@ -100,6 +100,8 @@ async function handle(msg) {
       const r = check(api.farmGrads(msg.bytes));
       return [r, [r.buffer]];
     }
+    case 'candidates': // the comparison card's, built here where the data is (ui.WorkerCandidates)
+      return [api.candidates()];
     case 'export': {
       const r = check(api.exportBytes(msg.kind));
       return [{ name: r.name, mime: r.mime, bytes: r.bytes }, [r.bytes.buffer]];

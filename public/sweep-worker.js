@@ -44,6 +44,10 @@ async function handle(msg) {
       return JSON.parse(check(solver.presets()));
     case 'plan':
       return JSON.parse(check(solver.plan(msg.name, msg.runs || 0)));
+    case 'settings': // the panel's Workers setting as declared (experiment.PageSettings)
+      return JSON.parse(check(solver.settings()));
+    case 'workers': // how many Workers run the sweep, or the field's one-line error
+      return JSON.parse(check(solver.workers(msg.name || '', msg.runs || 0, msg.text || '', msg.cores || 0)));
     case 'run': {
       // A chunk of tasks, one after another; the page hands out the next
       // chunk when this one is done, and cancels by terminating us.

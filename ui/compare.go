@@ -100,22 +100,35 @@ func CompareCandidates(base *scenario.Scenario) []scenario.Candidate {
 }
 
 // CompareCandidatesOn is what the comparison card offers on s, the
-// scenario on screen. A comparison builds and runs every entry on the
-// page's thread, even when s itself is computed in a Worker (remote: it
-// trains on a dataset or the user's files): then its entries are built
-// here as for any base — its data made ready on the page first (ready;
-// a dataset the page keeps undecoded) — unless building s would hold the
-// page's thread for long (heavyBuild), which every algorithm's reason
-// then says. Before, a run computed in a Worker had no candidates at
-// all, and the card called each algorithm it dropped "unknown".
-func CompareCandidatesOn(s *scenario.Scenario, remote bool, ready func(*scenario.Scenario) error) []scenario.Candidate {
-	if remote {
-		if why := heavyBuild(s); why != "" {
-			return scenario.Unavailable("a comparison builds and runs every entry on the page's thread, and this scenario is too heavy for it (" + why + ")")
-		}
-		if err := ready(s.Clone()); err != nil {
-			return scenario.Unavailable(err.Error())
-		}
+// scenario on screen, and whether it is final. A comparison builds and
+// runs every entry on the page's thread, even when s itself is computed
+// in a Worker (remote: it trains on a dataset or the user's files); but
+// the candidates of such a run are built by its Worker, where the data
+// already is (WorkerCandidates, asked through worker, which says false
+// until the Worker has answered): built here, they decoded the dataset
+// on the page, a second copy beside the Worker's, kept for a card that
+// may never be used. A scenario whose build would hold the page's
+// thread for long (heavyBuild) cannot be compared, which every
+// algorithm's reason then says. Before, a run computed in a Worker had
+// no candidates at all, and the card called each algorithm it dropped
+// "unknown".
+func CompareCandidatesOn(s *scenario.Scenario, remote bool, worker func() ([]scenario.Candidate, bool)) ([]scenario.Candidate, bool) {
+	if !remote {
+		return CompareCandidates(s), true
+	}
+	if why := heavyBuild(s); why != "" {
+		return scenario.Unavailable("a comparison builds and runs every entry on the page's thread, and this scenario is too heavy for it (" + why + ")"), true
+	}
+	return worker()
+}
+
+// WorkerCandidates are the comparison candidates on the scenario a
+// Worker runs (text: its built scenario, as the page reads it), built in
+// that Worker, which holds its data (ui.Serve's candidates).
+func WorkerCandidates(text []byte) []scenario.Candidate {
+	s, err := scenario.Parse(text)
+	if err != nil {
+		return scenario.Unavailable(err.Error())
 	}
 	return CompareCandidates(s)
 }

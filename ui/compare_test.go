@@ -93,7 +93,6 @@ func TestCompareCandidatesEveryPreset(t *testing.T) {
 	for _, f := range scenario.Factories() {
 		kinds = append(kinds, f.Name)
 	}
-	ready := func(*scenario.Scenario) error { return nil } // natively the datasets are read from disk
 	offered := map[string]int{}
 	for _, p := range scenario.Presets() {
 		s, err := scenario.PresetScenario(p.Name)
@@ -101,7 +100,16 @@ func TestCompareCandidatesEveryPreset(t *testing.T) {
 			t.Fatal(err)
 		}
 		remote := heavy(s) != ""
-		cs := CompareCandidatesOn(s, remote, ready)
+		// The Worker that runs a remote one builds them on its scenario
+		// (natively the datasets are read from disk).
+		asked := false
+		cs, final := CompareCandidatesOn(s, remote, func() ([]scenario.Candidate, bool) {
+			asked = true
+			return WorkerCandidates(s.JSON()), true
+		})
+		if !final || asked != (remote && heavyBuild(s) == "") {
+			t.Errorf("%s (remote %v): final %v, the Worker asked %v", p.Name, remote, final, asked)
+		}
 		if len(cs) != len(kinds) {
 			t.Errorf("%s: %d candidates for %d algorithms", p.Name, len(cs), len(kinds))
 			continue
@@ -134,7 +142,8 @@ func TestCompareCandidatesEveryPreset(t *testing.T) {
 	for _, name := range []string{"dp-recal-ijcnn1", "gtdp-logistic-mushrooms"} {
 		s, _ := scenario.PresetScenario(name)
 		i := slices.Index(kinds, "dp-admm")
-		if c := CompareCandidatesOn(s, true, ready)[i]; c.Entry == nil {
+		cs, _ := CompareCandidatesOn(s, true, func() ([]scenario.Candidate, bool) { return WorkerCandidates(s.JSON()), true })
+		if c := cs[i]; c.Entry == nil {
 			t.Errorf("%s: DP-ADMM is not offered: %s", name, c.Reason)
 		}
 	}

@@ -184,8 +184,9 @@ func (a *App) compareHistory(o js.Value, it, opt, stat []float64) {
 // (docs/compare.md): loadComparison(json), comparisonJSON() ("" when
 // none), compareState() (JSON of CompareView, "" when none),
 // compareView(i), calibrateAll(eps), compareStop(), and
-// compareCandidates() (JSON of CompareCandidates for the scenario on
-// screen).
+// compareCandidates() (JSON of the candidates for the scenario on
+// screen, CompareCandidatesOn; null while the Worker that runs it has
+// not answered).
 func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any)) {
 	fn("loadComparison", func(args []js.Value) any {
 		if len(args) == 0 || args[0].Type() != js.TypeString {
@@ -224,31 +225,31 @@ func (a *App) registerCompare(fn func(name string, f func(args []js.Value) any))
 	})
 	fn("compareStop", func([]js.Value) any { return a.result(a.StopComparing()) })
 	fn("compareCandidates", func([]js.Value) any {
-		s, remote := a.built, false
 		var base *scenario.Scenario
-		if a.rem != nil && len(a.rem.head.Scenario) > 0 {
+		remote := a.rem != nil && len(a.rem.head.Scenario) > 0
+		switch {
+		case remote:
 			// A run computed in a Worker: the page holds no build of it.
 			p, err := scenario.Parse(a.rem.head.Scenario)
 			if err != nil {
 				return "[]"
 			}
-			base, remote = p, true
-		} else if s != nil {
-			base = s.Scenario
-		} else {
+			base = p
+		case a.built != nil:
+			base = a.built.Scenario
+		default:
 			return "[]"
 		}
 		return a.cands.get(base, func() (string, bool) {
-			unready := false // its data not on the page yet: ask again later
-			out, err := jsonout.Marshal(CompareCandidatesOn(base, remote, func(s *scenario.Scenario) error {
-				err := a.checkData(s)
-				unready = err != nil
-				return err
-			}))
+			cs, final := CompareCandidatesOn(base, remote, a.rem.candidates)
+			if !final {
+				return "null", false // the Worker has not answered yet: ask again
+			}
+			out, err := jsonout.Marshal(cs)
 			if err != nil {
 				return "[]", false
 			}
-			return string(out), !unready
+			return string(out), true
 		})
 	})
 }

@@ -74,6 +74,13 @@ func (a *App) registerData(fn func(name string, f func(args []js.Value) any)) {
 	// thread for a while, and the runs that train on one build in a
 	// Worker, which decodes them there (ui/remote.go).
 	fn("provideData", func(args []js.Value) any { return a.data.KeepJS(args) })
+	// The dataset files decoded on the page's thread (a run of the
+	// page's own, a comparison): JSON, in name order. A run computed in
+	// a Worker decodes its files there only.
+	fn("dataDecoded", func([]js.Value) any {
+		out, _ := jsonout.Marshal(a.data.Decoded())
+		return string(out)
+	})
 	a.registerUserFiles(fn)
 	fn("deferredQuery", func([]js.Value) any {
 		if a.deferred == nil {

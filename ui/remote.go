@@ -111,6 +111,38 @@ type remote struct {
 	pinnedScen *scenario.Scenario
 	// target is an iteration to replay to unseen (restore), 0 for none.
 	target int
+	// cands are the comparison candidates the Worker built on its
+	// scenario (candidates), nil until it has answered; candsAsked says
+	// it was asked.
+	cands      []scenario.Candidate
+	candsAsked bool
+}
+
+// candidates returns the comparison candidates the Worker built on its
+// scenario, where its data is (WorkerCandidates), asking it the first
+// time: ok is false until it has answered. A Worker that could not
+// answer gives every algorithm its reason.
+func (r *remote) candidates() (cs []scenario.Candidate, ok bool) {
+	if r.cands != nil {
+		return r.cands, true
+	}
+	if r.w.IsUndefined() {
+		return scenario.Unavailable("the background thread that ran this scenario is gone"), true
+	}
+	if !r.candsAsked {
+		r.candsAsked = true
+		r.call("candidates", nil, nil, func(v js.Value, err error) {
+			var got []scenario.Candidate
+			if err == nil {
+				err = json.Unmarshal([]byte(v.String()), &got)
+			}
+			if err != nil {
+				got = scenario.Unavailable("the background thread could not check the algorithms: " + err.Error())
+			}
+			r.cands = got
+		})
+	}
+	return nil, false
 }
 
 // remoteExport is an export asked of the Worker.

@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"dpsim/core/jsonout"
 	"dpsim/core/method"
 	"dpsim/core/metrics"
 	"dpsim/core/pool"
@@ -89,6 +90,19 @@ func Serve() {
 		// In a goroutine of its own, answered by a Promise: the run may
 		// wait there for its helper Workers' gradients.
 		return promise("advance", func() any { return w.advance(n, budget, fast) })
+	})
+	// The comparison card's candidates on this run's scenario, built
+	// here, where its data is (CompareCandidatesOn).
+	fn("candidates", func([]js.Value) any {
+		cs := scenario.Unavailable("the background thread runs no scenario")
+		if w.b != nil {
+			cs = WorkerCandidates(w.b.Scenario.JSON())
+		}
+		out, err := jsonout.Marshal(cs)
+		if err != nil {
+			return "[]"
+		}
+		return string(out)
 	})
 	fn("exportBytes", func(args []js.Value) any {
 		o := js.Global().Get("Object").New()

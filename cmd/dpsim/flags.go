@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dpsim/core/check"
 	"dpsim/core/experiment"
 	"dpsim/core/pool"
 	"dpsim/core/scenario"
@@ -78,7 +79,7 @@ var (
 // flag, its rule and the value ("--runs: must be a whole number (got
 // "1e3")"), not the flag package's "invalid value … parse error".
 func (fs *flags) explain(err error) string {
-	msg := oneLine(err.Error())
+	msg := check.OneLine(err.Error())
 	if m := flagInvalid.FindStringSubmatch(msg); m != nil {
 		rule := "has no such value"
 		if f := fs.Lookup(m[2]); f != nil {

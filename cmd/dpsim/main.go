@@ -113,11 +113,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, ue.Error())
 		return 2
 	}
-	fmt.Fprintln(stderr, "dpsim: "+oneLine(err.Error()))
+	fmt.Fprintln(stderr, "dpsim: "+check.OneLine(err.Error()))
 	return 1
 }
-
-func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
 
 // calibration holds the --epsilon and --horizon flags, which ask for
 // equal-privacy calibration as a scenario's "calibrate" section does.

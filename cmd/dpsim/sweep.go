@@ -241,6 +241,8 @@ func execute(env sweepEnv, e *experiment.Experiment, ps *experiment.Points, arg,
 	}
 
 	plan.WorkersSetting = "--workers"
+	// Checked here, before the progress bar, once: Execute does not
+	// check again what was checked (Plan.MemoryChecked).
 	if err := plan.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
 		return err
 	}

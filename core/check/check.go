@@ -48,6 +48,13 @@ func Warnf(field, format string, args ...any) Warning {
 	return Warning{Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
+// OneLine is s (an error's text, a reason) as one line: trimmed, with
+// each line break written "; ", so that a message meant for one line of
+// a terminal or a form says all its lines there.
+func OneLine(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n"), "\n", "; ")
+}
+
 // Join appends a path element: Join("graph", "n") = "graph.n".
 func Join(parent, child string) string {
 	if parent == "" {

@@ -160,16 +160,13 @@ type auditPlan struct {
 	params any
 }
 
-// setupAudit prepares an audit plan before its points are built: a probe
-// run on D (its ledger names the agent, the claim and δ; its noise checks
-// the law), the neighbour, and the noise-free references on D and D′.
-func (p *Plan) setupAudit(ctx context.Context, base []byte) error {
+// setupAudit prepares an audit plan from D's point pp before its points
+// are built: a probe run on D (its ledger names the agent, the claim and
+// δ; its noise checks the law), the neighbour, and the noise-free
+// references on D and D′.
+func (p *Plan) setupAudit(ctx context.Context, pp pointPlan) error {
 	e := p.Exp
 	a := e.Audit
-	pp, err := p.point(base, e.Series[0], nil, 0)
-	if err != nil {
-		return err
-	}
 	seeds := RunSeeds(e.Seed, 0, "audit-probe", 0)
 	b, err := p.buildRaw(ctx, &pp, nil, e.Series[0], seeds)
 	if err != nil {

@@ -220,7 +220,8 @@ func (p *Plan) RunMajor(tasks []int) []int {
 }
 
 // Execute runs tasks on workers goroutines, each pulling the next task
-// (in RunMajor order), and returns the records of the tasks that
+// (in RunMajor order), once their memory is checked (CheckMemory, unless
+// the caller's last check was of the same tasks and workers), and returns the records of the tasks that
 // finished, in task order. progress, if not nil, is called (never concurrently) after each
 // task with the number finished. When ctx is cancelled no new task starts,
 // running tasks stop within cancelEvery iterations, and Execute returns
@@ -228,9 +229,13 @@ func (p *Plan) RunMajor(tasks []int) []int {
 // a counter that differs between two finished runs of a series stops the
 // sweep the same way, with Assemble's one-line refusal as the error.
 func (p *Plan) Execute(ctx context.Context, tasks []int, workers int, progress func(done int)) ([]RunRecord, error) {
-	// Checked with workers as given, which the refusal quotes.
-	if err := p.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
-		return nil, err
+	// Checked with workers as given, which the refusal quotes, unless
+	// the caller has just checked the same (dpsim sweep, before its
+	// progress bar): one check, one message.
+	if !p.MemoryChecked(len(tasks), workers) {
+		if err := p.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
+			return nil, err
+		}
 	}
 	workers = max(1, min(workers, len(tasks)))
 	tasks = p.RunMajor(tasks)

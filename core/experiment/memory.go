@@ -118,26 +118,52 @@ type SweepEstimate struct {
 	Tasks, Workers int
 	// Record and Run are one record's and one run's estimates.
 	Record, Run int64
+	// Each is what one more worker adds: its run, and with
+	// Plan.WorkersApart its own data and collector's room too.
+	Each int64
+	// Apart says the workers were estimated with memories of their own
+	// (Plan.WorkersApart).
+	Apart bool
 }
 
 // Estimate estimates the memory of running tasks tasks of the plan with
 // workers workers: every finished record is held until the result is
 // written, the summaries are made and written, each worker holds one run
 // (the plan's largest), the datasets are held once and the shared
-// problem instances up to the share's bound and one per worker.
+// problem instances up to the share's bound and one per worker. With
+// WorkersApart every worker holds the datasets, the problem instances
+// and a collector's room of its own, and the records are held twice (the
+// page's copy of their text, and the Worker's that assembles them).
 func (p *Plan) Estimate(tasks, workers int) SweepEstimate {
 	w := max(1, min(workers, tasks))
-	e := SweepEstimate{Tasks: tasks, Workers: w, Record: p.maxRecord, Run: p.maxRun}
+	e := SweepEstimate{Tasks: tasks, Workers: w, Record: p.maxRecord, Run: p.maxRun, Apart: p.WorkersApart}
 	e.Records = satMul(int64(tasks), p.maxRecord)
 	e.Summaries = p.statsBytes()
 	e.Runs = satMul(int64(w), p.maxRun)
+	var datasets int64
 	for _, b := range p.datasets {
-		e.Data = satAdd(e.Data, b)
+		datasets = satAdd(datasets, b)
 	}
-	e.Data = satAdd(e.Data, satAdd(min(shareBytes, satMul(int64(tasks), p.maxData)), satMul(int64(w), p.maxData)))
-	held := satAdd(satAdd(e.Records, e.Summaries), satAdd(e.Runs, e.Data))
-	e.Room = scenario.CollectorRoom(held)
-	e.Total = satAdd(held, e.Room)
+	share := min(shareBytes, satMul(int64(tasks), p.maxData))
+	if !p.WorkersApart {
+		e.Data = satAdd(datasets, satAdd(share, satMul(int64(w), p.maxData)))
+		held := satAdd(satAdd(e.Records, e.Summaries), satAdd(e.Runs, e.Data))
+		e.Room = scenario.CollectorRoom(held)
+		e.Total = satAdd(held, e.Room)
+		e.Each = p.maxRun
+		return e
+	}
+	// One worker's own memory: its data, its run and its collector's
+	// room; the Worker that assembles the result holds the records and
+	// summaries too (their room is counted once, with them).
+	data := satAdd(datasets, satAdd(share, p.maxData))
+	room := scenario.CollectorRoom(satAdd(p.maxRun, data))
+	e.Each = satAdd(satAdd(p.maxRun, data), room)
+	assembled := satAdd(e.Records, e.Summaries)
+	e.Records = satMul(2, e.Records)
+	e.Data = satMul(int64(w), data)
+	e.Room = satAdd(assembled/4, satMul(int64(w), room))
+	e.Total = satAdd(satAdd(satAdd(e.Records, e.Summaries), satAdd(e.Runs, e.Data)), e.Room)
 	return e
 }
 
@@ -148,14 +174,23 @@ func (p *Plan) Estimate(tasks, workers int) SweepEstimate {
 // what each holds, the total, the budget, the most that fit and workers
 // as given; otherwise it gives the number, its parts (which add up to
 // it) and the knob to turn.
+//
+// A check that passes is remembered: Execute does not repeat one its
+// caller made with the same tasks and workers (MemoryChecked).
 func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
+	p.checked = nil
 	e := p.Estimate(tasks, workers)
 	if e.Total <= budget {
+		p.checked = &[2]int{tasks, workers}
 		return nil
 	}
 	fits := func(k int) bool { return p.Estimate(tasks, k).Total <= budget }
 	if e.Workers > 1 && fits(1) {
-		return WorkersRefusal(p.workersSetting(), workers, e.Workers, "run in progress", e.Run, e.Total, budget, "the sweep", MostThatFit(e.Workers, fits))
+		what := "run in progress"
+		if e.Apart {
+			what = "Web Worker (its own memory: the datasets, the problem instances and one run)"
+		}
+		return WorkersRefusal(p.workersSetting(), workers, e.Workers, what, e.Each, e.Total, budget, "the sweep", MostThatFit(e.Workers, fits))
 	}
 	if e.Records+e.Summaries >= e.Runs {
 		knobs := []string{"runs", "x.values or the series' sweeps (points)", "the number of series"}
@@ -176,6 +211,19 @@ func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 	}
 	return check.Errorf(field, "this sweep needs about %s of memory, more than the %s a sweep may use: %s (%s); lower %s",
 		scenario.Bytes(e.Total), scenario.Bytes(budget), e.parts(), why, knobs)
+}
+
+// MemoryChecked reports whether CheckMemory passed for tasks tasks on
+// workers workers, the last time it was called.
+func (p *Plan) MemoryChecked(tasks, workers int) bool {
+	return p.checked != nil && *p.checked == [2]int{tasks, workers}
+}
+
+// MostWorkers returns the most workers, up to want, whose runs of tasks
+// tasks fit budget (CheckMemory), and 0 when one does not: what an
+// automatic choice of workers takes.
+func (p *Plan) MostWorkers(tasks, want int, budget int64) int {
+	return MostThatFit(max(1, min(want, tasks)), func(k int) bool { return p.Estimate(tasks, k).Total <= budget })
 }
 
 // workersSetting is what a refusal calls the runs in progress at once.
@@ -219,9 +267,13 @@ func satAdd(a, b int64) int64 {
 
 // parts lists the estimate's parts, which add up to Total.
 func (e SweepEstimate) parts() string {
-	return fmt.Sprintf("%s for %d run records of about %s each, %s for the summaries, %s for %d runs in progress of about %s each, %s for the datasets and problem instances, %s for the collector's room",
-		scenario.Bytes(e.Records), e.Tasks, scenario.Bytes(e.Record), scenario.Bytes(e.Summaries), scenario.Bytes(e.Runs), e.Workers, scenario.Bytes(e.Run),
-		scenario.Bytes(e.Data), scenario.Bytes(e.Room))
+	records, data := "", ""
+	if e.Apart {
+		records, data = " (held twice: by the page and by the Worker that assembles them)", fmt.Sprintf(" (every one of the %d Workers holds its own)", e.Workers)
+	}
+	return fmt.Sprintf("%s for %d run records of about %s each%s, %s for the summaries, %s for %d runs in progress of about %s each, %s for the datasets and problem instances%s, %s for the collector's room",
+		scenario.Bytes(e.Records), e.Tasks, scenario.Bytes(e.Record), records, scenario.Bytes(e.Summaries), scenario.Bytes(e.Runs), e.Workers, scenario.Bytes(e.Run),
+		scenario.Bytes(e.Data), data, scenario.Bytes(e.Room))
 }
 
 // String writes the estimate for people.

@@ -235,3 +235,76 @@ func TestSweepEstimateScratchPerWorker(t *testing.T) {
 		t.Errorf("the sweep's estimate depends on the cores: %+v on one, %+v on eight", ests[0], ests[1])
 	}
 }
+
+// TestExecuteTrustsTheCallersCheck: a caller that checked the memory of
+// the tasks and workers it runs (dpsim sweep, before its progress bar)
+// is not checked again by Execute, which used to repeat the check — with
+// its own budget, so a caller's larger one was overruled; a caller that
+// did not check is still checked (mktour, the engine's own callers).
+func TestExecuteTrustsTheCallersCheck(t *testing.T) {
+	text := strings.Replace(small["field"], `"iterations":120`, `"iterations":10000000`, 1)
+	p := plan(t, text)
+	if p.Estimate(p.Tasks(), 8).Total <= scenario.CLIBudget {
+		t.Fatal("8 workers fit the budget: no case")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // no run starts: what Execute says first is what it checked
+	if _, err := p.Execute(ctx, p.AllTasks(), 8, nil); err == nil || !strings.HasPrefix(err.Error(), "workers: ") {
+		t.Errorf("unchecked: %v; want the memory refusal", err)
+	}
+	if err := p.CheckMemory(p.Tasks(), 8, 1<<40); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Execute(ctx, p.AllTasks(), 8, nil); err != context.Canceled {
+		t.Errorf("checked by the caller: %v; want %v (no second check)", err, context.Canceled)
+	}
+	// Another count of workers than the caller checked is checked.
+	if _, err := p.Execute(ctx, p.AllTasks(), 7, nil); err == nil || !strings.HasPrefix(err.Error(), "workers: ") {
+		t.Errorf("7 workers after a check of 8: %v; want the memory refusal", err)
+	}
+}
+
+// TestSweepWorkersApart: with workers of their own memory (the page's
+// Web Workers), every worker holds the datasets, the problem instances
+// and a collector's room of its own and the records are held twice; the
+// parts still add up, the estimate grows by Each per worker, and the
+// refusal names the page's setting, what one Worker holds and the most
+// that fit, which MostWorkers chooses for an automatic count.
+func TestSweepWorkersApart(t *testing.T) {
+	p := plan(t, strings.Replace(small["field"], `"iterations":120`, `"iterations":10000000`, 1))
+	tasks := p.Tasks()
+	together := p.Estimate(tasks, 3)
+	p.WorkersApart = true
+	p.WorkersSetting = "Workers"
+	for _, w := range []int{1, 3} {
+		e := p.Estimate(tasks, w)
+		if sum := e.Records + e.Summaries + e.Runs + e.Data + e.Room; sum != e.Total {
+			t.Errorf("%d Workers: parts add up to %d, the total is %d", w, sum, e.Total)
+		}
+		if e.Records != 2*together.Records {
+			t.Errorf("%d Workers: records %d, want twice %d", w, e.Records, together.Records)
+		}
+	}
+	one, three := p.Estimate(tasks, 1), p.Estimate(tasks, 3)
+	if got := three.Total - one.Total; got != 2*one.Each {
+		t.Errorf("2 more Workers add %d, want 2 × %d", got, one.Each)
+	}
+	if three.Total <= together.Total {
+		t.Errorf("3 Workers apart estimated at %s, no more than 3 goroutines of one process (%s)", scenario.Bytes(three.Total), scenario.Bytes(together.Total))
+	}
+	most := p.MostWorkers(tasks, 8, scenario.CLIBudget)
+	if most < 1 || most >= 8 {
+		t.Fatalf("%d Workers fit: no case", most)
+	}
+	err := p.CheckMemory(tasks, 8, scenario.CLIBudget)
+	want := `^Workers: each Web Worker \(its own memory: the datasets, the problem instances and one run\) holds about [0-9.]+ [MG]iB, and 8 at once would take the sweep to about [0-9.]+ GiB of memory, more than the 4\.0 GiB it may use: at most ` + strconv.Itoa(most) + ` fit \(got 8\)$`
+	if err == nil || !regexp.MustCompile(want).MatchString(err.Error()) {
+		t.Errorf("8 Workers: %v; want one line matching %s", err, want)
+	}
+	if err := p.CheckMemory(tasks, most, scenario.CLIBudget); err != nil {
+		t.Errorf("%d Workers: %v", most, err)
+	}
+	if p.MostWorkers(tasks, 2, scenario.CLIBudget) != min(2, most) {
+		t.Errorf("MostWorkers up to 2: %d", p.MostWorkers(tasks, 2, scenario.CLIBudget))
+	}
+}

@@ -44,6 +44,15 @@ type Plan struct {
 	// in progress at once (Execute's workers) in a memory refusal
 	// (CheckMemory): "--workers" for dpsim sweep; empty reads "workers".
 	WorkersSetting string
+	// WorkersApart says each worker has a memory of its own (the page's
+	// Web Workers, each a WebAssembly instance), which the memory
+	// estimate then counts per worker (Estimate); false: goroutines of
+	// one process, which share all but their runs.
+	WorkersApart bool
+
+	// checked is the tasks and workers of the last CheckMemory, when it
+	// passed (nil otherwise).
+	checked *[2]int
 
 	canon  []byte
 	series []seriesPlan
@@ -111,11 +120,21 @@ func NewPlanFrom(ctx context.Context, e *Experiment, ps *Points) (*Plan, error) 
 	if ps != nil && !bytes.Equal(ps.canon, p.canon) {
 		ps = nil
 	}
+	// An audit's first point (series D's only one), worked out once for
+	// its setup and its series.
+	var first *pointPlan
 	if e.Audit != nil {
 		e = e.expandAudit()
 		p.Exp = e
 		p.Quantities = append(p.Quantities, auditQuantities...)
-		if err := p.setupAudit(ctx, base); err != nil {
+		var d pointPlan
+		if ps != nil {
+			d = ps.series[0][0]
+		} else if d, err = p.point(base, e.Series[0], nil, 0); err != nil {
+			return nil, err
+		}
+		first = &d
+		if err := p.setupAudit(ctx, d); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -152,6 +171,8 @@ func NewPlanFrom(ctx context.Context, e *Experiment, ps *Points) (*Plan, error) 
 			var pp pointPlan
 			if ps != nil {
 				pp = ps.series[si][pi]
+			} else if si == 0 && first != nil {
+				pp = *first
 			} else if pp, err = p.point(base, s, fields, v); err != nil {
 				return nil, fmt.Errorf("%s: %w", where, err)
 			}

@@ -71,7 +71,7 @@ func Candidates(base *Scenario, place Place) []Candidate {
 func Unavailable(reason string) []Candidate {
 	var out []Candidate
 	for _, f := range Factories() {
-		out = append(out, Candidate{Kind: f.Name, Title: shortTitle(f.Name), Reason: singleLine(reason)})
+		out = append(out, Candidate{Kind: f.Name, Title: shortTitle(f.Name), Reason: check.OneLine(reason)})
 	}
 	return out
 }
@@ -103,13 +103,13 @@ func candidate(base *Scenario, f *method.Factory, prob objective.Problem, n int,
 		// the reason.
 		what := fillTarget(field)
 		if what == "" || filled[what] {
-			c.Reason = singleLine(err.Error())
+			c.Reason = check.OneLine(err.Error())
 			return c
 		}
 		filled[what] = true
 		how, ok := fill(&e, what, base, f, prob, n)
 		if !ok {
-			c.Reason = singleLine(err.Error())
+			c.Reason = check.OneLine(err.Error())
 			return c
 		}
 		c.Filled = append(c.Filled, how)
@@ -286,11 +286,6 @@ func setParam(e *Entry, key string, v json.RawMessage) {
 	}
 	m[key] = v
 	e.Params, _ = json.Marshal(m)
-}
-
-// singleLine is a reason (an error's text) as one line.
-func singleLine(reason string) string {
-	return strings.ReplaceAll(reason, "\n", "; ")
 }
 
 // problemCache is a ProblemProvider that keeps every problem it builds,

@@ -6,6 +6,7 @@
 package datafiles
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -138,6 +139,19 @@ func (p *Provided) Ready(s *scenario.Scenario) error {
 		p.decoded(f.File)
 	}
 	return nil
+}
+
+// Decoded lists the kept files decoded here (Ready), in name order: what
+// the page holds twice, its bytes and their decoded set.
+func (p *Provided) Decoded() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := []string{}
+	for f := range p.done {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // decoded marks a kept file as decoded here.

@@ -232,8 +232,14 @@ func TestKeep(t *testing.T) {
 	if !p.Has("mushrooms-train.gz") || len(p.Raw("mushrooms-train.gz")) != len(b) {
 		t.Fatal("a kept file is not provided with its bytes")
 	}
+	if d := p.Decoded(); len(d) != 0 {
+		t.Errorf("kept, not decoded: Decoded() = %v", d)
+	}
 	if err := p.Ready(s); err != nil {
 		t.Fatal(err)
+	}
+	if d := p.Decoded(); !slices.Equal(d, []string{"mushrooms-train.gz"}) {
+		t.Errorf("decoded by Ready: Decoded() = %v", d)
 	}
 	if _, err := data.Load("mushrooms", "train"); err != nil {
 		t.Errorf("Ready did not decode the kept file: %v", err)

@@ -22,6 +22,8 @@
 //	userNeeds(kind, arg)             JSON {need, files, missing, missing_count, error}: the user's data files the experiment (as dataNeeds) names, need those not provided yet, missing the one line asking for them and missing_count how many it asks for (wasm/solver/userfiles.go)
 //	provideUserFile(name, bytes, pin) {ok, sha256, bytes, ms, error}: hands over a file of the user's the page holds, with the sha256 it read (the page simulator's call, datafiles.ProvideUserJS)
 //	fromScenario(json, field, values, runs) JSON {name, title, json}: keeps the sweep of one scenario (experiment.FromScenario) under its name, as define
+//	settings()                       JSON [param.Field]: the panel's Workers setting as declared (experiment.PageSettings: default, range, unit, doc)
+//	workers(name, runs, text, cores) JSON {workers, auto, note}: how many Workers run the sweep for the Workers field's text on a machine of cores cores (experiment.CheckPageWorkers, Plan.PageWorkers: the engine's memory refusal, naming the field, is the error); name "" checks the text alone
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -47,6 +49,7 @@ import (
 	"dpsim/core/data"
 	"dpsim/core/experiment"
 	"dpsim/core/jsonout"
+	"dpsim/core/param"
 	"dpsim/core/scenario"
 	"dpsim/render/figure"
 	"dpsim/ui/datafiles"
@@ -239,6 +242,29 @@ func main() {
 			info.Series = append(info.Series, series{s.Name, l, p.TaskIndex(i, 0, 0), p.Points(i)})
 		}
 		return jsonString(info)
+	}))
+	api.Set("settings", fn(func([]js.Value) any { return jsonString(param.Describe(experiment.PageSettings{})) }))
+	api.Set("workers", fn(func(a []js.Value) any {
+		n, err := experiment.CheckPageWorkers(a[2].String(), a[3].Int())
+		if err != nil {
+			return errValue(err)
+		}
+		out := struct {
+			Workers int    `json:"workers"`
+			Auto    bool   `json:"auto"`
+			Note    string `json:"note"`
+		}{Workers: n, Auto: n == 0}
+		if a[0].String() == "" {
+			return jsonString(out)
+		}
+		p, err := plan(a[0].String(), a[1].Int())
+		if err != nil {
+			return errValue(err)
+		}
+		if out.Workers, out.Note, err = p.PageWorkers(n, a[3].Int()); err != nil {
+			return errValue(err)
+		}
+		return jsonString(out)
 	}))
 	api.Set("runTask", fn(func(a []js.Value) any {
 		p, err := plan(a[0].String(), a[1].Int())

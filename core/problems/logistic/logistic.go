@@ -256,17 +256,21 @@ func (m *Model) gradRows(r learn.Rows, p *learn.Packed, signs []int8, idx []int,
 		// The same bits in one pass where a kernel fuses the two
 		// (ijcnn1's shard gradient on amd64).
 		p.SquaresGrad(x, signs, out)
+	} else if m.loss == Squares && signs != nil {
+		// The blocked passes below with one scan for −0 instead of one
+		// a block (MNIST 0 vs 1's sparse rows).
+		r.SquaresGrad(x, signs, out)
 	} else {
 		// Scores a block of rows at a time (Dots overlaps their sums),
 		// then adds the rows' terms (Axpys, in row order for every
 		// entry): the same bits as one row after another, whatever the
 		// block. 64 rows (the logistic slopes' SIMD kernel takes at
-		// most that many); 256 for the squared loss on packed rows,
-		// where a block's two calls cost as much as a tenth of the
-		// kernels' work at 64 (ijcnn1's shard gradient 34 → 31 µs).
+		// most that many); 256 for the squared loss, where a block's two
+		// calls cost as much as a tenth of the kernels' work at 64
+		// (ijcnn1's shard gradient 34 → 31 µs).
 		var z, e [256]float64
 		bs := 64
-		if p != nil && m.loss == Squares {
+		if m.loss == Squares {
 			bs = len(z)
 		}
 		for lo := 0; lo < cnt; lo += bs {
@@ -276,12 +280,7 @@ func (m *Model) gradRows(r learn.Rows, p *learn.Packed, signs []int8, idx []int,
 			} else {
 				r.Dots(lo, x, blk)
 			}
-			if m.loss == Squares && signs != nil {
-				sg := signs[lo : lo+len(blk)]
-				for t, v := range blk {
-					blk[t] = v - float64(sg[t]) // slope's z − b
-				}
-			} else if m.loss == Squares {
+			if m.loss == Squares {
 				for t, v := range blk {
 					blk[t] = m.slope(v, label(r, lo+t))
 				}

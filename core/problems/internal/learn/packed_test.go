@@ -234,6 +234,12 @@ func checkSquares(t *testing.T) {
 						t.Fatalf("cols %d, view %d rows, x %s: SquaresGrad[%d] = %v, Dot and Axpy row by row %v", cols, m, name, j, got[j], want[j])
 					}
 				}
+				r.SquaresGrad(x, signs, got)
+				for j := range want {
+					if !same(want[j], got[j]) {
+						t.Fatalf("cols %d, view %d rows, x %s: Rows.SquaresGrad[%d] = %v, Dot and Axpy row by row %v", cols, m, name, j, got[j], want[j])
+					}
+				}
 			}
 		}
 	}

@@ -257,3 +257,57 @@ func (d denseRows) Axpys(lo int, c, out []float64) {
 	defer func() { useSparse = true }()
 	d.Rows.Axpys(lo, c, out)
 }
+
+// TestSquaresGradSparse checks that Rows.SquaresGrad on a sparse form
+// (three blocks of rows, the −0 scan skipped after the first) gives
+// exactly the bits of Dot, the subtraction and Axpy row after row into
+// a zeroed sum (the dense loops), at points whose products are ±0, whose
+// residuals are exactly 0 (every product +0: the sum then cancels to
+// the signs alone) and whose residuals are infinite (the sparse axpys
+// must then not run: 0·Inf is NaN).
+func TestSquaresGradSparse(t *testing.T) {
+	const rows, cols = 2*squaresBlock + 37, 23
+	f, px := sparseSets(rows, cols, 0.75)
+	for _, s := range []*data.Set{f, px} {
+		idx := make([]int, rows-3)
+		for k := range idx {
+			idx[k] = (k*101 + 2) % rows // 101 is prime to 549: distinct rows
+		}
+		for _, r := range []Rows{{Set: s}, {Set: s, Idx: idx}} {
+			if !r.Sparse() {
+				t.Fatal("a set at 75 % zeros runs dense")
+			}
+			m := r.Len()
+			signs := make([]int8, m)
+			for k := range signs {
+				signs[k] = int8(1 - 2*(k%3%2))
+			}
+			x := make([]float64, cols)
+			for c := range x {
+				x[c] = math.Sin(float64(3*c+1)) / 3
+			}
+			negz := make([]float64, cols)
+			for c := range negz {
+				negz[c] = math.Copysign(0, float64(c%2)-0.5)
+			}
+			inf := append([]float64(nil), x...)
+			inf[cols/2] = math.Inf(1)
+			for name, x := range map[string][]float64{"sin": x, "±0": negz, "+Inf": inf} {
+				want := make([]float64, cols)
+				for k := range m {
+					r.Axpy(k, r.Dot(k, x)-float64(signs[k]), want)
+				}
+				got := make([]float64, cols)
+				for j := range got {
+					got[j] = 1.5 // overwritten, not added to
+				}
+				r.SquaresGrad(x, signs, got)
+				for j := range want {
+					if math.Float64bits(want[j]) != math.Float64bits(got[j]) && !(math.IsNaN(want[j]) && math.IsNaN(got[j])) {
+						t.Fatalf("pixels %v, idx %v, x %s: Rows.SquaresGrad[%d] = %v, Dot and Axpy row by row %v", s.Pixels != nil, r.Idx != nil, name, j, got[j], want[j])
+					}
+				}
+			}
+		}
+	}
+}

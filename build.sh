@@ -62,6 +62,28 @@ if GOOS=js GOARCH=wasm go list -deps ./wasm/view | grep -q '^dpsim/core/objectiv
   exit 1
 fi
 
+# compress writes target's gzip and brotli sidecars. Brotli at -q 11 is
+# most of this script's time (about 110 s of one core for the three
+# modules) and single-threaded, so each module's sidecars are written in
+# the background while the next module and the rest build; the sizes are
+# printed once all are done.
+compress() {
+  local target=$1
+  gzip -9 -n -c "$target" > "$target.gz.tmp" || return 1
+  mv "$target.gz.tmp" "$target.gz" || return 1
+  if (( have_brotli )); then
+    # Through stdout: "brotli -o" would copy the .wasm's mtime truncated to
+    # whole seconds, making the sidecar look older than the .wasm (stale).
+    brotli -q 11 -c "$target" > "$target.br.tmp" || return 1
+    mv "$target.br.tmp" "$target.br" || return 1
+  fi
+  # The sidecars are written after the .wasm, so they are never older than
+  # it (serve ignores a sidecar older than its .wasm).
+}
+compressing=() # "pid base" of each background compress
+# A failed or interrupted build leaves no compressor running.
+trap 'for j in "${compressing[@]}"; do pkill -P "${j%% *}" 2>/dev/null; kill "${j%% *}" 2>/dev/null; done; true' EXIT
+
 built=0
 for d in wasm/*/; do
   d=${d%/}
@@ -79,25 +101,8 @@ for d in wasm/*/; do
   rm -f "$target.gz" "$target.br"
   echo "build.sh: GOOS=js GOARCH=wasm go build ./$d -> public/$base.wasm"
   GOOS=js GOARCH=wasm go build -tags dpsimsimd -buildvcs=$buildvcs -trimpath -ldflags="-s -w" -o "$target" "./$d"
-
-  gzip -9 -n -c "$target" > "$target.gz.tmp" && mv "$target.gz.tmp" "$target.gz"
-  if (( have_brotli )); then
-    # Through stdout: "brotli -o" would copy the .wasm's mtime truncated to
-    # whole seconds, making the sidecar look older than the .wasm (stale).
-    brotli -q 11 -c "$target" > "$target.br.tmp" && mv "$target.br.tmp" "$target.br"
-  fi
-  # The sidecars are written after the .wasm, so they are never older than
-  # it (serve ignores a sidecar older than its .wasm).
-
-  raw=$(size "$target"); gz=$(size "$target.gz")
-  if (( have_brotli )); then
-    br=$(size "$target.br")
-    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli %10s (%s)\n' "$base.wasm" \
-      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")" "$br" "$(human "$br")"
-  else
-    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli: skipped (no brotli)\n' "$base.wasm" \
-      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")"
-  fi
+  compress "$target" &
+  compressing+=("$! $base")
   built=$((built + 1))
 done
 
@@ -149,6 +154,26 @@ rm -rf "$out/docs"
 mkdir -p "$out/docs"
 cp docs/*.md "$out/docs/"
 echo "build.sh: copied $(ls "$out/docs" | wc -l) doc(s) into public/docs/"
+
+# The sidecars, waited for in order; a failed compressor fails the build.
+for j in "${compressing[@]}"; do
+  pid=${j%% *} base=${j#* }
+  target=$out/$base.wasm
+  if ! wait "$pid"; then
+    echo "build.sh: compressing public/$base.wasm failed" >&2
+    exit 1
+  fi
+  raw=$(size "$target"); gz=$(size "$target.gz")
+  if (( have_brotli )); then
+    br=$(size "$target.br")
+    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli %10s (%s)\n' "$base.wasm" \
+      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")" "$br" "$(human "$br")"
+  else
+    printf '  %-14s raw %12s (%s)  gzip %10s (%s)  brotli: skipped (no brotli)\n' "$base.wasm" \
+      "$raw" "$(human "$raw")" "$gz" "$(human "$gz")"
+  fi
+done
+compressing=()
 
 if (( built == 0 )); then
   echo "build.sh: no wasm/* main package found" >&2

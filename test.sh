@@ -5,9 +5,10 @@
 #   FUZZTIME=10s ./test.sh    shorter fuzzing
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)
-#        (e) go test under js/wasm (node)  (e2) exports native vs js/wasm
-#        (f) fuzz every target  (g) benchmark native vs wasm
-#        (h) ./build.sh  (i) end-to-end test in headless Chromium
+#        (e) go test under js/wasm (node)  (f) fuzz every target
+#        (e2) exports native vs js/wasm and (h) ./build.sh, both run in
+#        the background beside (b)–(f) at the lowest CPU priority
+#        (g) benchmark native vs wasm  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
 
@@ -77,6 +78,56 @@ echo "go.mod and go.sum tidy"
 
 GOROOT_DIR=$(go env GOROOT)
 export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
+
+# ------------------------------------------------- (e2) and (h), begun here
+# Two steps need nothing the others do: (e2), which runs one preset after
+# another on one core, and ./build.sh, most of whose time is one core's too
+# (brotli -q 11, the links). Steps (b)–(f) leave a core idle at times (the
+# last long test binary of a go test, the links, the fuzzers' instrumented
+# builds), so both start here, in the background at the lowest CPU
+# priority, where they take only what the steps in front leave; each one's
+# step later waits for it and prints what it said. The benchmark (g) and
+# the end-to-end test (i), which time things, come after both have ended.
+# Each runs in its own process group (set -m), killed if test.sh ends
+# first; not in its own session (setsid), whose own scheduler group would
+# ignore the nice value (Linux's autogroup).
+declare -A bg_pid=() bg_log=()
+background() { # background NAME COMMAND...: start COMMAND as NAME
+  local name=$1
+  shift
+  bg_log[$name]=$(mktemp)
+  set -m
+  nice -n 19 "$@" >"${bg_log[$name]}" 2>&1 </dev/null &
+  bg_pid[$name]=$!
+  set +m
+}
+await() { # await NAME: wait for NAME, print its output, fail if it failed
+  local name=$1 ok=1
+  wait "${bg_pid[$name]}" || ok=0
+  unset "bg_pid[$name]"
+  cat "${bg_log[$name]}"
+  rm -f "${bg_log[$name]}"
+  if ((!ok)); then
+    echo "test.sh: the background step failed (its output above)" >&2
+    return 1
+  fi
+}
+stop_background() {
+  local name
+  for name in "${!bg_pid[@]}"; do
+    kill -TERM -- "-${bg_pid[$name]}" 2>/dev/null || kill -TERM "${bg_pid[$name]}" 2>/dev/null || true
+    rm -f "${bg_log[$name]}"
+  done
+}
+trap 'stop_background' EXIT
+# Files build.sh must leave ignored: what is untracked before it starts.
+untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort || true)
+# (e2): builds cmd/dpsim for js/wasm and compares its exports of every
+# preset and of every graph kind with the native ones, byte for byte
+# (about 70 s of one core). Its timeout allows for the wait in the
+# background; the test itself times nothing.
+background e2 env DPSIM_WASM_EXPORTS=1 go test -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
+background build bash -c 't=$SECONDS; ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
 
 # ---------------------------------------------------------------- (b)
 step "(b) gofmt"
@@ -152,12 +203,6 @@ fi
 GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exec" ./core/problems/nonconvex ./core/algorithms/dpp2 \
   ./core/problems/internal/learn ./core/problems/logistic ./core/nn
 
-# ---------------------------------------------------------------- (e2)
-step "(e2) exports byte-identical natively and under js/wasm (node)"
-# Builds cmd/dpsim for js/wasm and compares its exports of every preset and
-# of every graph kind with the native ones, byte for byte (about 30 s).
-DPSIM_WASM_EXPORTS=1 go test -count=1 ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
-
 # has_test DIR REGEX: DIR holds a test, fuzz target or benchmark matching
 # REGEX. A missing package is "no"; a package that does not compile fails.
 has_test() {
@@ -175,14 +220,25 @@ has_test() {
 # Every fuzz target in the module shares FUZZTIME: 60s over three targets is
 # 20s each. FUZZTIME is seconds (60s, 2m, 1h) or iterations per target (500x).
 step "(f) fuzz every target, $FUZZTIME in total"
-if ! fuzz_list=$(go test -list '^Fuzz' ./... 2>&1); then
-  echo "$fuzz_list" >&2
-  echo "test.sh: go test -list failed" >&2
+# The targets ("package FuzzName"), read from the test files go list names
+# for this platform: what go test -list '^Fuzz' ./... prints, without
+# linking every package's test binary once more (step (d) built and ran
+# them all). gofmt (step (b)) keeps each declaration on one line.
+if ! fuzz_files=$(go list -f '{{$d := .Dir}}{{$p := .ImportPath}}{{range .TestGoFiles}}{{$p}} {{$d}}/{{.}}
+{{end}}{{range .XTestGoFiles}}{{$p}} {{$d}}/{{.}}
+{{end}}' ./... 2>&1); then
+  echo "$fuzz_files" >&2
+  echo "test.sh: go list failed" >&2
   false
 fi
-mapfile -t fuzz_targets < <(awk '
-  /^Fuzz/ { names[++n] = $1; next }
-  /^ok/   { for (i = 1; i <= n; i++) print $2, names[i]; n = 0 }' <<<"$fuzz_list")
+mapfile -t fuzz_targets < <(awk 'NF >= 2 {
+    pkg = $1; file = substr($0, length($1) + 2)
+    while ((getline line < file) > 0)
+      if (line ~ /^func Fuzz[A-Za-z0-9_]*\([A-Za-z_][A-Za-z0-9_]* \*testing\.F\) \{/) {
+        sub(/^func /, "", line); sub(/\(.*/, "", line); print pkg, line
+      }
+    close(file)
+  }' <<<"$fuzz_files")
 if ((${#fuzz_targets[@]} == 0)); then
   echo "no fuzz targets; skipped"
 else
@@ -227,6 +283,31 @@ else
   rm -f "$fuzz_log"
 fi
 
+# ---------------------------------------------------------------- (e2)
+step "(e2) exports byte-identical natively and under js/wasm (node; begun after step (a), waited for here)"
+await e2
+
+# ---------------------------------------------------------------- (h)
+step "(h) ./build.sh (begun after step (a), waited for here)"
+await build
+# Everything build.sh writes is ignored, so that it is never committed by
+# accident: a file it added that git would offer to commit fails here.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  new_files=$(comm -13 <(echo "$untracked_before") <(git ls-files --others --exclude-standard | sort))
+  if [[ -n $new_files ]]; then
+    echo "test.sh: build.sh (or a step run beside it) wrote files .gitignore does not list (generated files must never be committed):" >&2
+    echo "$new_files" >&2
+    false
+  fi
+  echo "every file build.sh wrote is ignored"
+fi
+# The page's ebiten program stays free of the figure code (gonum/plot lives
+# in wasm/solver, which the page loads only for experiments).
+if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; then
+  echo "test.sh: wasm/app depends on gonum.org/v1/plot; keep render/figure in wasm/solver only" >&2
+  false
+fi
+
 # ---------------------------------------------------------------- (g)
 step "(g) benchmark BenchmarkIteration: native vs js/wasm (limit ${WASM_RATIO_MAX}x)"
 # min_ns prints "name min_ns_per_op" per benchmark (GOMAXPROCS suffix dropped).
@@ -266,28 +347,6 @@ else
   echo "skipped: core/algorithms/gtdp has no BenchmarkIteration yet"
 fi
 
-# ---------------------------------------------------------------- (h)
-step "(h) ./build.sh"
-untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort || true)
-./build.sh
-# Everything build.sh writes is ignored, so that it is never committed by
-# accident: a file it added that git would offer to commit fails here.
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  new_files=$(comm -13 <(echo "$untracked_before") <(git ls-files --others --exclude-standard | sort))
-  if [[ -n $new_files ]]; then
-    echo "test.sh: build.sh wrote files .gitignore does not list (generated files must never be committed):" >&2
-    echo "$new_files" >&2
-    false
-  fi
-  echo "every file build.sh wrote is ignored"
-fi
-# The page's ebiten program stays free of the figure code (gonum/plot lives
-# in wasm/solver, which the page loads only for experiments).
-if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; then
-  echo "test.sh: wasm/app depends on gonum.org/v1/plot; keep render/figure in wasm/solver only" >&2
-  false
-fi
-
 # ---------------------------------------------------------------- (i)
 step "(i) end-to-end: node --test e2e/, one browser and one server for every file (e2e/run.js)"
 # run.js stops its browser and server however the run ends. If test.sh
@@ -304,13 +363,13 @@ stop_e2e() {
   if [[ -n $s ]]; then kill -TERM "$s" 2>/dev/null || true; fi
   rm -f "$e2e_pids"
 }
-trap 'stop_e2e' EXIT
+trap 'stop_e2e; stop_background' EXIT
 PIDFILE=$e2e_pids node e2e/run.js &
 e2e_run=$!
 wait "$e2e_run"
 e2e_run=""
 stop_e2e
-trap - EXIT
+trap 'stop_background' EXIT
 
 printf '    (%ds)\n' $((SECONDS - t_step))
 times+=("${current%% *} $((SECONDS - t_step))s")

@@ -403,6 +403,10 @@ func TestConformancePresets(t *testing.T) {
 	}
 	for _, c := range conformanceCases(t) {
 		t.Run(c.name, func(t *testing.T) {
+			// The cases share nothing but the read-only problems of
+			// sharedProblems; run side by side they keep every core
+			// busy (this test was the longest single one of go test ./...).
+			t.Parallel()
 			s := parseCase(t, c)
 			s.Record.Checkpoints = slices.Compact([]int{0, s.Iterations / 2, s.Iterations})
 			first, b := exportOf(t, c.name, s)

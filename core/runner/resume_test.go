@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ var resumePoints = []int{0, 1, 17, 40, 59, 60}
 
 func withCheckpoints(s *scenario.Scenario) {
 	s.Iterations = 60
-	s.Record.Checkpoints = resumePoints
+	s.Record.Checkpoints = slices.Clone(resumePoints) // each build its own: TestResumeExport's run side by side
 }
 
 // A run resumed from any of its checkpoints, on a fresh build of the same
@@ -89,16 +90,19 @@ func TestResumeExport(t *testing.T) {
 	}
 	for _, p := range scenario.Presets() {
 		name := p.Name
-		want := runExport(t, runner.New(runnertest.Preset(t, name, withCheckpoints)))
-		for _, k := range []int{-1, 0, 17, 59, 60} {
-			r, err := runner.ResumeExport(want, k, scenario.CLI)
-			if err != nil {
-				t.Fatalf("%s from %d: %v", name, k, err)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // the presets share nothing; side by side on every core
+			want := runExport(t, runner.New(runnertest.Preset(t, name, withCheckpoints)))
+			for _, k := range []int{-1, 0, 17, 59, 60} {
+				r, err := runner.ResumeExport(want, k, scenario.CLI)
+				if err != nil {
+					t.Fatalf("%s from %d: %v", name, k, err)
+				}
+				if got := runExport(t, r); !bytes.Equal(got, want) {
+					t.Fatalf("%s resumed at %d: the export differs:\n%s", name, k, firstDiff(string(got), string(want)))
+				}
 			}
-			if got := runExport(t, r); !bytes.Equal(got, want) {
-				t.Fatalf("%s resumed at %d: the export differs:\n%s", name, k, firstDiff(string(got), string(want)))
-			}
-		}
+		})
 	}
 }
 

@@ -14,5 +14,6 @@
 // TestNoFusedMultiplyAdd compiles every package of the module for each of
 // those targets with the compiler's assembly listing (-S) and fails naming
 // file:line, the function and the instruction for every fused
-// multiply–add in dpsim's own code.
+// multiply–add in dpsim's own code. arm64 and amd64 v3 are checked on
+// every run; ppc64le, s390x and riscv64 with DPSIM_NOFMA_ALL=1.
 package nofma

@@ -16,15 +16,21 @@ import (
 
 // targets are the builds whose compiler fuses: each is cross-compiled,
 // which needs no machine of that kind.
+// The first two are what users build on (Apple Silicon and ARM Linux,
+// x86-64 at v3) and run always; the other three add about a minute of
+// compilation each on a cold cache for sites arm64 already shows (on
+// 2026-11-29, 659 sites on arm64, 658 on riscv64, 526 on ppc64le and
+// s390x, before the fixes), so they run when DPSIM_NOFMA_ALL=1.
 var targets = []struct {
-	name string
-	env  []string
+	name   string
+	env    []string
+	always bool
 }{
-	{"arm64", []string{"GOARCH=arm64"}},
-	{"amd64 v3", []string{"GOARCH=amd64", "GOAMD64=v3"}},
-	{"ppc64le", []string{"GOARCH=ppc64le"}},
-	{"s390x", []string{"GOARCH=s390x"}},
-	{"riscv64", []string{"GOARCH=riscv64"}},
+	{"arm64", []string{"GOARCH=arm64"}, true},
+	{"amd64 v3", []string{"GOARCH=amd64", "GOAMD64=v3"}, true},
+	{"ppc64le", []string{"GOARCH=ppc64le"}, false},
+	{"s390x", []string{"GOARCH=s390x"}, false},
+	{"riscv64", []string{"GOARCH=riscv64"}, false},
 }
 
 // fused matches the fused multiply–add mnemonics of the compiler's
@@ -75,6 +81,9 @@ func TestNoFusedMultiplyAdd(t *testing.T) {
 	dir := strings.TrimSpace(string(root))
 	for _, tg := range targets {
 		t.Run(tg.name, func(t *testing.T) {
+			if !tg.always && os.Getenv("DPSIM_NOFMA_ALL") != "1" {
+				t.Skipf("%s runs with DPSIM_NOFMA_ALL=1 (arm64 covers its sites)", tg.name)
+			}
 			cmd := exec.Command(goCmd, "build", "-gcflags=dpsim/...=-S", "./...")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0", "GOFLAGS=")

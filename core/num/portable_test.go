@@ -29,6 +29,16 @@ func TestBitsArePinned(t *testing.T) {
 		{"Exp", func(u, _ float64) float64 { return Exp(-745 + float64(1454*u)) }, 0xe0eddc083eee158b},
 		// Pow on the range schedules use: bases in (0, 100], exponents in (−50, 50).
 		{"Pow", func(u, v float64) float64 { return Pow(100*(1-u), float64(100*v)-50) }, 0x75e9b22b70b90ded},
+		// Expm1 from below its −1 plateau to overflow, and near zero.
+		{"Expm1", func(u, v float64) float64 { return Expm1(math.Ldexp(float64(2*u)-1, int(10-float64(70*v)))) }, 0xb01ec94d409ab53e},
+		// Log1p from just above −1 to 1e+300, subnormals included.
+		{"Log1p", func(u, v float64) float64 {
+			return Log1p(math.Max(-1+0x1p-52, math.Ldexp(float64(2*u)-0.5, int(binade(v)))))
+		}, 0x87d13fa4a6fdb281},
+		// Sincos over 2070 binades (Payne–Hanek beyond 2^29) and on the
+		// FFT's and transform's (−2π, 2π).
+		{"Sin", func(u, v float64) float64 { s, _ := Sincos(math.Ldexp(1+u, int(binade(v)))); return s }, 0xea330c22c679c2b},
+		{"Cos", func(u, _ float64) float64 { _, c := Sincos(float64(4*math.Pi*u) - 2*math.Pi); return c }, 0xe5739c229d3df210},
 	} {
 		h := fnv.New64a()
 		var buf [8]byte

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"sync"
+
+	"dpsim/core/num"
 )
 
 // The accountant convolves probability vectors of up to a million points.
@@ -44,7 +46,7 @@ func planFor(n int) *plan {
 	m := n / 2
 	p := &plan{n: n, cos: make([]float64, m), sin: make([]float64, m), rev: make([]int32, m)}
 	for k := range m {
-		p.sin[k], p.cos[k] = math.Sincos(-2 * math.Pi * float64(k) / float64(n))
+		p.sin[k], p.cos[k] = num.Sincos(-2 * math.Pi * float64(k) / float64(n))
 	}
 	shift := bits.LeadingZeros(uint(m)) + 1
 	for i := range m {

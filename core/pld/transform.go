@@ -280,7 +280,7 @@ func circleFor(p *plan) circle {
 		} else {
 			t[m].c, t[m].s = -p.cos[m-n/2], p.sin[m-n/2]
 		}
-		t[m].h, _ = math.Sincos(math.Pi * float64(m) / float64(n))
+		t[m].h, _ = num.Sincos(math.Pi * float64(m) / float64(n))
 	}
 	circles[n] = t
 	return t
@@ -461,7 +461,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 			shift += pt.count * int64(d.lo)
 			lowest += pt.count * int64(d.lo)
 			highest += pt.count * int64(d.lo+len(d.p)-1)
-			logFinite += float64(fc * math.Log1p(-d.inf))
+			logFinite += float64(fc * num.Log1p(-d.inf))
 			continue
 		}
 		mean, vari, reach := pt.lap.statsOn(h, &bases)

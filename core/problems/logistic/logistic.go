@@ -180,9 +180,9 @@ func label(r learn.Rows, k int) float64 {
 // softplus returns log(1 + e^t) without overflow.
 func softplus(t float64) float64 {
 	if t > 0 {
-		return t + math.Log1p(num.Exp(-t))
+		return t + num.Log1p(num.Exp(-t))
 	}
-	return math.Log1p(num.Exp(t))
+	return num.Log1p(num.Exp(t))
 }
 
 // sigmoid returns 1/(1 + e^(−t)) without overflow.

@@ -173,9 +173,9 @@ func (c *Classifier) Value(i int, x []float64) float64 {
 		num.ExpTo(eb, eb)
 		for t, v := range sb {
 			if v > 0 {
-				sum += v + math.Log1p(eb[t])
+				sum += v + num.Log1p(eb[t])
 			} else {
-				sum += math.Log1p(eb[t])
+				sum += num.Log1p(eb[t])
 			}
 		}
 	}
@@ -378,9 +378,9 @@ func (c *Classifier) M(i int) float64 { return c.mi[i] }
 
 func softplus(t float64) float64 {
 	if t > 0 {
-		return t + math.Log1p(num.Exp(-t))
+		return t + num.Log1p(num.Exp(-t))
 	}
-	return math.Log1p(num.Exp(t))
+	return num.Log1p(num.Exp(t))
 }
 
 func sigmoid(t float64) float64 {

@@ -23,8 +23,14 @@
 // step (exp_wasm.s): WebAssembly rounds every operation as IEEE says and
 // has no fused multiply-add, so the same operations give the same bits.
 //
-// The algorithms are those of Go's math package (FreeBSD msun), BSD
-// licence, copyright The Go Authors.
+// Expm1, Log1p and Sincos are the standard library's too, which are pure
+// Go on amd64 and js/wasm and so give the same bits there; but arm64
+// compiles math's with fused multiply-adds, and these, with every product
+// rounded, keep arm64 on the same bits.
+//
+// The algorithms are those of Go's math package (FreeBSD msun; Cephes for
+// Sincos), BSD licence, copyright The Go Authors; each file names its
+// source and notice.
 package num
 
 import "math"

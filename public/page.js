@@ -906,13 +906,18 @@
   agentsBox.addEventListener('blur', () => { if (!pinned) ring(null); });
   // A click on the picture inspects (above); it does not take the focus.
   agentsBox.addEventListener('mousedown', (e) => e.preventDefault());
-  // The ring follows its agent when the picture is laid out again.
-  window.addEventListener('resize', () => {
-    if (document.activeElement === agentsBox || pinned) requestAnimationFrame(() => {
+  // The ring follows its agent when the picture is laid out again: after
+  // a window resize, and after the view alone changes size (a card above
+  // it growing as a run's numbers arrive), which moves the agents without
+  // a resize event. Two frames: the view draws its new layout in the first.
+  function followRing() {
+    if (document.activeElement === agentsBox || pinned) requestAnimationFrame(() => requestAnimationFrame(() => {
       const v = agentAt >= 0 ? agentPlaces()[agentAt] : null;
       if (v) ring(v, document.activeElement === agentsBox);
-    });
-  });
+    }));
+  }
+  window.addEventListener('resize', followRing);
+  if (window.ResizeObserver) new ResizeObserver(followRing).observe(view);
 
   // keepNetworkInSight scrolls, on a phone, so that the network stands
   // above the inspector's sheet.

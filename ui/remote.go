@@ -138,6 +138,9 @@ func (r *remote) candidates() (cs []scenario.Candidate, ok bool) {
 			}
 			if err != nil {
 				got = scenario.Unavailable("the background thread could not check the algorithms: " + err.Error())
+			} else if got == nil {
+				// A null answer would leave the card "checking" for good.
+				got = scenario.Unavailable("the background thread sent no list of algorithms")
 			}
 			r.cands = got
 		})

@@ -696,7 +696,7 @@
     // The preset's text names its own count ("median over 200 runs"):
     // say the count this sweep really uses.
     const text = p.description.replace(/\b(\d[\d,]*) runs\b/g, (m, k) => (Number(k.replace(/,/g, '')) === p.runs ? m : `${p.runs} runs (the preset's own: ${k})`));
-    desc.textContent = `${text} — ${p.tasks} runs (${p.runs} per point)${wk ? ' on ' + workersText(wk) : ''}.${dataNote(uses)}${userNote(users)}`;
+    desc.textContent = `${text || title} — ${p.tasks} runs (${p.runs} per point)${wk ? ' on ' + workersText(wk) : ''}.${dataNote(uses)}${userNote(users)}`;
     return p;
   }
 

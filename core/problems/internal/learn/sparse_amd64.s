@@ -58,6 +58,15 @@ havei: \
 	LEAQ (R9)(BX*2), SI; \
 	LEAQ (R10)(BX*1), R13
 
+// WIDEN8(ob, ty, tx, lo, hi) widens the row's eight bytes from R13 + ob
+// to float64: the first four into lo, the last four into hi (ty and its
+// xmm half tx scratch).
+#define WIDEN8(ob, ty, tx, lo, hi) \
+	VPMOVZXBD (ob)(R13), ty; \
+	VCVTDQ2PD tx, lo; \
+	VEXTRACTI128 $1, ty, tx; \
+	VCVTDQ2PD tx, hi
+
 // XQUAD(o, lo, hi, y) loads x at the columns of the row's four terms
 // from SI + o (uint16 each) into y, its xmm half lo with hi scratch: the
 // four columns in one quadword load (AX), taken apart in registers (BX),
@@ -87,10 +96,7 @@ havei: \
 #define DOT8(oc, ob) \
 	XQUAD(oc, X7, X9, Y7); \
 	XQUAD(oc+8, X8, X10, Y8); \
-	VPMOVZXBD (ob)(R13), Y3; \
-	VCVTDQ2PD X3, Y4; \
-	VEXTRACTI128 $1, Y3, X3; \
-	VCVTDQ2PD X3, Y5; \
+	WIDEN8(ob, Y3, X3, Y4, Y5); \
 	VMULPD Y7, Y4, Y4; \
 	VMULPD Y8, Y5, Y5; \
 	VADDPD Y4, Y0, Y0; \
@@ -154,10 +160,7 @@ tail:
 	VMOVDQU 32(BX)(AX*8), Y10
 	XQUAD(0, X7, X11, Y7)
 	XQUAD(8, X8, X12, Y8)
-	VPMOVZXBD (R13), Y3
-	VCVTDQ2PD X3, Y4
-	VEXTRACTI128 $1, Y3, X3
-	VCVTDQ2PD X3, Y5
+	WIDEN8(0, Y3, X3, Y4, Y5)
 	VMULPD Y7, Y4, Y4
 	VMULPD Y8, Y5, Y5
 	VANDPD Y9, Y4, Y4
@@ -216,10 +219,7 @@ done:
 // widened to float64 and multiplied by k (Y15) four in a register, each
 // product rounded, then added to its entry one by one.
 #define AXPY8(oc, ob) \
-	VPMOVZXBD (ob)(R13), Y2; \
-	VCVTDQ2PD X2, Y3; \
-	VEXTRACTI128 $1, Y2, X2; \
-	VCVTDQ2PD X2, Y2; \
+	WIDEN8(ob, Y2, X2, Y3, Y2); \
 	VMULPD Y3, Y15, Y3; \
 	VMULPD Y2, Y15, Y2; \
 	PROD4(X3, Y3, X4, X5, X6); \

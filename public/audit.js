@@ -107,8 +107,8 @@
     return w;
   }
 
-  // checker is a worker kept while the panel is idle: it reads the
-  // setting's declaration and checks the field as it changes, and it
+  // checker is a worker kept while the panel is open and idle: it reads
+  // the setting's declaration and checks the field as it changes, and it
   // becomes the first worker of the next audit (which ends it).
   let checker = null;
   function getChecker() {
@@ -122,6 +122,13 @@
     const c = getChecker();
     checker = null;
     return c;
+  }
+  // dropChecker ends the idle checker (the panel closed): no solver's
+  // memory is held for a panel nobody looks at.
+  function dropChecker() {
+    const c = checker;
+    checker = null;
+    if (c) c.then((w) => w.terminate(), () => {});
   }
 
   // ------------------------------------------------------------ Workers
@@ -545,7 +552,10 @@
   cancelBtn.addEventListener('click', cancel);
   $('aud-dl-json').addEventListener('click', download);
   box.addEventListener('toggle', () => {
-    if (!box.open) return;
+    if (!box.open) {
+      if (!job) dropChecker();
+      return;
+    }
     if (!job) checkWorkers();
     if (state.result) drawROC(state.result);
   });

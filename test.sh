@@ -6,8 +6,9 @@
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)
 #        (e) go test under js/wasm (node)  (f) fuzz every target
-#        (e2) exports native vs js/wasm and (h) ./build.sh, both run in
-#        the background beside (b)–(f) at the lowest CPU priority
+#        (e2) exports native vs js/wasm, (h) ./build.sh and (e3) the
+#        numerics' bit tests as arm64 (qemu) and GOAMD64=v3 binaries, run
+#        in the background beside (b)–(f) at the lowest CPU priority
 #        (g) benchmark native vs wasm  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -39,6 +40,8 @@ missing=()
 command -v brotli >/dev/null 2>&1 || missing+=(brotli)
 # The independent replays (examples/replay) are NumPy scripts.
 python3 -c 'import numpy' 2>/dev/null || /usr/bin/python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+# Step (e3) runs arm64 test binaries in qemu's user mode.
+command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     echo "installing with apt-get: ${missing[*]}"
@@ -87,7 +90,8 @@ export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
 # builds), so both start here, in the background at the lowest CPU
 # priority, where they take only what the steps in front leave; each one's
 # step later waits for it and prints what it said. The benchmark (g) and
-# the end-to-end test (i), which time things, come after both have ended.
+# the end-to-end test (i), which time things, come after both (and (e3),
+# begun alike) have ended.
 # Each runs in its own process group (set -m), killed if test.sh ends
 # first; not in its own session (setsid), whose own scheduler group would
 # ignore the nice value (Linux's autogroup).
@@ -128,6 +132,58 @@ untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort |
 # background; the test itself times nothing.
 background e2 env DPSIM_WASM_EXPORTS=1 go test -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 background build bash -c 't=$SECONDS; ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
+# (e3): the same scenario and seed give the same bytes on every platform,
+# not only on this amd64 and in the browser; arm64 (Apple Silicon, ARM
+# Linux) and amd64 at v3 compile fused multiply–adds, and the standard
+# library's Exp and Log differ there (internal/nofma and
+# internal/portablemath keep both out of dpsim's code). Here the pinned,
+# golden and bit tests of the numerics are cross-compiled for arm64 and
+# run under qemu-aarch64, and built with GOAMD64=v3 and run natively
+# (where the CPU has v3). core/num's TestMsunBitsMatchMath compares with
+# math, which fuses on both, so it runs in (d) and (e) only. 35 s of CPU
+# (25 s on 2 cores) on a warm build cache; 2 min 50 s of CPU (123 s) on a
+# cold one, mostly the standard library, gonum/plot and the fonts
+# compiled for the two targets.
+numerics_bits() {
+  set -euo pipefail
+  local t=$SECONDS out target
+  local pkgs=(./core/num ./core/pld ./core/weights ./core/noise ./core/rng ./core/privacy ./core/audit
+    ./core/problems/logistic ./core/problems/nonconvex ./core/algorithms/gtdp ./core/nn ./render/figure)
+  local tests=(TestBitsArePinned TestMsunSpecialCases TestMsunAgreesWithMath TestSpecialCases TestAgreesWithMath
+    TestDotsOrderPinned TestDotsBits TestExpToBits TestBits TestSpectralBits TestGoldenDraws TestZigguratTables
+    TestGolden TestNormFloat64 TestSplitMix64Reference TestCalibrateBits TestProportional TestTightBytes
+    TestPinned TestKernelBits TestSigmoidKernelBits TestGramMaxBits TestGoldenTraces TestGemmBits TestGoldenBits
+    TestGoldenFigures)
+  local re
+  re="^($(IFS='|'; echo "${tests[*]}"))\$"
+  for target in arm64 v3; do
+    local env=(GOARCH=arm64) exec=(-exec qemu-aarch64)
+    if [[ $target == v3 ]]; then
+      env=(GOARCH=amd64 GOAMD64=v3) exec=()
+      # Go's v3 needs AVX2, BMI1/2, F16C, FMA, LZCNT and MOVBE.
+      local f
+      for f in avx2 bmi1 bmi2 f16c fma abm movbe; do
+        if ! grep -qw "$f" /proc/cpuinfo 2>/dev/null; then
+          echo "GOAMD64=v3: skipped, this CPU has no $f"
+          continue 2
+        fi
+      done
+    fi
+    if ! out=$(env "${env[@]}" go test -count=1 "${exec[@]}" -run "$re" "${pkgs[@]}" 2>&1); then
+      echo "$out"
+      echo "test.sh: the numerics' bit tests fail as $target binaries (a fused multiply–add or a platform's math.Exp/Log: see docs/guarantees.md, \"No fused multiply–add\")" >&2
+      return 1
+    fi
+    if grep 'no tests to run' <<<"$out"; then
+      echo "test.sh: a package above has none of the bit tests any more; update the list in step (e3)" >&2
+      return 1
+    fi
+    sed "s/^/$target: /" <<<"$out"
+  done
+  echo "(took $((SECONDS - t)) s in the background)"
+}
+export -f numerics_bits
+background numerics bash -c numerics_bits
 
 # ---------------------------------------------------------------- (b)
 step "(b) gofmt"
@@ -307,6 +363,10 @@ if GOOS=js GOARCH=wasm go list -deps ./wasm/app | grep -q '^gonum.org/v1/plot'; 
   echo "test.sh: wasm/app depends on gonum.org/v1/plot; keep render/figure in wasm/solver only" >&2
   false
 fi
+
+# ---------------------------------------------------------------- (e3)
+step "(e3) the numerics' bit tests as arm64 binaries under qemu-aarch64 and with GOAMD64=v3 (begun after step (a), waited for here)"
+await numerics
 
 # ---------------------------------------------------------------- (g)
 step "(g) benchmark BenchmarkIteration: native vs js/wasm (limit ${WASM_RATIO_MAX}x)"

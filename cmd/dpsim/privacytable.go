@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"strings"
 	"sync"
 
 	"dpsim/core/experiment"
+	"dpsim/core/num"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/scenario"
@@ -194,7 +194,7 @@ func ratioText(paper, tight privacy.Amount) string {
 	}
 	l := paper.Log10() - tight.Log10()
 	if l < 6 {
-		return fmt.Sprintf("%.4g", math.Pow(10, l))
+		return fmt.Sprintf("%.4g", num.Pow(10, l))
 	}
 	return fmt.Sprintf("10^%.1f", l)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dpsim/core/noise"
+	"dpsim/core/num"
 	"dpsim/core/sim"
 )
 
@@ -307,7 +308,7 @@ func (f *LawFit) Fits() []Fit {
 			best := math.Inf(1)
 			for j, s := range ft.sum {
 				m := s / float64(ft.n)
-				if d := math.Abs(math.Log(m)); d < best || r.Law < 0 && !math.IsInf(m, 1) {
+				if d := math.Abs(num.Log(m)); d < best || r.Law < 0 && !math.IsInf(m, 1) {
 					best, r.Law, r.Mean = d, j, m
 				}
 			}

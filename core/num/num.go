@@ -1,11 +1,13 @@
 // Package num holds portable elementary functions.
 //
-// On amd64 the standard library computes Exp and Log (and so Pow) in
-// assembly, while js/wasm uses the pure-Go versions; the two can differ in
-// the last bit. dpsim promises the same trace natively and in the browser,
-// so everything that feeds a trace (noise sampling, schedules, losses)
-// uses the functions here, which are the standard library's pure-Go
-// algorithms and give bit-identical results on every architecture.
+// On amd64 the standard library computes Exp and Log (and so Pow and
+// Log10) in assembly, while js/wasm uses the pure-Go versions; the two can
+// differ in the last bit. dpsim promises the same trace natively and in
+// the browser, so everything that feeds a trace (noise sampling,
+// schedules, losses, calibrated noise scales) uses the functions here,
+// which are the standard library's pure-Go algorithms and give
+// bit-identical results on every architecture (internal/portablemath's
+// test keeps math's versions out of the code that computes exports).
 //
 // Go lets a compiler fuse x*y + z into one multiply-add with a single
 // rounding, and it does so on arm64, ppc64le, s390x, riscv64 and on amd64
@@ -76,6 +78,17 @@ func Log(x float64) float64 {
 	r := t1 + t2
 	hfsq := float64(0.5 * f * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
+}
+
+// Log10 returns the decimal logarithm of x, bit-identical on every
+// architecture. It is math.Log10's definition, Log(x)·(1/ln 10), so its
+// bits are math.Log10's wherever math.Log is pure Go and unfused
+// (js/wasm; amd64 computes math.Log in assembly, which differs in the
+// last bit for about one argument in forty). The product is rounded
+// explicitly so that a caller's subtraction, once this is inlined, is not
+// fused with it. Special cases are those of math.Log10.
+func Log10(x float64) float64 {
+	return float64(Log(x) * (1 / math.Ln10))
 }
 
 // Exp's constants: those of math.Exp (FreeBSD's e_exp.c).

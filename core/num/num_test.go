@@ -14,6 +14,11 @@ func TestAgreesWithMath(t *testing.T) {
 			t.Errorf("Log(%g) = %.17g, want %.17g", x, got, want)
 		}
 	}
+	for _, x := range xs {
+		if got, want := Log10(x), math.Log10(x); !close(got, want, 2e-16) {
+			t.Errorf("Log10(%g) = %.17g, want %.17g", x, got, want)
+		}
+	}
 	for _, x := range []float64{-700, -20, -1, -1e-9, 0, 1e-9, 0.5, 1, 2, 20, 700} {
 		if got, want := Exp(x), math.Exp(x); !close(got, want, 2e-16) {
 			t.Errorf("Exp(%g) = %.17g, want %.17g", x, got, want)
@@ -30,6 +35,9 @@ func TestAgreesWithMath(t *testing.T) {
 func TestSpecialCases(t *testing.T) {
 	if !math.IsInf(Log(0), -1) || !math.IsNaN(Log(-1)) || !math.IsInf(Log(math.Inf(1)), 1) {
 		t.Error("Log special cases")
+	}
+	if !math.IsInf(Log10(0), -1) || !math.IsNaN(Log10(-1)) || !math.IsInf(Log10(math.Inf(1)), 1) || !math.IsNaN(Log10(math.NaN())) || Log10(1) != 0 {
+		t.Error("Log10 special cases")
 	}
 	if Exp(-1000) != 0 || !math.IsInf(Exp(1000), 1) || Exp(0) != 1 {
 		t.Error("Exp special cases")

@@ -25,6 +25,14 @@ func TestBitsArePinned(t *testing.T) {
 	}{
 		// Log over 2070 binades, from subnormals to 1e+300.
 		{"Log", func(u, _ float64) float64 { return Log(math.Ldexp(1+u, int(binade(u)))) }, 0xe555956bfe06a976},
+		// Log10 over the same binades, and at the powers of ten the
+		// calibration's targets and the tour's roundings meet.
+		{"Log10", func(u, v float64) float64 {
+			if v < 0.1 {
+				return Log10(Pow(10, math.Floor(float64(600*u)-300)))
+			}
+			return Log10(math.Ldexp(1+u, int(binade(v))))
+		}, 0x92cb66146a4cafeb},
 		// Exp over its whole finite range.
 		{"Exp", func(u, _ float64) float64 { return Exp(-745 + float64(1454*u)) }, 0xe0eddc083eee158b},
 		// Pow on the range schedules use: bases in (0, 100], exponents in (−50, 50).

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"dpsim/core/check"
+	"dpsim/core/num"
 )
 
 // Predictor is implemented by accountants that can tell, without running
@@ -74,8 +75,8 @@ const Tolerance = 1e-9
 // Tolerance: a calibration that cannot reach its target says so instead
 // of reporting success.
 func (c Calibration) Check(field string) error {
-	d := c.After.Log10() - float64(math.Log10(c.Target))
-	if !c.After.NoGuarantee() && math.Abs(d) <= math.Log10(1+Tolerance) {
+	d := c.After.Log10() - num.Log10(c.Target)
+	if !c.After.NoGuarantee() && math.Abs(d) <= num.Log10(1+Tolerance) {
 		return nil
 	}
 	return check.Errorf(field, "cannot reach ε = %g: with every noise scale multiplied by %.6g the rebuilt accountant predicts ε = %s after %d %s, not the target within %g", c.Target, c.Factor, c.After, c.Iterations, c.unit(), Tolerance)
@@ -259,7 +260,7 @@ func needsTooMuch(p Predictor, iterations int, target float64, field string, lim
 			return ErrInterrupted
 		}
 		e := p.PredictEpsilon(k, lim.MaxFactor)
-		if !e.NoGuarantee() && e.Log10() > math.Log10(target) {
+		if !e.NoGuarantee() && e.Log10() > num.Log10(target) {
 			// ε ∝ 1/λ gives the factor needed at this horizon, a lower
 			// bound on the one needed at the full horizon; for other
 			// accountants MaxFactor itself is the lower bound.
@@ -313,7 +314,7 @@ const probeIterations = 16
 // the whole horizon (seconds for 10^7 iterations) before saying so.
 func hopeless(p Predictor, iterations int, unit string) error {
 	k := min(iterations, probeIterations)
-	if !p.PredictEpsilon(k, 1).NoGuarantee() || !p.PredictEpsilon(k, math.Exp(maxLnFactor)).NoGuarantee() {
+	if !p.PredictEpsilon(k, 1).NoGuarantee() || !p.PredictEpsilon(k, num.Exp(maxLnFactor)).NoGuarantee() {
 		return nil
 	}
 	return fmt.Errorf("cannot be reached: ε is already infinite after %d %s at any noise scale (a noise scale is 0: a base scale of 0, or a decay that reaches 0, such as r = 0), so no factor gives a finite ε; give every channel a scale > 0 that does not decay to 0", k, unit)
@@ -325,7 +326,7 @@ const maxLnFactor = 700
 // bisect finds ln λ with log10 ε(λ) = log10 target by bracketing and
 // bisection on ln λ, assuming ε non-increasing in λ.
 func bisect(p Predictor, iterations int, target float64, cancel func() bool) (float64, int, error) {
-	want := math.Log10(target)
+	want := num.Log10(target)
 	steps := 0
 	interrupted := false
 	at := func(x float64) float64 {
@@ -335,7 +336,7 @@ func bisect(p Predictor, iterations int, target float64, cancel func() bool) (fl
 			return math.NaN()
 		}
 		steps++
-		return p.PredictEpsilon(iterations, math.Exp(x)).Log10()
+		return p.PredictEpsilon(iterations, num.Exp(x)).Log10()
 	}
 	lo, hi := 0.0, 0.0
 	vlo := at(0)
@@ -381,5 +382,5 @@ func bisect(p Predictor, iterations int, target float64, cancel func() bool) (fl
 	if interrupted {
 		return 0, steps, ErrInterrupted
 	}
-	return math.Exp(0.5 * (lo + hi)), steps, nil
+	return num.Exp(0.5 * (lo + hi)), steps, nil
 }

@@ -31,7 +31,7 @@ func ProportionalFactor(e Amount, iterations int, target float64) (float64, erro
 	case e.Value() == 0:
 		return 0, fmt.Errorf("cannot be reached: after %d iteration(s) nothing sensitive has been released (ε = 0)", iterations)
 	}
-	return num.Exp((e.Log10() - float64(math.Log10(target))) * math.Ln10), nil
+	return num.Exp((e.Log10() - num.Log10(target)) * math.Ln10), nil
 }
 
 // MaxDistinct returns the largest eps(i) over agents i < n, evaluating eps

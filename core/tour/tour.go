@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 
+	"dpsim/core/num"
 	"dpsim/core/scenario"
 )
 
@@ -201,12 +202,12 @@ func EpsilonText(v float64) (text string, exact bool) {
 	case v == 0:
 		return "0", true
 	}
-	e := math.Floor(math.Log10(math.Abs(v)))
-	m := math.Round(v/math.Pow(10, e-1)) / 10 // two significant digits
+	e := math.Floor(num.Log10(math.Abs(v)))
+	m := math.Round(v/num.Pow(10, e-1)) / 10 // two significant digits
 	if m >= 10 {
 		m, e = m/10, e+1
 	}
-	r := float64(m * math.Pow(10, e))
+	r := float64(m * num.Pow(10, e))
 	exact = math.Abs(r-v) <= 1e-9*math.Abs(v)
 	if e >= 4 || e <= -3 {
 		ms := strconv.FormatFloat(m, 'f', -1, 64)

@@ -48,7 +48,7 @@ func Draw(seed uint64, n, m, d int, s float64) (z, y []float64) {
 			y[k] = -1
 		}
 		for t := range d {
-			z[k*d+t] = s * r.NormFloat64()
+			z[k*d+t] = s * rng.NormFloat64(r)
 		}
 	}
 	return z, y

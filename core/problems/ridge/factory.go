@@ -102,7 +102,7 @@ func Draw(n, dim int, sd float64, env *objective.Env) ([][]float64, []float64) {
 	for i := range n {
 		u := make([]float64, dim)
 		for c := range u {
-			u[c] = float64(2*r.Float64()) - 1
+			u[c] = float64(2*float64(r.Float64())) - 1 // the inlined draw's product rounded
 		}
 		v := zeta[i]
 		for c := range u {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	_ "dpsim/core/data/files" // the committed datasets, for Bench
+	"dpsim/core/num"
 	"dpsim/core/privacy"
 	"dpsim/core/runner"
 	"dpsim/core/runner/runnertest"
@@ -265,7 +266,7 @@ func CheckNoise(t testing.TB, s Setup, r float64, extra func(i, t, k int) float6
 		}
 		i := log.from[k]
 		pubs[i]++
-		sd := s.Scale * math.Pow(r, -0.5*float64(pubs[i]-1))
+		sd := s.Scale * num.Pow(r, -0.5*float64(pubs[i]-1))
 		if extra != nil {
 			sd *= extra(i, pubs[i], log.iter[k])
 		}

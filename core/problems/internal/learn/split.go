@@ -81,7 +81,7 @@ func Synthetic(seed uint64, split string, rows, cols, classes int, noise float64
 		// balanced although the boundary has no intercept.
 		wc, mean := w[c*cols:(c+1)*cols], 0.0
 		for j := range wc {
-			wc[j] = model.NormFloat64()
+			wc[j] = rng.NormFloat64(model)
 			mean += wc[j]
 		}
 		for j := range wc {

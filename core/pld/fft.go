@@ -214,9 +214,12 @@ type convolver struct {
 	uh          float64
 	alive       []int32
 	// screen's surviving blocks, and lapProduct's groups of one count.
-	blocks   []int32
-	coefs    []lapCoef
-	screened []screenedGroup
+	blocks []int32
+	runs   []countRun
+	lgs    []lapGroup
+	slack  []float64
+	sub    []int32
+	next   []int32
 }
 
 // convolvers holds the convolvers compositions are done with.

@@ -98,10 +98,12 @@ func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
 		c, top := -span, a+h
 		eh := g.eh
 		rFull = num.Exp(-float64(p.full) * h / 2)
-		mass := float64(0.5 * (rFull - num.Exp(c/2)))
+		// e^{c/2} = e^{−ε}: c = −2ε, halved exactly; the atom's too.
+		eme := num.Exp(c / 2)
+		mass := float64(0.5 * (rFull - eme))
 		tilted := float64(0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2)))
 		up := (mass - tilted) / eh
-		atom := float64(0.5 * num.Exp(-e))
+		atom := float64(0.5 * eme)
 		upAtom := atom * -expm1(a-c) / eh
 		p.a = up + upAtom
 		p.b = (mass - up) + (atom - upAtom)
@@ -204,15 +206,37 @@ func (a geo) then(b geo) geo {
 }
 
 // geoBases holds the runs of r of length 1, 2, 4, … (each the previous
-// one twice), which every group on the grid shares.
+// one twice), which every group on the grid shares, and the runs asked
+// for so far by length below memoRuns (groups of one length are many: a
+// decaying schedule's 444 buckets have a few dozen lengths).
 type geoBases struct {
-	r float64
-	b []geo
+	r    float64
+	b    []geo
+	done []geo // by length; len 0 where not yet computed
 }
+
+// memoRuns bounds the lengths whose runs geoBases keeps.
+const memoRuns = 256
 
 // run returns the sums over j = 0…n−1 by doubling: every term is
 // positive, so each sum is accurate to a few ulps per doubling.
 func (bs *geoBases) run(n int) geo {
+	if n >= memoRuns {
+		return bs.runOnce(n)
+	}
+	if n < len(bs.done) && bs.done[n].len == n && n > 0 {
+		return bs.done[n]
+	}
+	g := bs.runOnce(n)
+	if n >= len(bs.done) {
+		bs.done = append(bs.done, make([]geo, n+1-len(bs.done))...)
+	}
+	bs.done[n] = g
+	return g
+}
+
+// runOnce is run, computed.
+func (bs *geoBases) runOnce(n int) geo {
 	out := geo{rl: 1}
 	for i := 0; n > 0; i++ {
 		switch {

@@ -650,30 +650,49 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 		// deadBelow: the same products as group by group over the blocks
 		// (the same bits), with the block's u and bound in locals.
 		next = next[:0]
-		for _, st := range sub {
-			kc := min(int(st)+w, m)
-			mag := 1.0
+		// Two blocks at a time, each with its own bound (the same
+		// arithmetic as alone), so that their chains of multiplications
+		// run side by side; a bound only falls, so a block whose bound died
+		// stops being multiplied and the pair stops when both died.
+		for j := 0; j < len(sub); j += 2 {
+			st0, st1 := sub[j], sub[j]
+			if j+1 < len(sub) {
+				st1 = sub[j+1]
+			}
+			kc0, kc1 := min(int(st0)+w, m), min(int(st1)+w, m)
+			mag0, mag1 := 1.0, 1.0
 			if any {
-				ur, ui := lt.uAt(kc)
-				y := tab[kc]
+				ur0, ui0 := lt.uAt(kc0)
+				ur1, ui1 := lt.uAt(kc1)
+				y0, y1 := tab[kc0], tab[kc1]
 				for i := range lgs {
 					sl := slack[i]
 					if sl >= 1 {
 						continue
 					}
 					g := &lgs[i]
-					vr, vi := lt.value(&g.coef, kc, ur, ui, y)
-					v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl
-					if v < 1 {
-						mag *= powReal(float64(v*v), g.count)
+					if mag0 >= dead2 {
+						vr, vi := lt.value(&g.coef, kc0, ur0, ui0, y0)
+						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
+							mag0 *= powReal(float64(v*v), g.count)
+						}
 					}
-					if mag < dead2 {
+					if mag1 >= dead2 {
+						vr, vi := lt.value(&g.coef, kc1, ur1, ui1, y1)
+						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
+							mag1 *= powReal(float64(v*v), g.count)
+						}
+					}
+					if mag0 < dead2 && mag1 < dead2 {
 						break
 					}
 				}
 			}
-			if mag >= dead2 {
-				next = append(next, st)
+			if mag0 >= dead2 {
+				next = append(next, st0)
+			}
+			if mag1 >= dead2 && j+1 < len(sub) {
+				next = append(next, st1)
 			}
 		}
 		// starts keeps next's blocks in its own storage (next is reused).

@@ -557,9 +557,10 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
 	}
-	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
+	// The window's w values straight into the distribution, scanned there.
 	r.lo = int(first)
 	r.p = make([]float64, w)
+	p.inverseBand(c.ar, c.ai, c.re, c.im, r.p, band)
 	// The negative values are the transform's rounding alone (every true
 	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
 	// there are none, measures what rounding left at every point.
@@ -567,10 +568,8 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// (runtime.fmax64), a tenth of the composition. The values are finite,
 	// so they choose the same (!(v > 0) makes −0 the +0 max gave).
 	var neg, top float64
-	for i := range r.p {
-		v := c.x[i]
+	for i, v := range r.p {
 		if v > 0 {
-			r.p[i] = v
 			if v > top {
 				top = v
 			}

@@ -224,10 +224,12 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
-	// screen's surviving blocks, and lapProduct's groups of one count.
+	// screen's surviving blocks, block starts and slacks, lapProduct's
+	// runs of one count, the Laplace groups both read, and build's parts.
 	blocks []int32
 	runs   []countRun
 	lgs    []lapGroup
+	parts  []part // build's
 	slack  []float64
 	sub    []int32
 	next   []int32

@@ -868,12 +868,16 @@ type countRun struct {
 func (t *lapTransform) runProduct2(gs []lapGroup, k0, k1 int) (pr0, pi0, pr1, pi1 float64) {
 	ur0, ui0 := t.uAt(k0)
 	ur1, ui1 := t.uAt(k1)
-	tab, mask := t.tab, t.mask
+	tab := t.tab
 	y0, y1 := tab[k0], tab[k1]
+	// The mask from the table's own length (a power of two, and k0 read
+	// above, so at least 1), so that the loop's lookups need no bounds
+	// checks.
+	mask := uint(len(tab) - 1)
 	pr0, pi0, pr1, pi1 = 1, 0, 1, 0
 	for i := range gs {
 		g := &gs[i].coef
-		z0, z1 := tab[(k0*g.full)&mask], tab[(k1*g.full)&mask]
+		z0, z1 := tab[uint(k0*g.full)&mask], tab[uint(k1*g.full)&mask]
 		gr0, gi0 := g.omR+2*float64(g.r*float64(z0.h*z0.h)), -float64(g.r*z0.s)
 		gr1, gi1 := g.omR+2*float64(g.r*float64(z1.h*z1.h)), -float64(g.r*z1.s)
 		vr0 := 0.5 + (float64(ur0*gr0) - float64(ui0*gi0))

@@ -653,7 +653,13 @@ const maxWindow = 1 << 17
 // if any, as one more group. With lower, each bucket is composed at its
 // smallest ε instead of its largest (what the rounding cost, Composition).
 func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) {
-	parts := make([]part, 0, len(gs)+1)
+	// The parts in the pool's storage (a composition's 444 are 40 KB,
+	// three times per agent: garbage that js/wasm's collector paid for).
+	parts := c.parts[:0]
+	defer func() {
+		clear(parts) // no leaf outlives its composition in the pool
+		c.parts = parts[:0]
+	}()
 	gr := gridAt(h)
 	for _, g := range gs {
 		l := g.law

@@ -110,7 +110,11 @@ func (p *plan) complexFFT(re, im []float64, band int) {
 				start = int(bits.Reverse(uint(r))>>shift) * s
 			}
 			ar, ai := re[start:start+h], im[start:start+h]
-			br, bi := re[start+h:start+s], im[start+h:start+s]
+			// Every slice of the block resliced to h, so that the loop
+			// needs no bounds checks (each one a compare and branch per
+			// butterfly under js/wasm).
+			br, bi := re[start+h : start+s][:h], im[start+h : start+s][:h]
+			ar, ai, wr, wi := ar[:h], ai[:h], wr[:h], wi[:h]
 			for j := range h {
 				xr, xi := br[j], bi[j]
 				tr := float64(wr[j]*xr) - float64(wi[j]*xi)
@@ -155,7 +159,8 @@ func (p *plan) forward(x, re, im, xr, xi []float64) {
 func (p *plan) inverse(xr, xi, re, im, x []float64) { p.inverseBand(xr, xi, re, im, x, 0) }
 
 // inverseBand is inverse for a DFT that is 0 at every k ≥ band (band > 0;
-// 0 for none): the complex transform skips what is 0 (complexFFT).
+// 0 for none): the complex transform skips what is 0 (complexFFT). x may
+// be shorter than n: its first len(x) values are set.
 func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 	m := p.n / 2
 	if band > m/2 {
@@ -197,10 +202,16 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		im[j] = -(ei + or)
 	}
 	p.complexFFT(re[:m], im[:m], band)
+	// Only the len(x) ≤ n values asked for are written (a composition
+	// reads its window, not the whole length).
 	s := 1 / float64(m)
-	for k := range m {
+	half := len(x) / 2
+	for k := range half {
 		x[2*k] = re[k] * s
 		x[2*k+1] = -im[k] * s
+	}
+	if len(x)%2 == 1 {
+		x[2*half] = re[half] * s
 	}
 }
 
@@ -213,10 +224,15 @@ type convolver struct {
 	mag, uR, uI []float64
 	uh          float64
 	alive       []int32
-	// screen's surviving blocks, and lapProduct's groups of one count.
-	blocks   []int32
-	coefs    []lapCoef
-	screened []screenedGroup
+	// screen's surviving blocks, block starts and slacks, lapProduct's
+	// runs of one count, the Laplace groups both read, and build's parts.
+	blocks []int32
+	runs   []countRun
+	lgs    []lapGroup
+	parts  []part // build's
+	slack  []float64
+	sub    []int32
+	next   []int32
 }
 
 // convolvers holds the convolvers compositions are done with.

@@ -98,10 +98,12 @@ func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
 		c, top := -span, a+h
 		eh := g.eh
 		rFull = num.Exp(-float64(p.full) * h / 2)
-		mass := float64(0.5 * (rFull - num.Exp(c/2)))
+		// e^{c/2} = e^{−ε}: c = −2ε, halved exactly; the atom's too.
+		eme := num.Exp(c / 2)
+		mass := float64(0.5 * (rFull - eme))
 		tilted := float64(0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2)))
 		up := (mass - tilted) / eh
-		atom := float64(0.5 * num.Exp(-e))
+		atom := float64(0.5 * eme)
 		upAtom := atom * -expm1(a-c) / eh
 		p.a = up + upAtom
 		p.b = (mass - up) + (atom - upAtom)
@@ -204,15 +206,37 @@ func (a geo) then(b geo) geo {
 }
 
 // geoBases holds the runs of r of length 1, 2, 4, … (each the previous
-// one twice), which every group on the grid shares.
+// one twice), which every group on the grid shares, and the runs asked
+// for so far by length below memoRuns (groups of one length are many: a
+// decaying schedule's 444 buckets have a few dozen lengths).
 type geoBases struct {
-	r float64
-	b []geo
+	r    float64
+	b    []geo
+	done []geo // by length; len 0 where not yet computed
 }
+
+// memoRuns bounds the lengths whose runs geoBases keeps.
+const memoRuns = 256
 
 // run returns the sums over j = 0…n−1 by doubling: every term is
 // positive, so each sum is accurate to a few ulps per doubling.
 func (bs *geoBases) run(n int) geo {
+	if n >= memoRuns {
+		return bs.runOnce(n)
+	}
+	if n < len(bs.done) && bs.done[n].len == n && n > 0 {
+		return bs.done[n]
+	}
+	g := bs.runOnce(n)
+	if n >= len(bs.done) {
+		bs.done = append(bs.done, make([]geo, n+1-len(bs.done))...)
+	}
+	bs.done[n] = g
+	return g
+}
+
+// runOnce is run, computed.
+func (bs *geoBases) runOnce(n int) geo {
 	out := geo{rl: 1}
 	for i := 0; n > 0; i++ {
 		switch {
@@ -393,39 +417,6 @@ func (t *lapTransform) uAt(k int) (ur, ui float64) {
 	return t.uR[k], t.uI[k]
 }
 
-// runProduct returns, at frequency k, the product of the transforms of
-// the groups cs (in their order) and 1, as at and a product per group
-// would give it (the same bits), with the product held in locals across
-// the groups — a loop over frequencies of a loop over groups, so that u
-// and the product are loaded once per frequency, not once per group.
-func (t *lapTransform) runProduct(cs []lapCoef, k int) (pr, pi float64) {
-	ur, ui := t.uAt(k)
-	tab, mask := t.tab, t.mask
-	y := tab[k]
-	pr, pi = 1, 0
-	for i := range cs {
-		// value's arithmetic, written out: a call per group and
-		// frequency costs more than the arithmetic under js/wasm.
-		g := &cs[i]
-		z := tab[(k*g.full)&mask]
-		gr, gi := g.omR+2*float64(g.r*float64(z.h*z.h)), -float64(g.r*z.s)
-		vr := 0.5 + (float64(ur*gr) - float64(ui*gi))
-		vi := float64(ur*gi) + float64(ui*gr)
-		vr += float64(g.a * z.c)
-		vi += float64(g.a * z.s)
-		if !g.split {
-			vr += float64(g.b * z.c)
-			vi += float64(g.b * z.s)
-		} else {
-			zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
-			vr += float64(g.b * zr)
-			vi += float64(g.b * zi)
-		}
-		pr, pi = float64(pr*vr)-float64(pi*vi), float64(pr*vi)+float64(pi*vr)
-	}
-	return pr, pi
-}
-
 // powReal returns x^k, k ≥ 1, by repeated squaring.
 func powReal(x float64, k int64) float64 {
 	r := 1.0
@@ -509,17 +500,30 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		leaves = leaves || pt.leaf != nil
 	}
 	lt := lapTransform{uR: c.uR, uI: c.uI, h: c.uh}
+	// The Laplace groups' coefficients in order, once for the screen's
+	// levels and the product (reading them from the parts at each cost a
+	// tenth of the composition).
+	lgs := c.lgs[:0]
+	for _, i := range order {
+		if pt := &parts[i]; pt.leaf == nil {
+			if len(lgs) == 0 {
+				lt.set(pt.lap, h, m, tab) // the grid's u and constants
+			}
+			lgs = append(lgs, lapGroup{coef: coefOf(pt.lap), count: pt.count, n: pt.lap.n})
+		}
+	}
+	c.lgs = lgs
 	// The products start at 1 at the frequencies screen leaves, the only
 	// ones read (it leaves a few hundred of thousands: setting them all
 	// was a tenth of the composition).
-	alive := screen(parts, order, c.alive[:m+1], &lt, h, m, tab, c)
+	alive := screen(lgs, c.alive[:m+1], &lt, m, tab, c)
 	for _, k := range alive {
 		accR[k], accI[k], mag[k] = 1, 0, 1
 	}
 	if leaves {
 		alive = productWithLeaves(parts, order, alive, &lt, h, tab, c, p)
 	} else {
-		alive = lapProduct(parts, order, alive, &lt, h, m, tab, c)
+		alive = lapProduct(lgs, alive, &lt, c)
 	}
 	if lt.hasBase {
 		c.uR, c.uI, c.uh = lt.uR, lt.uI, lt.h
@@ -553,9 +557,10 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
 	}
-	p.inverseBand(c.ar, c.ai, c.re, c.im, c.x, band)
+	// The window's w values straight into the distribution, scanned there.
 	r.lo = int(first)
 	r.p = make([]float64, w)
+	p.inverseBand(c.ar, c.ai, c.re, c.im, r.p, band)
 	// The negative values are the transform's rounding alone (every true
 	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
 	// there are none, measures what rounding left at every point.
@@ -563,10 +568,8 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// (runtime.fmax64), a tenth of the composition. The values are finite,
 	// so they choose the same (!(v > 0) makes −0 the +0 max gave).
 	var neg, top float64
-	for i := range r.p {
-		v := c.x[i]
+	for i, v := range r.p {
 		if v > 0 {
-			r.p[i] = v
 			if v > top {
 				top = v
 			}
@@ -612,21 +615,23 @@ var screenBlocks = []int{64, 8}
 // keeps the bound above what composeParts computes. Most frequencies die
 // after a few groups, so proving it once for a block of hundreds costs
 // what one frequency did.
-func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
-	if !slices.ContainsFunc(parts, func(pt part) bool { return pt.leaf == nil }) {
+	if len(lgs) == 0 {
 		return every(alive) // no Laplace group to screen with
 	}
 	n := 2 * m
 	starts := append(c.blocks[:0], 0)
 	size := m + 1
-	screened := c.screened
-	defer func() { c.screened = screened }()
+	slack := grow(c.slack, len(lgs))
+	c.slack = slack
+	sub, next := c.sub[:0], c.next[:0]
+	defer func() { c.sub, c.next = sub, next }()
 	for _, b := range screenBlocks {
 		if b >= size {
 			continue
 		}
-		var sub []int32
+		sub = sub[:0]
 		for _, s := range starts {
 			for t := int(s); t < int(s)+size && t <= m; t += b {
 				sub = append(sub, int32(t))
@@ -634,48 +639,64 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 		}
 		// w is a block's largest distance from its centre s + w.
 		w := b / 2
-		// The groups whose slack leaves a bound below 1, in order.
-		gs := screened[:0]
-		for _, i := range order {
-			pt := parts[i]
-			if pt.leaf != nil {
-				continue
-			}
-			slack := math.Pi * float64(pt.lap.n) * float64(w) / float64(n)
-			if slack >= 1 {
-				continue
-			}
-			lt.set(pt.lap, h, m, tab)
-			gs = append(gs, screenedGroup{coefOf(pt.lap), pt.count, slack})
+		// The groups whose slack leaves a bound below 1 are read, in order.
+		any := false
+		for i := range lgs {
+			slack[i] = math.Pi * float64(lgs[i].n) * float64(w) / float64(n)
+			any = any || slack[i] < 1
 		}
-		screened = gs
 		// Block by block, the groups in order until the bound falls below
 		// deadBelow: the same products as group by group over the blocks
 		// (the same bits), with the block's u and bound in locals.
-		var next []int32
-		for _, st := range sub {
-			kc := min(int(st)+w, m)
-			mag := 1.0
-			if len(gs) > 0 {
-				ur, ui := lt.uAt(kc)
-				y := tab[kc]
-				for i := range gs {
-					g := &gs[i]
-					vr, vi := lt.value(&g.coef, kc, ur, ui, y)
-					v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + g.slack
-					if v < 1 {
-						mag *= powReal(float64(v*v), g.count)
+		next = next[:0]
+		// Two blocks at a time, each with its own bound (the same
+		// arithmetic as alone), so that their chains of multiplications
+		// run side by side; a bound only falls, so a block whose bound died
+		// stops being multiplied and the pair stops when both died.
+		for j := 0; j < len(sub); j += 2 {
+			st0, st1 := sub[j], sub[j]
+			if j+1 < len(sub) {
+				st1 = sub[j+1]
+			}
+			kc0, kc1 := min(int(st0)+w, m), min(int(st1)+w, m)
+			mag0, mag1 := 1.0, 1.0
+			if any {
+				ur0, ui0 := lt.uAt(kc0)
+				ur1, ui1 := lt.uAt(kc1)
+				y0, y1 := tab[kc0], tab[kc1]
+				for i := range lgs {
+					sl := slack[i]
+					if sl >= 1 {
+						continue
 					}
-					if mag < dead2 {
+					g := &lgs[i]
+					if mag0 >= dead2 {
+						vr, vi := lt.value(&g.coef, kc0, ur0, ui0, y0)
+						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
+							mag0 *= powReal(float64(v*v), g.count)
+						}
+					}
+					if mag1 >= dead2 {
+						vr, vi := lt.value(&g.coef, kc1, ur1, ui1, y1)
+						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
+							mag1 *= powReal(float64(v*v), g.count)
+						}
+					}
+					if mag0 < dead2 && mag1 < dead2 {
 						break
 					}
 				}
 			}
-			if mag >= dead2 {
-				next = append(next, st)
+			if mag0 >= dead2 {
+				next = append(next, st0)
+			}
+			if mag1 >= dead2 && j+1 < len(sub) {
+				next = append(next, st1)
 			}
 		}
-		starts, size = next, b
+		// starts keeps next's blocks in its own storage (next is reused).
+		starts = append(starts[:0], next...)
+		size = b
 	}
 	c.blocks = starts
 	if size == m+1 {
@@ -690,12 +711,12 @@ func screen(parts []part, order []int, alive []int32, lt *lapTransform, h float6
 	return out
 }
 
-// screenedGroup is a Laplace group as screen reads it: its transform's
-// coefficients, its count and the slack of the level's blocks.
-type screenedGroup struct {
+// lapGroup is a Laplace group as screen and lapProduct read it: its
+// transform's coefficients, its count and its number of grid steps.
+type lapGroup struct {
 	coef  lapCoef
 	count int64
-	slack float64
+	n     int
 }
 
 // every sets alive (of length m + 1) to every frequency 0…m and returns it.
@@ -777,37 +798,129 @@ func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransfor
 // of 444 buckets has 76 counts) — and a frequency dies when the product so
 // far falls below deadBelow, tested after each count (screen left few that
 // die).
-func lapProduct(parts []part, order []int, alive []int32, lt *lapTransform, h float64, m int, tab circle, c *convolver) []int32 {
+//
+// Two frequencies go through every count together (runProduct2, cpow2):
+// each one's product is a chain of dependent multiplications, and two
+// independent chains side by side fill the time each waits for the other
+// (natively and under js/wasm). Each frequency's arithmetic, and so its
+// bits, is the one it had alone; a frequency that died keeps going with
+// its pair but is not kept.
+func lapProduct(lgs []lapGroup, alive []int32, lt *lapTransform, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
 	accR, accI := c.br, c.bi
-	for a := 0; a < len(order); {
-		count := parts[order[a]].count
-		b := a + 1
-		for b < len(order) && parts[order[b]].count == count {
-			b++
+	// Where each count's run of groups ends.
+	runs := c.runs[:0]
+	for i, g := range lgs {
+		if i+1 == len(lgs) || lgs[i+1].count != g.count {
+			runs = append(runs, countRun{end: i + 1, count: g.count})
 		}
-		cs := c.coefs[:0]
-		for _, i := range order[a:b] {
-			lp := parts[i].lap
-			lt.set(lp, h, m, tab)
-			cs = append(cs, coefOf(lp))
-		}
-		c.coefs = cs
-		kept := alive[:0]
-		for _, k := range alive {
-			vr, vi := lt.runProduct(cs, int(k))
-			if count > 1 {
-				vr, vi = cpow(vr, vi, count)
-			}
-			ar, ai := accR[k], accI[k]
-			ar, ai = float64(ar*vr)-float64(ai*vi), float64(ar*vi)+float64(ai*vr)
-			accR[k], accI[k] = ar, ai
-			if float64(ar*ar)+float64(ai*ai) >= dead2 {
-				kept = append(kept, k)
-			}
-		}
-		alive = kept
-		a = b
 	}
-	return alive
+	c.runs = runs
+	kept := alive[:0]
+	for i := 0; i < len(alive); i += 2 {
+		k0, k1 := int(alive[i]), int(alive[i])
+		if i+1 < len(alive) {
+			k1 = int(alive[i+1])
+		}
+		ar0, ai0, ar1, ai1 := accR[k0], accI[k0], accR[k1], accI[k1]
+		live0, live1 := true, i+1 < len(alive)
+		start := 0
+		for _, rn := range runs {
+			vr0, vi0, vr1, vi1 := lt.runProduct2(lgs[start:rn.end], k0, k1)
+			start = rn.end
+			if rn.count > 1 {
+				vr0, vi0, vr1, vi1 = cpow2(vr0, vi0, vr1, vi1, rn.count)
+			}
+			ar0, ai0 = float64(ar0*vr0)-float64(ai0*vi0), float64(ar0*vi0)+float64(ai0*vr0)
+			ar1, ai1 = float64(ar1*vr1)-float64(ai1*vi1), float64(ar1*vi1)+float64(ai1*vr1)
+			live0 = live0 && float64(ar0*ar0)+float64(ai0*ai0) >= dead2
+			live1 = live1 && float64(ar1*ar1)+float64(ai1*ai1) >= dead2
+			if !live0 && !live1 {
+				break
+			}
+		}
+		if live0 {
+			accR[k0], accI[k0] = ar0, ai0
+			kept = append(kept, int32(k0))
+		}
+		if live1 {
+			accR[k1], accI[k1] = ar1, ai1
+			kept = append(kept, int32(k1))
+		}
+	}
+	return kept
+}
+
+// countRun is the end (in lapProduct's groups) of the groups of one
+// count, and that count.
+type countRun struct {
+	end   int
+	count int64
+}
+
+// runProduct2 returns, at the frequencies k0 and k1, the product of the
+// transforms of the groups gs (in their order) and 1, each as at and a
+// product per group would give it (the same bits), with the products held
+// in locals across the groups — a loop over frequencies of a loop over
+// groups, so that u and the products are loaded once per frequency, not
+// once per group. value's arithmetic is written out: a call per group and
+// frequency costs more than the arithmetic under js/wasm.
+func (t *lapTransform) runProduct2(gs []lapGroup, k0, k1 int) (pr0, pi0, pr1, pi1 float64) {
+	ur0, ui0 := t.uAt(k0)
+	ur1, ui1 := t.uAt(k1)
+	tab := t.tab
+	y0, y1 := tab[k0], tab[k1]
+	// The mask from the table's own length (a power of two, and k0 read
+	// above, so at least 1), so that the loop's lookups need no bounds
+	// checks.
+	mask := uint(len(tab) - 1)
+	pr0, pi0, pr1, pi1 = 1, 0, 1, 0
+	for i := range gs {
+		g := &gs[i].coef
+		z0, z1 := tab[uint(k0*g.full)&mask], tab[uint(k1*g.full)&mask]
+		gr0, gi0 := g.omR+2*float64(g.r*float64(z0.h*z0.h)), -float64(g.r*z0.s)
+		gr1, gi1 := g.omR+2*float64(g.r*float64(z1.h*z1.h)), -float64(g.r*z1.s)
+		vr0 := 0.5 + (float64(ur0*gr0) - float64(ui0*gi0))
+		vi0 := float64(ur0*gi0) + float64(ui0*gr0)
+		vr1 := 0.5 + (float64(ur1*gr1) - float64(ui1*gi1))
+		vi1 := float64(ur1*gi1) + float64(ui1*gr1)
+		vr0 += float64(g.a * z0.c)
+		vi0 += float64(g.a * z0.s)
+		vr1 += float64(g.a * z1.c)
+		vi1 += float64(g.a * z1.s)
+		if !g.split {
+			vr0 += float64(g.b * z0.c)
+			vi0 += float64(g.b * z0.s)
+			vr1 += float64(g.b * z1.c)
+			vi1 += float64(g.b * z1.s)
+		} else {
+			zr0, zi0 := float64(z0.c*y0.c)-float64(z0.s*y0.s), float64(z0.c*y0.s)+float64(z0.s*y0.c)
+			zr1, zi1 := float64(z1.c*y1.c)-float64(z1.s*y1.s), float64(z1.c*y1.s)+float64(z1.s*y1.c)
+			vr0 += float64(g.b * zr0)
+			vi0 += float64(g.b * zi0)
+			vr1 += float64(g.b * zr1)
+			vi1 += float64(g.b * zi1)
+		}
+		pr0, pi0 = float64(pr0*vr0)-float64(pi0*vi0), float64(pr0*vi0)+float64(pi0*vr0)
+		pr1, pi1 = float64(pr1*vr1)-float64(pi1*vi1), float64(pr1*vi1)+float64(pi1*vr1)
+	}
+	return pr0, pi0, pr1, pi1
+}
+
+// cpow2 is cpow of two numbers to one power k ≥ 1, each with the
+// arithmetic it has alone.
+func cpow2(re0, im0, re1, im1 float64, k int64) (rr0, ri0, rr1, ri1 float64) {
+	rr0, ri0, rr1, ri1 = 1, 0, 1, 0
+	for {
+		if k&1 == 1 {
+			rr0, ri0 = float64(rr0*re0)-float64(ri0*im0), float64(rr0*im0)+float64(ri0*re0)
+			rr1, ri1 = float64(rr1*re1)-float64(ri1*im1), float64(rr1*im1)+float64(ri1*re1)
+		}
+		k >>= 1
+		if k == 0 {
+			return rr0, ri0, rr1, ri1
+		}
+		re0, im0 = float64(re0*re0)-float64(im0*im0), 2*float64(re0*im0)
+		re1, im1 = float64(re1*re1)-float64(im1*im1), 2*float64(re1*im1)
+	}
 }

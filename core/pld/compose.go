@@ -283,12 +283,13 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol)
-	// The work buffers of every pass (build), from the pool: a ledger's
-	// agents reuse them rather than clear megabytes each (every buffer is
-	// set before it is read, and u is a function of the grid alone).
+	// The work buffers of every pass (build, laplaceGroups), from the
+	// pool: a ledger's agents reuse them rather than clear megabytes each
+	// (every buffer is set before it is read, and u is a function of the
+	// grid alone).
 	cv := convolvers.Get().(*convolver)
 	defer convolvers.Put(cv)
+	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol, cv)
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
@@ -337,10 +338,26 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
+		// The coarse grid is dropped unless it is kept as up.
+		if coarse != c.up {
+			coarse.release()
+		}
 		coarse, h = fine, h/2
 	}
 	c.method = MethodPLD
 	return c, nil
+}
+
+// release returns c's distributions to the window pool: c must not be
+// read after (Ledger.Bounds, which reads each composition once).
+func (c *Composition) release() {
+	if c.up != c.coarse {
+		c.up.release()
+	}
+	c.fine.release()
+	c.coarse.release()
+	c.down.release()
+	c.fine, c.coarse, c.up, c.down = nil, nil, nil, nil
 }
 
 // gridLimit is how large the grid's part of the error estimate, 2(g − f)
@@ -393,10 +410,10 @@ func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 // per cent of a composition): scaled by aim/cost, then bisected
 // geometrically between the widest within the aim and the narrowest
 // beyond.
-func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
+func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convolver) []group {
 	aim := bucketAim * tol
 	gamma := bucketShare * tol
-	gs := laplaceGroups(eps, logs, count, gamma)
+	gs := laplaceGroups(eps, logs, count, gamma, cv)
 	cost := roundingCost(gs, mu2)
 	if cost == 0 || cost >= 0.8*aim {
 		return gs
@@ -412,7 +429,7 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
 			break
 		}
-		ngs := laplaceGroups(eps, logs, count, next)
+		ngs := laplaceGroups(eps, logs, count, next, cv)
 		nc := roundingCost(ngs, mu2)
 		if nc <= aim {
 			lo, gs = next, ngs
@@ -466,7 +483,7 @@ func roundingCost(gs []group, mu2 float64) float64 {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convolver) []group {
 	var gs []group
 	deep := -1
 	lg := num.Log(1 + gamma)
@@ -485,7 +502,8 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	// Each ε's bucket (−1 when truncated) first, so that the buckets are
 	// found in a slice when there are not many more of them than releases
 	// (a map costs a third of the grouping), in a map otherwise.
-	js := make([]float64, len(eps))
+	js := grow(cv.js, len(eps)) // every value set below
+	cv.js = js
 	jmax := 0.0
 	for i, e := range eps {
 		js[i] = -1
@@ -506,7 +524,11 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	var dense []int32 // group index + 1, 0 for none
 	var sparse map[float64]int
 	if jmax <= float64(4*len(eps)+4096) {
-		dense = make([]int32, int(jmax)+1)
+		if cap(cv.dense) < int(jmax)+1 {
+			cv.dense = make([]int32, int(jmax)+1)
+		}
+		dense = cv.dense[:int(jmax)+1]
+		clear(dense)
 	} else {
 		sparse = map[float64]int{}
 	}

@@ -230,9 +230,13 @@ type convolver struct {
 	runs   []countRun
 	lgs    []lapGroup
 	parts  []part // build's
-	slack  []float64
-	sub    []int32
-	next   []int32
+	// laplaceGroups' bucket per ε and group per bucket.
+	js    []float64
+	order []int // composeParts' order of the parts
+	dense []int32
+	slack []float64
+	sub   []int32
+	next  []int32
 }
 
 // convolvers holds the convolvers compositions are done with.

@@ -488,7 +488,10 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// largest powers, are the smallest), so that frequencies die early;
 	// stable, so that equal counts keep the groups' order and the bits are
 	// fixed.
-	order := make([]int, len(parts))
+	if cap(c.order) < len(parts) {
+		c.order = make([]int, len(parts))
+	}
+	order := c.order[:len(parts)]
 	for i := range order {
 		order[i] = i
 	}
@@ -559,7 +562,7 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	// The window's w values straight into the distribution, scanned there.
 	r.lo = int(first)
-	r.p = make([]float64, w)
+	r.p, r.store = getWindow(w)
 	p.inverseBand(c.ar, c.ai, c.re, c.im, r.p, band)
 	// The negative values are the transform's rounding alone (every true
 	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if

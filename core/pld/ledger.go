@@ -33,7 +33,7 @@ func (l *Ledger) Add(i int, r Release) error {
 	if i < 0 || i >= len(l.agents) {
 		return fmt.Errorf("agent: must be in 0…%d, got %d", len(l.agents)-1, i)
 	}
-	return l.agents[i].add(r, fmt.Sprintf("agents[%d].release", i))
+	return l.agents[i].add(r, func() string { return fmt.Sprintf("agents[%d].release", i) })
 }
 
 // Compose returns every agent's composition, composing each distinct

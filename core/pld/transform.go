@@ -667,6 +667,11 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 				ur0, ui0 := lt.uAt(kc0)
 				ur1, ui1 := lt.uAt(kc1)
 				y0, y1 := tab[kc0], tab[kc1]
+				// value's arithmetic written out (the same bits), as in
+				// runProduct2: not inlined, its call per group and block
+				// was a sixteenth of the whole under js/wasm. The mask from
+				// the table's own length spares the lookups' bounds checks.
+				mask := uint(len(tab) - 1)
 				for i := range lgs {
 					sl := slack[i]
 					if sl >= 1 {
@@ -674,13 +679,39 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 					}
 					g := &lgs[i]
 					if mag0 >= dead2 {
-						vr, vi := lt.value(&g.coef, kc0, ur0, ui0, y0)
+						z := tab[uint(kc0*g.coef.full)&mask]
+						gr, gi := g.coef.omR+2*float64(g.coef.r*float64(z.h*z.h)), -float64(g.coef.r*z.s)
+						vr := 0.5 + (float64(ur0*gr) - float64(ui0*gi))
+						vi := float64(ur0*gi) + float64(ui0*gr)
+						vr += float64(g.coef.a * z.c)
+						vi += float64(g.coef.a * z.s)
+						if !g.coef.split {
+							vr += float64(g.coef.b * z.c)
+							vi += float64(g.coef.b * z.s)
+						} else {
+							zr, zi := float64(z.c*y0.c)-float64(z.s*y0.s), float64(z.c*y0.s)+float64(z.s*y0.c)
+							vr += float64(g.coef.b * zr)
+							vi += float64(g.coef.b * zi)
+						}
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag0 *= powReal(float64(v*v), g.count)
 						}
 					}
 					if mag1 >= dead2 {
-						vr, vi := lt.value(&g.coef, kc1, ur1, ui1, y1)
+						z := tab[uint(kc1*g.coef.full)&mask]
+						gr, gi := g.coef.omR+2*float64(g.coef.r*float64(z.h*z.h)), -float64(g.coef.r*z.s)
+						vr := 0.5 + (float64(ur1*gr) - float64(ui1*gi))
+						vi := float64(ur1*gi) + float64(ui1*gr)
+						vr += float64(g.coef.a * z.c)
+						vi += float64(g.coef.a * z.s)
+						if !g.coef.split {
+							vr += float64(g.coef.b * z.c)
+							vi += float64(g.coef.b * z.s)
+						} else {
+							zr, zi := float64(z.c*y1.c)-float64(z.s*y1.s), float64(z.c*y1.s)+float64(z.s*y1.c)
+							vr += float64(g.coef.b * zr)
+							vi += float64(g.coef.b * zi)
+						}
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag1 *= powReal(float64(v*v), g.count)
 						}

@@ -415,7 +415,12 @@ func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convolver) []group {
 	aim := bucketAim * tol
 	gamma := bucketShare * tol
-	gs := laplaceGroups(eps, logs, count, gamma, cv)
+	// The groupings are built in the convolver's two buffers: the best so
+	// far and the one tried (build reads the best until the composition
+	// ends, while the convolver is this composition's).
+	gs := laplaceGroups(eps, logs, count, gamma, cv, cv.groups[0])
+	spare := cv.groups[1]
+	defer func() { cv.groups = [2][]group{gs, spare} }()
 	cost := roundingCost(gs, mu2)
 	if cost == 0 || cost >= 0.8*aim {
 		return gs
@@ -431,12 +436,12 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convol
 		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
 			break
 		}
-		ngs := laplaceGroups(eps, logs, count, next, cv)
+		ngs := laplaceGroups(eps, logs, count, next, cv, spare)
 		nc := roundingCost(ngs, mu2)
 		if nc <= aim {
-			lo, gs = next, ngs
+			lo, gs, spare = next, ngs, gs
 		} else {
-			hi = next
+			hi, spare = next, ngs
 		}
 		gamma, cost = next, nc
 	}
@@ -485,8 +490,8 @@ func roundingCost(gs []group, mu2 float64) float64 {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convolver) []group {
-	var gs []group
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convolver, buf []group) []group {
+	gs := buf[:0] // every group is appended whole
 	deep := -1
 	lg := num.Log(1 + gamma)
 	depth := laplaceDepth(tail)
@@ -535,7 +540,8 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convol
 		sparse = map[float64]int{}
 	}
 	// top is each group's largest ε, its law once all are in.
-	var top []float64
+	top := cv.top[:0]
+	defer func() { cv.top = top }()
 	for i, e := range eps {
 		n := count[i]
 		if j := js[i]; j >= 0 {

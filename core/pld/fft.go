@@ -234,9 +234,12 @@ type convolver struct {
 	js    []float64
 	order []int // composeParts' order of the parts
 	dense []int32
-	slack []float64
-	sub   []int32
-	next  []int32
+	// bucketsFor's two groupings (laplaceGroups), and each one's largest ε.
+	groups [2][]group
+	top    []float64
+	slack  []float64
+	sub    []int32
+	next   []int32
 }
 
 // convolvers holds the convolvers compositions are done with.

@@ -122,15 +122,16 @@ type Bound struct {
 	Resolved float64
 }
 
-// group is Count releases of one law; extra is added to their
-// composition's losses (Laplace releases above the truncation depth share
-// one shape and differ only by where it sits). A bucket of distinct
-// Laplace releases (laplaceGroups) is composed as Count releases of its
-// largest ε, and down is its smallest: the same bucket rounded the other
-// way, a lower bound that measures what the rounding cost (0 when the
-// bucket holds one ε).
+// group is Count releases of one Laplace law (the Gaussian part is
+// composed apart; held as a value, not a law, so that a grouping boxes
+// none per bucket); extra is added to their composition's losses (Laplace
+// releases above the truncation depth share one shape and differ only by
+// where it sits). A bucket of distinct Laplace releases (laplaceGroups) is
+// composed as Count releases of its largest ε, and down is its smallest:
+// the same bucket rounded the other way, a lower bound that measures what
+// the rounding cost (0 when the bucket holds one ε).
 type group struct {
-	law   law
+	law   laplace
 	count int64
 	extra float64
 	down  float64
@@ -457,8 +458,8 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convol
 func roundingCost(gs []group, mu2 float64) float64 {
 	var moved2, spread, moved1, sum float64
 	for _, g := range gs {
-		l, ok := g.law.(laplace)
-		if !ok || g.count == 0 || 2*l.eps > laplaceDepth(tail) {
+		l := g.law
+		if g.count == 0 || 2*l.eps > laplaceDepth(tail) {
 			continue
 		}
 		n := float64(g.count)
@@ -577,7 +578,7 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convol
 			top = append(top, 0)
 		}
 		g := &gs[deep]
-		g.extra += float64(float64(n) * (e - g.law.(laplace).eps))
+		g.extra += float64(float64(n) * (e - g.law.eps))
 		g.count += n
 	}
 	for k, e := range top {
@@ -592,7 +593,7 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convol
 // composition rounded them.
 func rounded(gs []group) bool {
 	for _, g := range gs {
-		if l, ok := g.law.(laplace); ok && g.down > 0 && g.down < l.eps {
+		if g.down > 0 && g.down < g.law.eps {
 			return true
 		}
 	}
@@ -620,7 +621,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 		n := float64(g.count)
 		s2 += float64(n * g.law.variance())
 		widest = max(widest, g.law.width(tail))
-		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
+		if l := g.law; 2*l.eps <= laplaceDepth(tail) {
 			w := float64(n * num.Exp(-l.eps))
 			atoms += w
 			if w > atom {
@@ -693,13 +694,13 @@ func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) 
 	gr := gridAt(h)
 	for _, g := range gs {
 		l := g.law
-		if _, ok := l.(laplace); ok && lower && g.down > 0 {
+		if lower && g.down > 0 {
 			l = laplace{g.down}
 		}
 		pt := part{count: g.count, extra: g.extra}
-		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
+		if 2*l.eps <= laplaceDepth(tail) {
 			var fits bool
-			if pt.lap, fits = lap.partsOn(gr, tail); !fits {
+			if pt.lap, fits = l.partsOn(gr, tail); !fits {
 				return nil, tooFine(h, l)
 			}
 		} else {

@@ -324,11 +324,12 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	if err != nil {
 		return nil, err
 	}
+	// g is the coarse grid's ε at refDelta, read once per distribution
+	// (a refined grid's coarse one is the last fine one).
+	g := coarse.absEpsilon(refDelta, pessimistic)
 	rounding := 0.0
 	if down != nil {
-		rounding = max(coarse.absEpsilon(refDelta, pessimistic)-down.absEpsilon(refDelta, pessimistic), 0)
-	}
-	if down != nil {
+		rounding = max(g-down.absEpsilon(refDelta, pessimistic), 0)
 		c.up, c.down = coarse, down
 	}
 	for range maxRefine {
@@ -337,7 +338,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 			return nil, err
 		}
 		c.fine, c.coarse = fine, coarse
-		f, g := fine.absEpsilon(refDelta, pessimistic), coarse.absEpsilon(refDelta, pessimistic)
+		f := fine.absEpsilon(refDelta, pessimistic)
 		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
@@ -345,7 +346,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		if coarse != c.up {
 			coarse.release()
 		}
-		coarse, h = fine, h/2
+		coarse, h, g = fine, h/2, f
 	}
 	c.method = MethodPLD
 	return c, nil

@@ -411,7 +411,7 @@ func (t *lapTransform) value(g *lapCoef, k int, ur, ui float64, y point) (vr, vi
 
 // uAt returns u at frequency k, computing it the first time.
 func (t *lapTransform) uAt(k int) (ur, ui float64) {
-	if u := t.uR[k]; u != u {
+	if t.uR[k] != t.uR[k] {
 		t.fill(k)
 	}
 	return t.uR[k], t.uI[k]

@@ -1,0 +1,8 @@
+//go:build !(js && wasm && dpsimsimd && !purego)
+
+package learn
+
+// squaresWide is the SIMD module's entry of SquaresGrad on a pixel set's
+// sparse form under js/wasm with the dpsimsimd tag (sparse_simd.go);
+// elsewhere SquaresGrad runs its blocks itself.
+func (r Rows) squaresWide(sp *sparseRows, x []float64, signs []int8, out []float64) int { return 0 }

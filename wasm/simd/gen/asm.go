@@ -191,8 +191,11 @@ func (f *fn) I64x2Splat()             { f.simd(0x12) }
 // I32x4ExtendLowI16x8U widens the low four u16 lanes to i32x4.
 func (f *fn) I32x4ExtendLowI16x8U() { f.simd(0xa9) }
 
-// F64x2ConvertLowI32x4U converts the low two u32 lanes to f64 (exactly).
-func (f *fn) F64x2ConvertLowI32x4U() { f.simd(0xff) }
+// I32x4ExtendHighI16x8U widens the high four u16 lanes to i32x4.
+func (f *fn) I32x4ExtendHighI16x8U() { f.simd(0xaa) }
+
+// F64x2ConvertLowI32x4S converts the low two i32 lanes to f64 (exactly).
+func (f *fn) F64x2ConvertLowI32x4S() { f.simd(0xfe) }
 
 // F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
 func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }

@@ -381,7 +381,7 @@ func ssqgrad() *fn {
 	const start, col, pix, idx, first, n, x, signs, z, out, zn = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 	L := func() uint32 { return f.local(i32) }
 	lo, nb, ib, p, e, sp := L(), L(), L(), L(), L(), L()
-	fin, r := f.local(f64), f.local(f64)
+	fin := [2]uint32{f.local(f64), f.local(f64)}
 	f.LoopUntil(func() { f.Get(lo); f.Get(n); f.I32GeU() })
 	{
 		// nb = min(zn, n − lo); ib = idx + 8·lo, or 0 when idx is.
@@ -419,45 +419,17 @@ func ssqgrad() *fn {
 		f.Get(z)
 		f.Call(sdotsIndex)
 		f.Drop()
-		// z_t −= float64(signs[lo+t]); fin adds each r − r (+0, or NaN
-		// for an infinite or NaN r).
+		// z_t −= float64(signs[lo+t]); fin[0] adds each r − r (+0, or
+		// NaN for an infinite or NaN r).
 		f.F64Const(0)
-		f.Set(fin)
-		f.Get(z)
-		f.Set(p)
-		f.Get(z)
-		f.Get(nb)
-		f.I32Const(3)
-		f.I32Shl()
-		f.I32Add()
-		f.Set(e)
+		f.Set(fin[0])
 		f.Get(signs)
 		f.Get(lo)
 		f.I32Add()
 		f.Set(sp)
-		f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
-		{
-			f.Get(p)
-			f.Get(p)
-			f.F64Load(0)
-			f.Get(sp)
-			f.I32Load8S(0)
-			f.F64ConvertI32S()
-			f.F64Sub()
-			f.Tee(r)
-			f.F64Store(0)
-			f.Get(fin)
-			f.Get(r)
-			f.Get(r)
-			f.F64Sub()
-			f.F64Add()
-			f.Set(fin)
-			f.Inc(p, 8)
-			f.Inc(sp, 1)
-		}
-		f.EndLoop()
-		f.Get(fin)
-		f.Get(fin)
+		residuals(f, z, nb, sp, p, e, &fin)
+		f.Get(fin[0])
+		f.Get(fin[0])
 		f.F64Ne()
 		f.If()
 		f.Get(lo)

@@ -39,14 +39,14 @@ func BenchmarkShardGradient(b *testing.B) {
 				defer func() { useSparse = true }()
 				forced := sparseFor(set)
 				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
+				signs := make([]int8, r.Len())                               // ±1 labels for the squared loss's forms
+				for k := range signs {
+					signs[k] = int8(2*int(r.Label(k)) - 1)
+				}
 				if form == "sparse-squares" {
 					// The squared loss's passes over the sparse form
 					// (Rows.SquaresGrad; in the SIMD module under
 					// js/wasm with the dpsimsimd tag).
-					signs := make([]int8, r.Len())
-					for k := range signs {
-						signs[k] = int8(2*int(r.Label(k)) - 1)
-					}
 					b.ResetTimer()
 					for range b.N {
 						r.SquaresGrad(x, signs, out)
@@ -58,10 +58,6 @@ func BenchmarkShardGradient(b *testing.B) {
 					// The squared loss's pass with ±1 labels
 					// (Packed.SquaresGrad: one pass where fused).
 					p := pack(r, packFeatureMajor())
-					signs := make([]int8, r.Len())
-					for k := range signs {
-						signs[k] = int8(2*int(r.Label(k)) - 1)
-					}
 					b.ResetTimer()
 					for range b.N {
 						p.SquaresGrad(x, signs, out)

@@ -75,7 +75,7 @@ const sweep = async (b) => {
 test('a bad Workers value is refused beside the field, in one line naming the field, the rule and the value', async () => {
   await ready(p);
   assert.match(await p.page.textContent('#exp-desc'), new RegExp(`on ${CORES} Workers \\(auto\\)`));
-  assert.match(await p.page.getAttribute('#exp-workers', 'title'), /^Web Workers running the sweep, .*\(Web Workers: \[0, 64\], up to this machine's cores; default auto\)$/);
+  assert.match(await p.page.getAttribute('#exp-workers', 'title'), /^Web Workers running a sweep \(Experiments\) or an audit \(Is this ε honest\?\) — one setting for both, kept in this browser —, .*\(Web Workers: \[0, 64\], up to this machine's cores; default auto\)$/);
   for (const bad of ['abc', '1.5', '0.5', '-1', String(CORES + 1), '1e9']) {
     const ms = await setWorkers(p, bad);
     const err = await p.page.textContent('#exp-workers-error');

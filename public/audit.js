@@ -10,7 +10,12 @@
 // pinned) becomes an audit experiment, every worker plans it (a probe
 // run, the neighbour, two noise-free references), the runs are handed out
 // in chunks, and one worker assembles them — the bytes "dpsim audit"
-// writes. Cancel terminates the workers. It writes its own markup into
+// writes. How many workers: the page's Workers setting, one with the
+// Experiments panel's (experiment.PageSettings, shared through
+// window.dpsimWorkers.workersSetting): auto takes one per core, at most 8,
+// as many as fit the page's memory; a count given is checked by the
+// engine (CheckPageWorkers, Plan.PageWorkers) and refused in one line
+// naming the field. Cancel terminates the workers. It writes its own markup into
 // #audit-section and touches nothing else. Tests read
 // window.dpsimAudit.state; window.dpsimAudit.numbers() is what the tour
 // shows (the three numbers and their words).
@@ -25,15 +30,18 @@
     <summary><h2>Is this ε honest? <span class="muted">— the paper's bound, the tight bound and what an audit of the messages proves</span></h2></summary>
     <p class="aud-intro muted">The ledger's ε is what the algorithm's paper proves: an <em>upper</em> bound. An audit runs the scenario many times on its data and on a neighbouring data set — one agent's data changed as far as the paper's adjacency allows — with fresh noise each time, lets an eavesdropper on that agent's messages guess which data set each run had, and turns its mistakes into a <em>lower</em> bound on ε that holds with 95 % confidence. The true ε lies between the two.</p>
     <div class="aud-row">
-      <label for="aud-runs">Runs</label>
-      <input type="number" id="aud-runs" class="mono aud-num" min="8" max="200000" step="2" value="2000" inputmode="numeric" title="In all, half on the scenario's data D and half on its neighbour D′ (even, 8 to 200,000); the bound can reach about ln(runs/15)">
-      <label for="aud-iters">Iterations</label>
-      <input type="number" id="aud-iters" class="mono aud-num" min="1" step="1" inputmode="numeric" placeholder="the scenario's" title="Audit the first K iterations (the ledger's ε is then the one at K); empty: all of them">
-      <label for="aud-agent">Agent</label>
-      <input type="number" id="aud-agent" class="mono aud-num" min="0" step="1" inputmode="numeric" placeholder="most exposed" title="The audited agent; empty: the one the ledger charges most">
+      <span class="aud-pair"><label for="aud-runs">Runs</label>
+      <input type="number" id="aud-runs" class="mono aud-num" min="8" max="200000" step="2" value="2000" inputmode="numeric" title="In all, half on the scenario's data D and half on its neighbour D′ (even, 8 to 200,000); the bound can reach about ln(runs/15)"></span>
+      <span class="aud-pair"><label for="aud-iters">Iterations</label>
+      <input type="number" id="aud-iters" class="mono aud-num" min="1" step="1" inputmode="numeric" placeholder="the scenario's" title="Audit the first K iterations (the ledger's ε is then the one at K); empty: all of them"></span>
+      <span class="aud-pair"><label for="aud-agent">Agent</label>
+      <input type="number" id="aud-agent" class="mono aud-num" min="0" step="1" inputmode="numeric" placeholder="most exposed" title="The audited agent; empty: the one the ledger charges most"></span>
+      <span class="aud-pair"><label for="aud-workers" id="aud-workers-label">Workers</label>
+      <input type="text" id="aud-workers" class="mono aud-workers" inputmode="numeric" placeholder="auto" spellcheck="false" aria-describedby="aud-workers-hint"></span>
       <button type="button" id="aud-run" class="primary">Audit this scenario</button>
       <button type="button" id="aud-cancel" disabled>Cancel</button>
     </div>
+    <p class="aud-workers-line"><span id="aud-workers-hint" class="muted"></span> <span id="aud-workers-error" class="field-error" role="alert"></span></p>
     <p id="aud-field" class="field-error" role="alert"></p>
     <div class="aud-progress-row">
       <progress id="aud-progress" value="0" max="1"></progress>
@@ -69,6 +77,10 @@
   const runsIn = $('aud-runs');
   const itersIn = $('aud-iters');
   const agentIn = $('aud-agent');
+  const workersIn = $('aud-workers');
+  const workersLabel = $('aud-workers-label');
+  const workersHint = $('aud-workers-hint');
+  const workersErr = $('aud-workers-error');
   const runBtn = $('aud-run');
   const cancelBtn = $('aud-cancel');
   const bar = $('aud-progress');
@@ -76,9 +88,9 @@
   const field = $('aud-field');
   const resultBox = $('aud-result');
 
-  const state = { status: 'idle', done: 0, total: 0, workers: 0, error: '', result: null, cancelledAt: 0, stoppedAt: 0 };
+  const state = { status: 'idle', done: 0, total: 0, workers: 0, workersAuto: true, workersSaid: '', workersNote: '', workersError: '', checked: 0,
+    error: '', result: null, cancelledAt: 0, stoppedAt: 0 };
   const COLORS = ['#0072B2', '#D55E00'];
-  const MAX_WORKERS = 4;
   const CHUNK = 8;
 
   // ------------------------------------------------------------ workers
@@ -86,7 +98,86 @@
   // The solver's module and the sweep worker's request protocol
   // ({id, cmd, …} answered by {id, ok, value | error}, with {id,
   // progress} on the way) are the experiments panel's (experiments.js).
-  const { solverModule, SolverWorker } = window.dpsimWorkers;
+  const { solverModule, SolverWorker, workersSetting } = window.dpsimWorkers;
+
+  async function spawn() {
+    const module = await solverModule();
+    const w = new SolverWorker();
+    await w.request('init', { module });
+    return w;
+  }
+
+  // checker is a worker kept while the panel is open and idle: it reads
+  // the setting's declaration and checks the field as it changes, and it
+  // becomes the first worker of the next audit (which ends it).
+  let checker = null;
+  function getChecker() {
+    if (!checker) {
+      checker = spawn();
+      checker.catch(() => { checker = null; });
+    }
+    return checker;
+  }
+  function takeChecker() {
+    const c = getChecker();
+    checker = null;
+    return c;
+  }
+  // dropChecker ends the idle checker (the panel closed): no solver's
+  // memory is held for a panel nobody looks at.
+  function dropChecker() {
+    const c = checker;
+    checker = null;
+    if (c) c.then((w) => w.terminate(), () => {});
+  }
+
+  // ------------------------------------------------------------ Workers
+  //
+  // The field shows the shared setting and writes it; its words — the
+  // label, the tooltip, the hint, the refusal — are the declaration's
+  // and the engine's (the solver's settings() and workers()).
+  const cores = () => navigator.hardwareConcurrency || 0;
+  workersIn.value = workersSetting.read();
+  let declared = false;
+  async function declare(h) {
+    if (declared) return;
+    const [f] = await h.request('settings');
+    if (f) workersIn.title = workersSetting.title(f);
+    declared = true;
+  }
+
+  // showWorkers shows a workers() answer (or its refusal) beside the field.
+  function showWorkers(r, err) {
+    state.workersError = workersErr.textContent = err ? String(err.message || err) : '';
+    workersHint.textContent = r ? r.hint : '';
+    if (r) workersLabel.textContent = r.setting;
+  }
+
+  // checkWorkers reads the field as the engine does, while no audit runs:
+  // its one-line refusal beside it, or what auto means here.
+  async function checkWorkers() {
+    if (job) return;
+    try {
+      const h = await getChecker();
+      await declare(h);
+      if (job) return;
+      let r = null, err = null;
+      try { r = await h.request('workers', { name: '', text: workersIn.value, cores: cores() }); } catch (e) { err = e; }
+      if (!job) showWorkers(r, err);
+    } catch (e) {
+      /* no solver (not built): the audit says so when it starts */
+    } finally {
+      state.checked++;
+    }
+  }
+  workersIn.addEventListener('change', () => {
+    workersSetting.write(workersIn.value.trim(), 'audit');
+    checkWorkers();
+  });
+  workersSetting.listen('audit', (text) => {
+    workersIn.value = text;
+    if (box.open) checkWorkers();
+  });
 
   // ------------------------------------------------------------ the run
 
@@ -145,35 +236,67 @@
     if (!w) return;
     const me = { workers: [], cancelled: false };
     job = me;
-    Object.assign(state, { status: 'starting', done: 0, total: w.runs, error: '', result: null, cancelledAt: 0, stoppedAt: 0 });
+    Object.assign(state, { status: 'starting', done: 0, total: w.runs, workers: 0, workersSaid: '', workersNote: '', error: '', result: null, cancelledAt: 0, stoppedAt: 0 });
     status.classList.remove('aud-error');
     runBtn.disabled = true;
     cancelBtn.disabled = false;
+    workersIn.disabled = true;
     bar.value = 0;
     status.textContent = 'Starting the workers…';
     try {
       const json = experimentJSON(w);
-      const module = await solverModule();
-      const n = Math.max(1, Math.min(MAX_WORKERS, navigator.hardwareConcurrency || 2));
-      for (let i = 0; i < n; i++) me.workers.push(new SolverWorker());
-      state.workers = n;
+      const name = JSON.parse(json).name;
+      const text = workersIn.value;
+      // The first worker (the checker, if it is up) checks the Workers
+      // field before anything is fetched or planned.
+      const first = takeChecker();
+      first.then((x) => me.workers.push(x), () => {});
+      const h = await first;
       if (me.cancelled) return;
-      await Promise.all(me.workers.map((x) => x.request('init', { module })));
+      await declare(h);
+      try {
+        showWorkers(await h.request('workers', { name: '', text, cores: cores() }), null);
+      } catch (e) {
+        showWorkers(null, e);
+        throw e;
+      }
       // A scenario on a committed dataset: its files, fetched once, to
       // every worker.
-      const needs = await me.workers[0].request('dataNeeds', { kind: 'experiment', arg: json });
+      const needs = await h.request('dataNeeds', { kind: 'experiment', arg: json });
       if (needs.error) throw new Error(needs.error);
+      const files = [];
       for (const f of needs.uses) {
         status.textContent = `Fetching ${f.title} (${f.split})…`;
-        const bytes = await window.dpsimData.fetchFile(f, () => {});
-        for (const x of me.workers) await x.request('provide', { file: f.file, bytes });
+        files.push({ file: f.file, bytes: await window.dpsimData.fetchFile(f, () => {}) });
       }
-      status.textContent = 'Planning: a probe run, the neighbour, two noise-free references…';
-      const plans = await Promise.all(me.workers.map(async (x) => {
+      const prepare = async (x) => {
+        for (const f of files) await x.request('provide', f);
         await x.request('experimentFromJSON', { json });
-        return x.request('plan', { name: JSON.parse(json).name, runs: 0 });
-      }));
-      const plan = plans[0];
+        return x.request('plan', { name, runs: 0 });
+      };
+      status.textContent = 'Planning: a probe run, the neighbour, two noise-free references…';
+      const plan = await prepare(h);
+      if (me.cancelled) return;
+      // How many: the engine's choice for the setting (auto: the most
+      // that fit), or its one-line refusal naming the field.
+      let wk;
+      try {
+        wk = await h.request('workers', { name, runs: 0, text, cores: cores() });
+      } catch (e) {
+        showWorkers(null, e);
+        throw e;
+      }
+      Object.assign(state, { workers: wk.workers, workersAuto: wk.auto, workersSaid: wk.said, workersNote: wk.note });
+      if (wk.workers > 1) {
+        status.textContent = `Planning on ${wk.said}…`;
+        const more = Array.from({ length: wk.workers - 1 }, () => new SolverWorker());
+        me.workers.push(...more);
+        if (me.cancelled) return;
+        const module = await solverModule();
+        await Promise.all(more.map(async (x) => { await x.request('init', { module }); await prepare(x); }));
+      }
+      if (me.cancelled) return;
+      const n = wk.workers;
       state.total = plan.tasks;
       state.status = 'running';
       const t0 = performance.now();
@@ -184,10 +307,10 @@
         bar.value = state.done;
         const s = (performance.now() - t0) / 1000;
         const eta = state.done ? s * (state.total - state.done) / state.done : NaN;
-        status.textContent = `${state.done} / ${state.total} runs on ${n} workers · ${s.toFixed(0)} s` + (isFinite(eta) ? ` · about ${eta.toFixed(0)} s left` : '');
+        status.textContent = `${state.done} / ${state.total} runs on ${wk.said} · ${s.toFixed(0)} s` + (isFinite(eta) ? ` · about ${eta.toFixed(0)} s left` : '') + (wk.note ? ` — ${wk.note}` : '');
       };
       show();
-      await Promise.all(me.workers.map(async (x) => {
+      await Promise.all(me.workers.slice(0, n).map(async (x) => {
         while (!me.cancelled && next < plan.tasks) {
           const tasks = [];
           for (let k = 0; k < CHUNK && next < plan.tasks; k++) tasks.push(next++);
@@ -201,23 +324,28 @@
       }));
       if (me.cancelled) return;
       status.textContent = `Assembling ${recs.length} runs…`;
-      const out = await me.workers[0].request('assemble', { name: plan.name, runs: 0, records: '[' + recs.join(',') + ']' });
+      const out = await h.request('assemble', { name: plan.name, runs: 0, records: '[' + recs.join(',') + ']' });
       const res = JSON.parse(out.json);
       state.result = res.audit;
       state.json = out.json;
       state.status = 'done';
       state.seconds = (performance.now() - t0) / 1000;
       show();
-      status.textContent = `${state.done} runs in ${state.seconds.toFixed(1)} s on ${n} workers`;
+      status.textContent = `${state.done} runs in ${state.seconds.toFixed(1)} s on ${wk.said}` + (wk.note ? ` — ${wk.note}` : '');
       draw(res.audit);
     } catch (e) {
-      if (!me.cancelled) fail(String(e && e.message || e));
+      if (me.cancelled) return;
+      const line = String(e && e.message || e);
+      // The Workers field's refusal is said once, beside the field.
+      fail(line === state.workersError ? 'The audit did not start: the Workers setting is refused (beside it).' : line);
+      state.error = line;
     } finally {
       for (const x of me.workers) x.terminate();
       if (job === me) {
         job = null;
         runBtn.disabled = false;
         cancelBtn.disabled = true;
+        workersIn.disabled = false;
       }
     }
   }
@@ -233,9 +361,10 @@
     job = null;
     state.status = 'cancelled';
     state.stoppedAt = performance.now();
-    status.textContent = `Cancelled after ${state.done} of ${state.total} runs`;
+    status.textContent = `Cancelled after ${state.done} of ${state.total} runs` + (state.workers ? ` on ${state.workersSaid}` : '');
     runBtn.disabled = false;
     cancelBtn.disabled = true;
+    workersIn.disabled = false;
   }
 
   // ------------------------------------------------------------ drawing
@@ -422,7 +551,14 @@
   runBtn.addEventListener('click', run);
   cancelBtn.addEventListener('click', cancel);
   $('aud-dl-json').addEventListener('click', download);
-  box.addEventListener('toggle', () => { if (box.open && state.result) drawROC(state.result); });
+  box.addEventListener('toggle', () => {
+    if (!box.open) {
+      if (!job) dropChecker();
+      return;
+    }
+    if (!job) checkWorkers();
+    if (state.result) drawROC(state.result);
+  });
   window.addEventListener('resize', () => {
     if (state.result && box.open) {
       drawROC(state.result);

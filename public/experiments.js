@@ -175,8 +175,28 @@
     }
   }
 
+  // The Workers setting is one for this panel and the audit's (audit.js):
+  // one key in this browser, one declaration (experiment.PageSettings),
+  // and a change in either field is the other's too — a window event on
+  // this page, the storage event from a page in another tab.
+  const WORKERS_KEY = 'dpsim.sweepWorkers';
+  const workersSetting = {
+    read() { try { return localStorage.getItem(WORKERS_KEY) || ''; } catch (e) { return ''; } },
+    write(text, from) {
+      try { localStorage.setItem(WORKERS_KEY, text); } catch (e) { /* not kept */ }
+      window.dispatchEvent(new CustomEvent('dpsim-workers', { detail: { text, from } }));
+    },
+    // listen calls f(text) when the other field (not from's) changes it.
+    listen(from, f) {
+      window.addEventListener('dpsim-workers', (e) => { if (e.detail.from !== from) f(e.detail.text); });
+      window.addEventListener('storage', (e) => { if (e.key === WORKERS_KEY) f(e.newValue || ''); });
+    },
+    // title is a field's tooltip from the declaration (the solver's settings()).
+    title: (f) => `${f.doc} (${f.unit}: ${f.range}, up to this machine's cores; default ${f.default || 'auto'})`,
+  };
+
   // The audit panel (audit.js) runs its own jobs on the same workers.
-  window.dpsimWorkers = { solverModule, SolverWorker };
+  window.dpsimWorkers = { solverModule, SolverWorker, workersSetting };
 
   async function spawn() {
     const module = await solverModule();
@@ -550,7 +570,7 @@
     // A sweep of a few long runs (a CNN) names their iterations.
     if (inRun.length && state.total <= 8) t += ` · ${inRun.length === 1 ? 'iteration' : 'iterations'} ${inRun.map((v) => `${v.iter} of ${v.total}`).join(', ')}`;
     if (state.status === 'running') t += ` · ${state.running} of ${state.workers} Workers running (${state.workersAuto ? 'auto' : 'your setting'}) · ${fmtSeconds(state.elapsedSeconds)} elapsed · ETA ${fmtSeconds(state.etaSeconds)}`;
-    else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)} on ${state.workers} Worker${state.workers === 1 ? '' : 's'} (${state.workersAuto ? 'auto' : 'your setting'})`;
+    else if (state.status === 'done') t += ` · done in ${fmtSeconds(state.elapsedSeconds)} on ${state.workersSaid}`;
     else if (state.status === 'cancelled') t += ' · cancelled';
     progText.textContent = t;
   }
@@ -725,20 +745,21 @@
   // Plan.PageWorkers, whose memory refusal names this field); empty is
   // auto, one per core, at most 8. Kept in this browser, as the page's
   // other Workers setting is (page.js), not in the URL: it is the
-  // machine's, not the experiment's, and never changes a byte.
-  const WORKERS_KEY = 'dpsim.sweepWorkers';
+  // machine's, not the experiment's, and never changes a byte. The audit
+  // (audit.js) shares it (workersSetting above).
   state.workersSetting = 'auto'; // the field as the last sweep or description read it
   state.workersAuto = true;
+  state.workersSaid = '';
   state.workersNote = '';
   state.workersError = '';
-  try { workersIn.value = localStorage.getItem(WORKERS_KEY) || ''; } catch (e) { /* storage off */ }
+  workersIn.value = workersSetting.read();
   const cores = () => navigator.hardwareConcurrency || 0;
 
   // declareWorkers gives the field its declaration: its one-line doc,
   // its unit, its range (up to this machine's cores), its default.
   async function declareWorkers(h) {
     const [f] = await h.request('settings');
-    if (f) workersIn.title = `${f.doc} (${f.unit}: ${f.range}, up to this machine's cores; default ${f.default || 'auto'})`;
+    if (f) workersIn.title = workersSetting.title(f);
   }
 
   // workersFor asks the solver how many Workers run experiment name
@@ -749,7 +770,7 @@
     state.workersError = '';
     try {
       const r = await h.request('workers', { name, runs, text: workersIn.value, cores: cores() });
-      workersHint.textContent = r.auto ? `auto: one per core (${cores() || '?'} here), at most 8` : '';
+      workersHint.textContent = r.hint;
       return r;
     } catch (e) {
       state.workersError = workersErr.textContent = String(e && e.message || e);
@@ -760,8 +781,7 @@
 
   // workersText says how many Workers a sweep runs on, and why so many.
   function workersText(wk) {
-    const n = wk.workers;
-    return `${n} Worker${n === 1 ? '' : 's'} (${wk.auto ? 'auto' : 'your setting'})` + (wk.note ? ` — ${wk.note}` : '');
+    return wk.said + (wk.note ? ` — ${wk.note}` : '');
   }
 
   function fail(e) {
@@ -828,7 +848,7 @@
       const wk = await workersFor(h, name, runs);
       if (!wk) throw new Error(state.workersError);
       if (s.cancelled) return;
-      Object.assign(state, { workersSetting: wk.auto ? 'auto' : String(wk.workers), workersAuto: wk.auto, workersNote: wk.note });
+      Object.assign(state, { workersSetting: wk.auto ? 'auto' : String(wk.workers), workersAuto: wk.auto, workersSaid: wk.said, workersNote: wk.note });
       if (wk.note) setMsg(wk.note.charAt(0).toUpperCase() + wk.note.slice(1) + '.');
       state.total = s.total = p.tasks;
       // Run by run (run 0 of every series and point, then run 1, …), as
@@ -1229,10 +1249,19 @@
   box.addEventListener('toggle', () => { if (box.open) loadPanel(); });
   sel.addEventListener('change', () => describe().catch(fail));
   runsIn.addEventListener('change', () => describe().catch(fail));
-  workersIn.addEventListener('change', () => {
-    try { localStorage.setItem(WORKERS_KEY, workersIn.value.trim()); } catch (e) { /* not kept */ }
+  const workersRead = () => {
     if (state.status === 'error' && state.error === state.workersError) setMsg(''); // what the field said is read again
     describe().catch(fail);
+  };
+  workersIn.addEventListener('change', () => {
+    workersSetting.write(workersIn.value.trim(), 'experiments');
+    workersRead();
+  });
+  // The audit's field changed it: the panel reads it again once it is
+  // loaded and idle (a running sweep keeps its Workers).
+  workersSetting.listen('experiments', (text) => {
+    workersIn.value = text;
+    if (!sweep && !['idle', 'loading'].includes(state.status)) workersRead();
   });
   runBtn.addEventListener('click', timed(run));
   // The current scenario's sweep: on the main page, where there is one.

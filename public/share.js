@@ -18,6 +18,8 @@
   const slider = $('privacy-slider');
   const sliderOut = $('privacy-value');
   const sliderErr = $('privacy-error');
+  const floorWhy = $('privacy-floor-why');
+  const floorNote = $('privacy-floor');
   const targetIn = $('target-eps');
   const targetApply = $('target-apply');
   const targetErr = $('target-error');
@@ -191,6 +193,26 @@
     if (pointer) { pointer = false; calibrateTo(); return; }
     restTimer = setTimeout(calibrateTo, KEY_REST_MS);
   });
+  // "why not lower?" opens the floor's words under the bar, and closes them.
+  floorWhy.addEventListener('click', () => {
+    floorNote.hidden = !floorNote.hidden;
+    floorWhy.setAttribute('aria-expanded', String(!floorNote.hidden));
+  });
+  // showFloor says why the slider stops at its lowest ε, when that is not
+  // meaningful privacy (privacyRange's floor; '' hides it).
+  function showFloor(r) {
+    const why = r && r.ok && r.floor ? r.floor : '';
+    floorWhy.hidden = !why;
+    floorNote.textContent = why;
+    if (!why) {
+      floorNote.hidden = true;
+      floorWhy.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    floorWhy.textContent = 'why not lower?';
+    floorWhy.title = why;
+  }
+
   // "own noise" removes the calibration (an empty Target ε).
   ownBtn.addEventListener('click', () => {
     targetIn.value = '';
@@ -233,6 +255,7 @@
   function syncSlider() {
     let r = null;
     try { r = JSON.parse(call('privacyRange') || 'null'); } catch (e) { r = null; }
+    showFloor(r);
     if (!r || !r.ok) {
       range = null;
       slider.disabled = true;
@@ -247,7 +270,8 @@
     range = { lo: Math.log10(r.min), hi: Math.log10(r.max) };
     slider.disabled = false;
     slider.max = String(Math.max(10, Math.round((range.hi - range.lo) * STEPS_PER_DECADE)));
-    slider.title = `Target ε on a log scale from ${epsText(r.min)} (the most noise allowed) to ${epsText(r.max)}: smaller is more private (more noise); releasing it calibrates the run`;
+    slider.title = `Target ε on a log scale from ${epsText(r.min)} (the most noise allowed) to ${epsText(r.max)}: smaller is more private (more noise); releasing it calibrates the run` +
+      (r.floor ? `. ${r.floor}` : '');
     sliderOut.title = '';
     const own = { log10: r.own.log10 !== undefined ? r.own.log10 : Math.log10(r.own.value), text: r.own.text };
     drawTicks(own);

@@ -8,6 +8,7 @@ import (
 
 	"dpsim/core/privacy"
 	"dpsim/core/scenario"
+	"dpsim/core/tour"
 	"dpsim/ui/query"
 )
 
@@ -52,6 +53,20 @@ type PrivacyRange struct {
 	// the ledger's name for the guarantee.
 	Delta  float64 `json:"delta"`
 	Notion string  `json:"notion"`
+	// Floor says why the slider stops at Min when Min is above what the
+	// tour calls meaningful privacy (tour.Meaningful): the most noise
+	// allowed gives it, and, in the plug-in's words where its accountant
+	// says (floorSayer), why no noise goes lower and what would reach
+	// meaningful privacy instead. "" otherwise.
+	Floor string `json:"floor,omitempty"`
+}
+
+// floorSayer is an accountant that says, in its plug-in's words, why
+// scaling its noise by up to factor cannot bring ε after iterations
+// iterations down to target, and what would (dpp2: Theorem 3 grows like
+// r^(−K)); "" when it has nothing to add.
+type floorSayer interface {
+	CalibrationFloor(iterations int, factor, target float64) string
 }
 
 // errRangeSlow is a prediction cut short by RangeBudget.
@@ -111,7 +126,8 @@ func RangeOf(b *scenario.Built) PrivacyRange {
 		r.Reason = slow
 		return r
 	}
-	low, err := predict(scenario.MaxMagnitude / base)
+	most := scenario.MaxMagnitude / base
+	low, err := predict(most)
 	if err != nil {
 		r.Reason = slow
 		return r
@@ -134,7 +150,34 @@ func RangeOf(b *scenario.Built) PrivacyRange {
 		r.Reason = fmt.Sprintf("even the largest noise scale (%g) leaves ε = %s after %d iterations, above the largest target the page takes (%g)",
 			scenario.MaxMagnitude, low, r.Iterations, query.MaxEpsilon)
 	}
+	if r.OK && r.Min > tour.Meaningful {
+		r.Floor = floorWords(b, low, most, r.Iterations)
+	}
 	return r
+}
+
+// floorWords says why the slider's lowest ε is low, the ε of the most
+// noise allowed (every scale ×most), and, where the accountant says,
+// why no noise goes lower and what reaches meaningful privacy.
+func floorWords(b *scenario.Built, low privacy.Amount, most float64, iterations int) string {
+	e := numText(low.Value())
+	if low.IsInf() || math.IsInf(low.Value(), 1) {
+		e = low.String()
+	}
+	s := fmt.Sprintf("The lowest ε here, %s after %d iterations, is what the most noise allowed gives (every noise scale ×%s: a scale may be at most %s)",
+		e, iterations, numText(most), numText(scenario.MaxMagnitude))
+	if fs, ok := b.Accountant.(floorSayer); ok {
+		if why := fs.CalibrationFloor(iterations, most, tour.Meaningful); why != "" {
+			return s + ". " + b.Factory.Title + ", " + why + "."
+		}
+	}
+	return s + fmt.Sprintf(": no calibration of this scenario reaches ε ≤ %g.", tour.Meaningful)
+}
+
+// numText writes a number as the page's titles do (10¹², 2·10¹¹).
+func numText(f float64) string {
+	t, _ := tour.EpsilonText(f)
+	return t
 }
 
 // maxDelta is the largest δ of the ledger's agents: the δ of its (ε, δ)

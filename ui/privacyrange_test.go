@@ -2,10 +2,15 @@ package ui
 
 import (
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"dpsim/core/noise"
+	"dpsim/core/privacy"
 	"dpsim/core/scenario"
+	"dpsim/core/tour"
 	"dpsim/ui/query"
 )
 
@@ -113,5 +118,67 @@ func TestRangeReachesPaperLevels(t *testing.T) {
 	}
 	if want := own / (scenario.MaxMagnitude / 1); math.Abs(r.Min-want) > 1e-6*want {
 		t.Errorf("the slider's lower end %g, want the ε at the largest scale %g", r.Min, want)
+	}
+}
+
+// TestRangeFloorSaysWhy: DPP²'s slider stopped at ε ≈ 2.6·10¹² on its
+// classifier (r̄ = 0.95, K = 999) without a word: Theorem 3's ε grows
+// like r^(−K) and more noise only divides it, so the most noise allowed
+// (every scale ×10¹²) leaves it there. The range now says so in the
+// plug-in's words, with what does reach ε = 10 — a decay r ≥ r* with
+// the noise ×f — and that advice is checked against the accountant: at
+// r* the ledger's ε is 10, and a decay a little below r* misses it. A
+// range whose floor is meaningful says nothing, and an accountant with
+// nothing to add gets the floor's generic words.
+func TestRangeFloorSaysWhy(t *testing.T) {
+	b := buildPreset(t, "dpp2-classifier", 0)
+	r := RangeOf(b)
+	t.Log(r.Floor)
+	for _, want := range []string{
+		"The lowest ε here, 2.6·10¹² after 1000 iterations, is what the most noise allowed gives (every noise scale ×10¹²: a scale may be at most 10¹²). ",
+		b.Factory.Title + ", Theorem 3: ε = c̃·(r^(−K) − 1)/(1 − r) grows like r^(−K) — here 0.95^(−999) ≈ 10^22.3 — ",
+		"so no noise scale brings it lower; ε = 10 needs a decay r closer to 1 or a shorter horizon: r ≥ ",
+	} {
+		if !strings.Contains(r.Floor, want) {
+			t.Errorf("the floor's words lack %q:\n%s", want, r.Floor)
+		}
+	}
+	m := regexp.MustCompile(`r ≥ ([0-9.]+) with the noise ×([0-9]+), whose noise at K is still ([0-9.]+) of its start`).FindStringSubmatch(r.Floor)
+	if m == nil {
+		t.Fatalf("no decay and factor in %q", r.Floor)
+	}
+	rs, _ := strconv.ParseFloat(m[1], 64)
+	f, _ := strconv.ParseFloat(m[2], 64)
+	if left, _ := strconv.ParseFloat(m[3], 64); math.Abs(left-math.Pow(rs, 999)) > 1e-3 {
+		t.Errorf("the noise left at K: %g, want r*^K = %g", left, math.Pow(rs, 999))
+	}
+	epsAt := func(decay float64) float64 {
+		s := *b.Scenario
+		s.Calibrate = nil
+		s.Noise = map[string]*noise.Spec{}
+		for k, v := range b.Scenario.Noise {
+			c := *v
+			c.Scale *= f
+			c.Decay.R = decay
+			s.Noise[k] = &c
+		}
+		nb, err := scenario.BuildFor(&s, scenario.Page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return nb.Accountant.(privacy.Predictor).PredictEpsilon(s.Iterations, 1).Value()
+	}
+	// r* is printed to six digits, rounded: within 1e-6 of the exact one.
+	if e := epsAt(rs + 1e-6); !(e <= tour.Meaningful) {
+		t.Errorf("the advice r ≥ %g with the noise ×%g gives ε = %g, above %g", rs, f, e, tour.Meaningful)
+	}
+	if e := epsAt(rs - 1e-4); !(e > tour.Meaningful) {
+		t.Errorf("a decay below r* = %g gives ε = %g, within %g: r* is not the least", rs, e, tour.Meaningful)
+	}
+	if r := RangeOf(buildPreset(t, "gtdp-rendezvous", 0)); r.Floor != "" {
+		t.Errorf("gtdp-rendezvous (lowest ε %g): %q, want nothing", r.Min, r.Floor)
+	}
+	if r := RangeOf(buildPreset(t, "diadsp-dpp2-fig3", 0)); !strings.HasPrefix(r.Floor, "The lowest ε here, ") || !strings.HasSuffix(r.Floor, ": no calibration of this scenario reaches ε ≤ 10.") {
+		t.Errorf("diadsp-dpp2-fig3: %q, want the generic words", r.Floor)
 	}
 }

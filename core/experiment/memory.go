@@ -190,7 +190,7 @@ func (p *Plan) CheckMemory(tasks, workers int, budget int64) error {
 		if e.Apart {
 			what = "Web Worker (its own memory: the datasets, the problem instances and one run)"
 		}
-		return WorkersRefusal(p.workersSetting(), workers, e.Workers, what, e.Each, e.Total, budget, "the sweep", MostThatFit(e.Workers, fits))
+		return WorkersRefusal(p.workersSetting(), workers, e.Workers, what, e.Each, e.Total, budget, p.what(), MostThatFit(e.Workers, fits))
 	}
 	if e.Records+e.Summaries >= e.Runs {
 		knobs := []string{"runs", "x.values or the series' sweeps (points)", "the number of series"}
@@ -224,6 +224,15 @@ func (p *Plan) MemoryChecked(tasks, workers int) bool {
 // automatic choice of workers takes.
 func (p *Plan) MostWorkers(tasks, want int, budget int64) int {
 	return MostThatFit(max(1, min(want, tasks)), func(k int) bool { return p.Estimate(tasks, k).Total <= budget })
+}
+
+// what is what a refusal calls the plan's work: "the audit" for an
+// audit (dpsim audit, the page's "Is this ε honest?"), else "the sweep".
+func (p *Plan) what() string {
+	if p.Exp != nil && p.Exp.Audit != nil {
+		return "the audit"
+	}
+	return "the sweep"
 }
 
 // workersSetting is what a refusal calls the runs in progress at once.

@@ -11,9 +11,11 @@ import (
 )
 
 // The page's Workers setting: how many Web Workers run a sweep in the
-// Experiments panel (public/experiments.js, the solver's workers()). Each
-// Worker is a WebAssembly instance with its own memory, running one run
-// at a time; the count never changes a byte of the result.
+// Experiments panel (public/experiments.js) or an audit in "Is this ε
+// honest?" (public/audit.js) — one setting for both, through the
+// solver's workers(). Each Worker is a WebAssembly instance with its own
+// memory, running one run at a time; the count never changes a byte of
+// the result.
 const (
 	// PageWorkersSetting is the setting's name on the page: what its
 	// errors and a memory refusal name (Plan.WorkersSetting).
@@ -30,11 +32,35 @@ const (
 	PageBudget = scenario.CLIBudget
 )
 
-// PageSettings declares the panel's Workers setting as a plug-in's
+// PageSettings declares the page's Workers setting as a plug-in's
 // parameters are declared (package param: default, range, unit, one-line
-// doc), for the field the panel draws (the solver's settings()).
+// doc), for the fields the Experiments panel and the audit draw (the
+// solver's settings()).
 type PageSettings struct {
-	Workers int `json:"workers" doc:"Web Workers running the sweep, one run each at a time, each with its own memory (the datasets, the problem, one run): fewer keep the machine responsive and the memory low; 0 or empty: auto, one per core, at most 8" range:"[0, 64]" unit:"Web Workers"`
+	Workers int `json:"workers" doc:"Web Workers running a sweep (Experiments) or an audit (Is this ε honest?) — one setting for both, kept in this browser —, one run each at a time, each with its own memory (the datasets, the problem, one run): fewer keep the machine responsive and the memory low; 0 or empty: auto, one per core, at most 8, as many as fit" range:"[0, 64]" unit:"Web Workers"`
+}
+
+// PageWorkersSaid says how many Workers run a sweep or an audit, and
+// whether the count is auto's or the setting's: "3 Workers (your
+// setting)", "1 Worker (auto)" — what the progress lines print.
+func PageWorkersSaid(workers int, auto bool) string {
+	s := fmt.Sprintf("%d Worker", workers)
+	if workers != 1 {
+		s += "s"
+	}
+	if auto {
+		return s + " (auto)"
+	}
+	return s + " (your setting)"
+}
+
+// PageWorkersAuto says what auto means on a machine of cores cores (0:
+// the browser does not say), for the hint beside an empty field.
+func PageWorkersAuto(cores int) string {
+	if cores < 1 {
+		return fmt.Sprintf("auto: one per core (the browser does not say how many: %d assumed), at most %d", pageCores(cores), MaxAutoWorkers)
+	}
+	return fmt.Sprintf("auto: one per core (%d here), at most %d", cores, MaxAutoWorkers)
 }
 
 // pageCores is the cores the page says the machine has
@@ -90,8 +116,8 @@ func (p *Plan) PageWorkers(n, cores int) (workers int, note string, err error) {
 		return 0, "", p.CheckMemory(tasks, 1, PageBudget)
 	}
 	if most < want {
-		note = fmt.Sprintf("auto: %d Workers, not %d: each holds about %s of its own, and %d would take the sweep past the %s it may use",
-			most, want, scenario.Bytes(p.Estimate(tasks, most).Each), want, scenario.Bytes(PageBudget))
+		note = fmt.Sprintf("auto: %d Workers, not %d: each holds about %s of its own, and %d would take %s past the %s it may use",
+			most, want, scenario.Bytes(p.Estimate(tasks, most).Each), want, p.what(), scenario.Bytes(PageBudget))
 	}
 	return most, note, nil
 }

@@ -94,3 +94,52 @@ func TestPageWorkers(t *testing.T) {
 		t.Errorf("%d given: %d, %v", most, n, err)
 	}
 }
+
+// TestPageWorkersAudit: the audit in the page ("Is this ε honest?")
+// takes its Workers by the same rule as a sweep — auto one per core (at
+// most 8, at most one per run), a count given as given — and a refusal
+// or an auto note calls the work "the audit".
+func TestPageWorkersAudit(t *testing.T) {
+	p, err := NewPlan(auditOf(t, oneRelease, 20, `{"agent": 0}`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, note, err := p.PageWorkers(0, 64); err != nil || n != MaxAutoWorkers || note != "" {
+		t.Errorf("auto on 64 cores: %d, %q, %v; want %d", n, note, err, MaxAutoWorkers)
+	}
+	if n, _, err := p.PageWorkers(3, 8); err != nil || n != 3 {
+		t.Errorf("3 on 8 cores: %d, %v; want 3", n, err)
+	}
+	if p.what() != "the audit" {
+		t.Errorf("an audit plan is %q", p.what())
+	}
+	// The words of a refusal, on a plan too heavy for 8 Workers read as
+	// an audit's (no audit is that heavy without a large dataset).
+	heavy := plan(t, strings.Replace(small["field"], `"iterations":120`, `"iterations":10000000`, 1))
+	heavy.Exp.Audit = &Audit{}
+	_, note, _ := heavy.PageWorkers(0, 8)
+	_, _, err = heavy.PageWorkers(8, 8)
+	if !strings.HasSuffix(note, "and 8 would take the audit past the 4.0 GiB it may use") || err == nil || !strings.Contains(err.Error(), "8 at once would take the audit to about") {
+		t.Errorf("auto's note %q, 8's refusal %v: want both to name the audit", note, err)
+	}
+}
+
+// TestPageWorkersSaid: the progress lines' words for the count and
+// whose choice it is, and the hint for auto.
+func TestPageWorkersSaid(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		auto bool
+		want string
+	}{{1, true, "1 Worker (auto)"}, {8, true, "8 Workers (auto)"}, {1, false, "1 Worker (your setting)"}, {3, false, "3 Workers (your setting)"}} {
+		if got := PageWorkersSaid(c.n, c.auto); got != c.want {
+			t.Errorf("%d, %v: %q, want %q", c.n, c.auto, got, c.want)
+		}
+	}
+	if got, want := PageWorkersAuto(8), "auto: one per core (8 here), at most 8"; got != want {
+		t.Errorf("8 cores: %q, want %q", got, want)
+	}
+	if got, want := PageWorkersAuto(0), "auto: one per core (the browser does not say how many: 2 assumed), at most 8"; got != want {
+		t.Errorf("0 cores: %q, want %q", got, want)
+	}
+}

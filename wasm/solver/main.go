@@ -23,7 +23,7 @@
 //	provideUserFile(name, bytes, pin) {ok, sha256, bytes, ms, error}: hands over a file of the user's the page holds, with the sha256 it read (the page simulator's call, datafiles.ProvideUserJS)
 //	fromScenario(json, field, values, runs) JSON {name, title, json}: keeps the sweep of one scenario (experiment.FromScenario) under its name, as define
 //	settings()                       JSON [param.Field]: the panel's Workers setting as declared (experiment.PageSettings: default, range, unit, doc)
-//	workers(name, runs, text, cores) JSON {workers, auto, note}: how many Workers run the sweep for the Workers field's text on a machine of cores cores (experiment.CheckPageWorkers, Plan.PageWorkers: the engine's memory refusal, naming the field, is the error); name "" checks the text alone
+//	workers(name, runs, text, cores) JSON {workers, auto, note, setting, hint, said}: how many Workers run the sweep or audit for the Workers field's text on a machine of cores cores (experiment.CheckPageWorkers, Plan.PageWorkers: the engine's memory refusal, naming the field, is the error); name "" checks the text alone
 //
 // An experiment whose problem trains on a committed dataset can be
 // planned (plan, runTask, assemble, figure) only once its files are
@@ -249,11 +249,19 @@ func main() {
 		if err != nil {
 			return errValue(err)
 		}
+		// Setting names the field, Hint says what auto means here (""
+		// for a count), Said how many run and whose choice that is.
 		out := struct {
 			Workers int    `json:"workers"`
 			Auto    bool   `json:"auto"`
 			Note    string `json:"note"`
-		}{Workers: n, Auto: n == 0}
+			Setting string `json:"setting"`
+			Hint    string `json:"hint"`
+			Said    string `json:"said"`
+		}{Workers: n, Auto: n == 0, Setting: experiment.PageWorkersSetting}
+		if out.Auto {
+			out.Hint = experiment.PageWorkersAuto(a[3].Int())
+		}
 		if a[0].String() == "" {
 			return jsonString(out)
 		}
@@ -264,6 +272,7 @@ func main() {
 		if out.Workers, out.Note, err = p.PageWorkers(n, a[3].Int()); err != nil {
 			return errValue(err)
 		}
+		out.Said = experiment.PageWorkersSaid(out.Workers, out.Auto)
 		return jsonString(out)
 	}))
 	api.Set("runTask", fn(func(a []js.Value) any {

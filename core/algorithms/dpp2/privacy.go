@@ -284,13 +284,8 @@ func (ac *Accountant) inverseNotes(target float64) []string {
 	var out []string
 	seen := map[[3]float64]bool{}
 	for i := range ac.agents {
-		dw, de := ac.alg.w.DecayOf(i), ac.alg.e.DecayOf(i)
-		ue, uw := ac.alg.e.Base(i)*de.C, ac.alg.w.Base(i)*dw.C
-		r := de.R
-		switch {
-		case dw.Kind == noise.Constant && de.Kind == noise.Constant:
-			r = 1
-		case dw.Kind != noise.Geometric || de.Kind != noise.Geometric || dw.R != de.R:
+		ue, uw, r, ok := ac.geometric(i)
+		if !ok {
 			out = append(out, fmt.Sprintf("target ε: agent %d's noise is not one geometric decay r^k on both messages, so Theorem 3's inverse does not apply", i))
 			continue
 		}
@@ -316,6 +311,83 @@ func (ac *Accountant) inverseNotes(target float64) []string {
 		out = append(out, fmt.Sprintf("target ε = %g at K = %d, agent %d (c̃ = %.6g): every r ≥ r* = %.9g meets it; its r = %g %s", target, k, i, ct, rs, r, verdict))
 	}
 	return out
+}
+
+// geometric returns agent i's noise as Theorem 3 states it — scales
+// u_e·r^k and u_w·r^k, one decay r on both messages (r = 1: constant
+// noise) — and ok false for any other schedule.
+func (ac *Accountant) geometric(i int) (ue, uw, r float64, ok bool) {
+	dw, de := ac.alg.w.DecayOf(i), ac.alg.e.DecayOf(i)
+	ue, uw = ac.alg.e.Base(i)*de.C, ac.alg.w.Base(i)*dw.C
+	switch {
+	case dw.Kind == noise.Constant && de.Kind == noise.Constant:
+		return ue, uw, 1, true
+	case dw.Kind != noise.Geometric || de.Kind != noise.Geometric || dw.R != de.R:
+		return 0, 0, 0, false
+	}
+	return ue, uw, de.R, true
+}
+
+// CalibrationFloor says why scaling DPP²'s noise — an equal-privacy
+// calibration, the page's privacy slider — leaves ε high over a long
+// horizon, and what would reach target instead. Theorem 3's ε =
+// c̃·(r^(−K) − 1)/(1 − r) falls only as 1/factor when every scale is
+// multiplied by factor, while the decay multiplies it by about r^(−K); a
+// target is met with a decay r ≥ r* (DecayFor) once the noise is large
+// enough that even constant noise meets it (c̃·K ≤ ε). It speaks of the
+// most exposed agent after iterations iterations (K = iterations − 1),
+// with the noise up to ×factor (the most the page allows); "" when
+// Theorem 3 gives no ε or that agent's noise is not one geometric decay.
+func (ac *Accountant) CalibrationFloor(iterations int, factor, target float64) string {
+	k := iterations - 1
+	if ac.none != "" || k < 1 || !(factor > 0) || !(target > 0) {
+		return ""
+	}
+	// The most exposed agent: the largest ln(c̃·S(r; K)).
+	var ct, r float64
+	worst := math.Inf(-1)
+	for i := range ac.agents {
+		ue, uw, ri, ok := ac.geometric(i)
+		if !ok {
+			return ""
+		}
+		c, err := CTilde(ac.alg.d, ac.alg.p.Delta, ac.alg.p.Alpha, ue, uw, ac.mbar)
+		if err != nil {
+			return ""
+		}
+		if l := num.Log(c) + logS(ri, k); l > worst {
+			worst, ct, r = l, c, ri
+		}
+	}
+	if r >= 1 {
+		return "" // constant noise: ε = c̃·K falls as 1/factor, no decay to blame
+	}
+	grow := float64(k) * -num.Log(r) / math.Ln10
+	out := fmt.Sprintf("Theorem 3: ε = c̃·(r^(−K) − 1)/(1 − r) grows like r^(−K) — here %g^(−%d) ≈ 10^%.1f — while more noise only divides c̃, so no noise scale brings it lower", r, k, grow)
+	// The noise that lets even constant noise meet the target, as a
+	// power of ten, and the decay that then meets it.
+	need := ct * float64(k) / target
+	e := 0.0
+	if need > 1 {
+		e = math.Ceil(num.Log(need) / math.Ln10)
+	}
+	f := num.Exp(e * math.Ln10)
+	if f > factor {
+		return out + fmt.Sprintf("; even constant noise (r = 1) at the most noise allowed leaves ε = c̃·K = %.2g above ε = %g over K = %d iterations: only a shorter horizon reaches it", ct*float64(k)/factor, target, k)
+	}
+	rs, err := DecayFor(ct/f, target, k)
+	if err != nil {
+		return out
+	}
+	at := "the noise as it is"
+	switch {
+	case e > 6:
+		at = fmt.Sprintf("the noise ×10^%.0f", e)
+	case e > 0:
+		at = fmt.Sprintf("the noise ×%.0f", f)
+	}
+	return out + fmt.Sprintf("; ε = %g needs a decay r closer to 1 or a shorter horizon: r ≥ %.6g with %s, whose noise at K is still %.3g of its start (Theorem 1's exact convergence needs it to vanish)",
+		target, rs, at, num.Exp(float64(k)*num.Log(rs)))
 }
 
 // Adjacency implements privacy.Releaser (Definition 1's δ-adjacency).

@@ -1,9 +1,12 @@
 package dpp2
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"dpsim/core/noise"
 )
 
 // TestTheorem3Values checks the spec's [CHECKED] values (§3.5, §8.3) at
@@ -163,5 +166,37 @@ func TestInverseNotes(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no r* note in %q", ac.Ledger().Notes)
+	}
+}
+
+// TestCalibrationFloor: what the page says when scaling DPP²'s noise
+// cannot reach meaningful privacy — Theorem 3's growth r^(−K) at the
+// run's decay, and the decay r* that meets the target with the noise
+// ×10^e, e the least that lets constant noise meet it — and nothing for
+// constant noise, whose ε falls as 1/factor alone.
+func TestCalibrationFloor(t *testing.T) {
+	p := Params{Alpha: 0.0994, Beta: 0.05, Rho: 10, Delta: 1, ScaleP: ScaleNone}
+	in := newInstance(t, p, 1, 0.9, 2, nil)
+	in.alg.w.Scale = 0.994
+	ac := NewAccountant(in.alg, 5.03, "given")
+	c := mustCT(t, 3, 1, 0.0994, 1, 0.994, 5.03)
+	// K = 500: c̃·K ≈ 2·10³, so the noise ×1000 lets constant noise meet ε = 10.
+	rs, err := DecayFor(c/1000, 10, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ac.CalibrationFloor(501, 1e12, 10)
+	want := fmt.Sprintf("Theorem 3: ε = c̃·(r^(−K) − 1)/(1 − r) grows like r^(−K) — here 0.9^(−500) ≈ 10^22.9 — while more noise only divides c̃, so no noise scale brings it lower; "+
+		"ε = 10 needs a decay r closer to 1 or a shorter horizon: r ≥ %.6g with the noise ×1000, whose noise at K is still %.3g of its start (Theorem 1's exact convergence needs it to vanish)", rs, math.Pow(rs, 500))
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// The most the page allows is below what constant noise needs.
+	if got := ac.CalibrationFloor(501, 100, 10); !strings.Contains(got, "even constant noise (r = 1) at the most noise allowed leaves ε = c̃·K = ") {
+		t.Errorf("noise ×100 at most: %q", got)
+	}
+	in.alg.w.Decay, in.alg.e.Decay = noise.Const(1), noise.Const(1)
+	if got := ac.CalibrationFloor(501, 1e12, 10); got != "" {
+		t.Errorf("constant noise: %q, want nothing", got)
 	}
 }

@@ -196,7 +196,16 @@ func packedAxpys(rm []float32, stride, n int, c []float64, nv int, acc *[packTil
 }
 
 //go:noescape
-func packedSquaresAVX2(rm *float32, stride, n int, x *float64, signs *int8, nv int, acc *[packTile]float64)
+func packedSquaresAVX2(rm *float32, stride, n int, x *float64, signs *int8, nv int, acc *[packTile]float64, values *float64)
+
+// int8Values holds float64(v) for every int8 v at index v + 128:
+// packedSquaresAVX2 widens a label by one load from it.
+var int8Values = func() (t [256]float64) {
+	for k := range t {
+		t[k] = float64(k - 128)
+	}
+	return t
+}()
 
 // packedSquares adds (row_kᵀx − signs[k])·row_k to acc's first 4·nv
 // entries for n ≥ 1 rows of rm, stride floats apart (x holding 4·nv
@@ -216,6 +225,6 @@ func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, nv in
 	if n < 1 || len(signs) < n || len(x) < 4*nv || len(rm) < (n-1)*stride+4*nv {
 		panic("learn: packedSquares slices shorter than their rows")
 	}
-	packedSquaresAVX2(&rm[0], 4*stride, n, &x[0], &signs[0], nv, acc)
+	packedSquaresAVX2(&rm[0], 4*stride, n, &x[0], &signs[0], nv, acc, &int8Values[128])
 	return true
 }

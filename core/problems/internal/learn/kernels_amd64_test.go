@@ -185,3 +185,24 @@ func TestPackedSquaresGo(t *testing.T) {
 	useAVX2 = false
 	checkSquares(t)
 }
+
+// TestPackedSquaresLabels checks that the fused kernel widens every int8
+// label as float64 does (it loads them from int8Values): one row of ones
+// at x = 0 leaves acc at 0 − v for each label v.
+func TestPackedSquaresLabels(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("this processor has no AVX2: the fused kernel does not run")
+	}
+	rm, x := []float32{1, 1, 1, 1}, make([]float64, 4)
+	for v := -128; v < 128; v++ {
+		var acc [packTile]float64
+		if !packedSquares(rm, 4, 1, x, []int8{int8(v)}, 1, &acc) {
+			t.Fatal("the fused kernel did not run")
+		}
+		for j, got := range acc[:4] {
+			if want := float64(-v); !sameBits(got, want) {
+				t.Fatalf("label %d: acc[%d] = %v, want %v", v, j, got, want)
+			}
+		}
+	}
+}

@@ -4,7 +4,8 @@
 // through //go:wasmimport dpsimsimd grad (core/problems/nonconvex,
 // kernels_simd.go) and whose logistic and DP-RECAL models' full
 // gradients call pdots and paxpys, and the squared loss's psqgrad
-// (core/problems/internal/learn, packed_simd.go), and pslopes
+// (core/problems/internal/learn, packed_simd.go), the sparse pixel rows'
+// sdots, saxpys and ssqgrad (learn, sparse_simd.go), and pslopes
 // (core/problems/logistic, slopes_simd.go),
 // and whose CNN calls pnn, pnt, pim2col and pcol2im (core/nn,
 // kern_simd.go).
@@ -23,7 +24,7 @@
 'use strict';
 (function (root) {
   // The module's exports, as Go imports them (dpsimsimd.<name>).
-  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes', 'pnn', 'pnt', 'pim2col', 'pcol2im', 'psqgrad'];
+  const KERNELS = ['grad', 'pdots', 'paxpys', 'pslopes', 'pnn', 'pnt', 'pim2col', 'pcol2im', 'psqgrad', 'sdots', 'saxpys', 'ssqgrad'];
   const compiled = new Map(); // url -> Promise<WebAssembly.Module | null>
   const done = new Map(); // url -> WebAssembly.Module | null, once compiled
 
@@ -47,7 +48,7 @@
   }
 
   // prepare gives go the imports dpsimsimd.grad, .pdots, .paxpys,
-  // .psqgrad, .pslopes and the CNN's .pnn, .pnt, .pim2col, .pcol2im and wraps go.run so that the SIMD instance is made on the
+  // .psqgrad, .sdots, .saxpys, .ssqgrad, .pslopes and the CNN's .pnn, .pnt, .pim2col, .pcol2im and wraps go.run so that the SIMD instance is made on the
   // Go instance's memory as it starts: at once if simd.wasm is compiled
   // by then (synchronously: a Go program may run for long before it
   // yields to the event loop), else as soon as it is. It returns a
@@ -69,6 +70,9 @@
       pim2col: (x, c, h, w, cols) => k.pim2col(x, c, h, w, cols),
       pcol2im: (x, c, h, w, cols) => k.pcol2im(x, c, h, w, cols),
       psqgrad: (rm, x, s, z, acc, stride, n, w, zn) => k.psqgrad(rm, x, s, z, acc, stride, n, w, zn),
+      sdots: (st, col, pix, idx, first, n, x, out) => k.sdots(st, col, pix, idx, first, n, x, out),
+      saxpys: (st, col, pix, idx, first, n, c, out) => k.saxpys(st, col, pix, idx, first, n, c, out),
+      ssqgrad: (st, col, pix, idx, first, n, x, s, z, out, zn) => k.ssqgrad(st, col, pix, idx, first, n, x, s, z, out, zn),
     };
     const mod = compile(url);
     let linked;

@@ -390,6 +390,21 @@ func TestExportsNativeAndWasm(t *testing.T) {
 		}
 		args["graph "+kind] = file
 	}
+	// No preset runs a pixel set's sparse rows, which the SIMD module
+	// takes under js/wasm (learn's sparse_simd.go): DP-RECAL's squared
+	// loss on MNIST 0 vs 1 (one call a shard gradient) and the logistic
+	// loss's passes (a call a block).
+	for _, loss := range []string{"squares", "logistic"} {
+		js := fmt.Sprintf(`{"name":"mnist-01-%s","seed":18,"graph":{"kind":"ring","n":8},"weights":{"kind":"random-walk"},
+		  "problem":{"kind":"logistic","params":{"dataset":"mnist-01","loss":"%s","l2":0.001,"regularizer":"elastic-net","r_l1":0.01,"r_l2":1,"shards":"shuffled"}},
+		  "algorithm":{"kind":"dp-recal","params":{"mode":"literal","attenuation":1.01,"gradient_bound":1,"delta":0.001,"target_epsilon":12,"plf":300}},
+		  "noise":{"u":{"dist":"gaussian","scale":1}},"iterations":40,"record":{"every":10,"eval_every":20}}`, loss, loss)
+		file := filepath.Join(dir, "mnist-01-"+loss+".json")
+		if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args["sparse pixel rows, "+loss] = file
+	}
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		arg := args[name]
 		_, nOut, nErr := dpsim(t, "", "run", "--quiet", arg)

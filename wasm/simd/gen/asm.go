@@ -85,15 +85,17 @@ func (f *fn) Set(i uint32) { f.op(0x21); f.u(i) }
 func (f *fn) Tee(i uint32) { f.op(0x22); f.u(i) }
 
 // Scalar memory and numbers.
-func (f *fn) F64Load(off uint32)   { f.op(0x2b); f.memarg(3, off) }
-func (f *fn) F64Store(off uint32)  { f.op(0x39); f.memarg(3, off) }
-func (f *fn) I64Load(off uint32)   { f.op(0x29); f.memarg(3, off) }
-func (f *fn) I32Load8U(off uint32) { f.op(0x2d); f.memarg(0, off) }
-func (f *fn) I32Load8S(off uint32) { f.op(0x2c); f.memarg(0, off) }
-func (f *fn) I32WrapI64()          { f.op(0xa7) }
-func (f *fn) I32Eq()               { f.op(0x46) }
-func (f *fn) I32ShrU()             { f.op(0x76) }
-func (f *fn) I32Const(v int32)     { f.op(0x41); f.sleb(int64(v)) }
+func (f *fn) F64Load(off uint32)    { f.op(0x2b); f.memarg(3, off) }
+func (f *fn) F64Store(off uint32)   { f.op(0x39); f.memarg(3, off) }
+func (f *fn) I64Load(off uint32)    { f.op(0x29); f.memarg(3, off) }
+func (f *fn) I32Load(off uint32)    { f.op(0x28); f.memarg(2, off) }
+func (f *fn) I32Load16U(off uint32) { f.op(0x2f); f.memarg(1, off) }
+func (f *fn) I32Load8U(off uint32)  { f.op(0x2d); f.memarg(0, off) }
+func (f *fn) I32Load8S(off uint32)  { f.op(0x2c); f.memarg(0, off) }
+func (f *fn) I32WrapI64()           { f.op(0xa7) }
+func (f *fn) I32Eq()                { f.op(0x46) }
+func (f *fn) I32ShrU()              { f.op(0x76) }
+func (f *fn) I32Const(v int32)      { f.op(0x41); f.sleb(int64(v)) }
 func (f *fn) F64Const(v float64) {
 	f.op(0x44)
 	f.code = binary.LittleEndian.AppendUint64(f.code, math.Float64bits(v))
@@ -118,6 +120,10 @@ func (f *fn) F64Div() { f.op(0xa3) }
 
 // F64ConvertI32S converts a signed i32 to f64 (exactly).
 func (f *fn) F64ConvertI32S() { f.op(0xb7) }
+
+// F64ConvertI32U converts an unsigned i32 to f64 (exactly).
+func (f *fn) F64ConvertI32U() { f.op(0xb8) }
+func (f *fn) F64Ne()          { f.op(0x62) }
 func (f *fn) Select()         { f.op(0x1b) }
 
 // SIMD (prefix 0xfd, then the opcode in unsigned LEB128).
@@ -128,6 +134,9 @@ func (f *fn) V128Load64Splat(off uint32) { f.simd(0x0a); f.memarg(3, off) }
 func (f *fn) V128Store(off uint32)       { f.simd(0x0b); f.memarg(4, off) }
 func (f *fn) V128Load64Zero(off uint32)  { f.simd(0x5d); f.memarg(3, off) }
 func (f *fn) V128Load32Zero(off uint32)  { f.simd(0x5c); f.memarg(2, off) }
+
+// V128Load8x8U loads eight bytes and widens them to i16x8, unsigned.
+func (f *fn) V128Load8x8U(off uint32) { f.simd(0x02); f.memarg(3, off) }
 func (f *fn) V128Load64Lane(off uint32, lane byte) {
 	f.simd(0x57)
 	f.memarg(3, off)
@@ -178,6 +187,15 @@ func (f *fn) F64x2Sub()               { f.simd(0xf1) }
 func (f *fn) F64x2Mul()               { f.simd(0xf2) }
 func (f *fn) F64x2Div()               { f.simd(0xf3) }
 func (f *fn) I64x2Splat()             { f.simd(0x12) }
+
+// I32x4ExtendLowI16x8U widens the low four u16 lanes to i32x4.
+func (f *fn) I32x4ExtendLowI16x8U() { f.simd(0xa9) }
+
+// I32x4ExtendHighI16x8U widens the high four u16 lanes to i32x4.
+func (f *fn) I32x4ExtendHighI16x8U() { f.simd(0xaa) }
+
+// F64x2ConvertLowI32x4S converts the low two i32 lanes to f64 (exactly).
+func (f *fn) F64x2ConvertLowI32x4S() { f.simd(0xfe) }
 
 // F64x2PromoteLow converts the low two f32 lanes to f64 (exactly).
 func (f *fn) F64x2PromoteLow() { f.simd(0x5f) }

@@ -5,7 +5,9 @@
 // core/problems/internal/learn, packed_simd.go), and the logistic
 // model's slopes with their exps (pslopes: core/problems/logistic,
 // slopes_simd.go), and the CNN's matrix products and patch matrices
-// (pnn, pnt, pim2col, pcol2im: core/nn, kern_simd.go; in cnn.go)
+// (pnn, pnt, pim2col, pcol2im: core/nn, kern_simd.go; in cnn.go), and
+// the sparse pixel rows' dots, axpys and squared-loss gradient sum
+// (sdots, saxpys, ssqgrad: learn, sparse_simd.go; in sparse.go)
 // in the browser (and in
 // node) for the Go wasm built with the dpsimsimd tag: hand-written f64x2
 // code, imported by Go through //go:wasmimport dpsimsimd, working in Go's
@@ -36,5 +38,5 @@ func main() {
 
 // kernels are the module's functions, each exported under its name.
 func kernels() []*fn {
-	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad()}
+	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad(), sdots(), saxpys(), ssqgrad()}
 }

@@ -202,28 +202,7 @@ func psqgrad() *fn {
 		f.Call(pdotsIndex)
 		f.Drop()
 		// z_t −= float64(signs_t) for t < nb; signs advances past the block.
-		f.Get(z)
-		f.Set(p)
-		f.Get(z)
-		f.Get(nb)
-		f.I32Const(3)
-		f.I32Shl()
-		f.I32Add()
-		f.Set(e)
-		f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
-		{
-			f.Get(p)
-			f.Get(p)
-			f.F64Load(0)
-			f.Get(signs)
-			f.I32Load8S(0)
-			f.F64ConvertI32S()
-			f.F64Sub()
-			f.F64Store(0)
-			f.Inc(p, 8)
-			f.Inc(signs, 1)
-		}
-		f.EndLoop()
+		residuals(f, z, nb, signs, p, e, nil)
 		f.Get(rm)
 		f.Get(z)
 		f.Get(acc)
@@ -247,4 +226,45 @@ func psqgrad() *fn {
 	f.EndLoop()
 	f.I32Const(1)
 	return f
+}
+
+// residuals subtracts float64(the int8 at s), s advancing a byte a row,
+// from each of the nb float64 at z (p and e: i32 locals it uses), as the
+// Go loops between a block's dot products and its weighted sum do; with
+// fin (two f64 locals: a sum and a residual), it also adds each residual
+// r's r − r to fin[0] (+0, or NaN once one is infinite or NaN).
+func residuals(f *fn, z, nb, s, p, e uint32, fin *[2]uint32) {
+	f.Get(z)
+	f.Set(p)
+	f.Get(z)
+	f.Get(nb)
+	f.I32Const(3)
+	f.I32Shl()
+	f.I32Add()
+	f.Set(e)
+	f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
+	{
+		f.Get(p)
+		f.Get(p)
+		f.F64Load(0)
+		f.Get(s)
+		f.I32Load8S(0)
+		f.F64ConvertI32S()
+		f.F64Sub()
+		if fin == nil {
+			f.F64Store(0)
+		} else {
+			f.Tee(fin[1])
+			f.F64Store(0)
+			f.Get(fin[0])
+			f.Get(fin[1])
+			f.Get(fin[1])
+			f.F64Sub()
+			f.F64Add()
+			f.Set(fin[0])
+		}
+		f.Inc(p, 8)
+		f.Inc(s, 1)
+	}
+	f.EndLoop()
 }

@@ -14,8 +14,9 @@ import (
 // whatever the set's density, to show where SparseDensity should sit:
 // the benchmark then leaves it in the process's cache), over the
 // packed layouts (Packed; float32 sets only), and the squared loss's
-// whole gradient sum on them (Packed.SquaresGrad, its residuals
-// included), with the rates reached (floors).
+// whole gradient sum on the sparse form (Rows.SquaresGrad) and on the
+// packed layouts (Packed.SquaresGrad), its residuals included, with the
+// rates reached (floors).
 func BenchmarkShardGradient(b *testing.B) {
 	for _, name := range []string{"ijcnn1", "mnist-01", "fmnist-tshirt-trouser"} {
 		set, err := data.Load(name, "train")
@@ -23,7 +24,7 @@ func BenchmarkShardGradient(b *testing.B) {
 			b.Fatal(err)
 		}
 		shard := Rows{Set: set}.Sub(0, set.Rows/8)
-		for _, form := range []string{"dense", "sparse", "packed", "packed-squares"} {
+		for _, form := range []string{"dense", "sparse", "sparse-squares", "packed", "packed-squares"} {
 			r := shard
 			if (form == "packed" || form == "packed-squares") && set.Pixels != nil {
 				continue
@@ -34,18 +35,29 @@ func BenchmarkShardGradient(b *testing.B) {
 					x[c] = 0.01 * float64(c%7-3)
 				}
 				var z [64]float64
-				useSparse = form == "sparse"
+				useSparse = form == "sparse" || form == "sparse-squares"
 				defer func() { useSparse = true }()
 				forced := sparseFor(set)
 				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
+				signs := make([]int8, r.Len())                               // ±1 labels for the squared loss's forms
+				for k := range signs {
+					signs[k] = int8(2*int(r.Label(k)) - 1)
+				}
+				if form == "sparse-squares" {
+					// The squared loss's passes over the sparse form
+					// (Rows.SquaresGrad; in the SIMD module under
+					// js/wasm with the dpsimsimd tag).
+					b.ResetTimer()
+					for range b.N {
+						r.SquaresGrad(x, signs, out)
+					}
+					floors(b, r, "sparse")
+					return
+				}
 				if form == "packed-squares" {
 					// The squared loss's pass with ±1 labels
 					// (Packed.SquaresGrad: one pass where fused).
 					p := pack(r, packFeatureMajor())
-					signs := make([]int8, r.Len())
-					for k := range signs {
-						signs[k] = int8(2*int(r.Label(k)) - 1)
-					}
 					b.ResetTimer()
 					for range b.N {
 						p.SquaresGrad(x, signs, out)

@@ -111,7 +111,9 @@ func (r Rows) sparseDotsWide(sp *sparseRows, lo int, x []float64, out []float64)
 		return 0
 	}
 	idx, first := r.viewRows(lo, m)
-	sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m, &x[0], &out[0])
+	if !sparseDotsSIMD(sp, idx, first, m, x, out) { // the SIMD module where linked
+		sdotsPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m, &x[0], &out[0])
+	}
 	return m
 }
 
@@ -123,7 +125,9 @@ func (r Rows) sparseAxpysWide(sp *sparseRows, lo int, c []float64, out []float64
 		return 0
 	}
 	idx, first := r.viewRows(lo, len(c))
-	saxpysPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, len(c), &c[0], &out[0])
+	if !sparseAxpysSIMD(sp, idx, first, len(c), c, out) { // the SIMD module where linked
+		saxpysPix(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, len(c), &c[0], &out[0])
+	}
 	return len(c)
 }
 

@@ -126,7 +126,7 @@ func (r Rows) SquaresGrad(x []float64, signs []int8, out []float64) {
 	clear(out)
 	sp := r.sparse()
 	var z [squaresBlock]float64
-	for lo := 0; lo < m; lo += len(z) {
+	for lo := r.squaresWide(sp, x, signs, out); lo < m; lo += len(z) { // the SIMD module's blocks first (js/wasm)
 		blk := z[:min(len(z), m-lo)]
 		r.Dots(lo, x, blk)
 		for t, v := range blk {

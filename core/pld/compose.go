@@ -420,7 +420,10 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convol
 	// The groupings are built in the convolver's two buffers: the best so
 	// far and the one tried (build reads the best until the composition
 	// ends, while the convolver is this composition's).
-	gs := laplaceGroups(eps, logs, count, gamma, cv, cv.groups[0])
+	// The pivot depends on the releases alone: computed once for every
+	// grouping tried.
+	pv := pivotOf(eps, count)
+	gs := laplaceGroups(eps, logs, count, gamma, pv, cv, cv.groups[0])
 	spare := cv.groups[1]
 	defer func() { cv.groups = [2][]group{gs, spare} }()
 	cost := roundingCost(gs, mu2)
@@ -438,7 +441,7 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convol
 		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
 			break
 		}
-		ngs := laplaceGroups(eps, logs, count, next, cv, spare)
+		ngs := laplaceGroups(eps, logs, count, next, pv, cv, spare)
 		nc := roundingCost(ngs, mu2)
 		if nc <= aim {
 			lo, gs, spare = next, ngs, gs
@@ -477,6 +480,24 @@ func roundingCost(gs []group, mu2 float64) float64 {
 	return max(moved2/(spread+mu2), moved1/sum)
 }
 
+// pivot is laplaceGroups' p = Σε²/Σε over the releases not truncated,
+// and ln p.
+type pivot struct{ p, log float64 }
+
+// pivotOf returns the pivot of the releases eps with counts count.
+func pivotOf(eps []float64, count []int64) pivot {
+	depth := laplaceDepth(tail)
+	var s1, s2 float64
+	for i, e := range eps {
+		if 2*e <= depth {
+			s1 += float64(float64(count[i]) * e)
+			s2 += float64(float64(count[i]) * float64(e*e))
+		}
+	}
+	p := s2 / s1
+	return pivot{p: p, log: num.Log(p)}
+}
+
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]; logs[i]
 // is ln eps[i], kept by the multiset since it came) as
 // groups: every ε whose shape is truncated (2ε above the truncation
@@ -492,20 +513,12 @@ func roundingCost(gs []group, mu2 float64) float64 {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps, logs []float64, count []int64, gamma float64, cv *convolver, buf []group) []group {
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64, pv pivot, cv *convolver, buf []group) []group {
 	gs := buf[:0] // every group is appended whole
 	deep := -1
 	lg := num.Log(1 + gamma)
 	depth := laplaceDepth(tail)
-	var s1, s2 float64
-	for i, e := range eps {
-		if 2*e <= depth {
-			s1 += float64(float64(count[i]) * e)
-			s2 += float64(float64(count[i]) * float64(e*e))
-		}
-	}
-	pivot := s2 / s1
-	lp := num.Log(pivot)
+	pivot, lp := pv.p, pv.log
 	width := gamma * pivot
 	above := math.Ceil(1/gamma) + 1
 	// Each ε's bucket (−1 when truncated) first, so that the buckets are

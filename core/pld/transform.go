@@ -560,29 +560,13 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
 	}
-	// The window's w values straight into the distribution, scanned there.
+	// The window's w values straight into the distribution, scanned as
+	// they are written (inverseBand's last loop, with the scan: one pass
+	// over the window rather than two).
 	r.lo = int(first)
 	r.p, r.store = getWindow(w)
-	p.inverseBand(c.ar, c.ai, c.re, c.im, r.p, band)
-	// The negative values are the transform's rounding alone (every true
-	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
-	// there are none, measures what rounding left at every point.
-	// Comparisons rather than max: under js/wasm max is a call
-	// (runtime.fmax64), a tenth of the composition. The values are finite,
-	// so they choose the same (!(v > 0) makes −0 the +0 max gave).
-	var neg, top float64
-	for i, v := range r.p {
-		if v > 0 {
-			if v > top {
-				top = v
-			}
-		} else {
-			r.p[i] = 0
-			if -v > neg {
-				neg = -v
-			}
-		}
-	}
+	p.inverseSpectrum(c.ar, c.ai, c.re, c.im, band)
+	neg, top := masses(c.re, c.im, r.p, 1/float64(m))
 	r.noise = max(neg, top*0x1p-52)
 	if len(alive) < m+1 {
 		r.inf += float64(float64(n) * deadBelow)
@@ -595,6 +579,45 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	r.cut(tail)
 	return r
+}
+
+// masses writes x[2k] = re[k]·s and x[2k+1] = −im[k]·s (inverseBand's
+// values) with the negative ones set to 0, and returns the largest of
+// their magnitudes, neg, and the largest value, top. The negative values
+// are the transform's rounding alone (every true mass is ≥ 0): neg, or an
+// ulp of top if there are none, measures what rounding left at every
+// point. Comparisons rather than max: under js/wasm max is a call
+// (runtime.fmax64), a tenth of the composition. The values are finite, so
+// they choose the same (!(v > 0) makes −0 the +0 max gave).
+func masses(re, im, x []float64, s float64) (neg, top float64) {
+	half := len(x) / 2
+	var v float64
+	for k := range half {
+		v, neg, top = clip(re[k]*s, neg, top)
+		x[2*k] = v
+		v, neg, top = clip(-im[k]*s, neg, top)
+		x[2*k+1] = v
+	}
+	if len(x)%2 == 1 {
+		v, neg, top = clip(re[half]*s, neg, top)
+		x[2*half] = v
+	}
+	return neg, top
+}
+
+// clip returns v, or 0 if v is not above 0, with neg and top updated
+// (masses).
+func clip(v, neg, top float64) (float64, float64, float64) {
+	if v > 0 {
+		if v > top {
+			top = v
+		}
+		return v, neg, top
+	}
+	if -v > neg {
+		neg = -v
+	}
+	return 0, neg, top
 }
 
 // screenBlocks are the block sizes, coarsest first, at which screen

@@ -122,15 +122,16 @@ type Bound struct {
 	Resolved float64
 }
 
-// group is Count releases of one law; extra is added to their
-// composition's losses (Laplace releases above the truncation depth share
-// one shape and differ only by where it sits). A bucket of distinct
-// Laplace releases (laplaceGroups) is composed as Count releases of its
-// largest ε, and down is its smallest: the same bucket rounded the other
-// way, a lower bound that measures what the rounding cost (0 when the
-// bucket holds one ε).
+// group is Count releases of one Laplace law (the Gaussian part is
+// composed apart; held as a value, not a law, so that a grouping boxes
+// none per bucket); extra is added to their composition's losses (Laplace
+// releases above the truncation depth share one shape and differ only by
+// where it sits). A bucket of distinct Laplace releases (laplaceGroups) is
+// composed as Count releases of its largest ε, and down is its smallest:
+// the same bucket rounded the other way, a lower bound that measures what
+// the rounding cost (0 when the bucket holds one ε).
 type group struct {
-	law   law
+	law   laplace
 	count int64
 	extra float64
 	down  float64
@@ -140,7 +141,7 @@ type group struct {
 func Compose(rs []Release, opt Options) (*Composition, error) {
 	m := newMultiset()
 	for i, r := range rs {
-		if err := m.add(r, fmt.Sprintf("releases[%d]", i)); err != nil {
+		if err := m.add(r, func() string { return fmt.Sprintf("releases[%d]", i) }); err != nil {
 			return nil, err
 		}
 	}
@@ -177,14 +178,16 @@ type multiset struct {
 
 func newMultiset() multiset { return multiset{index: map[float64]int{}} }
 
-// add records r, naming field in its one-line error.
-func (m *multiset) add(r Release, field string) error {
-	if err := r.Validate(field); err != nil {
-		return err
+// add records r, naming field() in its one-line error (formatted only
+// then: a ledger adds a release per agent and iteration, and formatting
+// each name was a tenth of adding it).
+func (m *multiset) add(r Release, field func() string) error {
+	if r.Validate("") != nil {
+		return r.Validate(field())
 	}
 	n := r.times()
 	if m.n+n > MaxCount {
-		return fmt.Errorf("%s: more than %d releases in all", field, int64(MaxCount))
+		return fmt.Errorf("%s: more than %d releases in all", field(), int64(MaxCount))
 	}
 	m.n += n
 	v, lv := r.ratio()
@@ -283,12 +286,13 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
 		return c, nil
 	}
-	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol)
-	// The work buffers of every pass (build), from the pool: a ledger's
-	// agents reuse them rather than clear megabytes each (every buffer is
-	// set before it is read, and u is a function of the grid alone).
+	// The work buffers of every pass (build, laplaceGroups), from the
+	// pool: a ledger's agents reuse them rather than clear megabytes each
+	// (every buffer is set before it is read, and u is a function of the
+	// grid alone).
 	cv := convolvers.Get().(*convolver)
 	defer convolvers.Put(cv)
+	groups := bucketsFor(m.eps, m.logs, m.count, m.mu2, tol, cv)
 	gmu := math.Sqrt(m.mu2)
 	if opt.Grid > 0 {
 		var err error
@@ -320,11 +324,12 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	if err != nil {
 		return nil, err
 	}
+	// g is the coarse grid's ε at refDelta, read once per distribution
+	// (a refined grid's coarse one is the last fine one).
+	g := coarse.absEpsilon(refDelta, pessimistic)
 	rounding := 0.0
 	if down != nil {
-		rounding = max(coarse.absEpsilon(refDelta, pessimistic)-down.absEpsilon(refDelta, pessimistic), 0)
-	}
-	if down != nil {
+		rounding = max(g-down.absEpsilon(refDelta, pessimistic), 0)
 		c.up, c.down = coarse, down
 	}
 	for range maxRefine {
@@ -333,14 +338,30 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 			return nil, err
 		}
 		c.fine, c.coarse = fine, coarse
-		f, g := fine.absEpsilon(refDelta, pessimistic), coarse.absEpsilon(refDelta, pessimistic)
+		f := fine.absEpsilon(refDelta, pessimistic)
 		if 2*(g-f) <= gridLimit(f, rounding, down != nil, tol) || 2*len(fine.p) > maxWindow {
 			break
 		}
-		coarse, h = fine, h/2
+		// The coarse grid is dropped unless it is kept as up.
+		if coarse != c.up {
+			coarse.release()
+		}
+		coarse, h, g = fine, h/2, f
 	}
 	c.method = MethodPLD
 	return c, nil
+}
+
+// release returns c's distributions to the window pool: c must not be
+// read after (Ledger.Bounds, which reads each composition once).
+func (c *Composition) release() {
+	if c.up != c.coarse {
+		c.up.release()
+	}
+	c.fine.release()
+	c.coarse.release()
+	c.down.release()
+	c.fine, c.coarse, c.up, c.down = nil, nil, nil, nil
 }
 
 // gridLimit is how large the grid's part of the error estimate, 2(g − f)
@@ -393,10 +414,18 @@ func lowerAt(gs []group, gmu, h float64, cv *convolver) (*dist, error) {
 // per cent of a composition): scaled by aim/cost, then bisected
 // geometrically between the widest within the aim and the narrowest
 // beyond.
-func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
+func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64, cv *convolver) []group {
 	aim := bucketAim * tol
 	gamma := bucketShare * tol
-	gs := laplaceGroups(eps, logs, count, gamma)
+	// The groupings are built in the convolver's two buffers: the best so
+	// far and the one tried (build reads the best until the composition
+	// ends, while the convolver is this composition's).
+	// The pivot depends on the releases alone: computed once for every
+	// grouping tried.
+	pv := pivotOf(eps, count)
+	gs := laplaceGroups(eps, logs, count, gamma, pv, cv, cv.groups[0])
+	spare := cv.groups[1]
+	defer func() { cv.groups = [2][]group{gs, spare} }()
 	cost := roundingCost(gs, mu2)
 	if cost == 0 || cost >= 0.8*aim {
 		return gs
@@ -412,12 +441,12 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 		if next <= lo*1.05 || hi > 0 && next >= hi/1.05 {
 			break
 		}
-		ngs := laplaceGroups(eps, logs, count, next)
+		ngs := laplaceGroups(eps, logs, count, next, pv, cv, spare)
 		nc := roundingCost(ngs, mu2)
 		if nc <= aim {
-			lo, gs = next, ngs
+			lo, gs, spare = next, ngs, gs
 		} else {
-			hi = next
+			hi, spare = next, ngs
 		}
 		gamma, cost = next, nc
 	}
@@ -433,8 +462,8 @@ func bucketsFor(eps, logs []float64, count []int64, mu2, tol float64) []group {
 func roundingCost(gs []group, mu2 float64) float64 {
 	var moved2, spread, moved1, sum float64
 	for _, g := range gs {
-		l, ok := g.law.(laplace)
-		if !ok || g.count == 0 || 2*l.eps > laplaceDepth(tail) {
+		l := g.law
+		if g.count == 0 || 2*l.eps > laplaceDepth(tail) {
 			continue
 		}
 		n := float64(g.count)
@@ -449,6 +478,24 @@ func roundingCost(gs []group, mu2 float64) float64 {
 		return 0
 	}
 	return max(moved2/(spread+mu2), moved1/sum)
+}
+
+// pivot is laplaceGroups' p = Σε²/Σε over the releases not truncated,
+// and ln p.
+type pivot struct{ p, log float64 }
+
+// pivotOf returns the pivot of the releases eps with counts count.
+func pivotOf(eps []float64, count []int64) pivot {
+	depth := laplaceDepth(tail)
+	var s1, s2 float64
+	for i, e := range eps {
+		if 2*e <= depth {
+			s1 += float64(float64(count[i]) * e)
+			s2 += float64(float64(count[i]) * float64(e*e))
+		}
+	}
+	p := s2 / s1
+	return pivot{p: p, log: num.Log(p)}
 }
 
 // laplaceGroups returns the Laplace releases (eps[i] with count[i]; logs[i]
@@ -466,26 +513,19 @@ func roundingCost(gs []group, mu2 float64) float64 {
 // little) and of ratio 1 + gamma above it, so that rounding every release
 // up costs at most about gamma of Σε² either way, with half the buckets
 // of a geometric grid for a decaying schedule.
-func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
-	var gs []group
+func laplaceGroups(eps, logs []float64, count []int64, gamma float64, pv pivot, cv *convolver, buf []group) []group {
+	gs := buf[:0] // every group is appended whole
 	deep := -1
 	lg := num.Log(1 + gamma)
 	depth := laplaceDepth(tail)
-	var s1, s2 float64
-	for i, e := range eps {
-		if 2*e <= depth {
-			s1 += float64(float64(count[i]) * e)
-			s2 += float64(float64(count[i]) * float64(e*e))
-		}
-	}
-	pivot := s2 / s1
-	lp := num.Log(pivot)
+	pivot, lp := pv.p, pv.log
 	width := gamma * pivot
 	above := math.Ceil(1/gamma) + 1
 	// Each ε's bucket (−1 when truncated) first, so that the buckets are
 	// found in a slice when there are not many more of them than releases
 	// (a map costs a third of the grouping), in a map otherwise.
-	js := make([]float64, len(eps))
+	js := grow(cv.js, len(eps)) // every value set below
+	cv.js = js
 	jmax := 0.0
 	for i, e := range eps {
 		js[i] = -1
@@ -506,12 +546,17 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 	var dense []int32 // group index + 1, 0 for none
 	var sparse map[float64]int
 	if jmax <= float64(4*len(eps)+4096) {
-		dense = make([]int32, int(jmax)+1)
+		if cap(cv.dense) < int(jmax)+1 {
+			cv.dense = make([]int32, int(jmax)+1)
+		}
+		dense = cv.dense[:int(jmax)+1]
+		clear(dense)
 	} else {
 		sparse = map[float64]int{}
 	}
 	// top is each group's largest ε, its law once all are in.
-	var top []float64
+	top := cv.top[:0]
+	defer func() { cv.top = top }()
 	for i, e := range eps {
 		n := count[i]
 		if j := js[i]; j >= 0 {
@@ -547,7 +592,7 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 			top = append(top, 0)
 		}
 		g := &gs[deep]
-		g.extra += float64(float64(n) * (e - g.law.(laplace).eps))
+		g.extra += float64(float64(n) * (e - g.law.eps))
 		g.count += n
 	}
 	for k, e := range top {
@@ -562,7 +607,7 @@ func laplaceGroups(eps, logs []float64, count []int64, gamma float64) []group {
 // composition rounded them.
 func rounded(gs []group) bool {
 	for _, g := range gs {
-		if l, ok := g.law.(laplace); ok && g.down > 0 && g.down < l.eps {
+		if g.down > 0 && g.down < g.law.eps {
 			return true
 		}
 	}
@@ -590,7 +635,7 @@ func gridFor(gs []group, gmu, top, tol float64) float64 {
 		n := float64(g.count)
 		s2 += float64(n * g.law.variance())
 		widest = max(widest, g.law.width(tail))
-		if l, ok := g.law.(laplace); ok && 2*l.eps <= laplaceDepth(tail) {
+		if l := g.law; 2*l.eps <= laplaceDepth(tail) {
 			w := float64(n * num.Exp(-l.eps))
 			atoms += w
 			if w > atom {
@@ -663,13 +708,13 @@ func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) 
 	gr := gridAt(h)
 	for _, g := range gs {
 		l := g.law
-		if _, ok := l.(laplace); ok && lower && g.down > 0 {
+		if lower && g.down > 0 {
 			l = laplace{g.down}
 		}
 		pt := part{count: g.count, extra: g.extra}
-		if lap, ok := l.(laplace); ok && 2*lap.eps <= laplaceDepth(tail) {
+		if 2*l.eps <= laplaceDepth(tail) {
 			var fits bool
-			if pt.lap, fits = lap.partsOn(gr, tail); !fits {
+			if pt.lap, fits = l.partsOn(gr, tail); !fits {
 				return nil, tooFine(h, l)
 			}
 		} else {

@@ -162,6 +162,23 @@ func (p *plan) inverse(xr, xi, re, im, x []float64) { p.inverseBand(xr, xi, re, 
 // 0 for none): the complex transform skips what is 0 (complexFFT). x may
 // be shorter than n: its first len(x) values are set.
 func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
+	p.inverseSpectrum(xr, xi, re, im, band)
+	// Only the len(x) ≤ n values asked for are written (a composition
+	// reads its window, not the whole length).
+	s := 1 / float64(p.n/2)
+	half := len(x) / 2
+	for k := range half {
+		x[2*k] = re[k] * s
+		x[2*k+1] = -im[k] * s
+	}
+	if len(x)%2 == 1 {
+		x[2*half] = re[half] * s
+	}
+}
+
+// inverseSpectrum leaves in re, im (length n/2) the complex transform
+// whose k-th value times 2/n is x[2k] − i·x[2k+1] (inverseBand).
+func (p *plan) inverseSpectrum(xr, xi, re, im []float64, band int) {
 	m := p.n / 2
 	if band > m/2 {
 		band = 0
@@ -202,17 +219,6 @@ func (p *plan) inverseBand(xr, xi, re, im, x []float64, band int) {
 		im[j] = -(ei + or)
 	}
 	p.complexFFT(re[:m], im[:m], band)
-	// Only the len(x) ≤ n values asked for are written (a composition
-	// reads its window, not the whole length).
-	s := 1 / float64(m)
-	half := len(x) / 2
-	for k := range half {
-		x[2*k] = re[k] * s
-		x[2*k+1] = -im[k] * s
-	}
-	if len(x)%2 == 1 {
-		x[2*half] = re[half] * s
-	}
 }
 
 // convolver holds the work buffers of FFT convolutions, so that a
@@ -230,6 +236,13 @@ type convolver struct {
 	runs   []countRun
 	lgs    []lapGroup
 	parts  []part // build's
+	// laplaceGroups' bucket per ε and group per bucket.
+	js    []float64
+	order []int // composeParts' order of the parts
+	dense []int32
+	// bucketsFor's two groupings (laplaceGroups), and each one's largest ε.
+	groups [2][]group
+	top    []float64
 	slack  []float64
 	sub    []int32
 	next   []int32

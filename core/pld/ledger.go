@@ -33,7 +33,7 @@ func (l *Ledger) Add(i int, r Release) error {
 	if i < 0 || i >= len(l.agents) {
 		return fmt.Errorf("agent: must be in 0…%d, got %d", len(l.agents)-1, i)
 	}
-	return l.agents[i].add(r, fmt.Sprintf("agents[%d].release", i))
+	return l.agents[i].add(r, func() string { return fmt.Sprintf("agents[%d].release", i) })
 }
 
 // Compose returns every agent's composition, composing each distinct
@@ -41,8 +41,26 @@ func (l *Ledger) Add(i int, r Release) error {
 // distinct ones in parallel on up to GOMAXPROCS goroutines.
 func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
 	out := make([]*Composition, len(l.agents))
-	// first[i] is the first agent whose multiset equals agent i's.
-	first := make([]int, len(l.agents))
+	first, err := l.composeEach(opt, func(i int, c *Composition) error {
+		out[i] = c
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i] = out[first[i]]
+	}
+	return out, nil
+}
+
+// composeEach composes each distinct multiset once, in parallel on up to
+// GOMAXPROCS goroutines, and hands agent i's composition to visit on the
+// goroutine that composed it. first[i] is the first agent whose multiset
+// equals agent i's (the one visited). A composition's error comes first
+// (in the agents' order), then visit's.
+func (l *Ledger) composeEach(opt Options, visit func(i int, c *Composition) error) (first []int, err error) {
+	first = make([]int, len(l.agents))
 	byHash := map[uint64][]int{}
 	var distinct []int
 	for i := range l.agents {
@@ -60,12 +78,16 @@ func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
 		}
 	}
 	errs := make([]error, len(l.agents))
+	verrs := make([]error, len(l.agents))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), len(distinct)) {
 		wg.Go(func() {
 			for i := range next {
-				out[i], errs[i] = l.agents[i].compose(opt)
+				var c *Composition
+				if c, errs[i] = l.agents[i].compose(opt); errs[i] == nil {
+					verrs[i] = visit(i, c)
+				}
 			}
 		})
 	}
@@ -79,30 +101,31 @@ func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
 			return nil, fmt.Errorf("agents[%d]: %w", i, errs[i])
 		}
 	}
-	for i := range out {
-		out[i] = out[first[i]]
+	for _, i := range distinct {
+		if verrs[i] != nil {
+			return nil, verrs[i]
+		}
 	}
-	return out, nil
+	return first, nil
 }
 
 // Bounds returns every agent's ε at delta (see Composition.Epsilon),
-// reading each shared composition once.
+// reading each shared composition once, as soon as it is composed, and
+// returning its distributions to the pool (a call for 50 agents then
+// allocates little: the next agent's compositions reuse them).
 func (l *Ledger) Bounds(delta float64, opt Options) ([]Bound, error) {
-	cs, err := l.Compose(opt)
+	bs := make([]Bound, len(l.agents))
+	first, err := l.composeEach(opt, func(i int, c *Composition) error {
+		b, err := c.Epsilon(delta)
+		c.release()
+		bs[i] = b
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	bs := make([]Bound, len(cs))
-	read := map[*Composition]Bound{}
-	for i, c := range cs {
-		b, ok := read[c]
-		if !ok {
-			if b, err = c.Epsilon(delta); err != nil {
-				return nil, err
-			}
-			read[c] = b
-		}
-		bs[i] = b
+	for i := range bs {
+		bs[i] = bs[first[i]]
 	}
 	return bs, nil
 }

@@ -175,3 +175,43 @@ func TestLedgerAgentAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowReuse: a composition's values may come from windows that
+// earlier compositions returned (Bounds): every value is written before
+// it is read, so windows poisoned with NaN change no bit of any bound.
+func TestWindowReuse(t *testing.T) {
+	const agents, releases = 3, 400
+	opt := Options{Tolerance: 1e-2}
+	l := NewLedger(agents)
+	for i := range agents {
+		for k := range releases {
+			r := Release{Mechanism: Laplace, Scale: 30 * (1 + float64(i)/agents) * math.Exp(-3*float64(k)/releases), Sensitivity: 1}
+			if err := l.Add(i, r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want, err := l.Bounds(1e-6, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only poisoned windows in the pool (the first call's are taken out).
+	for k := range 19 {
+		for windows[k].Get() != nil {
+		}
+		for range 4 {
+			b := make([]float64, 1<<k)
+			for i := range b {
+				b[i] = math.NaN()
+			}
+			windows[k].Put(&b)
+		}
+	}
+	got, err := l.Bounds(1e-6, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("on poisoned windows %+v, on fresh ones %+v", got, want)
+	}
+}

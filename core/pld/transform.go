@@ -411,7 +411,7 @@ func (t *lapTransform) value(g *lapCoef, k int, ur, ui float64, y point) (vr, vi
 
 // uAt returns u at frequency k, computing it the first time.
 func (t *lapTransform) uAt(k int) (ur, ui float64) {
-	if u := t.uR[k]; u != u {
+	if t.uR[k] != t.uR[k] {
 		t.fill(k)
 	}
 	return t.uR[k], t.uI[k]
@@ -488,7 +488,10 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	// largest powers, are the smallest), so that frequencies die early;
 	// stable, so that equal counts keep the groups' order and the bits are
 	// fixed.
-	order := make([]int, len(parts))
+	if cap(c.order) < len(parts) {
+		c.order = make([]int, len(parts))
+	}
+	order := c.order[:len(parts)]
 	for i := range order {
 		order[i] = i
 	}
@@ -557,29 +560,13 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 		ar, ai := accR[k], accI[k]
 		c.ar[k], c.ai[k] = float64(ar*z.c)+float64(ai*z.s), float64(ai*z.c)-float64(ar*z.s)
 	}
-	// The window's w values straight into the distribution, scanned there.
+	// The window's w values straight into the distribution, scanned as
+	// they are written (inverseBand's last loop, with the scan: one pass
+	// over the window rather than two).
 	r.lo = int(first)
-	r.p = make([]float64, w)
-	p.inverseBand(c.ar, c.ai, c.re, c.im, r.p, band)
-	// The negative values are the transform's rounding alone (every true
-	// mass is ≥ 0): the largest of them, or an ulp of the largest mass if
-	// there are none, measures what rounding left at every point.
-	// Comparisons rather than max: under js/wasm max is a call
-	// (runtime.fmax64), a tenth of the composition. The values are finite,
-	// so they choose the same (!(v > 0) makes −0 the +0 max gave).
-	var neg, top float64
-	for i, v := range r.p {
-		if v > 0 {
-			if v > top {
-				top = v
-			}
-		} else {
-			r.p[i] = 0
-			if -v > neg {
-				neg = -v
-			}
-		}
-	}
+	r.p, r.store = getWindow(w)
+	p.inverseSpectrum(c.ar, c.ai, c.re, c.im, band)
+	neg, top := masses(c.re, c.im, r.p, 1/float64(m))
 	r.noise = max(neg, top*0x1p-52)
 	if len(alive) < m+1 {
 		r.inf += float64(float64(n) * deadBelow)
@@ -592,6 +579,45 @@ func composeParts(parts []part, h float64, c *convolver) *dist {
 	}
 	r.cut(tail)
 	return r
+}
+
+// masses writes x[2k] = re[k]·s and x[2k+1] = −im[k]·s (inverseBand's
+// values) with the negative ones set to 0, and returns the largest of
+// their magnitudes, neg, and the largest value, top. The negative values
+// are the transform's rounding alone (every true mass is ≥ 0): neg, or an
+// ulp of top if there are none, measures what rounding left at every
+// point. Comparisons rather than max: under js/wasm max is a call
+// (runtime.fmax64), a tenth of the composition. The values are finite, so
+// they choose the same (!(v > 0) makes −0 the +0 max gave).
+func masses(re, im, x []float64, s float64) (neg, top float64) {
+	half := len(x) / 2
+	var v float64
+	for k := range half {
+		v, neg, top = clip(re[k]*s, neg, top)
+		x[2*k] = v
+		v, neg, top = clip(-im[k]*s, neg, top)
+		x[2*k+1] = v
+	}
+	if len(x)%2 == 1 {
+		v, neg, top = clip(re[half]*s, neg, top)
+		x[2*half] = v
+	}
+	return neg, top
+}
+
+// clip returns v, or 0 if v is not above 0, with neg and top updated
+// (masses).
+func clip(v, neg, top float64) (float64, float64, float64) {
+	if v > 0 {
+		if v > top {
+			top = v
+		}
+		return v, neg, top
+	}
+	if -v > neg {
+		neg = -v
+	}
+	return 0, neg, top
 }
 
 // screenBlocks are the block sizes, coarsest first, at which screen
@@ -664,6 +690,11 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 				ur0, ui0 := lt.uAt(kc0)
 				ur1, ui1 := lt.uAt(kc1)
 				y0, y1 := tab[kc0], tab[kc1]
+				// value's arithmetic written out (the same bits), as in
+				// runProduct2: not inlined, its call per group and block
+				// was a sixteenth of the whole under js/wasm. The mask from
+				// the table's own length spares the lookups' bounds checks.
+				mask := uint(len(tab) - 1)
 				for i := range lgs {
 					sl := slack[i]
 					if sl >= 1 {
@@ -671,13 +702,39 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 					}
 					g := &lgs[i]
 					if mag0 >= dead2 {
-						vr, vi := lt.value(&g.coef, kc0, ur0, ui0, y0)
+						z := tab[uint(kc0*g.coef.full)&mask]
+						gr, gi := g.coef.omR+2*float64(g.coef.r*float64(z.h*z.h)), -float64(g.coef.r*z.s)
+						vr := 0.5 + (float64(ur0*gr) - float64(ui0*gi))
+						vi := float64(ur0*gi) + float64(ui0*gr)
+						vr += float64(g.coef.a * z.c)
+						vi += float64(g.coef.a * z.s)
+						if !g.coef.split {
+							vr += float64(g.coef.b * z.c)
+							vi += float64(g.coef.b * z.s)
+						} else {
+							zr, zi := float64(z.c*y0.c)-float64(z.s*y0.s), float64(z.c*y0.s)+float64(z.s*y0.c)
+							vr += float64(g.coef.b * zr)
+							vi += float64(g.coef.b * zi)
+						}
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag0 *= powReal(float64(v*v), g.count)
 						}
 					}
 					if mag1 >= dead2 {
-						vr, vi := lt.value(&g.coef, kc1, ur1, ui1, y1)
+						z := tab[uint(kc1*g.coef.full)&mask]
+						gr, gi := g.coef.omR+2*float64(g.coef.r*float64(z.h*z.h)), -float64(g.coef.r*z.s)
+						vr := 0.5 + (float64(ur1*gr) - float64(ui1*gi))
+						vi := float64(ur1*gi) + float64(ui1*gr)
+						vr += float64(g.coef.a * z.c)
+						vi += float64(g.coef.a * z.s)
+						if !g.coef.split {
+							vr += float64(g.coef.b * z.c)
+							vi += float64(g.coef.b * z.s)
+						} else {
+							zr, zi := float64(z.c*y1.c)-float64(z.s*y1.s), float64(z.c*y1.s)+float64(z.s*y1.c)
+							vr += float64(g.coef.b * zr)
+							vi += float64(g.coef.b * zi)
+						}
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag1 *= powReal(float64(v*v), g.count)
 						}

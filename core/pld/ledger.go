@@ -48,10 +48,7 @@ func (l *Ledger) Compose(opt Options) ([]*Composition, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		out[i] = out[first[i]]
-	}
-	return out, nil
+	return shared(out, first), nil
 }
 
 // composeEach composes each distinct multiset once, in parallel on up to
@@ -124,8 +121,14 @@ func (l *Ledger) Bounds(delta float64, opt Options) ([]Bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range bs {
-		bs[i] = bs[first[i]]
+	return shared(bs, first), nil
+}
+
+// shared fills each agent's entry from the first agent with its multiset
+// (first[i] ≤ i), which composeEach visited.
+func shared[T any](v []T, first []int) []T {
+	for i := range v {
+		v[i] = v[first[i]]
 	}
-	return bs, nil
+	return v
 }

@@ -129,6 +129,54 @@ func TestLaplaceTransform(t *testing.T) {
 	}
 }
 
+// TestCountDifferences: groups of several counts, composed by lapProduct
+// as running products raised to the differences of the counts (Π φ_g^{c_g}
+// = Π_j P_j^{c_j − c_{j+1}}), give the convolution by the definition of
+// every release: counts that repeat, that differ by one and by more, and
+// split and aligned lower atoms (whose e^{iθn} comes from the table).
+func TestCountDifferences(t *testing.T) {
+	h := 0.01
+	groups := []struct {
+		eps   float64
+		count int64
+	}{{0.3, 5}, {0.123, 5}, {0.05, 3}, {0.2, 2}, {0.077, 1}, {0.41, 1}}
+	var parts []part
+	var want []float64
+	lo, offset := 0, 0.0
+	for _, g := range groups {
+		p, ok := laplace{g.eps}.parts(h, tail)
+		if !ok {
+			t.Fatalf("%v: does not fit", g.eps)
+		}
+		parts = append(parts, part{lap: p, count: g.count})
+		d := p.dist(h)
+		for range g.count {
+			if want == nil {
+				want = d.p
+			} else {
+				want = direct(want, d.p)
+			}
+			lo += d.lo
+			offset += g.eps
+		}
+	}
+	var conv convolver
+	got := composeParts(parts, h, &conv)
+	if math.Abs(got.offset-offset) > 1e-14 {
+		t.Fatalf("offset %v, want %v", got.offset, offset)
+	}
+	for i, v := range want {
+		j := lo + i - got.lo
+		g := 0.0
+		if j >= 0 && j < len(got.p) {
+			g = got.p[j]
+		}
+		if math.Abs(g-v) > 1e-15 {
+			t.Errorf("index %d: %v, want %v", lo+i, g, v)
+		}
+	}
+}
+
 // direct is the convolution by the definition.
 func direct(a, b []float64) []float64 {
 	r := make([]float64, len(a)+len(b)-1)

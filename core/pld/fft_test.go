@@ -231,3 +231,70 @@ func (p lapParts) statsLoop(h float64) (mean, vari, reach float64) {
 	}
 	return mean, m2 / m0, max(-mean, float64(float64(p.n)*h)+mean)
 }
+
+// TestFusedStages: complexFFT, which does its dense stages two at a time
+// (fusedStages), gives the bits of every stage done in its own pass
+// (stagewise, the loop it had), for lengths from 4 to 2¹⁵ and bands from
+// one frequency to none.
+func TestFusedStages(t *testing.T) {
+	s := rng.NewStream(1, "pld/fused")
+	for _, n := range []int{4, 8, 16, 64, 1024, 1 << 15} {
+		p := planFor(n)
+		m := n / 2
+		for _, band := range []int{0, 1, 2, 5, 50, m / 4, m / 2} {
+			if band > m/2 || band > 0 && m < 4 {
+				continue
+			}
+			re, im := make([]float64, m), make([]float64, m)
+			for k := range m {
+				// With a band, the input is 0 from band to m − band in
+				// natural order, and given in bit-reversed order.
+				if band == 0 || k < band || k > m-band {
+					j := k
+					if band > 0 {
+						j = int(p.rev[k])
+					}
+					re[j], im[j] = s.Float64()-0.5, s.Float64()-0.5
+				}
+			}
+			wr, wi := append([]float64(nil), re...), append([]float64(nil), im...)
+			p.complexFFT(re, im, band)
+			stagewise(p, wr, wi, band)
+			for k := range m {
+				if math.Float64bits(re[k]) != math.Float64bits(wr[k]) || math.Float64bits(im[k]) != math.Float64bits(wi[k]) {
+					t.Fatalf("n = %d, band %d: [%d] = %v%+vi, stage by stage %v%+vi", n, band, k, re[k], im[k], wr[k], wi[k])
+				}
+			}
+		}
+	}
+}
+
+// stagewise is complexFFT with every stage in its own pass.
+func stagewise(p *plan, re, im []float64, band int) {
+	m := len(re)
+	if band == 0 {
+		for i, r := range p.rev {
+			if j := int(r); i < j {
+				re[i], re[j] = re[j], re[i]
+				im[i], im[j] = im[j], im[i]
+			}
+		}
+	}
+	off := 0
+	for s := 2; s <= m; s *= 2 {
+		h := s / 2
+		wr, wi := p.stageRe[off:off+h], p.stageIm[off:off+h]
+		off += h
+		for start := 0; start < m; start += s {
+			for j := range h {
+				xr, xi := re[start+h+j], im[start+h+j]
+				tr := float64(wr[j]*xr) - float64(wi[j]*xi)
+				ti := float64(wr[j]*xi) + float64(wi[j]*xr)
+				re[start+h+j] = re[start+j] - tr
+				im[start+h+j] = im[start+j] - ti
+				re[start+j] += tr
+				im[start+j] += ti
+			}
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"weak"
 
 	"dpsim/core/data"
-	"dpsim/core/internal/cpufeat"
 )
 
 // The sparse axpys of a pixel set split by column density (amd64 only):
@@ -45,10 +44,6 @@ func hotDensity() float64 {
 
 // hotChunk is the columns of a hot chunk: one ymm of float64.
 const hotChunk = 4
-
-// useAVX512 selects the AVX-512 kernel of the split axpys; tests turn it
-// off to compare.
-var useAVX512 = cpufeat.AVX512
 
 // pixHot is a pixel set's columns split for the axpys: the bytes of
 // each row at the hot columns (h of them, a multiple of 2·hotChunk — the

@@ -118,6 +118,7 @@ await() { # await NAME: wait for NAME, print its output, fail if it failed
 }
 stop_background() {
   local name
+  [[ -z ${e2e_programs:-} ]] || rm -rf "$e2e_programs"
   for name in "${!bg_pid[@]}"; do
     kill -TERM -- "-${bg_pid[$name]}" 2>/dev/null || kill -TERM "${bg_pid[$name]}" 2>/dev/null || true
     rm -f "${bg_log[$name]}"
@@ -132,6 +133,16 @@ untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort |
 # background; the test itself times nothing.
 background e2 env DPSIM_WASM_EXPORTS=1 go test -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 background build bash -c 't=$SECONDS; ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
+# The end-to-end step's two test programs (the page's program with a test
+# plug-in: e2e/data.test.js's and e2e/nooptimum.test.js's), built here
+# beside the others rather than by those files inside step (i), where the
+# browser already keeps both cores busy (e2e/harness.js testProgram).
+e2e_programs=$(mktemp -d)
+export DPSIM_E2E_PROGRAMS=$e2e_programs
+background programs bash -c 't=$SECONDS
+  GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/datatoy.wasm" ./ui/internal/datatoy/app &&
+    GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/wavetoy.wasm" ./ui/internal/wavetoy/app
+  rc=$?; echo "(the test programs took $((SECONDS - t)) s in the background)"; exit $rc'
 # (e3): the same scenario and seed give the same bytes on every platform,
 # not only on this amd64 and in the browser; arm64 (Apple Silicon, ARM
 # Linux) and amd64 at v3 compile fused multiply–adds, and the standard
@@ -409,6 +420,7 @@ fi
 
 # ---------------------------------------------------------------- (i)
 step "(i) end-to-end: node --test e2e/, one browser and one server for every file (e2e/run.js)"
+await programs
 # run.js stops its browser and server however the run ends. If test.sh
 # fails or is interrupted meanwhile, the trap stops run.js and kills what it
 # started (their ids are in the pid file), should run.js not do it itself.

@@ -17,15 +17,14 @@
 //   node --test e2e/            (after ./build.sh; ./test.sh does it)
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { ROOT, SITE, OUT, context, scratch, site, waiter, watchPage } = require('./harness.js');
+const { SITE, OUT, context, site, testProgram, waiter, watchPage } = require('./harness.js');
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const WASM = path.join(scratch('data'), 'datatoy.wasm');
+let WASM = null; // the test program (before)
 let ctx = null;
 let p = null; // the page open (harness.watchPage), its page and log
 let page = null;
@@ -119,9 +118,7 @@ const dataBox = () => page.evaluate(() => {
 
 before(async () => {
   assert.ok(fs.existsSync(path.join(SITE, 'data', 'mushrooms-train.gz')), `${SITE}/data/ has no datasets: run ./build.sh`);
-  execFileSync('go', ['build', '-o', WASM, './ui/internal/datatoy/app'], {
-    cwd: ROOT, stdio: 'inherit', env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
-  });
+  WASM = testProgram('./ui/internal/datatoy/app', 'datatoy');
   ctx = await context({ viewport: { width: 1280, height: 900 } });
 });
 

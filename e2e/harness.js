@@ -17,6 +17,8 @@
 //   E2E_TIMEOUT       ms to wait for frames / iterations (defaults per file)
 //   DPSIM_BROWSER_WS  a running browser server's endpoint (e2e/run.js)
 //   DPSIM_SERVER_URL  a running ./serve of DPSIM_SITE (e2e/run.js)
+//   DPSIM_E2E_PROGRAMS  a directory of test programs built (test.sh; see
+//                     testProgram)
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -73,6 +75,22 @@ function cli() {
     throw new Error(`${bin} is older than ${wasm} (run ./build.sh)`);
   }
   return bin;
+}
+
+// testProgram returns the path of a test program: the page's program
+// built for js/wasm with a test plug-in registered (pkg, e.g.
+// ./ui/internal/datatoy/app), which a test serves in place of dpsim.wasm.
+// test.sh builds them beside its other steps, before the end-to-end step
+// (DPSIM_E2E_PROGRAMS names the directory, name.wasm in it); otherwise,
+// or if it lacks one, it is built here, into this file's scratch.
+function testProgram(pkg, name) {
+  const dir = process.env.DPSIM_E2E_PROGRAMS;
+  if (dir && fs.existsSync(path.join(dir, `${name}.wasm`))) return path.join(dir, `${name}.wasm`);
+  const out = path.join(scratch(name), `${name}.wasm`);
+  execFileSync('go', ['build', '-o', out, pkg], {
+    cwd: ROOT, stdio: 'inherit', env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
+  });
+  return out;
 }
 
 // inGitCheckout says whether ROOT is a git work tree git can read: there
@@ -267,6 +285,6 @@ if (require.main && /\.test\.js$/.test(require.main.filename)) after(async () =>
 fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
-  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, inGitCheckout,
+  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, testProgram, inGitCheckout,
   built, scratch, site, browser, launchBrowser, context, watchPage, open, waiter, box, download, cpuBusy,
 };

@@ -10,13 +10,12 @@
 //   node --test e2e/            (after ./build.sh; ./test.sh does it)
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
-const { ROOT, OUT, open, scratch, waiter } = require('./harness.js');
+const { OUT, open, testProgram, waiter } = require('./harness.js');
 const FATAL_CONSOLE = /panic|fatal error|exit code/i;
 
-const WASM = path.join(scratch('noopt'), 'wave.wasm');
+let WASM = null; // the test program (before)
 let p = null;
 let page = null;
 let log = null;
@@ -41,9 +40,7 @@ const wait = waiter({ timeout: Number(process.env.E2E_TIMEOUT) || 120000, pollin
 const waitFor = (what, fn, arg, timeout) => wait(p, what, fn, arg, timeout);
 
 before(async () => {
-  execFileSync('go', ['build', '-o', WASM, './ui/internal/wavetoy/app'], {
-    cwd: ROOT, stdio: 'inherit', env: { ...process.env, GOOS: 'js', GOARCH: 'wasm' },
-  });
+  WASM = testProgram('./ui/internal/wavetoy/app', 'wavetoy');
   // The test program in place of the site's dpsim.wasm.
   p = await open(null, {
     viewport: { width: 1280, height: 800 },

@@ -25,7 +25,12 @@ module.exports = async function* timing(source) {
     // may come in a burst at its end.
     if (d.name === d.file && ev.type === 'test:dequeue' && !f.started) { f.first = now; f.started = true; }
     if (!f.ended) f.last = now;
-    if (d.name === d.file && ev.type === 'test:complete') f.ended = true;
+    if (d.name === d.file && ev.type === 'test:complete' && !f.ended) {
+      f.ended = true;
+      // Said as each file ends too, so that a run cut short still shows
+      // where its time went.
+      yield `e2e timing: ${((f.last - f.first) / 1000).toFixed(1)} s  ${path.relative(process.cwd(), d.file)}\n`;
+    }
     if ((ev.type === 'test:pass' || ev.type === 'test:fail') && d.details && d.details.type !== 'suite') {
       f.tests++;
       tests.push({ file: d.file, name: d.name, ms: d.details.duration_ms || 0, failed: ev.type === 'test:fail' });

@@ -1715,7 +1715,7 @@
   const softwareGL = boot.gl.ok && /swiftshader|llvmpipe|softpipe|software/i.test(boot.gl.renderer || '');
 
   // fetchWithProgress returns a Response whose body reports progress as it
-  // streams, so instantiateStreaming can still compile while downloading.
+  // streams, so compileStreaming can still compile while downloading.
   async function fetchWithProgress(url) {
     const res = await fetch(url);
     if (!res.ok) {
@@ -1792,6 +1792,9 @@
     });
 
     if (!boot.firstFrameShown) showViewMessage('Loading the simulation…', '', { progress: true });
+    // The simulator streams and compiles from now on, while the view
+    // starts and the panels' scripts load; startSimulator runs it.
+    compileSimulator();
     // Two Go programs: the view (view.wasm, ebiten: it draws), which
     // boot.js started, and the simulator (dpsim.wasm: the run, the
     // bridge), which hands the view its pictures (docs/bridge.md).
@@ -1832,7 +1835,19 @@
     return lateScripts;
   }
 
-  // startSimulator fetches, compiles and runs dpsim.wasm, the simulator.
+  // compileSimulator fetches and compiles dpsim.wasm, the simulator, as
+  // it streams, once; startSimulator awaits the module.
+  let simModule = null;
+  function compileSimulator() {
+    if (!simModule) {
+      simModule = fetchWithProgress(WASM_URL).then((res) => WebAssembly.compileStreaming(res));
+      simModule.catch(() => {}); // startSimulator reports it
+    }
+    return simModule;
+  }
+
+  // startSimulator runs dpsim.wasm, the simulator (compileSimulator
+  // fetched and compiled it).
   async function startSimulator() {
     if (dead) return;
     const go = new window.Go();
@@ -1846,12 +1861,11 @@
     };
     let instance;
     try {
-      const res = await fetchWithProgress(WASM_URL);
-      const result = await WebAssembly.instantiateStreaming(res, go.importObject);
-      instance = result.instance;
+      const module = await compileSimulator();
+      instance = await WebAssembly.instantiate(module, go.importObject);
       // The compiled simulator, which a heavy scenario's Web Worker runs
       // too (ui/remote.go, public/run-worker.js): compiled once.
-      window.dpsimSimModule = result.module;
+      window.dpsimSimModule = module;
       performance.mark('dpsim-instantiated');
     } catch (e) {
       fatal('Could not load the simulation (dpsim.wasm).', e && e.message ? e.message : String(e));

@@ -14,20 +14,49 @@
 # switch the machine's alternative to OpenBLAS (its priority is 90 against
 # the reference's 10).
 #
-#   blas_setup            fills BLASES (openblas first when available) and
-#                         BLAS_DIR[name]; says on stderr what is missing
-#   blas_run NAME CMD…    runs CMD with NAME's library first on the path
-#   blas_check NAME PY    fails unless PY (a python with NumPy) really loads
-#                         NAME's library (read from /proc/self/maps)
+# The reference column needs the reference LAPACK beside the reference BLAS:
+# NumPy links liblapack.so.3 too, and where the machine's LAPACK alternative
+# is OpenBLAS's (installing libopenblas0-serial selects it), that LAPACK would
+# pull libopenblas into the reference process. When Debian's liblapack3 is
+# not installed, it is fetched and unpacked into
+# ${XDG_CACHE_HOME:-$HOME/.cache}/dpsim/lapack-reference the same way.
+#
+#   blas_setup            fills BLASES (openblas first when available),
+#                         BLAS_DIR[name] (the directory of its libblas.so.3)
+#                         and BLAS_PATH[name] (what goes on LD_LIBRARY_PATH);
+#                         says on stderr what is missing
+#   blas_run NAME CMD…    runs CMD with NAME's libraries first on the path
+#   blas_check NAME PY    fails unless every BLAS or LAPACK library PY (a
+#                         python with NumPy) loads is NAME's (read from
+#                         /proc/self/maps)
 #
 # Every NumPy side runs on one thread, as dpsim's iteration is one goroutine.
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-declare -gA BLAS_DIR=()
+declare -gA BLAS_DIR=() BLAS_PATH=()
 declare -ga BLASES=()
 
+# blas_fetch PACKAGE SUBDIR CACHE: unpacks Debian's PACKAGE (apt-get download,
+# dpkg-deb -x; nothing installed) and copies its /usr/lib/<arch>/SUBDIR into
+# CACHE; fails when it cannot.
+blas_fetch() {
+  local pkg=$1 sub=$2 cache=$3 arch tmp deb ok=1
+  arch=$(uname -m)-linux-gnu
+  command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null || return 1
+  tmp=$(mktemp -d)
+  if (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) &&
+    deb=$(ls "$tmp"/"${pkg}"_*.deb 2>/dev/null) && dpkg-deb -x "$deb" "$tmp/x" &&
+    [ -d "$tmp/x/usr/lib/$arch/$sub" ]; then
+    mkdir -p "$cache"
+    cp -a "$tmp/x/usr/lib/$arch/$sub/." "$cache/"
+    ok=0
+  fi
+  rm -rf "$tmp"
+  return $ok
+}
+
 blas_setup() {
-  local arch lib cache deb tmp
+  local arch lib cache lapack
   arch=$(uname -m)-linux-gnu
   lib=/usr/lib/$arch
   cache=${XDG_CACHE_HOME:-$HOME/.cache}/dpsim/openblas-serial
@@ -35,44 +64,53 @@ blas_setup() {
     BLAS_DIR[openblas]=$lib/openblas-serial
   elif [ -e "$cache/libblas.so.3" ]; then
     BLAS_DIR[openblas]=$cache
-  elif command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null; then
-    tmp=$(mktemp -d)
-    if (cd "$tmp" && apt-get download -q libopenblas0-serial >/dev/null 2>&1) &&
-      deb=$(ls "$tmp"/libopenblas0-serial_*.deb 2>/dev/null) && dpkg-deb -x "$deb" "$tmp/x" &&
-      [ -e "$tmp/x/usr/lib/$arch/openblas-serial/libblas.so.3" ]; then
-      mkdir -p "$cache"
-      cp -a "$tmp/x/usr/lib/$arch/openblas-serial/." "$cache/"
-      BLAS_DIR[openblas]=$cache
-    fi
-    rm -rf "$tmp"
+  elif blas_fetch libopenblas0-serial openblas-serial "$cache" && [ -e "$cache/libblas.so.3" ]; then
+    BLAS_DIR[openblas]=$cache
   fi
-  if [ -n "${BLAS_DIR[openblas]:-}" ]; then BLASES+=(openblas); else
+  if [ -n "${BLAS_DIR[openblas]:-}" ]; then
+    BLAS_PATH[openblas]=${BLAS_DIR[openblas]}
+    BLASES+=(openblas)
+  else
     echo "blas.sh: no OpenBLAS (libopenblas0-serial neither installed nor downloadable): NumPy on the reference BLAS only" >&2
   fi
-  if [ -e "$lib/blas/libblas.so.3" ]; then
-    BLAS_DIR[reference]=$lib/blas
-    BLASES+=(reference)
-  else
+  lapack=""
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/dpsim/lapack-reference
+  if [ -e "$lib/lapack/liblapack.so.3" ]; then
+    lapack=$lib/lapack
+  elif [ -e "$cache/liblapack.so.3" ] || { blas_fetch liblapack3 lapack "$cache" && [ -e "$cache/liblapack.so.3" ]; }; then
+    lapack=$cache
+  fi
+  if [ ! -e "$lib/blas/libblas.so.3" ]; then
     echo "blas.sh: no reference BLAS ($lib/blas, Debian's libblas3)" >&2
+  elif [ -z "$lapack" ]; then
+    echo "blas.sh: no reference LAPACK (Debian's liblapack3, neither installed nor downloadable): no reference column" >&2
+  else
+    BLAS_DIR[reference]=$lib/blas
+    BLAS_PATH[reference]=$lib/blas:$lapack
+    BLASES+=(reference)
   fi
   [ ${#BLASES[@]} -gt 0 ] || { echo "blas.sh: no BLAS to run NumPy on" >&2; return 1; }
 }
 
 blas_run() { # NAME CMD…
   local name=$1; shift
-  LD_LIBRARY_PATH=${BLAS_DIR[$name]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@"
+  LD_LIBRARY_PATH=${BLAS_PATH[$name]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$@"
 }
 
 blas_check() { # NAME PYTHON
   local name=$1 py=$2 got
   got=$(blas_run "$name" "$py" -c '
+import os, re, sys
 import numpy as np
-a = np.ones((64, 64)); a @ a
-print(next((l.split()[-1] for l in open("/proc/self/maps") if "blas" in l.split()[-1]), "none"))')
-  case $got in
-    "${BLAS_DIR[$name]}"/*) ;;
-    *) echo "blas.sh: NumPy asked for $name (${BLAS_DIR[$name]}) loaded $got" >&2; return 1 ;;
-  esac
+a = np.ones((64, 64)); a @ a; np.linalg.solve(a + 64 * np.eye(64), a[0])
+dirs = [os.path.realpath(d) for d in sys.argv[1].split(":")]
+libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if re.search(r"blas|lapack", os.path.basename(l.split()[-1]))})
+bad = [l for l in libs if os.path.dirname(os.path.realpath(l)) not in dirs]
+print("ok" if libs and not bad else "loaded " + (" ".join(bad) if bad else "no BLAS"))' "${BLAS_PATH[$name]}")
+  if [ "$got" != ok ]; then
+    echo "blas.sh: NumPy asked for $name (${BLAS_PATH[$name]}) $got" >&2
+    return 1
+  fi
 }
 
 # MEDIAN is an awk function for the scripts' summaries: med(x, k) is the

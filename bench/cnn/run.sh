@@ -53,7 +53,7 @@ cp "$here"/bench_tfjs.js "$here"/bench_convnetjs.js "$here"/bench_torch.py "$W/"
 source bench/blas.sh
 blas_setup
 torchblas=()
-if [ -n "${BLAS_DIR[openblas]:-}" ]; then torchblas=("LD_LIBRARY_PATH=${BLAS_DIR[openblas]}"); fi
+if [ -n "${BLAS_PATH[openblas]:-}" ]; then torchblas=("LD_LIBRARY_PATH=${BLAS_PATH[openblas]}"); fi
 
 # ---- dpsim, native and js/wasm
 export PATH="$PATH:$(go env GOROOT)/lib/wasm"

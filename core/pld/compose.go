@@ -135,6 +135,8 @@ type group struct {
 	count int64
 	extra float64
 	down  float64
+	// eme is e^{−ε} of law, 0 until build computes it.
+	eme float64
 }
 
 // Compose composes the releases (in any order: composition commutes).
@@ -706,15 +708,25 @@ func build(gs []group, gmu, h float64, lower bool, c *convolver) (*dist, error) 
 		c.parts = parts[:0]
 	}()
 	gr := gridAt(h)
-	for _, g := range gs {
+	for i := range gs {
+		g := &gs[i]
 		l := g.law
 		if lower && g.down > 0 {
 			l = laplace{g.down}
 		}
 		pt := part{count: g.count, extra: g.extra}
 		if 2*l.eps <= laplaceDepth(tail) {
+			// e^{−ε} once per group, for the grids h and 2h (and every
+			// grid the default one is refined through).
+			if g.eme == 0 {
+				g.eme = num.Exp(-g.law.eps)
+			}
+			eme := g.eme
+			if l != g.law {
+				eme = num.Exp(-l.eps)
+			}
 			var fits bool
-			if pt.lap, fits = l.partsOn(gr, tail); !fits {
+			if pt.lap, fits = l.partsOn(gr, tail, eme); !fits {
 				return nil, tooFine(h, l)
 			}
 		} else {

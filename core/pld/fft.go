@@ -96,6 +96,17 @@ func (p *plan) complexFFT(re, im []float64, band int) {
 		// butterflies stay in this loop: a call per block (half the
 		// length at the first stage) cost more than them under js/wasm.
 		sparse := band > 0 && blocks >= 2*band
+		if !sparse && 2*s <= m {
+			// This stage and the next in one pass (every stage after a
+			// dense one is dense): each value is loaded and stored once
+			// for two stages, with each butterfly's arithmetic as in two
+			// passes (the same bits; TestFusedStages).
+			wr2, wi2 := p.stageRe[off:off+s], p.stageIm[off:off+s]
+			off += s
+			fusedStages(re, im, wr, wi, wr2, wi2, h)
+			s, lg = s*2, lg+1
+			continue
+		}
 		nb, shift := blocks, 0
 		if sparse {
 			nb, shift = 2*band-1, bits.UintSize-(logM-lg)
@@ -124,6 +135,49 @@ func (p *plan) complexFFT(re, im []float64, band int) {
 				ar[j] += tr
 				ai[j] += ti
 			}
+		}
+	}
+}
+
+// fusedStages does complexFFT's dense stages of spans 2h and 4h in one
+// pass over (re, im): a block of span 4h is four quarters a, b, c, d; the
+// first stage pairs (a, b) and (c, d) with its twiddles w1 (length h), the
+// second (a, c) and (b, d) with its twiddles w2 (length 2h, the first
+// half for (a, c), the second for (b, d)).
+func fusedStages(re, im, w1r, w1i, w2r, w2i []float64, h int) {
+	m := len(re)
+	w1r, w1i = w1r[:h], w1i[:h]
+	w2r, w2i = w2r[:2*h], w2i[:2*h]
+	for start := 0; start+4*h <= m; start += 4 * h {
+		ar, ai := re[start:start+h], im[start:start+h]
+		br, bi := re[start+h : start+2*h][:h], im[start+h : start+2*h][:h]
+		cr, ci := re[start+2*h : start+3*h][:h], im[start+2*h : start+3*h][:h]
+		dr, di := re[start+3*h : start+4*h][:h], im[start+3*h : start+4*h][:h]
+		ar, ai = ar[:h], ai[:h]
+		vr, vi := w2r[h : 2*h][:h], w2i[h : 2*h][:h]
+		for j := range h {
+			// The first stage: (a, b) and (c, d) by w1[j].
+			xr, xi := br[j], bi[j]
+			tr := float64(w1r[j]*xr) - float64(w1i[j]*xi)
+			ti := float64(w1r[j]*xi) + float64(w1i[j]*xr)
+			a0r, a0i := ar[j], ai[j]
+			b1r, b1i := a0r-tr, a0i-ti
+			a1r, a1i := a0r+tr, a0i+ti
+			xr, xi = dr[j], di[j]
+			tr = float64(w1r[j]*xr) - float64(w1i[j]*xi)
+			ti = float64(w1r[j]*xi) + float64(w1i[j]*xr)
+			c0r, c0i := cr[j], ci[j]
+			d1r, d1i := c0r-tr, c0i-ti
+			c1r, c1i := c0r+tr, c0i+ti
+			// The second: (a, c) by w2[j], (b, d) by w2[h+j].
+			tr = float64(w2r[j]*c1r) - float64(w2i[j]*c1i)
+			ti = float64(w2r[j]*c1i) + float64(w2i[j]*c1r)
+			cr[j], ci[j] = a1r-tr, a1i-ti
+			ar[j], ai[j] = a1r+tr, a1i+ti
+			tr = float64(vr[j]*d1r) - float64(vi[j]*d1i)
+			ti = float64(vr[j]*d1i) + float64(vi[j]*d1r)
+			dr[j], di[j] = b1r-tr, b1i-ti
+			br[j], bi[j] = b1r+tr, b1i+ti
 		}
 	}
 }

@@ -129,6 +129,54 @@ func TestLaplaceTransform(t *testing.T) {
 	}
 }
 
+// TestCountDifferences: groups of several counts, composed by lapProduct
+// as running products raised to the differences of the counts (Π φ_g^{c_g}
+// = Π_j P_j^{c_j − c_{j+1}}), give the convolution by the definition of
+// every release: counts that repeat, that differ by one and by more, and
+// split and aligned lower atoms (whose e^{iθn} comes from the table).
+func TestCountDifferences(t *testing.T) {
+	h := 0.01
+	groups := []struct {
+		eps   float64
+		count int64
+	}{{0.3, 5}, {0.123, 5}, {0.05, 3}, {0.2, 2}, {0.077, 1}, {0.41, 1}}
+	var parts []part
+	var want []float64
+	lo, offset := 0, 0.0
+	for _, g := range groups {
+		p, ok := laplace{g.eps}.parts(h, tail)
+		if !ok {
+			t.Fatalf("%v: does not fit", g.eps)
+		}
+		parts = append(parts, part{lap: p, count: g.count})
+		d := p.dist(h)
+		for range g.count {
+			if want == nil {
+				want = d.p
+			} else {
+				want = direct(want, d.p)
+			}
+			lo += d.lo
+			offset += g.eps
+		}
+	}
+	var conv convolver
+	got := composeParts(parts, h, &conv)
+	if math.Abs(got.offset-offset) > 1e-14 {
+		t.Fatalf("offset %v, want %v", got.offset, offset)
+	}
+	for i, v := range want {
+		j := lo + i - got.lo
+		g := 0.0
+		if j >= 0 && j < len(got.p) {
+			g = got.p[j]
+		}
+		if math.Abs(g-v) > 1e-15 {
+			t.Errorf("index %d: %v, want %v", lo+i, g, v)
+		}
+	}
+}
+
 // direct is the convolution by the definition.
 func direct(a, b []float64) []float64 {
 	r := make([]float64, len(a)+len(b)-1)
@@ -182,4 +230,71 @@ func (p lapParts) statsLoop(h float64) (mean, vari, reach float64) {
 		rj *= r
 	}
 	return mean, m2 / m0, max(-mean, float64(float64(p.n)*h)+mean)
+}
+
+// TestFusedStages: complexFFT, which does its dense stages two at a time
+// (fusedStages), gives the bits of every stage done in its own pass
+// (stagewise, the loop it had), for lengths from 4 to 2¹⁵ and bands from
+// one frequency to none.
+func TestFusedStages(t *testing.T) {
+	s := rng.NewStream(1, "pld/fused")
+	for _, n := range []int{4, 8, 16, 64, 1024, 1 << 15} {
+		p := planFor(n)
+		m := n / 2
+		for _, band := range []int{0, 1, 2, 5, 50, m / 4, m / 2} {
+			if band > m/2 || band > 0 && m < 4 {
+				continue
+			}
+			re, im := make([]float64, m), make([]float64, m)
+			for k := range m {
+				// With a band, the input is 0 from band to m − band in
+				// natural order, and given in bit-reversed order.
+				if band == 0 || k < band || k > m-band {
+					j := k
+					if band > 0 {
+						j = int(p.rev[k])
+					}
+					re[j], im[j] = s.Float64()-0.5, s.Float64()-0.5
+				}
+			}
+			wr, wi := append([]float64(nil), re...), append([]float64(nil), im...)
+			p.complexFFT(re, im, band)
+			stagewise(p, wr, wi, band)
+			for k := range m {
+				if math.Float64bits(re[k]) != math.Float64bits(wr[k]) || math.Float64bits(im[k]) != math.Float64bits(wi[k]) {
+					t.Fatalf("n = %d, band %d: [%d] = %v%+vi, stage by stage %v%+vi", n, band, k, re[k], im[k], wr[k], wi[k])
+				}
+			}
+		}
+	}
+}
+
+// stagewise is complexFFT with every stage in its own pass.
+func stagewise(p *plan, re, im []float64, band int) {
+	m := len(re)
+	if band == 0 {
+		for i, r := range p.rev {
+			if j := int(r); i < j {
+				re[i], re[j] = re[j], re[i]
+				im[i], im[j] = im[j], im[i]
+			}
+		}
+	}
+	off := 0
+	for s := 2; s <= m; s *= 2 {
+		h := s / 2
+		wr, wi := p.stageRe[off:off+h], p.stageIm[off:off+h]
+		off += h
+		for start := 0; start < m; start += s {
+			for j := range h {
+				xr, xi := re[start+h+j], im[start+h+j]
+				tr := float64(wr[j]*xr) - float64(wi[j]*xi)
+				ti := float64(wr[j]*xi) + float64(wi[j]*xr)
+				re[start+h+j] = re[start+j] - tr
+				im[start+h+j] = im[start+j] - ti
+				re[start+j] += tr
+				im[start+j] += ti
+			}
+		}
+	}
 }

@@ -53,7 +53,9 @@ type lapParts struct {
 
 // parts returns l's connect-the-dots distribution on the grid h (the
 // law's discretize), or false when it needs more than maxPoints points.
-func (l laplace) parts(h, tail float64) (lapParts, bool) { return l.partsOn(gridAt(h), tail) }
+func (l laplace) parts(h, tail float64) (lapParts, bool) {
+	return l.partsOn(gridAt(h), tail, num.Exp(-l.eps))
+}
 
 // grid holds what every Laplace group's parts on the step h share:
 // th = tanh(h/4) and eh = 1 − e^{−h}, computed once per grid rather than
@@ -69,8 +71,10 @@ func gridAt(h float64) grid {
 	return g
 }
 
-// partsOn is parts on the grid g.
-func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
+// partsOn is parts on the grid g, with eme = e^{−ε} (which does not
+// depend on the grid: build computes it once per group for the grids h
+// and 2h).
+func (l laplace) partsOn(g grid, tail, eme float64) (lapParts, bool) {
 	e, h := l.eps, g.h
 	depth := laplaceDepth(tail)
 	truncated := 2*e > depth
@@ -95,22 +99,29 @@ func (l laplace) partsOn(g grid, tail float64) (lapParts, bool) {
 		// [−2ε, x_{n−1}] and the atom ½e^{−ε} at −2ε are split.
 		p.full = n - 1
 		a := float64(-float64(n) * h)
-		c, top := -span, a+h
+		c := -span
 		eh := g.eh
 		rFull = num.Exp(-float64(p.full) * h / 2)
-		// e^{c/2} = e^{−ε}: c = −2ε, halved exactly; the atom's too.
-		eme := num.Exp(c / 2)
-		mass := float64(0.5 * (rFull - eme))
-		tilted := float64(0.5 * num.Exp(a) * (num.Exp(-c/2) - num.Exp(-top/2)))
-		up := (mass - tilted) / eh
+		// d = a − c in (−h, 0]: the interval's top is a + h, and
+		// e^{c/2} = e^{−ε} (eme; c = −2ε, halved exactly), the atom's too.
+		// The density's mass on [c, a+h] is ½(e^{(a+h)/2} − e^{c/2}) =
+		// ½e^{c/2}·(e^{(d+h)/2} − 1), and its share moved up to a + h,
+		// mass − ½e^a(e^{−c/2} − e^{−(a+h)/2}), is that mass times
+		// 1 − e^{(d−h)/2}, over 1 − e^{−h}: each a difference of
+		// exponentials of nearly equal arguments written as one expm1,
+		// without cancellation (and two exponentials fewer per group and
+		// grid than taking them apart).
+		d := a - c
+		mass := float64(0.5 * float64(eme*expm1(float64(d+h)/2)))
+		up := float64(mass*-expm1(float64(d-h)/2)) / eh
 		atom := float64(0.5 * eme)
-		upAtom := atom * -expm1(a-c) / eh
+		upAtom := atom * -expm1(d) / eh
 		p.a = up + upAtom
 		p.b = (mass - up) + (atom - upAtom)
 	default:
 		// −2ε is a grid loss: the atom sits on it, beside the density's
 		// share of the last interval.
-		p.b = 0.5 * num.Exp(-e)
+		p.b = 0.5 * eme
 	}
 	if rFull != rFull {
 		rFull = num.Exp(-float64(p.full) * h / 2)
@@ -372,40 +383,42 @@ func (t *lapTransform) fill(k int) {
 func (t *lapTransform) at(k int) (vr, vi float64) {
 	ur, ui := t.uAt(k)
 	g := coefOf(t.lp)
-	return t.value(&g, k, ur, ui, t.tab[k])
+	return t.value(&g, k, ur, ui)
 }
 
 // lapCoef is what the product reads of one Laplace group besides the
-// grid's u and table (lapTransform.at): r^full, 1 − r^full, full, the
-// atoms a and b, and whether the lower one is split.
+// grid's u and table (lapTransform.at): r^full, 1 − r^full, full and n,
+// the atoms a and b, and whether the lower one is split (n = full + 1).
 type lapCoef struct {
 	r, omR, a, b float64
-	full         int
+	full, n      int
 	split        bool
 }
 
 // coefOf returns lp's lapCoef.
 func coefOf(lp lapParts) lapCoef {
-	return lapCoef{r: lp.rFull, omR: lp.omR, a: lp.a, b: lp.b, full: lp.full, split: lp.full != lp.n}
+	return lapCoef{r: lp.rFull, omR: lp.omR, a: lp.a, b: lp.b, full: lp.full, n: lp.n, split: lp.full != lp.n}
 }
 
 // value returns the transform of the group g at frequency k, with u = ur +
-// i·ui there and y = e^{iθ_k}: at's arithmetic, in the same order.
-func (t *lapTransform) value(g *lapCoef, k int, ur, ui float64, y point) (vr, vi float64) {
+// i·ui there: at's arithmetic, in the same order. The lower atom's
+// e^{iθn} is read from the table (at k·n, as e^{iθ·full} at k·full), not
+// multiplied out as e^{iθ·full}·e^{iθ} when the atom is split: a lookup
+// for six operations, and an entry of the table (correctly rounded to
+// half an ulp) rather than a product of two.
+func (t *lapTransform) value(g *lapCoef, k int, ur, ui float64) (vr, vi float64) {
 	z := t.tab[(k*g.full)&t.mask]
 	gr, gi := g.omR+2*float64(g.r*float64(z.h*z.h)), -float64(g.r*z.s)
 	vr = 0.5 + (float64(ur*gr) - float64(ui*gi))
 	vi = float64(ur*gi) + float64(ui*gr)
 	vr += float64(g.a * z.c)
 	vi += float64(g.a * z.s)
-	if !g.split {
-		vr += float64(g.b * z.c)
-		vi += float64(g.b * z.s)
-	} else {
-		zr, zi := float64(z.c*y.c)-float64(z.s*y.s), float64(z.c*y.s)+float64(z.s*y.c)
-		vr += float64(g.b * zr)
-		vi += float64(g.b * zi)
+	zb := z
+	if g.split {
+		zb = t.tab[(k*g.n)&t.mask]
 	}
+	vr += float64(g.b * zb.c)
+	vi += float64(g.b * zb.s)
 	return vr, vi
 }
 
@@ -689,7 +702,6 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 			if any {
 				ur0, ui0 := lt.uAt(kc0)
 				ur1, ui1 := lt.uAt(kc1)
-				y0, y1 := tab[kc0], tab[kc1]
 				// value's arithmetic written out (the same bits), as in
 				// runProduct2: not inlined, its call per group and block
 				// was a sixteenth of the whole under js/wasm. The mask from
@@ -708,14 +720,12 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 						vi := float64(ur0*gi) + float64(ui0*gr)
 						vr += float64(g.coef.a * z.c)
 						vi += float64(g.coef.a * z.s)
-						if !g.coef.split {
-							vr += float64(g.coef.b * z.c)
-							vi += float64(g.coef.b * z.s)
-						} else {
-							zr, zi := float64(z.c*y0.c)-float64(z.s*y0.s), float64(z.c*y0.s)+float64(z.s*y0.c)
-							vr += float64(g.coef.b * zr)
-							vi += float64(g.coef.b * zi)
+						zb := z
+						if g.coef.split {
+							zb = tab[uint(kc0*g.coef.n)&mask]
 						}
+						vr += float64(g.coef.b * zb.c)
+						vi += float64(g.coef.b * zb.s)
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag0 *= powReal(float64(v*v), g.count)
 						}
@@ -727,14 +737,12 @@ func screen(lgs []lapGroup, alive []int32, lt *lapTransform, m int, tab circle, 
 						vi := float64(ur1*gi) + float64(ui1*gr)
 						vr += float64(g.coef.a * z.c)
 						vi += float64(g.coef.a * z.s)
-						if !g.coef.split {
-							vr += float64(g.coef.b * z.c)
-							vi += float64(g.coef.b * z.s)
-						} else {
-							zr, zi := float64(z.c*y1.c)-float64(z.s*y1.s), float64(z.c*y1.s)+float64(z.s*y1.c)
-							vr += float64(g.coef.b * zr)
-							vi += float64(g.coef.b * zi)
+						zb := z
+						if g.coef.split {
+							zb = tab[uint(kc1*g.coef.n)&mask]
 						}
+						vr += float64(g.coef.b * zb.c)
+						vi += float64(g.coef.b * zb.s)
 						if v := math.Sqrt(float64(vr*vr)+float64(vi*vi)) + sl; v < 1 {
 							mag1 *= powReal(float64(v*v), g.count)
 						}
@@ -848,15 +856,23 @@ func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransfor
 	return alive
 }
 
-// lapProduct is productWithLeaves when every part is a Laplace group:
-// the groups of one count (adjacent in order) are multiplied first and
-// the product raised to that count once, Π φ_g^c = (Π φ_g)^c — one complex
-// power per count and frequency rather than per group (a decaying schedule
-// of 444 buckets has 76 counts) — and a frequency dies when the product so
-// far falls below deadBelow, tested after each count (screen left few that
-// die).
+// lapProduct is productWithLeaves when every part is a Laplace group.
+// The groups come in order of decreasing count (composeParts), in runs of
+// one count c_1 > c_2 > … > c_R; with P_j the product of every group of
+// the first j runs and d_j = c_j − c_{j+1} (c_{R+1} = 0),
 //
-// Two frequencies go through every count together (runProduct2, cpow2):
+//	Π_g φ_g^{c_g} = Π_j Q_j^{c_j} = Π_j P_j^{d_j},
+//
+// Q_j being run j's product (c_j = Σ_{i≥j} d_i, and P_i holds Q_j for
+// every j ≤ i). So the groups are multiplied once, in one chain P, and
+// each run raises P to the difference of two counts, not its product to
+// the count: a decaying schedule's 76 counts cost 26 squarings in all
+// rather than 373 (the counts step by a few). A frequency dies when the
+// product so far falls below deadBelow, tested after each run: every
+// factor still to come, P_i^{d_i}, has modulus at most 1, so the
+// product's stays below it (screen left few that die).
+//
+// Two frequencies go through every run together (runProduct2, cpow2):
 // each one's product is a chain of dependent multiplications, and two
 // independent chains side by side fill the time each waits for the other
 // (natively and under js/wasm). Each frequency's arithmetic, and so its
@@ -865,11 +881,14 @@ func productWithLeaves(parts []part, order []int, alive []int32, lt *lapTransfor
 func lapProduct(lgs []lapGroup, alive []int32, lt *lapTransform, c *convolver) []int32 {
 	const dead2 = deadBelow * deadBelow
 	accR, accI := c.br, c.bi
-	// Where each count's run of groups ends.
+	// Where each count's run of groups ends, and the difference of its
+	// count and the next run's (the last run's is its count).
 	runs := c.runs[:0]
 	for i, g := range lgs {
-		if i+1 == len(lgs) || lgs[i+1].count != g.count {
+		if i+1 == len(lgs) {
 			runs = append(runs, countRun{end: i + 1, count: g.count})
+		} else if next := lgs[i+1].count; next != g.count {
+			runs = append(runs, countRun{end: i + 1, count: g.count - next})
 		}
 	}
 	c.runs = runs
@@ -880,11 +899,13 @@ func lapProduct(lgs []lapGroup, alive []int32, lt *lapTransform, c *convolver) [
 			k1 = int(alive[i+1])
 		}
 		ar0, ai0, ar1, ai1 := accR[k0], accI[k0], accR[k1], accI[k1]
+		pr0, pi0, pr1, pi1 := 1.0, 0.0, 1.0, 0.0
 		live0, live1 := true, i+1 < len(alive)
 		start := 0
 		for _, rn := range runs {
-			vr0, vi0, vr1, vi1 := lt.runProduct2(lgs[start:rn.end], k0, k1)
+			pr0, pi0, pr1, pi1 = lt.runProduct2(lgs[start:rn.end], k0, k1, pr0, pi0, pr1, pi1)
 			start = rn.end
+			vr0, vi0, vr1, vi1 := pr0, pi0, pr1, pi1
 			if rn.count > 1 {
 				vr0, vi0, vr1, vi1 = cpow2(vr0, vi0, vr1, vi1, rn.count)
 			}
@@ -909,29 +930,29 @@ func lapProduct(lgs []lapGroup, alive []int32, lt *lapTransform, c *convolver) [
 }
 
 // countRun is the end (in lapProduct's groups) of the groups of one
-// count, and that count.
+// count, and the power its running product is raised to: that count less
+// the next run's.
 type countRun struct {
 	end   int
 	count int64
 }
 
 // runProduct2 returns, at the frequencies k0 and k1, the product of the
-// transforms of the groups gs (in their order) and 1, each as at and a
+// transforms of the groups gs (in their order) and the products so far
+// pr0 + i·pi0 and pr1 + i·pi1, each as at and a
 // product per group would give it (the same bits), with the products held
 // in locals across the groups — a loop over frequencies of a loop over
 // groups, so that u and the products are loaded once per frequency, not
 // once per group. value's arithmetic is written out: a call per group and
 // frequency costs more than the arithmetic under js/wasm.
-func (t *lapTransform) runProduct2(gs []lapGroup, k0, k1 int) (pr0, pi0, pr1, pi1 float64) {
+func (t *lapTransform) runProduct2(gs []lapGroup, k0, k1 int, pr0, pi0, pr1, pi1 float64) (float64, float64, float64, float64) {
 	ur0, ui0 := t.uAt(k0)
 	ur1, ui1 := t.uAt(k1)
 	tab := t.tab
-	y0, y1 := tab[k0], tab[k1]
 	// The mask from the table's own length (a power of two, and k0 read
 	// above, so at least 1), so that the loop's lookups need no bounds
 	// checks.
 	mask := uint(len(tab) - 1)
-	pr0, pi0, pr1, pi1 = 1, 0, 1, 0
 	for i := range gs {
 		g := &gs[i].coef
 		z0, z1 := tab[uint(k0*g.full)&mask], tab[uint(k1*g.full)&mask]
@@ -945,19 +966,14 @@ func (t *lapTransform) runProduct2(gs []lapGroup, k0, k1 int) (pr0, pi0, pr1, pi
 		vi0 += float64(g.a * z0.s)
 		vr1 += float64(g.a * z1.c)
 		vi1 += float64(g.a * z1.s)
-		if !g.split {
-			vr0 += float64(g.b * z0.c)
-			vi0 += float64(g.b * z0.s)
-			vr1 += float64(g.b * z1.c)
-			vi1 += float64(g.b * z1.s)
-		} else {
-			zr0, zi0 := float64(z0.c*y0.c)-float64(z0.s*y0.s), float64(z0.c*y0.s)+float64(z0.s*y0.c)
-			zr1, zi1 := float64(z1.c*y1.c)-float64(z1.s*y1.s), float64(z1.c*y1.s)+float64(z1.s*y1.c)
-			vr0 += float64(g.b * zr0)
-			vi0 += float64(g.b * zi0)
-			vr1 += float64(g.b * zr1)
-			vi1 += float64(g.b * zi1)
+		zb0, zb1 := z0, z1
+		if g.split {
+			zb0, zb1 = tab[uint(k0*g.n)&mask], tab[uint(k1*g.n)&mask]
 		}
+		vr0 += float64(g.b * zb0.c)
+		vi0 += float64(g.b * zb0.s)
+		vr1 += float64(g.b * zb1.c)
+		vi1 += float64(g.b * zb1.s)
 		pr0, pi0 = float64(pr0*vr0)-float64(pi0*vi0), float64(pr0*vi0)+float64(pi0*vr0)
 		pr1, pi1 = float64(pr1*vr1)-float64(pi1*vi1), float64(pr1*vi1)+float64(pi1*vr1)
 	}

@@ -24,3 +24,18 @@ var AVX2 = func() bool {
 	_, ebx7, _, _ := cpuid(7, 0)
 	return ebx7&(1<<5) != 0
 }()
+
+// AVX512 reports whether the processor has AVX-512 Foundation and the
+// operating system saves the opmask and ZMM registers (AVX2 as above,
+// CPUID.7:EBX AVX512F, XCR0's opmask, ZMM_Hi256 and Hi16_ZMM state bits),
+// decided as internal/cpu does.
+var AVX512 = func() bool {
+	if !AVX2 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<16) != 0
+}()

@@ -4,3 +4,6 @@ package cpufeat
 
 // AVX2 is false off amd64 (and under purego, where no kernel is assembly).
 var AVX2 = false
+
+// AVX512 is false off amd64 (and under purego).
+var AVX512 = false

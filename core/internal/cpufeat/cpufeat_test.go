@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestAVX2AgreesWithTheKernel: on Linux/amd64, the answer matches the
-// avx2 flag the kernel reports in /proc/cpuinfo (which also requires the
-// OS to save the YMM state).
+// TestAVX2AgreesWithTheKernel: on Linux/amd64, the answers match the
+// avx2 and avx512f flags the kernel reports in /proc/cpuinfo (which also
+// require the OS to save the YMM and ZMM state).
 func TestAVX2AgreesWithTheKernel(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("needs /proc/cpuinfo on amd64")
@@ -27,5 +27,8 @@ func TestAVX2AgreesWithTheKernel(t *testing.T) {
 	}
 	if want := strings.Contains(flags, " avx2 "); AVX2 != want && !testingPurego() {
 		t.Errorf("AVX2 = %v, /proc/cpuinfo says %v", AVX2, want)
+	}
+	if want := strings.Contains(flags, " avx512f "); AVX512 != want && !testingPurego() {
+		t.Errorf("AVX512 = %v, /proc/cpuinfo says %v", AVX512, want)
 	}
 }

@@ -206,3 +206,15 @@ func TestPackedSquaresLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedSquaresAVX2 runs TestPackedSquares' checks over the AVX2
+// fused pass where the processor would take the AVX-512 one (which
+// TestPackedSquares then checks).
+func TestPackedSquaresAVX2(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512: TestPackedSquares checks the AVX2 pass")
+	}
+	defer func() { useAVX512 = true }()
+	useAVX512 = false
+	checkSquares(t)
+}

@@ -45,6 +45,10 @@ func (r Rows) sparseAxpysWide(sp *sparseRows, lo int, c []float64, out []float64
 		return 0
 	}
 	idx, first := r.checkedRows(lo, m)
+	if ph := r.hot(); ph != nil {
+		hotAxpys(ph, idx, first, c, out)
+		return m
+	}
 	saxpysPixAVX2(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m, &c[0], &out[0])
 	return m
 }

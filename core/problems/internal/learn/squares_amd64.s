@@ -156,3 +156,105 @@ sqstore:
 	VMOVUPD Y5, 160(DI)
 	VZEROUPPER
 	RET
+
+// The same pass in AVX-512 (packedSquaresAVX512), two groups of four
+// columns a zmm: column j still goes to lane j mod 8 of the dot product,
+// which is now one register (Z6), and a row's widened features sit in
+// Z8–Z10 between its dot product and its weighted sum (acc in Z0–Z2):
+// per row half the vector operations of the AVX2 pass, the same
+// operations on each lane and entry in the same order.
+
+// ZSQFOLD is SQFOLD on Z6 (lanes 0–7): swapping its 256-bit halves adds
+// l_i + l_(i xor 4), its 128-bit pairs then the pairs two apart, its
+// neighbours last — num.Combine's tree in every lane — then the label
+// (in every lane) is subtracted; the residual in all eight lanes of Z15.
+#define ZSQFOLD \
+	VSHUFF64X2   $0x4e, Z6, Z6, Z7; \
+	VADDPD       Z7, Z6, Z6; \
+	VSHUFF64X2   $0xb1, Z6, Z6, Z7; \
+	VADDPD       Z7, Z6, Z6; \
+	VPERMILPD    $0x55, Z6, Z7; \
+	VADDPD       Z7, Z6, Z6; \
+	MOVBQSX      (DX), AX; \
+	VBROADCASTSD (R10)(AX*8), Z14; \
+	VSUBPD       Z14, Z6, Z15
+
+// ZSQLOAD(k, r) widens row features 8k…8k+7 into r.
+#define ZSQLOAD(k, r) VCVTPS2PD (32*k)(SI), r
+
+// ZSQTERM adds the product of features 8k…8k+7 with x to Z6.
+#define ZSQTERM(k, r) \
+	VMULPD (64*k)(R8), r, Z14; \
+	VADDPD Z14, Z6, Z6
+
+// ZSQAXPY adds the residual (Z15) times the features in r to acc.
+#define ZSQAXPY(r, acc) \
+	VMULPD Z15, r, r; \
+	VADDPD r, acc, acc
+
+#define ZSQNEXT(label) \
+	ADDQ BX, SI; \
+	INCQ DX; \
+	DECQ CX; \
+	JNE  label; \
+	JMP  zsqstore
+
+// func packedSquaresAVX512(rm *float32, stride, n int, x *float64, signs *int8, nz int, acc *[32]float64, values *float64)
+//
+// packedSquaresAVX2 with nv = 2·nz (1 ≤ nz ≤ 3): 8·nz float32 a row.
+// Registers: SI the row, BX stride, CX rows left, DX signs, R8 x, DI
+// acc, R10 values.
+TEXT ·packedSquaresAVX512(SB), NOSPLIT, $0-64
+	MOVQ rm+0(FP), SI
+	MOVQ stride+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ x+24(FP), R8
+	MOVQ signs+32(FP), DX
+	MOVQ nz+40(FP), R9
+	MOVQ acc+48(FP), DI
+	MOVQ values+56(FP), R10
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	CMPQ R9, $1
+	JEQ  zsq1
+	CMPQ R9, $2
+	JEQ  zsq2
+	JMP  zsq3
+
+zsq1:
+	ZSQLOAD(0, Z8)
+	VMULPD (R8), Z8, Z6
+	ZSQFOLD
+	ZSQAXPY(Z8, Z0)
+	ZSQNEXT(zsq1)
+
+zsq2:
+	ZSQLOAD(0, Z8)
+	ZSQLOAD(1, Z9)
+	VMULPD (R8), Z8, Z6
+	ZSQTERM(1, Z9)
+	ZSQFOLD
+	ZSQAXPY(Z8, Z0)
+	ZSQAXPY(Z9, Z1)
+	ZSQNEXT(zsq2)
+
+zsq3:
+	ZSQLOAD(0, Z8)
+	ZSQLOAD(1, Z9)
+	ZSQLOAD(2, Z10)
+	VMULPD (R8), Z8, Z6
+	ZSQTERM(1, Z9)
+	ZSQTERM(2, Z10)
+	ZSQFOLD
+	ZSQAXPY(Z8, Z0)
+	ZSQAXPY(Z9, Z1)
+	ZSQAXPY(Z10, Z2)
+	ZSQNEXT(zsq3)
+
+zsqstore:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VZEROUPPER
+	RET

@@ -52,6 +52,7 @@ func (f *fn) sleb(v int64) {
 func (f *fn) Block()          { f.op(0x02, 0x40) }
 func (f *fn) Loop()           { f.op(0x03, 0x40) }
 func (f *fn) If()             { f.op(0x04, 0x40) }
+func (f *fn) Else()           { f.op(0x05) }
 func (f *fn) End()            { f.op(0x0b) }
 func (f *fn) Br(depth uint32) { f.op(0x0c); f.u(depth) }
 func (f *fn) BrIf(depth uint32) {
@@ -270,3 +271,12 @@ func module(fns []*fn) []byte {
 	section(10, code)
 	return out
 }
+
+// V128Load16Splat loads two bytes into every 16-bit lane.
+func (f *fn) V128Load16Splat(off uint32) { f.simd(0x08); f.memarg(1, off) }
+
+// I16x8ExtendLowI8x16S widens the low eight i8 lanes to i16x8, signed.
+func (f *fn) I16x8ExtendLowI8x16S() { f.simd(0x87) }
+
+// I32x4ExtendLowI16x8S widens the low four i16 lanes to i32x4, signed.
+func (f *fn) I32x4ExtendLowI16x8S() { f.simd(0xa7) }

@@ -172,17 +172,19 @@ const (
 // Σ_k (row_kᵀx − signs[k])·row_k over n rows of rm (stride bytes apart,
 // w columns each, w a multiple of 4 and at most 32, x as wide) added to
 // acc's first w entries — Packed.SquaresGrad's two passes, a block of up
-// to zn ≥ 1 rows at a time, in one call from Go: pdots into the
-// scratch z (zn float64), each residual z_t − float64(signs_t)
-// (signs int8), then paxpys into acc. The same operations in the same
+// to zn ≥ 1 rows at a time, in one call from Go: the dot products and
+// residuals z_t − float64(signs_t) (signs int8) into the scratch z (zn
+// float64) — sqPass (sqdots.go) for w ≥ 8, else pdots and a loop over
+// the residuals — then paxpys into acc. The same operations in the same
 // order as the Go loops between the module's calls, so the same bits;
 // what it saves is Go's loop over the residuals and a block's calls
 // through JavaScript (the larger part of the wasm time beside the two
-// kernels, by node's profile).
+// kernels, by node's profile), and sqPass a tenth of the kernels' time.
 func psqgrad() *fn {
 	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const rm, x, signs, z, acc, stride, n, w, zn = 0, 1, 2, 3, 4, 5, 6, 7, 8
 	nb, p, e := f.local(i32), f.local(i32), f.local(i32)
+	sq := newSqPass(f, rm, x, signs, z, stride, nb, w)
 	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
 	{
 		// nb = min(n, zn).
@@ -193,6 +195,14 @@ func psqgrad() *fn {
 		f.I32GtU()
 		f.Select()
 		f.Set(nb)
+		// z_t = row_tᵀx − float64(signs_t) for t < nb; signs advances
+		// past the block.
+		f.Get(w)
+		f.I32Const(8)
+		f.I32GeU()
+		f.If()
+		sq.block()
+		f.Else()
 		f.Get(rm)
 		f.Get(x)
 		f.Get(z)
@@ -201,8 +211,8 @@ func psqgrad() *fn {
 		f.Get(w)
 		f.Call(pdotsIndex)
 		f.Drop()
-		// z_t −= float64(signs_t) for t < nb; signs advances past the block.
 		residuals(f, z, nb, signs, p, e, nil)
+		f.End()
 		f.Get(rm)
 		f.Get(z)
 		f.Get(acc)

@@ -88,7 +88,10 @@ func TestPackedSIMD(t *testing.T) {
 // over every tile width (4–32 columns, x's padding zeros as SquaresGrad
 // passes it), strides wider than the tile, and 1 to over two blocks of
 // rows (each edge of a block), on values with wide exponents, −0 and
-// ±Inf, onto an acc that is not zero.
+// ±Inf, onto an acc that is not zero; with rows of ±0 and labels of 0
+// among them, so that a dot product's zero sign reaches the sums (an acc
+// entry of −0 keeps a −0 product's sign: the unrolled pass's lanes start
+// at their first product and must give the Go loops' +0).
 func TestPackedSquaresSIMD(t *testing.T) {
 	if !packKernels() {
 		t.Fatal("the SIMD module is not linked: run under wasm/simd/go_js_wasm_exec")
@@ -118,18 +121,31 @@ func TestPackedSquaresSIMD(t *testing.T) {
 			stride := w + 4*s.IntN(3)
 			d := w - s.IntN(4) // the features; the rest of the tile is padding
 			rm, x, signs := make([]float32, (n-1)*stride+w), make([]float64, w), make([]int8, n)
-			for k := range n {
-				for j := range d {
-					rm[k*stride+j] = float32(wide())
-				}
-				signs[k] = int8(1 - 2*s.IntN(2))
-			}
 			for j := range d {
 				x[j] = wide()
+			}
+			for k := range n {
+				// A row of zeros of x's opposite signs: every product −0,
+				// its dot product +0 (the lanes start at +0), −0 if a
+				// kernel started them at their first product and lost it.
+				zero := s.IntN(8) == 0
+				for j := range d {
+					rm[k*stride+j] = float32(wide())
+					if zero {
+						rm[k*stride+j] = float32(math.Copysign(0, -x[j]))
+					}
+				}
+				signs[k] = int8(1 - 2*s.IntN(2))
+				if zero && s.IntN(2) == 0 {
+					signs[k] = 0 // a residual of ±0, as the dot product's sign
+				}
 			}
 			var acc0, got, want [packTile]float64
 			for j := range acc0 {
 				acc0[j] = wide()
+				if s.IntN(4) == 0 {
+					acc0[j] = math.Copysign(0, -1) // keeps a ±0 product's sign
+				}
 			}
 			got, want = acc0, acc0
 			if !packedSquares(rm, stride, n, x, signs, nv, &got) {
@@ -165,6 +181,49 @@ func TestPackedSquaresSIMD(t *testing.T) {
 				}
 				if math.Float64bits(buf[zn]) != math.Float64bits(guard) || math.Float64bits(buf[zn+1]) != math.Float64bits(guard) {
 					t.Fatalf("blocks of %d rows, %d rows: psqgrad wrote past its scratch", zn, n)
+				}
+			}
+		}
+	}
+}
+
+// TestPackedSquaresZeroSigns holds psqgrad to the Go loops on the one
+// case where a dot product's zero sign reaches the sums: rows of zeros
+// of x's opposite signs (every product −0: the Go loops' lanes start at
+// +0 and give +0), labels 0, so the residual is that zero, onto an acc of
+// −0, which keeps a −0 product's sign. A kernel whose lanes start at
+// their first product gives −0 residuals unless it adds +0 after.
+func TestPackedSquaresZeroSigns(t *testing.T) {
+	if !packKernels() {
+		t.Fatal("the SIMD module is not linked: run under wasm/simd/go_js_wasm_exec")
+	}
+	for nv := 1; nv <= packTile/4; nv++ {
+		w := 4 * nv
+		for _, n := range []int{1, 2, 3} {
+			x := make([]float64, w)
+			rm, signs := make([]float32, n*w), make([]int8, n)
+			for j := range x {
+				x[j] = float64(1 - 2*(j%3&1))
+			}
+			for k := range n {
+				for j := range w {
+					rm[k*w+j] = float32(math.Copysign(0, -x[j]))
+				}
+			}
+			var got, want [packTile]float64
+			for j := range got {
+				got[j] = math.Copysign(0, -1)
+			}
+			want = got
+			if !packedSquares(rm, w, n, x, signs, nv, &got) {
+				t.Fatal("packedSquares did not run")
+			}
+			z := make([]float64, n)
+			packedDotsGo(rm, w, w, n, x, z)
+			packedAxpysGo(rm, w, n, z, nv, &want)
+			for j := range want {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("%d columns, %d rows: acc[%d] = %v, the Go loops %v", w, n, j, got[j], want[j])
 				}
 			}
 		}

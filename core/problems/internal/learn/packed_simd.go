@@ -86,8 +86,10 @@ func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 // simdPackedSquares is the module's psqgrad: packedSquares' sum over n
 // rows of rm, stride bytes apart, w columns each (x as wide), added to
 // acc, a block of zn ≥ 1 rows at a time through the scratch z of zn
-// float64 (the module's pdots, the residuals, its paxpys); it returns 1,
-// or 0 where the module is not linked, and then did nothing.
+// float64 (the dot products — the module's pdots for rows 4 wide, its own
+// unrolled pass (gen's sqPass) for 8 and wider — then the residuals and
+// its paxpys); it returns 1, or 0 where the module is not linked, and then
+// did nothing.
 //
 //go:wasmimport dpsimsimd psqgrad
 //go:noescape

@@ -114,19 +114,7 @@ func TestLaplaceTransform(t *testing.T) {
 	want := direct(direct(da.p, da.p), db.p)
 	lo := 2*da.lo + db.lo
 	offset := 2*0.3 + 0.123
-	if math.Abs(got.offset-offset) > 1e-15 {
-		t.Fatalf("offset %v, want %v", got.offset, offset)
-	}
-	for i, v := range want {
-		j := lo + i - got.lo
-		g := 0.0
-		if j >= 0 && j < len(got.p) {
-			g = got.p[j]
-		}
-		if math.Abs(g-v) > 1e-15 {
-			t.Errorf("index %d: %v, want %v", lo+i, g, v)
-		}
-	}
+	sameComposition(t, got, want, lo, offset, 1e-15)
 }
 
 // TestCountDifferences: groups of several counts, composed by lapProduct
@@ -162,7 +150,15 @@ func TestCountDifferences(t *testing.T) {
 	}
 	var conv convolver
 	got := composeParts(parts, h, &conv)
-	if math.Abs(got.offset-offset) > 1e-14 {
+	sameComposition(t, got, want, lo, offset, 1e-14)
+}
+
+// sameComposition fails t unless got, a composition's distribution, has
+// the offset offset (within offsetTol) and the masses want from index lo
+// on, each within 10⁻¹⁵.
+func sameComposition(t *testing.T, got *dist, want []float64, lo int, offset, offsetTol float64) {
+	t.Helper()
+	if math.Abs(got.offset-offset) > offsetTol {
 		t.Fatalf("offset %v, want %v", got.offset, offset)
 	}
 	for i, v := range want {

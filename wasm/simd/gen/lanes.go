@@ -129,16 +129,21 @@ func (l *laneDots) rows(rows ...uint32) {
 	f.End()
 	// Each row's first levels of the tree, into tree[r].
 	for r := range rows {
-		ls := l.lanes[r]
-		f.Get(ls[0])
-		f.Get(ls[2])
-		f.F64x2Add()
-		f.Get(ls[1])
-		f.Get(ls[3])
-		f.F64x2Add()
-		f.F64x2Add()
-		f.Set(l.tree[r])
+		laneTree(f, l.lanes[r], l.tree[r])
 	}
+}
+
+// laneTree emits the first levels of num.Combine's tree over one row's
+// four f64x2 lanes into tree: (lanes 0 + 2) + (lanes 1 + 3).
+func laneTree(f *fn, ls [4]uint32, tree uint32) {
+	f.Get(ls[0])
+	f.Get(ls[2])
+	f.F64x2Add()
+	f.Get(ls[1])
+	f.Get(ls[3])
+	f.F64x2Add()
+	f.F64x2Add()
+	f.Set(tree)
 }
 
 // sums2 pushes the two rows' sums as one f64x2.

@@ -138,15 +138,7 @@ func (s *sqPass) rowsDots(rows ...uint32) {
 	}
 	f.End()
 	for r := range rows {
-		ls := s.lanes[r]
-		f.Get(ls[0])
-		f.Get(ls[2])
-		f.F64x2Add()
-		f.Get(ls[1])
-		f.Get(ls[3])
-		f.F64x2Add()
-		f.F64x2Add()
-		f.Set(s.tree[r])
+		laneTree(f, s.lanes[r], s.tree[r])
 	}
 }
 

@@ -37,9 +37,8 @@ func BenchmarkShardGradient(b *testing.B) {
 				var z [64]float64
 				useSparse = form == "sparse" || form == "sparse-squares"
 				defer func() { useSparse = true }()
-				forced := sparseFor(set)
-				forced.once.Do(func() { forced.sp = newSparseRows(set, 1) }) // whatever the density
-				signs := make([]int8, r.Len())                               // ±1 labels for the squared loss's forms
+				sparseForms.force(set, newSparseRows(set, 1)) // whatever the density
+				signs := make([]int8, r.Len())                // ±1 labels for the squared loss's forms
 				for k := range signs {
 					signs[k] = int8(2*int(r.Label(k)) - 1)
 				}

@@ -2,14 +2,7 @@
 
 package learn
 
-import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"weak"
-
-	"dpsim/core/data"
-)
+import "dpsim/core/data"
 
 // The sparse axpys of a pixel set split by column density (amd64 only):
 // MNIST's digits sit in the middle of the frame, where half the pixels
@@ -136,28 +129,9 @@ func newPixHot(s *data.Set, minDensity float64) *pixHot {
 // compare.
 var useHot = true
 
-// lazyHot is one set's split, built on the first AVX2 sparse axpy over
-// a view of the set.
-type lazyHot struct {
-	once sync.Once
-	h    *pixHot
-}
-
-// hotCache maps each pixel set to its lazily built split, weakly, as
-// sparseCache does (an entry goes with its set).
-var hotCache = struct {
-	mu sync.Mutex
-	m  map[weak.Pointer[data.Set]]*lazyHot
-}{m: map[weak.Pointer[data.Set]]*lazyHot{}}
-
-type hotHit struct {
-	set *data.Set
-	l   *lazyHot
-}
-
-// lastHot is the last lookup, found with one atomic load (lastSparse's
-// reason: an axpy call per block of rows).
-var lastHot atomic.Pointer[hotHit]
+// hotSplits holds each pixel set's split (nil: no hot chunk), built on
+// the first AVX2 sparse axpy over a view of the set.
+var hotSplits = newPerSet(func(s *data.Set) *pixHot { return newPixHot(s, hotDensity()) })
 
 // hot returns the split of r's set (a pixel set), or nil when it has no
 // hot chunk.
@@ -165,31 +139,7 @@ func (r Rows) hot() *pixHot {
 	if !useHot {
 		return nil
 	}
-	set := r.Set
-	if h := lastHot.Load(); h != nil && h.set == set {
-		return h.l.get(set)
-	}
-	k := weak.Make(set)
-	hotCache.mu.Lock()
-	l, ok := hotCache.m[k]
-	if !ok {
-		l = &lazyHot{}
-		hotCache.m[k] = l
-		runtime.AddCleanup(set, func(k weak.Pointer[data.Set]) {
-			hotCache.mu.Lock()
-			delete(hotCache.m, k)
-			hotCache.mu.Unlock()
-		}, k)
-	}
-	hotCache.mu.Unlock()
-	lastHot.Store(&hotHit{set: set, l: l})
-	return l.get(set)
-}
-
-// get returns the split of s, building it once.
-func (l *lazyHot) get(s *data.Set) *pixHot {
-	l.once.Do(func() { l.h = newPixHot(s, hotDensity()) })
-	return l.h
+	return hotSplits.get(r.Set)
 }
 
 //go:noescape

@@ -62,8 +62,6 @@ func TestHotAxpys(t *testing.T) {
 		}
 	}
 	sp := newSparseRows(set, 1)
-	l := &lazyHot{}
-	l.once.Do(func() { l.h = ph })
 	idx := make([]int, rows)
 	for k := range idx {
 		idx[k] = (k * 8) % rows // 8 is prime to 41: a permutation
@@ -90,7 +88,7 @@ func TestHotAxpys(t *testing.T) {
 					useAVX2, useHot = false, false
 					r.sparseAxpys(sp, lo, c, want)
 					useAVX2, useAVX512, useHot = true, avx512, true
-					lastHot.Store(&hotHit{set: set, l: l})
+					hotSplits.pin(set, ph)
 					if r.sparseAxpysWide(sp, lo, c, got) != n {
 						t.Fatal("the AVX2 sparse axpy kernel did not run")
 					}
@@ -103,7 +101,7 @@ func TestHotAxpys(t *testing.T) {
 			}
 		}
 	}
-	lastHot.Store(nil)
+	hotSplits.unpin()
 }
 
 // BenchmarkHotAxpys times MNIST 0 vs 1's shard gradient (the squared
@@ -131,10 +129,8 @@ func BenchmarkHotAxpys(b *testing.B) {
 			defer func(h, a5 bool) { useHot, useAVX512 = h, a5 }(useHot, useAVX512)
 			useHot, useAVX512 = form != "sparse", form == "hot-avx512"
 			// The split at the threshold of the kernel that runs.
-			l := &lazyHot{}
-			l.once.Do(func() { l.h = newPixHot(set, hotDensity()) })
-			lastHot.Store(&hotHit{set: set, l: l})
-			defer lastHot.Store(nil)
+			hotSplits.pin(set, newPixHot(set, hotDensity()))
+			defer hotSplits.unpin()
 			r.SquaresGrad(x, signs, out)
 			b.ResetTimer()
 			for range b.N {

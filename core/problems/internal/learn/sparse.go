@@ -2,10 +2,6 @@ package learn
 
 import (
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"weak"
 
 	"dpsim/core/data"
 	"dpsim/core/num"
@@ -119,69 +115,18 @@ func (sp *sparseRows) Bytes() int {
 	return 8*len(sp.start) + 2*len(sp.col) + 4*len(sp.f32) + len(sp.pix)
 }
 
-// lazySparse is one set's sparse form, built on the first full pass
-// (Dots or Axpys) over a view of the set: sets that never see one (the
-// CNN's) never pay for it.
-type lazySparse struct {
-	once sync.Once
-	sp   *sparseRows
-}
-
-// get returns the sparse form of s (nil: s is dense), building it once.
-// It must not keep s: the cache entry dies with the set (sparseFor).
-func (l *lazySparse) get(s *data.Set) *sparseRows {
-	l.once.Do(func() {
-		limit := SparseDensity
-		if s.Pixels != nil {
-			limit = PixelSparseDensity
-		}
-		l.sp = newSparseRows(s, limit)
-	})
-	return l.sp
-}
-
-// sparseCache maps each set a view was split from to its lazily built
-// sparse form. Keys are weak, and an entry is removed once its set is
-// collected, so synthetic sets drawn per run leave nothing behind.
-var sparseCache = struct {
-	mu sync.Mutex
-	m  map[weak.Pointer[data.Set]]*lazySparse
-}{m: map[weak.Pointer[data.Set]]*lazySparse{}}
-
-// sparseFor returns set's (lazy) sparse form, shared by every view of
-// the set in the process.
-func sparseFor(set *data.Set) *lazySparse {
-	k := weak.Make(set)
-	sparseCache.mu.Lock()
-	defer sparseCache.mu.Unlock()
-	if l, ok := sparseCache.m[k]; ok {
-		return l
+// sparseForms holds each set's sparse form (nil: the set is dense), built
+// on the first full pass over any view of the set.
+var sparseForms = newPerSet(func(s *data.Set) *sparseRows {
+	limit := SparseDensity
+	if s.Pixels != nil {
+		limit = PixelSparseDensity
 	}
-	l := &lazySparse{}
-	sparseCache.m[k] = l
-	runtime.AddCleanup(set, func(k weak.Pointer[data.Set]) {
-		sparseCache.mu.Lock()
-		delete(sparseCache.m, k)
-		sparseCache.mu.Unlock()
-	}, k)
-	return l
-}
-
-// lastSparse remembers the set of the last lookup and its form, so that
-// the full passes (a Dots and an Axpys call per block of rows) find it
-// with one atomic load: the cache's lock and weak pointer cost more than
-// a small block's work. It keeps that one set alive until another is
-// looked up. (A field in Rows would be cheaper still natively, but a
-// fifth word in Rows made js/wasm's full gradient half as slow again.)
-var lastSparse atomic.Pointer[sparseHit]
+	return newSparseRows(s, limit)
+})
 
 // useSparse selects the sparse kernels; tests turn it off to compare.
 var useSparse = true
-
-type sparseHit struct {
-	set *data.Set
-	l   *lazySparse
-}
 
 // sparse returns the sparse form of r's set, or nil when the set is
 // dense: built on the first full pass over any view of the set, shared
@@ -190,12 +135,7 @@ func (r Rows) sparse() *sparseRows {
 	if !useSparse {
 		return nil
 	}
-	if h := lastSparse.Load(); h != nil && h.set == r.Set {
-		return h.l.get(r.Set)
-	}
-	l := sparseFor(r.Set)
-	lastSparse.Store(&sparseHit{set: r.Set, l: l})
-	return l.get(r.Set)
+	return sparseForms.get(r.Set)
 }
 
 // Sparse reports whether r's full-pass kernels (Dots, Axpys) run over a

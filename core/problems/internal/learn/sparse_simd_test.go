@@ -60,8 +60,7 @@ func TestSparseSquaresSIMD(t *testing.T) {
 		}
 	}
 	set.Pixels[400*cols+cols-1] = 77 // the last column's only nonzero
-	forced := sparseFor(set)
-	forced.once.Do(func() { forced.sp = newSparseRows(set, 1) })
+	sparseForms.force(set, newSparseRows(set, 1))
 	sp := Rows{Set: set}.sparse()
 	if sp == nil || sp.pix == nil {
 		t.Fatal("no sparse form")

@@ -210,10 +210,7 @@ func TestSparseCacheForgets(t *testing.T) {
 	for range 100 {
 		runtime.GC()
 		runtime.Gosched()
-		sparseCache.mu.Lock()
-		_, ok := sparseCache.m[k]
-		sparseCache.mu.Unlock()
-		if !ok {
+		if !sparseForms.cached(k) {
 			return
 		}
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — the one command that runs every dpsim test.
 #
-#   ./test.sh                 everything (about 20 min on 2 cores (CI: 1,203 s on b1dda77))
+#   ./test.sh                 everything (26–27 min on 2 cores: CI 1,629 s at 61b7cf1;
+#                             41 min on a host whose Chromium ran e2e 1.7× slower)
 #   FUZZTIME=10s ./test.sh    shorter fuzzing
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)

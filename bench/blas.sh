@@ -47,9 +47,11 @@ blas_fetch() {
   if (cd "$tmp" && apt-get download -q "$pkg" >/dev/null 2>&1) &&
     deb=$(ls "$tmp"/"${pkg}"_*.deb 2>/dev/null) && dpkg-deb -x "$deb" "$tmp/x" &&
     [ -d "$tmp/x/usr/lib/$arch/$sub" ]; then
-    mkdir -p "$cache"
-    cp -a "$tmp/x/usr/lib/$arch/$sub/." "$cache/"
-    ok=0
+    # Whole or not at all: a copy cut short (Ctrl-C) must not pass for
+    # the library later.
+    mkdir -p "$(dirname "$cache")" && rm -rf "$cache.part" &&
+      cp -a "$tmp/x/usr/lib/$arch/$sub" "$cache.part" && rm -rf "$cache" &&
+      mv "$cache.part" "$cache" && ok=0
   fi
   rm -rf "$tmp"
   return $ok

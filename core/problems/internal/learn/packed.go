@@ -40,6 +40,16 @@ type prefix struct {
 // packPrefix, where set (packed_simd.go), builds p.pre in pack.
 var packPrefix func(p *Packed)
 
+// prefixBound bounds the bytes of the sparse prefixes of rows rows of
+// cols features: at most w/3 pairs of two uint32 a row, w = cols rounded
+// up to even (buildPrefix takes k < (s − 4)/3); 0 where none is built.
+func prefixBound(rows int64, cols int) int64 {
+	if packPrefix == nil {
+		return 0
+	}
+	return 8 * rows * int64(((cols+1)&^1)/3)
+}
+
 // packGroup is the rows of one feature-major group: eight registers of
 // four float64, eight independent sums hiding the adder's latency.
 const packGroup = 32
@@ -244,10 +254,7 @@ func PackBytes(rows int64, cols, shards int) int64 {
 	}
 	c, c4 := int64(cols), int64((cols+3)&^3)
 	b := rows * c4
-	if packPrefix != nil {
-		// The sparse prefix: k < s/3 ≤ cols/3 pairs of two uint32 a row.
-		b += rows * 2 * c / 3
-	}
+	b += prefixBound(rows, cols) / 4
 	if packFeatureMajor() {
 		b += (rows + int64(max(shards, 1))*(packGroup-1)) * c
 	}

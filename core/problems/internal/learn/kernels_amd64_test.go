@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"dpsim/core/data"
+	"dpsim/core/num"
 	"dpsim/core/rng"
 )
 
@@ -217,4 +218,64 @@ func TestPackedSquaresAVX2(t *testing.T) {
 	defer func() { useAVX512 = true }()
 	useAVX512 = false
 	checkSquares(t)
+}
+
+// TestPackedSquaresPipeline checks AVX-512's fused pass, rows two at a
+// time with each pair's weighted sum two pairs behind its dot products,
+// against the Go loops (num.DotOf, the subtraction, the axpy row after
+// row, into an acc that starts nonzero): every row count 1–17 (the
+// one-row loop alone below four rows; then each of the pipeline's
+// three exits, with and without an odd last row) at each width it
+// takes (8, 16 and 24 columns, and 22 with zeros past the features, as
+// ijcnn1's rows). A permuted lane, another order of the lane tree, a
+// residual or label of the wrong row, a dropped pair or last row each
+// change some bit of it.
+func TestPackedSquaresPipeline(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512: the pipeline does not run")
+	}
+	s := rng.New(17, "learn/packed-squares-pipeline")
+	wide := func() float64 { return (s.Float64() - 0.5) * math.Pow(2, float64(s.IntN(40)-20)) }
+	for _, d := range []int{8, 16, 22, 24} {
+		w := (d + 7) &^ 7
+		for n := 1; n <= 17; n++ {
+			rm := make([]float32, n*w)
+			for k := range n {
+				for j := range d {
+					rm[k*w+j] = float32(wide())
+				}
+			}
+			var x [packTile]float64
+			for j := range d {
+				x[j] = wide()
+			}
+			signs := make([]int8, n)
+			for k := range signs {
+				signs[k] = int8(s.IntN(255) - 127)
+				if signs[k] == 0 {
+					signs[k] = 1 // a nonzero label: see packedSquares on ±0
+				}
+			}
+			var want, got [packTile]float64
+			for j := range w {
+				want[j] = wide()
+			}
+			got = want
+			for k := range n {
+				row := rm[k*w : k*w+d]
+				res := num.DotOf(row, x[:]) - float64(signs[k])
+				for j, a := range row {
+					want[j] += float64(res * float64(a))
+				}
+			}
+			if !packedSquares(rm, w, n, x[:w], signs, d, w/4, prefix{}, &got) {
+				t.Fatal("packedSquares did not run")
+			}
+			for j := range w {
+				if !sameBits(got[j], want[j]) {
+					t.Fatalf("%d columns, %d rows: acc[%d] = %v, the Go loops %v", d, n, j, got[j], want[j])
+				}
+			}
+		}
+	}
 }

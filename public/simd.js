@@ -69,7 +69,7 @@
       pnt: (a, b, c, m, n, kk) => k.pnt(a, b, c, m, n, kk),
       pim2col: (x, c, h, w, cols) => k.pim2col(x, c, h, w, cols),
       pcol2im: (x, c, h, w, cols) => k.pcol2im(x, c, h, w, cols),
-      psqgrad: (rm, x, s, z, acc, stride, n, w, zn) => k.psqgrad(rm, x, s, z, acc, stride, n, w, zn),
+      psqgrad: (rm, x, s, z, acc, stride, n, w, zn, sp, pk, ps) => k.psqgrad(rm, x, s, z, acc, stride, n, w, zn, sp, pk, ps),
       sdots: (st, col, pix, idx, first, n, x, out) => k.sdots(st, col, pix, idx, first, n, x, out),
       saxpys: (st, col, pix, idx, first, n, c, out) => k.saxpys(st, col, pix, idx, first, n, c, out),
       ssqgrad: (st, col, pix, idx, first, n, x, s, z, out, zn) => k.ssqgrad(st, col, pix, idx, first, n, x, s, z, out, zn),

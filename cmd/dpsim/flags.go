@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dpsim/cmd/internal/shardflag"
 	"dpsim/core/check"
 	"dpsim/core/experiment"
 	"dpsim/core/pool"
@@ -208,29 +209,6 @@ func estimateWith(b *scenario.Built, workers int) (est scenario.Estimate, off st
 // workers than cores only add memory.
 const MaxWorkers = 1024
 
-// parseShard reads --shard "i/n" with 0 ≤ i < n ≤ experiment.MaxTasks,
-// so that the task arithmetic (t += n) cannot overflow, whatever is typed.
-func parseShard(s string) (experiment.Shard, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || strconv.Itoa(i)+"/"+strconv.Itoa(n) != s {
-		return experiment.Shard{}, flagError("shard", "write i/n with 0 ≤ i < n, e.g. 0/3", strconv.Quote(s))
-	}
-	return checkShard("--shard "+s, experiment.Shard{Index: i, Count: n})
-}
-
-// checkShard range-checks a shard however it was given.
-func checkShard(what string, sh experiment.Shard) (experiment.Shard, error) {
-	switch {
-	case sh.Count < 1 || sh.Count > experiment.MaxTasks:
-		return experiment.Shard{}, fmt.Errorf("%s: the shard count n must be between 1 and %d (got %d)", what, experiment.MaxTasks, sh.Count)
-	case sh.Index < 0 || sh.Index >= sh.Count:
-		return experiment.Shard{}, fmt.Errorf("%s: the shard index i must satisfy 0 ≤ i < n = %d (got %d)", what, sh.Count, sh.Index)
-	}
-	return sh, nil
-}
-
 // shardFromEnv reads the shard from a cluster's environment
 // (experiment.ShardFromEnv), refusing a count without an index: a job that
 // sets DPSIM_SHARDS or SLURM_ARRAY_TASK_COUNT but no index would otherwise
@@ -245,6 +223,6 @@ func shardFromEnv(getenv func(string) string) (experiment.Shard, bool, error) {
 	if err != nil || !ok {
 		return sh, ok, err
 	}
-	sh, err = checkShard("the shard from the environment", sh)
+	sh, err = shardflag.Check("the shard from the environment", sh)
 	return sh, err == nil, err
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"dpsim/core/scenario"
@@ -405,27 +407,42 @@ func TestExportsNativeAndWasm(t *testing.T) {
 		}
 		args["sparse pixel rows, "+loss] = file
 	}
+	// The node runs are most of the time, each on one core: two at once,
+	// beside the native runs in this process (run keeps global state, so
+	// those stay one after another here).
+	type job struct{ name, arg, nOut, nErr string }
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range min(2, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for j := range jobs {
+				cmd := exec.Command(execWasm, wasm, "run", "--quiet", j.arg)
+				cmd.Env = wasmEnv
+				var wOut, wErr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &wOut, &wErr
+				if err := cmd.Run(); err != nil && j.nErr == "" {
+					t.Errorf("%s: js/wasm: %v\n%s", j.name, err, wErr.String())
+					continue
+				}
+				if j.nOut != wOut.String() {
+					t.Errorf("%s: the js/wasm export differs from the native one: %s", j.name, firstDiff(j.nOut, wOut.String()))
+				}
+				if j.nErr != wErr.String() {
+					t.Errorf("%s: standard error differs: native %q, js/wasm %q", j.name, j.nErr, wErr.String())
+				}
+				if j.nOut == "" && j.nErr == "" {
+					t.Errorf("%s: no output", j.name)
+				}
+			}
+		})
+	}
 	for _, name := range slices.Sorted(maps.Keys(args)) {
 		arg := args[name]
 		_, nOut, nErr := dpsim(t, "", "run", "--quiet", arg)
-		cmd := exec.Command(execWasm, wasm, "run", "--quiet", arg)
-		cmd.Env = wasmEnv
-		var wOut, wErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &wOut, &wErr
-		if err := cmd.Run(); err != nil && nErr == "" {
-			t.Errorf("%s: js/wasm: %v\n%s", name, err, wErr.String())
-			continue
-		}
-		if nOut != wOut.String() {
-			t.Errorf("%s: the js/wasm export differs from the native one: %s", name, firstDiff(nOut, wOut.String()))
-		}
-		if nErr != wErr.String() {
-			t.Errorf("%s: standard error differs: native %q, js/wasm %q", name, nErr, wErr.String())
-		}
-		if nOut == "" && nErr == "" {
-			t.Errorf("%s: no output", name)
-		}
+		jobs <- job{name, arg, nOut, nErr}
 	}
+	close(jobs)
+	wg.Wait()
 }
 
 // firstDiff describes the first line where a and b differ.

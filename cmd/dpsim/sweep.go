@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dpsim/cmd/internal/shardflag"
 	"dpsim/core/experiment"
 	"dpsim/core/jsonstrict"
 	"dpsim/core/scenario"
@@ -340,7 +341,7 @@ func loadExperiment(arg string, stdin io.Reader) (*experiment.Experiment, *exper
 // fromEnv, the one a cluster job's environment names; nil: every run.
 func shardOf(flag string, given, fromEnv bool, getenv func(string) string) (*experiment.Shard, error) {
 	if given {
-		sh, err := parseShard(flag)
+		sh, err := shardflag.Parse(flag)
 		if err != nil {
 			return nil, err
 		}

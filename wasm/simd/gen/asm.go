@@ -122,6 +122,9 @@ func (f *fn) F64Div() { f.op(0xa3) }
 // F64ConvertI32S converts a signed i32 to f64 (exactly).
 func (f *fn) F64ConvertI32S() { f.op(0xb7) }
 
+// F64PromoteF32 widens an f32 to f64 (exactly).
+func (f *fn) F64PromoteF32() { f.op(0xbb) }
+
 // F64ConvertI32U converts an unsigned i32 to f64 (exactly).
 func (f *fn) F64ConvertI32U() { f.op(0xb8) }
 func (f *fn) F64Ne()          { f.op(0x62) }

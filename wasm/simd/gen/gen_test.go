@@ -21,6 +21,7 @@ func TestEncoding(t *testing.T) {
 		{"call 2", func(f *fn) { f.Call(2) }, []byte{0x10, 0x02}},
 		{"i32.load8_s", func(f *fn) { f.I32Load8S(0) }, []byte{0x2c, 0x00, 0x00}},
 		{"f64.convert_i32_s", (*fn).F64ConvertI32S, []byte{0xb7}},
+		{"f64.promote_f32", (*fn).F64PromoteF32, []byte{0xbb}},
 		{"v128.bitselect", (*fn).V128Bitselect, []byte{0xfd, 0x52}},
 		{"i32.const -16", func(f *fn) { f.I32Const(-16) }, []byte{0x41, 0x70}},
 		{"i32.const 64", func(f *fn) { f.I32Const(64) }, []byte{0x41, 0xc0, 0x00}},

@@ -66,11 +66,12 @@ func pdots() *fn {
 //	paxpys(rm, c, acc, stride, n, w i32) i32
 //
 // learn.packedAxpys: for each of n rows k of rm (stride bytes apart) and
-// each of the tile's w columns (a multiple of 4, at most 32), acc_j +=
-// c_k·float64(rm[k][j]), rows in order. The columns go in chunks of 16,
-// then 8, then 4 (eight, four, two f64x2 sums held in registers through
-// a pass over the rows), so every entry still adds its rows' terms in
-// row order.
+// each of the tile's w columns (even, at most 32: a multiple of 4 from
+// Packed.Axpys, any even width from psqgrad), acc_j += c_k·float64(rm[k][j]),
+// rows in order. The columns go in chunks of 16, then one of the
+// remaining 2–14 (eight f64x2 sums, then one to seven, held in registers
+// through a pass over the rows: ⌈w/16⌉ passes), so every entry still adds
+// its rows' terms in row order.
 func paxpys() *fn {
 	f := &fn{name: "paxpys", params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const rm, c, acc, stride, n, w = 0, 1, 2, 3, 4, 5
@@ -89,7 +90,7 @@ func paxpys() *fn {
 	f.I32Shl()
 	f.I32Add()
 	f.Set(ce)
-	for _, width := range []int32{16, 8, 4} {
+	for _, width := range []int32{16, 14, 12, 10, 8, 6, 4, 2} {
 		nacc := int(width / 2)
 		f.LoopUntil(func() { f.Get(col); f.I32Const(width); f.I32Add(); f.Get(w); f.I32GtU() })
 		{
@@ -166,12 +167,12 @@ const (
 
 // psqgrad is the exported function
 //
-//	psqgrad(rm, x, signs, z, acc, stride, n, w, zn i32) i32
+//	psqgrad(rm, x, signs, z, acc, stride, n, w, zn, sp, k, s i32) i32
 //
 // learn.packedSquares under js/wasm: the squared loss's gradient sum
 // Σ_k (row_kᵀx − signs[k])·row_k over n rows of rm (stride bytes apart,
-// w columns each, w a multiple of 4 and at most 32, x as wide) added to
-// acc's first w entries — Packed.SquaresGrad's two passes, a block of up
+// w columns each, w even and at most 32, x as wide) added to acc's first
+// w entries — Packed.SquaresGrad's two passes, a block of up
 // to zn ≥ 1 rows at a time, in one call from Go: the dot products and
 // residuals z_t − float64(signs_t) (signs int8) into the scratch z (zn
 // float64) — sqPass (sqdots.go) for w ≥ 8, else pdots and a loop over
@@ -180,11 +181,20 @@ const (
 // what it saves is Go's loop over the residuals and a block's calls
 // through JavaScript (the larger part of the wasm time beside the two
 // kernels, by node's profile), and sqPass a tenth of the kernels' time.
+// With k > 0, the sparse prefix (learn.packedSquares' prefix: the first
+// s columns' nonzeros, k pairs (8c, float32 bits) a row at sp, s even,
+// 2 ≤ s < w): paxpys runs over columns s … w−1 only, and each row's k
+// terms acc_c += z_t·float64(a) are added in row order — by sqPass as
+// it makes the residuals when k = 1, else by a loop after paxpys. The
+// terms of the prefix's zeros are left out: Go runs that only where it
+// gives the same bits (learn.packedSquares).
 func psqgrad() *fn {
-	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
-	const rm, x, signs, z, acc, stride, n, w, zn = 0, 1, 2, 3, 4, 5, 6, 7, 8
+	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+	const rm, x, signs, z, acc, stride, n, w, zn, sp, k, s = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 	nb, p, e := f.local(i32), f.local(i32), f.local(i32)
-	sq := newSqPass(f, rm, x, signs, z, stride, nb, w)
+	ke, a := f.local(i32), f.local(i32)
+	zt := f.local(f64)
+	sq := newSqPass(f, rm, x, signs, z, stride, nb, w, sp, k, acc)
 	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
 	{
 		// nb = min(n, zn).
@@ -213,14 +223,82 @@ func psqgrad() *fn {
 		f.Drop()
 		residuals(f, z, nb, signs, p, e, nil)
 		f.End()
+		// The weighted sums of columns s … w−1 (s = 0 without a prefix).
 		f.Get(rm)
+		f.Get(s)
+		f.I32Const(2)
+		f.I32Shl()
+		f.I32Add()
 		f.Get(z)
 		f.Get(acc)
+		f.Get(s)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
 		f.Get(stride)
 		f.Get(nb)
 		f.Get(w)
+		f.Get(s)
+		f.I32Sub()
 		f.Call(paxpysIndex)
 		f.Drop()
+		// Those of the first s columns from the prefix: for each row t
+		// and its k pairs (8c, a) at sp, acc_c += z_t·float64(a), rows in
+		// order; sp advances past the block. sqPass adds them itself
+		// when k = 1.
+		// k > 1 || k = 1 && w < 8, as k > 1 − (w < 8).
+		f.Get(k)
+		f.I32Const(1)
+		f.Get(w)
+		f.I32Const(8)
+		f.I32LtU()
+		f.I32Sub()
+		f.I32GtU()
+		f.If()
+		{
+			f.Get(z)
+			f.Set(p)
+			f.Get(z)
+			f.Get(nb)
+			f.I32Const(3)
+			f.I32Shl()
+			f.I32Add()
+			f.Set(e)
+			f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
+			{
+				f.Get(p)
+				f.F64Load(0)
+				f.Set(zt)
+				f.Get(sp)
+				f.Get(k)
+				f.I32Const(3)
+				f.I32Shl()
+				f.I32Add()
+				f.Set(ke)
+				f.LoopUntil(func() { f.Get(sp); f.Get(ke); f.I32GeU() })
+				{
+					f.Get(acc)
+					f.Get(sp)
+					f.I32Load(0)
+					f.I32Add()
+					f.Tee(a)
+					f.Get(a)
+					f.F64Load(0)
+					f.Get(zt)
+					f.Get(sp)
+					f.F32Load(4)
+					f.F64PromoteF32()
+					f.F64Mul()
+					f.F64Add()
+					f.F64Store(0)
+					f.Inc(sp, 8)
+				}
+				f.EndLoop()
+				f.Inc(p, 8)
+			}
+			f.EndLoop()
+		}
+		f.End()
 		// rm += nb·stride; n −= nb.
 		f.Get(rm)
 		f.Get(nb)

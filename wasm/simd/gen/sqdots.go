@@ -1,7 +1,7 @@
 package main
 
 // sqPass emits psqgrad's first pass over a block for rows of w ≥ 8
-// columns (w a multiple of 4, at most 32; x as wide): each row's dot
+// columns (w even, at most 32; x as wide): each row's dot
 // product with x in num.Dots' lane order and its residual,
 //
 //	z_t = row_tᵀx − float64(signs_t),  t < nb,
@@ -15,7 +15,7 @@ package main
 //
 //   - the steps of eight columns (lane pairs (0, 1) … (6, 7) at constant
 //     offsets) are unrolled, each after the first entered by a branch on
-//     w (w ≥ 8(s+1)), then four more columns when w mod 8 = 4. The
+//     w (w ≥ 8(s+1)), then the w mod 8 = 2, 4 or 6 columns left. The
 //     branches are what keep V8's code tight: TurboFan schedules a basic
 //     block's loads ahead of its arithmetic, and with a row pair's twelve
 //     x pairs in one block they held twelve of its fifteen vector
@@ -46,6 +46,8 @@ package main
 type sqPass struct {
 	f                                *fn
 	rm, x, signs, z, stride, nb, w   uint32 // psqgrad's parameters and its block size
+	sp, k, acc                       uint32 // psqgrad's prefix, its pairs a row and acc
+	zv                               uint32 // a row pair's residuals (v128)
 	ra, rb, zp, ze, w8, tb, xt, wodd uint32 // i32 locals
 	rt                               [2]uint32
 	lanes                            [2][4]uint32
@@ -53,8 +55,8 @@ type sqPass struct {
 	tree                             [2]uint32
 }
 
-func newSqPass(f *fn, rm, x, signs, z, stride, nb, w uint32) *sqPass {
-	s := &sqPass{f: f, rm: rm, x: x, signs: signs, z: z, stride: stride, nb: nb, w: w}
+func newSqPass(f *fn, rm, x, signs, z, stride, nb, w, sp, k, acc uint32) *sqPass {
+	s := &sqPass{f: f, rm: rm, x: x, signs: signs, z: z, stride: stride, nb: nb, w: w, sp: sp, k: k, acc: acc}
 	for _, l := range []*uint32{&s.ra, &s.rb, &s.zp, &s.ze, &s.w8, &s.tb, &s.xt, &s.wodd, &s.rt[0], &s.rt[1]} {
 		*l = f.local(i32)
 	}
@@ -68,21 +70,54 @@ func newSqPass(f *fn, rm, x, signs, z, stride, nb, w uint32) *sqPass {
 		s.xv[k] = V()
 	}
 	s.tree = [2]uint32{V(), V()}
+	s.zv = V()
 	return s
 }
 
-// pairs adds the products of a step's lane pairs k < ks (columns 2k,
-// 2k+1 of the step) of each row to its lanes: x's pair loaded once from
-// xAddr + xOff + 16k, row r's two float32 from rows[r] + 8k, promoted.
-// first sets the lanes to the products.
-func (s *sqPass) pairs(rows []uint32, ks int, xAddr func(), xOff uint32, first bool) {
+// prefixTerms adds the prefix's terms of rows whose residuals are lanes
+// 0 … len(lanes)−1 of zv when k = 1 (one pair a row: acc_c +=
+// z·float64(a) for the pair (8c, a) at sp, sp advancing), here in the
+// pass that makes the residuals rather than in a loop of their own after
+// paxpys (psqgrad), which cost about what the prefix saved there.
+func (s *sqPass) prefixTerms(acc uint32, lanes ...byte) {
 	f := s.f
-	for k := range ks {
+	f.Get(s.k)
+	f.I32Const(1)
+	f.I32Eq()
+	f.If()
+	for r, l := range lanes {
+		f.Get(acc)
+		f.Get(s.sp)
+		f.I32Load(uint32(8 * r))
+		f.I32Add()
+		f.Tee(s.rt[0])
+		f.Get(s.rt[0])
+		f.F64Load(0)
+		f.Get(s.zv)
+		f.F64x2ExtractLane(l)
+		f.Get(s.sp)
+		f.F32Load(uint32(8*r + 4))
+		f.F64PromoteF32()
+		f.F64Mul()
+		f.F64Add()
+		f.F64Store(0)
+	}
+	f.Inc(s.sp, int32(8*len(lanes)))
+	f.End()
+}
+
+// pairs adds the products of a step's lane pairs ks (columns 2k, 2k+1
+// of the step, k < 4) of each row to its lanes: x's pair loaded once
+// from xAddr + xOff + 16k, row r's two float32 from rows[r] + 8k,
+// promoted. first sets the lanes to the products.
+func (s *sqPass) pairs(rows []uint32, ks []int, xAddr func(), xOff uint32, first bool) {
+	f := s.f
+	for _, k := range ks {
 		xAddr()
 		f.V128Load(xOff + uint32(16*k))
 		f.Set(s.xv[k])
 	}
-	for k := range ks {
+	for _, k := range ks {
 		for r, row := range rows {
 			if !first {
 				f.Get(s.lanes[r][k])
@@ -121,10 +156,12 @@ func (s *sqPass) rowsDots(rows ...uint32) {
 				f.Set(at[r])
 			}
 		}
-		s.pairs(at, 4, xAddr, uint32(64*st), st == 0)
+		s.pairs(at, []int{0, 1, 2, 3}, xAddr, uint32(64*st), st == 0)
 	}
 	f.End()
-	// The last four columns when w mod 8 = 4: rows + tb, x + xt.
+	// The last w mod 8 = 2, 4 or 6 columns (one, two or three lane
+	// pairs): rows + tb, x + xt; each pair after the first behind a
+	// branch, as the steps are.
 	f.Get(s.wodd)
 	f.If()
 	{
@@ -134,7 +171,22 @@ func (s *sqPass) rowsDots(rows ...uint32) {
 			f.I32Add()
 			f.Set(s.rt[r])
 		}
-		s.pairs(s.rt[:len(rows)], 2, func() { f.Get(s.xt) }, 0, false)
+		xt := func() { f.Get(s.xt) }
+		s.pairs(s.rt[:len(rows)], []int{0}, xt, 0, false)
+		f.Get(s.wodd)
+		f.I32Const(4)
+		f.I32And()
+		f.If()
+		{
+			s.pairs(s.rt[:len(rows)], []int{1}, xt, 0, false)
+			f.Get(s.wodd)
+			f.I32Const(2)
+			f.I32And()
+			f.If()
+			s.pairs(s.rt[:len(rows)], []int{2}, xt, 0, false)
+			f.End()
+		}
+		f.End()
 	}
 	f.End()
 	for r := range rows {
@@ -146,14 +198,14 @@ func (s *sqPass) rowsDots(rows ...uint32) {
 // z, signs advanced by nb.
 func (s *sqPass) block() {
 	f := s.f
-	// w8 = w/8; wodd = w & 4; tb = 4·(w &^ 7) (the tail's byte offset in
-	// a row); xt = x + 2·tb.
+	// w8 = w/8; wodd = w & 6 (the tail's columns); tb = 4·(w &^ 7) (the
+	// tail's byte offset in a row); xt = x + 2·tb.
 	f.Get(s.w)
 	f.I32Const(3)
 	f.I32ShrU()
 	f.Set(s.w8)
 	f.Get(s.w)
-	f.I32Const(4)
+	f.I32Const(6)
 	f.I32And()
 	f.Set(s.wodd)
 	f.Get(s.w)
@@ -205,7 +257,9 @@ func (s *sqPass) block() {
 		f.I32x4ExtendLowI16x8S()
 		f.F64x2ConvertLowI32x4S()
 		f.F64x2Sub()
+		f.Tee(s.zv)
 		f.V128Store(0)
+		s.prefixTerms(s.acc, 0, 1)
 		f.Get(s.rb)
 		f.Get(s.stride)
 		f.I32Add()
@@ -242,6 +296,10 @@ func (s *sqPass) storeOne() {
 	f.I32Load8S(0)
 	f.F64ConvertI32S()
 	f.F64Sub()
+	f.F64x2Splat()
+	f.Tee(s.zv)
+	f.F64x2ExtractLane(0)
 	f.F64Store(0)
 	f.Inc(s.signs, 1)
+	s.prefixTerms(s.acc, 0)
 }

@@ -217,7 +217,9 @@ var int8Values = func() (t [256]float64) {
 
 // packedSquares adds (row_kᵀx − signs[k])·row_k to acc's first 4·nv
 // entries for n ≥ 1 rows of rm, stride floats apart (x holding 4·nv
-// entries, zeros past the features), in one pass in AVX2 (in AVX-512
+// entries, zeros past the features; the number of features after signs
+// and the WebAssembly module's prefix after nv are not needed here), in
+// one pass in AVX2 (in AVX-512
 // where the processor has it and nv is even: ijcnn1's shard gradient,
 // min of 1,000 interleaved runs, 22.5 → 18.9 µs) — packedDots' (and
 // packedTrDots') sums, the subtraction and packedAxpys' sums, in their
@@ -228,7 +230,7 @@ var int8Values = func() (t [256]float64) {
 // lane, so of a zero dot product, which the subtraction of a nonzero
 // label erases (±0 − s = −s): the residuals, so the sums, keep the
 // order's bits, and the two adds a row saved are a tenth of its work.
-func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, nv int, acc *[packTile]float64) bool {
+func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, _, nv int, _ prefix, acc *[packTile]float64) bool {
 	if !useAVX2 || nv < 1 || 4*nv > squaresTile {
 		return false
 	}

@@ -176,7 +176,7 @@ func TestPackedSquaresGo(t *testing.T) {
 		var x, acc [packTile]float64
 		rm := make([]float32, 2*packTile)
 		for nv := 1; nv <= packTile/4; nv++ {
-			if got, want := packedSquares(rm, packTile, 2, x[:], []int8{1, -1}, nv, &acc), 4*nv <= squaresTile; got != want {
+			if got, want := packedSquares(rm, packTile, 2, x[:], []int8{1, -1}, 4*nv, nv, prefix{}, &acc), 4*nv <= squaresTile; got != want {
 				t.Errorf("packedSquares on %d columns ran %v, want %v", 4*nv, got, want)
 			}
 		}
@@ -196,7 +196,7 @@ func TestPackedSquaresLabels(t *testing.T) {
 	rm, x := []float32{1, 1, 1, 1}, make([]float64, 4)
 	for v := -128; v < 128; v++ {
 		var acc [packTile]float64
-		if !packedSquares(rm, 4, 1, x, []int8{int8(v)}, 1, &acc) {
+		if !packedSquares(rm, 4, 1, x, []int8{int8(v)}, 4, 1, prefix{}, &acc) {
 			t.Fatal("the fused kernel did not run")
 		}
 		for j, got := range acc[:4] {

@@ -24,6 +24,30 @@ type Packed struct {
 	groups int
 	rm     []float32 // view row k, feature j at k·d4 + j; padding columns 0
 	tr     []float32 // nil, or group g, feature j, row l at (g·d + j)·packGroup + l; padding rows 0
+	pre    prefix    // the SIMD module's sparse first columns (packed_simd.go), or none
+}
+
+// prefix is the nonzeros of each row's first s columns, k a row (rows
+// with fewer padded with zeros): row t's at ents[2kt:2k(t+1)] as pairs
+// (8·column, the float32's bits). Built under js/wasm with the SIMD
+// module, whose weighted sums add them one by one and run the dense
+// kernel over the other columns only (psqgrad); k = 0: none.
+type prefix struct {
+	ents []uint32
+	k, s int
+}
+
+// packPrefix, where set (packed_simd.go), builds p.pre in pack.
+var packPrefix func(p *Packed)
+
+// prefixBound bounds the bytes of the sparse prefixes of rows rows of
+// cols features: at most w/3 pairs of two uint32 a row, w = cols rounded
+// up to even (buildPrefix takes k < (s − 4)/3); 0 where none is built.
+func prefixBound(rows int64, cols int) int64 {
+	if packPrefix == nil {
+		return 0
+	}
+	return 8 * rows * int64(((cols+1)&^1)/3)
 }
 
 // packGroup is the rows of one feature-major group: eight registers of
@@ -66,11 +90,14 @@ func pack(r Rows, tr bool) *Packed {
 			}
 		}
 	}
+	if packPrefix != nil {
+		packPrefix(p)
+	}
 	return p
 }
 
 // Bytes returns the memory the copies hold.
-func (p *Packed) Bytes() int { return 4 * (len(p.rm) + len(p.tr)) }
+func (p *Packed) Bytes() int { return 4 * (len(p.rm) + len(p.tr) + len(p.pre.ents)) }
 
 // Dots writes a_kᵀx for view rows k = lo, …, lo+len(out)−1 into out, as
 // Rows.Dots does (the same bits): from the feature-major groups when
@@ -154,7 +181,7 @@ func (p *Packed) SquaresGrad(x []float64, signs []int8, out []float64) {
 	if p.d4 <= packTile {
 		var xp, acc [packTile]float64
 		copy(xp[:], x)
-		if packedSquares(p.rm, p.d4, m, xp[:p.d4], signs, p.d4/4, &acc) {
+		if packedSquares(p.rm, p.d4, m, xp[:p.d4], signs, p.d, p.d4/4, p.pre, &acc) {
 			copy(out, acc[:p.d])
 			return
 		}
@@ -227,6 +254,7 @@ func PackBytes(rows int64, cols, shards int) int64 {
 	}
 	c, c4 := int64(cols), int64((cols+3)&^3)
 	b := rows * c4
+	b += prefixBound(rows, cols) / 4
 	if packFeatureMajor() {
 		b += (rows + int64(max(shards, 1))*(packGroup-1)) * c
 	}

@@ -29,6 +29,6 @@ func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 
 // packedSquares reports false: the caller runs packedDots, the
 // subtraction and packedAxpys (there is no fused kernel here).
-func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, nv int, acc *[packTile]float64) bool {
+func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, d, nv int, pre prefix, acc *[packTile]float64) bool {
 	return false
 }

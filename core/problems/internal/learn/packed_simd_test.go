@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"dpsim/core/data"
 	"dpsim/core/rng"
 )
 
@@ -85,8 +86,10 @@ func TestPackedSIMD(t *testing.T) {
 // TestPackedSquaresSIMD holds the module's psqgrad (packedSquares under
 // the tag) to the Go loops' bits directly: packedDotsGo, the
 // subtraction and packedAxpysGo a block of squaresBlock rows at a time,
-// over every tile width (4–32 columns, x's padding zeros as SquaresGrad
-// passes it), strides wider than the tile, and 1 to over two blocks of
+// over every number of features 1–32 (the module runs it rounded up to
+// even: a tail of one, two or three lane pairs past the steps of eight,
+// and paxpys' chunk of two) in tiles padded to four columns (x's
+// padding zeros as SquaresGrad passes it), strides wider than the tile, and 1 to over two blocks of
 // rows (each edge of a block), on values with wide exponents, −0 and
 // ±Inf, onto an acc that is not zero; with rows of ±0 and labels of 0
 // among them, so that a dot product's zero sign reaches the sums (an acc
@@ -114,12 +117,12 @@ func TestPackedSquaresSIMD(t *testing.T) {
 	same := func(a, b float64) bool {
 		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 	}
-	for nv := 1; nv <= packTile/4; nv++ {
+	for d := 1; d <= packTile; d++ { // the features; the rest of the tile is padding
+		nv := (d + 3) / 4
 		w := 4 * nv
 		for _, n := range []int{1, 2, 3, squaresBlock - 1, squaresBlock, squaresBlock + 1, 2*squaresBlock + 37} {
 			inf = n < 8
 			stride := w + 4*s.IntN(3)
-			d := w - s.IntN(4) // the features; the rest of the tile is padding
 			rm, x, signs := make([]float32, (n-1)*stride+w), make([]float64, w), make([]int8, n)
 			for j := range d {
 				x[j] = wide()
@@ -148,7 +151,7 @@ func TestPackedSquaresSIMD(t *testing.T) {
 				}
 			}
 			got, want = acc0, acc0
-			if !packedSquares(rm, stride, n, x, signs, nv, &got) {
+			if !packedSquares(rm, stride, n, x, signs, d, nv, prefix{}, &got) {
 				t.Fatal("packedSquares did not run")
 			}
 			var z [squaresBlock]float64
@@ -160,7 +163,7 @@ func TestPackedSquaresSIMD(t *testing.T) {
 				}
 				packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, &want)
 			}
-			for j := range want {
+			for j := range want[:d] {
 				if !same(got[j], want[j]) {
 					t.Fatalf("%d columns (%d features), %d rows, stride %d: acc[%d] = %v, the Go loops %v", w, d, n, stride, j, got[j], want[j])
 				}
@@ -171,10 +174,10 @@ func TestPackedSquaresSIMD(t *testing.T) {
 				buf[zn], buf[zn+1] = guard, guard
 				got = acc0
 				if simdPackedSquares(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]), unsafe.Pointer(&buf[0]),
-					unsafe.Pointer(&got), int32(4*stride), int32(n), int32(w), int32(zn)) != 1 {
+					unsafe.Pointer(&got), int32(4*stride), int32(n), int32((d+1)&^1), int32(zn), nil, 0, 0) != 1 {
 					t.Fatal("psqgrad did not run")
 				}
-				for j := range want {
+				for j := range want[:d] {
 					if !same(got[j], want[j]) {
 						t.Fatalf("blocks of %d rows, %d columns (%d features), %d rows, stride %d: acc[%d] = %v, the Go loops %v", zn, w, d, n, stride, j, got[j], want[j])
 					}
@@ -215,7 +218,7 @@ func TestPackedSquaresZeroSigns(t *testing.T) {
 				got[j] = math.Copysign(0, -1)
 			}
 			want = got
-			if !packedSquares(rm, w, n, x, signs, nv, &got) {
+			if !packedSquares(rm, w, n, x, signs, w, nv, prefix{}, &got) {
 				t.Fatal("packedSquares did not run")
 			}
 			z := make([]float64, n)
@@ -227,5 +230,102 @@ func TestPackedSquaresZeroSigns(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPackedSquaresPrefix holds psqgrad with a sparse prefix
+// (packedSquares with a prefix) to the Go loops' bits: every even prefix width s of
+// every number of features up to packTile, rows whose first s columns
+// are mostly zeros (±0) with up to k nonzeros a row (k = 1 in half the
+// runs), 1 to over two
+// blocks of rows, values with wide exponents; acc starting at +0 or at
+// wide values, and at −0 in some runs (the dense call must then run: a
+// skipped ±0 term would leave −0 where the Go loops make +0), and ±Inf
+// in x in the short runs (an infinite residual: the dense call again).
+// Then Pack's choice on ijcnn1's shape (ten one-hot columns, twelve
+// dense): s = 10, k = 1.
+func TestPackedSquaresPrefix(t *testing.T) {
+	if !packKernels() {
+		t.Fatal("the SIMD module is not linked: run under wasm/simd/go_js_wasm_exec")
+	}
+	r := rng.New(23, "learn/packed-squares-prefix-test")
+	wide := func() float64 { return (r.Float64() - 0.5) * math.Pow(2, float64(r.IntN(60)-30)) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for d := 3; d <= packTile; d++ {
+		nv := (d + 3) / 4
+		w4, w := 4*nv, (d+1)&^1
+		for s := 2; s < w; s += 2 {
+			for _, n := range []int{1, 3, squaresBlock + 1, 2*squaresBlock + 37} {
+				stride := w4 + 4*r.IntN(2)
+				rm, x, signs := make([]float32, (n-1)*stride+w4), make([]float64, w4), make([]int8, n)
+				for j := range d {
+					x[j] = wide()
+				}
+				if n < 8 && r.IntN(3) == 0 {
+					x[r.IntN(d)] = math.Inf(1 - 2*r.IntN(2))
+				}
+				// One row in two, at most one nonzero in the prefix (k = 1:
+				// sqPass adds those terms itself), else about a quarter.
+				k, one := 1, r.IntN(2) == 0
+				for t := range n {
+					nz, hot := 0, r.IntN(s+1)
+					for j := range d {
+						v := wide()
+						if j < s && (one && j != hot || !one && r.IntN(4) != 0) {
+							v = math.Copysign(0, float64(r.IntN(2)*2-1))
+						}
+						rm[t*stride+j] = float32(v)
+						if j < s && rm[t*stride+j] != 0 {
+							nz++
+						}
+					}
+					k = max(k, nz)
+					signs[t] = int8(1 - 2*r.IntN(2))
+				}
+				pre := makePrefix(rm, stride, n, s, k+r.IntN(2))
+				var acc0 [packTile]float64
+				switch r.IntN(3) {
+				case 1:
+					for j := range acc0 {
+						acc0[j] = wide()
+					}
+				case 2:
+					acc0[r.IntN(s)] = math.Copysign(0, -1)
+				}
+				got, want := acc0, acc0
+				if !packedSquares(rm, stride, n, x, signs, d, nv, pre, &got) {
+					t.Fatal("packedSquares did not run")
+				}
+				var z [squaresBlock]float64
+				for lo := 0; lo < n; lo += squaresBlock {
+					blk := z[:min(squaresBlock, n-lo)]
+					packedDotsGo(rm[lo*stride:], stride, d, len(blk), x, blk)
+					for k := range blk {
+						blk[k] -= float64(signs[lo+k])
+					}
+					packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, &want)
+				}
+				for j := range want[:d] {
+					if !same(got[j], want[j]) {
+						t.Fatalf("%d features, prefix %d (k = %d), %d rows, stride %d: acc[%d] = %v, the Go loops %v", d, s, pre.k, n, stride, j, got[j], want[j])
+					}
+				}
+			}
+		}
+	}
+	// ijcnn1's shape: column t mod 10 hot in row t, twelve dense columns.
+	const m, d = 100, 22
+	rm := make([]float32, m*d)
+	for t := range m {
+		rm[t*d+t%10] = 1
+		for j := 10; j < d; j++ {
+			rm[t*d+j] = float32(wide())
+		}
+	}
+	p := pack(Rows{Set: &data.Set{Rows: m, Cols: d, Features: rm}}, false)
+	if p.pre.s != 10 || p.pre.k != 1 {
+		t.Errorf("Pack's prefix on one-hot columns: s = %d, k = %d; want 10 and 1", p.pre.s, p.pre.k)
 	}
 }

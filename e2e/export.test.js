@@ -23,7 +23,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, OUT, built, cli: builtCLI, cpuBusy, download: save, inGitCheckout, open, scratch, waiter } = require('./harness.js');
+const { ROOT, OUT, built, cli: builtCLI, cpuBusy, download: save, inGitCheckout, open, scratch, waiter, speedChecks } = require('./harness.js');
+
+// This file asserts a speed as users would see it (the longest main-thread
+// task during a large export, on a quiet machine): its pages open in a
+// browser that tiers WebAssembly up as theirs does (harness.js,
+// TEST_ARGS).
+speedChecks();
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 const PRESET = 'dpop-fig1'; // 500 iterations: a second or two in the page
 

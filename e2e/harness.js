@@ -19,6 +19,8 @@
 //   DPSIM_SERVER_URL  a running ./serve of DPSIM_SITE (e2e/run.js)
 //   DPSIM_E2E_PROGRAMS  a directory of test programs built (test.sh; see
 //                     testProgram)
+//   E2E_TIERING       "default": every file's browser tiers WebAssembly up
+//                     as users' do (see TEST_ARGS)
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -39,6 +41,23 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--enable-unsafe-swiftshader',
 ];
+
+// TEST_ARGS are the flags of the tests' browser: CHROMIUM_ARGS and V8's
+// WebAssembly tier-up budget raised a hundredfold. With V8's default
+// (13,000,000) the code that runs only while a page starts — ebiten's
+// shader compiler (go/parser, its Kage parser, a 146 KB function that
+// takes 1–3 s alone), the Go programs' package inits, encoding/json —
+// runs long enough to be recompiled by TurboFan, 5–7 s of CPU per page
+// load that the page never gets back: on two cores a page took 6–10 s to
+// be ready, against 3.5–4.5 s with the raised budget (docs/performance.md,
+// "Start-up", the end-to-end tests). A function that stays hot (a long run, a sweep, the CNN)
+// is still optimised, after a second or two of running. What the page
+// does is the same either way; only how fast it does it differs, so a
+// file that asserts a speed (frames/s, a long task, a stall) opens its
+// pages in a browser with V8's default, as users have it (speedChecks).
+// E2E_TIERING=default gives every file V8's default.
+const FAST_START_ARGS = ['--js-flags=--wasm-tiering-budget=1300000000'];
+const TEST_ARGS = process.env.E2E_TIERING === 'default' ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, ...FAST_START_ARGS];
 
 // ENDED are the statuses of a run that has ended: finished, stopped by a
 // stop rule, or finished worse than its start or diverged (ui/live.go). A
@@ -149,10 +168,24 @@ function watch(b, name) {
   return b;
 }
 
+// asUsers: this file asserts speeds (speedChecks), so its browsers run
+// WebAssembly as users' do (CHROMIUM_ARGS), not with TEST_ARGS.
+let asUsers = false;
+
+// speedChecks declares, before the file opens its first page, that the
+// file asserts speeds as users would see them (frames/s, long tasks,
+// stalls): its pages open in a browser launched for the file with V8's
+// default tier-up (CHROMIUM_ARGS), not in the run's (TEST_ARGS).
+function speedChecks() {
+  if (shared) throw new Error('speedChecks() must come before the file opens its first page');
+  asUsers = true;
+}
+
 // launchBrowser launches a browser for this file alone, with extra flags
 // (smoke.test.js's run without WebGL); it is closed when the file ends.
 async function launchBrowser(extraArgs = []) {
-  const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  const base = asUsers ? CHROMIUM_ARGS : TEST_ARGS;
+  const b = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...base, ...extraArgs] });
   launched.add(b);
   return watch(b, `the browser launched by ${path.basename(require.main ? require.main.filename : 'this file')}`);
 }
@@ -163,7 +196,9 @@ let shared = null;
 // every wait at once (see waiter), naming it.
 function browser() {
   if (!shared) {
-    const ws = process.env.DPSIM_BROWSER_WS;
+    // The run's browser has TEST_ARGS; a file with speedChecks takes it
+    // only when those are CHROMIUM_ARGS (E2E_TIERING=default).
+    const ws = asUsers && TEST_ARGS !== CHROMIUM_ARGS ? '' : process.env.DPSIM_BROWSER_WS;
     shared = ws
       ? chromium.connect(ws, { timeout: 30000 }).then((b) => watch(b, `the run's browser (DPSIM_BROWSER_WS=${ws})`), (e) => {
         throw new Error(`the run's browser at DPSIM_BROWSER_WS=${ws} does not answer (${e.message.split('\n')[0]}); ` +
@@ -285,6 +320,6 @@ if (require.main && /\.test\.js$/.test(require.main.filename)) after(async () =>
 fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
-  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, startServer, cli, testProgram, inGitCheckout,
-  built, scratch, site, browser, launchBrowser, context, watchPage, open, waiter, box, download, cpuBusy,
+  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, TEST_ARGS, startServer, cli, testProgram, inGitCheckout,
+  built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, waiter, box, download, cpuBusy,
 };

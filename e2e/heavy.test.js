@@ -33,7 +33,13 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { OUT, built, cli, cpuBusy, download: save, open: openPage, scratch, waiter } = require('./harness.js');
+const { OUT, built, cli, cpuBusy, download: save, open: openPage, scratch, waiter, speedChecks } = require('./harness.js');
+
+// This file asserts a speed as users would see it (frames/s and timer lag
+// while the CNN trains, against the landing preset's): its pages open in a
+// browser that tiers WebAssembly up as theirs does (harness.js,
+// TEST_ARGS).
+speedChecks();
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 600000;
 const CNN = 'gtdp-cnn-mnist';

@@ -19,7 +19,12 @@ const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, OUT, built, open, scratch, waiter } = require('./harness.js');
+const { ROOT, OUT, built, open, scratch, waiter, speedChecks } = require('./harness.js');
+
+// This file asserts a speed as users would see it (no main-thread task
+// over 200 ms while the MNIST run trains): its pages open in a browser
+// that tiers WebAssembly up as theirs does (harness.js, TEST_ARGS).
+speedChecks();
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 600000;
 const tmp = scratch('pagecheck');

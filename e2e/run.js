@@ -1,7 +1,8 @@
 'use strict';
 // run.js — the whole end-to-end run with one browser and one server:
 // builds ./serve once and starts it, starts one headless Chromium as a
-// browser server (playwright-core's launchServer), and runs
+// browser server (playwright-core's launchServer, with the tests' flags:
+// harness.js, TEST_ARGS), and runs
 // `node --test` on the given files (default: every e2e/*.test.js) with
 // DPSIM_SERVER_URL and DPSIM_BROWSER_WS naming them; every file opens
 // its pages in fresh contexts of that browser (e2e/harness.js). Both are
@@ -12,12 +13,13 @@
 //   node e2e/run.js                        (after ./build.sh)
 //   node e2e/run.js e2e/share.test.js …    some files
 //   E2E_CONCURRENCY=2 node e2e/run.js      two files at a time
+//   E2E_TIERING=default node e2e/run.js    WebAssembly tiered up as users' browsers do
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { ROOT, CHROMIUM, CHROMIUM_ARGS, startServer } = require('./harness.js');
+const { ROOT, CHROMIUM, TEST_ARGS, startServer } = require('./harness.js');
 
 async function main() {
   const files = process.argv.slice(2).map((f) => path.resolve(f));
@@ -47,7 +49,7 @@ async function main() {
     server = await startServer(tmp, { quiet: true });
     // The signals are this script's to handle: it stops the test run first.
     browser = await chromium.launchServer({
-      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
+      executablePath: CHROMIUM, headless: true, args: TEST_ARGS,
       handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
     });
     const bproc = browser.process();

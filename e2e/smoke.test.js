@@ -18,7 +18,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { ROOT, SITE, OUT, built, cli: builtCLI, launchBrowser, open, waiter } = require('./harness.js');
+const { ROOT, SITE, OUT, built, cli: builtCLI, launchBrowser, open, waiter, speedChecks } = require('./harness.js');
+
+// This file asserts a speed as users would see it (fast-forward's
+// iterations/s; its frames/s and long tasks are reported): its pages open
+// in a browser that tiers WebAssembly up as theirs does (harness.js,
+// TEST_ARGS).
+speedChecks();
 
 const VIEWPORT = { width: 1280, height: 800 };
 // Console text that means the Go program died.

@@ -17,7 +17,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { decodePNG, pixelStats } = require('./png.js');
 
-const { OUT, built, cli: builtCLI, cpuBusy, download: save, open, scratch, waiter } = require('./harness.js');
+const { OUT, built, cli: builtCLI, cpuBusy, download: save, open, scratch, waiter, speedChecks } = require('./harness.js');
+
+// This file asserts a speed as users would see it (the page's thread never
+// stalled over 100 ms during a sweep): its pages open in a browser that
+// tiers WebAssembly up as theirs does (harness.js, TEST_ARGS).
+speedChecks();
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 240000;
 // The preset whose page result is compared with the CLI's: 600 runs of
 // 500 iterations, a few seconds in the browser.

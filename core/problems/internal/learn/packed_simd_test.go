@@ -154,15 +154,7 @@ func TestPackedSquaresSIMD(t *testing.T) {
 			if !packedSquares(rm, stride, n, x, signs, d, nv, prefix{}, &got) {
 				t.Fatal("packedSquares did not run")
 			}
-			var z [squaresBlock]float64
-			for lo := 0; lo < n; lo += squaresBlock {
-				blk := z[:min(squaresBlock, n-lo)]
-				packedDotsGo(rm[lo*stride:], stride, d, len(blk), x, blk)
-				for k := range blk {
-					blk[k] -= float64(signs[lo+k])
-				}
-				packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, &want)
-			}
+			squaresByGoLoops(rm, stride, d, n, x, signs, nv, &want)
 			for j := range want[:d] {
 				if !same(got[j], want[j]) {
 					t.Fatalf("%d columns (%d features), %d rows, stride %d: acc[%d] = %v, the Go loops %v", w, d, n, stride, j, got[j], want[j])
@@ -298,15 +290,7 @@ func TestPackedSquaresPrefix(t *testing.T) {
 				if !packedSquares(rm, stride, n, x, signs, d, nv, pre, &got) {
 					t.Fatal("packedSquares did not run")
 				}
-				var z [squaresBlock]float64
-				for lo := 0; lo < n; lo += squaresBlock {
-					blk := z[:min(squaresBlock, n-lo)]
-					packedDotsGo(rm[lo*stride:], stride, d, len(blk), x, blk)
-					for k := range blk {
-						blk[k] -= float64(signs[lo+k])
-					}
-					packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, &want)
-				}
+				squaresByGoLoops(rm, stride, d, n, x, signs, nv, &want)
 				for j := range want[:d] {
 					if !same(got[j], want[j]) {
 						t.Fatalf("%d features, prefix %d (k = %d), %d rows, stride %d: acc[%d] = %v, the Go loops %v", d, s, pre.k, n, stride, j, got[j], want[j])
@@ -327,5 +311,20 @@ func TestPackedSquaresPrefix(t *testing.T) {
 	p := pack(Rows{Set: &data.Set{Rows: m, Cols: d, Features: rm}}, false)
 	if p.pre.s != 10 || p.pre.k != 1 {
 		t.Errorf("Pack's prefix on one-hot columns: s = %d, k = %d; want 10 and 1", p.pre.s, p.pre.k)
+	}
+}
+
+// squaresByGoLoops adds what packedSquares adds to want, by the Go loops
+// (packedDotsGo, the subtraction, packedAxpysGo) a block of rows at a
+// time: the reference the module's fused pass must equal bit for bit.
+func squaresByGoLoops(rm []float32, stride, d, n int, x []float64, signs []int8, nv int, want *[packTile]float64) {
+	var z [squaresBlock]float64
+	for lo := 0; lo < n; lo += squaresBlock {
+		blk := z[:min(squaresBlock, n-lo)]
+		packedDotsGo(rm[lo*stride:], stride, d, len(blk), x, blk)
+		for k := range blk {
+			blk[k] -= float64(signs[lo+k])
+		}
+		packedAxpysGo(rm[lo*stride:], stride, len(blk), blk, nv, want)
 	}
 }

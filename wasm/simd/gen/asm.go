@@ -77,6 +77,19 @@ func (f *fn) EndLoop() { f.Br(0); f.End(); f.End() }
 // Inc adds by to the i32 local l.
 func (f *fn) Inc(l uint32, by int32) { f.Get(l); f.I32Const(by); f.I32Add(); f.Set(l) }
 
+// Span sets p to base and e to base + n<<shift: the start and end of n
+// elements of 1<<shift bytes, for a LoopUntil over them.
+func (f *fn) Span(p, e, base, n uint32, shift int32) {
+	f.Get(base)
+	f.Set(p)
+	f.Get(base)
+	f.Get(n)
+	f.I32Const(shift)
+	f.I32Shl()
+	f.I32Add()
+	f.Set(e)
+}
+
 // Addr pushes the i32 sum of the locals base and off (an address).
 func (f *fn) Addr(base, off uint32) { f.Get(base); f.Get(off); f.I32Add() }
 

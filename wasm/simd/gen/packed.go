@@ -256,14 +256,7 @@ func psqgrad() *fn {
 		f.I32GtU()
 		f.If()
 		{
-			f.Get(z)
-			f.Set(p)
-			f.Get(z)
-			f.Get(nb)
-			f.I32Const(3)
-			f.I32Shl()
-			f.I32Add()
-			f.Set(e)
+			f.Span(p, e, z, nb, 3)
 			f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
 			{
 				f.Get(p)
@@ -322,14 +315,7 @@ func psqgrad() *fn {
 // fin (two f64 locals: a sum and a residual), it also adds each residual
 // r's r − r to fin[0] (+0, or NaN once one is infinite or NaN).
 func residuals(f *fn, z, nb, s, p, e uint32, fin *[2]uint32) {
-	f.Get(z)
-	f.Set(p)
-	f.Get(z)
-	f.Get(nb)
-	f.I32Const(3)
-	f.I32Shl()
-	f.I32Add()
-	f.Set(e)
+	f.Span(p, e, z, nb, 3)
 	f.LoopUntil(func() { f.Get(p); f.Get(e); f.I32GeU() })
 	{
 		f.Get(p)

@@ -147,13 +147,16 @@ func laneTree(f *fn, ls [4]uint32, tree uint32) {
 }
 
 // sums2 pushes the two rows' sums as one f64x2.
-func (l *laneDots) sums2() {
-	f := l.f
-	f.Get(l.tree[0])
-	f.Get(l.tree[1])
+func (l *laneDots) sums2() { pairSums(l.f, l.tree) }
+
+// pairSums pushes the last level of num.Combine's tree for two rows whose
+// first levels are in tree[0] and tree[1]: their sums as one f64x2.
+func pairSums(f *fn, tree [2]uint32) {
+	f.Get(tree[0])
+	f.Get(tree[1])
 	f.Shuffle64(0, 2)
-	f.Get(l.tree[0])
-	f.Get(l.tree[1])
+	f.Get(tree[0])
+	f.Get(tree[1])
 	f.Shuffle64(1, 3)
 	f.F64x2Add()
 }

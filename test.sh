@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test.sh — the one command that runs every dpsim test.
 #
-#   ./test.sh                 everything (26–27 min on 2 cores: CI 1,629 s at 61b7cf1;
-#                             41 min on a host whose Chromium ran e2e 1.7× slower)
+#   ./test.sh                 everything (2 cores: 40 min in CI at e9971dc on a host
+#                             whose Chromium runs e2e 1.7× slower; 29 min at 1b4630a
+#                             there with a warm Go cache, about 34 estimated cold)
 #   FUZZTIME=10s ./test.sh    shorter fuzzing
 #
 # Steps: (a) dependencies  (b) gofmt  (c) go vet  (d) go test (native)

@@ -85,6 +85,18 @@ echo "go.mod and go.sum tidy"
 GOROOT_DIR=$(go env GOROOT)
 export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
 
+# Every go command from here builds with -trimpath, as build.sh does (it
+# keeps the checkout's paths out of the .wasm files and the CLI). The flag
+# is part of every package's build-cache key, standard library included,
+# so with the tests built without it a cold cache compiled the standard
+# library, ebiten, gonum/plot and the fonts twice, natively and for
+# js/wasm: about 140 s of CPU, measured. The tests are the same programs;
+# only the file names in their binaries lose the checkout's directory.
+# Step (e3) keeps the caller's GOFLAGS: internal/nofma's builds set
+# GOFLAGS= and the bit tests after them share those builds.
+caller_goflags=${GOFLAGS:-}
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
+
 # ------------------------------------------------- (e2) and (h), begun here
 # Two steps need nothing the others do: (e2), which runs one preset after
 # another on one core, and ./build.sh, most of whose time is one core's too
@@ -211,7 +223,7 @@ numerics_bits() {
   echo "(took $((SECONDS - t)) s in the background)"
 }
 export -f numerics_bits
-background numerics bash -c numerics_bits
+background numerics env GOFLAGS="$caller_goflags" bash -c numerics_bits
 
 # ---------------------------------------------------------------- (b)
 step "(b) gofmt"

@@ -144,6 +144,16 @@ describe('the builder at 1280×720', () => {
     await p.page.click('#builder-build');
     assert.equal(await p.page.evaluate(() => window.dpsim.scenario()), before);
     assert.equal(await p.page.evaluate(() => window.dpsimState.scenario), 'gtdp-rendezvous');
+    // A gradient bound of 5e-324 made the ledger read ε = 0: its error
+    // sits beside it too, one line naming the rule and the value.
+    await p.page.fill('input[data-path="algorithm.params.gradient_bound"]', '5e-324');
+    const floor = '.bf-field[data-field="algorithm.params.gradient_bound"] .bf-msg .bf-error';
+    await waitFor(p, 'the floor\'s error', (sel) => document.querySelector(sel) && !document.querySelector('#builder[data-pending]'), floor);
+    const text = await p.page.textContent(floor);
+    assert.match(text, /must be 0 or at least 1e-100 in magnitude \(got 5e-324\)/);
+    assert.ok(!text.includes('\n'), 'one line');
+    await p.page.fill('input[data-path="algorithm.params.gradient_bound"]', '60');
+    await waitFor(p, 'the floor\'s error to go', (sel) => !document.querySelector(sel) && !document.querySelector('#builder[data-pending]'), floor);
   });
 
   test('the form follows the JSON editor; invalid JSON leaves it as it was', async () => {

@@ -97,6 +97,25 @@ func TestValidate(t *testing.T) {
 	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "algorithm.params.alpha: must be in (0, 1e6]") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
+	// A privacy loss that underflows float64 is refused, not reported as
+	// ε = 0: a rendezvous domain of radius 5e-324 under noise 1e12, and
+	// DP-EXTRA's μ = 4e-200/1e12, whose ρ = μ²/2 read 0.
+	for _, c := range []struct{ scenario, want string }{
+		{`{"name":"x","seed":1,"graph":{"kind":"ring","n":4},"weights":{"kind":"metropolis"},
+		  "problem":{"kind":"rendezvous","params":{"dim":2,"box":1,"domain_radius":5e-324}},"algorithm":{"kind":"gt-dp","params":{"alpha":0.1,"clip_gradients":true}},
+		  "noise":{"eta":{"dist":"laplace","scale":1e12},"xi":{"dist":"laplace","scale":1e12}},"iterations":10}`,
+			"problem.params.domain_radius: must be 0 or at least 1e-100 in magnitude (got 5e-324)"},
+		{`{"name":"x","seed":1,"graph":{"kind":"ring","n":4},"weights":{"kind":"metropolis"},
+		  "problem":{"kind":"logistic","params":{"dataset":"synthetic","rows":40,"features":3,"loss":"squares","regularizer":"elastic-net","r_l1":0.05,"r_l2":1}},
+		  "algorithm":{"kind":"dp-extra","params":{"alpha":1e-100,"gradient_bound":1e-100}},
+		  "noise":{"x":{"dist":"gaussian","scale":1e12}},"iterations":10}`,
+			"noise.x.scale: agent 0's privacy loss per release, μ = Δ/σ ="},
+	} {
+		code, _, errs := dpsim(t, c.scenario, "validate", "-")
+		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("exit %d, stderr %q, want %q", code, errs, c.want)
+		}
+	}
 }
 
 func TestErrorsAndHelp(t *testing.T) {

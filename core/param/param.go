@@ -94,7 +94,8 @@ func Describe(params any) []Field {
 }
 
 // Validate checks every tagged field of the struct params points to: each
-// number is finite and within its range, each string one of its options.
+// number is finite and within its range (and, when it cannot be negative,
+// 0 or at least MinMagnitude), each string one of its options.
 // Errors name the field as prefix.name. It returns the first broken rule;
 // ValidateAll returns them all.
 func Validate(prefix string, params any) error {
@@ -135,6 +136,9 @@ func walk(prefix string, params any, report func(error) bool) bool {
 			err := check.Finite(field, x)
 			if err == nil {
 				err = inRange(field, sf.Tag.Get("range"), x, strconv.FormatFloat(x, 'g', -1, 64))
+			}
+			if err == nil {
+				err = aboveFloor(field, sf.Tag.Get("range"), x)
 			}
 			if err != nil && !report(err) {
 				return false
@@ -280,6 +284,31 @@ func inRange(field, tag string, x float64, got string) error {
 		return check.Errorf(field, "must be in %s (got %s)", iv, got)
 	}
 	return nil
+}
+
+// MinMagnitude is the smallest magnitude, other than 0, of a parameter
+// that cannot be negative (its range starts at 0, or it has no range: a
+// schedule's c, r, m, p). The parameters are bounds, step sizes and
+// weights that the privacy formulas multiply together (GT-DP's
+// 2√r·C·γ_0·α, DP-DGT's α_0·δ, a rendezvous bound 2(R + ‖a‖)): three of
+// them at 1e-100 still leave a sensitivity of 1e-300, while one at 5e-324
+// times 0.1 is exactly 0, and a ledger then says that no release depends
+// on the agent's data. No setting needs a number that small.
+const MinMagnitude = 1e-100
+
+// aboveFloor checks x against MinMagnitude when the range tag (if any)
+// starts at 0 or above.
+func aboveFloor(field, tag string, x float64) error {
+	if x == 0 || math.Abs(x) >= MinMagnitude {
+		return nil
+	}
+	if tag != "" {
+		if iv, err := parsedTag(tag); err == nil && iv.Lo < 0 {
+			return nil
+		}
+	}
+	return check.Errorf(field, "must be 0 or at least %s in magnitude (got %s): a smaller number underflows float64 once multiplied by others, and a privacy loss made of it reads 0",
+		num(MinMagnitude), strconv.FormatFloat(x, 'g', -1, 64))
 }
 
 // tagIntervals remembers parsed range tags: a sweep validates the same

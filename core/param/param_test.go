@@ -81,6 +81,45 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// signed has a parameter without a range (as a schedule's c) and one
+// that may be negative.
+type signed struct {
+	Shift float64 `json:"shift" doc:"shift"`
+	Coef  float64 `json:"coef" doc:"a signed coefficient" range:"[-1, 1]"`
+	In    inner   `json:"inner" doc:"nested"`
+}
+
+// TestFloor: a number that cannot be negative (its range starts at 0, or
+// it has none) is 0 or at least MinMagnitude = 1e-100: a gradient bound
+// of 5e-324 made a ledger read ε = 0 (core/scenario's
+// TestNoPrivacyFigureReadsZero). One that may be negative has no floor.
+func TestFloor(t *testing.T) {
+	for _, c := range []struct {
+		p    signed
+		want string // "" for valid
+	}{
+		{signed{}, ""},
+		{signed{Shift: 1e-100, In: inner{R: 1e-100}}, ""},
+		{signed{Coef: -1e-300}, ""},
+		{signed{Coef: 5e-324}, ""},
+		{signed{Shift: 5e-324}, "s.shift: must be 0 or at least 1e-100 in magnitude (got 5e-324): a smaller number underflows float64"},
+		{signed{Shift: -1e-200}, "s.shift: must be 0 or at least 1e-100 in magnitude (got -1e-200)"},
+		{signed{In: inner{R: 1e-101}}, "s.inner.r: must be 0 or at least 1e-100 in magnitude (got 1e-101)"},
+	} {
+		err := Validate("s", &c.p)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%+v rejected: %v", c.p, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("%+v: error %v, want it to start with %q", c.p, err, c.want)
+		}
+	}
+	ok := params{Alpha: 5e-324, N: 3, Mode: "vector", In: inner{R: 0.5}}
+	if errs := ValidateAll("p", &ok); len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "p.alpha: must be 0 or at least 1e-100") {
+		t.Errorf("ValidateAll: %v", errs)
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	fs := Describe(&params{Alpha: 0.1, Mode: "vector"})
 	var names []string

@@ -39,6 +39,7 @@ const (
 	MethodPLD      = "privacy loss distribution (connect the dots)"
 	MethodBeyond   = "beyond float64: the composition's largest loss"
 	MethodPure     = "pure DP (δ = 0): the composition's largest loss"
+	MethodBasic    = "basic composition (Σ ε_k): below the grid's bound here"
 )
 
 // MinDelta is the smallest δ the accountant answers for: the tails it
@@ -79,6 +80,10 @@ type Composition struct {
 	// pure is the largest loss, Σ ε_k (+Inf with a Gaussian part): ε at
 	// δ = 0, which basic composition gives exactly for Laplace releases.
 	pure float64
+	// pureUp is pure rounded up past its summation's rounding: a bound at
+	// every δ, which the grid's rounding up of many small releases can
+	// pass (Epsilon, Delta).
+	pureUp float64
 	// fine and coarse are the distributions on the grid h and on 2h:
 	// both upper bounds, and their difference estimates the error.
 	fine, coarse *dist
@@ -281,8 +286,10 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 		return c, nil
 	}
 	c.pure = top
+	// Each of the len(m.eps) additions rounds by at most half an ulp.
+	c.pureUp = top * (1 + float64(len(m.eps)+1)*0x1p-52)
 	if m.mu2 > 0 {
-		c.pure = math.Inf(1)
+		c.pure, c.pureUp = math.Inf(1), math.Inf(1)
 	}
 	if len(m.eps) == 0 {
 		c.method, c.mu = MethodGaussian, math.Sqrt(m.mu2)
@@ -799,6 +806,20 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 		b.Grid, b.Resolved = c.fine.h, c.fine.resolved()
 		b.Epsilon = c.fine.absEpsilon(delta, pessimistic)
 		b.Log10 = log10(b.Epsilon)
+		if b.Epsilon > c.pureUp {
+			// Basic composition holds at every δ; the grid's bound
+			// passed it (a bucket of decaying releases is rounded up to
+			// its largest ε, every release's loss up by a grid step).
+			// The exact ε is still at least the grid's bound less its
+			// error.
+			lo := c.fine.absEpsilon(delta, optimistic)
+			if g := c.coarse.absEpsilon(delta, pessimistic); !math.IsInf(g, 1) {
+				lo = min(lo, b.Epsilon-2*max(g-b.Epsilon, 0))
+			}
+			b.Method, b.Epsilon, b.Log10 = MethodBasic, c.pureUp, log10(c.pureUp)
+			b.Error = max(b.Epsilon-lo, 0)
+			break
+		}
 		if math.IsInf(b.Epsilon, 1) {
 			// The rounding summed over the points (or the cut tails)
 			// exceeds delta: no finite ε is proved there.
@@ -836,6 +857,11 @@ func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
 	e := 2*max(g-f, 0) + (f - c.fine.delta(eps, optimistic))
 	if c.down != nil {
 		e += max(c.up.delta(eps, pessimistic)-c.down.delta(eps, pessimistic), 0)
+	}
+	// δ(ε) = E[(1 − e^{ε−L})₊] with every loss L at most the largest,
+	// which bounds it whatever the grid made of the tail: 0 past it.
+	if top := -math.Expm1(min(eps-c.pureUp, 0)); top < f {
+		e, f = min(max(e-(f-top), 0), top), top
 	}
 	return f, e, nil
 }

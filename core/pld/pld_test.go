@@ -453,3 +453,38 @@ func ExampleCompose() {
 	// basic composition: ε = +Inf at δ = 0
 	// δ(7.870) = 1.00e-05
 }
+
+// TestNeverAboveBasic: basic composition, Σ ε_k, bounds ε at every δ, and
+// the grid's bound must not read above it. A geometric decay by 0.1 (as
+// GT-DP's γ_k = 0.1^k gives) read ε(10⁻⁶) = 160.47 above Σ ε_k = 160.33:
+// the tiny releases' bucket is rounded up to its largest ε and each loss
+// up by a grid step.
+func TestNeverAboveBasic(t *testing.T) {
+	var rs []Release
+	e, sum := 144.3, 0.0
+	for range 100 {
+		rs = append(rs, Release{Mechanism: Laplace, Scale: 1 / e, Sensitivity: 1})
+		sum += e
+		e *= 0.1
+	}
+	comp, err := Compose(rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := sum * (1 + 1e-13) // Σ rounded up past its additions' rounding
+	for _, delta := range []float64{1e-12, 1e-6, 1e-3, 0.1, 0.5} {
+		b, _ := comp.Epsilon(delta)
+		if b.Epsilon > up || b.Epsilon-b.Error < 0 || math.IsNaN(b.Error) {
+			t.Errorf("δ = %g: ε = %.10g ± %.3g (%s), basic composition %.10g", delta, b.Epsilon, b.Error, b.Method, sum)
+		}
+		if b.Method == MethodBasic && b.Epsilon < sum {
+			t.Errorf("δ = %g: basic composition read %.17g below Σ ε_k = %.17g", delta, b.Epsilon, sum)
+		}
+	}
+	// δ(ε) ≤ 1 − e^{ε − Σε_k}: 0 past the largest loss, and small just below.
+	for _, c := range []struct{ eps, most float64 }{{up, 0}, {sum - 0.01, 0.01}, {sum - 1e-6, 1.0001e-6}} {
+		if d, er, _ := comp.Delta(c.eps); d > c.most || er < 0 || math.IsNaN(er) {
+			t.Errorf("δ(%.10g) = %g ± %g, want at most %g", c.eps, d, er, c.most)
+		}
+	}
+}

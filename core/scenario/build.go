@@ -15,6 +15,7 @@ import (
 	"dpsim/core/method"
 	"dpsim/core/noise"
 	"dpsim/core/objective"
+	"dpsim/core/pld"
 	"dpsim/core/pool"
 	"dpsim/core/privacy"
 	"dpsim/core/rng"
@@ -268,12 +269,58 @@ func BuildCancel(s *Scenario, place Place, problems ProblemProvider, cancel func
 		return nil, err
 	}
 	warns = append(warns, aw...)
+	if err := lossFloor(f, env, built.Accountant, s.Iterations); err != nil {
+		return nil, err
+	}
 	b := &Built{Scenario: s, Factory: f, ProblemFactory: pf, ProblemParams: pparams, Env: env, Built: *built, Warnings: warns, Calibration: cal,
 		initial: built.Algorithm.State()}
 	if err := b.chooseReplay(); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// lossFloor refuses a run whose ledger would read ε = 0 (or ρ = 0)
+// although its releases depend on the agents' data: the loss of every
+// data-dependent release underflows float64 (privacy.BelowFloor), as
+// when DP-EXTRA's α and c of 1e-100 each (the parameters' own floor,
+// param.MinMagnitude) meet a noise scale of 1e12: μ = 4e-200/1e12, whose
+// ρ = μ²/2 is 0. The error
+// names the noise scale the loss is divided by (the largest of the
+// agent's channels, or the one the release is on), with Δ, the scale
+// and the rule.
+func lossFloor(f *method.Factory, env *method.Env, acc privacy.Accountant, iterations int) error {
+	r, ok := acc.(privacy.Releaser)
+	if !ok || method.NoiseOff(f, env.Noise) {
+		return nil
+	}
+	u, found := privacy.BelowFloor(r, env.Graph.N, iterations)
+	if !found {
+		return nil
+	}
+	i := u.Charge.Agent
+	name, b := "", -1.0
+	for _, ch := range f.Channels {
+		sp := env.Noise[ch.Name]
+		if ch.Name == u.Charge.Channel {
+			name, b = ch.Name, sp.Base(i)
+			break
+		}
+		if sp.Base(i) > b {
+			name, b = ch.Name, sp.Base(i)
+		}
+	}
+	field := check.Join(check.Join("noise", name), "scale")
+	if env.Noise[name].Scales != nil {
+		field = check.Index(check.Join(check.Join("noise", name), "scales"), i)
+	}
+	rel := u.Charge.Release
+	what, sym, floor := "ε = Δ/b", "b", privacy.LaplaceFloor
+	if rel.Mechanism == pld.Gaussian {
+		what, sym, floor = "μ = Δ/σ", "σ", privacy.GaussianFloor
+	}
+	return check.Errorf(field, "agent %d's privacy loss per release, %s = %.3g/%.3g (message %s, iteration %d), underflows float64 (must be ≥ %g, i.e. Δ ≥ %g × %s: else the ledger reads 0 although the releases depend on the agent's data); got %s = %g",
+		i, what, rel.Sensitivity, rel.Scale, u.Charge.Channel, u.Iteration, floor, floor, sym, sym, b)
 }
 
 // calibrate solves for the common noise factor that meets the scenario's

@@ -39,3 +39,14 @@ var AVX512 = func() bool {
 	_, ebx7, _, _ := cpuid(7, 0)
 	return ebx7&(1<<16) != 0
 }()
+
+// BMI2 reports whether the processor has BMI2 (CPUID.7:EBX bit 8: PEXT,
+// PDEP and the flagless shifts; general-purpose registers, no OS state).
+var BMI2 = func() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<8) != 0
+}()

@@ -7,3 +7,6 @@ var AVX2 = false
 
 // AVX512 is false off amd64 (and under purego).
 var AVX512 = false
+
+// BMI2 is false off amd64 (and under purego).
+var BMI2 = false

@@ -8,7 +8,7 @@ import (
 )
 
 // TestAVX2AgreesWithTheKernel: on Linux/amd64, the answers match the
-// avx2 and avx512f flags the kernel reports in /proc/cpuinfo (which also
+// avx2, avx512f and bmi2 flags the kernel reports in /proc/cpuinfo (which also
 // require the OS to save the YMM and ZMM state).
 func TestAVX2AgreesWithTheKernel(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
@@ -30,5 +30,8 @@ func TestAVX2AgreesWithTheKernel(t *testing.T) {
 	}
 	if want := strings.Contains(flags, " avx512f "); AVX512 != want && !testingPurego() {
 		t.Errorf("AVX512 = %v, /proc/cpuinfo says %v", AVX512, want)
+	}
+	if want := strings.Contains(flags, " bmi2 "); BMI2 != want && !testingPurego() {
+		t.Errorf("BMI2 = %v, /proc/cpuinfo says %v", BMI2, want)
 	}
 }

@@ -30,6 +30,9 @@ func (r Rows) sparseDotsWide(sp *sparseRows, lo int, x []float64, out []float64)
 	if cap(sp.col) < len(sp.col)+sparseSlack || cap(sp.pix) < len(sp.pix)+sparseSlack {
 		panic("learn: a sparse form without its slack")
 	}
+	if k := r.winDots(lo, x, out); k > 0 {
+		return k
+	}
 	idx, first := r.checkedRows(lo, m)
 	sdotsPixAVX2(&sp.start[0], &sp.col[0], &sp.pix[0], idx, first, m, &x[0], &out[0])
 	return m

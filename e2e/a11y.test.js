@@ -23,6 +23,7 @@ const open = (file, viewport = { width: 1280, height: 720 }, scale = 1) => openP
 
 const simReady = (p) => waitFor(p, 'the simulation', () => window.dpsimReady && window.dpsimState && window.dpsimState.draws > 3);
 const panelReady = (p) => waitFor(p, 'the experiments panel', () => window.dpsimSweepState && window.dpsimSweepState.status === 'ready');
+const galleryReady = (p) => waitFor(p, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready');
 
 // openPanels opens every panel of index.html: the scenario editor, the
 // experiments, the eavesdropper, the symbols.
@@ -49,32 +50,60 @@ async function axeSerious(page) {
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.join(' | ')}`);
 }
 
-describe('axe-core: no serious or critical violations', () => {
-  test('index.html with its panels open', async () => {
+// One page per file serves both checks of that file's loaded state: axe
+// first, then the walk with Tab (focus moves only; nothing is pressed
+// but Tab). experiments.html's page then answers "?" and runs its sweep
+// (see below). Each check is its own subtest, so a failure names it.
+describe('axe-core and the keyboard on each page', () => {
+  test('index.html with its panels open', async (t) => {
     const p = await open('');
     try {
       await simReady(p);
       await openPanels(p);
-      assert.deepEqual(await axeSerious(p.page), []);
+      await t.test('axe-core: no serious or critical violations', async () => {
+        assert.deepEqual(await axeSerious(p.page), []);
+      });
+      await t.test('Tab reaches every control of index.html, in document order, each with a name', () => tabWalk(p, 'index.html'));
     } finally { await p.ctx.close(); }
   });
-  test('experiments.html, before and after a sweep', async () => {
+  test('experiments.html, before and after a sweep', async (t) => {
     const p = await open('experiments.html?experiment=dpdgt-fig2');
     try {
       await panelReady(p);
-      assert.deepEqual(await axeSerious(p.page), []);
-      // The figure, its legend, the verdicts and the downloads.
-      await p.page.fill('#exp-runs', '1');
-      await p.page.click('#exp-run');
-      await waitFor(p, 'the sweep', () => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn);
-      assert.deepEqual(await axeSerious(p.page), [], 'after the sweep');
+      await t.test('axe-core: no serious or critical violations before the sweep', async () => {
+        assert.deepEqual(await axeSerious(p.page), []);
+      });
+      await t.test('Tab reaches every control of experiments.html, in document order, each with a name', () => tabWalk(p, 'experiments.html'));
+      // "?" lists only what the page takes; Escape closes the dialog, E
+      // focuses the preset list (blurred again before the sweep).
+      await t.test('? on experiments.html lists only what that page takes', async () => {
+        await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); });
+        await p.page.keyboard.press('?');
+        await waitFor(p, 'the shortcuts dialog', () => document.getElementById('keys-dialog') && document.getElementById('keys-dialog').open);
+        const rows = await p.page.evaluate(() => [...document.querySelectorAll('#keys-dialog tbody tr')].map((tr) => tr.dataset.keys));
+        assert.deepEqual(rows, ['e E', '?', 'Escape'], 'no simulation keys without the simulation');
+        await p.page.keyboard.press('Escape');
+        await p.page.keyboard.press('e');
+        assert.equal(await p.page.evaluate(() => document.activeElement.id), 'exp-preset');
+        await p.page.evaluate(() => document.activeElement.blur());
+      });
+      await t.test('axe-core: the figure, its legend, the verdicts and the downloads after a sweep', async () => {
+        assert.equal(await p.page.evaluate(() => window.dpsimSweepState.status), 'ready', 'the panel is not back at ready');
+        await p.page.fill('#exp-runs', '1');
+        await p.page.click('#exp-run');
+        await waitFor(p, 'the sweep', () => window.dpsimSweepState.status === 'done' && window.dpsimSweepState.figureDrawn);
+        assert.deepEqual(await axeSerious(p.page), [], 'after the sweep');
+      });
     } finally { await p.ctx.close(); }
   });
-  test('gallery.html', async () => {
+  test('gallery.html', async (t) => {
     const p = await open('gallery.html');
     try {
-      await waitFor(p, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready');
-      assert.deepEqual(await axeSerious(p.page), []);
+      await galleryReady(p);
+      await t.test('axe-core: no serious or critical violations', async () => {
+        assert.deepEqual(await axeSerious(p.page), []);
+      });
+      await t.test('Tab reaches every control of gallery.html, in document order, each with a name', () => tabWalk(p, 'gallery.html'));
     } finally { await p.ctx.close(); }
   });
 });
@@ -113,51 +142,45 @@ const CONTROLS = () => {
     .map((el) => ({ key: window.__a11yKey(el), what: el.tagName.toLowerCase() + (el.id ? '#' + el.id : ''), name: window.__a11yName(el) }));
 };
 
-describe('keyboard', () => {
-  const PAGES = {
-    'index.html': async (p) => { await simReady(p); await openPanels(p); },
-    'experiments.html': panelReady,
-    'gallery.html': (p) => waitFor(p, 'the gallery', () => window.dpsimGallery && window.dpsimGallery.status === 'ready'),
-  };
-  for (const [file, prepare] of Object.entries(PAGES)) test(`Tab reaches every control of ${file}, in document order, each with a name`, async () => {
-    const p = await open(file === 'index.html' ? '' : file);
-    try {
-      await prepare(p);
-      const all = await p.page.evaluate(CONTROLS);
-      assert.ok(all.length >= (file === 'index.html' ? 30 : 5), `only ${all.length} controls found`);
-      const nameless = all.filter((c) => !c.name).map((c) => c.what);
-      assert.deepEqual(nameless, [], 'controls without an accessible name');
-      assert.equal(await p.page.evaluate(() => document.querySelectorAll('[tabindex]:not([tabindex="-1"]):not([tabindex="0"])').length), 0, 'a positive tabindex breaks the order');
-      await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
-      const reached = [];
-      for (let i = 0; i < all.length + 40; i++) {
-        await p.page.keyboard.press('Tab');
-        const k = await p.page.evaluate(() => {
-          const a = document.activeElement;
-          if (!a || a === document.body) return null;
-          return { key: window.__a11yKey(a), what: a.tagName.toLowerCase() + (a.id ? '#' + a.id : ''), name: window.__a11yName(a), visible: getComputedStyle(a).outlineStyle !== 'none' || getComputedStyle(a).boxShadow !== 'none' };
-        });
-        if (!k) continue;
-        if (reached.length && k.key === reached[0].key) break; // round the page
-        reached.push(k);
-      }
-      const got = new Set(reached.map((r) => r.key));
-      const missed = all.filter((c) => !got.has(c.key)).map((c) => c.what + ' "' + c.name + '"');
-      assert.deepEqual(missed, [], 'controls Tab never reached');
-      // In document order: the order of the list of controls.
-      const pos = new Map(all.map((c, i) => [c.key, i]));
-      const order = reached.filter((r) => pos.has(r.key)).map((r) => pos.get(r.key));
-      for (let i = 1; i < order.length; i++) {
-        assert.ok(order[i] > order[i - 1], `Tab went from ${all[order[i - 1]].what} back to ${all[order[i]].what}`);
-      }
-      // Focus is visible on every reached control (the page's :focus-visible ring).
-      const noRing = reached.filter((r) => !r.visible).map((r) => r.what);
-      assert.deepEqual(noRing, [], 'focused without a visible ring');
-      // The canvas never takes focus.
-      assert.ok(!reached.some((r) => r.what.startsWith('canvas')), 'Tab reached ebiten\'s canvas');
-    } finally { await p.ctx.close(); }
-  });
+// tabWalk: Tab reaches every visible, enabled control of p's page (file),
+// in document order, each with a name and a visible focus ring; the
+// canvas never takes focus. It starts with nothing focused, at the top.
+async function tabWalk(p, file) {
+  const all = await p.page.evaluate(CONTROLS);
+  assert.ok(all.length >= (file === 'index.html' ? 30 : 5), `only ${all.length} controls found`);
+  const nameless = all.filter((c) => !c.name).map((c) => c.what);
+  assert.deepEqual(nameless, [], 'controls without an accessible name');
+  assert.equal(await p.page.evaluate(() => document.querySelectorAll('[tabindex]:not([tabindex="-1"]):not([tabindex="0"])').length), 0, 'a positive tabindex breaks the order');
+  await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
+  const reached = [];
+  for (let i = 0; i < all.length + 40; i++) {
+    await p.page.keyboard.press('Tab');
+    const k = await p.page.evaluate(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return null;
+      return { key: window.__a11yKey(a), what: a.tagName.toLowerCase() + (a.id ? '#' + a.id : ''), name: window.__a11yName(a), visible: getComputedStyle(a).outlineStyle !== 'none' || getComputedStyle(a).boxShadow !== 'none' };
+    });
+    if (!k) continue;
+    if (reached.length && k.key === reached[0].key) break; // round the page
+    reached.push(k);
+  }
+  const got = new Set(reached.map((r) => r.key));
+  const missed = all.filter((c) => !got.has(c.key)).map((c) => c.what + ' "' + c.name + '"');
+  assert.deepEqual(missed, [], 'controls Tab never reached');
+  // In document order: the order of the list of controls.
+  const pos = new Map(all.map((c, i) => [c.key, i]));
+  const order = reached.filter((r) => pos.has(r.key)).map((r) => pos.get(r.key));
+  for (let i = 1; i < order.length; i++) {
+    assert.ok(order[i] > order[i - 1], `Tab went from ${all[order[i - 1]].what} back to ${all[order[i]].what}`);
+  }
+  // Focus is visible on every reached control (the page's :focus-visible ring).
+  const noRing = reached.filter((r) => !r.visible).map((r) => r.what);
+  assert.deepEqual(noRing, [], 'focused without a visible ring');
+  // The canvas never takes focus.
+  assert.ok(!reached.some((r) => r.what.startsWith('canvas')), 'Tab reached ebiten\'s canvas');
+}
 
+describe('keyboard', () => {
   test('the calibration question takes focus, keeps Tab, and Esc answers "keep"', async () => {
     // GT-DP's rendezvous at ε ≈ 4·10⁷: ε = 1 asks before multiplying its noise.
     const p = await open('?preset=gtdp-rendezvous');
@@ -178,20 +201,6 @@ describe('keyboard', () => {
       assert.equal(await p.page.evaluate(() => document.getElementById('cal-confirm').hidden), true, 'Esc left the question open');
       assert.match(await p.page.textContent('#th-cal'), /^none/, 'Esc calibrated');
       assert.equal(await p.page.evaluate(() => document.activeElement.id), 'target-eps', 'focus did not go back to the field');
-    } finally { await p.ctx.close(); }
-  });
-
-  test('? on experiments.html lists only what that page takes', async () => {
-    const p = await open('experiments.html');
-    try {
-      await panelReady(p);
-      await p.page.keyboard.press('?');
-      await waitFor(p, 'the shortcuts dialog', () => document.getElementById('keys-dialog') && document.getElementById('keys-dialog').open);
-      const rows = await p.page.evaluate(() => [...document.querySelectorAll('#keys-dialog tbody tr')].map((tr) => tr.dataset.keys));
-      assert.deepEqual(rows, ['e E', '?', 'Escape'], 'no simulation keys without the simulation');
-      await p.page.keyboard.press('Escape');
-      await p.page.keyboard.press('e');
-      assert.equal(await p.page.evaluate(() => document.activeElement.id), 'exp-preset');
     } finally { await p.ctx.close(); }
   });
 

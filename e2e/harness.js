@@ -21,12 +21,16 @@
 //                     testProgram)
 //   E2E_TIERING       "default": every file's browser tiers WebAssembly up
 //                     as users' do (see TEST_ARGS)
+//   E2E_PROFILE       a file to which each test appends one JSON line: its
+//                     wall and CPU time (the run's process tree), the pages
+//                     it opened and when each was ready, its time in waits
+//                     and sleeps (e2e/profile.js sums them up)
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { after } = require('node:test');
+const { after, afterEach, beforeEach } = require('node:test');
 const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -215,7 +219,9 @@ function browser() {
 async function context(opts = {}) {
   const { viewport = { width: 1280, height: 720 }, scale = 1, touch = false, context: more = {} } = opts;
   const b = opts.browser || await browser();
+  const t0 = Date.now();
   const ctx = await b.newContext({ viewport, deviceScaleFactor: scale, hasTouch: touch, isMobile: touch, ...more });
+  if (prof) prof.context(ctx, t0);
   contexts.add(ctx);
   ctx.on('close', () => contexts.delete(ctx));
   return ctx;
@@ -237,7 +243,11 @@ function watchPage(page, { keep = () => true } = {}) {
   page.on('console', (m) => { if (keep(m)) p.log.push(`${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => { p.log.push(`pageerror: ${e.message}`); p.errors.push(e.message); });
   // goto goes to url, relative to the site unless absolute.
-  p.goto = async (url) => (p.response = await page.goto(/^https?:/.test(url) ? url : (await site()) + url));
+  p.goto = async (url) => {
+    if (prof) prof.goto(page);
+    return (p.response = await page.goto(/^https?:/.test(url) ? url : (await site()) + url));
+  };
+  if (prof) prof.page(page);
   return p;
 }
 
@@ -260,6 +270,7 @@ async function open(url, opts = {}) {
 // with p) returns a promise that rejects.
 function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(window.dpsimState), fail = null } = {}) {
   return async function waitFor(p, what, fn, arg, t = timeout, poll = polling) {
+    const t0 = Date.now();
     try {
       const races = [p.page.waitForFunction(fn, arg, { timeout: t, polling: poll }), p.crashed];
       if (fail) races.push(fail(p));
@@ -269,6 +280,8 @@ function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(
       const why = p.browser.isConnected() && !/\bBrowser closed\b/.test(e.message) ? e.message.split('\n')[0] : goneWhy.get(p.browser);
       const st = await p.page.evaluate(state).catch(() => '?');
       throw new Error(`waiting for ${what}: ${why}\n  state: ${String(st).slice(0, 1500)}\n  console:\n    ${p.log.slice(-15).join('\n    ')}`);
+    } finally {
+      if (prof) prof.waited(what, Date.now() - t0);
     }
   };
 }
@@ -306,6 +319,99 @@ async function cpuBusy() {
   const c = read();
   return 1 - (c.idle - a.idle) / Math.max(1, c.total - a.total);
 }
+
+// ------------------------------------------------------------- profile
+
+// treeCPU returns the CPU time (ms, user + system, with the children each
+// process has reaped) of the process root and all its descendants.
+function treeCPU(root) {
+  const kids = new Map();
+  const cpu = new Map();
+  const hz = 100; // USER_HZ on Linux
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    let st;
+    try { st = fs.readFileSync(`/proc/${d}/stat`, 'utf8'); } catch { continue; }
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(d);
+    const ppid = Number(f[1]);
+    cpu.set(pid, (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000 / hz);
+    if (!kids.has(ppid)) kids.set(ppid, []);
+    kids.get(ppid).push(pid);
+  }
+  let sum = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop();
+    sum += cpu.get(pid) || 0;
+    for (const k of kids.get(pid) || []) stack.push(k);
+  }
+  return sum;
+}
+
+// prof, with E2E_PROFILE set, keeps per test: its pages (when each
+// context was made, each load started, and the page's own marks of its
+// start-up: dpsim-ready, dpsim-sim-ready, from its navigation), its time
+// in waits (waiter) and fixed sleeps (page.waitForTimeout), and its wall
+// and CPU time; the CPU is the run's whole process tree (e2e/run.js sets
+// DPSIM_RUN_PID; otherwise this file's own), so that the browser's work
+// counts. One JSON line per test.
+const prof = (() => {
+  const out = process.env.E2E_PROFILE;
+  if (!out || !require.main || !/\.test\.js$/.test(require.main.filename)) return null;
+  const root = Number(process.env.DPSIM_RUN_PID) || process.pid;
+  const file = path.basename(require.main.filename);
+  let cur = null;
+  const fresh = (name) => ({ file, test: name, t0: Date.now(), cpu0: treeCPU(root), contexts: 0, ctxMs: 0, loads: [], waits: 0, waitMs: 0, sleeps: 0, sleepMs: 0 });
+  const marks = () => {
+    const n = performance.getEntriesByType('navigation')[0];
+    const m = (k) => { const e = performance.getEntriesByName(k)[0]; return e ? Math.round(e.startTime) : null; };
+    return { url: location.pathname + location.search, nav: n ? Math.round(n.startTime) : null, firstFrame: m('dpsim-first-frame'), ready: m('dpsim-ready'), simReady: m('dpsim-sim-ready') };
+  };
+  const pages = new Set();
+  // before a page goes away, its marks
+  const collect = async (page) => {
+    if (!pages.has(page)) return;
+    pages.delete(page);
+    const mk = await page.evaluate(marks).catch(() => null);
+    if (cur && mk && (mk.ready != null || mk.simReady != null || mk.firstFrame != null)) cur.loads.push(mk);
+  };
+  const api = {
+    context(ctx, t0) {
+      if (!cur) return;
+      cur.contexts++;
+      cur.ctxMs += Date.now() - t0;
+      const close = ctx.close.bind(ctx);
+      ctx.close = async (...a) => { for (const pg of ctx.pages()) await collect(pg); return close(...a); };
+    },
+    page(page) {
+      pages.add(page);
+      const w = page.waitForTimeout.bind(page);
+      page.waitForTimeout = async (ms) => { if (cur) { cur.sleeps++; cur.sleepMs += ms; } return w(ms); };
+    },
+    // a new load replaces the page's marks: keep the old ones first
+    async goto(page) { await collect(page); pages.add(page); },
+    waited(what, ms) { if (cur) { cur.waits++; cur.waitMs += ms; } },
+  };
+  // A subtest (t.test) runs these hooks too: its line is marked sub and
+  // its counts go to its test as well (e2e/profile.js sums tests only).
+  const stack = [];
+  beforeEach((t) => { if (cur) stack.push(cur); cur = fresh(t.name); });
+  afterEach(async () => {
+    if (!cur) return;
+    if (!stack.length) for (const pg of [...pages]) if (!pg.isClosed()) await collect(pg);
+    const r = cur;
+    cur = stack.pop() || null;
+    if (cur) {
+      for (const k of ['contexts', 'ctxMs', 'waits', 'waitMs', 'sleeps', 'sleepMs']) cur[k] += r[k];
+      cur.loads.push(...r.loads);
+    }
+    const line = { file: r.file, test: r.test, sub: !!cur, wallMs: Date.now() - r.t0, cpuMs: Math.round(treeCPU(root) - r.cpu0), contexts: r.contexts, ctxMs: r.ctxMs,
+      loads: r.loads, waits: r.waits, waitMs: r.waitMs, sleeps: r.sleeps, sleepMs: r.sleepMs };
+    fs.appendFileSync(out, JSON.stringify(line) + '\n');
+  });
+  return api;
+})();
 
 // Registered for test files only: run.js reads the constants above.
 if (require.main && /\.test\.js$/.test(require.main.filename)) after(async () => {

@@ -173,121 +173,130 @@ describe('the page at 1366×768', () => {
     } finally { await p.ctx.close(); }
   });
 
-  test('while a dataset loads the page says what is loading and neither plays nor titles the scenario before it as the new one', async () => {
-    const w = 1366, h = 768;
-    let release;
-    const held = new Promise((r) => { release = r; });
-    const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous', {
-      route: (page) => page.route(/\/data\/[^/]+\.gz$/, async (route) => { await held; await route.continue(); }),
-    });
-    try {
-      await p.page.click('#play');
-      await waitFor(p, 'running', () => window.dpsimState.running);
-      const title = await p.page.evaluate(() => [...document.getElementById('preset').options].find((o) => o.value === 'gtdp-logistic-mushrooms').textContent);
-      await p.page.selectOption('#preset', 'gtdp-logistic-mushrooms');
-      await waitFor(p, 'the loading message', () => !document.getElementById('view-msg').hidden && /^Loading /.test(document.getElementById('view-msg-text').textContent));
-      const st = await p.page.evaluate(() => ({ running: window.dpsimState.running, scenario: window.dpsimState.scenario,
-        play: document.getElementById('play').disabled, step: document.getElementById('step').disabled,
-        head: document.getElementById('scn-title').textContent, msg: document.getElementById('view-msg').textContent,
-        stale: document.getElementById('plot').closest('.card').classList.contains('stale') }));
-      assert.equal(st.scenario, 'gtdp-rendezvous', 'the new scenario is not loaded yet');
-      assert.equal(st.running, false, 'the scenario before still plays');
-      assert.ok(st.play && st.step, 'Play and Step are offered for the scenario before');
-      assert.equal(st.head, `Loading: ${title}`);
-      assert.ok(st.msg.includes(title) && /LIBSVM mushrooms/.test(st.msg), st.msg);
-      assert.ok(st.stale, 'the plot of the scenario before is shown as current');
-      await onScreen(p.page, '#view-msg', w, h);
-      await onScreen(p.page, '#load-progress', w, h);
-      await shot(p, 'dataset-loading-1366x768');
-      // Space (a shortcut) does not play the scenario before either.
-      await p.page.evaluate(() => document.activeElement.blur());
-      await p.page.keyboard.press('Space');
-      await p.page.waitForTimeout(300);
-      assert.equal(await p.page.evaluate(() => window.dpsimState.running), false, 'Space played the scenario before');
-      release();
-      await waitFor(p, 'the new scenario', () => window.dpsimState.scenario === 'gtdp-logistic-mushrooms' && document.getElementById('view-msg').hidden);
-      const end = await p.page.evaluate(() => ({ play: document.getElementById('play').disabled, head: document.getElementById('scn-title').textContent, title: window.dpsimState.title }));
-      assert.equal(end.play, false);
-      assert.equal(end.head, end.title);
-    } finally { release(); await p.ctx.close(); }
-  });
-
-  test('keyboard only: reach an agent, inspect its latest message, close the inspector', async () => {
+  // One page on GT-DP's rendezvous serves three checks, in this order: the
+  // keyboard walk first (on the page as loaded, nothing focused, at the
+  // top); then, playing the same scenario, a dataset preset chosen while
+  // its download is held (the hold is put on the page's route just before:
+  // nothing else fetched a dataset); then GT-DP's rendezvous chosen again
+  // in the menu (a fresh build of it, asserted) for the builder.
+  test('GT-DP\'s rendezvous at 1366×768: the keyboard, a dataset that loads slowly, the builder', async (t) => {
     const w = 1366, h = 768;
     // Every agent sends every iteration on GT-DP's rendezvous (the
     // landing's DP-RECAL passes one baton).
     const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous');
+    let release = () => {};
     try {
-      await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
-      let at = null;
-      for (let i = 0; i < 80 && at !== 'view-agents'; i++) {
-        await p.page.keyboard.press('Tab');
-        at = await p.page.evaluate(() => document.activeElement.id);
-      }
-      assert.equal(at, 'view-agents', 'Tab does not reach the agents');
-      assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-0');
-      // Two iterations (S steps), so that every agent has sent.
-      await p.page.keyboard.press('s');
-      await p.page.keyboard.press('s');
-      await waitFor(p, 'iteration 2', () => window.dpsimState.iter === 2);
-      // → moves to the next agent; it does not step the run.
-      await p.page.keyboard.press('ArrowRight');
-      await p.page.keyboard.press('ArrowRight');
-      assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-2');
-      assert.equal(await p.page.evaluate(() => window.dpsimState.iter), 2, '→ stepped the run in the agents\' list');
-      // The ring follows the focus when the page next lays the view out
-      // (on a loaded machine, after this line): waited for, within 10 s.
-      await waitFor(p, 'the ring on agent 2', () => {
-        const r = document.getElementById('view-hover');
-        const a = JSON.parse(window.dpsim.agents())[2];
-        return r.classList.contains('on') && Math.abs(parseFloat(r.style.left) - a.x) < 1 && Math.abs(parseFloat(r.style.top) - a.y) < 1;
-      }, undefined, 10000);
-      await p.page.keyboard.press('Enter');
-      await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.agent === '2');
-      const ins = await p.page.evaluate(() => ({
-        text: document.getElementById('inspector').textContent,
-        sig: parseFloat(document.querySelector('#inspector .sent .sig-norm').textContent),
-        noise: parseFloat(document.querySelector('#inspector .sent .noise-norm').textContent),
-        live: document.getElementById('agents-live').textContent,
-      }));
-      assert.match(ins.text, /Agent 2/);
-      assert.match(ins.text, /latest messages?, iteration 2/);
-      assert.ok(ins.sig >= 0 && ins.noise > 0, `signal ${ins.sig}, noise ${ins.noise}`);
-      assert.match(ins.live, /Agent 2: .*noise norm/, 'the inspection is not announced');
-      await onScreen(p.page, '#inspector', w, h);
-      await shot(p, 'keyboard-inspector-1366x768');
-      await p.page.keyboard.press('Escape');
-      assert.equal(await p.page.evaluate(() => document.getElementById('inspector').hidden), true, 'Escape left the inspector open');
-      assert.equal(await p.page.evaluate(() => document.activeElement.id), 'view-agents', 'focus left the agents');
-    } finally { await p.ctx.close(); }
+      await t.test('keyboard only: reach an agent, inspect its latest message, close the inspector', async () => {
+        await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
+        let at = null;
+        for (let i = 0; i < 80 && at !== 'view-agents'; i++) {
+          await p.page.keyboard.press('Tab');
+          at = await p.page.evaluate(() => document.activeElement.id);
+        }
+        assert.equal(at, 'view-agents', 'Tab does not reach the agents');
+        assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-0');
+        // Two iterations (S steps), so that every agent has sent.
+        await p.page.keyboard.press('s');
+        await p.page.keyboard.press('s');
+        await waitFor(p, 'iteration 2', () => window.dpsimState.iter === 2);
+        // → moves to the next agent; it does not step the run.
+        await p.page.keyboard.press('ArrowRight');
+        await p.page.keyboard.press('ArrowRight');
+        assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-2');
+        assert.equal(await p.page.evaluate(() => window.dpsimState.iter), 2, '→ stepped the run in the agents\' list');
+        // The ring follows the focus when the page next lays the view out
+        // (on a loaded machine, after this line): waited for, within 10 s.
+        await waitFor(p, 'the ring on agent 2', () => {
+          const r = document.getElementById('view-hover');
+          const a = JSON.parse(window.dpsim.agents())[2];
+          return r.classList.contains('on') && Math.abs(parseFloat(r.style.left) - a.x) < 1 && Math.abs(parseFloat(r.style.top) - a.y) < 1;
+        }, undefined, 10000);
+        await p.page.keyboard.press('Enter');
+        await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.agent === '2');
+        const ins = await p.page.evaluate(() => ({
+          text: document.getElementById('inspector').textContent,
+          sig: parseFloat(document.querySelector('#inspector .sent .sig-norm').textContent),
+          noise: parseFloat(document.querySelector('#inspector .sent .noise-norm').textContent),
+          live: document.getElementById('agents-live').textContent,
+        }));
+        assert.match(ins.text, /Agent 2/);
+        assert.match(ins.text, /latest messages?, iteration 2/);
+        assert.ok(ins.sig >= 0 && ins.noise > 0, `signal ${ins.sig}, noise ${ins.noise}`);
+        assert.match(ins.live, /Agent 2: .*noise norm/, 'the inspection is not announced');
+        await onScreen(p.page, '#inspector', w, h);
+        await shot(p, 'keyboard-inspector-1366x768');
+        await p.page.keyboard.press('Escape');
+        assert.equal(await p.page.evaluate(() => document.getElementById('inspector').hidden), true, 'Escape left the inspector open');
+        assert.equal(await p.page.evaluate(() => document.activeElement.id), 'view-agents', 'focus left the agents');
+      });
+      await t.test('while a dataset loads the page says what is loading and neither plays nor titles the scenario before it as the new one', async () => {
+        const held = new Promise((r) => { release = r; });
+        await p.page.route(/\/data\/[^/]+\.gz$/, async (route) => { await held; await route.continue(); });
+        await p.page.click('#play');
+        await waitFor(p, 'running', () => window.dpsimState.running);
+        const title = await p.page.evaluate(() => [...document.getElementById('preset').options].find((o) => o.value === 'gtdp-logistic-mushrooms').textContent);
+        await p.page.selectOption('#preset', 'gtdp-logistic-mushrooms');
+        await waitFor(p, 'the loading message', () => !document.getElementById('view-msg').hidden && /^Loading /.test(document.getElementById('view-msg-text').textContent));
+        const st = await p.page.evaluate(() => ({ running: window.dpsimState.running, scenario: window.dpsimState.scenario,
+          play: document.getElementById('play').disabled, step: document.getElementById('step').disabled,
+          head: document.getElementById('scn-title').textContent, msg: document.getElementById('view-msg').textContent,
+          stale: document.getElementById('plot').closest('.card').classList.contains('stale') }));
+        assert.equal(st.scenario, 'gtdp-rendezvous', 'the new scenario is not loaded yet');
+        assert.equal(st.running, false, 'the scenario before still plays');
+        assert.ok(st.play && st.step, 'Play and Step are offered for the scenario before');
+        assert.equal(st.head, `Loading: ${title}`);
+        assert.ok(st.msg.includes(title) && /LIBSVM mushrooms/.test(st.msg), st.msg);
+        assert.ok(st.stale, 'the plot of the scenario before is shown as current');
+        await onScreen(p.page, '#view-msg', w, h);
+        await onScreen(p.page, '#load-progress', w, h);
+        await shot(p, 'dataset-loading-1366x768');
+        // Space (a shortcut) does not play the scenario before either.
+        await p.page.evaluate(() => document.activeElement.blur());
+        await p.page.keyboard.press('Space');
+        await p.page.waitForTimeout(300);
+        assert.equal(await p.page.evaluate(() => window.dpsimState.running), false, 'Space played the scenario before');
+        release();
+        await waitFor(p, 'the new scenario', () => window.dpsimState.scenario === 'gtdp-logistic-mushrooms' && document.getElementById('view-msg').hidden);
+        const end = await p.page.evaluate(() => ({ play: document.getElementById('play').disabled, head: document.getElementById('scn-title').textContent, title: window.dpsimState.title }));
+        assert.equal(end.play, false);
+        assert.equal(end.head, end.title);
+      });
+      await t.test('the builder\'s fields are legible; a built scenario\'s title and menu follow it (1366×768)', async () => {
+        await p.page.selectOption('#preset', 'gtdp-rendezvous');
+        await waitFor(p, 'GT-DP\'s rendezvous built again', () => window.dpsimState.scenario === 'gtdp-rendezvous' && window.dpsimState.iter === 0 && document.getElementById('view-msg').hidden);
+        await builderCheck(p, w, h);
+      });
+    } finally { release(); await p.ctx.close(); }
   });
 
-  test('the builder\'s fields are legible; a built scenario\'s title and menu follow it', async () => {
-    for (const [w, h] of [[1366, 768], [390, 844]]) {
-      // A ring of 8 whose title says so: GT-DP's rendezvous.
-      const p = await open({ width: w, height: h }, '?preset=gtdp-rendezvous');
-      try {
-        await p.page.evaluate(() => { document.getElementById('more-controls').open = true; document.getElementById('builder-box').open = true; });
-        await waitFor(p, 'the builder', () => document.getElementById('builder').dataset.ready === '1');
-        const narrow = await p.page.evaluate(() => [...document.querySelectorAll('#builder .bf-field input[type="text"], #builder .bf-field select')]
-          .filter((i) => i.getClientRects().length).map((i) => [i.dataset.path || i.id, Math.round(i.getBoundingClientRect().width)]).filter(([, wd]) => wd < 80));
-        assert.deepEqual(narrow, [], `fields narrower than 80 px at ${w}×${h}`);
-        if (w === 390) { await p.page.locator('#builder input[data-path="iterations"]').scrollIntoViewIfNeeded(); await shot(p, 'builder-390x844'); continue; }
-        await p.page.fill('#builder input[data-path="graph.n"]', '12');
-        await p.page.click('#builder-build');
-        await waitFor(p, '12 agents', () => window.dpsimState.nodes === 12);
-        const st = await p.page.evaluate(() => ({ head: document.getElementById('scn-title').textContent, title: window.dpsimState.title,
-          name: window.dpsimState.scenario, menu: document.getElementById('preset').selectedOptions[0].textContent, desc: window.dpsimState.description }));
-        assert.doesNotMatch(st.head, /ring of 8/);
-        assert.match(st.head, /ring of 12/);
-        assert.equal(st.head, st.title);
-        assert.notEqual(st.name, 'gtdp-rendezvous');
-        assert.match(st.menu, /^\(custom: /);
-        assert.match(st.desc, /graph\.n 8 → 12/);
-      } finally { await p.ctx.close(); }
-    }
+  test('the builder\'s fields are legible at 390×844', async () => {
+    const p = await open({ width: 390, height: 844 }, '?preset=gtdp-rendezvous');
+    try { await builderCheck(p, 390, 844); } finally { await p.ctx.close(); }
   });
 });
+
+// builderCheck opens the builder on p's page, on GT-DP's rendezvous (a ring
+// of 8 whose title says so): no field narrower than 80 px; at 1366 px it
+// builds a ring of 12 and the title and the menu follow.
+async function builderCheck(p, w, h) {
+  await p.page.evaluate(() => { document.getElementById('more-controls').open = true; document.getElementById('builder-box').open = true; });
+  await waitFor(p, 'the builder', () => document.getElementById('builder').dataset.ready === '1');
+  const narrow = await p.page.evaluate(() => [...document.querySelectorAll('#builder .bf-field input[type="text"], #builder .bf-field select')]
+    .filter((i) => i.getClientRects().length).map((i) => [i.dataset.path || i.id, Math.round(i.getBoundingClientRect().width)]).filter(([, wd]) => wd < 80));
+  assert.deepEqual(narrow, [], `fields narrower than 80 px at ${w}×${h}`);
+  if (w === 390) { await p.page.locator('#builder input[data-path="iterations"]').scrollIntoViewIfNeeded(); await shot(p, 'builder-390x844'); return; }
+  await p.page.fill('#builder input[data-path="graph.n"]', '12');
+  await p.page.click('#builder-build');
+  await waitFor(p, '12 agents', () => window.dpsimState.nodes === 12);
+  const st = await p.page.evaluate(() => ({ head: document.getElementById('scn-title').textContent, title: window.dpsimState.title,
+    name: window.dpsimState.scenario, menu: document.getElementById('preset').selectedOptions[0].textContent, desc: window.dpsimState.description }));
+  assert.doesNotMatch(st.head, /ring of 8/);
+  assert.match(st.head, /ring of 12/);
+  assert.equal(st.head, st.title);
+  assert.notEqual(st.name, 'gtdp-rendezvous');
+  assert.match(st.menu, /^\(custom: /);
+  assert.match(st.desc, /graph\.n 8 → 12/);
+}
 
 describe('the privacy slider on DPP²', () => {
   // DPP²'s classifier: Theorem 3's ε ≈ 2.6·10²⁴ at its own noise; the

@@ -58,7 +58,7 @@ async function main() {
       if (!stopping) console.error(`e2e/run.js: the shared browser exited during the run (code ${code}, signal ${signal}); the tests still running fail naming it`);
     });
     console.log(`e2e/run.js: one browser for the run (${CHROMIUM}), the site at ${server.url}`);
-    const env = { ...process.env, DPSIM_BROWSER_WS: browser.wsEndpoint(), DPSIM_SERVER_URL: server.url };
+    const env = { ...process.env, DPSIM_BROWSER_WS: browser.wsEndpoint(), DPSIM_SERVER_URL: server.url, DPSIM_RUN_PID: String(process.pid) };
     // node's own reporter (spec on a terminal, TAP otherwise, as node
     // chooses by itself), then e2e/timing.js's table of where the time went.
     const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',

@@ -135,8 +135,9 @@ describe('start-up', () => {
 });
 
 describe('start-up order', () => {
-  test('before the view\'s first frame only the view and boot.js run; the page\'s scripts come after', async () => {
-    const { page, goto, close } = await openPage(null, { viewport: { width: 1280, height: 800 } });
+  test('before the view\'s first frame only the view and boot.js run; the page\'s scripts come after', async (t) => {
+    const watched = await openPage(null, { viewport: { width: 1280, height: 800 } });
+    const { page, goto, close } = watched;
     try {
       await goto('');
       await page.waitForFunction(() => window.dpsimSimReady === true, null, { timeout: TIMEOUT });
@@ -153,6 +154,52 @@ describe('start-up order', () => {
       for (const f of ['page.js', 'share.js', 'keys.js', 'glossary.js', 'builder.css', 'dpsim.wasm']) {
         assert.ok(r[f] !== null && r[f] >= r.ff, `${f} only after the first frame: ${JSON.stringify(r)}`);
       }
+      // The same landing page, untouched so far (only read above), for
+      // slow motion: a page of its own cost a start-up.
+      await t.test('slow motion: a message stays on screen ≥ 1 s; the inspector reads its signal and noise', async () => {
+        const p = watched;
+        await waitFor(p, 'frames', () => window.dpsimState && window.dpsimState.draws > 5 && window.dpsimReady);
+        assert.equal(await page.evaluate(() => window.dpsimState.slow), false, 'slow motion is on before the click');
+        await p.page.click('#slow');
+        await waitFor(p, 'slow and running', () => window.dpsimState.slow && window.dpsimState.running && window.dpsimState.iter >= 1);
+        // Follow every packet on screen for 4 s.
+        const seen = await p.page.evaluate(async () => {
+          const first = new Map(), last = new Map();
+          const t0 = performance.now();
+          let most = 0; // senders on screen in one frame
+          while (performance.now() - t0 < 4000) {
+            const qs = JSON.parse(window.dpsim.packetsOnScreen());
+            most = Math.max(most, new Set(qs.map((q) => q.from)).size);
+            for (const q of qs) {
+              const k = `${q.iteration}:${q.from}>${q.to}:${q.channel}`;
+              const t = performance.now();
+              if (!first.has(k)) first.set(k, t);
+              last.set(k, t);
+            }
+            await new Promise((r) => requestAnimationFrame(r));
+          }
+          return { most, spans: [...first.keys()].map((k) => [k, last.get(k) - first.get(k)]) };
+        });
+        const longest = Math.max(0, ...seen.spans.map((s) => s[1]));
+        assert.ok(longest >= 1000, `longest message on screen ${longest.toFixed(0)} ms: ${JSON.stringify(seen.spans.slice(0, 6))}`);
+        // One sender at a time.
+        assert.equal(seen.most, 1, `${seen.most} senders on screen at once`);
+        // Pause: the messages stay; click one to inspect it.
+        await p.page.click('#play');
+        await waitFor(p, 'paused', () => !window.dpsimState.running);
+        await p.page.waitForFunction(() => JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
+        const pk = (await p.page.evaluate(() => JSON.parse(window.dpsim.packetsOnScreen())))[0];
+        const vb = await box(p.page, '#view');
+        await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
+        await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
+        const text = await p.page.textContent('#inspector');
+        assert.match(text, new RegExp(`agent ${pk.from} → agent ${pk.to}`));
+        const sig = parseFloat(await p.page.textContent('#inspector .sig-norm'));
+        const noi = parseFloat(await p.page.textContent('#inspector .noise-norm'));
+        assert.ok(sig >= 0 && noi > 0, `signal ${sig}, noise ${noi}`);
+        assert.match(text, /sender's ε so far/);
+        await p.page.screenshot({ path: path.join(OUT, 'teach-inspector.png') });
+      });
     } finally {
       await close();
     }
@@ -193,7 +240,7 @@ describe('a damaged snapshot', () => {
 });
 
 describe('words', () => {
-  test('description, this scenario\'s warnings only, glossary', async () => {
+  test('description, this scenario\'s warnings only, glossary', async (t) => {
     // gtdp-fig1 has a warning; loaded from the URL it must be shown.
     const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-fig1');
     try {
@@ -217,25 +264,24 @@ describe('words', () => {
       // The claims' verdicts link to docs/<paper>-paper.md: served with the page.
       const doc = await p.page.evaluate(async () => { const r = await fetch('docs/gtdp-paper.md'); return { ok: r.ok, text: (await r.text()).slice(0, 200) }; });
       assert.ok(doc.ok && doc.text.length > 20, 'docs/gtdp-paper.md is not served (build.sh copies docs/)');
-    } finally {
-      await p.ctx.close();
-    }
-  });
-
-  test('ε in words: never a bare 0 after messages, never ∞ for noise without guarantee', async () => {
-    // GT-DP's first messages cost nothing (sensitivity 0 at k = 0).
-    const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-rendezvous');
-    try {
-      await p.page.click('#step');
-      await waitFor(p, 'iteration 1', () => window.dpsimState.iter === 1);
-      await waitFor(p, 'ε text', () => /0 so far/.test(document.getElementById('stat-eps').textContent));
-      assert.match(await p.page.textContent('#stat-eps-meaning'), /sensitivity 0/);
-      await p.page.click('#step');
-      await p.page.click('#step');
-      await waitFor(p, 'ε meaning', () => /e\^ε = .*more likely when one agent's data change/.test(document.getElementById('stat-eps-meaning').textContent));
-      await loadPreset(p, 'ddgt-ieee14');
-      await waitFor(p, 'no guarantee', () => document.getElementById('stat-eps').textContent === 'noise, but no DP guarantee');
-      assert.doesNotMatch(await p.page.textContent('#stats'), /no noise/);
+      // The same page goes on with the GT-DP rendezvous the menu just built
+      // (at iteration 0, asserted), the symbols closed: a page of its own
+      // cost a start-up.
+      await t.test('ε in words: never a bare 0 after messages, never ∞ for noise without guarantee', async () => {
+        await p.page.click('#glossary-close');
+        assert.deepEqual(await p.page.evaluate(() => [window.dpsimState.scenario, window.dpsimState.iter]), ['gtdp-rendezvous', 0]);
+        // GT-DP's first messages cost nothing (sensitivity 0 at k = 0).
+        await p.page.click('#step');
+        await waitFor(p, 'iteration 1', () => window.dpsimState.iter === 1);
+        await waitFor(p, 'ε text', () => /0 so far/.test(document.getElementById('stat-eps').textContent));
+        assert.match(await p.page.textContent('#stat-eps-meaning'), /sensitivity 0/);
+        await p.page.click('#step');
+        await p.page.click('#step');
+        await waitFor(p, 'ε meaning', () => /e\^ε = .*more likely when one agent's data change/.test(document.getElementById('stat-eps-meaning').textContent));
+        await loadPreset(p, 'ddgt-ieee14');
+        await waitFor(p, 'no guarantee', () => document.getElementById('stat-eps').textContent === 'noise, but no DP guarantee');
+        assert.doesNotMatch(await p.page.textContent('#stats'), /no noise/);
+      });
     } finally {
       await p.ctx.close();
     }
@@ -243,10 +289,21 @@ describe('words', () => {
 });
 
 describe('calibration, plot and speed', () => {
-  test('asks before multiplying the noise by 4·10⁷, warns afterwards', async () => {
+  test('asks before multiplying the noise by 4·10⁷, warns afterwards', async (t) => {
     // The former landing, at ε ≈ 4·10⁷: ε = 1 multiplies its noise by 4·10⁷.
     const p = await open({ width: 1280, height: 800 }, '?preset=gtdp-rendezvous');
     try {
+      // The plot's log axis (public/plot-axes.js) on its own, with no
+      // chart (u = null: no size to fit): this page's is as good as any,
+      // and a page of its own cost a start-up.
+      await t.test('log axes keep a few labels over hundreds of decades', async () => {
+        const n = await p.page.evaluate(() => {
+          const a = window.dpsimPlot.logAxis({}, true);
+          return [a.splits(null, 0, 1e-3, 1e300).length, a.splits(null, 0, 1e-2, 1e2).length];
+        });
+        assert.ok(n[0] >= 2 && n[0] <= 10, `${n[0]} labels over 303 decades`);
+        assert.equal(n[1], 5);
+      });
       await p.page.fill('#target-eps', '1');
       await p.page.click('#target-apply');
       await waitFor(p, 'the question', () => !document.getElementById('cal-confirm').hidden);
@@ -279,69 +336,6 @@ describe('calibration, plot and speed', () => {
       await p.page.evaluate(() => { window.dpsim.setFast(true); });
       await loadPreset(p, 'gtdp-rendezvous-rgg');
       assert.equal(await p.page.evaluate(() => window.dpsimState.fast), false);
-    } finally {
-      await p.ctx.close();
-    }
-  });
-
-  test('log axes keep a few labels over hundreds of decades', async () => {
-    const p = await open({ width: 800, height: 600 });
-    try {
-      const n = await p.page.evaluate(() => {
-        const a = window.dpsimPlot.logAxis({}, true);
-        return [a.splits(null, 0, 1e-3, 1e300).length, a.splits(null, 0, 1e-2, 1e2).length];
-      });
-      assert.ok(n[0] >= 2 && n[0] <= 10, `${n[0]} labels over 303 decades`);
-      assert.equal(n[1], 5);
-    } finally {
-      await p.ctx.close();
-    }
-  });
-});
-
-describe('slow motion', () => {
-  test('a message stays on screen ≥ 1 s; the inspector reads its signal and noise', async () => {
-    const p = await open({ width: 1280, height: 800 });
-    try {
-      await p.page.click('#slow');
-      await waitFor(p, 'slow and running', () => window.dpsimState.slow && window.dpsimState.running && window.dpsimState.iter >= 1);
-      // Follow every packet on screen for 4 s.
-      const seen = await p.page.evaluate(async () => {
-        const first = new Map(), last = new Map();
-        const t0 = performance.now();
-        let most = 0; // senders on screen in one frame
-        while (performance.now() - t0 < 4000) {
-          const qs = JSON.parse(window.dpsim.packetsOnScreen());
-          most = Math.max(most, new Set(qs.map((q) => q.from)).size);
-          for (const q of qs) {
-            const k = `${q.iteration}:${q.from}>${q.to}:${q.channel}`;
-            const t = performance.now();
-            if (!first.has(k)) first.set(k, t);
-            last.set(k, t);
-          }
-          await new Promise((r) => requestAnimationFrame(r));
-        }
-        return { most, spans: [...first.keys()].map((k) => [k, last.get(k) - first.get(k)]) };
-      });
-      const longest = Math.max(0, ...seen.spans.map((s) => s[1]));
-      assert.ok(longest >= 1000, `longest message on screen ${longest.toFixed(0)} ms: ${JSON.stringify(seen.spans.slice(0, 6))}`);
-      // One sender at a time.
-      assert.equal(seen.most, 1, `${seen.most} senders on screen at once`);
-      // Pause: the messages stay; click one to inspect it.
-      await p.page.click('#play');
-      await waitFor(p, 'paused', () => !window.dpsimState.running);
-      await p.page.waitForFunction(() => JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
-      const pk = (await p.page.evaluate(() => JSON.parse(window.dpsim.packetsOnScreen())))[0];
-      const vb = await box(p.page, '#view');
-      await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-      await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
-      const text = await p.page.textContent('#inspector');
-      assert.match(text, new RegExp(`agent ${pk.from} → agent ${pk.to}`));
-      const sig = parseFloat(await p.page.textContent('#inspector .sig-norm'));
-      const noi = parseFloat(await p.page.textContent('#inspector .noise-norm'));
-      assert.ok(sig >= 0 && noi > 0, `signal ${sig}, noise ${noi}`);
-      assert.match(text, /sender's ε so far/);
-      await p.page.screenshot({ path: path.join(OUT, 'teach-inspector.png') });
     } finally {
       await p.ctx.close();
     }

@@ -109,7 +109,7 @@ describe('each paper\'s legend from its plug-ins', () => {
 });
 
 describe('the preset menu and the glossary', () => {
-  test('presets grouped by paper, the Tour\'s lesson and the paper\'s algorithm first; every paper\'s symbols in the glossary', async () => {
+  test('presets grouped by paper, the Tour\'s lesson and the paper\'s algorithm first; every paper\'s symbols in the glossary', async (t) => {
     const p = await open({ width: 1366, height: 768 });
     try {
       const menu = await p.page.evaluate(() => [...document.querySelectorAll('#preset optgroup')].map((g) => ({
@@ -139,33 +139,30 @@ describe('the preset menu and the glossary', () => {
       assert.match(first, /^DPP²/);
       await p.page.evaluate(() => document.querySelector('#glossary-list dt.glossary-group').scrollIntoView({ block: 'start' }));
       await p.page.locator('#glossary').screenshot({ path: path.join(OUT, 'words-glossary.png') });
-    } finally {
-      await p.ctx.close();
-    }
-  });
-});
-
-describe('the packets\' colour counts all the noise a message carries', () => {
-  test('at ε = 1 the estimates fly off and the packets are red, against the noise-free twin', async () => {
-    // GT-DP's rendezvous, where issue 29 saw teal packets at ε ≈ 1.
-    const p = await open({ width: 1366, height: 768 }, '?preset=gtdp-rendezvous');
-    try {
-      const r = await p.page.evaluate(() => { const x = window.dpsim.calibrate(1); return { ok: x.ok, error: x.error }; });
-      assert.ok(r.ok, r.error);
-      await p.page.evaluate(() => { window.dpsim.setSpeed(80); window.dpsim.play(); });
-      await waitFor(p, '40 iterations', () => window.dpsimState.iter >= 40);
-      await p.page.evaluate(() => window.dpsim.pause());
-      await waitFor(p, 'packets on screen', () => !window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 4);
-      const got = await p.page.evaluate(() => {
-        const pks = JSON.parse(window.dpsim.packetsOnScreen()).slice(0, 12);
-        return { legend: window.dpsimState.legend, msgs: pks.map((k) => JSON.parse(window.dpsim.inspect(k.x, k.y))).filter((v) => v.kind === 'message') };
+      // The same page, as a user goes on: the symbols closed, GT-DP's
+      // rendezvous (where issue 29 saw teal packets at ε ≈ 1) chosen in
+      // the menu, which builds its run afresh at iteration 0 (asserted).
+      await t.test('the packets\' colour counts all the noise a message carries: at ε = 1 the estimates fly off and the packets are red, against the noise-free twin', async () => {
+        await p.page.click('#glossary-close');
+        await loadPreset(p, 'gtdp-rendezvous');
+        assert.equal(await p.page.evaluate(() => window.dpsimState.iter), 0, 'the chosen preset starts at iteration 0');
+        const r = await p.page.evaluate(() => { const x = window.dpsim.calibrate(1); return { ok: x.ok, error: x.error }; });
+        assert.ok(r.ok, r.error);
+        await p.page.evaluate(() => { window.dpsim.setSpeed(80); window.dpsim.play(); });
+        await waitFor(p, '40 iterations', () => window.dpsimState.iter >= 40);
+        await p.page.evaluate(() => window.dpsim.pause());
+        await waitFor(p, 'packets on screen', () => !window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 4);
+        const got = await p.page.evaluate(() => {
+          const pks = JSON.parse(window.dpsim.packetsOnScreen()).slice(0, 12);
+          return { legend: window.dpsimState.legend, msgs: pks.map((k) => JSON.parse(window.dpsim.inspect(k.x, k.y))).filter((v) => v.kind === 'message') };
+        });
+        assert.match(got.legend, /how far it is from the message the same run without noise sends/);
+        assert.ok(got.msgs.length > 0, 'no message under the packets');
+        for (const v of got.msgs) {
+          assert.ok(v.deviation >= 100, `a packet at ε = 1 off the noise-free message by ${v.deviation} (fresh noise ÷ signal ${v.ratio}): not red`);
+        }
+        await p.page.locator('#view').screenshot({ path: path.join(OUT, 'words-eps1-packets.png') });
       });
-      assert.match(got.legend, /how far it is from the message the same run without noise sends/);
-      assert.ok(got.msgs.length > 0, 'no message under the packets');
-      for (const v of got.msgs) {
-        assert.ok(v.deviation >= 100, `a packet at ε = 1 off the noise-free message by ${v.deviation} (fresh noise ÷ signal ${v.ratio}): not red`);
-      }
-      await p.page.locator('#view').screenshot({ path: path.join(OUT, 'words-eps1-packets.png') });
     } finally {
       await p.ctx.close();
     }
@@ -173,49 +170,52 @@ describe('the packets\' colour counts all the noise a message carries', () => {
 });
 
 describe('status and theory tell the truth', () => {
-  test('DP-NIDS at ε = 12 ends far above its start: not "done", and the theory card says so', async () => {
+  // One page: DP-NIDS from its link, then GT-DP's rendezvous chosen in
+  // the menu, which builds a fresh run (iteration 0, none of DP-NIDS's
+  // messages left: both asserted before it plays).
+  test('DP-NIDS, then GT-DP\'s rendezvous, at 1920×1080', async (t) => {
     const p = await open({ width: 1920, height: 1080 }, '?preset=dp-nids-ring8');
     try {
-      await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
-      await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
-      const st = await p.page.evaluate(() => ({ status: window.dpsimState.status, outcome: window.dpsimState.outcome, text: window.dpsimState.outcomeText }));
-      assert.notEqual(st.status, 'done', JSON.stringify(st));
-      assert.ok(st.outcome && /above its start/.test(st.text), JSON.stringify(st));
-      const badge = await p.page.textContent('#stat-status');
-      assert.ok(badge === 'diverged' || badge === 'worse than its start', badge);
-      await waitFor(p, 'the theory card', () => /contradicts the claim/.test(document.getElementById('th-conv').textContent));
-      const assume = await p.page.evaluate(() => [...document.querySelectorAll('#th-assume-list li')].map((l) => l.dataset.verdict + ' ' + l.textContent));
-      assert.ok(assume.length >= 2, JSON.stringify(assume));
-      const msgs = await p.page.evaluate(() => [...document.querySelectorAll('#messages li')].map((l) => l.textContent));
-      assert.ok(msgs.some((m) => /diverged|worse than its start/.test(m)), JSON.stringify(msgs));
-      await p.page.locator('#theory-card').scrollIntoViewIfNeeded();
-      await p.page.screenshot({ path: path.join(OUT, 'words-status-dp-nids.png') });
-    } finally {
-      await p.ctx.close();
-    }
-  });
-
-  test('GT-DP\'s rendezvous (the landing of issue 29): the noise warning compares with the ghost only above rounding', async () => {
-    const p = await open({ width: 1920, height: 1080 }, '?preset=gtdp-rendezvous');
-    try {
-      await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
-      await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
-      // Let the ghost catch up and the plot redraw.
-      await p.page.evaluate(() => window.dpsim.pause());
-      await waitFor(p, 'the ghost', () => window.dpsimState.ghostIter >= window.dpsimState.iter, undefined, 60000);
-      await p.page.waitForTimeout(600);
-      const r = await p.page.evaluate(() => ({
-        floor: window.dpsimState.roundingFloor,
-        msgs: [...document.querySelectorAll('#messages li')].map((l) => l.textContent),
-      }));
-      assert.ok(r.floor > 0, `rounding floor ${r.floor}`);
-      for (const m of r.msgs) {
-        const x = /is ([0-9.e+−-]+)× the noise-free run's \(([0-9.e+−-]+)/.exec(m);
-        if (x) assert.ok(Number(x[2].replace('−', '-')) > r.floor, `a ratio against a ghost at rounding: ${m}`);
-      }
-      // Which of the two it says depends on how far the ghost had got when
-      // it was first said (ui.NoiseWarning, tested natively on the run's end).
-      assert.ok(r.msgs.some((m) => /dominated by its noise/.test(m)), `no noise warning: ${JSON.stringify(r.msgs)}`);
+      await t.test('DP-NIDS at ε = 12 ends far above its start: not "done", and the theory card says so', async () => {
+        await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+        await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
+        const st = await p.page.evaluate(() => ({ status: window.dpsimState.status, outcome: window.dpsimState.outcome, text: window.dpsimState.outcomeText }));
+        assert.notEqual(st.status, 'done', JSON.stringify(st));
+        assert.ok(st.outcome && /above its start/.test(st.text), JSON.stringify(st));
+        const badge = await p.page.textContent('#stat-status');
+        assert.ok(badge === 'diverged' || badge === 'worse than its start', badge);
+        await waitFor(p, 'the theory card', () => /contradicts the claim/.test(document.getElementById('th-conv').textContent));
+        const assume = await p.page.evaluate(() => [...document.querySelectorAll('#th-assume-list li')].map((l) => l.dataset.verdict + ' ' + l.textContent));
+        assert.ok(assume.length >= 2, JSON.stringify(assume));
+        const msgs = await p.page.evaluate(() => [...document.querySelectorAll('#messages li')].map((l) => l.textContent));
+        assert.ok(msgs.some((m) => /diverged|worse than its start/.test(m)), JSON.stringify(msgs));
+        await p.page.locator('#theory-card').scrollIntoViewIfNeeded();
+        await p.page.screenshot({ path: path.join(OUT, 'words-status-dp-nids.png') });
+      });
+      await t.test('GT-DP\'s rendezvous (the landing of issue 29): the noise warning compares with the ghost only above rounding', async () => {
+        await loadPreset(p, 'gtdp-rendezvous');
+        const fresh = await p.page.evaluate(() => ({ iter: window.dpsimState.iter, msgs: [...document.querySelectorAll('#messages li')].map((l) => l.textContent) }));
+        assert.equal(fresh.iter, 0, 'the chosen preset starts at iteration 0');
+        assert.ok(!fresh.msgs.some((m) => /diverged|worse than its start|dominated by its noise/.test(m)), `messages of the run before: ${JSON.stringify(fresh.msgs)}`);
+        await p.page.evaluate(() => { window.dpsim.setFast(true); window.dpsim.play(); });
+        await waitFor(p, 'the run ended', () => ['done', 'worse', 'diverged'].includes(window.dpsimState.status));
+        // Let the ghost catch up and the plot redraw.
+        await p.page.evaluate(() => window.dpsim.pause());
+        await waitFor(p, 'the ghost', () => window.dpsimState.ghostIter >= window.dpsimState.iter, undefined, 60000);
+        await p.page.waitForTimeout(600);
+        const r = await p.page.evaluate(() => ({
+          floor: window.dpsimState.roundingFloor,
+          msgs: [...document.querySelectorAll('#messages li')].map((l) => l.textContent),
+        }));
+        assert.ok(r.floor > 0, `rounding floor ${r.floor}`);
+        for (const m of r.msgs) {
+          const x = /is ([0-9.e+−-]+)× the noise-free run's \(([0-9.e+−-]+)/.exec(m);
+          if (x) assert.ok(Number(x[2].replace('−', '-')) > r.floor, `a ratio against a ghost at rounding: ${m}`);
+        }
+        // Which of the two it says depends on how far the ghost had got when
+        // it was first said (ui.NoiseWarning, tested natively on the run's end).
+        assert.ok(r.msgs.some((m) => /dominated by its noise/.test(m)), `no noise warning: ${JSON.stringify(r.msgs)}`);
+      });
     } finally {
       await p.ctx.close();
     }

@@ -104,23 +104,30 @@ func TestHotAxpys(t *testing.T) {
 	hotSplits.unpin()
 }
 
-// BenchmarkHotAxpys times MNIST 0 vs 1's shard gradient (the squared
-// loss's passes, Rows.SquaresGrad) without the split axpys (sparse) and
-// with them (hot: AVX-512 where the processor has it, and AVX2).
-func BenchmarkHotAxpys(b *testing.B) {
+// mnistShard is the benchmarks' shard: the first eighth of MNIST 0 vs
+// 1's training rows, an x with every sign, an output and the ±1 labels.
+func mnistShard(b *testing.B) (set *data.Set, r Rows, x, out []float64, signs []int8) {
 	set, err := data.Load("mnist-01", "train")
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := Rows{Set: set}.Sub(0, set.Rows/8)
-	x, out := make([]float64, set.Cols), make([]float64, set.Cols)
+	r = Rows{Set: set}.Sub(0, set.Rows/8)
+	x, out = make([]float64, set.Cols), make([]float64, set.Cols)
 	for c := range x {
 		x[c] = 0.01 * float64(c%7-3)
 	}
-	signs := make([]int8, r.Len())
+	signs = make([]int8, r.Len())
 	for k := range signs {
 		signs[k] = int8(2*r.Label(k) - 1)
 	}
+	return set, r, x, out, signs
+}
+
+// BenchmarkHotAxpys times MNIST 0 vs 1's shard gradient (the squared
+// loss's passes, Rows.SquaresGrad) without the split axpys (sparse) and
+// with them (hot: AVX-512 where the processor has it, and AVX2).
+func BenchmarkHotAxpys(b *testing.B) {
+	set, r, x, out, signs := mnistShard(b)
 	for _, form := range []string{"sparse", "hot-avx2", "hot-avx512"} {
 		if form == "hot-avx512" && !cpufeat.AVX512 {
 			continue

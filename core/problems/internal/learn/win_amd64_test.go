@@ -140,19 +140,7 @@ func BenchmarkWinDots(b *testing.B) {
 	if !cpufeat.AVX512 || !cpufeat.BMI2 {
 		b.Skip("this processor lacks AVX-512 or BMI2")
 	}
-	set, err := data.Load("mnist-01", "train")
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := Rows{Set: set}.Sub(0, set.Rows/8)
-	x, out := make([]float64, set.Cols), make([]float64, set.Cols)
-	for c := range x {
-		x[c] = 0.01 * float64(c%7-3)
-	}
-	signs := make([]int8, r.Len())
-	for k := range signs {
-		signs[k] = int8(2*r.Label(k) - 1)
-	}
+	_, r, x, out, signs := mnistShard(b)
 	z := make([]float64, squaresBlock)
 	for _, pass := range []string{"dots", "grad"} {
 		for _, form := range []string{"terms", "windows"} {

@@ -262,6 +262,17 @@ async function open(url, opts = {}) {
   return p;
 }
 
+// tabUntil presses Tab, at most max times, until pred (run in page with
+// arg) returns a truthy value, and returns it (null when it never does).
+async function tabUntil(page, max, pred, arg) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const v = await page.evaluate(pred, arg);
+    if (v) return v;
+  }
+  return null;
+}
+
 // waiter returns waitFor(p, what, fn, arg, timeout, polling): it waits for
 // fn(arg) to be truthy in p's page and fails, naming what it waited for,
 // with the page's state (opts.state, run in the page; default
@@ -427,5 +438,5 @@ fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
   ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, TEST_ARGS, startServer, cli, testProgram, inGitCheckout,
-  built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, waiter, box, download, cpuBusy,
+  built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, tabUntil, waiter, box, download, cpuBusy,
 };

@@ -16,7 +16,7 @@
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
+const { OUT, box, built, open: openPage, tabUntil, waiter } = require('./harness.js');
 
 before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
@@ -123,12 +123,7 @@ describe('the page at 1366×768', () => {
       // The description: cut to two lines, with a visible "more" that Tab reaches.
       const vw = await box(p.page, '#view');
       await p.page.focus('#glossary-open');
-      let reached = false;
-      for (let i = 0; i < 12 && !reached; i++) {
-        await p.page.keyboard.press('Tab');
-        reached = await p.page.evaluate(() => document.activeElement.id === 'scn-more');
-      }
-      assert.ok(reached, 'Tab does not reach the description\'s "more"');
+      assert.ok(await tabUntil(p.page, 12, () => document.activeElement.id === 'scn-more'), 'Tab does not reach the description\'s "more"');
       await p.page.keyboard.press('Enter');
       const opened = await p.page.evaluate(() => {
         const d = document.getElementById('scn-desc');
@@ -142,11 +137,7 @@ describe('the page at 1366×768', () => {
       assert.equal(await p.page.getAttribute('#scn-more', 'aria-expanded'), 'false');
 
       // A term by keyboard: Tab to it, its entry shows (and describes it).
-      let term = null;
-      for (let i = 0; i < 80 && !term; i++) {
-        await p.page.keyboard.press('Tab');
-        term = await p.page.evaluate(() => (document.activeElement.classList.contains('has-term') ? document.activeElement.dataset.term : null));
-      }
+      const term = await tabUntil(p.page, 80, () => (document.activeElement.classList.contains('has-term') ? document.activeElement.dataset.term : null));
       assert.ok(term, 'Tab reaches no glossary term after the description');
       const entry = await p.page.evaluate((k) => ({ t: window.dpsimGlossary.terms[k], pop: !document.getElementById('term-pop').hidden && document.getElementById('term-pop').textContent,
         desc: (document.getElementById(document.activeElement.getAttribute('aria-describedby').split(' ').pop()) || {}).textContent }), term);
@@ -188,12 +179,7 @@ describe('the page at 1366×768', () => {
     try {
       await t.test('keyboard only: reach an agent, inspect its latest message, close the inspector', async () => {
         await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
-        let at = null;
-        for (let i = 0; i < 80 && at !== 'view-agents'; i++) {
-          await p.page.keyboard.press('Tab');
-          at = await p.page.evaluate(() => document.activeElement.id);
-        }
-        assert.equal(at, 'view-agents', 'Tab does not reach the agents');
+        assert.ok(await tabUntil(p.page, 80, () => document.activeElement.id === 'view-agents'), 'Tab does not reach the agents');
         assert.equal(await p.page.getAttribute('#view-agents', 'aria-activedescendant'), 'agent-opt-0');
         // Two iterations (S steps), so that every agent has sent.
         await p.page.keyboard.press('s');

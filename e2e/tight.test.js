@@ -10,7 +10,7 @@
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { OUT, built, open: openPage, waiter } = require('./harness.js');
+const { OUT, built, open: openPage, tabUntil, waiter } = require('./harness.js');
 
 before(() => built(['index.html', 'page.js', 'wasm_exec.js', 'dpsim.wasm']));
 
@@ -51,12 +51,7 @@ describe('the tight bound beside the paper\'s', () => {
         const v = JSON.parse(await p.page.evaluate(() => window.dpsim.inspectAgent(0)));
         assert.match(v.epsilon_tight, / at δ = 1e-6$/);
         await p.page.evaluate(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); });
-        let at = null;
-        for (let i = 0; i < 80 && at !== 'view-agents'; i++) {
-          await p.page.keyboard.press('Tab');
-          at = await p.page.evaluate(() => document.activeElement.id);
-        }
-        assert.equal(at, 'view-agents', 'Tab does not reach the agents');
+        assert.ok(await tabUntil(p.page, 80, () => document.activeElement.id === 'view-agents'), 'Tab does not reach the agents');
         await p.page.keyboard.press('Enter');
         await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden);
         const ins = await p.page.textContent('#inspector');

@@ -15,7 +15,7 @@ const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, OUT, box, built, open: openPage, waiter } = require('./harness.js');
+const { ROOT, OUT, box, built, open: openPage, tabUntil, waiter } = require('./harness.js');
 
 const results = JSON.parse(fs.readFileSync(path.join(ROOT, 'core/tour/results.json'), 'utf8'));
 
@@ -106,12 +106,7 @@ describe('the tour', () => {
     const p = await open({ width: 1366, height: 768 });
     try {
       await waitFor(p, 'the Tour button', () => !document.getElementById('tour-open').disabled);
-      let found = false;
-      for (let i = 0; i < 40 && !found; i++) {
-        await p.page.keyboard.press('Tab');
-        found = await p.page.evaluate(() => document.activeElement && document.activeElement.id === 'tour-open');
-      }
-      assert.ok(found, 'Tab never reached the Tour button');
+      assert.ok(await tabUntil(p.page, 40, () => document.activeElement && document.activeElement.id === 'tour-open'), 'Tab never reached the Tour button');
       await p.page.keyboard.press('Enter');
       await waitFor(p, 'the tour open', () => window.dpsimTour.open && document.activeElement.id === 'tour-title');
       // The last lesson's tab, by keyboard.

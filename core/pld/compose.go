@@ -860,7 +860,7 @@ func (c *Composition) Delta(eps float64) (delta, errEst float64, err error) {
 	}
 	// δ(ε) = E[(1 − e^{ε−L})₊] with every loss L at most the largest,
 	// which bounds it whatever the grid made of the tail: 0 past it.
-	if top := -math.Expm1(min(eps-c.pureUp, 0)); top < f {
+	if top := -num.Expm1(min(eps-c.pureUp, 0)); top < f {
 		e, f = min(max(e-(f-top), 0), top), top
 	}
 	return f, e, nil

@@ -287,7 +287,7 @@ func (m *multiset) compose(opt Options) (*Composition, error) {
 	}
 	c.pure = top
 	// Each of the len(m.eps) additions rounds by at most half an ulp.
-	c.pureUp = top * (1 + float64(len(m.eps)+1)*0x1p-52)
+	c.pureUp = top * float64(1+float64(float64(len(m.eps)+1)*0x1p-52))
 	if m.mu2 > 0 {
 		c.pure, c.pureUp = math.Inf(1), math.Inf(1)
 	}
@@ -814,7 +814,7 @@ func (c *Composition) Epsilon(delta float64) (Bound, error) {
 			// error.
 			lo := c.fine.absEpsilon(delta, optimistic)
 			if g := c.coarse.absEpsilon(delta, pessimistic); !math.IsInf(g, 1) {
-				lo = min(lo, b.Epsilon-2*max(g-b.Epsilon, 0))
+				lo = min(lo, b.Epsilon-float64(2*max(g-b.Epsilon, 0)))
 			}
 			b.Method, b.Epsilon, b.Log10 = MethodBasic, c.pureUp, log10(c.pureUp)
 			b.Error = max(b.Epsilon-lo, 0)

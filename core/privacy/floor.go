@@ -26,34 +26,12 @@ const (
 // holds for the run; it costs a few releases per agent.
 const FloorProbe = 16
 
-// Floor returns the smallest loss (ε, or μ) a release of mechanism m may
-// have.
-func Floor(m pld.Mechanism) float64 {
-	if m == pld.Gaussian {
-		return GaussianFloor
-	}
-	return LaplaceFloor
-}
-
-// Loss returns a release's loss Δ/scale (Laplace ε, Gaussian μ): +Inf
-// without noise, 0 when the release says nothing (no sensitivity, or an
-// infinite scale).
-func Loss(r pld.Release) float64 {
-	switch {
-	case r.Sensitivity == 0 || math.IsInf(r.Scale, 1):
-		return 0
-	case r.Scale == 0:
-		return math.Inf(1)
-	}
-	return r.Sensitivity / r.Scale
-}
-
 // Underflow is what BelowFloor found: the release of an agent whose loss
 // is the largest of its data-dependent releases and still below Floor.
 type Underflow struct {
-	Charge    Charge
-	Iteration int
-	Loss      float64
+	Charge    Charge  // the release, its agent and channel
+	Iteration int     // the iteration it was charged at
+	Loss      float64 // its Δ/scale: Laplace ε, Gaussian μ
 }
 
 // BelowFloor looks at the releases r charges each of agents agents over
@@ -73,11 +51,16 @@ func BelowFloor(r Releaser, agents, iterations int) (Underflow, bool) {
 		for k := 0; k < probe && !ok; k++ {
 			buf = r.Releases(buf[:0], i, k, k+1, 1)
 			for _, c := range buf {
-				if !(c.Release.Sensitivity > 0) || math.IsInf(c.Release.Scale, 1) {
-					continue
+				rel := c.Release
+				if !(rel.Sensitivity > 0) || math.IsInf(rel.Scale, 1) {
+					continue // says nothing about the agent's data
 				}
-				l := Loss(c.Release)
-				if l >= Floor(c.Release.Mechanism) {
+				floor := LaplaceFloor
+				if rel.Mechanism == pld.Gaussian {
+					floor = GaussianFloor
+				}
+				l := rel.Sensitivity / rel.Scale // +Inf without noise
+				if l >= floor {
 					ok = true
 					break
 				}

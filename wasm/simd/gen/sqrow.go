@@ -43,7 +43,7 @@ func newRowPass(f *fn, rm, xd, xf, mt, signs, z, acc, stride, sp, nb uint32) *ro
 }
 
 // block emits the pass over the current block (rm, nb rows) for np
-// dense lane pairs: z_t = row_tᵀx + 0 − float64(signs_t) and acc_c +=
+// dense lane pairs: z_t = row_tᵀx − float64(signs_t) and acc_c +=
 // z_t·float64(a_t) for the row's prefix pair (8c, a_t); sp and signs
 // advance past the block.
 //
@@ -55,8 +55,11 @@ func newRowPass(f *fn, rm, xd, xf, mt, signs, z, acc, stride, sp, nb uint32) *ro
 // v128: all ones at lane c mod 8 where c < s8, else none, the columns
 // from s8 on being in the dense rows) — and the dense columns' products
 // follow in order. So each lane gets the Go loops' sums but for a zero's
-// sign, which the +0 added to the row's sum erases (the sum of the Go
-// loops' lanes, started at +0, is never −0).
+// sign, and only lane c mod 8 can differ at all: every other lane starts
+// at +0, as the Go loops' do, and a sum started at +0 is never −0; the
+// tree adds lane c to such a lane first, (−0) + (+0) = +0, so the row's
+// sum is never −0 either and has the Go loops' bits — no +0 to add after,
+// as sqPass must.
 func (p *rowPass) block(np int) {
 	f := p.f
 	inReg := np <= rowPassRegs
@@ -126,14 +129,12 @@ func (p *rowPass) row(np int, inReg bool) {
 			f.Set(l)
 		}
 		laneTree(f, p.lanes, p.pv)
-		// z = the sum + 0 − float64(sign), stored at zp.
+		// z = the sum − float64(sign), stored at zp.
 		f.Get(p.zp)
 		f.Get(p.pv)
 		f.F64x2ExtractLane(0)
 		f.Get(p.pv)
 		f.F64x2ExtractLane(1)
-		f.F64Add()
-		f.F64Const(0)
 		f.F64Add()
 		f.Get(p.signs)
 		f.I32Load8S(0)

@@ -96,6 +96,15 @@ export PATH="$PATH:$GOROOT_DIR/lib/wasm"   # go_js_wasm_exec, for GOOS=js tests
 # GOFLAGS= and the bit tests after them share those builds.
 caller_goflags=${GOFLAGS:-}
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
+# Step (c)'s go vet ./... checks every package and its tests natively,
+# with every analyzer go test's vet runs (a subset) and these flags, so the
+# native go tests after it (and (e2) beside it) run with -vet=off: their
+# vet found nothing (c) does not, and on a cold cache it cost 49 CPU-s in
+# step (d) alone, analysing the standard library and every dependency once
+# more for its own analyzers' facts (measured). The js/wasm and arm64 go
+# tests keep their vet: it is the only one of their files for those
+# platforms.
+novet=-vet=off
 
 # ------------------------------------------------- (e2) and (h), begun here
 # Two steps need nothing the others do: (e2), which runs one preset after
@@ -146,7 +155,7 @@ untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort |
 # preset and of every graph kind with the native ones, byte for byte
 # (about 70 s of one core). Its timeout allows for the wait in the
 # background; the test itself times nothing.
-background e2 env DPSIM_WASM_EXPORTS=1 go test -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
+background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 background build bash -c 't=$SECONDS; ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
 # The end-to-end step's two test programs (the page's program with a test
 # plug-in: e2e/data.test.js's and e2e/nooptimum.test.js's), built here
@@ -194,14 +203,22 @@ numerics_bits() {
     TestGolden TestNormFloat64 TestSplitMix64Reference TestCalibrateBits TestProportional TestTightBytes
     TestPinned TestKernelBits TestSigmoidKernelBits TestGramMaxBits TestGoldenTraces TestGemmBits TestGoldenBits
     TestGoldenFigures)
-  local re
+  local re listing
   re="^($(IFS='|'; echo "${tests[*]}"))\$"
+  # The bit tests build with internal/nofma's -gcflags: -S only prints the
+  # compiler's listing (the code is the same), and it makes the 59 dpsim
+  # packages they import the very builds internal/nofma's test left in the
+  # cache instead of new ones (17 CPU-s a target on a cold cache,
+  # measured). The listing goes to a file, shown without its instructions
+  # and symbols if the tests fail.
+  listing=$(mktemp)
   for target in arm64 v3; do
     local env=(GOARCH=arm64) exec=(-exec qemu-aarch64)
     if [[ $target == v3 ]]; then
       env=(GOARCH=amd64 GOAMD64=v3) exec=()
     fi
-    if ! out=$(env "${env[@]}" go test -count=1 "${exec[@]}" -run "$re" "${pkgs[@]}" 2>&1); then
+    if ! out=$(env "${env[@]}" go test -count=1 -gcflags='dpsim/...=-S' "${exec[@]}" -run "$re" "${pkgs[@]}" 2>"$listing"); then
+      out+=$'\n'$(grep -Ev '^([[:space:]]|# )| S[A-Z]+( [a-z]+)* size=[0-9]+' "$listing" || true)
       # Go's runtime itself refuses to start a v3 binary on a CPU without
       # v3 (AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE): asked of the CPU, not
       # of /proc/cpuinfo, whose flags a virtual machine may leave out
@@ -211,15 +228,18 @@ numerics_bits() {
         continue
       fi
       echo "$out"
+      rm -f "$listing"
       echo "test.sh: the numerics' bit tests fail as $target binaries (a fused multiply–add or a platform's math.Exp/Log: see docs/guarantees.md, \"No fused multiply–add\")" >&2
       return 1
     fi
     if grep 'no tests to run' <<<"$out"; then
+      rm -f "$listing"
       echo "test.sh: a package above has none of the bit tests any more; update the list in step (e3)" >&2
       return 1
     fi
     sed "s/^/$target: /" <<<"$out"
   done
+  rm -f "$listing"
   echo "(took $((SECONDS - t)) s in the background)"
 }
 export -f numerics_bits
@@ -270,7 +290,7 @@ if ! native_pkgs=$(go list ./...); then
   false
 fi
 mapfile -t native_pkgs < <(grep -vx 'dpsim/internal/nofma' <<<"$native_pkgs")
-go test "${native_pkgs[@]}"
+go test $novet "${native_pkgs[@]}"
 
 # ---------------------------------------------------------------- (d2)
 step "(d2) independent replays: one NumPy script per paper replays dpsim's replay exports (examples/replay)"
@@ -312,7 +332,7 @@ GOOS=js GOARCH=wasm go test -tags dpsimsimd -exec "$PWD/wasm/simd/go_js_wasm_exe
 has_test() {
   local dir=$1 re=$2 out
   compgen -G "$dir/*_test.go" >/dev/null || return 1
-  if ! out=$(go test -list "$re" "./$dir" 2>&1); then
+  if ! out=$(go test $novet -list "$re" "./$dir" 2>&1); then
     echo "$out" >&2
     echo "test.sh: go test -list failed for ./$dir" >&2
     exit 1
@@ -370,7 +390,7 @@ else
     # any other failure, or one that wrote a failing input, fails the step.
     corpus="$(go list -f '{{.Dir}}' "$pkg")/testdata/fuzz/$name"
     before=$(ls "$corpus" 2>/dev/null | sort || true)
-    if go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "$per" 2>&1 | tee "$fuzz_log"; then
+    if go test $novet "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "$per" 2>&1 | tee "$fuzz_log"; then
       continue
     fi
     after=$(ls "$corpus" 2>/dev/null | sort || true)
@@ -382,7 +402,7 @@ else
     execs=$(grep -Eo 'execs: [0-9]+' "$fuzz_log" | tail -1 | grep -Eo '[0-9]+')
     ((${execs:-0} >= 1000)) || execs=1000
     echo "test.sh: $name hit Go's fuzztime race (golang/go#75804) with no failing input; again for ${execs} runs"
-    go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${execs}x"
+    go test $novet "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime "${execs}x"
   done
   rm -f "$fuzz_log"
 fi
@@ -433,7 +453,7 @@ if has_test core/algorithms/gtdp '^BenchmarkIteration'; then
   # a shared machine: the ≤ 2.5× target is bench/gtdp/compare.sh's.
   bench_args=(./core/algorithms/gtdp -run '^$' -bench 'BenchmarkIteration' -benchtime 1s -count 2)
   echo "native:"
-  if ! native_out=$(go test "${bench_args[@]}" 2>&1); then echo "$native_out" >&2; false; fi
+  if ! native_out=$(go test $novet "${bench_args[@]}" 2>&1); then echo "$native_out" >&2; false; fi
   echo "$native_out" | grep -E '^(Benchmark|ok|FAIL)' || true
   echo "js/wasm (node):"
   if ! wasm_out=$(GOOS=js GOARCH=wasm go test "${bench_args[@]}" 2>&1); then echo "$wasm_out" >&2; false; fi

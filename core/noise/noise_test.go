@@ -39,8 +39,11 @@ func TestSchedules(t *testing.T) {
 		{Geom(3, 0), 1, 0},
 		{Poly(2, 1, 1.1), 0, 2},
 		{Poly(1, 1, 0.5), 3, 0.5},
+		// c = 0 is zero at every k, where r^k or (m+k)^p leaves float64.
+		{Geom(0, 10), 400, 0},
+		{Poly(0, 1e-100, 4), 0, 0},
 	} {
-		if got := tc.s.At(tc.k); math.Abs(got-tc.want) > 1e-15 {
+		if got := tc.s.At(tc.k); !(math.Abs(got-tc.want) <= 1e-15) { // NaN fails too
 			t.Errorf("%v at %d = %g, want %g", tc.s, tc.k, got, tc.want)
 		}
 	}
@@ -57,6 +60,8 @@ func TestValidate(t *testing.T) {
 		{Spec{Dist: Laplace, Scales: []float64{1}}, "n.scales"},
 		{Spec{Dist: Laplace, Decay: Schedule{Kind: Polynomial, C: 1, M: 0, P: 1}}, "n.decay.m"},
 		{Spec{Dist: Laplace, Decay: Schedule{Kind: "exp", C: 1}}, "n.decay.kind"},
+		{Spec{Dist: Laplace, Decay: Schedule{Kind: Polynomial, C: 1, M: 1e-100, P: 4}}, "n.decay"},
+		{Spec{Dist: Laplace, Decay: Schedule{Kind: Polynomial, C: 1e300, M: 1e-100, P: 1}}, "n.decay"},
 		{Spec{Dist: Laplace, Scale: 1, Draws: []float64{}}, "n.draws"},
 		{Spec{Dist: Laplace, Scale: 1, Draws: []float64{0.5, 1e4}}, "n.draws[1]"},
 		{Spec{Dist: Gaussian, Scale: 1, Draws: []float64{math.Inf(1)}}, "n.draws[0]"},

@@ -41,6 +41,11 @@ func Poly(c, m, p float64) Schedule { return Schedule{Kind: Polynomial, C: c, M:
 
 // At returns the schedule's value at iteration k.
 func (s Schedule) At(k int) float64 {
+	if s.C == 0 {
+		// Zero at every k, even where r^k or (m+k)^p leaves float64's
+		// range (0·∞ and 0/0 would read NaN).
+		return 0
+	}
 	switch s.Kind {
 	case Geometric:
 		return s.C * num.Pow(s.R, float64(k))
@@ -82,6 +87,12 @@ func (s Schedule) Validate(field string) error {
 		return check.Errorf(check.Join(field, "kind"), "is required: one of %q, %q, %q", Constant, Geometric, Polynomial)
 	default:
 		return check.Errorf(check.Join(field, "kind"), "must be one of %q, %q, %q (got %q)", Constant, Geometric, Polynomial, s.Kind)
+	}
+	// A first value past float64 (c/m^p with a tiny m and p > 0, or a c
+	// near the largest float64) is no step or scale at all: the run would
+	// diverge at its first iteration and its ledger read +Inf.
+	if v := s.At(0); math.IsInf(v, 0) || math.IsNaN(v) {
+		return check.Errorf(field, "must be finite at k = 0 (got %s = %v): lower c, or raise m of a polynomial schedule", s, v)
 	}
 	return nil
 }

@@ -118,6 +118,7 @@ func (f *fn) I32Eqz() { f.op(0x45) }
 func (f *fn) I32LtU() { f.op(0x49) }
 func (f *fn) I32GtU() { f.op(0x4b) }
 func (f *fn) I32GeU() { f.op(0x4f) }
+func (f *fn) I32LtS() { f.op(0x48) }
 func (f *fn) F64Ge()  { f.op(0x66) }
 func (f *fn) F64Le()  { f.op(0x65) }
 func (f *fn) I32Add() { f.op(0x6a) }

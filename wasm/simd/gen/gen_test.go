@@ -44,10 +44,10 @@ func TestModule(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("two generations differ")
 	}
-	// psqgrad calls pdots and paxpys by their indices, ssqgrad sdots and
-	// saxpys.
+	// psqgrad calls pdots, paxpys and paxpysd by their indices, ssqgrad
+	// sdots and saxpys.
 	k := kernels()
-	for i, name := range map[uint32]string{pdotsIndex: "pdots", paxpysIndex: "paxpys", sdotsIndex: "sdots", saxpysIndex: "saxpys"} {
+	for i, name := range map[uint32]string{pdotsIndex: "pdots", paxpysIndex: "paxpys", paxpysdIndex: "paxpysd", sdotsIndex: "sdots", saxpysIndex: "saxpys"} {
 		if k[i].name != name {
 			t.Errorf("kernel %d is %s, not %s", i, k[i].name, name)
 		}
@@ -55,7 +55,7 @@ func TestModule(t *testing.T) {
 	if !bytes.HasPrefix(a, []byte("\x00asm\x01\x00\x00\x00")) {
 		t.Fatalf("header % x", a[:8])
 	}
-	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03", "\x03pnn\x00\x04", "\x03pnt\x00\x05", "\x07pim2col\x00\x06", "\x07pcol2im\x00\x07", "\x07psqgrad\x00\x08", "\x05sdots\x00\x09", "\x06saxpys\x00\x0a", "\x07ssqgrad\x00\x0b"} {
+	for _, s := range []string{"\x02go\x03mem\x02\x00\x00", "\x04grad\x00\x00", "\x05pdots\x00\x01", "\x06paxpys\x00\x02", "\x07pslopes\x00\x03", "\x03pnn\x00\x04", "\x03pnt\x00\x05", "\x07pim2col\x00\x06", "\x07pcol2im\x00\x07", "\x07psqgrad\x00\x08", "\x05sdots\x00\x09", "\x06saxpys\x00\x0a", "\x07ssqgrad\x00\x0b", "\x07paxpysd\x00\x0c"} {
 		if !bytes.Contains(a, []byte(s)) {
 			t.Errorf("no %q in the module", s)
 		}
@@ -65,7 +65,7 @@ func TestModule(t *testing.T) {
 	}
 	cmd := exec.Command("node", "-e", `const m = new WebAssembly.Module(require("fs").readFileSync(0));
 const e = WebAssembly.Module.exports(m), i = WebAssembly.Module.imports(m);
-if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"},{"name":"pnn","kind":"function"},{"name":"pnt","kind":"function"},{"name":"pim2col","kind":"function"},{"name":"pcol2im","kind":"function"},{"name":"psqgrad","kind":"function"},{"name":"sdots","kind":"function"},{"name":"saxpys","kind":"function"},{"name":"ssqgrad","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
+if (JSON.stringify(e) !== '[{"name":"grad","kind":"function"},{"name":"pdots","kind":"function"},{"name":"paxpys","kind":"function"},{"name":"pslopes","kind":"function"},{"name":"pnn","kind":"function"},{"name":"pnt","kind":"function"},{"name":"pim2col","kind":"function"},{"name":"pcol2im","kind":"function"},{"name":"psqgrad","kind":"function"},{"name":"sdots","kind":"function"},{"name":"saxpys","kind":"function"},{"name":"ssqgrad","kind":"function"},{"name":"paxpysd","kind":"function"}]' || JSON.stringify(i) !== '[{"module":"go","name":"mem","kind":"memory"}]') throw new Error(JSON.stringify([e, i]));`)
 	cmd.Stdin = bytes.NewReader(a)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("node rejects the module: %v\n%s", err, out)

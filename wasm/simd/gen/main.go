@@ -6,6 +6,7 @@
 // model's slopes with their exps (pslopes: core/problems/logistic,
 // slopes_simd.go), and the CNN's matrix products and patch matrices
 // (pnn, pnt, pim2col, pcol2im: core/nn, kern_simd.go; in cnn.go), and
+// paxpysd (psqgrad's weighted sums over float64 rows), and
 // the sparse pixel rows' dots, axpys and squared-loss gradient sum
 // (sdots, saxpys, ssqgrad: learn, sparse_simd.go; in sparse.go)
 // in the browser (and in
@@ -38,5 +39,5 @@ func main() {
 
 // kernels are the module's functions, each exported under its name.
 func kernels() []*fn {
-	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad(), sdots(), saxpys(), ssqgrad()}
+	return []*fn{grad(), pdots(), paxpys(), pslopes(), pnn(), pnt(), pim2col(), pcol2im(), psqgrad(), sdots(), saxpys(), ssqgrad(), paxpysd()}
 }

@@ -72,8 +72,16 @@ func pdots() *fn {
 // remaining 2–14 (eight f64x2 sums, then one to seven, held in registers
 // through a pass over the rows: ⌈w/16⌉ passes), so every entry still adds
 // its rows' terms in row order.
-func paxpys() *fn {
-	f := &fn{name: "paxpys", params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
+func paxpys() *fn { return paxpysOf("paxpys", false) }
+
+// paxpysd is paxpys over float64 rows (f64: psqgrad's dense columns in
+// the float64 mode; no conversions), called by psqgrad alone.
+func paxpysd() *fn { return paxpysOf("paxpysd", true) }
+
+// paxpysOf emits paxpys as name, over float64 rows when f64 (a column 8
+// bytes, its pairs loaded whole) else float32 rows (promoted).
+func paxpysOf(name string, f64rows bool) *fn {
+	f := &fn{name: name, params: []byte{i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const rm, c, acc, stride, n, w = 0, 1, 2, 3, 4, 5
 	L := func() uint32 { return f.local(i32) }
 	col, p, cp, ce := L(), L(), L(), L()
@@ -104,10 +112,14 @@ func paxpys() *fn {
 				f.V128Load(uint32(16 * i))
 				f.Set(a[i])
 			}
-			// p = rm + 4·col; cp = c.
+			// p = rm + 4·col (8·col for float64 rows); cp = c.
 			f.Get(rm)
 			f.Get(col)
-			f.I32Const(2)
+			if f64rows {
+				f.I32Const(3)
+			} else {
+				f.I32Const(2)
+			}
 			f.I32Shl()
 			f.I32Add()
 			f.Set(p)
@@ -122,8 +134,12 @@ func paxpys() *fn {
 					f.Get(a[i])
 					f.Get(ck)
 					f.Get(p)
-					f.V128Load64Zero(uint32(8 * i))
-					f.F64x2PromoteLow()
+					if f64rows {
+						f.V128Load(uint32(16 * i))
+					} else {
+						f.V128Load64Zero(uint32(8 * i))
+						f.F64x2PromoteLow()
+					}
 					f.F64x2Mul()
 					f.F64x2Add()
 					f.Set(a[i])
@@ -161,8 +177,9 @@ func paxpys() *fn {
 // The indices of pdots and paxpys in kernels (TestModule checks them):
 // psqgrad calls them.
 const (
-	pdotsIndex  = 1
-	paxpysIndex = 2
+	pdotsIndex   = 1
+	paxpysIndex  = 2
+	paxpysdIndex = 12
 )
 
 // psqgrad is the exported function
@@ -187,7 +204,8 @@ const (
 // terms acc_c += z_t·float64(a) are added in row order — by sqPass as
 // it makes the residuals when k = 1, else by a loop after paxpys. The
 // terms of the prefix's zeros are left out: Go runs that only where it
-// gives the same bits (learn.packedSquares).
+// gives the same bits (learn.packedSquares). With k < 0, the float64
+// mode (psqgradFloat64): rm holds the dense columns as float64.
 func psqgrad() *fn {
 	f := &fn{name: "psqgrad", params: []byte{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, results: []byte{i32}}
 	const rm, x, signs, z, acc, stride, n, w, zn, sp, k, s = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -195,6 +213,15 @@ func psqgrad() *fn {
 	ke, a := f.local(i32), f.local(i32)
 	zt := f.local(f64)
 	sq := newSqPass(f, rm, x, signs, z, stride, nb, w, sp, k, acc)
+	// The float64 mode, k < 0: see psqgradFloat64.
+	f.Get(k)
+	f.I32Const(0)
+	f.I32LtS()
+	f.If()
+	psqgradFloat64(f, nb)
+	f.I32Const(1)
+	f.Return()
+	f.End()
 	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
 	{
 		// nb = min(n, zn).
@@ -339,6 +366,96 @@ func residuals(f *fn, z, nb, s, p, e uint32, fin *[2]uint32) {
 		}
 		f.Inc(p, 8)
 		f.Inc(s, 1)
+	}
+	f.EndLoop()
+}
+
+// psqgradFloat64 emits psqgrad's float64 mode, k = −s8 < 0: the sparse
+// prefix of one pair a row (k = 1: the first s columns' nonzeros, at
+// most one a row) and the rows' columns s8 … w−1 (s8 = s rounded down to
+// a multiple of 8, at least 8) as float64 at rm, stride bytes apart, w
+// here their count (even, at most 24: np = w/2 lane pairs) — so neither
+// pass converts a float32. The prefix's pairs follow its mask table at
+// sp − 64s (rowPass). A block's dot products, residuals and the prefix's
+// weighted terms by rowPass, specialised for each np, then paxpysd's
+// weighted sums of columns s … (the dense rows from s − s8). The Go
+// loops' bits where Go runs it (learn.packedSquares: x finite in the
+// columns below s8, acc not −0 in the first s).
+func psqgradFloat64(f *fn, nb uint32) {
+	const rm, x, signs, z, acc, stride, n, w, zn, sp, k, s = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+	xd, mt := f.local(i32), f.local(i32)
+	rp := newRowPass(f, rm, xd, x, mt, signs, z, acc, stride, sp, nb)
+	// s8 = −k (into k); xd = x + 8·s8; mt = sp − 64s.
+	f.I32Const(0)
+	f.Get(k)
+	f.I32Sub()
+	f.Set(k)
+	f.Get(x)
+	f.Get(k)
+	f.I32Const(3)
+	f.I32Shl()
+	f.I32Add()
+	f.Set(xd)
+	f.Get(sp)
+	f.Get(s)
+	f.I32Const(6)
+	f.I32Shl()
+	f.I32Sub()
+	f.Set(mt)
+	f.LoopUntil(func() { f.Get(n); f.I32Eqz() })
+	{
+		// nb = min(n, zn).
+		f.Get(zn)
+		f.Get(n)
+		f.Get(n)
+		f.Get(zn)
+		f.I32GtU()
+		f.Select()
+		f.Set(nb)
+		// The pass specialised for np = w/2 lane pairs.
+		for np := 1; np <= 12; np++ {
+			f.Get(w)
+			f.I32Const(int32(2 * np))
+			f.I32Eq()
+			f.If()
+			rp.block(np)
+			f.End()
+		}
+		// The weighted sums of columns s … : the dense rows from column
+		// s − s8, acc from s, w − (s − s8) columns.
+		f.Get(rm)
+		f.Get(s)
+		f.Get(k)
+		f.I32Sub()
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Get(z)
+		f.Get(acc)
+		f.Get(s)
+		f.I32Const(3)
+		f.I32Shl()
+		f.I32Add()
+		f.Get(stride)
+		f.Get(nb)
+		f.Get(w)
+		f.Get(s)
+		f.Get(k)
+		f.I32Sub()
+		f.I32Sub()
+		f.Call(paxpysdIndex)
+		f.Drop()
+		// rm += nb·stride; n −= nb.
+		f.Get(rm)
+		f.Get(nb)
+		f.Get(stride)
+		f.I32Mul()
+		f.I32Add()
+		f.Set(rm)
+		f.Get(n)
+		f.Get(nb)
+		f.I32Sub()
+		f.Set(n)
 	}
 	f.EndLoop()
 }

@@ -32,22 +32,34 @@ type Packed struct {
 // (8·column, the float32's bits). Built under js/wasm with the SIMD
 // module, whose weighted sums add them one by one and run the dense
 // kernel over the other columns only (psqgrad); k = 0: none.
+//
+// Where k = 1 and s ≥ 8 it also holds dense, the rows' columns s8 … w−1
+// (s8 = s rounded down to a multiple of 8, w the width rounded up to
+// even) as float64, w − s8 a row, and a mask table just before ents in
+// the same array (s rows of 16 uint32): psqgrad's float64 mode, whose
+// dot products start from each row's prefix term and whose two passes
+// widen no float32 (ijcnn1: columns 8 … 21, 5.6 MB beside the 4.8 MB of
+// float32 rows).
 type prefix struct {
-	ents []uint32
-	k, s int
+	ents  []uint32
+	k, s  int
+	dense []float64
 }
 
 // packPrefix, where set (packed_simd.go), builds p.pre in pack.
 var packPrefix func(p *Packed)
 
 // prefixBound bounds the bytes of the sparse prefixes of rows rows of
-// cols features: at most w/3 pairs of two uint32 a row, w = cols rounded
-// up to even (buildPrefix takes k < (s − 4)/3); 0 where none is built.
-func prefixBound(rows int64, cols int) int64 {
+// cols features split into shards views: at most w/3 pairs of two uint32
+// a row, w = cols rounded up to even (buildPrefix takes k < (s − 4)/3),
+// and, for k = 1, at most w − 8 float64 a row and a mask table of 64
+// bytes a prefix column a view; 0 where none is built.
+func prefixBound(rows int64, cols, shards int) int64 {
 	if packPrefix == nil {
 		return 0
 	}
-	return 8 * rows * int64(((cols+1)&^1)/3)
+	w := int64((cols + 1) &^ 1)
+	return 8*rows*(w/3) + 8*rows*max(w-8, 0) + 64*w*int64(max(shards, 1))
 }
 
 // packGroup is the rows of one feature-major group: eight registers of
@@ -97,7 +109,13 @@ func pack(r Rows, tr bool) *Packed {
 }
 
 // Bytes returns the memory the copies hold.
-func (p *Packed) Bytes() int { return 4 * (len(p.rm) + len(p.tr) + len(p.pre.ents)) }
+func (p *Packed) Bytes() int {
+	b := 4 * (len(p.rm) + len(p.tr) + len(p.pre.ents))
+	if p.pre.dense != nil {
+		b += 8*len(p.pre.dense) + 64*p.pre.s // the rows and the mask table
+	}
+	return b
+}
 
 // Dots writes a_kᵀx for view rows k = lo, …, lo+len(out)−1 into out, as
 // Rows.Dots does (the same bits): from the feature-major groups when
@@ -254,7 +272,7 @@ func PackBytes(rows int64, cols, shards int) int64 {
 	}
 	c, c4 := int64(cols), int64((cols+3)&^3)
 	b := rows * c4
-	b += prefixBound(rows, cols) / 4
+	b += (prefixBound(rows, cols, shards) + 3) / 4
 	if packFeatureMajor() {
 		b += (rows + int64(max(shards, 1))*(packGroup-1)) * c
 	}

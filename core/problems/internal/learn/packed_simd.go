@@ -95,6 +95,9 @@ func packedTrDots(tr []float32, groups, d int, x, out []float64) {
 // linked, and then did nothing. With k > 0 its weighted sums run paxpys
 // over columns s … w−1 only and add the first s columns' terms from the
 // sparse prefix sp (k pairs a row, as prefix.ents; s even, 2 ≤ s < w).
+// With k = −s8 < 0, the float64 mode (prefix.dense): rm holds the rows'
+// columns s8 … as float64, w their count, stride their bytes, and sp is
+// preceded by the prefix's mask table (one pair a row).
 //
 //go:wasmimport dpsimsimd psqgrad
 //go:noescape
@@ -166,13 +169,36 @@ func buildPrefix(p *Packed) {
 	if bq == 0 {
 		return
 	}
-	p.pre = makePrefix(p.rm, p.d4, m, 2*bq, kmax[bq])
+	p.pre = makePrefix(p.rm, p.d4, m, w, 2*bq, kmax[bq])
 }
 
 // makePrefix returns the prefix of the first s columns of m rows of rm,
-// stride floats apart, k pairs a row (k ≥ each row's nonzeros there).
-func makePrefix(rm []float32, stride, m, s, k int) prefix {
-	ents := make([]uint32, 2*k*m)
+// stride floats apart, k pairs a row (k ≥ each row's nonzeros there);
+// for k = 1 and s ≥ 8, with the float64 mode's dense rows (columns s8 …
+// w−1, w the rows' width rounded up to even, at most stride) and mask
+// table (prefix).
+func makePrefix(rm []float32, stride, m, w, s, k int) prefix {
+	var buf, ents []uint32
+	var dense []float64
+	s8 := s &^ 7
+	if k == 1 && s8 >= 8 {
+		// Row c of the table: all ones at lane c mod 8 of its eight
+		// where c < s8 (the columns from s8 on are in the dense rows).
+		buf = make([]uint32, 16*s+2*m)
+		for c := range s8 {
+			buf[16*c+2*(c%8)], buf[16*c+2*(c%8)+1] = math.MaxUint32, math.MaxUint32
+		}
+		ents = buf[16*s:]
+		wd := w - s8
+		dense = make([]float64, m*wd)
+		for t := range m {
+			for j, v := range rm[t*stride+s8 : t*stride+w] {
+				dense[t*wd+j] = float64(v)
+			}
+		}
+	} else {
+		ents = make([]uint32, 2*k*m)
+	}
 	for t := range m {
 		e := ents[2*k*t : 2*k*(t+1)]
 		for c, v := range rm[t*stride : t*stride+s] {
@@ -181,11 +207,15 @@ func makePrefix(rm []float32, stride, m, s, k int) prefix {
 			}
 		}
 	}
-	return prefix{ents: ents, k: k, s: s}
+	return prefix{ents: ents, k: k, s: s, dense: dense}
 }
 
 // packedSquares is plainSquares with the sparse prefix pre, where it
-// has one (k > 0): the first pre.s columns' terms added from their nonzeros
+// has one (k > 0) — in psqgrad's float64 mode where pre has float64
+// rows and x is finite in the columns they leave out (x_j·0 = ±0 there),
+// which runs about 0.8 of the float32 call's time in node (ijcnn1's
+// shard gradient: no float32 widened, one row a step with x's pairs in
+// registers; wasm/simd/gen, sqrow.go): the first pre.s columns' terms added from their nonzeros
 // alone. A zero feature's term is z·0 = ±0, which leaves a sum that is
 // not −0 as it is (a sum of finite or infinite numbers is −0 only when
 // both terms are), so skipping it keeps the bits as long as z is finite
@@ -209,7 +239,20 @@ func packedSquares(rm []float32, stride, n int, x []float64, signs []int8, d, nv
 	}
 	acc0 := *acc
 	var z [squaresBlock]float64
-	if simdPackedSquares(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]),
+	if s8 := pre.s &^ 7; pre.dense != nil && finite(x[:s8]) {
+		// The float64 mode: the prefix's terms start the dot products'
+		// lanes, whose other prefix products are x_j·0 = ±0 only where x
+		// is finite there.
+		wd := w - s8
+		if pre.k != 1 || s8 < 8 || len(pre.dense) < n*wd {
+			panic("learn: packedSquares' float64 rows shorter than their rows")
+		}
+		if simdPackedSquares(unsafe.Pointer(&pre.dense[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]),
+			unsafe.Pointer(&z[0]), unsafe.Pointer(acc), int32(8*wd), int32(n), int32(wd), int32(len(z)),
+			unsafe.Pointer(&pre.ents[0]), int32(-s8), int32(pre.s)) != 1 {
+			return false
+		}
+	} else if simdPackedSquares(unsafe.Pointer(&rm[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&signs[0]),
 		unsafe.Pointer(&z[0]), unsafe.Pointer(acc), int32(4*stride), int32(n), int32(w), int32(len(z)),
 		unsafe.Pointer(&pre.ents[0]), int32(pre.k), int32(pre.s)) != 1 {
 		return false

@@ -276,7 +276,7 @@ func TestPackedSquaresPrefix(t *testing.T) {
 					k = max(k, nz)
 					signs[t] = int8(1 - 2*r.IntN(2))
 				}
-				pre := makePrefix(rm, stride, n, s, k+r.IntN(2))
+				pre := makePrefix(rm, stride, n, w, s, k+r.IntN(2))
 				var acc0 [packTile]float64
 				switch r.IntN(3) {
 				case 1:
@@ -311,6 +311,9 @@ func TestPackedSquaresPrefix(t *testing.T) {
 	p := pack(Rows{Set: &data.Set{Rows: m, Cols: d, Features: rm}}, false)
 	if p.pre.s != 10 || p.pre.k != 1 {
 		t.Errorf("Pack's prefix on one-hot columns: s = %d, k = %d; want 10 and 1", p.pre.s, p.pre.k)
+	}
+	if len(p.pre.dense) != m*14 {
+		t.Errorf("Pack's float64 rows on one-hot columns: %d values, want %d (columns 8 … 21)", len(p.pre.dense), m*14)
 	}
 }
 

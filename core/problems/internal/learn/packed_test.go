@@ -157,7 +157,7 @@ func TestPackBytes(t *testing.T) {
 			}
 			continue
 		}
-		if slack := bound - int64(got); slack < 0 || slack > int64(4*tc.n*packGroup*tc.cols)+prefixBound(int64(tc.rows), tc.cols) {
+		if slack := bound - int64(got); slack < 0 || slack > int64(4*tc.n*packGroup*tc.cols)+prefixBound(int64(tc.rows), tc.cols, tc.n) {
 			t.Errorf("%+v: Pack took %d bytes, PackBytes says %d", tc, got, bound)
 		}
 	}

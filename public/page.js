@@ -53,6 +53,16 @@
     stop: $('stat-stop'), stopDt: $('stat-stop-dt'),
   };
 
+  // The simulator republishes its state ten times a second even while
+  // nothing moves (ui.PublishEvery), and a write of the same text or
+  // attribute still has the page restyled, laid out and painted again,
+  // and a frame composited: what the state sets is written only when it
+  // differs, so that an idle page stays idle.
+  const setText = (el, t) => { if (el.textContent !== t) el.textContent = t; };
+  const setProp = (el, k, v) => { if (el[k] !== v) el[k] = v; };
+  const setAttr = (el, k, v) => { if (el.getAttribute(k) !== v) el.setAttribute(k, v); };
+  const setData = (el, k, v) => { if (el.dataset[k] !== v) el.dataset[k] = v; };
+
   const WASM_URL = 'dpsim.wasm';
   // boot.js started the view and owns what it needs (the view's box, the
   // canvas, the poster, the snapshot, the labels): page.js takes it over.
@@ -132,8 +142,8 @@
   // its start, that (Go's ui.Status).
   const STATUS_WORDS = { worse: 'worse than its start' };
   function setStatus(s) {
-    stat.status.textContent = STATUS_WORDS[s] || s;
-    stat.status.className = 'badge s-' + s;
+    setText(stat.status, STATUS_WORDS[s] || s);
+    setProp(stat.status, 'className', 'badge s-' + s);
   }
 
   // ------------------------------------------------------- ebiten's canvas
@@ -396,28 +406,30 @@
     renderScenarioHead(s);
     renderEpsilon(s);
     const K = s.iterations > 0 ? s.iterations : '—';
-    stat.iter.textContent = `${typeof s.iter === 'number' ? s.iter : '—'} / ${K}`;
+    setText(stat.iter, `${typeof s.iter === 'number' ? s.iter : '—'} / ${K}`);
     const stationary = s.headline === 'stationarity';
-    stat.optDt.textContent = stationary ? 'stationarity' : 'optimality';
-    stat.opt.textContent = fmtNum(stationary ? s.stationarity : s.optimality);
-    stat.opt.title = s.headlineLabel || '';
-    stat.cons.textContent = fmtNum(s.consensus);
-    stat.cons.title = s.consensusLabel || '';
-    stat.msgs.textContent = typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—';
-    stat.stop.hidden = stat.stopDt.hidden = !s.stopReason;
-    stat.stop.textContent = s.stopReason || '';
+    setText(stat.optDt, stationary ? 'stationarity' : 'optimality');
+    setText(stat.opt, fmtNum(stationary ? s.stationarity : s.optimality));
+    setAttr(stat.opt, 'title', s.headlineLabel || '');
+    setText(stat.cons, fmtNum(s.consensus));
+    setAttr(stat.cons, 'title', s.consensusLabel || '');
+    setText(stat.msgs, typeof s.messages === 'number' ? `${s.messages} / ${s.activations}` : '—');
+    setProp(stat.stop, 'hidden', !s.stopReason);
+    setProp(stat.stopDt, 'hidden', !s.stopReason);
+    setText(stat.stop, s.stopReason || '');
     const epsInf = $('stat-epsinf');
-    epsInf.hidden = $('stat-epsinf-dt').hidden = !s.epsilonNote;
-    epsInf.textContent = s.epsilonNote || '';
-    stat.rate.textContent = s.running && s.rate > 0 ? fmtSpeed(s.rate) : '—';
+    setProp(epsInf, 'hidden', !s.epsilonNote);
+    setProp($('stat-epsinf-dt'), 'hidden', !s.epsilonNote);
+    setText(epsInf, s.epsilonNote || '');
+    setText(stat.rate, s.running && s.rate > 0 ? fmtSpeed(s.rate) : '—');
     if (!dead) setStatus(s.status || (s.running ? 'running' : 'paused'));
 
     const running = !!s.running;
-    playBtn.setAttribute('aria-pressed', String(running));
-    fastBtn.setAttribute('aria-pressed', String(!!s.fast));
-    slowBtn.setAttribute('aria-pressed', String(!!s.slow));
+    setAttr(playBtn, 'aria-pressed', String(running));
+    setAttr(fastBtn, 'aria-pressed', String(!!s.fast));
+    setAttr(slowBtn, 'aria-pressed', String(!!s.slow));
     view.classList.toggle('inspectable', !!(s.slow || !running));
-    playBtn.querySelector('.lbl').textContent = running ? 'Pause' : 'Play';
+    setText(playBtn.querySelector('.lbl'), running ? 'Pause' : 'Play');
 
     if (!speedSynced && typeof s.speed === 'number' && s.speed > 0) {
       speedSynced = true;
@@ -508,7 +520,7 @@
   function renderEpsilon(s) {
     let val = s.epsilonText || (s.epsilon === Infinity ? '∞' : fmtNum(s.epsilon));
     let mean = '';
-    stat.eps.dataset.kind = s.epsilonKind || '';
+    setData(stat.eps, 'kind', s.epsilonKind || '');
     if (s.epsilonKind === 'unaccounted') {
       val = 'noise, but no DP guarantee';
       mean = s.epsilonReason || 'This algorithm adds noise to its messages but proves no differential privacy, so no ε can be given.';
@@ -526,17 +538,18 @@
     }
     const dp = s.epsilonKind === 'dp';
     const tight = tightWords(s);
-    stat.eps.textContent = dp ? `${val} (paper's bound)` : val;
-    stat.eps.className = dp || !s.epsilonKind ? 'mono' : 'eps-text';
-    if (epsMeaning.textContent !== mean) epsMeaning.textContent = mean;
-    tightRow.dt.hidden = tightRow.dd.hidden = !tight.long;
-    if (tightRow.dd.textContent !== tight.long) tightRow.dd.textContent = tight.long;
+    setText(stat.eps, dp ? `${val} (paper's bound)` : val);
+    setProp(stat.eps, 'className', dp || !s.epsilonKind ? 'mono' : 'eps-text');
+    setText(epsMeaning, mean);
+    setProp(tightRow.dt, 'hidden', !tight.long);
+    setProp(tightRow.dd, 'hidden', !tight.long);
+    setText(tightRow.dd, tight.long);
     // The readout's line is short (it does not wrap): the two numbers and
     // the ledger's δ (the tight bound's too when it is above 0); the
     // tight bound's δ in its title and in the State card.
     const paperDelta = s.delta > 0 && dp ? ` (δ = ${fmtNum(s.delta)})` : '';
     const full = val + paperDelta + (dp ? ' paper\'s bound' : '') + (tight.short ? ` · ${tight.short} tight bound` : '');
-    ro.eps.title = tight.short ? full : '';
+    setAttr(ro.eps, 'title', tight.short ? full : '');
     renderReadout(s, tight.short ? `${val} (paper) · ${s.epsilonTightText} (tight)${paperDelta}` : full, mean);
   }
 
@@ -589,17 +602,17 @@
   // words), and the current warnings (renderWarnings).
   function renderReadout(s, eps, mean) {
     const it = `${typeof s.iter === 'number' ? s.iter : '—'} / ${s.iterations > 0 ? s.iterations : '—'}`;
-    if (ro.iter.textContent !== it) ro.iter.textContent = it;
-    if (ro.eps.textContent !== eps) ro.eps.textContent = eps;
-    ro.eps.dataset.kind = s.epsilonKind || '';
+    setText(ro.iter, it);
+    setText(ro.eps, eps);
+    setData(ro.eps, 'kind', s.epsilonKind || '');
     const m = pending ? `Loading ${pending.title}: the numbers above are the previous scenario's.` : mean;
-    if (ro.meaning.textContent !== m) ro.meaning.textContent = m;
+    setText(ro.meaning, m);
     ro.box.classList.toggle('stale', !!pending);
   }
   // The status badge of the readout mirrors the State card's.
   new MutationObserver(() => {
-    ro.status.textContent = stat.status.textContent;
-    ro.status.className = stat.status.className;
+    setText(ro.status, stat.status.textContent);
+    setProp(ro.status, 'className', stat.status.className);
   }).observe(stat.status, { childList: true, characterData: true, subtree: true, attributes: true });
 
   // renderWarnings shows the current warnings (and errors) of the

@@ -31,6 +31,14 @@ wasm_exec=$goroot/lib/wasm/wasm_exec.js
 [[ -f $wasm_exec ]] || wasm_exec=$goroot/misc/wasm/wasm_exec.js   # Go < 1.24
 cp "$wasm_exec" "$out/wasm_exec.js"
 
+# BROTLI_QUALITY (0–11, default 11): the brotli sidecars' level. 11 is the
+# smallest transfer, for the site users get; test.sh takes a lower one
+# (brotli is lossless: the page decodes the same .wasm bytes at any level).
+brotli_q=${BROTLI_QUALITY:-11}
+if [[ ! $brotli_q =~ ^([0-9]|1[01])$ ]]; then
+  echo "build.sh: BROTLI_QUALITY must be an integer from 0 to 11 (got \"$brotli_q\")" >&2
+  exit 2
+fi
 have_brotli=1
 if ! command -v brotli >/dev/null 2>&1; then
   have_brotli=0
@@ -62,7 +70,8 @@ if GOOS=js GOARCH=wasm go list -deps ./wasm/view | grep -q '^dpsim/core/objectiv
   exit 1
 fi
 
-# compress writes target's gzip and brotli sidecars. Brotli at -q 11 is
+# compress writes target's gzip and brotli sidecars. Brotli at -q 11 (the
+# default BROTLI_QUALITY) is
 # most of this script's time (about 110 s of one core for the three
 # modules) and single-threaded, so each module's sidecars are written in
 # the background while the next module and the rest build; the sizes are
@@ -74,7 +83,7 @@ compress() {
   if (( have_brotli )); then
     # Through stdout: "brotli -o" would copy the .wasm's mtime truncated to
     # whole seconds, making the sidecar look older than the .wasm (stale).
-    brotli -q 11 -c "$target" > "$target.br.tmp" || return 1
+    brotli -q "$brotli_q" -c "$target" > "$target.br.tmp" || return 1
     mv "$target.br.tmp" "$target.br" || return 1
   fi
   # The sidecars are written after the .wasm, so they are never older than

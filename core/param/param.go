@@ -307,7 +307,7 @@ func aboveFloor(field, tag string, x float64) error {
 			return nil
 		}
 	}
-	return check.Errorf(field, "must be 0 or at least %s in magnitude (got %s): a smaller number underflows float64 once multiplied by others, and a privacy loss made of it reads 0",
+	return check.Errorf(field, "must be 0 or at least %s in magnitude (got %s): a smaller number underflows float64 once multiplied by others (a bound, a step or a privacy loss made of it reads 0)",
 		num(MinMagnitude), strconv.FormatFloat(x, 'g', -1, 64))
 }
 

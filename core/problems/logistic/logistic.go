@@ -302,11 +302,7 @@ func (m *Model) gradRows(r learn.Rows, p *learn.Packed, signs []int8, idx []int,
 		}
 		for lo := 0; lo < cnt; lo += bs {
 			blk := z[:min(bs, cnt-lo)]
-			if p != nil {
-				p.Dots(lo, x, blk)
-			} else {
-				r.Dots(lo, x, blk)
-			}
+			dotsOf(r, p, lo, x, blk)
 			if m.loss == Squares {
 				for t, v := range blk {
 					blk[t] = m.slope(v, label(r, lo+t))

@@ -273,6 +273,22 @@ async function tabUntil(page, max, pred, arg) {
   return null;
 }
 
+// startState says, in the page, how far its start got: the document's
+// state, the start's performance marks (ms), whether the page's scripts
+// and the simulator are up, the view's message, and every file fetched
+// (… marks one whose answer has not ended). A wait that fails prints it,
+// so that a page stuck before its scripts run says where.
+function startState() {
+  const ms = (t) => Math.round(t);
+  const marks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('dpsim-')).map((m) => `${m.name.slice(6)}@${ms(m.startTime)}`);
+  const files = performance.getEntriesByType('resource').map((r) => `${r.name.replace(/^.*\//, '').slice(0, 40)}${r.responseEnd ? '@' + ms(r.responseEnd) : '…'}`);
+  const msg = document.getElementById('view-msg');
+  return [`document ${document.readyState} at ${ms(performance.now())}`, `marks ${marks.join(' ') || 'none'}`,
+    `page.js ${window.dpsimPage ? 'up' : 'not up'}, simulator ${window.dpsimReady ? 'ready' : 'not ready'}`,
+    `view message ${msg && !msg.hidden ? JSON.stringify(msg.textContent.trim().slice(0, 200)) : 'hidden'}`,
+    `files ${files.join(' ')}`].join('; ');
+}
+
 // waiter returns waitFor(p, what, fn, arg, timeout, polling): it waits for
 // fn(arg) to be truthy in p's page and fails, naming what it waited for,
 // with the page's state (opts.state, run in the page; default
@@ -290,7 +306,8 @@ function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(
       // A wait the browser's end cut short says so, whichever came first.
       const why = p.browser.isConnected() && !/\bBrowser closed\b/.test(e.message) ? e.message.split('\n')[0] : goneWhy.get(p.browser);
       const st = await p.page.evaluate(state).catch(() => '?');
-      throw new Error(`waiting for ${what}: ${why}\n  state: ${String(st).slice(0, 1500)}\n  console:\n    ${p.log.slice(-15).join('\n    ')}`);
+      const up = await p.page.evaluate(startState).catch(() => '?');
+      throw new Error(`waiting for ${what}: ${why}\n  state: ${String(st).slice(0, 1500)}\n  start: ${String(up).slice(0, 1500)}\n  console:\n    ${p.log.slice(-15).join('\n    ')}`);
     } finally {
       if (prof) prof.waited(what, Date.now() - t0);
     }

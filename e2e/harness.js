@@ -38,12 +38,31 @@ const SITE = path.resolve(process.env.DPSIM_SITE || path.join(ROOT, 'public'));
 const OUT = path.join(__dirname, 'out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
+// OFF_FEATURES: headless Chromium opens each browser context in a window
+// of its own, and each window preloads its omnibox popup, a WebUI page
+// (chrome://omnibox-popup.top-chrome) in a renderer of its own, which no
+// test sees: 1.5–1.7 CPU-s per context, about 2.6 → 0.9 CPU-s for a
+// context with a blank page, 100 contexts a run. Chromium reads only the
+// last --disable-features, so the list repeats the features Playwright
+// turns off itself (playwright-core 1.65.1, chromiumSwitches.ts);
+// harness.test.js checks that a browser launched with CHROMIUM_ARGS still
+// has all of Playwright's.
+const OFF_FEATURES = [
+  'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup',
+  // Playwright's own
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
+  'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
 // Flags measured in shared/spec/browser-recipes.md. --enable-unsafe-swiftshader
 // gives WebGL2 through SwiftShader without the deprecated automatic fallback.
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader',
+  '--enable-unsafe-swiftshader', `--disable-features=${OFF_FEATURES.join(',')}`,
 ];
 
 // TEST_ARGS are the flags of the tests' browser: CHROMIUM_ARGS and V8's
@@ -454,6 +473,6 @@ if (require.main && /\.test\.js$/.test(require.main.filename)) after(async () =>
 fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
-  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, TEST_ARGS, startServer, cli, testProgram, inGitCheckout,
+  ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, OFF_FEATURES, TEST_ARGS, startServer, cli, testProgram, inGitCheckout,
   built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, tabUntil, waiter, box, download, cpuBusy,
 };

@@ -195,7 +195,12 @@ numerics_bits() {
   # after it instead of 167 s on a cold cache, measured for arm64).
   # Its timeout allows for the nice-19 wait behind steps (b)–(f): go
   # test's default ten minutes cut it short there once.
-  if ! out=$(go test -timeout 60m ./internal/nofma 2>&1); then
+  # The test binary itself is native and built as steps (c)–(d) build
+  # (-trimpath, and no vet: (c) vetted this package natively); without
+  # them it compiled the standard library natively once more and vetted
+  # it again, about 35 CPU-s on a cold cache (measured). Its go list
+  # builds for arm64 and v3 set their own GOFLAGS, as the bit tests do.
+  if ! out=$(go test -trimpath -vet=off -timeout 60m ./internal/nofma 2>&1); then
     echo "$out"
     echo "test.sh: internal/nofma failed (above: a fused multiply–add in dpsim's code for arm64 or GOAMD64=v3, or the test itself)" >&2
     return 1

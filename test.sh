@@ -143,6 +143,7 @@ await() { # await NAME: wait for NAME, print its output, fail if it failed
 stop_background() {
   local name
   [[ -z ${e2e_programs:-} ]] || rm -rf "$e2e_programs"
+  [[ -z ${build_done:-} ]] || rm -f "$build_done"
   for name in "${!bg_pid[@]}"; do
     kill -TERM -- "-${bg_pid[$name]}" 2>/dev/null || kill -TERM "${bg_pid[$name]}" 2>/dev/null || true
     rm -f "${bg_log[$name]}"
@@ -161,17 +162,25 @@ background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cm
 # them, which any level shows alike (brotli is lossless), so the site built
 # for the tests takes a fast level (BROTLI_QUALITY; build.sh's default, 11,
 # is the site users get).
-background build bash -c 't=$SECONDS; BROTLI_QUALITY=${BROTLI_QUALITY:-5} ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
+# build_done appears when build.sh has ended, however it ended.
+build_done=$(mktemp -u)
+background build bash -c 't=$SECONDS; BROTLI_QUALITY=${BROTLI_QUALITY:-5} ./build.sh; rc=$?; : >"$0"; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc' "$build_done"
 # The end-to-end step's two test programs (the page's program with a test
 # plug-in: e2e/data.test.js's and e2e/nooptimum.test.js's), built here
 # beside the others rather than by those files inside step (i), where the
 # browser already keeps both cores busy (e2e/harness.js testProgram).
+# They start once build.sh has ended: begun beside it on a cold cache,
+# both compiled the standard library and the packages they share for
+# js/wasm at once, each its own copy (the two builds took 66 CPU-s side by
+# side, 47 one after the other, measured); step (i), which needs them,
+# comes minutes after (h).
 e2e_programs=$(mktemp -d)
 export DPSIM_E2E_PROGRAMS=$e2e_programs
-background programs bash -c 't=$SECONDS
+background programs bash -c 'until [[ -e $0 ]]; do sleep 1; done
+  t=$SECONDS
   GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/datatoy.wasm" ./ui/internal/datatoy/app &&
     GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/wavetoy.wasm" ./ui/internal/wavetoy/app
-  rc=$?; echo "(the test programs took $((SECONDS - t)) s in the background)"; exit $rc'
+  rc=$?; echo "(the test programs took $((SECONDS - t)) s in the background, after build.sh)"; exit $rc' "$build_done"
 # (e3): the same scenario and seed give the same bytes on every platform,
 # not only on this amd64 and in the browser; arm64 (Apple Silicon, ARM
 # Linux) and amd64 at v3 compile fused multiply–adds, and the standard

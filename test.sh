@@ -12,6 +12,7 @@
 #        no-FMA check and the numerics' bit tests as arm64 (qemu) and
 #        GOAMD64=v3 binaries, run
 #        in the background beside (b)–(f) at the lowest CPU priority
+#        ((e2) from (d) on)
 #        (g) benchmark native vs wasm  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -106,13 +107,14 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 # platforms.
 novet=-vet=off
 
-# ------------------------------------------------- (e2) and (h), begun here
+# ------------------------------------------ (h), begun here; (e2) after (c)
 # Two steps need nothing the others do: (e2), which runs one preset after
 # another on one core, and ./build.sh, most of whose time is one core's too
 # (brotli -q 11, the links). Steps (b)–(f) leave a core idle at times (the
 # last long test binary of a go test, the links, the fuzzers' instrumented
-# builds), so both start here, in the background at the lowest CPU
-# priority, where they take only what the steps in front leave; each one's
+# builds), so both start in the background (build.sh here, (e2) after
+# step (c)) at the lowest CPU priority, where they take only what the
+# steps in front leave; each one's
 # step later waits for it and prints what it said. The benchmark (g) and
 # the end-to-end test (i), which time things, come after both (and (e3),
 # begun alike) have ended.
@@ -152,11 +154,6 @@ stop_background() {
 trap 'stop_background' EXIT
 # Files build.sh must leave ignored: what is untracked before it starts.
 untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort || true)
-# (e2): builds cmd/dpsim for js/wasm and compares its exports of every
-# preset and of every graph kind with the native ones, byte for byte
-# (about 70 s of one core). Its timeout allows for the wait in the
-# background; the test itself times nothing.
-background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 # build.sh's brotli sidecars at -q 11 took about 110 s of one core here;
 # the e2e step checks that the page is served from them and decodes
 # them, which any level shows alike (brotli is lossless), so the site built
@@ -298,6 +295,18 @@ fi
 # ---------------------------------------------------------------- (c)
 step "(c) go vet ./..."
 go vet ./...
+# (e2) begins once (c) has compiled every package natively: its first
+# build is cmd/dpsim's native test binary, and begun beside go vet on a
+# cold cache it compiled the standard library and dpsim's packages at the
+# same time as go vet did, its own copy (measured with internal/nofma's
+# test build beside them too: 240 CPU-s side by side, 216 one after the
+# other). (e3), whose chain of builds and runs ended last, still begins
+# after (a), and so does build.sh, whose first builds are for js/wasm.
+# (e2): builds cmd/dpsim for js/wasm and compares its exports of every
+# preset and of every graph kind with the native ones, byte for byte
+# (about 70 s of one core). Its timeout allows for the wait in the
+# background; the test itself times nothing.
+background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 
 # ---------------------------------------------------------------- (d)
 step "(d) go test ./... (native; internal/nofma runs in step (e3))"
@@ -427,7 +436,7 @@ else
 fi
 
 # ---------------------------------------------------------------- (e2)
-step "(e2) exports byte-identical natively and under js/wasm (node; begun after step (a), waited for here)"
+step "(e2) exports byte-identical natively and under js/wasm (node; begun after step (c), waited for here)"
 await e2
 
 # ---------------------------------------------------------------- (h)

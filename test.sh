@@ -12,6 +12,7 @@
 #        no-FMA check and the numerics' bit tests as arm64 (qemu) and
 #        GOAMD64=v3 binaries, run
 #        in the background beside (b)–(f) at the lowest CPU priority
+#        ((e2) from (d) on)
 #        (g) benchmark native vs wasm  (i) end-to-end test in headless Chromium
 # Exits non-zero on the first failure.
 set -euo pipefail
@@ -106,13 +107,14 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 # platforms.
 novet=-vet=off
 
-# ------------------------------------------------- (e2) and (h), begun here
+# ------------------------------------------ (h), begun here; (e2) after (c)
 # Two steps need nothing the others do: (e2), which runs one preset after
 # another on one core, and ./build.sh, most of whose time is one core's too
 # (brotli -q 11, the links). Steps (b)–(f) leave a core idle at times (the
 # last long test binary of a go test, the links, the fuzzers' instrumented
-# builds), so both start here, in the background at the lowest CPU
-# priority, where they take only what the steps in front leave; each one's
+# builds), so both start in the background (build.sh here, (e2) after
+# step (c)) at the lowest CPU priority, where they take only what the
+# steps in front leave; each one's
 # step later waits for it and prints what it said. The benchmark (g) and
 # the end-to-end test (i), which time things, come after both (and (e3),
 # begun alike) have ended.
@@ -143,6 +145,7 @@ await() { # await NAME: wait for NAME, print its output, fail if it failed
 stop_background() {
   local name
   [[ -z ${e2e_programs:-} ]] || rm -rf "$e2e_programs"
+  [[ -z ${build_done:-} ]] || rm -f "$build_done"
   for name in "${!bg_pid[@]}"; do
     kill -TERM -- "-${bg_pid[$name]}" 2>/dev/null || kill -TERM "${bg_pid[$name]}" 2>/dev/null || true
     rm -f "${bg_log[$name]}"
@@ -151,27 +154,30 @@ stop_background() {
 trap 'stop_background' EXIT
 # Files build.sh must leave ignored: what is untracked before it starts.
 untracked_before=$(git ls-files --others --exclude-standard 2>/dev/null | sort || true)
-# (e2): builds cmd/dpsim for js/wasm and compares its exports of every
-# preset and of every graph kind with the native ones, byte for byte
-# (about 70 s of one core). Its timeout allows for the wait in the
-# background; the test itself times nothing.
-background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 # build.sh's brotli sidecars at -q 11 took about 110 s of one core here;
 # the e2e step checks that the page is served from them and decodes
 # them, which any level shows alike (brotli is lossless), so the site built
 # for the tests takes a fast level (BROTLI_QUALITY; build.sh's default, 11,
 # is the site users get).
-background build bash -c 't=$SECONDS; BROTLI_QUALITY=${BROTLI_QUALITY:-5} ./build.sh; rc=$?; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc'
+# build_done appears when build.sh has ended, however it ended.
+build_done=$(mktemp -u)
+background build bash -c 't=$SECONDS; BROTLI_QUALITY=${BROTLI_QUALITY:-5} ./build.sh; rc=$?; : >"$0"; echo "(build.sh took $((SECONDS - t)) s in the background)"; exit $rc' "$build_done"
 # The end-to-end step's two test programs (the page's program with a test
 # plug-in: e2e/data.test.js's and e2e/nooptimum.test.js's), built here
 # beside the others rather than by those files inside step (i), where the
 # browser already keeps both cores busy (e2e/harness.js testProgram).
+# They start once build.sh has ended: begun beside it on a cold cache,
+# both compiled the standard library and the packages they share for
+# js/wasm at once, each its own copy (the two builds took 66 CPU-s side by
+# side, 47 one after the other, measured); step (i), which needs them,
+# comes minutes after (h).
 e2e_programs=$(mktemp -d)
 export DPSIM_E2E_PROGRAMS=$e2e_programs
-background programs bash -c 't=$SECONDS
+background programs bash -c 'until [[ -e $0 ]]; do sleep 1; done
+  t=$SECONDS
   GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/datatoy.wasm" ./ui/internal/datatoy/app &&
     GOOS=js GOARCH=wasm go build -o "$DPSIM_E2E_PROGRAMS/wavetoy.wasm" ./ui/internal/wavetoy/app
-  rc=$?; echo "(the test programs took $((SECONDS - t)) s in the background)"; exit $rc'
+  rc=$?; echo "(the test programs took $((SECONDS - t)) s in the background, after build.sh)"; exit $rc' "$build_done"
 # (e3): the same scenario and seed give the same bytes on every platform,
 # not only on this amd64 and in the browser; arm64 (Apple Silicon, ARM
 # Linux) and amd64 at v3 compile fused multiply–adds, and the standard
@@ -195,7 +201,12 @@ numerics_bits() {
   # after it instead of 167 s on a cold cache, measured for arm64).
   # Its timeout allows for the nice-19 wait behind steps (b)–(f): go
   # test's default ten minutes cut it short there once.
-  if ! out=$(go test -timeout 60m ./internal/nofma 2>&1); then
+  # The test binary itself is native and built as steps (c)–(d) build
+  # (-trimpath, and no vet: (c) vetted this package natively); without
+  # them it compiled the standard library natively once more and vetted
+  # it again, about 35 CPU-s on a cold cache (measured). Its go list
+  # builds for arm64 and v3 set their own GOFLAGS, as the bit tests do.
+  if ! out=$(go test -trimpath -vet=off -timeout 60m ./internal/nofma 2>&1); then
     echo "$out"
     echo "test.sh: internal/nofma failed (above: a fused multiply–add in dpsim's code for arm64 or GOAMD64=v3, or the test itself)" >&2
     return 1
@@ -284,6 +295,18 @@ fi
 # ---------------------------------------------------------------- (c)
 step "(c) go vet ./..."
 go vet ./...
+# (e2) begins once (c) has compiled every package natively: its first
+# build is cmd/dpsim's native test binary, and begun beside go vet on a
+# cold cache it compiled the standard library and dpsim's packages at the
+# same time as go vet did, its own copy (measured with internal/nofma's
+# test build beside them too: 240 CPU-s side by side, 216 one after the
+# other). (e3), whose chain of builds and runs ended last, still begins
+# after (a), and so does build.sh, whose first builds are for js/wasm.
+# (e2): builds cmd/dpsim for js/wasm and compares its exports of every
+# preset and of every graph kind with the native ones, byte for byte
+# (about 70 s of one core). Its timeout allows for the wait in the
+# background; the test itself times nothing.
+background e2 env DPSIM_WASM_EXPORTS=1 go test $novet -count=1 -timeout 60m ./cmd/dpsim -run '^TestExportsNativeAndWasm$'
 
 # ---------------------------------------------------------------- (d)
 step "(d) go test ./... (native; internal/nofma runs in step (e3))"
@@ -413,7 +436,7 @@ else
 fi
 
 # ---------------------------------------------------------------- (e2)
-step "(e2) exports byte-identical natively and under js/wasm (node; begun after step (a), waited for here)"
+step "(e2) exports byte-identical natively and under js/wasm (node; begun after step (c), waited for here)"
 await e2
 
 # ---------------------------------------------------------------- (h)

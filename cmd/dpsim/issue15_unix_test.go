@@ -80,7 +80,15 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	limit, gc := collector()
+	code := m.Run()
+	// A command run in this process without asCommand leaves its memory
+	// limit or GOGC behind, and every later test collects under them.
+	if l, g := collector(); (l != limit || g != gc) && code == 0 {
+		fmt.Fprintf(os.Stderr, "a test left this process's memory limit at %d bytes and GOGC at %d (were %d and %d): run commands in-process through asCommand\n", l, g, limit, gc)
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // child returns dpsim args as a child process with extra environment.

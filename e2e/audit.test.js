@@ -52,79 +52,89 @@ async function inked(page, id) {
 
 before(() => built(['solver.wasm']));
 
+// badCount: a fresh panel refuses a bad run count in one line and runs nothing.
+async function badCount(p) {
+  const { page } = p;
+  await audit(page, 7, 20);
+  assert.match(await page.textContent('#aud-field'), /^Runs: must be a whole number from 8 to 200000 \(got 7\)$/);
+  assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'idle');
+  await page.fill('#aud-runs', '1001');
+  await page.click('#aud-run');
+  assert.match(await page.textContent('#aud-field'), /^Runs: must be even/);
+}
+
+// fullAudit: 1000 runs of 20 iterations, read and drawn, the CLI's bytes.
+async function fullAudit(p) {
+  const { page } = p;
+  await audit(page, 1000, 20);
+  await waitFor(p, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
+  assert.equal(await page.textContent('#aud-field'), '', 'the refusal before is gone');
+  const st = await page.evaluate(() => window.dpsimAudit.state);
+  assert.equal(st.status, 'done', st.error);
+  assert.equal(st.done, 1000);
+  const n = await page.evaluate(() => window.dpsimAudit.numbers());
+  assert.equal(n.runs.d + n.runs.neighbour, 1000);
+  assert.ok(n.paper > 1000, `the paper's bound at K = 20 is loose: ${n.paper}`);
+  assert.ok(n.audit > 1 && n.audit <= n.ceiling && n.audit <= n.paper, `audit ${n.audit}, ceiling ${n.ceiling}, paper ${n.paper}`);
+  assert.equal(n.verdict, 'consistent');
+  // The tight bound of the same releases lies between the two.
+  assert.ok(n.tight > 0 && n.tight <= n.paper * (1 + 1e-9), `tight ${n.tight}, paper ${n.paper}`);
+  assert.ok(n.audit <= n.tight, `audit ${n.audit} above the tight bound ${n.tight}`);
+  const words = await page.textContent('#aud-words');
+  assert.match(words, /The paper's bound: ε ≤/);
+  assert.match(words, /The tight bound: ε ≤ .* at δ = /);
+  assert.match(words, /The audit: ε ≥ .* with 95 % confidence/);
+  const scale = await page.textContent('#aud-scale');
+  assert.match(scale, /paper: ε ≤/);
+  assert.match(scale, /audit: ε ≥/);
+  assert.ok(await inked(page, 'aud-roc') > 2000, 'the ROC curves are drawn');
+  assert.equal(await page.locator('#aud-tests tr').count(), 3, 'two tests and a header');
+  await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-1280.png'), style: NO_BAR });
+  // The same experiment through dpsim audit gives the same bytes.
+  const json = await page.evaluate(() => window.dpsimAudit.state.json);
+  const exp = path.join(tmp, 'audit-exp.json');
+  fs.writeFileSync(exp, JSON.stringify(JSON.parse(json).experiment));
+  execFileSync(cli(), ['audit', '--quiet', '--workers', '2', '--out', path.join(tmp, 'cli.json'), exp]);
+  assert.ok(fs.readFileSync(path.join(tmp, 'cli.json'), 'utf8') === json, 'the page and dpsim audit write the same bytes');
+}
+
+// cancelled: a long audit stops within 1 s of Cancel and stays stopped.
+async function cancelled(p) {
+  const { page } = p;
+  await audit(page, 200000, 1000);
+  // Runs under way — or an end, which fails at once instead of waiting out the timeout.
+  await waitFor(p, 'runs under way', () => (window.dpsimAudit.state.status === 'running' && window.dpsimAudit.state.done > 0) ||
+    ['done', 'error', 'cancelled'].includes(window.dpsimAudit.state.status));
+  assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'running', 'the long audit ended before Cancel');
+  assert.ok(await page.evaluate(() => window.dpsimAudit.state.total) > 1000, 'the long audit, not the one before');
+  const t0 = Date.now();
+  await page.click('#aud-cancel');
+  await waitFor(p, 'the cancel', () => window.dpsimAudit.state.status === 'cancelled', undefined, 5000);
+  const st = await page.evaluate(() => window.dpsimAudit.state);
+  // From the click's own time (its event's timeStamp, so a page too
+  // busy to hear it counts) to the workers terminated and the panel
+  // saying so; the test's own round trips are not the page's.
+  assert.ok(st.stoppedAt - st.cancelledAt < 1000, `the page stopped ${st.stoppedAt - st.cancelledAt} ms after the click`);
+  process.stderr.write(`cancel: ${(st.stoppedAt - st.cancelledAt).toFixed(1)} ms in the page, ${Date.now() - t0} ms through the test's round trips\n`);
+  const done = st.done;
+  await page.waitForTimeout(1500);
+  const later = await page.evaluate(() => window.dpsimAudit.state);
+  assert.equal(later.done, done, 'no run finished after the cancel');
+  assert.equal(later.status, 'cancelled');
+  assert.equal(await page.isEnabled('#aud-run'), true);
+  assert.match(await page.textContent('#aud-status'), /Cancelled after/);
+}
+
 describe('Is this ε honest?', () => {
-  test('an audit at 1280×800: three numbers on one scale, words, ROC, verdict', async () => {
+  test('the panel at 1280×800', async (t) => {
     const p = await open({ width: 1280, height: 800 });
-    const { ctx, page } = p;
-    await audit(page, 1000, 20);
-    await waitFor(p, 'the audit to finish', () => ['done', 'error'].includes(window.dpsimAudit.state.status));
-    const st = await page.evaluate(() => window.dpsimAudit.state);
-    assert.equal(st.status, 'done', st.error);
-    assert.equal(st.done, 1000);
-    const n = await page.evaluate(() => window.dpsimAudit.numbers());
-    assert.equal(n.runs.d + n.runs.neighbour, 1000);
-    assert.ok(n.paper > 1000, `the paper's bound at K = 20 is loose: ${n.paper}`);
-    assert.ok(n.audit > 1 && n.audit <= n.ceiling && n.audit <= n.paper, `audit ${n.audit}, ceiling ${n.ceiling}, paper ${n.paper}`);
-    assert.equal(n.verdict, 'consistent');
-    // The tight bound of the same releases lies between the two.
-    assert.ok(n.tight > 0 && n.tight <= n.paper * (1 + 1e-9), `tight ${n.tight}, paper ${n.paper}`);
-    assert.ok(n.audit <= n.tight, `audit ${n.audit} above the tight bound ${n.tight}`);
-    const words = await page.textContent('#aud-words');
-    assert.match(words, /The paper's bound: ε ≤/);
-    assert.match(words, /The tight bound: ε ≤ .* at δ = /);
-    assert.match(words, /The audit: ε ≥ .* with 95 % confidence/);
-    const scale = await page.textContent('#aud-scale');
-    assert.match(scale, /paper: ε ≤/);
-    assert.match(scale, /audit: ε ≥/);
-    assert.ok(await inked(page, 'aud-roc') > 2000, 'the ROC curves are drawn');
-    assert.equal(await page.locator('#aud-tests tr').count(), 3, 'two tests and a header');
-    await page.locator('#audit-section').screenshot({ path: path.join(OUT, 'audit-1280.png'), style: NO_BAR });
-    // The same experiment through dpsim audit gives the same bytes.
-    const json = await page.evaluate(() => window.dpsimAudit.state.json);
-    const exp = path.join(tmp, 'audit-exp.json');
-    fs.writeFileSync(exp, JSON.stringify(JSON.parse(json).experiment));
-    execFileSync(cli(), ['audit', '--quiet', '--workers', '2', '--out', path.join(tmp, 'cli.json'), exp]);
-    assert.ok(fs.readFileSync(path.join(tmp, 'cli.json'), 'utf8') === json, 'the page and dpsim audit write the same bytes');
-    await ctx.close();
-  });
-
-  test('Cancel stops a long audit within 1 s, and it stays stopped', async () => {
-    const p = await open({ width: 1280, height: 800 });
-    const { ctx, page } = p;
-    await audit(page, 200000, 1000);
-    // Runs under way — or an end, which fails at once instead of waiting out the timeout.
-    await waitFor(p, 'runs under way', () => (window.dpsimAudit.state.status === 'running' && window.dpsimAudit.state.done > 0) ||
-      ['done', 'error', 'cancelled'].includes(window.dpsimAudit.state.status));
-    assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'running', 'the long audit ended before Cancel');
-    const t0 = Date.now();
-    await page.click('#aud-cancel');
-    await waitFor(p, 'the cancel', () => window.dpsimAudit.state.status === 'cancelled', undefined, 5000);
-    const st = await page.evaluate(() => window.dpsimAudit.state);
-    // From the click's own time (its event's timeStamp, so a page too
-    // busy to hear it counts) to the workers terminated and the panel
-    // saying so; the test's own round trips are not the page's.
-    assert.ok(st.stoppedAt - st.cancelledAt < 1000, `the page stopped ${st.stoppedAt - st.cancelledAt} ms after the click`);
-    process.stderr.write(`cancel: ${(st.stoppedAt - st.cancelledAt).toFixed(1)} ms in the page, ${Date.now() - t0} ms through the test's round trips\n`);
-    const done = st.done;
-    await page.waitForTimeout(1500);
-    const later = await page.evaluate(() => window.dpsimAudit.state);
-    assert.equal(later.done, done, 'no run finished after the cancel');
-    assert.equal(later.status, 'cancelled');
-    assert.equal(await page.isEnabled('#aud-run'), true);
-    assert.match(await page.textContent('#aud-status'), /Cancelled after/);
-    await ctx.close();
-  });
-
-  test('a bad run count is named in one line, and nothing runs', async () => {
-    const p = await open({ width: 1280, height: 800 });
-    const { ctx, page } = p;
-    await audit(page, 7, 20);
-    assert.match(await page.textContent('#aud-field'), /^Runs: must be a whole number from 8 to 200000 \(got 7\)$/);
-    assert.equal(await page.evaluate(() => window.dpsimAudit.state.status), 'idle');
-    await page.fill('#aud-runs', '1001');
-    await page.click('#aud-run');
-    assert.match(await page.textContent('#aud-field'), /^Runs: must be even/);
-    await ctx.close();
+    try {
+      await t.test('a bad run count is named in one line, and nothing runs', () => badCount(p));
+      await t.test('an audit at 1280×800: three numbers on one scale, words, ROC, verdict', () => fullAudit(p));
+      await t.test('Cancel stops a long audit within 1 s, and it stays stopped', () => cancelled(p));
+    } finally {
+      await p.ctx.close();
+    }
   });
 
   test('the panel on a phone (390×844)', async () => {

@@ -8,7 +8,8 @@
 // algorithms that run on the scenario on screen and works on its first
 // click, two algorithms at the landing's ε; the Target ε box keeps the
 // picked entries; a student follows one message in slow motion and reads
-// its noise. Screenshots in e2e/out/tour-*.png.
+// its noise (on the landing's page, before its run ends). Screenshots in
+// e2e/out/tour-*.png.
 //
 //   node --test e2e/tour.test.js     (after ./build.sh)
 const { describe, test, before } = require('node:test');
@@ -36,22 +37,46 @@ async function open(viewport, query = '', scale = 1) {
 const landing = results.lessons.find((l) => l.preset === 'tour-recal');
 
 describe('the first screen', () => {
-  test('opens on the tour\'s DP-RECAL lesson at ε = 6 (δ = 10⁻⁵), and that run learns', async () => {
+  // One page: the first screen's checks on the fresh page, then a
+  // student's slow motion on its run, then the same run to its end.
+  test('the landing at 1366×768', async (t) => {
     const p = await open({ width: 1366, height: 768 });
     try {
-      const s = await p.page.evaluate(() => window.dpsimState);
-      assert.equal(s.scenario, 'tour-recal');
-      assert.ok(landing.meaningful && landing.epsilon <= 10, `the landing's lesson: ${JSON.stringify(landing.epsilon)}`);
-      assert.match(await p.page.textContent('#scn-title'), /ε = 6 \(δ = 10⁻⁵\)/);
-      await p.page.click('#fast');
-      await waitFor(p, 'the run ends', () => ['done', 'stopped'].includes(window.dpsimState.status));
-      const end = await p.page.evaluate(() => {
-        const m = window.dpsim.metrics(0);
-        return { first: m.optimality[0], last: m.optimality[m.optimality.length - 1], eps: window.dpsimState.epsilon };
+      await t.test('opens on the tour\'s DP-RECAL lesson at ε = 6 (δ = 10⁻⁵)', async () => {
+        const s = await p.page.evaluate(() => window.dpsimState);
+        assert.equal(s.scenario, 'tour-recal');
+        assert.ok(landing.meaningful && landing.epsilon <= 10, `the landing's lesson: ${JSON.stringify(landing.epsilon)}`);
+        assert.match(await p.page.textContent('#scn-title'), /ε = 6 \(δ = 10⁻⁵\)/);
       });
-      assert.ok(Math.abs(end.eps - 6) <= 6e-9, `the ledger ends at ε = ${end.eps}`);
-      assert.ok(end.last <= 0.1 * end.first, `final error ${end.last} against ${end.first} at the start`);
-      await p.page.screenshot({ path: path.join(OUT, 'tour-landing.png') });
+      await t.test('a student follows one message and reads its noise', async () => {
+        await p.page.click('#slow'); // slow motion plays
+        await waitFor(p, 'a message on screen', () => window.dpsimState.slow && window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
+        await p.page.click('#play'); // pause: the message stays
+        await waitFor(p, 'paused', () => !window.dpsimState.running);
+        const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
+        const vb = await box(p.page, '#view');
+        await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
+        await waitFor(p, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
+        const noi = parseFloat(await p.page.textContent('#inspector .noise-norm'));
+        assert.ok(noi > 0, `noise ${noi}`);
+        assert.match(await p.page.textContent('#inspector'), new RegExp(`agent ${pk.from} → agent ${pk.to}`));
+        await p.page.screenshot({ path: path.join(OUT, 'tour-slow.png') });
+        // Back to the landing's pace, the inspector closed, for the run's end.
+        await p.page.click('#slow');
+        await p.page.click('#inspector-close');
+        await waitFor(p, 'slow motion off, the inspector closed', () => !window.dpsimState.slow && !window.dpsimState.running && document.getElementById('inspector').hidden);
+      });
+      await t.test('that run learns', async () => {
+        await p.page.click('#fast');
+        await waitFor(p, 'the run ends', () => ['done', 'stopped'].includes(window.dpsimState.status));
+        const end = await p.page.evaluate(() => {
+          const m = window.dpsim.metrics(0);
+          return { first: m.optimality[0], last: m.optimality[m.optimality.length - 1], eps: window.dpsimState.epsilon };
+        });
+        assert.ok(Math.abs(end.eps - 6) <= 6e-9, `the ledger ends at ε = ${end.eps}`);
+        assert.ok(end.last <= 0.1 * end.first, `final error ${end.last} against ${end.first} at the start`);
+        await p.page.screenshot({ path: path.join(OUT, 'tour-landing.png') });
+      });
     } finally {
       await p.ctx.close();
     }
@@ -168,28 +193,6 @@ describe('compare from the landing page', () => {
       assert.equal(await p.page.textContent('#cmp-dropped'), '');
       await p.page.click('#cmp-start');
       await waitFor(p, 'three entries at ε = 3', () => window.dpsimCompareState.on && window.dpsimCompareState.entries.length === 3 && window.dpsimCompareState.target === 3);
-    } finally {
-      await p.ctx.close();
-    }
-  });
-});
-
-describe('slow motion on the landing page', () => {
-  test('a student follows one message and reads its noise', async () => {
-    const p = await open({ width: 1366, height: 768 });
-    try {
-      await p.page.click('#slow'); // slow motion plays
-      await waitFor(p, 'a message on screen', () => window.dpsimState.slow && window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
-      await p.page.click('#play'); // pause: the message stays
-      await waitFor(p, 'paused', () => !window.dpsimState.running);
-      const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
-      const vb = await box(p.page, '#view');
-      await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-      await waitFor(p, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
-      const noi = parseFloat(await p.page.textContent('#inspector .noise-norm'));
-      assert.ok(noi > 0, `noise ${noi}`);
-      assert.match(await p.page.textContent('#inspector'), new RegExp(`agent ${pk.from} → agent ${pk.to}`));
-      await p.page.screenshot({ path: path.join(OUT, 'tour-slow.png') });
     } finally {
       await p.ctx.close();
     }

@@ -335,6 +335,17 @@ function waiter({ timeout = 120000, polling = 100, state = () => JSON.stringify(
   };
 }
 
+// inspectMessage clicks the first message on p's (paused) view, waits
+// (with waitFor, a waiter's) for the inspector to show it and returns the
+// message ({from, to, x, y}, dpsim.packetsOnScreen's).
+async function inspectMessage(p, waitFor) {
+  const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
+  const vb = await box(p.page, '#view');
+  await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
+  await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
+  return pk;
+}
+
 // box returns the element sel's box in the window and whether it is shown
 // (null if there is none).
 const box = (page, sel) => page.evaluate((s) => {
@@ -476,5 +487,5 @@ fs.mkdirSync(OUT, { recursive: true });
 
 module.exports = {
   ENDED, ROOT, SITE, OUT, CHROMIUM, CHROMIUM_ARGS, OFF_FEATURES, TEST_ARGS, startServer, cli, testProgram, inGitCheckout,
-  built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, tabUntil, waiter, box, download, cpuBusy,
+  built, scratch, site, browser, launchBrowser, speedChecks, context, watchPage, open, tabUntil, waiter, box, inspectMessage, download, cpuBusy,
 };

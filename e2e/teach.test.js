@@ -13,7 +13,7 @@
 const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { OUT, box, built, open: openPage, waiter } = require('./harness.js');
+const { OUT, box, built, inspectMessage, open: openPage, waiter } = require('./harness.js');
 
 const TIMEOUT = Number(process.env.E2E_TIMEOUT) || 120000;
 
@@ -188,10 +188,7 @@ describe('start-up order', () => {
         await p.page.click('#play');
         await waitFor(p, 'paused', () => !window.dpsimState.running);
         await p.page.waitForFunction(() => JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
-        const pk = (await p.page.evaluate(() => JSON.parse(window.dpsim.packetsOnScreen())))[0];
-        const vb = await box(p.page, '#view');
-        await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-        await waitFor(p, 'the inspector', () => !document.getElementById('inspector').hidden && document.getElementById('inspector').dataset.kind === 'message');
+        const pk = await inspectMessage(p, waitFor);
         const text = await p.page.textContent('#inspector');
         assert.match(text, new RegExp(`agent ${pk.from} → agent ${pk.to}`));
         const sig = parseFloat(await p.page.textContent('#inspector .sig-norm'));
@@ -353,10 +350,7 @@ describe('a new user', () => {
       await waitFor(p, 'a message on screen', () => window.dpsimState.slow && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
       await p.page.click('#play'); // pause: the messages stay
       await waitFor(p, 'paused', () => !window.dpsimState.running);
-      const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
-      const vb = await box(p.page, '#view');
-      await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-      await waitFor(p, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
+      const pk = await inspectMessage(p, waitFor);
       // The error at the scenario's own noise, then at a 100× smaller ε.
       const runToEnd = async () => {
         await p.page.click('#fast');

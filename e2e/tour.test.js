@@ -16,7 +16,7 @@ const { describe, test, before } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, OUT, box, built, open: openPage, tabUntil, waiter } = require('./harness.js');
+const { ROOT, OUT, box, built, inspectMessage, open: openPage, tabUntil, waiter } = require('./harness.js');
 
 const results = JSON.parse(fs.readFileSync(path.join(ROOT, 'core/tour/results.json'), 'utf8'));
 
@@ -53,10 +53,7 @@ describe('the first screen', () => {
         await waitFor(p, 'a message on screen', () => window.dpsimState.slow && window.dpsimState.running && JSON.parse(window.dpsim.packetsOnScreen()).length > 0);
         await p.page.click('#play'); // pause: the message stays
         await waitFor(p, 'paused', () => !window.dpsimState.running);
-        const pk = JSON.parse(await p.page.evaluate(() => window.dpsim.packetsOnScreen()))[0];
-        const vb = await box(p.page, '#view');
-        await p.page.mouse.click(vb.x + pk.x, vb.y + pk.y);
-        await waitFor(p, 'the inspector', () => document.getElementById('inspector').dataset.kind === 'message' && !document.getElementById('inspector').hidden);
+        const pk = await inspectMessage(p, waitFor);
         const noi = parseFloat(await p.page.textContent('#inspector .noise-norm'));
         assert.ok(noi > 0, `noise ${noi}`);
         assert.match(await p.page.textContent('#inspector'), new RegExp(`agent ${pk.from} → agent ${pk.to}`));

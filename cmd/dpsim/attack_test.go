@@ -16,9 +16,7 @@ import (
 func TestAttackCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "a.json")
 	var so, se bytes.Buffer
-	var code int
-	asCommand(func() { code = run([]string{"attack", "--steps", "200", "--out", out}, nil, &so, &se) })
-	if code != 0 {
+	if code := run([]string{"attack", "--steps", "200", "--out", out}, nil, &so, &se); code != 0 {
 		t.Fatalf("exit %d: %s", code, se.String())
 	}
 	b, err := os.ReadFile(out)
@@ -36,8 +34,7 @@ func TestAttackCommand(t *testing.T) {
 		t.Errorf("stdout: %s", so.String())
 	}
 	se.Reset()
-	asCommand(func() { code = run([]string{"attack", "--target", "9"}, nil, &so, &se) })
-	if code != 1 || !strings.Contains(se.String(), "--target: must be an agent of 0..7 (got 9)") {
+	if code := run([]string{"attack", "--target", "9"}, nil, &so, &se); code != 1 || !strings.Contains(se.String(), "--target: must be an agent of 0..7 (got 9)") {
 		t.Errorf("exit %d: %s", code, se.String())
 	}
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"dpsim/core/experiment"
@@ -56,9 +54,7 @@ const (
 func cmdAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	env, stop := processEnv()
 	defer stop()
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400) // as a sweep: many small runs
-	}
+	defer collectSeldom()() // as a sweep: many small runs
 	return auditCommand(env, args, stdin, stdout, stderr)
 }
 

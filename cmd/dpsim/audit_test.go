@@ -17,9 +17,7 @@ func auditT(t *testing.T, stdin string, args ...string) (int, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	se := sweepEnv{getenv: func(string) string { return "" }, ctx: context.Background()}
-	var err error
-	asCommand(func() { err = auditCommand(se, args, strings.NewReader(stdin), &out, &errb) })
-	if err != nil {
+	if err := auditCommand(se, args, strings.NewReader(stdin), &out, &errb); err != nil {
 		return 1, errb.String() + err.Error()
 	}
 	return 0, errb.String()

@@ -121,7 +121,7 @@ func compare(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.Wri
 		}
 		most, tightOff[i] = max(most, est.Total), off
 	}
-	holdMemory(most)
+	defer holdMemory(most)()
 	env.saveOnSignal() // the exports of the entries that finish stay
 	var lines []string
 	for i, b := range cb.Entries {

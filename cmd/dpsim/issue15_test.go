@@ -117,10 +117,7 @@ func TestSweepPlanningStopsOnCtrlC(t *testing.T) {
 	cancel()
 	var out, errb bytes.Buffer
 	out1 := filepath.Join(dir, "cut.json")
-	var err error
-	asCommand(func() {
-		err = sweep(sweepEnv{getenv: func(string) string { return "" }, ctx: ctx}, []string{"--out", out1, "preset:gtdp-noise-sweep"}, nil, &out, &errb)
-	})
+	err := sweep(sweepEnv{getenv: func(string) string { return "" }, ctx: ctx}, []string{"--out", out1, "preset:gtdp-noise-sweep"}, nil, &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "interrupted while planning preset:gtdp-noise-sweep: no run started, nothing written") {
 		t.Fatalf("error %v", err)
 	}
@@ -130,7 +127,7 @@ func TestSweepPlanningStopsOnCtrlC(t *testing.T) {
 	// So does merge while it reads its parts.
 	part := filepath.Join(dir, "p.json")
 	os.WriteFile(part, []byte("{}"), 0o644)
-	asCommand(func() { err = merge(sweepEnv{ctx: ctx}, []string{"--out", out1, part}, &out, &errb) })
+	err = merge(sweepEnv{ctx: ctx}, []string{"--out", out1, part}, &out, &errb)
 	if err == nil || err.Error() != "interrupted while reading the parts: nothing written" {
 		t.Errorf("merge: error %v", err)
 	}
@@ -148,10 +145,7 @@ func TestSweepChecksOutputsFirst(t *testing.T) {
 	} {
 		// Not quiet: a progress line would show that runs started.
 		var out, errb bytes.Buffer
-		var err error
-		asCommand(func() {
-			err = sweep(sweepEnv{getenv: func(string) string { return "" }, ctx: context.Background()}, []string{"--out", c.out, "preset:gtdp-noise-sweep"}, nil, &out, &errb)
-		})
+		err := sweep(sweepEnv{getenv: func(string) string { return "" }, ctx: context.Background()}, []string{"--out", c.out, "preset:gtdp-noise-sweep"}, nil, &out, &errb)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "--out "+c.out) {
 			t.Errorf("--out %s: error %v; want it to say %q", c.out, err, c.want)
 		}
@@ -238,10 +232,7 @@ func TestInterruptedRunWritesPausedExport(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
-	var err error
-	asCommand(func() {
-		err = runCommand(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--quiet", "--out", out, "preset:gtdp-rendezvous"}, nil, &stdout, &stderr)
-	})
+	err := runCommand(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--quiet", "--out", out, "preset:gtdp-rendezvous"}, nil, &stdout, &stderr)
 	if err == nil || err.Error() != "interrupted at iteration 0 of 1000: "+out+` holds the run so far, marked "partial": true, with a checkpoint at iteration 0: dpsim run --resume `+out+` continues it` {
 		t.Fatalf("error %v", err)
 	}
@@ -326,10 +317,7 @@ func TestMergeRefusesPartsTooLargeTogether(t *testing.T) {
 		parts = append(parts, p)
 	}
 	var out, errb bytes.Buffer
-	var err error
-	asCommand(func() {
-		err = merge(sweepEnv{ctx: context.Background()}, append([]string{"--out", filepath.Join(dir, "m.json")}, parts...), &out, &errb)
-	})
+	err := merge(sweepEnv{ctx: context.Background()}, append([]string{"--out", filepath.Join(dir, "m.json")}, parts...), &out, &errb)
 	if err == nil || !strings.Contains(err.Error(), "dpsim merge reads at most 1.0 GiB") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("5 parts of 250 MiB: %v, want a one-line refusal naming the 1 GiB limit", err)
 	}

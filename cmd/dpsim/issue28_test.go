@@ -184,10 +184,7 @@ func TestCompareCalibrationStopsOnSignal(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	var out, errb bytes.Buffer
-	var err error
-	asCommand(func() {
-		err = compare(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--dir", dir, p}, nil, &out, &errb)
-	})
+	err := compare(sweepEnv{getenv: os.Getenv, ctx: ctx}, []string{"--dir", dir, p}, nil, &out, &errb)
 	took := time.Since(start)
 	if err == nil || !strings.Contains(err.Error(), "interrupted while building compare[0] (GT-DP); nothing written") {
 		t.Errorf("error %v", err)
@@ -231,11 +228,8 @@ func TestMessagesNameTheFlagAndTheRule(t *testing.T) {
 	// numbered in the whole experiment, so the job's shard does not apply.
 	job := map[string]string{"DPSIM_SHARDS": "2", "JOB_COMPLETION_INDEX": "0"}
 	var out, errb bytes.Buffer
-	var err error
-	asCommand(func() {
-		err = sweep(sweepEnv{getenv: func(k string) string { return job[k] }, ctx: context.Background()},
-			[]string{"--print-task", "1", "--runs", "2", "preset:gtdp-error-bands"}, nil, &out, &errb)
-	})
+	err := sweep(sweepEnv{getenv: func(k string) string { return job[k] }, ctx: context.Background()},
+		[]string{"--print-task", "1", "--runs", "2", "preset:gtdp-error-bands"}, nil, &out, &errb)
 	if err != nil || !strings.HasPrefix(out.String(), "{") {
 		t.Errorf("--print-task in a sharded job's environment: %v, %.40q", err, out.String())
 	}

@@ -375,7 +375,7 @@ func runCommand(env sweepEnv, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	holdMemory(est.Total)
+	defer holdMemory(est.Total)()
 	if *csv != "" {
 		r.TrackEpsilon() // the CSV's ε per agent (eps_agent_I)
 	}

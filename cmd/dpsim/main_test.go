@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -22,33 +21,8 @@ import (
 func dpsim(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	asCommand(func() { code = run(args, strings.NewReader(stdin), &out, &errb) })
+	code = run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// asCommand runs f, a command run in this process, as main runs one in
-// its own: at the CLI's memory budget, and gives the test process its
-// collector settings back after. A command holds its process to its own
-// estimate (holdMemory) and a sweep or an audit sets GOGC 400: left
-// behind here, a small run's limit of a few MiB made every later test
-// collect without pause (TestPrivacyTable: 10 CPU-s alone, 38 after a
-// run of gtdp-rendezvous, a third of it the kernel's, returning and
-// refaulting the heap's pages).
-func asCommand(f func()) {
-	limit, gc := collector()
-	defer func() {
-		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(gc)
-	}()
-	holdMemory(scenario.CLIBudget) // as main does
-	f()
-}
-
-// collector returns the process's memory limit and GOGC, unchanged.
-func collector() (limit int64, gc int) {
-	gc = debug.SetGCPercent(100)
-	debug.SetGCPercent(gc)
-	return debug.SetMemoryLimit(-1), gc
 }
 
 func TestRunWritesIdenticalExports(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,14 +104,7 @@ func processEnv() (sweepEnv, func()) {
 func cmdSweep(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	env, stop := processEnv()
 	defer stop()
-	// A sweep allocates a few tens of kilobytes per run (its scenario,
-	// algorithm and recorders) and keeps little: collecting at every 100 %
-	// of growth of that small heap cost 15–20 % of the CPU (the DP-DGT
-	// Fig. 4 sweep). 400 % keeps the heap in megabytes and the collector
-	// out of the way. GOGC, when set, still decides.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	defer collectSeldom()() // many small runs
 	return sweep(env, args, stdin, stdout, stderr)
 }
 
@@ -247,7 +239,7 @@ func execute(env sweepEnv, e *experiment.Experiment, ps *experiment.Points, arg,
 	if err := plan.CheckMemory(len(tasks), workers, scenario.CLIBudget); err != nil {
 		return err
 	}
-	holdMemory(plan.Estimate(len(tasks), workers).Total)
+	defer holdMemory(plan.Estimate(len(tasks), workers).Total)()
 	bar := newProgress(stderr, len(tasks), quiet, env.isTTY)
 	env.saveOnSignal()
 	t0 := time.Now()

@@ -19,8 +19,7 @@ func sweepT(t *testing.T, env map[string]string, args ...string) (int, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	se := sweepEnv{getenv: func(k string) string { return env[k] }, ctx: context.Background()}
-	var err error
-	asCommand(func() { err = sweep(se, args, strings.NewReader(""), &out, &errb) })
+	err := sweep(se, args, strings.NewReader(""), &out, &errb)
 	if err != nil {
 		return 1, errb.String() + err.Error()
 	}
@@ -182,9 +181,7 @@ func TestSweepErrors(t *testing.T) {
 func TestPrintTaskReplays(t *testing.T) {
 	var out, errb bytes.Buffer
 	se := sweepEnv{getenv: func(string) string { return "" }, ctx: context.Background()}
-	var err error
-	asCommand(func() { err = sweep(se, append([]string{"--print-task", "5"}, quick...), nil, &out, &errb) })
-	if err != nil {
+	if err := sweep(se, append([]string{"--print-task", "5"}, quick...), nil, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"seeds": {`) {

@@ -296,13 +296,14 @@ async function tabUntil(page, max, pred, arg) {
 
 // startState says, in the page, how far its start got: the document's
 // state, the start's performance marks (ms), whether the page's scripts
-// and the simulator are up, the view's message, and every file fetched
-// (… marks one whose answer has not ended). A wait that fails prints it,
-// so that a page stuck before its scripts run says where.
+// and the simulator are up, the view's message, and every file whose
+// answer has ended, with when (the resource timing lists no file still
+// on its way: a stuck view.wasm shows by its absence). A wait that fails
+// prints it, so that a page stuck before its scripts run says where.
 function startState() {
   const ms = (t) => Math.round(t);
   const marks = performance.getEntriesByType('mark').filter((m) => m.name.startsWith('dpsim-')).map((m) => `${m.name.slice(6)}@${ms(m.startTime)}`);
-  const files = performance.getEntriesByType('resource').map((r) => `${r.name.replace(/^.*\//, '').slice(0, 40)}${r.responseEnd ? '@' + ms(r.responseEnd) : '…'}`);
+  const files = performance.getEntriesByType('resource').map((r) => `${r.name.replace(/^.*\//, '').slice(0, 40)}@${ms(r.responseEnd)}`);
   const msg = document.getElementById('view-msg');
   return [`document ${document.readyState} at ${ms(performance.now())}`, `marks ${marks.join(' ') || 'none'}`,
     `page.js ${window.dpsimPage ? 'up' : 'not up'}, simulator ${window.dpsimReady ? 'ready' : 'not ready'}`,
